@@ -1,0 +1,53 @@
+//! Instants and calendar dates as kontor stores and shows them: instants as
+//! fixed-width UTC text (`2026-11-21T05:41:16.123Z`, so text order is time
+//! order), dates as `YYYY-MM-DD`, "today" always in a company's time zone.
+//! This module reads the clock; it does not decide what a date means.
+
+use jiff::{civil::Date, tz::TimeZone, Timestamp};
+
+use crate::error::{Error, Result};
+
+/// Formats an instant the way every `...At` field and column carries it.
+pub fn format_instant(ts: Timestamp) -> String {
+    ts.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
+}
+
+/// The current instant in stored form.
+pub fn now() -> String {
+    format_instant(Timestamp::now())
+}
+
+/// Reads an instant given by a person or a program (`2026-12-31T23:00:00Z`,
+/// offsets allowed) and returns it in stored form.
+///
+/// Fails with `BadRequest` naming `field` when the text is not an ISO 8601 instant.
+pub fn parse_instant(field: &str, text: &str) -> Result<String> {
+    text.parse::<Timestamp>()
+        .map(format_instant)
+        .map_err(|_| Error::bad_request(format!("{field} must be an ISO 8601 instant such as 2026-12-31T23:00:00Z.")))
+}
+
+/// Reads a calendar date in exactly the form `YYYY-MM-DD`.
+///
+/// Fails with `BadRequest` naming `field` for any other text or an impossible date.
+pub fn parse_date(field: &str, text: &str) -> Result<Date> {
+    let shaped = text.len() == 10
+        && text.bytes().enumerate().all(|(i, b)| if i == 4 || i == 7 { b == b'-' } else { b.is_ascii_digit() });
+    shaped
+        .then(|| text.parse::<Date>().ok())
+        .flatten()
+        .ok_or_else(|| Error::bad_request(format!("{field} must be a date in the form YYYY-MM-DD.")))
+}
+
+/// The time zone of a company, by its IANA name.
+///
+/// Fails with `BadRequest` when the name is not in the time zone database.
+pub fn zone(name: &str) -> Result<TimeZone> {
+    TimeZone::get(name).map_err(|_| Error::bad_request(format!("{name} is not a known time zone.")))
+}
+
+/// Today's date in the given time zone (UTC when the name is unknown).
+pub fn today_in(zone_name: &str) -> Date {
+    let tz = TimeZone::get(zone_name).unwrap_or(TimeZone::UTC);
+    Timestamp::now().to_zoned(tz).date()
+}

@@ -1,0 +1,238 @@
+//! Customers (business partners: customers and suppliers) of one tenant: their
+//! wire form, the checks of a new customer, numbering (`K10001`… per company and
+//! environment), the SQL and the REST handlers. Every query is bound to a
+//! `Tenant`; a customer of another company or environment does not exist here.
+
+use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use serde_json::{json, Value};
+
+use crate::clock;
+use crate::company;
+use crate::error::{Error, Result};
+use crate::fields::Fields;
+use crate::ident;
+use crate::idempotency;
+use crate::iso::{CountryCode, Currency};
+use crate::numbering;
+use crate::query::Paging;
+use crate::rest::{Call, Reply};
+use crate::tenant::Tenant;
+
+/// A checked new customer, ready to insert.
+pub struct NewCustomer {
+    pub name: String,
+    pub contact: Option<String>,
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub street: String,
+    pub postal_code: String,
+    pub city: String,
+    pub country: CountryCode,
+    pub vat_id: Option<String>,
+    pub currency: Option<Currency>,
+    pub is_customer: bool,
+    pub is_supplier: bool,
+}
+
+/// Whether `email` has the shape of an address: one `@`, a local part, and a
+/// domain with a dot inside, no white space.
+fn email_shaped(email: &str) -> bool {
+    let Some((local, domain)) = email.split_once('@') else { return false };
+    !local.is_empty()
+        && !domain.contains('@')
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && !domain.contains("..")
+        && !email.chars().any(char::is_whitespace)
+        && email.len() <= 254
+}
+
+/// A VAT id as stored: upper case, without spaces.
+pub fn normalise_vat_id(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_uppercase()
+}
+
+impl NewCustomer {
+    /// Reads a create body; `country` defaults to the company's own.
+    ///
+    /// Fails with `BadRequest` naming the first missing, mistyped, malformed or unknown field.
+    pub fn from_fields(mut f: Fields, company_country: &str) -> Result<NewCustomer> {
+        let name = f.required_text("name", 200)?;
+        let street = f.required_text("street", 200)?;
+        let postal_code = f.required_text("postalCode", 20)?;
+        let city = f.required_text("city", 100)?;
+        let country = match f.optional_text("country", 2)? {
+            Some(c) => CountryCode::parse("country", &c)?,
+            None => CountryCode::parse("country", company_country)?,
+        };
+        let vat_id = f.optional_text("vatId", 30)?.map(|v| normalise_vat_id(&v));
+        let currency = f.optional_text("currency", 3)?.map(|c| Currency::parse("currency", &c)).transpose()?;
+        let email = f.optional_text("email", 254)?;
+        if let Some(email) = &email {
+            if !email_shaped(email) {
+                return Err(Error::bad_request("The field email is not an e-mail address."));
+            }
+        }
+        let contact = f.optional_text("contact", 200)?;
+        let phone = f.optional_text("phone", 50)?;
+        f.finish()?;
+        Ok(NewCustomer {
+            name,
+            contact,
+            email,
+            phone,
+            street,
+            postal_code,
+            city,
+            country,
+            vat_id,
+            currency,
+            is_customer: true,
+            is_supplier: false,
+        })
+    }
+}
+
+/// Inserts a customer with the tenant's next partner number and returns its id.
+///
+/// Fails only on a storage error.
+pub fn create(tx: &Transaction, tenant: &Tenant, new: &NewCustomer) -> Result<String> {
+    let seq = numbering::take(tx, tenant, "customer", 10001)?;
+    let id = ident::new_id("cus");
+    tx.prepare_cached(
+        "INSERT INTO customers (id, company_id, environment, number, name, contact, email, phone, street,
+             postal_code, city, country, vat_id, currency, is_customer, is_supplier, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+    )?
+    .execute(params![
+        id,
+        tenant.company_id,
+        tenant.env(),
+        format!("K{seq}"),
+        new.name,
+        new.contact,
+        new.email,
+        new.phone,
+        new.street,
+        new.postal_code,
+        new.city,
+        new.country.as_str(),
+        new.vat_id,
+        new.currency.as_ref().map(Currency::as_str),
+        new.is_customer,
+        new.is_supplier,
+        clock::now()
+    ])?;
+    Ok(id)
+}
+
+const COLUMNS: &str = "id, number, name, contact, email, phone, street, postal_code, city, country, vat_id,
+     currency, is_customer, is_supplier, archived, created_at";
+
+fn from_row(r: &rusqlite::Row) -> rusqlite::Result<Value> {
+    Ok(json!({
+        "id": r.get::<_, String>(0)?,
+        "number": r.get::<_, String>(1)?,
+        "name": r.get::<_, String>(2)?,
+        "contact": r.get::<_, Option<String>>(3)?,
+        "email": r.get::<_, Option<String>>(4)?,
+        "phone": r.get::<_, Option<String>>(5)?,
+        "street": r.get::<_, String>(6)?,
+        "postalCode": r.get::<_, String>(7)?,
+        "city": r.get::<_, String>(8)?,
+        "country": r.get::<_, String>(9)?,
+        "vatId": r.get::<_, Option<String>>(10)?,
+        "currency": r.get::<_, Option<String>>(11)?,
+        "customer": r.get::<_, bool>(12)?,
+        "supplier": r.get::<_, bool>(13)?,
+        "archived": r.get::<_, bool>(14)?,
+        "createdAt": r.get::<_, String>(15)?,
+    }))
+}
+
+/// One customer of the tenant in its wire form.
+///
+/// Fails with `NotFound` when the tenant has no customer with this id.
+pub fn get(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Value> {
+    conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM customers WHERE id = ?1 AND company_id = ?2 AND environment = ?3"
+    ))?
+    .query_row(params![id, tenant.company_id, tenant.env()], from_row)
+    .optional()?
+    .ok_or_else(|| Error::not_found(format!("Customer {id}")))
+}
+
+/// The name of a customer of the tenant.
+///
+/// Fails with `NotFound` when the tenant has no customer with this id.
+pub fn name_of(conn: &Connection, tenant: &Tenant, id: &str) -> Result<String> {
+    conn.prepare_cached("SELECT name FROM customers WHERE id = ?1 AND company_id = ?2 AND environment = ?3")?
+        .query_row(params![id, tenant.company_id, tenant.env()], |r| r.get(0))
+        .optional()?
+        .ok_or_else(|| Error::not_found(format!("Customer {id}")))
+}
+
+/// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
+pub fn like_pattern(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('%');
+    for c in text.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('%');
+    out
+}
+
+/// A page of the tenant's customers, newest first, optionally only those whose
+/// name, number, e-mail or city contains `search`.
+///
+/// Fails only on a storage error.
+pub fn list(conn: &Connection, tenant: &Tenant, paging: Paging, search: Option<&str>) -> Result<Value> {
+    const FILTER: &str = "company_id = ?1 AND environment = ?2 AND (?3 IS NULL OR name LIKE ?3 ESCAPE '\\'
+         OR number LIKE ?3 ESCAPE '\\' OR email LIKE ?3 ESCAPE '\\' OR city LIKE ?3 ESCAPE '\\')";
+    let pattern = search.map(like_pattern);
+    let total: i64 = conn
+        .prepare_cached(&format!("SELECT count(*) FROM customers WHERE {FILTER}"))?
+        .query_row(params![tenant.company_id, tenant.env(), pattern], |r| r.get(0))?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM customers WHERE {FILTER} ORDER BY seq DESC LIMIT ?4 OFFSET ?5"
+    ))?;
+    let data = stmt
+        .query_map(params![tenant.company_id, tenant.env(), pattern, paging.size, paging.offset()], from_row)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(paging.envelope(data, total))
+}
+
+/// GET /v1/customers
+pub fn http_list(call: &Call) -> Result<Reply> {
+    let paging = call.query.paging()?;
+    let search = call.query.get("search");
+    let page = call.app.db.read(|conn| list(conn, call.tenant(), paging, search))?;
+    Ok(Reply::ok(page))
+}
+
+/// GET /v1/customers/{id}
+pub fn http_get(call: &Call, id: &str) -> Result<Reply> {
+    Ok(Reply::ok(call.app.db.read(|conn| get(conn, call.tenant(), id))?))
+}
+
+/// POST /v1/customers
+pub fn http_create(call: &Call) -> Result<Reply> {
+    let (key, fingerprint, fields) = call.idempotent_body()?;
+    let tenant = call.tenant();
+    let company = call.app.db.read(|conn| company::get(conn, &tenant.company_id))?;
+    let new = NewCustomer::from_fields(fields, &company.country)?;
+    let outcome = idempotency::run(
+        &call.app.db,
+        tenant,
+        key,
+        &fingerprint,
+        |tx| Ok((201, create(tx, tenant, &new)?)),
+        |conn, id| get(conn, tenant, id),
+    )?;
+    Ok(Reply::from(outcome))
+}

@@ -1,0 +1,241 @@
+//! API keys: minting (`svc_live_…`/`svc_test_…` with 40 random base62
+//! characters), listing, revoking, and turning an `Authorization` header into an
+//! authenticated key. Only the SHA-256 of a key is stored; the key itself exists
+//! once, in the answer to `key create`. This module decides who is calling, not
+//! what they may do (that is `access`).
+
+use jiff::{SignedDuration, Timestamp};
+use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
+
+use crate::access::{permissions_of, Scope};
+use crate::clock;
+use crate::company::{self, Plan};
+use crate::db::Db;
+use crate::error::{Error, Result};
+use crate::ident;
+use crate::tenant::{Environment, Tenant};
+
+/// Random characters after the prefix.
+const SECRET_LEN: usize = 40;
+/// `lastUsedAt` is written at most this often per key.
+const LAST_USED_GRANULARITY: SignedDuration = SignedDuration::from_secs(60);
+
+/// A key that passed authentication, with what the pipeline needs to know.
+#[derive(Debug, Clone)]
+pub struct AuthedKey {
+    pub id: String,
+    pub name: String,
+    pub tenant: Tenant,
+    pub scopes: Vec<Scope>,
+    pub display: String,
+    pub expires_at: Option<String>,
+    pub last_used_at: Option<String>,
+    pub company_name: String,
+    pub plan: Plan,
+}
+
+fn hash(secret: &str) -> String {
+    hex::encode(Sha256::digest(secret.as_bytes()))
+}
+
+fn display_form(secret: &str, environment: Environment) -> String {
+    let random = &secret[environment.key_prefix().len()..];
+    format!("{}{}…{}", environment.key_prefix(), &random[..4], &random[random.len() - 4..])
+}
+
+fn scopes_text(scopes: &[Scope]) -> String {
+    scopes.iter().map(|s| s.name()).collect::<Vec<_>>().join(",")
+}
+
+fn scopes_from_text(text: &str) -> Vec<Scope> {
+    text.split(',').filter_map(|s| Scope::parse(s).ok()).collect()
+}
+
+/// What `key create` asks for.
+pub struct NewKey {
+    pub company_id: String,
+    pub name: String,
+    pub environment: Environment,
+    pub scopes: Vec<Scope>,
+    pub expires_at: Option<String>,
+}
+
+/// Mints a key and returns its record including `secret`, the full key, which
+/// is never shown again.
+///
+/// Fails with `NotFound` for an unknown company, `BadRequest` for an empty
+/// name or an expiry that is not in the future.
+pub fn create(tx: &Transaction, new: NewKey) -> Result<Value> {
+    company::get(tx, &new.company_id)?;
+    let name = new.name.trim();
+    if name.is_empty() || name.chars().count() > 100 {
+        return Err(Error::bad_request("A key needs a name of 1 to 100 characters."));
+    }
+    if let Some(expires) = &new.expires_at {
+        if expires.as_str() <= clock::now().as_str() {
+            return Err(Error::bad_request("The expiry must lie in the future."));
+        }
+    }
+    let secret = format!("{}{}", new.environment.key_prefix(), ident::base62(SECRET_LEN));
+    let id = ident::new_id("key");
+    tx.execute(
+        "INSERT INTO api_keys (id, company_id, environment, name, secret_hash, display, scopes, created_at, expires_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        params![
+            id,
+            new.company_id,
+            new.environment.as_str(),
+            name,
+            hash(&secret),
+            display_form(&secret, new.environment),
+            scopes_text(&new.scopes),
+            clock::now(),
+            new.expires_at
+        ],
+    )?;
+    let mut record = get_record(tx, &id)?;
+    record["secret"] = json!(secret);
+    Ok(record)
+}
+
+const KEY_RECORD_SQL: &str = "SELECT id, company_id, name, display, environment, scopes, created_at, expires_at, revoked_at, last_used_at
+     FROM api_keys";
+
+fn record_from_row(row: &rusqlite::Row) -> rusqlite::Result<Value> {
+    let scopes: String = row.get(5)?;
+    Ok(json!({
+        "id": row.get::<_, String>(0)?,
+        "companyId": row.get::<_, String>(1)?,
+        "name": row.get::<_, String>(2)?,
+        "key": row.get::<_, String>(3)?,
+        "environment": row.get::<_, String>(4)?,
+        "scopes": scopes.split(',').collect::<Vec<_>>(),
+        "createdAt": row.get::<_, String>(6)?,
+        "expiresAt": row.get::<_, Option<String>>(7)?,
+        "revokedAt": row.get::<_, Option<String>>(8)?,
+        "lastUsedAt": row.get::<_, Option<String>>(9)?,
+    }))
+}
+
+fn get_record(conn: &Connection, id: &str) -> Result<Value> {
+    conn.query_row(&format!("{KEY_RECORD_SQL} WHERE id = ?1"), [id], record_from_row)
+        .optional()?
+        .ok_or_else(|| Error::not_found(format!("Key {id}")))
+}
+
+/// Every key of a company, newest first, without secrets.
+///
+/// Fails with `NotFound` for an unknown company.
+pub fn list(conn: &Connection, company_id: &str) -> Result<Value> {
+    company::get(conn, company_id)?;
+    let mut stmt = conn.prepare(&format!("{KEY_RECORD_SQL} WHERE company_id = ?1 ORDER BY seq DESC"))?;
+    let keys = stmt.query_map([company_id], record_from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+    Ok(json!({ "data": keys }))
+}
+
+/// Revokes a key; from the next request on it answers 401. Revoking twice is harmless.
+///
+/// Fails with `NotFound` for an unknown key.
+pub fn revoke(tx: &Transaction, id: &str) -> Result<Value> {
+    get_record(tx, id)?;
+    tx.execute("UPDATE api_keys SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL", params![id, clock::now()])?;
+    get_record(tx, id)
+}
+
+/// Reads `Bearer <key>` from an Authorization header value.
+fn bearer(header: Option<&str>) -> Option<&str> {
+    let header = header?.trim();
+    let (scheme, token) = header.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+}
+
+/// Authenticates the key in an `Authorization` header value and marks it used.
+///
+/// Fails with `Unauthenticated` (one answer for every case) when the header is
+/// missing or unreadable, or the key is unknown, revoked or expired.
+pub fn authenticate(db: &Db, header: Option<&str>) -> Result<AuthedKey> {
+    let token = bearer(header).ok_or(Error::Unauthenticated)?;
+    let environment = if token.starts_with(Environment::Production.key_prefix()) {
+        Environment::Production
+    } else if token.starts_with(Environment::Sandbox.key_prefix()) {
+        Environment::Sandbox
+    } else {
+        return Err(Error::Unauthenticated);
+    };
+    let random = &token[environment.key_prefix().len()..];
+    if random.len() != SECRET_LEN || !random.bytes().all(|b| b.is_ascii_alphanumeric()) {
+        return Err(Error::Unauthenticated);
+    }
+    let now = Timestamp::now();
+    let key = db.read(|conn| {
+        const SQL: &str = "SELECT k.id, k.name, k.company_id, k.environment, k.scopes, k.display, k.expires_at,
+                    k.revoked_at, k.last_used_at, c.name, c.plan
+             FROM api_keys k JOIN companies c ON c.id = k.company_id
+             WHERE k.secret_hash = ?1";
+        let row = conn
+            .prepare_cached(SQL)?
+            .query_row([hash(token)], |r| {
+                Ok((
+                    AuthedKey {
+                        id: r.get(0)?,
+                        name: r.get(1)?,
+                        tenant: Tenant::new(r.get::<_, String>(2)?, environment),
+                        scopes: scopes_from_text(&r.get::<_, String>(4)?),
+                        display: r.get(5)?,
+                        expires_at: r.get(6)?,
+                        last_used_at: r.get(8)?,
+                        company_name: r.get(9)?,
+                        plan: Plan::parse(&r.get::<_, String>(10)?).unwrap_or(Plan::Starter),
+                    },
+                    r.get::<_, String>(3)?,
+                    r.get::<_, Option<String>>(7)?,
+                ))
+            })
+            .optional()?;
+        Ok(row)
+    })?;
+    let Some((mut key, stored_env, revoked_at)) = key else {
+        return Err(Error::Unauthenticated);
+    };
+    let now_text = clock::format_instant(now);
+    let expired = key.expires_at.as_deref().is_some_and(|e| e <= now_text.as_str());
+    if revoked_at.is_some() || expired || stored_env != environment.as_str() {
+        return Err(Error::Unauthenticated);
+    }
+    let stale_before = clock::format_instant(now - LAST_USED_GRANULARITY);
+    if key.last_used_at.as_deref().is_none_or(|used| used < stale_before.as_str()) {
+        db.write(|tx| {
+            tx.execute(
+                "UPDATE api_keys SET last_used_at = ?2 WHERE id = ?1 AND (last_used_at IS NULL OR last_used_at < ?3)",
+                params![key.id, now_text, stale_before],
+            )?;
+            Ok(())
+        })?;
+        key.last_used_at = Some(now_text);
+    }
+    Ok(key)
+}
+
+impl AuthedKey {
+    /// The key identity object of GET /me.
+    pub fn identity(&self) -> Value {
+        json!({
+            "organisationId": self.tenant.company_id,
+            "organisation": self.company_name,
+            "binding": {
+                "organisationId": self.tenant.company_id,
+                "organisation": self.company_name,
+                "immutable": true,
+            },
+            "key": self.display,
+            "name": self.name,
+            "environment": self.tenant.environment.as_str(),
+            "scopes": self.scopes.iter().map(|s| s.name()).collect::<Vec<_>>(),
+            "permissions": permissions_of(&self.scopes).iter().map(|p| p.name()).collect::<Vec<_>>(),
+            "lastUsedAt": self.last_used_at,
+            "expiresAt": self.expires_at,
+        })
+    }
+}

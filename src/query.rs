@@ -1,0 +1,150 @@
+//! The query string of a request and percent-decoding: parameters by name,
+//! paging (`page` from 0, `size` 1–100, default 25, out-of-range values
+//! bounded) and the page envelope `{data, page, size, total, more}`.
+
+use serde_json::{json, Value};
+
+use crate::error::{Error, Result};
+
+/// Decodes `%XX` escapes (and `+` as a space when `plus_is_space`).
+/// Returns `None` when the result is not UTF-8 or an escape is broken.
+pub fn percent_decode(text: &str, plus_is_space: bool) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'%' => {
+                let hex = bytes.get(i + 1..i + 3)?;
+                let hex = std::str::from_utf8(hex).ok()?;
+                out.push(u8::from_str_radix(hex, 16).ok()?);
+                i += 3;
+            }
+            b'+' if plus_is_space => {
+                out.push(b' ');
+                i += 1;
+            }
+            b => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+/// The parameters of a query string, decoded.
+#[derive(Debug, Default)]
+pub struct Query {
+    pairs: Vec<(String, String)>,
+}
+
+impl Query {
+    /// Splits and decodes a raw query string (without `?`).
+    ///
+    /// Fails with `BadRequest` when a name or value is not decodable.
+    pub fn parse(raw: &str) -> Result<Query> {
+        let mut pairs = Vec::new();
+        for part in raw.split('&').filter(|p| !p.is_empty()) {
+            let (name, value) = part.split_once('=').unwrap_or((part, ""));
+            let decode = |t: &str| {
+                percent_decode(t, true)
+                    .ok_or_else(|| Error::bad_request("The query string has a broken %-escape or is not UTF-8."))
+            };
+            pairs.push((decode(name)?, decode(value)?));
+        }
+        Ok(Query { pairs })
+    }
+
+    /// The first value of `name`; an empty value counts as absent.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.pairs.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str()).filter(|v| !v.is_empty())
+    }
+
+    /// `true`/`false` (also `1`/`0`), absent is `None`.
+    ///
+    /// Fails with `BadRequest` naming the parameter for any other value.
+    pub fn bool(&self, name: &str) -> Result<Option<bool>> {
+        match self.get(name) {
+            None => Ok(None),
+            Some(v) => match v.to_ascii_lowercase().as_str() {
+                "true" | "1" => Ok(Some(true)),
+                "false" | "0" => Ok(Some(false)),
+                _ => Err(Error::bad_request(format!("The parameter {name} must be true or false."))),
+            },
+        }
+    }
+
+    /// An integer, saturated to `i64` when it has too many digits; absent is `None`.
+    ///
+    /// Fails with `BadRequest` naming the parameter when it is not a whole number.
+    fn int(&self, name: &str) -> Result<Option<i64>> {
+        let Some(v) = self.get(name) else { return Ok(None) };
+        let (negative, digits) = match v.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, v.strip_prefix('+').unwrap_or(v)),
+        };
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(Error::bad_request(format!("The parameter {name} must be a whole number.")));
+        }
+        let magnitude = digits.parse::<i64>().unwrap_or(i64::MAX);
+        Ok(Some(if negative { -magnitude } else { magnitude }))
+    }
+
+    /// The paging parameters, bounded.
+    ///
+    /// Fails with `BadRequest` when `page` or `size` is not a whole number.
+    pub fn paging(&self) -> Result<Paging> {
+        let page = self.int("page")?.unwrap_or(0).clamp(0, MAX_PAGE);
+        let size = self.int("size")?.unwrap_or(DEFAULT_SIZE).clamp(1, MAX_SIZE);
+        Ok(Paging { page, size })
+    }
+}
+
+pub const DEFAULT_SIZE: i64 = 25;
+pub const MAX_SIZE: i64 = 100;
+/// Pages beyond this are bounded to it (the offset stays far from overflow).
+const MAX_PAGE: i64 = 10_000_000;
+
+/// A bounded page request.
+#[derive(Debug, Clone, Copy)]
+pub struct Paging {
+    pub page: i64,
+    pub size: i64,
+}
+
+impl Paging {
+    pub fn offset(self) -> i64 {
+        self.page * self.size
+    }
+
+    /// The page envelope around `data`, given the total count.
+    pub fn envelope(self, data: Vec<Value>, total: i64) -> Value {
+        json!({
+            "data": data,
+            "page": self.page,
+            "size": self.size,
+            "total": total,
+            "more": self.offset() + self.size < total,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_and_bounds() {
+        let q = Query::parse("page=-3&size=1000&search=M%C3%BCller+GmbH").unwrap();
+        let p = q.paging().unwrap();
+        assert_eq!((p.page, p.size), (0, 100));
+        assert_eq!(q.get("search"), Some("Müller GmbH"));
+        let q = Query::parse("page=99999999999999999999999&size=0").unwrap();
+        let p = q.paging().unwrap();
+        assert_eq!((p.page, p.size), (MAX_PAGE, 1));
+        assert!(Query::parse("page=abc").unwrap().paging().is_err());
+        assert!(Query::parse("x=%zz").is_err());
+        assert_eq!(percent_decode("RE%2F2026%2F1", false).as_deref(), Some("RE/2026/1"));
+    }
+}

@@ -1,0 +1,74 @@
+//! The per-key rate budget: a token bucket of 240 tokens, one back every
+//! 500 ms, shared by REST and the agent server and kept in memory (a restart
+//! refills it). Time is counted in whole milliseconds, so the bucket is exact
+//! integer arithmetic. This module decides whether a request may proceed and
+//! what the `RateLimit-*` headers say; nothing else.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Tokens a full bucket holds.
+pub const CAPACITY: u64 = 240;
+/// Milliseconds for one token to come back.
+pub const REFILL_MS: u64 = 500;
+const FULL_MS: u64 = CAPACITY * REFILL_MS;
+
+/// What the bucket said about one request.
+#[derive(Debug, Clone, Copy)]
+pub struct Verdict {
+    pub allowed: bool,
+    /// Whole tokens left after this request.
+    pub remaining: u64,
+    /// Seconds until the bucket is full again.
+    pub reset_seconds: u64,
+    /// Seconds until the next token, when refused.
+    pub retry_after_seconds: u64,
+}
+
+struct Bucket {
+    /// Tokens held, in milliseconds of refill (one token = `REFILL_MS`).
+    level_ms: u64,
+    at: Instant,
+}
+
+/// The buckets of every key this process has seen.
+pub struct RateLimiter {
+    buckets: Mutex<HashMap<String, Bucket>>,
+}
+
+impl Default for RateLimiter {
+    fn default() -> Self {
+        RateLimiter { buckets: Mutex::new(HashMap::new()) }
+    }
+}
+
+fn ceil_div(a: u64, b: u64) -> u64 {
+    a.div_ceil(b)
+}
+
+impl RateLimiter {
+    /// Takes one token for `key_id` when `consume` is true and one is there;
+    /// with `consume` false only reports the level.
+    pub fn check(&self, key_id: &str, consume: bool) -> Verdict {
+        let now = Instant::now();
+        let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
+        let bucket = buckets
+            .entry(key_id.to_string())
+            .or_insert(Bucket { level_ms: FULL_MS, at: now });
+        let elapsed = now.saturating_duration_since(bucket.at).as_millis() as u64;
+        bucket.level_ms = (bucket.level_ms + elapsed).min(FULL_MS);
+        bucket.at = now;
+        let allowed = bucket.level_ms >= REFILL_MS;
+        if allowed && consume {
+            bucket.level_ms -= REFILL_MS;
+        }
+        let missing = FULL_MS - bucket.level_ms;
+        Verdict {
+            allowed,
+            remaining: bucket.level_ms / REFILL_MS,
+            reset_seconds: ceil_div(missing, 1000),
+            retry_after_seconds: if allowed { 0 } else { ceil_div(REFILL_MS - bucket.level_ms, 1000).max(1) },
+        }
+    }
+}

@@ -1,0 +1,271 @@
+//! The REST pipeline under `/v1`: the route table, the order of checks of
+//! decisions §2 (key → plan → rate budget → scopes → readable request → record
+//! → domain rules), and the one place where a `Result` becomes an answer.
+//! Handlers live with their resources; this module only translates and checks
+//! the request's envelope. It is synchronous: the HTTP layer calls `handle` on
+//! a blocking thread with the body already read.
+
+use std::time::Instant;
+
+use hyper::{Method, StatusCode};
+use serde_json::Value;
+
+use crate::access::Operation;
+use crate::customers;
+use crate::db::Db;
+use crate::error::{Error, Result};
+use crate::fields::{self, Fields};
+use crate::idempotency::{self, Outcome};
+use crate::keys::{self, AuthedKey};
+use crate::query::{percent_decode, Query};
+use crate::ratelimit::{self, RateLimiter, Verdict};
+use crate::tenant::Tenant;
+use crate::transactions;
+
+/// Largest request body accepted (1 MiB).
+pub const MAX_BODY: usize = 1024 * 1024;
+
+/// What every request of one server shares.
+pub struct App {
+    pub db: Db,
+    pub limiter: RateLimiter,
+}
+
+/// A request as the pipeline sees it: its head and its whole body.
+pub struct Request {
+    pub method: Method,
+    pub path: String,
+    pub query: String,
+    pub authorization: Option<String>,
+    pub idempotency_key: Option<String>,
+    /// `None` when the body was larger than `MAX_BODY`.
+    pub body: Option<Vec<u8>>,
+}
+
+/// An answer ready to be written: status, extra headers, JSON bytes.
+pub struct Answer {
+    pub status: StatusCode,
+    pub headers: Vec<(&'static str, String)>,
+    pub body: Vec<u8>,
+    /// The key that asked, for the log line.
+    pub key_id: Option<String>,
+}
+
+/// A handler's successful result.
+pub struct Reply {
+    pub status: u16,
+    pub body: Value,
+    pub replayed: bool,
+}
+
+impl Reply {
+    pub fn ok(body: Value) -> Reply {
+        Reply { status: 200, body, replayed: false }
+    }
+}
+
+impl From<Outcome> for Reply {
+    fn from(o: Outcome) -> Reply {
+        Reply { status: o.status, body: o.body, replayed: o.replayed }
+    }
+}
+
+/// One authenticated, permitted call, handed to a resource's handler.
+pub struct Call<'a> {
+    pub app: &'a App,
+    pub key: &'a AuthedKey,
+    pub method: &'a Method,
+    pub path: &'a str,
+    pub query: &'a Query,
+    pub body: &'a [u8],
+    pub idempotency_key: Option<&'a str>,
+}
+
+impl Call<'_> {
+    pub fn tenant(&self) -> &Tenant {
+        &self.key.tenant
+    }
+
+    /// For a POST: the checked Idempotency-Key, the request's fingerprint and the body's fields.
+    ///
+    /// Fails with `BadRequest` for a missing or overlong key or an unreadable body.
+    pub fn idempotent_body(&self) -> Result<(&str, String, Fields)> {
+        let key = idempotency::check_key(self.idempotency_key)?;
+        let parsed = fields::parse_json(self.body)?;
+        let fingerprint = idempotency::fingerprint(self.method.as_str(), self.path, &parsed);
+        Ok((key, fingerprint, Fields::from_value(parsed)?))
+    }
+}
+
+/// Every address of the API, with the ids its path carries.
+#[derive(Debug)]
+enum Route<'a> {
+    Me,
+    ListCustomers,
+    GetCustomer(&'a str),
+    CreateCustomer,
+    ListTransactions,
+    GetTransaction(&'a str),
+    CreateTransaction,
+    UpdateTransaction(&'a str),
+}
+
+impl Route<'_> {
+    fn operation(&self) -> Operation {
+        match self {
+            Route::Me => Operation::Me,
+            Route::ListCustomers => Operation::ListCustomers,
+            Route::GetCustomer(_) => Operation::GetCustomer,
+            Route::CreateCustomer => Operation::CreateCustomer,
+            Route::ListTransactions => Operation::ListTransactions,
+            Route::GetTransaction(_) => Operation::GetTransaction,
+            Route::CreateTransaction => Operation::CreateTransaction,
+            Route::UpdateTransaction(_) => Operation::UpdateTransaction,
+        }
+    }
+}
+
+/// The route table. A known path with another method yields the `Allow` list.
+fn route<'a>(method: &Method, segments: &[&'a str]) -> Result<Route<'a>> {
+    use Method as M;
+    let route = match (method, segments) {
+        (&M::GET, ["v1", "me"]) => Route::Me,
+        (&M::GET, ["v1", "customers"]) => Route::ListCustomers,
+        (&M::POST, ["v1", "customers"]) => Route::CreateCustomer,
+        (&M::GET, ["v1", "customers", id]) => Route::GetCustomer(id),
+        (&M::GET, ["v1", "transactions"]) => Route::ListTransactions,
+        (&M::POST, ["v1", "transactions"]) => Route::CreateTransaction,
+        (&M::GET, ["v1", "transactions", id]) => Route::GetTransaction(id),
+        (&M::PATCH, ["v1", "transactions", id]) => Route::UpdateTransaction(id),
+        (_, path) => {
+            let allow = match path {
+                ["v1", "me"] => "GET",
+                ["v1", "customers"] | ["v1", "transactions"] => "GET, POST",
+                ["v1", "customers", _] => "GET",
+                ["v1", "transactions", _] => "GET, PATCH",
+                _ => return Err(Error::not_found("This address")),
+            };
+            return Err(Error::MethodNotAllowed(allow));
+        }
+    };
+    Ok(route)
+}
+
+fn dispatch(call: &Call, route: Route) -> Result<Reply> {
+    match route {
+        Route::Me => Ok(Reply::ok(call.key.identity())),
+        Route::ListCustomers => customers::http_list(call),
+        Route::GetCustomer(id) => customers::http_get(call, id),
+        Route::CreateCustomer => customers::http_create(call),
+        Route::ListTransactions => transactions::http_list(call),
+        Route::GetTransaction(id) => transactions::http_get(call, id),
+        Route::CreateTransaction => transactions::http_create(call),
+        Route::UpdateTransaction(id) => transactions::http_update(call, id),
+    }
+}
+
+fn rate_headers(v: &Verdict) -> Vec<(&'static str, String)> {
+    vec![
+        ("RateLimit-Limit", ratelimit::CAPACITY.to_string()),
+        ("RateLimit-Remaining", v.remaining.to_string()),
+        ("RateLimit-Reset", v.reset_seconds.to_string()),
+    ]
+}
+
+fn json_bytes(v: &Value) -> Vec<u8> {
+    serde_json::to_vec(v).unwrap_or_else(|_| b"{}".to_vec())
+}
+
+/// The answer to a refusal, with the headers its kind carries.
+pub fn refusal(error: &Error, mut headers: Vec<(&'static str, String)>, key_id: Option<String>) -> Answer {
+    match error {
+        Error::Unauthenticated => headers.push(("WWW-Authenticate", "Bearer".into())),
+        Error::RateLimited { wait_seconds } => headers.push(("Retry-After", wait_seconds.to_string())),
+        Error::MethodNotAllowed(allow) => headers.push(("Allow", (*allow).to_string())),
+        Error::Internal(detail) => eprintln!("error: {detail}"),
+        _ => {}
+    }
+    Answer { status: error.status(), headers, body: json_bytes(&error.body()), key_id }
+}
+
+/// Authenticates, checks the plan and takes a token: the first three checks,
+/// shared by REST and the agent server. Returns the key and the bucket's verdict.
+///
+/// Fails with `Unauthenticated`, `PlanRequired` or `RateLimited` (the last two
+/// with the key and its rate headers, so the answer can carry them).
+pub fn admit(app: &App, authorization: Option<&str>) -> std::result::Result<(AuthedKey, Verdict), (Error, Option<(AuthedKey, Verdict)>)> {
+    let key = keys::authenticate(&app.db, authorization).map_err(|e| (e, None))?;
+    if !key.plan.includes_api() {
+        let verdict = app.limiter.check(&key.id, false);
+        return Err((Error::PlanRequired, Some((key, verdict))));
+    }
+    let verdict = app.limiter.check(&key.id, true);
+    if !verdict.allowed {
+        let wait = verdict.retry_after_seconds;
+        return Err((Error::RateLimited { wait_seconds: wait }, Some((key, verdict))));
+    }
+    Ok((key, verdict))
+}
+
+/// Runs one REST request through the whole pipeline.
+pub fn handle(app: &App, req: &Request) -> Answer {
+    let (key, verdict) = match admit(app, req.authorization.as_deref()) {
+        Ok(admitted) => admitted,
+        Err((error, Some((key, verdict)))) => return refusal(&error, rate_headers(&verdict), Some(key.id)),
+        Err((error, None)) => return refusal(&error, Vec::new(), None),
+    };
+    let headers = rate_headers(&verdict);
+    match handle_admitted(app, req, &key) {
+        Ok(reply) => {
+            let mut headers = headers;
+            if reply.replayed {
+                headers.push(("Idempotent-Replayed", "true".into()));
+            }
+            Answer {
+                status: StatusCode::from_u16(reply.status).unwrap_or(StatusCode::OK),
+                headers,
+                body: json_bytes(&reply.body),
+                key_id: Some(key.id),
+            }
+        }
+        Err(error) => refusal(&error, headers, Some(key.id)),
+    }
+}
+
+fn handle_admitted(app: &App, req: &Request, key: &AuthedKey) -> Result<Reply> {
+    let decoded: Vec<String> = req
+        .path
+        .split('/')
+        .skip(1)
+        .map(|s| percent_decode(s, false).ok_or_else(|| Error::not_found("This address")))
+        .collect::<Result<_>>()?;
+    let segments: Vec<&str> = decoded.iter().map(String::as_str).collect();
+    let route = route(&req.method, &segments)?;
+    if !route.operation().allowed_for(&key.scopes) {
+        return Err(Error::Forbidden);
+    }
+    let body = req.body.as_deref().ok_or(Error::PayloadTooLarge)?;
+    let query = Query::parse(&req.query)?;
+    let call = Call {
+        app,
+        key,
+        method: &req.method,
+        path: &req.path,
+        query: &query,
+        body,
+        idempotency_key: req.idempotency_key.as_deref(),
+    };
+    dispatch(&call, route)
+}
+
+/// Writes the one log line of a request to stderr (never a secret).
+pub fn log_line(method: &Method, path: &str, answer: &Answer, started: Instant) {
+    let micros = started.elapsed().as_micros();
+    eprintln!(
+        "{method} {path} {} {}.{:03}ms key={}",
+        answer.status.as_u16(),
+        micros / 1000,
+        micros % 1000,
+        answer.key_id.as_deref().unwrap_or("-")
+    );
+}

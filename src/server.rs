@@ -1,0 +1,236 @@
+//! The HTTP layer: a hyper HTTP/1.1 server on a tokio runtime of its own, the
+//! body limit, graceful shutdown (in-flight requests finish; SIGINT/SIGTERM or
+//! an injected stop), and the hop onto a blocking thread where the
+//! synchronous pipeline runs. Nothing here knows a route or a rule.
+
+use std::convert::Infallible;
+use std::future::Future;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::{Bytes, Incoming};
+use hyper::header::{HeaderValue, CONTENT_TYPE};
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::{Request as HttpRequest, Response};
+use hyper_util::rt::TokioIo;
+use hyper_util::server::graceful::GracefulShutdown;
+use tokio::net::TcpListener;
+use tokio::sync::oneshot;
+
+use crate::db::Db;
+use crate::error::{Error, Result};
+use crate::idempotency;
+use crate::ratelimit::RateLimiter;
+use crate::rest::{self, Answer, App, Request, MAX_BODY};
+
+/// How a server is started.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub data: PathBuf,
+    pub listen: SocketAddr,
+    /// Pooled SQLite connections.
+    pub connections: u32,
+}
+
+impl Config {
+    pub fn new(data: impl Into<PathBuf>, listen: SocketAddr) -> Config {
+        Config { data: data.into(), listen, connections: 16 }
+    }
+}
+
+/// A running server; dropping it stops it gracefully.
+pub struct Server {
+    pub addr: SocketAddr,
+    stop: Option<oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Server {
+    /// Opens the data file, binds the address and serves on a thread of its own
+    /// until `stop` (or drop).
+    ///
+    /// Fails when the data file cannot be opened or the address cannot be bound.
+    pub fn start(config: Config) -> Result<Server> {
+        let (stop_tx, stop_rx) = oneshot::channel::<()>();
+        let (addr, thread) = start_with(config, async move {
+            let _ = stop_rx.await;
+        })?;
+        Ok(Server { addr, stop: Some(stop_tx), thread: Some(thread) })
+    }
+
+    /// Stops accepting, lets in-flight requests finish, and waits for the end.
+    pub fn stop(mut self) {
+        self.shutdown();
+    }
+
+    fn shutdown(&mut self) {
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(());
+        }
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+/// Serves until SIGINT or SIGTERM, then shuts down gracefully. `ready` is
+/// called with the bound address before the first request is accepted.
+///
+/// Fails when the data file cannot be opened or the address cannot be bound.
+pub fn run_until_signal(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<()> {
+    let (addr, thread) = start_with(config, shutdown_signal())?;
+    ready(addr);
+    let _ = thread.join();
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+    eprintln!("kontor: stopping; in-flight requests finish first");
+}
+
+fn start_with(
+    config: Config,
+    stop: impl Future<Output = ()> + Send + 'static,
+) -> Result<(SocketAddr, std::thread::JoinHandle<()>)> {
+    let db = Db::open(&config.data, config.connections)?;
+    let app = Arc::new(App { db, limiter: RateLimiter::default() });
+    idempotency::purge(&app.db)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .thread_name("kontor-http")
+        .build()
+        .map_err(|e| Error::internal(format!("cannot start the runtime: {e}")))?;
+    let listener = runtime
+        .block_on(TcpListener::bind(config.listen))
+        .map_err(|e| Error::refused(format!("Cannot listen on {}: {e}.", config.listen)))?;
+    let addr = listener.local_addr().map_err(Error::internal)?;
+    let thread = std::thread::Builder::new()
+        .name("kontor-server".into())
+        .spawn(move || {
+            runtime.block_on(serve(listener, app, stop));
+            runtime.shutdown_timeout(Duration::from_secs(5));
+        })
+        .map_err(Error::internal)?;
+    Ok((addr, thread))
+}
+
+/// Accepts connections until `stop` completes, then waits (up to 30 s) for
+/// the open connections' in-flight requests to finish.
+async fn serve(listener: TcpListener, app: Arc<App>, stop: impl Future<Output = ()>) {
+    let graceful = GracefulShutdown::new();
+    let http = http1::Builder::new();
+    let purger = tokio::spawn(purge_hourly(app.clone()));
+    tokio::pin!(stop);
+    loop {
+        tokio::select! {
+            accepted = listener.accept() => {
+                let (stream, _) = match accepted {
+                    Ok(pair) => pair,
+                    Err(e) => {
+                        eprintln!("kontor: accept failed: {e}");
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
+                    }
+                };
+                let _ = stream.set_nodelay(true);
+                let app = app.clone();
+                let service = service_fn(move |req| {
+                    let app = app.clone();
+                    async move { Ok::<_, Infallible>(respond(app, req).await) }
+                });
+                let connection = graceful.watch(http.serve_connection(TokioIo::new(stream), service));
+                tokio::spawn(async move {
+                    let _ = connection.await;
+                });
+            }
+            _ = &mut stop => break,
+        }
+    }
+    drop(listener);
+    purger.abort();
+    tokio::select! {
+        _ = graceful.shutdown() => {},
+        _ = tokio::time::sleep(Duration::from_secs(30)) => {
+            eprintln!("kontor: some connections did not finish within 30 s");
+        }
+    }
+}
+
+async fn purge_hourly(app: Arc<App>) {
+    let mut tick = tokio::time::interval(Duration::from_secs(3600));
+    tick.tick().await;
+    loop {
+        tick.tick().await;
+        let app = app.clone();
+        let _ = tokio::task::spawn_blocking(move || idempotency::purge(&app.db)).await;
+    }
+}
+
+fn header(req: &HttpRequest<Incoming>, name: &str) -> Option<String> {
+    req.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string)
+}
+
+async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Bytes>> {
+    let started = Instant::now();
+    let method = req.method().clone();
+    let path = req.uri().path().to_string();
+    let request_head = (
+        req.uri().query().unwrap_or("").to_string(),
+        header(&req, "authorization"),
+        header(&req, "idempotency-key"),
+    );
+    let body = match Limited::new(req.into_body(), MAX_BODY).collect().await {
+        Ok(collected) => Some(collected.to_bytes().to_vec()),
+        Err(e) if e.downcast_ref::<http_body_util::LengthLimitError>().is_some() => None,
+        Err(_) => Some(Vec::new()),
+    };
+    let (query, authorization, idempotency_key) = request_head;
+    let request = Request { method: method.clone(), path: path.clone(), query, authorization, idempotency_key, body };
+    let answer = match tokio::task::spawn_blocking(move || rest::handle(&app, &request)).await {
+        Ok(answer) => answer,
+        Err(e) => rest::refusal(&Error::internal(format!("handler failed: {e}")), Vec::new(), None),
+    };
+    rest::log_line(&method, &path, &answer, started);
+    into_response(answer)
+}
+
+fn into_response(answer: Answer) -> Response<Full<Bytes>> {
+    let mut response = Response::new(Full::new(Bytes::from(answer.body)));
+    *response.status_mut() = answer.status;
+    let headers = response.headers_mut();
+    headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    for (name, value) in answer.headers {
+        if let Ok(value) = HeaderValue::from_str(&value) {
+            headers.insert(name, value);
+        }
+    }
+    response
+}
