@@ -192,14 +192,17 @@ pub fn like_pattern(text: &str) -> String {
 ///
 /// Fails only on a storage error.
 pub fn list(conn: &Connection, tenant: &Tenant, paging: Paging, search: Option<&str>) -> Result<Value> {
-    const FILTER: &str = "company_id = ?1 AND environment = ?2 AND (?3 IS NULL OR name LIKE ?3 ESCAPE '\\'
-         OR number LIKE ?3 ESCAPE '\\' OR email LIKE ?3 ESCAPE '\\' OR city LIKE ?3 ESCAPE '\\')";
+    const TENANT: &str = "company_id = ?1 AND environment = ?2";
+    const SEARCH: &str = "AND (name LIKE ?3 ESCAPE '\\' OR number LIKE ?3 ESCAPE '\\'
+         OR email LIKE ?3 ESCAPE '\\' OR city LIKE ?3 ESCAPE '\\')";
     let pattern = search.map(like_pattern);
+    // Without a search the count reads only the tenant index.
+    let filter = if pattern.is_some() { format!("{TENANT} {SEARCH}") } else { format!("{TENANT} AND ?3 IS NULL") };
     let total: i64 = conn
-        .prepare_cached(&format!("SELECT count(*) FROM customers WHERE {FILTER}"))?
+        .prepare_cached(&format!("SELECT count(*) FROM customers WHERE {filter}"))?
         .query_row(params![tenant.company_id, tenant.env(), pattern], |r| r.get(0))?;
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM customers WHERE {FILTER} ORDER BY seq DESC LIMIT ?4 OFFSET ?5"
+        "SELECT {COLUMNS} FROM customers WHERE {filter} ORDER BY seq DESC LIMIT ?4 OFFSET ?5"
     ))?;
     let data = stmt
         .query_map(params![tenant.company_id, tenant.env(), pattern, paging.size, paging.offset()], from_row)?

@@ -4,6 +4,9 @@
 //! once, in the answer to `key create`. This module decides who is calling, not
 //! what they may do (that is `access`).
 
+use std::collections::HashMap;
+use std::sync::Mutex;
+
 use jiff::{SignedDuration, Timestamp};
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
 use serde_json::{json, Value};
@@ -151,11 +154,44 @@ fn bearer(header: Option<&str>) -> Option<&str> {
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
 }
 
-/// Authenticates the key in an `Authorization` header value and marks it used.
+/// Uses of keys not yet written to `lastUsedAt`. The request path only notes a
+/// use here (when the stored value is over a minute old); `flush` writes all
+/// noted uses in one transaction, so reads never wait for a write.
+#[derive(Default)]
+pub struct UsageLog {
+    pending: Mutex<HashMap<String, String>>,
+}
+
+impl UsageLog {
+    fn note(&self, key_id: &str, at: String) {
+        self.pending.lock().unwrap_or_else(|p| p.into_inner()).insert(key_id.to_string(), at);
+    }
+
+    /// Writes every noted use; a stored value is only ever moved forward.
+    ///
+    /// Fails only on a storage error (the uses are then noted again by later requests).
+    pub fn flush(&self, db: &Db) -> Result<()> {
+        let pending = std::mem::take(&mut *self.pending.lock().unwrap_or_else(|p| p.into_inner()));
+        if pending.is_empty() {
+            return Ok(());
+        }
+        db.write(|tx| {
+            let mut stmt = tx.prepare_cached(
+                "UPDATE api_keys SET last_used_at = ?2 WHERE id = ?1 AND (last_used_at IS NULL OR last_used_at < ?2)",
+            )?;
+            for (id, at) in &pending {
+                stmt.execute(params![id, at])?;
+            }
+            Ok(())
+        })
+    }
+}
+
+/// Authenticates the key in an `Authorization` header value and notes its use.
 ///
 /// Fails with `Unauthenticated` (one answer for every case) when the header is
 /// missing or unreadable, or the key is unknown, revoked or expired.
-pub fn authenticate(db: &Db, header: Option<&str>) -> Result<AuthedKey> {
+pub fn authenticate(db: &Db, usage: &UsageLog, header: Option<&str>) -> Result<AuthedKey> {
     let token = bearer(header).ok_or(Error::Unauthenticated)?;
     let environment = if token.starts_with(Environment::Production.key_prefix()) {
         Environment::Production
@@ -206,13 +242,7 @@ pub fn authenticate(db: &Db, header: Option<&str>) -> Result<AuthedKey> {
     }
     let stale_before = clock::format_instant(now - LAST_USED_GRANULARITY);
     if key.last_used_at.as_deref().is_none_or(|used| used < stale_before.as_str()) {
-        db.write(|tx| {
-            tx.execute(
-                "UPDATE api_keys SET last_used_at = ?2 WHERE id = ?1 AND (last_used_at IS NULL OR last_used_at < ?3)",
-                params![key.id, now_text, stale_before],
-            )?;
-            Ok(())
-        })?;
+        usage.note(&key.id, now_text.clone());
         key.last_used_at = Some(now_text);
     }
     Ok(key)

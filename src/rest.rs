@@ -16,7 +16,7 @@ use crate::db::Db;
 use crate::error::{Error, Result};
 use crate::fields::{self, Fields};
 use crate::idempotency::{self, Outcome};
-use crate::keys::{self, AuthedKey};
+use crate::keys::{self, AuthedKey, UsageLog};
 use crate::query::{percent_decode, Query};
 use crate::ratelimit::{self, RateLimiter, Verdict};
 use crate::tenant::Tenant;
@@ -29,6 +29,8 @@ pub const MAX_BODY: usize = 1024 * 1024;
 pub struct App {
     pub db: Db,
     pub limiter: RateLimiter,
+    pub usage: UsageLog,
+    pub log_requests: bool,
 }
 
 /// A request as the pipeline sees it: its head and its whole body.
@@ -194,7 +196,7 @@ pub fn refusal(error: &Error, mut headers: Vec<(&'static str, String)>, key_id: 
 /// Fails with `Unauthenticated`, `PlanRequired` or `RateLimited` (the last two
 /// with the key and its rate headers, so the answer can carry them).
 pub fn admit(app: &App, authorization: Option<&str>) -> std::result::Result<(AuthedKey, Verdict), (Error, Option<(AuthedKey, Verdict)>)> {
-    let key = keys::authenticate(&app.db, authorization).map_err(|e| (e, None))?;
+    let key = keys::authenticate(&app.db, &app.usage, authorization).map_err(|e| (e, None))?;
     if !key.plan.includes_api() {
         let verdict = app.limiter.check(&key.id, false);
         return Err((Error::PlanRequired, Some((key, verdict))));

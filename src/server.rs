@@ -24,6 +24,7 @@ use tokio::sync::oneshot;
 use crate::db::Db;
 use crate::error::{Error, Result};
 use crate::idempotency;
+use crate::keys::UsageLog;
 use crate::ratelimit::RateLimiter;
 use crate::rest::{self, Answer, App, Request, MAX_BODY};
 
@@ -34,11 +35,13 @@ pub struct Config {
     pub listen: SocketAddr,
     /// Pooled SQLite connections.
     pub connections: u32,
+    /// Write one line per request to stderr.
+    pub log_requests: bool,
 }
 
 impl Config {
     pub fn new(data: impl Into<PathBuf>, listen: SocketAddr) -> Config {
-        Config { data: data.into(), listen, connections: 16 }
+        Config { data: data.into(), listen, connections: 16, log_requests: true }
     }
 }
 
@@ -121,7 +124,12 @@ fn start_with(
     stop: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(SocketAddr, std::thread::JoinHandle<()>)> {
     let db = Db::open(&config.data, config.connections)?;
-    let app = Arc::new(App { db, limiter: RateLimiter::default() });
+    let app = Arc::new(App {
+        db,
+        limiter: RateLimiter::default(),
+        usage: UsageLog::default(),
+        log_requests: config.log_requests,
+    });
     idempotency::purge(&app.db)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -148,6 +156,7 @@ async fn serve(listener: TcpListener, app: Arc<App>, stop: impl Future<Output = 
     let graceful = GracefulShutdown::new();
     let http = http1::Builder::new();
     let purger = tokio::spawn(purge_hourly(app.clone()));
+    let usage = tokio::spawn(flush_usage(app.clone()));
     tokio::pin!(stop);
     loop {
         tokio::select! {
@@ -176,10 +185,24 @@ async fn serve(listener: TcpListener, app: Arc<App>, stop: impl Future<Output = 
     }
     drop(listener);
     purger.abort();
+    usage.abort();
     tokio::select! {
         _ = graceful.shutdown() => {},
         _ = tokio::time::sleep(Duration::from_secs(30)) => {
             eprintln!("kontor: some connections did not finish within 30 s");
+        }
+    }
+    let _ = tokio::task::spawn_blocking(move || app.usage.flush(&app.db)).await;
+}
+
+/// Writes the noted key uses once a second.
+async fn flush_usage(app: Arc<App>) {
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    loop {
+        tick.tick().await;
+        let app = app.clone();
+        if let Ok(Err(e)) = tokio::task::spawn_blocking(move || app.usage.flush(&app.db)).await {
+            eprintln!("kontor: cannot record key use: {e}");
         }
     }
 }
@@ -200,6 +223,7 @@ fn header(req: &HttpRequest<Incoming>, name: &str) -> Option<String> {
 
 async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Bytes>> {
     let started = Instant::now();
+    let log_requests = app.log_requests;
     let method = req.method().clone();
     let path = req.uri().path().to_string();
     let request_head = (
@@ -214,11 +238,20 @@ async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Byt
     };
     let (query, authorization, idempotency_key) = request_head;
     let request = Request { method: method.clone(), path: path.clone(), query, authorization, idempotency_key, body };
-    let answer = match tokio::task::spawn_blocking(move || rest::handle(&app, &request)).await {
-        Ok(answer) => answer,
-        Err(e) => rest::refusal(&Error::internal(format!("handler failed: {e}")), Vec::new(), None),
+    // A GET only reads (key uses are written in the background): it runs right
+    // here, on the worker, in microseconds. Anything that may write waits for
+    // the write lock and an fsync, so it moves to a blocking thread.
+    let answer = if method == hyper::Method::GET {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| rest::handle(&app, &request)))
+            .unwrap_or_else(|_| rest::refusal(&Error::internal("a handler panicked"), Vec::new(), None))
+    } else {
+        tokio::task::spawn_blocking(move || rest::handle(&app, &request))
+            .await
+            .unwrap_or_else(|e| rest::refusal(&Error::internal(format!("handler failed: {e}")), Vec::new(), None))
     };
-    rest::log_line(&method, &path, &answer, started);
+    if log_requests {
+        rest::log_line(&method, &path, &answer, started);
+    }
     into_response(answer)
 }
 

@@ -1,0 +1,342 @@
+//! The benchmark: kontor's REST pipeline against baselines measured in the same
+//! run with the same keep-alive client.
+//!
+//!   cargo run --release --example bench
+//!
+//! (a) GET /v1/customers?size=25 over a bare hyper server answering the same
+//!     bytes (goal ≥ 0.30; many keys, so the rate budget does not cap it);
+//! (b) 429 refusals of one exhausted key over the same bare server (goal ≥ 0.60);
+//! (c) POST /v1/customers with fresh Idempotency-Keys over raw rusqlite
+//!     transactions doing the same insert at the same pragmas (goal ≥ 0.50);
+//! with p50/p99 latency of each and the process's peak RSS. The request log is
+//! switched off here, as a deployment writing it to a file barely notices it.
+
+use std::convert::Infallible;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use http_body_util::Full;
+use hyper::body::Bytes;
+use hyper::server::conn::http1;
+use hyper::service::service_fn;
+use hyper::Response;
+use hyper_util::rt::TokioIo;
+use kontor::server::{Config, Server};
+use serde_json::Value;
+
+const THREADS: usize = 8;
+const PHASE: Duration = Duration::from_secs(3);
+
+/// A minimal HTTP/1.1 keep-alive client: one connection, one request at a time.
+struct Conn {
+    reader: BufReader<TcpStream>,
+    writer: TcpStream,
+}
+
+impl Conn {
+    fn open(addr: SocketAddr) -> Conn {
+        let stream = TcpStream::connect(addr).expect("connect");
+        stream.set_nodelay(true).unwrap();
+        Conn { reader: BufReader::new(stream.try_clone().unwrap()), writer: stream }
+    }
+
+    /// Sends one request and returns the status and body.
+    fn request(&mut self, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> (u16, Vec<u8>) {
+        let mut head = format!("{method} {path} HTTP/1.1\r\nHost: bench\r\nContent-Length: {}\r\n", body.len());
+        for (n, v) in headers {
+            head.push_str(&format!("{n}: {v}\r\n"));
+        }
+        head.push_str("\r\n");
+        let mut out = head.into_bytes();
+        out.extend_from_slice(body);
+        self.writer.write_all(&out).expect("write");
+        let mut line = String::new();
+        self.reader.read_line(&mut line).expect("status line");
+        let status: u16 = line.split_whitespace().nth(1).and_then(|s| s.parse().ok()).expect("status");
+        let mut length = 0usize;
+        loop {
+            line.clear();
+            self.reader.read_line(&mut line).expect("header");
+            let l = line.trim_end();
+            if l.is_empty() {
+                break;
+            }
+            if let Some((n, v)) = l.split_once(':') {
+                if n.eq_ignore_ascii_case("content-length") {
+                    length = v.trim().parse().unwrap();
+                }
+            }
+        }
+        let mut body = vec![0; length];
+        self.reader.read_exact(&mut body).expect("body");
+        (status, body)
+    }
+}
+
+struct Figures {
+    per_second: f64,
+    p50: Duration,
+    p99: Duration,
+}
+
+/// Runs `THREADS` connections for `PHASE`, each calling `one(conn, i)` in a loop.
+fn measure(addr: SocketAddr, one: impl Fn(&mut Conn, usize) + Sync) -> Figures {
+    let counter = AtomicUsize::new(0);
+    let started = Instant::now();
+    let mut latencies: Vec<Duration> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..THREADS)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut conn = Conn::open(addr);
+                    let mut lat = Vec::new();
+                    while started.elapsed() < PHASE {
+                        let i = counter.fetch_add(1, Ordering::Relaxed);
+                        let t = Instant::now();
+                        one(&mut conn, i);
+                        lat.push(t.elapsed());
+                    }
+                    lat
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
+    });
+    let elapsed = started.elapsed();
+    latencies.sort();
+    let pick = |q: f64| latencies[((latencies.len() as f64 * q) as usize).min(latencies.len() - 1)];
+    Figures { per_second: latencies.len() as f64 / elapsed.as_secs_f64(), p50: pick(0.50), p99: pick(0.99) }
+}
+
+/// A bare hyper server on the same runtime shape, answering `status` and `body` to everything.
+fn bare_server(status: u16, body: Vec<u8>) -> SocketAddr {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+        rt.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(listener.local_addr().unwrap()).unwrap();
+            let body = Bytes::from(body);
+            loop {
+                let (stream, _) = listener.accept().await.unwrap();
+                stream.set_nodelay(true).unwrap();
+                let body = body.clone();
+                tokio::spawn(async move {
+                    let svc = service_fn(move |_req| {
+                        let body = body.clone();
+                        async move {
+                            let mut r = Response::new(Full::new(body));
+                            *r.status_mut() = hyper::StatusCode::from_u16(status).unwrap();
+                            r.headers_mut().insert("content-type", "application/json".parse().unwrap());
+                            Ok::<_, Infallible>(r)
+                        }
+                    });
+                    let _ = http1::Builder::new().serve_connection(TokioIo::new(stream), svc).await;
+                });
+            }
+        });
+    });
+    rx.recv().unwrap()
+}
+
+fn console(data: &std::path::Path, args: &[&str]) -> Value {
+    // The console's own functions, called the way `kontor` calls them.
+    let db = kontor::db::Db::open(data, 1).unwrap();
+    match args {
+        ["company"] => db
+            .write(|tx| {
+                kontor::company::create(
+                    tx,
+                    kontor::company::NewCompany {
+                        name: "Bench GmbH".into(),
+                        country: kontor::iso::CountryCode::parse("c", "DE")?,
+                        currency: kontor::iso::Currency::parse("c", "EUR")?,
+                        plan: kontor::company::Plan::Enterprise,
+                        invoice_prefix: String::new(),
+                        payment_days: None,
+                        timezone: None,
+                    },
+                )
+                .map(|c| c.to_json())
+            })
+            .unwrap(),
+        ["keys", company, n] => db
+            .write(|tx| {
+                let n: usize = n.parse().unwrap();
+                let keys = (0..n)
+                    .map(|i| {
+                        kontor::keys::create(
+                            tx,
+                            kontor::keys::NewKey {
+                                company_id: company.to_string(),
+                                name: format!("bench {i}"),
+                                environment: kontor::tenant::Environment::Production,
+                                scopes: kontor::access::Scope::ALL.to_vec(),
+                                expires_at: None,
+                            },
+                        )
+                        .map(|k| k["secret"].clone())
+                    })
+                    .collect::<kontor::error::Result<Vec<_>>>()?;
+                Ok(Value::Array(keys))
+            })
+            .unwrap(),
+        _ => unreachable!(),
+    }
+}
+
+fn peak_rss_mib() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|kb| kb.parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+fn show(name: &str, f: &Figures) {
+    println!(
+        "  {name:<44} {:>9.0} req/s   p50 {:>7.3} ms   p99 {:>7.3} ms",
+        f.per_second,
+        f.p50.as_secs_f64() * 1000.0,
+        f.p99.as_secs_f64() * 1000.0
+    );
+}
+
+fn verdict(name: &str, ratio: f64, goal: f64) {
+    println!("  => {name}: {ratio:.2} (goal >= {goal:.2}) {}", if ratio >= goal { "met" } else { "NOT MET" });
+}
+
+const CUSTOMER_BODY: &str = r#"{"name":"Bench Kunde GmbH","street":"Hauptstraße 1","postalCode":"10115","city":"Berlin","email":"a@b.de"}"#;
+
+/// Raw rusqlite: the same customer insert in its own BEGIN IMMEDIATE transaction, same pragmas.
+fn raw_inserts(dir: &std::path::Path) -> Figures {
+    let conn = rusqlite::Connection::open(dir.join("raw.db")).unwrap();
+    conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;").unwrap();
+    conn.execute_batch(kontor::db::SCHEMA).unwrap();
+    conn.execute(
+        "INSERT INTO companies (id, name, country, currency, plan, timezone, workflow, created_at)
+         VALUES ('org_raw', 'Raw', 'DE', 'EUR', 'ENTERPRISE', 'UTC', 'NEU', '2026-01-01T00:00:00.000Z')",
+        [],
+    )
+    .unwrap();
+    let mut conn = conn;
+    let started = Instant::now();
+    let mut latencies = Vec::new();
+    let mut i = 0u64;
+    while started.elapsed() < PHASE {
+        let t = Instant::now();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).unwrap();
+        tx.prepare_cached(
+            "INSERT INTO customers (id, company_id, environment, number, name, email, street, postal_code, city,
+                 country, is_customer, is_supplier, created_at)
+             VALUES (?1, 'org_raw', 'PRODUCTION', ?2, 'Bench Kunde GmbH', 'a@b.de', 'Hauptstraße 1', '10115', 'Berlin',
+                 'DE', 1, 0, '2026-01-01T00:00:00.000Z')",
+        )
+        .unwrap()
+        .execute(rusqlite::params![format!("cus_{i}"), format!("K{}", 10001 + i)])
+        .unwrap();
+        tx.commit().unwrap();
+        latencies.push(t.elapsed());
+        i += 1;
+    }
+    let elapsed = started.elapsed();
+    latencies.sort();
+    let pick = |q: f64| latencies[((latencies.len() as f64 * q) as usize).min(latencies.len() - 1)];
+    Figures { per_second: latencies.len() as f64 / elapsed.as_secs_f64(), p50: pick(0.5), p99: pick(0.99) }
+}
+
+fn main() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("bench.db");
+    let company = console(&data, &["company"]);
+    let company_id = company["id"].as_str().unwrap().to_string();
+    // Enough keys that the budget (240 each) never caps phase (a) or (c).
+    let keys: Vec<String> = console(&data, &["keys", &company_id, "2000"])
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k.as_str().unwrap().to_string())
+        .collect();
+    let auths: Vec<String> = keys.iter().map(|k| format!("Bearer {k}")).collect();
+
+    let mut config = Config::new(&data, "127.0.0.1:0".parse().unwrap());
+    config.log_requests = false;
+    let server = Server::start(config).unwrap();
+    let addr = server.addr;
+    let mut conn = Conn::open(addr);
+    for i in 0..1000 {
+        let (status, _) = conn.request(
+            "POST",
+            "/v1/customers",
+            &[("Authorization", &auths[i % auths.len()]), ("Idempotency-Key", &format!("seed-{i}"))],
+            CUSTOMER_BODY.as_bytes(),
+        );
+        assert_eq!(status, 201);
+    }
+    let (status, page) = conn.request("GET", "/v1/customers?size=25", &[("Authorization", &auths[1])], b"");
+    assert_eq!(status, 200);
+
+    println!("kontor bench: {THREADS} keep-alive connections, {} s per phase, 1,000 customers", PHASE.as_secs());
+    println!();
+    println!("(a) GET /v1/customers?size=25 ({} bytes)", page.len());
+    let bare = bare_server(200, page.clone());
+    let bare_ok = measure(bare, |c, _| {
+        c.request("GET", "/v1/customers?size=25", &[("Authorization", &auths[0])], b"");
+    });
+    show("bare hyper, same bytes", &bare_ok);
+    let next_key = AtomicUsize::new(2);
+    let kontor_get = measure(addr, |c, _| {
+        let k = next_key.fetch_add(1, Ordering::Relaxed) % auths.len();
+        let (s, _) = c.request("GET", "/v1/customers?size=25", &[("Authorization", &auths[k])], b"");
+        assert_eq!(s, 200);
+    });
+    show("kontor", &kontor_get);
+    verdict("kontor / bare", kontor_get.per_second / bare_ok.per_second, 0.30);
+
+    println!();
+    println!("(b) 429 refusals of one exhausted key");
+    let victim = &auths[0];
+    for _ in 0..300 {
+        conn.request("GET", "/v1/me", &[("Authorization", victim)], b"");
+    }
+    let (s, refusal) = conn.request("GET", "/v1/customers?size=25", &[("Authorization", victim)], b"");
+    assert_eq!(s, 429);
+    let bare_429 = bare_server(429, refusal);
+    let bare_refusals = measure(bare_429, |c, _| {
+        c.request("GET", "/v1/customers?size=25", &[("Authorization", victim)], b"");
+    });
+    show("bare hyper, same bytes", &bare_refusals);
+    let refused = AtomicUsize::new(0);
+    let kontor_429 = measure(addr, |c, _| {
+        let (s, _) = c.request("GET", "/v1/customers?size=25", &[("Authorization", victim)], b"");
+        if s == 429 {
+            refused.fetch_add(1, Ordering::Relaxed);
+        }
+    });
+    show("kontor", &kontor_429);
+    verdict("kontor / bare", kontor_429.per_second / bare_refusals.per_second, 0.60);
+
+    println!();
+    println!("(c) POST /v1/customers, fresh Idempotency-Keys");
+    let raw = raw_inserts(dir.path());
+    show("raw rusqlite transaction, same insert", &raw);
+    let kontor_post = measure(addr, |c, i| {
+        let k = 1000 + i % (auths.len() - 1000);
+        let (s, _) = c.request(
+            "POST",
+            "/v1/customers",
+            &[("Authorization", &auths[k]), ("Idempotency-Key", &format!("bench-{i}"))],
+            CUSTOMER_BODY.as_bytes(),
+        );
+        assert_eq!(s, 201);
+    });
+    show("kontor", &kontor_post);
+    verdict("kontor / raw", kontor_post.per_second / raw.per_second, 0.50);
+
+    println!();
+    println!("peak RSS of the whole bench process (server, clients, baselines): {:.1} MiB", peak_rss_mib());
+    server.stop();
+}

@@ -1,0 +1,10 @@
+//! The integration tests: every test starts its own server in-process on port 0
+//! over a fresh temporary data file and talks to it through HTTP and the console.
+
+mod console;
+mod customers;
+mod idempotency;
+mod pipeline;
+mod support;
+mod tenancy;
+mod transactions;

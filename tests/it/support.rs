@@ -1,0 +1,194 @@
+//! Test support: a fresh temporary data file, the console run as a real
+//! process, the server started in-process on port 0, and a small HTTP client.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::Command;
+
+use kontor::server::{Config, Server};
+use serde_json::{json, Value};
+
+/// A fresh data file in a temporary directory, removed at the end.
+pub struct DataFile {
+    _dir: tempfile::TempDir,
+    pub path: PathBuf,
+}
+
+impl DataFile {
+    pub fn new() -> DataFile {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("kontor.db");
+        DataFile { _dir: dir, path }
+    }
+
+    /// Runs `kontor <args> --data <file>` and returns exit success, stdout JSON and stderr.
+    pub fn console(&self, args: &[&str]) -> (bool, Value, String) {
+        let out = Command::new(env!("CARGO_BIN_EXE_kontor"))
+            .args(args)
+            .arg("--data")
+            .arg(&self.path)
+            .output()
+            .expect("run kontor");
+        let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+        let json = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+        (out.status.success(), json, String::from_utf8_lossy(&out.stderr).to_string())
+    }
+
+    /// Like `console`, but the command must succeed; returns its JSON.
+    pub fn ok(&self, args: &[&str]) -> Value {
+        let (ok, json, stderr) = self.console(args);
+        assert!(ok, "kontor {args:?} failed: {stderr}");
+        json
+    }
+
+    pub fn company(&self, name: &str, plan: &str) -> String {
+        let c = self.ok(&["company", "create", "--name", name, "--country", "DE", "--currency", "EUR", "--plan", plan]);
+        c["id"].as_str().unwrap().to_string()
+    }
+
+    pub fn key(&self, company: &str, environment: &str, scopes: &str) -> String {
+        let k = self.ok(&[
+            "key", "create", "--company", company, "--name", "test key", "--environment", environment, "--scopes", scopes,
+        ]);
+        k["secret"].as_str().unwrap().to_string()
+    }
+}
+
+/// An Enterprise company with a live and a test key holding every scope, and a server.
+pub struct World {
+    pub data: DataFile,
+    pub server: Server,
+    pub company: String,
+    pub live: String,
+    pub test: String,
+}
+
+impl World {
+    pub fn new() -> World {
+        let data = DataFile::new();
+        let company = data.company("Erste GmbH", "ENTERPRISE");
+        let live = data.key(&company, "production", "all");
+        let test = data.key(&company, "sandbox", "all");
+        let server = start(&data);
+        World { data, server, company, live, test }
+    }
+
+    pub fn client(&self) -> Client {
+        Client { addr: self.server.addr }
+    }
+}
+
+pub fn start(data: &DataFile) -> Server {
+    let mut config = Config::new(&data.path, "127.0.0.1:0".parse().unwrap());
+    config.log_requests = false;
+    Server::start(config).expect("server starts")
+}
+
+/// An answer: status, the headers we look at, and the JSON body.
+#[derive(Debug)]
+pub struct Answer {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: Value,
+}
+
+impl Answer {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+
+    pub fn code(&self) -> &str {
+        self.body["code"].as_str().unwrap_or("")
+    }
+
+    /// Asserts a refusal's status and code, and that the body is exactly `{fehler, code}`
+    /// (plus `wartesekunden` on 429).
+    #[track_caller]
+    pub fn refused(&self, status: u16, code: &str) {
+        assert_eq!((self.status, self.code()), (status, code), "answer: {:?}", self.body);
+        assert!(self.body["fehler"].as_str().is_some_and(|s| !s.is_empty()));
+        let keys = self.body.as_object().unwrap().len();
+        assert_eq!(keys, if status == 429 { 3 } else { 2 }, "body: {}", self.body);
+    }
+}
+
+#[derive(Clone, Copy)]
+pub struct Client {
+    pub addr: SocketAddr,
+}
+
+impl Client {
+    pub fn url(&self, path: &str) -> String {
+        format!("http://{}{}", self.addr, path)
+    }
+
+    /// Sends a request with the given headers and raw body.
+    pub fn send(&self, method: &str, path: &str, headers: &[(&str, &str)], body: Option<&[u8]>) -> Answer {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .allow_non_standard_methods(true)
+            .build()
+            .into();
+        let mut builder = ureq::http::Request::builder().method(method).uri(self.url(path));
+        for (n, v) in headers {
+            builder = builder.header(*n, *v);
+        }
+        let result = match body {
+            Some(b) => agent.run(builder.body(b.to_vec()).unwrap()),
+            None => agent.run(builder.body(()).unwrap()),
+        };
+        let mut response = result.expect("request sent");
+        let status = response.status().as_u16();
+        let headers = response
+            .headers()
+            .iter()
+            .map(|(n, v)| (n.as_str().to_string(), v.to_str().unwrap_or("").to_string()))
+            .collect();
+        let text = response.body_mut().read_to_string().unwrap_or_default();
+        let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+        Answer { status, headers, body }
+    }
+
+    pub fn get(&self, key: &str, path: &str) -> Answer {
+        let auth = format!("Bearer {key}");
+        self.send("GET", path, &[("Authorization", &auth)], None)
+    }
+
+    pub fn post(&self, key: &str, path: &str, idempotency_key: &str, body: &Value) -> Answer {
+        let auth = format!("Bearer {key}");
+        let bytes = serde_json::to_vec(body).unwrap();
+        self.send(
+            "POST",
+            path,
+            &[("Authorization", &auth), ("Idempotency-Key", idempotency_key), ("Content-Type", "application/json")],
+            Some(&bytes),
+        )
+    }
+
+    pub fn patch(&self, key: &str, path: &str, body: &Value) -> Answer {
+        let auth = format!("Bearer {key}");
+        let bytes = serde_json::to_vec(body).unwrap();
+        self.send("PATCH", path, &[("Authorization", &auth), ("Content-Type", "application/json")], Some(&bytes))
+    }
+
+    /// Creates a customer and returns it.
+    pub fn customer(&self, key: &str, name: &str) -> Value {
+        let a = self.post(key, "/v1/customers", &unique(), &json!({
+            "name": name, "street": "Hauptstraße 1", "postalCode": "10115", "city": "Berlin"
+        }));
+        assert_eq!(a.status, 201, "{:?}", a.body);
+        a.body
+    }
+
+    /// Creates a transaction and returns it.
+    pub fn transaction(&self, key: &str, body: Value) -> Value {
+        let a = self.post(key, "/v1/transactions", &unique(), &body);
+        assert_eq!(a.status, 201, "{:?}", a.body);
+        a.body
+    }
+}
+
+/// A fresh Idempotency-Key.
+pub fn unique() -> String {
+    kontor::ident::new_id("idem")
+}
