@@ -26,6 +26,9 @@ use hyper_util::rt::TokioIo;
 use kontor::server::{Config, Server};
 use serde_json::Value;
 
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const THREADS: usize = 8;
 const PHASE: Duration = Duration::from_secs(3);
 

@@ -7,9 +7,31 @@ use jiff::{civil::Date, tz::TimeZone, Timestamp};
 
 use crate::error::{Error, Result};
 
-/// Formats an instant the way every `...At` field and column carries it.
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn instants_have_a_fixed_width() {
+        let ts: jiff::Timestamp = "2026-01-02T03:04:05.006789Z".parse().unwrap();
+        assert_eq!(super::format_instant(ts), "2026-01-02T03:04:05.006Z");
+        let ts: jiff::Timestamp = "2026-12-31T23:59:59Z".parse().unwrap();
+        assert_eq!(super::format_instant(ts), "2026-12-31T23:59:59.000Z");
+    }
+}
+
+/// Formats an instant the way every `...At` field and column carries it
+/// (`2026-11-21T05:41:16.123Z`; on the request path, so no format parser).
 pub fn format_instant(ts: Timestamp) -> String {
-    ts.strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string()
+    let dt = jiff::tz::Offset::UTC.to_datetime(ts);
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
+        dt.year(),
+        dt.month(),
+        dt.day(),
+        dt.hour(),
+        dt.minute(),
+        dt.second(),
+        dt.subsec_nanosecond() / 1_000_000
+    )
 }
 
 /// The current instant in stored form.

@@ -4,7 +4,7 @@
 //! `Tenant`; a customer of another company or environment does not exist here.
 
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use crate::clock;
 use crate::company;
@@ -14,9 +14,13 @@ use crate::ident;
 use crate::idempotency;
 use crate::iso::{CountryCode, Currency};
 use crate::numbering;
-use crate::query::Paging;
+use crate::query::{Page, Paging, PAGE_LIMIT_SQL};
 use crate::rest::{Call, Reply};
 use crate::tenant::Tenant;
+
+/// The numbering series of business partners (`K10001`, `K10002`, …).
+const PARTNER_SERIES: &str = "customer";
+const FIRST_PARTNER_NUMBER: i64 = 10001;
 
 /// A checked new customer, ready to insert.
 pub struct NewCustomer {
@@ -98,7 +102,7 @@ impl NewCustomer {
 ///
 /// Fails only on a storage error.
 pub fn create(tx: &Transaction, tenant: &Tenant, new: &NewCustomer) -> Result<String> {
-    let seq = numbering::take(tx, tenant, "customer", 10001)?;
+    let seq = numbering::take(tx, tenant, PARTNER_SERIES, FIRST_PARTNER_NUMBER)?;
     let id = ident::new_id("cus");
     tx.prepare_cached(
         "INSERT INTO customers (id, company_id, environment, number, name, contact, email, phone, street,
@@ -130,31 +134,53 @@ pub fn create(tx: &Transaction, tenant: &Tenant, new: &NewCustomer) -> Result<St
 const COLUMNS: &str = "id, number, name, contact, email, phone, street, postal_code, city, country, vat_id,
      currency, is_customer, is_supplier, archived, created_at";
 
-fn from_row(r: &rusqlite::Row) -> rusqlite::Result<Value> {
-    Ok(json!({
-        "id": r.get::<_, String>(0)?,
-        "number": r.get::<_, String>(1)?,
-        "name": r.get::<_, String>(2)?,
-        "contact": r.get::<_, Option<String>>(3)?,
-        "email": r.get::<_, Option<String>>(4)?,
-        "phone": r.get::<_, Option<String>>(5)?,
-        "street": r.get::<_, String>(6)?,
-        "postalCode": r.get::<_, String>(7)?,
-        "city": r.get::<_, String>(8)?,
-        "country": r.get::<_, String>(9)?,
-        "vatId": r.get::<_, Option<String>>(10)?,
-        "currency": r.get::<_, Option<String>>(11)?,
-        "customer": r.get::<_, bool>(12)?,
-        "supplier": r.get::<_, bool>(13)?,
-        "archived": r.get::<_, bool>(14)?,
-        "createdAt": r.get::<_, String>(15)?,
-    }))
+/// A customer in its wire form.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Customer {
+    pub id: String,
+    pub number: String,
+    pub name: String,
+    pub contact: Option<String>,
+    pub email: Option<String>,
+    pub phone: Option<String>,
+    pub street: String,
+    pub postal_code: String,
+    pub city: String,
+    pub country: String,
+    pub vat_id: Option<String>,
+    pub currency: Option<String>,
+    pub customer: bool,
+    pub supplier: bool,
+    pub archived: bool,
+    pub created_at: String,
+}
+
+fn from_row(r: &rusqlite::Row) -> rusqlite::Result<Customer> {
+    Ok(Customer {
+        id: r.get(0)?,
+        number: r.get(1)?,
+        name: r.get(2)?,
+        contact: r.get(3)?,
+        email: r.get(4)?,
+        phone: r.get(5)?,
+        street: r.get(6)?,
+        postal_code: r.get(7)?,
+        city: r.get(8)?,
+        country: r.get(9)?,
+        vat_id: r.get(10)?,
+        currency: r.get(11)?,
+        customer: r.get(12)?,
+        supplier: r.get(13)?,
+        archived: r.get(14)?,
+        created_at: r.get(15)?,
+    })
 }
 
 /// One customer of the tenant in its wire form.
 ///
 /// Fails with `NotFound` when the tenant has no customer with this id.
-pub fn get(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Value> {
+pub fn get(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Customer> {
     conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM customers WHERE id = ?1 AND company_id = ?2 AND environment = ?3"
     ))?
@@ -191,21 +217,27 @@ pub fn like_pattern(text: &str) -> String {
 /// name, number, e-mail or city contains `search`.
 ///
 /// Fails only on a storage error.
-pub fn list(conn: &Connection, tenant: &Tenant, paging: Paging, search: Option<&str>) -> Result<Value> {
+pub fn list(conn: &Connection, tenant: &Tenant, paging: Paging, search: Option<&str>) -> Result<Page<Customer>> {
     const TENANT: &str = "company_id = ?1 AND environment = ?2";
     const SEARCH: &str = "AND (name LIKE ?3 ESCAPE '\\' OR number LIKE ?3 ESCAPE '\\'
          OR email LIKE ?3 ESCAPE '\\' OR city LIKE ?3 ESCAPE '\\')";
     let pattern = search.map(like_pattern);
-    // Without a search the count reads only the tenant index.
     let filter = if pattern.is_some() { format!("{TENANT} {SEARCH}") } else { format!("{TENANT} AND ?3 IS NULL") };
-    let total: i64 = conn
-        .prepare_cached(&format!("SELECT count(*) FROM customers WHERE {filter}"))?
-        .query_row(params![tenant.company_id, tenant.env(), pattern], |r| r.get(0))?;
+    let total: i64 = match pattern {
+        // Every partner row takes exactly one number of the partner sequence in
+        // its own transaction, and no partner is ever deleted, so the sequence
+        // counts them: no need to walk the index on every page.
+        None => numbering::peek(conn, tenant, PARTNER_SERIES, FIRST_PARTNER_NUMBER)? - FIRST_PARTNER_NUMBER,
+        Some(_) => conn
+            .prepare_cached(&format!("SELECT count(*) FROM customers WHERE {filter}"))?
+            .query_row(params![tenant.company_id, tenant.env(), pattern], |r| r.get(0))?,
+    };
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM customers WHERE {filter} ORDER BY seq DESC LIMIT ?4 OFFSET ?5"
+        "SELECT {COLUMNS} FROM customers WHERE {filter} ORDER BY seq DESC {PAGE_LIMIT_SQL} OFFSET ?4"
     ))?;
     let data = stmt
-        .query_map(params![tenant.company_id, tenant.env(), pattern, paging.size, paging.offset()], from_row)?
+        .query_map(params![tenant.company_id, tenant.env(), pattern, paging.offset()], from_row)?
+        .take(paging.size as usize)
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(paging.envelope(data, total))
 }
@@ -215,12 +247,12 @@ pub fn http_list(call: &Call) -> Result<Reply> {
     let paging = call.query.paging()?;
     let search = call.query.get("search");
     let page = call.app.db.read(|conn| list(conn, call.tenant(), paging, search))?;
-    Ok(Reply::ok(page))
+    Ok(Reply::ok(&page))
 }
 
 /// GET /v1/customers/{id}
 pub fn http_get(call: &Call, id: &str) -> Result<Reply> {
-    Ok(Reply::ok(call.app.db.read(|conn| get(conn, call.tenant(), id))?))
+    Ok(Reply::ok(&call.app.db.read(|conn| get(conn, call.tenant(), id))?))
 }
 
 /// POST /v1/customers

@@ -22,9 +22,9 @@ const KEPT: SignedDuration = SignedDuration::from_hours(30 * 24);
 
 /// The answer to an idempotent create.
 #[derive(Debug)]
-pub struct Outcome {
+pub struct Outcome<T> {
     pub status: u16,
-    pub body: Value,
+    pub body: T,
     /// True when this is a repeat answered from the remembered record.
     pub replayed: bool,
 }
@@ -73,12 +73,12 @@ fn lookup(conn: &Connection, tenant: &Tenant, key: &str) -> Result<Option<(Strin
         .optional()?)
 }
 
-fn replay(
+fn replay<T>(
     conn: &Connection,
     found: (String, u16, String),
     fingerprint: &str,
-    read: &impl Fn(&Connection, &str) -> Result<Value>,
-) -> Result<Outcome> {
+    read: &impl Fn(&Connection, &str) -> Result<T>,
+) -> Result<Outcome<T>> {
     let (stored, status, id) = found;
     if stored != fingerprint {
         return Err(Error::IdempotencyConflict);
@@ -92,14 +92,14 @@ fn replay(
 /// Fails with `IdempotencyConflict` when the key was used with another
 /// fingerprint, and with whatever `create` or `read` fail with (then nothing
 /// is remembered).
-pub fn run(
+pub fn run<T>(
     db: &Db,
     tenant: &Tenant,
     key: &str,
     fingerprint: &str,
     create: impl FnOnce(&Transaction) -> Result<(u16, String)>,
-    read: impl Fn(&Connection, &str) -> Result<Value>,
-) -> Result<Outcome> {
+    read: impl Fn(&Connection, &str) -> Result<T>,
+) -> Result<Outcome<T>> {
     // Repeats are answered without the write lock.
     if let Some(found) = db.read(|conn| lookup(conn, tenant, key))? {
         return db.read(|conn| replay(conn, found, fingerprint, &read));

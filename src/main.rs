@@ -2,6 +2,11 @@
 
 use clap::Parser;
 
+/// mimalloc: the JSON paths allocate many small strings; it answers them
+/// about a tenth faster than the system allocator (see the README's figures).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> std::process::ExitCode {
     kontor::cli::run(kontor::cli::Cli::parse())
 }

@@ -26,11 +26,8 @@ pub fn take(tx: &Transaction, tenant: &Tenant, series: &str, first: i64) -> Resu
 /// Fails only on a storage error.
 pub fn peek(conn: &Connection, tenant: &Tenant, series: &str, first: i64) -> Result<i64> {
     let current: Option<i64> = conn
-        .query_row(
-            "SELECT value FROM counters WHERE company_id = ?1 AND environment = ?2 AND series = ?3",
-            params![tenant.company_id, tenant.env(), series],
-            |r| r.get(0),
-        )
+        .prepare_cached("SELECT value FROM counters WHERE company_id = ?1 AND environment = ?2 AND series = ?3")?
+        .query_row(params![tenant.company_id, tenant.env(), series], |r| r.get(0))
         .optional()?;
     Ok(current.map_or(first, |v| v + 1))
 }

@@ -2,7 +2,7 @@
 //! paging (`page` from 0, `size` 1–100, default 25, out-of-range values
 //! bounded) and the page envelope `{data, page, size, total, more}`.
 
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use crate::error::{Error, Result};
 
@@ -113,21 +113,29 @@ pub struct Paging {
     pub size: i64,
 }
 
+/// `LIMIT` of every page query. A constant, because a bound LIMIT makes SQLite
+/// prepare the statement again on every run; the rows past `size` are never read.
+pub const PAGE_LIMIT_SQL: &str = "LIMIT 100";
+
 impl Paging {
     pub fn offset(self) -> i64 {
         self.page * self.size
     }
 
     /// The page envelope around `data`, given the total count.
-    pub fn envelope(self, data: Vec<Value>, total: i64) -> Value {
-        json!({
-            "data": data,
-            "page": self.page,
-            "size": self.size,
-            "total": total,
-            "more": self.offset() + self.size < total,
-        })
+    pub fn envelope<T>(self, data: Vec<T>, total: i64) -> Page<T> {
+        Page { data, page: self.page, size: self.size, total, more: self.offset() + self.size < total }
     }
+}
+
+/// The envelope of every collection: `{data, page, size, total, more}`.
+#[derive(Debug, Serialize)]
+pub struct Page<T> {
+    pub data: Vec<T>,
+    pub page: i64,
+    pub size: i64,
+    pub total: i64,
+    pub more: bool,
 }
 
 #[cfg(test)]

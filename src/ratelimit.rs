@@ -53,22 +53,33 @@ impl RateLimiter {
     pub fn check(&self, key_id: &str, consume: bool) -> Verdict {
         let now = Instant::now();
         let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
-        let bucket = buckets
-            .entry(key_id.to_string())
-            .or_insert(Bucket { level_ms: FULL_MS, at: now });
-        let elapsed = now.saturating_duration_since(bucket.at).as_millis() as u64;
-        bucket.level_ms = (bucket.level_ms + elapsed).min(FULL_MS);
-        bucket.at = now;
-        let allowed = bucket.level_ms >= REFILL_MS;
-        if allowed && consume {
-            bucket.level_ms -= REFILL_MS;
+        match buckets.get_mut(key_id) {
+            Some(bucket) => bucket.take(now, consume),
+            None => {
+                let mut bucket = Bucket { level_ms: FULL_MS, at: now };
+                let verdict = bucket.take(now, consume);
+                buckets.insert(key_id.to_string(), bucket);
+                verdict
+            }
         }
-        let missing = FULL_MS - bucket.level_ms;
+    }
+}
+
+impl Bucket {
+    fn take(&mut self, now: Instant, consume: bool) -> Verdict {
+        let elapsed = now.saturating_duration_since(self.at).as_millis() as u64;
+        self.level_ms = (self.level_ms + elapsed).min(FULL_MS);
+        self.at = now;
+        let allowed = self.level_ms >= REFILL_MS;
+        if allowed && consume {
+            self.level_ms -= REFILL_MS;
+        }
+        let missing = FULL_MS - self.level_ms;
         Verdict {
             allowed,
-            remaining: bucket.level_ms / REFILL_MS,
+            remaining: self.level_ms / REFILL_MS,
             reset_seconds: ceil_div(missing, 1000),
-            retry_after_seconds: if allowed { 0 } else { ceil_div(REFILL_MS - bucket.level_ms, 1000).max(1) },
+            retry_after_seconds: if allowed { 0 } else { ceil_div(REFILL_MS - self.level_ms, 1000).max(1) },
         }
     }
 }

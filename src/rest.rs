@@ -8,7 +8,7 @@
 use std::time::Instant;
 
 use hyper::{Method, StatusCode};
-use serde_json::Value;
+use serde::Serialize;
 
 use crate::access::Operation;
 use crate::customers;
@@ -53,22 +53,22 @@ pub struct Answer {
     pub key_id: Option<String>,
 }
 
-/// A handler's successful result.
+/// A handler's successful result, its body already serialised.
 pub struct Reply {
     pub status: u16,
-    pub body: Value,
+    pub body: Vec<u8>,
     pub replayed: bool,
 }
 
 impl Reply {
-    pub fn ok(body: Value) -> Reply {
-        Reply { status: 200, body, replayed: false }
+    pub fn ok(body: &impl Serialize) -> Reply {
+        Reply { status: 200, body: json_bytes(body), replayed: false }
     }
 }
 
-impl From<Outcome> for Reply {
-    fn from(o: Outcome) -> Reply {
-        Reply { status: o.status, body: o.body, replayed: o.replayed }
+impl<T: Serialize> From<Outcome<T>> for Reply {
+    fn from(o: Outcome<T>) -> Reply {
+        Reply { status: o.status, body: json_bytes(&o.body), replayed: o.replayed }
     }
 }
 
@@ -155,7 +155,7 @@ fn route<'a>(method: &Method, segments: &[&'a str]) -> Result<Route<'a>> {
 
 fn dispatch(call: &Call, route: Route) -> Result<Reply> {
     match route {
-        Route::Me => Ok(Reply::ok(call.key.identity())),
+        Route::Me => Ok(Reply::ok(&call.key.identity())),
         Route::ListCustomers => customers::http_list(call),
         Route::GetCustomer(id) => customers::http_get(call, id),
         Route::CreateCustomer => customers::http_create(call),
@@ -174,7 +174,7 @@ fn rate_headers(v: &Verdict) -> Vec<(&'static str, String)> {
     ]
 }
 
-fn json_bytes(v: &Value) -> Vec<u8> {
+fn json_bytes(v: &impl Serialize) -> Vec<u8> {
     serde_json::to_vec(v).unwrap_or_else(|_| b"{}".to_vec())
 }
 
@@ -226,7 +226,7 @@ pub fn handle(app: &App, req: &Request) -> Answer {
             Answer {
                 status: StatusCode::from_u16(reply.status).unwrap_or(StatusCode::OK),
                 headers,
-                body: json_bytes(&reply.body),
+                body: reply.body,
                 key_id: Some(key.id),
             }
         }

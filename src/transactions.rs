@@ -6,7 +6,7 @@
 
 use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension, Transaction};
-use serde_json::{json, Value};
+use serde::Serialize;
 
 use crate::clock;
 use crate::company::{self, Company};
@@ -16,7 +16,7 @@ use crate::fields::{Fields, Patch};
 use crate::ident;
 use crate::idempotency;
 use crate::numbering;
-use crate::query::{Paging, Query};
+use crate::query::{Page, Paging, Query, PAGE_LIMIT_SQL};
 use crate::rest::{Call, Reply};
 use crate::tenant::Tenant;
 
@@ -99,29 +99,44 @@ const SELECT: &str = "SELECT t.id, t.number, t.title, t.description, t.stage, t.
             t.started_on, t.archived, t.created_at
      FROM transactions t LEFT JOIN customers c ON c.id = t.customer_id";
 
-fn from_row(r: &rusqlite::Row) -> rusqlite::Result<Value> {
-    let mut v = json!({
-        "id": r.get::<_, String>(0)?,
-        "number": r.get::<_, String>(1)?,
-        "title": r.get::<_, String>(2)?,
-        "description": r.get::<_, Option<String>>(3)?,
-        "stage": r.get::<_, String>(4)?,
-        "customerId": r.get::<_, Option<String>>(5)?,
-        "dueOn": r.get::<_, Option<String>>(7)?,
-        "startedOn": r.get::<_, String>(8)?,
-        "archived": r.get::<_, bool>(9)?,
-        "createdAt": r.get::<_, String>(10)?,
-    });
-    if let Some(name) = r.get::<_, Option<String>>(6)? {
-        v["customer"] = json!(name);
-    }
-    Ok(v)
+/// A transaction in its wire form; `customer` (the name) is absent without a customer.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TransactionRecord {
+    pub id: String,
+    pub number: String,
+    pub title: String,
+    pub description: Option<String>,
+    pub stage: String,
+    pub customer_id: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub customer: Option<String>,
+    pub due_on: Option<String>,
+    pub started_on: String,
+    pub archived: bool,
+    pub created_at: String,
+}
+
+fn from_row(r: &rusqlite::Row) -> rusqlite::Result<TransactionRecord> {
+    Ok(TransactionRecord {
+        id: r.get(0)?,
+        number: r.get(1)?,
+        title: r.get(2)?,
+        description: r.get(3)?,
+        stage: r.get(4)?,
+        customer_id: r.get(5)?,
+        customer: r.get(6)?,
+        due_on: r.get(7)?,
+        started_on: r.get(8)?,
+        archived: r.get(9)?,
+        created_at: r.get(10)?,
+    })
 }
 
 /// One transaction of the tenant in its wire form.
 ///
 /// Fails with `NotFound` when the tenant has no transaction with this id.
-pub fn get(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Value> {
+pub fn get(conn: &Connection, tenant: &Tenant, id: &str) -> Result<TransactionRecord> {
     conn.prepare_cached(&format!("{SELECT} WHERE t.id = ?1 AND t.company_id = ?2 AND t.environment = ?3"))?
         .query_row(params![id, tenant.company_id, tenant.env()], from_row)
         .optional()?
@@ -207,7 +222,7 @@ fn fts_query(text: &str) -> Option<String> {
 /// A page of the tenant's transactions, newest first.
 ///
 /// Fails only on a storage error.
-pub fn list(conn: &Connection, tenant: &Tenant, filter: &Filter, paging: Paging) -> Result<Value> {
+pub fn list(conn: &Connection, tenant: &Tenant, filter: &Filter, paging: Paging) -> Result<Page<TransactionRecord>> {
     const WHERE: &str = "t.company_id = ?1 AND t.environment = ?2
          AND (?3 IS NULL OR t.stage = ?3)
          AND (?4 OR t.archived = 0)
@@ -222,7 +237,7 @@ pub fn list(conn: &Connection, tenant: &Tenant, filter: &Filter, paging: Paging)
         .prepare_cached(&format!("SELECT count(*) FROM transactions t WHERE {WHERE}"))?
         .query_row(args, |r| r.get(0))?;
     let data = conn
-        .prepare_cached(&format!("{SELECT} WHERE {WHERE} ORDER BY t.seq DESC LIMIT ?8 OFFSET ?9"))?
+        .prepare_cached(&format!("{SELECT} WHERE {WHERE} ORDER BY t.seq DESC {PAGE_LIMIT_SQL} OFFSET ?8"))?
         .query_map(
             params![
                 tenant.company_id,
@@ -232,11 +247,11 @@ pub fn list(conn: &Connection, tenant: &Tenant, filter: &Filter, paging: Paging)
                 from,
                 to,
                 search,
-                paging.size,
                 paging.offset()
             ],
             from_row,
         )?
+        .take(paging.size as usize)
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(paging.envelope(data, total))
 }
@@ -368,12 +383,12 @@ pub fn update(tx: &Transaction, tenant: &Tenant, id: &str, change: &Change) -> R
 pub fn http_list(call: &Call) -> Result<Reply> {
     let paging = call.query.paging()?;
     let filter = Filter::from_query(call.query)?;
-    Ok(Reply::ok(call.app.db.read(|conn| list(conn, call.tenant(), &filter, paging))?))
+    Ok(Reply::ok(&call.app.db.read(|conn| list(conn, call.tenant(), &filter, paging))?))
 }
 
 /// GET /v1/transactions/{id}
 pub fn http_get(call: &Call, id: &str) -> Result<Reply> {
-    Ok(Reply::ok(call.app.db.read(|conn| get(conn, call.tenant(), id))?))
+    Ok(Reply::ok(&call.app.db.read(|conn| get(conn, call.tenant(), id))?))
 }
 
 /// POST /v1/transactions
@@ -400,5 +415,5 @@ pub fn http_update(call: &Call, id: &str) -> Result<Reply> {
         update(tx, tenant, id, &change)?;
         get(tx, tenant, id)
     })?;
-    Ok(Reply::ok(body))
+    Ok(Reply::ok(&body))
 }
