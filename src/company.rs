@@ -3,10 +3,11 @@
 //! never changes it. This module owns the plan check's source and the
 //! workflow's stage keys; it does not know about keys or requests.
 
-use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::{json, Value};
 
 use crate::clock;
+use crate::db::Tx;
 use crate::error::{Error, Result};
 use crate::ident;
 use crate::iso::{CountryCode, Currency};
@@ -180,7 +181,7 @@ impl Company {
 ///
 /// Fails with `BadRequest` for an empty name, payment days outside 0–365 or an
 /// unknown time zone.
-pub fn create(tx: &Transaction, new: NewCompany) -> Result<Company> {
+pub fn create(tx: &Tx, new: NewCompany) -> Result<Company> {
     let name = new.name.trim();
     if name.is_empty() || name.chars().count() > 200 {
         return Err(Error::bad_request("A company needs a name of 1 to 200 characters."));
@@ -228,7 +229,7 @@ pub fn get(conn: &Connection, id: &str) -> Result<Company> {
 /// Changes a company's plan.
 ///
 /// Fails with `NotFound` for an unknown company.
-pub fn set_plan(tx: &Transaction, id: &str, plan: Plan) -> Result<Company> {
+pub fn set_plan(tx: &Tx, id: &str, plan: Plan) -> Result<Company> {
     let changed = tx.execute("UPDATE companies SET plan = ?2 WHERE id = ?1", params![id, plan.as_str()])?;
     if changed == 0 {
         return Err(Error::not_found(format!("Company {id}")));
@@ -241,7 +242,7 @@ pub fn set_plan(tx: &Transaction, id: &str, plan: Plan) -> Result<Company> {
 ///
 /// Fails with `BadRequest` for no stages, a malformed or repeated stage key,
 /// and with `NotFound` for an unknown company.
-pub fn set_workflow(tx: &Transaction, id: &str, stages: &[String]) -> Result<Company> {
+pub fn set_workflow(tx: &Tx, id: &str, stages: &[String]) -> Result<Company> {
     if stages.is_empty() || stages.len() > 30 {
         return Err(Error::bad_request("A workflow needs 1 to 30 stages."));
     }

@@ -3,11 +3,12 @@
 //! environment), the SQL and the REST handlers. Every query is bound to a
 //! `Tenant`; a customer of another company or environment does not exist here.
 
-use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 use crate::clock;
 use crate::company;
+use crate::db::Tx;
 use crate::error::{Error, Result};
 use crate::fields::Fields;
 use crate::ident;
@@ -101,7 +102,7 @@ impl NewCustomer {
 /// Inserts a customer with the tenant's next partner number and returns its id.
 ///
 /// Fails only on a storage error.
-pub fn create(tx: &Transaction, tenant: &Tenant, new: &NewCustomer) -> Result<String> {
+pub fn create(tx: &Tx, tenant: &Tenant, new: &NewCustomer) -> Result<String> {
     let seq = numbering::take(tx, tenant, PARTNER_SERIES, FIRST_PARTNER_NUMBER)?;
     let id = ident::new_id("cus");
     tx.prepare_cached(

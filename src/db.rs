@@ -1,16 +1,26 @@
 //! The data file: opening it, its pragmas, the schema and its version, and the
 //! two ways to touch it: `read` on a pooled connection and `write` in a
-//! `BEGIN IMMEDIATE` transaction. Writers of one process queue on a mutex
-//! before they ask SQLite for the write lock, so they never spin in the busy
-//! handler; writers of other processes (the console) wait in `busy_timeout`.
+//! `BEGIN IMMEDIATE` transaction on the process's one writer connection.
+//!
+//! Writes are committed in groups: each `write` runs inside its own SAVEPOINT
+//! of the open transaction; the last writer of a group (the one that finds
+//! nobody queued behind it) commits, and every writer of the group is answered
+//! only after that COMMIT, so one fsync covers several requests and nothing is
+//! acknowledged before it is durable. A failing `write` rolls back to its
+//! savepoint and leaves the others untouched; a failing COMMIT fails the whole
+//! group, whose members have all not yet been answered. Writers of other
+//! processes (the console) wait in `busy_timeout`.
 //! This module knows no table but `PRAGMA user_version`.
 
+use std::ops::Deref;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
 use r2d2_sqlite::SqliteConnectionManager;
-use rusqlite::{Connection, Transaction, TransactionBehavior};
+use rusqlite::Connection;
 
 use crate::error::{Error, Result};
 
@@ -18,13 +28,42 @@ use crate::error::{Error, Result};
 pub const SCHEMA: &str = include_str!("../schema.sql");
 /// The version `schema.sql` carries in `PRAGMA user_version`.
 pub const SCHEMA_VERSION: i64 = 1;
+/// Most writes one COMMIT covers.
+const MAX_GROUP: usize = 64;
 
 pub type Pool = r2d2::Pool<SqliteConnectionManager>;
+
+/// A connection inside a write transaction; only `Db::write` makes one, so a
+/// function taking `&Tx` can rely on running inside a transaction.
+pub struct Tx<'a>(&'a Connection);
+
+impl Deref for Tx<'_> {
+    type Target = Connection;
+    fn deref(&self) -> &Connection {
+        self.0
+    }
+}
+
+struct WriterState {
+    conn: Connection,
+    /// Whether a group's transaction is open.
+    open: bool,
+    /// Number of the current (or last) group.
+    group: u64,
+    /// Writes in the open group.
+    members: usize,
+    /// The last group whose COMMIT has finished.
+    finished: u64,
+    /// Groups whose COMMIT failed, most recent last (a few are kept).
+    failed: Vec<u64>,
+}
 
 /// One data file, shared by every surface of one process.
 pub struct Db {
     pool: Pool,
-    writer: Mutex<()>,
+    writer: Mutex<WriterState>,
+    finished: Condvar,
+    queued: AtomicUsize,
 }
 
 fn configure(conn: &mut Connection) -> rusqlite::Result<()> {
@@ -39,19 +78,25 @@ fn configure(conn: &mut Connection) -> rusqlite::Result<()> {
 
 impl Db {
     /// Opens (creating if needed) the data file at `path` with `connections`
-    /// pooled connections, and brings a fresh file to the current schema.
+    /// pooled read connections and one writer, and brings a fresh file to the
+    /// current schema.
     ///
     /// Fails when the file cannot be opened, or when it was written by a newer
     /// kontor (its schema version is higher than this binary's).
     pub fn open(path: &Path, connections: u32) -> Result<Db> {
+        let cannot = |e: &dyn std::fmt::Display| Error::internal(format!("cannot open {}: {e}", path.display()));
+        let mut writer = Connection::open(path).map_err(|e| cannot(&e))?;
+        configure(&mut writer).map_err(|e| cannot(&e))?;
         let manager = SqliteConnectionManager::file(path).with_init(configure);
         let pool = r2d2::Pool::builder()
             .max_size(connections.max(1))
             .min_idle(Some(1))
+            .test_on_check_out(false)
             .connection_timeout(Duration::from_secs(30))
             .build(manager)
-            .map_err(|e| Error::internal(format!("cannot open {}: {e}", path.display())))?;
-        let db = Db { pool, writer: Mutex::new(()) };
+            .map_err(|e| cannot(&e))?;
+        let state = WriterState { conn: writer, open: false, group: 0, members: 0, finished: 0, failed: Vec::new() };
+        let db = Db { pool, writer: Mutex::new(state), finished: Condvar::new(), queued: AtomicUsize::new(0) };
         db.migrate()?;
         Ok(db)
     }
@@ -78,14 +123,66 @@ impl Db {
         f(&conn)
     }
 
-    /// Runs `f` in one `BEGIN IMMEDIATE` transaction, committed when `f`
-    /// returns `Ok` and rolled back when it returns `Err`.
-    pub fn write<T>(&self, f: impl FnOnce(&Transaction) -> Result<T>) -> Result<T> {
-        let mut conn = self.pool.get()?;
-        let _turn = self.writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let value = f(&tx)?;
-        tx.commit()?;
-        Ok(value)
+    fn lock(&self) -> MutexGuard<'_, WriterState> {
+        self.writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Runs `f` inside a `BEGIN IMMEDIATE` transaction and returns once its
+    /// changes are committed; when `f` fails, none of its changes remain.
+    /// `f` must not call `write` itself.
+    ///
+    /// Fails with what `f` fails with, or with `Internal` when the transaction
+    /// cannot begin or its COMMIT fails.
+    pub fn write<T>(&self, f: impl FnOnce(&Tx) -> Result<T>) -> Result<T> {
+        self.queued.fetch_add(1, Ordering::SeqCst);
+        let mut st = self.lock();
+        self.queued.fetch_sub(1, Ordering::SeqCst);
+        if !st.open {
+            st.conn.execute_batch("BEGIN IMMEDIATE")?;
+            st.open = true;
+            st.group += 1;
+            st.members = 0;
+        }
+        let group = st.group;
+        st.members += 1;
+        let outcome = match st.conn.execute_batch("SAVEPOINT write") {
+            Ok(()) => {
+                let run = catch_unwind(AssertUnwindSafe(|| f(&Tx(&st.conn))))
+                    .unwrap_or_else(|_| Err(Error::internal("a write panicked; it was rolled back")));
+                let end = if run.is_ok() { "RELEASE write" } else { "ROLLBACK TO write; RELEASE write" };
+                match st.conn.execute_batch(end) {
+                    Ok(()) => run,
+                    Err(e) => Err(Error::from(e)),
+                }
+            }
+            Err(e) => Err(Error::from(e)),
+        };
+        if self.queued.load(Ordering::SeqCst) == 0 || st.members >= MAX_GROUP {
+            // Nobody is behind this write: commit the group.
+            let committed = st.conn.execute_batch("COMMIT");
+            if committed.is_err() {
+                let _ = st.conn.execute_batch("ROLLBACK");
+                st.failed.push(group);
+                let excess = st.failed.len().saturating_sub(16);
+                st.failed.drain(..excess);
+            }
+            st.open = false;
+            st.finished = group;
+            self.finished.notify_all();
+            drop(st);
+            committed.map_err(Error::from)?;
+            return outcome;
+        }
+        // A writer is queued behind this one and will commit the group.
+        if outcome.is_err() {
+            return outcome;
+        }
+        while st.finished < group {
+            st = self.finished.wait(st).unwrap_or_else(|poisoned| poisoned.into_inner());
+        }
+        if st.failed.contains(&group) {
+            return Err(Error::internal("the group's COMMIT failed; nothing of it was written"));
+        }
+        outcome
     }
 }

@@ -6,12 +6,12 @@
 //! are scoped to (company, environment) and kept 30 days.
 
 use jiff::{SignedDuration, Timestamp};
-use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::clock;
-use crate::db::Db;
+use crate::db::{Db, Tx};
 use crate::error::{Error, Result};
 use crate::tenant::Tenant;
 
@@ -97,7 +97,7 @@ pub fn run<T>(
     tenant: &Tenant,
     key: &str,
     fingerprint: &str,
-    create: impl FnOnce(&Transaction) -> Result<(u16, String)>,
+    create: impl FnOnce(&Tx) -> Result<(u16, String)>,
     read: impl Fn(&Connection, &str) -> Result<T>,
 ) -> Result<Outcome<T>> {
     // Repeats are answered without the write lock.

@@ -8,14 +8,14 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use jiff::{SignedDuration, Timestamp};
-use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use crate::access::{permissions_of, Scope};
 use crate::clock;
 use crate::company::{self, Plan};
-use crate::db::Db;
+use crate::db::{Db, Tx};
 use crate::error::{Error, Result};
 use crate::ident;
 use crate::tenant::{Environment, Tenant};
@@ -70,7 +70,7 @@ pub struct NewKey {
 ///
 /// Fails with `NotFound` for an unknown company, `BadRequest` for an empty
 /// name or an expiry that is not in the future.
-pub fn create(tx: &Transaction, new: NewKey) -> Result<Value> {
+pub fn create(tx: &Tx, new: NewKey) -> Result<Value> {
     company::get(tx, &new.company_id)?;
     let name = new.name.trim();
     if name.is_empty() || name.chars().count() > 100 {
@@ -141,7 +141,7 @@ pub fn list(conn: &Connection, company_id: &str) -> Result<Value> {
 /// Revokes a key; from the next request on it answers 401. Revoking twice is harmless.
 ///
 /// Fails with `NotFound` for an unknown key.
-pub fn revoke(tx: &Transaction, id: &str) -> Result<Value> {
+pub fn revoke(tx: &Tx, id: &str) -> Result<Value> {
     get_record(tx, id)?;
     tx.execute("UPDATE api_keys SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL", params![id, clock::now()])?;
     get_record(tx, id)

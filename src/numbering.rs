@@ -3,15 +3,16 @@
 //! consecutive, never reused and never skipped (a rolled-back transaction
 //! takes its number back with it).
 
-use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use rusqlite::{params, Connection, OptionalExtension};
 
+use crate::db::Tx;
 use crate::error::Result;
 use crate::tenant::Tenant;
 
 /// Takes the next value of `series`, starting at `first`.
 ///
 /// Fails only on a storage error.
-pub fn take(tx: &Transaction, tenant: &Tenant, series: &str, first: i64) -> Result<i64> {
+pub fn take(tx: &Tx, tenant: &Tenant, series: &str, first: i64) -> Result<i64> {
     Ok(tx.query_row(
         "INSERT INTO counters (company_id, environment, series, value) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (company_id, environment, series) DO UPDATE SET value = value + 1

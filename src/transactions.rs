@@ -5,12 +5,13 @@
 //! the REST handlers. Every query is bound to a `Tenant`.
 
 use jiff::civil::Date;
-use rusqlite::{params, Connection, OptionalExtension, Transaction};
+use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 use crate::clock;
 use crate::company::{self, Company};
 use crate::customers;
+use crate::db::Tx;
 use crate::error::{Error, Result};
 use crate::fields::{Fields, Patch};
 use crate::ident;
@@ -62,7 +63,7 @@ fn check_stage(company: &Company, stage: &str) -> Result<()> {
 ///
 /// Fails with `NotFound` for a customer the tenant does not have, and with
 /// `Refused` for a stage outside the company's workflow.
-pub fn create(tx: &Transaction, tenant: &Tenant, new: &NewTransaction) -> Result<String> {
+pub fn create(tx: &Tx, tenant: &Tenant, new: &NewTransaction) -> Result<String> {
     let company = company::get(tx, &tenant.company_id)?;
     if let Some(customer_id) = &new.customer_id {
         customers::name_of(tx, tenant, customer_id)?;
@@ -326,7 +327,7 @@ struct Current {
 /// Fails with `NotFound` for a transaction or customer the tenant does not
 /// have, `WrongState` when anything but `archived` would change on an
 /// archived transaction, and `Refused` for a stage outside the workflow.
-pub fn update(tx: &Transaction, tenant: &Tenant, id: &str, change: &Change) -> Result<()> {
+pub fn update(tx: &Tx, tenant: &Tenant, id: &str, change: &Change) -> Result<()> {
     let current = tx
         .query_row(
             "SELECT seq, title, description, due_on, stage, customer_id, archived FROM transactions

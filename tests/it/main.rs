@@ -3,6 +3,7 @@
 
 mod console;
 mod customers;
+mod durability;
 mod idempotency;
 mod pipeline;
 mod support;
