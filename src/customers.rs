@@ -247,23 +247,24 @@ pub fn list(conn: &Connection, tenant: &Tenant, paging: Paging, search: Option<&
 pub fn http_list(call: &Call) -> Result<Reply> {
     let paging = call.query.paging()?;
     let search = call.query.get("search");
-    let page = call.app.db.read(|conn| list(conn, call.tenant(), paging, search))?;
+    let page = call.read(|conn| list(conn, call.tenant(), paging, search))?;
     Ok(Reply::ok(&page))
 }
 
 /// GET /v1/customers/{id}
 pub fn http_get(call: &Call, id: &str) -> Result<Reply> {
-    Ok(Reply::ok(&call.app.db.read(|conn| get(conn, call.tenant(), id))?))
+    Ok(Reply::ok(&call.read(|conn| get(conn, call.tenant(), id))?))
 }
 
 /// POST /v1/customers
 pub fn http_create(call: &Call) -> Result<Reply> {
     let (key, fingerprint, fields) = call.idempotent_body()?;
     let tenant = call.tenant();
-    let company = call.app.db.read(|conn| company::get(conn, &tenant.company_id))?;
+    let company = call.read(|conn| company::get(conn, &tenant.company_id))?;
     let new = NewCustomer::from_fields(fields, &company.country)?;
     let outcome = idempotency::run(
         &call.app.db,
+        call.conn,
         tenant,
         key,
         &fingerprint,

@@ -117,6 +117,13 @@ impl Db {
         })
     }
 
+    /// A pooled read connection for the caller to hold.
+    ///
+    /// Fails when no connection frees up within 30 s.
+    pub fn connection(&self) -> Result<r2d2::PooledConnection<SqliteConnectionManager>> {
+        Ok(self.pool.get()?)
+    }
+
     /// Runs `f` on a pooled connection, outside any write transaction.
     pub fn read<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
         let conn = self.pool.get()?;

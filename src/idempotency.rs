@@ -88,21 +88,23 @@ fn replay<T>(
 
 /// Runs `create` once per (tenant, key): `create` returns the status and the id
 /// of what it made; `read` renders a record by id, now and on every replay.
+/// `conn` is the caller's read connection (a request holds only one).
 ///
 /// Fails with `IdempotencyConflict` when the key was used with another
 /// fingerprint, and with whatever `create` or `read` fail with (then nothing
 /// is remembered).
 pub fn run<T>(
     db: &Db,
+    conn: &Connection,
     tenant: &Tenant,
     key: &str,
     fingerprint: &str,
     create: impl FnOnce(&Tx) -> Result<(u16, String)>,
     read: impl Fn(&Connection, &str) -> Result<T>,
 ) -> Result<Outcome<T>> {
-    // Repeats are answered without the write lock.
-    if let Some(found) = db.read(|conn| lookup(conn, tenant, key))? {
-        return db.read(|conn| replay(conn, found, fingerprint, &read));
+    // Repeats are answered from the caller's read connection, without the write lock.
+    if let Some(found) = lookup(conn, tenant, key)? {
+        return replay(conn, found, fingerprint, &read);
     }
     db.write(|tx| {
         if let Some(found) = lookup(tx, tenant, key)? {

@@ -191,7 +191,7 @@ impl UsageLog {
 ///
 /// Fails with `Unauthenticated` (one answer for every case) when the header is
 /// missing or unreadable, or the key is unknown, revoked or expired.
-pub fn authenticate(db: &Db, usage: &UsageLog, header: Option<&str>) -> Result<AuthedKey> {
+pub fn authenticate(conn: &Connection, usage: &UsageLog, header: Option<&str>) -> Result<AuthedKey> {
     let token = bearer(header).ok_or(Error::Unauthenticated)?;
     let environment = if token.starts_with(Environment::Production.key_prefix()) {
         Environment::Production
@@ -205,7 +205,7 @@ pub fn authenticate(db: &Db, usage: &UsageLog, header: Option<&str>) -> Result<A
         return Err(Error::Unauthenticated);
     }
     let now = Timestamp::now();
-    let key = db.read(|conn| {
+    let key = {
         const SQL: &str = "SELECT k.id, k.name, k.company_id, k.environment, k.scopes, k.display, k.expires_at,
                     k.revoked_at, k.last_used_at, c.name, c.plan
              FROM api_keys k JOIN companies c ON c.id = k.company_id
@@ -230,8 +230,8 @@ pub fn authenticate(db: &Db, usage: &UsageLog, header: Option<&str>) -> Result<A
                 ))
             })
             .optional()?;
-        Ok(row)
-    })?;
+        row
+    };
     let Some((mut key, stored_env, revoked_at)) = key else {
         return Err(Error::Unauthenticated);
     };

@@ -8,6 +8,7 @@
 use std::time::Instant;
 
 use hyper::{Method, StatusCode};
+use rusqlite::Connection;
 use serde::Serialize;
 
 use crate::access::Operation;
@@ -75,6 +76,9 @@ impl<T: Serialize> From<Outcome<T>> for Reply {
 /// One authenticated, permitted call, handed to a resource's handler.
 pub struct Call<'a> {
     pub app: &'a App,
+    /// The request's read connection; for a GET, inside one read transaction,
+    /// so every read of the handler sees one snapshot.
+    pub conn: &'a Connection,
     pub key: &'a AuthedKey,
     pub method: &'a Method,
     pub path: &'a str,
@@ -86,6 +90,11 @@ pub struct Call<'a> {
 impl Call<'_> {
     pub fn tenant(&self) -> &Tenant {
         &self.key.tenant
+    }
+
+    /// Runs `f` on the request's read connection.
+    pub fn read<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
+        f(self.conn)
     }
 
     /// For a POST: the checked Idempotency-Key, the request's fingerprint and the body's fields.
@@ -195,8 +204,12 @@ pub fn refusal(error: &Error, mut headers: Vec<(&'static str, String)>, key_id: 
 ///
 /// Fails with `Unauthenticated`, `PlanRequired` or `RateLimited` (the last two
 /// with the key and its rate headers, so the answer can carry them).
-pub fn admit(app: &App, authorization: Option<&str>) -> std::result::Result<(AuthedKey, Verdict), (Error, Option<(AuthedKey, Verdict)>)> {
-    let key = keys::authenticate(&app.db, &app.usage, authorization).map_err(|e| (e, None))?;
+pub fn admit(
+    app: &App,
+    conn: &Connection,
+    authorization: Option<&str>,
+) -> std::result::Result<(AuthedKey, Verdict), (Error, Option<(AuthedKey, Verdict)>)> {
+    let key = keys::authenticate(conn, &app.usage, authorization).map_err(|e| (e, None))?;
     if !key.plan.includes_api() {
         let verdict = app.limiter.check(&key.id, false);
         return Err((Error::PlanRequired, Some((key, verdict))));
@@ -211,13 +224,40 @@ pub fn admit(app: &App, authorization: Option<&str>) -> std::result::Result<(Aut
 
 /// Runs one REST request through the whole pipeline.
 pub fn handle(app: &App, req: &Request) -> Answer {
-    let (key, verdict) = match admit(app, req.authorization.as_deref()) {
+    let conn = match app.db.connection() {
+        Ok(conn) => conn,
+        Err(e) => return refusal(&e, Vec::new(), None),
+    };
+    handle_on(app, &conn, req)
+}
+
+/// A read transaction that ends when dropped, also when a handler panics, so
+/// no pooled connection goes back to the pool inside a transaction.
+struct ReadSnapshot<'a>(&'a Connection);
+
+impl<'a> ReadSnapshot<'a> {
+    fn begin(conn: &'a Connection) -> Result<ReadSnapshot<'a>> {
+        conn.prepare_cached("BEGIN")?.execute([])?;
+        Ok(ReadSnapshot(conn))
+    }
+}
+
+impl Drop for ReadSnapshot<'_> {
+    fn drop(&mut self) {
+        if !self.0.is_autocommit() {
+            let _ = self.0.prepare_cached("COMMIT").and_then(|mut s| s.execute([]));
+        }
+    }
+}
+
+fn handle_on(app: &App, conn: &Connection, req: &Request) -> Answer {
+    let (key, verdict) = match admit(app, conn, req.authorization.as_deref()) {
         Ok(admitted) => admitted,
         Err((error, Some((key, verdict)))) => return refusal(&error, rate_headers(&verdict), Some(key.id)),
         Err((error, None)) => return refusal(&error, Vec::new(), None),
     };
     let headers = rate_headers(&verdict);
-    match handle_admitted(app, req, &key) {
+    match handle_admitted(app, conn, req, &key) {
         Ok(reply) => {
             let mut headers = headers;
             if reply.replayed {
@@ -234,7 +274,7 @@ pub fn handle(app: &App, req: &Request) -> Answer {
     }
 }
 
-fn handle_admitted(app: &App, req: &Request, key: &AuthedKey) -> Result<Reply> {
+fn handle_admitted(app: &App, conn: &Connection, req: &Request, key: &AuthedKey) -> Result<Reply> {
     let decoded: Vec<String> = req
         .path
         .split('/')
@@ -248,8 +288,11 @@ fn handle_admitted(app: &App, req: &Request, key: &AuthedKey) -> Result<Reply> {
     }
     let body = req.body.as_deref().ok_or(Error::PayloadTooLarge)?;
     let query = Query::parse(&req.query)?;
+    // A GET's handler reads in one transaction: one snapshot, one read lock.
+    let _snapshot = if req.method == Method::GET { Some(ReadSnapshot::begin(conn)?) } else { None };
     let call = Call {
         app,
+        conn,
         key,
         method: &req.method,
         path: &req.path,

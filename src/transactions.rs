@@ -384,12 +384,12 @@ pub fn update(tx: &Tx, tenant: &Tenant, id: &str, change: &Change) -> Result<()>
 pub fn http_list(call: &Call) -> Result<Reply> {
     let paging = call.query.paging()?;
     let filter = Filter::from_query(call.query)?;
-    Ok(Reply::ok(&call.app.db.read(|conn| list(conn, call.tenant(), &filter, paging))?))
+    Ok(Reply::ok(&call.read(|conn| list(conn, call.tenant(), &filter, paging))?))
 }
 
 /// GET /v1/transactions/{id}
 pub fn http_get(call: &Call, id: &str) -> Result<Reply> {
-    Ok(Reply::ok(&call.app.db.read(|conn| get(conn, call.tenant(), id))?))
+    Ok(Reply::ok(&call.read(|conn| get(conn, call.tenant(), id))?))
 }
 
 /// POST /v1/transactions
@@ -399,6 +399,7 @@ pub fn http_create(call: &Call) -> Result<Reply> {
     let tenant = call.tenant();
     let outcome = idempotency::run(
         &call.app.db,
+        call.conn,
         tenant,
         key,
         &fingerprint,
