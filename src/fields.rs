@@ -101,6 +101,8 @@ impl Fields {
                     Err(Error::bad_request(format!("The field {name} must not be empty.")))
                 } else if trimmed.chars().count() > max {
                     Err(Error::bad_request(format!("The field {name} is longer than {max} characters.")))
+                } else if trimmed.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
+                    Err(Error::bad_request(format!("The field {name} contains a control character.")))
                 } else {
                     Ok(Patch::Value(trimmed.to_string()))
                 }

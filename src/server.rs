@@ -37,11 +37,15 @@ pub struct Config {
     pub connections: u32,
     /// Write one line per request to stderr.
     pub log_requests: bool,
+    /// Runtime worker threads. GETs run their short reads on the workers, so
+    /// one more than the cores keeps a core busy while a worker waits on a read.
+    pub workers: usize,
 }
 
 impl Config {
     pub fn new(data: impl Into<PathBuf>, listen: SocketAddr) -> Config {
-        Config { data: data.into(), listen, connections: 16, log_requests: true }
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        Config { data: data.into(), listen, connections: 16, log_requests: true, workers: cores + 1 }
     }
 }
 
@@ -134,6 +138,7 @@ fn start_with(
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("kontor-http")
+        .worker_threads(config.workers.max(1))
         .build()
         .map_err(|e| Error::internal(format!("cannot start the runtime: {e}")))?;
     let listener = runtime

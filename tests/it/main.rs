@@ -4,6 +4,7 @@
 mod console;
 mod customers;
 mod durability;
+mod hostile;
 mod idempotency;
 mod pipeline;
 mod support;
