@@ -131,10 +131,7 @@ fn slice(addr: SocketAddr, length: Duration, counter: &AtomicUsize, one: &(impl 
 
 /// Measures a baseline and kontor in alternating one-second slices, `ROUNDS`
 /// of each, so a passing disturbance of the machine hits both alike.
-fn compare(
-    baseline: impl Fn(Duration) -> Slice,
-    kontor: impl Fn(Duration) -> Slice,
-) -> (Figures, Figures) {
+fn compare(baseline: impl Fn(Duration) -> Slice, kontor: impl Fn(Duration) -> Slice) -> (Figures, Figures) {
     let (mut base, mut ours) = (Vec::new(), Vec::new());
     for _ in 0..ROUNDS {
         base.push(baseline(PHASE / ROUNDS));
@@ -243,7 +240,8 @@ fn verdict(name: &str, ratio: f64, goal: f64) {
     println!("  => {name}: {ratio:.2} (goal >= {goal:.2}) {}", if ratio >= goal { "met" } else { "NOT MET" });
 }
 
-const CUSTOMER_BODY: &str = r#"{"name":"Bench Kunde GmbH","street":"Hauptstraße 1","postalCode":"10115","city":"Berlin","email":"a@b.de"}"#;
+const CUSTOMER_BODY: &str =
+    r#"{"name":"Bench Kunde GmbH","street":"Hauptstraße 1","postalCode":"10115","city":"Berlin","email":"a@b.de"}"#;
 
 /// Raw rusqlite: the same customer insert in its own BEGIN IMMEDIATE
 /// transaction, same pragmas, one after another for `length`.
@@ -321,88 +319,93 @@ fn main() {
         PHASE.as_secs()
     );
     if want("a") {
-    println!();
-    println!("(a) GET /v1/customers?size=25 ({} bytes)", page.len());
-    let bare = bare_server(200, page.clone());
-    let counter = AtomicUsize::new(0);
-    let (bare_ok, kontor_get) = compare(
-        |length| {
-            slice(bare, length, &counter, &|c: &mut Conn, _| {
-                c.request("GET", "/v1/customers?size=25", &[("Authorization", &auths[0])], b"");
-            })
-        },
-        |length| {
-            slice(addr, length, &counter, &|c: &mut Conn, i| {
-                let (s, _) = c.request("GET", "/v1/customers?size=25", &[("Authorization", &auths[2 + i % (auths.len() - 2)])], b"");
-                assert_eq!(s, 200);
-            })
-        },
-    );
-    show("bare hyper, same bytes", &bare_ok);
-    show("kontor", &kontor_get);
-    verdict("kontor / bare", kontor_get.per_second / bare_ok.per_second, 0.30);
+        println!();
+        println!("(a) GET /v1/customers?size=25 ({} bytes)", page.len());
+        let bare = bare_server(200, page.clone());
+        let counter = AtomicUsize::new(0);
+        let (bare_ok, kontor_get) = compare(
+            |length| {
+                slice(bare, length, &counter, &|c: &mut Conn, _| {
+                    c.request("GET", "/v1/customers?size=25", &[("Authorization", &auths[0])], b"");
+                })
+            },
+            |length| {
+                slice(addr, length, &counter, &|c: &mut Conn, i| {
+                    let (s, _) = c.request(
+                        "GET",
+                        "/v1/customers?size=25",
+                        &[("Authorization", &auths[2 + i % (auths.len() - 2)])],
+                        b"",
+                    );
+                    assert_eq!(s, 200);
+                })
+            },
+        );
+        show("bare hyper, same bytes", &bare_ok);
+        show("kontor", &kontor_get);
+        verdict("kontor / bare", kontor_get.per_second / bare_ok.per_second, 0.30);
     }
 
     if want("b") {
-    println!();
-    println!("(b) 429 refusals of one exhausted key");
-    let victim = &auths[0];
-    for _ in 0..300 {
-        conn.request("GET", "/v1/me", &[("Authorization", victim)], b"");
-    }
-    let (s, refusal) = conn.request("GET", "/v1/customers?size=25", &[("Authorization", victim)], b"");
-    assert_eq!(s, 429);
-    let bare_429 = bare_server(429, refusal);
-    let refused = AtomicUsize::new(0);
-    let counter = AtomicUsize::new(0);
-    let (bare_refusals, kontor_429) = compare(
-        |length| {
-            slice(bare_429, length, &counter, &|c: &mut Conn, _| {
-                c.request("GET", "/v1/customers?size=25", &[("Authorization", victim)], b"");
-            })
-        },
-        |length| {
-            slice(addr, length, &counter, &|c: &mut Conn, _| {
-                let (s, _) = c.request("GET", "/v1/customers?size=25", &[("Authorization", victim)], b"");
-                if s == 429 {
-                    refused.fetch_add(1, Ordering::Relaxed);
-                }
-            })
-        },
-    );
-    show("bare hyper, same bytes", &bare_refusals);
-    show("kontor", &kontor_429);
-    println!(
-        "  ({} of kontor's {} answers were 429; the rest spent the tokens that came back)",
-        refused.load(Ordering::Relaxed),
-        kontor_429.count
-    );
-    verdict("kontor / bare", kontor_429.per_second / bare_refusals.per_second, 0.60);
+        println!();
+        println!("(b) 429 refusals of one exhausted key");
+        let victim = &auths[0];
+        for _ in 0..300 {
+            conn.request("GET", "/v1/me", &[("Authorization", victim)], b"");
+        }
+        let (s, refusal) = conn.request("GET", "/v1/customers?size=25", &[("Authorization", victim)], b"");
+        assert_eq!(s, 429);
+        let bare_429 = bare_server(429, refusal);
+        let refused = AtomicUsize::new(0);
+        let counter = AtomicUsize::new(0);
+        let (bare_refusals, kontor_429) = compare(
+            |length| {
+                slice(bare_429, length, &counter, &|c: &mut Conn, _| {
+                    c.request("GET", "/v1/customers?size=25", &[("Authorization", victim)], b"");
+                })
+            },
+            |length| {
+                slice(addr, length, &counter, &|c: &mut Conn, _| {
+                    let (s, _) = c.request("GET", "/v1/customers?size=25", &[("Authorization", victim)], b"");
+                    if s == 429 {
+                        refused.fetch_add(1, Ordering::Relaxed);
+                    }
+                })
+            },
+        );
+        show("bare hyper, same bytes", &bare_refusals);
+        show("kontor", &kontor_429);
+        println!(
+            "  ({} of kontor's {} answers were 429; the rest spent the tokens that came back)",
+            refused.load(Ordering::Relaxed),
+            kontor_429.count
+        );
+        verdict("kontor / bare", kontor_429.per_second / bare_refusals.per_second, 0.60);
     }
 
     if want("c") {
-    println!();
-    println!("(c) POST /v1/customers, fresh Idempotency-Keys");
-    let raw = std::sync::Mutex::new(raw_database(dir.path()));
-    let (next_raw, counter) = (AtomicUsize::new(0), AtomicUsize::new(0));
-    let (raw, kontor_post) = compare(
-        |length| raw_inserts(&mut raw.lock().unwrap(), &next_raw, length),
-        |length| {
-            slice(addr, length, &counter, &|c: &mut Conn, i| {
-                let k = 1000 + i % (auths.len() - 1000);
-                let (s, _) = c.request(
-                    "POST",
-                    "/v1/customers",
-                    &[("Authorization", &auths[k]), ("Idempotency-Key", &format!("bench-{i}"))],
-                    CUSTOMER_BODY.as_bytes(),
-                );
-                assert_eq!(s, 201);
-            })
-        },
-    );
-    show("raw rusqlite transaction, same insert", &raw);
-    show("kontor", &kontor_post);
-    verdict("kontor / raw", kontor_post.per_second / raw.per_second, 0.50);
+        println!();
+        println!("(c) POST /v1/customers, fresh Idempotency-Keys");
+        let raw = std::sync::Mutex::new(raw_database(dir.path()));
+        let (next_raw, counter) = (AtomicUsize::new(0), AtomicUsize::new(0));
+        let (raw, kontor_post) = compare(
+            |length| raw_inserts(&mut raw.lock().unwrap(), &next_raw, length),
+            |length| {
+                slice(addr, length, &counter, &|c: &mut Conn, i| {
+                    let k = 1000 + i % (auths.len() - 1000);
+                    let (s, _) = c.request(
+                        "POST",
+                        "/v1/customers",
+                        &[("Authorization", &auths[k]), ("Idempotency-Key", &format!("bench-{i}"))],
+                        CUSTOMER_BODY.as_bytes(),
+                    );
+                    assert_eq!(s, 201);
+                })
+            },
+        );
+        show("raw rusqlite transaction, same insert", &raw);
+        show("kontor", &kontor_post);
+        verdict("kontor / raw", kontor_post.per_second / raw.per_second, 0.50);
     }
 
     println!();

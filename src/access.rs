@@ -75,14 +75,10 @@ impl Scope {
     ///
     /// Fails with `BadRequest` for a name that is not a scope.
     pub fn parse(name: &str) -> Result<Scope> {
-        SCOPES
-            .iter()
-            .find(|(_, n, _)| *n == name.trim())
-            .map(|(s, _, _)| *s)
-            .ok_or_else(|| {
-                let known: Vec<&str> = SCOPES.iter().map(|(_, n, _)| *n).collect();
-                Error::bad_request(format!("{name:?} is not a scope; the scopes are {}.", known.join(", ")))
-            })
+        SCOPES.iter().find(|(_, n, _)| *n == name.trim()).map(|(s, _, _)| *s).ok_or_else(|| {
+            let known: Vec<&str> = SCOPES.iter().map(|(_, n, _)| *n).collect();
+            Error::bad_request(format!("{name:?} is not a scope; the scopes are {}.", known.join(", ")))
+        })
     }
 
     /// Reads a comma-separated list (`all` or `*` for every scope), sorted and deduplicated.

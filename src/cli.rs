@@ -188,7 +188,10 @@ fn execute(cli: Cli) -> Result<()> {
                         name: name.clone(),
                         environment: Environment::parse(environment)?,
                         scopes: Scope::parse_list(scopes)?,
-                        expires_at: expires_at.as_deref().map(|t| clock::parse_instant("--expires-at", t)).transpose()?,
+                        expires_at: expires_at
+                            .as_deref()
+                            .map(|t| clock::parse_instant("--expires-at", t))
+                            .transpose()?,
                     };
                     db.write(|tx| keys::create(tx, new))?
                 }

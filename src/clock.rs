@@ -7,17 +7,6 @@ use jiff::{civil::Date, tz::TimeZone, Timestamp};
 
 use crate::error::{Error, Result};
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn instants_have_a_fixed_width() {
-        let ts: jiff::Timestamp = "2026-01-02T03:04:05.006789Z".parse().unwrap();
-        assert_eq!(super::format_instant(ts), "2026-01-02T03:04:05.006Z");
-        let ts: jiff::Timestamp = "2026-12-31T23:59:59Z".parse().unwrap();
-        assert_eq!(super::format_instant(ts), "2026-12-31T23:59:59.000Z");
-    }
-}
-
 /// Formats an instant the way every `...At` field and column carries it
 /// (`2026-11-21T05:41:16.123Z`; on the request path, so no format parser).
 pub fn format_instant(ts: Timestamp) -> String {
@@ -72,4 +61,15 @@ pub fn zone(name: &str) -> Result<TimeZone> {
 pub fn today_in(zone_name: &str) -> Date {
     let tz = TimeZone::get(zone_name).unwrap_or(TimeZone::UTC);
     Timestamp::now().to_zoned(tz).date()
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn instants_have_a_fixed_width() {
+        let ts: jiff::Timestamp = "2026-01-02T03:04:05.006789Z".parse().unwrap();
+        assert_eq!(super::format_instant(ts), "2026-01-02T03:04:05.006Z");
+        let ts: jiff::Timestamp = "2026-12-31T23:59:59Z".parse().unwrap();
+        assert_eq!(super::format_instant(ts), "2026-12-31T23:59:59.000Z");
+    }
 }

@@ -37,9 +37,7 @@ impl Plan {
             "STARTER" => Ok(Plan::Starter),
             "PROFESSIONAL" => Ok(Plan::Professional),
             "ENTERPRISE" => Ok(Plan::Enterprise),
-            _ => Err(Error::bad_request(format!(
-                "{text} is not a plan; use STARTER, PROFESSIONAL or ENTERPRISE."
-            ))),
+            _ => Err(Error::bad_request(format!("{text} is not a plan; use STARTER, PROFESSIONAL or ENTERPRISE."))),
         }
     }
 

@@ -12,7 +12,6 @@ use crate::db::Tx;
 use crate::error::{Error, Result};
 use crate::fields::Fields;
 use crate::ident;
-use crate::idempotency;
 use crate::iso::{CountryCode, Currency};
 use crate::numbering;
 use crate::query::{Page, Paging, PAGE_LIMIT_SQL};
@@ -262,14 +261,5 @@ pub fn http_create(call: &Call) -> Result<Reply> {
     let tenant = call.tenant();
     let company = call.read(|conn| company::get(conn, &tenant.company_id))?;
     let new = NewCustomer::from_fields(fields, &company.country)?;
-    let outcome = idempotency::run(
-        &call.app.db,
-        call.conn,
-        tenant,
-        key,
-        &fingerprint,
-        |tx| Ok((201, create(tx, tenant, &new)?)),
-        |conn, id| get(conn, tenant, id),
-    )?;
-    Ok(Reply::from(outcome))
+    call.create_once(key, &fingerprint, |tx| create(tx, tenant, &new), |conn, id| get(conn, tenant, id))
 }

@@ -181,15 +181,13 @@ impl Db {
             return outcome;
         }
         // A writer is queued behind this one and will commit the group.
-        if outcome.is_err() {
-            return outcome;
-        }
+        let value = outcome?;
         while st.finished < group {
             st = self.finished.wait(st).unwrap_or_else(|poisoned| poisoned.into_inner());
         }
         if st.failed.contains(&group) {
             return Err(Error::internal("the group's COMMIT failed; nothing of it was written"));
         }
-        outcome
+        Ok(value)
     }
 }

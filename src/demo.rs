@@ -84,12 +84,26 @@ pub fn seed(db: &Db) -> Result<Demo> {
         let müller = customers::create(
             tx,
             &live,
-            &customer("Müller Bau GmbH", "Hafenstraße 12", "20457", "Hamburg", "DE", Some("buchhaltung@mueller-bau.de")),
+            &customer(
+                "Müller Bau GmbH",
+                "Hafenstraße 12",
+                "20457",
+                "Hamburg",
+                "DE",
+                Some("buchhaltung@mueller-bau.de"),
+            ),
         )?;
         let alpen = customers::create(
             tx,
             &live,
-            &customer("Alpen Tischlerei KG", "Bahnhofplatz 3", "6020", "Innsbruck", "AT", Some("office@alpen-tischlerei.at")),
+            &customer(
+                "Alpen Tischlerei KG",
+                "Bahnhofplatz 3",
+                "6020",
+                "Innsbruck",
+                "AT",
+                Some("office@alpen-tischlerei.at"),
+            ),
         )?;
         let stadt = customers::create(
             tx,
@@ -103,7 +117,11 @@ pub fn seed(db: &Db) -> Result<Demo> {
             &customer("Testkunde GmbH", "Teststraße 1", "10115", "Berlin", "DE", Some("test@example.com")),
         )?;
 
-        transactions::create(tx, &live, &job("Dachsanierung Lagerhalle", Some(&müller), Some("IN_ARBEIT"), Some("2026-12-15")))?;
+        transactions::create(
+            tx,
+            &live,
+            &job("Dachsanierung Lagerhalle", Some(&müller), Some("IN_ARBEIT"), Some("2026-12-15")),
+        )?;
         transactions::create(tx, &live, &job("Einbauküche Musterhaus", Some(&alpen), None, Some("2027-01-31")))?;
         transactions::create(tx, &live, &job("Wartung Heizungsanlage", Some(&stadt), Some("ERLEDIGT"), None))?;
         let old = transactions::create(tx, &live, &job("Angebot Fensterbau (abgesagt)", None, None, None))?;

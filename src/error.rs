@@ -69,9 +69,7 @@ impl Error {
             Error::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Error::NotFound(_) => StatusCode::NOT_FOUND,
             Error::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
-            Error::IdempotencyConflict | Error::WrongState(_) | Error::Refused(_) => {
-                StatusCode::CONFLICT
-            }
+            Error::IdempotencyConflict | Error::WrongState(_) | Error::Refused(_) => StatusCode::CONFLICT,
             Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -95,15 +93,11 @@ impl Error {
     /// The sentence for a person. It may change between releases; the code may not.
     pub fn sentence(&self) -> String {
         match self {
-            Error::Unauthenticated => {
-                "The API key is missing, unreadable, unknown, revoked or expired.".into()
+            Error::Unauthenticated => "The API key is missing, unreadable, unknown, revoked or expired.".into(),
+            Error::PlanRequired => "The company's plan does not include the API; it needs the Enterprise plan.".into(),
+            Error::RateLimited { wait_seconds } => {
+                format!("The rate budget of this key is used up; try again in {wait_seconds} s.")
             }
-            Error::PlanRequired => {
-                "The company's plan does not include the API; it needs the Enterprise plan.".into()
-            }
-            Error::RateLimited { wait_seconds } => format!(
-                "The rate budget of this key is used up; try again in {wait_seconds} s."
-            ),
             Error::Forbidden => "The key lacks a scope this address needs.".into(),
             Error::BadRequest(s) | Error::WrongState(s) | Error::Refused(s) => s.clone(),
             Error::PayloadTooLarge => "The request body is larger than 1 MiB.".into(),

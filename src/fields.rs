@@ -56,10 +56,7 @@ impl Fields {
         match value {
             Value::Object(map) => Ok(Fields { map }),
             Value::Null => Ok(Fields { map: Map::new() }),
-            other => Err(Error::bad_request(format!(
-                "The body must be a JSON object, not {}.",
-                type_name(&other)
-            ))),
+            other => Err(Error::bad_request(format!("The body must be a JSON object, not {}.", type_name(&other)))),
         }
     }
 
@@ -107,10 +104,9 @@ impl Fields {
                     Ok(Patch::Value(trimmed.to_string()))
                 }
             }
-            Some(other) => Err(Error::bad_request(format!(
-                "The field {name} must be a string, not {}.",
-                type_name(&other)
-            ))),
+            Some(other) => {
+                Err(Error::bad_request(format!("The field {name} must be a string, not {}.", type_name(&other))))
+            }
         }
     }
 
@@ -121,10 +117,9 @@ impl Fields {
         match self.take(name) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Bool(b)) => Ok(Some(b)),
-            Some(other) => Err(Error::bad_request(format!(
-                "The field {name} must be true or false, not {}.",
-                type_name(&other)
-            ))),
+            Some(other) => {
+                Err(Error::bad_request(format!("The field {name} must be true or false, not {}.", type_name(&other))))
+            }
         }
     }
 

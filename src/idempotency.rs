@@ -67,9 +67,7 @@ const LOOKUP_SQL: &str = "SELECT fingerprint, status, resource_id FROM idempoten
 fn lookup(conn: &Connection, tenant: &Tenant, key: &str) -> Result<Option<(String, u16, String)>> {
     Ok(conn
         .prepare_cached(LOOKUP_SQL)?
-        .query_row(params![tenant.company_id, tenant.env(), key, cutoff()], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-        })
+        .query_row(params![tenant.company_id, tenant.env(), key, cutoff()], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
         .optional()?)
 }
 

@@ -103,7 +103,8 @@ pub fn create(tx: &Tx, new: NewKey) -> Result<Value> {
     Ok(record)
 }
 
-const KEY_RECORD_SQL: &str = "SELECT id, company_id, name, display, environment, scopes, created_at, expires_at, revoked_at, last_used_at
+const KEY_RECORD_SQL: &str =
+    "SELECT id, company_id, name, display, environment, scopes, created_at, expires_at, revoked_at, last_used_at
      FROM api_keys";
 
 fn record_from_row(row: &rusqlite::Row) -> rusqlite::Result<Value> {

@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::access::Operation;
 use crate::customers;
-use crate::db::Db;
+use crate::db::{Db, Tx};
 use crate::error::{Error, Result};
 use crate::fields::{self, Fields};
 use crate::idempotency::{self, Outcome};
@@ -95,6 +95,23 @@ impl Call<'_> {
     /// Runs `f` on the request's read connection.
     pub fn read<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
         f(self.conn)
+    }
+
+    /// Creates a record once per Idempotency-Key: 201 with the record read
+    /// back, or the replay of the first answer. `create` returns the new id.
+    ///
+    /// Fails with what `create` or `read` fail with, or `IdempotencyConflict`.
+    pub fn create_once<T: Serialize>(
+        &self,
+        key: &str,
+        fingerprint: &str,
+        create: impl FnOnce(&Tx) -> Result<String>,
+        read: impl Fn(&Connection, &str) -> Result<T>,
+    ) -> Result<Reply> {
+        let tenant = self.tenant();
+        let outcome =
+            idempotency::run(&self.app.db, self.conn, tenant, key, fingerprint, |tx| Ok((201, create(tx)?)), read)?;
+        Ok(Reply::from(outcome))
     }
 
     /// For a POST: the checked Idempotency-Key, the request's fingerprint and the body's fields.
@@ -208,18 +225,24 @@ pub fn admit(
     app: &App,
     conn: &Connection,
     authorization: Option<&str>,
-) -> std::result::Result<(AuthedKey, Verdict), (Error, Option<(AuthedKey, Verdict)>)> {
-    let key = keys::authenticate(conn, &app.usage, authorization).map_err(|e| (e, None))?;
+) -> std::result::Result<(AuthedKey, Verdict), Turned> {
+    let key = keys::authenticate(conn, &app.usage, authorization).map_err(|error| Turned { error, key: None })?;
     if !key.plan.includes_api() {
         let verdict = app.limiter.check(&key.id, false);
-        return Err((Error::PlanRequired, Some((key, verdict))));
+        return Err(Turned { error: Error::PlanRequired, key: Some((key.id, verdict)) });
     }
     let verdict = app.limiter.check(&key.id, true);
     if !verdict.allowed {
-        let wait = verdict.retry_after_seconds;
-        return Err((Error::RateLimited { wait_seconds: wait }, Some((key, verdict))));
+        let wait_seconds = verdict.retry_after_seconds;
+        return Err(Turned { error: Error::RateLimited { wait_seconds }, key: Some((key.id, verdict)) });
     }
     Ok((key, verdict))
+}
+
+/// A request turned away by `admit`, with the key's id and bucket when it had a valid key.
+pub struct Turned {
+    pub error: Error,
+    pub key: Option<(String, Verdict)>,
 }
 
 /// Runs one REST request through the whole pipeline.
@@ -253,8 +276,10 @@ impl Drop for ReadSnapshot<'_> {
 fn handle_on(app: &App, conn: &Connection, req: &Request) -> Answer {
     let (key, verdict) = match admit(app, conn, req.authorization.as_deref()) {
         Ok(admitted) => admitted,
-        Err((error, Some((key, verdict)))) => return refusal(&error, rate_headers(&verdict), Some(key.id)),
-        Err((error, None)) => return refusal(&error, Vec::new(), None),
+        Err(Turned { error, key: Some((key_id, verdict)) }) => {
+            return refusal(&error, rate_headers(&verdict), Some(key_id))
+        }
+        Err(Turned { error, key: None }) => return refusal(&error, Vec::new(), None),
     };
     let headers = rate_headers(&verdict);
     match handle_admitted(app, conn, req, &key) {

@@ -231,11 +231,8 @@ async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Byt
     let log_requests = app.log_requests;
     let method = req.method().clone();
     let path = req.uri().path().to_string();
-    let request_head = (
-        req.uri().query().unwrap_or("").to_string(),
-        header(&req, "authorization"),
-        header(&req, "idempotency-key"),
-    );
+    let request_head =
+        (req.uri().query().unwrap_or("").to_string(), header(&req, "authorization"), header(&req, "idempotency-key"));
     let body = match Limited::new(req.into_body(), MAX_BODY).collect().await {
         Ok(collected) => Some(collected.to_bytes().to_vec()),
         Err(e) if e.downcast_ref::<http_body_util::LengthLimitError>().is_some() => None,

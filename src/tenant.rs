@@ -37,9 +37,7 @@ impl Environment {
         match text.to_ascii_lowercase().as_str() {
             "production" | "live" => Ok(Environment::Production),
             "sandbox" | "test" => Ok(Environment::Sandbox),
-            _ => Err(Error::bad_request(format!(
-                "{text} is not an environment; use production or sandbox."
-            ))),
+            _ => Err(Error::bad_request(format!("{text} is not an environment; use production or sandbox."))),
         }
     }
 }

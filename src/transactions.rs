@@ -15,7 +15,6 @@ use crate::db::Tx;
 use crate::error::{Error, Result};
 use crate::fields::{Fields, Patch};
 use crate::ident;
-use crate::idempotency;
 use crate::numbering;
 use crate::query::{Page, Paging, Query, PAGE_LIMIT_SQL};
 use crate::rest::{Call, Reply};
@@ -294,8 +293,8 @@ impl Change {
             Some(Some(d)) => Some(Some(clock::parse_date("dueOn", &d)?)),
         };
         let stage = required("stage", f.patch_text("stage", 40)?)?;
-        let mut customer_id = clearable(f.patch_text("customerId", 100)?)
-            .map(|c| c.filter(|id| !id.eq_ignore_ascii_case("none")));
+        let mut customer_id =
+            clearable(f.patch_text("customerId", 100)?).map(|c| c.filter(|id| !id.eq_ignore_ascii_case("none")));
         match f.patch_text("customer", 10)? {
             Patch::Absent => {}
             Patch::Value(v) if v.eq_ignore_ascii_case("none") => {
@@ -304,7 +303,11 @@ impl Change {
                 }
                 customer_id = Some(None);
             }
-            _ => return Err(Error::bad_request("The field customer accepts only \"none\"; name a customer with customerId.")),
+            _ => {
+                return Err(Error::bad_request(
+                    "The field customer accepts only \"none\"; name a customer with customerId.",
+                ))
+            }
         }
         let archived = f.optional_bool("archived")?;
         f.finish()?;
@@ -397,16 +400,7 @@ pub fn http_create(call: &Call) -> Result<Reply> {
     let (key, fingerprint, fields) = call.idempotent_body()?;
     let new = NewTransaction::from_fields(fields)?;
     let tenant = call.tenant();
-    let outcome = idempotency::run(
-        &call.app.db,
-        call.conn,
-        tenant,
-        key,
-        &fingerprint,
-        |tx| Ok((201, create(tx, tenant, &new)?)),
-        |conn, id| get(conn, tenant, id),
-    )?;
-    Ok(Reply::from(outcome))
+    call.create_once(key, &fingerprint, |tx| create(tx, tenant, &new), |conn, id| get(conn, tenant, id))
 }
 
 /// PATCH /v1/transactions/{id}

@@ -14,16 +14,63 @@ fn refusals_exit_non_zero_with_a_sentence_and_change_nothing() {
     let (ok, out, err) = data.console(&["company", "create", "--name", "X", "--country", "XX", "--currency", "EUR"]);
     assert!(!ok && out.is_null());
     assert!(err.contains("country"), "{err}");
-    let (ok, _, err) = data.console(&["company", "create", "--name", "X", "--country", "DE", "--currency", "EUR", "--plan", "GOLD"]);
+    let (ok, _, err) =
+        data.console(&["company", "create", "--name", "X", "--country", "DE", "--currency", "EUR", "--plan", "GOLD"]);
     assert!(!ok && err.contains("plan"), "{err}");
     let company = data.company("Erste GmbH", "ENTERPRISE");
-    let (ok, _, err) = data.console(&["key", "create", "--company", &company, "--name", "k", "--environment", "staging", "--scopes", "all"]);
+    let (ok, _, err) = data.console(&[
+        "key",
+        "create",
+        "--company",
+        &company,
+        "--name",
+        "k",
+        "--environment",
+        "staging",
+        "--scopes",
+        "all",
+    ]);
     assert!(!ok && err.contains("environment"), "{err}");
-    let (ok, _, err) = data.console(&["key", "create", "--company", &company, "--name", "k", "--environment", "production", "--scopes", "customers:delete"]);
+    let (ok, _, err) = data.console(&[
+        "key",
+        "create",
+        "--company",
+        &company,
+        "--name",
+        "k",
+        "--environment",
+        "production",
+        "--scopes",
+        "customers:delete",
+    ]);
     assert!(!ok && err.contains("scope"), "{err}");
-    let (ok, _, err) = data.console(&["key", "create", "--company", "org_nope", "--name", "k", "--environment", "production", "--scopes", "all"]);
+    let (ok, _, err) = data.console(&[
+        "key",
+        "create",
+        "--company",
+        "org_nope",
+        "--name",
+        "k",
+        "--environment",
+        "production",
+        "--scopes",
+        "all",
+    ]);
     assert!(!ok && err.contains("not found"), "{err}");
-    let (ok, _, err) = data.console(&["key", "create", "--company", &company, "--name", "k", "--environment", "production", "--scopes", "all", "--expires-at", "2001-01-01T00:00:00Z"]);
+    let (ok, _, err) = data.console(&[
+        "key",
+        "create",
+        "--company",
+        &company,
+        "--name",
+        "k",
+        "--environment",
+        "production",
+        "--scopes",
+        "all",
+        "--expires-at",
+        "2001-01-01T00:00:00Z",
+    ]);
     assert!(!ok && err.contains("future"), "{err}");
     let (ok, _, err) = data.console(&["company", "workflow", &company, "NEU", "neu"]);
     assert!(!ok && err.contains("stage"), "{err}");
@@ -36,7 +83,18 @@ fn refusals_exit_non_zero_with_a_sentence_and_change_nothing() {
 fn keys_are_shown_once_and_stored_only_as_a_hash() {
     let data = DataFile::new();
     let company = data.company("Erste GmbH", "ENTERPRISE");
-    let key = data.ok(&["key", "create", "--company", &company, "--name", "Backend", "--environment", "sandbox", "--scopes", "customers:read,reports:read"]);
+    let key = data.ok(&[
+        "key",
+        "create",
+        "--company",
+        &company,
+        "--name",
+        "Backend",
+        "--environment",
+        "sandbox",
+        "--scopes",
+        "customers:read,reports:read",
+    ]);
     let secret = key["secret"].as_str().unwrap();
     assert!(secret.starts_with("svc_test_") && secret.len() == 49);
     assert!(secret[9..].chars().all(|c| c.is_ascii_alphanumeric()));
@@ -66,7 +124,9 @@ fn a_data_file_from_a_newer_kontor_is_refused() {
     let (ok, _, err) = data.console(&["key", "list", "--company", "org_x"]);
     assert!(!ok);
     assert!(err.contains("schema version 99"), "{err}");
-    assert!(kontor::server::Server::start(kontor::server::Config::new(&data.path, "127.0.0.1:0".parse().unwrap())).is_err());
+    assert!(
+        kontor::server::Server::start(kontor::server::Config::new(&data.path, "127.0.0.1:0".parse().unwrap())).is_err()
+    );
 }
 
 #[test]
@@ -118,6 +178,10 @@ fn the_demo_prints_working_keys_and_serves_until_sigterm() {
     assert!(me_line.contains("key=key_") && me_line.contains("ms"), "{me_line}");
     assert!(!log.contains(&live[9..]) && !log.contains(&test[9..]));
     // A named data file that exists is never overwritten by the demo.
-    let again = Command::new(env!("CARGO_BIN_EXE_kontor")).args(["demo", "--listen", "127.0.0.1:0", "--data"]).arg(&path).output().unwrap();
+    let again = Command::new(env!("CARGO_BIN_EXE_kontor"))
+        .args(["demo", "--listen", "127.0.0.1:0", "--data"])
+        .arg(&path)
+        .output()
+        .unwrap();
     assert!(!again.status.success());
 }

@@ -8,21 +8,29 @@ use crate::support::{unique, World};
 fn a_created_customer_reads_back_whole() {
     let w = World::new();
     let c = w.client();
-    let a = c.post(&w.live, "/v1/customers", &unique(), &json!({
-        "name": "Müller Bau GmbH", "street": "Hafenstraße 12", "postalCode": "20457", "city": "Hamburg",
-        "country": "at", "vatId": "atu 1234 5678", "currency": "chf", "email": "a@b.de",
-        "contact": "Frau Müller", "phone": "+49 40 123"
-    }));
+    let a = c.post(
+        &w.live,
+        "/v1/customers",
+        &unique(),
+        &json!({
+            "name": "Müller Bau GmbH", "street": "Hafenstraße 12", "postalCode": "20457", "city": "Hamburg",
+            "country": "at", "vatId": "atu 1234 5678", "currency": "chf", "email": "a@b.de",
+            "contact": "Frau Müller", "phone": "+49 40 123"
+        }),
+    );
     assert_eq!(a.status, 201, "{:?}", a.body);
     let id = a.body["id"].as_str().unwrap();
     assert!(id.starts_with("cus_") && id.len() == 24);
     let created_at = a.body["createdAt"].clone();
-    assert_eq!(a.body, json!({
-        "id": id, "number": "K10001", "name": "Müller Bau GmbH", "contact": "Frau Müller", "email": "a@b.de",
-        "phone": "+49 40 123", "street": "Hafenstraße 12", "postalCode": "20457", "city": "Hamburg",
-        "country": "AT", "vatId": "ATU12345678", "currency": "CHF", "customer": true, "supplier": false,
-        "archived": false, "createdAt": created_at
-    }));
+    assert_eq!(
+        a.body,
+        json!({
+            "id": id, "number": "K10001", "name": "Müller Bau GmbH", "contact": "Frau Müller", "email": "a@b.de",
+            "phone": "+49 40 123", "street": "Hafenstraße 12", "postalCode": "20457", "city": "Hamburg",
+            "country": "AT", "vatId": "ATU12345678", "currency": "CHF", "customer": true, "supplier": false,
+            "archived": false, "createdAt": created_at
+        })
+    );
     assert_eq!(c.get(&w.live, &format!("/v1/customers/{id}")).body, a.body);
 }
 
@@ -43,8 +51,15 @@ fn lists_are_newest_first_paged_and_bounded() {
         c.customer(&w.live, &format!("Kunde {i:02}"));
     }
     let first = c.get(&w.live, "/v1/customers");
-    assert_eq!((first.body["page"].clone(), first.body["size"].clone(), first.body["total"].clone(), first.body["more"].clone()),
-        (json!(0), json!(25), json!(30), json!(true)));
+    assert_eq!(
+        (
+            first.body["page"].clone(),
+            first.body["size"].clone(),
+            first.body["total"].clone(),
+            first.body["more"].clone()
+        ),
+        (json!(0), json!(25), json!(30), json!(true))
+    );
     assert_eq!(first.body["data"][0]["name"], json!("Kunde 30"));
     assert_eq!(first.body["data"].as_array().unwrap().len(), 25);
     let second = c.get(&w.live, "/v1/customers?page=1");
@@ -65,8 +80,13 @@ fn lists_are_newest_first_paged_and_bounded() {
 fn search_looks_at_name_number_email_and_city() {
     let w = World::new();
     let c = w.client();
-    c.post(&w.live, "/v1/customers", &unique(), &json!({
-        "name": "Alpen KG", "street": "S", "postalCode": "6020", "city": "Innsbruck", "email": "office@alpen.at"}));
+    c.post(
+        &w.live,
+        "/v1/customers",
+        &unique(),
+        &json!({
+        "name": "Alpen KG", "street": "S", "postalCode": "6020", "city": "Innsbruck", "email": "office@alpen.at"}),
+    );
     c.customer(&w.live, "Berg_Bau 100%");
     let count = |q: &str| c.get(&w.live, &format!("/v1/customers?search={q}")).body["total"].as_i64().unwrap();
     assert_eq!(count("alpen"), 1);

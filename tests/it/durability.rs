@@ -22,7 +22,8 @@ fn concurrent_writes_with_refusals_keep_numbers_gapless_and_survive_a_restart() 
                 // Every third request names a stage outside the workflow and is refused.
                 let stage = if i % 3 == 0 { "UNBEKANNT" } else { "NEU" };
                 barrier.wait();
-                let a = c.post(&key, "/v1/transactions", &unique(), &json!({"title": format!("Job {i}"), "stage": stage}));
+                let a =
+                    c.post(&key, "/v1/transactions", &unique(), &json!({"title": format!("Job {i}"), "stage": stage}));
                 (i, a.status, a.body)
             })
         })

@@ -41,7 +41,12 @@ fn hostile_requests_are_refused_without_a_500() {
     ];
     for (i, body) in bodies.iter().enumerate() {
         for path in ["/v1/customers", "/v1/transactions"] {
-            let a = c.send("POST", path, &[("Authorization", &auth), ("Idempotency-Key", &format!("h{i}{path}"))], Some(body));
+            let a = c.send(
+                "POST",
+                path,
+                &[("Authorization", &auth), ("Idempotency-Key", &format!("h{i}{path}"))],
+                Some(body),
+            );
             assert!((400..500).contains(&a.status), "{path} body {i}: {} {:?}", a.status, a.body);
             assert!(a.body["code"].is_string(), "{path} body {i}: {:?}", a.body);
         }
@@ -72,8 +77,11 @@ fn hostile_requests_are_refused_without_a_500() {
     let addr = w.server.addr;
     let bad_auth = b"GET /v1/me HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer \xff\xfe\r\n\r\n";
     assert_eq!(raw(addr, bad_auth), 401);
-    let mut bad_idem = format!("POST /v1/customers HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer {}\r\nIdempotency-Key: ", w.live)
-        .into_bytes();
+    let mut bad_idem = format!(
+        "POST /v1/customers HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer {}\r\nIdempotency-Key: ",
+        w.live
+    )
+    .into_bytes();
     bad_idem.extend_from_slice(b"\xc3\r\nContent-Length: 2\r\n\r\n{}");
     let code = raw(addr, &bad_idem);
     assert!((400..500).contains(&code), "{code}");
@@ -99,7 +107,12 @@ fn idempotency_keys_are_forgotten_after_thirty_days() {
     conn.execute("UPDATE idempotency_keys SET created_at = '2000-01-01T00:00:00.000Z'", []).unwrap();
     drop(conn);
     // Forgotten: the key does new work instead of replaying or conflicting.
-    let other = c.post(&w.live, "/v1/customers", "monthly", &json!({"name": "Neu", "street": "S", "postalCode": "1", "city": "B"}));
+    let other = c.post(
+        &w.live,
+        "/v1/customers",
+        "monthly",
+        &json!({"name": "Neu", "street": "S", "postalCode": "1", "city": "B"}),
+    );
     assert_eq!(other.status, 201);
     assert_eq!(other.header("Idempotent-Replayed"), None);
     assert_ne!(other.body["id"], first.body["id"]);

@@ -18,8 +18,10 @@ fn a_repeat_replays_the_original_answer_with_the_record_read_now() {
     // Key order and white space do not change the fingerprint.
     let auth = format!("Bearer {}", w.live);
     let reordered = r#"{ "city": "Berlin", "postalCode": "10115",
-        "street": "Hauptstraße 1", "name": "Replay GmbH" }"#.as_bytes();
-    let again = c.send("POST", "/v1/customers", &[("Authorization", &auth), ("Idempotency-Key", "order-1")], Some(reordered));
+        "street": "Hauptstraße 1", "name": "Replay GmbH" }"#
+        .as_bytes();
+    let again =
+        c.send("POST", "/v1/customers", &[("Authorization", &auth), ("Idempotency-Key", "order-1")], Some(reordered));
     assert_eq!(again.status, 201);
     assert_eq!(again.header("Idempotent-Replayed"), Some("true"));
     assert_eq!(again.body, first.body);
@@ -52,7 +54,8 @@ fn a_refused_request_remembers_nothing() {
     let w = World::new();
     let c = w.client();
     c.post(&w.live, "/v1/transactions", "k-1", &json!({"title": "t", "stage": "NIE"})).refused(409, "ABGELEHNT");
-    c.post(&w.live, "/v1/transactions", "k-1", &json!({"title": "t", "customerId": "cus_x"})).refused(404, "NICHT_GEFUNDEN");
+    c.post(&w.live, "/v1/transactions", "k-1", &json!({"title": "t", "customerId": "cus_x"}))
+        .refused(404, "NICHT_GEFUNDEN");
     // The same key now does the work of a different, valid body.
     let ok = c.post(&w.live, "/v1/transactions", "k-1", &json!({"title": "t"}));
     assert_eq!(ok.status, 201);

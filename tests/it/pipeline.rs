@@ -11,12 +11,33 @@ use crate::support::{start, unique, DataFile, World};
 fn five_bad_keys_get_one_identical_401() {
     let data = DataFile::new();
     let company = data.company("Erste GmbH", "ENTERPRISE");
-    let revoked = data.ok(&["key", "create", "--company", &company, "--name", "r", "--environment", "production", "--scopes", "all"]);
+    let revoked = data.ok(&[
+        "key",
+        "create",
+        "--company",
+        &company,
+        "--name",
+        "r",
+        "--environment",
+        "production",
+        "--scopes",
+        "all",
+    ]);
     data.ok(&["key", "revoke", revoked["id"].as_str().unwrap()]);
     let soon = kontor::clock::format_instant(jiff::Timestamp::now() + jiff::SignedDuration::from_millis(1200));
     let expired = data.ok(&[
-        "key", "create", "--company", &company, "--name", "e", "--environment", "production", "--scopes", "all",
-        "--expires-at", &soon,
+        "key",
+        "create",
+        "--company",
+        &company,
+        "--name",
+        "e",
+        "--environment",
+        "production",
+        "--scopes",
+        "all",
+        "--expires-at",
+        &soon,
     ]);
     let server = start(&data);
     let client = crate::support::Client { addr: server.addr };
@@ -173,7 +194,8 @@ fn a_body_over_one_mib_gets_413() {
     let c = w.client();
     let auth = format!("Bearer {}", w.live);
     let big = format!(r#"{{"name":"{}","street":"S","postalCode":"1","city":"B"}}"#, "a".repeat(1024 * 1024));
-    let a = c.send("POST", "/v1/customers", &[("Authorization", &auth), ("Idempotency-Key", "big")], Some(big.as_bytes()));
+    let a =
+        c.send("POST", "/v1/customers", &[("Authorization", &auth), ("Idempotency-Key", "big")], Some(big.as_bytes()));
     a.refused(413, "ANFRAGE");
     assert!(a.header("RateLimit-Remaining").is_some());
 }

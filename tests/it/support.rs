@@ -48,7 +48,16 @@ impl DataFile {
 
     pub fn key(&self, company: &str, environment: &str, scopes: &str) -> String {
         let k = self.ok(&[
-            "key", "create", "--company", company, "--name", "test key", "--environment", environment, "--scopes", scopes,
+            "key",
+            "create",
+            "--company",
+            company,
+            "--name",
+            "test key",
+            "--environment",
+            environment,
+            "--scopes",
+            scopes,
         ]);
         k["secret"].as_str().unwrap().to_string()
     }
@@ -124,11 +133,8 @@ impl Client {
 
     /// Sends a request with the given headers and raw body.
     pub fn send(&self, method: &str, path: &str, headers: &[(&str, &str)], body: Option<&[u8]>) -> Answer {
-        let agent: ureq::Agent = ureq::Agent::config_builder()
-            .http_status_as_error(false)
-            .allow_non_standard_methods(true)
-            .build()
-            .into();
+        let agent: ureq::Agent =
+            ureq::Agent::config_builder().http_status_as_error(false).allow_non_standard_methods(true).build().into();
         let mut builder = ureq::http::Request::builder().method(method).uri(self.url(path));
         for (n, v) in headers {
             builder = builder.header(*n, *v);
@@ -173,9 +179,14 @@ impl Client {
 
     /// Creates a customer and returns it.
     pub fn customer(&self, key: &str, name: &str) -> Value {
-        let a = self.post(key, "/v1/customers", &unique(), &json!({
-            "name": name, "street": "Hauptstraße 1", "postalCode": "10115", "city": "Berlin"
-        }));
+        let a = self.post(
+            key,
+            "/v1/customers",
+            &unique(),
+            &json!({
+                "name": name, "street": "Hauptstraße 1", "postalCode": "10115", "city": "Berlin"
+            }),
+        );
         assert_eq!(a.status, 201, "{:?}", a.body);
         a.body
     }

@@ -45,7 +45,10 @@ fn sandbox_numbers_are_independent_of_live_numbers() {
     let l1 = c.customer(&w.live, "L1");
     let l2 = c.customer(&w.live, "L2");
     let t1 = c.customer(&w.test, "T1");
-    assert_eq!((l1["number"].as_str(), l2["number"].as_str(), t1["number"].as_str()), (Some("K10001"), Some("K10002"), Some("K10001")));
+    assert_eq!(
+        (l1["number"].as_str(), l2["number"].as_str(), t1["number"].as_str()),
+        (Some("K10001"), Some("K10002"), Some("K10001"))
+    );
     let lt = c.transaction(&w.live, json!({"title": "a"}));
     c.transaction(&w.live, json!({"title": "b"}));
     let tt = c.transaction(&w.test, json!({"title": "c"}));

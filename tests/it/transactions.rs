@@ -10,9 +10,12 @@ fn a_transaction_starts_in_the_first_stage_of_the_workflow() {
     let w = World::new();
     let c = w.client();
     let cust = c.customer(&w.live, "Kunde");
-    let t = c.transaction(&w.live, json!({
-        "title": "Dach", "description": "Ziegel tauschen", "customerId": cust["id"], "dueOn": "2027-01-15"
-    }));
+    let t = c.transaction(
+        &w.live,
+        json!({
+            "title": "Dach", "description": "Ziegel tauschen", "customerId": cust["id"], "dueOn": "2027-01-15"
+        }),
+    );
     let year = &t["startedOn"].as_str().unwrap()[..4];
     assert_eq!(t["number"], json!(format!("V{year}-0001")));
     assert_eq!(t["stage"], json!("NEU"));
@@ -75,7 +78,10 @@ fn patch_changes_only_what_it_names() {
     let w = World::new();
     let c = w.client();
     let cust = c.customer(&w.live, "Kunde");
-    let t = c.transaction(&w.live, json!({"title": "Dach", "customerId": cust["id"], "dueOn": "2027-01-15", "description": "d"}));
+    let t = c.transaction(
+        &w.live,
+        json!({"title": "Dach", "customerId": cust["id"], "dueOn": "2027-01-15", "description": "d"}),
+    );
     let path = format!("/v1/transactions/{}", t["id"].as_str().unwrap());
     let a = c.patch(&w.live, &path, &json!({"stage": "IN_ARBEIT"}));
     assert_eq!(a.status, 200);
