@@ -43,12 +43,24 @@ impl Conn {
     fn open(addr: SocketAddr) -> Conn {
         let stream = TcpStream::connect(addr).expect("connect");
         stream.set_nodelay(true).unwrap();
-        Conn { reader: BufReader::new(stream.try_clone().unwrap()), writer: stream }
+        Conn {
+            reader: BufReader::new(stream.try_clone().unwrap()),
+            writer: stream,
+        }
     }
 
     /// Sends one request and returns the status and body.
-    fn request(&mut self, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> (u16, Vec<u8>) {
-        let mut head = format!("{method} {path} HTTP/1.1\r\nHost: bench\r\nContent-Length: {}\r\n", body.len());
+    fn request(
+        &mut self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &[u8],
+    ) -> (u16, Vec<u8>) {
+        let mut head = format!(
+            "{method} {path} HTTP/1.1\r\nHost: bench\r\nContent-Length: {}\r\n",
+            body.len()
+        );
         for (n, v) in headers {
             head.push_str(&format!("{n}: {v}\r\n"));
         }
@@ -58,7 +70,11 @@ impl Conn {
         self.writer.write_all(&out).expect("write");
         let mut line = String::new();
         self.reader.read_line(&mut line).expect("status line");
-        let status: u16 = line.split_whitespace().nth(1).and_then(|s| s.parse().ok()).expect("status");
+        let status: u16 = line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .expect("status");
         let mut length = 0usize;
         loop {
             line.clear();
@@ -106,7 +122,12 @@ fn figures(slices: Vec<Slice>) -> Figures {
 }
 
 /// Runs `THREADS` connections for `length`, each calling `one(conn, i)` in a loop.
-fn slice(addr: SocketAddr, length: Duration, counter: &AtomicUsize, one: &(impl Fn(&mut Conn, usize) + Sync)) -> Slice {
+fn slice(
+    addr: SocketAddr,
+    length: Duration,
+    counter: &AtomicUsize,
+    one: &(impl Fn(&mut Conn, usize) + Sync),
+) -> Slice {
     let started = Instant::now();
     let latencies = std::thread::scope(|s| {
         let handles: Vec<_> = (0..THREADS)
@@ -124,14 +145,23 @@ fn slice(addr: SocketAddr, length: Duration, counter: &AtomicUsize, one: &(impl 
                 })
             })
             .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap()).collect()
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
     });
-    Slice { latencies, elapsed: started.elapsed() }
+    Slice {
+        latencies,
+        elapsed: started.elapsed(),
+    }
 }
 
 /// Measures a baseline and kontor in alternating one-second slices, `ROUNDS`
 /// of each, so a passing disturbance of the machine hits both alike.
-fn compare(baseline: impl Fn(Duration) -> Slice, kontor: impl Fn(Duration) -> Slice) -> (Figures, Figures) {
+fn compare(
+    baseline: impl Fn(Duration) -> Slice,
+    kontor: impl Fn(Duration) -> Slice,
+) -> (Figures, Figures) {
     let (mut base, mut ours) = (Vec::new(), Vec::new());
     for _ in 0..ROUNDS {
         base.push(baseline(PHASE / ROUNDS));
@@ -144,7 +174,10 @@ fn compare(baseline: impl Fn(Duration) -> Slice, kontor: impl Fn(Duration) -> Sl
 fn bare_server(status: u16, body: Vec<u8>) -> SocketAddr {
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .unwrap();
         rt.block_on(async move {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             tx.send(listener.local_addr().unwrap()).unwrap();
@@ -159,11 +192,14 @@ fn bare_server(status: u16, body: Vec<u8>) -> SocketAddr {
                         async move {
                             let mut r = Response::new(Full::new(body));
                             *r.status_mut() = hyper::StatusCode::from_u16(status).unwrap();
-                            r.headers_mut().insert("content-type", "application/json".parse().unwrap());
+                            r.headers_mut()
+                                .insert("content-type", "application/json".parse().unwrap());
                             Ok::<_, Infallible>(r)
                         }
                     });
-                    let _ = http1::Builder::new().serve_connection(TokioIo::new(stream), svc).await;
+                    let _ = http1::Builder::new()
+                        .serve_connection(TokioIo::new(stream), svc)
+                        .await;
                 });
             }
         });
@@ -237,11 +273,13 @@ fn show(name: &str, f: &Figures) {
 }
 
 fn verdict(name: &str, ratio: f64, goal: f64) {
-    println!("  => {name}: {ratio:.2} (goal >= {goal:.2}) {}", if ratio >= goal { "met" } else { "NOT MET" });
+    println!(
+        "  => {name}: {ratio:.2} (goal >= {goal:.2}) {}",
+        if ratio >= goal { "met" } else { "NOT MET" }
+    );
 }
 
-const CUSTOMER_BODY: &str =
-    r#"{"name":"Bench Kunde GmbH","street":"Hauptstraße 1","postalCode":"10115","city":"Berlin","email":"a@b.de"}"#;
+const CUSTOMER_BODY: &str = r#"{"name":"Bench Kunde GmbH","street":"Hauptstraße 1","postalCode":"10115","city":"Berlin","email":"a@b.de"}"#;
 
 /// Raw rusqlite: the same customer insert in its own BEGIN IMMEDIATE
 /// transaction, same pragmas, one after another for `length`.
@@ -251,7 +289,9 @@ fn raw_inserts(conn: &mut rusqlite::Connection, next: &AtomicUsize, length: Dura
     while started.elapsed() < length {
         let i = next.fetch_add(1, Ordering::Relaxed);
         let t = Instant::now();
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).unwrap();
+        let tx = conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+            .unwrap();
         tx.prepare_cached(
             "INSERT INTO customers (id, company_id, environment, number, name, email, street, postal_code, city,
                  country, is_customer, is_supplier, created_at)
@@ -264,12 +304,18 @@ fn raw_inserts(conn: &mut rusqlite::Connection, next: &AtomicUsize, length: Dura
         tx.commit().unwrap();
         latencies.push(t.elapsed());
     }
-    Slice { latencies, elapsed: started.elapsed() }
+    Slice {
+        latencies,
+        elapsed: started.elapsed(),
+    }
 }
 
 fn raw_database(dir: &std::path::Path) -> rusqlite::Connection {
     let conn = rusqlite::Connection::open(dir.join("raw.db")).unwrap();
-    conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;").unwrap();
+    conn.execute_batch(
+        "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;",
+    )
+    .unwrap();
     conn.execute_batch(kontor::db::SCHEMA).unwrap();
     conn.execute(
         "INSERT INTO companies (id, name, country, currency, plan, timezone, workflow, created_at)
@@ -303,12 +349,20 @@ fn main() {
         let (status, _) = conn.request(
             "POST",
             "/v1/customers",
-            &[("Authorization", &auths[i % auths.len()]), ("Idempotency-Key", &format!("seed-{i}"))],
+            &[
+                ("Authorization", &auths[i % auths.len()]),
+                ("Idempotency-Key", &format!("seed-{i}")),
+            ],
             CUSTOMER_BODY.as_bytes(),
         );
         assert_eq!(status, 201);
     }
-    let (status, page) = conn.request("GET", "/v1/customers?size=25", &[("Authorization", &auths[1])], b"");
+    let (status, page) = conn.request(
+        "GET",
+        "/v1/customers?size=25",
+        &[("Authorization", &auths[1])],
+        b"",
+    );
     assert_eq!(status, 200);
 
     // `cargo run --release --example bench -- b` runs one phase only (for profiling).
@@ -326,7 +380,12 @@ fn main() {
         let (bare_ok, kontor_get) = compare(
             |length| {
                 slice(bare, length, &counter, &|c: &mut Conn, _| {
-                    c.request("GET", "/v1/customers?size=25", &[("Authorization", &auths[0])], b"");
+                    c.request(
+                        "GET",
+                        "/v1/customers?size=25",
+                        &[("Authorization", &auths[0])],
+                        b"",
+                    );
                 })
             },
             |length| {
@@ -343,7 +402,11 @@ fn main() {
         );
         show("bare hyper, same bytes", &bare_ok);
         show("kontor", &kontor_get);
-        verdict("kontor / bare", kontor_get.per_second / bare_ok.per_second, 0.30);
+        verdict(
+            "kontor / bare",
+            kontor_get.per_second / bare_ok.per_second,
+            0.30,
+        );
     }
 
     if want("b") {
@@ -353,7 +416,12 @@ fn main() {
         for _ in 0..300 {
             conn.request("GET", "/v1/me", &[("Authorization", victim)], b"");
         }
-        let (s, refusal) = conn.request("GET", "/v1/customers?size=25", &[("Authorization", victim)], b"");
+        let (s, refusal) = conn.request(
+            "GET",
+            "/v1/customers?size=25",
+            &[("Authorization", victim)],
+            b"",
+        );
         assert_eq!(s, 429);
         let bare_429 = bare_server(429, refusal);
         let refused = AtomicUsize::new(0);
@@ -361,12 +429,22 @@ fn main() {
         let (bare_refusals, kontor_429) = compare(
             |length| {
                 slice(bare_429, length, &counter, &|c: &mut Conn, _| {
-                    c.request("GET", "/v1/customers?size=25", &[("Authorization", victim)], b"");
+                    c.request(
+                        "GET",
+                        "/v1/customers?size=25",
+                        &[("Authorization", victim)],
+                        b"",
+                    );
                 })
             },
             |length| {
                 slice(addr, length, &counter, &|c: &mut Conn, _| {
-                    let (s, _) = c.request("GET", "/v1/customers?size=25", &[("Authorization", victim)], b"");
+                    let (s, _) = c.request(
+                        "GET",
+                        "/v1/customers?size=25",
+                        &[("Authorization", victim)],
+                        b"",
+                    );
                     if s == 429 {
                         refused.fetch_add(1, Ordering::Relaxed);
                     }
@@ -380,7 +458,11 @@ fn main() {
             refused.load(Ordering::Relaxed),
             kontor_429.count
         );
-        verdict("kontor / bare", kontor_429.per_second / bare_refusals.per_second, 0.60);
+        verdict(
+            "kontor / bare",
+            kontor_429.per_second / bare_refusals.per_second,
+            0.60,
+        );
     }
 
     if want("c") {
@@ -396,7 +478,10 @@ fn main() {
                     let (s, _) = c.request(
                         "POST",
                         "/v1/customers",
-                        &[("Authorization", &auths[k]), ("Idempotency-Key", &format!("bench-{i}"))],
+                        &[
+                            ("Authorization", &auths[k]),
+                            ("Idempotency-Key", &format!("bench-{i}")),
+                        ],
                         CUSTOMER_BODY.as_bytes(),
                     );
                     assert_eq!(s, 201);
@@ -405,10 +490,17 @@ fn main() {
         );
         show("raw rusqlite transaction, same insert", &raw);
         show("kontor", &kontor_post);
-        verdict("kontor / raw", kontor_post.per_second / raw.per_second, 0.50);
+        verdict(
+            "kontor / raw",
+            kontor_post.per_second / raw.per_second,
+            0.50,
+        );
     }
 
     println!();
-    println!("peak RSS of the whole bench process (server, clients, baselines): {:.1} MiB", peak_rss_mib());
+    println!(
+        "peak RSS of the whole bench process (server, clients, baselines): {:.1} MiB",
+        peak_rss_mib()
+    );
     server.stop();
 }

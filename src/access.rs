@@ -35,15 +35,47 @@ pub enum Permission {
 
 /// Each scope, its published name and the permission it grants.
 const SCOPES: &[(Scope, &str, Permission)] = &[
-    (Scope::CustomersRead, "customers:read", Permission::ViewCustomers),
-    (Scope::CustomersWrite, "customers:write", Permission::EditCustomers),
-    (Scope::InvoicesRead, "invoices:read", Permission::ViewInvoices),
-    (Scope::InvoicesWrite, "invoices:write", Permission::EditInvoices),
-    (Scope::TransactionsRead, "transactions:read", Permission::ViewTransactions),
-    (Scope::TransactionsWrite, "transactions:write", Permission::EditTransactions),
+    (
+        Scope::CustomersRead,
+        "customers:read",
+        Permission::ViewCustomers,
+    ),
+    (
+        Scope::CustomersWrite,
+        "customers:write",
+        Permission::EditCustomers,
+    ),
+    (
+        Scope::InvoicesRead,
+        "invoices:read",
+        Permission::ViewInvoices,
+    ),
+    (
+        Scope::InvoicesWrite,
+        "invoices:write",
+        Permission::EditInvoices,
+    ),
+    (
+        Scope::TransactionsRead,
+        "transactions:read",
+        Permission::ViewTransactions,
+    ),
+    (
+        Scope::TransactionsWrite,
+        "transactions:write",
+        Permission::EditTransactions,
+    ),
     (Scope::ReportsRead, "reports:read", Permission::ViewReports),
-    (Scope::CompaniesRead, "companies:read", Permission::ViewCompanySettings),
-    (Scope::WebhooksWrite, "webhooks:write", Permission::ManageWebhooks),
+    (
+        Scope::CompaniesRead,
+        "companies:read",
+        Permission::ViewCompanySettings,
+    ),
+    (
+        Scope::WebhooksWrite,
+        "webhooks:write",
+        Permission::ManageWebhooks,
+    ),
 ];
 
 impl Scope {
@@ -60,7 +92,10 @@ impl Scope {
     ];
 
     fn row(self) -> &'static (Scope, &'static str, Permission) {
-        SCOPES.iter().find(|(s, _, _)| *s == self).expect("every scope has a row")
+        SCOPES
+            .iter()
+            .find(|(s, _, _)| *s == self)
+            .expect("every scope has a row")
     }
 
     pub fn name(self) -> &'static str {
@@ -75,10 +110,17 @@ impl Scope {
     ///
     /// Fails with `BadRequest` for a name that is not a scope.
     pub fn parse(name: &str) -> Result<Scope> {
-        SCOPES.iter().find(|(_, n, _)| *n == name.trim()).map(|(s, _, _)| *s).ok_or_else(|| {
-            let known: Vec<&str> = SCOPES.iter().map(|(_, n, _)| *n).collect();
-            Error::bad_request(format!("{name:?} is not a scope; the scopes are {}.", known.join(", ")))
-        })
+        SCOPES
+            .iter()
+            .find(|(_, n, _)| *n == name.trim())
+            .map(|(s, _, _)| *s)
+            .ok_or_else(|| {
+                let known: Vec<&str> = SCOPES.iter().map(|(_, n, _)| *n).collect();
+                Error::bad_request(format!(
+                    "{name:?} is not a scope; the scopes are {}.",
+                    known.join(", ")
+                ))
+            })
     }
 
     /// Reads a comma-separated list (`all` or `*` for every scope), sorted and deduplicated.
@@ -88,7 +130,10 @@ impl Scope {
         let mut scopes = if matches!(text.trim(), "all" | "*") {
             Scope::ALL.to_vec()
         } else {
-            text.split(',').filter(|s| !s.trim().is_empty()).map(Scope::parse).collect::<Result<Vec<_>>>()?
+            text.split(',')
+                .filter(|s| !s.trim().is_empty())
+                .map(Scope::parse)
+                .collect::<Result<Vec<_>>>()?
         };
         if scopes.is_empty() {
             return Err(Error::bad_request("A key needs at least one scope."));
@@ -143,11 +188,31 @@ use Scope as S;
 /// The access table: for each operation, the scopes and the permissions it needs.
 const ACCESS: &[(Operation, &[Scope], &[Permission])] = &[
     (Operation::Me, &[], &[]),
-    (Operation::ListCustomers, &[S::CustomersRead], &[P::ViewCustomers]),
-    (Operation::GetCustomer, &[S::CustomersRead], &[P::ViewCustomers]),
-    (Operation::CreateCustomer, &[S::CustomersWrite], &[P::EditCustomers]),
-    (Operation::ListTransactions, &[S::TransactionsRead], &[P::ViewTransactions]),
-    (Operation::GetTransaction, &[S::TransactionsRead], &[P::ViewTransactions]),
+    (
+        Operation::ListCustomers,
+        &[S::CustomersRead],
+        &[P::ViewCustomers],
+    ),
+    (
+        Operation::GetCustomer,
+        &[S::CustomersRead],
+        &[P::ViewCustomers],
+    ),
+    (
+        Operation::CreateCustomer,
+        &[S::CustomersWrite],
+        &[P::EditCustomers],
+    ),
+    (
+        Operation::ListTransactions,
+        &[S::TransactionsRead],
+        &[P::ViewTransactions],
+    ),
+    (
+        Operation::GetTransaction,
+        &[S::TransactionsRead],
+        &[P::ViewTransactions],
+    ),
     (
         Operation::CreateTransaction,
         &[S::TransactionsWrite, S::TransactionsRead],
@@ -179,6 +244,7 @@ impl Operation {
     pub fn allowed_for(self, scopes: &[Scope]) -> bool {
         let (need_scopes, need_perms) = self.needs();
         let perms = permissions_of(scopes);
-        need_scopes.iter().all(|s| scopes.contains(s)) && need_perms.iter().all(|p| perms.contains(p))
+        need_scopes.iter().all(|s| scopes.contains(s))
+            && need_perms.iter().all(|p| perms.contains(p))
     }
 }

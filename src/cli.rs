@@ -25,7 +25,11 @@ use crate::tenant::Environment;
 pub const DEFAULT_DATA: &str = "kontor.db";
 
 #[derive(Parser, Debug)]
-#[command(name = "kontor", version, about = "A self-hosted accounting service over one SQLite file.")]
+#[command(
+    name = "kontor",
+    version,
+    about = "A self-hosted accounting service over one SQLite file."
+)]
 pub struct Cli {
     /// The data file (default ./kontor.db; for `demo`, ./kontor-demo.db).
     #[arg(long, global = true, value_name = "PATH")]
@@ -120,7 +124,9 @@ pub enum KeyCommand {
 }
 
 fn data_path(cli: &Cli) -> PathBuf {
-    cli.data.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_DATA))
+    cli.data
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_DATA))
 }
 
 fn open(path: &Path) -> Result<Db> {
@@ -128,7 +134,10 @@ fn open(path: &Path) -> Result<Db> {
 }
 
 fn print(value: &Value) {
-    println!("{}", serde_json::to_string_pretty(value).unwrap_or_default());
+    println!(
+        "{}",
+        serde_json::to_string_pretty(value).unwrap_or_default()
+    );
 }
 
 /// Runs one console command.
@@ -156,7 +165,15 @@ fn execute(cli: Cli) -> Result<()> {
         Command::Company(cmd) => {
             let db = open(&data_path(&cli))?;
             let company = match cmd {
-                CompanyCommand::Create { name, country, currency, plan, invoice_prefix, payment_days, timezone } => {
+                CompanyCommand::Create {
+                    name,
+                    country,
+                    currency,
+                    plan,
+                    invoice_prefix,
+                    payment_days,
+                    timezone,
+                } => {
                     let new = NewCompany {
                         name: name.clone(),
                         country: CountryCode::parse("--country", country)?,
@@ -172,9 +189,10 @@ fn execute(cli: Cli) -> Result<()> {
                     let plan = Plan::parse(plan)?;
                     db.write(|tx| company::set_plan(tx, id, plan))?
                 }
-                CompanyCommand::Workflow { company: id, stages } => {
-                    db.write(|tx| company::set_workflow(tx, id, stages))?
-                }
+                CompanyCommand::Workflow {
+                    company: id,
+                    stages,
+                } => db.write(|tx| company::set_workflow(tx, id, stages))?,
             };
             print(&company.to_json());
             Ok(())
@@ -182,7 +200,13 @@ fn execute(cli: Cli) -> Result<()> {
         Command::Key(cmd) => {
             let db = open(&data_path(&cli))?;
             let out = match cmd {
-                KeyCommand::Create { company, name, environment, scopes, expires_at } => {
+                KeyCommand::Create {
+                    company,
+                    name,
+                    environment,
+                    scopes,
+                    expires_at,
+                } => {
                     let new = NewKey {
                         company_id: company.clone(),
                         name: name.clone(),

@@ -33,9 +33,11 @@ pub fn now() -> String {
 ///
 /// Fails with `BadRequest` naming `field` when the text is not an ISO 8601 instant.
 pub fn parse_instant(field: &str, text: &str) -> Result<String> {
-    text.parse::<Timestamp>()
-        .map(format_instant)
-        .map_err(|_| Error::bad_request(format!("{field} must be an ISO 8601 instant such as 2026-12-31T23:00:00Z.")))
+    text.parse::<Timestamp>().map(format_instant).map_err(|_| {
+        Error::bad_request(format!(
+            "{field} must be an ISO 8601 instant such as 2026-12-31T23:00:00Z."
+        ))
+    })
 }
 
 /// Reads a calendar date in exactly the form `YYYY-MM-DD`.
@@ -43,11 +45,19 @@ pub fn parse_instant(field: &str, text: &str) -> Result<String> {
 /// Fails with `BadRequest` naming `field` for any other text or an impossible date.
 pub fn parse_date(field: &str, text: &str) -> Result<Date> {
     let shaped = text.len() == 10
-        && text.bytes().enumerate().all(|(i, b)| if i == 4 || i == 7 { b == b'-' } else { b.is_ascii_digit() });
+        && text.bytes().enumerate().all(|(i, b)| {
+            if i == 4 || i == 7 {
+                b == b'-'
+            } else {
+                b.is_ascii_digit()
+            }
+        });
     shaped
         .then(|| text.parse::<Date>().ok())
         .flatten()
-        .ok_or_else(|| Error::bad_request(format!("{field} must be a date in the form YYYY-MM-DD.")))
+        .ok_or_else(|| {
+            Error::bad_request(format!("{field} must be a date in the form YYYY-MM-DD."))
+        })
 }
 
 /// The time zone of a company, by its IANA name.

@@ -37,7 +37,9 @@ impl Plan {
             "STARTER" => Ok(Plan::Starter),
             "PROFESSIONAL" => Ok(Plan::Professional),
             "ENTERPRISE" => Ok(Plan::Enterprise),
-            _ => Err(Error::bad_request(format!("{text} is not a plan; use STARTER, PROFESSIONAL or ENTERPRISE."))),
+            _ => Err(Error::bad_request(format!(
+                "{text} is not a plan; use STARTER, PROFESSIONAL or ENTERPRISE."
+            ))),
         }
     }
 
@@ -56,7 +58,9 @@ impl StageKey {
     pub fn parse(text: &str) -> Result<StageKey> {
         let ok = (1..=40).contains(&text.len())
             && text.starts_with(|c: char| c.is_ascii_uppercase())
-            && text.chars().all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
+            && text
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_');
         if ok {
             Ok(StageKey(text.to_string()))
         } else {
@@ -166,7 +170,10 @@ impl Company {
 
     /// The workflow's first stage: where a new transaction starts.
     pub fn first_stage(&self) -> &str {
-        self.workflow.first().map(String::as_str).unwrap_or(DEFAULT_WORKFLOW[0])
+        self.workflow
+            .first()
+            .map(String::as_str)
+            .unwrap_or(DEFAULT_WORKFLOW[0])
     }
 
     /// Today's date in the company's time zone.
@@ -182,18 +189,30 @@ impl Company {
 pub fn create(tx: &Tx, new: NewCompany) -> Result<Company> {
     let name = new.name.trim();
     if name.is_empty() || name.chars().count() > 200 {
-        return Err(Error::bad_request("A company needs a name of 1 to 200 characters."));
+        return Err(Error::bad_request(
+            "A company needs a name of 1 to 200 characters.",
+        ));
     }
     if let Some(days) = new.payment_days {
         if !(0..=365).contains(&days) {
-            return Err(Error::bad_request("Payment days must be between 0 and 365."));
+            return Err(Error::bad_request(
+                "Payment days must be between 0 and 365.",
+            ));
         }
     }
-    let timezone = new.timezone.unwrap_or_else(|| default_timezone(new.country.as_str()).to_string());
+    let timezone = new
+        .timezone
+        .unwrap_or_else(|| default_timezone(new.country.as_str()).to_string());
     clock::zone(&timezone)?;
     let prefix = new.invoice_prefix.trim();
-    if prefix.chars().count() > 10 || !prefix.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
-        return Err(Error::bad_request("An invoice prefix has at most 10 letters, digits or '-'."));
+    if prefix.chars().count() > 10
+        || !prefix
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-')
+    {
+        return Err(Error::bad_request(
+            "An invoice prefix has at most 10 letters, digits or '-'.",
+        ));
     }
     let id = ident::new_id("org");
     tx.execute(
@@ -219,16 +238,23 @@ pub fn create(tx: &Tx, new: NewCompany) -> Result<Company> {
 ///
 /// Fails with `NotFound` when there is none.
 pub fn get(conn: &Connection, id: &str) -> Result<Company> {
-    conn.query_row(&format!("SELECT {COMPANY_COLUMNS} FROM companies WHERE id = ?1"), [id], company_from_row)
-        .optional()?
-        .ok_or_else(|| Error::not_found(format!("Company {id}")))
+    conn.query_row(
+        &format!("SELECT {COMPANY_COLUMNS} FROM companies WHERE id = ?1"),
+        [id],
+        company_from_row,
+    )
+    .optional()?
+    .ok_or_else(|| Error::not_found(format!("Company {id}")))
 }
 
 /// Changes a company's plan.
 ///
 /// Fails with `NotFound` for an unknown company.
 pub fn set_plan(tx: &Tx, id: &str, plan: Plan) -> Result<Company> {
-    let changed = tx.execute("UPDATE companies SET plan = ?2 WHERE id = ?1", params![id, plan.as_str()])?;
+    let changed = tx.execute(
+        "UPDATE companies SET plan = ?2 WHERE id = ?1",
+        params![id, plan.as_str()],
+    )?;
     if changed == 0 {
         return Err(Error::not_found(format!("Company {id}")));
     }
@@ -248,11 +274,17 @@ pub fn set_workflow(tx: &Tx, id: &str, stages: &[String]) -> Result<Company> {
     for stage in stages {
         let key = StageKey::parse(stage)?;
         if keys.iter().any(|k| k == key.as_str()) {
-            return Err(Error::bad_request(format!("The stage {} is listed twice.", key.as_str())));
+            return Err(Error::bad_request(format!(
+                "The stage {} is listed twice.",
+                key.as_str()
+            )));
         }
         keys.push(key.as_str().to_string());
     }
-    let changed = tx.execute("UPDATE companies SET workflow = ?2 WHERE id = ?1", params![id, keys.join(",")])?;
+    let changed = tx.execute(
+        "UPDATE companies SET workflow = ?2 WHERE id = ?1",
+        params![id, keys.join(",")],
+    )?;
     if changed == 0 {
         return Err(Error::not_found(format!("Company {id}")));
     }

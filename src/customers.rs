@@ -41,7 +41,9 @@ pub struct NewCustomer {
 /// Whether `email` has the shape of an address: one `@`, a local part, and a
 /// domain with a dot inside, no white space.
 fn email_shaped(email: &str) -> bool {
-    let Some((local, domain)) = email.split_once('@') else { return false };
+    let Some((local, domain)) = email.split_once('@') else {
+        return false;
+    };
     !local.is_empty()
         && !domain.contains('@')
         && domain.contains('.')
@@ -54,7 +56,10 @@ fn email_shaped(email: &str) -> bool {
 
 /// A VAT id as stored: upper case, without spaces.
 pub fn normalise_vat_id(text: &str) -> String {
-    text.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_uppercase()
+    text.chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_uppercase()
 }
 
 impl NewCustomer {
@@ -71,11 +76,16 @@ impl NewCustomer {
             None => CountryCode::parse("country", company_country)?,
         };
         let vat_id = f.optional_text("vatId", 30)?.map(|v| normalise_vat_id(&v));
-        let currency = f.optional_text("currency", 3)?.map(|c| Currency::parse("currency", &c)).transpose()?;
+        let currency = f
+            .optional_text("currency", 3)?
+            .map(|c| Currency::parse("currency", &c))
+            .transpose()?;
         let email = f.optional_text("email", 254)?;
         if let Some(email) = &email {
             if !email_shaped(email) {
-                return Err(Error::bad_request("The field email is not an e-mail address."));
+                return Err(Error::bad_request(
+                    "The field email is not an e-mail address.",
+                ));
             }
         }
         let contact = f.optional_text("contact", 200)?;
@@ -131,7 +141,8 @@ pub fn create(tx: &Tx, tenant: &Tenant, new: &NewCustomer) -> Result<String> {
     Ok(id)
 }
 
-const COLUMNS: &str = "id, number, name, contact, email, phone, street, postal_code, city, country, vat_id,
+const COLUMNS: &str =
+    "id, number, name, contact, email, phone, street, postal_code, city, country, vat_id,
      currency, is_customer, is_supplier, archived, created_at";
 
 /// A customer in its wire form.
@@ -193,10 +204,12 @@ pub fn get(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Customer> {
 ///
 /// Fails with `NotFound` when the tenant has no customer with this id.
 pub fn name_of(conn: &Connection, tenant: &Tenant, id: &str) -> Result<String> {
-    conn.prepare_cached("SELECT name FROM customers WHERE id = ?1 AND company_id = ?2 AND environment = ?3")?
-        .query_row(params![id, tenant.company_id, tenant.env()], |r| r.get(0))
-        .optional()?
-        .ok_or_else(|| Error::not_found(format!("Customer {id}")))
+    conn.prepare_cached(
+        "SELECT name FROM customers WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
+    )?
+    .query_row(params![id, tenant.company_id, tenant.env()], |r| r.get(0))
+    .optional()?
+    .ok_or_else(|| Error::not_found(format!("Customer {id}")))
 }
 
 /// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
@@ -217,26 +230,43 @@ pub fn like_pattern(text: &str) -> String {
 /// name, number, e-mail or city contains `search`.
 ///
 /// Fails only on a storage error.
-pub fn list(conn: &Connection, tenant: &Tenant, paging: Paging, search: Option<&str>) -> Result<Page<Customer>> {
+pub fn list(
+    conn: &Connection,
+    tenant: &Tenant,
+    paging: Paging,
+    search: Option<&str>,
+) -> Result<Page<Customer>> {
     const TENANT: &str = "company_id = ?1 AND environment = ?2";
     const SEARCH: &str = "AND (name LIKE ?3 ESCAPE '\\' OR number LIKE ?3 ESCAPE '\\'
          OR email LIKE ?3 ESCAPE '\\' OR city LIKE ?3 ESCAPE '\\')";
     let pattern = search.map(like_pattern);
-    let filter = if pattern.is_some() { format!("{TENANT} {SEARCH}") } else { format!("{TENANT} AND ?3 IS NULL") };
+    let filter = if pattern.is_some() {
+        format!("{TENANT} {SEARCH}")
+    } else {
+        format!("{TENANT} AND ?3 IS NULL")
+    };
     let total: i64 = match pattern {
         // Every partner row takes exactly one number of the partner sequence in
         // its own transaction, and no partner is ever deleted, so the sequence
         // counts them: no need to walk the index on every page.
-        None => numbering::peek(conn, tenant, PARTNER_SERIES, FIRST_PARTNER_NUMBER)? - FIRST_PARTNER_NUMBER,
+        None => {
+            numbering::peek(conn, tenant, PARTNER_SERIES, FIRST_PARTNER_NUMBER)?
+                - FIRST_PARTNER_NUMBER
+        }
         Some(_) => conn
             .prepare_cached(&format!("SELECT count(*) FROM customers WHERE {filter}"))?
-            .query_row(params![tenant.company_id, tenant.env(), pattern], |r| r.get(0))?,
+            .query_row(params![tenant.company_id, tenant.env(), pattern], |r| {
+                r.get(0)
+            })?,
     };
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM customers WHERE {filter} ORDER BY seq DESC {PAGE_LIMIT_SQL} OFFSET ?4"
     ))?;
     let data = stmt
-        .query_map(params![tenant.company_id, tenant.env(), pattern, paging.offset()], from_row)?
+        .query_map(
+            params![tenant.company_id, tenant.env(), pattern, paging.offset()],
+            from_row,
+        )?
         .take(paging.size as usize)
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(paging.envelope(data, total))
@@ -261,5 +291,10 @@ pub fn http_create(call: &Call) -> Result<Reply> {
     let tenant = call.tenant();
     let company = call.read(|conn| company::get(conn, &tenant.company_id))?;
     let new = NewCustomer::from_fields(fields, &company.country)?;
-    call.create_once(key, &fingerprint, |tx| create(tx, tenant, &new), |conn, id| get(conn, tenant, id))
+    call.create_once(
+        key,
+        &fingerprint,
+        |tx| create(tx, tenant, &new),
+        |conn, id| get(conn, tenant, id),
+    )
 }

@@ -84,7 +84,9 @@ impl Db {
     /// Fails when the file cannot be opened, or when it was written by a newer
     /// kontor (its schema version is higher than this binary's).
     pub fn open(path: &Path, connections: u32) -> Result<Db> {
-        let cannot = |e: &dyn std::fmt::Display| Error::internal(format!("cannot open {}: {e}", path.display()));
+        let cannot = |e: &dyn std::fmt::Display| {
+            Error::internal(format!("cannot open {}: {e}", path.display()))
+        };
         let mut writer = Connection::open(path).map_err(|e| cannot(&e))?;
         configure(&mut writer).map_err(|e| cannot(&e))?;
         let manager = SqliteConnectionManager::file(path).with_init(configure);
@@ -95,8 +97,20 @@ impl Db {
             .connection_timeout(Duration::from_secs(30))
             .build(manager)
             .map_err(|e| cannot(&e))?;
-        let state = WriterState { conn: writer, open: false, group: 0, members: 0, finished: 0, failed: Vec::new() };
-        let db = Db { pool, writer: Mutex::new(state), finished: Condvar::new(), queued: AtomicUsize::new(0) };
+        let state = WriterState {
+            conn: writer,
+            open: false,
+            group: 0,
+            members: 0,
+            finished: 0,
+            failed: Vec::new(),
+        };
+        let db = Db {
+            pool,
+            writer: Mutex::new(state),
+            finished: Condvar::new(),
+            queued: AtomicUsize::new(0),
+        };
         db.migrate()?;
         Ok(db)
     }
@@ -131,7 +145,9 @@ impl Db {
     }
 
     fn lock(&self) -> MutexGuard<'_, WriterState> {
-        self.writer.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.writer
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Runs `f` inside a `BEGIN IMMEDIATE` transaction and returns once its
@@ -154,9 +170,15 @@ impl Db {
         st.members += 1;
         let outcome = match st.conn.execute_batch("SAVEPOINT write") {
             Ok(()) => {
-                let run = catch_unwind(AssertUnwindSafe(|| f(&Tx(&st.conn))))
-                    .unwrap_or_else(|_| Err(Error::internal("a write panicked; it was rolled back")));
-                let end = if run.is_ok() { "RELEASE write" } else { "ROLLBACK TO write; RELEASE write" };
+                let run =
+                    catch_unwind(AssertUnwindSafe(|| f(&Tx(&st.conn)))).unwrap_or_else(|_| {
+                        Err(Error::internal("a write panicked; it was rolled back"))
+                    });
+                let end = if run.is_ok() {
+                    "RELEASE write"
+                } else {
+                    "ROLLBACK TO write; RELEASE write"
+                };
                 match st.conn.execute_batch(end) {
                     Ok(()) => run,
                     Err(e) => Err(Error::from(e)),
@@ -183,10 +205,15 @@ impl Db {
         // A writer is queued behind this one and will commit the group.
         let value = outcome?;
         while st.finished < group {
-            st = self.finished.wait(st).unwrap_or_else(|poisoned| poisoned.into_inner());
+            st = self
+                .finished
+                .wait(st)
+                .unwrap_or_else(|poisoned| poisoned.into_inner());
         }
         if st.failed.contains(&group) {
-            return Err(Error::internal("the group's COMMIT failed; nothing of it was written"));
+            return Err(Error::internal(
+                "the group's COMMIT failed; nothing of it was written",
+            ));
         }
         Ok(value)
     }

@@ -30,7 +30,14 @@ pub struct Demo {
     pub test_key: String,
 }
 
-fn customer(name: &str, street: &str, postal: &str, city: &str, country: &str, email: Option<&str>) -> NewCustomer {
+fn customer(
+    name: &str,
+    street: &str,
+    postal: &str,
+    city: &str,
+    country: &str,
+    email: Option<&str>,
+) -> NewCustomer {
     NewCustomer {
         name: name.into(),
         contact: None,
@@ -47,7 +54,12 @@ fn customer(name: &str, street: &str, postal: &str, city: &str, country: &str, e
     }
 }
 
-fn job(title: &str, customer_id: Option<&str>, stage: Option<&str>, due: Option<&str>) -> NewTransaction {
+fn job(
+    title: &str,
+    customer_id: Option<&str>,
+    stage: Option<&str>,
+    due: Option<&str>,
+) -> NewTransaction {
     NewTransaction {
         title: title.into(),
         description: None,
@@ -108,25 +120,82 @@ pub fn seed(db: &Db) -> Result<Demo> {
         let stadt = customers::create(
             tx,
             &live,
-            &customer("Stadtwerke Lüneburg", "Am Sande 1", "21335", "Lüneburg", "DE", None),
+            &customer(
+                "Stadtwerke Lüneburg",
+                "Am Sande 1",
+                "21335",
+                "Lüneburg",
+                "DE",
+                None,
+            ),
         )?;
-        customers::create(tx, &live, &customer("Café Rosa", "Lindenallee 5", "10115", "Berlin", "DE", None))?;
+        customers::create(
+            tx,
+            &live,
+            &customer("Café Rosa", "Lindenallee 5", "10115", "Berlin", "DE", None),
+        )?;
         let test_customer = customers::create(
             tx,
             &sandbox,
-            &customer("Testkunde GmbH", "Teststraße 1", "10115", "Berlin", "DE", Some("test@example.com")),
+            &customer(
+                "Testkunde GmbH",
+                "Teststraße 1",
+                "10115",
+                "Berlin",
+                "DE",
+                Some("test@example.com"),
+            ),
         )?;
 
         transactions::create(
             tx,
             &live,
-            &job("Dachsanierung Lagerhalle", Some(&müller), Some("IN_ARBEIT"), Some("2026-12-15")),
+            &job(
+                "Dachsanierung Lagerhalle",
+                Some(&müller),
+                Some("IN_ARBEIT"),
+                Some("2026-12-15"),
+            ),
         )?;
-        transactions::create(tx, &live, &job("Einbauküche Musterhaus", Some(&alpen), None, Some("2027-01-31")))?;
-        transactions::create(tx, &live, &job("Wartung Heizungsanlage", Some(&stadt), Some("ERLEDIGT"), None))?;
-        let old = transactions::create(tx, &live, &job("Angebot Fensterbau (abgesagt)", None, None, None))?;
-        transactions::update(tx, &live, &old, &Change { archived: Some(true), ..Change::default() })?;
-        transactions::create(tx, &sandbox, &job("Testauftrag", Some(&test_customer), None, None))?;
+        transactions::create(
+            tx,
+            &live,
+            &job(
+                "Einbauküche Musterhaus",
+                Some(&alpen),
+                None,
+                Some("2027-01-31"),
+            ),
+        )?;
+        transactions::create(
+            tx,
+            &live,
+            &job(
+                "Wartung Heizungsanlage",
+                Some(&stadt),
+                Some("ERLEDIGT"),
+                None,
+            ),
+        )?;
+        let old = transactions::create(
+            tx,
+            &live,
+            &job("Angebot Fensterbau (abgesagt)", None, None, None),
+        )?;
+        transactions::update(
+            tx,
+            &live,
+            &old,
+            &Change {
+                archived: Some(true),
+                ..Change::default()
+            },
+        )?;
+        transactions::create(
+            tx,
+            &sandbox,
+            &job("Testauftrag", Some(&test_customer), None, None),
+        )?;
 
         let key = |environment, name: &str| {
             keys::create(
@@ -142,7 +211,12 @@ pub fn seed(db: &Db) -> Result<Demo> {
         };
         let live_key = secret_of(&key(Environment::Production, "demo live key")?);
         let test_key = secret_of(&key(Environment::Sandbox, "demo test key")?);
-        Ok(Demo { company_id: company.id.clone(), company_name: company.name, live_key, test_key })
+        Ok(Demo {
+            company_id: company.id.clone(),
+            company_name: company.name,
+            live_key,
+            test_key,
+        })
     })
 }
 
@@ -153,7 +227,12 @@ fn remove_data_file(path: &Path) -> Result<()> {
         match std::fs::remove_file(&p) {
             Ok(()) => {}
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-            Err(e) => return Err(Error::refused(format!("Cannot replace {}: {e}.", path.display()))),
+            Err(e) => {
+                return Err(Error::refused(format!(
+                    "Cannot replace {}: {e}.",
+                    path.display()
+                )))
+            }
         }
     }
     Ok(())
@@ -165,12 +244,10 @@ fn remove_data_file(path: &Path) -> Result<()> {
 /// Fails when a named data file already exists, or the address cannot be bound.
 pub fn run(data: Option<PathBuf>, listen: SocketAddr) -> Result<()> {
     let path = match data {
-        Some(path) if path.exists() => {
-            return Err(Error::refused(format!(
-                "The demo needs a fresh data file, and {} exists; name another or leave out --data.",
-                path.display()
-            )))
-        }
+        Some(path) if path.exists() => return Err(Error::refused(format!(
+            "The demo needs a fresh data file, and {} exists; name another or leave out --data.",
+            path.display()
+        ))),
         Some(path) => path,
         None => {
             let path = PathBuf::from(DEMO_DATA);
@@ -180,13 +257,21 @@ pub fn run(data: Option<PathBuf>, listen: SocketAddr) -> Result<()> {
     };
     let demo = seed(&Db::open(&path, 1)?)?;
     server::run_until_signal(Config::new(&path, listen), |addr| {
-        println!("kontor demo: {} ({}, Enterprise plan) in {}", demo.company_name, demo.company_id, path.display());
+        println!(
+            "kontor demo: {} ({}, Enterprise plan) in {}",
+            demo.company_name,
+            demo.company_id,
+            path.display()
+        );
         println!();
         println!("  live key (production): {}", demo.live_key);
         println!("  test key (sandbox):    {}", demo.test_key);
         println!();
         println!("  REST API: http://{addr}/v1");
-        println!("  try:      curl -s http://{addr}/v1/customers -H 'Authorization: Bearer {}'", demo.live_key);
+        println!(
+            "  try:      curl -s http://{addr}/v1/customers -H 'Authorization: Bearer {}'",
+            demo.live_key
+        );
         println!();
         println!("  The keys are shown only now. Ctrl-C stops the server.");
     })

@@ -69,7 +69,9 @@ impl Error {
             Error::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Error::NotFound(_) => StatusCode::NOT_FOUND,
             Error::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
-            Error::IdempotencyConflict | Error::WrongState(_) | Error::Refused(_) => StatusCode::CONFLICT,
+            Error::IdempotencyConflict | Error::WrongState(_) | Error::Refused(_) => {
+                StatusCode::CONFLICT
+            }
             Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -93,8 +95,12 @@ impl Error {
     /// The sentence for a person. It may change between releases; the code may not.
     pub fn sentence(&self) -> String {
         match self {
-            Error::Unauthenticated => "The API key is missing, unreadable, unknown, revoked or expired.".into(),
-            Error::PlanRequired => "The company's plan does not include the API; it needs the Enterprise plan.".into(),
+            Error::Unauthenticated => {
+                "The API key is missing, unreadable, unknown, revoked or expired.".into()
+            }
+            Error::PlanRequired => {
+                "The company's plan does not include the API; it needs the Enterprise plan.".into()
+            }
             Error::RateLimited { wait_seconds } => {
                 format!("The rate budget of this key is used up; try again in {wait_seconds} s.")
             }
@@ -105,7 +111,9 @@ impl Error {
             Error::MethodNotAllowed(allow) => {
                 format!("This address does not answer this method; it answers {allow}.")
             }
-            Error::IdempotencyConflict => "This Idempotency-Key was already used for a different request.".into(),
+            Error::IdempotencyConflict => {
+                "This Idempotency-Key was already used for a different request.".into()
+            }
             Error::Internal(_) => "Something went wrong inside kontor; nothing was changed.".into(),
         }
     }

@@ -20,9 +20,12 @@ pub enum Patch<T> {
 /// Fails with `BadRequest` for an empty body or invalid JSON.
 pub fn parse_json(body: &[u8]) -> Result<Value> {
     if body.iter().all(u8::is_ascii_whitespace) {
-        return Err(Error::bad_request("The request needs a JSON object as its body."));
+        return Err(Error::bad_request(
+            "The request needs a JSON object as its body.",
+        ));
     }
-    serde_json::from_slice(body).map_err(|e| Error::bad_request(format!("The body is not valid JSON: {e}.")))
+    serde_json::from_slice(body)
+        .map_err(|e| Error::bad_request(format!("The body is not valid JSON: {e}.")))
 }
 
 /// The fields of one JSON object, taken one by one.
@@ -56,7 +59,10 @@ impl Fields {
         match value {
             Value::Object(map) => Ok(Fields { map }),
             Value::Null => Ok(Fields { map: Map::new() }),
-            other => Err(Error::bad_request(format!("The body must be a JSON object, not {}.", type_name(&other)))),
+            other => Err(Error::bad_request(format!(
+                "The body must be a JSON object, not {}.",
+                type_name(&other)
+            ))),
         }
     }
 
@@ -95,18 +101,28 @@ impl Fields {
             Some(Value::String(s)) => {
                 let trimmed = s.trim();
                 if trimmed.is_empty() {
-                    Err(Error::bad_request(format!("The field {name} must not be empty.")))
+                    Err(Error::bad_request(format!(
+                        "The field {name} must not be empty."
+                    )))
                 } else if trimmed.chars().count() > max {
-                    Err(Error::bad_request(format!("The field {name} is longer than {max} characters.")))
-                } else if trimmed.chars().any(|c| c.is_control() && c != '\n' && c != '\t') {
-                    Err(Error::bad_request(format!("The field {name} contains a control character.")))
+                    Err(Error::bad_request(format!(
+                        "The field {name} is longer than {max} characters."
+                    )))
+                } else if trimmed
+                    .chars()
+                    .any(|c| c.is_control() && c != '\n' && c != '\t')
+                {
+                    Err(Error::bad_request(format!(
+                        "The field {name} contains a control character."
+                    )))
                 } else {
                     Ok(Patch::Value(trimmed.to_string()))
                 }
             }
-            Some(other) => {
-                Err(Error::bad_request(format!("The field {name} must be a string, not {}.", type_name(&other))))
-            }
+            Some(other) => Err(Error::bad_request(format!(
+                "The field {name} must be a string, not {}.",
+                type_name(&other)
+            ))),
         }
     }
 
@@ -117,19 +133,26 @@ impl Fields {
         match self.take(name) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Bool(b)) => Ok(Some(b)),
-            Some(other) => {
-                Err(Error::bad_request(format!("The field {name} must be true or false, not {}.", type_name(&other))))
-            }
+            Some(other) => Err(Error::bad_request(format!(
+                "The field {name} must be true or false, not {}.",
+                type_name(&other)
+            ))),
         }
     }
 
     /// An integer within `range`; absent or null is `None`.
     ///
     /// Fails with `BadRequest` naming the field when it is not an integer in the range.
-    pub fn optional_int(&mut self, name: &str, range: std::ops::RangeInclusive<i64>) -> Result<Option<i64>> {
+    pub fn optional_int(
+        &mut self,
+        name: &str,
+        range: std::ops::RangeInclusive<i64>,
+    ) -> Result<Option<i64>> {
         match self.take(name) {
             None | Some(Value::Null) => Ok(None),
-            Some(Value::Number(n)) if n.as_i64().is_some_and(|i| range.contains(&i)) => Ok(n.as_i64()),
+            Some(Value::Number(n)) if n.as_i64().is_some_and(|i| range.contains(&i)) => {
+                Ok(n.as_i64())
+            }
             Some(_) => Err(Error::bad_request(format!(
                 "The field {name} must be a whole number from {} to {}.",
                 range.start(),

@@ -33,12 +33,18 @@ pub struct Outcome<T> {
 ///
 /// Fails with `BadRequest` saying which.
 pub fn check_key(key: Option<&str>) -> Result<&str> {
-    let key = key.ok_or_else(|| Error::bad_request("The Idempotency-Key header is missing; every POST needs one."))?;
+    let key = key.ok_or_else(|| {
+        Error::bad_request("The Idempotency-Key header is missing; every POST needs one.")
+    })?;
     if key.is_empty() || key.chars().count() > MAX_KEY_LEN {
-        return Err(Error::bad_request("The Idempotency-Key must have 1 to 200 characters."));
+        return Err(Error::bad_request(
+            "The Idempotency-Key must have 1 to 200 characters.",
+        ));
     }
     if key.chars().any(char::is_control) {
-        return Err(Error::bad_request("The Idempotency-Key must not contain control characters."));
+        return Err(Error::bad_request(
+            "The Idempotency-Key must not contain control characters.",
+        ));
     }
     Ok(key)
 }
@@ -67,7 +73,10 @@ const LOOKUP_SQL: &str = "SELECT fingerprint, status, resource_id FROM idempoten
 fn lookup(conn: &Connection, tenant: &Tenant, key: &str) -> Result<Option<(String, u16, String)>> {
     Ok(conn
         .prepare_cached(LOOKUP_SQL)?
-        .query_row(params![tenant.company_id, tenant.env(), key, cutoff()], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .query_row(
+            params![tenant.company_id, tenant.env(), key, cutoff()],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
         .optional()?)
 }
 
@@ -81,7 +90,11 @@ fn replay<T>(
     if stored != fingerprint {
         return Err(Error::IdempotencyConflict);
     }
-    Ok(Outcome { status, body: read(conn, &id)?, replayed: true })
+    Ok(Outcome {
+        status,
+        body: read(conn, &id)?,
+        replayed: true,
+    })
 }
 
 /// Runs `create` once per (tenant, key): `create` returns the status and the id
@@ -123,5 +136,10 @@ pub fn run<T>(
 ///
 /// Fails only on a storage error.
 pub fn purge(db: &Db) -> Result<usize> {
-    db.write(|tx| Ok(tx.execute("DELETE FROM idempotency_keys WHERE created_at < ?1", [cutoff()])?))
+    db.write(|tx| {
+        Ok(tx.execute(
+            "DELETE FROM idempotency_keys WHERE created_at < ?1",
+            [cutoff()],
+        )?)
+    })
 }

@@ -240,7 +240,10 @@ impl Currency {
 
     /// The number of decimal places of the minor unit (JPY 0, EUR 2, BHD 3).
     pub fn exponent(&self) -> u8 {
-        CURRENCIES.iter().find(|(code, _)| *code == self.0).map_or(2, |(_, e)| *e)
+        CURRENCIES
+            .iter()
+            .find(|(code, _)| *code == self.0)
+            .map_or(2, |(_, e)| *e)
     }
 }
 

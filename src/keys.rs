@@ -45,15 +45,26 @@ fn hash(secret: &str) -> String {
 
 fn display_form(secret: &str, environment: Environment) -> String {
     let random = &secret[environment.key_prefix().len()..];
-    format!("{}{}…{}", environment.key_prefix(), &random[..4], &random[random.len() - 4..])
+    format!(
+        "{}{}…{}",
+        environment.key_prefix(),
+        &random[..4],
+        &random[random.len() - 4..]
+    )
 }
 
 fn scopes_text(scopes: &[Scope]) -> String {
-    scopes.iter().map(|s| s.name()).collect::<Vec<_>>().join(",")
+    scopes
+        .iter()
+        .map(|s| s.name())
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 fn scopes_from_text(text: &str) -> Vec<Scope> {
-    text.split(',').filter_map(|s| Scope::parse(s).ok()).collect()
+    text.split(',')
+        .filter_map(|s| Scope::parse(s).ok())
+        .collect()
 }
 
 /// What `key create` asks for.
@@ -74,14 +85,20 @@ pub fn create(tx: &Tx, new: NewKey) -> Result<Value> {
     company::get(tx, &new.company_id)?;
     let name = new.name.trim();
     if name.is_empty() || name.chars().count() > 100 {
-        return Err(Error::bad_request("A key needs a name of 1 to 100 characters."));
+        return Err(Error::bad_request(
+            "A key needs a name of 1 to 100 characters.",
+        ));
     }
     if let Some(expires) = &new.expires_at {
         if expires.as_str() <= clock::now().as_str() {
             return Err(Error::bad_request("The expiry must lie in the future."));
         }
     }
-    let secret = format!("{}{}", new.environment.key_prefix(), ident::base62(SECRET_LEN));
+    let secret = format!(
+        "{}{}",
+        new.environment.key_prefix(),
+        ident::base62(SECRET_LEN)
+    );
     let id = ident::new_id("key");
     tx.execute(
         "INSERT INTO api_keys (id, company_id, environment, name, secret_hash, display, scopes, created_at, expires_at)
@@ -124,9 +141,13 @@ fn record_from_row(row: &rusqlite::Row) -> rusqlite::Result<Value> {
 }
 
 fn get_record(conn: &Connection, id: &str) -> Result<Value> {
-    conn.query_row(&format!("{KEY_RECORD_SQL} WHERE id = ?1"), [id], record_from_row)
-        .optional()?
-        .ok_or_else(|| Error::not_found(format!("Key {id}")))
+    conn.query_row(
+        &format!("{KEY_RECORD_SQL} WHERE id = ?1"),
+        [id],
+        record_from_row,
+    )
+    .optional()?
+    .ok_or_else(|| Error::not_found(format!("Key {id}")))
 }
 
 /// Every key of a company, newest first, without secrets.
@@ -134,8 +155,12 @@ fn get_record(conn: &Connection, id: &str) -> Result<Value> {
 /// Fails with `NotFound` for an unknown company.
 pub fn list(conn: &Connection, company_id: &str) -> Result<Value> {
     company::get(conn, company_id)?;
-    let mut stmt = conn.prepare(&format!("{KEY_RECORD_SQL} WHERE company_id = ?1 ORDER BY seq DESC"))?;
-    let keys = stmt.query_map([company_id], record_from_row)?.collect::<rusqlite::Result<Vec<_>>>()?;
+    let mut stmt = conn.prepare(&format!(
+        "{KEY_RECORD_SQL} WHERE company_id = ?1 ORDER BY seq DESC"
+    ))?;
+    let keys = stmt
+        .query_map([company_id], record_from_row)?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(json!({ "data": keys }))
 }
 
@@ -144,7 +169,10 @@ pub fn list(conn: &Connection, company_id: &str) -> Result<Value> {
 /// Fails with `NotFound` for an unknown key.
 pub fn revoke(tx: &Tx, id: &str) -> Result<Value> {
     get_record(tx, id)?;
-    tx.execute("UPDATE api_keys SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL", params![id, clock::now()])?;
+    tx.execute(
+        "UPDATE api_keys SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
+        params![id, clock::now()],
+    )?;
     get_record(tx, id)
 }
 
@@ -165,7 +193,10 @@ pub struct UsageLog {
 
 impl UsageLog {
     fn note(&self, key_id: &str, at: String) {
-        self.pending.lock().unwrap_or_else(|p| p.into_inner()).insert(key_id.to_string(), at);
+        self.pending
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(key_id.to_string(), at);
     }
 
     /// Writes every noted use; a stored value is only ever moved forward.
@@ -192,7 +223,11 @@ impl UsageLog {
 ///
 /// Fails with `Unauthenticated` (one answer for every case) when the header is
 /// missing or unreadable, or the key is unknown, revoked or expired.
-pub fn authenticate(conn: &Connection, usage: &UsageLog, header: Option<&str>) -> Result<AuthedKey> {
+pub fn authenticate(
+    conn: &Connection,
+    usage: &UsageLog,
+    header: Option<&str>,
+) -> Result<AuthedKey> {
     let token = bearer(header).ok_or(Error::Unauthenticated)?;
     let environment = if token.starts_with(Environment::Production.key_prefix()) {
         Environment::Production
@@ -207,7 +242,8 @@ pub fn authenticate(conn: &Connection, usage: &UsageLog, header: Option<&str>) -
     }
     let now = Timestamp::now();
     let key = {
-        const SQL: &str = "SELECT k.id, k.name, k.company_id, k.environment, k.scopes, k.display, k.expires_at,
+        const SQL: &str =
+            "SELECT k.id, k.name, k.company_id, k.environment, k.scopes, k.display, k.expires_at,
                     k.revoked_at, k.last_used_at, c.name, c.plan
              FROM api_keys k JOIN companies c ON c.id = k.company_id
              WHERE k.secret_hash = ?1";
@@ -237,12 +273,19 @@ pub fn authenticate(conn: &Connection, usage: &UsageLog, header: Option<&str>) -
         return Err(Error::Unauthenticated);
     };
     let now_text = clock::format_instant(now);
-    let expired = key.expires_at.as_deref().is_some_and(|e| e <= now_text.as_str());
+    let expired = key
+        .expires_at
+        .as_deref()
+        .is_some_and(|e| e <= now_text.as_str());
     if revoked_at.is_some() || expired || stored_env != environment.as_str() {
         return Err(Error::Unauthenticated);
     }
     let stale_before = clock::format_instant(now - LAST_USED_GRANULARITY);
-    if key.last_used_at.as_deref().is_none_or(|used| used < stale_before.as_str()) {
+    if key
+        .last_used_at
+        .as_deref()
+        .is_none_or(|used| used < stale_before.as_str())
+    {
         usage.note(&key.id, now_text.clone());
         key.last_used_at = Some(now_text);
     }

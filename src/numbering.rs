@@ -27,8 +27,12 @@ pub fn take(tx: &Tx, tenant: &Tenant, series: &str, first: i64) -> Result<i64> {
 /// Fails only on a storage error.
 pub fn peek(conn: &Connection, tenant: &Tenant, series: &str, first: i64) -> Result<i64> {
     let current: Option<i64> = conn
-        .prepare_cached("SELECT value FROM counters WHERE company_id = ?1 AND environment = ?2 AND series = ?3")?
-        .query_row(params![tenant.company_id, tenant.env(), series], |r| r.get(0))
+        .prepare_cached(
+            "SELECT value FROM counters WHERE company_id = ?1 AND environment = ?2 AND series = ?3",
+        )?
+        .query_row(params![tenant.company_id, tenant.env(), series], |r| {
+            r.get(0)
+        })
         .optional()?;
     Ok(current.map_or(first, |v| v + 1))
 }

@@ -48,8 +48,9 @@ impl Query {
         for part in raw.split('&').filter(|p| !p.is_empty()) {
             let (name, value) = part.split_once('=').unwrap_or((part, ""));
             let decode = |t: &str| {
-                percent_decode(t, true)
-                    .ok_or_else(|| Error::bad_request("The query string has a broken %-escape or is not UTF-8."))
+                percent_decode(t, true).ok_or_else(|| {
+                    Error::bad_request("The query string has a broken %-escape or is not UTF-8.")
+                })
             };
             pairs.push((decode(name)?, decode(value)?));
         }
@@ -58,7 +59,11 @@ impl Query {
 
     /// The first value of `name`; an empty value counts as absent.
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.pairs.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str()).filter(|v| !v.is_empty())
+        self.pairs
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+            .filter(|v| !v.is_empty())
     }
 
     /// `true`/`false` (also `1`/`0`), absent is `None`.
@@ -70,7 +75,9 @@ impl Query {
             Some(v) => match v.to_ascii_lowercase().as_str() {
                 "true" | "1" => Ok(Some(true)),
                 "false" | "0" => Ok(Some(false)),
-                _ => Err(Error::bad_request(format!("The parameter {name} must be true or false."))),
+                _ => Err(Error::bad_request(format!(
+                    "The parameter {name} must be true or false."
+                ))),
             },
         }
     }
@@ -79,13 +86,17 @@ impl Query {
     ///
     /// Fails with `BadRequest` naming the parameter when it is not a whole number.
     fn int(&self, name: &str) -> Result<Option<i64>> {
-        let Some(v) = self.get(name) else { return Ok(None) };
+        let Some(v) = self.get(name) else {
+            return Ok(None);
+        };
         let (negative, digits) = match v.strip_prefix('-') {
             Some(rest) => (true, rest),
             None => (false, v.strip_prefix('+').unwrap_or(v)),
         };
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(Error::bad_request(format!("The parameter {name} must be a whole number.")));
+            return Err(Error::bad_request(format!(
+                "The parameter {name} must be a whole number."
+            )));
         }
         let magnitude = digits.parse::<i64>().unwrap_or(i64::MAX);
         Ok(Some(if negative { -magnitude } else { magnitude }))
@@ -124,7 +135,13 @@ impl Paging {
 
     /// The page envelope around `data`, given the total count.
     pub fn envelope<T>(self, data: Vec<T>, total: i64) -> Page<T> {
-        Page { data, page: self.page, size: self.size, total, more: self.offset() + self.size < total }
+        Page {
+            data,
+            page: self.page,
+            size: self.size,
+            total,
+            more: self.offset() + self.size < total,
+        }
     }
 }
 
@@ -153,6 +170,9 @@ mod tests {
         assert_eq!((p.page, p.size), (MAX_PAGE, 1));
         assert!(Query::parse("page=abc").unwrap().paging().is_err());
         assert!(Query::parse("x=%zz").is_err());
-        assert_eq!(percent_decode("RE%2F2026%2F1", false).as_deref(), Some("RE/2026/1"));
+        assert_eq!(
+            percent_decode("RE%2F2026%2F1", false).as_deref(),
+            Some("RE/2026/1")
+        );
     }
 }

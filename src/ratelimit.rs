@@ -39,7 +39,9 @@ pub struct RateLimiter {
 
 impl Default for RateLimiter {
     fn default() -> Self {
-        RateLimiter { buckets: Mutex::new(HashMap::new()) }
+        RateLimiter {
+            buckets: Mutex::new(HashMap::new()),
+        }
     }
 }
 
@@ -56,7 +58,10 @@ impl RateLimiter {
         match buckets.get_mut(key_id) {
             Some(bucket) => bucket.take(now, consume),
             None => {
-                let mut bucket = Bucket { level_ms: FULL_MS, at: now };
+                let mut bucket = Bucket {
+                    level_ms: FULL_MS,
+                    at: now,
+                };
                 let verdict = bucket.take(now, consume);
                 buckets.insert(key_id.to_string(), bucket);
                 verdict
@@ -79,7 +84,11 @@ impl Bucket {
             allowed,
             remaining: self.level_ms / REFILL_MS,
             reset_seconds: ceil_div(missing, 1000),
-            retry_after_seconds: if allowed { 0 } else { ceil_div(REFILL_MS - self.level_ms, 1000).max(1) },
+            retry_after_seconds: if allowed {
+                0
+            } else {
+                ceil_div(REFILL_MS - self.level_ms, 1000).max(1)
+            },
         }
     }
 }

@@ -63,13 +63,21 @@ pub struct Reply {
 
 impl Reply {
     pub fn ok(body: &impl Serialize) -> Reply {
-        Reply { status: 200, body: json_bytes(body), replayed: false }
+        Reply {
+            status: 200,
+            body: json_bytes(body),
+            replayed: false,
+        }
     }
 }
 
 impl<T: Serialize> From<Outcome<T>> for Reply {
     fn from(o: Outcome<T>) -> Reply {
-        Reply { status: o.status, body: json_bytes(&o.body), replayed: o.replayed }
+        Reply {
+            status: o.status,
+            body: json_bytes(&o.body),
+            replayed: o.replayed,
+        }
     }
 }
 
@@ -109,8 +117,15 @@ impl Call<'_> {
         read: impl Fn(&Connection, &str) -> Result<T>,
     ) -> Result<Reply> {
         let tenant = self.tenant();
-        let outcome =
-            idempotency::run(&self.app.db, self.conn, tenant, key, fingerprint, |tx| Ok((201, create(tx)?)), read)?;
+        let outcome = idempotency::run(
+            &self.app.db,
+            self.conn,
+            tenant,
+            key,
+            fingerprint,
+            |tx| Ok((201, create(tx)?)),
+            read,
+        )?;
         Ok(Reply::from(outcome))
     }
 
@@ -205,15 +220,26 @@ fn json_bytes(v: &impl Serialize) -> Vec<u8> {
 }
 
 /// The answer to a refusal, with the headers its kind carries.
-pub fn refusal(error: &Error, mut headers: Vec<(&'static str, String)>, key_id: Option<String>) -> Answer {
+pub fn refusal(
+    error: &Error,
+    mut headers: Vec<(&'static str, String)>,
+    key_id: Option<String>,
+) -> Answer {
     match error {
         Error::Unauthenticated => headers.push(("WWW-Authenticate", "Bearer".into())),
-        Error::RateLimited { wait_seconds } => headers.push(("Retry-After", wait_seconds.to_string())),
+        Error::RateLimited { wait_seconds } => {
+            headers.push(("Retry-After", wait_seconds.to_string()))
+        }
         Error::MethodNotAllowed(allow) => headers.push(("Allow", (*allow).to_string())),
         Error::Internal(detail) => eprintln!("error: {detail}"),
         _ => {}
     }
-    Answer { status: error.status(), headers, body: json_bytes(&error.body()), key_id }
+    Answer {
+        status: error.status(),
+        headers,
+        body: json_bytes(&error.body()),
+        key_id,
+    }
 }
 
 /// Authenticates, checks the plan and takes a token: the first three checks,
@@ -226,15 +252,22 @@ pub fn admit(
     conn: &Connection,
     authorization: Option<&str>,
 ) -> std::result::Result<(AuthedKey, Verdict), Turned> {
-    let key = keys::authenticate(conn, &app.usage, authorization).map_err(|error| Turned { error, key: None })?;
+    let key = keys::authenticate(conn, &app.usage, authorization)
+        .map_err(|error| Turned { error, key: None })?;
     if !key.plan.includes_api() {
         let verdict = app.limiter.check(&key.id, false);
-        return Err(Turned { error: Error::PlanRequired, key: Some((key.id, verdict)) });
+        return Err(Turned {
+            error: Error::PlanRequired,
+            key: Some((key.id, verdict)),
+        });
     }
     let verdict = app.limiter.check(&key.id, true);
     if !verdict.allowed {
         let wait_seconds = verdict.retry_after_seconds;
-        return Err(Turned { error: Error::RateLimited { wait_seconds }, key: Some((key.id, verdict)) });
+        return Err(Turned {
+            error: Error::RateLimited { wait_seconds },
+            key: Some((key.id, verdict)),
+        });
     }
     Ok((key, verdict))
 }
@@ -268,7 +301,10 @@ impl<'a> ReadSnapshot<'a> {
 impl Drop for ReadSnapshot<'_> {
     fn drop(&mut self) {
         if !self.0.is_autocommit() {
-            let _ = self.0.prepare_cached("COMMIT").and_then(|mut s| s.execute([]));
+            let _ = self
+                .0
+                .prepare_cached("COMMIT")
+                .and_then(|mut s| s.execute([]));
         }
     }
 }
@@ -276,9 +312,10 @@ impl Drop for ReadSnapshot<'_> {
 fn handle_on(app: &App, conn: &Connection, req: &Request) -> Answer {
     let (key, verdict) = match admit(app, conn, req.authorization.as_deref()) {
         Ok(admitted) => admitted,
-        Err(Turned { error, key: Some((key_id, verdict)) }) => {
-            return refusal(&error, rate_headers(&verdict), Some(key_id))
-        }
+        Err(Turned {
+            error,
+            key: Some((key_id, verdict)),
+        }) => return refusal(&error, rate_headers(&verdict), Some(key_id)),
         Err(Turned { error, key: None }) => return refusal(&error, Vec::new(), None),
     };
     let headers = rate_headers(&verdict);
@@ -314,7 +351,11 @@ fn handle_admitted(app: &App, conn: &Connection, req: &Request, key: &AuthedKey)
     let body = req.body.as_deref().ok_or(Error::PayloadTooLarge)?;
     let query = Query::parse(&req.query)?;
     // A GET's handler reads in one transaction: one snapshot, one read lock.
-    let _snapshot = if req.method == Method::GET { Some(ReadSnapshot::begin(conn)?) } else { None };
+    let _snapshot = if req.method == Method::GET {
+        Some(ReadSnapshot::begin(conn)?)
+    } else {
+        None
+    };
     let call = Call {
         app,
         conn,

@@ -45,7 +45,13 @@ pub struct Config {
 impl Config {
     pub fn new(data: impl Into<PathBuf>, listen: SocketAddr) -> Config {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
-        Config { data: data.into(), listen, connections: 16, log_requests: true, workers: cores + 1 }
+        Config {
+            data: data.into(),
+            listen,
+            connections: 16,
+            log_requests: true,
+            workers: cores + 1,
+        }
     }
 }
 
@@ -66,7 +72,11 @@ impl Server {
         let (addr, thread) = start_with(config, async move {
             let _ = stop_rx.await;
         })?;
-        Ok(Server { addr, stop: Some(stop_tx), thread: Some(thread) })
+        Ok(Server {
+            addr,
+            stop: Some(stop_tx),
+            thread: Some(thread),
+        })
     }
 
     /// Stops accepting, lets in-flight requests finish, and waits for the end.
@@ -223,7 +233,10 @@ async fn purge_hourly(app: Arc<App>) {
 }
 
 fn header(req: &HttpRequest<Incoming>, name: &str) -> Option<String> {
-    req.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string)
+    req.headers()
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_string)
 }
 
 async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Bytes>> {
@@ -231,25 +244,48 @@ async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Byt
     let log_requests = app.log_requests;
     let method = req.method().clone();
     let path = req.uri().path().to_string();
-    let request_head =
-        (req.uri().query().unwrap_or("").to_string(), header(&req, "authorization"), header(&req, "idempotency-key"));
+    let request_head = (
+        req.uri().query().unwrap_or("").to_string(),
+        header(&req, "authorization"),
+        header(&req, "idempotency-key"),
+    );
     let body = match Limited::new(req.into_body(), MAX_BODY).collect().await {
         Ok(collected) => Some(collected.to_bytes().to_vec()),
-        Err(e) if e.downcast_ref::<http_body_util::LengthLimitError>().is_some() => None,
+        Err(e)
+            if e.downcast_ref::<http_body_util::LengthLimitError>()
+                .is_some() =>
+        {
+            None
+        }
         Err(_) => Some(Vec::new()),
     };
     let (query, authorization, idempotency_key) = request_head;
-    let request = Request { method: method.clone(), path: path.clone(), query, authorization, idempotency_key, body };
+    let request = Request {
+        method: method.clone(),
+        path: path.clone(),
+        query,
+        authorization,
+        idempotency_key,
+        body,
+    };
     // A GET only reads (key uses are written in the background): it runs right
     // here, on the worker, in microseconds. Anything that may write waits for
     // the write lock and an fsync, so it moves to a blocking thread.
     let answer = if method == hyper::Method::GET {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| rest::handle(&app, &request)))
-            .unwrap_or_else(|_| rest::refusal(&Error::internal("a handler panicked"), Vec::new(), None))
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            rest::handle(&app, &request)
+        }))
+        .unwrap_or_else(|_| rest::refusal(&Error::internal("a handler panicked"), Vec::new(), None))
     } else {
         tokio::task::spawn_blocking(move || rest::handle(&app, &request))
             .await
-            .unwrap_or_else(|e| rest::refusal(&Error::internal(format!("handler failed: {e}")), Vec::new(), None))
+            .unwrap_or_else(|e| {
+                rest::refusal(
+                    &Error::internal(format!("handler failed: {e}")),
+                    Vec::new(),
+                    None,
+                )
+            })
     };
     if log_requests {
         rest::log_line(&method, &path, &answer, started);

@@ -37,7 +37,9 @@ impl Environment {
         match text.to_ascii_lowercase().as_str() {
             "production" | "live" => Ok(Environment::Production),
             "sandbox" | "test" => Ok(Environment::Sandbox),
-            _ => Err(Error::bad_request(format!("{text} is not an environment; use production or sandbox."))),
+            _ => Err(Error::bad_request(format!(
+                "{text} is not an environment; use production or sandbox."
+            ))),
         }
     }
 }
@@ -51,7 +53,10 @@ pub struct Tenant {
 
 impl Tenant {
     pub fn new(company_id: impl Into<String>, environment: Environment) -> Tenant {
-        Tenant { company_id: company_id.into(), environment }
+        Tenant {
+            company_id: company_id.into(),
+            environment,
+        }
     }
 
     /// The environment's stored form, for SQL parameters.

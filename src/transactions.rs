@@ -40,10 +40,19 @@ impl NewTransaction {
         let title = f.required_text("title", MAX_TITLE)?;
         let description = f.optional_text("description", MAX_DESCRIPTION)?;
         let customer_id = f.optional_text("customerId", 100)?;
-        let due_on = f.optional_text("dueOn", 10)?.map(|d| clock::parse_date("dueOn", &d)).transpose()?;
+        let due_on = f
+            .optional_text("dueOn", 10)?
+            .map(|d| clock::parse_date("dueOn", &d))
+            .transpose()?;
         let stage = f.optional_text("stage", 40)?;
         f.finish()?;
-        Ok(NewTransaction { title, description, customer_id, due_on, stage })
+        Ok(NewTransaction {
+            title,
+            description,
+            customer_id,
+            due_on,
+            stage,
+        })
     }
 }
 
@@ -67,7 +76,10 @@ pub fn create(tx: &Tx, tenant: &Tenant, new: &NewTransaction) -> Result<String> 
     if let Some(customer_id) = &new.customer_id {
         customers::name_of(tx, tenant, customer_id)?;
     }
-    let stage = new.stage.clone().unwrap_or_else(|| company.first_stage().to_string());
+    let stage = new
+        .stage
+        .clone()
+        .unwrap_or_else(|| company.first_stage().to_string());
     check_stage(&company, &stage)?;
     let started_on = company.today();
     let year = started_on.year();
@@ -95,7 +107,8 @@ pub fn create(tx: &Tx, tenant: &Tenant, new: &NewTransaction) -> Result<String> 
     Ok(id)
 }
 
-const SELECT: &str = "SELECT t.id, t.number, t.title, t.description, t.stage, t.customer_id, c.name, t.due_on,
+const SELECT: &str =
+    "SELECT t.id, t.number, t.title, t.description, t.stage, t.customer_id, c.name, t.due_on,
             t.started_on, t.archived, t.created_at
      FROM transactions t LEFT JOIN customers c ON c.id = t.customer_id";
 
@@ -137,10 +150,12 @@ fn from_row(r: &rusqlite::Row) -> rusqlite::Result<TransactionRecord> {
 ///
 /// Fails with `NotFound` when the tenant has no transaction with this id.
 pub fn get(conn: &Connection, tenant: &Tenant, id: &str) -> Result<TransactionRecord> {
-    conn.prepare_cached(&format!("{SELECT} WHERE t.id = ?1 AND t.company_id = ?2 AND t.environment = ?3"))?
-        .query_row(params![id, tenant.company_id, tenant.env()], from_row)
-        .optional()?
-        .ok_or_else(|| Error::not_found(format!("Transaction {id}")))
+    conn.prepare_cached(&format!(
+        "{SELECT} WHERE t.id = ?1 AND t.company_id = ?2 AND t.environment = ?3"
+    ))?
+    .query_row(params![id, tenant.company_id, tenant.env()], from_row)
+    .optional()?
+    .ok_or_else(|| Error::not_found(format!("Transaction {id}")))
 }
 
 /// The filters of a transaction list.
@@ -174,11 +189,19 @@ pub fn parse_period(text: &str) -> Result<(Date, Date)> {
     match text.split_once('-') {
         None => months(year_of(text)?, 1, 12),
         Some((y, q)) if q.len() == 2 && (q.starts_with('Q') || q.starts_with('q')) => {
-            let n: i8 = q[1..].parse().ok().filter(|n| (1..=4).contains(n)).ok_or_else(bad)?;
+            let n: i8 = q[1..]
+                .parse()
+                .ok()
+                .filter(|n| (1..=4).contains(n))
+                .ok_or_else(bad)?;
             months(year_of(y)?, 3 * n - 2, 3 * n)
         }
         Some((y, m)) if m.len() == 2 && m.bytes().all(|b| b.is_ascii_digit()) => {
-            let m: i8 = m.parse().ok().filter(|m| (1..=12).contains(m)).ok_or_else(bad)?;
+            let m: i8 = m
+                .parse()
+                .ok()
+                .filter(|m| (1..=12).contains(m))
+                .ok_or_else(bad)?;
             months(year_of(y)?, m, m)
         }
         Some(_) => Err(bad()),
@@ -190,8 +213,14 @@ impl Filter {
     ///
     /// Fails with `BadRequest` for an unreadable period, date or boolean.
     pub fn from_query(q: &Query) -> Result<Filter> {
-        let mut from = q.get("from").map(|d| clock::parse_date("from", d)).transpose()?;
-        let mut to = q.get("to").map(|d| clock::parse_date("to", d)).transpose()?;
+        let mut from = q
+            .get("from")
+            .map(|d| clock::parse_date("from", d))
+            .transpose()?;
+        let mut to = q
+            .get("to")
+            .map(|d| clock::parse_date("to", d))
+            .transpose()?;
         if let Some(period) = q.get("period") {
             let (start, end) = parse_period(period)?;
             from = Some(from.map_or(start, |f| f.max(start)));
@@ -222,7 +251,12 @@ fn fts_query(text: &str) -> Option<String> {
 /// A page of the tenant's transactions, newest first.
 ///
 /// Fails only on a storage error.
-pub fn list(conn: &Connection, tenant: &Tenant, filter: &Filter, paging: Paging) -> Result<Page<TransactionRecord>> {
+pub fn list(
+    conn: &Connection,
+    tenant: &Tenant,
+    filter: &Filter,
+    paging: Paging,
+) -> Result<Page<TransactionRecord>> {
     const WHERE: &str = "t.company_id = ?1 AND t.environment = ?2
          AND (?3 IS NULL OR t.stage = ?3)
          AND (?4 OR t.archived = 0)
@@ -232,12 +266,24 @@ pub fn list(conn: &Connection, tenant: &Tenant, filter: &Filter, paging: Paging)
     let search = filter.search.as_deref().and_then(fts_query);
     let from = filter.from.map(|d| d.to_string());
     let to = filter.to.map(|d| d.to_string());
-    let args = params![tenant.company_id, tenant.env(), filter.stage, filter.include_archived, from, to, search];
+    let args = params![
+        tenant.company_id,
+        tenant.env(),
+        filter.stage,
+        filter.include_archived,
+        from,
+        to,
+        search
+    ];
     let total: i64 = conn
-        .prepare_cached(&format!("SELECT count(*) FROM transactions t WHERE {WHERE}"))?
+        .prepare_cached(&format!(
+            "SELECT count(*) FROM transactions t WHERE {WHERE}"
+        ))?
         .query_row(args, |r| r.get(0))?;
     let data = conn
-        .prepare_cached(&format!("{SELECT} WHERE {WHERE} ORDER BY t.seq DESC {PAGE_LIMIT_SQL} OFFSET ?8"))?
+        .prepare_cached(&format!(
+            "{SELECT} WHERE {WHERE} ORDER BY t.seq DESC {PAGE_LIMIT_SQL} OFFSET ?8"
+        ))?
         .query_map(
             params![
                 tenant.company_id,
@@ -277,7 +323,9 @@ impl Change {
     pub fn from_fields(mut f: Fields) -> Result<Change> {
         let required = |name: &str, p: Patch<String>| match p {
             Patch::Absent => Ok(None),
-            Patch::Null => Err(Error::bad_request(format!("The field {name} cannot be cleared."))),
+            Patch::Null => Err(Error::bad_request(format!(
+                "The field {name} cannot be cleared."
+            ))),
             Patch::Value(v) => Ok(Some(v)),
         };
         let clearable = |p: Patch<String>| match p {
@@ -293,13 +341,15 @@ impl Change {
             Some(Some(d)) => Some(Some(clock::parse_date("dueOn", &d)?)),
         };
         let stage = required("stage", f.patch_text("stage", 40)?)?;
-        let mut customer_id =
-            clearable(f.patch_text("customerId", 100)?).map(|c| c.filter(|id| !id.eq_ignore_ascii_case("none")));
+        let mut customer_id = clearable(f.patch_text("customerId", 100)?)
+            .map(|c| c.filter(|id| !id.eq_ignore_ascii_case("none")));
         match f.patch_text("customer", 10)? {
             Patch::Absent => {}
             Patch::Value(v) if v.eq_ignore_ascii_case("none") => {
                 if matches!(customer_id, Some(Some(_))) {
-                    return Err(Error::bad_request("customer: none and a customerId contradict each other."));
+                    return Err(Error::bad_request(
+                        "customer: none and a customerId contradict each other.",
+                    ));
                 }
                 customer_id = Some(None);
             }
@@ -311,7 +361,14 @@ impl Change {
         }
         let archived = f.optional_bool("archived")?;
         f.finish()?;
-        Ok(Change { title, description, due_on, stage, customer_id, archived })
+        Ok(Change {
+            title,
+            description,
+            due_on,
+            stage,
+            customer_id,
+            archived,
+        })
     }
 }
 
@@ -354,10 +411,18 @@ pub fn update(tx: &Tx, tenant: &Tenant, id: &str, change: &Change) -> Result<()>
         customers::name_of(tx, tenant, customer_id)?;
     }
     let title = change.title.clone().unwrap_or(current.title.clone());
-    let description = change.description.clone().unwrap_or(current.description.clone());
-    let due_on = change.due_on.map_or(current.due_on.clone(), |d| d.map(|d| d.to_string()));
+    let description = change
+        .description
+        .clone()
+        .unwrap_or(current.description.clone());
+    let due_on = change
+        .due_on
+        .map_or(current.due_on.clone(), |d| d.map(|d| d.to_string()));
     let stage = change.stage.clone().unwrap_or(current.stage.clone());
-    let customer_id = change.customer_id.clone().unwrap_or(current.customer_id.clone());
+    let customer_id = change
+        .customer_id
+        .clone()
+        .unwrap_or(current.customer_id.clone());
     let archived = change.archived.unwrap_or(current.archived);
     let content_changes = title != current.title
         || description != current.description
@@ -387,7 +452,9 @@ pub fn update(tx: &Tx, tenant: &Tenant, id: &str, change: &Change) -> Result<()>
 pub fn http_list(call: &Call) -> Result<Reply> {
     let paging = call.query.paging()?;
     let filter = Filter::from_query(call.query)?;
-    Ok(Reply::ok(&call.read(|conn| list(conn, call.tenant(), &filter, paging))?))
+    Ok(Reply::ok(
+        &call.read(|conn| list(conn, call.tenant(), &filter, paging))?,
+    ))
 }
 
 /// GET /v1/transactions/{id}
@@ -400,7 +467,12 @@ pub fn http_create(call: &Call) -> Result<Reply> {
     let (key, fingerprint, fields) = call.idempotent_body()?;
     let new = NewTransaction::from_fields(fields)?;
     let tenant = call.tenant();
-    call.create_once(key, &fingerprint, |tx| create(tx, tenant, &new), |conn, id| get(conn, tenant, id))
+    call.create_once(
+        key,
+        &fingerprint,
+        |tx| create(tx, tenant, &new),
+        |conn, id| get(conn, tenant, id),
+    )
 }
 
 /// PATCH /v1/transactions/{id}

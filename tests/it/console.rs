@@ -11,11 +11,30 @@ use crate::support::{Client, DataFile};
 #[test]
 fn refusals_exit_non_zero_with_a_sentence_and_change_nothing() {
     let data = DataFile::new();
-    let (ok, out, err) = data.console(&["company", "create", "--name", "X", "--country", "XX", "--currency", "EUR"]);
+    let (ok, out, err) = data.console(&[
+        "company",
+        "create",
+        "--name",
+        "X",
+        "--country",
+        "XX",
+        "--currency",
+        "EUR",
+    ]);
     assert!(!ok && out.is_null());
     assert!(err.contains("country"), "{err}");
-    let (ok, _, err) =
-        data.console(&["company", "create", "--name", "X", "--country", "DE", "--currency", "EUR", "--plan", "GOLD"]);
+    let (ok, _, err) = data.console(&[
+        "company",
+        "create",
+        "--name",
+        "X",
+        "--country",
+        "DE",
+        "--currency",
+        "EUR",
+        "--plan",
+        "GOLD",
+    ]);
     assert!(!ok && err.contains("plan"), "{err}");
     let company = data.company("Erste GmbH", "ENTERPRISE");
     let (ok, _, err) = data.console(&[
@@ -76,7 +95,10 @@ fn refusals_exit_non_zero_with_a_sentence_and_change_nothing() {
     assert!(!ok && err.contains("stage"), "{err}");
     let (ok, _, err) = data.console(&["company", "workflow", &company, "A", "A"]);
     assert!(!ok && err.contains("twice"), "{err}");
-    assert_eq!(data.ok(&["key", "list", "--company", &company])["data"], json!([]));
+    assert_eq!(
+        data.ok(&["key", "list", "--company", &company])["data"],
+        json!([])
+    );
 }
 
 #[test]
@@ -107,7 +129,10 @@ fn keys_are_shown_once_and_stored_only_as_a_hash() {
     let raw = std::fs::read(&data.path).unwrap();
     let wal = std::fs::read(data.path.with_extension("db-wal")).unwrap_or_default();
     let needle = secret.as_bytes();
-    assert!(!raw.windows(needle.len()).any(|w| w == needle) && !wal.windows(needle.len()).any(|w| w == needle));
+    assert!(
+        !raw.windows(needle.len()).any(|w| w == needle)
+            && !wal.windows(needle.len()).any(|w| w == needle)
+    );
     let revoked = data.ok(&["key", "revoke", key["id"].as_str().unwrap()]);
     assert!(revoked["revokedAt"].as_str().is_some());
     let twice = data.ok(&["key", "revoke", key["id"].as_str().unwrap()]);
@@ -124,9 +149,11 @@ fn a_data_file_from_a_newer_kontor_is_refused() {
     let (ok, _, err) = data.console(&["key", "list", "--company", "org_x"]);
     assert!(!ok);
     assert!(err.contains("schema version 99"), "{err}");
-    assert!(
-        kontor::server::Server::start(kontor::server::Config::new(&data.path, "127.0.0.1:0".parse().unwrap())).is_err()
-    );
+    assert!(kontor::server::Server::start(kontor::server::Config::new(
+        &data.path,
+        "127.0.0.1:0".parse().unwrap()
+    ))
+    .is_err());
 }
 
 #[test]
@@ -158,24 +185,52 @@ fn the_demo_prints_working_keys_and_serves_until_sigterm() {
             break;
         }
     }
-    let c = Client { addr: addr.parse().unwrap() };
+    let c = Client {
+        addr: addr.parse().unwrap(),
+    };
     let me = c.get(&live, "/v1/me");
     assert_eq!(me.status, 200);
     assert_eq!(me.body["environment"], json!("PRODUCTION"));
-    assert!(c.get(&live, "/v1/customers").body["total"].as_i64().unwrap() >= 3);
-    assert!(c.get(&live, "/v1/transactions").body["total"].as_i64().unwrap() >= 3);
-    assert_eq!(c.get(&live, "/v1/transactions?includeArchived=true&search=abgesagt").body["total"], json!(1));
+    assert!(
+        c.get(&live, "/v1/customers").body["total"]
+            .as_i64()
+            .unwrap()
+            >= 3
+    );
+    assert!(
+        c.get(&live, "/v1/transactions").body["total"]
+            .as_i64()
+            .unwrap()
+            >= 3
+    );
+    assert_eq!(
+        c.get(
+            &live,
+            "/v1/transactions?includeArchived=true&search=abgesagt"
+        )
+        .body["total"],
+        json!(1)
+    );
     assert_eq!(c.get(&test, "/v1/customers").body["total"], json!(1));
     // SIGTERM: a clean stop.
-    let status = Command::new("kill").args(["-TERM", &child.id().to_string()]).status().unwrap();
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
     assert!(status.success());
     let exit = child.wait().unwrap();
     assert!(exit.success(), "{exit:?}");
     // One log line per request on stderr, with the key id and never the secret.
     let mut log = String::new();
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut log).unwrap();
-    let me_line = log.lines().find(|l| l.starts_with("GET /v1/me 200 ")).expect(&log);
-    assert!(me_line.contains("key=key_") && me_line.contains("ms"), "{me_line}");
+    let me_line = log
+        .lines()
+        .find(|l| l.starts_with("GET /v1/me 200 "))
+        .expect(&log);
+    assert!(
+        me_line.contains("key=key_") && me_line.contains("ms"),
+        "{me_line}"
+    );
     assert!(!log.contains(&live[9..]) && !log.contains(&test[9..]));
     // A named data file that exists is never overwritten by the demo.
     let again = Command::new(env!("CARGO_BIN_EXE_kontor"))

@@ -67,7 +67,10 @@ fn lists_are_newest_first_paged_and_bounded() {
     assert_eq!(second.body["more"], json!(false));
     assert_eq!(second.body["data"][4]["name"], json!("Kunde 01"));
     let bounded = c.get(&w.live, "/v1/customers?size=500&page=-2");
-    assert_eq!((bounded.body["size"].clone(), bounded.body["page"].clone()), (json!(100), json!(0)));
+    assert_eq!(
+        (bounded.body["size"].clone(), bounded.body["page"].clone()),
+        (json!(100), json!(0))
+    );
     assert_eq!(bounded.body["data"].as_array().unwrap().len(), 30);
     let tiny = c.get(&w.live, "/v1/customers?size=0");
     assert_eq!(tiny.body["size"], json!(1));
@@ -88,7 +91,11 @@ fn search_looks_at_name_number_email_and_city() {
         "name": "Alpen KG", "street": "S", "postalCode": "6020", "city": "Innsbruck", "email": "office@alpen.at"}),
     );
     c.customer(&w.live, "Berg_Bau 100%");
-    let count = |q: &str| c.get(&w.live, &format!("/v1/customers?search={q}")).body["total"].as_i64().unwrap();
+    let count = |q: &str| {
+        c.get(&w.live, &format!("/v1/customers?search={q}")).body["total"]
+            .as_i64()
+            .unwrap()
+    };
     assert_eq!(count("alpen"), 1);
     assert_eq!(count("INNSBRUCK"), 1);
     assert_eq!(count("office%40alpen"), 1);

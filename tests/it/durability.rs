@@ -22,8 +22,12 @@ fn concurrent_writes_with_refusals_keep_numbers_gapless_and_survive_a_restart() 
                 // Every third request names a stage outside the workflow and is refused.
                 let stage = if i % 3 == 0 { "UNBEKANNT" } else { "NEU" };
                 barrier.wait();
-                let a =
-                    c.post(&key, "/v1/transactions", &unique(), &json!({"title": format!("Job {i}"), "stage": stage}));
+                let a = c.post(
+                    &key,
+                    "/v1/transactions",
+                    &unique(),
+                    &json!({"title": format!("Job {i}"), "stage": stage}),
+                );
                 (i, a.status, a.body)
             })
         })
@@ -41,21 +45,38 @@ fn concurrent_writes_with_refusals_keep_numbers_gapless_and_survive_a_restart() 
         }
     }
     assert_eq!(acknowledged.len(), 32);
-    let year = &answers.iter().find(|a| a.1 == 201).unwrap().2["startedOn"].as_str().unwrap()[..4];
+    let year = &answers.iter().find(|a| a.1 == 201).unwrap().2["startedOn"]
+        .as_str()
+        .unwrap()[..4];
     let expected: BTreeSet<String> = (1..=32).map(|n| format!("V{year}-{n:04}")).collect();
-    assert_eq!(acknowledged, expected, "numbers must be consecutive without gaps");
+    assert_eq!(
+        acknowledged, expected,
+        "numbers must be consecutive without gaps"
+    );
 
     // Restart: every acknowledged record is there, and nothing refused is.
-    let World { data, server, live, .. } = w;
+    let World {
+        data, server, live, ..
+    } = w;
     server.stop();
     let server = start(&data);
     let c = Client { addr: server.addr };
     let page = c.get(&live, "/v1/transactions?size=100");
     assert_eq!(page.body["total"], json!(32));
-    let stored: BTreeSet<String> =
-        page.body["data"].as_array().unwrap().iter().map(|t| t["number"].as_str().unwrap().to_string()).collect();
+    let stored: BTreeSet<String> = page.body["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["number"].as_str().unwrap().to_string())
+        .collect();
     assert_eq!(stored, expected);
-    let titles: BTreeSet<String> =
-        page.body["data"].as_array().unwrap().iter().map(|t| t["title"].as_str().unwrap().to_string()).collect();
-    assert!((0..48).filter(|i| i % 3 == 0).all(|i| !titles.contains(&format!("Job {i}"))));
+    let titles: BTreeSet<String> = page.body["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["title"].as_str().unwrap().to_string())
+        .collect();
+    assert!((0..48)
+        .filter(|i| i % 3 == 0)
+        .all(|i| !titles.contains(&format!("Job {i}"))));
 }

@@ -10,12 +10,16 @@ use crate::support::World;
 /// Sends raw bytes as one request and returns the status code.
 fn raw(addr: std::net::SocketAddr, request: &[u8]) -> u16 {
     let mut s = std::net::TcpStream::connect(addr).unwrap();
-    s.set_read_timeout(Some(std::time::Duration::from_secs(5))).unwrap();
+    s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+        .unwrap();
     s.write_all(request).unwrap();
     let mut answer = Vec::new();
     let _ = s.read_to_end(&mut answer);
     let text = String::from_utf8_lossy(&answer);
-    text.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0)
+    text.split_whitespace()
+        .nth(1)
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(0)
 }
 
 #[test]
@@ -31,8 +35,10 @@ fn hostile_requests_are_refused_without_a_500() {
         br#"{"name": "A\u0000B", "street": "S", "postalCode": "1", "city": "B"}"#.to_vec(),
         br#"{"name": 1e999, "street": "S", "postalCode": "1", "city": "B"}"#.to_vec(),
         br#"{"name": {"nested": [1, 2, {"x": null}]}, "street": "S"}"#.to_vec(),
-        format!(r#"{{"name": "{long_name}", "street": "S", "postalCode": "1", "city": "B"}}"#).into_bytes(),
-        br#"{"name": "A", "street": "S", "postalCode": "1", "city": "B", "country": "\ud800"}"#.to_vec(),
+        format!(r#"{{"name": "{long_name}", "street": "S", "postalCode": "1", "city": "B"}}"#)
+            .into_bytes(),
+        br#"{"name": "A", "street": "S", "postalCode": "1", "city": "B", "country": "\ud800"}"#
+            .to_vec(),
         b"null".to_vec(),
         b"\"just a string\"".to_vec(),
         br#"{"title": "t", "dueOn": "2026-02-30"}"#.to_vec(),
@@ -44,10 +50,18 @@ fn hostile_requests_are_refused_without_a_500() {
             let a = c.send(
                 "POST",
                 path,
-                &[("Authorization", &auth), ("Idempotency-Key", &format!("h{i}{path}"))],
+                &[
+                    ("Authorization", &auth),
+                    ("Idempotency-Key", &format!("h{i}{path}")),
+                ],
                 Some(body),
             );
-            assert!((400..500).contains(&a.status), "{path} body {i}: {} {:?}", a.status, a.body);
+            assert!(
+                (400..500).contains(&a.status),
+                "{path} body {i}: {} {:?}",
+                a.status,
+                a.body
+            );
             assert!(a.body["code"].is_string(), "{path} body {i}: {:?}", a.body);
         }
     }
@@ -69,7 +83,11 @@ fn hostile_requests_are_refused_without_a_500() {
     for path in paths {
         let a = c.get(&w.live, path);
         assert!(a.status < 500, "{path}: {} {:?}", a.status, a.body);
-        assert!(a.body["code"].is_string() || a.status == 200, "{path}: {:?}", a.body);
+        assert!(
+            a.body["code"].is_string() || a.status == 200,
+            "{path}: {:?}",
+            a.body
+        );
     }
     let long_path = format!("/v1/customers/{}", "a".repeat(50_000));
     assert!(c.get(&w.live, &long_path).status < 500);
@@ -104,7 +122,11 @@ fn idempotency_keys_are_forgotten_after_thirty_days() {
     assert_eq!(first.status, 201);
     // Age the remembered key by 31 days, as the clock would.
     let conn = rusqlite::Connection::open(&w.data.path).unwrap();
-    conn.execute("UPDATE idempotency_keys SET created_at = '2000-01-01T00:00:00.000Z'", []).unwrap();
+    conn.execute(
+        "UPDATE idempotency_keys SET created_at = '2000-01-01T00:00:00.000Z'",
+        [],
+    )
+    .unwrap();
     drop(conn);
     // Forgotten: the key does new work instead of replaying or conflicting.
     let other = c.post(
@@ -120,10 +142,16 @@ fn idempotency_keys_are_forgotten_after_thirty_days() {
     let crate::support::World { data, server, .. } = w;
     server.stop();
     let conn = rusqlite::Connection::open(&data.path).unwrap();
-    conn.execute("UPDATE idempotency_keys SET created_at = '2000-01-01T00:00:00.000Z'", []).unwrap();
+    conn.execute(
+        "UPDATE idempotency_keys SET created_at = '2000-01-01T00:00:00.000Z'",
+        [],
+    )
+    .unwrap();
     drop(conn);
     let _server = crate::support::start(&data);
     let conn = rusqlite::Connection::open(&data.path).unwrap();
-    let left: i64 = conn.query_row("SELECT count(*) FROM idempotency_keys", [], |r| r.get(0)).unwrap();
+    let left: i64 = conn
+        .query_row("SELECT count(*) FROM idempotency_keys", [], |r| r.get(0))
+        .unwrap();
     assert_eq!(left, 0);
 }

@@ -24,7 +24,9 @@ fn five_bad_keys_get_one_identical_401() {
         "all",
     ]);
     data.ok(&["key", "revoke", revoked["id"].as_str().unwrap()]);
-    let soon = kontor::clock::format_instant(jiff::Timestamp::now() + jiff::SignedDuration::from_millis(1200));
+    let soon = kontor::clock::format_instant(
+        jiff::Timestamp::now() + jiff::SignedDuration::from_millis(1200),
+    );
     let expired = data.ok(&[
         "key",
         "create",
@@ -42,7 +44,12 @@ fn five_bad_keys_get_one_identical_401() {
     let server = start(&data);
     let client = crate::support::Client { addr: server.addr };
     // The expiring key works until its instant passes.
-    assert_eq!(client.get(expired["secret"].as_str().unwrap(), "/v1/me").status, 200);
+    assert_eq!(
+        client
+            .get(expired["secret"].as_str().unwrap(), "/v1/me")
+            .status,
+        200
+    );
     std::thread::sleep(Duration::from_millis(1300));
 
     let unknown = format!("svc_live_{}", kontor::ident::base62(40));
@@ -72,12 +79,15 @@ fn five_bad_keys_get_one_identical_401() {
 fn the_key_check_comes_before_the_path() {
     let w = World::new();
     let c = w.client();
-    c.send("GET", "/v1/nowhere", &[], None).refused(401, "UNAUTHENTICATED");
-    c.send("GET", "/mcp-nothing", &[], None).refused(401, "UNAUTHENTICATED");
+    c.send("GET", "/v1/nowhere", &[], None)
+        .refused(401, "UNAUTHENTICATED");
+    c.send("GET", "/mcp-nothing", &[], None)
+        .refused(401, "UNAUTHENTICATED");
     let a = c.get(&w.live, "/v1/nowhere");
     a.refused(404, "NICHT_GEFUNDEN");
     assert_eq!(a.header("RateLimit-Limit"), Some("240"));
-    c.get(&w.live, "/v1/customers/").refused(404, "NICHT_GEFUNDEN");
+    c.get(&w.live, "/v1/customers/")
+        .refused(404, "NICHT_GEFUNDEN");
 }
 
 #[test]
@@ -89,12 +99,14 @@ fn a_company_without_enterprise_gets_403_plan_even_for_me() {
     let server = start(&data);
     let c = crate::support::Client { addr: server.addr };
     c.get(&key, "/v1/me").refused(403, "PLAN_ERFORDERLICH");
-    c.get(&key, "/v1/customers").refused(403, "PLAN_ERFORDERLICH");
+    c.get(&key, "/v1/customers")
+        .refused(403, "PLAN_ERFORDERLICH");
     c.get(&key, "/v1/nowhere").refused(403, "PLAN_ERFORDERLICH");
     // Upgrading the plan in the console opens the API at once.
     data.ok(&["company", "plan", &company, "ENTERPRISE"]);
     assert_eq!(c.get(&key, "/v1/me").status, 200);
-    c.get(&key, "/v1/customers").refused(403, "KEINE_BERECHTIGUNG");
+    c.get(&key, "/v1/customers")
+        .refused(403, "KEINE_BERECHTIGUNG");
 }
 
 #[test]
@@ -106,9 +118,12 @@ fn scopes_are_checked_before_the_request_is_read() {
     let c = crate::support::Client { addr: server.addr };
     // No Idempotency-Key and no body: still 403, because scopes come first.
     let auth = format!("Bearer {reader}");
-    c.send("POST", "/v1/customers", &[("Authorization", &auth)], None).refused(403, "KEINE_BERECHTIGUNG");
-    c.get(&reader, "/v1/transactions").refused(403, "KEINE_BERECHTIGUNG");
-    c.get(&reader, "/v1/transactions?period=nonsense").refused(403, "KEINE_BERECHTIGUNG");
+    c.send("POST", "/v1/customers", &[("Authorization", &auth)], None)
+        .refused(403, "KEINE_BERECHTIGUNG");
+    c.get(&reader, "/v1/transactions")
+        .refused(403, "KEINE_BERECHTIGUNG");
+    c.get(&reader, "/v1/transactions?period=nonsense")
+        .refused(403, "KEINE_BERECHTIGUNG");
     assert_eq!(c.get(&reader, "/v1/customers").status, 200);
     // GET /me needs no scope.
     let me = c.get(&reader, "/v1/me");
@@ -160,7 +175,10 @@ fn unreadable_requests_get_400_naming_what_is_wrong() {
     let good = br#"{"name":"A","street":"S 1","postalCode":"1","city":"B"}"#;
     let a = post(None, good);
     a.refused(400, "ANFRAGE");
-    assert!(a.body["fehler"].as_str().unwrap().contains("Idempotency-Key"));
+    assert!(a.body["fehler"]
+        .as_str()
+        .unwrap()
+        .contains("Idempotency-Key"));
     post(Some(&"k".repeat(201)), good).refused(400, "ANFRAGE");
     assert_eq!(post(Some(&"k".repeat(200)), good).status, 201);
     post(Some("x1"), b"{not json").refused(400, "ANFRAGE");
@@ -168,21 +186,51 @@ fn unreadable_requests_get_400_naming_what_is_wrong() {
     post(Some("x3"), b"[1,2]").refused(400, "ANFRAGE");
     let cases: &[(&[u8], &str)] = &[
         (br#"{"street":"S","postalCode":"1","city":"B"}"#, "name"),
-        (br#"{"name":5,"street":"S","postalCode":"1","city":"B"}"#, "name"),
-        (br#"{"name":"A","street":"S","postalCode":"1","city":"B","colour":"red"}"#, "colour"),
-        (br#"{"name":"A","street":"S","postalCode":"1","city":"B","country":"XY"}"#, "country"),
-        (br#"{"name":"A","street":"S","postalCode":"1","city":"B","currency":"EURO"}"#, "currency"),
-        (br#"{"name":"A","street":"S","postalCode":"1","city":"B","email":"nobody"}"#, "email"),
-        (br#"{"name":"  ","street":"S","postalCode":"1","city":"B"}"#, "name"),
+        (
+            br#"{"name":5,"street":"S","postalCode":"1","city":"B"}"#,
+            "name",
+        ),
+        (
+            br#"{"name":"A","street":"S","postalCode":"1","city":"B","colour":"red"}"#,
+            "colour",
+        ),
+        (
+            br#"{"name":"A","street":"S","postalCode":"1","city":"B","country":"XY"}"#,
+            "country",
+        ),
+        (
+            br#"{"name":"A","street":"S","postalCode":"1","city":"B","currency":"EURO"}"#,
+            "currency",
+        ),
+        (
+            br#"{"name":"A","street":"S","postalCode":"1","city":"B","email":"nobody"}"#,
+            "email",
+        ),
+        (
+            br#"{"name":"  ","street":"S","postalCode":"1","city":"B"}"#,
+            "name",
+        ),
     ];
     for (i, (body, field)) in cases.iter().enumerate() {
         let a = post(Some(&format!("case-{i}")), body);
         a.refused(400, "ANFRAGE");
-        assert!(a.body["fehler"].as_str().unwrap().contains(field), "{field}: {}", a.body);
+        assert!(
+            a.body["fehler"].as_str().unwrap().contains(field),
+            "{field}: {}",
+            a.body
+        );
     }
     // Query parameters with a wrong format.
-    for q in ["page=abc", "size=1.5", "period=2026-13", "period=Q1", "from=2026-1-1", "includeArchived=maybe"] {
-        c.get(&w.live, &format!("/v1/transactions?{q}")).refused(400, "ANFRAGE");
+    for q in [
+        "page=abc",
+        "size=1.5",
+        "period=2026-13",
+        "period=Q1",
+        "from=2026-1-1",
+        "includeArchived=maybe",
+    ] {
+        c.get(&w.live, &format!("/v1/transactions?{q}"))
+            .refused(400, "ANFRAGE");
     }
     // Nothing of the refused requests was created.
     assert_eq!(c.get(&w.live, "/v1/customers").body["total"], json!(1));
@@ -193,9 +241,16 @@ fn a_body_over_one_mib_gets_413() {
     let w = World::new();
     let c = w.client();
     let auth = format!("Bearer {}", w.live);
-    let big = format!(r#"{{"name":"{}","street":"S","postalCode":"1","city":"B"}}"#, "a".repeat(1024 * 1024));
-    let a =
-        c.send("POST", "/v1/customers", &[("Authorization", &auth), ("Idempotency-Key", "big")], Some(big.as_bytes()));
+    let big = format!(
+        r#"{{"name":"{}","street":"S","postalCode":"1","city":"B"}}"#,
+        "a".repeat(1024 * 1024)
+    );
+    let a = c.send(
+        "POST",
+        "/v1/customers",
+        &[("Authorization", &auth), ("Idempotency-Key", "big")],
+        Some(big.as_bytes()),
+    );
     a.refused(413, "ANFRAGE");
     assert!(a.header("RateLimit-Remaining").is_some());
 }
@@ -208,7 +263,12 @@ fn a_known_path_with_the_wrong_method_gets_405_with_allow() {
     let a = c.send("DELETE", "/v1/customers", &[("Authorization", &auth)], None);
     a.refused(405, "ANFRAGE");
     assert_eq!(a.header("Allow"), Some("GET, POST"));
-    let a = c.send("PUT", "/v1/transactions/txn_x", &[("Authorization", &auth)], None);
+    let a = c.send(
+        "PUT",
+        "/v1/transactions/txn_x",
+        &[("Authorization", &auth)],
+        None,
+    );
     a.refused(405, "ANFRAGE");
     assert_eq!(a.header("Allow"), Some("GET, PATCH"));
     let a = c.send("POST", "/v1/me", &[("Authorization", &auth)], None);
@@ -219,25 +279,60 @@ fn a_known_path_with_the_wrong_method_gets_405_with_allow() {
 fn missing_records_get_404_and_domain_rules_409() {
     let w = World::new();
     let c = w.client();
-    c.get(&w.live, "/v1/customers/cus_doesnotexist").refused(404, "NICHT_GEFUNDEN");
-    c.get(&w.live, "/v1/transactions/txn_doesnotexist").refused(404, "NICHT_GEFUNDEN");
-    c.patch(&w.live, "/v1/transactions/txn_doesnotexist", &json!({"title": "x"})).refused(404, "NICHT_GEFUNDEN");
+    c.get(&w.live, "/v1/customers/cus_doesnotexist")
+        .refused(404, "NICHT_GEFUNDEN");
+    c.get(&w.live, "/v1/transactions/txn_doesnotexist")
+        .refused(404, "NICHT_GEFUNDEN");
+    c.patch(
+        &w.live,
+        "/v1/transactions/txn_doesnotexist",
+        &json!({"title": "x"}),
+    )
+    .refused(404, "NICHT_GEFUNDEN");
     // 400 comes before 404: an unreadable body with an unknown customer.
-    c.post(&w.live, "/v1/transactions", &unique(), &json!({"customerId": "cus_nope"})).refused(400, "ANFRAGE");
-    c.post(&w.live, "/v1/transactions", &unique(), &json!({"title": "t", "customerId": "cus_nope"}))
-        .refused(404, "NICHT_GEFUNDEN");
+    c.post(
+        &w.live,
+        "/v1/transactions",
+        &unique(),
+        &json!({"customerId": "cus_nope"}),
+    )
+    .refused(400, "ANFRAGE");
+    c.post(
+        &w.live,
+        "/v1/transactions",
+        &unique(),
+        &json!({"title": "t", "customerId": "cus_nope"}),
+    )
+    .refused(404, "NICHT_GEFUNDEN");
     // 404 comes before 409: unknown customer and unknown stage.
-    c.post(&w.live, "/v1/transactions", &unique(), &json!({"title": "t", "customerId": "cus_nope", "stage": "NIE"}))
-        .refused(404, "NICHT_GEFUNDEN");
-    let a = c.post(&w.live, "/v1/transactions", &unique(), &json!({"title": "t", "stage": "NIE"}));
+    c.post(
+        &w.live,
+        "/v1/transactions",
+        &unique(),
+        &json!({"title": "t", "customerId": "cus_nope", "stage": "NIE"}),
+    )
+    .refused(404, "NICHT_GEFUNDEN");
+    let a = c.post(
+        &w.live,
+        "/v1/transactions",
+        &unique(),
+        &json!({"title": "t", "stage": "NIE"}),
+    );
     a.refused(409, "ABGELEHNT");
     assert!(a.body["fehler"].as_str().unwrap().contains("NIE"));
     let t = c.transaction(&w.live, json!({"title": "t"}));
     let path = format!("/v1/transactions/{}", t["id"].as_str().unwrap());
-    assert_eq!(c.patch(&w.live, &path, &json!({"archived": true})).status, 200);
-    c.patch(&w.live, &path, &json!({"title": "neu"})).refused(409, "FALSCHER_ZUSTAND");
+    assert_eq!(
+        c.patch(&w.live, &path, &json!({"archived": true})).status,
+        200
+    );
+    c.patch(&w.live, &path, &json!({"title": "neu"}))
+        .refused(409, "FALSCHER_ZUSTAND");
     // Nothing refused was created.
-    assert_eq!(c.get(&w.live, "/v1/transactions?includeArchived=true").body["total"], json!(1));
+    assert_eq!(
+        c.get(&w.live, "/v1/transactions?includeArchived=true").body["total"],
+        json!(1)
+    );
 }
 
 #[test]
@@ -249,7 +344,10 @@ fn me_shows_the_key_identity_and_never_the_secret() {
     let b = &me.body;
     assert_eq!(b["organisationId"], json!(w.company));
     assert_eq!(b["organisation"], json!("Erste GmbH"));
-    assert_eq!(b["binding"], json!({"organisationId": w.company, "organisation": "Erste GmbH", "immutable": true}));
+    assert_eq!(
+        b["binding"],
+        json!({"organisationId": w.company, "organisation": "Erste GmbH", "immutable": true})
+    );
     assert_eq!(b["name"], json!("test key"));
     assert_eq!(b["environment"], json!("PRODUCTION"));
     assert_eq!(b["scopes"].as_array().unwrap().len(), 9);
@@ -257,11 +355,17 @@ fn me_shows_the_key_identity_and_never_the_secret() {
     assert!(b["lastUsedAt"].as_str().unwrap().ends_with('Z'));
     assert_eq!(b["expiresAt"], json!(null));
     let display = b["key"].as_str().unwrap();
-    assert!(display.starts_with("svc_live_") && display.chars().count() == 18, "{display}");
+    assert!(
+        display.starts_with("svc_live_") && display.chars().count() == 18,
+        "{display}"
+    );
     assert!(!me.body.to_string().contains(&w.live[9..]));
     let test_me = c.get(&w.test, "/v1/me");
     assert_eq!(test_me.body["environment"], json!("SANDBOX"));
-    assert!(test_me.body["key"].as_str().unwrap().starts_with("svc_test_"));
+    assert!(test_me.body["key"]
+        .as_str()
+        .unwrap()
+        .starts_with("svc_test_"));
 }
 
 #[test]
@@ -280,7 +384,9 @@ fn shutdown_lets_an_in_flight_request_finish() {
     stream.write_all(&body[..10]).unwrap();
     std::thread::sleep(Duration::from_millis(100));
     // Stop the server while the request is half sent.
-    let World { data, server, live, .. } = w;
+    let World {
+        data, server, live, ..
+    } = w;
     let stopper = std::thread::spawn(move || server.stop());
     std::thread::sleep(Duration::from_millis(200));
     stream.write_all(&body[10..]).unwrap();

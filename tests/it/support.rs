@@ -31,7 +31,11 @@ impl DataFile {
             .expect("run kontor");
         let stdout = String::from_utf8_lossy(&out.stdout).to_string();
         let json = serde_json::from_str(&stdout).unwrap_or(Value::Null);
-        (out.status.success(), json, String::from_utf8_lossy(&out.stderr).to_string())
+        (
+            out.status.success(),
+            json,
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
     }
 
     /// Like `console`, but the command must succeed; returns its JSON.
@@ -42,7 +46,18 @@ impl DataFile {
     }
 
     pub fn company(&self, name: &str, plan: &str) -> String {
-        let c = self.ok(&["company", "create", "--name", name, "--country", "DE", "--currency", "EUR", "--plan", plan]);
+        let c = self.ok(&[
+            "company",
+            "create",
+            "--name",
+            name,
+            "--country",
+            "DE",
+            "--currency",
+            "EUR",
+            "--plan",
+            plan,
+        ]);
         c["id"].as_str().unwrap().to_string()
     }
 
@@ -79,11 +94,19 @@ impl World {
         let live = data.key(&company, "production", "all");
         let test = data.key(&company, "sandbox", "all");
         let server = start(&data);
-        World { data, server, company, live, test }
+        World {
+            data,
+            server,
+            company,
+            live,
+            test,
+        }
     }
 
     pub fn client(&self) -> Client {
-        Client { addr: self.server.addr }
+        Client {
+            addr: self.server.addr,
+        }
     }
 }
 
@@ -103,7 +126,10 @@ pub struct Answer {
 
 impl Answer {
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
     }
 
     pub fn code(&self) -> &str {
@@ -114,10 +140,20 @@ impl Answer {
     /// (plus `wartesekunden` on 429).
     #[track_caller]
     pub fn refused(&self, status: u16, code: &str) {
-        assert_eq!((self.status, self.code()), (status, code), "answer: {:?}", self.body);
+        assert_eq!(
+            (self.status, self.code()),
+            (status, code),
+            "answer: {:?}",
+            self.body
+        );
         assert!(self.body["fehler"].as_str().is_some_and(|s| !s.is_empty()));
         let keys = self.body.as_object().unwrap().len();
-        assert_eq!(keys, if status == 429 { 3 } else { 2 }, "body: {}", self.body);
+        assert_eq!(
+            keys,
+            if status == 429 { 3 } else { 2 },
+            "body: {}",
+            self.body
+        );
     }
 }
 
@@ -132,10 +168,21 @@ impl Client {
     }
 
     /// Sends a request with the given headers and raw body.
-    pub fn send(&self, method: &str, path: &str, headers: &[(&str, &str)], body: Option<&[u8]>) -> Answer {
-        let agent: ureq::Agent =
-            ureq::Agent::config_builder().http_status_as_error(false).allow_non_standard_methods(true).build().into();
-        let mut builder = ureq::http::Request::builder().method(method).uri(self.url(path));
+    pub fn send(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: Option<&[u8]>,
+    ) -> Answer {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .allow_non_standard_methods(true)
+            .build()
+            .into();
+        let mut builder = ureq::http::Request::builder()
+            .method(method)
+            .uri(self.url(path));
         for (n, v) in headers {
             builder = builder.header(*n, *v);
         }
@@ -152,7 +199,11 @@ impl Client {
             .collect();
         let text = response.body_mut().read_to_string().unwrap_or_default();
         let body = serde_json::from_str(&text).unwrap_or(Value::Null);
-        Answer { status, headers, body }
+        Answer {
+            status,
+            headers,
+            body,
+        }
     }
 
     pub fn get(&self, key: &str, path: &str) -> Answer {
@@ -166,7 +217,11 @@ impl Client {
         self.send(
             "POST",
             path,
-            &[("Authorization", &auth), ("Idempotency-Key", idempotency_key), ("Content-Type", "application/json")],
+            &[
+                ("Authorization", &auth),
+                ("Idempotency-Key", idempotency_key),
+                ("Content-Type", "application/json"),
+            ],
             Some(&bytes),
         )
     }
@@ -174,7 +229,15 @@ impl Client {
     pub fn patch(&self, key: &str, path: &str, body: &Value) -> Answer {
         let auth = format!("Bearer {key}");
         let bytes = serde_json::to_vec(body).unwrap();
-        self.send("PATCH", path, &[("Authorization", &auth), ("Content-Type", "application/json")], Some(&bytes))
+        self.send(
+            "PATCH",
+            path,
+            &[
+                ("Authorization", &auth),
+                ("Content-Type", "application/json"),
+            ],
+            Some(&bytes),
+        )
     }
 
     /// Creates a customer and returns it.

@@ -10,7 +10,10 @@ fn a_sandbox_key_and_another_company_get_404_for_every_record() {
     let c = w.client();
     let customer = c.customer(&w.live, "Geheim GmbH");
     let customer_id = customer["id"].as_str().unwrap();
-    let txn = c.transaction(&w.live, json!({"title": "Geheimer Auftrag", "customerId": customer_id}));
+    let txn = c.transaction(
+        &w.live,
+        json!({"title": "Geheimer Auftrag", "customerId": customer_id}),
+    );
     let txn_id = txn["id"].as_str().unwrap();
 
     let other = w.data.company("Zweite GmbH", "ENTERPRISE");
@@ -18,12 +21,29 @@ fn a_sandbox_key_and_another_company_get_404_for_every_record() {
     let other_test = w.data.key(&other, "sandbox", "all");
 
     for key in [&w.test, &other_live, &other_test] {
-        c.get(key, &format!("/v1/customers/{customer_id}")).refused(404, "NICHT_GEFUNDEN");
-        c.get(key, &format!("/v1/transactions/{txn_id}")).refused(404, "NICHT_GEFUNDEN");
-        c.patch(key, &format!("/v1/transactions/{txn_id}"), &json!({"title": "x"})).refused(404, "NICHT_GEFUNDEN");
-        c.patch(key, &format!("/v1/transactions/{txn_id}"), &json!({"archived": true})).refused(404, "NICHT_GEFUNDEN");
-        c.post(key, "/v1/transactions", &unique(), &json!({"title": "x", "customerId": customer_id}))
+        c.get(key, &format!("/v1/customers/{customer_id}"))
             .refused(404, "NICHT_GEFUNDEN");
+        c.get(key, &format!("/v1/transactions/{txn_id}"))
+            .refused(404, "NICHT_GEFUNDEN");
+        c.patch(
+            key,
+            &format!("/v1/transactions/{txn_id}"),
+            &json!({"title": "x"}),
+        )
+        .refused(404, "NICHT_GEFUNDEN");
+        c.patch(
+            key,
+            &format!("/v1/transactions/{txn_id}"),
+            &json!({"archived": true}),
+        )
+        .refused(404, "NICHT_GEFUNDEN");
+        c.post(
+            key,
+            "/v1/transactions",
+            &unique(),
+            &json!({"title": "x", "customerId": customer_id}),
+        )
+        .refused(404, "NICHT_GEFUNDEN");
         // Lists neither show nor count them.
         let customers = c.get(key, "/v1/customers?search=Geheim");
         assert_eq!(customers.body["total"], json!(0));
@@ -35,7 +55,11 @@ fn a_sandbox_key_and_another_company_get_404_for_every_record() {
     assert_eq!(own.body, txn);
     // And the other company's own data is theirs alone.
     let theirs = c.customer(&other_live, "Zweitkunde");
-    c.get(&w.live, &format!("/v1/customers/{}", theirs["id"].as_str().unwrap())).refused(404, "NICHT_GEFUNDEN");
+    c.get(
+        &w.live,
+        &format!("/v1/customers/{}", theirs["id"].as_str().unwrap()),
+    )
+    .refused(404, "NICHT_GEFUNDEN");
 }
 
 #[test]
@@ -46,7 +70,11 @@ fn sandbox_numbers_are_independent_of_live_numbers() {
     let l2 = c.customer(&w.live, "L2");
     let t1 = c.customer(&w.test, "T1");
     assert_eq!(
-        (l1["number"].as_str(), l2["number"].as_str(), t1["number"].as_str()),
+        (
+            l1["number"].as_str(),
+            l2["number"].as_str(),
+            t1["number"].as_str()
+        ),
         (Some("K10001"), Some("K10002"), Some("K10001"))
     );
     let lt = c.transaction(&w.live, json!({"title": "a"}));
