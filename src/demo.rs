@@ -244,10 +244,12 @@ fn remove_data_file(path: &Path) -> Result<()> {
 /// Fails when a named data file already exists, or the address cannot be bound.
 pub fn run(data: Option<PathBuf>, listen: SocketAddr) -> Result<()> {
     let path = match data {
-        Some(path) if path.exists() => return Err(Error::refused(format!(
+        Some(path) if path.exists() => {
+            return Err(Error::refused(format!(
             "The demo needs a fresh data file, and {} exists; name another or leave out --data.",
             path.display()
-        ))),
+        )))
+        }
         Some(path) => path,
         None => {
             let path = PathBuf::from(DEMO_DATA);

@@ -192,11 +192,17 @@ pub struct UsageLog {
 }
 
 impl UsageLog {
-    fn note(&self, key_id: &str, at: String) {
-        self.pending
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(key_id.to_string(), at);
+    /// Notes a use at `now` unless the last use (noted, else `stored`) lies
+    /// within the last minute; returns the key's `lastUsedAt` as it now stands.
+    fn touch(&self, key_id: &str, stored: Option<String>, now: &str, stale_before: &str) -> String {
+        let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
+        match pending.get(key_id).cloned().or(stored) {
+            Some(last) if last.as_str() >= stale_before => last,
+            _ => {
+                pending.insert(key_id.to_string(), now.to_string());
+                now.to_string()
+            }
+        }
     }
 
     /// Writes every noted use; a stored value is only ever moved forward.
@@ -281,14 +287,8 @@ pub fn authenticate(
         return Err(Error::Unauthenticated);
     }
     let stale_before = clock::format_instant(now - LAST_USED_GRANULARITY);
-    if key
-        .last_used_at
-        .as_deref()
-        .is_none_or(|used| used < stale_before.as_str())
-    {
-        usage.note(&key.id, now_text.clone());
-        key.last_used_at = Some(now_text);
-    }
+    let stored = key.last_used_at.take();
+    key.last_used_at = Some(usage.touch(&key.id, stored, &now_text, &stale_before));
     Ok(key)
 }
 

@@ -240,3 +240,23 @@ fn the_demo_prints_working_keys_and_serves_until_sigterm() {
         .unwrap();
     assert!(!again.status.success());
 }
+
+#[test]
+fn key_use_is_recorded_and_written_by_the_time_the_server_stops() {
+    let data = DataFile::new();
+    let company = data.company("Erste GmbH", "ENTERPRISE");
+    let key = data.key(&company, "production", "all");
+    assert_eq!(
+        data.ok(&["key", "list", "--company", &company])["data"][0]["lastUsedAt"],
+        json!(null)
+    );
+    let server = crate::support::start(&data);
+    let c = Client { addr: server.addr };
+    let first = c.get(&key, "/v1/me").body["lastUsedAt"].clone();
+    assert!(first.is_string());
+    // Within the minute the shown value does not move (no write per request).
+    assert_eq!(c.get(&key, "/v1/me").body["lastUsedAt"], first);
+    server.stop();
+    let listed = data.ok(&["key", "list", "--company", &company]);
+    assert_eq!(listed["data"][0]["lastUsedAt"], first);
+}
