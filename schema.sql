@@ -141,3 +141,213 @@ CREATE TABLE transaction_notes (
     created_at     TEXT NOT NULL
 ) STRICT;
 CREATE INDEX transaction_notes_transaction ON transaction_notes (transaction_id, seq);
+
+-- ---------------------------------------------------------------------------
+-- The books. Amounts are INTEGER minor units; `*_book` columns are in the
+-- company's book currency at the rate fixed when the document was recorded.
+-- Quantities and rates are TEXT exact decimals.
+
+-- Invoice and quote drafts: not documents yet, no number, no legal effect.
+CREATE TABLE drafts (
+    seq           INTEGER PRIMARY KEY,
+    id            TEXT NOT NULL UNIQUE,
+    company_id    TEXT NOT NULL REFERENCES companies (id),
+    environment   TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    document_type TEXT NOT NULL CHECK (document_type IN ('INVOICE', 'QUOTE')),
+    customer_id   TEXT NOT NULL REFERENCES customers (id),
+    currency      TEXT NOT NULL,
+    state         TEXT NOT NULL CHECK (state IN ('DRAFT', 'ISSUED')),
+    invoice_id    TEXT,
+    created_at    TEXT NOT NULL
+) STRICT;
+CREATE INDEX drafts_tenant ON drafts (company_id, environment, state, created_at);
+
+CREATE TABLE draft_lines (
+    seq         INTEGER PRIMARY KEY,
+    draft_id    TEXT NOT NULL REFERENCES drafts (id),
+    description TEXT NOT NULL,
+    quantity    TEXT NOT NULL,
+    unit_price  INTEGER NOT NULL,
+    -- JSON array of {name, rate, reason}; empty when no tax decision was made
+    taxes       TEXT NOT NULL
+) STRICT;
+CREATE INDEX draft_lines_draft ON draft_lines (draft_id, seq);
+
+-- Issued documents (invoices and their corrections): frozen at issue, never
+-- deleted; only `outstanding*`, `paid_on` and `cancelled_*` move afterwards.
+CREATE TABLE invoices (
+    seq               INTEGER PRIMARY KEY,
+    id                TEXT NOT NULL UNIQUE,
+    company_id        TEXT NOT NULL REFERENCES companies (id),
+    environment       TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    document_type     TEXT NOT NULL CHECK (document_type IN ('INVOICE', 'CORRECTION')),
+    number            TEXT NOT NULL,
+    draft_id          TEXT,
+    customer_id       TEXT NOT NULL REFERENCES customers (id),
+    buyer_name        TEXT NOT NULL,
+    buyer_street      TEXT NOT NULL,
+    buyer_postal_code TEXT NOT NULL,
+    buyer_city        TEXT NOT NULL,
+    buyer_country     TEXT NOT NULL,
+    buyer_vat_id      TEXT,
+    currency          TEXT NOT NULL,
+    -- book-currency units per unit of `currency`
+    rate              TEXT NOT NULL,
+    issued_on         TEXT NOT NULL,
+    due_on            TEXT NOT NULL,
+    delivered_on      TEXT NOT NULL,
+    net               INTEGER NOT NULL,
+    tax               INTEGER NOT NULL,
+    gross             INTEGER NOT NULL,
+    gross_book        INTEGER NOT NULL,
+    outstanding       INTEGER NOT NULL,
+    outstanding_book  INTEGER NOT NULL,
+    paid_on           TEXT,
+    payment_sentence  TEXT NOT NULL,
+    corrects_id       TEXT REFERENCES invoices (id),
+    cancelled_by_id   TEXT REFERENCES invoices (id),
+    cancel_reason     TEXT,
+    recorded_at       TEXT NOT NULL,
+    UNIQUE (company_id, environment, number)
+) STRICT;
+CREATE INDEX invoices_issued ON invoices (company_id, environment, issued_on, seq);
+CREATE INDEX invoices_open ON invoices (company_id, environment, issued_on, seq) WHERE outstanding <> 0;
+
+CREATE TABLE invoice_lines (
+    seq         INTEGER PRIMARY KEY,
+    invoice_id  TEXT NOT NULL REFERENCES invoices (id),
+    description TEXT NOT NULL,
+    quantity    TEXT NOT NULL,
+    unit_price  INTEGER NOT NULL,
+    net         INTEGER NOT NULL
+) STRICT;
+CREATE INDEX invoice_lines_invoice ON invoice_lines (invoice_id, seq);
+
+CREATE TABLE invoice_taxes (
+    seq        INTEGER PRIMARY KEY,
+    invoice_id TEXT NOT NULL REFERENCES invoices (id),
+    name       TEXT NOT NULL,
+    rate       TEXT NOT NULL,
+    reason     TEXT,
+    base       INTEGER NOT NULL,
+    amount     INTEGER NOT NULL
+) STRICT;
+CREATE INDEX invoice_taxes_invoice ON invoice_taxes (invoice_id, seq);
+
+-- Incoming purchase documents (bills and supplier credits).
+CREATE TABLE purchases (
+    seq              INTEGER PRIMARY KEY,
+    id               TEXT NOT NULL UNIQUE,
+    company_id       TEXT NOT NULL REFERENCES companies (id),
+    environment      TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    supplier_id      TEXT NOT NULL REFERENCES customers (id),
+    kind             TEXT NOT NULL CHECK (kind IN ('bill', 'credit')),
+    document_number  TEXT NOT NULL,
+    document_date    TEXT NOT NULL,
+    due_on           TEXT NOT NULL,
+    currency         TEXT NOT NULL,
+    rate             TEXT NOT NULL,
+    net              INTEGER NOT NULL,
+    tax              INTEGER NOT NULL,
+    gross            INTEGER NOT NULL,
+    gross_book       INTEGER NOT NULL,
+    outstanding      INTEGER NOT NULL,
+    outstanding_book INTEGER NOT NULL,
+    paid_on          TEXT,
+    recorded_at      TEXT NOT NULL,
+    UNIQUE (company_id, environment, supplier_id, document_number)
+) STRICT;
+CREATE INDEX purchases_tenant ON purchases (company_id, environment, document_date, seq);
+
+-- Money moving in (against an invoice) or out (against a purchase).
+CREATE TABLE payments (
+    seq         INTEGER PRIMARY KEY,
+    id          TEXT NOT NULL UNIQUE,
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    direction   TEXT NOT NULL CHECK (direction IN ('in', 'out')),
+    target_kind TEXT NOT NULL CHECK (target_kind IN ('invoice', 'purchase')),
+    target_id   TEXT NOT NULL,
+    currency    TEXT NOT NULL,
+    amount      INTEGER NOT NULL,
+    amount_book INTEGER NOT NULL,
+    method      TEXT NOT NULL CHECK (method IN ('bank', 'cash', 'card', 'other')),
+    reference   TEXT,
+    paid_on     TEXT NOT NULL,
+    recorded_at TEXT NOT NULL
+) STRICT;
+CREATE INDEX payments_target ON payments (target_id);
+
+-- The journal: balanced double-entry lines in the book currency, one entry
+-- per act, named by the act's record id.
+CREATE TABLE journal (
+    seq         INTEGER PRIMARY KEY,
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL,
+    entry       TEXT NOT NULL,
+    posted_on   TEXT NOT NULL,
+    account     TEXT NOT NULL,
+    debit       INTEGER NOT NULL,
+    credit      INTEGER NOT NULL
+) STRICT;
+CREATE INDEX journal_entry ON journal (entry);
+
+-- The journal summed per account and day, kept in the same transaction, so
+-- balances as of any date read a few rows per day instead of every line.
+CREATE TABLE account_days (
+    company_id  TEXT NOT NULL,
+    environment TEXT NOT NULL,
+    account     TEXT NOT NULL,
+    posted_on   TEXT NOT NULL,
+    debit       INTEGER NOT NULL,
+    credit      INTEGER NOT NULL,
+    PRIMARY KEY (company_id, environment, account, posted_on)
+) STRICT, WITHOUT ROWID;
+
+-- Open receivables and payables in the book currency, as changes summed per
+-- (day of the change, due date): the outstanding report as of any date sums
+-- the rows up to that day.
+CREATE TABLE open_items (
+    company_id   TEXT NOT NULL,
+    environment  TEXT NOT NULL,
+    side         TEXT NOT NULL CHECK (side IN ('receivable', 'payable')),
+    effective_on TEXT NOT NULL,
+    due_on       TEXT NOT NULL,
+    amount       INTEGER NOT NULL,
+    documents    INTEGER NOT NULL,
+    PRIMARY KEY (company_id, environment, side, effective_on, due_on)
+) STRICT, WITHOUT ROWID;
+
+-- How many issued documents there are, open and paid, per tenant: the list
+-- totals without counting rows.
+CREATE TABLE invoice_tallies (
+    company_id  TEXT NOT NULL,
+    environment TEXT NOT NULL,
+    tally       TEXT NOT NULL CHECK (tally IN ('all', 'open', 'paid')),
+    value       INTEGER NOT NULL,
+    PRIMARY KEY (company_id, environment, tally)
+) STRICT, WITHOUT ROWID;
+
+-- Closed books: acts dated on or before `through` are refused.
+CREATE TABLE books_closed (
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL,
+    through     TEXT NOT NULL,
+    closed_at   TEXT NOT NULL,
+    PRIMARY KEY (company_id, environment)
+) STRICT, WITHOUT ROWID;
+
+-- The outbox: every act writes its events here in its own transaction. The
+-- body is the flat, sorted, all-string JSON object sent to receivers,
+-- serialised once.
+CREATE TABLE events (
+    seq         INTEGER PRIMARY KEY,
+    id          TEXT NOT NULL UNIQUE,
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL,
+    kind        TEXT NOT NULL,
+    subject     TEXT NOT NULL,
+    body        TEXT NOT NULL,
+    created_at  TEXT NOT NULL
+) STRICT;
+CREATE INDEX events_subject ON events (subject);

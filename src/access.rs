@@ -180,6 +180,10 @@ pub enum Operation {
     CreateTransaction,
     UpdateTransaction,
     AddTransactionNote,
+    ListInvoices,
+    GetInvoice,
+    CreateDraft,
+    OutstandingReport,
 }
 
 use Permission as P;
@@ -222,6 +226,26 @@ const ACCESS: &[(Operation, &[Scope], &[Permission])] = &[
         Operation::UpdateTransaction,
         &[S::TransactionsWrite, S::TransactionsRead],
         &[P::EditTransactions, P::ViewTransactions],
+    ),
+    (
+        Operation::ListInvoices,
+        &[S::InvoicesRead],
+        &[P::ViewInvoices],
+    ),
+    (
+        Operation::GetInvoice,
+        &[S::InvoicesRead],
+        &[P::ViewInvoices],
+    ),
+    (
+        Operation::CreateDraft,
+        &[S::InvoicesWrite, S::CustomersRead, S::CompaniesRead],
+        &[P::EditInvoices, P::ViewCompanySettings, P::ViewCustomers],
+    ),
+    (
+        Operation::OutstandingReport,
+        &[S::ReportsRead],
+        &[P::ViewReports],
     ),
     (
         Operation::AddTransactionNote,

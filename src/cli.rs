@@ -13,13 +13,21 @@ use serde_json::Value;
 use crate::access::Scope;
 use crate::clock;
 use crate::company::{self, NewCompany, Plan};
+use crate::customers;
 use crate::db::Db;
 use crate::demo;
-use crate::error::Result;
+use crate::drafts::{self, DocumentType, IssueOptions, NewLine};
+use crate::error::{Error, Result};
+use crate::invoices::{self, Method, NewPayment};
 use crate::iso::{CountryCode, Currency};
+use crate::jurisdiction;
 use crate::keys::{self, NewKey};
+use crate::ledger;
+use crate::money::{Decimal, Tax};
+use crate::purchases::{self, NewPurchase};
 use crate::server::{self, Config};
 use crate::tenant::Environment;
+use crate::tenant::{owner, Owned, Tenant};
 
 /// The data file used when `--data` is not given.
 pub const DEFAULT_DATA: &str = "kontor.db";
@@ -50,6 +58,208 @@ pub enum Command {
     /// API keys: create, list, revoke.
     #[command(subcommand)]
     Key(KeyCommand),
+    /// A customer's agreed terms.
+    #[command(subcommand)]
+    Customer(CustomerCommand),
+    /// Drafts: create, add lines, issue.
+    #[command(subcommand)]
+    Draft(DraftCommand),
+    /// Money in against an invoice.
+    #[command(subcommand)]
+    Payment(PaymentCommand),
+    /// Cancel an invoice by a full correction.
+    #[command(subcommand)]
+    Invoice(InvoiceCommand),
+    /// Incoming bills and money out against them.
+    #[command(subcommand)]
+    Purchase(PurchaseCommand),
+    /// Close the books; the trial balance.
+    #[command(subcommand)]
+    Books(BooksCommand),
+}
+
+/// Act in test mode (the sandbox books) instead of production.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct Mode {
+    #[arg(long)]
+    pub sandbox: bool,
+}
+
+impl Mode {
+    fn environment(self) -> Environment {
+        if self.sandbox {
+            Environment::Sandbox
+        } else {
+            Environment::Production
+        }
+    }
+}
+
+#[derive(Subcommand, Debug)]
+pub enum CustomerCommand {
+    /// Set the customer's agreed payment days (used by documents issued from now on).
+    Terms {
+        customer: String,
+        #[arg(long)]
+        payment_days: i64,
+        #[command(flatten)]
+        mode: Mode,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum DraftCommand {
+    /// Create an empty invoice (or quote) draft for a customer.
+    Create {
+        #[arg(long)]
+        company: String,
+        #[arg(long)]
+        customer: String,
+        #[arg(long)]
+        quote: bool,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// Add a line; its tax is a rate (the country's tax name) or named taxes.
+    Line {
+        draft: String,
+        #[arg(long)]
+        description: String,
+        /// An exact decimal, e.g. 1.5.
+        #[arg(long)]
+        quantity: String,
+        /// Minor units of the draft's currency.
+        #[arg(long, allow_hyphen_values = true)]
+        unit_price: i64,
+        /// The rate in percent of the country's sales tax.
+        #[arg(long, conflicts_with = "tax")]
+        tax_rate: Option<String>,
+        /// NAME:RATE[:REASON]; a zero rate needs the reason. Repeatable.
+        #[arg(long)]
+        tax: Vec<String>,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// Check the draft, give it the next final number and freeze it.
+    Issue {
+        draft: String,
+        #[arg(long)]
+        on: Option<String>,
+        #[arg(long)]
+        delivered_on: Option<String>,
+        /// Book-currency units per unit of the document's currency.
+        #[arg(long)]
+        rate: Option<String>,
+        #[command(flatten)]
+        mode: Mode,
+    },
+}
+
+#[derive(Args, Debug)]
+pub struct PaymentArgs {
+    /// Minor units.
+    #[arg(long, allow_hyphen_values = true)]
+    amount: i64,
+    #[arg(long)]
+    on: Option<String>,
+    /// bank, cash, card or other.
+    #[arg(long, default_value = "bank")]
+    method: String,
+    #[arg(long)]
+    reference: Option<String>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum PaymentCommand {
+    /// Record money in against an invoice (partial payments allowed, overpayment refused).
+    Record {
+        #[arg(long)]
+        company: String,
+        #[arg(long)]
+        invoice: String,
+        #[command(flatten)]
+        payment: PaymentArgs,
+        #[command(flatten)]
+        mode: Mode,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum InvoiceCommand {
+    /// Cancel by a full correction document.
+    Cancel {
+        #[arg(long)]
+        company: String,
+        number: String,
+        #[arg(long)]
+        reason: String,
+        #[arg(long)]
+        on: Option<String>,
+        #[command(flatten)]
+        mode: Mode,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum PurchaseCommand {
+    /// Record an incoming bill (or a supplier's credit).
+    Record {
+        #[arg(long)]
+        company: String,
+        #[arg(long)]
+        supplier: String,
+        #[arg(long)]
+        supplier_vat_id: Option<String>,
+        #[arg(long)]
+        document_number: String,
+        #[arg(long)]
+        date: String,
+        #[arg(long)]
+        due: String,
+        #[arg(long)]
+        currency: String,
+        #[arg(long, allow_hyphen_values = true)]
+        net: i64,
+        #[arg(long, allow_hyphen_values = true)]
+        tax: i64,
+        /// bill or credit.
+        #[arg(long, default_value = "bill")]
+        kind: String,
+        #[arg(long)]
+        rate: Option<String>,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// Record money out against a bill.
+    Pay {
+        purchase: String,
+        #[command(flatten)]
+        payment: PaymentArgs,
+        #[command(flatten)]
+        mode: Mode,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum BooksCommand {
+    /// Close the books through a date; later acts dated on or before it are refused.
+    Close {
+        #[arg(long)]
+        company: String,
+        #[arg(long)]
+        through: String,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// Every account's debit and credit totals, and whether they balance.
+    TrialBalance {
+        #[arg(long)]
+        company: String,
+        #[arg(long)]
+        as_of: Option<String>,
+        #[command(flatten)]
+        mode: Mode,
+    },
 }
 
 #[derive(Args, Debug)]
@@ -157,6 +367,249 @@ fn serve(path: PathBuf, args: &ServeArgs) -> Result<()> {
     })
 }
 
+fn date(field: &str, text: &Option<String>) -> Result<Option<jiff::civil::Date>> {
+    text.as_deref()
+        .map(|t| clock::parse_date(field, t))
+        .transpose()
+}
+
+fn decimal(field: &str, text: &Option<String>) -> Result<Option<Decimal>> {
+    text.as_deref()
+        .map(|t| Decimal::parse(field, t))
+        .transpose()
+}
+
+impl PaymentArgs {
+    fn payment(&self) -> Result<NewPayment> {
+        Ok(NewPayment {
+            amount: self.amount,
+            on: date("--on", &self.on)?,
+            method: Method::parse(&self.method)?,
+            reference: self.reference.clone().filter(|r| !r.trim().is_empty()),
+        })
+    }
+}
+
+/// Reads `NAME:RATE[:REASON]`.
+fn named_tax(text: &str) -> Result<Tax> {
+    let mut parts = text.splitn(3, ':');
+    let (name, rate, reason) = (parts.next().unwrap_or(""), parts.next(), parts.next());
+    let rate = rate.ok_or_else(|| {
+        Error::bad_request(format!(
+            "--tax {text:?} must be NAME:RATE or NAME:RATE:REASON."
+        ))
+    })?;
+    Tax::new(name, Decimal::parse("--tax rate", rate)?, reason)
+}
+
+fn tenant(company: &str, mode: Mode) -> Tenant {
+    Tenant::new(company, mode.environment())
+}
+
+/// The acts of a person on the books; each is one transaction.
+fn act(db: &Db, command: &Command) -> Result<Value> {
+    let json = |v: &dyn erased::Json| v.to_value();
+    match command {
+        Command::Customer(CustomerCommand::Terms {
+            customer,
+            payment_days,
+            mode,
+        }) => db.write(|tx| {
+            let t = owner(tx, Owned::Customer, customer, mode.environment())?;
+            Ok(json(&customers::set_terms(
+                tx,
+                &t,
+                customer,
+                *payment_days,
+            )?))
+        }),
+        Command::Draft(DraftCommand::Create {
+            company,
+            customer,
+            quote,
+            mode,
+        }) => db.write(|tx| {
+            let t = tenant(company, *mode);
+            company::get(tx, company)?;
+            let kind = if *quote {
+                DocumentType::Quote
+            } else {
+                DocumentType::Invoice
+            };
+            let id = drafts::create(tx, &t, customer, kind)?;
+            Ok(json(&drafts::get(tx, &t, &id)?))
+        }),
+        Command::Draft(DraftCommand::Line {
+            draft,
+            description,
+            quantity,
+            unit_price,
+            tax_rate,
+            tax,
+            mode,
+        }) => db.write(|tx| {
+            let t = owner(tx, Owned::Draft, draft, mode.environment())?;
+            let country = company::get(tx, &t.company_id)?.country;
+            let taxes = match tax_rate {
+                Some(rate) => vec![Tax::new(
+                    jurisdiction::tax_name(&country),
+                    Decimal::parse("--tax-rate", rate)?,
+                    None,
+                )?],
+                None => tax
+                    .iter()
+                    .map(|x| named_tax(x))
+                    .collect::<Result<Vec<_>>>()?,
+            };
+            let line = NewLine {
+                description: description.clone(),
+                quantity: Decimal::parse("--quantity", quantity)?,
+                unit_price: *unit_price,
+                taxes,
+            };
+            drafts::add_line(tx, &t, draft, &line)?;
+            Ok(json(&drafts::get(tx, &t, draft)?))
+        }),
+        Command::Draft(DraftCommand::Issue {
+            draft,
+            on,
+            delivered_on,
+            rate,
+            mode,
+        }) => {
+            let options = IssueOptions {
+                on: date("--on", on)?,
+                delivered_on: date("--delivered-on", delivered_on)?,
+                rate: decimal("--rate", rate)?,
+            };
+            db.write(|tx| {
+                let t = owner(tx, Owned::Draft, draft, mode.environment())?;
+                let id = drafts::issue(tx, &t, draft, &options)?;
+                let today = company::get(tx, &t.company_id)?.today();
+                Ok(json(&invoices::get_by_id(tx, &t, &id, today)?))
+            })
+        }
+        Command::Payment(PaymentCommand::Record {
+            company,
+            invoice,
+            payment,
+            mode,
+        }) => {
+            let payment = payment.payment()?;
+            db.write(|tx| {
+                let t = tenant(company, *mode);
+                let today = company::get(tx, company)?.today();
+                let (paid, invoice_id) = invoices::record_payment(tx, &t, invoice, &payment)?;
+                Ok(serde_json::json!({ "payment": paid, "invoice": invoices::get_by_id(tx, &t, &invoice_id, today)? }))
+            })
+        }
+        Command::Invoice(InvoiceCommand::Cancel {
+            company,
+            number,
+            reason,
+            on,
+            mode,
+        }) => {
+            let on = date("--on", on)?;
+            db.write(|tx| {
+                let t = tenant(company, *mode);
+                let today = company::get(tx, company)?.today();
+                let (original, correction) = invoices::cancel(tx, &t, number, reason, on)?;
+                Ok(serde_json::json!({
+                    "cancelled": invoices::get_by_id(tx, &t, &original, today)?,
+                    "correction": invoices::get_by_id(tx, &t, &correction, today)?,
+                }))
+            })
+        }
+        Command::Purchase(PurchaseCommand::Record {
+            company,
+            supplier,
+            supplier_vat_id,
+            document_number,
+            date: on,
+            due,
+            currency,
+            net,
+            tax,
+            kind,
+            rate,
+            mode,
+        }) => {
+            let new = NewPurchase {
+                supplier: supplier.clone(),
+                supplier_vat_id: supplier_vat_id.clone(),
+                document_number: document_number.clone(),
+                date: clock::parse_date("--date", on)?,
+                due: clock::parse_date("--due", due)?,
+                currency: Currency::parse("--currency", currency)?,
+                net: *net,
+                tax: *tax,
+                kind: purchases::Kind::parse(kind)?,
+                rate: decimal("--rate", rate)?,
+            };
+            db.write(|tx| {
+                let t = tenant(company, *mode);
+                company::get(tx, company)?;
+                let id = purchases::record(tx, &t, &new)?;
+                Ok(json(&purchases::get(tx, &t, &id)?))
+            })
+        }
+        Command::Purchase(PurchaseCommand::Pay {
+            purchase,
+            payment,
+            mode,
+        }) => {
+            let payment = payment.payment()?;
+            db.write(|tx| {
+                let t = owner(tx, Owned::Purchase, purchase, mode.environment())?;
+                let paid = purchases::pay(tx, &t, purchase, &payment)?;
+                Ok(serde_json::json!({ "payment": paid, "purchase": purchases::get(tx, &t, purchase)? }))
+            })
+        }
+        Command::Books(BooksCommand::Close {
+            company,
+            through,
+            mode,
+        }) => {
+            let through = clock::parse_date("--through", through)?;
+            db.write(|tx| {
+                company::get(tx, company)?;
+                ledger::close(tx, &tenant(company, *mode), through)
+            })
+        }
+        Command::Books(BooksCommand::TrialBalance {
+            company,
+            as_of,
+            mode,
+        }) => {
+            let as_of = date("--as-of", as_of)?;
+            db.read(|conn| {
+                let c = company::get(conn, company)?;
+                let day = as_of.unwrap_or_else(|| c.today());
+                Ok(json(&ledger::trial_balance(
+                    conn,
+                    &tenant(company, *mode),
+                    &c.currency,
+                    day,
+                )?))
+            })
+        }
+        _ => Err(Error::internal("not an act")),
+    }
+}
+
+/// Serialising any record the acts print.
+mod erased {
+    pub trait Json {
+        fn to_value(&self) -> serde_json::Value;
+    }
+    impl<T: serde::Serialize> Json for T {
+        fn to_value(&self) -> serde_json::Value {
+            serde_json::to_value(self).unwrap_or_default()
+        }
+    }
+}
+
 fn execute(cli: Cli) -> Result<()> {
     match &cli.command {
         Command::Serve(args) if args.demo => demo::run(cli.data.clone(), args.listen),
@@ -223,6 +676,11 @@ fn execute(cli: Cli) -> Result<()> {
                 KeyCommand::Revoke { key } => db.write(|tx| keys::revoke(tx, key))?,
             };
             print(&out);
+            Ok(())
+        }
+        command => {
+            let db = open(&data_path(&cli))?;
+            print(&act(&db, command)?);
             Ok(())
         }
     }

@@ -143,7 +143,7 @@ pub fn create(tx: &Tx, tenant: &Tenant, new: &NewCustomer) -> Result<String> {
 
 const COLUMNS: &str =
     "id, number, name, contact, email, phone, street, postal_code, city, country, vat_id,
-     currency, is_customer, is_supplier, archived, created_at";
+     currency, is_customer, is_supplier, archived, created_at, payment_days";
 
 /// A customer in its wire form.
 #[derive(Debug, Clone, Serialize)]
@@ -164,6 +164,8 @@ pub struct Customer {
     pub customer: bool,
     pub supplier: bool,
     pub archived: bool,
+    /// The customer's agreed payment days (none: the company's or the country's apply).
+    pub payment_days: Option<i64>,
     pub created_at: String,
 }
 
@@ -184,6 +186,7 @@ fn from_row(r: &rusqlite::Row) -> rusqlite::Result<Customer> {
         customer: r.get(12)?,
         supplier: r.get(13)?,
         archived: r.get(14)?,
+        payment_days: r.get(16)?,
         created_at: r.get(15)?,
     })
 }
@@ -210,6 +213,77 @@ pub fn name_of(conn: &Connection, tenant: &Tenant, id: &str) -> Result<String> {
     .query_row(params![id, tenant.company_id, tenant.env()], |r| r.get(0))
     .optional()?
     .ok_or_else(|| Error::not_found(format!("Customer {id}")))
+}
+
+/// The customer's agreed payment days, if any.
+///
+/// Fails with `NotFound` when the tenant has no customer with this id.
+pub fn payment_days(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Option<i64>> {
+    conn.prepare_cached(
+        "SELECT payment_days FROM customers WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
+    )?
+    .query_row(params![id, tenant.company_id, tenant.env()], |r| r.get(0))
+    .optional()?
+    .ok_or_else(|| Error::not_found(format!("Customer {id}")))
+}
+
+/// Sets the customer's agreed payment days (0–365); documents issued from now on use them.
+///
+/// Fails with `NotFound` for an unknown customer and `BadRequest` for days outside 0–365.
+pub fn set_terms(tx: &Tx, tenant: &Tenant, id: &str, days: i64) -> Result<Customer> {
+    if !(0..=365).contains(&days) {
+        return Err(Error::bad_request(
+            "Payment days must be between 0 and 365.",
+        ));
+    }
+    let changed = tx.execute(
+        "UPDATE customers SET payment_days = ?4 WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
+        params![id, tenant.company_id, tenant.env(), days],
+    )?;
+    if changed == 0 {
+        return Err(Error::not_found(format!("Customer {id}")));
+    }
+    get(tx, tenant, id)
+}
+
+/// The partner of this name marked as supplier, created (with the next partner
+/// number, no address, the company's country) when there is none. A customer of
+/// the same name becomes a supplier too. Returns its id.
+///
+/// Fails only on a storage error.
+pub fn supplier(
+    tx: &Tx,
+    tenant: &Tenant,
+    name: &str,
+    vat_id: Option<&str>,
+    country: &str,
+) -> Result<String> {
+    let existing: Option<String> = tx
+        .prepare_cached(
+            "SELECT id FROM customers WHERE company_id = ?1 AND environment = ?2 AND name = ?3
+             ORDER BY is_supplier DESC, seq LIMIT 1",
+        )?
+        .query_row(params![tenant.company_id, tenant.env(), name], |r| r.get(0))
+        .optional()?;
+    if let Some(id) = existing {
+        tx.execute("UPDATE customers SET is_supplier = 1 WHERE id = ?1", [&id])?;
+        return Ok(id);
+    }
+    let new = NewCustomer {
+        name: name.to_string(),
+        contact: None,
+        email: None,
+        phone: None,
+        street: String::new(),
+        postal_code: String::new(),
+        city: String::new(),
+        country: CountryCode::parse("country", country)?,
+        vat_id: vat_id.map(normalise_vat_id),
+        currency: None,
+        is_customer: false,
+        is_supplier: true,
+    };
+    create(tx, tenant, &new)
 }
 
 /// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.

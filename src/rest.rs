@@ -14,12 +14,15 @@ use serde::Serialize;
 use crate::access::Operation;
 use crate::customers;
 use crate::db::{Db, Tx};
+use crate::drafts;
 use crate::error::{Error, Result};
 use crate::fields::{self, Fields};
 use crate::idempotency::{self, Outcome};
+use crate::invoices;
 use crate::keys::{self, AuthedKey, UsageLog};
 use crate::query::{percent_decode, Query};
 use crate::ratelimit::{self, RateLimiter, Verdict};
+use crate::report;
 use crate::tenant::Tenant;
 use crate::transactions;
 
@@ -151,6 +154,10 @@ enum Route<'a> {
     GetTransaction(&'a str),
     CreateTransaction,
     UpdateTransaction(&'a str),
+    ListInvoices,
+    GetInvoice(&'a str),
+    CreateDraft,
+    OutstandingReport,
 }
 
 impl Route<'_> {
@@ -164,6 +171,10 @@ impl Route<'_> {
             Route::GetTransaction(_) => Operation::GetTransaction,
             Route::CreateTransaction => Operation::CreateTransaction,
             Route::UpdateTransaction(_) => Operation::UpdateTransaction,
+            Route::ListInvoices => Operation::ListInvoices,
+            Route::GetInvoice(_) => Operation::GetInvoice,
+            Route::CreateDraft => Operation::CreateDraft,
+            Route::OutstandingReport => Operation::OutstandingReport,
         }
     }
 }
@@ -180,12 +191,19 @@ fn route<'a>(method: &Method, segments: &[&'a str]) -> Result<Route<'a>> {
         (&M::POST, ["v1", "transactions"]) => Route::CreateTransaction,
         (&M::GET, ["v1", "transactions", id]) => Route::GetTransaction(id),
         (&M::PATCH, ["v1", "transactions", id]) => Route::UpdateTransaction(id),
+        (&M::GET, ["v1", "invoices"]) => Route::ListInvoices,
+        (&M::POST, ["v1", "invoices", "drafts"]) => Route::CreateDraft,
+        (&M::GET, ["v1", "invoices", number]) if *number != "drafts" => Route::GetInvoice(number),
+        (&M::GET, ["v1", "reports", "outstanding"]) => Route::OutstandingReport,
         (_, path) => {
             let allow = match path {
                 ["v1", "me"] => "GET",
                 ["v1", "customers"] | ["v1", "transactions"] => "GET, POST",
                 ["v1", "customers", _] => "GET",
                 ["v1", "transactions", _] => "GET, PATCH",
+                ["v1", "invoices"] | ["v1", "reports", "outstanding"] => "GET",
+                ["v1", "invoices", "drafts"] => "POST",
+                ["v1", "invoices", _] => "GET",
                 _ => return Err(Error::not_found("This address")),
             };
             return Err(Error::MethodNotAllowed(allow));
@@ -204,6 +222,10 @@ fn dispatch(call: &Call, route: Route) -> Result<Reply> {
         Route::GetTransaction(id) => transactions::http_get(call, id),
         Route::CreateTransaction => transactions::http_create(call),
         Route::UpdateTransaction(id) => transactions::http_update(call, id),
+        Route::ListInvoices => invoices::http_list(call),
+        Route::GetInvoice(number) => invoices::http_get(call, number),
+        Route::CreateDraft => drafts::http_create(call),
+        Route::OutstandingReport => report::http_outstanding(call),
     }
 }
 

@@ -4,6 +4,8 @@
 //! another's. Surfaces obtain a `Tenant` only from an authenticated key or a
 //! console flag; they never filter themselves.
 
+use rusqlite::{params, Connection, OptionalExtension};
+
 use crate::error::{Error, Result};
 
 /// Production (live keys) or sandbox (test keys).
@@ -63,4 +65,40 @@ impl Tenant {
     pub fn env(&self) -> &'static str {
         self.environment.as_str()
     }
+}
+
+/// Records the console names by id alone.
+#[derive(Debug, Clone, Copy)]
+pub enum Owned {
+    Customer,
+    Draft,
+    Purchase,
+}
+
+/// The tenant a record belongs to, found by its id within an environment: the
+/// console names drafts, customers and purchases without their company.
+///
+/// Fails with `NotFound` when that environment has no such record.
+pub fn owner(conn: &Connection, what: Owned, id: &str, environment: Environment) -> Result<Tenant> {
+    let (sql, name) = match what {
+        Owned::Customer => (
+            "SELECT company_id FROM customers WHERE id = ?1 AND environment = ?2",
+            "Customer",
+        ),
+        Owned::Draft => (
+            "SELECT company_id FROM drafts WHERE id = ?1 AND environment = ?2",
+            "Draft",
+        ),
+        Owned::Purchase => (
+            "SELECT company_id FROM purchases WHERE id = ?1 AND environment = ?2",
+            "Purchase",
+        ),
+    };
+    let company: Option<String> = conn
+        .prepare_cached(sql)?
+        .query_row(params![id, environment.as_str()], |r| r.get(0))
+        .optional()?;
+    company
+        .map(|c| Tenant::new(c, environment))
+        .ok_or_else(|| Error::not_found(format!("{name} {id}")))
 }

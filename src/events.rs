@@ -1,0 +1,76 @@
+//! The outbox: the events an act raises, written in the act's own transaction
+//! (so no act happens without its events and no event without its act). The
+//! body is the flat JSON object of api.md §6: keys sorted, every value a
+//! string, amounts in minor units; it is serialised once, here, and these
+//! bytes are what every delivery sends.
+
+use std::collections::BTreeMap;
+
+use rusqlite::{params, Connection};
+
+use crate::clock;
+use crate::db::Tx;
+use crate::error::Result;
+use crate::ident;
+use crate::tenant::Tenant;
+
+/// Every event kind, with the sentence a subscriber sees.
+pub const KINDS: [(&str, &str); 5] = [
+    ("invoice.issued", "A person issued a draft as an invoice."),
+    ("invoice.paid", "A payment cleared an invoice's receivable."),
+    (
+        "invoice.cancelled",
+        "A person cancelled an invoice by a full correction.",
+    ),
+    ("payment.recorded", "Money was recorded moving in or out."),
+    (
+        "purchase.recorded",
+        "An incoming purchase document (bill) was recorded.",
+    ),
+];
+
+/// The fields of an event body besides `event` and `id`.
+pub type Fields = BTreeMap<&'static str, String>;
+
+/// Writes one event of `kind` about `subject` (the record it concerns) and returns its id.
+///
+/// Fails only on a storage error.
+pub fn raise(
+    tx: &Tx,
+    tenant: &Tenant,
+    kind: &'static str,
+    subject: &str,
+    mut fields: Fields,
+) -> Result<String> {
+    let id = ident::new_id("evt");
+    fields.insert("event", kind.to_string());
+    fields.insert("id", id.clone());
+    let body = serde_json::to_string(&fields).unwrap_or_default();
+    tx.prepare_cached(
+        "INSERT INTO events (id, company_id, environment, kind, subject, body, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?
+    .execute(params![
+        id,
+        tenant.company_id,
+        tenant.env(),
+        kind,
+        subject,
+        body,
+        clock::now()
+    ])?;
+    Ok(id)
+}
+
+/// The events raised about `subject`, oldest first, as (kind, body).
+///
+/// Fails only on a storage error.
+pub fn about(conn: &Connection, tenant: &Tenant, subject: &str) -> Result<Vec<(String, String)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT kind, body FROM events WHERE subject = ?1 AND company_id = ?2 AND environment = ?3 ORDER BY seq",
+    )?;
+    let rows = stmt.query_map(params![subject, tenant.company_id, tenant.env()], |r| {
+        Ok((r.get(0)?, r.get(1)?))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}

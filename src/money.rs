@@ -1,0 +1,549 @@
+//! Exact money, quantities and rates. Amounts are `i64` counts of minor units
+//! of a currency (its ISO 4217 exponent: JPY 0, EUR 2, BHD 3); quantities and
+//! rates are exact decimals; every rounding is half away from zero, to the
+//! minor unit. A line's net is quantity × unit price; taxes are computed per
+//! (name, rate, reason) on the sum of the nets they apply to. No floating
+//! point: decimals are integers with a scale, arithmetic is checked `i128`.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use crate::error::{Error, Result};
+
+/// An exact decimal number: `units / 10^scale`.
+#[derive(Debug, Clone, Copy)]
+pub struct Decimal {
+    units: i128,
+    scale: u32,
+}
+
+/// Most fraction digits a quantity or rate may have.
+const MAX_SCALE: u32 = 6;
+/// Largest magnitude of the integer part of a quantity or rate.
+const MAX_INTEGER: i128 = 1_000_000_000;
+
+impl Decimal {
+    /// Reads a decimal such as `19`, `5.5`, `8.1`, `-0.25` or `1.500`.
+    ///
+    /// Fails with `BadRequest` naming `field` for anything else, more than six
+    /// fraction digits, or an integer part of a billion or more.
+    pub fn parse(field: &str, text: &str) -> Result<Decimal> {
+        let bad = || {
+            Error::bad_request(format!(
+                "{field} must be a decimal number such as 19 or 5.5, not {text:?}."
+            ))
+        };
+        let t = text.trim();
+        let (negative, digits) = match t.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, t.strip_prefix('+').unwrap_or(t)),
+        };
+        let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
+        let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+        if int.is_empty()
+            || !all_digits(int)
+            || !all_digits(frac)
+            || (digits.contains('.') && frac.is_empty())
+        {
+            return Err(bad());
+        }
+        if frac.len() as u32 > MAX_SCALE {
+            return Err(Error::bad_request(format!(
+                "{field} has more than {MAX_SCALE} decimal places."
+            )));
+        }
+        let int_value: i128 = int.trim_start_matches('0').parse().unwrap_or(0);
+        if int.len() > 12 || int_value >= MAX_INTEGER {
+            return Err(Error::bad_request(format!("{field} is too large.")));
+        }
+        let scale = frac.len() as u32;
+        let frac_value: i128 = if frac.is_empty() {
+            0
+        } else {
+            frac.parse().map_err(|_| bad())?
+        };
+        let units = int_value * 10i128.pow(scale) + frac_value;
+        Ok(Decimal {
+            units: if negative { -units } else { units },
+            scale,
+        }
+        .normalised())
+    }
+
+    /// A whole number.
+    pub fn from_int(n: i64) -> Decimal {
+        Decimal {
+            units: n as i128,
+            scale: 0,
+        }
+    }
+
+    fn normalised(mut self) -> Decimal {
+        while self.scale > 0 && self.units % 10 == 0 {
+            self.units /= 10;
+            self.scale -= 1;
+        }
+        self
+    }
+
+    pub fn is_zero(&self) -> bool {
+        self.units == 0
+    }
+
+    pub fn is_negative(&self) -> bool {
+        self.units < 0
+    }
+
+    /// `self × factor / divisor`, rounded half away from zero to a whole number.
+    fn times_int_div(&self, factor: i128, divisor: i128) -> Option<i128> {
+        let numerator = self.units.checked_mul(factor)?;
+        let denominator = 10i128.checked_pow(self.scale)?.checked_mul(divisor)?;
+        Some(round_div(numerator, denominator))
+    }
+}
+
+impl PartialEq for Decimal {
+    fn eq(&self, other: &Decimal) -> bool {
+        let (a, b) = (self.normalised(), other.normalised());
+        a.units == b.units && a.scale == b.scale
+    }
+}
+
+impl Eq for Decimal {}
+
+impl fmt::Display for Decimal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let d = self.normalised();
+        if d.scale == 0 {
+            return write!(f, "{}", d.units);
+        }
+        let pow = 10i128.pow(d.scale);
+        let sign = if d.units < 0 { "-" } else { "" };
+        let abs = d.units.abs();
+        write!(
+            f,
+            "{sign}{}.{:0width$}",
+            abs / pow,
+            abs % pow,
+            width = d.scale as usize
+        )
+    }
+}
+
+impl Serialize for Decimal {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+/// `n / d` rounded half away from zero (`d` > 0).
+fn round_div(n: i128, d: i128) -> i128 {
+    let q = n / d;
+    let r = n % d;
+    if 2 * r.abs() >= d {
+        q + n.signum()
+    } else {
+        q
+    }
+}
+
+fn to_minor(value: Option<i128>, what: &str) -> Result<i64> {
+    value
+        .and_then(|v| i64::try_from(v).ok())
+        .filter(|v| v.unsigned_abs() <= MAX_AMOUNT as u64)
+        .ok_or_else(|| Error::refused(format!("{what} is too large to be booked.")))
+}
+
+/// Largest amount of minor units kontor books (10^15).
+pub const MAX_AMOUNT: i64 = 1_000_000_000_000_000;
+
+/// A line's net: quantity × unit price, rounded half away from zero.
+///
+/// Fails with `Refused` when the result exceeds the largest bookable amount.
+pub fn line_net(quantity: Decimal, unit_price: i64) -> Result<i64> {
+    to_minor(
+        quantity.times_int_div(unit_price as i128, 1),
+        "A line's net",
+    )
+}
+
+/// `rate` percent of `base`, rounded half away from zero.
+///
+/// Fails with `Refused` when the result exceeds the largest bookable amount.
+pub fn percent_of(base: i64, rate: Decimal) -> Result<i64> {
+    to_minor(rate.times_int_div(base as i128, 100), "A tax amount")
+}
+
+/// Converts `amount` minor units of a currency with exponent `from_exp` into
+/// minor units of one with exponent `to_exp`, at `rate` units of the target
+/// per unit of the source, rounded half away from zero.
+///
+/// Fails with `Refused` when the result exceeds the largest bookable amount.
+pub fn convert(amount: i64, rate: Decimal, from_exp: u8, to_exp: u8) -> Result<i64> {
+    let (factor, divisor) = if to_exp >= from_exp {
+        (10i128.pow((to_exp - from_exp) as u32), 1)
+    } else {
+        (1, 10i128.pow((from_exp - to_exp) as u32))
+    };
+    let scaled = (amount as i128).checked_mul(factor);
+    to_minor(
+        scaled.and_then(|a| rate.times_int_div(a, divisor)),
+        "A converted amount",
+    )
+}
+
+/// An amount with its currency, as the API shows money: `{minor, currency}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Money {
+    pub minor: i64,
+    pub currency: String,
+}
+
+impl Money {
+    pub fn new(minor: i64, currency: &str) -> Money {
+        Money {
+            minor,
+            currency: currency.to_string(),
+        }
+    }
+}
+
+/// One tax a line carries: its name, rate in percent, and (for a zero rate)
+/// the seller's reason why nothing is charged.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Tax {
+    pub name: String,
+    pub rate: Decimal,
+    pub reason: Option<String>,
+}
+
+impl Tax {
+    /// A tax decision, checked: a name, a rate from 0 to 100, and a reason exactly when the rate is 0.
+    ///
+    /// Fails with `BadRequest` for an empty name or a rate outside 0–100, and with
+    /// `Refused` for a zero rate without a reason.
+    pub fn new(name: &str, rate: Decimal, reason: Option<&str>) -> Result<Tax> {
+        let name = name.trim();
+        if name.is_empty() || name.chars().count() > 40 {
+            return Err(Error::bad_request(
+                "A tax needs a name of 1 to 40 characters.",
+            ));
+        }
+        let hundred = Decimal::from_int(100);
+        if rate.is_negative() || rate.units > hundred.units * 10i128.pow(rate.scale) {
+            return Err(Error::bad_request(format!(
+                "The rate of {name} must lie between 0 and 100 percent."
+            )));
+        }
+        let reason = reason.map(str::trim).filter(|r| !r.is_empty());
+        if rate.is_zero() && reason.is_none() {
+            return Err(Error::refused(format!(
+                "{name} at 0 % needs the seller's reason why nothing is charged (e.g. reverse charge)."
+            )));
+        }
+        Ok(Tax {
+            name: name.to_string(),
+            rate,
+            reason: reason.map(str::to_string),
+        })
+    }
+}
+
+/// A document line as the totals need it.
+#[derive(Debug, Clone)]
+pub struct Line {
+    pub quantity: Decimal,
+    pub unit_price: i64,
+    pub taxes: Vec<Tax>,
+}
+
+/// One tax totalled over the lines it applies to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TaxTotal {
+    pub name: String,
+    pub rate: Decimal,
+    pub reason: Option<String>,
+    /// The sum of the nets the tax applies to.
+    pub base: i64,
+    pub amount: i64,
+}
+
+/// The figures of a document.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Totals {
+    pub line_nets: Vec<i64>,
+    pub net: i64,
+    pub taxes: Vec<TaxTotal>,
+    pub tax: i64,
+    pub gross: i64,
+}
+
+/// The figures of a document: each line's net, the taxes per (name, rate,
+/// reason) on the summed nets, and the totals; gross is always net + tax.
+///
+/// Fails with `Refused` when an amount exceeds the largest bookable amount.
+pub fn totals(lines: &[Line]) -> Result<Totals> {
+    let too_large = || Error::refused("The document's total is too large to be booked.");
+    let mut line_nets = Vec::with_capacity(lines.len());
+    let mut taxes: Vec<TaxTotal> = Vec::new();
+    let mut net: i64 = 0;
+    for line in lines {
+        let line_net = line_net(line.quantity, line.unit_price)?;
+        net = net.checked_add(line_net).ok_or_else(too_large)?;
+        line_nets.push(line_net);
+        for tax in &line.taxes {
+            match taxes
+                .iter_mut()
+                .find(|t| t.name == tax.name && t.rate == tax.rate && t.reason == tax.reason)
+            {
+                Some(total) => {
+                    total.base = total.base.checked_add(line_net).ok_or_else(too_large)?
+                }
+                None => taxes.push(TaxTotal {
+                    name: tax.name.clone(),
+                    rate: tax.rate,
+                    reason: tax.reason.clone(),
+                    base: line_net,
+                    amount: 0,
+                }),
+            }
+        }
+    }
+    let mut tax: i64 = 0;
+    for total in &mut taxes {
+        total.amount = percent_of(total.base, total.rate)?;
+        tax = tax.checked_add(total.amount).ok_or_else(too_large)?;
+    }
+    let gross = net.checked_add(tax).ok_or_else(too_large)?;
+    if gross.abs() > MAX_AMOUNT {
+        return Err(too_large());
+    }
+    Ok(Totals {
+        line_nets,
+        net,
+        taxes,
+        tax,
+        gross,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(s: &str) -> Decimal {
+        Decimal::parse("x", s).unwrap()
+    }
+
+    #[test]
+    fn decimals_parse_exactly() {
+        for (text, shown) in [
+            ("19", "19"),
+            ("5.5", "5.5"),
+            ("8.1", "8.1"),
+            ("1.500", "1.5"),
+            ("-0.25", "-0.25"),
+            ("007", "7"),
+            ("0.000001", "0.000001"),
+        ] {
+            assert_eq!(d(text).to_string(), shown, "{text}");
+        }
+        for bad in [
+            "",
+            ".",
+            "1.",
+            ".5",
+            "1,5",
+            "1e3",
+            "abc",
+            "0.0000001",
+            "1000000000",
+            "--1",
+            "1.2.3",
+        ] {
+            assert!(Decimal::parse("x", bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(d("2.50"), d("2.5"));
+    }
+
+    #[test]
+    fn rounding_is_half_away_from_zero() {
+        // (quantity, unit price in minor units, net) checked by hand.
+        let table = [
+            ("1", 1999, 1999),
+            ("1.5", 1999, 2999),  // 2998.5 → 2999
+            ("0.5", 1, 1),        // 0.5 → 1
+            ("0.5", -1, -1),      // -0.5 → -1
+            ("0.25", 3, 1),       // 0.75 → 1
+            ("0.3333", 300, 100), // 99.99 → 100
+            ("2.5", 333, 833),    // 832.5 → 833
+            ("3", 0, 0),
+            ("0.001", 1000, 1),
+            ("0.0049", 100, 0), // 0.49 → 0
+        ];
+        for (q, price, net) in table {
+            assert_eq!(line_net(d(q), price).unwrap(), net, "{q} × {price}");
+        }
+        // Taxes (base, rate %, amount) by hand.
+        let taxes = [
+            (1000, "19", 190),
+            (2999, "19", 570),
+            (1050, "7", 74),
+            (5, "19", 1),
+            (2, "19", 0),
+            (10000, "8.1", 810),
+            (333, "5.5", 18),
+            (-2999, "19", -570),
+            (12345, "0", 0),
+        ];
+        for (base, rate, amount) in taxes {
+            assert_eq!(
+                percent_of(base, d(rate)).unwrap(),
+                amount,
+                "{base} × {rate} %"
+            );
+        }
+    }
+
+    #[test]
+    fn currencies_convert_between_exponents() {
+        // 100.00 USD at 0.9 EUR/USD = 90.00 EUR
+        assert_eq!(convert(10000, d("0.9"), 2, 2).unwrap(), 9000);
+        // 1,000 JPY at 0.0061 EUR/JPY = 6.10 EUR
+        assert_eq!(convert(1000, d("0.0061"), 0, 2).unwrap(), 610);
+        // 1.000 BHD at 2.45 EUR/BHD = 2.45 EUR
+        assert_eq!(convert(1000, d("2.45"), 3, 2).unwrap(), 245);
+        // 0.005 BHD at 1 → 0.01 (half away from zero)
+        assert_eq!(convert(5, d("1"), 3, 2).unwrap(), 1);
+    }
+
+    #[test]
+    fn taxes_are_totalled_per_name_and_rate_on_summed_nets() {
+        let vat19 = Tax::new("USt", d("19"), None).unwrap();
+        let vat7 = Tax::new("USt", d("7"), None).unwrap();
+        let city = Tax::new("City", d("2.5"), None).unwrap();
+        let lines = vec![
+            Line {
+                quantity: d("1"),
+                unit_price: 1005,
+                taxes: vec![vat19.clone()],
+            },
+            Line {
+                quantity: d("1"),
+                unit_price: 1005,
+                taxes: vec![vat19.clone(), city.clone()],
+            },
+            Line {
+                quantity: d("2"),
+                unit_price: 250,
+                taxes: vec![vat7.clone()],
+            },
+        ];
+        let t = totals(&lines).unwrap();
+        assert_eq!(t.line_nets, vec![1005, 1005, 500]);
+        assert_eq!(t.net, 2510);
+        // 19 % on 2010 = 381.9 → 382 (per line it would be 191 + 191 = 382 too, but 7 % on 500 = 35)
+        assert_eq!(
+            t.taxes
+                .iter()
+                .map(|t| (t.name.as_str(), t.rate.to_string(), t.base, t.amount))
+                .collect::<Vec<_>>(),
+            vec![
+                ("USt", "19".to_string(), 2010, 382),
+                ("City", "2.5".to_string(), 1005, 25),
+                ("USt", "7".to_string(), 500, 35)
+            ]
+        );
+        assert_eq!(t.tax, 442);
+        assert_eq!(t.gross, 2952);
+        // Summing first matters: three lines of 0.05 at 19 % give 0.03, not 3 × 0.01.
+        let small = vec![
+            Line {
+                quantity: d("1"),
+                unit_price: 5,
+                taxes: vec![vat19.clone()]
+            };
+            3
+        ];
+        assert_eq!(totals(&small).unwrap().tax, 3);
+    }
+
+    #[test]
+    fn a_zero_rate_needs_a_reason() {
+        assert!(matches!(
+            Tax::new("USt", d("0"), None),
+            Err(Error::Refused(_))
+        ));
+        assert!(Tax::new("USt", d("0"), Some("  ")).is_err());
+        assert!(Tax::new("USt", d("0"), Some("Reverse charge")).is_ok());
+        assert!(Tax::new("USt", d("101"), None).is_err());
+        assert!(Tax::new("USt", d("-1"), None).is_err());
+        assert!(Tax::new("", d("19"), None).is_err());
+    }
+
+    /// A small deterministic generator, so the property test needs no crate.
+    struct XorShift(u64);
+    impl XorShift {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    #[test]
+    fn the_total_always_equals_net_plus_the_sum_of_taxes() {
+        let mut rng = XorShift(0x9E37_79B9_7F4A_7C15);
+        let rates = [
+            "0", "2.5", "5.5", "7", "8.1", "10", "19", "20", "21", "22", "25",
+        ];
+        for _ in 0..5000 {
+            let lines: Vec<Line> = (0..1 + rng.below(6))
+                .map(|_| {
+                    let quantity = Decimal {
+                        units: 1 + rng.below(100_000) as i128,
+                        scale: rng.below(4) as u32,
+                    };
+                    let unit_price = rng.below(10_000_000) as i64 - 1_000_000;
+                    let taxes = (0..rng.below(3))
+                        .map(|i| {
+                            let rate = d(rates[rng.below(rates.len() as u64) as usize]);
+                            Tax::new(["VAT", "City"][i as usize % 2], rate, Some("reason")).unwrap()
+                        })
+                        .collect();
+                    Line {
+                        quantity,
+                        unit_price,
+                        taxes,
+                    }
+                })
+                .collect();
+            let t = totals(&lines).unwrap();
+            assert_eq!(
+                t.gross,
+                t.net + t.taxes.iter().map(|x| x.amount).sum::<i64>()
+            );
+            assert_eq!(t.tax, t.taxes.iter().map(|x| x.amount).sum::<i64>());
+            assert_eq!(t.net, t.line_nets.iter().sum::<i64>());
+            for total in &t.taxes {
+                let base: i64 = lines
+                    .iter()
+                    .zip(&t.line_nets)
+                    .filter(|(l, _)| {
+                        l.taxes
+                            .iter()
+                            .any(|x| x.name == total.name && x.rate == total.rate)
+                    })
+                    .map(|(_, n)| n)
+                    .sum();
+                assert_eq!(total.base, base);
+            }
+        }
+    }
+}
