@@ -7,6 +7,7 @@ mod customers;
 mod durability;
 mod hostile;
 mod idempotency;
+mod ledger;
 mod pipeline;
 mod support;
 mod tenancy;
