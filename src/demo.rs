@@ -9,12 +9,20 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::access::Scope;
-use crate::company::{self, NewCompany, Plan};
+use jiff::civil::Date;
+use jiff::ToSpan;
+
+use crate::company::{self, Company, NewCompany, Plan};
 use crate::customers::{self, NewCustomer};
 use crate::db::Db;
+use crate::db::Tx;
+use crate::drafts::{self, DocumentType, IssueOptions, NewLine};
 use crate::error::{Error, Result};
+use crate::invoices::{self, Method, NewPayment};
 use crate::iso::{CountryCode, Currency};
 use crate::keys::{self, NewKey};
+use crate::money::{Decimal, Tax};
+use crate::purchases::{self, NewPurchase};
 use crate::server::{self, Config};
 use crate::tenant::{Environment, Tenant};
 use crate::transactions::{self, Change, NewTransaction};
@@ -67,6 +75,141 @@ fn job(
         due_on: due.and_then(|d| d.parse().ok()),
         stage: stage.map(str::to_string),
     }
+}
+
+/// Issues a one- or two-line invoice draft for `customer` on `on`; returns its number.
+fn invoice(
+    tx: &Tx,
+    tenant: &Tenant,
+    customer: &str,
+    on: Date,
+    lines: &[(&str, &str, i64, &str)],
+) -> Result<String> {
+    let draft = drafts::create(tx, tenant, customer, DocumentType::Invoice)?;
+    for (description, quantity, price, rate) in lines {
+        let line = NewLine {
+            description: description.to_string(),
+            quantity: Decimal::parse("quantity", quantity)?,
+            unit_price: *price,
+            taxes: vec![Tax::new("USt", Decimal::parse("rate", rate)?, None)?],
+        };
+        drafts::add_line(tx, tenant, &draft, &line)?;
+    }
+    let id = drafts::issue(
+        tx,
+        tenant,
+        &draft,
+        &IssueOptions {
+            on: Some(on),
+            ..IssueOptions::default()
+        },
+    )?;
+    Ok(invoices::stored_by_id(tx, tenant, &id)?.number)
+}
+
+/// The demo's books, dated back from today: an overdue invoice, a partly and a
+/// fully paid one, a fresh one, a cancelled one with its correction, an open
+/// draft, a bill open and one paid; and an invoice in the sandbox.
+fn books(
+    tx: &Tx,
+    live: &Tenant,
+    sandbox: &Tenant,
+    company: &Company,
+    partners: [&str; 4],
+    test_customer: &str,
+) -> Result<()> {
+    let [müller, alpen, stadt, rosa] = partners;
+    let today = company.today();
+    let ago = |days: i64| today.checked_sub(days.days()).unwrap_or(today);
+    let pay = |tx: &Tx, number: &str, amount: i64, on: Date| {
+        let payment = NewPayment {
+            amount,
+            on: Some(on),
+            method: Method::Bank,
+            reference: Some(format!("Überweisung {number}")),
+        };
+        invoices::record_payment(tx, live, number, &payment).map(|_| ())
+    };
+    invoice(
+        tx,
+        live,
+        müller,
+        ago(40),
+        &[("Dachsanierung Lagerhalle, Abschlag 1", "1", 1_250_000, "19")],
+    )?;
+    let partly = invoice(
+        tx,
+        live,
+        alpen,
+        ago(20),
+        &[
+            ("Einbauküche Musterhaus", "1", 840_000, "19"),
+            ("Montage (Stunden)", "12.5", 6_500, "19"),
+        ],
+    )?;
+    pay(tx, &partly, 500_000, ago(5))?;
+    let paid = invoice(
+        tx,
+        live,
+        stadt,
+        ago(30),
+        &[("Wartung Heizungsanlage", "1", 48_000, "19")],
+    )?;
+    pay(tx, &paid, 57_120, ago(10))?;
+    invoice(
+        tx,
+        live,
+        müller,
+        ago(3),
+        &[("Dachsanierung Lagerhalle, Abschlag 2", "1", 1_250_000, "19")],
+    )?;
+    let wrong = invoice(
+        tx,
+        live,
+        rosa,
+        ago(15),
+        &[("Bewirtung Richtfest", "40", 2_450, "7")],
+    )?;
+    invoices::cancel(tx, live, &wrong, "Falscher Empfänger", Some(ago(14)))?;
+    drafts::create(tx, live, rosa, DocumentType::Invoice)?;
+    let bill = |number: &str, date: Date, due: Date, net: i64| NewPurchase {
+        supplier: "Holzhandel Meier KG".into(),
+        supplier_vat_id: None,
+        document_number: number.into(),
+        date,
+        due,
+        currency: Currency::parse("currency", "EUR").expect("EUR is a currency"),
+        net,
+        tax: net * 19 / 100,
+        kind: purchases::Kind::Bill,
+        rate: None,
+    };
+    purchases::record(
+        tx,
+        live,
+        &bill(
+            "HM-2211",
+            ago(12),
+            ago(12).checked_add(14.days()).unwrap_or(today),
+            320_000,
+        ),
+    )?;
+    let paid_bill = purchases::record(tx, live, &bill("HM-2187", ago(35), ago(21), 90_000))?;
+    let payment = NewPayment {
+        amount: 107_100,
+        on: Some(ago(22)),
+        method: Method::Bank,
+        reference: None,
+    };
+    purchases::pay(tx, live, &paid_bill, &payment)?;
+    invoice(
+        tx,
+        sandbox,
+        test_customer,
+        ago(1),
+        &[("Testleistung", "1", 10_000, "19")],
+    )?;
+    Ok(())
 }
 
 fn secret_of(key: &Value) -> String {
@@ -129,7 +272,7 @@ pub fn seed(db: &Db) -> Result<Demo> {
                 None,
             ),
         )?;
-        customers::create(
+        let rosa = customers::create(
             tx,
             &live,
             &customer("Café Rosa", "Lindenallee 5", "10115", "Berlin", "DE", None),
@@ -195,6 +338,14 @@ pub fn seed(db: &Db) -> Result<Demo> {
             tx,
             &sandbox,
             &job("Testauftrag", Some(&test_customer), None, None),
+        )?;
+        books(
+            tx,
+            &live,
+            &sandbox,
+            &company,
+            [&müller, &alpen, &stadt, &rosa],
+            &test_customer,
         )?;
 
         let key = |environment, name: &str| {

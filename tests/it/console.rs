@@ -212,6 +212,25 @@ fn the_demo_prints_working_keys_and_serves_until_sigterm() {
         json!(1)
     );
     assert_eq!(c.get(&test, "/v1/customers").body["total"], json!(1));
+    // The demo's books: every payment state, a report with both sides.
+    let invoices = c.get(&live, "/v1/invoices?size=100").body;
+    let states: std::collections::BTreeSet<&str> = invoices["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["paymentState"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        states,
+        ["CANCELLED", "CORRECTION", "OPEN", "OVERDUE", "PAID"]
+            .into_iter()
+            .collect()
+    );
+    let report = c.get(&live, "/v1/reports/outstanding").body;
+    assert_eq!(report["receivables"]["count"], json!(3));
+    assert!(report["receivables"]["overdue"]["minor"].as_i64().unwrap() > 0);
+    assert_eq!(report["payables"]["count"], json!(1));
+    assert_eq!(c.get(&test, "/v1/invoices").body["total"], json!(1));
     // SIGTERM: a clean stop.
     let status = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
