@@ -23,7 +23,12 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::Response;
 use hyper_util::rt::TokioIo;
+use kontor::customers;
+use kontor::drafts::{self, DocumentType, IssueOptions, NewLine};
+use kontor::invoices::{self, Method, NewPayment};
+use kontor::money::{Decimal, Tax};
 use kontor::server::{Config, Server};
+use kontor::tenant::{Environment, Tenant};
 use serde_json::Value;
 
 #[global_allocator]
@@ -326,6 +331,155 @@ fn raw_database(dir: &std::path::Path) -> rusqlite::Connection {
     conn
 }
 
+/// Issues `n` invoices to one customer, issue dates spread over the last two
+/// years (oldest first), and pays all but every tenth ten days after issue.
+/// Batches of acts share a transaction, so a million take minutes, not hours.
+fn fill(db: &kontor::db::Db, tenant: &Tenant, customer: &str, n: usize) {
+    let today = kontor::company::get(&db.connection().unwrap(), &tenant.company_id).unwrap().today();
+    let mut done = 0;
+    while done < n {
+        let batch = (n - done).min(5_000);
+        db.write(|tx| {
+            for i in done..done + batch {
+                let back = (730 * (n - 1 - i) / n.max(1)) as i64;
+                let on = today.checked_sub(jiff::Span::new().days(back)).unwrap();
+                let draft = drafts::create(tx, tenant, customer, DocumentType::Invoice)?;
+                let line = NewLine {
+                    description: "Leistung".into(),
+                    quantity: Decimal::parse("q", "1")?,
+                    unit_price: 10_000 + (i % 500) as i64,
+                    taxes: vec![Tax::new("USt", Decimal::parse("r", "19")?, None)?],
+                };
+                drafts::add_line(tx, tenant, &draft, &line)?;
+                let options = IssueOptions { on: Some(on), ..IssueOptions::default() };
+                let id = drafts::issue(tx, tenant, &draft, &options)?;
+                if i % 10 != 0 {
+                    let stored = invoices::stored_by_id(tx, tenant, &id)?;
+                    let paid_on = on.checked_add(jiff::Span::new().days(10)).unwrap().min(today);
+                    let payment = NewPayment { amount: stored.gross, on: Some(paid_on), method: Method::Bank, reference: None };
+                    invoices::record_payment(tx, tenant, &stored.number, &payment)?;
+                }
+            }
+            Ok(())
+        })
+        .unwrap();
+        done += batch;
+        if done % 100_000 == 0 {
+            eprintln!("  … {done} invoices issued");
+        }
+    }
+}
+
+/// Runs `count` requests one after another on one keep-alive connection.
+fn sequential(addr: SocketAddr, count: usize, one: impl Fn(&mut Conn, usize)) -> Figures {
+    let mut conn = Conn::open(addr);
+    let started = Instant::now();
+    let latencies = (0..count)
+        .map(|i| {
+            let t = Instant::now();
+            one(&mut conn, i);
+            t.elapsed()
+        })
+        .collect();
+    figures(vec![Slice { latencies, elapsed: started.elapsed() }])
+}
+
+/// The books section: the first page of GET /v1/invoices and the outstanding
+/// report for a company with `scale` invoices (a tenth open) against one with
+/// 1,000, in one data file; and the rate of the `draft issue` act.
+fn books(dir: &std::path::Path, scale: usize) {
+    println!();
+    println!("(books) {scale} issued invoices, a tenth open, against 1,000 in the same data file");
+    let path = dir.join("books.db");
+    let mut tenants = Vec::new();
+    {
+        let db = kontor::db::Db::open(&path, 2).unwrap();
+        for (n, name) in [(scale, "big"), (1_000, "small")] {
+            let company = console(&path, &["company"])["id"].as_str().unwrap().to_string();
+            let keys: Vec<String> = console(&path, &["keys", &company, "40"])
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|k| format!("Bearer {}", k.as_str().unwrap()))
+                .collect();
+            let tenant = Tenant::new(&company, Environment::Production);
+            let customer = db
+                .write(|tx| {
+                    let f = kontor::fields::Fields::parse(CUSTOMER_BODY.as_bytes())?;
+                    customers::create(tx, &tenant, &customers::NewCustomer::from_fields(f, "DE")?)
+                })
+                .unwrap();
+            let started = Instant::now();
+            fill(&db, &tenant, &customer, n);
+            println!("  filled the {name} company with {n} invoices in {:.1} s", started.elapsed().as_secs_f64());
+            tenants.push((tenant, customer, keys));
+        }
+    }
+    let mut config = Config::new(&path, "127.0.0.1:0".parse().unwrap());
+    config.log_requests = false;
+    let server = Server::start(config).unwrap();
+    let addr = server.addr;
+    for (path, what) in [("/v1/invoices?size=25", "GET /v1/invoices, first page"), ("/v1/reports/outstanding", "GET /v1/reports/outstanding")] {
+        let mut results = Vec::new();
+        for (tenant, _, keys) in &tenants {
+            let _ = tenant;
+            let f = sequential(addr, 2_000, |c, i| {
+                let (s, _) = c.request("GET", path, &[("Authorization", &keys[i % keys.len()])], b"");
+                assert_eq!(s, 200);
+            });
+            results.push(f);
+        }
+        println!("  {what}");
+        show(&format!("{scale} invoices"), &results[0]);
+        show("1,000 invoices", &results[1]);
+        let ratio = results[0].p50.as_secs_f64() / results[1].p50.as_secs_f64();
+        println!("  => p50 at {scale} / p50 at 1,000: {ratio:.2} (goal <= 2.00) {}", if ratio <= 2.0 { "met" } else { "NOT MET" });
+    }
+    server.stop();
+
+    // The act: issuing a prepared draft, each in its own transaction (and fsync).
+    let db = kontor::db::Db::open(&path, 2).unwrap();
+    let (tenant, customer, _) = &tenants[1];
+    let drafts: Vec<String> = db
+        .write(|tx| {
+            (0..2_000)
+                .map(|_| {
+                    let d = drafts::create(tx, tenant, customer, DocumentType::Invoice)?;
+                    let line = NewLine {
+                        description: "Leistung".into(),
+                        quantity: Decimal::parse("q", "2.5")?,
+                        unit_price: 12_345,
+                        taxes: vec![Tax::new("USt", Decimal::parse("r", "19")?, None)?],
+                    };
+                    drafts::add_line(tx, tenant, &d, &line)?;
+                    Ok(d)
+                })
+                .collect()
+        })
+        .unwrap();
+    let started = Instant::now();
+    for d in &drafts[..1_000] {
+        db.write(|tx| drafts::issue(tx, tenant, d, &IssueOptions::default())).unwrap();
+    }
+    let one_by_one = 1_000.0 / started.elapsed().as_secs_f64();
+    let started = Instant::now();
+    std::thread::scope(|s| {
+        for chunk in drafts[1_000..].chunks(125) {
+            let db = &db;
+            s.spawn(move || {
+                for d in chunk {
+                    db.write(|tx| drafts::issue(tx, tenant, d, &IssueOptions::default())).unwrap();
+                }
+            });
+        }
+    });
+    let concurrent = 1_000.0 / started.elapsed().as_secs_f64();
+    println!("  draft issue (the act: checks, number, invoice, ledger, open items, event; one transaction each)");
+    println!("  {:<44} {:>9.0} issues/s", "one after another", one_by_one);
+    println!("  {:<44} {:>9.0} issues/s", "8 threads (commits grouped)", concurrent);
+    println!("  => {:.0} issues/s one after another (goal >= 500) {}", one_by_one, if one_by_one >= 500.0 { "met" } else { "NOT MET" });
+}
+
 fn main() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("bench.db");
@@ -495,6 +649,11 @@ fn main() {
             kontor_post.per_second / raw.per_second,
             0.50,
         );
+    }
+
+    if want("books") {
+        let scale = std::env::args().nth(2).and_then(|n| n.parse().ok()).unwrap_or(1_000_000);
+        books(dir.path(), scale);
     }
 
     println!();
