@@ -66,13 +66,22 @@ pub struct Db {
     queued: AtomicUsize,
 }
 
+/// Page cache of a pooled read connection and of the writer, in KiB.
+const READER_CACHE_KIB: i64 = 8 * 1024;
+const WRITER_CACHE_KIB: i64 = 64 * 1024;
+
 fn configure(conn: &mut Connection) -> rusqlite::Result<()> {
+    configure_with_cache(conn, READER_CACHE_KIB)
+}
+
+fn configure_with_cache(conn: &mut Connection, cache_kib: i64) -> rusqlite::Result<()> {
     conn.busy_timeout(Duration::from_secs(10))?;
-    conn.execute_batch(
+    conn.execute_batch(&format!(
         "PRAGMA journal_mode = WAL;
          PRAGMA synchronous = FULL;
-         PRAGMA foreign_keys = ON;",
-    )?;
+         PRAGMA foreign_keys = ON;
+         PRAGMA cache_size = -{cache_kib};"
+    ))?;
     Ok(())
 }
 
@@ -88,7 +97,7 @@ impl Db {
             Error::internal(format!("cannot open {}: {e}", path.display()))
         };
         let mut writer = Connection::open(path).map_err(|e| cannot(&e))?;
-        configure(&mut writer).map_err(|e| cannot(&e))?;
+        configure_with_cache(&mut writer, WRITER_CACHE_KIB).map_err(|e| cannot(&e))?;
         let manager = SqliteConnectionManager::file(path).with_init(configure);
         let pool = r2d2::Pool::builder()
             .max_size(connections.max(1))
