@@ -351,3 +351,58 @@ CREATE TABLE events (
     created_at  TEXT NOT NULL
 ) STRICT;
 CREATE INDEX events_subject ON events (subject);
+
+-- ---------------------------------------------------------------------------
+-- Webhooks. Endpoints belong to a company and an environment; the act that
+-- writes an event also writes one delivery per enabled endpoint subscribed to
+-- its kind (the outbox's fan-out), and the delivery worker works them off.
+
+CREATE TABLE webhook_endpoints (
+    seq         INTEGER PRIMARY KEY,
+    id          TEXT NOT NULL UNIQUE,
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    url         TEXT NOT NULL,
+    -- event kinds separated by ',', or '*' for all
+    events      TEXT NOT NULL,
+    description TEXT,
+    -- the signing secret, whole (`whsec_…`); shown once, at registration
+    secret      TEXT NOT NULL,
+    enabled     INTEGER NOT NULL,
+    created_at  TEXT NOT NULL,
+    disabled_at TEXT
+) STRICT;
+CREATE INDEX webhook_endpoints_tenant ON webhook_endpoints (company_id, environment, seq);
+
+CREATE TABLE deliveries (
+    seq             INTEGER PRIMARY KEY,
+    id              TEXT NOT NULL UNIQUE,
+    company_id      TEXT NOT NULL REFERENCES companies (id),
+    environment     TEXT NOT NULL,
+    endpoint_id     TEXT NOT NULL REFERENCES webhook_endpoints (id),
+    event_id        TEXT NOT NULL REFERENCES events (id),
+    state           TEXT NOT NULL CHECK (state IN ('PENDING', 'DELIVERED', 'FAILED')),
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at TEXT,
+    -- while a worker holds the delivery; a restart releases every lease
+    lease_until     TEXT,
+    last_status     INTEGER,
+    last_error      TEXT,
+    delivered_at    TEXT,
+    created_at      TEXT NOT NULL
+) STRICT;
+CREATE INDEX deliveries_endpoint ON deliveries (endpoint_id, seq);
+CREATE INDEX deliveries_pending ON deliveries (endpoint_id, seq) WHERE state = 'PENDING';
+
+CREATE TABLE delivery_attempts (
+    seq         INTEGER PRIMARY KEY,
+    delivery_id TEXT NOT NULL REFERENCES deliveries (id),
+    attempt     INTEGER NOT NULL,
+    started_at  TEXT NOT NULL,
+    status      INTEGER,
+    duration_ms INTEGER NOT NULL,
+    error       TEXT,
+    -- the first 1 KiB of the answer
+    response    TEXT
+) STRICT;
+CREATE INDEX delivery_attempts_delivery ON delivery_attempts (delivery_id, seq);

@@ -184,6 +184,7 @@ pub enum Operation {
     GetInvoice,
     CreateDraft,
     OutstandingReport,
+    ManageWebhooks,
 }
 
 use Permission as P;

@@ -28,6 +28,7 @@ use crate::purchases::{self, NewPurchase};
 use crate::server::{self, Config};
 use crate::tenant::Environment;
 use crate::tenant::{owner, Owned, Tenant};
+use crate::webhooks;
 
 /// The data file used when `--data` is not given.
 pub const DEFAULT_DATA: &str = "kontor.db";
@@ -76,6 +77,30 @@ pub enum Command {
     /// Close the books; the trial balance.
     #[command(subcommand)]
     Books(BooksCommand),
+    /// The webhook delivery log; sending an event again.
+    #[command(subcommand)]
+    Webhook(WebhookCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum WebhookCommand {
+    /// The delivery log of a company's endpoints (newest first), or of one.
+    Deliveries {
+        #[arg(long)]
+        company: String,
+        #[arg(long)]
+        endpoint: Option<String>,
+        #[arg(long, default_value_t = 0)]
+        page: i64,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// Send a delivery's event again (same event id and body, a new delivery).
+    Redeliver {
+        delivery: String,
+        #[command(flatten)]
+        mode: Mode,
+    },
 }
 
 /// Act in test mode (the sandbox books) instead of production.
@@ -270,6 +295,10 @@ pub struct ServeArgs {
     /// Start with a fresh demo company (serve only).
     #[arg(long)]
     pub demo: bool,
+    /// Also allow webhooks to loopback addresses, over http, on any port
+    /// (local development and tests only).
+    #[arg(long)]
+    pub webhook_allow_loopback: bool,
 }
 
 #[derive(Subcommand, Debug)]
@@ -362,7 +391,9 @@ pub fn run(cli: Cli) -> ExitCode {
 }
 
 fn serve(path: PathBuf, args: &ServeArgs) -> Result<()> {
-    server::run_until_signal(Config::new(&path, args.listen), |addr| {
+    let mut config = Config::new(&path, args.listen);
+    config.webhook_allow_loopback = args.webhook_allow_loopback;
+    server::run_until_signal(config, |addr| {
         eprintln!("kontor: serving {} on http://{addr}/v1", path.display());
     })
 }
@@ -594,6 +625,16 @@ fn act(db: &Db, command: &Command) -> Result<Value> {
                 )?))
             })
         }
+        Command::Webhook(WebhookCommand::Deliveries { company, endpoint, page, mode }) => db.read(|conn| {
+            company::get(conn, company)?;
+            let paging = crate::query::Paging { page: (*page).max(0), size: 100 };
+            Ok(json(&webhooks::deliveries(conn, &tenant(company, *mode), endpoint.as_deref(), paging)?))
+        }),
+        Command::Webhook(WebhookCommand::Redeliver { delivery, mode }) => db.write(|tx| {
+            let t = owner(tx, Owned::Delivery, delivery, mode.environment())?;
+            let id = webhooks::redeliver(tx, &t, delivery)?;
+            Ok(json(&webhooks::delivery(tx, &t, &id)?))
+        }),
         _ => Err(Error::internal("not an act")),
     }
 }

@@ -12,6 +12,7 @@
 //! processes (the console) wait in `busy_timeout`.
 //! This module knows no table but `PRAGMA user_version`.
 
+use std::cell::Cell;
 use std::ops::Deref;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
@@ -35,14 +36,28 @@ pub type Pool = r2d2::Pool<SqliteConnectionManager>;
 
 /// A connection inside a write transaction; only `Db::write` makes one, so a
 /// function taking `&Tx` can rely on running inside a transaction.
-pub struct Tx<'a>(&'a Connection);
+pub struct Tx<'a> {
+    conn: &'a Connection,
+    raised: &'a Cell<bool>,
+}
+
+impl Tx<'_> {
+    /// Notes that this transaction wrote events, so the outbox's listeners
+    /// are woken once it commits.
+    pub fn note_events(&self) {
+        self.raised.set(true);
+    }
+}
 
 impl Deref for Tx<'_> {
     type Target = Connection;
     fn deref(&self) -> &Connection {
-        self.0
+        self.conn
     }
 }
+
+/// Called after a commit that wrote events.
+pub type Listener = Box<dyn Fn() + Send + Sync>;
 
 struct WriterState {
     conn: Connection,
@@ -56,6 +71,8 @@ struct WriterState {
     finished: u64,
     /// Groups whose COMMIT failed, most recent last (a few are kept).
     failed: Vec<u64>,
+    /// Whether the open group wrote events.
+    raised: Cell<bool>,
 }
 
 /// One data file, shared by every surface of one process.
@@ -64,6 +81,7 @@ pub struct Db {
     writer: Mutex<WriterState>,
     finished: Condvar,
     queued: AtomicUsize,
+    listeners: Mutex<Vec<Listener>>,
 }
 
 /// Page cache of a pooled read connection and of the writer, in KiB.
@@ -113,12 +131,14 @@ impl Db {
             members: 0,
             finished: 0,
             failed: Vec::new(),
+            raised: Cell::new(false),
         };
         let db = Db {
             pool,
             writer: Mutex::new(state),
             finished: Condvar::new(),
             queued: AtomicUsize::new(0),
+            listeners: Mutex::new(Vec::new()),
         };
         db.migrate()?;
         Ok(db)
@@ -138,6 +158,11 @@ impl Db {
             }
             Ok(())
         })
+    }
+
+    /// Registers a listener called after every commit that wrote events.
+    pub fn on_events(&self, listener: Listener) {
+        self.listeners.lock().unwrap_or_else(|p| p.into_inner()).push(listener);
     }
 
     /// A pooled read connection for the caller to hold.
@@ -180,7 +205,7 @@ impl Db {
         let outcome = match st.conn.execute_batch("SAVEPOINT write") {
             Ok(()) => {
                 let run =
-                    catch_unwind(AssertUnwindSafe(|| f(&Tx(&st.conn)))).unwrap_or_else(|_| {
+                    catch_unwind(AssertUnwindSafe(|| f(&Tx { conn: &st.conn, raised: &st.raised }))).unwrap_or_else(|_| {
                         Err(Error::internal("a write panicked; it was rolled back"))
                     });
                 let end = if run.is_ok() {
@@ -206,9 +231,15 @@ impl Db {
             }
             st.open = false;
             st.finished = group;
+            let wake = st.raised.replace(false) && committed.is_ok();
             self.finished.notify_all();
             drop(st);
             committed.map_err(Error::from)?;
+            if wake {
+                for listener in self.listeners.lock().unwrap_or_else(|p| p.into_inner()).iter() {
+                    listener();
+                }
+            }
             return outcome;
         }
         // A writer is queued behind this one and will commit the group.

@@ -2,7 +2,8 @@
 //! (so no act happens without its events and no event without its act). The
 //! body is the flat JSON object of api.md §6: keys sorted, every value a
 //! string, amounts in minor units; it is serialised once, here, and these
-//! bytes are what every delivery sends.
+//! bytes are what every delivery sends. Writing an event also writes its
+//! deliveries (`webhooks::fan_out`).
 
 use std::collections::BTreeMap;
 
@@ -13,6 +14,7 @@ use crate::db::Tx;
 use crate::error::Result;
 use crate::ident;
 use crate::tenant::Tenant;
+use crate::webhooks;
 
 /// Every event kind, with the sentence a subscriber sees.
 pub const KINDS: [(&str, &str); 5] = [
@@ -59,6 +61,8 @@ pub fn raise(
         body,
         clock::now()
     ])?;
+    webhooks::fan_out(tx, tenant, &id, kind)?;
+    tx.note_events();
     Ok(id)
 }
 

@@ -161,6 +161,29 @@ impl Fields {
         }
     }
 
+    /// An array of strings, which must be present.
+    ///
+    /// Fails with `BadRequest` naming the field when it is missing or not an array of strings.
+    pub fn required_strings(&mut self, name: &str) -> Result<Vec<String>> {
+        match self.take(name) {
+            Some(Value::Array(items)) => items
+                .into_iter()
+                .map(|v| match v {
+                    Value::String(s) => Ok(s),
+                    other => Err(Error::bad_request(format!(
+                        "The field {name} must hold strings, not {}.",
+                        type_name(&other)
+                    ))),
+                })
+                .collect(),
+            None | Some(Value::Null) => Err(Error::bad_request(format!("The field {name} is missing."))),
+            Some(other) => Err(Error::bad_request(format!(
+                "The field {name} must be an array, not {}.",
+                type_name(&other)
+            ))),
+        }
+    }
+
     /// Refuses any field nobody took.
     ///
     /// Fails with `BadRequest` naming the unknown fields.

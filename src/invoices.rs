@@ -660,11 +660,8 @@ pub(crate) fn write_payment(
     ])?;
     let mut f = Fields::new();
     f.insert("amountMinor", p.amount.to_string());
-    f.insert("currency", currency.to_string());
     f.insert("direction", direction.to_string());
     f.insert("method", p.method.as_str().to_string());
-    f.insert("paidOn", on.to_string());
-    f.insert("paymentId", id.clone());
     f.insert("reference", p.reference.clone().unwrap_or_default());
     f.insert("targetId", target_id.to_string());
     f.insert("targetKind", target_kind.to_string());

@@ -2,11 +2,13 @@
 //! README's architecture section for the map of these modules.
 
 pub mod access;
+pub mod address;
 pub mod cli;
 pub mod clock;
 pub mod company;
 pub mod customers;
 pub mod db;
+pub mod delivery;
 pub mod demo;
 pub mod drafts;
 pub mod error;
@@ -29,3 +31,4 @@ pub mod rest;
 pub mod server;
 pub mod tenant;
 pub mod transactions;
+pub mod webhooks;

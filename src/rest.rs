@@ -5,6 +5,7 @@
 //! the request's envelope. It is synchronous: the HTTP layer calls `handle` on
 //! a blocking thread with the body already read.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use hyper::{Method, StatusCode};
@@ -12,6 +13,7 @@ use rusqlite::Connection;
 use serde::Serialize;
 
 use crate::access::Operation;
+use crate::address::Policy;
 use crate::customers;
 use crate::db::{Db, Tx};
 use crate::drafts;
@@ -25,16 +27,19 @@ use crate::ratelimit::{self, RateLimiter, Verdict};
 use crate::report;
 use crate::tenant::Tenant;
 use crate::transactions;
+use crate::webhooks;
 
 /// Largest request body accepted (1 MiB).
 pub const MAX_BODY: usize = 1024 * 1024;
 
 /// What every request of one server shares.
 pub struct App {
-    pub db: Db,
+    pub db: Arc<Db>,
     pub limiter: RateLimiter,
     pub usage: UsageLog,
     pub log_requests: bool,
+    /// Where webhook endpoints may point.
+    pub webhook_policy: Policy,
 }
 
 /// A request as the pipeline sees it: its head and its whole body.
@@ -119,6 +124,20 @@ impl Call<'_> {
         create: impl FnOnce(&Tx) -> Result<String>,
         read: impl Fn(&Connection, &str) -> Result<T>,
     ) -> Result<Reply> {
+        self.act_once(key, fingerprint, 201, create, read)
+    }
+
+    /// Like `create_once`, answering `status` (202 for work accepted).
+    ///
+    /// Fails with what `create` or `read` fail with, or `IdempotencyConflict`.
+    pub fn act_once<T: Serialize>(
+        &self,
+        key: &str,
+        fingerprint: &str,
+        status: u16,
+        create: impl FnOnce(&Tx) -> Result<String>,
+        read: impl Fn(&Connection, &str) -> Result<T>,
+    ) -> Result<Reply> {
         let tenant = self.tenant();
         let outcome = idempotency::run(
             &self.app.db,
@@ -126,7 +145,7 @@ impl Call<'_> {
             tenant,
             key,
             fingerprint,
-            |tx| Ok((201, create(tx)?)),
+            |tx| Ok((status, create(tx)?)),
             read,
         )?;
         Ok(Reply::from(outcome))
@@ -158,6 +177,12 @@ enum Route<'a> {
     GetInvoice(&'a str),
     CreateDraft,
     OutstandingReport,
+    ListWebhooks,
+    WebhookEvents,
+    CreateWebhook,
+    DisableWebhook(&'a str),
+    WebhookDeliveries(&'a str),
+    Redeliver(&'a str, &'a str),
 }
 
 impl Route<'_> {
@@ -175,6 +200,12 @@ impl Route<'_> {
             Route::GetInvoice(_) => Operation::GetInvoice,
             Route::CreateDraft => Operation::CreateDraft,
             Route::OutstandingReport => Operation::OutstandingReport,
+            Route::ListWebhooks
+            | Route::WebhookEvents
+            | Route::CreateWebhook
+            | Route::DisableWebhook(_)
+            | Route::WebhookDeliveries(_)
+            | Route::Redeliver(..) => Operation::ManageWebhooks,
         }
     }
 }
@@ -195,6 +226,12 @@ fn route<'a>(method: &Method, segments: &[&'a str]) -> Result<Route<'a>> {
         (&M::POST, ["v1", "invoices", "drafts"]) => Route::CreateDraft,
         (&M::GET, ["v1", "invoices", number]) if *number != "drafts" => Route::GetInvoice(number),
         (&M::GET, ["v1", "reports", "outstanding"]) => Route::OutstandingReport,
+        (&M::GET, ["v1", "webhooks"]) => Route::ListWebhooks,
+        (&M::POST, ["v1", "webhooks"]) => Route::CreateWebhook,
+        (&M::GET, ["v1", "webhooks", "events"]) => Route::WebhookEvents,
+        (&M::DELETE, ["v1", "webhooks", id]) if *id != "events" => Route::DisableWebhook(id),
+        (&M::GET, ["v1", "webhooks", id, "deliveries"]) => Route::WebhookDeliveries(id),
+        (&M::POST, ["v1", "webhooks", id, "deliveries", delivery, "redeliver"]) => Route::Redeliver(id, delivery),
         (_, path) => {
             let allow = match path {
                 ["v1", "me"] => "GET",
@@ -204,6 +241,11 @@ fn route<'a>(method: &Method, segments: &[&'a str]) -> Result<Route<'a>> {
                 ["v1", "invoices"] | ["v1", "reports", "outstanding"] => "GET",
                 ["v1", "invoices", "drafts"] => "POST",
                 ["v1", "invoices", _] => "GET",
+                ["v1", "webhooks"] => "GET, POST",
+                ["v1", "webhooks", "events"] => "GET",
+                ["v1", "webhooks", _] => "DELETE",
+                ["v1", "webhooks", _, "deliveries"] => "GET",
+                ["v1", "webhooks", _, "deliveries", _, "redeliver"] => "POST",
                 _ => return Err(Error::not_found("This address")),
             };
             return Err(Error::MethodNotAllowed(allow));
@@ -226,6 +268,12 @@ fn dispatch(call: &Call, route: Route) -> Result<Reply> {
         Route::GetInvoice(number) => invoices::http_get(call, number),
         Route::CreateDraft => drafts::http_create(call),
         Route::OutstandingReport => report::http_outstanding(call),
+        Route::ListWebhooks => webhooks::http_list(call),
+        Route::WebhookEvents => webhooks::http_events(),
+        Route::CreateWebhook => webhooks::http_create(call),
+        Route::DisableWebhook(id) => webhooks::http_disable(call, id),
+        Route::WebhookDeliveries(id) => webhooks::http_deliveries(call, id),
+        Route::Redeliver(id, delivery) => webhooks::http_redeliver(call, id, delivery),
     }
 }
 

@@ -21,7 +21,9 @@ use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
+use crate::address::Policy;
 use crate::db::Db;
+use crate::delivery::Worker;
 use crate::error::{Error, Result};
 use crate::idempotency;
 use crate::keys::UsageLog;
@@ -40,6 +42,10 @@ pub struct Config {
     /// Runtime worker threads. GETs run their short reads on the workers, so
     /// one more than the cores keeps a core busy while a worker waits on a read.
     pub workers: usize,
+    /// Allow webhook endpoints and deliveries on loopback (development, tests).
+    pub webhook_allow_loopback: bool,
+    /// Run the delivery worker (tests drive deliveries by hand instead).
+    pub deliver: bool,
 }
 
 impl Config {
@@ -51,6 +57,8 @@ impl Config {
             connections: 16,
             log_requests: true,
             workers: cores + 1,
+            webhook_allow_loopback: false,
+            deliver: true,
         }
     }
 }
@@ -58,6 +66,7 @@ impl Config {
 /// A running server; dropping it stops it gracefully.
 pub struct Server {
     pub addr: SocketAddr,
+    app: Arc<App>,
     stop: Option<oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -69,14 +78,18 @@ impl Server {
     /// Fails when the data file cannot be opened or the address cannot be bound.
     pub fn start(config: Config) -> Result<Server> {
         let (stop_tx, stop_rx) = oneshot::channel::<()>();
-        let (addr, thread) = start_with(config, async move {
+        let (addr, app, thread) = start_with(config, async move {
             let _ = stop_rx.await;
         })?;
-        Ok(Server {
-            addr,
-            stop: Some(stop_tx),
-            thread: Some(thread),
-        })
+        Ok(Server { addr, app, stop: Some(stop_tx), thread: Some(thread) })
+    }
+
+    /// Sends every webhook delivery due at `at`, synchronously, through the
+    /// worker's own claim, send and record; returns the attempts made.
+    ///
+    /// Fails only on a storage error.
+    pub fn deliver_due(&self, at: jiff::Timestamp) -> Result<usize> {
+        crate::delivery::run_due(&self.app.db, self.app.webhook_policy, at)
     }
 
     /// Stops accepting, lets in-flight requests finish, and waits for the end.
@@ -105,7 +118,7 @@ impl Drop for Server {
 ///
 /// Fails when the data file cannot be opened or the address cannot be bound.
 pub fn run_until_signal(config: Config, ready: impl FnOnce(SocketAddr)) -> Result<()> {
-    let (addr, thread) = start_with(config, shutdown_signal())?;
+    let (addr, _app, thread) = start_with(config, shutdown_signal())?;
     ready(addr);
     let _ = thread.join();
     Ok(())
@@ -136,13 +149,14 @@ async fn shutdown_signal() {
 fn start_with(
     config: Config,
     stop: impl Future<Output = ()> + Send + 'static,
-) -> Result<(SocketAddr, std::thread::JoinHandle<()>)> {
-    let db = Db::open(&config.data, config.connections)?;
+) -> Result<(SocketAddr, Arc<App>, std::thread::JoinHandle<()>)> {
+    let db = Arc::new(Db::open(&config.data, config.connections)?);
     let app = Arc::new(App {
-        db,
+        db: db.clone(),
         limiter: RateLimiter::default(),
         usage: UsageLog::default(),
         log_requests: config.log_requests,
+        webhook_policy: Policy { allow_loopback: config.webhook_allow_loopback },
     });
     idempotency::purge(&app.db)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -155,14 +169,23 @@ fn start_with(
         .block_on(TcpListener::bind(config.listen))
         .map_err(|e| Error::refused(format!("Cannot listen on {}: {e}.", config.listen)))?;
     let addr = listener.local_addr().map_err(Error::internal)?;
+    if config.webhook_allow_loopback {
+        eprintln!("kontor: WARNING: --webhook-allow-loopback: webhooks may go to loopback addresses over http; for development and tests only");
+    }
+    let mut worker = if config.deliver { Some(Worker::start(db, app.webhook_policy)?) } else { None };
+    let served = app.clone();
     let thread = std::thread::Builder::new()
         .name("kontor-server".into())
         .spawn(move || {
-            runtime.block_on(serve(listener, app, stop));
+            runtime.block_on(serve(listener, served, stop));
             runtime.shutdown_timeout(Duration::from_secs(5));
+            // Requests in flight to receivers finish and are recorded.
+            if let Some(w) = worker.as_mut() {
+                w.stop();
+            }
         })
         .map_err(Error::internal)?;
-    Ok((addr, thread))
+    Ok((addr, app, thread))
 }
 
 /// Accepts connections until `stop` completes, then waits (up to 30 s) for

@@ -73,6 +73,7 @@ pub enum Owned {
     Customer,
     Draft,
     Purchase,
+    Delivery,
 }
 
 /// The tenant a record belongs to, found by its id within an environment: the
@@ -92,6 +93,10 @@ pub fn owner(conn: &Connection, what: Owned, id: &str, environment: Environment)
         Owned::Purchase => (
             "SELECT company_id FROM purchases WHERE id = ?1 AND environment = ?2",
             "Purchase",
+        ),
+        Owned::Delivery => (
+            "SELECT company_id FROM deliveries WHERE id = ?1 AND environment = ?2",
+            "Delivery",
         ),
     };
     let company: Option<String> = conn

@@ -1,0 +1,457 @@
+//! The delivery worker: plain threads with a blocking ureq agent that work off
+//! the outbox. A dispatcher claims the due head delivery of each endpoint (a
+//! lease that a restart releases), hands it to a pool of senders, and records
+//! every attempt; at most one request is in flight per endpoint, and a slow or
+//! hanging receiver holds back only its own endpoint. Every attempt resolves
+//! the host afresh, checks every address and connects only to checked ones;
+//! proxies from the environment are ignored and redirects are followed by
+//! hand under the same rules. Schedule: 30 s, 5 min, 30 min, 2 h, 5 h, 10 h,
+//! 10 h (±20 %), then FAILED.
+
+use std::collections::HashSet;
+use std::io::Read;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+use hmac::{Hmac, Mac};
+use jiff::{SignedDuration, Timestamp};
+use rusqlite::params;
+use sha2::Sha256;
+use ureq::unversioned::resolver::{ResolvedSocketAddrs, Resolver};
+use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
+
+use crate::address::{self, Policy, Refusal};
+use crate::clock;
+use crate::db::Db;
+use crate::error::Result;
+
+/// Delays after attempt 1, 2, … 7; the eighth failure is final.
+const SCHEDULE: [i64; 7] = [30, 300, 1_800, 7_200, 18_000, 36_000, 36_000];
+/// Attempts in all.
+pub const MAX_ATTEMPTS: i64 = 8;
+/// How long a claimed delivery is held before another worker may take it.
+const LEASE: SignedDuration = SignedDuration::from_secs(90);
+/// Senders running at once (each holds one endpoint's one request).
+pub const SENDERS: usize = 32;
+/// Most of an answer read.
+const MAX_ANSWER: u64 = 64 * 1024;
+/// Redirects followed before an attempt fails.
+const MAX_REDIRECTS: usize = 3;
+
+/// The resolver the agent connects through: it resolves once and hands on only
+/// addresses the policy allows.
+#[derive(Debug)]
+struct GuardedResolver {
+    policy: Policy,
+}
+
+impl Resolver for GuardedResolver {
+    fn resolve(&self, uri: &hyper::Uri, _config: &ureq::config::Config, timeout: NextTimeout) -> std::result::Result<ResolvedSocketAddrs, ureq::Error> {
+        let authority = uri.authority().ok_or(ureq::Error::HostNotFound)?;
+        let port = authority.port_u16().unwrap_or(if uri.scheme_str() == Some("http") { 80 } else { 443 });
+        let wait = Duration::from_secs(5).min(*timeout.after);
+        let addrs = address::resolve_checked(authority.host(), port, self.policy, wait)
+            .map_err(|reason| ureq::Error::Io(std::io::Error::new(std::io::ErrorKind::PermissionDenied, reason)))?;
+        let mut out = self.empty();
+        for a in addrs.into_iter().take(16) {
+            out.push(a);
+        }
+        Ok(out)
+    }
+}
+
+/// A blocking agent that ignores proxy settings, follows no redirect, keeps
+/// no connection (every attempt resolves and connects afresh), and gives up
+/// after 5 s resolving, 5 s connecting or 15 s in all.
+pub fn agent(policy: Policy) -> ureq::Agent {
+    let config = ureq::Agent::config_builder()
+        .proxy(None)
+        .max_redirects(0)
+        .http_status_as_error(false)
+        .max_idle_connections(0)
+        .max_idle_connections_per_host(0)
+        .timeout_resolve(Some(Duration::from_secs(5)))
+        .timeout_connect(Some(Duration::from_secs(5)))
+        .timeout_global(Some(Duration::from_secs(15)))
+        .user_agent("SERVICE-Webhooks/1")
+        .build();
+    ureq::Agent::with_parts(config, DefaultConnector::default(), GuardedResolver { policy })
+}
+
+/// `t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the whole secret.
+pub fn signature(secret: &str, timestamp: i64, body: &[u8]) -> String {
+    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("HMAC takes a key of any length");
+    mac.update(timestamp.to_string().as_bytes());
+    mac.update(b".");
+    mac.update(body);
+    format!("t={timestamp},v1={}", hex::encode(mac.finalize().into_bytes()))
+}
+
+/// One claimed delivery, with what sending it needs.
+#[derive(Debug, Clone)]
+pub struct Job {
+    pub delivery_id: String,
+    pub endpoint_id: String,
+    pub attempt: i64,
+    pub url: String,
+    pub secret: String,
+    pub event_id: String,
+    pub kind: String,
+    pub body: String,
+}
+
+/// What one attempt came to.
+#[derive(Debug, Clone)]
+pub struct Outcome {
+    pub job: Job,
+    pub started_at: String,
+    pub status: Option<u16>,
+    pub error: Option<String>,
+    pub answer: String,
+    pub duration_ms: i64,
+    pub retry_after: Option<i64>,
+}
+
+impl Outcome {
+    fn delivered(&self) -> bool {
+        self.error.is_none() && self.status.is_some_and(|s| (200..300).contains(&s))
+    }
+}
+
+/// The next URL of a redirect, resolved against the current one.
+fn redirect_target(current: &str, location: &str) -> Option<String> {
+    if location.starts_with("http://") || location.starts_with("https://") {
+        return Some(location.to_string());
+    }
+    let uri: hyper::Uri = current.parse().ok()?;
+    let base = format!("{}://{}", uri.scheme_str()?, uri.authority()?);
+    if location.starts_with('/') {
+        Some(format!("{base}{location}"))
+    } else {
+        None
+    }
+}
+
+/// Sends one attempt of `job`, following up to three redirects by hand.
+pub fn send(agent: &ureq::Agent, policy: Policy, job: Job) -> Outcome {
+    let started = Instant::now();
+    let started_at = clock::now();
+    let mut url = job.url.clone();
+    let mut result = (None, Some(String::from("no attempt")), String::new(), None);
+    for hop in 0..=MAX_REDIRECTS + 1 {
+        if hop > MAX_REDIRECTS {
+            result = (result.0, Some(format!("more than {MAX_REDIRECTS} redirects")), result.2, None);
+            break;
+        }
+        if let Err(refusal) = address::check_url(&url, policy) {
+            let reason = match refusal {
+                Refusal::Unreadable(s) | Refusal::Forbidden(s) => s,
+            };
+            result = (None, Some(format!("refused target {url}: {reason}")), String::new(), None);
+            break;
+        }
+        let timestamp = Timestamp::now().as_second();
+        let response = agent
+            .post(&url)
+            .header("Content-Type", "application/json; charset=utf-8")
+            .header("SERVICE-Signature", signature(&job.secret, timestamp, job.body.as_bytes()))
+            .header("SERVICE-Event-Id", &job.event_id)
+            .header("SERVICE-Event", &job.kind)
+            .header("SERVICE-Delivery", &job.delivery_id)
+            .header("SERVICE-Attempt", job.attempt.to_string())
+            .header("Idempotency-Key", &job.event_id)
+            .send(job.body.as_bytes());
+        let mut response = match response {
+            Ok(r) => r,
+            Err(e) => {
+                result = (None, Some(e.to_string()), String::new(), None);
+                break;
+            }
+        };
+        let status = response.status().as_u16();
+        let header = |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
+        let location = header("location");
+        let retry_after = header("retry-after").and_then(|v| v.trim().parse::<i64>().ok()).filter(|s| *s >= 0);
+        let mut answer = Vec::new();
+        let read = response.body_mut().as_reader().take(MAX_ANSWER).read_to_end(&mut answer);
+        let first_kib = String::from_utf8_lossy(&answer[..answer.len().min(1024)]).to_string();
+        if (300..400).contains(&status) {
+            match location.and_then(|l| redirect_target(&url, &l)) {
+                Some(next) => {
+                    url = next;
+                    result = (Some(status), None, first_kib, None);
+                    continue;
+                }
+                None => {
+                    result = (Some(status), Some("redirect without a usable Location".into()), first_kib, None);
+                    break;
+                }
+            }
+        }
+        let error = match read {
+            Err(e) => Some(format!("reading the answer failed: {e}")),
+            Ok(_) if !(200..300).contains(&status) => Some(format!("answered {status}")),
+            Ok(_) => None,
+        };
+        let retry_after = if status == 429 || status == 503 { retry_after } else { None };
+        result = (Some(status), error, first_kib, retry_after);
+        break;
+    }
+    let (status, error, answer, retry_after) = result;
+    Outcome { job, started_at, status, error, answer, duration_ms: started.elapsed().as_millis() as i64, retry_after }
+}
+
+/// ±20 % of `seconds`, in milliseconds, from the OS random source.
+fn jittered_ms(seconds: i64) -> i64 {
+    let r = crate::ident::random_bytes(2);
+    let spread = (u16::from_le_bytes([r[0], r[1]]) % 401) as i64; // 0..=400 → 80.0 % … 120.0 %
+    seconds * (800 + spread)
+}
+
+/// When the attempt after `attempt` (1-based) is due, given the receiver's Retry-After.
+fn next_attempt(now: Timestamp, attempt: i64, retry_after: Option<i64>) -> Timestamp {
+    let scheduled = SCHEDULE[(attempt as usize - 1).min(SCHEDULE.len() - 1)];
+    let delay_ms = match retry_after {
+        Some(asked) => asked.min(2 * scheduled) * 1000,
+        None => jittered_ms(scheduled),
+    };
+    now + SignedDuration::from_millis(delay_ms)
+}
+
+/// Releases every lease (a starting server: whatever an earlier process held
+/// it no longer sends).
+///
+/// Fails only on a storage error.
+pub fn release_leases(db: &Db) -> Result<usize> {
+    db.write(|tx| Ok(tx.execute("UPDATE deliveries SET lease_until = NULL WHERE lease_until IS NOT NULL", [])?))
+}
+
+/// Claims up to `room` due head deliveries of endpoints not in `busy`.
+///
+/// Fails only on a storage error.
+pub fn claim(db: &Db, now: Timestamp, room: usize, busy: &HashSet<String>) -> Result<Vec<Job>> {
+    if room == 0 {
+        return Ok(Vec::new());
+    }
+    let now_text = clock::format_instant(now);
+    let lease = clock::format_instant(now + LEASE);
+    db.write(|tx| {
+        let mut stmt = tx.prepare_cached(
+            "SELECT d.id, d.endpoint_id, d.attempts, w.url, w.secret, ev.id, ev.kind, ev.body
+             FROM (SELECT endpoint_id, min(seq) AS seq FROM deliveries WHERE state = 'PENDING' GROUP BY endpoint_id) h
+             JOIN deliveries d ON d.seq = h.seq
+             JOIN webhook_endpoints w ON w.id = d.endpoint_id
+             JOIN events ev ON ev.id = d.event_id
+             WHERE w.enabled = 1 AND d.next_attempt_at <= ?1 AND (d.lease_until IS NULL OR d.lease_until < ?1)
+             ORDER BY d.next_attempt_at, d.seq",
+        )?;
+        let candidates = stmt
+            .query_map([&now_text], |r| {
+                Ok(Job {
+                    delivery_id: r.get(0)?,
+                    endpoint_id: r.get(1)?,
+                    attempt: r.get::<_, i64>(2)? + 1,
+                    url: r.get(3)?,
+                    secret: r.get(4)?,
+                    event_id: r.get(5)?,
+                    kind: r.get(6)?,
+                    body: r.get(7)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let jobs: Vec<Job> = candidates.into_iter().filter(|j| !busy.contains(&j.endpoint_id)).take(room).collect();
+        let mut lease_stmt = tx.prepare_cached("UPDATE deliveries SET lease_until = ?2 WHERE id = ?1")?;
+        for job in &jobs {
+            lease_stmt.execute(params![job.delivery_id, lease])?;
+        }
+        Ok(jobs)
+    })
+}
+
+/// Records finished attempts in one transaction and schedules what follows.
+///
+/// Fails only on a storage error.
+pub fn record(db: &Db, now: Timestamp, outcomes: &[Outcome]) -> Result<()> {
+    if outcomes.is_empty() {
+        return Ok(());
+    }
+    let now_text = clock::format_instant(now);
+    db.write(|tx| {
+        let mut attempt = tx.prepare_cached(
+            "INSERT INTO delivery_attempts (delivery_id, attempt, started_at, status, duration_ms, error, response)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        )?;
+        let mut update = tx.prepare_cached(
+            "UPDATE deliveries SET state = ?2, attempts = ?3, last_status = ?4, last_error = ?5, next_attempt_at = ?6,
+                 delivered_at = ?7, lease_until = NULL
+             WHERE id = ?1 AND state = 'PENDING'",
+        )?;
+        for o in outcomes {
+            let j = &o.job;
+            attempt.execute(params![j.delivery_id, j.attempt, o.started_at, o.status, o.duration_ms, o.error, o.answer])?;
+            let (state, next, delivered) = if o.delivered() {
+                ("DELIVERED", None, Some(now_text.clone()))
+            } else if j.attempt >= MAX_ATTEMPTS {
+                ("FAILED", None, None)
+            } else {
+                ("PENDING", Some(clock::format_instant(next_attempt(now, j.attempt, o.retry_after))), None)
+            };
+            update.execute(params![j.delivery_id, state, j.attempt, o.status, o.error, next, delivered])?;
+        }
+        Ok(())
+    })
+}
+
+/// Sends every delivery due at `now`, endpoint by endpoint, until none is
+/// due; returns the attempts made. For tests and tools: it drives the same
+/// claim, send and record as the worker, synchronously.
+///
+/// Fails only on a storage error.
+pub fn run_due(db: &Db, policy: Policy, now: Timestamp) -> Result<usize> {
+    let agent = agent(policy);
+    let mut made = 0;
+    loop {
+        let jobs = claim(db, now, SENDERS, &HashSet::new())?;
+        if jobs.is_empty() {
+            return Ok(made);
+        }
+        made += jobs.len();
+        let outcomes: Vec<Outcome> = std::thread::scope(|s| {
+            let handles: Vec<_> = jobs.into_iter().map(|job| s.spawn(|| send(&agent, policy, job))).collect();
+            handles.into_iter().filter_map(|h| h.join().ok()).collect()
+        });
+        record(db, now, &outcomes)?;
+        // A delivery that failed is not due again at `now`; a delivered head
+        // makes the endpoint's next delivery the head.
+        if outcomes.iter().all(|o| !o.delivered()) {
+            return Ok(made);
+        }
+    }
+}
+
+enum Message {
+    Done(Box<Outcome>),
+    Wake,
+}
+
+/// The running worker: a dispatcher and `SENDERS` sender threads.
+pub struct Worker {
+    stop: Arc<AtomicBool>,
+    wake: Sender<Message>,
+    dispatcher: Option<JoinHandle<()>>,
+}
+
+impl Worker {
+    /// Starts the dispatcher and the senders over `db`, releasing old leases first.
+    ///
+    /// Fails only on a storage error.
+    pub fn start(db: Arc<Db>, policy: Policy) -> Result<Worker> {
+        release_leases(&db)?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let (tx, rx) = mpsc::channel::<Message>();
+        let waker = tx.clone();
+        db.on_events(Box::new(move || {
+            let _ = waker.send(Message::Wake);
+        }));
+        let dispatcher = {
+            let stop = stop.clone();
+            let tx = tx.clone();
+            std::thread::Builder::new()
+                .name("kontor-dispatch".into())
+                .spawn(move || dispatch(&db, policy, &stop, tx, rx))
+                .map_err(crate::error::Error::internal)?
+        };
+        Ok(Worker { stop, wake: tx, dispatcher: Some(dispatcher) })
+    }
+
+    /// Stops claiming, lets the requests in flight finish and records them.
+    pub fn stop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        let _ = self.wake.send(Message::Wake);
+        if let Some(d) = self.dispatcher.take() {
+            let _ = d.join();
+        }
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+fn dispatch(db: &Db, policy: Policy, stop: &AtomicBool, done: Sender<Message>, inbox: Receiver<Message>) {
+    let (jobs_tx, jobs_rx) = mpsc::channel::<Job>();
+    let jobs_rx = Arc::new(Mutex::new(jobs_rx));
+    let agent = agent(policy);
+    let senders: Vec<JoinHandle<()>> = (0..SENDERS)
+        .filter_map(|i| {
+            let jobs = jobs_rx.clone();
+            let done = done.clone();
+            let agent = agent.clone();
+            std::thread::Builder::new()
+                .name(format!("kontor-send-{i}"))
+                .spawn(move || loop {
+                    let job = match jobs.lock().map(|rx| rx.recv()) {
+                        Ok(Ok(job)) => job,
+                        _ => return,
+                    };
+                    let outcome = send(&agent, policy, job);
+                    if done.send(Message::Done(Box::new(outcome))).is_err() {
+                        return;
+                    }
+                })
+                .ok()
+        })
+        .collect();
+    let mut busy: HashSet<String> = HashSet::new();
+    let mut finished: Vec<Outcome> = Vec::new();
+    loop {
+        let stopping = stop.load(Ordering::SeqCst);
+        if !finished.is_empty() {
+            if let Err(e) = record(db, Timestamp::now(), &finished) {
+                eprintln!("kontor: cannot record deliveries: {e}");
+            }
+            finished.clear();
+        }
+        if stopping && busy.is_empty() {
+            break;
+        }
+        if !stopping {
+            match claim(db, Timestamp::now(), senders.len().saturating_sub(busy.len()), &busy) {
+                Ok(jobs) => {
+                    for job in jobs {
+                        busy.insert(job.endpoint_id.clone());
+                        let _ = jobs_tx.send(job);
+                    }
+                }
+                Err(e) => eprintln!("kontor: cannot claim deliveries: {e}"),
+            }
+        }
+        // Wait for a finished send, new events of this process, or the next
+        // poll (events written by the console in another process).
+        match inbox.recv_timeout(Duration::from_millis(500)) {
+            Ok(message) => {
+                let mut take = |m: Message| {
+                    if let Message::Done(o) = m {
+                        busy.remove(&o.job.endpoint_id);
+                        finished.push(*o);
+                    }
+                };
+                take(message);
+                while let Ok(more) = inbox.try_recv() {
+                    take(more);
+                }
+            }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    drop(jobs_tx);
+    for s in senders {
+        let _ = s.join();
+    }
+}
