@@ -335,7 +335,9 @@ fn raw_database(dir: &std::path::Path) -> rusqlite::Connection {
 /// years (oldest first), and pays all but every tenth ten days after issue.
 /// Batches of acts share a transaction, so a million take minutes, not hours.
 fn fill(db: &kontor::db::Db, tenant: &Tenant, customer: &str, n: usize) {
-    let today = kontor::company::get(&db.connection().unwrap(), &tenant.company_id).unwrap().today();
+    let today = kontor::company::get(&db.connection().unwrap(), &tenant.company_id)
+        .unwrap()
+        .today();
     let mut done = 0;
     while done < n {
         let batch = (n - done).min(5_000);
@@ -351,12 +353,23 @@ fn fill(db: &kontor::db::Db, tenant: &Tenant, customer: &str, n: usize) {
                     taxes: vec![Tax::new("USt", Decimal::parse("r", "19")?, None)?],
                 };
                 drafts::add_line(tx, tenant, &draft, &line)?;
-                let options = IssueOptions { on: Some(on), ..IssueOptions::default() };
+                let options = IssueOptions {
+                    on: Some(on),
+                    ..IssueOptions::default()
+                };
                 let id = drafts::issue(tx, tenant, &draft, &options)?;
                 if i % 10 != 0 {
                     let stored = invoices::stored_by_id(tx, tenant, &id)?;
-                    let paid_on = on.checked_add(jiff::Span::new().days(10)).unwrap().min(today);
-                    let payment = NewPayment { amount: stored.gross, on: Some(paid_on), method: Method::Bank, reference: None };
+                    let paid_on = on
+                        .checked_add(jiff::Span::new().days(10))
+                        .unwrap()
+                        .min(today);
+                    let payment = NewPayment {
+                        amount: stored.gross,
+                        on: Some(paid_on),
+                        method: Method::Bank,
+                        reference: None,
+                    };
                     invoices::record_payment(tx, tenant, &stored.number, &payment)?;
                 }
             }
@@ -381,7 +394,10 @@ fn sequential(addr: SocketAddr, count: usize, one: impl Fn(&mut Conn, usize)) ->
             t.elapsed()
         })
         .collect();
-    figures(vec![Slice { latencies, elapsed: started.elapsed() }])
+    figures(vec![Slice {
+        latencies,
+        elapsed: started.elapsed(),
+    }])
 }
 
 /// The books section: the first page of GET /v1/invoices and the outstanding
@@ -395,7 +411,10 @@ fn books(dir: &std::path::Path, scale: usize) {
     {
         let db = kontor::db::Db::open(&path, 2).unwrap();
         for (n, name) in [(scale, "big"), (1_000, "small")] {
-            let company = console(&path, &["company"])["id"].as_str().unwrap().to_string();
+            let company = console(&path, &["company"])["id"]
+                .as_str()
+                .unwrap()
+                .to_string();
             let keys: Vec<String> = console(&path, &["keys", &company, "40"])
                 .as_array()
                 .unwrap()
@@ -411,7 +430,10 @@ fn books(dir: &std::path::Path, scale: usize) {
                 .unwrap();
             let started = Instant::now();
             fill(&db, &tenant, &customer, n);
-            println!("  filled the {name} company with {n} invoices in {:.1} s", started.elapsed().as_secs_f64());
+            println!(
+                "  filled the {name} company with {n} invoices in {:.1} s",
+                started.elapsed().as_secs_f64()
+            );
             tenants.push((tenant, customer, keys));
         }
     }
@@ -419,12 +441,20 @@ fn books(dir: &std::path::Path, scale: usize) {
     config.log_requests = false;
     let server = Server::start(config).unwrap();
     let addr = server.addr;
-    for (path, what) in [("/v1/invoices?size=25", "GET /v1/invoices, first page"), ("/v1/reports/outstanding", "GET /v1/reports/outstanding")] {
+    for (path, what) in [
+        ("/v1/invoices?size=25", "GET /v1/invoices, first page"),
+        ("/v1/reports/outstanding", "GET /v1/reports/outstanding"),
+    ] {
         let mut results = Vec::new();
         for (tenant, _, keys) in &tenants {
             let _ = tenant;
             let f = sequential(addr, 2_000, |c, i| {
-                let (s, _) = c.request("GET", path, &[("Authorization", &keys[i % keys.len()])], b"");
+                let (s, _) = c.request(
+                    "GET",
+                    path,
+                    &[("Authorization", &keys[i % keys.len()])],
+                    b"",
+                );
                 assert_eq!(s, 200);
             });
             results.push(f);
@@ -433,7 +463,10 @@ fn books(dir: &std::path::Path, scale: usize) {
         show(&format!("{scale} invoices"), &results[0]);
         show("1,000 invoices", &results[1]);
         let ratio = results[0].p50.as_secs_f64() / results[1].p50.as_secs_f64();
-        println!("  => p50 at {scale} / p50 at 1,000: {ratio:.2} (goal <= 2.00) {}", if ratio <= 2.0 { "met" } else { "NOT MET" });
+        println!(
+            "  => p50 at {scale} / p50 at 1,000: {ratio:.2} (goal <= 2.00) {}",
+            if ratio <= 2.0 { "met" } else { "NOT MET" }
+        );
     }
     server.stop();
 
@@ -459,7 +492,8 @@ fn books(dir: &std::path::Path, scale: usize) {
         .unwrap();
     let started = Instant::now();
     for d in &drafts[..1_000] {
-        db.write(|tx| drafts::issue(tx, tenant, d, &IssueOptions::default())).unwrap();
+        db.write(|tx| drafts::issue(tx, tenant, d, &IssueOptions::default()))
+            .unwrap();
     }
     let one_by_one = 1_000.0 / started.elapsed().as_secs_f64();
     let started = Instant::now();
@@ -468,7 +502,8 @@ fn books(dir: &std::path::Path, scale: usize) {
             let db = &db;
             s.spawn(move || {
                 for d in chunk {
-                    db.write(|tx| drafts::issue(tx, tenant, d, &IssueOptions::default())).unwrap();
+                    db.write(|tx| drafts::issue(tx, tenant, d, &IssueOptions::default()))
+                        .unwrap();
                 }
             });
         }
@@ -476,8 +511,19 @@ fn books(dir: &std::path::Path, scale: usize) {
     let concurrent = 1_000.0 / started.elapsed().as_secs_f64();
     println!("  draft issue (the act: checks, number, invoice, ledger, open items, event; one transaction each)");
     println!("  {:<44} {:>9.0} issues/s", "one after another", one_by_one);
-    println!("  {:<44} {:>9.0} issues/s", "8 threads (commits grouped)", concurrent);
-    println!("  => {:.0} issues/s one after another (goal >= 500) {}", one_by_one, if one_by_one >= 500.0 { "met" } else { "NOT MET" });
+    println!(
+        "  {:<44} {:>9.0} issues/s",
+        "8 threads (commits grouped)", concurrent
+    );
+    println!(
+        "  => {:.0} issues/s one after another (goal >= 500) {}",
+        one_by_one,
+        if one_by_one >= 500.0 {
+            "met"
+        } else {
+            "NOT MET"
+        }
+    );
 }
 
 fn main() {
@@ -652,7 +698,10 @@ fn main() {
     }
 
     if want("books") {
-        let scale = std::env::args().nth(2).and_then(|n| n.parse().ok()).unwrap_or(1_000_000);
+        let scale = std::env::args()
+            .nth(2)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(1_000_000);
         books(dir.path(), scale);
     }
 

@@ -190,79 +190,34 @@ pub enum Operation {
 use Permission as P;
 use Scope as S;
 
-/// The access table: for each operation, the scopes and the permissions it needs.
-const ACCESS: &[(Operation, &[Scope], &[Permission])] = &[
-    (Operation::Me, &[], &[]),
-    (
-        Operation::ListCustomers,
-        &[S::CustomersRead],
-        &[P::ViewCustomers],
-    ),
-    (
-        Operation::GetCustomer,
-        &[S::CustomersRead],
-        &[P::ViewCustomers],
-    ),
-    (
-        Operation::CreateCustomer,
-        &[S::CustomersWrite],
-        &[P::EditCustomers],
-    ),
-    (
-        Operation::ListTransactions,
-        &[S::TransactionsRead],
-        &[P::ViewTransactions],
-    ),
-    (
-        Operation::GetTransaction,
-        &[S::TransactionsRead],
-        &[P::ViewTransactions],
-    ),
-    (
-        Operation::CreateTransaction,
+/// The access table: for each operation, the scopes and the permissions it
+/// needs. A `match`, so an operation without a row does not compile.
+fn access(op: Operation) -> (&'static [Scope], &'static [Permission]) {
+    use Operation as O;
+    const TRANSACTION_WRITE: (&[Scope], &[Permission]) = (
         &[S::TransactionsWrite, S::TransactionsRead],
         &[P::EditTransactions, P::ViewTransactions],
-    ),
-    (
-        Operation::UpdateTransaction,
-        &[S::TransactionsWrite, S::TransactionsRead],
-        &[P::EditTransactions, P::ViewTransactions],
-    ),
-    (
-        Operation::ListInvoices,
-        &[S::InvoicesRead],
-        &[P::ViewInvoices],
-    ),
-    (
-        Operation::GetInvoice,
-        &[S::InvoicesRead],
-        &[P::ViewInvoices],
-    ),
-    (
-        Operation::CreateDraft,
-        &[S::InvoicesWrite, S::CustomersRead, S::CompaniesRead],
-        &[P::EditInvoices, P::ViewCompanySettings, P::ViewCustomers],
-    ),
-    (
-        Operation::OutstandingReport,
-        &[S::ReportsRead],
-        &[P::ViewReports],
-    ),
-    (
-        Operation::AddTransactionNote,
-        &[S::TransactionsWrite, S::TransactionsRead],
-        &[P::EditTransactions, P::ViewTransactions],
-    ),
-];
+    );
+    match op {
+        O::Me => (&[], &[]),
+        O::ListCustomers | O::GetCustomer => (&[S::CustomersRead], &[P::ViewCustomers]),
+        O::CreateCustomer => (&[S::CustomersWrite], &[P::EditCustomers]),
+        O::ListTransactions | O::GetTransaction => (&[S::TransactionsRead], &[P::ViewTransactions]),
+        O::CreateTransaction | O::UpdateTransaction | O::AddTransactionNote => TRANSACTION_WRITE,
+        O::ListInvoices | O::GetInvoice => (&[S::InvoicesRead], &[P::ViewInvoices]),
+        O::CreateDraft => (
+            &[S::InvoicesWrite, S::CustomersRead, S::CompaniesRead],
+            &[P::EditInvoices, P::ViewCompanySettings, P::ViewCustomers],
+        ),
+        O::OutstandingReport => (&[S::ReportsRead], &[P::ViewReports]),
+        O::ManageWebhooks => (&[S::WebhooksWrite], &[P::ManageWebhooks]),
+    }
+}
 
 impl Operation {
     /// The scopes and permissions this operation needs.
     pub fn needs(self) -> (&'static [Scope], &'static [Permission]) {
-        ACCESS
-            .iter()
-            .find(|(op, _, _)| *op == self)
-            .map(|(_, scopes, perms)| (*scopes, *perms))
-            .expect("every operation has a row in the access table")
+        access(self)
     }
 
     /// Whether a key holding `scopes` may perform this operation.

@@ -79,7 +79,11 @@ pub fn numeric_ipv4(host: &str) -> Option<Ipv4Addr> {
 }
 
 fn v4_range(ip: Ipv4Addr, base: [u8; 4], bits: u32) -> bool {
-    let mask = if bits == 0 { 0 } else { u32::MAX << (32 - bits) };
+    let mask = if bits == 0 {
+        0
+    } else {
+        u32::MAX << (32 - bits)
+    };
     (u32::from(ip) & mask) == (u32::from(Ipv4Addr::from(base)) & mask)
 }
 
@@ -88,11 +92,19 @@ fn v4_problem(ip: Ipv4Addr, policy: Policy) -> Option<&'static str> {
     const RANGES: &[([u8; 4], u32, &str)] = &[
         ([0, 0, 0, 0], 8, "in 0.0.0.0/8 (this network)"),
         ([10, 0, 0, 0], 8, "private (10.0.0.0/8)"),
-        ([100, 64, 0, 0], 10, "shared address space (CGNAT, 100.64.0.0/10)"),
+        (
+            [100, 64, 0, 0],
+            10,
+            "shared address space (CGNAT, 100.64.0.0/10)",
+        ),
         ([127, 0, 0, 0], 8, "loopback"),
         ([169, 254, 0, 0], 16, "link-local (169.254.0.0/16)"),
         ([172, 16, 0, 0], 12, "private (172.16.0.0/12)"),
-        ([192, 0, 0, 0], 24, "IETF protocol assignments (192.0.0.0/24)"),
+        (
+            [192, 0, 0, 0],
+            24,
+            "IETF protocol assignments (192.0.0.0/24)",
+        ),
         ([192, 0, 2, 0], 24, "documentation (192.0.2.0/24)"),
         ([192, 88, 99, 0], 24, "6to4 relay anycast (192.88.99.0/24)"),
         ([192, 168, 0, 0], 16, "private (192.168.0.0/16)"),
@@ -100,9 +112,15 @@ fn v4_problem(ip: Ipv4Addr, policy: Policy) -> Option<&'static str> {
         ([198, 51, 100, 0], 24, "documentation (198.51.100.0/24)"),
         ([203, 0, 113, 0], 24, "documentation (203.0.113.0/24)"),
         ([224, 0, 0, 0], 4, "multicast"),
-        ([240, 0, 0, 0], 4, "reserved (240.0.0.0/4, broadcast included)"),
+        (
+            [240, 0, 0, 0],
+            4,
+            "reserved (240.0.0.0/4, broadcast included)",
+        ),
     ];
-    let (_, _, why) = RANGES.iter().find(|(base, bits, _)| v4_range(ip, *base, *bits))?;
+    let (_, _, why) = RANGES
+        .iter()
+        .find(|(base, bits, _)| v4_range(ip, *base, *bits))?;
     if *why == "loopback" && policy.allow_loopback {
         return None;
     }
@@ -112,7 +130,14 @@ fn v4_problem(ip: Ipv4Addr, policy: Policy) -> Option<&'static str> {
 /// Why an IPv6 address is not public, if it is not (embedded IPv4 checked as IPv4).
 fn v6_problem(ip: Ipv6Addr, policy: Policy) -> Option<&'static str> {
     let s = ip.segments();
-    let embedded = |hi: usize| Ipv4Addr::new((s[hi] >> 8) as u8, s[hi] as u8, (s[hi + 1] >> 8) as u8, s[hi + 1] as u8);
+    let embedded = |hi: usize| {
+        Ipv4Addr::new(
+            (s[hi] >> 8) as u8,
+            s[hi] as u8,
+            (s[hi + 1] >> 8) as u8,
+            s[hi + 1] as u8,
+        )
+    };
     if ip.is_unspecified() {
         return Some("unspecified (::)");
     }
@@ -121,15 +146,21 @@ fn v6_problem(ip: Ipv6Addr, policy: Policy) -> Option<&'static str> {
     }
     // ::ffff:a.b.c.d (mapped) and ::a.b.c.d (compatible)
     if s[0..5] == [0, 0, 0, 0, 0] && (s[5] == 0xffff || s[5] == 0) {
-        return v4_problem(embedded(6), policy).or(if s[5] == 0 { Some("IPv4-compatible (::/96)") } else { None });
+        return v4_problem(embedded(6), policy).or(if s[5] == 0 {
+            Some("IPv4-compatible (::/96)")
+        } else {
+            None
+        });
     }
     // 64:ff9b::/96 NAT64 carries an IPv4 address
     if s[0..6] == [0x64, 0xff9b, 0, 0, 0, 0] {
-        return v4_problem(embedded(6), Policy::default()).map(|_| "NAT64 form of a non-public IPv4 address");
+        return v4_problem(embedded(6), Policy::default())
+            .map(|_| "NAT64 form of a non-public IPv4 address");
     }
     // 2002::/16 6to4 carries an IPv4 address in bits 16–48
     if s[0] == 0x2002 {
-        return v4_problem(embedded(1), Policy::default()).map(|_| "6to4 form of a non-public IPv4 address");
+        return v4_problem(embedded(1), Policy::default())
+            .map(|_| "6to4 form of a non-public IPv4 address");
     }
     const RANGES: &[(u16, u16, &str)] = &[
         (0x0100, 0xffff, "discard-only (100::/64)"),
@@ -173,7 +204,9 @@ pub fn address_problem(ip: IpAddr, policy: Policy) -> Option<String> {
 fn is_loopback(ip: IpAddr) -> bool {
     match ip {
         IpAddr::V4(v4) => v4.is_loopback(),
-        IpAddr::V6(v6) => v6.is_loopback() || v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback()),
+        IpAddr::V6(v6) => {
+            v6.is_loopback() || v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback())
+        }
     }
 }
 
@@ -194,12 +227,18 @@ fn literal(host: &str) -> Option<IpAddr> {
 /// `Forbidden` naming the rule it breaks.
 pub fn check_url(text: &str, policy: Policy) -> Result<Target, Refusal> {
     let text = text.trim();
-    let uri: Uri = text.parse().map_err(|_| Refusal::Unreadable(format!("{text:?} is not a URL.")))?;
+    let uri: Uri = text
+        .parse()
+        .map_err(|_| Refusal::Unreadable(format!("{text:?} is not a URL.")))?;
     let (Some(scheme), Some(authority)) = (uri.scheme_str(), uri.authority()) else {
-        return Err(Refusal::Unreadable(format!("{text:?} is not an absolute URL.")));
+        return Err(Refusal::Unreadable(format!(
+            "{text:?} is not an absolute URL."
+        )));
     };
     if authority.as_str().contains('@') {
-        return Err(forbidden("The URL carries a user name or password; put no credentials in a webhook URL."));
+        return Err(forbidden(
+            "The URL carries a user name or password; put no credentials in a webhook URL.",
+        ));
     }
     let host = authority.host().to_ascii_lowercase();
     if host.is_empty() {
@@ -209,27 +248,39 @@ pub fn check_url(text: &str, policy: Policy) -> Result<Target, Refusal> {
     let loopback_name = host == "localhost" || host.ends_with(".localhost");
     let loopback = literal.is_some_and(is_loopback) || loopback_name;
     let scheme = scheme.to_ascii_lowercase();
-    let port = authority.port_u16().unwrap_or(if scheme == "http" { 80 } else { 443 });
+    let port = authority
+        .port_u16()
+        .unwrap_or(if scheme == "http" { 80 } else { 443 });
     if !(scheme == "https" || (scheme == "http" && policy.allow_loopback && loopback)) {
         if scheme != "http" && scheme != "https" {
-            return Err(Refusal::Unreadable(format!("{text:?} is not an http(s) URL.")));
+            return Err(Refusal::Unreadable(format!(
+                "{text:?} is not an http(s) URL."
+            )));
         }
         return Err(forbidden("Webhook URLs must use https."));
     }
     if port != 443 && !(policy.allow_loopback && loopback) {
-        return Err(forbidden(format!("Webhook URLs must use port 443, not {port}.")));
+        return Err(forbidden(format!(
+            "Webhook URLs must use port 443, not {port}."
+        )));
     }
     if loopback_name && !policy.allow_loopback {
         return Err(forbidden(format!("{host} is a loopback name.")));
     }
     if let Some(ip) = literal {
         if let Some(problem) = address_problem(ip, policy) {
-            return Err(forbidden(format!("The host {problem}; webhooks go only to public addresses.")));
+            return Err(forbidden(format!(
+                "The host {problem}; webhooks go only to public addresses."
+            )));
         }
     } else if host.starts_with(|c: char| c.is_ascii_digit())
-        && host.chars().all(|c| c.is_ascii_hexdigit() || c == '.' || c == 'x')
+        && host
+            .chars()
+            .all(|c| c.is_ascii_hexdigit() || c == '.' || c == 'x')
     {
-        return Err(forbidden(format!("{host} is a numeric host spelling that is not a valid address.")));
+        return Err(forbidden(format!(
+            "{host} is a numeric host spelling that is not a valid address."
+        )));
     }
     Ok(Target { uri, host, port })
 }
@@ -238,17 +289,37 @@ pub fn check_url(text: &str, policy: Policy) -> Result<Target, Refusal> {
 ///
 /// Fails with a sentence naming the first non-public address, or saying the
 /// name did not resolve.
-pub fn resolve_checked(host: &str, port: u16, policy: Policy, timeout: Duration) -> Result<Vec<SocketAddr>, String> {
-    let name = host.trim_start_matches('[').trim_end_matches(']').to_string();
+pub fn resolve_checked(
+    host: &str,
+    port: u16,
+    policy: Policy,
+    timeout: Duration,
+) -> Result<Vec<SocketAddr>, String> {
+    let name = host
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .to_string();
     let (tx, rx) = std::sync::mpsc::sync_channel(1);
-    let lookup = format!("{}:{port}", if name.contains(':') { format!("[{name}]") } else { name.clone() });
+    let lookup = format!(
+        "{}:{port}",
+        if name.contains(':') {
+            format!("[{name}]")
+        } else {
+            name.clone()
+        }
+    );
     std::thread::spawn(move || {
         let _ = tx.send(lookup.to_socket_addrs().map(|a| a.collect::<Vec<_>>()));
     });
     let addrs = match rx.recv_timeout(timeout) {
         Ok(Ok(addrs)) if !addrs.is_empty() => addrs,
         Ok(_) => return Err(format!("{host} did not resolve")),
-        Err(_) => return Err(format!("resolving {host} took longer than {} s", timeout.as_secs())),
+        Err(_) => {
+            return Err(format!(
+                "resolving {host} took longer than {} s",
+                timeout.as_secs()
+            ))
+        }
     };
     for addr in &addrs {
         if let Some(problem) = address_problem(addr.ip(), policy) {
@@ -264,12 +335,21 @@ mod tests {
 
     #[test]
     fn numeric_spellings_read_like_inet_aton() {
-        assert_eq!(numeric_ipv4("2130706433"), Some(Ipv4Addr::new(127, 0, 0, 1)));
+        assert_eq!(
+            numeric_ipv4("2130706433"),
+            Some(Ipv4Addr::new(127, 0, 0, 1))
+        );
         assert_eq!(numeric_ipv4("0x7f.1"), Some(Ipv4Addr::new(127, 0, 0, 1)));
-        assert_eq!(numeric_ipv4("0177.0.0.1"), Some(Ipv4Addr::new(127, 0, 0, 1)));
+        assert_eq!(
+            numeric_ipv4("0177.0.0.1"),
+            Some(Ipv4Addr::new(127, 0, 0, 1))
+        );
         assert_eq!(numeric_ipv4("127.1"), Some(Ipv4Addr::new(127, 0, 0, 1)));
         assert_eq!(numeric_ipv4("10.0.258"), Some(Ipv4Addr::new(10, 0, 1, 2)));
-        assert_eq!(numeric_ipv4("93.184.216.34"), Some(Ipv4Addr::new(93, 184, 216, 34)));
+        assert_eq!(
+            numeric_ipv4("93.184.216.34"),
+            Some(Ipv4Addr::new(93, 184, 216, 34))
+        );
         assert_eq!(numeric_ipv4("example.com"), None);
         assert_eq!(numeric_ipv4("256.1.1.1"), None);
         assert_eq!(numeric_ipv4("1.2.3.4.5"), None);
@@ -278,14 +358,37 @@ mod tests {
     #[test]
     fn public_addresses_pass_and_others_do_not() {
         let p = Policy::default();
-        for ok in ["93.184.216.34", "8.8.8.8", "2606:4700::1111", "2a00:1450:4001:81b::200e"] {
+        for ok in [
+            "93.184.216.34",
+            "8.8.8.8",
+            "2606:4700::1111",
+            "2a00:1450:4001:81b::200e",
+        ] {
             assert_eq!(address_problem(ok.parse().unwrap(), p), None, "{ok}");
         }
-        for bad in ["::ffff:127.0.0.1", "::ffff:10.1.2.3", "64:ff9b::a00:1", "2002:7f00:1::", "::127.0.0.1", "fd00::1", "fe80::1", "ff02::1", "::", "::1", "2001:db8::1", "100::1"] {
+        for bad in [
+            "::ffff:127.0.0.1",
+            "::ffff:10.1.2.3",
+            "64:ff9b::a00:1",
+            "2002:7f00:1::",
+            "::127.0.0.1",
+            "fd00::1",
+            "fe80::1",
+            "ff02::1",
+            "::",
+            "::1",
+            "2001:db8::1",
+            "100::1",
+        ] {
             assert!(address_problem(bad.parse().unwrap(), p).is_some(), "{bad}");
         }
-        let loopback = Policy { allow_loopback: true };
-        assert_eq!(address_problem("127.0.0.1".parse().unwrap(), loopback), None);
+        let loopback = Policy {
+            allow_loopback: true,
+        };
+        assert_eq!(
+            address_problem("127.0.0.1".parse().unwrap(), loopback),
+            None
+        );
         assert_eq!(address_problem("::1".parse().unwrap(), loopback), None);
         assert!(address_problem("10.0.0.1".parse().unwrap(), loopback).is_some());
     }

@@ -625,10 +625,23 @@ fn act(db: &Db, command: &Command) -> Result<Value> {
                 )?))
             })
         }
-        Command::Webhook(WebhookCommand::Deliveries { company, endpoint, page, mode }) => db.read(|conn| {
+        Command::Webhook(WebhookCommand::Deliveries {
+            company,
+            endpoint,
+            page,
+            mode,
+        }) => db.read(|conn| {
             company::get(conn, company)?;
-            let paging = crate::query::Paging { page: (*page).max(0), size: 100 };
-            Ok(json(&webhooks::deliveries(conn, &tenant(company, *mode), endpoint.as_deref(), paging)?))
+            let paging = crate::query::Paging {
+                page: (*page).max(0),
+                size: 100,
+            };
+            Ok(json(&webhooks::deliveries(
+                conn,
+                &tenant(company, *mode),
+                endpoint.as_deref(),
+                paging,
+            )?))
         }),
         Command::Webhook(WebhookCommand::Redeliver { delivery, mode }) => db.write(|tx| {
             let t = owner(tx, Owned::Delivery, delivery, mode.environment())?;

@@ -162,7 +162,10 @@ impl Db {
 
     /// Registers a listener called after every commit that wrote events.
     pub fn on_events(&self, listener: Listener) {
-        self.listeners.lock().unwrap_or_else(|p| p.into_inner()).push(listener);
+        self.listeners
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(listener);
     }
 
     /// A pooled read connection for the caller to hold.
@@ -204,10 +207,13 @@ impl Db {
         st.members += 1;
         let outcome = match st.conn.execute_batch("SAVEPOINT write") {
             Ok(()) => {
-                let run =
-                    catch_unwind(AssertUnwindSafe(|| f(&Tx { conn: &st.conn, raised: &st.raised }))).unwrap_or_else(|_| {
-                        Err(Error::internal("a write panicked; it was rolled back"))
-                    });
+                let run = catch_unwind(AssertUnwindSafe(|| {
+                    f(&Tx {
+                        conn: &st.conn,
+                        raised: &st.raised,
+                    })
+                }))
+                .unwrap_or_else(|_| Err(Error::internal("a write panicked; it was rolled back")));
                 let end = if run.is_ok() {
                     "RELEASE write"
                 } else {
@@ -236,7 +242,12 @@ impl Db {
             drop(st);
             committed.map_err(Error::from)?;
             if wake {
-                for listener in self.listeners.lock().unwrap_or_else(|p| p.into_inner()).iter() {
+                for listener in self
+                    .listeners
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .iter()
+                {
                     listener();
                 }
             }

@@ -49,12 +49,29 @@ struct GuardedResolver {
 }
 
 impl Resolver for GuardedResolver {
-    fn resolve(&self, uri: &hyper::Uri, _config: &ureq::config::Config, timeout: NextTimeout) -> std::result::Result<ResolvedSocketAddrs, ureq::Error> {
+    fn resolve(
+        &self,
+        uri: &hyper::Uri,
+        _config: &ureq::config::Config,
+        timeout: NextTimeout,
+    ) -> std::result::Result<ResolvedSocketAddrs, ureq::Error> {
         let authority = uri.authority().ok_or(ureq::Error::HostNotFound)?;
-        let port = authority.port_u16().unwrap_or(if uri.scheme_str() == Some("http") { 80 } else { 443 });
+        let port = authority
+            .port_u16()
+            .unwrap_or(if uri.scheme_str() == Some("http") {
+                80
+            } else {
+                443
+            });
         let wait = Duration::from_secs(5).min(*timeout.after);
-        let addrs = address::resolve_checked(authority.host(), port, self.policy, wait)
-            .map_err(|reason| ureq::Error::Io(std::io::Error::new(std::io::ErrorKind::PermissionDenied, reason)))?;
+        let addrs = address::resolve_checked(authority.host(), port, self.policy, wait).map_err(
+            |reason| {
+                ureq::Error::Io(std::io::Error::new(
+                    std::io::ErrorKind::PermissionDenied,
+                    reason,
+                ))
+            },
+        )?;
         let mut out = self.empty();
         for a in addrs.into_iter().take(16) {
             out.push(a);
@@ -78,16 +95,24 @@ pub fn agent(policy: Policy) -> ureq::Agent {
         .timeout_global(Some(Duration::from_secs(15)))
         .user_agent("SERVICE-Webhooks/1")
         .build();
-    ureq::Agent::with_parts(config, DefaultConnector::default(), GuardedResolver { policy })
+    ureq::Agent::with_parts(
+        config,
+        DefaultConnector::default(),
+        GuardedResolver { policy },
+    )
 }
 
 /// `t=<unix>,v1=<hex HMAC-SHA256 of "<t>.<body>">`, keyed with the whole secret.
 pub fn signature(secret: &str, timestamp: i64, body: &[u8]) -> String {
-    let mut mac = Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("HMAC takes a key of any length");
+    let mut mac =
+        Hmac::<Sha256>::new_from_slice(secret.as_bytes()).expect("HMAC takes a key of any length");
     mac.update(timestamp.to_string().as_bytes());
     mac.update(b".");
     mac.update(body);
-    format!("t={timestamp},v1={}", hex::encode(mac.finalize().into_bytes()))
+    format!(
+        "t={timestamp},v1={}",
+        hex::encode(mac.finalize().into_bytes())
+    )
 }
 
 /// One claimed delivery, with what sending it needs.
@@ -123,7 +148,8 @@ impl Outcome {
 
 /// The next URL of a redirect, resolved against the current one.
 fn redirect_target(current: &str, location: &str) -> Option<String> {
-    if location.starts_with("http://") || location.starts_with("https://") {
+    if location.contains("://") {
+        // Absolute: the same rules as the original decide about it.
         return Some(location.to_string());
     }
     let uri: hyper::Uri = current.parse().ok()?;
@@ -143,21 +169,34 @@ pub fn send(agent: &ureq::Agent, policy: Policy, job: Job) -> Outcome {
     let mut result = (None, Some(String::from("no attempt")), String::new(), None);
     for hop in 0..=MAX_REDIRECTS + 1 {
         if hop > MAX_REDIRECTS {
-            result = (result.0, Some(format!("more than {MAX_REDIRECTS} redirects")), result.2, None);
+            result = (
+                result.0,
+                Some(format!("more than {MAX_REDIRECTS} redirects")),
+                result.2,
+                None,
+            );
             break;
         }
         if let Err(refusal) = address::check_url(&url, policy) {
             let reason = match refusal {
                 Refusal::Unreadable(s) | Refusal::Forbidden(s) => s,
             };
-            result = (None, Some(format!("refused target {url}: {reason}")), String::new(), None);
+            result = (
+                None,
+                Some(format!("refused target {url}: {reason}")),
+                String::new(),
+                None,
+            );
             break;
         }
         let timestamp = Timestamp::now().as_second();
         let response = agent
             .post(&url)
             .header("Content-Type", "application/json; charset=utf-8")
-            .header("SERVICE-Signature", signature(&job.secret, timestamp, job.body.as_bytes()))
+            .header(
+                "SERVICE-Signature",
+                signature(&job.secret, timestamp, job.body.as_bytes()),
+            )
             .header("SERVICE-Event-Id", &job.event_id)
             .header("SERVICE-Event", &job.kind)
             .header("SERVICE-Delivery", &job.delivery_id)
@@ -172,11 +211,23 @@ pub fn send(agent: &ureq::Agent, policy: Policy, job: Job) -> Outcome {
             }
         };
         let status = response.status().as_u16();
-        let header = |name: &str| response.headers().get(name).and_then(|v| v.to_str().ok()).map(str::to_string);
+        let header = |name: &str| {
+            response
+                .headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
+        };
         let location = header("location");
-        let retry_after = header("retry-after").and_then(|v| v.trim().parse::<i64>().ok()).filter(|s| *s >= 0);
+        let retry_after = header("retry-after")
+            .and_then(|v| v.trim().parse::<i64>().ok())
+            .filter(|s| *s >= 0);
         let mut answer = Vec::new();
-        let read = response.body_mut().as_reader().take(MAX_ANSWER).read_to_end(&mut answer);
+        let read = response
+            .body_mut()
+            .as_reader()
+            .take(MAX_ANSWER)
+            .read_to_end(&mut answer);
         let first_kib = String::from_utf8_lossy(&answer[..answer.len().min(1024)]).to_string();
         if (300..400).contains(&status) {
             match location.and_then(|l| redirect_target(&url, &l)) {
@@ -186,7 +237,12 @@ pub fn send(agent: &ureq::Agent, policy: Policy, job: Job) -> Outcome {
                     continue;
                 }
                 None => {
-                    result = (Some(status), Some("redirect without a usable Location".into()), first_kib, None);
+                    result = (
+                        Some(status),
+                        Some("redirect without a usable Location".into()),
+                        first_kib,
+                        None,
+                    );
                     break;
                 }
             }
@@ -196,12 +252,24 @@ pub fn send(agent: &ureq::Agent, policy: Policy, job: Job) -> Outcome {
             Ok(_) if !(200..300).contains(&status) => Some(format!("answered {status}")),
             Ok(_) => None,
         };
-        let retry_after = if status == 429 || status == 503 { retry_after } else { None };
+        let retry_after = if status == 429 || status == 503 {
+            retry_after
+        } else {
+            None
+        };
         result = (Some(status), error, first_kib, retry_after);
         break;
     }
     let (status, error, answer, retry_after) = result;
-    Outcome { job, started_at, status, error, answer, duration_ms: started.elapsed().as_millis() as i64, retry_after }
+    Outcome {
+        job,
+        started_at,
+        status,
+        error,
+        answer,
+        duration_ms: started.elapsed().as_millis() as i64,
+        retry_after,
+    }
 }
 
 /// ±20 % of `seconds`, in milliseconds, from the OS random source.
@@ -226,7 +294,12 @@ fn next_attempt(now: Timestamp, attempt: i64, retry_after: Option<i64>) -> Times
 ///
 /// Fails only on a storage error.
 pub fn release_leases(db: &Db) -> Result<usize> {
-    db.write(|tx| Ok(tx.execute("UPDATE deliveries SET lease_until = NULL WHERE lease_until IS NOT NULL", [])?))
+    db.write(|tx| {
+        Ok(tx.execute(
+            "UPDATE deliveries SET lease_until = NULL WHERE lease_until IS NOT NULL",
+            [],
+        )?)
+    })
 }
 
 /// Claims up to `room` due head deliveries of endpoints not in `busy`.
@@ -320,7 +393,10 @@ pub fn run_due(db: &Db, policy: Policy, now: Timestamp) -> Result<usize> {
         }
         made += jobs.len();
         let outcomes: Vec<Outcome> = std::thread::scope(|s| {
-            let handles: Vec<_> = jobs.into_iter().map(|job| s.spawn(|| send(&agent, policy, job))).collect();
+            let handles: Vec<_> = jobs
+                .into_iter()
+                .map(|job| s.spawn(|| send(&agent, policy, job)))
+                .collect();
             handles.into_iter().filter_map(|h| h.join().ok()).collect()
         });
         record(db, now, &outcomes)?;
@@ -364,7 +440,11 @@ impl Worker {
                 .spawn(move || dispatch(&db, policy, &stop, tx, rx))
                 .map_err(crate::error::Error::internal)?
         };
-        Ok(Worker { stop, wake: tx, dispatcher: Some(dispatcher) })
+        Ok(Worker {
+            stop,
+            wake: tx,
+            dispatcher: Some(dispatcher),
+        })
     }
 
     /// Stops claiming, lets the requests in flight finish and records them.
@@ -383,7 +463,13 @@ impl Drop for Worker {
     }
 }
 
-fn dispatch(db: &Db, policy: Policy, stop: &AtomicBool, done: Sender<Message>, inbox: Receiver<Message>) {
+fn dispatch(
+    db: &Db,
+    policy: Policy,
+    stop: &AtomicBool,
+    done: Sender<Message>,
+    inbox: Receiver<Message>,
+) {
     let (jobs_tx, jobs_rx) = mpsc::channel::<Job>();
     let jobs_rx = Arc::new(Mutex::new(jobs_rx));
     let agent = agent(policy);
@@ -421,7 +507,12 @@ fn dispatch(db: &Db, policy: Policy, stop: &AtomicBool, done: Sender<Message>, i
             break;
         }
         if !stopping {
-            match claim(db, Timestamp::now(), senders.len().saturating_sub(busy.len()), &busy) {
+            match claim(
+                db,
+                Timestamp::now(),
+                senders.len().saturating_sub(busy.len()),
+                &busy,
+            ) {
                 Ok(jobs) => {
                     for job in jobs {
                         busy.insert(job.endpoint_id.clone());

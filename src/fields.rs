@@ -176,7 +176,9 @@ impl Fields {
                     ))),
                 })
                 .collect(),
-            None | Some(Value::Null) => Err(Error::bad_request(format!("The field {name} is missing."))),
+            None | Some(Value::Null) => {
+                Err(Error::bad_request(format!("The field {name} is missing.")))
+            }
             Some(other) => Err(Error::bad_request(format!(
                 "The field {name} must be an array, not {}.",
                 type_name(&other)

@@ -231,7 +231,9 @@ fn route<'a>(method: &Method, segments: &[&'a str]) -> Result<Route<'a>> {
         (&M::GET, ["v1", "webhooks", "events"]) => Route::WebhookEvents,
         (&M::DELETE, ["v1", "webhooks", id]) if *id != "events" => Route::DisableWebhook(id),
         (&M::GET, ["v1", "webhooks", id, "deliveries"]) => Route::WebhookDeliveries(id),
-        (&M::POST, ["v1", "webhooks", id, "deliveries", delivery, "redeliver"]) => Route::Redeliver(id, delivery),
+        (&M::POST, ["v1", "webhooks", id, "deliveries", delivery, "redeliver"]) => {
+            Route::Redeliver(id, delivery)
+        }
         (_, path) => {
             let allow = match path {
                 ["v1", "me"] => "GET",

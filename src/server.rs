@@ -81,7 +81,12 @@ impl Server {
         let (addr, app, thread) = start_with(config, async move {
             let _ = stop_rx.await;
         })?;
-        Ok(Server { addr, app, stop: Some(stop_tx), thread: Some(thread) })
+        Ok(Server {
+            addr,
+            app,
+            stop: Some(stop_tx),
+            thread: Some(thread),
+        })
     }
 
     /// Sends every webhook delivery due at `at`, synchronously, through the
@@ -156,7 +161,9 @@ fn start_with(
         limiter: RateLimiter::default(),
         usage: UsageLog::default(),
         log_requests: config.log_requests,
-        webhook_policy: Policy { allow_loopback: config.webhook_allow_loopback },
+        webhook_policy: Policy {
+            allow_loopback: config.webhook_allow_loopback,
+        },
     });
     idempotency::purge(&app.db)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -172,7 +179,11 @@ fn start_with(
     if config.webhook_allow_loopback {
         eprintln!("kontor: WARNING: --webhook-allow-loopback: webhooks may go to loopback addresses over http; for development and tests only");
     }
-    let mut worker = if config.deliver { Some(Worker::start(db, app.webhook_policy)?) } else { None };
+    let mut worker = if config.deliver {
+        Some(Worker::start(db, app.webhook_policy)?)
+    } else {
+        None
+    };
     let served = app.clone();
     let thread = std::thread::Builder::new()
         .name("kontor-server".into())

@@ -62,14 +62,19 @@ pub fn get(conn: &Connection, tenant: &Tenant, id: &str, with_secret: bool) -> R
 /// Fails only on a storage error.
 pub fn list(conn: &Connection, tenant: &Tenant, paging: Paging) -> Result<Page<Endpoint>> {
     let total: i64 = conn
-        .prepare_cached("SELECT count(*) FROM webhook_endpoints WHERE company_id = ?1 AND environment = ?2")?
+        .prepare_cached(
+            "SELECT count(*) FROM webhook_endpoints WHERE company_id = ?1 AND environment = ?2",
+        )?
         .query_row(params![tenant.company_id, tenant.env()], |r| r.get(0))?;
     let data = conn
         .prepare_cached(&format!(
             "SELECT {COLUMNS} FROM webhook_endpoints WHERE company_id = ?1 AND environment = ?2
              ORDER BY seq DESC {PAGE_LIMIT_SQL} OFFSET ?3"
         ))?
-        .query_map(params![tenant.company_id, tenant.env(), paging.offset()], |r| from_row(r, false))?
+        .query_map(
+            params![tenant.company_id, tenant.env(), paging.offset()],
+            |r| from_row(r, false),
+        )?
         .take(paging.size as usize)
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(paging.envelope(data, total))
@@ -80,7 +85,11 @@ fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
         let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
         for i in 0..4 {
             if i <= chunk.len() {
@@ -111,15 +120,24 @@ impl NewEndpoint {
         let description = f.optional_text("description", 200)?;
         f.finish()?;
         if events.is_empty() {
-            return Err(Error::bad_request("The field events needs at least one event kind, or [\"*\"]."));
+            return Err(Error::bad_request(
+                "The field events needs at least one event kind, or [\"*\"].",
+            ));
         }
         for kind in &events {
             if kind != "*" && !events::KINDS.iter().any(|(k, _)| k == kind) {
                 let known: Vec<&str> = events::KINDS.iter().map(|(k, _)| *k).collect();
-                return Err(Error::bad_request(format!("{kind:?} is not an event kind; the kinds are {}.", known.join(", "))));
+                return Err(Error::bad_request(format!(
+                    "{kind:?} is not an event kind; the kinds are {}.",
+                    known.join(", ")
+                )));
             }
         }
-        let mut events = if events.iter().any(|k| k == "*") { vec!["*".to_string()] } else { events };
+        let mut events = if events.iter().any(|k| k == "*") {
+            vec!["*".to_string()]
+        } else {
+            events
+        };
         events.sort();
         events.dedup();
         let target = address::check_url(&url, policy).map_err(|r| match r {
@@ -128,12 +146,23 @@ impl NewEndpoint {
         })?;
         // A name is resolved once now, so one that points inward is refused at once;
         // one that does not resolve yet is checked again at every delivery.
-        if let Err(reason) = address::resolve_checked(&target.host, target.port, policy, std::time::Duration::from_secs(5)) {
+        if let Err(reason) = address::resolve_checked(
+            &target.host,
+            target.port,
+            policy,
+            std::time::Duration::from_secs(5),
+        ) {
             if reason.starts_with("refused") {
-                return Err(Error::refused(format!("{reason}; webhooks go only to public addresses.")));
+                return Err(Error::refused(format!(
+                    "{reason}; webhooks go only to public addresses."
+                )));
             }
         }
-        Ok(NewEndpoint { url, events, description })
+        Ok(NewEndpoint {
+            url,
+            events,
+            description,
+        })
     }
 }
 
@@ -190,7 +219,13 @@ pub fn fan_out(tx: &Tx, tenant: &Tenant, event_id: &str, kind: &str) -> Result<u
     Ok(endpoints.len())
 }
 
-fn insert_delivery(tx: &Tx, tenant: &Tenant, endpoint: &str, event_id: &str, now: &str) -> Result<String> {
+fn insert_delivery(
+    tx: &Tx,
+    tenant: &Tenant,
+    endpoint: &str,
+    event_id: &str,
+    now: &str,
+) -> Result<String> {
     let id = ident::new_id("dlv");
     tx.prepare_cached(
         "INSERT INTO deliveries (id, company_id, environment, endpoint_id, event_id, state, next_attempt_at, created_at)
@@ -217,7 +252,8 @@ pub struct Delivery {
     pub created_at: String,
 }
 
-const DELIVERY_SELECT: &str = "SELECT d.id, d.endpoint_id, d.event_id, e.kind, d.state, d.attempts, d.last_status,
+const DELIVERY_SELECT: &str =
+    "SELECT d.id, d.endpoint_id, d.event_id, e.kind, d.state, d.attempts, d.last_status,
         d.last_error, d.next_attempt_at, d.delivered_at, d.created_at
      FROM deliveries d JOIN events e ON e.id = d.event_id";
 
@@ -241,23 +277,40 @@ fn delivery_from_row(r: &rusqlite::Row) -> rusqlite::Result<Delivery> {
 ///
 /// Fails with `NotFound` when the tenant has none with this id.
 pub fn delivery(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Delivery> {
-    conn.prepare_cached(&format!("{DELIVERY_SELECT} WHERE d.id = ?1 AND d.company_id = ?2 AND d.environment = ?3"))?
-        .query_row(params![id, tenant.company_id, tenant.env()], delivery_from_row)
-        .optional()?
-        .ok_or_else(|| Error::not_found(format!("Delivery {id}")))
+    conn.prepare_cached(&format!(
+        "{DELIVERY_SELECT} WHERE d.id = ?1 AND d.company_id = ?2 AND d.environment = ?3"
+    ))?
+    .query_row(
+        params![id, tenant.company_id, tenant.env()],
+        delivery_from_row,
+    )
+    .optional()?
+    .ok_or_else(|| Error::not_found(format!("Delivery {id}")))
 }
 
 /// The delivery log of the tenant, newest first: of one endpoint, or of all.
 ///
 /// Fails only on a storage error.
-pub fn deliveries(conn: &Connection, tenant: &Tenant, endpoint: Option<&str>, paging: Paging) -> Result<Page<Delivery>> {
+pub fn deliveries(
+    conn: &Connection,
+    tenant: &Tenant,
+    endpoint: Option<&str>,
+    paging: Paging,
+) -> Result<Page<Delivery>> {
     let filter = "d.company_id = ?1 AND d.environment = ?2 AND (?3 IS NULL OR d.endpoint_id = ?3)";
     let total: i64 = conn
         .prepare_cached(&format!("SELECT count(*) FROM deliveries d WHERE {filter}"))?
-        .query_row(params![tenant.company_id, tenant.env(), endpoint], |r| r.get(0))?;
+        .query_row(params![tenant.company_id, tenant.env(), endpoint], |r| {
+            r.get(0)
+        })?;
     let data = conn
-        .prepare_cached(&format!("{DELIVERY_SELECT} WHERE {filter} ORDER BY d.seq DESC {PAGE_LIMIT_SQL} OFFSET ?4"))?
-        .query_map(params![tenant.company_id, tenant.env(), endpoint, paging.offset()], delivery_from_row)?
+        .prepare_cached(&format!(
+            "{DELIVERY_SELECT} WHERE {filter} ORDER BY d.seq DESC {PAGE_LIMIT_SQL} OFFSET ?4"
+        ))?
+        .query_map(
+            params![tenant.company_id, tenant.env(), endpoint, paging.offset()],
+            delivery_from_row,
+        )?
         .take(paging.size as usize)
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(paging.envelope(data, total))
@@ -272,7 +325,10 @@ pub fn redeliver(tx: &Tx, tenant: &Tenant, delivery_id: &str) -> Result<String> 
     let original = delivery(tx, tenant, delivery_id)?;
     let endpoint = get(tx, tenant, &original.endpoint_id, false)?;
     if !endpoint.enabled {
-        return Err(Error::wrong_state(format!("The endpoint {} is disabled; nothing is sent to it.", endpoint.id)));
+        return Err(Error::wrong_state(format!(
+            "The endpoint {} is disabled; nothing is sent to it.",
+            endpoint.id
+        )));
     }
     insert_delivery(tx, tenant, &endpoint.id, &original.event_id, &clock::now())
 }
@@ -283,13 +339,20 @@ pub fn http_create(call: &Call) -> Result<Reply> {
     let new = NewEndpoint::from_fields(fields, call.app.webhook_policy)?;
     let tenant = call.tenant();
     // The answer to a registration, replays included, carries the secret.
-    call.create_once(key, &fingerprint, |tx| create(tx, tenant, &new), |conn, id| get(conn, tenant, id, true))
+    call.create_once(
+        key,
+        &fingerprint,
+        |tx| create(tx, tenant, &new),
+        |conn, id| get(conn, tenant, id, true),
+    )
 }
 
 /// GET /v1/webhooks
 pub fn http_list(call: &Call) -> Result<Reply> {
     let paging = call.query.paging()?;
-    Ok(Reply::ok(&call.read(|conn| list(conn, call.tenant(), paging))?))
+    Ok(Reply::ok(
+        &call.read(|conn| list(conn, call.tenant(), paging))?,
+    ))
 }
 
 #[derive(Serialize)]
@@ -300,7 +363,10 @@ struct Kind {
 
 /// GET /v1/webhooks/events
 pub fn http_events() -> Result<Reply> {
-    let data: Vec<Kind> = events::KINDS.iter().map(|(event, description)| Kind { event, description }).collect();
+    let data: Vec<Kind> = events::KINDS
+        .iter()
+        .map(|(event, description)| Kind { event, description })
+        .collect();
     Ok(Reply::ok(&serde_json::json!({ "data": data })))
 }
 
@@ -324,7 +390,11 @@ pub fn http_deliveries(call: &Call, id: &str) -> Result<Reply> {
 /// POST /v1/webhooks/{id}/deliveries/{deliveryId}/redeliver → 202
 pub fn http_redeliver(call: &Call, endpoint: &str, delivery_id: &str) -> Result<Reply> {
     let key = crate::idempotency::check_key(call.idempotency_key)?;
-    let body = if call.body.iter().all(u8::is_ascii_whitespace) { serde_json::json!({}) } else { crate::fields::parse_json(call.body)? };
+    let body = if call.body.iter().all(u8::is_ascii_whitespace) {
+        serde_json::json!({})
+    } else {
+        crate::fields::parse_json(call.body)?
+    };
     Fields::from_value(body.clone())?.finish()?;
     let fingerprint = crate::idempotency::fingerprint(call.method.as_str(), call.path, &body);
     let tenant = call.tenant();
@@ -335,5 +405,11 @@ pub fn http_redeliver(call: &Call, endpoint: &str, delivery_id: &str) -> Result<
         }
         Ok(())
     })?;
-    call.act_once(key, &fingerprint, 202, |tx| redeliver(tx, tenant, delivery_id), |conn, id| delivery(conn, tenant, id))
+    call.act_once(
+        key,
+        &fingerprint,
+        202,
+        |tx| redeliver(tx, tenant, delivery_id),
+        |conn, id| delivery(conn, tenant, id),
+    )
 }

@@ -9,6 +9,8 @@ mod hostile;
 mod idempotency;
 mod ledger;
 mod pipeline;
+mod receiver;
 mod support;
 mod tenancy;
 mod transactions;
+mod webhooks;

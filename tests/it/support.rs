@@ -89,11 +89,24 @@ pub struct World {
 
 impl World {
     pub fn new() -> World {
+        World::configured(|_| {})
+    }
+
+    /// A world whose server allows loopback webhooks; `deliver` runs the
+    /// background worker (else tests drive deliveries with `deliver_due`).
+    pub fn webhooks(deliver: bool) -> World {
+        World::configured(|c| {
+            c.webhook_allow_loopback = true;
+            c.deliver = deliver;
+        })
+    }
+
+    pub fn configured(adjust: impl Fn(&mut Config)) -> World {
         let data = DataFile::new();
         let company = data.company("Erste GmbH", "ENTERPRISE");
         let live = data.key(&company, "production", "all");
         let test = data.key(&company, "sandbox", "all");
-        let server = start(&data);
+        let server = start_configured(&data, &adjust);
         World {
             data,
             server,
@@ -111,8 +124,14 @@ impl World {
 }
 
 pub fn start(data: &DataFile) -> Server {
+    start_configured(data, &|_| {})
+}
+
+pub fn start_configured(data: &DataFile, adjust: &dyn Fn(&mut Config)) -> Server {
     let mut config = Config::new(&data.path, "127.0.0.1:0".parse().unwrap());
     config.log_requests = false;
+    config.deliver = false;
+    adjust(&mut config);
     Server::start(config).expect("server starts")
 }
 
