@@ -29,6 +29,7 @@ use kontor::invoices::{self, Method, NewPayment};
 use kontor::money::{Decimal, Tax};
 use kontor::server::{Config, Server};
 use kontor::tenant::{Environment, Tenant};
+use kontor::webhooks;
 use serde_json::Value;
 
 #[global_allocator]
@@ -526,6 +527,175 @@ fn books(dir: &std::path::Path, scale: usize) {
     );
 }
 
+/// A receiver answering 200 after `delay` to every request.
+fn receiver(delay: Duration) -> SocketAddr {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(listener.local_addr().unwrap()).unwrap();
+            loop {
+                let (stream, _) = listener.accept().await.unwrap();
+                tokio::spawn(async move {
+                    let svc = service_fn(move |_req| async move {
+                        tokio::time::sleep(delay).await;
+                        Ok::<_, Infallible>(Response::new(Full::new(Bytes::from_static(b"ok"))))
+                    });
+                    let _ = http1::Builder::new()
+                        .serve_connection(TokioIo::new(stream), svc)
+                        .await;
+                });
+            }
+        });
+    });
+    rx.recv().unwrap()
+}
+
+fn delivered(db: &kontor::db::Db, endpoints: &[String]) -> usize {
+    let conn = db.connection().unwrap();
+    endpoints
+        .iter()
+        .map(|e| {
+            conn.query_row(
+                "SELECT count(*) FROM deliveries WHERE endpoint_id = ?1 AND state = 'DELIVERED'",
+                [e],
+                |r| r.get::<_, i64>(0),
+            )
+            .unwrap() as usize
+        })
+        .sum()
+}
+
+/// Waits until `endpoints` together have `count` delivered; returns how long it took.
+fn until_delivered(db: &kontor::db::Db, endpoints: &[String], count: usize) -> Duration {
+    let started = Instant::now();
+    while delivered(db, endpoints) < count {
+        assert!(
+            started.elapsed() < Duration::from_secs(300),
+            "deliveries did not finish"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    started.elapsed()
+}
+
+/// The delivery section: signed deliveries per second to a local receiver
+/// across 20 endpoints, and what one hanging endpoint adds to the others.
+fn deliveries(dir: &std::path::Path) {
+    println!();
+    println!("(delivery) 20 endpoints on a local receiver, 500 invoices issued → 10,000 signed deliveries");
+    let path = dir.join("delivery.db");
+    let company = console(&path, &["company"])["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let tenant = Tenant::new(&company, Environment::Production);
+    let db = std::sync::Arc::new(kontor::db::Db::open(&path, 4).unwrap());
+    let fast = receiver(Duration::ZERO);
+    let endpoints: Vec<String> = db
+        .write(|tx| {
+            (0..20)
+                .map(|i| {
+                    let new = webhooks::NewEndpoint {
+                        url: format!("http://{fast}/hook/{i}"),
+                        events: vec!["*".into()],
+                        description: None,
+                    };
+                    webhooks::create(tx, &tenant, &new)
+                })
+                .collect()
+        })
+        .unwrap();
+    let customer = db
+        .write(|tx| {
+            let f = kontor::fields::Fields::parse(CUSTOMER_BODY.as_bytes())?;
+            customers::create(tx, &tenant, &customers::NewCustomer::from_fields(f, "DE")?)
+        })
+        .unwrap();
+    let issue_many = |n: usize| {
+        db.write(|tx| {
+            for _ in 0..n {
+                let d = drafts::create(tx, &tenant, &customer, DocumentType::Invoice)?;
+                let line = NewLine {
+                    description: "Leistung".into(),
+                    quantity: Decimal::parse("q", "1")?,
+                    unit_price: 10_000,
+                    taxes: vec![Tax::new("USt", Decimal::parse("r", "19")?, None)?],
+                };
+                drafts::add_line(tx, &tenant, &d, &line)?;
+                drafts::issue(tx, &tenant, &d, &IssueOptions::default())?;
+            }
+            Ok(())
+        })
+        .unwrap()
+    };
+    // The backlog is written first, then the worker starts on it.
+    issue_many(500);
+    let policy = kontor::address::Policy {
+        allow_loopback: true,
+    };
+    let worker = kontor::delivery::Worker::start(db.clone(), policy).unwrap();
+    let took = until_delivered(&db, &endpoints, 10_000);
+    println!(
+        "  {:<44} {:>9.0} deliveries/s ({:.2} s for 10,000)",
+        "signed, sent, acknowledged and recorded",
+        10_000.0 / took.as_secs_f64(),
+        took.as_secs_f64()
+    );
+    let rate = 10_000.0 / took.as_secs_f64();
+    println!(
+        "  => {rate:.0} deliveries/s (goal >= 2000) {}",
+        if rate >= 2000.0 { "met" } else { "NOT MET" }
+    );
+
+    // One event to the 20: how long until all 20 have it, without and with a hanging endpoint.
+    let mut quiet = Vec::new();
+    for round in 0..5 {
+        let before = delivered(&db, &endpoints);
+        issue_many(1);
+        quiet.push(until_delivered(&db, &endpoints, before + 20));
+        let _ = round;
+    }
+    let hanging = receiver(Duration::from_secs(30));
+    db.write(|tx| {
+        let new = webhooks::NewEndpoint {
+            url: format!("http://{hanging}/hang"),
+            events: vec!["*".into()],
+            description: None,
+        };
+        webhooks::create(tx, &tenant, &new)
+    })
+    .unwrap();
+    let mut with_hang = Vec::new();
+    for _ in 0..5 {
+        let before = delivered(&db, &endpoints);
+        issue_many(1);
+        with_hang.push(until_delivered(&db, &endpoints, before + 20));
+    }
+    let median = |v: &mut Vec<Duration>| {
+        v.sort();
+        v[v.len() / 2]
+    };
+    let (q, h) = (median(&mut quiet), median(&mut with_hang));
+    println!("  one event to the 20 endpoints, median of 5:  {:.1} ms; with a 21st endpoint hanging: {:.1} ms", q.as_secs_f64() * 1000.0, h.as_secs_f64() * 1000.0);
+    let added = h.saturating_sub(q);
+    println!(
+        "  => a hanging endpoint adds {:.1} ms to the others (goal < 1000 ms) {}",
+        added.as_secs_f64() * 1000.0,
+        if added < Duration::from_secs(1) {
+            "met"
+        } else {
+            "NOT MET"
+        }
+    );
+    drop(worker);
+}
+
 fn main() {
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("bench.db");
@@ -695,6 +865,10 @@ fn main() {
             kontor_post.per_second / raw.per_second,
             0.50,
         );
+    }
+
+    if want("delivery") {
+        deliveries(dir.path());
     }
 
     if want("books") {

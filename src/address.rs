@@ -179,7 +179,7 @@ fn v6_problem(ip: Ipv6Addr, policy: Policy) -> Option<&'static str> {
     if s[0] == 0x2001 && s[1] == 0 {
         return Some("Teredo (2001::/32)");
     }
-    if s[0] == 0x2001 && (s[1] & 0xfff0) == 0x0010 || s[0] == 0x2001 && (s[1] & 0xfff0) == 0x0020 {
+    if s[0] == 0x2001 && matches!(s[1] & 0xfff0, 0x0010 | 0x0020) {
         return Some("ORCHID (2001:10::/28, 2001:20::/28)");
     }
     if s[0] == 0x2001 && s[1] == 0x0002 && s[2] == 0 {

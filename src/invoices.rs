@@ -695,6 +695,7 @@ pub(crate) fn payment_book_amount(
 }
 
 /// Checks a payment's amount and date against an open document.
+#[allow(clippy::too_many_arguments)]
 ///
 /// Fails with `BadRequest` for an amount that is not positive, and `Refused`
 /// for more than is outstanding, a date before the document or in closed books.
