@@ -666,9 +666,13 @@ mod erased {
 
 fn execute(cli: Cli) -> Result<()> {
     match &cli.command {
-        Command::Serve(args) if args.demo => demo::run(cli.data.clone(), args.listen),
+        Command::Serve(args) if args.demo => {
+            demo::run(cli.data.clone(), args.listen, args.webhook_allow_loopback)
+        }
         Command::Serve(args) => serve(data_path(&cli), args),
-        Command::Demo(args) => demo::run(cli.data.clone(), args.listen),
+        Command::Demo(args) => {
+            demo::run(cli.data.clone(), args.listen, args.webhook_allow_loopback)
+        }
         Command::Company(cmd) => {
             let db = open(&data_path(&cli))?;
             let company = match cmd {

@@ -393,7 +393,7 @@ fn remove_data_file(path: &Path) -> Result<()> {
 /// named file must not exist yet), the demo books, the keys, then it serves.
 ///
 /// Fails when a named data file already exists, or the address cannot be bound.
-pub fn run(data: Option<PathBuf>, listen: SocketAddr) -> Result<()> {
+pub fn run(data: Option<PathBuf>, listen: SocketAddr, webhook_allow_loopback: bool) -> Result<()> {
     let path = match data {
         Some(path) if path.exists() => {
             return Err(Error::refused(format!(
@@ -409,7 +409,9 @@ pub fn run(data: Option<PathBuf>, listen: SocketAddr) -> Result<()> {
         }
     };
     let demo = seed(&Db::open(&path, 1)?)?;
-    server::run_until_signal(Config::new(&path, listen), |addr| {
+    let mut config = Config::new(&path, listen);
+    config.webhook_allow_loopback = webhook_allow_loopback;
+    server::run_until_signal(config, |addr| {
         println!(
             "kontor demo: {} ({}, Enterprise plan) in {}",
             demo.company_name,
