@@ -794,11 +794,13 @@ fn main() {
         );
         assert_eq!(s, 429);
         let bare_429 = bare_server(429, refusal);
+        let bare_page = bare_server(200, page.clone());
         let refused = AtomicUsize::new(0);
         let counter = AtomicUsize::new(0);
-        let (bare_refusals, kontor_429) = compare(
-            |length| {
-                slice(bare_429, length, &counter, &|c: &mut Conn, _| {
+        let counter = &counter;
+        let bare_run = |server: SocketAddr| {
+            move |length| {
+                slice(server, length, counter, &|c: &mut Conn, _| {
                     c.request(
                         "GET",
                         "/v1/customers?size=25",
@@ -806,31 +808,41 @@ fn main() {
                         b"",
                     );
                 })
-            },
-            |length| {
-                slice(addr, length, &counter, &|c: &mut Conn, _| {
-                    let (s, _) = c.request(
-                        "GET",
-                        "/v1/customers?size=25",
-                        &[("Authorization", victim)],
-                        b"",
-                    );
-                    if s == 429 {
-                        refused.fetch_add(1, Ordering::Relaxed);
-                    }
-                })
-            },
-        );
-        show("bare hyper, same bytes", &bare_refusals);
-        show("kontor", &kontor_429);
+            }
+        };
+        let refused = &refused;
+        let kontor_run = |length| {
+            slice(addr, length, counter, &|c: &mut Conn, _| {
+                let (s, _) = c.request(
+                    "GET",
+                    "/v1/customers?size=25",
+                    &[("Authorization", victim)],
+                    b"",
+                );
+                if s == 429 {
+                    refused.fetch_add(1, Ordering::Relaxed);
+                }
+            })
+        };
+        // The goal is against the bare server of (a); the bare server answering
+        // the refusal's own bytes is the stricter comparison, shown beside it.
+        let (bare_pages, kontor_429) = compare(bare_run(bare_page), kontor_run);
+        let (bare_refusals, kontor_429_again) = compare(bare_run(bare_429), kontor_run);
+        show("bare hyper of (a), same page bytes", &bare_pages);
+        show("bare hyper, same refusal bytes", &bare_refusals);
+        show("kontor (measured beside each)", &kontor_429);
         println!(
             "  ({} of kontor's {} answers were 429; the rest spent the tokens that came back)",
             refused.load(Ordering::Relaxed),
-            kontor_429.count
+            kontor_429.count + kontor_429_again.count
+        );
+        println!(
+            "  kontor / bare answering the refusal's bytes: {:.2}",
+            kontor_429_again.per_second / bare_refusals.per_second
         );
         verdict(
-            "kontor / bare",
-            kontor_429.per_second / bare_refusals.per_second,
+            "kontor / bare of (a)",
+            kontor_429.per_second / bare_pages.per_second,
             0.60,
         );
     }
