@@ -183,45 +183,82 @@ fn bearer(header: Option<&str>) -> Option<&str> {
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
 }
 
-/// Uses of keys not yet written to `lastUsedAt`. The request path only notes a
-/// use here (when the stored value is over a minute old); `flush` writes all
-/// noted uses in one transaction, so reads never wait for a write.
+/// The uses of keys this process has seen. The request path only notes a use
+/// here (when the last known use is over a minute old); `flush` writes the
+/// noted uses in one transaction, so reads never wait for a write. The last
+/// known use stays in memory for a while after it is written, so a request
+/// that read the row just before the write does not note the use again.
 #[derive(Default)]
 pub struct UsageLog {
-    pending: Mutex<HashMap<String, String>>,
+    state: Mutex<Usage>,
+}
+
+#[derive(Default)]
+struct Usage {
+    /// The latest use per key this process knows of.
+    last: HashMap<String, String>,
+    /// Keys whose latest use is not written yet.
+    dirty: Vec<String>,
 }
 
 impl UsageLog {
-    /// Notes a use at `now` unless the last use (noted, else `stored`) lies
-    /// within the last minute; returns the key's `lastUsedAt` as it now stands.
+    /// Notes a use at `now` unless the last use (known here, else `stored`)
+    /// lies within the last minute; returns the key's `lastUsedAt` as it now stands.
     fn touch(&self, key_id: &str, stored: Option<String>, now: &str, stale_before: &str) -> String {
-        let mut pending = self.pending.lock().unwrap_or_else(|p| p.into_inner());
-        match pending.get(key_id).cloned().or(stored) {
+        let mut usage = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let known = usage.last.get(key_id).cloned();
+        let latest = match (known, stored) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        };
+        match latest {
             Some(last) if last.as_str() >= stale_before => last,
             _ => {
-                pending.insert(key_id.to_string(), now.to_string());
+                usage.last.insert(key_id.to_string(), now.to_string());
+                usage.dirty.push(key_id.to_string());
                 now.to_string()
             }
         }
     }
 
     /// Writes every noted use; a stored value is only ever moved forward.
+    /// Uses older than two minutes are forgotten here (the row has them).
     ///
-    /// Fails only on a storage error (the uses are then noted again by later requests).
+    /// Fails only on a storage error (the uses stay noted and are written next time).
     pub fn flush(&self, db: &Db) -> Result<()> {
-        let pending = std::mem::take(&mut *self.pending.lock().unwrap_or_else(|p| p.into_inner()));
-        if pending.is_empty() {
-            return Ok(());
+        let pending: Vec<(String, String)> = {
+            let usage = self.state.lock().unwrap_or_else(|p| p.into_inner());
+            usage
+                .dirty
+                .iter()
+                .filter_map(|id| usage.last.get(id).map(|at| (id.clone(), at.clone())))
+                .collect()
+        };
+        if !pending.is_empty() {
+            db.write(|tx| {
+                let mut stmt = tx.prepare_cached(
+                    "UPDATE api_keys SET last_used_at = ?2 WHERE id = ?1 AND (last_used_at IS NULL OR last_used_at < ?2)",
+                )?;
+                for (id, at) in &pending {
+                    stmt.execute(params![id, at])?;
+                }
+                Ok(())
+            })?;
         }
-        db.write(|tx| {
-            let mut stmt = tx.prepare_cached(
-                "UPDATE api_keys SET last_used_at = ?2 WHERE id = ?1 AND (last_used_at IS NULL OR last_used_at < ?2)",
-            )?;
-            for (id, at) in &pending {
-                stmt.execute(params![id, at])?;
-            }
-            Ok(())
-        })
+        let forget_before = clock::format_instant(Timestamp::now() - 2 * LAST_USED_GRANULARITY);
+        let mut usage = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        // A use noted again while writing stays dirty.
+        let Usage { last, dirty } = &mut *usage;
+        dirty.retain(|id| {
+            !pending
+                .iter()
+                .any(|(written, at)| written == id && last.get(id) == Some(at))
+        });
+        dirty.dedup();
+        usage
+            .last
+            .retain(|_, at| at.as_str() >= forget_before.as_str());
+        Ok(())
     }
 }
 
