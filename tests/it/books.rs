@@ -6,16 +6,8 @@ use serde_json::{json, Value};
 
 use crate::support::{unique, Client, DataFile, World};
 
-/// A draft for `customer` through the API; returns its id.
 fn draft(c: &Client, key: &str, customer: &Value) -> String {
-    let a = c.post(
-        key,
-        "/v1/invoices/drafts",
-        &unique(),
-        &json!({"customerId": customer["id"]}),
-    );
-    assert_eq!(a.status, 201, "{:?}", a.body);
-    a.body["id"].as_str().unwrap().to_string()
+    c.draft(key, customer)
 }
 
 fn sandbox(args: &[&str], on_sandbox: bool) -> Vec<String> {
@@ -40,26 +32,7 @@ fn issued(
     on: &str,
     sandbox_mode: bool,
 ) -> Value {
-    let (ok, _, err) = run(
-        data,
-        sandbox(
-            &[
-                "draft",
-                "line",
-                draft,
-                "--description",
-                "Arbeit",
-                "--quantity",
-                "1",
-                "--unit-price",
-                &price.to_string(),
-                "--tax-rate",
-                rate,
-            ],
-            sandbox_mode,
-        ),
-    );
-    assert!(ok, "{err}");
+    data.line(draft, price, rate, sandbox_mode);
     let (ok, invoice, err) = run(
         data,
         sandbox(&["draft", "issue", draft, "--on", on], sandbox_mode),

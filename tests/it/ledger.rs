@@ -10,32 +10,8 @@ use serde_json::{json, Value};
 use crate::support::{unique, DataFile, World};
 
 fn draft_with_line(w: &World, key: &str, customer: &Value, price: i64) -> String {
-    let c = w.client();
-    let a = c.post(
-        key,
-        "/v1/invoices/drafts",
-        &unique(),
-        &json!({"customerId": customer["id"]}),
-    );
-    assert_eq!(a.status, 201);
-    let id = a.body["id"].as_str().unwrap().to_string();
-    let mut args = vec![
-        "draft",
-        "line",
-        &id,
-        "--description",
-        "x",
-        "--quantity",
-        "1",
-        "--unit-price",
-    ];
-    let price = price.to_string();
-    args.push(&price);
-    args.extend(["--tax-rate", "19"]);
-    if key.starts_with("svc_test_") {
-        args.push("--sandbox");
-    }
-    w.data.ok(&args);
+    let id = w.client().draft(key, customer);
+    w.data.line(&id, price, "19", key.starts_with("svc_test_"));
     id
 }
 

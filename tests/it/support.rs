@@ -45,6 +45,26 @@ impl DataFile {
         json
     }
 
+    /// Adds a line of one unit at `price` minor units and `rate` % of the
+    /// country's tax to a draft (of the sandbox when `sandbox`).
+    pub fn line(&self, draft: &str, price: i64, rate: &str, sandbox: bool) {
+        let price = price.to_string();
+        let mut args = vec![
+            "draft",
+            "line",
+            draft,
+            "--description",
+            "Arbeit",
+            "--quantity",
+            "1",
+        ];
+        args.extend(["--unit-price", &price, "--tax-rate", rate]);
+        if sandbox {
+            args.push("--sandbox");
+        }
+        self.ok(&args);
+    }
+
     pub fn company(&self, name: &str, plan: &str) -> String {
         let c = self.ok(&[
             "company",
@@ -257,6 +277,18 @@ impl Client {
             ],
             Some(&bytes),
         )
+    }
+
+    /// A draft for `customer` through the API; returns its id.
+    pub fn draft(&self, key: &str, customer: &Value) -> String {
+        let a = self.post(
+            key,
+            "/v1/invoices/drafts",
+            &unique(),
+            &json!({"customerId": customer["id"]}),
+        );
+        assert_eq!(a.status, 201, "{:?}", a.body);
+        a.body["id"].as_str().unwrap().to_string()
     }
 
     /// Creates a customer and returns it.

@@ -28,29 +28,9 @@ fn now_plus(seconds: i64) -> jiff::Timestamp {
 /// An invoice issued through the API and the console; returns its number.
 fn issue(w: &World, c: &Client, amount: i64) -> String {
     let customer = c.customer(&w.live, "Kunde");
-    let d = c
-        .post(
-            &w.live,
-            "/v1/invoices/drafts",
-            &unique(),
-            &json!({"customerId": customer["id"]}),
-        )
-        .body;
-    let id = d["id"].as_str().unwrap();
-    w.data.ok(&[
-        "draft",
-        "line",
-        id,
-        "--description",
-        "x",
-        "--quantity",
-        "1",
-        "--unit-price",
-        &amount.to_string(),
-        "--tax-rate",
-        "19",
-    ]);
-    w.data.ok(&["draft", "issue", id])["number"]
+    let id = c.draft(&w.live, &customer);
+    w.data.line(&id, amount, "19", false);
+    w.data.ok(&["draft", "issue", &id])["number"]
         .as_str()
         .unwrap()
         .to_string()
