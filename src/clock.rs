@@ -52,12 +52,18 @@ pub fn parse_date(field: &str, text: &str) -> Result<Date> {
                 b.is_ascii_digit()
             }
         });
-    shaped
+    let date = shaped
         .then(|| text.parse::<Date>().ok())
         .flatten()
         .ok_or_else(|| {
             Error::bad_request(format!("{field} must be a date in the form YYYY-MM-DD."))
-        })
+        })?;
+    if !(1900..=2199).contains(&date.year()) {
+        return Err(Error::bad_request(format!(
+            "{field} must lie between the years 1900 and 2199."
+        )));
+    }
+    Ok(date)
 }
 
 /// The time zone of a company, by its IANA name.

@@ -214,6 +214,11 @@ pub fn create(tx: &Tx, new: NewCompany) -> Result<Company> {
             "An invoice prefix has at most 10 letters, digits or '-'.",
         ));
     }
+    if new.country.as_str() == "ES" && prefix.eq_ignore_ascii_case("R") {
+        return Err(Error::bad_request(
+            "In Spain the series R is the corrections' own; choose another invoice prefix.",
+        ));
+    }
     let id = ident::new_id("org");
     tx.execute(
         "INSERT INTO companies (id, name, country, currency, plan, invoice_prefix, payment_days, timezone, workflow, created_at)

@@ -266,7 +266,10 @@ pub fn supplier(
         .query_row(params![tenant.company_id, tenant.env(), name], |r| r.get(0))
         .optional()?;
     if let Some(id) = existing {
-        tx.execute("UPDATE customers SET is_supplier = 1 WHERE id = ?1", [&id])?;
+        tx.execute(
+            "UPDATE customers SET is_supplier = 1 WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
+            params![id, tenant.company_id, tenant.env()],
+        )?;
         return Ok(id);
     }
     let new = NewCustomer {

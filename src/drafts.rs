@@ -74,12 +74,13 @@ struct Stored {
     customer_id: String,
     currency: String,
     state: String,
+    invoice_id: Option<String>,
     created_at: String,
 }
 
 fn stored(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Stored> {
     conn.prepare_cached(
-        "SELECT id, document_type, customer_id, currency, state, created_at FROM drafts
+        "SELECT id, document_type, customer_id, currency, state, created_at, invoice_id FROM drafts
          WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
     )?
     .query_row(params![id, tenant.company_id, tenant.env()], |r| {
@@ -93,6 +94,7 @@ fn stored(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Stored> {
             customer_id: r.get(2)?,
             currency: r.get(3)?,
             state: r.get(4)?,
+            invoice_id: r.get(6)?,
             created_at: r.get(5)?,
         })
     })
@@ -204,15 +206,27 @@ pub fn get(conn: &Connection, tenant: &Tenant, id: &str) -> Result<DraftView> {
     let draft = stored(conn, tenant, id)?;
     let company = company::get(conn, &tenant.company_id)?;
     let today = company.today();
-    let due = due_date(conn, tenant, &company, &draft.customer_id, today)?;
+    // An issued draft shows what its issue made final.
+    let issued = match &draft.invoice_id {
+        Some(invoice_id) => Some(invoices::stored_by_id(conn, tenant, invoice_id)?),
+        None => None,
+    };
+    let (number, issued_on, due) = match &issued {
+        Some(invoice) => (invoice.number.clone(), invoice.issued_on, invoice.due_on),
+        None => (
+            next_number(conn, tenant, &company, draft.document_type, today)?,
+            today,
+            due_date(conn, tenant, &company, &draft.customer_id, today)?,
+        ),
+    };
     Ok(DraftView {
         id: draft.id.clone(),
-        number: next_number(conn, tenant, &company, draft.document_type, today)?,
+        number,
         document_type: draft.document_type.as_str(),
         customer: customers::name_of(conn, tenant, &draft.customer_id)?,
         customer_id: draft.customer_id,
         currency: draft.currency,
-        issued_on: today.to_string(),
+        issued_on: issued_on.to_string(),
         due_on: due.to_string(),
         payment_sentence: jurisdiction::payment_sentence(&company.country, due),
         state: draft.state,
@@ -283,6 +297,14 @@ pub fn add_line(tx: &Tx, tenant: &Tenant, id: &str, line: &NewLine) -> Result<()
         return Err(Error::bad_request(
             "A line's unit price must be between 0 and 10^15 minor units.",
         ));
+    }
+    for (i, tax) in line.taxes.iter().enumerate() {
+        if line.taxes[..i].iter().any(|t| t.name == tax.name) {
+            return Err(Error::bad_request(format!(
+                "The tax {} is named twice on one line.",
+                tax.name
+            )));
+        }
     }
     money::line_net(line.quantity, line.unit_price)?;
     tx.prepare_cached(
@@ -373,8 +395,10 @@ pub fn issue(tx: &Tx, tenant: &Tenant, id: &str, options: &IssueOptions) -> Resu
             rate,
         },
     )?;
-    tx.prepare_cached("UPDATE drafts SET state = 'ISSUED', invoice_id = ?2 WHERE id = ?1")?
-        .execute(params![id, invoice_id])?;
+    tx.prepare_cached(
+        "UPDATE drafts SET state = 'ISSUED', invoice_id = ?2 WHERE id = ?1 AND company_id = ?3 AND environment = ?4",
+    )?
+    .execute(params![id, invoice_id, tenant.company_id, tenant.env()])?;
     Ok(invoice_id)
 }
 

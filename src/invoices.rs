@@ -192,15 +192,23 @@ impl Stored {
         }
     }
 
-    fn view(&self, conn: &Connection, today: Date, detail: bool) -> Result<InvoiceView> {
+    fn view(
+        &self,
+        conn: &Connection,
+        tenant: &Tenant,
+        today: Date,
+        detail: bool,
+    ) -> Result<InvoiceView> {
         let (payment_state, overdue) = self.state(today);
         let money = |minor| Money::new(minor, &self.currency);
         let number_of = |id: &Option<String>| -> Result<Option<String>> {
             match id {
                 None => Ok(None),
                 Some(id) => Ok(conn
-                    .prepare_cached("SELECT number FROM invoices WHERE id = ?1")?
-                    .query_row([id], |r| r.get(0))
+                    .prepare_cached(
+                        "SELECT number FROM invoices WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
+                    )?
+                    .query_row(params![id, tenant.company_id, tenant.env()], |r| r.get(0))
                     .optional()?),
             }
         };
@@ -319,14 +327,14 @@ pub fn stored_by_number(conn: &Connection, tenant: &Tenant, number: &str) -> Res
 ///
 /// Fails with `NotFound` when the tenant has none with this number.
 pub fn get(conn: &Connection, tenant: &Tenant, number: &str, today: Date) -> Result<InvoiceView> {
-    stored_by_number(conn, tenant, number)?.view(conn, today, true)
+    stored_by_number(conn, tenant, number)?.view(conn, tenant, today, true)
 }
 
 /// One document of the tenant by id in its full wire form.
 ///
 /// Fails with `NotFound` when the tenant has none with this id.
 pub fn get_by_id(conn: &Connection, tenant: &Tenant, id: &str, today: Date) -> Result<InvoiceView> {
-    stored_by_id(conn, tenant, id)?.view(conn, today, true)
+    stored_by_id(conn, tenant, id)?.view(conn, tenant, today, true)
 }
 
 /// The filters of the invoice list.
@@ -404,7 +412,7 @@ pub fn list(
         .collect::<rusqlite::Result<Vec<_>>>()?;
     let data = stored
         .iter()
-        .map(|s| s.view(conn, today, false))
+        .map(|s| s.view(conn, tenant, today, false))
         .collect::<Result<Vec<_>>>()?;
     Ok(paging.envelope(data, total))
 }
@@ -479,6 +487,12 @@ pub fn issue(tx: &Tx, tenant: &Tenant, company: &Company, new: NewInvoice) -> Re
     }
     let (from_exp, to_exp) = exponents(new.currency, &company.currency)?;
     let gross_book = money::convert(new.totals.gross, new.rate, from_exp, to_exp)?;
+    if gross_book <= 0 {
+        return Err(Error::refused(format!(
+            "At the rate {} the invoice is worth nothing in the book currency {}.",
+            new.rate, company.currency
+        )));
+    }
     let tax_book = money::convert(new.totals.tax, new.rate, from_exp, to_exp)?;
     let year = new.issued_on.year();
     let series = jurisdiction::series(&company.country, DocumentKind::Invoice, year);
@@ -690,25 +704,39 @@ pub(crate) fn payment_book_amount(
     if amount == outstanding {
         return Ok(outstanding_book);
     }
-    let converted = money::convert(amount, rate, exps.0, exps.1)?;
-    Ok(converted.clamp(0, (outstanding_book - 1).max(0)))
+    let converted =
+        money::convert(amount, rate, exps.0, exps.1)?.clamp(0, (outstanding_book - 1).max(0));
+    if converted == 0 {
+        return Err(Error::refused(
+            "The payment is too small to be booked in the book currency.",
+        ));
+    }
+    Ok(converted)
+}
+
+/// A document a payment is recorded against.
+pub(crate) struct Payable<'a> {
+    pub id: &'a str,
+    /// How a person names it (its number, or the purchase id).
+    pub label: &'a str,
+    pub outstanding: i64,
+    pub date: Date,
+    pub currency: &'a str,
 }
 
 /// Checks a payment's amount and date against an open document.
-#[allow(clippy::too_many_arguments)]
 ///
 /// Fails with `BadRequest` for an amount that is not positive, and `Refused`
-/// for more than is outstanding, a date before the document or in closed books.
+/// for more than is outstanding, a date before the document, before an
+/// earlier payment of it, or in closed books.
 pub(crate) fn check_payment(
     conn: &Connection,
     tenant: &Tenant,
-    what: &str,
-    outstanding: i64,
-    document_date: Date,
-    currency: &str,
+    doc: &Payable,
     amount: i64,
     on: Date,
 ) -> Result<()> {
+    let (what, outstanding, currency) = (doc.label, doc.outstanding, doc.currency);
     if amount <= 0 {
         return Err(Error::bad_request(
             "A payment's amount must be a positive number of minor units.",
@@ -719,9 +747,20 @@ pub(crate) fn check_payment(
             "{amount} is more than the {outstanding} {currency} minor units outstanding on {what}; overpayments are refused."
         )));
     }
-    if on < document_date {
+    if on < doc.date {
         return Err(Error::refused(format!(
-            "A payment dated {on} cannot precede {what}, dated {document_date}."
+            "A payment dated {on} cannot precede {what}, dated {}.",
+            doc.date
+        )));
+    }
+    let last: Option<String> = conn
+        .prepare_cached(
+            "SELECT max(paid_on) FROM payments WHERE target_id = ?1 AND company_id = ?2 AND environment = ?3",
+        )?
+        .query_row(params![doc.id, tenant.company_id, tenant.env()], |r| r.get(0))?;
+    if let Some(last) = last.filter(|l| *l > on.to_string()) {
+        return Err(Error::refused(format!(
+            "A payment of {what} is recorded on {last}; payments are recorded in date order, so one dated {on} is refused."
         )));
     }
     ledger::check_open(conn, tenant, on)
@@ -756,16 +795,14 @@ pub fn record_payment(
     if invoice.outstanding == 0 {
         return Err(Error::wrong_state(format!("{number} is paid in full.")));
     }
-    check_payment(
-        tx,
-        tenant,
-        number,
-        invoice.outstanding,
-        invoice.issued_on,
-        &invoice.currency,
-        payment.amount,
-        on,
-    )?;
+    let doc = Payable {
+        id: &invoice.id,
+        label: number,
+        outstanding: invoice.outstanding,
+        date: invoice.issued_on,
+        currency: &invoice.currency,
+    };
+    check_payment(tx, tenant, &doc, payment.amount, on)?;
     let rate = Decimal::parse("rate", &invoice.rate)?;
     let exps = exponents(&invoice.currency, &company.currency)?;
     let amount_book = payment_book_amount(
@@ -790,9 +827,17 @@ pub fn record_payment(
     tx.prepare_cached(
         "UPDATE invoices SET outstanding = outstanding - ?2, outstanding_book = outstanding_book - ?3,
              paid_on = CASE WHEN ?4 THEN ?5 ELSE paid_on END
-         WHERE id = ?1",
+         WHERE id = ?1 AND company_id = ?6 AND environment = ?7",
     )?
-    .execute(params![invoice.id, payment.amount, amount_book, cleared, on.to_string()])?;
+    .execute(params![
+        invoice.id,
+        payment.amount,
+        amount_book,
+        cleared,
+        on.to_string(),
+        tenant.company_id,
+        tenant.env()
+    ])?;
     ledger::post(
         tx,
         tenant,
@@ -857,8 +902,10 @@ pub fn cancel(
         return Err(Error::refused("A cancellation needs a reason."));
     }
     let payments: i64 = tx
-        .prepare_cached("SELECT count(*) FROM payments WHERE target_id = ?1")?
-        .query_row([&original.id], |r| r.get(0))?;
+        .prepare_cached(
+            "SELECT count(*) FROM payments WHERE target_id = ?1 AND company_id = ?2 AND environment = ?3",
+        )?
+        .query_row(params![original.id, tenant.company_id, tenant.env()], |r| r.get(0))?;
     if payments > 0 {
         return Err(Error::refused(format!(
             "{number} has {payments} payment(s) recorded; an invoice with payments cannot be cancelled in full."
@@ -907,9 +954,10 @@ pub fn cancel(
     )?
     .execute(params![correction_id, original.id])?;
     tx.prepare_cached(
-        "UPDATE invoices SET cancelled_by_id = ?2, cancel_reason = ?3, outstanding = 0, outstanding_book = 0 WHERE id = ?1",
+        "UPDATE invoices SET cancelled_by_id = ?2, cancel_reason = ?3, outstanding = 0, outstanding_book = 0
+         WHERE id = ?1 AND company_id = ?4 AND environment = ?5",
     )?
-    .execute(params![original.id, correction_id, reason])?;
+    .execute(params![original.id, correction_id, reason, tenant.company_id, tenant.env()])?;
     ledger::post(
         tx,
         tenant,

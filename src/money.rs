@@ -237,6 +237,11 @@ impl Tax {
             )));
         }
         let reason = reason.map(str::trim).filter(|r| !r.is_empty());
+        if !rate.is_zero() && reason.is_some() {
+            return Err(Error::bad_request(format!(
+                "{name} at {rate} % is charged; a reason goes only with a zero rate."
+            )));
+        }
         if rate.is_zero() && reason.is_none() {
             return Err(Error::refused(format!(
                 "{name} at 0 % needs the seller's reason why nothing is charged (e.g. reverse charge)."
@@ -478,6 +483,10 @@ mod tests {
         ));
         assert!(Tax::new("USt", d("0"), Some("  ")).is_err());
         assert!(Tax::new("USt", d("0"), Some("Reverse charge")).is_ok());
+        assert!(
+            Tax::new("USt", d("19"), Some("Standard")).is_err(),
+            "a reason only with a zero rate"
+        );
         assert!(Tax::new("USt", d("101"), None).is_err());
         assert!(Tax::new("USt", d("-1"), None).is_err());
         assert!(Tax::new("", d("19"), None).is_err());
@@ -514,7 +523,8 @@ mod tests {
                     let taxes = (0..rng.below(3))
                         .map(|i| {
                             let rate = d(rates[rng.below(rates.len() as u64) as usize]);
-                            Tax::new(["VAT", "City"][i as usize % 2], rate, Some("reason")).unwrap()
+                            let reason = rate.is_zero().then_some("reason");
+                            Tax::new(["VAT", "City"][i as usize % 2], rate, reason).unwrap()
                         })
                         .collect();
                     Line {

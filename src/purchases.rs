@@ -200,6 +200,12 @@ pub fn record(tx: &Tx, tenant: &Tenant, new: &NewPurchase) -> Result<String> {
     let exp = new.currency.exponent();
     let gross_book = money::convert(gross, rate, exp, book_exp)?;
     let tax_book = money::convert(tax, rate, exp, book_exp)?;
+    if gross_book == 0 {
+        return Err(Error::refused(format!(
+            "At the rate {rate} the document is worth nothing in the book currency {}.",
+            company.currency
+        )));
+    }
     let id = ident::new_id("pur");
     tx.prepare_cached(
         "INSERT INTO purchases (id, company_id, environment, supplier_id, kind, document_number, document_date, due_on,
@@ -234,7 +240,21 @@ pub fn record(tx: &Tx, tenant: &Tenant, new: &NewPurchase) -> Result<String> {
             Posting::credit(Account::Payables, gross_book),
         ],
     )?;
-    report::change(tx, tenant, Side::Payable, new.date, new.due, gross_book, 1)?;
+    // A supplier's credit lowers the payables but is never due and is not an
+    // open document of its own.
+    let (due, documents) = match new.kind {
+        Kind::Bill => (new.due, 1),
+        Kind::Credit => (Date::constant(9999, 12, 31), 0),
+    };
+    report::change(
+        tx,
+        tenant,
+        Side::Payable,
+        new.date,
+        due,
+        gross_book,
+        documents,
+    )?;
     let mut f = Fields::new();
     f.insert("currency", new.currency.as_str().to_string());
     f.insert("documentDate", new.date.to_string());
@@ -270,16 +290,14 @@ pub fn pay(tx: &Tx, tenant: &Tenant, id: &str, payment: &NewPayment) -> Result<P
     }
     let on = payment.on.unwrap_or_else(|| company.today());
     let currency = purchase.view.currency.clone();
-    invoices::check_payment(
-        tx,
-        tenant,
+    let doc = invoices::Payable {
         id,
-        purchase.outstanding,
-        purchase.document_date,
-        &currency,
-        payment.amount,
-        on,
-    )?;
+        label: id,
+        outstanding: purchase.outstanding,
+        date: purchase.document_date,
+        currency: &currency,
+    };
+    invoices::check_payment(tx, tenant, &doc, payment.amount, on)?;
     let rate = Decimal::parse("rate", &purchase.rate)?;
     let exps = (
         Currency::parse("currency", &currency)?.exponent(),
@@ -307,9 +325,9 @@ pub fn pay(tx: &Tx, tenant: &Tenant, id: &str, payment: &NewPayment) -> Result<P
     tx.prepare_cached(
         "UPDATE purchases SET outstanding = outstanding - ?2, outstanding_book = outstanding_book - ?3,
              paid_on = CASE WHEN ?4 THEN ?5 ELSE paid_on END
-         WHERE id = ?1",
+         WHERE id = ?1 AND company_id = ?6 AND environment = ?7",
     )?
-    .execute(params![id, payment.amount, amount_book, cleared, on.to_string()])?;
+    .execute(params![id, payment.amount, amount_book, cleared, on.to_string(), tenant.company_id, tenant.env()])?;
     ledger::post(
         tx,
         tenant,

@@ -884,3 +884,154 @@ fn purchases_are_payables_never_netted_with_receivables() {
     assert_eq!(accounts["payables"], (11900, 11900));
     assert_eq!(accounts["bank"], (0, 11900));
 }
+
+#[test]
+fn edge_refusals_of_the_books() {
+    let w = World::new();
+    let c = w.client();
+    // In Spain R is the corrections' series: no company may number invoices with it.
+    let (ok, _, err) = w.data.console(&[
+        "company",
+        "create",
+        "--name",
+        "ES",
+        "--country",
+        "ES",
+        "--currency",
+        "EUR",
+        "--invoice-prefix",
+        "R",
+    ]);
+    assert!(!ok && err.contains("corrections"), "{err}");
+    let customer = c.customer(&w.live, "Kunde");
+    let d = c.draft(&w.live, &customer);
+    // A reason goes only with a zero rate; a tax once per line.
+    let line = |taxes: &[&str]| {
+        let mut args = vec![
+            "draft",
+            "line",
+            &d,
+            "--description",
+            "x",
+            "--quantity",
+            "1",
+            "--unit-price",
+            "300",
+        ];
+        for t in taxes {
+            args.extend(["--tax", t]);
+        }
+        w.data.console(&args)
+    };
+    let (ok, _, err) = line(&["USt:19:Standard"]);
+    assert!(!ok && err.contains("zero rate"), "{err}");
+    let (ok, _, err) = line(&["USt:19", "USt:19"]);
+    assert!(!ok && err.contains("twice"), "{err}");
+    assert!(line(&["USt:19", "City:2.5"]).0);
+    // Dates far outside the calendar of the books are refused.
+    let (ok, _, err) = w
+        .data
+        .console(&["draft", "issue", &d, "--on", "0000-01-01"]);
+    assert!(!ok && err.contains("1900"), "{err}");
+    let invoice = w.data.ok(&["draft", "issue", &d, "--on", "2026-03-02"]);
+    let number = invoice["number"].as_str().unwrap();
+    // Payments are recorded in date order.
+    assert!(
+        w.data
+            .console(&[
+                "payment",
+                "record",
+                "--company",
+                &w.company,
+                "--invoice",
+                number,
+                "--amount",
+                "100",
+                "--on",
+                "2026-03-20"
+            ])
+            .0
+    );
+    let (ok, _, err) = w.data.console(&[
+        "payment",
+        "record",
+        "--company",
+        &w.company,
+        "--invoice",
+        number,
+        "--amount",
+        "100",
+        "--on",
+        "2026-03-10",
+    ]);
+    assert!(!ok && err.contains("date order"), "{err}");
+    // A currency so small against the book currency that it is worth nothing there.
+    let yen = c.post(&w.live, "/v1/customers", &unique(), &json!({"name": "Tokyo KK", "street": "S", "postalCode": "1", "city": "Tokyo", "country": "JP", "currency": "JPY"})).body;
+    let jd = c.draft(&w.live, &yen);
+    w.data.ok(&[
+        "draft",
+        "line",
+        &jd,
+        "--description",
+        "x",
+        "--quantity",
+        "1",
+        "--unit-price",
+        "1",
+        "--tax",
+        "VAT:0:Export",
+    ]);
+    let (ok, _, err) = w.data.console(&["draft", "issue", &jd, "--rate", "0.004"]);
+    assert!(!ok && err.contains("worth nothing"), "{err}");
+    // A supplier's credit lowers the payables but is never due and no open document.
+    let today = invoice["issuedOn"].as_str().unwrap();
+    w.data.ok(&[
+        "purchase",
+        "record",
+        "--company",
+        &w.company,
+        "--supplier",
+        "Meier",
+        "--document-number",
+        "G-1",
+        "--date",
+        today,
+        "--due",
+        today,
+        "--currency",
+        "EUR",
+        "--net",
+        "1000",
+        "--tax",
+        "190",
+        "--kind",
+        "credit",
+    ]);
+    let report = c
+        .get(&w.live, "/v1/reports/outstanding?asOf=2026-12-31")
+        .body;
+    assert_eq!(
+        report["payables"],
+        json!({"outstanding": money(-1190), "due": money(0), "overdue": money(0), "count": 0})
+    );
+}
+
+#[test]
+fn replaying_a_drafts_creation_after_its_issue_shows_the_final_number() {
+    let w = World::new();
+    let c = w.client();
+    let customer = c.customer(&w.live, "Kunde");
+    let body = json!({"customerId": customer["id"]});
+    let first = c.post(&w.live, "/v1/invoices/drafts", "draft-once", &body);
+    let id = first.body["id"].as_str().unwrap();
+    w.data.line(id, 1000, "19", false);
+    let invoice = w.data.ok(&["draft", "issue", id, "--on", "2026-03-02"]);
+    // Another draft takes the next suggestion meanwhile.
+    c.draft(&w.live, &customer);
+    let replay = c.post(&w.live, "/v1/invoices/drafts", "draft-once", &body);
+    assert_eq!(replay.header("Idempotent-Replayed"), Some("true"));
+    assert_eq!(replay.body["number"], invoice["number"]);
+    assert_eq!(replay.body["issuedOn"], json!("2026-03-02"));
+    assert_eq!(replay.body["dueOn"], invoice["dueOn"]);
+    assert_eq!(replay.body["state"], json!("ISSUED"));
+}
