@@ -308,9 +308,16 @@ pub fn resolve_checked(
             name.clone()
         }
     );
-    std::thread::spawn(move || {
-        let _ = tx.send(lookup.to_socket_addrs().map(|a| a.collect::<Vec<_>>()));
-    });
+    let spawned = std::thread::Builder::new()
+        .name("kontor-resolve".into())
+        .spawn(move || {
+            let _ = tx.send(lookup.to_socket_addrs().map(|a| a.collect::<Vec<_>>()));
+        });
+    if spawned.is_err() {
+        return Err(format!(
+            "cannot resolve {host} now: no thread for the lookup"
+        ));
+    }
     let addrs = match rx.recv_timeout(timeout) {
         Ok(Ok(addrs)) if !addrs.is_empty() => addrs,
         Ok(_) => return Err(format!("{host} did not resolve")),

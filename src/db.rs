@@ -219,13 +219,33 @@ impl Db {
                 } else {
                     "ROLLBACK TO write; RELEASE write"
                 };
-                match st.conn.execute_batch(end) {
-                    Ok(()) => run,
-                    Err(e) => Err(Error::from(e)),
+                let ended = st.conn.execute_batch(end);
+                match (run, ended) {
+                    (Ok(value), Ok(())) => Ok(value),
+                    // The write's own error says more than the rollback's.
+                    (Err(e), _) => Err(e),
+                    (Ok(_), Err(e)) => Err(Error::from(e)),
                 }
             }
             Err(e) => Err(Error::from(e)),
         };
+        if st.conn.is_autocommit() {
+            // SQLite rolled the whole transaction back (disk full, I/O error):
+            // every write of the group is lost, and each is told so.
+            st.open = false;
+            st.raised.set(false);
+            st.failed.push(group);
+            let excess = st.failed.len().saturating_sub(16);
+            st.failed.drain(..excess);
+            st.finished = group;
+            self.finished.notify_all();
+            return Err(match outcome {
+                Err(e) => e,
+                Ok(_) => {
+                    Error::internal("the transaction was rolled back; nothing of it was written")
+                }
+            });
+        }
         if self.queued.load(Ordering::SeqCst) == 0 || st.members >= MAX_GROUP {
             // Nobody is behind this write: commit the group.
             let committed = st.conn.execute_batch("COMMIT");
@@ -267,5 +287,45 @@ impl Db {
             ));
         }
         Ok(value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_write_that_loses_the_whole_transaction_fails_alone_and_the_next_one_commits() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("t.db"), 1).unwrap();
+        db.write(|tx| Ok(tx.execute_batch("CREATE TABLE blobs (b BLOB NOT NULL) STRICT")?))
+            .unwrap();
+        let pages: i64 = db
+            .read(|c| Ok(c.query_row("PRAGMA page_count", [], |r| r.get(0))?))
+            .unwrap();
+        // Room for little more than what is there: a large insert fills the file.
+        db.write(|tx| Ok(tx.execute_batch(&format!("PRAGMA max_page_count = {}", pages + 4))?))
+            .unwrap();
+        let full = db.write(|tx| {
+            tx.execute("INSERT INTO blobs (b) VALUES (zeroblob(1000000))", [])?;
+            Ok(())
+        });
+        assert!(
+            matches!(full, Err(Error::Internal(ref e)) if e.contains("full")),
+            "{full:?}"
+        );
+        // The writer is usable again, in a transaction of its own.
+        db.write(|tx| Ok(tx.execute_batch("PRAGMA max_page_count = 1000000")?))
+            .unwrap();
+        db.write(|tx| {
+            Ok(tx
+                .execute("INSERT INTO blobs (b) VALUES (x'01')", [])
+                .map(|_| ())?)
+        })
+        .unwrap();
+        let rows: i64 = db
+            .read(|c| Ok(c.query_row("SELECT count(*) FROM blobs", [], |r| r.get(0))?))
+            .unwrap();
+        assert_eq!(rows, 1);
     }
 }

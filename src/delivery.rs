@@ -38,6 +38,8 @@ const LEASE: SignedDuration = SignedDuration::from_secs(90);
 pub const SENDERS: usize = 32;
 /// Most of an answer read.
 const MAX_ANSWER: u64 = 64 * 1024;
+/// How long one attempt may take, redirects included.
+const ATTEMPT_LIMIT: Duration = Duration::from_secs(15);
 /// Redirects followed before an attempt fails.
 const MAX_REDIRECTS: usize = 3;
 
@@ -146,19 +148,29 @@ impl Outcome {
     }
 }
 
-/// The next URL of a redirect, resolved against the current one.
+/// The next URL of a redirect, resolved against the current one (absolute,
+/// scheme-relative, absolute-path or relative-path references).
 fn redirect_target(current: &str, location: &str) -> Option<String> {
-    if location.contains("://") {
-        // Absolute: the same rules as the original decide about it.
-        return Some(location.to_string());
+    let location = location.trim();
+    if let Ok(uri) = location.parse::<hyper::Uri>() {
+        if uri.scheme().is_some() {
+            // Absolute: the same rules as the original decide about it.
+            return Some(location.to_string());
+        }
     }
     let uri: hyper::Uri = current.parse().ok()?;
-    let base = format!("{}://{}", uri.scheme_str()?, uri.authority()?);
-    if location.starts_with('/') {
-        Some(format!("{base}{location}"))
-    } else {
-        None
+    let scheme = uri.scheme_str()?;
+    let base = format!("{scheme}://{}", uri.authority()?);
+    if let Some(rest) = location.strip_prefix("//") {
+        return Some(format!("{scheme}://{rest}"));
     }
+    if location.starts_with('/') {
+        return Some(format!("{base}{location}"));
+    }
+    let path = uri.path();
+    let dir = &path[..path.rfind('/').map_or(0, |i| i + 1)];
+    let dir = if dir.is_empty() { "/" } else { dir };
+    Some(format!("{base}{dir}{location}"))
 }
 
 /// Sends one attempt of `job`, following up to three redirects by hand.
@@ -189,9 +201,24 @@ pub fn send(agent: &ureq::Agent, policy: Policy, job: Job) -> Outcome {
             );
             break;
         }
+        let Some(left) = ATTEMPT_LIMIT
+            .checked_sub(started.elapsed())
+            .filter(|l| !l.is_zero())
+        else {
+            result = (
+                result.0,
+                Some(format!("no answer within {} s", ATTEMPT_LIMIT.as_secs())),
+                result.2,
+                None,
+            );
+            break;
+        };
         let timestamp = Timestamp::now().as_second();
         let response = agent
             .post(&url)
+            .config()
+            .timeout_global(Some(left))
+            .build()
             .header("Content-Type", "application/json; charset=utf-8")
             .header(
                 "SERVICE-Signature",
@@ -272,6 +299,22 @@ pub fn send(agent: &ureq::Agent, policy: Policy, job: Job) -> Outcome {
     }
 }
 
+/// `send`, with a panic turned into a failed attempt, so the dispatcher hears
+/// back about every job it handed out.
+fn sent_or_failed(agent: &ureq::Agent, policy: Policy, job: Job) -> Outcome {
+    let copy = job.clone();
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| send(agent, policy, job)))
+        .unwrap_or_else(|_| Outcome {
+            job: copy,
+            started_at: clock::now(),
+            status: None,
+            error: Some("the sender failed".into()),
+            answer: String::new(),
+            duration_ms: 0,
+            retry_after: None,
+        })
+}
+
 /// ±20 % of `seconds`, in milliseconds, from the OS random source.
 fn jittered_ms(seconds: i64) -> i64 {
     let r = crate::ident::random_bytes(2);
@@ -283,7 +326,9 @@ fn jittered_ms(seconds: i64) -> i64 {
 fn next_attempt(now: Timestamp, attempt: i64, retry_after: Option<i64>) -> Timestamp {
     let scheduled = SCHEDULE[(attempt as usize - 1).min(SCHEDULE.len() - 1)];
     let delay_ms = match retry_after {
-        Some(asked) => asked.min(2 * scheduled) * 1000,
+        // Honoured up to twice the schedule, and never sooner than it, so a
+        // receiver answering `Retry-After: 0` cannot burn the attempts in seconds.
+        Some(asked) => asked.clamp(scheduled, 2 * scheduled) * 1000,
         None => jittered_ms(scheduled),
     };
     now + SignedDuration::from_millis(delay_ms)
@@ -395,7 +440,7 @@ pub fn run_due(db: &Db, policy: Policy, now: Timestamp) -> Result<usize> {
         let outcomes: Vec<Outcome> = std::thread::scope(|s| {
             let handles: Vec<_> = jobs
                 .into_iter()
-                .map(|job| s.spawn(|| send(&agent, policy, job)))
+                .map(|job| s.spawn(|| sent_or_failed(&agent, policy, job)))
                 .collect();
             handles.into_iter().filter_map(|h| h.join().ok()).collect()
         });
@@ -485,7 +530,7 @@ fn dispatch(
                         Ok(Ok(job)) => job,
                         _ => return,
                     };
-                    let outcome = send(&agent, policy, job);
+                    let outcome = sent_or_failed(&agent, policy, job);
                     if done.send(Message::Done(Box::new(outcome))).is_err() {
                         return;
                     }
@@ -493,15 +538,22 @@ fn dispatch(
                 .ok()
         })
         .collect();
+    if senders.len() < SENDERS {
+        eprintln!(
+            "kontor: only {} of {SENDERS} webhook sender threads started",
+            senders.len()
+        );
+    }
     let mut busy: HashSet<String> = HashSet::new();
     let mut finished: Vec<Outcome> = Vec::new();
     loop {
         let stopping = stop.load(Ordering::SeqCst);
         if !finished.is_empty() {
-            if let Err(e) = record(db, Timestamp::now(), &finished) {
-                eprintln!("kontor: cannot record deliveries: {e}");
+            // Outcomes that cannot be recorded now are kept and recorded next time round.
+            match record(db, Timestamp::now(), &finished) {
+                Ok(()) => finished.clear(),
+                Err(e) => eprintln!("kontor: cannot record deliveries yet: {e}"),
             }
-            finished.clear();
         }
         if stopping && busy.is_empty() {
             break;

@@ -491,17 +491,32 @@ fn a_receiver_that_always_fails_ends_failed_after_eight_attempts() {
         "/down",
         Answer {
             status: 503,
-            headers: vec![("Retry-After".into(), "7".into())],
+            headers: vec![("Retry-After".into(), "0".into())],
             delay: Duration::ZERO,
         },
     );
     issue(&w, &c, 1000);
     let mut at = jiff::Timestamp::now();
-    for _ in 0..8 {
-        assert_eq!(w.server.deliver_due(at).unwrap(), 1);
-        // Retry-After (7 s) is honoured: it is below twice the schedule.
-        at += jiff::SignedDuration::from_secs(8);
+    // Retry-After: 0 does not hurry the schedule: each retry waits at least
+    // its scheduled delay (30 s, 5 min, …), so one second short of it nothing is due.
+    let schedule = [30, 300, 1_800, 7_200, 18_000, 36_000, 36_000];
+    for (attempt, wait) in schedule.iter().enumerate() {
+        assert_eq!(
+            w.server.deliver_due(at).unwrap(),
+            1,
+            "attempt {}",
+            attempt + 1
+        );
+        at += jiff::SignedDuration::from_secs(wait - 1);
+        assert_eq!(
+            w.server.deliver_due(at).unwrap(),
+            0,
+            "early for attempt {}",
+            attempt + 2
+        );
+        at += jiff::SignedDuration::from_secs(1);
     }
+    assert_eq!(w.server.deliver_due(at).unwrap(), 1, "attempt 8");
     assert_eq!(
         w.server
             .deliver_due(at + jiff::SignedDuration::from_hours(48))
@@ -803,4 +818,37 @@ fn forbidden_redirect_targets_and_long_chains_fail_the_attempt() {
         d["lastError"]
     );
     assert_eq!(r.received("/g4").len(), 0, "the fourth hop is never sent");
+}
+
+#[test]
+fn relative_redirects_are_resolved_against_the_current_url() {
+    let w = World::webhooks(false);
+    let c = w.client();
+    let (r, _) = subscribed(&w, &c, &w.live, "/in/start");
+    r.script(
+        "/in/start",
+        vec![Answer::redirect("next?back=https://example.com/")],
+    );
+    r.script(
+        "/in/next?back=https://example.com/",
+        vec![Answer::redirect("//127.0.0.1:1/unreachable")],
+    );
+    issue(&w, &c, 1000);
+    w.server.deliver_due(jiff::Timestamp::now()).unwrap();
+    assert_eq!(
+        r.received("/in/next?back=https://example.com/").len(),
+        1,
+        "a relative path with :// in its query"
+    );
+    let id = c.get(&w.live, "/v1/webhooks").body["data"][0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let d = c
+        .get(&w.live, &format!("/v1/webhooks/{id}/deliveries"))
+        .body["data"][0]
+        .clone();
+    // The scheme-relative hop went to 127.0.0.1:1 over http, where nothing listens.
+    assert_eq!(d["state"], json!("PENDING"));
+    assert!(d["lastError"].is_string());
 }
