@@ -299,6 +299,10 @@ pub struct ServeArgs {
     /// (local development and tests only).
     #[arg(long)]
     pub webhook_allow_loopback: bool,
+    /// A public URL the service is reached at (repeatable); its host is allowed
+    /// in the agent protocol's Host and Origin checks.
+    #[arg(long = "public-url")]
+    pub public_urls: Vec<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -393,6 +397,7 @@ pub fn run(cli: Cli) -> ExitCode {
 fn serve(path: PathBuf, args: &ServeArgs) -> Result<()> {
     let mut config = Config::new(&path, args.listen);
     config.webhook_allow_loopback = args.webhook_allow_loopback;
+    config.public_urls = args.public_urls.clone();
     server::run_until_signal(config, |addr| {
         eprintln!("kontor: serving {} on http://{addr}/v1", path.display());
     })

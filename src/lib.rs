@@ -21,6 +21,7 @@ pub mod iso;
 pub mod jurisdiction;
 pub mod keys;
 pub mod ledger;
+pub mod mcp;
 pub mod money;
 pub mod numbering;
 pub mod purchases;

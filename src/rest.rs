@@ -40,6 +40,8 @@ pub struct App {
     pub log_requests: bool,
     /// Where webhook endpoints may point.
     pub webhook_policy: Policy,
+    /// Hosts an agent-protocol request may name in `Host` and `Origin`.
+    pub mcp_hosts: Vec<String>,
 }
 
 /// A request as the pipeline sees it: its head and its whole body.
@@ -279,7 +281,7 @@ fn dispatch(call: &Call, route: Route) -> Result<Reply> {
     }
 }
 
-fn rate_headers(v: &Verdict) -> Vec<(&'static str, String)> {
+pub fn rate_headers(v: &Verdict) -> Vec<(&'static str, String)> {
     vec![
         ("RateLimit-Limit", ratelimit::CAPACITY.to_string()),
         ("RateLimit-Remaining", v.remaining.to_string()),

@@ -46,6 +46,9 @@ pub struct Config {
     pub webhook_allow_loopback: bool,
     /// Run the delivery worker (tests drive deliveries by hand instead).
     pub deliver: bool,
+    /// Public URLs the service is reached at (behind a proxy); their hosts are
+    /// allowed in the agent protocol's `Host` and `Origin` checks.
+    pub public_urls: Vec<String>,
 }
 
 impl Config {
@@ -59,6 +62,7 @@ impl Config {
             workers: cores + 1,
             webhook_allow_loopback: false,
             deliver: true,
+            public_urls: Vec::new(),
         }
     }
 }
@@ -164,6 +168,7 @@ fn start_with(
         webhook_policy: Policy {
             allow_loopback: config.webhook_allow_loopback,
         },
+        mcp_hosts: allowed_hosts(&config),
     });
     idempotency::purge(&app.db)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -273,11 +278,43 @@ fn header(req: &HttpRequest<Incoming>, name: &str) -> Option<String> {
         .map(str::to_string)
 }
 
+/// The hosts an agent-protocol request may name: loopback, the listen
+/// address, and the hosts of the public URLs.
+fn allowed_hosts(config: &Config) -> Vec<String> {
+    let mut hosts: Vec<String> = vec!["localhost".into(), "127.0.0.1".into(), "[::1]".into()];
+    let listen = match config.listen.ip() {
+        std::net::IpAddr::V6(v6) => format!("[{v6}]"),
+        v4 => v4.to_string(),
+    };
+    hosts.push(listen);
+    for url in &config.public_urls {
+        if let Ok(uri) = url.parse::<hyper::Uri>() {
+            if let Some(host) = uri.host() {
+                hosts.push(host.to_ascii_lowercase());
+            }
+        }
+    }
+    hosts
+}
+
 async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Bytes>> {
     let started = Instant::now();
     let log_requests = app.log_requests;
     let method = req.method().clone();
     let path = req.uri().path().to_string();
+    // The OAuth discovery addresses do not exist here: keys are Bearer keys.
+    if path.starts_with("/.well-known/") {
+        let answer = rest::refusal(&Error::not_found("This address"), Vec::new(), None);
+        if log_requests {
+            rest::log_line(&method, &path, &answer, started);
+        }
+        return into_response(answer);
+    }
+    let mcp_headers = (path == "/mcp").then(|| crate::mcp::Headers {
+        origin: header(&req, "origin"),
+        host: header(&req, "host"),
+        protocol_version: header(&req, "mcp-protocol-version"),
+    });
     let request_head = (
         req.uri().query().unwrap_or("").to_string(),
         header(&req, "authorization"),
@@ -305,7 +342,17 @@ async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Byt
     // A GET only reads (key uses are written in the background): it runs right
     // here, on the worker, in microseconds. Anything that may write waits for
     // the write lock and an fsync, so it moves to a blocking thread.
-    let answer = if method == hyper::Method::GET {
+    let answer = if let Some(headers) = mcp_headers {
+        tokio::task::spawn_blocking(move || crate::mcp::handle(&app, &request, &headers))
+            .await
+            .unwrap_or_else(|e| {
+                rest::refusal(
+                    &Error::internal(format!("handler failed: {e}")),
+                    Vec::new(),
+                    None,
+                )
+            })
+    } else if method == hyper::Method::GET {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             rest::handle(&app, &request)
         }))

@@ -448,6 +448,38 @@ pub fn update(tx: &Tx, tenant: &Tenant, id: &str, change: &Change) -> Result<()>
     Ok(())
 }
 
+/// A note on a transaction.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Note {
+    pub id: String,
+    pub text: String,
+    pub author: String,
+    pub created_at: String,
+}
+
+/// The notes of a transaction of the tenant, oldest first.
+///
+/// Fails only on a storage error.
+pub fn notes(conn: &Connection, tenant: &Tenant, transaction_id: &str) -> Result<Vec<Note>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, text, author, created_at FROM transaction_notes
+         WHERE transaction_id = ?1 AND company_id = ?2 AND environment = ?3 ORDER BY seq",
+    )?;
+    let rows = stmt.query_map(
+        params![transaction_id, tenant.company_id, tenant.env()],
+        |r| {
+            Ok(Note {
+                id: r.get(0)?,
+                text: r.get(1)?,
+                author: r.get(2)?,
+                created_at: r.get(3)?,
+            })
+        },
+    )?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// GET /v1/transactions
 pub fn http_list(call: &Call) -> Result<Reply> {
     let paging = call.query.paging()?;

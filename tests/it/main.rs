@@ -8,6 +8,7 @@ mod durability;
 mod hostile;
 mod idempotency;
 mod ledger;
+mod mcp;
 mod pipeline;
 mod receiver;
 mod support;

@@ -1,0 +1,609 @@
+//! The agent-protocol (MCP) server at `/mcp`: JSON-RPC over one POST endpoint,
+//! stateless, with the same keys, plan check and rate budget as REST; the
+//! company is always the key's. This slice serves the initialize-based
+//! revisions 2025-11-25, 2025-06-18 and 2025-03-26 (batches only for the last)
+//! and the read tools over customers, invoices and transactions; a request of
+//! revision 2026-07-28 is answered with the versions served. Tools name an
+//! `Operation` of the access table; they hold no rule of their own.
+
+use serde_json::{json, Map, Value};
+
+use crate::access::Operation;
+use crate::company;
+use crate::customers;
+use crate::error::{Error, Result};
+use crate::fields::Fields;
+use crate::invoices;
+use crate::keys::AuthedKey;
+use crate::query::{Paging, Query};
+use crate::rest::{self, Answer, App, Turned};
+use crate::tenant::Tenant;
+use crate::transactions;
+use hyper::StatusCode;
+use rusqlite::Connection;
+
+/// The revisions served, newest first.
+pub const VERSIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
+/// The revision assumed when a request names none.
+const UNNAMED_VERSION: &str = "2025-03-26";
+
+/// What `/mcp` needs of a request besides what REST reads.
+#[derive(Debug, Default, Clone)]
+pub struct Headers {
+    pub origin: Option<String>,
+    pub host: Option<String>,
+    pub protocol_version: Option<String>,
+}
+
+fn answer(
+    status: StatusCode,
+    body: Option<Value>,
+    headers: Vec<(&'static str, String)>,
+    key_id: Option<String>,
+) -> Answer {
+    Answer {
+        status,
+        headers,
+        body: body
+            .map(|b| serde_json::to_vec(&b).unwrap_or_default())
+            .unwrap_or_default(),
+        key_id,
+    }
+}
+
+fn rpc_error(id: &Value, code: i64, message: &str, data: Option<Value>) -> Value {
+    let mut error = json!({ "code": code, "message": message });
+    if let Some(data) = data {
+        error["data"] = data;
+    }
+    json!({ "jsonrpc": "2.0", "id": id, "error": error })
+}
+
+/// The host part of a `Host` header or an origin URL, lower case, without port.
+fn host_of(text: &str) -> String {
+    let text = text.trim().to_ascii_lowercase();
+    let text = text
+        .split_once("://")
+        .map_or(text.as_str(), |(_, rest)| rest)
+        .to_string();
+    let authority = text.split('/').next().unwrap_or("");
+    if let Some(rest) = authority.strip_prefix('[') {
+        return format!("[{}]", rest.split(']').next().unwrap_or(""));
+    }
+    authority
+        .rsplit_once(':')
+        .map_or(authority, |(h, _)| h)
+        .to_string()
+}
+
+/// Whether the request's Origin (when present) and Host are among the allowed hosts.
+fn origin_allowed(headers: &Headers, allowed: &[String]) -> bool {
+    let ok = |h: &str| allowed.iter().any(|a| *a == host_of(h));
+    headers.origin.as_deref().is_none_or(ok) && headers.host.as_deref().is_none_or(ok)
+}
+
+/// Serves one POST to `/mcp`.
+pub fn handle(app: &App, req: &rest::Request, headers: &Headers) -> Answer {
+    if req.method != hyper::Method::POST {
+        let error = Error::MethodNotAllowed("POST");
+        return rest::refusal(&error, Vec::new(), None);
+    }
+    if !origin_allowed(headers, &app.mcp_hosts) {
+        return answer(
+            StatusCode::FORBIDDEN,
+            Some(rpc_error(
+                &Value::Null,
+                -32600,
+                "Origin or Host not allowed",
+                None,
+            )),
+            Vec::new(),
+            None,
+        );
+    }
+    let conn = match app.db.connection() {
+        Ok(c) => c,
+        Err(e) => return rest::refusal(&e, Vec::new(), None),
+    };
+    let (key, verdict) = match rest::admit(app, &conn, req.authorization.as_deref()) {
+        Ok(admitted) => admitted,
+        Err(Turned {
+            error: Error::Unauthenticated,
+            ..
+        }) => {
+            let mut a = rest::refusal(&Error::Unauthenticated, Vec::new(), None);
+            a.headers = vec![(
+                "WWW-Authenticate",
+                r#"Bearer realm="kontor", error="invalid_token""#.into(),
+            )];
+            return a;
+        }
+        Err(Turned {
+            error,
+            key: Some((id, verdict)),
+        }) => return rest::refusal(&error, rest::rate_headers(&verdict), Some(id)),
+        Err(Turned { error, key: None }) => return rest::refusal(&error, Vec::new(), None),
+    };
+    let rate = rest::rate_headers(&verdict);
+    let Some(body) = req.body.as_deref() else {
+        return answer(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            Some(rpc_error(
+                &Value::Null,
+                -32600,
+                "The body is larger than 1 MiB",
+                None,
+            )),
+            rate,
+            Some(key.id),
+        );
+    };
+    let message: Value = match serde_json::from_slice(body) {
+        Ok(v) => v,
+        Err(_) => {
+            return answer(
+                StatusCode::BAD_REQUEST,
+                Some(rpc_error(&Value::Null, -32700, "Parse error", None)),
+                rate,
+                Some(key.id),
+            )
+        }
+    };
+    let session = Session {
+        conn: &conn,
+        key: &key,
+    };
+    let (status, reply) = session.dispatch(message, headers.protocol_version.as_deref());
+    answer(status, reply, rate, Some(key.id.clone()))
+}
+
+struct Session<'a> {
+    conn: &'a Connection,
+    key: &'a AuthedKey,
+}
+
+impl Session<'_> {
+    /// The era and version rules, then the message or the batch.
+    fn dispatch(
+        &self,
+        message: Value,
+        header_version: Option<&str>,
+    ) -> (StatusCode, Option<Value>) {
+        let modern = |m: &Value| {
+            m.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
+                .cloned()
+        };
+        let first = if let Value::Array(items) = &message {
+            items.first().cloned().unwrap_or(Value::Null)
+        } else {
+            message.clone()
+        };
+        if let Some(requested) = modern(&first) {
+            // Revision 2026-07-28 is not served yet: name the versions that are.
+            let data = json!({ "supported": VERSIONS, "requested": requested });
+            return (
+                StatusCode::BAD_REQUEST,
+                Some(rpc_error(
+                    &first["id"],
+                    -32022,
+                    "Unsupported protocol version",
+                    Some(data),
+                )),
+            );
+        }
+        let version = header_version.unwrap_or(UNNAMED_VERSION);
+        if !VERSIONS.contains(&version) {
+            let data = json!({ "supported": VERSIONS, "requested": version });
+            return (
+                StatusCode::BAD_REQUEST,
+                Some(rpc_error(
+                    &first["id"],
+                    -32600,
+                    "Unsupported MCP-Protocol-Version",
+                    Some(data),
+                )),
+            );
+        }
+        match message {
+            Value::Array(items) => {
+                if version != "2025-03-26" || items.is_empty() {
+                    return (
+                        StatusCode::BAD_REQUEST,
+                        Some(rpc_error(
+                            &Value::Null,
+                            -32600,
+                            "Batches are served only for 2025-03-26",
+                            None,
+                        )),
+                    );
+                }
+                let replies: Vec<Value> = items.into_iter().filter_map(|m| self.one(m)).collect();
+                if replies.is_empty() {
+                    (StatusCode::ACCEPTED, None)
+                } else {
+                    (StatusCode::OK, Some(Value::Array(replies)))
+                }
+            }
+            single => match self.one(single) {
+                Some(reply) => (StatusCode::OK, Some(reply)),
+                None => (StatusCode::ACCEPTED, None),
+            },
+        }
+    }
+
+    /// Answers one message; notifications get no answer.
+    fn one(&self, message: Value) -> Option<Value> {
+        let Value::Object(m) = message else {
+            return Some(rpc_error(&Value::Null, -32600, "Invalid Request", None));
+        };
+        let id = m.get("id").cloned();
+        let method = m.get("method").and_then(Value::as_str);
+        if m.get("jsonrpc").and_then(Value::as_str) != Some("2.0") || method.is_none() {
+            return Some(rpc_error(
+                &id.unwrap_or(Value::Null),
+                -32600,
+                "Invalid Request",
+                None,
+            ));
+        }
+        let id = id?; // a notification: accepted, nothing to answer
+        if !(id.is_string() || id.is_i64() || id.is_u64()) {
+            return Some(rpc_error(
+                &Value::Null,
+                -32600,
+                "Invalid Request: id must be a string or an integer",
+                None,
+            ));
+        }
+        let params = m.get("params").cloned().unwrap_or(json!({}));
+        let result = match method.unwrap_or("") {
+            "initialize" => Ok(self.initialize(&params)),
+            "ping" => Ok(json!({})),
+            "tools/list" => Ok(json!({ "tools": self.tools_list() })),
+            "tools/call" => self.tools_call(&params),
+            _ => Err((-32601, "Method not found".to_string())),
+        };
+        Some(match result {
+            Ok(result) => json!({ "jsonrpc": "2.0", "id": id, "result": result }),
+            Err((code, message)) => rpc_error(&id, code, &message, None),
+        })
+    }
+
+    fn initialize(&self, params: &Value) -> Value {
+        let requested = params["protocolVersion"].as_str().unwrap_or("");
+        let version = if VERSIONS.contains(&requested) {
+            requested
+        } else {
+            VERSIONS[0]
+        };
+        json!({
+            "protocolVersion": version,
+            "capabilities": { "tools": { "listChanged": false } },
+            "serverInfo": { "name": "kontor", "version": env!("CARGO_PKG_VERSION") },
+            "instructions": "The books of the company your key belongs to: customers, issued invoices, transactions."
+        })
+    }
+
+    fn tools_list(&self) -> Vec<Value> {
+        TOOLS
+            .iter()
+            .filter(|t| t.operation.allowed_for(&self.key.scopes))
+            .map(Tool::definition)
+            .collect()
+    }
+
+    fn tools_call(&self, params: &Value) -> std::result::Result<Value, (i64, String)> {
+        let name = params["name"].as_str().unwrap_or("");
+        let tool = TOOLS
+            .iter()
+            .find(|t| t.name == name && t.operation.allowed_for(&self.key.scopes))
+            .ok_or((-32602, format!("Unknown tool: {name}")))?;
+        let arguments = params.get("arguments").cloned().unwrap_or(json!({}));
+        if !arguments.is_object() {
+            return Err((-32602, "arguments must be an object".into()));
+        }
+        Ok(
+            match (tool.run)(
+                self,
+                Fields::from_value(arguments).map_err(|e| (-32602, e.sentence()))?,
+            ) {
+                Ok(value) => json!({
+                    "content": [{ "type": "text", "text": value.to_string() }],
+                    "structuredContent": value,
+                    "isError": false,
+                }),
+                Err(Error::Internal(detail)) => {
+                    eprintln!("error: {detail}");
+                    return Err((-32603, "Internal error".into()));
+                }
+                Err(e) => {
+                    let refusal = json!({ "code": e.code(), "fehler": e.sentence() });
+                    json!({
+                        "content": [{ "type": "text", "text": format!("{}: {}", e.code(), e.sentence()) }],
+                        "structuredContent": refusal,
+                        "isError": true,
+                    })
+                }
+            },
+        )
+    }
+
+    fn tenant(&self) -> &Tenant {
+        &self.key.tenant
+    }
+
+    fn today(&self) -> Result<jiff::civil::Date> {
+        Ok(company::get(self.conn, &self.tenant().company_id)?.today())
+    }
+}
+
+/// One tool: its wire definition and what it runs.
+struct Tool {
+    name: &'static str,
+    title: &'static str,
+    description: &'static str,
+    operation: Operation,
+    input: fn() -> Value,
+    output: fn() -> Value,
+    run: fn(&Session, Fields) -> Result<Value>,
+}
+
+impl Tool {
+    fn definition(&self) -> Value {
+        json!({
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "inputSchema": (self.input)(),
+            "outputSchema": (self.output)(),
+            "annotations": { "title": self.title, "readOnlyHint": true, "openWorldHint": false },
+        })
+    }
+}
+
+fn schema(properties: Value, required: &[&str]) -> Value {
+    json!({ "type": "object", "properties": properties, "required": required, "additionalProperties": false })
+}
+
+fn any_object() -> Value {
+    json!({ "type": "object" })
+}
+
+fn list_output() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "items": { "type": "array", "items": { "type": "object" } },
+            "next_cursor": { "type": ["string", "null"] },
+            "total": { "type": "integer" }
+        },
+        "required": ["items", "next_cursor", "total"]
+    })
+}
+
+fn paging_properties(mut extra: Map<String, Value>) -> Value {
+    extra.insert("limit".into(), json!({ "type": "integer", "minimum": 1, "maximum": 100, "description": "Items per page (default 25)." }));
+    extra.insert(
+        "cursor".into(),
+        json!({ "type": "string", "description": "The next_cursor of the previous page." }),
+    );
+    Value::Object(extra)
+}
+
+/// `limit` (1–100, default 25) and the opaque `cursor` as a page.
+///
+/// Fails with `BadRequest` for an unreadable limit or cursor.
+fn paging_of(f: &mut Fields) -> Result<Paging> {
+    let limit = f.optional_int("limit", 1..=100)?.unwrap_or(25);
+    let offset = match f.optional_text("cursor", 40)? {
+        None => 0,
+        Some(c) => c
+            .strip_prefix("o")
+            .and_then(|hex| i64::from_str_radix(hex, 16).ok())
+            .filter(|o| *o >= 0 && o % limit == 0)
+            .ok_or_else(|| {
+                Error::bad_request("The cursor is not one this server gave out (with this limit).")
+            })?,
+    };
+    Ok(Paging {
+        page: offset / limit,
+        size: limit,
+    })
+}
+
+/// The list answer: items, the cursor of the next page (or null), the total.
+fn list_answer<T: serde::Serialize>(page: crate::query::Page<T>) -> Value {
+    let next = page
+        .more
+        .then(|| format!("o{:x}", (page.page + 1) * page.size));
+    json!({ "items": page.data, "next_cursor": next, "total": page.total })
+}
+
+fn to_value<T: serde::Serialize>(v: &T) -> Value {
+    serde_json::to_value(v).unwrap_or(Value::Null)
+}
+
+fn get_customer(s: &Session, mut f: Fields) -> Result<Value> {
+    let id = f.required_text("customer_id", 100)?;
+    f.finish()?;
+    Ok(to_value(&customers::get(s.conn, s.tenant(), &id)?))
+}
+
+fn search_customers(s: &Session, mut f: Fields) -> Result<Value> {
+    let query = f.optional_text("query", 200)?;
+    let paging = paging_of(&mut f)?;
+    f.finish()?;
+    Ok(list_answer(customers::list(
+        s.conn,
+        s.tenant(),
+        paging,
+        query.as_deref(),
+    )?))
+}
+
+fn get_invoice(s: &Session, mut f: Fields) -> Result<Value> {
+    let number = f.required_text("number", 100)?;
+    f.finish()?;
+    Ok(to_value(&invoices::get(
+        s.conn,
+        s.tenant(),
+        &number,
+        s.today()?,
+    )?))
+}
+
+fn list_invoices(s: &Session, mut f: Fields) -> Result<Value> {
+    let open = match f.optional_text("status", 10)?.as_deref() {
+        None => None,
+        Some("OPEN") => Some(true),
+        Some("PAID") => Some(false),
+        Some(other) => {
+            return Err(Error::bad_request(format!(
+                "status is OPEN or PAID, not {other}."
+            )))
+        }
+    };
+    let from = f
+        .optional_text("from", 10)?
+        .map(|d| crate::clock::parse_date("from", &d))
+        .transpose()?;
+    let to = f
+        .optional_text("to", 10)?
+        .map(|d| crate::clock::parse_date("to", &d))
+        .transpose()?;
+    let paging = paging_of(&mut f)?;
+    f.finish()?;
+    let filter = invoices::Filter { open, from, to };
+    Ok(list_answer(invoices::list(
+        s.conn,
+        s.tenant(),
+        filter,
+        paging,
+        s.today()?,
+    )?))
+}
+
+fn get_transaction(s: &Session, mut f: Fields) -> Result<Value> {
+    let id = f.required_text("transaction_id", 100)?;
+    f.finish()?;
+    let mut value = to_value(&transactions::get(s.conn, s.tenant(), &id)?);
+    value["notes"] = to_value(&transactions::notes(s.conn, s.tenant(), &id)?);
+    Ok(value)
+}
+
+fn list_transactions(s: &Session, mut f: Fields) -> Result<Value> {
+    let mut q = Vec::new();
+    for (arg, param) in [
+        ("stage", "stage"),
+        ("search", "search"),
+        ("from", "from"),
+        ("to", "to"),
+        ("period", "period"),
+    ] {
+        if let Some(v) = f.optional_text(arg, 200)? {
+            q.push(format!(
+                "{param}={}",
+                v.replace('%', "%25")
+                    .replace('&', "%26")
+                    .replace('+', "%2B")
+            ));
+        }
+    }
+    if let Some(b) = f.optional_bool("include_archived")? {
+        q.push(format!("includeArchived={b}"));
+    }
+    let paging = paging_of(&mut f)?;
+    f.finish()?;
+    let filter = transactions::Filter::from_query(&Query::parse(&q.join("&"))?)?;
+    Ok(list_answer(transactions::list(
+        s.conn,
+        s.tenant(),
+        &filter,
+        paging,
+    )?))
+}
+
+fn id_input(name: &'static str, what: &'static str) -> impl Fn() -> Value {
+    move || {
+        schema(
+            json!({ name: { "type": "string", "description": what } }),
+            &[name],
+        )
+    }
+}
+
+const TOOLS: &[Tool] = &[
+    Tool {
+        name: "get_customer",
+        title: "Get a customer",
+        description: "One customer (or supplier) of the company by its id (cus_…), with all master data.",
+        operation: Operation::GetCustomer,
+        input: || id_input("customer_id", "The customer's id, e.g. cus_4f9K…")(),
+        output: any_object,
+        run: get_customer,
+    },
+    Tool {
+        name: "search_customers",
+        title: "Search customers",
+        description: "The company's customers and suppliers, newest first; `query` matches name, number, e-mail or city.",
+        operation: Operation::ListCustomers,
+        input: || {
+            let mut p = Map::new();
+            p.insert("query".into(), json!({ "type": "string", "description": "Text in name, number (K10001), e-mail or city." }));
+            schema(paging_properties(p), &[])
+        },
+        output: list_output,
+        run: search_customers,
+    },
+    Tool {
+        name: "get_invoice",
+        title: "Get an invoice",
+        description: "One issued invoice or correction by its number, with lines, taxes, payment state and the payment sentence.",
+        operation: Operation::GetInvoice,
+        input: || id_input("number", "The invoice number as printed, e.g. RE2026-00001")(),
+        output: any_object,
+        run: get_invoice,
+    },
+    Tool {
+        name: "list_invoices",
+        title: "List invoices",
+        description: "Issued invoices and corrections, newest first; `status` OPEN (something outstanding) or PAID; `from`/`to` are issue dates.",
+        operation: Operation::ListInvoices,
+        input: || {
+            let mut p = Map::new();
+            p.insert("status".into(), json!({ "type": "string", "enum": ["OPEN", "PAID"] }));
+            p.insert("from".into(), json!({ "type": "string", "format": "date" }));
+            p.insert("to".into(), json!({ "type": "string", "format": "date" }));
+            schema(paging_properties(p), &[])
+        },
+        output: list_output,
+        run: list_invoices,
+    },
+    Tool {
+        name: "get_transaction",
+        title: "Get a transaction",
+        description: "One transaction (a job with a workflow stage) by its id (txn_…), with its notes.",
+        operation: Operation::GetTransaction,
+        input: || id_input("transaction_id", "The transaction's id, e.g. txn_8dQ…")(),
+        output: any_object,
+        run: get_transaction,
+    },
+    Tool {
+        name: "list_transactions",
+        title: "List transactions",
+        description: "Transactions, newest first; filter by `stage`, free-text `search`, `period` (YYYY, YYYY-Qn, YYYY-MM) or `from`/`to` start dates; archived ones only with `include_archived`.",
+        operation: Operation::ListTransactions,
+        input: || {
+            let mut p = Map::new();
+            for name in ["stage", "search", "period"] {
+                p.insert(name.into(), json!({ "type": "string" }));
+            }
+            p.insert("from".into(), json!({ "type": "string", "format": "date" }));
+            p.insert("to".into(), json!({ "type": "string", "format": "date" }));
+            p.insert("include_archived".into(), json!({ "type": "boolean" }));
+            schema(paging_properties(p), &[])
+        },
+        output: list_output,
+        run: list_transactions,
+    },
+];

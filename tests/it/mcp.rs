@@ -1,0 +1,392 @@
+//! The agent-protocol server over raw HTTP: the HTTP rules, authentication,
+//! the initialize-based revisions, and the read tools bound to the key's company.
+
+use serde_json::{json, Value};
+
+use crate::support::{Client, World};
+
+fn rpc(
+    c: &Client,
+    key: Option<&str>,
+    version: Option<&str>,
+    body: &Value,
+) -> crate::support::Answer {
+    let auth = key.map(|k| format!("Bearer {k}"));
+    let mut headers: Vec<(&str, &str)> = vec![
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+    ];
+    if let Some(a) = &auth {
+        headers.push(("Authorization", a));
+    }
+    if let Some(v) = version {
+        headers.push(("MCP-Protocol-Version", v));
+    }
+    let bytes = serde_json::to_vec(body).unwrap();
+    c.send("POST", "/mcp", &headers, Some(&bytes))
+}
+
+fn call(c: &Client, key: &str, id: i64, tool: &str, arguments: Value) -> Value {
+    let a = rpc(
+        c,
+        Some(key),
+        Some("2025-11-25"),
+        &json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": tool, "arguments": arguments}}),
+    );
+    assert_eq!(a.status, 200, "{:?}", a.body);
+    assert_eq!(a.body["id"], json!(id));
+    a.body["result"].clone()
+}
+
+#[test]
+fn the_endpoint_follows_the_http_rules() {
+    let w = World::new();
+    let c = w.client();
+    let auth = format!("Bearer {}", w.live);
+    for method in ["GET", "DELETE"] {
+        let a = c.send(method, "/mcp", &[("Authorization", &auth)], None);
+        assert_eq!(a.status, 405);
+        assert_eq!(a.header("Allow"), Some("POST"));
+    }
+    let a = c.send(
+        "POST",
+        "/mcp",
+        &[("Authorization", &auth), ("Origin", "https://evil.example")],
+        Some(b"{}"),
+    );
+    assert_eq!(a.status, 403);
+    let a = c.send(
+        "POST",
+        "/mcp",
+        &[
+            ("Authorization", &auth),
+            ("Origin", "http://localhost:3000"),
+        ],
+        Some(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#),
+    );
+    assert_eq!(a.status, 200);
+    // Keys: the same answers as REST, with the OAuth-style challenge.
+    let a = rpc(
+        &c,
+        None,
+        None,
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
+    );
+    assert_eq!(a.status, 401);
+    assert_eq!(
+        a.header("WWW-Authenticate"),
+        Some(r#"Bearer realm="kontor", error="invalid_token""#)
+    );
+    for path in [
+        "/.well-known/oauth-protected-resource",
+        "/.well-known/oauth-authorization-server",
+        "/.well-known/oauth-protected-resource/mcp",
+    ] {
+        assert_eq!(c.send("GET", path, &[], None).status, 404, "{path}");
+    }
+    let starter = w.data.company("Klein GmbH", "STARTER");
+    let starter_key = w.data.key(&starter, "production", "all");
+    rpc(
+        &c,
+        Some(&starter_key),
+        None,
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
+    )
+    .refused(403, "PLAN_ERFORDERLICH");
+    // JSON-RPC faults.
+    let a = c.send(
+        "POST",
+        "/mcp",
+        &[("Authorization", &auth)],
+        Some(b"{not json"),
+    );
+    assert_eq!(
+        (a.status, a.body["error"]["code"].clone()),
+        (400, json!(-32700))
+    );
+    let a = rpc(
+        &c,
+        Some(&w.live),
+        None,
+        &json!({"jsonrpc": "2.0", "id": 7, "method": "resources/list"}),
+    );
+    assert_eq!(
+        (a.body["id"].clone(), a.body["error"]["code"].clone()),
+        (json!(7), json!(-32601))
+    );
+    let a = rpc(&c, Some(&w.live), None, &json!({"id": 8, "method": "ping"}));
+    assert_eq!(a.body["error"]["code"], json!(-32600));
+    // No session is minted.
+    assert!(a.header("Mcp-Session-Id").is_none());
+}
+
+#[test]
+fn the_initialize_based_revisions_are_served() {
+    let w = World::new();
+    let c = w.client();
+    for (asked, answered) in [
+        ("2025-11-25", "2025-11-25"),
+        ("2025-06-18", "2025-06-18"),
+        ("2025-03-26", "2025-03-26"),
+        ("2024-11-05", "2025-11-25"),
+    ] {
+        let a = rpc(
+            &c,
+            Some(&w.live),
+            None,
+            &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"protocolVersion": asked, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}),
+        );
+        assert_eq!(a.status, 200);
+        assert_eq!(
+            a.body["result"]["protocolVersion"],
+            json!(answered),
+            "{asked}"
+        );
+        assert_eq!(
+            a.body["result"]["capabilities"]["tools"],
+            json!({"listChanged": false})
+        );
+        assert_eq!(a.body["result"]["serverInfo"]["name"], json!("kontor"));
+    }
+    // A notification is accepted with 202 and no body.
+    let a = rpc(
+        &c,
+        Some(&w.live),
+        Some("2025-11-25"),
+        &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    );
+    assert_eq!(a.status, 202);
+    assert_eq!(
+        rpc(
+            &c,
+            Some(&w.live),
+            Some("2025-06-18"),
+            &json!({"jsonrpc": "2.0", "id": "p", "method": "ping"})
+        )
+        .body["result"],
+        json!({})
+    );
+    // An unsupported header version is refused; batches only for 2025-03-26.
+    assert_eq!(
+        rpc(
+            &c,
+            Some(&w.live),
+            Some("1999-01-01"),
+            &json!({"jsonrpc": "2.0", "id": 1, "method": "ping"})
+        )
+        .status,
+        400
+    );
+    let batch = json!([{"jsonrpc": "2.0", "id": 1, "method": "ping"}, {"jsonrpc": "2.0", "method": "notifications/initialized"}, {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}]);
+    let a = rpc(&c, Some(&w.live), None, &batch);
+    assert_eq!(a.status, 200);
+    assert_eq!(a.body.as_array().unwrap().len(), 2);
+    assert_eq!(
+        rpc(&c, Some(&w.live), Some("2025-11-25"), &batch).status,
+        400
+    );
+    // A request of revision 2026-07-28 learns which versions are served.
+    let modern = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}});
+    let a = rpc(&c, Some(&w.live), Some("2026-07-28"), &modern);
+    assert_eq!(a.status, 400);
+    assert_eq!(a.body["error"]["code"], json!(-32022));
+    assert_eq!(
+        a.body["error"]["data"],
+        json!({"supported": ["2025-11-25", "2025-06-18", "2025-03-26"], "requested": "2026-07-28"})
+    );
+}
+
+#[test]
+fn tools_are_listed_by_scope_and_read_only_the_keys_company() {
+    let w = World::new();
+    let c = w.client();
+    let names = |key: &str| -> Vec<String> {
+        let a = rpc(
+            &c,
+            Some(key),
+            None,
+            &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+        );
+        a.body["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        names(&w.live),
+        [
+            "get_customer",
+            "search_customers",
+            "get_invoice",
+            "list_invoices",
+            "get_transaction",
+            "list_transactions"
+        ]
+    );
+    let narrow = w.data.key(&w.company, "production", "customers:read");
+    assert_eq!(names(&narrow), ["get_customer", "search_customers"]);
+    let tools = rpc(
+        &c,
+        Some(&w.live),
+        None,
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+    )
+    .body["result"]["tools"]
+        .clone();
+    for t in tools.as_array().unwrap() {
+        assert!(t["title"].is_string() && t["description"].is_string());
+        assert_eq!(t["inputSchema"]["type"], json!("object"));
+        assert_eq!(t["outputSchema"]["type"], json!("object"));
+        assert_eq!(
+            (
+                t["annotations"]["readOnlyHint"].clone(),
+                t["annotations"]["openWorldHint"].clone()
+            ),
+            (json!(true), json!(false))
+        );
+    }
+    // Calls answer structured content and the same JSON as text.
+    let customer = c.customer(&w.live, "Müller Bau GmbH");
+    let r = call(
+        &c,
+        &w.live,
+        2,
+        "get_customer",
+        json!({"customer_id": customer["id"]}),
+    );
+    assert_eq!(r["isError"], json!(false));
+    assert_eq!(r["structuredContent"]["name"], json!("Müller Bau GmbH"));
+    assert_eq!(
+        serde_json::from_str::<Value>(r["content"][0]["text"].as_str().unwrap()).unwrap(),
+        r["structuredContent"]
+    );
+    // Pages with an opaque cursor.
+    for i in 0..3 {
+        c.customer(&w.live, &format!("Kunde {i}"));
+    }
+    let first = call(&c, &w.live, 3, "search_customers", json!({"limit": 2}));
+    assert_eq!(
+        first["structuredContent"]["items"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    assert_eq!(first["structuredContent"]["total"], json!(4));
+    let cursor = first["structuredContent"]["next_cursor"].clone();
+    let second = call(
+        &c,
+        &w.live,
+        4,
+        "search_customers",
+        json!({"limit": 2, "cursor": cursor}),
+    );
+    assert_eq!(
+        second["structuredContent"]["items"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    assert_eq!(second["structuredContent"]["next_cursor"], json!(null));
+    assert_eq!(
+        call(
+            &c,
+            &w.live,
+            5,
+            "search_customers",
+            json!({"query": "müller"})
+        )["structuredContent"]["total"],
+        json!(1)
+    );
+    // Transactions with notes, invoices by number.
+    let txn = c.transaction(
+        &w.live,
+        json!({"title": "Dach", "customerId": customer["id"]}),
+    );
+    let t = call(
+        &c,
+        &w.live,
+        6,
+        "get_transaction",
+        json!({"transaction_id": txn["id"]}),
+    );
+    assert_eq!(t["structuredContent"]["notes"], json!([]));
+    assert_eq!(
+        call(
+            &c,
+            &w.live,
+            7,
+            "list_transactions",
+            json!({"search": "dach"})
+        )["structuredContent"]["total"],
+        json!(1)
+    );
+    let d = c.draft(&w.live, &customer);
+    w.data.line(&d, 1000, "19", false);
+    let number = w.data.ok(&["draft", "issue", &d])["number"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let inv = call(&c, &w.live, 8, "get_invoice", json!({"number": number}));
+    assert_eq!(
+        inv["structuredContent"]["gross"],
+        json!({"minor": 1190, "currency": "EUR"})
+    );
+    assert!(inv["structuredContent"]["paymentSentence"]
+        .as_str()
+        .unwrap()
+        .starts_with("Zahlbar bis"));
+    assert_eq!(
+        call(&c, &w.live, 9, "list_invoices", json!({"status": "OPEN"}))["structuredContent"]
+            ["total"],
+        json!(1)
+    );
+    // Another company's or environment's ids are not found, as tool results.
+    let other = w.data.company("Zweite GmbH", "ENTERPRISE");
+    let other_key = w.data.key(&other, "production", "all");
+    for key in [&w.test, &other_key] {
+        for (tool, args) in [
+            ("get_customer", json!({"customer_id": customer["id"]})),
+            ("get_transaction", json!({"transaction_id": txn["id"]})),
+            ("get_invoice", json!({"number": number})),
+        ] {
+            let r = call(&c, key, 10, tool, args);
+            assert_eq!(r["isError"], json!(true), "{tool}");
+            assert_eq!(
+                r["structuredContent"]["code"],
+                json!("NICHT_GEFUNDEN"),
+                "{tool}"
+            );
+        }
+    }
+    // Unreadable arguments are tool errors naming them; unknown tools are protocol errors.
+    let r = call(
+        &c,
+        &w.live,
+        11,
+        "get_customer",
+        json!({"customer_id": customer["id"], "organisation": "org_x"}),
+    );
+    assert_eq!(
+        (r["isError"].clone(), r["structuredContent"]["code"].clone()),
+        (json!(true), json!("ANFRAGE"))
+    );
+    assert!(r["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("organisation"));
+    let a = rpc(
+        &c,
+        Some(&narrow),
+        None,
+        &json!({"jsonrpc": "2.0", "id": 12, "method": "tools/call", "params": {"name": "get_invoice", "arguments": {"number": number}}}),
+    );
+    assert_eq!(
+        a.body["error"]["code"],
+        json!(-32602),
+        "a tool the key may not use is unknown to it"
+    );
+}
