@@ -161,6 +161,56 @@ impl Fields {
         }
     }
 
+    /// An exact decimal given as a JSON number or a string (`1.5`, `"19"`);
+    /// absent or null is `None`. Numbers keep their written digits.
+    ///
+    /// Fails with `BadRequest` naming the field when it is not a decimal.
+    pub fn optional_decimal(&mut self, name: &str) -> Result<Option<crate::money::Decimal>> {
+        match self.take(name) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Number(n)) => crate::money::Decimal::parse(name, &n.to_string()).map(Some),
+            Some(Value::String(s)) => crate::money::Decimal::parse(name, &s).map(Some),
+            Some(other) => Err(Error::bad_request(format!(
+                "The field {name} must be a decimal number, not {}.",
+                type_name(&other)
+            ))),
+        }
+    }
+
+    /// An array, which must be present.
+    ///
+    /// Fails with `BadRequest` naming the field when it is missing or not an array.
+    pub fn required_array(&mut self, name: &str) -> Result<Vec<Value>> {
+        match self.take(name) {
+            Some(Value::Array(items)) => Ok(items),
+            None | Some(Value::Null) => {
+                Err(Error::bad_request(format!("The field {name} is missing.")))
+            }
+            Some(other) => Err(Error::bad_request(format!(
+                "The field {name} must be an array, not {}.",
+                type_name(&other)
+            ))),
+        }
+    }
+
+    /// An optional array; absent or null is `None`.
+    ///
+    /// Fails with `BadRequest` naming the field when it is not an array.
+    pub fn optional_array(&mut self, name: &str) -> Result<Option<Vec<Value>>> {
+        match self.map.contains_key(name) && !self.map[name].is_null() {
+            true => self.required_array(name).map(Some),
+            false => {
+                self.take(name);
+                Ok(None)
+            }
+        }
+    }
+
+    /// The fields left, as a JSON object (for fingerprints).
+    pub fn snapshot(&self) -> Value {
+        Value::Object(self.map.clone())
+    }
+
     /// An array of strings, which must be present.
     ///
     /// Fails with `BadRequest` naming the field when it is missing or not an array of strings.

@@ -315,3 +315,119 @@ pub fn close(tx: &Tx, tenant: &Tenant, through: Date) -> Result<serde_json::Valu
         "closedAt": now,
     }))
 }
+
+/// One account's amount in a statement.
+#[derive(Debug, Serialize)]
+pub struct AccountAmount {
+    pub account: &'static str,
+    pub amount: crate::money::Money,
+}
+
+/// The profit and loss over a period, read from the ledger only.
+#[derive(Debug, Serialize)]
+pub struct ProfitAndLoss {
+    pub from: String,
+    pub to: String,
+    pub currency: String,
+    pub revenue: crate::money::Money,
+    pub expenses: crate::money::Money,
+    pub result: crate::money::Money,
+    pub by_account: Vec<AccountAmount>,
+    /// True only when the whole period lies in closed books.
+    pub is_final: bool,
+}
+
+/// Revenue, expenses and the result of `from..=to`.
+///
+/// Fails only on a storage error.
+pub fn profit_and_loss(
+    conn: &Connection,
+    tenant: &Tenant,
+    currency: &str,
+    from: Date,
+    to: Date,
+) -> Result<ProfitAndLoss> {
+    let totals = totals(conn, tenant, Some(from), to)?;
+    let money = |minor| crate::money::Money::new(minor, currency);
+    let side = |a: Account| {
+        let (d, c) = totals.get(&a).copied().unwrap_or((0, 0));
+        match a.class() {
+            Class::Income => c - d,
+            _ => d - c,
+        }
+    };
+    let revenue = side(Account::Revenue);
+    let expenses = side(Account::Expenses);
+    Ok(ProfitAndLoss {
+        from: from.to_string(),
+        to: to.to_string(),
+        currency: currency.to_string(),
+        revenue: money(revenue),
+        expenses: money(expenses),
+        result: money(revenue - expenses),
+        by_account: [Account::Revenue, Account::Expenses]
+            .into_iter()
+            .map(|a| AccountAmount {
+                account: a.key(),
+                amount: money(side(a)),
+            })
+            .collect(),
+        is_final: closed_through(conn, tenant)?.is_some_and(|through| through >= to),
+    })
+}
+
+/// The balance sheet at the end of a day, read from the ledger only.
+#[derive(Debug, Serialize)]
+pub struct BalanceSheet {
+    pub as_of: String,
+    pub currency: String,
+    pub assets: Vec<AccountAmount>,
+    pub total_assets: crate::money::Money,
+    pub liabilities: Vec<AccountAmount>,
+    pub total_liabilities: crate::money::Money,
+    pub equity: crate::money::Money,
+    /// Revenue less expenses of every day up to `as_of` (not yet moved to equity).
+    pub result: crate::money::Money,
+    pub balanced: bool,
+}
+
+/// Assets, liabilities, equity and the result at the end of `as_of`.
+///
+/// Fails only on a storage error.
+pub fn balance_sheet(
+    conn: &Connection,
+    tenant: &Tenant,
+    currency: &str,
+    as_of: Date,
+) -> Result<BalanceSheet> {
+    let totals = totals(conn, tenant, None, as_of)?;
+    let money = |minor| crate::money::Money::new(minor, currency);
+    let debit_side = |a: Account| totals.get(&a).map_or(0, |(d, c)| d - c);
+    let of_class = |class: Class, sign: i64| -> Vec<AccountAmount> {
+        Account::ALL
+            .into_iter()
+            .filter(|a| a.class() == class)
+            .map(|a| AccountAmount {
+                account: a.key(),
+                amount: money(sign * debit_side(a)),
+            })
+            .collect()
+    };
+    let assets = of_class(Class::Asset, 1);
+    let liabilities = of_class(Class::Liability, -1);
+    let total_assets: i64 = assets.iter().map(|a| a.amount.minor).sum();
+    let total_liabilities: i64 = liabilities.iter().map(|a| a.amount.minor).sum();
+    let equity = -debit_side(Account::Equity);
+    let result = -debit_side(Account::Revenue) - debit_side(Account::Expenses);
+    Ok(BalanceSheet {
+        as_of: as_of.to_string(),
+        currency: currency.to_string(),
+        balanced: total_assets == total_liabilities + equity + result,
+        assets,
+        total_assets: money(total_assets),
+        liabilities,
+        total_liabilities: money(total_liabilities),
+        equity: money(equity),
+        result: money(result),
+    })
+}

@@ -3,6 +3,7 @@
 
 pub mod access;
 pub mod address;
+pub mod attention;
 pub mod cli;
 pub mod clock;
 pub mod company;

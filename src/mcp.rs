@@ -9,13 +9,20 @@
 use serde_json::{json, Map, Value};
 
 use crate::access::Operation;
+use crate::attention;
 use crate::company;
 use crate::customers;
+use crate::drafts::{self, DocumentType, NewLine};
 use crate::error::{Error, Result};
 use crate::fields::Fields;
+use crate::idempotency;
 use crate::invoices;
+use crate::jurisdiction;
 use crate::keys::AuthedKey;
+use crate::ledger;
+use crate::money::Tax;
 use crate::query::{Paging, Query};
+use crate::report;
 use crate::rest::{self, Answer, App, Turned};
 use crate::tenant::Tenant;
 use crate::transactions;
@@ -150,6 +157,7 @@ pub fn handle(app: &App, req: &rest::Request, headers: &Headers) -> Answer {
         }
     };
     let session = Session {
+        app,
         conn: &conn,
         key: &key,
     };
@@ -158,6 +166,7 @@ pub fn handle(app: &App, req: &rest::Request, headers: &Headers) -> Answer {
 }
 
 struct Session<'a> {
+    app: &'a App,
     conn: &'a Connection,
     key: &'a AuthedKey,
 }
@@ -340,6 +349,8 @@ impl Session<'_> {
 /// One tool: its wire definition and what it runs.
 struct Tool {
     name: &'static str,
+    /// Reads only; creates are additive (never destructive).
+    read_only: bool,
     title: &'static str,
     description: &'static str,
     operation: Operation,
@@ -356,7 +367,11 @@ impl Tool {
             "description": self.description,
             "inputSchema": (self.input)(),
             "outputSchema": (self.output)(),
-            "annotations": { "title": self.title, "readOnlyHint": true, "openWorldHint": false },
+            "annotations": if self.read_only {
+                json!({ "title": self.title, "readOnlyHint": true, "openWorldHint": false })
+            } else {
+                json!({ "title": self.title, "readOnlyHint": false, "destructiveHint": false, "openWorldHint": false })
+            },
         })
     }
 }
@@ -523,6 +538,325 @@ fn list_transactions(s: &Session, mut f: Fields) -> Result<Value> {
     )?))
 }
 
+fn company_of(s: &Session) -> Result<crate::company::Company> {
+    company::get(s.conn, &s.tenant().company_id)
+}
+
+fn date_arg(f: &mut Fields, name: &str) -> Result<Option<jiff::civil::Date>> {
+    f.optional_text(name, 10)?
+        .map(|d| crate::clock::parse_date(name, &d))
+        .transpose()
+}
+
+fn open_list(s: &Session, mut f: Fields, side: report::Side) -> Result<Value> {
+    let company = company_of(s)?;
+    let as_of = date_arg(&mut f, "as_of")?.unwrap_or_else(|| company.today());
+    let paging = paging_of(&mut f)?;
+    f.finish()?;
+    let (items, total) = report::open_documents(
+        s.conn,
+        s.tenant(),
+        side,
+        as_of,
+        paging.size,
+        paging.offset(),
+    )?;
+    let summary = report::outstanding(s.conn, s.tenant(), &company.currency, as_of)?;
+    let figures = match side {
+        report::Side::Receivable => summary.receivables,
+        report::Side::Payable => summary.payables,
+    };
+    let next = (paging.offset() + paging.size < total)
+        .then(|| format!("o{:x}", paging.offset() + paging.size));
+    Ok(
+        json!({ "as_of": as_of.to_string(), "summary": figures, "items": items, "next_cursor": next, "total": total }),
+    )
+}
+
+fn list_receivables(s: &Session, f: Fields) -> Result<Value> {
+    open_list(s, f, report::Side::Receivable)
+}
+
+fn list_payables(s: &Session, f: Fields) -> Result<Value> {
+    open_list(s, f, report::Side::Payable)
+}
+
+fn get_profit_and_loss(s: &Session, mut f: Fields) -> Result<Value> {
+    let company = company_of(s)?;
+    let today = company.today();
+    let from = date_arg(&mut f, "from")?.unwrap_or_else(|| today.first_of_year());
+    let to = date_arg(&mut f, "to")?.unwrap_or(today);
+    f.finish()?;
+    if from > to {
+        return Err(Error::bad_request("from lies after to."));
+    }
+    Ok(to_value(&ledger::profit_and_loss(
+        s.conn,
+        s.tenant(),
+        &company.currency,
+        from,
+        to,
+    )?))
+}
+
+fn get_balance_sheet(s: &Session, mut f: Fields) -> Result<Value> {
+    let company = company_of(s)?;
+    let as_of = date_arg(&mut f, "as_of")?.unwrap_or_else(|| company.today());
+    f.finish()?;
+    Ok(to_value(&ledger::balance_sheet(
+        s.conn,
+        s.tenant(),
+        &company.currency,
+        as_of,
+    )?))
+}
+
+fn get_business_attention(s: &Session, f: Fields) -> Result<Value> {
+    f.finish()?;
+    let company = company_of(s)?;
+    let items = attention::list(s.conn, s.tenant(), &company)?;
+    Ok(json!({ "as_of": company.today().to_string(), "count": items.len(), "items": items }))
+}
+
+/// Runs `create` once per `idempotency_key` (when given), as REST does for a POST.
+fn create_once<T: serde::Serialize>(
+    s: &Session,
+    tool: &str,
+    key: Option<String>,
+    fingerprint_of: Value,
+    create: impl FnOnce(&crate::db::Tx) -> Result<String>,
+    read: impl Fn(&Connection, &str) -> Result<T>,
+) -> Result<Value> {
+    match key {
+        Some(key) => {
+            let key = idempotency::check_key(Some(&key))?.to_string();
+            let fingerprint = idempotency::fingerprint("tools/call", tool, &fingerprint_of);
+            let outcome = idempotency::run(
+                &s.app.db,
+                s.conn,
+                s.tenant(),
+                &key,
+                &fingerprint,
+                |tx| Ok((201, create(tx)?)),
+                read,
+            )?;
+            Ok(to_value(&outcome.body))
+        }
+        None => {
+            let body = s.app.db.write(|tx| {
+                let id = create(tx)?;
+                read(tx, &id)
+            })?;
+            Ok(to_value(&body))
+        }
+    }
+}
+
+/// Reads the `lines` of a draft tool: `description`, `quantity`,
+/// `unit_price_minor`, and `tax_rate_percent` or `taxes: [{name, rate_percent, reason}]`.
+fn draft_lines(items: Vec<Value>, country: &str) -> Result<Vec<NewLine>> {
+    if items.is_empty() || items.len() > 200 {
+        return Err(Error::bad_request("lines needs 1 to 200 lines."));
+    }
+    items
+        .into_iter()
+        .enumerate()
+        .map(|(n, item)| {
+            let at = |e: Error| Error::bad_request(format!("lines[{n}]: {}", e.sentence()));
+            let mut f = Fields::from_value(item).map_err(at)?;
+            let description = f.required_text("description", 500).map_err(at)?;
+            let quantity = f
+                .optional_decimal("quantity")
+                .map_err(at)?
+                .ok_or_else(|| at(Error::bad_request("The field quantity is missing.")))?;
+            let unit_price = f
+                .optional_int("unit_price_minor", 0..=crate::money::MAX_AMOUNT)
+                .map_err(at)?
+                .ok_or_else(|| at(Error::bad_request("The field unit_price_minor is missing.")))?;
+            let rate = f.optional_decimal("tax_rate_percent").map_err(at)?;
+            let listed = f.optional_array("taxes").map_err(at)?;
+            f.finish().map_err(at)?;
+            let taxes = match (rate, listed) {
+                (Some(_), Some(_)) => {
+                    return Err(at(Error::bad_request(
+                        "Give tax_rate_percent or taxes, not both.",
+                    )))
+                }
+                (Some(rate), None) => {
+                    vec![Tax::new(jurisdiction::tax_name(country), rate, None).map_err(at)?]
+                }
+                (None, Some(taxes)) => taxes
+                    .into_iter()
+                    .map(|t| {
+                        let mut tf = Fields::from_value(t)?;
+                        let name = tf.required_text("name", 40)?;
+                        let rate = tf.optional_decimal("rate_percent")?.ok_or_else(|| {
+                            Error::bad_request("The field rate_percent is missing.")
+                        })?;
+                        let reason = tf.optional_text("reason", 200)?;
+                        tf.finish()?;
+                        Tax::new(&name, rate, reason.as_deref())
+                    })
+                    .collect::<Result<Vec<_>>>()
+                    .map_err(at)?,
+                (None, None) => {
+                    return Err(at(Error::bad_request(
+                        "Each line needs tax_rate_percent or taxes; kontor decides no rate.",
+                    )))
+                }
+            };
+            Ok(NewLine {
+                description,
+                quantity,
+                unit_price,
+                taxes,
+            })
+        })
+        .collect()
+}
+
+fn create_draft(s: &Session, mut f: Fields, kind: DocumentType, tool: &str) -> Result<Value> {
+    let fingerprint = f.snapshot();
+    let key = f.optional_text("idempotency_key", 200)?;
+    let customer_id = f.required_text("customer_id", 100)?;
+    let items = f.required_array("lines")?;
+    f.finish()?;
+    let mut fingerprint = fingerprint;
+    if let Some(map) = fingerprint.as_object_mut() {
+        map.remove("idempotency_key");
+    }
+    let lines = draft_lines(items, &company_of(s)?.country)?;
+    let tenant = s.tenant();
+    create_once(
+        s,
+        tool,
+        key,
+        fingerprint,
+        |tx| {
+            let id = drafts::create(tx, tenant, &customer_id, kind)?;
+            for line in &lines {
+                drafts::add_line(tx, tenant, &id, line)?;
+            }
+            Ok(id)
+        },
+        |conn, id| drafts::get(conn, tenant, id),
+    )
+}
+
+fn create_invoice_draft(s: &Session, f: Fields) -> Result<Value> {
+    create_draft(s, f, DocumentType::Invoice, "create_invoice_draft")
+}
+
+fn create_quote_draft(s: &Session, f: Fields) -> Result<Value> {
+    create_draft(s, f, DocumentType::Quote, "create_quote_draft")
+}
+
+fn create_transaction(s: &Session, mut f: Fields) -> Result<Value> {
+    let mut fingerprint = f.snapshot();
+    if let Some(map) = fingerprint.as_object_mut() {
+        map.remove("idempotency_key");
+    }
+    let key = f.optional_text("idempotency_key", 200)?;
+    let mut rest = Map::new();
+    for (arg, field) in [
+        ("title", "title"),
+        ("customer_id", "customerId"),
+        ("description", "description"),
+        ("due_on", "dueOn"),
+        ("stage", "stage"),
+    ] {
+        if let Some(v) = f.optional_text(arg, 5000)? {
+            rest.insert(field.into(), json!(v));
+        }
+    }
+    f.finish()?;
+    let new = transactions::NewTransaction::from_fields(Fields::from_value(Value::Object(rest))?)?;
+    let tenant = s.tenant();
+    create_once(
+        s,
+        "create_transaction",
+        key,
+        fingerprint,
+        |tx| transactions::create(tx, tenant, &new),
+        |conn, id| transactions::get(conn, tenant, id),
+    )
+}
+
+fn add_transaction_note(s: &Session, mut f: Fields) -> Result<Value> {
+    let mut fingerprint = f.snapshot();
+    if let Some(map) = fingerprint.as_object_mut() {
+        map.remove("idempotency_key");
+    }
+    let key = f.optional_text("idempotency_key", 200)?;
+    let transaction_id = f.required_text("transaction_id", 100)?;
+    let text = f.required_text("text", 5000)?;
+    f.finish()?;
+    let tenant = s.tenant();
+    let author = s.key.name.clone();
+    let note = create_once(
+        s,
+        "add_transaction_note",
+        key,
+        fingerprint,
+        |tx| transactions::add_note(tx, tenant, &transaction_id, &text, &author),
+        |conn, id| {
+            transactions::notes(conn, tenant, &transaction_id)?
+                .into_iter()
+                .find(|n| n.id == id)
+                .ok_or_else(|| Error::not_found(format!("Note {id}")))
+        },
+    )?;
+    let mut transaction = to_value(&transactions::get(s.conn, tenant, &transaction_id)?);
+    transaction["notes"] = to_value(&transactions::notes(s.conn, tenant, &transaction_id)?);
+    Ok(json!({ "note": note, "transaction": transaction }))
+}
+
+fn date_props(names: &[&str]) -> Map<String, Value> {
+    names
+        .iter()
+        .map(|n| (n.to_string(), json!({ "type": "string", "format": "date" })))
+        .collect()
+}
+
+fn idempotency_prop(p: &mut Map<String, Value>) {
+    p.insert(
+        "idempotency_key".into(),
+        json!({ "type": "string", "maxLength": 200, "description": "Repeat a create safely: the same key and arguments answer the same record." }),
+    );
+}
+
+fn line_schema() -> Value {
+    let decimal = json!({ "type": ["number", "string"], "description": "An exact decimal, e.g. 1.5 or \"19\"." });
+    json!({
+        "type": "array",
+        "minItems": 1,
+        "items": {
+            "type": "object",
+            "properties": {
+                "description": { "type": "string" },
+                "quantity": decimal,
+                "unit_price_minor": { "type": "integer", "minimum": 0, "description": "Minor units of the draft's currency." },
+                "tax_rate_percent": decimal,
+                "taxes": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "name": { "type": "string" },
+                            "rate_percent": decimal,
+                            "reason": { "type": "string", "description": "Why nothing is charged; only with a zero rate." }
+                        },
+                        "required": ["name", "rate_percent"],
+                        "additionalProperties": false
+                    }
+                }
+            },
+            "required": ["description", "quantity", "unit_price_minor"],
+            "additionalProperties": false
+        }
+    })
+}
+
 fn id_input(name: &'static str, what: &'static str) -> impl Fn() -> Value {
     move || {
         schema(
@@ -534,6 +868,7 @@ fn id_input(name: &'static str, what: &'static str) -> impl Fn() -> Value {
 
 const TOOLS: &[Tool] = &[
     Tool {
+        read_only: true,
         name: "get_customer",
         title: "Get a customer",
         description: "One customer (or supplier) of the company by its id (cus_…), with all master data.",
@@ -543,6 +878,7 @@ const TOOLS: &[Tool] = &[
         run: get_customer,
     },
     Tool {
+        read_only: true,
         name: "search_customers",
         title: "Search customers",
         description: "The company's customers and suppliers, newest first; `query` matches name, number, e-mail or city.",
@@ -556,6 +892,7 @@ const TOOLS: &[Tool] = &[
         run: search_customers,
     },
     Tool {
+        read_only: true,
         name: "get_invoice",
         title: "Get an invoice",
         description: "One issued invoice or correction by its number, with lines, taxes, payment state and the payment sentence.",
@@ -565,6 +902,7 @@ const TOOLS: &[Tool] = &[
         run: get_invoice,
     },
     Tool {
+        read_only: true,
         name: "list_invoices",
         title: "List invoices",
         description: "Issued invoices and corrections, newest first; `status` OPEN (something outstanding) or PAID; `from`/`to` are issue dates.",
@@ -580,6 +918,7 @@ const TOOLS: &[Tool] = &[
         run: list_invoices,
     },
     Tool {
+        read_only: true,
         name: "get_transaction",
         title: "Get a transaction",
         description: "One transaction (a job with a workflow stage) by its id (txn_…), with its notes.",
@@ -589,6 +928,7 @@ const TOOLS: &[Tool] = &[
         run: get_transaction,
     },
     Tool {
+        read_only: true,
         name: "list_transactions",
         title: "List transactions",
         description: "Transactions, newest first; filter by `stage`, free-text `search`, `period` (YYYY, YYYY-Qn, YYYY-MM) or `from`/`to` start dates; archived ones only with `include_archived`.",
@@ -605,5 +945,121 @@ const TOOLS: &[Tool] = &[
         },
         output: list_output,
         run: list_transactions,
+    },
+    Tool {
+        read_only: true,
+        name: "list_receivables",
+        title: "List receivables",
+        description: "Invoices open at the end of `as_of` (default today), earliest due first, with the totals outstanding, due and overdue in the book currency.",
+        operation: Operation::OutstandingReport,
+        input: || schema(paging_properties(date_props(&["as_of"])), &[]),
+        output: list_output,
+        run: list_receivables,
+    },
+    Tool {
+        read_only: true,
+        name: "list_payables",
+        title: "List payables",
+        description: "Bills open at the end of `as_of` (default today), earliest due first, with the totals outstanding, due and overdue in the book currency.",
+        operation: Operation::OutstandingReport,
+        input: || schema(paging_properties(date_props(&["as_of"])), &[]),
+        output: list_output,
+        run: list_payables,
+    },
+    Tool {
+        read_only: true,
+        name: "get_profit_and_loss",
+        title: "Profit and loss",
+        description: "Revenue, expenses and the result from the ledger for `from`..`to` (default: this year to today); `is_final` when the whole period lies in closed books.",
+        operation: Operation::OutstandingReport,
+        input: || schema(Value::Object(date_props(&["from", "to"])), &[]),
+        output: any_object,
+        run: get_profit_and_loss,
+    },
+    Tool {
+        read_only: true,
+        name: "get_balance_sheet",
+        title: "Balance sheet",
+        description: "Assets, liabilities, equity and the result from the ledger at the end of `as_of` (default today); it always balances.",
+        operation: Operation::OutstandingReport,
+        input: || schema(Value::Object(date_props(&["as_of"])), &[]),
+        output: any_object,
+        run: get_balance_sheet,
+    },
+    Tool {
+        read_only: true,
+        name: "get_business_attention",
+        title: "What needs attention",
+        description: "Most urgent first: overdue invoices, bills due within 7 days or overdue, drafts older than 14 days, transactions past their due date outside the last stage, failing webhook endpoints.",
+        operation: Operation::OutstandingReport,
+        input: || schema(json!({}), &[]),
+        output: any_object,
+        run: get_business_attention,
+    },
+    Tool {
+        read_only: false,
+        name: "create_invoice_draft",
+        title: "Create an invoice draft",
+        description: "A draft invoice for a customer with its lines; every line states its tax (a rate, or named taxes with the seller's reason for a zero rate). Number, dates and payment terms come from the seller's country and the customer's terms. A person issues it in the product.",
+        operation: Operation::CreateDraft,
+        input: || {
+            let mut p = Map::new();
+            p.insert("customer_id".into(), json!({ "type": "string" }));
+            p.insert("lines".into(), line_schema());
+            idempotency_prop(&mut p);
+            schema(Value::Object(p), &["customer_id", "lines"])
+        },
+        output: any_object,
+        run: create_invoice_draft,
+    },
+    Tool {
+        read_only: false,
+        name: "create_quote_draft",
+        title: "Create a quote draft",
+        description: "A draft quote for a customer with its lines, numbered in the quotes' own series. Lines as for create_invoice_draft.",
+        operation: Operation::CreateDraft,
+        input: || {
+            let mut p = Map::new();
+            p.insert("customer_id".into(), json!({ "type": "string" }));
+            p.insert("lines".into(), line_schema());
+            idempotency_prop(&mut p);
+            schema(Value::Object(p), &["customer_id", "lines"])
+        },
+        output: any_object,
+        run: create_quote_draft,
+    },
+    Tool {
+        read_only: false,
+        name: "create_transaction",
+        title: "Create a transaction",
+        description: "A transaction (a job) with a title; optionally a customer, description, due date and a stage of the company's workflow (else its first stage).",
+        operation: Operation::CreateTransaction,
+        input: || {
+            let mut p = Map::new();
+            for name in ["title", "customer_id", "description", "stage"] {
+                p.insert(name.into(), json!({ "type": "string" }));
+            }
+            p.insert("due_on".into(), json!({ "type": "string", "format": "date" }));
+            idempotency_prop(&mut p);
+            schema(Value::Object(p), &["title"])
+        },
+        output: any_object,
+        run: create_transaction,
+    },
+    Tool {
+        read_only: false,
+        name: "add_transaction_note",
+        title: "Add a note to a transaction",
+        description: "Adds a note (authored by this key's name) to a transaction and answers the note and the transaction with all its notes.",
+        operation: Operation::AddTransactionNote,
+        input: || {
+            let mut p = Map::new();
+            p.insert("transaction_id".into(), json!({ "type": "string" }));
+            p.insert("text".into(), json!({ "type": "string", "maxLength": 5000 }));
+            idempotency_prop(&mut p);
+            schema(Value::Object(p), &["transaction_id", "text"])
+        },
+        output: any_object,
+        run: add_transaction_note,
     },
 ];

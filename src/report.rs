@@ -162,3 +162,71 @@ pub fn http_outstanding(call: &Call) -> Result<Reply> {
     })?;
     Ok(Reply::ok(&report))
 }
+
+/// One open document in the receivables or payables list.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OpenDocument {
+    pub id: String,
+    pub number: String,
+    pub partner: String,
+    pub date: String,
+    pub due_on: String,
+    pub outstanding: Money,
+    pub due: bool,
+    pub overdue: bool,
+}
+
+/// The documents open at the end of `as_of` (issued by then, not paid or
+/// cancelled by then), oldest due date first, and their count.
+///
+/// Fails only on a storage error.
+pub fn open_documents(
+    conn: &Connection,
+    tenant: &Tenant,
+    side: Side,
+    as_of: Date,
+    limit: i64,
+    offset: i64,
+) -> Result<(Vec<OpenDocument>, i64)> {
+    let sql = match side {
+        Side::Receivable => {
+            "SELECT i.id, i.number, i.buyer_name, i.issued_on, i.due_on, i.currency,
+                    i.gross - coalesce((SELECT sum(p.amount) FROM payments p WHERE p.target_id = i.id AND p.paid_on <= ?3), 0) AS open
+             FROM invoices i
+             WHERE i.company_id = ?1 AND i.environment = ?2 AND i.document_type = 'INVOICE' AND i.issued_on <= ?3
+               AND NOT EXISTS (SELECT 1 FROM invoices k WHERE k.id = i.cancelled_by_id AND k.issued_on <= ?3)"
+        }
+        Side::Payable => {
+            "SELECT u.id, u.document_number, c.name, u.document_date, u.due_on, u.currency,
+                    u.gross - coalesce((SELECT sum(p.amount) FROM payments p WHERE p.target_id = u.id AND p.paid_on <= ?3), 0) AS open
+             FROM purchases u JOIN customers c ON c.id = u.supplier_id
+             WHERE u.company_id = ?1 AND u.environment = ?2 AND u.kind = 'bill' AND u.document_date <= ?3"
+        }
+    };
+    let day = as_of.to_string();
+    let filtered = format!("SELECT * FROM ({sql}) WHERE open <> 0");
+    let total: i64 = conn
+        .prepare_cached(&format!("SELECT count(*) FROM ({filtered})"))?
+        .query_row(params![tenant.company_id, tenant.env(), day], |r| r.get(0))?;
+    let mut stmt =
+        conn.prepare_cached(&format!("{filtered} ORDER BY 5, 4, 2 LIMIT ?4 OFFSET ?5"))?;
+    let rows = stmt.query_map(
+        params![tenant.company_id, tenant.env(), day, limit, offset],
+        |r| {
+            let due_on: String = r.get(4)?;
+            let currency: String = r.get(5)?;
+            Ok(OpenDocument {
+                id: r.get(0)?,
+                number: r.get(1)?,
+                partner: r.get(2)?,
+                date: r.get(3)?,
+                due: due_on <= day,
+                overdue: due_on < day,
+                due_on,
+                outstanding: Money::new(r.get(6)?, &currency),
+            })
+        },
+    )?;
+    Ok((rows.collect::<rusqlite::Result<_>>()?, total))
+}

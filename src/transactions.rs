@@ -480,6 +480,33 @@ pub fn notes(conn: &Connection, tenant: &Tenant, transaction_id: &str) -> Result
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// Adds a note to a transaction of the tenant; returns its id.
+///
+/// Fails with `NotFound` for a transaction the tenant does not have, and
+/// `BadRequest` for an empty text or one over 5000 characters.
+pub fn add_note(
+    tx: &Tx,
+    tenant: &Tenant,
+    transaction_id: &str,
+    text: &str,
+    author: &str,
+) -> Result<String> {
+    get(tx, tenant, transaction_id)?;
+    let text = text.trim();
+    if text.is_empty() || text.chars().count() > MAX_DESCRIPTION {
+        return Err(Error::bad_request(
+            "A note needs a text of 1 to 5000 characters.",
+        ));
+    }
+    let id = ident::new_id("not");
+    tx.prepare_cached(
+        "INSERT INTO transaction_notes (id, company_id, environment, transaction_id, text, author, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?
+    .execute(params![id, tenant.company_id, tenant.env(), transaction_id, text, author, clock::now()])?;
+    Ok(id)
+}
+
 /// GET /v1/transactions
 pub fn http_list(call: &Call) -> Result<Reply> {
     let paging = call.query.paging()?;

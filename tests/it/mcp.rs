@@ -222,7 +222,16 @@ fn tools_are_listed_by_scope_and_read_only_the_keys_company() {
             "get_invoice",
             "list_invoices",
             "get_transaction",
-            "list_transactions"
+            "list_transactions",
+            "list_receivables",
+            "list_payables",
+            "get_profit_and_loss",
+            "get_balance_sheet",
+            "get_business_attention",
+            "create_invoice_draft",
+            "create_quote_draft",
+            "create_transaction",
+            "add_transaction_note",
         ]
     );
     let narrow = w.data.key(&w.company, "production", "customers:read");
@@ -239,13 +248,13 @@ fn tools_are_listed_by_scope_and_read_only_the_keys_company() {
         assert!(t["title"].is_string() && t["description"].is_string());
         assert_eq!(t["inputSchema"]["type"], json!("object"));
         assert_eq!(t["outputSchema"]["type"], json!("object"));
-        assert_eq!(
-            (
-                t["annotations"]["readOnlyHint"].clone(),
-                t["annotations"]["openWorldHint"].clone()
-            ),
-            (json!(true), json!(false))
-        );
+        let creates = t["name"].as_str().unwrap().starts_with("create_")
+            || t["name"] == "add_transaction_note";
+        assert_eq!(t["annotations"]["readOnlyHint"], json!(!creates));
+        assert_eq!(t["annotations"]["openWorldHint"], json!(false));
+        if creates {
+            assert_eq!(t["annotations"]["destructiveHint"], json!(false));
+        }
     }
     // Calls answer structured content and the same JSON as text.
     let customer = c.customer(&w.live, "Müller Bau GmbH");
@@ -389,4 +398,290 @@ fn tools_are_listed_by_scope_and_read_only_the_keys_company() {
         json!(-32602),
         "a tool the key may not use is unknown to it"
     );
+}
+
+#[test]
+fn report_tools_read_the_ledger_and_draft_tools_create_through_the_domain() {
+    let w = World::new();
+    let c = w.client();
+    let customer = c.customer(&w.live, "Kunde");
+    let d = c.draft(&w.live, &customer);
+    w.data.line(&d, 10000, "19", false);
+    let number = w.data.ok(&["draft", "issue", &d, "--on", "2026-01-05"])["number"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    w.data.ok(&[
+        "payment",
+        "record",
+        "--company",
+        &w.company,
+        "--invoice",
+        &number,
+        "--amount",
+        "4000",
+        "--on",
+        "2026-01-10",
+    ]);
+    w.data.ok(&[
+        "purchase",
+        "record",
+        "--company",
+        &w.company,
+        "--supplier",
+        "Meier",
+        "--document-number",
+        "B-1",
+        "--date",
+        "2026-01-06",
+        "--due",
+        "2026-01-20",
+        "--currency",
+        "EUR",
+        "--net",
+        "2000",
+        "--tax",
+        "380",
+    ]);
+    let r = call(
+        &c,
+        &w.live,
+        1,
+        "list_receivables",
+        json!({"as_of": "2026-01-31"}),
+    )["structuredContent"]
+        .clone();
+    assert_eq!(r["total"], json!(1));
+    assert_eq!(r["items"][0]["number"], json!(number));
+    assert_eq!(
+        r["items"][0]["outstanding"],
+        json!({"minor": 7900, "currency": "EUR"})
+    );
+    assert_eq!(r["items"][0]["overdue"], json!(true));
+    assert_eq!(
+        r["summary"]["outstanding"],
+        json!({"minor": 7900, "currency": "EUR"})
+    );
+    let before_payment = call(
+        &c,
+        &w.live,
+        2,
+        "list_receivables",
+        json!({"as_of": "2026-01-07"}),
+    )["structuredContent"]
+        .clone();
+    assert_eq!(
+        before_payment["items"][0]["outstanding"]["minor"],
+        json!(11900)
+    );
+    let p = call(
+        &c,
+        &w.live,
+        3,
+        "list_payables",
+        json!({"as_of": "2026-01-31"}),
+    )["structuredContent"]
+        .clone();
+    assert_eq!(
+        (p["total"].clone(), p["items"][0]["partner"].clone()),
+        (json!(1), json!("Meier"))
+    );
+    let pl = call(
+        &c,
+        &w.live,
+        4,
+        "get_profit_and_loss",
+        json!({"from": "2026-01-01", "to": "2026-01-31"}),
+    )["structuredContent"]
+        .clone();
+    assert_eq!(
+        (
+            pl["revenue"]["minor"].clone(),
+            pl["expenses"]["minor"].clone(),
+            pl["result"]["minor"].clone()
+        ),
+        (json!(10000), json!(2000), json!(8000))
+    );
+    assert_eq!(pl["is_final"], json!(false));
+    w.data.ok(&[
+        "books",
+        "close",
+        "--company",
+        &w.company,
+        "--through",
+        "2026-01-31",
+    ]);
+    assert_eq!(
+        call(
+            &c,
+            &w.live,
+            5,
+            "get_profit_and_loss",
+            json!({"from": "2026-01-01", "to": "2026-01-31"})
+        )["structuredContent"]["is_final"],
+        json!(true)
+    );
+    let bs = call(
+        &c,
+        &w.live,
+        6,
+        "get_balance_sheet",
+        json!({"as_of": "2026-01-31"}),
+    )["structuredContent"]
+        .clone();
+    assert_eq!(bs["balanced"], json!(true));
+    assert_eq!(bs["total_assets"]["minor"], json!(7900 + 4000 + 380));
+    assert_eq!(bs["result"]["minor"], json!(8000));
+    let att =
+        call(&c, &w.live, 7, "get_business_attention", json!({}))["structuredContent"].clone();
+    let kinds: Vec<&str> = att["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["overdue_invoice", "bill_due"]);
+
+    // Drafts with lines: exact decimals, named taxes, a reason only at zero.
+    let args = json!({"customer_id": customer["id"], "idempotency_key": "agent-1", "lines": [
+        {"description": "Montage", "quantity": 1.5, "unit_price_minor": 8000, "tax_rate_percent": 19},
+        {"description": "Export", "quantity": "2", "unit_price_minor": 500, "taxes": [{"name": "USt", "rate_percent": 0, "reason": "Ausfuhr"}]}
+    ]});
+    let first = call(&c, &w.live, 8, "create_invoice_draft", args.clone());
+    assert_eq!(first["isError"], json!(false), "{first}");
+    let draft = first["structuredContent"].clone();
+    assert_eq!(
+        (draft["state"].clone(), draft["documentType"].clone()),
+        (json!("DRAFT"), json!("INVOICE"))
+    );
+    assert_eq!(draft["lines"][0]["quantity"], json!("1.5"));
+    assert_eq!(draft["lines"][1]["taxes"][0]["reason"], json!("Ausfuhr"));
+    let again = call(&c, &w.live, 9, "create_invoice_draft", args.clone());
+    assert_eq!(
+        again["structuredContent"]["id"], draft["id"],
+        "the same idempotency_key answers the same draft"
+    );
+    let mut other = args.clone();
+    other["lines"][0]["quantity"] = json!(2);
+    assert_eq!(
+        call(&c, &w.live, 10, "create_invoice_draft", other)["structuredContent"]["code"],
+        json!("IDEMPOTENZ_KONFLIKT")
+    );
+    // The draft issues in the product like any other.
+    let inv = w.data.ok(&[
+        "draft",
+        "issue",
+        draft["id"].as_str().unwrap(),
+        "--on",
+        "2026-02-02",
+    ]);
+    assert_eq!(inv["net"]["minor"], json!(12000 + 1000));
+    assert_eq!(inv["tax"]["minor"], json!(2280));
+    let untaxed = call(
+        &c,
+        &w.live,
+        11,
+        "create_invoice_draft",
+        json!({"customer_id": customer["id"], "lines": [{"description": "x", "quantity": 1, "unit_price_minor": 1}]}),
+    );
+    assert_eq!(
+        (
+            untaxed["isError"].clone(),
+            untaxed["structuredContent"]["code"].clone()
+        ),
+        (json!(true), json!("ANFRAGE"))
+    );
+    assert!(untaxed["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .contains("lines[0]"));
+    let quote = call(
+        &c,
+        &w.live,
+        12,
+        "create_quote_draft",
+        json!({"customer_id": customer["id"], "lines": [{"description": "Angebot", "quantity": 1, "unit_price_minor": 100, "tax_rate_percent": "7"}]}),
+    );
+    assert_eq!(quote["structuredContent"]["documentType"], json!("QUOTE"));
+    assert!(quote["structuredContent"]["number"]
+        .as_str()
+        .unwrap()
+        .starts_with('Q'));
+    // Transactions and notes.
+    let t = call(
+        &c,
+        &w.live,
+        13,
+        "create_transaction",
+        json!({"title": "Dach", "customer_id": customer["id"], "due_on": "2026-12-01"}),
+    )["structuredContent"]
+        .clone();
+    assert_eq!(
+        (t["stage"].clone(), t["customer"].clone()),
+        (json!("NEU"), json!("Kunde"))
+    );
+    let noted = call(
+        &c,
+        &w.live,
+        14,
+        "add_transaction_note",
+        json!({"transaction_id": t["id"], "text": "Gerüst bestellt"}),
+    )["structuredContent"]
+        .clone();
+    assert_eq!(noted["note"]["author"], json!("test key"));
+    assert_eq!(
+        noted["transaction"]["notes"][0]["text"],
+        json!("Gerüst bestellt")
+    );
+    assert_eq!(
+        call(
+            &c,
+            &w.live,
+            15,
+            "get_transaction",
+            json!({"transaction_id": t["id"]})
+        )["structuredContent"]["notes"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    // Other companies and environments: not found, and nothing created.
+    let other_company = w.data.company("Zweite GmbH", "ENTERPRISE");
+    let other_key = w.data.key(&other_company, "production", "all");
+    for key in [&w.test, &other_key] {
+        let r = call(
+            &c,
+            key,
+            16,
+            "create_invoice_draft",
+            json!({"customer_id": customer["id"], "lines": [{"description": "x", "quantity": 1, "unit_price_minor": 1, "tax_rate_percent": 19}]}),
+        );
+        assert_eq!(r["structuredContent"]["code"], json!("NICHT_GEFUNDEN"));
+        let r = call(
+            &c,
+            key,
+            17,
+            "add_transaction_note",
+            json!({"transaction_id": t["id"], "text": "x"}),
+        );
+        assert_eq!(r["structuredContent"]["code"], json!("NICHT_GEFUNDEN"));
+    }
+    // Read-only keys see no create tools.
+    let reader = w.data.key(
+        &w.company,
+        "production",
+        "customers:read,invoices:read,reports:read",
+    );
+    let a = rpc(
+        &c,
+        Some(&reader),
+        None,
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+    );
+    assert!(a.body["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|t| t["annotations"]["readOnlyHint"] == json!(true)));
 }

@@ -1,0 +1,149 @@
+//! What needs a person's attention, most urgent first: overdue invoices, bills
+//! due within 7 days or overdue, drafts older than 14 days, transactions past
+//! their due date outside the workflow's last stage, and webhook endpoints
+//! whose last delivery failed. Read-only; bound to a `Tenant`.
+
+use jiff::ToSpan;
+use rusqlite::{params, Connection};
+use serde::Serialize;
+
+use crate::clock;
+use crate::company::Company;
+use crate::error::Result;
+use crate::money::Money;
+use crate::tenant::Tenant;
+
+/// One thing to look at.
+#[derive(Debug, Clone, Serialize)]
+pub struct Item {
+    /// `overdue_invoice`, `bill_due`, `stale_draft`, `late_transaction` or `failing_webhook`.
+    pub kind: &'static str,
+    pub id: String,
+    pub sentence: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub amount: Option<Money>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub date: Option<String>,
+}
+
+/// At most this many items of each kind.
+const PER_KIND: i64 = 25;
+
+/// The list for `company` in `tenant`'s environment, as of today in the company's time zone.
+///
+/// Fails only on a storage error.
+pub fn list(conn: &Connection, tenant: &Tenant, company: &Company) -> Result<Vec<Item>> {
+    let today = company.today();
+    let mut items = Vec::new();
+    let t = (tenant.company_id.as_str(), tenant.env());
+    let day = today.to_string();
+
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, number, buyer_name, due_on, outstanding, currency FROM invoices
+         WHERE company_id = ?1 AND environment = ?2 AND outstanding <> 0 AND due_on < ?3
+         ORDER BY due_on, seq LIMIT ?4",
+    )?;
+    let rows = stmt.query_map(params![t.0, t.1, day, PER_KIND], |r| {
+        let (number, buyer, due): (String, String, String) = (r.get(1)?, r.get(2)?, r.get(3)?);
+        Ok(Item {
+            kind: "overdue_invoice",
+            id: r.get(0)?,
+            sentence: format!("Invoice {number} to {buyer} was due on {due} and is not paid."),
+            amount: Some(Money::new(r.get(4)?, &r.get::<_, String>(5)?)),
+            date: Some(due),
+        })
+    })?;
+    items.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);
+
+    let soon = today.checked_add(7.days()).unwrap_or(today).to_string();
+    let mut stmt = conn.prepare_cached(
+        "SELECT p.id, p.document_number, c.name, p.due_on, p.outstanding, p.currency
+         FROM purchases p JOIN customers c ON c.id = p.supplier_id
+         WHERE p.company_id = ?1 AND p.environment = ?2 AND p.kind = 'bill' AND p.outstanding <> 0 AND p.due_on <= ?3
+         ORDER BY p.due_on, p.seq LIMIT ?4",
+    )?;
+    let rows = stmt.query_map(params![t.0, t.1, soon, PER_KIND], |r| {
+        let (number, supplier, due): (String, String, String) = (r.get(1)?, r.get(2)?, r.get(3)?);
+        let when = if due < day {
+            format!("was due on {due}")
+        } else {
+            format!("is due on {due}")
+        };
+        Ok(Item {
+            kind: "bill_due",
+            id: r.get(0)?,
+            sentence: format!("Bill {number} of {supplier} {when}."),
+            amount: Some(Money::new(r.get(4)?, &r.get::<_, String>(5)?)),
+            date: Some(due),
+        })
+    })?;
+    items.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);
+
+    let old =
+        clock::format_instant(jiff::Timestamp::now() - jiff::SignedDuration::from_hours(14 * 24));
+    let mut stmt = conn.prepare_cached(
+        "SELECT d.id, c.name, d.created_at, d.document_type FROM drafts d JOIN customers c ON c.id = d.customer_id
+         WHERE d.company_id = ?1 AND d.environment = ?2 AND d.state = 'DRAFT' AND d.created_at < ?3
+         ORDER BY d.created_at LIMIT ?4",
+    )?;
+    let rows = stmt.query_map(params![t.0, t.1, old, PER_KIND], |r| {
+        let (customer, created, kind): (String, String, String) = (r.get(1)?, r.get(2)?, r.get(3)?);
+        let what = if kind == "QUOTE" { "quote" } else { "invoice" };
+        Ok(Item {
+            kind: "stale_draft",
+            id: r.get(0)?,
+            sentence: format!(
+                "A draft {what} for {customer} has waited since {} without being issued.",
+                &created[..10]
+            ),
+            amount: None,
+            date: Some(created[..10].to_string()),
+        })
+    })?;
+    items.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);
+
+    let last_stage = company.workflow.last().cloned().unwrap_or_default();
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, number, title, due_on, stage FROM transactions
+         WHERE company_id = ?1 AND environment = ?2 AND archived = 0 AND due_on IS NOT NULL AND due_on < ?3 AND stage <> ?4
+         ORDER BY due_on, seq LIMIT ?5",
+    )?;
+    let rows = stmt.query_map(params![t.0, t.1, day, last_stage, PER_KIND], |r| {
+        let (number, title, due, stage): (String, String, String, String) =
+            (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?);
+        Ok(Item {
+            kind: "late_transaction",
+            id: r.get(0)?,
+            sentence: format!("{number} \"{title}\" was due on {due} and is still in {stage}."),
+            amount: None,
+            date: Some(due),
+        })
+    })?;
+    items.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);
+
+    let mut stmt = conn.prepare_cached(
+        "SELECT w.id, w.url, d.last_error, d.state FROM webhook_endpoints w
+         JOIN deliveries d ON d.seq = (SELECT max(x.seq) FROM deliveries x WHERE x.endpoint_id = w.id AND x.attempts > 0)
+         WHERE w.company_id = ?1 AND w.environment = ?2 AND w.enabled = 1 AND d.last_error IS NOT NULL
+         ORDER BY w.seq LIMIT ?3",
+    )?;
+    let rows = stmt.query_map(params![t.0, t.1, PER_KIND], |r| {
+        let (url, error, state): (String, String, String) = (r.get(1)?, r.get(2)?, r.get(3)?);
+        let end = if state == "FAILED" {
+            "gave up"
+        } else {
+            "is retrying"
+        };
+        Ok(Item {
+            kind: "failing_webhook",
+            id: r.get(0)?,
+            sentence: format!(
+                "The webhook endpoint {url} failed its last delivery ({error}) and {end}."
+            ),
+            amount: None,
+            date: None,
+        })
+    })?;
+    items.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);
+    Ok(items)
+}
