@@ -1,10 +1,11 @@
 //! The agent-protocol (MCP) server at `/mcp`: JSON-RPC over one POST endpoint,
 //! stateless, with the same keys, plan check and rate budget as REST; the
-//! company is always the key's. This slice serves the initialize-based
-//! revisions 2025-11-25, 2025-06-18 and 2025-03-26 (batches only for the last)
-//! and the read tools over customers, invoices and transactions; a request of
-//! revision 2026-07-28 is answered with the versions served. Tools name an
-//! `Operation` of the access table; they hold no rule of their own.
+//! company is always the key's. Two eras on one endpoint: a request whose
+//! `params._meta` names `io.modelcontextprotocol/protocolVersion` follows
+//! revision 2026-07-28 (no `initialize`; headers mirror the body; results
+//! carry `resultType`); any other follows the initialize-based revisions
+//! 2025-11-25, 2025-06-18 and 2025-03-26 (batches only for the last). Tools
+//! name an `Operation` of the access table; they hold no rule of their own.
 
 use serde_json::{json, Map, Value};
 
@@ -29,8 +30,14 @@ use crate::transactions;
 use hyper::StatusCode;
 use rusqlite::Connection;
 
-/// The revisions served, newest first.
+/// The initialize-based revisions served, newest first.
 pub const VERSIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
+/// The per-request revision served.
+pub const MODERN: &str = "2026-07-28";
+/// Every revision served, newest first.
+const ALL_VERSIONS: [&str; 4] = [MODERN, "2025-11-25", "2025-06-18", "2025-03-26"];
+/// How long a client may keep `tools/list` and `server/discover` answers.
+const TTL_MS: u64 = 60_000;
 /// The revision assumed when a request names none.
 const UNNAMED_VERSION: &str = "2025-03-26";
 
@@ -40,6 +47,36 @@ pub struct Headers {
     pub origin: Option<String>,
     pub host: Option<String>,
     pub protocol_version: Option<String>,
+    pub method: Option<String>,
+    pub name: Option<String>,
+}
+
+/// Decodes a header value in the `=?base64?…?=` sentinel form (else returns it as is).
+fn header_value(raw: &str) -> Option<String> {
+    match raw
+        .strip_prefix("=?base64?")
+        .and_then(|r| r.strip_suffix("?="))
+    {
+        None => Some(raw.to_string()),
+        Some(encoded) => {
+            const ALPHABET: &[u8; 64] =
+                b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+            let mut bits: u32 = 0;
+            let mut count = 0;
+            let mut out = Vec::new();
+            for c in encoded.bytes().filter(|c| *c != b'=') {
+                let v = ALPHABET.iter().position(|a| *a == c)? as u32;
+                bits = (bits << 6) | v;
+                count += 6;
+                if count >= 8 {
+                    count -= 8;
+                    out.push((bits >> count) as u8);
+                    bits &= (1 << count) - 1;
+                }
+            }
+            String::from_utf8(out).ok()
+        }
+    }
 }
 
 fn answer(
@@ -161,6 +198,28 @@ pub fn handle(app: &App, req: &rest::Request, headers: &Headers) -> Answer {
         conn: &conn,
         key: &key,
     };
+    let modern = {
+        let first = if let Value::Array(items) = &message {
+            items.first().cloned().unwrap_or(Value::Null)
+        } else {
+            message.clone()
+        };
+        first
+            .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
+            .is_some()
+    };
+    if modern {
+        let (status, reply, stream) = session.modern(message, headers);
+        let mut answer = answer(status, reply, rate, Some(key.id.clone()));
+        if let Some(stream) = stream {
+            answer
+                .headers
+                .push(("Content-Type", "text/event-stream".into()));
+            answer.headers.push(("X-Accel-Buffering", "no".into()));
+            answer.body = stream.into_bytes();
+        }
+        return answer;
+    }
     let (status, reply) = session.dispatch(message, headers.protocol_version.as_deref());
     answer(status, reply, rate, Some(key.id.clone()))
 }
@@ -172,34 +231,133 @@ struct Session<'a> {
 }
 
 impl Session<'_> {
-    /// The era and version rules, then the message or the batch.
+    /// Revision 2026-07-28: one request per POST, its version and the client's
+    /// capabilities in `_meta`, the routing headers equal to the body; the
+    /// answer is JSON, or for `subscriptions/listen` a short event stream.
+    fn modern(&self, message: Value, h: &Headers) -> (StatusCode, Option<Value>, Option<String>) {
+        let bad = |id: &Value, code: i64, message: &str, data: Option<Value>| {
+            (
+                StatusCode::BAD_REQUEST,
+                Some(rpc_error(id, code, message, data)),
+                None,
+            )
+        };
+        let Value::Object(m) = message else {
+            return bad(
+                &Value::Null,
+                -32600,
+                "Invalid Request: one JSON-RPC request per POST",
+                None,
+            );
+        };
+        let method = m
+            .get("method")
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string();
+        if m.get("jsonrpc").and_then(Value::as_str) != Some("2.0") || method.is_empty() {
+            return bad(
+                &m.get("id").cloned().unwrap_or(Value::Null),
+                -32600,
+                "Invalid Request",
+                None,
+            );
+        }
+        let Some(id) = m.get("id").cloned() else {
+            return (StatusCode::ACCEPTED, None, None); // a notification: accepted, nothing to answer
+        };
+        let params = m.get("params").cloned().unwrap_or(json!({}));
+        let meta = &params["_meta"];
+        let requested = meta["io.modelcontextprotocol/protocolVersion"].clone();
+        if requested.as_str() != Some(MODERN) {
+            let data = json!({ "supported": ALL_VERSIONS, "requested": requested });
+            return bad(&id, -32022, "Unsupported protocol version", Some(data));
+        }
+        if !meta["io.modelcontextprotocol/clientCapabilities"].is_object() {
+            return bad(
+                &id,
+                -32602,
+                "Invalid params: _meta needs io.modelcontextprotocol/clientCapabilities",
+                None,
+            );
+        }
+        let mismatch = |what: &str| bad(&id, -32020, &format!("Header mismatch: {what}"), None);
+        if h.protocol_version.as_deref() != Some(MODERN) {
+            return mismatch("MCP-Protocol-Version must equal the body's protocol version");
+        }
+        if h.method.as_deref() != Some(method.as_str()) {
+            return mismatch("Mcp-Method must equal the body's method");
+        }
+        if method == "tools/call" {
+            let name = params["name"].as_str().unwrap_or("");
+            if h.name.as_deref().and_then(header_value).as_deref() != Some(name) {
+                return mismatch("Mcp-Name must equal the body's params.name");
+            }
+        }
+        let complete = |mut result: Value| {
+            result["resultType"] = json!("complete");
+            json!({ "jsonrpc": "2.0", "id": id, "result": result })
+        };
+        match method.as_str() {
+            "server/discover" => (
+                StatusCode::OK,
+                Some(complete(json!({
+                    "supportedVersions": ALL_VERSIONS,
+                    "capabilities": { "tools": { "listChanged": false } },
+                    "serverInfo": { "name": "kontor", "version": env!("CARGO_PKG_VERSION") },
+                    "instructions": INSTRUCTIONS,
+                    "ttlMs": TTL_MS,
+                    "cacheScope": "private",
+                }))),
+                None,
+            ),
+            "tools/list" => (
+                StatusCode::OK,
+                Some(complete(
+                    json!({ "tools": self.tools_list(), "ttlMs": TTL_MS, "cacheScope": "private" }),
+                )),
+                None,
+            ),
+            "tools/call" => match self.tools_call(&params) {
+                Ok(result) => (StatusCode::OK, Some(complete(result)), None),
+                Err((code, message)) => (
+                    StatusCode::OK,
+                    Some(rpc_error(&id, code, &message, None)),
+                    None,
+                ),
+            },
+            "subscriptions/listen" => {
+                // Nothing here changes under a client's feet (the tool list is
+                // fixed), so the subscription is acknowledged with no
+                // notification types and ended at once.
+                let event = |v: Value| format!("event: message\ndata: {v}\n\n");
+                let ack = json!({
+                    "jsonrpc": "2.0",
+                    "method": "notifications/subscriptions/acknowledged",
+                    "params": { "notifications": {}, "_meta": { "io.modelcontextprotocol/subscriptionId": id } },
+                });
+                let stream = format!("{}{}", event(ack), event(complete(json!({}))));
+                (StatusCode::OK, None, Some(stream))
+            }
+            _ => (
+                StatusCode::NOT_FOUND,
+                Some(rpc_error(&id, -32601, "Method not found", None)),
+                None,
+            ),
+        }
+    }
+
+    /// The version rules of the initialize-based revisions, then the message or the batch.
     fn dispatch(
         &self,
         message: Value,
         header_version: Option<&str>,
     ) -> (StatusCode, Option<Value>) {
-        let modern = |m: &Value| {
-            m.pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
-                .cloned()
-        };
         let first = if let Value::Array(items) = &message {
             items.first().cloned().unwrap_or(Value::Null)
         } else {
             message.clone()
         };
-        if let Some(requested) = modern(&first) {
-            // Revision 2026-07-28 is not served yet: name the versions that are.
-            let data = json!({ "supported": VERSIONS, "requested": requested });
-            return (
-                StatusCode::BAD_REQUEST,
-                Some(rpc_error(
-                    &first["id"],
-                    -32022,
-                    "Unsupported protocol version",
-                    Some(data),
-                )),
-            );
-        }
         let version = header_version.unwrap_or(UNNAMED_VERSION);
         if !VERSIONS.contains(&version) {
             let data = json!({ "supported": VERSIONS, "requested": version });
@@ -289,7 +447,7 @@ impl Session<'_> {
             "protocolVersion": version,
             "capabilities": { "tools": { "listChanged": false } },
             "serverInfo": { "name": "kontor", "version": env!("CARGO_PKG_VERSION") },
-            "instructions": "The books of the company your key belongs to: customers, issued invoices, transactions."
+            "instructions": INSTRUCTIONS
         })
     }
 
@@ -345,6 +503,9 @@ impl Session<'_> {
         Ok(company::get(self.conn, &self.tenant().company_id)?.today())
     }
 }
+
+const INSTRUCTIONS: &str = "The books of the company your key belongs to: customers, issued invoices, \
+transactions, receivables, payables and the ledger's reports. Drafts you create are issued by a person in the product.";
 
 /// One tool: its wire definition and what it runs.
 struct Tool {

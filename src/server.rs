@@ -314,6 +314,8 @@ async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Byt
         origin: header(&req, "origin"),
         host: header(&req, "host"),
         protocol_version: header(&req, "mcp-protocol-version"),
+        method: header(&req, "mcp-method"),
+        name: header(&req, "mcp-name"),
     });
     let request_head = (
         req.uri().query().unwrap_or("").to_string(),

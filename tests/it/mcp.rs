@@ -185,15 +185,6 @@ fn the_initialize_based_revisions_are_served() {
         rpc(&c, Some(&w.live), Some("2025-11-25"), &batch).status,
         400
     );
-    // A request of revision 2026-07-28 learns which versions are served.
-    let modern = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}});
-    let a = rpc(&c, Some(&w.live), Some("2026-07-28"), &modern);
-    assert_eq!(a.status, 400);
-    assert_eq!(a.body["error"]["code"], json!(-32022));
-    assert_eq!(
-        a.body["error"]["data"],
-        json!({"supported": ["2025-11-25", "2025-06-18", "2025-03-26"], "requested": "2026-07-28"})
-    );
 }
 
 #[test]
@@ -684,4 +675,193 @@ fn report_tools_read_the_ledger_and_draft_tools_create_through_the_domain() {
         .unwrap()
         .iter()
         .all(|t| t["annotations"]["readOnlyHint"] == json!(true)));
+}
+
+/// A request of revision 2026-07-28 with its routing headers.
+fn modern(
+    c: &Client,
+    key: &str,
+    method: &str,
+    params: Value,
+    headers: &[(&str, &str)],
+) -> crate::support::Answer {
+    let mut params = params;
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "1"},
+        "io.modelcontextprotocol/clientCapabilities": {}
+    });
+    let auth = format!("Bearer {key}");
+    let mut all: Vec<(&str, &str)> = vec![
+        ("Authorization", &auth),
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", method),
+    ];
+    for (n, v) in headers {
+        all.retain(|(m, _)| !m.eq_ignore_ascii_case(n));
+        all.push((n, v));
+    }
+    let body =
+        serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params}))
+            .unwrap();
+    c.send("POST", "/mcp", &all, Some(&body))
+}
+
+#[test]
+fn revision_2026_07_28_is_served_per_request() {
+    let w = World::new();
+    let c = w.client();
+    let d = modern(&c, &w.live, "server/discover", json!({}), &[]);
+    assert_eq!(d.status, 200, "{:?}", d.body);
+    let r = &d.body["result"];
+    assert_eq!(r["resultType"], json!("complete"));
+    assert_eq!(r["supportedVersions"][0], json!("2026-07-28"));
+    assert_eq!(r["capabilities"]["tools"], json!({"listChanged": false}));
+    assert_eq!(
+        (r["cacheScope"].clone(), r["ttlMs"].is_u64()),
+        (json!("private"), true)
+    );
+    let list = modern(&c, &w.live, "tools/list", json!({}), &[]);
+    assert_eq!(list.body["result"]["resultType"], json!("complete"));
+    assert_eq!(list.body["result"]["cacheScope"], json!("private"));
+    assert_eq!(list.body["result"]["tools"].as_array().unwrap().len(), 15);
+    let customer = c.customer(&w.live, "Kunde");
+    let call = modern(
+        &c,
+        &w.live,
+        "tools/call",
+        json!({"name": "get_customer", "arguments": {"customer_id": customer["id"]}}),
+        &[("Mcp-Name", "get_customer")],
+    );
+    assert_eq!(call.body["result"]["resultType"], json!("complete"));
+    assert_eq!(
+        call.body["result"]["structuredContent"]["id"],
+        customer["id"]
+    );
+    // The Mcp-Name header may carry the name in the base64 sentinel form.
+    let encoded = modern(
+        &c,
+        &w.live,
+        "tools/call",
+        json!({"name": "get_customer", "arguments": {"customer_id": customer["id"]}}),
+        &[("Mcp-Name", "=?base64?Z2V0X2N1c3RvbWVy?=")],
+    );
+    assert_eq!(encoded.body["result"]["isError"], json!(false));
+    // Headers that do not match the body: -32020.
+    for (method, params, headers) in [
+        (
+            "tools/list",
+            json!({}),
+            vec![("MCP-Protocol-Version", "2025-11-25")],
+        ),
+        ("tools/list", json!({}), vec![("Mcp-Method", "tools/call")]),
+        (
+            "tools/call",
+            json!({"name": "get_customer", "arguments": {}}),
+            vec![("Mcp-Name", "get_invoice")],
+        ),
+        (
+            "tools/call",
+            json!({"name": "get_customer", "arguments": {}}),
+            vec![],
+        ),
+    ] {
+        let a = modern(&c, &w.live, method, params, &headers);
+        assert_eq!(
+            (a.status, a.body["error"]["code"].clone()),
+            (400, json!(-32020)),
+            "{method} {headers:?}"
+        );
+        assert_eq!(a.body["id"], json!(1));
+    }
+    // Capabilities are required; unknown versions are named.
+    let auth = format!("Bearer {}", w.live);
+    let headers = [
+        ("Authorization", auth.as_str()),
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", "tools/list"),
+    ];
+    let no_caps = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}}});
+    let a = c.send(
+        "POST",
+        "/mcp",
+        &headers,
+        Some(&serde_json::to_vec(&no_caps).unwrap()),
+    );
+    assert_eq!(
+        (a.status, a.body["error"]["code"].clone()),
+        (400, json!(-32602))
+    );
+    let future = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2099-01-01", "io.modelcontextprotocol/clientCapabilities": {}}}});
+    let a = c.send(
+        "POST",
+        "/mcp",
+        &headers,
+        Some(&serde_json::to_vec(&future).unwrap()),
+    );
+    assert_eq!(
+        (a.status, a.body["error"]["code"].clone()),
+        (400, json!(-32022))
+    );
+    assert_eq!(
+        a.body["error"]["data"],
+        json!({"supported": ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"], "requested": "2099-01-01"})
+    );
+    // The handshake methods do not exist in this revision.
+    for method in ["initialize", "ping", "resources/list"] {
+        let a = modern(&c, &w.live, method, json!({}), &[]);
+        assert_eq!(
+            (a.status, a.body["error"]["code"].clone()),
+            (404, json!(-32601)),
+            "{method}"
+        );
+    }
+    // subscriptions/listen: an acknowledged stream, ended at once.
+    let auth2 = format!("Bearer {}", w.live);
+    let listen = json!({"jsonrpc": "2.0", "id": "l1", "method": "subscriptions/listen", "params": {"notifications": {"toolsListChanged": true}, "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}});
+    let mut response = ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .build()
+        .new_agent()
+        .post(&c.url("/mcp"))
+        .header("Authorization", &auth2)
+        .header("MCP-Protocol-Version", "2026-07-28")
+        .header("Mcp-Method", "subscriptions/listen")
+        .header("Accept", "application/json, text/event-stream")
+        .send(serde_json::to_vec(&listen).unwrap())
+        .unwrap();
+    assert_eq!(
+        response.headers().get("content-type").unwrap(),
+        "text/event-stream"
+    );
+    let text = response.body_mut().read_to_string().unwrap();
+    let events: Vec<Value> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .map(|d| serde_json::from_str(d).unwrap())
+        .collect();
+    assert_eq!(
+        events[0]["method"],
+        json!("notifications/subscriptions/acknowledged")
+    );
+    assert_eq!(
+        events[0]["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        json!("l1")
+    );
+    assert_eq!(events[1]["id"], json!("l1"));
+    assert_eq!(events[1]["result"]["resultType"], json!("complete"));
+    // One request per POST.
+    let batch = json!([{"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}}}]);
+    let a = c.send(
+        "POST",
+        "/mcp",
+        &headers,
+        Some(&serde_json::to_vec(&batch).unwrap()),
+    );
+    assert_eq!(
+        (a.status, a.body["error"]["code"].clone()),
+        (400, json!(-32600))
+    );
 }
