@@ -9,6 +9,7 @@ mod hostile;
 mod idempotency;
 mod ledger;
 mod mcp;
+mod mcp_client;
 mod pipeline;
 mod receiver;
 mod support;

@@ -1,0 +1,152 @@
+//! The agent-protocol server with a real MCP client crate (rmcp), in both eras:
+//! every tool listed and called.
+
+use rmcp::model::{CallToolRequestParams, ProtocolVersion};
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::{ClientLifecycleMode, ClientServiceExt};
+use serde_json::{json, Value};
+
+use crate::support::World;
+
+/// Books with something in every corner the tools read.
+fn books(w: &World) -> (Value, Value, String) {
+    let c = w.client();
+    let customer = c.customer(&w.live, "Müller Bau GmbH");
+    let transaction = c.transaction(
+        &w.live,
+        json!({"title": "Dach", "customerId": customer["id"], "dueOn": "2026-01-31"}),
+    );
+    let d = c.draft(&w.live, &customer);
+    w.data.line(&d, 10000, "19", false);
+    let number = w.data.ok(&["draft", "issue", &d, "--on", "2026-01-05"])["number"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    w.data.ok(&[
+        "purchase",
+        "record",
+        "--company",
+        &w.company,
+        "--supplier",
+        "Meier",
+        "--document-number",
+        "B-1",
+        "--date",
+        "2026-01-06",
+        "--due",
+        "2026-01-20",
+        "--currency",
+        "EUR",
+        "--net",
+        "2000",
+        "--tax",
+        "380",
+    ]);
+    (customer, transaction, number)
+}
+
+async fn every_tool(
+    w: &World,
+    books: (Value, Value, String),
+    lifecycle: ClientLifecycleMode,
+    label: &str,
+) {
+    let (customer, transaction, number) = books;
+    let url = format!("http://{}/mcp", w.server.addr);
+    let transport = StreamableHttpClientTransport::from_config(
+        StreamableHttpClientTransportConfig::with_uri(url).auth_header(w.live.clone()),
+    );
+    let client = ().serve_with_lifecycle(transport, lifecycle).await.expect("the client connects");
+    let tools = client.list_all_tools().await.expect("tools/list");
+    assert_eq!(tools.len(), 15, "{label}");
+    let line = json!({"description": "Beratung", "quantity": "2.5", "unit_price_minor": 9500, "tax_rate_percent": 19});
+    let calls: Vec<(&str, Value)> = vec![
+        ("get_customer", json!({"customer_id": customer["id"]})),
+        ("search_customers", json!({"query": "Bau"})),
+        ("get_invoice", json!({"number": number})),
+        ("list_invoices", json!({"status": "OPEN"})),
+        (
+            "get_transaction",
+            json!({"transaction_id": transaction["id"]}),
+        ),
+        ("list_transactions", json!({})),
+        ("list_receivables", json!({"as_of": "2026-01-31"})),
+        ("list_payables", json!({"as_of": "2026-01-31"})),
+        (
+            "get_profit_and_loss",
+            json!({"from": "2026-01-01", "to": "2026-01-31"}),
+        ),
+        ("get_balance_sheet", json!({"as_of": "2026-01-31"})),
+        ("get_business_attention", json!({})),
+        (
+            "create_invoice_draft",
+            json!({"customer_id": customer["id"], "lines": [line], "idempotency_key": label}),
+        ),
+        (
+            "create_quote_draft",
+            json!({"customer_id": customer["id"], "lines": [line]}),
+        ),
+        ("create_transaction", json!({"title": "Über rmcp"})),
+        (
+            "add_transaction_note",
+            json!({"transaction_id": transaction["id"], "text": "Notiz"}),
+        ),
+    ];
+    assert_eq!(calls.len(), tools.len());
+    for (name, arguments) in calls {
+        let Value::Object(arguments) = arguments else {
+            unreachable!("arguments are objects")
+        };
+        let result = client
+            .call_tool(CallToolRequestParams::new(name).with_arguments(arguments))
+            .await
+            .unwrap_or_else(|e| panic!("{label} {name}: {e}"));
+        assert_ne!(result.is_error, Some(true), "{label} {name}: {result:?}");
+        let structured = result
+            .structured_content
+            .clone()
+            .unwrap_or_else(|| panic!("{label} {name}: no structured content"));
+        assert!(structured.is_object(), "{label} {name}");
+    }
+    let missing = client
+        .call_tool(
+            CallToolRequestParams::new("get_customer")
+                .with_arguments(json!({"customer_id": "cus_x"}).as_object().unwrap().clone()),
+        )
+        .await
+        .unwrap();
+    assert_eq!(missing.is_error, Some(true));
+    assert_eq!(
+        missing.structured_content.unwrap()["code"],
+        json!("NICHT_GEFUNDEN")
+    );
+    client.cancel().await.ok();
+}
+
+/// Runs the client on a runtime of its own (the server has its own too).
+fn run(lifecycle: ClientLifecycleMode, label: &str) {
+    let w = World::new();
+    let data = books(&w);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(every_tool(&w, data, lifecycle, label));
+}
+
+#[test]
+fn rmcp_lists_and_calls_every_tool_with_the_initialize_handshake() {
+    run(ClientLifecycleMode::Initialize, "initialize");
+}
+
+#[test]
+fn rmcp_lists_and_calls_every_tool_per_request_in_2026_07_28() {
+    run(
+        ClientLifecycleMode::Discover {
+            preferred_versions: vec![ProtocolVersion::V_2026_07_28],
+        },
+        "discover",
+    );
+}
