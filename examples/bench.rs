@@ -64,7 +64,7 @@ impl Conn {
         body: &[u8],
     ) -> (u16, Vec<u8>) {
         let mut head = format!(
-            "{method} {path} HTTP/1.1\r\nHost: bench\r\nContent-Length: {}\r\n",
+            "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: {}\r\n",
             body.len()
         );
         for (n, v) in headers {
@@ -876,6 +876,61 @@ fn main() {
             "kontor / raw",
             kontor_post.per_second / raw.per_second,
             0.50,
+        );
+    }
+
+    if want("mcp") {
+        println!();
+        println!("(mcp) tools/call get_customer (2025-11-25) over REST GET /v1/customers/{{id}}");
+        let (_, customer) = conn.request(
+            "GET",
+            "/v1/customers?size=1",
+            &[("Authorization", &auths[3])],
+            b"",
+        );
+        let customer: Value = serde_json::from_slice(&customer).unwrap();
+        let id = customer["data"][0]["id"].as_str().unwrap().to_string();
+        let rest_path = format!("/v1/customers/{id}");
+        let call = serde_json::to_vec(&serde_json::json!({
+            "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "get_customer", "arguments": {"customer_id": id}}
+        }))
+        .unwrap();
+        let counter = AtomicUsize::new(0);
+        let (rest_get, mcp_call) = compare(
+            |length| {
+                slice(addr, length, &counter, &|c: &mut Conn, i| {
+                    let (s, _) = c.request(
+                        "GET",
+                        &rest_path,
+                        &[("Authorization", &auths[4 + i % (auths.len() - 4)])],
+                        b"",
+                    );
+                    assert_eq!(s, 200);
+                })
+            },
+            |length| {
+                slice(addr, length, &counter, &|c: &mut Conn, i| {
+                    let (s, _) = c.request(
+                        "POST",
+                        "/mcp",
+                        &[
+                            ("Authorization", &auths[4 + i % (auths.len() - 4)]),
+                            ("Content-Type", "application/json"),
+                            ("MCP-Protocol-Version", "2025-11-25"),
+                        ],
+                        &call,
+                    );
+                    assert_eq!(s, 200);
+                })
+            },
+        );
+        show("REST GET /v1/customers/{id}", &rest_get);
+        show("MCP tools/call get_customer", &mcp_call);
+        verdict(
+            "MCP / REST",
+            mcp_call.per_second / rest_get.per_second,
+            0.70,
         );
     }
 

@@ -126,6 +126,25 @@ fn origin_allowed(headers: &Headers, allowed: &[String]) -> bool {
     headers.origin.as_deref().is_none_or(ok) && headers.host.as_deref().is_none_or(ok)
 }
 
+/// Whether a `/mcp` body may write (a create tool, alone or in a batch): such
+/// requests wait for the writer on a blocking thread; all others are reads.
+pub fn may_write(body: Option<&[u8]>) -> bool {
+    let Some(body) = body else { return false };
+    let Ok(message) = serde_json::from_slice::<Value>(body) else {
+        return false;
+    };
+    let writes = |m: &Value| {
+        m["method"] == "tools/call"
+            && m["params"]["name"]
+                .as_str()
+                .is_some_and(|n| TOOLS.iter().any(|t| t.name == n && !t.read_only))
+    };
+    match &message {
+        Value::Array(items) => items.iter().any(writes),
+        single => writes(single),
+    }
+}
+
 /// Serves one POST to `/mcp`.
 pub fn handle(app: &App, req: &rest::Request, headers: &Headers) -> Answer {
     if req.method != hyper::Method::POST {

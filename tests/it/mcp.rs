@@ -865,3 +865,72 @@ fn revision_2026_07_28_is_served_per_request() {
         (400, json!(-32600))
     );
 }
+
+#[test]
+fn the_rate_budget_body_limit_and_sessions_apply_to_the_agent_endpoint() {
+    let w = World::new();
+    let c = w.client();
+    let key = w.data.key(&w.company, "production", "customers:read");
+    for _ in 0..240 {
+        assert_eq!(c.get(&key, "/v1/me").status, 200);
+    }
+    let a = rpc(
+        &c,
+        Some(&key),
+        None,
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
+    );
+    assert_eq!(a.status, 429);
+    assert!(a.header("Retry-After").is_some());
+    // A body over 1 MiB is refused; a session id sent is ignored, none is minted.
+    let auth = format!("Bearer {}", w.live);
+    let big = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{"x":"{}"}}}}"#,
+        "a".repeat(1024 * 1024)
+    );
+    assert_eq!(
+        c.send(
+            "POST",
+            "/mcp",
+            &[("Authorization", &auth)],
+            Some(big.as_bytes())
+        )
+        .status,
+        413
+    );
+    let a = c.send(
+        "POST",
+        "/mcp",
+        &[
+            ("Authorization", &auth),
+            ("Mcp-Session-Id", "made-up"),
+            ("MCP-Protocol-Version", "2025-11-25"),
+        ],
+        Some(br#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#),
+    );
+    assert_eq!(a.status, 200);
+    assert!(a.header("Mcp-Session-Id").is_none());
+    // Every tool that takes an id or a customer refuses another environment's with not-found.
+    let customer = c.customer(&w.live, "Kunde");
+    let txn = c.transaction(&w.live, json!({"title": "t"}));
+    let line =
+        json!([{"description": "x", "quantity": 1, "unit_price_minor": 1, "tax_rate_percent": 19}]);
+    for (tool, args) in [
+        (
+            "create_quote_draft",
+            json!({"customer_id": customer["id"], "lines": line}),
+        ),
+        (
+            "create_transaction",
+            json!({"title": "t", "customer_id": customer["id"]}),
+        ),
+        ("get_transaction", json!({"transaction_id": txn["id"]})),
+    ] {
+        let r = call(&c, &w.test, 3, tool, args);
+        assert_eq!(
+            r["structuredContent"]["code"],
+            json!("NICHT_GEFUNDEN"),
+            "{tool}"
+        );
+    }
+}
