@@ -874,13 +874,18 @@ fn the_rate_budget_body_limit_and_sessions_apply_to_the_agent_endpoint() {
     for _ in 0..240 {
         assert_eq!(c.get(&key, "/v1/me").status, 200);
     }
-    let a = rpc(
-        &c,
-        Some(&key),
-        None,
-        &json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
-    );
-    assert_eq!(a.status, 429);
+    // Tokens that came back meanwhile pass; the budget is dry within a few.
+    let a = (0..20)
+        .map(|_| {
+            rpc(
+                &c,
+                Some(&key),
+                None,
+                &json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}),
+            )
+        })
+        .find(|a| a.status == 429)
+        .expect("the shared budget runs dry for the agent endpoint too");
     assert!(a.header("Retry-After").is_some());
     // A body over 1 MiB is refused; a session id sent is ignored, none is minted.
     let auth = format!("Bearer {}", w.live);
