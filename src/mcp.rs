@@ -896,15 +896,11 @@ fn draft_lines(items: Vec<Value>, country: &str) -> Result<Vec<NewLine>> {
 }
 
 fn create_draft(s: &Session, mut f: Fields, kind: DocumentType, tool: &str) -> Result<Value> {
-    let fingerprint = f.snapshot();
+    let fingerprint = fingerprint_of(&f);
     let key = f.optional_text("idempotency_key", 200)?;
     let customer_id = f.required_text("customer_id", 100)?;
     let items = f.required_array("lines")?;
     f.finish()?;
-    let mut fingerprint = fingerprint;
-    if let Some(map) = fingerprint.as_object_mut() {
-        map.remove("idempotency_key");
-    }
     let lines = draft_lines(items, &company_of(s)?.country)?;
     let tenant = s.tenant();
     create_once(
@@ -932,10 +928,7 @@ fn create_quote_draft(s: &Session, f: Fields) -> Result<Value> {
 }
 
 fn create_transaction(s: &Session, mut f: Fields) -> Result<Value> {
-    let mut fingerprint = f.snapshot();
-    if let Some(map) = fingerprint.as_object_mut() {
-        map.remove("idempotency_key");
-    }
+    let fingerprint = fingerprint_of(&f);
     let key = f.optional_text("idempotency_key", 200)?;
     let mut rest = Map::new();
     for (arg, field) in [
@@ -963,10 +956,7 @@ fn create_transaction(s: &Session, mut f: Fields) -> Result<Value> {
 }
 
 fn add_transaction_note(s: &Session, mut f: Fields) -> Result<Value> {
-    let mut fingerprint = f.snapshot();
-    if let Some(map) = fingerprint.as_object_mut() {
-        map.remove("idempotency_key");
-    }
+    let fingerprint = fingerprint_of(&f);
     let key = f.optional_text("idempotency_key", 200)?;
     let transaction_id = f.required_text("transaction_id", 100)?;
     let text = f.required_text("text", 5000)?;
@@ -1035,6 +1025,23 @@ fn line_schema() -> Value {
             "additionalProperties": false
         }
     })
+}
+
+fn draft_input() -> Value {
+    let mut p = Map::new();
+    p.insert("customer_id".into(), json!({ "type": "string" }));
+    p.insert("lines".into(), line_schema());
+    idempotency_prop(&mut p);
+    schema(Value::Object(p), &["customer_id", "lines"])
+}
+
+/// A create's arguments without its `idempotency_key`: what its fingerprint covers.
+fn fingerprint_of(f: &Fields) -> Value {
+    let mut args = f.snapshot();
+    if let Some(map) = args.as_object_mut() {
+        map.remove("idempotency_key");
+    }
+    args
 }
 
 fn id_input(name: &'static str, what: &'static str) -> impl Fn() -> Value {
@@ -1182,13 +1189,7 @@ const TOOLS: &[Tool] = &[
         title: "Create an invoice draft",
         description: "A draft invoice for a customer with its lines; every line states its tax (a rate, or named taxes with the seller's reason for a zero rate). Number, dates and payment terms come from the seller's country and the customer's terms. A person issues it in the product.",
         operation: Operation::CreateDraft,
-        input: || {
-            let mut p = Map::new();
-            p.insert("customer_id".into(), json!({ "type": "string" }));
-            p.insert("lines".into(), line_schema());
-            idempotency_prop(&mut p);
-            schema(Value::Object(p), &["customer_id", "lines"])
-        },
+        input: draft_input,
         output: any_object,
         run: create_invoice_draft,
     },
@@ -1198,13 +1199,7 @@ const TOOLS: &[Tool] = &[
         title: "Create a quote draft",
         description: "A draft quote for a customer with its lines, numbered in the quotes' own series. Lines as for create_invoice_draft.",
         operation: Operation::CreateDraft,
-        input: || {
-            let mut p = Map::new();
-            p.insert("customer_id".into(), json!({ "type": "string" }));
-            p.insert("lines".into(), line_schema());
-            idempotency_prop(&mut p);
-            schema(Value::Object(p), &["customer_id", "lines"])
-        },
+        input: draft_input,
         output: any_object,
         run: create_quote_draft,
     },
