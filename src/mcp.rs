@@ -36,6 +36,10 @@ pub const VERSIONS: [&str; 3] = ["2025-11-25", "2025-06-18", "2025-03-26"];
 pub const MODERN: &str = "2026-07-28";
 /// Every revision served, newest first.
 const ALL_VERSIONS: [&str; 4] = [MODERN, "2025-11-25", "2025-06-18", "2025-03-26"];
+/// The deepest offset a cursor may name.
+const MAX_OFFSET: i64 = 1_000_000_000;
+/// Most messages one batch may hold.
+const MAX_BATCH: usize = 100;
 /// How long a client may keep `tools/list` and `server/discover` answers.
 const TTL_MS: u64 = 60_000;
 /// The revision assumed when a request names none.
@@ -49,6 +53,8 @@ pub struct Headers {
     pub protocol_version: Option<String>,
     pub method: Option<String>,
     pub name: Option<String>,
+    /// A routing header that came more than once (refused: the body decides).
+    pub duplicated: Option<&'static str>,
 }
 
 /// Decodes a header value in the `=?base64?…?=` sentinel form (else returns it as is).
@@ -123,7 +129,7 @@ fn host_of(text: &str) -> String {
 /// Whether the request's Origin (when present) and Host are among the allowed hosts.
 fn origin_allowed(headers: &Headers, allowed: &[String]) -> bool {
     let ok = |h: &str| allowed.iter().any(|a| *a == host_of(h));
-    headers.origin.as_deref().is_none_or(ok) && headers.host.as_deref().is_none_or(ok)
+    headers.origin.as_deref().is_none_or(ok) && headers.host.as_deref().is_some_and(ok)
 }
 
 /// Whether a `/mcp` body may write (a create tool, alone or in a batch): such
@@ -187,7 +193,7 @@ pub fn handle(app: &App, req: &rest::Request, headers: &Headers) -> Answer {
         }) => return rest::refusal(&error, rest::rate_headers(&verdict), Some(id)),
         Err(Turned { error, key: None }) => return rest::refusal(&error, Vec::new(), None),
     };
-    let rate = rest::rate_headers(&verdict);
+    let mut rate = rest::rate_headers(&verdict);
     let Some(body) = req.body.as_deref() else {
         return answer(
             StatusCode::PAYLOAD_TOO_LARGE,
@@ -226,7 +232,33 @@ pub fn handle(app: &App, req: &rest::Request, headers: &Headers) -> Answer {
         first
             .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
             .is_some()
+            || headers.protocol_version.as_deref() == Some(MODERN)
     };
+    // Each item of a batch spends from the budget like a request of its own.
+    if let Value::Array(items) = &message {
+        if items.len() > MAX_BATCH {
+            let error = rpc_error(
+                &Value::Null,
+                -32600,
+                "A batch holds at most 100 messages",
+                None,
+            );
+            return answer(StatusCode::BAD_REQUEST, Some(error), rate, Some(key.id));
+        }
+        if items.len() > 1 {
+            // All of the batch or none of it.
+            let verdict = app.limiter.take(&key.id, items.len() as u64 - 1);
+            if !verdict.allowed {
+                let wait_seconds = verdict.retry_after_seconds.max(1);
+                return rest::refusal(
+                    &Error::RateLimited { wait_seconds },
+                    rest::rate_headers(&verdict),
+                    Some(key.id),
+                );
+            }
+            rate = rest::rate_headers(&verdict);
+        }
+    }
     if modern {
         let (status, reply, stream) = session.modern(message, headers);
         let mut answer = answer(status, reply, rate, Some(key.id.clone()));
@@ -285,13 +317,17 @@ impl Session<'_> {
         let Some(id) = m.get("id").cloned() else {
             return (StatusCode::ACCEPTED, None, None); // a notification: accepted, nothing to answer
         };
+        if !(id.is_string() || id.is_i64() || id.is_u64()) {
+            return bad(
+                &Value::Null,
+                -32600,
+                "Invalid Request: id must be a string or an integer",
+                None,
+            );
+        }
         let params = m.get("params").cloned().unwrap_or(json!({}));
         let meta = &params["_meta"];
-        let requested = meta["io.modelcontextprotocol/protocolVersion"].clone();
-        if requested.as_str() != Some(MODERN) {
-            let data = json!({ "supported": ALL_VERSIONS, "requested": requested });
-            return bad(&id, -32022, "Unsupported protocol version", Some(data));
-        }
+        // Capabilities, then the routing headers, then the version.
         if !meta["io.modelcontextprotocol/clientCapabilities"].is_object() {
             return bad(
                 &id,
@@ -300,8 +336,12 @@ impl Session<'_> {
                 None,
             );
         }
+        let requested = meta["io.modelcontextprotocol/protocolVersion"].clone();
         let mismatch = |what: &str| bad(&id, -32020, &format!("Header mismatch: {what}"), None);
-        if h.protocol_version.as_deref() != Some(MODERN) {
+        if let Some(header) = h.duplicated {
+            return mismatch(&format!("{header} is sent more than once"));
+        }
+        if h.protocol_version.as_deref() != requested.as_str() {
             return mismatch("MCP-Protocol-Version must equal the body's protocol version");
         }
         if h.method.as_deref() != Some(method.as_str()) {
@@ -313,6 +353,10 @@ impl Session<'_> {
                 return mismatch("Mcp-Name must equal the body's params.name");
             }
         }
+        if requested.as_str() != Some(MODERN) {
+            let data = json!({ "supported": ALL_VERSIONS, "requested": requested });
+            return bad(&id, -32022, "Unsupported protocol version", Some(data));
+        }
         let complete = |mut result: Value| {
             result["resultType"] = json!("complete");
             json!({ "jsonrpc": "2.0", "id": id, "result": result })
@@ -323,7 +367,7 @@ impl Session<'_> {
                 Some(complete(json!({
                     "supportedVersions": ALL_VERSIONS,
                     "capabilities": { "tools": { "listChanged": false } },
-                    "serverInfo": { "name": "kontor", "version": env!("CARGO_PKG_VERSION") },
+                    "_meta": { "io.modelcontextprotocol/serverInfo": { "name": "kontor", "version": env!("CARGO_PKG_VERSION") } },
                     "instructions": INSTRUCTIONS,
                     "ttlMs": TTL_MS,
                     "cacheScope": "private",
@@ -339,11 +383,15 @@ impl Session<'_> {
             ),
             "tools/call" => match self.tools_call(&params) {
                 Ok(result) => (StatusCode::OK, Some(complete(result)), None),
-                Err((code, message)) => (
-                    StatusCode::OK,
-                    Some(rpc_error(&id, code, &message, None)),
-                    None,
-                ),
+                Err((code, message)) => {
+                    // Protocol faults of this revision answer with an HTTP error status.
+                    let status = if code == -32602 {
+                        StatusCode::BAD_REQUEST
+                    } else {
+                        StatusCode::INTERNAL_SERVER_ERROR
+                    };
+                    (status, Some(rpc_error(&id, code, &message, None)), None)
+                }
             },
             "subscriptions/listen" => {
                 // Nothing here changes under a client's feet (the tool list is
@@ -355,7 +403,9 @@ impl Session<'_> {
                     "method": "notifications/subscriptions/acknowledged",
                     "params": { "notifications": {}, "_meta": { "io.modelcontextprotocol/subscriptionId": id } },
                 });
-                let stream = format!("{}{}", event(ack), event(complete(json!({}))));
+                let end =
+                    complete(json!({ "_meta": { "io.modelcontextprotocol/subscriptionId": id } }));
+                let stream = format!("{}{}", event(ack), event(end));
                 (StatusCode::OK, None, Some(stream))
             }
             _ => (
@@ -595,7 +645,7 @@ fn paging_of(f: &mut Fields) -> Result<Paging> {
         Some(c) => c
             .strip_prefix("o")
             .and_then(|hex| i64::from_str_radix(hex, 16).ok())
-            .filter(|o| *o >= 0 && o % limit == 0)
+            .filter(|o| (0..=MAX_OFFSET).contains(o) && o % limit == 0)
             .ok_or_else(|| {
                 Error::bad_request("The cursor is not one this server gave out (with this limit).")
             })?,

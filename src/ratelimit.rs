@@ -53,16 +53,22 @@ impl RateLimiter {
     /// Takes one token for `key_id` when `consume` is true and one is there;
     /// with `consume` false only reports the level.
     pub fn check(&self, key_id: &str, consume: bool) -> Verdict {
+        self.take(key_id, u64::from(consume))
+    }
+
+    /// Takes `tokens` for `key_id` when all of them are there, else none;
+    /// with 0 only reports the level.
+    pub fn take(&self, key_id: &str, tokens: u64) -> Verdict {
         let now = Instant::now();
         let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
         match buckets.get_mut(key_id) {
-            Some(bucket) => bucket.take(now, consume),
+            Some(bucket) => bucket.take(now, tokens),
             None => {
                 let mut bucket = Bucket {
                     level_ms: FULL_MS,
                     at: now,
                 };
-                let verdict = bucket.take(now, consume);
+                let verdict = bucket.take(now, tokens);
                 buckets.insert(key_id.to_string(), bucket);
                 verdict
             }
@@ -71,13 +77,14 @@ impl RateLimiter {
 }
 
 impl Bucket {
-    fn take(&mut self, now: Instant, consume: bool) -> Verdict {
+    fn take(&mut self, now: Instant, tokens: u64) -> Verdict {
         let elapsed = now.saturating_duration_since(self.at).as_millis() as u64;
         self.level_ms = (self.level_ms + elapsed).min(FULL_MS);
         self.at = now;
-        let allowed = self.level_ms >= REFILL_MS;
-        if allowed && consume {
-            self.level_ms -= REFILL_MS;
+        let needed = tokens.max(1) * REFILL_MS;
+        let allowed = self.level_ms >= needed;
+        if allowed {
+            self.level_ms -= tokens * REFILL_MS;
         }
         let missing = FULL_MS - self.level_ms;
         Verdict {
@@ -87,7 +94,7 @@ impl Bucket {
             retry_after_seconds: if allowed {
                 0
             } else {
-                ceil_div(REFILL_MS - self.level_ms, 1000).max(1)
+                ceil_div(needed.saturating_sub(self.level_ms), 1000).max(1)
             },
         }
     }

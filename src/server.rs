@@ -316,6 +316,9 @@ async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Byt
         protocol_version: header(&req, "mcp-protocol-version"),
         method: header(&req, "mcp-method"),
         name: header(&req, "mcp-name"),
+        duplicated: ["MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"]
+            .into_iter()
+            .find(|name| req.headers().get_all(*name).iter().count() > 1),
     });
     let request_head = (
         req.uri().query().unwrap_or("").to_string(),

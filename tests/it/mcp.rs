@@ -795,10 +795,15 @@ fn revision_2026_07_28_is_served_per_request() {
         (400, json!(-32602))
     );
     let future = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2099-01-01", "io.modelcontextprotocol/clientCapabilities": {}}}});
+    let future_headers = [
+        ("Authorization", auth.as_str()),
+        ("MCP-Protocol-Version", "2099-01-01"),
+        ("Mcp-Method", "tools/list"),
+    ];
     let a = c.send(
         "POST",
         "/mcp",
-        &headers,
+        &future_headers,
         Some(&serde_json::to_vec(&future).unwrap()),
     );
     assert_eq!(
@@ -938,4 +943,146 @@ fn the_rate_budget_body_limit_and_sessions_apply_to_the_agent_endpoint() {
             "{tool}"
         );
     }
+}
+
+#[test]
+fn revision_2026_07_28_refuses_what_would_split_header_and_body() {
+    let w = World::new();
+    let c = w.client();
+    let auth = format!("Bearer {}", w.live);
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}});
+    let send = |headers: &[(&str, &str)], body: Value| {
+        let mut all = vec![
+            ("Authorization", auth.as_str()),
+            ("MCP-Protocol-Version", "2026-07-28"),
+        ];
+        all.extend_from_slice(headers);
+        c.send(
+            "POST",
+            "/mcp",
+            &all,
+            Some(&serde_json::to_vec(&body).unwrap()),
+        )
+    };
+    // The routing header twice: the body decides nothing then.
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "get_business_attention", "arguments": {}, "_meta": meta}});
+    let a = send(
+        &[
+            ("Mcp-Method", "tools/call"),
+            ("Mcp-Name", "get_business_attention"),
+            ("Mcp-Name", "create_transaction"),
+        ],
+        call.clone(),
+    );
+    assert_eq!(
+        (a.status, a.body["error"]["code"].clone()),
+        (400, json!(-32020))
+    );
+    assert_eq!(
+        send(
+            &[
+                ("Mcp-Method", "tools/call"),
+                ("Mcp-Name", "get_business_attention")
+            ],
+            call
+        )
+        .status,
+        200
+    );
+    // Ids are strings or integers.
+    let a = send(
+        &[("Mcp-Method", "tools/list")],
+        json!({"jsonrpc": "2.0", "id": null, "method": "tools/list", "params": {"_meta": meta}}),
+    );
+    assert_eq!(
+        (
+            a.status,
+            a.body["error"]["code"].clone(),
+            a.body["id"].clone()
+        ),
+        (400, json!(-32600), json!(null))
+    );
+    // The revision named in the header but no _meta: the capabilities are missing.
+    let a = send(
+        &[("Mcp-Method", "tools/list")],
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}),
+    );
+    assert_eq!(
+        (a.status, a.body["error"]["code"].clone()),
+        (400, json!(-32602))
+    );
+    // An unknown tool is a protocol fault with an HTTP error status here.
+    let a = send(
+        &[("Mcp-Method", "tools/call"), ("Mcp-Name", "drop_tables")],
+        json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "drop_tables", "_meta": meta}}),
+    );
+    assert_eq!(
+        (a.status, a.body["error"]["code"].clone()),
+        (400, json!(-32602))
+    );
+    // server/discover names the server in _meta; listen ends with its subscription id.
+    let a = send(
+        &[("Mcp-Method", "server/discover")],
+        json!({"jsonrpc": "2.0", "id": 4, "method": "server/discover", "params": {"_meta": meta}}),
+    );
+    assert_eq!(
+        a.body["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        json!("kontor")
+    );
+    // A cursor pointing past any sane page is refused, not overflowed.
+    let r = call_tool(
+        &c,
+        &w.live,
+        "search_customers",
+        json!({"limit": 1, "cursor": "o7fffffffffffffff"}),
+    );
+    assert_eq!(
+        (r["isError"].clone(), r["structuredContent"]["code"].clone()),
+        (json!(true), json!("ANFRAGE"))
+    );
+}
+
+#[test]
+fn each_message_of_a_batch_spends_from_the_budget() {
+    let w = World::new();
+    let c = w.client();
+    let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});
+    let batch = Value::Array(vec![ping.clone(); 100]);
+    let a = rpc(&c, Some(&w.live), None, &batch);
+    assert_eq!(a.status, 200);
+    let left: u64 = a.header("RateLimit-Remaining").unwrap().parse().unwrap();
+    assert!(left <= 140, "100 messages cost 100 tokens, {left} left");
+    assert_eq!(
+        rpc(
+            &c,
+            Some(&w.live),
+            None,
+            &Value::Array(vec![ping.clone(); 101])
+        )
+        .status,
+        400
+    );
+    assert_eq!(
+        rpc(
+            &c,
+            Some(&w.live),
+            None,
+            &Value::Array(vec![ping.clone(); 100])
+        )
+        .status,
+        200
+    );
+    let a = rpc(
+        &c,
+        Some(&w.live),
+        None,
+        &Value::Array(vec![ping.clone(); 100]),
+    );
+    assert_eq!(a.status, 429, "the third batch overdraws the budget");
+    // A refused batch takes nothing: a single request still passes.
+    assert_eq!(rpc(&c, Some(&w.live), None, &ping).status, 200);
+}
+
+fn call_tool(c: &Client, key: &str, tool: &str, arguments: Value) -> Value {
+    call(c, key, 9, tool, arguments)
 }
