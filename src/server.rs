@@ -325,7 +325,12 @@ async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Byt
         header(&req, "authorization"),
         header(&req, "idempotency-key"),
     );
-    let body = match Limited::new(req.into_body(), MAX_BODY).collect().await {
+    // Most GETs carry no body: nothing to collect.
+    let empty = hyper::body::Body::size_hint(req.body()).exact() == Some(0);
+    let body = if empty {
+        Some(Vec::new())
+    } else {
+        match Limited::new(req.into_body(), MAX_BODY).collect().await {
         Ok(collected) => Some(collected.to_bytes().to_vec()),
         Err(e)
             if e.downcast_ref::<http_body_util::LengthLimitError>()
@@ -334,6 +339,7 @@ async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Byt
             None
         }
         Err(_) => Some(Vec::new()),
+        }
     };
     let (query, authorization, idempotency_key) = request_head;
     let request = Request {
@@ -389,13 +395,30 @@ async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Byt
     into_response(answer)
 }
 
+/// The header name for a name an answer uses (the common ones without parsing).
+fn header_name(name: &'static str) -> Option<hyper::header::HeaderName> {
+    let known = match name {
+        "RateLimit-Limit" => "ratelimit-limit",
+        "RateLimit-Remaining" => "ratelimit-remaining",
+        "RateLimit-Reset" => "ratelimit-reset",
+        "Retry-After" => "retry-after",
+        "WWW-Authenticate" => "www-authenticate",
+        "Allow" => "allow",
+        "Idempotent-Replayed" => "idempotent-replayed",
+        "Content-Type" => "content-type",
+        "X-Accel-Buffering" => "x-accel-buffering",
+        other => return hyper::header::HeaderName::from_bytes(other.as_bytes()).ok(),
+    };
+    Some(hyper::header::HeaderName::from_static(known))
+}
+
 fn into_response(answer: Answer) -> Response<Full<Bytes>> {
     let mut response = Response::new(Full::new(Bytes::from(answer.body)));
     *response.status_mut() = answer.status;
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
     for (name, value) in answer.headers {
-        if let Ok(value) = HeaderValue::from_str(&value) {
+        if let (Some(name), Ok(value)) = (header_name(name), HeaderValue::try_from(value)) {
             headers.insert(name, value);
         }
     }
