@@ -384,6 +384,15 @@ impl Drop for ReadSnapshot<'_> {
 }
 
 fn handle_on(app: &App, conn: &Connection, req: &Request) -> Answer {
+    // A GET reads in one transaction, its key included: one snapshot, one read lock.
+    let _snapshot = if req.method == Method::GET {
+        match ReadSnapshot::begin(conn) {
+            Ok(snapshot) => Some(snapshot),
+            Err(e) => return refusal(&e, Vec::new(), None),
+        }
+    } else {
+        None
+    };
     let (key, verdict) = match admit(app, conn, req.authorization.as_deref()) {
         Ok(admitted) => admitted,
         Err(Turned {
@@ -424,12 +433,6 @@ fn handle_admitted(app: &App, conn: &Connection, req: &Request, key: &AuthedKey)
     }
     let body = req.body.as_deref().ok_or(Error::PayloadTooLarge)?;
     let query = Query::parse(&req.query)?;
-    // A GET's handler reads in one transaction: one snapshot, one read lock.
-    let _snapshot = if req.method == Method::GET {
-        Some(ReadSnapshot::begin(conn)?)
-    } else {
-        None
-    };
     let call = Call {
         app,
         conn,

@@ -331,14 +331,14 @@ async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Byt
         Some(Vec::new())
     } else {
         match Limited::new(req.into_body(), MAX_BODY).collect().await {
-        Ok(collected) => Some(collected.to_bytes().to_vec()),
-        Err(e)
-            if e.downcast_ref::<http_body_util::LengthLimitError>()
-                .is_some() =>
-        {
-            None
-        }
-        Err(_) => Some(Vec::new()),
+            Ok(collected) => Some(collected.to_bytes().to_vec()),
+            Err(e)
+                if e.downcast_ref::<http_body_util::LengthLimitError>()
+                    .is_some() =>
+            {
+                None
+            }
+            Err(_) => Some(Vec::new()),
         }
     };
     let (query, authorization, idempotency_key) = request_head;

@@ -106,3 +106,41 @@ fn search_looks_at_name_number_email_and_city() {
     assert_eq!(count("_"), 1);
     assert_eq!(count("nirgends"), 0);
 }
+
+#[test]
+fn every_list_item_is_the_customers_own_wire_form() {
+    let w = World::new();
+    let c = w.client();
+    let full = c.post(
+        &w.live,
+        "/v1/customers",
+        &unique(),
+        &json!({
+            "name": "Quote \" Backslash \\ Tab\tÜ 😀 </script>", "street": "Weg 1", "postalCode": "1010",
+            "city": "Wien", "country": "AT", "vatId": "ATU12345678", "currency": "EUR", "email": "x@y.at",
+            "contact": "Ä", "phone": "+43 1"
+        }),
+    );
+    assert_eq!(full.status, 201, "{:?}", full.body);
+    let id = full.body["id"].as_str().unwrap();
+    w.data
+        .ok(&["customer", "terms", id, "--payment-days", "21"]);
+    let full = c.get(&w.live, &format!("/v1/customers/{id}"));
+    assert_eq!(full.body["paymentDays"], json!(21));
+    c.customer(&w.live, "Nur Name");
+    let list = c.get(&w.live, "/v1/customers?size=10");
+    assert_eq!(list.status, 200);
+    let items = list.body["data"].as_array().unwrap();
+    assert_eq!(items.len(), 2);
+    for item in items {
+        let id = item["id"].as_str().unwrap();
+        assert_eq!(*item, c.get(&w.live, &format!("/v1/customers/{id}")).body);
+    }
+    assert_eq!(items[1], full.body);
+    let found = c.get(&w.live, "/v1/customers?search=%22%20Backslash");
+    assert_eq!(found.body["data"], json!([full.body]));
+    assert_eq!(
+        (found.body["total"].clone(), found.body["more"].clone()),
+        (json!(1), json!(false))
+    );
+}
