@@ -132,27 +132,36 @@ fn origin_allowed(headers: &Headers, allowed: &[String]) -> bool {
     headers.origin.as_deref().is_none_or(ok) && headers.host.as_deref().is_some_and(ok)
 }
 
+/// A `/mcp` body, parsed once: none when it was over the size limit.
+pub type Parsed = Option<serde_json::Result<Value>>;
+
+/// Parses the body of a `/mcp` request.
+pub fn parse(req: &rest::Request) -> Parsed {
+    req.body.as_deref().map(serde_json::from_slice::<Value>)
+}
+
 /// Whether a `/mcp` body may write (a create tool, alone or in a batch): such
 /// requests wait for the writer on a blocking thread; all others are reads.
-pub fn may_write(body: Option<&[u8]>) -> bool {
-    let Some(body) = body else { return false };
-    let Ok(message) = serde_json::from_slice::<Value>(body) else {
-        return false;
-    };
+pub fn may_write(parsed: &Parsed) -> bool {
+    matches!(parsed, Some(Ok(message)) if writes(message))
+}
+
+/// Whether a parsed `/mcp` message calls a create tool, alone or in a batch.
+fn writes(message: &Value) -> bool {
     let writes = |m: &Value| {
         m["method"] == "tools/call"
             && m["params"]["name"]
                 .as_str()
                 .is_some_and(|n| TOOLS.iter().any(|t| t.name == n && !t.read_only))
     };
-    match &message {
+    match message {
         Value::Array(items) => items.iter().any(writes),
         single => writes(single),
     }
 }
 
 /// Serves one POST to `/mcp`.
-pub fn handle(app: &App, req: &rest::Request, headers: &Headers) -> Answer {
+pub fn handle(app: &App, req: &rest::Request, headers: &Headers, parsed: Parsed) -> Answer {
     if req.method != hyper::Method::POST {
         let error = Error::MethodNotAllowed("POST");
         return rest::refusal(&error, Vec::new(), None);
@@ -174,6 +183,15 @@ pub fn handle(app: &App, req: &rest::Request, headers: &Headers) -> Answer {
         Ok(c) => c,
         Err(e) => return rest::refusal(&e, Vec::new(), None),
     };
+    // A request that only reads does so in one transaction, its key included:
+    // one snapshot, one read lock. One that creates must see its own writes.
+    let _snapshot = match &parsed {
+        Some(Ok(_)) if !may_write(&parsed) => match rest::ReadSnapshot::begin(&conn) {
+            Ok(snapshot) => Some(snapshot),
+            Err(e) => return rest::refusal(&e, Vec::new(), None),
+        },
+        _ => None,
+    };
     let (key, verdict) = match rest::admit(app, &conn, req.authorization.as_deref()) {
         Ok(admitted) => admitted,
         Err(Turned {
@@ -194,7 +212,7 @@ pub fn handle(app: &App, req: &rest::Request, headers: &Headers) -> Answer {
         Err(Turned { error, key: None }) => return rest::refusal(&error, Vec::new(), None),
     };
     let mut rate = rest::rate_headers(&verdict);
-    let Some(body) = req.body.as_deref() else {
+    let Some(parsed) = parsed else {
         return answer(
             StatusCode::PAYLOAD_TOO_LARGE,
             Some(rpc_error(
@@ -207,7 +225,7 @@ pub fn handle(app: &App, req: &rest::Request, headers: &Headers) -> Answer {
             Some(key.id),
         );
     };
-    let message: Value = match serde_json::from_slice(body) {
+    let message: Value = match parsed {
         Ok(v) => v,
         Err(_) => {
             return answer(

@@ -363,10 +363,10 @@ pub fn handle(app: &App, req: &Request) -> Answer {
 
 /// A read transaction that ends when dropped, also when a handler panics, so
 /// no pooled connection goes back to the pool inside a transaction.
-struct ReadSnapshot<'a>(&'a Connection);
+pub struct ReadSnapshot<'a>(&'a Connection);
 
 impl<'a> ReadSnapshot<'a> {
-    fn begin(conn: &'a Connection) -> Result<ReadSnapshot<'a>> {
+    pub fn begin(conn: &'a Connection) -> Result<ReadSnapshot<'a>> {
         conn.prepare_cached("BEGIN")?.execute([])?;
         Ok(ReadSnapshot(conn))
     }

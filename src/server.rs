@@ -355,19 +355,22 @@ async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Byt
     // the write lock and an fsync, so it moves to a blocking thread.
     let answer = if let Some(headers) = mcp_headers {
         // Agent calls that only read run here, like GETs; creates wait for the writer.
-        if crate::mcp::may_write(request.body.as_deref()) {
-            tokio::task::spawn_blocking(move || crate::mcp::handle(&app, &request, &headers))
-                .await
-                .unwrap_or_else(|e| {
-                    rest::refusal(
-                        &Error::internal(format!("handler failed: {e}")),
-                        Vec::new(),
-                        None,
-                    )
-                })
+        let parsed = crate::mcp::parse(&request);
+        if crate::mcp::may_write(&parsed) {
+            tokio::task::spawn_blocking(move || {
+                crate::mcp::handle(&app, &request, &headers, parsed)
+            })
+            .await
+            .unwrap_or_else(|e| {
+                rest::refusal(
+                    &Error::internal(format!("handler failed: {e}")),
+                    Vec::new(),
+                    None,
+                )
+            })
         } else {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                crate::mcp::handle(&app, &request, &headers)
+                crate::mcp::handle(&app, &request, &headers, parsed)
             }))
             .unwrap_or_else(|_| {
                 rest::refusal(&Error::internal("a handler panicked"), Vec::new(), None)
