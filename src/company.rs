@@ -182,6 +182,19 @@ impl Company {
     }
 }
 
+/// Agreed payment days, a company's or a customer's, are 0 to 365.
+///
+/// Fails with `BadRequest` outside that range.
+pub fn check_payment_days(days: i64) -> Result<()> {
+    if (0..=365).contains(&days) {
+        Ok(())
+    } else {
+        Err(Error::bad_request(
+            "Payment days must be between 0 and 365.",
+        ))
+    }
+}
+
 /// Creates a company with the default workflow.
 ///
 /// Fails with `BadRequest` for an empty name, payment days outside 0–365 or an
@@ -194,11 +207,7 @@ pub fn create(tx: &Tx, new: NewCompany) -> Result<Company> {
         ));
     }
     if let Some(days) = new.payment_days {
-        if !(0..=365).contains(&days) {
-            return Err(Error::bad_request(
-                "Payment days must be between 0 and 365.",
-            ));
-        }
+        check_payment_days(days)?;
     }
     let timezone = new
         .timezone

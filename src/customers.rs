@@ -231,11 +231,7 @@ pub fn payment_days(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Opti
 ///
 /// Fails with `NotFound` for an unknown customer and `BadRequest` for days outside 0–365.
 pub fn set_terms(tx: &Tx, tenant: &Tenant, id: &str, days: i64) -> Result<Customer> {
-    if !(0..=365).contains(&days) {
-        return Err(Error::bad_request(
-            "Payment days must be between 0 and 365.",
-        ));
-    }
+    company::check_payment_days(days)?;
     let changed = tx.execute(
         "UPDATE customers SET payment_days = ?4 WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
         params![id, tenant.company_id, tenant.env(), days],

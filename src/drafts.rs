@@ -18,7 +18,6 @@ use crate::fields::Fields;
 use crate::ident;
 use crate::invoices::{self, FrozenLine, NewInvoice};
 use crate::jurisdiction::{self, DocumentKind};
-use crate::ledger;
 use crate::money::{self, Decimal, Tax};
 use crate::numbering;
 use crate::rest::{Call, Reply};
@@ -275,13 +274,24 @@ fn open_draft(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Stored> {
     Ok(draft)
 }
 
+/// The most lines one draft holds.
+pub const MAX_LINES: usize = 200;
+
 /// Adds a line to a draft. A line may come without a tax decision; issuing refuses it then.
 ///
 /// Fails with `NotFound` for an unknown draft, `WrongState` for an issued one,
-/// `BadRequest` for an empty description, a quantity that is not positive or a
-/// negative price.
+/// `BadRequest` for an empty description, a quantity that is not positive, a
+/// negative price or a draft already holding `MAX_LINES` lines.
 pub fn add_line(tx: &Tx, tenant: &Tenant, id: &str, line: &NewLine) -> Result<()> {
     open_draft(tx, tenant, id)?;
+    let lines: i64 = tx
+        .prepare_cached("SELECT count(*) FROM draft_lines WHERE draft_id = ?1")?
+        .query_row([id], |r| r.get(0))?;
+    if lines >= MAX_LINES as i64 {
+        return Err(Error::bad_request(format!(
+            "A draft holds at most {MAX_LINES} lines."
+        )));
+    }
     let description = line.description.trim();
     if description.is_empty() || description.chars().count() > 500 {
         return Err(Error::bad_request(
@@ -358,8 +368,8 @@ pub fn issue(tx: &Tx, tenant: &Tenant, id: &str, options: &IssueOptions) -> Resu
             ))
         })?;
     }
+    // invoices::issue refuses a day in closed books.
     let issued_on = options.on.unwrap_or_else(|| company.today());
-    ledger::check_open(tx, tenant, issued_on)?;
     let rate = invoices::fixed_rate(&draft.currency, &company.currency, options.rate)?;
     let money_lines: Vec<money::Line> = draft_lines
         .iter()

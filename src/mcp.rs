@@ -143,11 +143,19 @@ pub fn parse(req: &rest::Request) -> Parsed {
 /// Whether a `/mcp` body may write (a create tool, alone or in a batch): such
 /// requests wait for the writer on a blocking thread; all others are reads.
 pub fn may_write(parsed: &Parsed) -> bool {
-    matches!(parsed, Some(Ok(message)) if writes(message))
+    matches!(parsed, Some(Ok(message)) if calls_a_create(message))
+}
+
+/// A message alone, or the first of a batch (null for an empty one).
+fn first_message(message: &Value) -> &Value {
+    match message {
+        Value::Array(items) => items.first().unwrap_or(&Value::Null),
+        single => single,
+    }
 }
 
 /// Whether a parsed `/mcp` message calls a create tool, alone or in a batch.
-fn writes(message: &Value) -> bool {
+fn calls_a_create(message: &Value) -> bool {
     let writes = |m: &Value| {
         m["method"] == "tools/call"
             && m["params"]["name"]
@@ -160,8 +168,14 @@ fn writes(message: &Value) -> bool {
     }
 }
 
-/// Serves one POST to `/mcp`.
-pub fn handle(app: &App, req: &rest::Request, headers: &Headers, parsed: Parsed) -> Answer {
+/// Serves one POST to `/mcp`; `writes` is `may_write(&parsed)`.
+pub fn handle(
+    app: &App,
+    req: &rest::Request,
+    headers: &Headers,
+    parsed: Parsed,
+    writes: bool,
+) -> Answer {
     if req.method != hyper::Method::POST {
         let error = Error::MethodNotAllowed("POST");
         return rest::refusal(&error, Vec::new(), None);
@@ -185,12 +199,13 @@ pub fn handle(app: &App, req: &rest::Request, headers: &Headers, parsed: Parsed)
     };
     // A request that only reads does so in one transaction, its key included:
     // one snapshot, one read lock. One that creates must see its own writes.
-    let _snapshot = match &parsed {
-        Some(Ok(_)) if !may_write(&parsed) => match rest::ReadSnapshot::begin(&conn) {
+    let _snapshot = if !writes && matches!(parsed, Some(Ok(_))) {
+        match rest::ReadSnapshot::begin(&conn) {
             Ok(snapshot) => Some(snapshot),
             Err(e) => return rest::refusal(&e, Vec::new(), None),
-        },
-        _ => None,
+        }
+    } else {
+        None
     };
     let (key, verdict) = match rest::admit(app, &conn, req.authorization.as_deref()) {
         Ok(admitted) => admitted,
@@ -242,12 +257,7 @@ pub fn handle(app: &App, req: &rest::Request, headers: &Headers, parsed: Parsed)
         key: &key,
     };
     let modern = {
-        let first = if let Value::Array(items) = &message {
-            items.first().cloned().unwrap_or(Value::Null)
-        } else {
-            message.clone()
-        };
-        first
+        first_message(&message)
             .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
             .is_some()
             || headers.protocol_version.as_deref() == Some(MODERN)
@@ -440,18 +450,13 @@ impl Session<'_> {
         message: Value,
         header_version: Option<&str>,
     ) -> (StatusCode, Option<Value>) {
-        let first = if let Value::Array(items) = &message {
-            items.first().cloned().unwrap_or(Value::Null)
-        } else {
-            message.clone()
-        };
         let version = header_version.unwrap_or(UNNAMED_VERSION);
         if !VERSIONS.contains(&version) {
             let data = json!({ "supported": VERSIONS, "requested": version });
             return (
                 StatusCode::BAD_REQUEST,
                 Some(rpc_error(
-                    &first["id"],
+                    &first_message(&message)["id"],
                     -32600,
                     "Unsupported MCP-Protocol-Version",
                     Some(data),
@@ -903,8 +908,11 @@ fn create_once<T: serde::Serialize>(
 /// Reads the `lines` of a draft tool: `description`, `quantity`,
 /// `unit_price_minor`, and `tax_rate_percent` or `taxes: [{name, rate_percent, reason}]`.
 fn draft_lines(items: Vec<Value>, country: &str) -> Result<Vec<NewLine>> {
-    if items.is_empty() || items.len() > 200 {
-        return Err(Error::bad_request("lines needs 1 to 200 lines."));
+    if items.is_empty() || items.len() > drafts::MAX_LINES {
+        return Err(Error::bad_request(format!(
+            "lines needs 1 to {} lines.",
+            drafts::MAX_LINES
+        )));
     }
     items
         .into_iter()

@@ -147,8 +147,8 @@ pub fn get(conn: &Connection, tenant: &Tenant, id: &str) -> Result<PurchaseView>
 /// expenses + input tax / payables, opens the payable and raises
 /// `purchase.recorded`. Returns its id.
 ///
-/// Fails with `BadRequest` for negative amounts or an empty supplier or
-/// number, and `Refused` for a document recorded before, a due date before the
+/// Fails with `BadRequest` for negative amounts or an empty or overlong
+/// supplier, VAT id or number, and `Refused` for a document recorded before, a due date before the
 /// document date, closed books or a missing rate.
 pub fn record(tx: &Tx, tenant: &Tenant, new: &NewPurchase) -> Result<String> {
     let company = company::get(tx, &tenant.company_id)?;
@@ -157,6 +157,18 @@ pub fn record(tx: &Tx, tenant: &Tenant, new: &NewPurchase) -> Result<String> {
     if supplier.is_empty() || number.is_empty() {
         return Err(Error::bad_request(
             "A purchase needs the supplier's name and its document number.",
+        ));
+    }
+    // The bounds a partner created through the API has.
+    if supplier.chars().count() > 200
+        || number.chars().count() > 100
+        || new
+            .supplier_vat_id
+            .as_ref()
+            .is_some_and(|v| v.chars().count() > 30)
+    {
+        return Err(Error::bad_request(
+            "The supplier's name is at most 200 characters, its VAT id 30, the document number 100.",
         ));
     }
     if new.net < 0 || new.tax < 0 || new.net > money::MAX_AMOUNT || new.tax > money::MAX_AMOUNT {

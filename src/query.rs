@@ -16,6 +16,10 @@ pub fn percent_decode(text: &str, plus_is_space: bool) -> Option<String> {
         match bytes[i] {
             b'%' => {
                 let hex = bytes.get(i + 1..i + 3)?;
+                // Two hex digits exactly: from_str_radix alone would take "+1".
+                if !hex.iter().all(u8::is_ascii_hexdigit) {
+                    return None;
+                }
                 let hex = std::str::from_utf8(hex).ok()?;
                 out.push(u8::from_str_radix(hex, 16).ok()?);
                 i += 3;
@@ -170,6 +174,8 @@ mod tests {
         assert_eq!((p.page, p.size), (MAX_PAGE, 1));
         assert!(Query::parse("page=abc").unwrap().paging().is_err());
         assert!(Query::parse("x=%zz").is_err());
+        assert!(Query::parse("x=%+1").is_err());
+        assert_eq!(percent_decode("%-1", false), None);
         assert_eq!(
             percent_decode("RE%2F2026%2F1", false).as_deref(),
             Some("RE/2026/1")

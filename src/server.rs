@@ -356,9 +356,10 @@ async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Byt
     let answer = if let Some(headers) = mcp_headers {
         // Agent calls that only read run here, like GETs; creates wait for the writer.
         let parsed = crate::mcp::parse(&request);
-        if crate::mcp::may_write(&parsed) {
+        let writes = crate::mcp::may_write(&parsed);
+        if writes {
             tokio::task::spawn_blocking(move || {
-                crate::mcp::handle(&app, &request, &headers, parsed)
+                crate::mcp::handle(&app, &request, &headers, parsed, writes)
             })
             .await
             .unwrap_or_else(|e| {
@@ -370,7 +371,7 @@ async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Byt
             })
         } else {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                crate::mcp::handle(&app, &request, &headers, parsed)
+                crate::mcp::handle(&app, &request, &headers, parsed, writes)
             }))
             .unwrap_or_else(|_| {
                 rest::refusal(&Error::internal("a handler panicked"), Vec::new(), None)
