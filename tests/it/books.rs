@@ -1035,3 +1035,43 @@ fn replaying_a_drafts_creation_after_its_issue_shows_the_final_number() {
     assert_eq!(replay.body["dueOn"], invoice["dueOn"]);
     assert_eq!(replay.body["state"], json!("ISSUED"));
 }
+
+#[test]
+fn a_bill_bounds_its_supplier_like_the_api_bounds_a_customer() {
+    let w = World::new();
+    let c = w.client();
+    let record = |supplier: &str, number: &str| {
+        w.data.console(&[
+            "purchase",
+            "record",
+            "--company",
+            &w.company,
+            "--supplier",
+            supplier,
+            "--document-number",
+            number,
+            "--date",
+            "2026-05-02",
+            "--due",
+            "2026-05-16",
+            "--currency",
+            "EUR",
+            "--net",
+            "1000",
+            "--tax",
+            "190",
+        ])
+    };
+    let long_name = "M".repeat(201);
+    let (ok, _, err) = record(&long_name, "B-1");
+    assert!(!ok && err.contains("at most 200 characters"), "{err}");
+    let (ok, _, err) = record("Meier", &"9".repeat(101));
+    assert!(!ok && err.contains("document number 100"), "{err}");
+    // Nothing of the refusals stays: no partner, no bill.
+    assert_eq!(c.get(&w.live, "/v1/customers").body["total"], json!(0));
+    let (ok, _, err) = record(&"M".repeat(200), "B-1");
+    assert!(ok, "{err}");
+    let partners = c.get(&w.live, "/v1/customers").body;
+    assert_eq!(partners["total"], json!(1));
+    assert_eq!(partners["data"][0]["number"], json!("K10001"));
+}

@@ -137,6 +137,9 @@ fn every_list_item_is_the_customers_own_wire_form() {
         assert_eq!(*item, c.get(&w.live, &format!("/v1/customers/{id}")).body);
     }
     assert_eq!(items[1], full.body);
+    // An escape is two hex digits, no more and no less.
+    c.get(&w.live, "/v1/customers?search=%+1")
+        .refused(400, "ANFRAGE");
     let found = c.get(&w.live, "/v1/customers?search=%22%20Backslash");
     assert_eq!(found.body["data"], json!([full.body]));
     assert_eq!(

@@ -97,6 +97,12 @@ fn keys_are_scoped_to_company_and_environment() {
     assert_eq!((live.status, test.status), (201, 201));
     assert_eq!(test.header("Idempotent-Replayed"), None);
     assert_ne!(live.body["id"], test.body["id"]);
+    // Within its own company and environment the key does replay.
+    let again = c.post(&w.live, "/v1/customers", "same", &body("A"));
+    assert_eq!(
+        (again.header("Idempotent-Replayed"), &again.body["id"]),
+        (Some("true"), &live.body["id"])
+    );
 }
 
 #[test]

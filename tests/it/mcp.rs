@@ -1086,3 +1086,52 @@ fn each_message_of_a_batch_spends_from_the_budget() {
 fn call_tool(c: &Client, key: &str, tool: &str, arguments: Value) -> Value {
     call(c, key, 9, tool, arguments)
 }
+
+#[test]
+fn a_draft_holds_at_most_200_lines_whichever_surface_adds_them() {
+    let w = World::new();
+    let c = w.client();
+    let customer = c.customer(&w.live, "Viele Posten GmbH");
+    let line = json!({"description": "Posten", "quantity": "1", "unit_price_minor": 100, "tax_rate_percent": 19});
+    let lines = |n: usize| Value::Array(vec![line.clone(); n]);
+    let too_many = call(
+        &c,
+        &w.live,
+        1,
+        "create_invoice_draft",
+        json!({"customer_id": customer["id"], "lines": lines(201)}),
+    );
+    assert_eq!(too_many["structuredContent"]["code"], json!("ANFRAGE"));
+    let full = call(
+        &c,
+        &w.live,
+        2,
+        "create_invoice_draft",
+        json!({"customer_id": customer["id"], "lines": lines(200)}),
+    );
+    assert_eq!(full["isError"], json!(false), "{full}");
+    let draft = full["structuredContent"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (ok, _, err) = w.data.console(&[
+        "draft",
+        "line",
+        &draft,
+        "--description",
+        "Einer mehr",
+        "--quantity",
+        "1",
+        "--unit-price",
+        "100",
+        "--tax-rate",
+        "19",
+    ]);
+    assert!(!ok && err.contains("at most 200 lines"), "{err}");
+    let number = w.data.ok(&["draft", "issue", &draft])["number"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let invoice = c.get(&w.live, &format!("/v1/invoices/{number}")).body;
+    assert_eq!(invoice["lines"].as_array().unwrap().len(), 200);
+}

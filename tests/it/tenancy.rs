@@ -50,9 +50,26 @@ fn a_sandbox_key_and_another_company_get_404_for_every_record() {
         let all = c.get(key, "/v1/transactions?includeArchived=true&search=Geheimer");
         assert_eq!(all.body["total"], json!(0));
     }
-    // Their own key still sees them unchanged.
+    // Their own key still sees them unchanged, by id and in the lists the
+    // other keys searched.
     let own = c.get(&w.live, &format!("/v1/transactions/{txn_id}"));
     assert_eq!(own.body, txn);
+    assert_eq!(
+        c.get(&w.live, &format!("/v1/customers/{customer_id}")).body,
+        customer
+    );
+    assert_eq!(
+        c.get(&w.live, "/v1/customers?search=Geheim").body["total"],
+        json!(1)
+    );
+    assert_eq!(
+        c.get(
+            &w.live,
+            "/v1/transactions?includeArchived=true&search=Geheimer"
+        )
+        .body["total"],
+        json!(1)
+    );
     // And the other company's own data is theirs alone.
     let theirs = c.customer(&other_live, "Zweitkunde");
     c.get(

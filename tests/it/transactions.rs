@@ -150,6 +150,11 @@ fn patch_changes_only_what_it_names() {
         .refused(400, "ANFRAGE");
     c.patch(&w.live, &path, &json!({"stage": "WEG"}))
         .refused(409, "ABGELEHNT");
+    assert_eq!(
+        c.get(&w.live, &path).body,
+        a.body,
+        "the refusals changed nothing"
+    );
     // Archived: only archived may change; a no-op field is no change.
     assert_eq!(
         c.patch(&w.live, &path, &json!({"archived": true})).body["archived"],

@@ -111,6 +111,11 @@ fn endpoints_are_registered_listed_and_disabled() {
         None,
     )
     .refused(404, "NICHT_GEFUNDEN");
+    assert_eq!(
+        c.get(&w.live, "/v1/webhooks").body["data"][0]["enabled"],
+        json!(true),
+        "another company's DELETE disabled nothing"
+    );
     assert_eq!(c.get(&w.test, "/v1/webhooks").body["total"], json!(0));
     c.get(&w.test, &format!("/v1/webhooks/{id}/deliveries"))
         .refused(404, "NICHT_GEFUNDEN");
