@@ -252,11 +252,10 @@ pub fn create(tx: &Tx, new: NewCompany) -> Result<Company> {
 ///
 /// Fails with `NotFound` when there is none.
 pub fn get(conn: &Connection, id: &str) -> Result<Company> {
-    conn.query_row(
-        &format!("SELECT {COMPANY_COLUMNS} FROM companies WHERE id = ?1"),
-        [id],
-        company_from_row,
-    )
+    conn.prepare_cached(&format!(
+        "SELECT {COMPANY_COLUMNS} FROM companies WHERE id = ?1"
+    ))?
+    .query_row([id], company_from_row)
     .optional()?
     .ok_or_else(|| Error::not_found(format!("Company {id}")))
 }
