@@ -28,7 +28,7 @@ use crate::error::{Error, Result};
 /// The schema this binary writes and understands.
 pub const SCHEMA: &str = include_str!("../schema.sql");
 /// The version `schema.sql` carries in `PRAGMA user_version`.
-pub const SCHEMA_VERSION: i64 = 1;
+pub const SCHEMA_VERSION: i64 = 2;
 /// Most writes one COMMIT covers.
 const MAX_GROUP: usize = 64;
 

@@ -653,7 +653,7 @@ pub(crate) fn write_payment(
 ) -> Result<PaymentView> {
     let id = ident::new_id("pay");
     tx.prepare_cached(
-        "INSERT INTO payments (id, company_id, environment, direction, target_kind, target_id, currency, amount,
+        "INSERT INTO payments (id, company_id, environment, direction, invoice_id, purchase_id, currency, amount,
              amount_book, method, reference, paid_on, recorded_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
     )?
@@ -662,8 +662,8 @@ pub(crate) fn write_payment(
         tenant.company_id,
         tenant.env(),
         direction,
-        target_kind,
-        target_id,
+        (target_kind == "invoice").then_some(target_id),
+        (target_kind == "purchase").then_some(target_id),
         currency,
         p.amount,
         amount_book,
@@ -755,7 +755,7 @@ pub(crate) fn check_payment(
     }
     let last: Option<String> = conn
         .prepare_cached(
-            "SELECT max(paid_on) FROM payments WHERE target_id = ?1 AND company_id = ?2 AND environment = ?3",
+            "SELECT max(paid_on) FROM payments WHERE (invoice_id = ?1 OR purchase_id = ?1) AND company_id = ?2 AND environment = ?3",
         )?
         .query_row(params![doc.id, tenant.company_id, tenant.env()], |r| r.get(0))?;
     if let Some(last) = last.filter(|l| *l > on.to_string()) {
@@ -903,7 +903,7 @@ pub fn cancel(
     }
     let payments: i64 = tx
         .prepare_cached(
-            "SELECT count(*) FROM payments WHERE target_id = ?1 AND company_id = ?2 AND environment = ?3",
+            "SELECT count(*) FROM payments WHERE invoice_id = ?1 AND company_id = ?2 AND environment = ?3",
         )?
         .query_row(params![original.id, tenant.company_id, tenant.env()], |r| r.get(0))?;
     if payments > 0 {

@@ -192,14 +192,14 @@ pub fn open_documents(
     let sql = match side {
         Side::Receivable => {
             "SELECT i.id, i.number, i.buyer_name, i.issued_on, i.due_on, i.currency,
-                    i.gross - coalesce((SELECT sum(p.amount) FROM payments p WHERE p.target_id = i.id AND p.paid_on <= ?3), 0) AS open
+                    i.gross - coalesce((SELECT sum(p.amount) FROM payments p WHERE p.invoice_id = i.id AND p.paid_on <= ?3), 0) AS open
              FROM invoices i
              WHERE i.company_id = ?1 AND i.environment = ?2 AND i.document_type = 'INVOICE' AND i.issued_on <= ?3
                AND NOT EXISTS (SELECT 1 FROM invoices k WHERE k.id = i.cancelled_by_id AND k.issued_on <= ?3)"
         }
         Side::Payable => {
             "SELECT u.id, u.document_number, c.name, u.document_date, u.due_on, u.currency,
-                    u.gross - coalesce((SELECT sum(p.amount) FROM payments p WHERE p.target_id = u.id AND p.paid_on <= ?3), 0) AS open
+                    u.gross - coalesce((SELECT sum(p.amount) FROM payments p WHERE p.purchase_id = u.id AND p.paid_on <= ?3), 0) AS open
              FROM purchases u JOIN customers c ON c.id = u.supplier_id
              WHERE u.company_id = ?1 AND u.environment = ?2 AND u.kind = 'bill' AND u.document_date <= ?3"
         }
