@@ -23,13 +23,13 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::Response;
 use hyper_util::rt::TokioIo;
-use kontor::customers;
-use kontor::drafts::{self, DocumentType, IssueOptions, NewLine};
-use kontor::invoices::{self, Method, NewPayment};
-use kontor::money::{Decimal, Tax};
-use kontor::server::{Config, Server};
-use kontor::tenant::{Environment, Tenant};
-use kontor::webhooks;
+use kontor::books::customers;
+use kontor::books::drafts::{self, DocumentType, IssueOptions, NewLine};
+use kontor::books::invoices::{self, Method, NewPayment};
+use kontor::http::server::{Config, Server};
+use kontor::outbox::endpoints;
+use kontor::rules::money::{Decimal, Tax};
+use kontor::store::tenant::{Environment, Tenant};
 use serde_json::Value;
 
 #[global_allocator]
@@ -215,17 +215,17 @@ fn bare_server(status: u16, body: Vec<u8>) -> SocketAddr {
 
 fn console(data: &std::path::Path, args: &[&str]) -> Value {
     // The console's own functions, called the way `kontor` calls them.
-    let db = kontor::db::Db::open(data, 1).unwrap();
+    let db = kontor::store::db::Db::open(data, 1).unwrap();
     match args {
         ["company"] => db
             .write(|tx| {
-                kontor::company::create(
+                kontor::books::company::create(
                     tx,
-                    kontor::company::NewCompany {
+                    kontor::books::company::NewCompany {
                         name: "Bench GmbH".into(),
-                        country: kontor::iso::CountryCode::parse("c", "DE")?,
-                        currency: kontor::iso::Currency::parse("c", "EUR")?,
-                        plan: kontor::company::Plan::Enterprise,
+                        country: kontor::rules::iso::CountryCode::parse("c", "DE")?,
+                        currency: kontor::rules::iso::Currency::parse("c", "EUR")?,
+                        plan: kontor::books::company::Plan::Enterprise,
                         invoice_prefix: String::new(),
                         payment_days: None,
                         timezone: None,
@@ -239,13 +239,13 @@ fn console(data: &std::path::Path, args: &[&str]) -> Value {
                 let n: usize = n.parse().unwrap();
                 let keys = (0..n)
                     .map(|i| {
-                        kontor::keys::create(
+                        kontor::access::keys::create(
                             tx,
-                            kontor::keys::NewKey {
+                            kontor::access::keys::NewKey {
                                 company_id: company.to_string(),
                                 name: format!("bench {i}"),
-                                environment: kontor::tenant::Environment::Production,
-                                scopes: kontor::access::Scope::ALL.to_vec(),
+                                environment: kontor::store::tenant::Environment::Production,
+                                scopes: kontor::access::scopes::Scope::ALL.to_vec(),
                                 expires_at: None,
                             },
                         )
@@ -322,7 +322,7 @@ fn raw_database(dir: &std::path::Path) -> rusqlite::Connection {
         "PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;",
     )
     .unwrap();
-    conn.execute_batch(kontor::db::SCHEMA).unwrap();
+    conn.execute_batch(kontor::store::db::SCHEMA).unwrap();
     conn.execute(
         "INSERT INTO companies (id, name, country, currency, plan, timezone, workflow, created_at)
          VALUES ('org_raw', 'Raw', 'DE', 'EUR', 'ENTERPRISE', 'UTC', 'NEU', '2026-01-01T00:00:00.000Z')",
@@ -335,8 +335,8 @@ fn raw_database(dir: &std::path::Path) -> rusqlite::Connection {
 /// Issues `n` invoices to one customer, issue dates spread over the last two
 /// years (oldest first), and pays all but every tenth ten days after issue.
 /// Batches of acts share a transaction, so a million take minutes, not hours.
-fn fill(db: &kontor::db::Db, tenant: &Tenant, customer: &str, n: usize) {
-    let today = kontor::company::get(&db.connection().unwrap(), &tenant.company_id)
+fn fill(db: &kontor::store::db::Db, tenant: &Tenant, customer: &str, n: usize) {
+    let today = kontor::books::company::get(&db.connection().unwrap(), &tenant.company_id)
         .unwrap()
         .today();
     let mut done = 0;
@@ -410,7 +410,7 @@ fn books(dir: &std::path::Path, scale: usize) {
     let path = dir.join("books.db");
     let mut tenants = Vec::new();
     {
-        let db = kontor::db::Db::open(&path, 2).unwrap();
+        let db = kontor::store::db::Db::open(&path, 2).unwrap();
         for (n, name) in [(scale, "big"), (1_000, "small")] {
             let company = console(&path, &["company"])["id"]
                 .as_str()
@@ -425,7 +425,7 @@ fn books(dir: &std::path::Path, scale: usize) {
             let tenant = Tenant::new(&company, Environment::Production);
             let customer = db
                 .write(|tx| {
-                    let f = kontor::fields::Fields::parse(CUSTOMER_BODY.as_bytes())?;
+                    let f = kontor::http::fields::Fields::parse(CUSTOMER_BODY.as_bytes())?;
                     customers::create(tx, &tenant, &customers::NewCustomer::from_fields(f, "DE")?)
                 })
                 .unwrap();
@@ -472,7 +472,7 @@ fn books(dir: &std::path::Path, scale: usize) {
     server.stop();
 
     // The act: issuing a prepared draft, each in its own transaction (and fsync).
-    let db = kontor::db::Db::open(&path, 2).unwrap();
+    let db = kontor::store::db::Db::open(&path, 2).unwrap();
     let (tenant, customer, _) = &tenants[1];
     let drafts: Vec<String> = db
         .write(|tx| {
@@ -556,7 +556,7 @@ fn receiver(delay: Duration) -> SocketAddr {
     rx.recv().unwrap()
 }
 
-fn delivered(db: &kontor::db::Db, endpoints: &[String]) -> usize {
+fn delivered(db: &kontor::store::db::Db, endpoints: &[String]) -> usize {
     let conn = db.connection().unwrap();
     endpoints
         .iter()
@@ -572,7 +572,7 @@ fn delivered(db: &kontor::db::Db, endpoints: &[String]) -> usize {
 }
 
 /// Waits until `endpoints` together have `count` delivered; returns how long it took.
-fn until_delivered(db: &kontor::db::Db, endpoints: &[String], count: usize) -> Duration {
+fn until_delivered(db: &kontor::store::db::Db, endpoints: &[String], count: usize) -> Duration {
     let started = Instant::now();
     while delivered(db, endpoints) < count {
         assert!(
@@ -595,25 +595,25 @@ fn deliveries(dir: &std::path::Path) {
         .unwrap()
         .to_string();
     let tenant = Tenant::new(&company, Environment::Production);
-    let db = std::sync::Arc::new(kontor::db::Db::open(&path, 4).unwrap());
+    let db = std::sync::Arc::new(kontor::store::db::Db::open(&path, 4).unwrap());
     let fast = receiver(Duration::ZERO);
     let endpoints: Vec<String> = db
         .write(|tx| {
             (0..20)
                 .map(|i| {
-                    let new = webhooks::NewEndpoint {
+                    let new = endpoints::NewEndpoint {
                         url: format!("http://{fast}/hook/{i}"),
                         events: vec!["*".into()],
                         description: None,
                     };
-                    webhooks::create(tx, &tenant, &new)
+                    endpoints::create(tx, &tenant, &new)
                 })
                 .collect()
         })
         .unwrap();
     let customer = db
         .write(|tx| {
-            let f = kontor::fields::Fields::parse(CUSTOMER_BODY.as_bytes())?;
+            let f = kontor::http::fields::Fields::parse(CUSTOMER_BODY.as_bytes())?;
             customers::create(tx, &tenant, &customers::NewCustomer::from_fields(f, "DE")?)
         })
         .unwrap();
@@ -636,10 +636,10 @@ fn deliveries(dir: &std::path::Path) {
     };
     // The backlog is written first, then the worker starts on it.
     issue_many(500);
-    let policy = kontor::address::Policy {
+    let policy = kontor::outbox::address::Policy {
         allow_loopback: true,
     };
-    let worker = kontor::delivery::Worker::start(db.clone(), policy).unwrap();
+    let worker = kontor::outbox::delivery::Worker::start(db.clone(), policy).unwrap();
     let took = until_delivered(&db, &endpoints, 10_000);
     println!(
         "  {:<44} {:>9.0} deliveries/s ({:.2} s for 10,000)",
@@ -663,12 +663,12 @@ fn deliveries(dir: &std::path::Path) {
     }
     let hanging = receiver(Duration::from_secs(30));
     db.write(|tx| {
-        let new = webhooks::NewEndpoint {
+        let new = endpoints::NewEndpoint {
             url: format!("http://{hanging}/hang"),
             events: vec!["*".into()],
             description: None,
         };
-        webhooks::create(tx, &tenant, &new)
+        endpoints::create(tx, &tenant, &new)
     })
     .unwrap();
     let mut with_hang = Vec::new();

@@ -1,4 +1,4 @@
-//! The `kontor` binary: parse the command line and hand it to the library.
+//! The `kontor` binary: parse the command line and hand it to the console.
 
 use clap::Parser;
 
@@ -8,5 +8,5 @@ use clap::Parser;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> std::process::ExitCode {
-    kontor::cli::run(kontor::cli::Cli::parse())
+    kontor::console::run(kontor::console::Cli::parse())
 }

@@ -149,11 +149,13 @@ fn a_data_file_from_a_newer_kontor_is_refused() {
     let (ok, _, err) = data.console(&["key", "list", "--company", "org_x"]);
     assert!(!ok);
     assert!(err.contains("schema version 99"), "{err}");
-    assert!(kontor::server::Server::start(kontor::server::Config::new(
-        &data.path,
-        "127.0.0.1:0".parse().unwrap()
-    ))
-    .is_err());
+    assert!(
+        kontor::http::server::Server::start(kontor::http::server::Config::new(
+            &data.path,
+            "127.0.0.1:0".parse().unwrap()
+        ))
+        .is_err()
+    );
 }
 
 #[test]

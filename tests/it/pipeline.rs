@@ -24,7 +24,7 @@ fn five_bad_keys_get_one_identical_401() {
         "all",
     ]);
     data.ok(&["key", "revoke", revoked["id"].as_str().unwrap()]);
-    let soon = kontor::clock::format_instant(
+    let soon = kontor::store::clock::format_instant(
         jiff::Timestamp::now() + jiff::SignedDuration::from_millis(2000),
     );
     let expired = data.ok(&[
@@ -52,7 +52,7 @@ fn five_bad_keys_get_one_identical_401() {
     );
     std::thread::sleep(Duration::from_millis(2100));
 
-    let unknown = format!("svc_live_{}", kontor::ident::base62(40));
+    let unknown = format!("svc_live_{}", kontor::store::ids::base62(40));
     let revoked_auth = format!("Bearer {}", revoked["secret"].as_str().unwrap());
     let expired_auth = format!("Bearer {}", expired["secret"].as_str().unwrap());
     let unknown_auth = format!("Bearer {unknown}");

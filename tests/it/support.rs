@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::Command;
 
-use kontor::server::{Config, Server};
+use kontor::http::server::{Config, Server};
 use serde_json::{json, Value};
 
 /// A fresh data file in a temporary directory, removed at the end.
@@ -315,5 +315,5 @@ impl Client {
 
 /// A fresh Idempotency-Key.
 pub fn unique() -> String {
-    kontor::ident::new_id("idem")
+    kontor::store::ids::new_id("idem")
 }

@@ -5,9 +5,9 @@
 
 use rusqlite::{params, Connection, OptionalExtension};
 
-use crate::db::Tx;
 use crate::error::Result;
-use crate::tenant::Tenant;
+use crate::store::db::Tx;
+use crate::store::tenant::Tenant;
 
 /// Takes the next value of `series`, starting at `first`.
 ///

@@ -21,14 +21,14 @@ use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
 use tokio::sync::oneshot;
 
-use crate::address::Policy;
-use crate::db::Db;
-use crate::delivery::Worker;
+use crate::access::budget::RateLimiter;
+use crate::access::idempotency;
+use crate::access::keys::UsageLog;
 use crate::error::{Error, Result};
-use crate::idempotency;
-use crate::keys::UsageLog;
-use crate::ratelimit::RateLimiter;
-use crate::rest::{self, Answer, App, Request, MAX_BODY};
+use crate::http::rest::{self, Answer, App, Request, MAX_BODY};
+use crate::outbox::address::Policy;
+use crate::outbox::delivery::Worker;
+use crate::store::db::Db;
 
 /// How a server is started.
 #[derive(Debug, Clone)]
@@ -98,7 +98,7 @@ impl Server {
     ///
     /// Fails only on a storage error.
     pub fn deliver_due(&self, at: jiff::Timestamp) -> Result<usize> {
-        crate::delivery::run_due(&self.app.db, self.app.webhook_policy, at)
+        crate::outbox::delivery::run_due(&self.app.db, self.app.webhook_policy, at)
     }
 
     /// Stops accepting, lets in-flight requests finish, and waits for the end.
@@ -310,7 +310,7 @@ async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Byt
         }
         return into_response(answer);
     }
-    let mcp_headers = (path == "/mcp").then(|| crate::mcp::Headers {
+    let mcp_headers = (path == "/mcp").then(|| crate::http::mcp::Headers {
         origin: header(&req, "origin"),
         host: header(&req, "host"),
         protocol_version: header(&req, "mcp-protocol-version"),
@@ -355,11 +355,11 @@ async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Byt
     // the write lock and an fsync, so it moves to a blocking thread.
     let answer = if let Some(headers) = mcp_headers {
         // Agent calls that only read run here, like GETs; creates wait for the writer.
-        let parsed = crate::mcp::parse(&request);
-        let writes = crate::mcp::may_write(&parsed);
+        let parsed = crate::http::mcp::parse(&request);
+        let writes = crate::http::mcp::may_write(&parsed);
         if writes {
             tokio::task::spawn_blocking(move || {
-                crate::mcp::handle(&app, &request, &headers, parsed, writes)
+                crate::http::mcp::handle(&app, &request, &headers, parsed, writes)
             })
             .await
             .unwrap_or_else(|e| {
@@ -371,7 +371,7 @@ async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Byt
             })
         } else {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                crate::mcp::handle(&app, &request, &headers, parsed, writes)
+                crate::http::mcp::handle(&app, &request, &headers, parsed, writes)
             }))
             .unwrap_or_else(|_| {
                 rest::refusal(&Error::internal("a handler panicked"), Vec::new(), None)

@@ -165,11 +165,13 @@ impl Fields {
     /// absent or null is `None`. Numbers keep their written digits.
     ///
     /// Fails with `BadRequest` naming the field when it is not a decimal.
-    pub fn optional_decimal(&mut self, name: &str) -> Result<Option<crate::money::Decimal>> {
+    pub fn optional_decimal(&mut self, name: &str) -> Result<Option<crate::rules::money::Decimal>> {
         match self.take(name) {
             None | Some(Value::Null) => Ok(None),
-            Some(Value::Number(n)) => crate::money::Decimal::parse(name, &n.to_string()).map(Some),
-            Some(Value::String(s)) => crate::money::Decimal::parse(name, &s).map(Some),
+            Some(Value::Number(n)) => {
+                crate::rules::money::Decimal::parse(name, &n.to_string()).map(Some)
+            }
+            Some(Value::String(s)) => crate::rules::money::Decimal::parse(name, &s).map(Some),
             Some(other) => Err(Error::bad_request(format!(
                 "The field {name} must be a decimal number, not {}.",
                 type_name(&other)

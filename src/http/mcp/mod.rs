@@ -9,24 +9,24 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::access::Operation;
-use crate::attention;
-use crate::company;
-use crate::customers;
-use crate::drafts::{self, DocumentType, NewLine};
+use crate::access::idempotency;
+use crate::access::keys::AuthedKey;
+use crate::access::scopes::Operation;
+use crate::books::attention;
+use crate::books::company;
+use crate::books::customers;
+use crate::books::drafts::{self, DocumentType, NewLine};
+use crate::books::invoices;
+use crate::books::ledger;
+use crate::books::report;
+use crate::books::transactions;
 use crate::error::{Error, Result};
-use crate::fields::Fields;
-use crate::idempotency;
-use crate::invoices;
-use crate::jurisdiction;
-use crate::keys::AuthedKey;
-use crate::ledger;
-use crate::money::Tax;
-use crate::query::{Paging, Query};
-use crate::report;
-use crate::rest::{self, Answer, App, Turned};
-use crate::tenant::Tenant;
-use crate::transactions;
+use crate::http::fields::Fields;
+use crate::http::query::{Paging, Query};
+use crate::http::rest::{self, Answer, App, Turned};
+use crate::rules::jurisdiction;
+use crate::rules::money::Tax;
+use crate::store::tenant::Tenant;
 use hyper::StatusCode;
 use rusqlite::Connection;
 
@@ -680,7 +680,7 @@ fn paging_of(f: &mut Fields) -> Result<Paging> {
 }
 
 /// The list answer: items, the cursor of the next page (or null), the total.
-fn list_answer<T: serde::Serialize>(page: crate::query::Page<T>) -> Value {
+fn list_answer<T: serde::Serialize>(page: crate::http::query::Page<T>) -> Value {
     let next = page
         .more
         .then(|| format!("o{:x}", (page.page + 1) * page.size));
@@ -733,11 +733,11 @@ fn list_invoices(s: &Session, mut f: Fields) -> Result<Value> {
     };
     let from = f
         .optional_text("from", 10)?
-        .map(|d| crate::clock::parse_date("from", &d))
+        .map(|d| crate::store::clock::parse_date("from", &d))
         .transpose()?;
     let to = f
         .optional_text("to", 10)?
-        .map(|d| crate::clock::parse_date("to", &d))
+        .map(|d| crate::store::clock::parse_date("to", &d))
         .transpose()?;
     let paging = paging_of(&mut f)?;
     f.finish()?;
@@ -791,13 +791,13 @@ fn list_transactions(s: &Session, mut f: Fields) -> Result<Value> {
     )?))
 }
 
-fn company_of(s: &Session) -> Result<crate::company::Company> {
+fn company_of(s: &Session) -> Result<crate::books::company::Company> {
     company::get(s.conn, &s.tenant().company_id)
 }
 
 fn date_arg(f: &mut Fields, name: &str) -> Result<Option<jiff::civil::Date>> {
     f.optional_text(name, 10)?
-        .map(|d| crate::clock::parse_date(name, &d))
+        .map(|d| crate::store::clock::parse_date(name, &d))
         .transpose()
 }
 
@@ -877,7 +877,7 @@ fn create_once<T: serde::Serialize>(
     tool: &str,
     key: Option<String>,
     fingerprint_of: Value,
-    create: impl FnOnce(&crate::db::Tx) -> Result<String>,
+    create: impl FnOnce(&crate::store::db::Tx) -> Result<String>,
     read: impl Fn(&Connection, &str) -> Result<T>,
 ) -> Result<Value> {
     match key {
@@ -926,7 +926,7 @@ fn draft_lines(items: Vec<Value>, country: &str) -> Result<Vec<NewLine>> {
                 .map_err(at)?
                 .ok_or_else(|| at(Error::bad_request("The field quantity is missing.")))?;
             let unit_price = f
-                .optional_int("unit_price_minor", 0..=crate::money::MAX_AMOUNT)
+                .optional_int("unit_price_minor", 0..=crate::rules::money::MAX_AMOUNT)
                 .map_err(at)?
                 .ok_or_else(|| at(Error::bad_request("The field unit_price_minor is missing.")))?;
             let rate = f.optional_decimal("tax_rate_percent").map_err(at)?;

@@ -6,11 +6,11 @@
 use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::{json, Value};
 
-use crate::clock;
-use crate::db::Tx;
 use crate::error::{Error, Result};
-use crate::ident;
-use crate::iso::{CountryCode, Currency};
+use crate::rules::iso::{CountryCode, Currency};
+use crate::store::clock;
+use crate::store::db::Tx;
+use crate::store::ids;
 
 /// A company's plan. Only Enterprise includes the API, webhooks and the agent server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -228,7 +228,7 @@ pub fn create(tx: &Tx, new: NewCompany) -> Result<Company> {
             "In Spain the series R is the corrections' own; choose another invoice prefix.",
         ));
     }
-    let id = ident::new_id("org");
+    let id = ids::new_id("org");
     tx.execute(
         "INSERT INTO companies (id, name, country, currency, plan, invoice_prefix, payment_days, timezone, workflow, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",

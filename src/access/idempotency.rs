@@ -10,10 +10,10 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::clock;
-use crate::db::{Db, Tx};
 use crate::error::{Error, Result};
-use crate::tenant::Tenant;
+use crate::store::clock;
+use crate::store::db::{Db, Tx};
+use crate::store::tenant::Tenant;
 
 /// Longest Idempotency-Key accepted.
 pub const MAX_KEY_LEN: usize = 200;

@@ -12,13 +12,13 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-use crate::access::{permissions_of, Scope};
-use crate::clock;
-use crate::company::{self, Plan};
-use crate::db::{Db, Tx};
+use crate::access::scopes::{permissions_of, Scope};
+use crate::books::company::{self, Plan};
 use crate::error::{Error, Result};
-use crate::ident;
-use crate::tenant::{Environment, Tenant};
+use crate::store::clock;
+use crate::store::db::{Db, Tx};
+use crate::store::ids;
+use crate::store::tenant::{Environment, Tenant};
 
 /// Random characters after the prefix.
 const SECRET_LEN: usize = 40;
@@ -97,9 +97,9 @@ pub fn create(tx: &Tx, new: NewKey) -> Result<Value> {
     let secret = format!(
         "{}{}",
         new.environment.key_prefix(),
-        ident::base62(SECRET_LEN)
+        ids::base62(SECRET_LEN)
     );
-    let id = ident::new_id("key");
+    let id = ids::new_id("key");
     tx.execute(
         "INSERT INTO api_keys (id, company_id, environment, name, secret_hash, display, scopes, created_at, expires_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",

@@ -8,21 +8,21 @@ use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
-use crate::clock;
-use crate::company::{self, Company};
-use crate::db::Tx;
+use crate::books::company::{self, Company};
+use crate::books::ledger::{self, Account, Posting};
+use crate::books::numbering;
+use crate::books::report::{self, Side};
 use crate::error::{Error, Result};
-use crate::events::{self, Fields};
-use crate::ident;
-use crate::iso::Currency;
-use crate::jurisdiction::{self, DocumentKind};
-use crate::ledger::{self, Account, Posting};
-use crate::money::{self, Decimal, Money};
-use crate::numbering;
-use crate::query::{Page, Paging, PAGE_LIMIT_SQL};
-use crate::report::{self, Side};
-use crate::rest::{Call, Reply};
-use crate::tenant::Tenant;
+use crate::http::query::{Page, Paging, PAGE_LIMIT_SQL};
+use crate::http::rest::{Call, Reply};
+use crate::outbox::events::{self, Fields};
+use crate::rules::iso::Currency;
+use crate::rules::jurisdiction::{self, DocumentKind};
+use crate::rules::money::{self, Decimal, Money};
+use crate::store::clock;
+use crate::store::db::Tx;
+use crate::store::ids;
+use crate::store::tenant::Tenant;
 
 /// How a payment was made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -504,7 +504,7 @@ pub fn issue(tx: &Tx, tenant: &Tenant, company: &Company, new: NewInvoice) -> Re
         year,
         seq,
     );
-    let id = ident::new_id("inv");
+    let id = ids::new_id("inv");
     let buyer: (String, String, String, String, String, Option<String>) = tx
         .prepare_cached(
             "SELECT name, street, postal_code, city, country, vat_id FROM customers
@@ -651,7 +651,7 @@ pub(crate) fn write_payment(
     on: Date,
     p: &NewPayment,
 ) -> Result<PaymentView> {
-    let id = ident::new_id("pay");
+    let id = ids::new_id("pay");
     tx.prepare_cached(
         "INSERT INTO payments (id, company_id, environment, direction, invoice_id, purchase_id, currency, amount,
              amount_book, method, reference, paid_on, recorded_at)
@@ -929,7 +929,7 @@ pub fn cancel(
         year,
         seq,
     );
-    let correction_id = ident::new_id("inv");
+    let correction_id = ids::new_id("inv");
     tx.prepare_cached(
         "INSERT INTO invoices (id, company_id, environment, document_type, number, customer_id, buyer_name,
              buyer_street, buyer_postal_code, buyer_city, buyer_country, buyer_vat_id, currency, rate, issued_on, due_on,

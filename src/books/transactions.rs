@@ -8,17 +8,17 @@ use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
-use crate::clock;
-use crate::company::{self, Company};
-use crate::customers;
-use crate::db::Tx;
+use crate::books::company::{self, Company};
+use crate::books::customers;
+use crate::books::numbering;
 use crate::error::{Error, Result};
-use crate::fields::{Fields, Patch};
-use crate::ident;
-use crate::numbering;
-use crate::query::{Page, Paging, Query, PAGE_LIMIT_SQL};
-use crate::rest::{Call, Reply};
-use crate::tenant::Tenant;
+use crate::http::fields::{Fields, Patch};
+use crate::http::query::{Page, Paging, Query, PAGE_LIMIT_SQL};
+use crate::http::rest::{Call, Reply};
+use crate::store::clock;
+use crate::store::db::Tx;
+use crate::store::ids;
+use crate::store::tenant::Tenant;
 
 const MAX_TITLE: usize = 200;
 const MAX_DESCRIPTION: usize = 5000;
@@ -84,7 +84,7 @@ pub fn create(tx: &Tx, tenant: &Tenant, new: &NewTransaction) -> Result<String> 
     let started_on = company.today();
     let year = started_on.year();
     let seq = numbering::take(tx, tenant, &format!("transaction:{year}"), 1)?;
-    let id = ident::new_id("txn");
+    let id = ids::new_id("txn");
     let now = clock::now();
     tx.prepare_cached(
         "INSERT INTO transactions (id, company_id, environment, number, title, description, stage, customer_id,
@@ -498,7 +498,7 @@ pub fn add_note(
             "A note needs a text of 1 to 5000 characters.",
         ));
     }
-    let id = ident::new_id("not");
+    let id = ids::new_id("not");
     tx.prepare_cached(
         "INSERT INTO transaction_notes (id, company_id, environment, transaction_id, text, author, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",

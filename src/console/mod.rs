@@ -7,28 +7,29 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+pub mod demo;
+
 use clap::{Args, Parser, Subcommand};
 use serde_json::Value;
 
-use crate::access::Scope;
-use crate::clock;
-use crate::company::{self, NewCompany, Plan};
-use crate::customers;
-use crate::db::Db;
-use crate::demo;
-use crate::drafts::{self, DocumentType, IssueOptions, NewLine};
+use crate::access::keys::{self, NewKey};
+use crate::access::scopes::Scope;
+use crate::books::company::{self, NewCompany, Plan};
+use crate::books::customers;
+use crate::books::drafts::{self, DocumentType, IssueOptions, NewLine};
+use crate::books::invoices::{self, Method, NewPayment};
+use crate::books::ledger;
+use crate::books::purchases::{self, NewPurchase};
 use crate::error::{Error, Result};
-use crate::invoices::{self, Method, NewPayment};
-use crate::iso::{CountryCode, Currency};
-use crate::jurisdiction;
-use crate::keys::{self, NewKey};
-use crate::ledger;
-use crate::money::{Decimal, Tax};
-use crate::purchases::{self, NewPurchase};
-use crate::server::{self, Config};
-use crate::tenant::Environment;
-use crate::tenant::{owner, Owned, Tenant};
-use crate::webhooks;
+use crate::http::server::{self, Config};
+use crate::outbox::endpoints;
+use crate::rules::iso::{CountryCode, Currency};
+use crate::rules::jurisdiction;
+use crate::rules::money::{Decimal, Tax};
+use crate::store::clock;
+use crate::store::db::Db;
+use crate::store::tenant::Environment;
+use crate::store::tenant::{owner, Owned, Tenant};
 
 /// The data file used when `--data` is not given.
 pub const DEFAULT_DATA: &str = "kontor.db";
@@ -637,11 +638,11 @@ fn act(db: &Db, command: &Command) -> Result<Value> {
             mode,
         }) => db.read(|conn| {
             company::get(conn, company)?;
-            let paging = crate::query::Paging {
+            let paging = crate::http::query::Paging {
                 page: (*page).max(0),
                 size: 100,
             };
-            Ok(json(&webhooks::deliveries(
+            Ok(json(&endpoints::deliveries(
                 conn,
                 &tenant(company, *mode),
                 endpoint.as_deref(),
@@ -650,8 +651,8 @@ fn act(db: &Db, command: &Command) -> Result<Value> {
         }),
         Command::Webhook(WebhookCommand::Redeliver { delivery, mode }) => db.write(|tx| {
             let t = owner(tx, Owned::Delivery, delivery, mode.environment())?;
-            let id = webhooks::redeliver(tx, &t, delivery)?;
-            Ok(json(&webhooks::delivery(tx, &t, &id)?))
+            let id = endpoints::redeliver(tx, &t, delivery)?;
+            Ok(json(&endpoints::delivery(tx, &t, &id)?))
         }),
         _ => Err(Error::internal("not an act")),
     }

@@ -9,10 +9,10 @@ use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
-use crate::clock;
-use crate::db::Tx;
 use crate::error::{Error, Result};
-use crate::tenant::Tenant;
+use crate::store::clock;
+use crate::store::db::Tx;
+use crate::store::tenant::Tenant;
 
 /// The chart of accounts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -320,7 +320,7 @@ pub fn close(tx: &Tx, tenant: &Tenant, through: Date) -> Result<serde_json::Valu
 #[derive(Debug, Serialize)]
 pub struct AccountAmount {
     pub account: &'static str,
-    pub amount: crate::money::Money,
+    pub amount: crate::rules::money::Money,
 }
 
 /// The profit and loss over a period, read from the ledger only.
@@ -329,9 +329,9 @@ pub struct ProfitAndLoss {
     pub from: String,
     pub to: String,
     pub currency: String,
-    pub revenue: crate::money::Money,
-    pub expenses: crate::money::Money,
-    pub result: crate::money::Money,
+    pub revenue: crate::rules::money::Money,
+    pub expenses: crate::rules::money::Money,
+    pub result: crate::rules::money::Money,
     pub by_account: Vec<AccountAmount>,
     /// True only when the whole period lies in closed books.
     pub is_final: bool,
@@ -348,7 +348,7 @@ pub fn profit_and_loss(
     to: Date,
 ) -> Result<ProfitAndLoss> {
     let totals = totals(conn, tenant, Some(from), to)?;
-    let money = |minor| crate::money::Money::new(minor, currency);
+    let money = |minor| crate::rules::money::Money::new(minor, currency);
     let side = |a: Account| {
         let (d, c) = totals.get(&a).copied().unwrap_or((0, 0));
         match a.class() {
@@ -382,12 +382,12 @@ pub struct BalanceSheet {
     pub as_of: String,
     pub currency: String,
     pub assets: Vec<AccountAmount>,
-    pub total_assets: crate::money::Money,
+    pub total_assets: crate::rules::money::Money,
     pub liabilities: Vec<AccountAmount>,
-    pub total_liabilities: crate::money::Money,
-    pub equity: crate::money::Money,
+    pub total_liabilities: crate::rules::money::Money,
+    pub equity: crate::rules::money::Money,
     /// Revenue less expenses of every day up to `as_of` (not yet moved to equity).
-    pub result: crate::money::Money,
+    pub result: crate::rules::money::Money,
     pub balanced: bool,
 }
 
@@ -401,7 +401,7 @@ pub fn balance_sheet(
     as_of: Date,
 ) -> Result<BalanceSheet> {
     let totals = totals(conn, tenant, None, as_of)?;
-    let money = |minor| crate::money::Money::new(minor, currency);
+    let money = |minor| crate::rules::money::Money::new(minor, currency);
     let debit_side = |a: Account| totals.get(&a).map_or(0, |(d, c)| d - c);
     let of_class = |class: Class, sign: i64| -> Vec<AccountAmount> {
         Account::ALL

@@ -3,18 +3,18 @@
 //! body is the flat JSON object of api.md §6: keys sorted, every value a
 //! string, amounts in minor units; it is serialised once, here, and these
 //! bytes are what every delivery sends. Writing an event also writes its
-//! deliveries (`webhooks::fan_out`).
+//! deliveries (`endpoints::fan_out`).
 
 use std::collections::BTreeMap;
 
 use rusqlite::{params, Connection};
 
-use crate::clock;
-use crate::db::Tx;
 use crate::error::Result;
-use crate::ident;
-use crate::tenant::Tenant;
-use crate::webhooks;
+use crate::outbox::endpoints;
+use crate::store::clock;
+use crate::store::db::Tx;
+use crate::store::ids;
+use crate::store::tenant::Tenant;
 
 /// Every event kind, with the sentence a subscriber sees.
 pub const KINDS: [(&str, &str); 5] = [
@@ -44,7 +44,7 @@ pub fn raise(
     subject: &str,
     mut fields: Fields,
 ) -> Result<String> {
-    let id = ident::new_id("evt");
+    let id = ids::new_id("evt");
     fields.insert("event", kind.to_string());
     fields.insert("id", id.clone());
     let body = serde_json::to_string(&fields).unwrap_or_default();
@@ -61,7 +61,7 @@ pub fn raise(
         body,
         clock::now()
     ])?;
-    webhooks::fan_out(tx, tenant, &id, kind)?;
+    endpoints::fan_out(tx, tenant, &id, kind)?;
     tx.note_events();
     Ok(id)
 }

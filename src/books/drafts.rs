@@ -9,19 +9,19 @@ use jiff::ToSpan;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
-use crate::clock;
-use crate::company::{self, Company};
-use crate::customers;
-use crate::db::Tx;
+use crate::books::company::{self, Company};
+use crate::books::customers;
+use crate::books::invoices::{self, FrozenLine, NewInvoice};
+use crate::books::numbering;
 use crate::error::{Error, Result};
-use crate::fields::Fields;
-use crate::ident;
-use crate::invoices::{self, FrozenLine, NewInvoice};
-use crate::jurisdiction::{self, DocumentKind};
-use crate::money::{self, Decimal, Tax};
-use crate::numbering;
-use crate::rest::{Call, Reply};
-use crate::tenant::Tenant;
+use crate::http::fields::Fields;
+use crate::http::rest::{Call, Reply};
+use crate::rules::jurisdiction::{self, DocumentKind};
+use crate::rules::money::{self, Decimal, Tax};
+use crate::store::clock;
+use crate::store::db::Tx;
+use crate::store::ids;
+use crate::store::tenant::Tenant;
 
 /// An invoice (booked when issued) or a quote (never booked).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -241,7 +241,7 @@ pub fn get(conn: &Connection, tenant: &Tenant, id: &str) -> Result<DraftView> {
 pub fn create(tx: &Tx, tenant: &Tenant, customer_id: &str, kind: DocumentType) -> Result<String> {
     let customer = customers::get(tx, tenant, customer_id)?;
     let company = company::get(tx, &tenant.company_id)?;
-    let id = ident::new_id("drf");
+    let id = ids::new_id("drf");
     tx.prepare_cached(
         "INSERT INTO drafts (id, company_id, environment, document_type, customer_id, currency, state, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'DRAFT', ?7)",

@@ -6,17 +6,17 @@
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
-use crate::clock;
-use crate::company;
-use crate::db::Tx;
+use crate::books::company;
+use crate::books::numbering;
 use crate::error::{Error, Result};
-use crate::fields::Fields;
-use crate::ident;
-use crate::iso::{CountryCode, Currency};
-use crate::numbering;
-use crate::query::{Page, Paging, PAGE_LIMIT_SQL};
-use crate::rest::{Call, Reply};
-use crate::tenant::Tenant;
+use crate::http::fields::Fields;
+use crate::http::query::{Page, Paging, PAGE_LIMIT_SQL};
+use crate::http::rest::{Call, Reply};
+use crate::rules::iso::{CountryCode, Currency};
+use crate::store::clock;
+use crate::store::db::Tx;
+use crate::store::ids;
+use crate::store::tenant::Tenant;
 
 /// The numbering series of business partners (`K10001`, `K10002`, …).
 const PARTNER_SERIES: &str = "customer";
@@ -113,7 +113,7 @@ impl NewCustomer {
 /// Fails only on a storage error.
 pub fn create(tx: &Tx, tenant: &Tenant, new: &NewCustomer) -> Result<String> {
     let seq = numbering::take(tx, tenant, PARTNER_SERIES, FIRST_PARTNER_NUMBER)?;
-    let id = ident::new_id("cus");
+    let id = ids::new_id("cus");
     tx.prepare_cached(
         "INSERT INTO customers (id, company_id, environment, number, name, contact, email, phone, street,
              postal_code, city, country, vat_id, currency, is_customer, is_supplier, created_at)

@@ -7,11 +7,11 @@ use jiff::ToSpan;
 use rusqlite::{params, Connection};
 use serde::Serialize;
 
-use crate::clock;
-use crate::company::Company;
+use crate::books::company::Company;
 use crate::error::Result;
-use crate::money::Money;
-use crate::tenant::Tenant;
+use crate::rules::money::Money;
+use crate::store::clock;
+use crate::store::tenant::Tenant;
 
 /// One thing to look at.
 #[derive(Debug, Clone, Serialize)]

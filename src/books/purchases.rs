@@ -7,19 +7,19 @@ use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
-use crate::clock;
-use crate::company;
-use crate::customers;
-use crate::db::Tx;
+use crate::books::company;
+use crate::books::customers;
+use crate::books::invoices::{self, NewPayment, PaymentView};
+use crate::books::ledger::{self, Account, Posting};
+use crate::books::report::{self, Side};
 use crate::error::{Error, Result};
-use crate::events::{self, Fields};
-use crate::ident;
-use crate::invoices::{self, NewPayment, PaymentView};
-use crate::iso::Currency;
-use crate::ledger::{self, Account, Posting};
-use crate::money::{self, Decimal, Money};
-use crate::report::{self, Side};
-use crate::tenant::Tenant;
+use crate::outbox::events::{self, Fields};
+use crate::rules::iso::Currency;
+use crate::rules::money::{self, Decimal, Money};
+use crate::store::clock;
+use crate::store::db::Tx;
+use crate::store::ids;
+use crate::store::tenant::Tenant;
 
 /// A bill (we owe) or a supplier's credit (we are owed less).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -218,7 +218,7 @@ pub fn record(tx: &Tx, tenant: &Tenant, new: &NewPurchase) -> Result<String> {
             company.currency
         )));
     }
-    let id = ident::new_id("pur");
+    let id = ids::new_id("pur");
     tx.prepare_cached(
         "INSERT INTO purchases (id, company_id, environment, supplier_id, kind, document_number, document_date, due_on,
              currency, rate, net, tax, gross, gross_book, outstanding, outstanding_book, recorded_at)

@@ -7,14 +7,14 @@ use jiff::civil::Date;
 use rusqlite::{params, Connection};
 use serde::Serialize;
 
-use crate::clock;
-use crate::company;
-use crate::db::Tx;
+use crate::books::company;
+use crate::books::ledger;
 use crate::error::Result;
-use crate::ledger;
-use crate::money::Money;
-use crate::rest::{Call, Reply};
-use crate::tenant::Tenant;
+use crate::http::rest::{Call, Reply};
+use crate::rules::money::Money;
+use crate::store::clock;
+use crate::store::db::Tx;
+use crate::store::tenant::Tenant;
 
 /// Which open items a change concerns.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

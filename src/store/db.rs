@@ -26,7 +26,7 @@ use rusqlite::Connection;
 use crate::error::{Error, Result};
 
 /// The schema this binary writes and understands.
-pub const SCHEMA: &str = include_str!("../schema.sql");
+pub const SCHEMA: &str = include_str!("../../schema.sql");
 /// The version `schema.sql` carries in `PRAGMA user_version`.
 pub const SCHEMA_VERSION: i64 = 2;
 /// Most writes one COMMIT covers.

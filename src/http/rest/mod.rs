@@ -12,22 +12,22 @@ use hyper::{Method, StatusCode};
 use rusqlite::Connection;
 use serde::Serialize;
 
-use crate::access::Operation;
-use crate::address::Policy;
-use crate::customers;
-use crate::db::{Db, Tx};
-use crate::drafts;
+use crate::access::budget::{self, RateLimiter, Verdict};
+use crate::access::idempotency::{self, Outcome};
+use crate::access::keys::{self, AuthedKey, UsageLog};
+use crate::access::scopes::Operation;
+use crate::books::customers;
+use crate::books::drafts;
+use crate::books::invoices;
+use crate::books::report;
+use crate::books::transactions;
 use crate::error::{Error, Result};
-use crate::fields::{self, Fields};
-use crate::idempotency::{self, Outcome};
-use crate::invoices;
-use crate::keys::{self, AuthedKey, UsageLog};
-use crate::query::{percent_decode, Query};
-use crate::ratelimit::{self, RateLimiter, Verdict};
-use crate::report;
-use crate::tenant::Tenant;
-use crate::transactions;
-use crate::webhooks;
+use crate::http::fields::{self, Fields};
+use crate::http::query::{percent_decode, Query};
+use crate::outbox::address::Policy;
+use crate::outbox::endpoints;
+use crate::store::db::{Db, Tx};
+use crate::store::tenant::Tenant;
 
 /// Largest request body accepted (1 MiB).
 pub const MAX_BODY: usize = 1024 * 1024;
@@ -272,18 +272,18 @@ fn dispatch(call: &Call, route: Route) -> Result<Reply> {
         Route::GetInvoice(number) => invoices::http_get(call, number),
         Route::CreateDraft => drafts::http_create(call),
         Route::OutstandingReport => report::http_outstanding(call),
-        Route::ListWebhooks => webhooks::http_list(call),
-        Route::WebhookEvents => webhooks::http_events(),
-        Route::CreateWebhook => webhooks::http_create(call),
-        Route::DisableWebhook(id) => webhooks::http_disable(call, id),
-        Route::WebhookDeliveries(id) => webhooks::http_deliveries(call, id),
-        Route::Redeliver(id, delivery) => webhooks::http_redeliver(call, id, delivery),
+        Route::ListWebhooks => endpoints::http_list(call),
+        Route::WebhookEvents => endpoints::http_events(),
+        Route::CreateWebhook => endpoints::http_create(call),
+        Route::DisableWebhook(id) => endpoints::http_disable(call, id),
+        Route::WebhookDeliveries(id) => endpoints::http_deliveries(call, id),
+        Route::Redeliver(id, delivery) => endpoints::http_redeliver(call, id, delivery),
     }
 }
 
 pub fn rate_headers(v: &Verdict) -> Vec<(&'static str, String)> {
     vec![
-        ("RateLimit-Limit", ratelimit::CAPACITY.to_string()),
+        ("RateLimit-Limit", budget::CAPACITY.to_string()),
         ("RateLimit-Remaining", v.remaining.to_string()),
         ("RateLimit-Reset", v.reset_seconds.to_string()),
     ]

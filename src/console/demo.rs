@@ -8,24 +8,24 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::access::Scope;
+use crate::access::scopes::Scope;
 use jiff::civil::Date;
 use jiff::ToSpan;
 
-use crate::company::{self, Company, NewCompany, Plan};
-use crate::customers::{self, NewCustomer};
-use crate::db::Db;
-use crate::db::Tx;
-use crate::drafts::{self, DocumentType, IssueOptions, NewLine};
+use crate::access::keys::{self, NewKey};
+use crate::books::company::{self, Company, NewCompany, Plan};
+use crate::books::customers::{self, NewCustomer};
+use crate::books::drafts::{self, DocumentType, IssueOptions, NewLine};
+use crate::books::invoices::{self, Method, NewPayment};
+use crate::books::purchases::{self, NewPurchase};
+use crate::books::transactions::{self, Change, NewTransaction};
 use crate::error::{Error, Result};
-use crate::invoices::{self, Method, NewPayment};
-use crate::iso::{CountryCode, Currency};
-use crate::keys::{self, NewKey};
-use crate::money::{Decimal, Tax};
-use crate::purchases::{self, NewPurchase};
-use crate::server::{self, Config};
-use crate::tenant::{Environment, Tenant};
-use crate::transactions::{self, Change, NewTransaction};
+use crate::http::server::{self, Config};
+use crate::rules::iso::{CountryCode, Currency};
+use crate::rules::money::{Decimal, Tax};
+use crate::store::db::Db;
+use crate::store::db::Tx;
+use crate::store::tenant::{Environment, Tenant};
 
 /// The data file the demo uses (and replaces) when `--data` is not given.
 pub const DEMO_DATA: &str = "kontor-demo.db";

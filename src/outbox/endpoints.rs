@@ -5,16 +5,16 @@
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
-use crate::address::{self, Policy, Refusal};
-use crate::clock;
-use crate::db::Tx;
 use crate::error::{Error, Result};
-use crate::events;
-use crate::fields::Fields;
-use crate::ident;
-use crate::query::{Page, Paging, PAGE_LIMIT_SQL};
-use crate::rest::{Call, Reply};
-use crate::tenant::Tenant;
+use crate::http::fields::Fields;
+use crate::http::query::{Page, Paging, PAGE_LIMIT_SQL};
+use crate::http::rest::{Call, Reply};
+use crate::outbox::address::{self, Policy, Refusal};
+use crate::outbox::events;
+use crate::store::clock;
+use crate::store::db::Tx;
+use crate::store::ids;
+use crate::store::tenant::Tenant;
 
 /// An endpoint in its wire form; `secret` only in the answer to registration.
 #[derive(Debug, Clone, Serialize)]
@@ -170,8 +170,8 @@ impl NewEndpoint {
 ///
 /// Fails only on a storage error.
 pub fn create(tx: &Tx, tenant: &Tenant, new: &NewEndpoint) -> Result<String> {
-    let id = ident::new_id("whk");
-    let secret = format!("whsec_{}", base64(&ident::random_bytes(32)));
+    let id = ids::new_id("whk");
+    let secret = format!("whsec_{}", base64(&ids::random_bytes(32)));
     tx.prepare_cached(
         "INSERT INTO webhook_endpoints (id, company_id, environment, url, events, description, secret, enabled, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, ?8)",
@@ -226,7 +226,7 @@ fn insert_delivery(
     event_id: &str,
     now: &str,
 ) -> Result<String> {
-    let id = ident::new_id("dlv");
+    let id = ids::new_id("dlv");
     tx.prepare_cached(
         "INSERT INTO deliveries (id, company_id, environment, endpoint_id, event_id, state, next_attempt_at, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, 'PENDING', ?6, ?6)",
@@ -389,14 +389,15 @@ pub fn http_deliveries(call: &Call, id: &str) -> Result<Reply> {
 
 /// POST /v1/webhooks/{id}/deliveries/{deliveryId}/redeliver → 202
 pub fn http_redeliver(call: &Call, endpoint: &str, delivery_id: &str) -> Result<Reply> {
-    let key = crate::idempotency::check_key(call.idempotency_key)?;
+    let key = crate::access::idempotency::check_key(call.idempotency_key)?;
     let body = if call.body.iter().all(u8::is_ascii_whitespace) {
         serde_json::json!({})
     } else {
-        crate::fields::parse_json(call.body)?
+        crate::http::fields::parse_json(call.body)?
     };
     Fields::from_value(body.clone())?.finish()?;
-    let fingerprint = crate::idempotency::fingerprint(call.method.as_str(), call.path, &body);
+    let fingerprint =
+        crate::access::idempotency::fingerprint(call.method.as_str(), call.path, &body);
     let tenant = call.tenant();
     call.read(|conn| {
         let d = delivery(conn, tenant, delivery_id)?;

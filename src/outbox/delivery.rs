@@ -23,10 +23,10 @@ use sha2::Sha256;
 use ureq::unversioned::resolver::{ResolvedSocketAddrs, Resolver};
 use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
 
-use crate::address::{self, Policy, Refusal};
-use crate::clock;
-use crate::db::Db;
 use crate::error::Result;
+use crate::outbox::address::{self, Policy, Refusal};
+use crate::store::clock;
+use crate::store::db::Db;
 
 /// Delays after attempt 1, 2, … 7; the eighth failure is final.
 const SCHEDULE: [i64; 7] = [30, 300, 1_800, 7_200, 18_000, 36_000, 36_000];
@@ -317,7 +317,7 @@ fn sent_or_failed(agent: &ureq::Agent, policy: Policy, job: Job) -> Outcome {
 
 /// ±20 % of `seconds`, in milliseconds, from the OS random source.
 fn jittered_ms(seconds: i64) -> i64 {
-    let r = crate::ident::random_bytes(2);
+    let r = crate::store::ids::random_bytes(2);
     let spread = (u16::from_le_bytes([r[0], r[1]]) % 401) as i64; // 0..=400 → 80.0 % … 120.0 %
     seconds * (800 + spread)
 }

@@ -1,0 +1,16 @@
+//! The books: every act a person or a program performs on a company's
+//! records and every read of them, as functions over a SQLite connection or
+//! write transaction, taking typed input that checks itself. Tenant,
+//! environment, numbering, country rules, the ledger and the events of an act
+//! all live here, so they hold alike for REST, the agent tools and the console.
+
+pub mod attention;
+pub mod company;
+pub mod customers;
+pub mod drafts;
+pub mod invoices;
+pub mod ledger;
+pub mod numbering;
+pub mod purchases;
+pub mod report;
+pub mod transactions;

@@ -1,0 +1,10 @@
+//! The HTTP surface: the server (accept loop, limits, shutdown), the REST
+//! API under `/v1` and the agent-protocol server at `/mcp`. Both only
+//! translate: they read their wire format into the books' typed input, call
+//! the books, and render the answer or the refusal.
+
+pub mod fields;
+pub mod mcp;
+pub mod query;
+pub mod rest;
+pub mod server;

@@ -1,0 +1,8 @@
+//! Storage: the data file, its pool and pragmas, the group-committing
+//! writer, the schema and its version; and the small things every layer
+//! stores in one form: tenants, instants and dates, random ids, pages.
+
+pub mod clock;
+pub mod db;
+pub mod ids;
+pub mod tenant;
