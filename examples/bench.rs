@@ -23,12 +23,14 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::Response;
 use hyper_util::rt::TokioIo;
-use kontor::books::customers;
-use kontor::books::drafts::{self, DocumentType, IssueOptions, NewLine};
-use kontor::books::invoices::{self, Method, NewPayment};
+use kontor::books::customers::{self, CustomerInput, NewCustomer};
+use kontor::books::drafts::{self, DocumentType, DraftInput, DraftLineInput, NewDraft};
+use kontor::books::invoices;
+use kontor::books::invoices::issue::{self, IssueOptions};
+use kontor::books::settlement::{self, NewPayment, PaymentInput};
 use kontor::http::server::{Config, Server};
-use kontor::outbox::endpoints;
-use kontor::rules::money::{Decimal, Tax};
+use kontor::outbox::endpoints::{self, EndpointInput, NewEndpoint};
+use kontor::store::db::Tx;
 use kontor::store::tenant::{Environment, Tenant};
 use serde_json::Value;
 
@@ -213,27 +215,83 @@ fn bare_server(status: u16, body: Vec<u8>) -> SocketAddr {
     rx.recv().unwrap()
 }
 
+/// The bench's customer, checked as the API checks one.
+fn bench_customer(tx: &Tx, tenant: &Tenant) -> kontor::error::Result<NewCustomer> {
+    let company = kontor::books::company::get(tx, &tenant.company_id)?;
+    let body: Value = serde_json::from_str(CUSTOMER_BODY).unwrap();
+    let text = |name: &str| body[name].as_str().map(str::to_string);
+    NewCustomer::check(
+        CustomerInput {
+            name: text("name"),
+            street: text("street"),
+            postal_code: text("postalCode"),
+            city: text("city"),
+            ..Default::default()
+        },
+        &company,
+    )
+}
+
+/// A one-line draft for `customer` at 19 %; returns its id.
+fn draft(
+    tx: &Tx,
+    tenant: &Tenant,
+    customer: &str,
+    quantity: &str,
+    price: i64,
+) -> kontor::error::Result<String> {
+    let company = kontor::books::company::get(tx, &tenant.company_id)?;
+    let new = NewDraft::whole(
+        DraftInput {
+            customer_id: Some(customer.to_string()),
+        },
+        DocumentType::Invoice,
+        vec![DraftLineInput {
+            description: Some("Leistung".into()),
+            quantity: Some(quantity.into()),
+            unit_price_minor: Some(price),
+            tax_rate_percent: Some("19".into()),
+            taxes: None,
+        }],
+        &company,
+    )?;
+    drafts::create(tx, tenant, &new)
+}
+
+/// An endpoint for every event at `url` (loopback allowed).
+fn endpoint(url: String) -> kontor::error::Result<NewEndpoint> {
+    NewEndpoint::check(
+        EndpointInput {
+            url: Some(url),
+            events: Some(vec!["*".into()]),
+            description: None,
+        },
+        kontor::outbox::address::Policy {
+            allow_loopback: true,
+        },
+    )
+}
+
 fn console(data: &std::path::Path, args: &[&str]) -> Value {
     // The console's own functions, called the way `kontor` calls them.
     let db = kontor::store::db::Db::open(data, 1).unwrap();
     match args {
-        ["company"] => db
-            .write(|tx| {
-                kontor::books::company::create(
-                    tx,
-                    kontor::books::company::NewCompany {
-                        name: "Bench GmbH".into(),
-                        country: kontor::rules::iso::CountryCode::parse("c", "DE")?,
-                        currency: kontor::rules::iso::Currency::parse("c", "EUR")?,
-                        plan: kontor::books::company::Plan::Enterprise,
-                        invoice_prefix: String::new(),
-                        payment_days: None,
-                        timezone: None,
-                    },
-                )
-                .map(|c| c.to_json())
+        ["company"] => {
+            let new =
+                kontor::books::company::NewCompany::check(kontor::books::company::CompanyInput {
+                    name: Some("Bench GmbH".into()),
+                    country: Some("DE".into()),
+                    currency: Some("EUR".into()),
+                    plan: Some("ENTERPRISE".into()),
+                    ..Default::default()
+                })
+                .unwrap();
+            db.write(|tx| {
+                kontor::books::company::create(tx, new)
+                    .map(|c| serde_json::to_value(c.view()).unwrap())
             })
-            .unwrap(),
+            .unwrap()
+        }
         ["keys", company, n] => db
             .write(|tx| {
                 let n: usize = n.parse().unwrap();
@@ -241,13 +299,11 @@ fn console(data: &std::path::Path, args: &[&str]) -> Value {
                     .map(|i| {
                         kontor::access::keys::create(
                             tx,
-                            kontor::access::keys::NewKey {
-                                company_id: company.to_string(),
-                                name: format!("bench {i}"),
-                                environment: kontor::store::tenant::Environment::Production,
-                                scopes: kontor::access::scopes::Scope::ALL.to_vec(),
-                                expires_at: None,
-                            },
+                            kontor::access::keys::NewKey::all_scopes(
+                                company,
+                                &format!("bench {i}"),
+                                Environment::Production,
+                            ),
                         )
                         .map(|k| k["secret"].clone())
                     })
@@ -346,32 +402,20 @@ fn fill(db: &kontor::store::db::Db, tenant: &Tenant, customer: &str, n: usize) {
             for i in done..done + batch {
                 let back = (730 * (n - 1 - i) / n.max(1)) as i64;
                 let on = today.checked_sub(jiff::Span::new().days(back)).unwrap();
-                let draft = drafts::create(tx, tenant, customer, DocumentType::Invoice)?;
-                let line = NewLine {
-                    description: "Leistung".into(),
-                    quantity: Decimal::parse("q", "1")?,
-                    unit_price: 10_000 + (i % 500) as i64,
-                    taxes: vec![Tax::new("USt", Decimal::parse("r", "19")?, None)?],
-                };
-                drafts::add_line(tx, tenant, &draft, &line)?;
-                let options = IssueOptions {
-                    on: Some(on),
-                    ..IssueOptions::default()
-                };
-                let id = drafts::issue(tx, tenant, &draft, &options)?;
+                let draft = draft(tx, tenant, customer, "1", 10_000 + (i % 500) as i64)?;
+                let id = issue::issue(tx, tenant, &draft, &IssueOptions::on(on))?;
                 if i % 10 != 0 {
-                    let stored = invoices::stored_by_id(tx, tenant, &id)?;
+                    let invoice = invoices::get_by_id(tx, tenant, &id)?;
                     let paid_on = on
                         .checked_add(jiff::Span::new().days(10))
                         .unwrap()
                         .min(today);
-                    let payment = NewPayment {
-                        amount: stored.gross,
-                        on: Some(paid_on),
-                        method: Method::Bank,
-                        reference: None,
-                    };
-                    invoices::record_payment(tx, tenant, &stored.number, &payment)?;
+                    let payment = NewPayment::check(PaymentInput {
+                        amount: Some(invoice.gross.minor),
+                        on: Some(paid_on.to_string()),
+                        ..Default::default()
+                    })?;
+                    settlement::pay_invoice(tx, tenant, &invoice.number, &payment)?;
                 }
             }
             Ok(())
@@ -424,10 +468,7 @@ fn books(dir: &std::path::Path, scale: usize) {
                 .collect();
             let tenant = Tenant::new(&company, Environment::Production);
             let customer = db
-                .write(|tx| {
-                    let f = kontor::http::fields::Fields::parse(CUSTOMER_BODY.as_bytes())?;
-                    customers::create(tx, &tenant, &customers::NewCustomer::from_fields(f, "DE")?)
-                })
+                .write(|tx| customers::create(tx, &tenant, &bench_customer(tx, &tenant)?))
                 .unwrap();
             let started = Instant::now();
             fill(&db, &tenant, &customer, n);
@@ -477,23 +518,13 @@ fn books(dir: &std::path::Path, scale: usize) {
     let drafts: Vec<String> = db
         .write(|tx| {
             (0..2_000)
-                .map(|_| {
-                    let d = drafts::create(tx, tenant, customer, DocumentType::Invoice)?;
-                    let line = NewLine {
-                        description: "Leistung".into(),
-                        quantity: Decimal::parse("q", "2.5")?,
-                        unit_price: 12_345,
-                        taxes: vec![Tax::new("USt", Decimal::parse("r", "19")?, None)?],
-                    };
-                    drafts::add_line(tx, tenant, &d, &line)?;
-                    Ok(d)
-                })
+                .map(|_| draft(tx, tenant, customer, "2.5", 12_345))
                 .collect()
         })
         .unwrap();
     let started = Instant::now();
     for d in &drafts[..1_000] {
-        db.write(|tx| drafts::issue(tx, tenant, d, &IssueOptions::default()))
+        db.write(|tx| issue::issue(tx, tenant, d, &IssueOptions::default()))
             .unwrap();
     }
     let one_by_one = 1_000.0 / started.elapsed().as_secs_f64();
@@ -503,7 +534,7 @@ fn books(dir: &std::path::Path, scale: usize) {
             let db = &db;
             s.spawn(move || {
                 for d in chunk {
-                    db.write(|tx| drafts::issue(tx, tenant, d, &IssueOptions::default()))
+                    db.write(|tx| issue::issue(tx, tenant, d, &IssueOptions::default()))
                         .unwrap();
                 }
             });
@@ -601,34 +632,19 @@ fn deliveries(dir: &std::path::Path) {
         .write(|tx| {
             (0..20)
                 .map(|i| {
-                    let new = endpoints::NewEndpoint {
-                        url: format!("http://{fast}/hook/{i}"),
-                        events: vec!["*".into()],
-                        description: None,
-                    };
-                    endpoints::create(tx, &tenant, &new)
+                    endpoints::create(tx, &tenant, &endpoint(format!("http://{fast}/hook/{i}"))?)
                 })
                 .collect()
         })
         .unwrap();
     let customer = db
-        .write(|tx| {
-            let f = kontor::http::fields::Fields::parse(CUSTOMER_BODY.as_bytes())?;
-            customers::create(tx, &tenant, &customers::NewCustomer::from_fields(f, "DE")?)
-        })
+        .write(|tx| customers::create(tx, &tenant, &bench_customer(tx, &tenant)?))
         .unwrap();
     let issue_many = |n: usize| {
         db.write(|tx| {
             for _ in 0..n {
-                let d = drafts::create(tx, &tenant, &customer, DocumentType::Invoice)?;
-                let line = NewLine {
-                    description: "Leistung".into(),
-                    quantity: Decimal::parse("q", "1")?,
-                    unit_price: 10_000,
-                    taxes: vec![Tax::new("USt", Decimal::parse("r", "19")?, None)?],
-                };
-                drafts::add_line(tx, &tenant, &d, &line)?;
-                drafts::issue(tx, &tenant, &d, &IssueOptions::default())?;
+                let d = draft(tx, &tenant, &customer, "1", 10_000)?;
+                issue::issue(tx, &tenant, &d, &IssueOptions::default())?;
             }
             Ok(())
         })
@@ -662,15 +678,8 @@ fn deliveries(dir: &std::path::Path) {
         let _ = round;
     }
     let hanging = receiver(Duration::from_secs(30));
-    db.write(|tx| {
-        let new = endpoints::NewEndpoint {
-            url: format!("http://{hanging}/hang"),
-            events: vec!["*".into()],
-            description: None,
-        };
-        endpoints::create(tx, &tenant, &new)
-    })
-    .unwrap();
+    db.write(|tx| endpoints::create(tx, &tenant, &endpoint(format!("http://{hanging}/hang"))?))
+        .unwrap();
     let mut with_hang = Vec::new();
     for _ in 0..5 {
         let before = delivered(&db, &endpoints);

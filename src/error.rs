@@ -1,11 +1,79 @@
-//! The one error type of kontor and its one mapping to the outside: the HTTP
-//! status, the stable `code` and the body `{fehler, code}`. Storage errors convert
-//! with `From` and are answered opaquely; their detail goes to the log only.
-//! This module does not decide *when* something is refused, only how a refusal
-//! looks.
+//! The one error type of kontor. Every layer refuses with it; the surfaces
+//! turn it into their answer in one place each (`http::error` for the HTTP
+//! status, the stable code and the JSON-RPC error; the console prints the
+//! sentence). A refusal of the input carries a list of violations, each with
+//! the field it concerns (as the books name it: `postalCode`,
+//! `lines[2].quantity`), what is wrong with it and, where it helps, a hint; so
+//! a verdict can name several rules and a screen can show each beside its
+//! field. This module does not decide *when* something is refused.
 
-use hyper::StatusCode;
-use serde_json::json;
+/// One thing wrong with an input.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// The field, as the books name it; none when the violation concerns the whole.
+    pub field: Option<String>,
+    /// With a field: what is wrong with it, as a predicate ("is missing").
+    /// Without: a whole sentence.
+    pub message: String,
+    /// What would be accepted, when that helps.
+    pub hint: Option<String>,
+}
+
+impl Violation {
+    /// A violation of `field`: `message` is a predicate such as "is missing".
+    pub fn at(field: impl Into<String>, message: impl Into<String>) -> Violation {
+        Violation {
+            field: Some(field.into()),
+            message: message.into(),
+            hint: None,
+        }
+    }
+
+    /// A violation of the whole input, in a sentence.
+    pub fn whole(sentence: impl Into<String>) -> Violation {
+        Violation {
+            field: None,
+            message: sentence.into(),
+            hint: None,
+        }
+    }
+
+    /// The same violation with a hint.
+    pub fn hint(mut self, hint: impl Into<String>) -> Violation {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// The same violation, its field under `prefix` (`lines[2]` + `quantity`).
+    pub fn under(mut self, prefix: &str) -> Violation {
+        self.field = Some(match self.field {
+            Some(field) => format!("{prefix}.{field}"),
+            None => prefix.to_string(),
+        });
+        self
+    }
+
+    /// The sentence for a person, the field named by `name`: a surface's own
+    /// phrase for the books' field name ("The field postalCode", "--postal-code").
+    pub fn sentence_with(&self, name: &dyn Fn(&str) -> String) -> String {
+        let mut s = match &self.field {
+            Some(field) => format!("{} {}", name(field), self.message),
+            None => self.message.clone(),
+        };
+        if let Some(hint) = &self.hint {
+            s = format!("{} ({hint})", s.trim_end_matches('.'));
+        }
+        if !s.ends_with(['.', '?', '!']) {
+            s.push('.');
+        }
+        s
+    }
+}
+
+/// How a field is named in a sentence unless a surface names it otherwise.
+pub fn the_field(field: &str) -> String {
+    format!("The field {field}")
+}
 
 /// Everything that can refuse a request or a console command.
 #[derive(Debug)]
@@ -18,8 +86,8 @@ pub enum Error {
     RateLimited { wait_seconds: u64 },
     /// The key lacks a scope or permission the address needs.
     Forbidden,
-    /// The request cannot be read; the sentence names what is wrong.
-    BadRequest(String),
+    /// The input cannot be read: a field is missing, mistyped or malformed.
+    Invalid(Vec<Violation>),
     /// The body is larger than the limit.
     PayloadTooLarge,
     /// No such record for this company and environment (also: another company's record).
@@ -30,8 +98,8 @@ pub enum Error {
     IdempotencyConflict,
     /// The record's state does not allow the change.
     WrongState(String),
-    /// A domain rule refused the change; the sentence says which.
-    Refused(String),
+    /// A rule of the books refused the change; the violations say which.
+    Refused(Vec<Violation>),
     /// Something broke inside; the detail is logged, never answered.
     Internal(String),
 }
@@ -39,12 +107,24 @@ pub enum Error {
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
+    /// An unreadable input, said in one sentence about the whole.
     pub fn bad_request(sentence: impl Into<String>) -> Self {
-        Error::BadRequest(sentence.into())
+        Error::Invalid(vec![Violation::whole(sentence)])
     }
 
+    /// An unreadable field: `message` is a predicate such as "is missing".
+    pub fn invalid(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Error::Invalid(vec![Violation::at(field, message)])
+    }
+
+    /// A refusal by a rule, said in one sentence.
     pub fn refused(sentence: impl Into<String>) -> Self {
-        Error::Refused(sentence.into())
+        Error::Refused(vec![Violation::whole(sentence)])
+    }
+
+    /// A refusal by a rule about one field.
+    pub fn refused_at(field: impl Into<String>, message: impl Into<String>) -> Self {
+        Error::Refused(vec![Violation::at(field, message)])
     }
 
     pub fn not_found(what: impl Into<String>) -> Self {
@@ -59,41 +139,33 @@ impl Error {
         Error::Internal(detail.to_string())
     }
 
-    /// The HTTP status of this refusal.
-    pub fn status(&self) -> StatusCode {
+    /// The violations of an unreadable or refused input (empty for other errors).
+    pub fn violations(&self) -> &[Violation] {
         match self {
-            Error::Unauthenticated => StatusCode::UNAUTHORIZED,
-            Error::PlanRequired | Error::Forbidden => StatusCode::FORBIDDEN,
-            Error::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
-            Error::BadRequest(_) => StatusCode::BAD_REQUEST,
-            Error::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            Error::NotFound(_) => StatusCode::NOT_FOUND,
-            Error::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
-            Error::IdempotencyConflict | Error::WrongState(_) | Error::Refused(_) => {
-                StatusCode::CONFLICT
-            }
-            Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            Error::Invalid(v) | Error::Refused(v) => v,
+            _ => &[],
         }
     }
 
-    /// The stable code a program acts on.
-    pub fn code(&self) -> &'static str {
+    /// The same error with every violation's field placed under `prefix`.
+    pub fn under(self, prefix: &str) -> Self {
+        let place = |v: Vec<Violation>| v.into_iter().map(|v| v.under(prefix)).collect();
         match self {
-            Error::Unauthenticated => "UNAUTHENTICATED",
-            Error::PlanRequired => "PLAN_ERFORDERLICH",
-            Error::RateLimited { .. } => "ZU_VIELE_ANFRAGEN",
-            Error::Forbidden => "KEINE_BERECHTIGUNG",
-            Error::BadRequest(_) | Error::PayloadTooLarge | Error::MethodNotAllowed(_) => "ANFRAGE",
-            Error::NotFound(_) => "NICHT_GEFUNDEN",
-            Error::IdempotencyConflict => "IDEMPOTENZ_KONFLIKT",
-            Error::WrongState(_) => "FALSCHER_ZUSTAND",
-            Error::Refused(_) => "ABGELEHNT",
-            Error::Internal(_) => "INTERN",
+            Error::Invalid(v) => Error::Invalid(place(v)),
+            Error::Refused(v) => Error::Refused(place(v)),
+            other => other,
         }
     }
 
-    /// The sentence for a person. It may change between releases; the code may not.
+    /// The sentence for a person, with the books' field names.
     pub fn sentence(&self) -> String {
+        self.sentence_with(&the_field)
+    }
+
+    /// The sentence for a person, fields named by `name` (see
+    /// `Violation::sentence_with`). It may change
+    /// between releases; the code (see `http::error`) may not.
+    pub fn sentence_with(&self, name: &dyn Fn(&str) -> String) -> String {
         match self {
             Error::Unauthenticated => {
                 "The API key is missing, unreadable, unknown, revoked or expired.".into()
@@ -105,7 +177,12 @@ impl Error {
                 format!("The rate budget of this key is used up; try again in {wait_seconds} s.")
             }
             Error::Forbidden => "The key lacks a scope this address needs.".into(),
-            Error::BadRequest(s) | Error::WrongState(s) | Error::Refused(s) => s.clone(),
+            Error::Invalid(violations) | Error::Refused(violations) => violations
+                .iter()
+                .map(|v| v.sentence_with(name))
+                .collect::<Vec<_>>()
+                .join(" "),
+            Error::WrongState(s) => s.clone(),
             Error::PayloadTooLarge => "The request body is larger than 1 MiB.".into(),
             Error::NotFound(what) => format!("{what} was not found."),
             Error::MethodNotAllowed(allow) => {
@@ -116,15 +193,6 @@ impl Error {
             }
             Error::Internal(_) => "Something went wrong inside kontor; nothing was changed.".into(),
         }
-    }
-
-    /// The JSON body `{fehler, code}` (plus `wartesekunden` on 429).
-    pub fn body(&self) -> serde_json::Value {
-        let mut body = json!({ "fehler": self.sentence(), "code": self.code() });
-        if let Error::RateLimited { wait_seconds } = self {
-            body["wartesekunden"] = json!(wait_seconds);
-        }
-        body
     }
 }
 
@@ -148,5 +216,97 @@ impl From<rusqlite::Error> for Error {
 impl From<r2d2::Error> for Error {
     fn from(e: r2d2::Error) -> Self {
         Error::Internal(format!("connection pool: {e}"))
+    }
+}
+
+/// Collects the violations of one input, so a refusal names all of them at
+/// once. An unreadable field (400) outranks a rule's refusal (409), as in the
+/// order of checks.
+#[derive(Debug, Default)]
+pub struct Violations {
+    invalid: Vec<Violation>,
+    refused: Vec<Violation>,
+}
+
+impl Violations {
+    pub fn new() -> Violations {
+        Violations::default()
+    }
+
+    /// Notes an unreadable field.
+    pub fn invalid(&mut self, field: impl Into<String>, message: impl Into<String>) {
+        self.invalid.push(Violation::at(field, message));
+    }
+
+    /// Notes a rule's refusal of a field.
+    pub fn refused(&mut self, field: impl Into<String>, message: impl Into<String>) {
+        self.refused.push(Violation::at(field, message));
+    }
+
+    /// Notes a rule's refusal of the whole input, in a sentence.
+    pub fn refuse(&mut self, sentence: impl Into<String>) {
+        self.refused.push(Violation::whole(sentence));
+    }
+
+    /// Takes the value of a check, or notes its violations and gives `None`.
+    ///
+    /// Fails when the check failed for another reason than its input
+    /// (storage, not found), which ends the collecting.
+    pub fn take<T>(&mut self, checked: Result<T>) -> Result<Option<T>> {
+        match checked {
+            Ok(value) => Ok(Some(value)),
+            Err(Error::Invalid(v)) => {
+                self.invalid.extend(v);
+                Ok(None)
+            }
+            Err(Error::Refused(v)) => {
+                self.refused.extend(v);
+                Ok(None)
+            }
+            Err(other) => Err(other),
+        }
+    }
+
+    /// Whether nothing was noted.
+    pub fn is_empty(&self) -> bool {
+        self.invalid.is_empty() && self.refused.is_empty()
+    }
+
+    /// Ends the collecting.
+    ///
+    /// Fails with `Invalid` when a field was unreadable, else with `Refused`
+    /// when a rule refused one.
+    pub fn finish(self) -> Result<()> {
+        if !self.invalid.is_empty() {
+            Err(Error::Invalid(self.invalid))
+        } else if !self.refused.is_empty() {
+            Err(Error::Refused(self.refused))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn violations_name_their_fields_in_a_surface_spelling() {
+        let mut v = Violations::new();
+        v.invalid("postalCode", "is missing");
+        v.refused("stage", "is not in the workflow");
+        let e = v.finish().unwrap_err();
+        assert!(matches!(e, Error::Invalid(ref list) if list.len() == 1));
+        assert_eq!(e.sentence(), "The field postalCode is missing.");
+        let snake = |f: &str| format!("The field {}", f.replace("postalCode", "postal_code"));
+        assert_eq!(e.sentence_with(&snake), "The field postal_code is missing.");
+        let nested = Error::invalid("quantity", "is missing").under("lines[2]");
+        assert_eq!(nested.sentence(), "The field lines[2].quantity is missing.");
+        let hinted = Violation::at("dueOn", "is not a date").hint("such as 2026-11-23");
+        assert_eq!(
+            hinted.sentence_with(&the_field),
+            "The field dueOn is not a date (such as 2026-11-23)."
+        );
     }
 }

@@ -74,7 +74,7 @@ fn lookup(conn: &Connection, tenant: &Tenant, key: &str) -> Result<Option<(Strin
     Ok(conn
         .prepare_cached(LOOKUP_SQL)?
         .query_row(
-            params![tenant.company_id, tenant.env(), key, cutoff()],
+            params![tenant.company_id, tenant.environment, key, cutoff()],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )
         .optional()?)
@@ -126,7 +126,7 @@ pub fn run<T>(
         tx.execute(
             "INSERT OR REPLACE INTO idempotency_keys (company_id, environment, key, fingerprint, status, resource_id, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![tenant.company_id, tenant.env(), key, fingerprint, status, id, clock::now()],
+            params![tenant.company_id, tenant.environment, key, fingerprint, status, id, clock::now()],
         )?;
         Ok(Outcome { status, body, replayed: false })
     })

@@ -14,10 +14,12 @@ use sha2::{Digest, Sha256};
 
 use crate::access::scopes::{permissions_of, Scope};
 use crate::books::company::{self, Plan};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Violations};
+use crate::rules::text;
 use crate::store::clock;
 use crate::store::db::{Db, Tx};
 use crate::store::ids;
+use crate::store::row::Row;
 use crate::store::tenant::{Environment, Tenant};
 
 /// Random characters after the prefix.
@@ -61,39 +63,107 @@ fn scopes_text(scopes: &[Scope]) -> String {
         .join(",")
 }
 
-fn scopes_from_text(text: &str) -> Vec<Scope> {
-    text.split(',')
-        .filter_map(|s| Scope::parse(s).ok())
-        .collect()
+/// The scopes a stored key holds. A name that is not a scope is an error,
+/// never a scope silently lost.
+struct StoredScopes(Vec<Scope>);
+
+impl rusqlite::types::FromSql for StoredScopes {
+    fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        value
+            .as_str()?
+            .split(',')
+            .map(|name| {
+                Scope::parse(name).map_err(|_| {
+                    rusqlite::types::FromSqlError::Other(format!("{name:?} is not a scope").into())
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(StoredScopes)
+    }
 }
 
-/// What `key create` asks for.
-pub struct NewKey {
-    pub company_id: String,
-    pub name: String,
-    pub environment: Environment,
-    pub scopes: Vec<Scope>,
+/// What a person gives to make a key, as given.
+#[derive(Debug, Default, Clone)]
+pub struct KeyInput {
+    pub company_id: Option<String>,
+    pub name: Option<String>,
+    /// `production` or `sandbox`.
+    pub environment: Option<String>,
+    /// Comma-separated scope names, or `all`.
+    pub scopes: Option<String>,
+    /// An ISO 8601 instant in the future.
     pub expires_at: Option<String>,
+}
+
+/// A checked new key.
+#[derive(Debug, Clone)]
+pub struct NewKey {
+    company_id: String,
+    name: String,
+    environment: Environment,
+    scopes: Vec<Scope>,
+    expires_at: Option<String>,
+}
+
+impl NewKey {
+    /// Checks a new key: its company, a name of 1–100 characters, an
+    /// environment, at least one scope, an expiry in the future.
+    ///
+    /// Fails with `Invalid` naming every field that is missing or malformed.
+    pub fn check(input: KeyInput) -> Result<NewKey> {
+        let mut v = Violations::new();
+        let company_id = v.take(text::required("company", input.company_id.as_deref(), 100))?;
+        let name = v.take(text::required("name", input.name.as_deref(), 100))?;
+        let environment = match input.environment.as_deref() {
+            None => {
+                v.invalid("environment", "is missing");
+                None
+            }
+            Some(e) => v.take(Environment::read(e))?,
+        };
+        let scopes = v.take(Scope::parse_list(input.scopes.as_deref().unwrap_or("")))?;
+        let expires_at = match input.expires_at.as_deref() {
+            None => None,
+            Some(t) => v.take(clock::parse_instant("expiresAt", t))?,
+        };
+        if expires_at
+            .as_deref()
+            .is_some_and(|e| e <= clock::now().as_str())
+        {
+            v.invalid("expiresAt", "must lie in the future");
+        }
+        v.finish()?;
+        match (company_id, name, environment, scopes) {
+            (Some(company_id), Some(name), Some(environment), Some(scopes)) => Ok(NewKey {
+                company_id,
+                name,
+                environment,
+                scopes,
+                expires_at,
+            }),
+            _ => Err(Error::internal("a checked key lacks a field")),
+        }
+    }
+
+    /// A key of `company_id` in `environment` with every scope, named `name` (the demo's).
+    pub fn all_scopes(company_id: &str, name: &str, environment: Environment) -> NewKey {
+        NewKey {
+            company_id: company_id.to_string(),
+            name: name.to_string(),
+            environment,
+            scopes: Scope::ALL.to_vec(),
+            expires_at: None,
+        }
+    }
 }
 
 /// Mints a key and returns its record including `secret`, the full key, which
 /// is never shown again.
 ///
-/// Fails with `NotFound` for an unknown company, `BadRequest` for an empty
-/// name or an expiry that is not in the future.
+/// Fails with `NotFound` for an unknown company.
 pub fn create(tx: &Tx, new: NewKey) -> Result<Value> {
     company::get(tx, &new.company_id)?;
-    let name = new.name.trim();
-    if name.is_empty() || name.chars().count() > 100 {
-        return Err(Error::bad_request(
-            "A key needs a name of 1 to 100 characters.",
-        ));
-    }
-    if let Some(expires) = &new.expires_at {
-        if expires.as_str() <= clock::now().as_str() {
-            return Err(Error::bad_request("The expiry must lie in the future."));
-        }
-    }
+    let name = new.name.as_str();
     let secret = format!(
         "{}{}",
         new.environment.key_prefix(),
@@ -292,21 +362,22 @@ pub fn authenticate(
              WHERE k.secret_hash = ?1";
         let row = conn
             .prepare_cached(SQL)?
-            .query_row([hash(token)], |r| {
+            .query_row([hash(token)], |row| {
+                let r = Row::new(row, "api_keys");
                 Ok((
                     AuthedKey {
                         id: r.get(0)?,
                         name: r.get(1)?,
-                        tenant: Tenant::new(r.get::<_, String>(2)?, environment),
-                        scopes: scopes_from_text(&r.get::<_, String>(4)?),
+                        tenant: Tenant::new(r.get::<String>(2)?, environment),
+                        scopes: r.get::<StoredScopes>(4)?.0,
                         display: r.get(5)?,
                         expires_at: r.get(6)?,
                         last_used_at: r.get(8)?,
                         company_name: r.get(9)?,
-                        plan: Plan::parse(&r.get::<_, String>(10)?).unwrap_or(Plan::Starter),
+                        plan: r.get(10)?,
                     },
-                    r.get::<_, String>(3)?,
-                    r.get::<_, Option<String>>(7)?,
+                    r.get::<Environment>(3)?,
+                    r.get::<Option<String>>(7)?,
                 ))
             })
             .optional()?;
@@ -320,7 +391,7 @@ pub fn authenticate(
         .expires_at
         .as_deref()
         .is_some_and(|e| e <= now_text.as_str());
-    if revoked_at.is_some() || expired || stored_env != environment.as_str() {
+    if revoked_at.is_some() || expired || stored_env != environment {
         return Err(Error::Unauthenticated);
     }
     let stale_before = clock::format_instant(now - LAST_USED_GRANULARITY);

@@ -108,7 +108,7 @@ impl Scope {
 
     /// Reads a published scope name.
     ///
-    /// Fails with `BadRequest` for a name that is not a scope.
+    /// Fails with `Invalid` for a name that is not a scope.
     pub fn parse(name: &str) -> Result<Scope> {
         SCOPES
             .iter()
@@ -116,16 +116,19 @@ impl Scope {
             .map(|(s, _, _)| *s)
             .ok_or_else(|| {
                 let known: Vec<&str> = SCOPES.iter().map(|(_, n, _)| *n).collect();
-                Error::bad_request(format!(
-                    "{name:?} is not a scope; the scopes are {}.",
-                    known.join(", ")
-                ))
+                Error::invalid(
+                    "scopes",
+                    format!(
+                        "names {name:?}, which is not a scope; the scopes are {}",
+                        known.join(", ")
+                    ),
+                )
             })
     }
 
     /// Reads a comma-separated list (`all` or `*` for every scope), sorted and deduplicated.
     ///
-    /// Fails with `BadRequest` for an unknown name or an empty list.
+    /// Fails with `Invalid` for an unknown name or an empty list.
     pub fn parse_list(text: &str) -> Result<Vec<Scope>> {
         let mut scopes = if matches!(text.trim(), "all" | "*") {
             Scope::ALL.to_vec()
@@ -136,7 +139,7 @@ impl Scope {
                 .collect::<Result<Vec<_>>>()?
         };
         if scopes.is_empty() {
-            return Err(Error::bad_request("A key needs at least one scope."));
+            return Err(Error::invalid("scopes", "needs at least one scope"));
         }
         scopes.sort();
         scopes.dedup();

@@ -7,10 +7,16 @@ use jiff::ToSpan;
 use rusqlite::{params, Connection};
 use serde::Serialize;
 
-use crate::books::company::Company;
+use jiff::civil::Date;
+
+use crate::books::company;
+use crate::books::drafts::{DocumentType, DraftState};
+use crate::books::purchases::Kind;
 use crate::error::Result;
+use crate::outbox::endpoints::DeliveryState;
 use crate::rules::money::Money;
 use crate::store::clock;
+use crate::store::row::Row;
 use crate::store::tenant::Tenant;
 
 /// One thing to look at.
@@ -23,48 +29,58 @@ pub struct Item {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub amount: Option<Money>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub date: Option<String>,
+    pub date: Option<Date>,
 }
 
 /// At most this many items of each kind.
 const PER_KIND: i64 = 25;
 
-/// The list for `company` in `tenant`'s environment, as of today in the company's time zone.
+/// What needs attention, as of a day.
+#[derive(Debug, Clone, Serialize)]
+pub struct Attention {
+    pub as_of: Date,
+    pub count: usize,
+    pub items: Vec<Item>,
+}
+
+/// The list for the tenant, as of today in the company's time zone.
 ///
 /// Fails only on a storage error.
-pub fn list(conn: &Connection, tenant: &Tenant, company: &Company) -> Result<Vec<Item>> {
+pub fn list(conn: &Connection, tenant: &Tenant) -> Result<Attention> {
+    let company = company::get(conn, &tenant.company_id)?;
     let today = company.today();
     let mut items = Vec::new();
-    let t = (tenant.company_id.as_str(), tenant.env());
-    let day = today.to_string();
+    let t = (tenant.company_id.as_str(), tenant.environment);
 
     let mut stmt = conn.prepare_cached(
         "SELECT id, number, buyer_name, due_on, outstanding, currency FROM invoices
          WHERE company_id = ?1 AND environment = ?2 AND outstanding <> 0 AND due_on < ?3
          ORDER BY due_on, seq LIMIT ?4",
     )?;
-    let rows = stmt.query_map(params![t.0, t.1, day, PER_KIND], |r| {
-        let (number, buyer, due): (String, String, String) = (r.get(1)?, r.get(2)?, r.get(3)?);
+    let rows = stmt.query_map(params![t.0, t.1, today, PER_KIND], |row| {
+        let r = Row::new(row, "invoices");
+        let (number, buyer, due): (String, String, Date) = (r.get(1)?, r.get(2)?, r.get(3)?);
         Ok(Item {
             kind: "overdue_invoice",
             id: r.get(0)?,
             sentence: format!("Invoice {number} to {buyer} was due on {due} and is not paid."),
-            amount: Some(Money::new(r.get(4)?, &r.get::<_, String>(5)?)),
+            amount: Some(Money::new(r.get(4)?, &r.get(5)?)),
             date: Some(due),
         })
     })?;
     items.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);
 
-    let soon = today.checked_add(7.days()).unwrap_or(today).to_string();
+    let soon = today.checked_add(7.days()).unwrap_or(today);
     let mut stmt = conn.prepare_cached(
         "SELECT p.id, p.document_number, c.name, p.due_on, p.outstanding, p.currency
          FROM purchases p JOIN customers c ON c.id = p.supplier_id
-         WHERE p.company_id = ?1 AND p.environment = ?2 AND p.kind = 'bill' AND p.outstanding <> 0 AND p.due_on <= ?3
+         WHERE p.company_id = ?1 AND p.environment = ?2 AND p.kind = ?5 AND p.outstanding <> 0 AND p.due_on <= ?3
          ORDER BY p.due_on, p.seq LIMIT ?4",
     )?;
-    let rows = stmt.query_map(params![t.0, t.1, soon, PER_KIND], |r| {
-        let (number, supplier, due): (String, String, String) = (r.get(1)?, r.get(2)?, r.get(3)?);
-        let when = if due < day {
+    let rows = stmt.query_map(params![t.0, t.1, soon, PER_KIND, Kind::Bill], |row| {
+        let r = Row::new(row, "purchases");
+        let (number, supplier, due): (String, String, Date) = (r.get(1)?, r.get(2)?, r.get(3)?);
+        let when = if due < today {
             format!("was due on {due}")
         } else {
             format!("is due on {due}")
@@ -73,33 +89,46 @@ pub fn list(conn: &Connection, tenant: &Tenant, company: &Company) -> Result<Vec
             kind: "bill_due",
             id: r.get(0)?,
             sentence: format!("Bill {number} of {supplier} {when}."),
-            amount: Some(Money::new(r.get(4)?, &r.get::<_, String>(5)?)),
+            amount: Some(Money::new(r.get(4)?, &r.get(5)?)),
             date: Some(due),
         })
     })?;
     items.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);
 
-    let old =
-        clock::format_instant(jiff::Timestamp::now() - jiff::SignedDuration::from_hours(14 * 24));
+    let old = jiff::Timestamp::now() - jiff::SignedDuration::from_hours(14 * 24);
     let mut stmt = conn.prepare_cached(
         "SELECT d.id, c.name, d.created_at, d.document_type FROM drafts d JOIN customers c ON c.id = d.customer_id
-         WHERE d.company_id = ?1 AND d.environment = ?2 AND d.state = 'DRAFT' AND d.created_at < ?3
+         WHERE d.company_id = ?1 AND d.environment = ?2 AND d.state = ?5 AND d.created_at < ?3
          ORDER BY d.created_at LIMIT ?4",
     )?;
-    let rows = stmt.query_map(params![t.0, t.1, old, PER_KIND], |r| {
-        let (customer, created, kind): (String, String, String) = (r.get(1)?, r.get(2)?, r.get(3)?);
-        let what = if kind == "QUOTE" { "quote" } else { "invoice" };
-        Ok(Item {
-            kind: "stale_draft",
-            id: r.get(0)?,
-            sentence: format!(
-                "A draft {what} for {customer} has waited since {} without being issued.",
-                &created[..10]
-            ),
-            amount: None,
-            date: Some(created[..10].to_string()),
-        })
-    })?;
+    let rows = stmt.query_map(
+        params![
+            t.0,
+            t.1,
+            clock::format_instant(old),
+            PER_KIND,
+            DraftState::Draft
+        ],
+        |row| {
+            let r = Row::new(row, "drafts");
+            let (customer, created, kind): (String, jiff::Timestamp, DocumentType) =
+                (r.get(1)?, r.get(2)?, r.get(3)?);
+            let what = match kind {
+                DocumentType::Quote => "quote",
+                DocumentType::Invoice => "invoice",
+            };
+            let since = created.to_zoned(jiff::tz::TimeZone::UTC).date();
+            Ok(Item {
+                kind: "stale_draft",
+                id: r.get(0)?,
+                sentence: format!(
+                    "A draft {what} for {customer} has waited since {since} without being issued."
+                ),
+                amount: None,
+                date: Some(since),
+            })
+        },
+    )?;
     items.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);
 
     let last_stage = company.workflow.last().cloned().unwrap_or_default();
@@ -108,8 +137,9 @@ pub fn list(conn: &Connection, tenant: &Tenant, company: &Company) -> Result<Vec
          WHERE company_id = ?1 AND environment = ?2 AND archived = 0 AND due_on IS NOT NULL AND due_on < ?3 AND stage <> ?4
          ORDER BY due_on, seq LIMIT ?5",
     )?;
-    let rows = stmt.query_map(params![t.0, t.1, day, last_stage, PER_KIND], |r| {
-        let (number, title, due, stage): (String, String, String, String) =
+    let rows = stmt.query_map(params![t.0, t.1, today, last_stage, PER_KIND], |row| {
+        let r = Row::new(row, "transactions");
+        let (number, title, due, stage): (String, String, Date, String) =
             (r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?);
         Ok(Item {
             kind: "late_transaction",
@@ -127,12 +157,13 @@ pub fn list(conn: &Connection, tenant: &Tenant, company: &Company) -> Result<Vec
          WHERE w.company_id = ?1 AND w.environment = ?2 AND w.enabled = 1 AND d.last_error IS NOT NULL
          ORDER BY w.seq LIMIT ?3",
     )?;
-    let rows = stmt.query_map(params![t.0, t.1, PER_KIND], |r| {
-        let (url, error, state): (String, String, String) = (r.get(1)?, r.get(2)?, r.get(3)?);
-        let end = if state == "FAILED" {
-            "gave up"
-        } else {
-            "is retrying"
+    let rows = stmt.query_map(params![t.0, t.1, PER_KIND], |row| {
+        let r = Row::new(row, "webhook_endpoints");
+        let (url, error, state): (String, String, DeliveryState) =
+            (r.get(1)?, r.get(2)?, r.get(3)?);
+        let end = match state {
+            DeliveryState::Failed => "gave up",
+            _ => "is retrying",
         };
         Ok(Item {
             kind: "failing_webhook",
@@ -145,5 +176,9 @@ pub fn list(conn: &Connection, tenant: &Tenant, company: &Company) -> Result<Vec
         })
     })?;
     items.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);
-    Ok(items)
+    Ok(Attention {
+        as_of: today,
+        count: items.len(),
+        items,
+    })
 }

@@ -1,46 +1,43 @@
 //! Companies: their master data, plan, time zone and workflow, created and
-//! changed only by the console. The API reads a company through its key and
-//! never changes it. This module owns the plan check's source and the
-//! workflow's stage keys; it does not know about keys or requests.
+//! changed only by a person (the console). The API reads a company through
+//! its key and never changes it. This module owns the plan check's source,
+//! the workflow's stage keys, and the one way a person's act names its books:
+//! `tenant`, which refuses a company that does not exist.
 
+use jiff::tz::TimeZone;
 use rusqlite::{params, Connection, OptionalExtension};
-use serde_json::{json, Value};
+use serde::Serialize;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Violations};
 use crate::rules::iso::{CountryCode, Currency};
+use crate::rules::text;
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::ids;
+use crate::store::row::Row;
+use crate::store::tenant::{Environment, Tenant};
+use crate::stored_enum;
 
-/// A company's plan. Only Enterprise includes the API, webhooks and the agent server.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Plan {
-    Starter,
-    Professional,
-    Enterprise,
+stored_enum! {
+    /// A company's plan. Only Enterprise includes the API, webhooks and the agent server.
+    pub enum Plan {
+        Starter = "STARTER",
+        Professional = "PROFESSIONAL",
+        Enterprise = "ENTERPRISE",
+    }
 }
 
 impl Plan {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Plan::Starter => "STARTER",
-            Plan::Professional => "PROFESSIONAL",
-            Plan::Enterprise => "ENTERPRISE",
-        }
-    }
-
     /// Reads a plan name in any case.
     ///
-    /// Fails with `BadRequest` for an unknown plan.
-    pub fn parse(text: &str) -> Result<Plan> {
-        match text.to_ascii_uppercase().as_str() {
-            "STARTER" => Ok(Plan::Starter),
-            "PROFESSIONAL" => Ok(Plan::Professional),
-            "ENTERPRISE" => Ok(Plan::Enterprise),
-            _ => Err(Error::bad_request(format!(
-                "{text} is not a plan; use STARTER, PROFESSIONAL or ENTERPRISE."
-            ))),
-        }
+    /// Fails with `Invalid` naming the field `plan` for an unknown plan.
+    pub fn read(text: &str) -> Result<Plan> {
+        Plan::parse(&text.trim().to_ascii_uppercase()).ok_or_else(|| {
+            Error::invalid(
+                "plan",
+                format!("is STARTER, PROFESSIONAL or ENTERPRISE, not {text:?}"),
+            )
+        })
     }
 
     /// Whether this plan includes the API, the webhooks and the agent server.
@@ -54,7 +51,7 @@ impl Plan {
 pub struct StageKey(String);
 
 impl StageKey {
-    /// Fails with `BadRequest` when the text is not a well-formed stage key.
+    /// Fails with `Invalid` naming the field `stages` when the text is not a well-formed stage key.
     pub fn parse(text: &str) -> Result<StageKey> {
         let ok = (1..=40).contains(&text.len())
             && text.starts_with(|c: char| c.is_ascii_uppercase())
@@ -64,9 +61,10 @@ impl StageKey {
         if ok {
             Ok(StageKey(text.to_string()))
         } else {
-            Err(Error::bad_request(format!(
-                "{text:?} is not a stage key; use upper-case letters, digits and _ (such as IN_ARBEIT)."
-            )))
+            Err(Error::invalid(
+                "stages",
+                format!("holds {text:?}, which is not a stage key; use upper-case letters, digits and _ (such as IN_ARBEIT)"),
+            ))
         }
     }
 
@@ -78,22 +76,53 @@ impl StageKey {
 /// The workflow every new company starts with.
 pub const DEFAULT_WORKFLOW: [&str; 3] = ["NEU", "IN_ARBEIT", "ERLEDIGT"];
 
-/// A company as the domain needs it.
+/// A company as the books need it.
 #[derive(Debug, Clone)]
 pub struct Company {
     pub id: String,
     pub name: String,
-    pub country: String,
-    pub currency: String,
+    pub country: CountryCode,
+    /// The book currency.
+    pub currency: Currency,
     pub plan: Plan,
     pub invoice_prefix: String,
     pub payment_days: Option<i64>,
     pub timezone: String,
+    zone: TimeZone,
     pub workflow: Vec<String>,
     pub created_at: String,
 }
 
-/// What `company create` asks for.
+/// A company as the console prints it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CompanyView<'a> {
+    id: &'a str,
+    name: &'a str,
+    country: &'a CountryCode,
+    currency: &'a Currency,
+    plan: Plan,
+    invoice_prefix: &'a str,
+    payment_days: Option<i64>,
+    timezone: &'a str,
+    workflow: &'a [String],
+    created_at: &'a str,
+}
+
+/// What a person gives to create a company, as given.
+#[derive(Debug, Default, Clone)]
+pub struct CompanyInput {
+    pub name: Option<String>,
+    pub country: Option<String>,
+    pub currency: Option<String>,
+    pub plan: Option<String>,
+    pub invoice_prefix: Option<String>,
+    pub payment_days: Option<i64>,
+    pub timezone: Option<String>,
+}
+
+/// A checked new company.
+#[derive(Debug, Clone)]
 pub struct NewCompany {
     pub name: String,
     pub country: CountryCode,
@@ -101,7 +130,7 @@ pub struct NewCompany {
     pub plan: Plan,
     pub invoice_prefix: String,
     pub payment_days: Option<i64>,
-    pub timezone: Option<String>,
+    pub timezone: String,
 }
 
 /// The time zone a company of this country gets unless it names one.
@@ -131,41 +160,130 @@ fn default_timezone(country: &str) -> &'static str {
     }
 }
 
+/// Agreed payment days, a company's or a customer's, are 0 to 365.
+///
+/// Fails with `Invalid` naming the field `paymentDays` outside that range.
+pub fn check_payment_days(days: i64) -> Result<i64> {
+    if (0..=365).contains(&days) {
+        Ok(days)
+    } else {
+        Err(Error::invalid("paymentDays", "must be between 0 and 365"))
+    }
+}
+
+impl NewCompany {
+    /// Checks a new company: a name of 1–200 characters, an ISO country and
+    /// currency, a plan (default STARTER), an invoice prefix of at most 10
+    /// letters, digits or '-' (in ES not `R`, the corrections' series),
+    /// payment days 0–365, a known time zone (default the country's).
+    ///
+    /// Fails with `Invalid` naming every field that is not so.
+    pub fn check(input: CompanyInput) -> Result<NewCompany> {
+        let mut v = Violations::new();
+        let name = v.take(text::required("name", input.name.as_deref(), 200))?;
+        let country = v.take(match input.country.as_deref() {
+            Some(c) => CountryCode::parse("country", c),
+            None => Err(Error::invalid("country", "is missing")),
+        })?;
+        let currency = v.take(match input.currency.as_deref() {
+            Some(c) => Currency::parse("currency", c),
+            None => Err(Error::invalid("currency", "is missing")),
+        })?;
+        let plan = v
+            .take(input.plan.as_deref().map_or(Ok(Plan::Starter), Plan::read))?
+            .unwrap_or(Plan::Starter);
+        let prefix = input.invoice_prefix.unwrap_or_default().trim().to_string();
+        if prefix.chars().count() > 10
+            || !prefix
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-')
+        {
+            v.invalid("invoicePrefix", "has at most 10 letters, digits or '-'");
+        }
+        if country.as_ref().is_some_and(|c| c.as_str() == "ES") && prefix.eq_ignore_ascii_case("R")
+        {
+            v.invalid(
+                "invoicePrefix",
+                "cannot be R in Spain: the series R is the corrections' own",
+            );
+        }
+        let payment_days = match input.payment_days {
+            Some(days) => v.take(check_payment_days(days))?,
+            None => None,
+        };
+        let timezone = input.timezone.or_else(|| {
+            country
+                .as_ref()
+                .map(|c| default_timezone(c.as_str()).to_string())
+        });
+        if let Some(zone) = &timezone {
+            v.take(clock::zone(zone))?;
+        }
+        v.finish()?;
+        match (name, country, currency, timezone) {
+            (Some(name), Some(country), Some(currency), Some(timezone)) => Ok(NewCompany {
+                name,
+                country,
+                currency,
+                plan,
+                invoice_prefix: prefix,
+                payment_days,
+                timezone,
+            }),
+            _ => Err(Error::internal("a checked company lacks a field")),
+        }
+    }
+}
+
 const COMPANY_COLUMNS: &str =
     "id, name, country, currency, plan, invoice_prefix, payment_days, timezone, workflow, created_at";
 
 fn company_from_row(row: &rusqlite::Row) -> rusqlite::Result<Company> {
-    let plan: String = row.get(4)?;
-    let workflow: String = row.get(8)?;
+    let r = Row::new(row, "companies");
+    let workflow: String = r.get(8)?;
+    let Zone(zone) = r.get(7)?;
     Ok(Company {
-        id: row.get(0)?,
-        name: row.get(1)?,
-        country: row.get(2)?,
-        currency: row.get(3)?,
-        plan: Plan::parse(&plan).unwrap_or(Plan::Starter),
-        invoice_prefix: row.get(5)?,
-        payment_days: row.get(6)?,
-        timezone: row.get(7)?,
+        id: r.get(0)?,
+        name: r.get(1)?,
+        country: r.get(2)?,
+        currency: r.get(3)?,
+        plan: r.get(4)?,
+        invoice_prefix: r.get(5)?,
+        payment_days: r.get(6)?,
+        timezone: r.get(7)?,
+        zone,
         workflow: workflow.split(',').map(str::to_string).collect(),
-        created_at: row.get(9)?,
+        created_at: r.get(9)?,
     })
 }
 
+/// A stored time zone name, read as the zone it names; a name the database
+/// does not know is unreadable.
+struct Zone(TimeZone);
+
+impl rusqlite::types::FromSql for Zone {
+    fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        TimeZone::get(value.as_str()?)
+            .map(Zone)
+            .map_err(|e| rusqlite::types::FromSqlError::Other(Box::new(e)))
+    }
+}
+
 impl Company {
-    /// The company's JSON form as the console prints it.
-    pub fn to_json(&self) -> Value {
-        json!({
-            "id": self.id,
-            "name": self.name,
-            "country": self.country,
-            "currency": self.currency,
-            "plan": self.plan.as_str(),
-            "invoicePrefix": self.invoice_prefix,
-            "paymentDays": self.payment_days,
-            "timezone": self.timezone,
-            "workflow": self.workflow,
-            "createdAt": self.created_at,
-        })
+    /// The company as the console prints it.
+    pub fn view(&self) -> CompanyView<'_> {
+        CompanyView {
+            id: &self.id,
+            name: &self.name,
+            country: &self.country,
+            currency: &self.currency,
+            plan: self.plan,
+            invoice_prefix: &self.invoice_prefix,
+            payment_days: self.payment_days,
+            timezone: &self.timezone,
+            workflow: &self.workflow,
+            created_at: &self.created_at,
+        }
     }
 
     /// The workflow's first stage: where a new transaction starts.
@@ -178,69 +296,44 @@ impl Company {
 
     /// Today's date in the company's time zone.
     pub fn today(&self) -> jiff::civil::Date {
-        clock::today_in(&self.timezone)
+        clock::today_in(&self.zone)
     }
-}
 
-/// Agreed payment days, a company's or a customer's, are 0 to 365.
-///
-/// Fails with `BadRequest` outside that range.
-pub fn check_payment_days(days: i64) -> Result<()> {
-    if (0..=365).contains(&days) {
-        Ok(())
-    } else {
-        Err(Error::bad_request(
-            "Payment days must be between 0 and 365.",
-        ))
+    /// Refuses a stage outside the company's workflow.
+    ///
+    /// Fails with `Refused` naming the field `stage` and the workflow.
+    pub fn check_stage(&self, stage: &str) -> Result<()> {
+        if self.workflow.iter().any(|s| s == stage) {
+            Ok(())
+        } else {
+            Err(Error::refused_at(
+                "stage",
+                format!(
+                    "names {stage}, which is not in the company's workflow ({})",
+                    self.workflow.join(", ")
+                ),
+            ))
+        }
     }
 }
 
 /// Creates a company with the default workflow.
 ///
-/// Fails with `BadRequest` for an empty name, payment days outside 0–365 or an
-/// unknown time zone.
+/// Fails only on a storage error (the input is checked).
 pub fn create(tx: &Tx, new: NewCompany) -> Result<Company> {
-    let name = new.name.trim();
-    if name.is_empty() || name.chars().count() > 200 {
-        return Err(Error::bad_request(
-            "A company needs a name of 1 to 200 characters.",
-        ));
-    }
-    if let Some(days) = new.payment_days {
-        check_payment_days(days)?;
-    }
-    let timezone = new
-        .timezone
-        .unwrap_or_else(|| default_timezone(new.country.as_str()).to_string());
-    clock::zone(&timezone)?;
-    let prefix = new.invoice_prefix.trim();
-    if prefix.chars().count() > 10
-        || !prefix
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '-')
-    {
-        return Err(Error::bad_request(
-            "An invoice prefix has at most 10 letters, digits or '-'.",
-        ));
-    }
-    if new.country.as_str() == "ES" && prefix.eq_ignore_ascii_case("R") {
-        return Err(Error::bad_request(
-            "In Spain the series R is the corrections' own; choose another invoice prefix.",
-        ));
-    }
     let id = ids::new_id("org");
     tx.execute(
         "INSERT INTO companies (id, name, country, currency, plan, invoice_prefix, payment_days, timezone, workflow, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
         params![
             id,
-            name,
-            new.country.as_str(),
-            new.currency.as_str(),
-            new.plan.as_str(),
-            prefix,
+            new.name,
+            new.country,
+            new.currency,
+            new.plan,
+            new.invoice_prefix,
             new.payment_days,
-            timezone,
+            new.timezone,
             DEFAULT_WORKFLOW.join(","),
             clock::now()
         ],
@@ -260,13 +353,69 @@ pub fn get(conn: &Connection, id: &str) -> Result<Company> {
     .ok_or_else(|| Error::not_found(format!("Company {id}")))
 }
 
+/// The books of a company in one environment, as a person's act names them.
+///
+/// Fails with `NotFound` when there is no such company.
+pub fn tenant(conn: &Connection, company_id: &str, environment: Environment) -> Result<Tenant> {
+    let known: Option<i64> = conn
+        .prepare_cached("SELECT 1 FROM companies WHERE id = ?1")?
+        .query_row([company_id], |r| r.get(0))
+        .optional()?;
+    match known {
+        Some(_) => Ok(Tenant::new(company_id, environment)),
+        None => Err(Error::not_found(format!("Company {company_id}"))),
+    }
+}
+
+/// Records a person's act names by id alone.
+#[derive(Debug, Clone, Copy)]
+pub enum Owned {
+    Customer,
+    Draft,
+    Purchase,
+    Delivery,
+}
+
+/// The books a record belongs to, found by its id within an environment: a
+/// person names drafts, customers, bills and deliveries without their company.
+///
+/// Fails with `NotFound` when that environment has no such record.
+pub fn owner(conn: &Connection, what: Owned, id: &str, environment: Environment) -> Result<Tenant> {
+    let (sql, name) = match what {
+        Owned::Customer => (
+            "SELECT company_id FROM customers WHERE id = ?1 AND environment = ?2",
+            "Customer",
+        ),
+        Owned::Draft => (
+            "SELECT company_id FROM drafts WHERE id = ?1 AND environment = ?2",
+            "Draft",
+        ),
+        Owned::Purchase => (
+            "SELECT company_id FROM purchases WHERE id = ?1 AND environment = ?2",
+            "Purchase",
+        ),
+        Owned::Delivery => (
+            "SELECT company_id FROM deliveries WHERE id = ?1 AND environment = ?2",
+            "Delivery",
+        ),
+    };
+    let company: Option<String> = conn
+        .prepare_cached(sql)?
+        .query_row(params![id, environment], |r| r.get(0))
+        .optional()?;
+    company
+        .map(|c| Tenant::new(c, environment))
+        .ok_or_else(|| Error::not_found(format!("{name} {id}")))
+}
+
 /// Changes a company's plan.
 ///
-/// Fails with `NotFound` for an unknown company.
-pub fn set_plan(tx: &Tx, id: &str, plan: Plan) -> Result<Company> {
+/// Fails with `Invalid` for an unknown plan and `NotFound` for an unknown company.
+pub fn set_plan(tx: &Tx, id: &str, plan: &str) -> Result<Company> {
+    let plan = Plan::read(plan)?;
     let changed = tx.execute(
         "UPDATE companies SET plan = ?2 WHERE id = ?1",
-        params![id, plan.as_str()],
+        params![id, plan],
     )?;
     if changed == 0 {
         return Err(Error::not_found(format!("Company {id}")));
@@ -277,20 +426,20 @@ pub fn set_plan(tx: &Tx, id: &str, plan: Plan) -> Result<Company> {
 /// Replaces a company's workflow; the first stage is where new transactions start.
 /// Transactions already in a stage that is no longer listed keep it.
 ///
-/// Fails with `BadRequest` for no stages, a malformed or repeated stage key,
+/// Fails with `Invalid` for no stages, a malformed or repeated stage key,
 /// and with `NotFound` for an unknown company.
 pub fn set_workflow(tx: &Tx, id: &str, stages: &[String]) -> Result<Company> {
     if stages.is_empty() || stages.len() > 30 {
-        return Err(Error::bad_request("A workflow needs 1 to 30 stages."));
+        return Err(Error::invalid("stages", "needs 1 to 30 stages"));
     }
     let mut keys: Vec<String> = Vec::with_capacity(stages.len());
     for stage in stages {
         let key = StageKey::parse(stage)?;
         if keys.iter().any(|k| k == key.as_str()) {
-            return Err(Error::bad_request(format!(
-                "The stage {} is listed twice.",
-                key.as_str()
-            )));
+            return Err(Error::invalid(
+                "stages",
+                format!("lists the stage {} twice", key.as_str()),
+            ));
         }
         keys.push(key.as_str().to_string());
     }

@@ -1,41 +1,60 @@
-//! Customers (business partners: customers and suppliers) of one tenant: their
-//! wire form, the checks of a new customer, numbering (`K10001`… per company and
-//! environment), the SQL and the REST handlers. Every query is bound to a
-//! `Tenant`; a customer of another company or environment does not exist here.
+//! Customers (business partners: customers and suppliers) of one tenant: the
+//! checks of a new customer, numbering (`K10001`… per company and
+//! environment), agreed terms, the list with its search, and the wire form
+//! every surface shows. Every query is bound to a `Tenant`; a customer of
+//! another company or environment does not exist here.
 
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
-use crate::books::company;
+use crate::books::company::{self, Company};
 use crate::books::numbering;
-use crate::error::{Error, Result};
-use crate::http::fields::Fields;
-use crate::http::query::{Page, Paging, PAGE_LIMIT_SQL};
-use crate::http::rest::{Call, Reply};
+use crate::error::{Error, Result, Violations};
 use crate::rules::iso::{CountryCode, Currency};
+use crate::rules::{text, vat_ids};
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::ids;
+use crate::store::page::{Page, Paging, PAGE_LIMIT_SQL};
+use crate::store::row::Row;
 use crate::store::tenant::Tenant;
 
 /// The numbering series of business partners (`K10001`, `K10002`, …).
 const PARTNER_SERIES: &str = "customer";
 const FIRST_PARTNER_NUMBER: i64 = 10001;
+/// The longest search text.
+const MAX_SEARCH: usize = 200;
+
+/// A new customer as a caller gives it: text as given, nothing checked.
+#[derive(Debug, Default, Clone)]
+pub struct CustomerInput {
+    pub name: Option<String>,
+    pub street: Option<String>,
+    pub postal_code: Option<String>,
+    pub city: Option<String>,
+    pub country: Option<String>,
+    pub vat_id: Option<String>,
+    pub currency: Option<String>,
+    pub email: Option<String>,
+    pub contact: Option<String>,
+    pub phone: Option<String>,
+}
 
 /// A checked new customer, ready to insert.
+#[derive(Debug, Clone)]
 pub struct NewCustomer {
-    pub name: String,
-    pub contact: Option<String>,
-    pub email: Option<String>,
-    pub phone: Option<String>,
-    pub street: String,
-    pub postal_code: String,
-    pub city: String,
-    pub country: CountryCode,
-    pub vat_id: Option<String>,
-    pub currency: Option<Currency>,
-    pub is_customer: bool,
-    pub is_supplier: bool,
+    name: String,
+    contact: Option<String>,
+    email: Option<String>,
+    phone: Option<String>,
+    street: String,
+    postal_code: String,
+    city: String,
+    country: CountryCode,
+    vat_id: Option<String>,
+    currency: Option<Currency>,
+    is_customer: bool,
+    is_supplier: bool,
 }
 
 /// Whether `email` has the shape of an address: one `@`, a local part, and a
@@ -54,57 +73,68 @@ fn email_shaped(email: &str) -> bool {
         && email.len() <= 254
 }
 
-/// A VAT id as stored: upper case, without spaces.
-pub fn normalise_vat_id(text: &str) -> String {
-    text.chars()
-        .filter(|c| !c.is_whitespace())
-        .collect::<String>()
-        .to_uppercase()
-}
-
 impl NewCustomer {
-    /// Reads a create body; `country` defaults to the company's own.
+    /// Checks a new customer: name, street, postal code and city are
+    /// required; `country` defaults to the company's own; country and
+    /// currency must be ISO codes, `email` shaped like an address; the VAT id
+    /// is kept upper case without spaces and checked only at issue.
     ///
-    /// Fails with `BadRequest` naming the first missing, mistyped, malformed or unknown field.
-    pub fn from_fields(mut f: Fields, company_country: &str) -> Result<NewCustomer> {
-        let name = f.required_text("name", 200)?;
-        let street = f.required_text("street", 200)?;
-        let postal_code = f.required_text("postalCode", 20)?;
-        let city = f.required_text("city", 100)?;
-        let country = match f.optional_text("country", 2)? {
-            Some(c) => CountryCode::parse("country", &c)?,
-            None => CountryCode::parse("country", company_country)?,
+    /// Fails with `Invalid` naming every field that is missing, too long or malformed.
+    pub fn check(input: CustomerInput, company: &Company) -> Result<NewCustomer> {
+        let mut v = Violations::new();
+        let name = v.take(text::required("name", input.name.as_deref(), 200))?;
+        let street = v.take(text::required("street", input.street.as_deref(), 200))?;
+        let postal_code = v.take(text::required(
+            "postalCode",
+            input.postal_code.as_deref(),
+            20,
+        ))?;
+        let city = v.take(text::required("city", input.city.as_deref(), 100))?;
+        let country = match v.take(text::optional("country", input.country.as_deref(), 2))? {
+            Some(Some(c)) => v.take(CountryCode::parse("country", &c))?,
+            Some(None) => Some(company.country.clone()),
+            None => None,
         };
-        let vat_id = f.optional_text("vatId", 30)?.map(|v| normalise_vat_id(&v));
-        let currency = f
-            .optional_text("currency", 3)?
-            .map(|c| Currency::parse("currency", &c))
-            .transpose()?;
-        let email = f.optional_text("email", 254)?;
-        if let Some(email) = &email {
-            if !email_shaped(email) {
-                return Err(Error::bad_request(
-                    "The field email is not an e-mail address.",
-                ));
-            }
+        let vat_id = v
+            .take(text::optional("vatId", input.vat_id.as_deref(), 30))?
+            .flatten()
+            .map(|id| vat_ids::normalise(&id));
+        let currency = match v.take(text::optional("currency", input.currency.as_deref(), 3))? {
+            Some(Some(c)) => v.take(Currency::parse("currency", &c))?,
+            _ => None,
+        };
+        let email = v
+            .take(text::optional("email", input.email.as_deref(), 254))?
+            .flatten();
+        if email.as_deref().is_some_and(|e| !email_shaped(e)) {
+            v.invalid("email", "is not an e-mail address");
         }
-        let contact = f.optional_text("contact", 200)?;
-        let phone = f.optional_text("phone", 50)?;
-        f.finish()?;
-        Ok(NewCustomer {
-            name,
-            contact,
-            email,
-            phone,
-            street,
-            postal_code,
-            city,
-            country,
-            vat_id,
-            currency,
-            is_customer: true,
-            is_supplier: false,
-        })
+        let contact = v
+            .take(text::optional("contact", input.contact.as_deref(), 200))?
+            .flatten();
+        let phone = v
+            .take(text::optional("phone", input.phone.as_deref(), 50))?
+            .flatten();
+        v.finish()?;
+        match (name, street, postal_code, city, country) {
+            (Some(name), Some(street), Some(postal_code), Some(city), Some(country)) => {
+                Ok(NewCustomer {
+                    name,
+                    contact,
+                    email,
+                    phone,
+                    street,
+                    postal_code,
+                    city,
+                    country,
+                    vat_id,
+                    currency,
+                    is_customer: true,
+                    is_supplier: false,
+                })
+            }
+            _ => Err(Error::internal("a checked customer lacks a field")),
+        }
     }
 }
 
@@ -122,7 +152,7 @@ pub fn create(tx: &Tx, tenant: &Tenant, new: &NewCustomer) -> Result<String> {
     .execute(params![
         id,
         tenant.company_id,
-        tenant.env(),
+        tenant.environment,
         format!("K{seq}"),
         new.name,
         new.contact,
@@ -131,9 +161,9 @@ pub fn create(tx: &Tx, tenant: &Tenant, new: &NewCustomer) -> Result<String> {
         new.street,
         new.postal_code,
         new.city,
-        new.country.as_str(),
+        new.country,
         new.vat_id,
-        new.currency.as_ref().map(Currency::as_str),
+        new.currency,
         new.is_customer,
         new.is_supplier,
         clock::now()
@@ -158,9 +188,9 @@ pub struct Customer {
     pub street: String,
     pub postal_code: String,
     pub city: String,
-    pub country: String,
+    pub country: CountryCode,
     pub vat_id: Option<String>,
-    pub currency: Option<String>,
+    pub currency: Option<Currency>,
     pub customer: bool,
     pub supplier: bool,
     pub archived: bool,
@@ -169,7 +199,8 @@ pub struct Customer {
     pub created_at: String,
 }
 
-fn from_row(r: &rusqlite::Row) -> rusqlite::Result<Customer> {
+fn from_row(row: &rusqlite::Row) -> rusqlite::Result<Customer> {
+    let r = Row::new(row, "customers");
     Ok(Customer {
         id: r.get(0)?,
         number: r.get(1)?,
@@ -198,7 +229,7 @@ pub fn get(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Customer> {
     conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM customers WHERE id = ?1 AND company_id = ?2 AND environment = ?3"
     ))?
-    .query_row(params![id, tenant.company_id, tenant.env()], from_row)
+    .query_row(params![id, tenant.company_id, tenant.environment], from_row)
     .optional()?
     .ok_or_else(|| Error::not_found(format!("Customer {id}")))
 }
@@ -210,7 +241,9 @@ pub fn name_of(conn: &Connection, tenant: &Tenant, id: &str) -> Result<String> {
     conn.prepare_cached(
         "SELECT name FROM customers WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
     )?
-    .query_row(params![id, tenant.company_id, tenant.env()], |r| r.get(0))
+    .query_row(params![id, tenant.company_id, tenant.environment], |r| {
+        r.get(0)
+    })
     .optional()?
     .ok_or_else(|| Error::not_found(format!("Customer {id}")))
 }
@@ -222,19 +255,21 @@ pub fn payment_days(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Opti
     conn.prepare_cached(
         "SELECT payment_days FROM customers WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
     )?
-    .query_row(params![id, tenant.company_id, tenant.env()], |r| r.get(0))
+    .query_row(params![id, tenant.company_id, tenant.environment], |r| {
+        r.get(0)
+    })
     .optional()?
     .ok_or_else(|| Error::not_found(format!("Customer {id}")))
 }
 
 /// Sets the customer's agreed payment days (0–365); documents issued from now on use them.
 ///
-/// Fails with `NotFound` for an unknown customer and `BadRequest` for days outside 0–365.
+/// Fails with `NotFound` for an unknown customer and `Invalid` for days outside 0–365.
 pub fn set_terms(tx: &Tx, tenant: &Tenant, id: &str, days: i64) -> Result<Customer> {
     company::check_payment_days(days)?;
     let changed = tx.execute(
         "UPDATE customers SET payment_days = ?4 WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
-        params![id, tenant.company_id, tenant.env(), days],
+        params![id, tenant.company_id, tenant.environment, days],
     )?;
     if changed == 0 {
         return Err(Error::not_found(format!("Customer {id}")));
@@ -244,27 +279,30 @@ pub fn set_terms(tx: &Tx, tenant: &Tenant, id: &str, days: i64) -> Result<Custom
 
 /// The partner of this name marked as supplier, created (with the next partner
 /// number, no address, the company's country) when there is none. A customer of
-/// the same name becomes a supplier too. Returns its id.
+/// the same name becomes a supplier too. Returns its id. The caller has
+/// checked the name and the VAT id.
 ///
 /// Fails only on a storage error.
-pub fn supplier(
+pub(crate) fn supplier(
     tx: &Tx,
     tenant: &Tenant,
     name: &str,
     vat_id: Option<&str>,
-    country: &str,
+    country: &CountryCode,
 ) -> Result<String> {
     let existing: Option<String> = tx
         .prepare_cached(
             "SELECT id FROM customers WHERE company_id = ?1 AND environment = ?2 AND name = ?3
              ORDER BY is_supplier DESC, seq LIMIT 1",
         )?
-        .query_row(params![tenant.company_id, tenant.env(), name], |r| r.get(0))
+        .query_row(params![tenant.company_id, tenant.environment, name], |r| {
+            r.get(0)
+        })
         .optional()?;
     if let Some(id) = existing {
         tx.execute(
             "UPDATE customers SET is_supplier = 1 WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
-            params![id, tenant.company_id, tenant.env()],
+            params![id, tenant.company_id, tenant.environment],
         )?;
         return Ok(id);
     }
@@ -276,8 +314,8 @@ pub fn supplier(
         street: String::new(),
         postal_code: String::new(),
         city: String::new(),
-        country: CountryCode::parse("country", country)?,
-        vat_id: vat_id.map(normalise_vat_id),
+        country: country.clone(),
+        vat_id: vat_id.map(vat_ids::normalise),
         currency: None,
         is_customer: false,
         is_supplier: true,
@@ -286,7 +324,7 @@ pub fn supplier(
 }
 
 /// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
-pub fn like_pattern(text: &str) -> String {
+fn like_pattern(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('%');
     for c in text.chars() {
@@ -300,18 +338,26 @@ pub fn like_pattern(text: &str) -> String {
 }
 
 /// A page of the tenant's customers, newest first, optionally only those whose
-/// name, number, e-mail or city contains `search`.
+/// name, number, e-mail or city contains `search` (at most 200 characters;
+/// blank means no search).
 ///
-/// Fails only on a storage error.
+/// Fails with `Invalid` naming the field `search` for a longer text.
 pub fn list(
     conn: &Connection,
     tenant: &Tenant,
-    paging: Paging,
     search: Option<&str>,
+    paging: Paging,
 ) -> Result<Page<Customer>> {
     const TENANT: &str = "company_id = ?1 AND environment = ?2";
     const SEARCH: &str = "AND (name LIKE ?3 ESCAPE '\\' OR number LIKE ?3 ESCAPE '\\'
          OR email LIKE ?3 ESCAPE '\\' OR city LIKE ?3 ESCAPE '\\')";
+    let search = search.filter(|s| !s.trim().is_empty());
+    if search.is_some_and(|s| s.chars().count() > MAX_SEARCH) {
+        return Err(Error::invalid(
+            "search",
+            format!("is longer than {MAX_SEARCH} characters"),
+        ));
+    }
     let pattern = search.map(like_pattern);
     let filter = if pattern.is_some() {
         format!("{TENANT} {SEARCH}")
@@ -328,46 +374,25 @@ pub fn list(
         }
         Some(_) => conn
             .prepare_cached(&format!("SELECT count(*) FROM customers WHERE {filter}"))?
-            .query_row(params![tenant.company_id, tenant.env(), pattern], |r| {
-                r.get(0)
-            })?,
+            .query_row(
+                params![tenant.company_id, tenant.environment, pattern],
+                |r| r.get(0),
+            )?,
     };
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM customers WHERE {filter} ORDER BY seq DESC {PAGE_LIMIT_SQL} OFFSET ?4"
     ))?;
     let data = stmt
         .query_map(
-            params![tenant.company_id, tenant.env(), pattern, paging.offset()],
+            params![
+                tenant.company_id,
+                tenant.environment,
+                pattern,
+                paging.offset()
+            ],
             from_row,
         )?
         .take(paging.size as usize)
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(paging.envelope(data, total))
-}
-
-/// GET /v1/customers
-pub fn http_list(call: &Call) -> Result<Reply> {
-    let paging = call.query.paging()?;
-    let search = call.query.get("search");
-    let page = call.read(|conn| list(conn, call.tenant(), paging, search))?;
-    Ok(Reply::ok(&page))
-}
-
-/// GET /v1/customers/{id}
-pub fn http_get(call: &Call, id: &str) -> Result<Reply> {
-    Ok(Reply::ok(&call.read(|conn| get(conn, call.tenant(), id))?))
-}
-
-/// POST /v1/customers
-pub fn http_create(call: &Call) -> Result<Reply> {
-    let (key, fingerprint, fields) = call.idempotent_body()?;
-    let tenant = call.tenant();
-    let company = call.read(|conn| company::get(conn, &tenant.company_id))?;
-    let new = NewCustomer::from_fields(fields, &company.country)?;
-    call.create_once(
-        key,
-        &fingerprint,
-        |tx| create(tx, tenant, &new),
-        |conn, id| get(conn, tenant, id),
-    )
 }

@@ -1,43 +1,49 @@
-//! Drafts of invoices and quotes: created through the API from a customer id
-//! alone, filled with lines and issued in the product (the console). A
-//! draft's number, dates and payment sentence are suggestions computed now
-//! from the seller's country and the customer's agreed terms; they become
-//! final only when the draft is issued. Every query is bound to a `Tenant`.
+//! Drafts of invoices and quotes and their lines: checked input, creation
+//! (empty, as the API makes them, or whole with lines, as an agent does), and
+//! the draft's wire form, whose number, dates and payment sentence are
+//! suggestions computed now from the seller's country and the customer's
+//! agreed terms; they become final only when the draft is issued
+//! (`invoices::issue`). Every query is bound to a `Tenant`.
 
 use jiff::civil::Date;
 use jiff::ToSpan;
 use rusqlite::{params, Connection, OptionalExtension};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::books::company::{self, Company};
 use crate::books::customers;
-use crate::books::invoices::{self, FrozenLine, NewInvoice};
 use crate::books::numbering;
-use crate::error::{Error, Result};
-use crate::http::fields::Fields;
-use crate::http::rest::{Call, Reply};
+use crate::error::{Error, Result, Violations};
+use crate::rules::iso::Currency;
 use crate::rules::jurisdiction::{self, DocumentKind};
 use crate::rules::money::{self, Decimal, Tax};
+use crate::rules::text;
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::ids;
+use crate::store::row::Row;
 use crate::store::tenant::Tenant;
+use crate::stored_enum;
 
-/// An invoice (booked when issued) or a quote (never booked).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DocumentType {
-    Invoice,
-    Quote,
-}
-
-impl DocumentType {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            DocumentType::Invoice => "INVOICE",
-            DocumentType::Quote => "QUOTE",
-        }
+stored_enum! {
+    /// An invoice draft (booked when issued) or a quote (never booked).
+    pub enum DocumentType {
+        Invoice = "INVOICE",
+        Quote = "QUOTE",
     }
 }
+
+stored_enum! {
+    /// Where a draft stands: open, or issued as an invoice.
+    pub enum DraftState {
+        Draft = "DRAFT",
+        Issued = "ISSUED",
+    }
+}
+
+/// The most lines one draft holds.
+pub const MAX_LINES: usize = 200;
+const MAX_DESCRIPTION: usize = 500;
 
 /// A line of a draft, as shown.
 #[derive(Debug, Clone, Serialize)]
@@ -55,41 +61,42 @@ pub struct DraftLine {
 pub struct DraftView {
     pub id: String,
     pub number: String,
-    pub document_type: &'static str,
+    pub document_type: DocumentType,
     pub customer_id: String,
     pub customer: String,
-    pub currency: String,
-    pub issued_on: String,
-    pub due_on: String,
+    pub currency: Currency,
+    pub issued_on: Date,
+    pub due_on: Date,
     pub payment_sentence: String,
-    pub state: String,
+    pub state: DraftState,
     pub lines: Vec<DraftLine>,
     pub created_at: String,
 }
 
-struct Stored {
-    id: String,
-    document_type: DocumentType,
-    customer_id: String,
-    currency: String,
-    state: String,
-    invoice_id: Option<String>,
-    created_at: String,
+/// A draft as stored.
+pub(crate) struct Stored {
+    pub id: String,
+    pub document_type: DocumentType,
+    pub customer_id: String,
+    pub currency: Currency,
+    pub state: DraftState,
+    pub invoice_id: Option<String>,
+    pub created_at: String,
 }
 
-fn stored(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Stored> {
+/// A draft of the tenant as stored.
+///
+/// Fails with `NotFound` when the tenant has no draft with this id.
+pub(crate) fn stored(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Stored> {
     conn.prepare_cached(
         "SELECT id, document_type, customer_id, currency, state, created_at, invoice_id FROM drafts
          WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
     )?
-    .query_row(params![id, tenant.company_id, tenant.env()], |r| {
+    .query_row(params![id, tenant.company_id, tenant.environment], |row| {
+        let r = Row::new(row, "drafts");
         Ok(Stored {
             id: r.get(0)?,
-            document_type: if r.get::<_, String>(1)? == "QUOTE" {
-                DocumentType::Quote
-            } else {
-                DocumentType::Invoice
-            },
+            document_type: r.get(1)?,
             customer_id: r.get(2)?,
             currency: r.get(3)?,
             state: r.get(4)?,
@@ -99,6 +106,17 @@ fn stored(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Stored> {
     })
     .optional()?
     .ok_or_else(|| Error::not_found(format!("Draft {id}")))
+}
+
+/// A draft of the tenant that is still open.
+///
+/// Fails with `NotFound` for an unknown draft and `WrongState` for an issued one.
+pub(crate) fn open(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Stored> {
+    let draft = stored(conn, tenant, id)?;
+    if draft.state != DraftState::Draft {
+        return Err(Error::wrong_state(format!("Draft {id} is already issued.")));
+    }
+    Ok(draft)
 }
 
 /// The payment days that apply to a customer: agreed, else the company's, else the country's.
@@ -111,13 +129,13 @@ fn payment_days(
     let agreed = customers::payment_days(conn, tenant, customer_id)?;
     Ok(agreed
         .or(company.payment_days)
-        .unwrap_or_else(|| jurisdiction::default_payment_days(&company.country)))
+        .unwrap_or_else(|| jurisdiction::default_payment_days(company.country.as_str())))
 }
 
 /// The due date of a document issued on `issued_on` to `customer_id`.
 ///
-/// Fails only on a storage error.
-pub fn due_date(
+/// Fails with `Refused` for a date beyond the calendar.
+pub(crate) fn due_date(
     conn: &Connection,
     tenant: &Tenant,
     company: &Company,
@@ -139,12 +157,13 @@ fn next_number(
     today: Date,
 ) -> Result<String> {
     let year = today.year();
+    let country = company.country.as_str();
     Ok(match kind {
         DocumentType::Invoice => {
-            let series = jurisdiction::series(&company.country, DocumentKind::Invoice, year);
+            let series = jurisdiction::series(country, DocumentKind::Invoice, year);
             let seq = numbering::peek(conn, tenant, &series, 1)?;
             jurisdiction::document_number(
-                &company.country,
+                country,
                 &company.invoice_prefix,
                 DocumentKind::Invoice,
                 year,
@@ -158,44 +177,70 @@ fn next_number(
     })
 }
 
-fn lines(conn: &Connection, draft_id: &str) -> Result<Vec<DraftLine>> {
+/// A tax as stored on a draft line.
+#[derive(Serialize, Deserialize)]
+struct StoredTax {
+    name: String,
+    rate: String,
+    reason: Option<String>,
+}
+
+fn encode_taxes(taxes: &[Tax]) -> String {
+    let stored: Vec<StoredTax> = taxes
+        .iter()
+        .map(|t| StoredTax {
+            name: t.name.clone(),
+            rate: t.rate.to_string(),
+            reason: t.reason.clone(),
+        })
+        .collect();
+    serde_json::to_string(&stored).unwrap_or_else(|_| "[]".into())
+}
+
+/// The lines of a draft, in order.
+///
+/// Fails with `Internal` naming the draft when a stored line cannot be read.
+pub(crate) fn lines(conn: &Connection, draft_id: &str) -> Result<Vec<DraftLine>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT description, quantity, unit_price, taxes FROM draft_lines WHERE draft_id = ?1 ORDER BY seq",
+        "SELECT draft_id, description, quantity, unit_price, taxes FROM draft_lines WHERE draft_id = ?1 ORDER BY seq",
     )?;
-    let rows = stmt.query_map([draft_id], |r| {
+    let rows = stmt.query_map([draft_id], |row| {
+        let r = Row::new(row, "draft_lines");
         Ok((
-            r.get::<_, String>(0)?,
-            r.get::<_, String>(1)?,
-            r.get::<_, i64>(2)?,
-            r.get::<_, String>(3)?,
+            r.get::<String>(1)?,
+            r.get::<Decimal>(2)?,
+            r.get::<i64>(3)?,
+            r.get::<String>(4)?,
         ))
     })?;
     let mut out = Vec::new();
     for row in rows {
         let (description, quantity, unit_price_minor, taxes) = row?;
+        let unreadable = |e: &dyn std::fmt::Display| {
+            Error::internal(format!(
+                "draft_lines of {draft_id}: taxes cannot be read ({e})"
+            ))
+        };
+        let stored: Vec<StoredTax> = serde_json::from_str(&taxes).map_err(|e| unreadable(&e))?;
+        let taxes = stored
+            .into_iter()
+            .map(|t| {
+                let rate = Decimal::parse("rate", &t.rate).map_err(|e| unreadable(&e))?;
+                Ok(Tax {
+                    name: t.name,
+                    rate,
+                    reason: t.reason,
+                })
+            })
+            .collect::<Result<Vec<_>>>()?;
         out.push(DraftLine {
             description,
-            quantity: Decimal::parse("quantity", &quantity)?,
+            quantity,
             unit_price_minor,
-            taxes: decode_taxes(&taxes)?,
+            taxes,
         })
     }
     Ok(out)
-}
-
-fn encode_taxes(taxes: &[Tax]) -> String {
-    serde_json::to_string(taxes).unwrap_or_else(|_| "[]".into())
-}
-
-fn decode_taxes(text: &str) -> Result<Vec<Tax>> {
-    let values: Vec<serde_json::Value> = serde_json::from_str(text).map_err(Error::internal)?;
-    values
-        .iter()
-        .map(|v| {
-            let rate = Decimal::parse("rate", v["rate"].as_str().unwrap_or(""))?;
-            Tax::new(v["name"].as_str().unwrap_or(""), rate, v["reason"].as_str())
-        })
-        .collect()
 }
 
 /// A draft of the tenant in its wire form, with the suggestions computed today.
@@ -206,12 +251,20 @@ pub fn get(conn: &Connection, tenant: &Tenant, id: &str) -> Result<DraftView> {
     let company = company::get(conn, &tenant.company_id)?;
     let today = company.today();
     // An issued draft shows what its issue made final.
-    let issued = match &draft.invoice_id {
-        Some(invoice_id) => Some(invoices::stored_by_id(conn, tenant, invoice_id)?),
+    let issued: Option<(String, Date, Date)> = match &draft.invoice_id {
+        Some(invoice_id) => Some(
+            conn.prepare_cached(
+                "SELECT id, number, issued_on, due_on FROM invoices WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
+            )?
+            .query_row(params![invoice_id, tenant.company_id, tenant.environment], |row| {
+                let r = Row::new(row, "invoices");
+                Ok((r.get(1)?, r.get(2)?, r.get(3)?))
+            })?,
+        ),
         None => None,
     };
-    let (number, issued_on, due) = match &issued {
-        Some(invoice) => (invoice.number.clone(), invoice.issued_on, invoice.due_on),
+    let (number, issued_on, due) = match issued {
+        Some(final_figures) => final_figures,
         None => (
             next_number(conn, tenant, &company, draft.document_type, today)?,
             today,
@@ -221,207 +274,294 @@ pub fn get(conn: &Connection, tenant: &Tenant, id: &str) -> Result<DraftView> {
     Ok(DraftView {
         id: draft.id.clone(),
         number,
-        document_type: draft.document_type.as_str(),
+        document_type: draft.document_type,
         customer: customers::name_of(conn, tenant, &draft.customer_id)?,
         customer_id: draft.customer_id,
         currency: draft.currency,
-        issued_on: issued_on.to_string(),
-        due_on: due.to_string(),
-        payment_sentence: jurisdiction::payment_sentence(&company.country, due),
+        issued_on,
+        due_on: due,
+        payment_sentence: jurisdiction::payment_sentence(company.country.as_str(), due),
         state: draft.state,
         lines: lines(conn, id)?,
         created_at: draft.created_at,
     })
 }
 
-/// Creates an empty draft for a customer of the tenant, in the customer's
-/// currency (else the company's). Returns its id.
+/// A draft line as a caller gives it.
+#[derive(Debug, Default, Clone)]
+pub struct DraftLineInput {
+    pub description: Option<String>,
+    /// An exact decimal, as written.
+    pub quantity: Option<String>,
+    pub unit_price_minor: Option<i64>,
+    /// The rate of the seller country's sales tax, in percent.
+    pub tax_rate_percent: Option<String>,
+    /// Named taxes instead of a rate.
+    pub taxes: Option<Vec<TaxInput>>,
+}
+
+/// A named tax of a line as a caller gives it.
+#[derive(Debug, Default, Clone)]
+pub struct TaxInput {
+    pub name: Option<String>,
+    pub rate_percent: Option<String>,
+    pub reason: Option<String>,
+}
+
+/// A checked draft line.
+#[derive(Debug, Clone)]
+pub struct NewDraftLine {
+    description: String,
+    quantity: Decimal,
+    unit_price: i64,
+    taxes: Vec<Tax>,
+}
+
+impl NewDraftLine {
+    /// Checks a line: a description of 1–500 characters, a quantity above 0
+    /// (an exact decimal), a unit price of 0 to 10^15 minor units, and its tax:
+    /// a rate of the seller country's tax (named after `company`'s country),
+    /// or named taxes (each named once), or none yet (issuing refuses it then).
+    ///
+    /// Fails with `Invalid` naming every field that is missing or malformed,
+    /// and `Refused` for a zero rate without the seller's reason.
+    pub fn check(input: DraftLineInput, company: &Company) -> Result<NewDraftLine> {
+        let mut v = Violations::new();
+        let description = v.take(text::required(
+            "description",
+            input.description.as_deref(),
+            MAX_DESCRIPTION,
+        ))?;
+        let quantity = match input.quantity.as_deref() {
+            None => {
+                v.invalid("quantity", "is missing");
+                None
+            }
+            Some(q) => v.take(Decimal::parse("quantity", q))?,
+        };
+        if quantity.is_some_and(|q| q.is_negative() || q.is_zero()) {
+            v.invalid("quantity", "must be greater than zero");
+        }
+        let unit_price = match input.unit_price_minor {
+            None => {
+                v.invalid("unitPriceMinor", "is missing");
+                None
+            }
+            Some(p) if !(0..=money::MAX_AMOUNT).contains(&p) => {
+                v.invalid("unitPriceMinor", "must be between 0 and 10^15 minor units");
+                None
+            }
+            Some(p) => Some(p),
+        };
+        let taxes = match (input.tax_rate_percent, input.taxes) {
+            (Some(_), Some(_)) => {
+                v.invalid(
+                    "taxRatePercent",
+                    "excludes the named taxes; give a rate or named taxes, not both",
+                );
+                Vec::new()
+            }
+            (Some(rate), None) => {
+                let name = jurisdiction::tax_name(company.country.as_str());
+                match v.take(Decimal::parse("taxRatePercent", &rate))? {
+                    Some(rate) => v
+                        .take(Tax::new(name, rate, None).map_err(|e| {
+                            // The rate is the one field given.
+                            match e {
+                                Error::Invalid(_) => Error::invalid(
+                                    "taxRatePercent",
+                                    "must lie between 0 and 100 percent",
+                                ),
+                                other => other,
+                            }
+                        }))?
+                        .into_iter()
+                        .collect(),
+                    None => Vec::new(),
+                }
+            }
+            (None, Some(listed)) => {
+                let mut taxes: Vec<Tax> = Vec::new();
+                for (i, t) in listed.into_iter().enumerate() {
+                    let at = format!("taxes[{i}]");
+                    let rate = match t.rate_percent.as_deref() {
+                        None => {
+                            v.invalid(format!("{at}.ratePercent"), "is missing");
+                            None
+                        }
+                        Some(r) => {
+                            v.take(Decimal::parse("ratePercent", r).map_err(|e| e.under(&at)))?
+                        }
+                    };
+                    let Some(rate) = rate else { continue };
+                    let name = t.name.unwrap_or_default();
+                    if let Some(tax) = v.take(
+                        Tax::new(&name, rate, t.reason.as_deref()).map_err(|e| e.under(&at)),
+                    )? {
+                        if taxes.iter().any(|known| known.name == tax.name) {
+                            v.invalid(
+                                "taxes",
+                                format!("names the tax {} twice on one line", tax.name),
+                            );
+                        }
+                        taxes.push(tax);
+                    }
+                }
+                taxes
+            }
+            (None, None) => Vec::new(),
+        };
+        if let (Some(quantity), Some(price)) = (quantity, unit_price) {
+            v.take(money::line_net(quantity, price))?;
+        }
+        v.finish()?;
+        match (description, quantity, unit_price) {
+            (Some(description), Some(quantity), Some(unit_price)) => Ok(NewDraftLine {
+                description,
+                quantity,
+                unit_price,
+                taxes,
+            }),
+            _ => Err(Error::internal("a checked line lacks a field")),
+        }
+    }
+
+    /// Whether the line states its tax.
+    pub fn has_tax(&self) -> bool {
+        !self.taxes.is_empty()
+    }
+}
+
+/// A new draft as a caller gives it.
+#[derive(Debug, Default, Clone)]
+pub struct DraftInput {
+    pub customer_id: Option<String>,
+}
+
+/// A checked new draft: a customer, and lines when it is made whole.
+#[derive(Debug, Clone)]
+pub struct NewDraft {
+    customer_id: String,
+    kind: DocumentType,
+    lines: Vec<NewDraftLine>,
+}
+
+impl NewDraft {
+    /// An empty draft for a customer (the API's and a person's way: lines follow).
+    ///
+    /// Fails with `Invalid` naming `customerId` when it is missing.
+    pub fn empty(input: DraftInput, kind: DocumentType) -> Result<NewDraft> {
+        let customer_id = text::required("customerId", input.customer_id.as_deref(), 100)?;
+        Ok(NewDraft {
+            customer_id,
+            kind,
+            lines: Vec::new(),
+        })
+    }
+
+    /// A draft made whole in one act, as a program makes it: 1 to 200 lines,
+    /// and since no person will add the tax later, every line states it.
+    ///
+    /// Fails with `Invalid` naming every field that is missing or malformed
+    /// (line fields under `lines[n]`), and `Refused` as a line does.
+    pub fn whole(
+        input: DraftInput,
+        kind: DocumentType,
+        lines: Vec<DraftLineInput>,
+        company: &Company,
+    ) -> Result<NewDraft> {
+        let mut v = Violations::new();
+        let customer_id = v.take(text::required(
+            "customerId",
+            input.customer_id.as_deref(),
+            100,
+        ))?;
+        if lines.is_empty() || lines.len() > MAX_LINES {
+            v.invalid("lines", format!("needs 1 to {MAX_LINES} lines"));
+        }
+        let mut checked = Vec::with_capacity(lines.len());
+        for (n, line) in lines.into_iter().enumerate().take(MAX_LINES) {
+            let at = format!("lines[{n}]");
+            let line = v.take(NewDraftLine::check(line, company).map_err(|e| e.under(&at)))?;
+            match line {
+                Some(line) if !line.has_tax() => v.invalid(
+                    at,
+                    "states no tax: give a rate or named taxes (kontor decides no rate, and no person adds one to a draft made whole)",
+                ),
+                Some(line) => checked.push(line),
+                None => {}
+            }
+        }
+        v.finish()?;
+        Ok(NewDraft {
+            customer_id: customer_id.unwrap_or_default(),
+            kind,
+            lines: checked,
+        })
+    }
+}
+
+/// Creates a draft for a customer of the tenant, in the customer's currency
+/// (else the company's), with its lines. Returns its id.
 ///
 /// Fails with `NotFound` for a customer the tenant does not have.
-pub fn create(tx: &Tx, tenant: &Tenant, customer_id: &str, kind: DocumentType) -> Result<String> {
-    let customer = customers::get(tx, tenant, customer_id)?;
+pub fn create(tx: &Tx, tenant: &Tenant, new: &NewDraft) -> Result<String> {
+    let customer = customers::get(tx, tenant, &new.customer_id)?;
     let company = company::get(tx, &tenant.company_id)?;
     let id = ids::new_id("drf");
     tx.prepare_cached(
         "INSERT INTO drafts (id, company_id, environment, document_type, customer_id, currency, state, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'DRAFT', ?7)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?
     .execute(params![
         id,
         tenant.company_id,
-        tenant.env(),
-        kind.as_str(),
-        customer_id,
+        tenant.environment,
+        new.kind,
+        new.customer_id,
         customer.currency.unwrap_or(company.currency),
+        DraftState::Draft,
         clock::now()
     ])?;
+    for line in &new.lines {
+        insert_line(tx, &id, line)?;
+    }
     Ok(id)
 }
 
-/// A line for a draft.
-pub struct NewLine {
-    pub description: String,
-    pub quantity: Decimal,
-    pub unit_price: i64,
-    pub taxes: Vec<Tax>,
+fn insert_line(tx: &Tx, draft_id: &str, line: &NewDraftLine) -> Result<()> {
+    tx.prepare_cached(
+        "INSERT INTO draft_lines (draft_id, description, quantity, unit_price, taxes) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?
+    .execute(params![draft_id, line.description, line.quantity, line.unit_price, encode_taxes(&line.taxes)])?;
+    Ok(())
 }
 
-fn open_draft(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Stored> {
-    let draft = stored(conn, tenant, id)?;
-    if draft.state != "DRAFT" {
-        return Err(Error::wrong_state(format!("Draft {id} is already issued.")));
-    }
-    Ok(draft)
-}
-
-/// The most lines one draft holds.
-pub const MAX_LINES: usize = 200;
-
-/// Adds a line to a draft. A line may come without a tax decision; issuing refuses it then.
+/// Adds a line to an open draft. A line may come without a tax decision;
+/// issuing refuses it then.
 ///
-/// Fails with `NotFound` for an unknown draft, `WrongState` for an issued one,
-/// `BadRequest` for an empty description, a quantity that is not positive, a
-/// negative price or a draft already holding `MAX_LINES` lines.
-pub fn add_line(tx: &Tx, tenant: &Tenant, id: &str, line: &NewLine) -> Result<()> {
-    open_draft(tx, tenant, id)?;
+/// Fails with `NotFound` for an unknown draft, `WrongState` for an issued
+/// one, and `Refused` for a draft already holding 200 lines.
+pub fn add_line(tx: &Tx, tenant: &Tenant, id: &str, line: &NewDraftLine) -> Result<()> {
+    open(tx, tenant, id)?;
     let lines: i64 = tx
         .prepare_cached("SELECT count(*) FROM draft_lines WHERE draft_id = ?1")?
         .query_row([id], |r| r.get(0))?;
     if lines >= MAX_LINES as i64 {
-        return Err(Error::bad_request(format!(
+        return Err(Error::refused(format!(
             "A draft holds at most {MAX_LINES} lines."
         )));
     }
-    let description = line.description.trim();
-    if description.is_empty() || description.chars().count() > 500 {
-        return Err(Error::bad_request(
-            "A line needs a description of 1 to 500 characters.",
-        ));
-    }
-    if line.quantity.is_negative() || line.quantity.is_zero() {
-        return Err(Error::bad_request(
-            "A line's quantity must be greater than zero.",
-        ));
-    }
-    if line.unit_price < 0 || line.unit_price > money::MAX_AMOUNT {
-        return Err(Error::bad_request(
-            "A line's unit price must be between 0 and 10^15 minor units.",
-        ));
-    }
-    for (i, tax) in line.taxes.iter().enumerate() {
-        if line.taxes[..i].iter().any(|t| t.name == tax.name) {
-            return Err(Error::bad_request(format!(
-                "The tax {} is named twice on one line.",
-                tax.name
-            )));
-        }
-    }
-    money::line_net(line.quantity, line.unit_price)?;
-    tx.prepare_cached(
-        "INSERT INTO draft_lines (draft_id, description, quantity, unit_price, taxes) VALUES (?1, ?2, ?3, ?4, ?5)",
-    )?
-    .execute(params![id, description, line.quantity.to_string(), line.unit_price, encode_taxes(&line.taxes)])?;
-    Ok(())
+    insert_line(tx, id, line)
 }
 
-/// How `issue` is asked to issue.
-#[derive(Debug, Default, Clone)]
-pub struct IssueOptions {
-    pub on: Option<Date>,
-    pub delivered_on: Option<Date>,
-    pub rate: Option<Decimal>,
-}
-
-/// Issues a draft as an invoice after checking it: it has lines, every line a
-/// tax decision, every zero rate a reason, and the customer's VAT id (when
-/// present) is well-formed for the customer's country. Returns the invoice's id.
+/// Marks a draft issued as `invoice_id` (in the issuing act's transaction).
 ///
-/// Fails with `NotFound` for an unknown draft, `WrongState` for an issued one,
-/// `Refused` naming the reason for a draft that does not pass, a quote, a date
-/// in closed books or a missing rate; see also `invoices::issue`.
-pub fn issue(tx: &Tx, tenant: &Tenant, id: &str, options: &IssueOptions) -> Result<String> {
-    let draft = open_draft(tx, tenant, id)?;
-    if draft.document_type == DocumentType::Quote {
-        return Err(Error::refused(
-            "A quote is not issued as an invoice; create an invoice draft for the customer.",
-        ));
-    }
-    let company = company::get(tx, &tenant.company_id)?;
-    let draft_lines = lines(tx, id)?;
-    if draft_lines.is_empty() {
-        return Err(Error::refused(format!("Draft {id} has no lines.")));
-    }
-    for (n, line) in draft_lines.iter().enumerate() {
-        if line.taxes.is_empty() {
-            return Err(Error::refused(format!(
-                "Line {} ({}) has no tax decision; give it a rate or a tax with its reason.",
-                n + 1,
-                line.description
-            )));
-        }
-    }
-    let customer = customers::get(tx, tenant, &draft.customer_id)?;
-    if let Some(vat_id) = &customer.vat_id {
-        jurisdiction::check_vat_id(&customer.country, vat_id).map_err(|reason| {
-            Error::refused(format!(
-                "The customer's VAT id cannot be used on an invoice: {reason}"
-            ))
-        })?;
-    }
-    // invoices::issue refuses a day in closed books.
-    let issued_on = options.on.unwrap_or_else(|| company.today());
-    let rate = invoices::fixed_rate(&draft.currency, &company.currency, options.rate)?;
-    let money_lines: Vec<money::Line> = draft_lines
-        .iter()
-        .map(|l| money::Line {
-            quantity: l.quantity,
-            unit_price: l.unit_price_minor,
-            taxes: l.taxes.clone(),
-        })
-        .collect();
-    let totals = money::totals(&money_lines)?;
-    let due_on = due_date(tx, tenant, &company, &draft.customer_id, issued_on)?;
-    let frozen = draft_lines
-        .into_iter()
-        .map(|l| FrozenLine {
-            description: l.description,
-            quantity: l.quantity,
-            unit_price: l.unit_price_minor,
-        })
-        .collect();
-    let invoice_id = invoices::issue(
-        tx,
-        tenant,
-        &company,
-        NewInvoice {
-            draft_id: id,
-            customer_id: &draft.customer_id,
-            currency: &draft.currency,
-            lines: frozen,
-            totals,
-            issued_on,
-            delivered_on: options.delivered_on.unwrap_or(issued_on),
-            due_on,
-            rate,
-        },
-    )?;
+/// Fails only on a storage error.
+pub(crate) fn mark_issued(tx: &Tx, tenant: &Tenant, id: &str, invoice_id: &str) -> Result<()> {
     tx.prepare_cached(
-        "UPDATE drafts SET state = 'ISSUED', invoice_id = ?2 WHERE id = ?1 AND company_id = ?3 AND environment = ?4",
+        "UPDATE drafts SET state = ?5, invoice_id = ?2 WHERE id = ?1 AND company_id = ?3 AND environment = ?4",
     )?
-    .execute(params![id, invoice_id, tenant.company_id, tenant.env()])?;
-    Ok(invoice_id)
-}
-
-/// POST /v1/invoices/drafts: `{customerId}` and nothing else.
-pub fn http_create(call: &Call) -> Result<Reply> {
-    let (key, fingerprint, mut fields): (&str, String, Fields) = call.idempotent_body()?;
-    let customer_id = fields.required_text("customerId", 100)?;
-    fields.finish()?;
-    let tenant = call.tenant();
-    call.create_once(
-        key,
-        &fingerprint,
-        |tx| create(tx, tenant, &customer_id, DocumentType::Invoice),
-        |conn, id| get(conn, tenant, id),
-    )
+    .execute(params![id, invoice_id, tenant.company_id, tenant.environment, DraftState::Issued])?;
+    Ok(())
 }

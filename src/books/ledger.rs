@@ -9,22 +9,29 @@ use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
-use crate::error::{Error, Result};
+use crate::books::company::{self, Company};
+use crate::error::{Error, Result, Violations};
+use crate::rules::iso::Currency;
+use crate::rules::money::Money;
 use crate::store::clock;
 use crate::store::db::Tx;
-use crate::store::tenant::Tenant;
+use crate::store::row::Row;
+use crate::store::tenant::{Environment, Tenant};
+use crate::stored_enum;
 
-/// The chart of accounts.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Account {
-    Receivables,
-    Bank,
-    InputTax,
-    Payables,
-    OutputTax,
-    Revenue,
-    Expenses,
-    Equity,
+stored_enum! {
+    /// The chart of accounts.
+    #[derive(PartialOrd, Ord)]
+    pub enum Account {
+        Receivables = "receivables",
+        Bank = "bank",
+        InputTax = "input_tax",
+        Payables = "payables",
+        OutputTax = "output_tax",
+        Revenue = "revenue",
+        Expenses = "expenses",
+        Equity = "equity",
+    }
 }
 
 /// What an account is, for the balance sheet and the profit and loss.
@@ -38,28 +45,8 @@ pub enum Class {
 }
 
 impl Account {
-    pub const ALL: [Account; 8] = [
-        Account::Receivables,
-        Account::Bank,
-        Account::InputTax,
-        Account::Payables,
-        Account::OutputTax,
-        Account::Revenue,
-        Account::Expenses,
-        Account::Equity,
-    ];
-
     pub fn key(self) -> &'static str {
-        match self {
-            Account::Receivables => "receivables",
-            Account::Bank => "bank",
-            Account::InputTax => "input_tax",
-            Account::Payables => "payables",
-            Account::OutputTax => "output_tax",
-            Account::Revenue => "revenue",
-            Account::Expenses => "expenses",
-            Account::Equity => "equity",
-        }
+        self.as_str()
     }
 
     pub fn class(self) -> Class {
@@ -70,10 +57,6 @@ impl Account {
             Account::Revenue => Class::Income,
             Account::Expenses => Class::Expense,
         }
-    }
-
-    fn from_key(key: &str) -> Option<Account> {
-        Account::ALL.into_iter().find(|a| a.key() == key)
     }
 }
 
@@ -145,7 +128,7 @@ pub fn post(tx: &Tx, tenant: &Tenant, entry: &str, date: Date, postings: &[Posti
     for p in postings.iter().filter(|p| p.debit != 0 || p.credit != 0) {
         let args = params![
             tenant.company_id,
-            tenant.env(),
+            tenant.environment,
             entry,
             day,
             p.account.key(),
@@ -155,7 +138,7 @@ pub fn post(tx: &Tx, tenant: &Tenant, entry: &str, date: Date, postings: &[Posti
         line.execute(args)?;
         sum.execute(params![
             tenant.company_id,
-            tenant.env(),
+            tenant.environment,
             p.account.key(),
             day,
             p.debit,
@@ -181,27 +164,17 @@ pub fn totals(
          GROUP BY account",
     )?;
     let rows = stmt.query_map(
-        params![
-            tenant.company_id,
-            tenant.env(),
-            to.to_string(),
-            from.map(|d| d.to_string())
-        ],
-        |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, i64>(1)?,
-                r.get::<_, i64>(2)?,
-            ))
+        params![tenant.company_id, tenant.environment, to, from],
+        |row| {
+            let r = Row::new(row, "account_days");
+            Ok((r.get::<Account>(0)?, r.get::<i64>(1)?, r.get::<i64>(2)?))
         },
     )?;
     let mut out: BTreeMap<Account, (i64, i64)> =
-        Account::ALL.into_iter().map(|a| (a, (0, 0))).collect();
+        Account::ALL.iter().map(|a| (*a, (0, 0))).collect();
     for row in rows {
-        let (key, debit, credit) = row?;
-        if let Some(account) = Account::from_key(&key) {
-            out.insert(account, (debit, credit));
-        }
+        let (account, debit, credit) = row?;
+        out.insert(account, (debit, credit));
     }
     Ok(out)
 }
@@ -228,23 +201,25 @@ pub struct TrialBalanceRow {
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TrialBalance {
-    pub as_of: String,
-    pub currency: String,
+    pub as_of: Date,
+    pub currency: Currency,
     pub accounts: Vec<TrialBalanceRow>,
     pub total_debit: i64,
     pub total_credit: i64,
     pub balanced: bool,
 }
 
-/// Every account's debit and credit totals at the end of `as_of`.
+/// Every account's debit and credit totals at the end of `as_of`
+/// (`YYYY-MM-DD`, default today in the company's time zone).
 ///
-/// Fails only on a storage error.
+/// Fails with `Invalid` naming `asOf` when it is not a date.
 pub fn trial_balance(
     conn: &Connection,
     tenant: &Tenant,
-    currency: &str,
-    as_of: Date,
+    as_of: Option<&str>,
 ) -> Result<TrialBalance> {
+    let company = company::get(conn, &tenant.company_id)?;
+    let as_of = day_or_today("asOf", as_of, &company)?;
     let totals = totals(conn, tenant, None, as_of)?;
     let accounts: Vec<TrialBalanceRow> = totals
         .iter()
@@ -257,8 +232,8 @@ pub fn trial_balance(
     let total_debit = accounts.iter().map(|r| r.debit).sum();
     let total_credit = accounts.iter().map(|r| r.credit).sum();
     Ok(TrialBalance {
-        as_of: as_of.to_string(),
-        currency: currency.to_string(),
+        as_of,
+        currency: company.currency.clone(),
         accounts,
         total_debit,
         total_credit,
@@ -266,17 +241,35 @@ pub fn trial_balance(
     })
 }
 
+/// The day `text` names (`YYYY-MM-DD`), else `default`.
+///
+/// Fails with `Invalid` naming `field` when the text is not a date.
+pub(crate) fn day_or(field: &str, text: Option<&str>, default: Date) -> Result<Date> {
+    match text.map(str::trim).filter(|t| !t.is_empty()) {
+        Some(t) => clock::parse_date(field, t),
+        None => Ok(default),
+    }
+}
+
+/// The day `text` names, else today in the company's time zone.
+///
+/// Fails with `Invalid` naming `field` when the text is not a date.
+pub(crate) fn day_or_today(field: &str, text: Option<&str>, company: &Company) -> Result<Date> {
+    day_or(field, text, company.today())
+}
+
 /// The last day of closed books, if any.
 ///
 /// Fails only on a storage error.
 pub fn closed_through(conn: &Connection, tenant: &Tenant) -> Result<Option<Date>> {
-    let through: Option<String> = conn
+    Ok(conn
         .prepare_cached(
-            "SELECT through FROM books_closed WHERE company_id = ?1 AND environment = ?2",
+            "SELECT company_id, through FROM books_closed WHERE company_id = ?1 AND environment = ?2",
         )?
-        .query_row(params![tenant.company_id, tenant.env()], |r| r.get(0))
-        .optional()?;
-    Ok(through.and_then(|t| t.parse().ok()))
+        .query_row(params![tenant.company_id, tenant.environment], |row| {
+            Row::new(row, "books_closed").get(1)
+        })
+        .optional()?)
 }
 
 /// Refuses an act dated on or before the last closed day.
@@ -291,10 +284,23 @@ pub fn check_open(conn: &Connection, tenant: &Tenant, date: Date) -> Result<()> 
     }
 }
 
-/// Closes the books through `through`; closing only ever moves forward.
+/// What closing the books made.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Closed {
+    pub company_id: String,
+    pub environment: Environment,
+    pub closed_through: Date,
+    pub closed_at: String,
+}
+
+/// Closes the books through the day `through` (`YYYY-MM-DD`); closing only
+/// ever moves forward.
 ///
-/// Fails with `Refused` when the books are already closed through a later day.
-pub fn close(tx: &Tx, tenant: &Tenant, through: Date) -> Result<serde_json::Value> {
+/// Fails with `Invalid` naming `through` when it is not a date, and
+/// `Refused` when the books are already closed through a later day.
+pub fn close(tx: &Tx, tenant: &Tenant, through: &str) -> Result<Closed> {
+    let through = clock::parse_date("through", through)?;
     if let Some(current) = closed_through(tx, tenant)? {
         if current > through {
             return Err(Error::refused(format!(
@@ -306,49 +312,65 @@ pub fn close(tx: &Tx, tenant: &Tenant, through: Date) -> Result<serde_json::Valu
     tx.execute(
         "INSERT INTO books_closed (company_id, environment, through, closed_at) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (company_id, environment) DO UPDATE SET through = excluded.through, closed_at = excluded.closed_at",
-        params![tenant.company_id, tenant.env(), through.to_string(), now],
+        params![tenant.company_id, tenant.environment, through, now],
     )?;
-    Ok(serde_json::json!({
-        "companyId": tenant.company_id,
-        "environment": tenant.env(),
-        "closedThrough": through.to_string(),
-        "closedAt": now,
-    }))
+    Ok(Closed {
+        company_id: tenant.company_id.clone(),
+        environment: tenant.environment,
+        closed_through: through,
+        closed_at: now,
+    })
 }
 
 /// One account's amount in a statement.
 #[derive(Debug, Serialize)]
 pub struct AccountAmount {
     pub account: &'static str,
-    pub amount: crate::rules::money::Money,
+    pub amount: Money,
 }
 
 /// The profit and loss over a period, read from the ledger only.
 #[derive(Debug, Serialize)]
 pub struct ProfitAndLoss {
-    pub from: String,
-    pub to: String,
-    pub currency: String,
-    pub revenue: crate::rules::money::Money,
-    pub expenses: crate::rules::money::Money,
-    pub result: crate::rules::money::Money,
+    pub from: Date,
+    pub to: Date,
+    pub currency: Currency,
+    pub revenue: Money,
+    pub expenses: Money,
+    pub result: Money,
     pub by_account: Vec<AccountAmount>,
     /// True only when the whole period lies in closed books.
     pub is_final: bool,
 }
 
-/// Revenue, expenses and the result of `from..=to`.
+/// Revenue, expenses and the result of `from..=to` (`YYYY-MM-DD`; default
+/// this year to today in the company's time zone).
 ///
-/// Fails only on a storage error.
+/// Fails with `Invalid` naming `from` or `to` when it is not a date, or
+/// when `from` lies after `to`.
 pub fn profit_and_loss(
     conn: &Connection,
     tenant: &Tenant,
-    currency: &str,
-    from: Date,
-    to: Date,
+    from: Option<&str>,
+    to: Option<&str>,
 ) -> Result<ProfitAndLoss> {
+    let company = company::get(conn, &tenant.company_id)?;
+    let today = company.today();
+    let mut v = Violations::new();
+    let from = v.take(day_or("from", from, today.first_of_year()))?;
+    let to = v.take(day_or("to", to, today))?;
+    v.finish()?;
+    let (Some(from), Some(to)) = (from, to) else {
+        return Err(Error::internal("a checked period lacks a day"));
+    };
+    if from > to {
+        return Err(Error::invalid(
+            "from",
+            format!("lies after to ({from} > {to})"),
+        ));
+    }
     let totals = totals(conn, tenant, Some(from), to)?;
-    let money = |minor| crate::rules::money::Money::new(minor, currency);
+    let money = |minor| Money::new(minor, &company.currency);
     let side = |a: Account| {
         let (d, c) = totals.get(&a).copied().unwrap_or((0, 0));
         match a.class() {
@@ -359,9 +381,9 @@ pub fn profit_and_loss(
     let revenue = side(Account::Revenue);
     let expenses = side(Account::Expenses);
     Ok(ProfitAndLoss {
-        from: from.to_string(),
-        to: to.to_string(),
-        currency: currency.to_string(),
+        from,
+        to,
+        currency: company.currency.clone(),
         revenue: money(revenue),
         expenses: money(expenses),
         result: money(revenue - expenses),
@@ -379,33 +401,36 @@ pub fn profit_and_loss(
 /// The balance sheet at the end of a day, read from the ledger only.
 #[derive(Debug, Serialize)]
 pub struct BalanceSheet {
-    pub as_of: String,
-    pub currency: String,
+    pub as_of: Date,
+    pub currency: Currency,
     pub assets: Vec<AccountAmount>,
-    pub total_assets: crate::rules::money::Money,
+    pub total_assets: Money,
     pub liabilities: Vec<AccountAmount>,
-    pub total_liabilities: crate::rules::money::Money,
-    pub equity: crate::rules::money::Money,
+    pub total_liabilities: Money,
+    pub equity: Money,
     /// Revenue less expenses of every day up to `as_of` (not yet moved to equity).
-    pub result: crate::rules::money::Money,
+    pub result: Money,
     pub balanced: bool,
 }
 
-/// Assets, liabilities, equity and the result at the end of `as_of`.
+/// Assets, liabilities, equity and the result at the end of `as_of`
+/// (`YYYY-MM-DD`, default today in the company's time zone).
 ///
-/// Fails only on a storage error.
+/// Fails with `Invalid` naming `asOf` when it is not a date.
 pub fn balance_sheet(
     conn: &Connection,
     tenant: &Tenant,
-    currency: &str,
-    as_of: Date,
+    as_of: Option<&str>,
 ) -> Result<BalanceSheet> {
+    let company = company::get(conn, &tenant.company_id)?;
+    let as_of = day_or_today("asOf", as_of, &company)?;
     let totals = totals(conn, tenant, None, as_of)?;
-    let money = |minor| crate::rules::money::Money::new(minor, currency);
+    let money = |minor| Money::new(minor, &company.currency);
     let debit_side = |a: Account| totals.get(&a).map_or(0, |(d, c)| d - c);
     let of_class = |class: Class, sign: i64| -> Vec<AccountAmount> {
         Account::ALL
-            .into_iter()
+            .iter()
+            .copied()
             .filter(|a| a.class() == class)
             .map(|a| AccountAmount {
                 account: a.key(),
@@ -420,8 +445,8 @@ pub fn balance_sheet(
     let equity = -debit_side(Account::Equity);
     let result = -debit_side(Account::Revenue) - debit_side(Account::Expenses);
     Ok(BalanceSheet {
-        as_of: as_of.to_string(),
-        currency: currency.to_string(),
+        as_of,
+        currency: company.currency.clone(),
         balanced: total_assets == total_liabilities + equity + result,
         assets,
         total_assets: money(total_assets),

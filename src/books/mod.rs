@@ -13,4 +13,5 @@ pub mod ledger;
 pub mod numbering;
 pub mod purchases;
 pub mod report;
+pub mod settlement;
 pub mod transactions;

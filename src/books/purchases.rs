@@ -1,7 +1,8 @@
-//! Purchases: incoming bills and supplier credits recorded by a person, and
-//! the money paid against them. Each act is one transaction with its ledger
-//! entry (expenses + input tax / payables; payables / bank), its change to the
-//! open payables and its events. Every query is bound to a `Tenant`.
+//! Purchases: incoming bills and supplier credits recorded by a person. Each
+//! is one act with its ledger entry (expenses + input tax / payables), its
+//! change to the open payables and its event. Money paid against a bill and
+//! credits applied to bills are settlements (`books::settlement`). Every
+//! query is bound to a `Tenant`.
 
 use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
@@ -9,59 +10,161 @@ use serde::Serialize;
 
 use crate::books::company;
 use crate::books::customers;
-use crate::books::invoices::{self, NewPayment, PaymentView};
+use crate::books::invoices;
 use crate::books::ledger::{self, Account, Posting};
-use crate::books::report::{self, Side};
-use crate::error::{Error, Result};
-use crate::outbox::events::{self, Fields};
+use crate::books::report::{self, Side, NEVER_DUE};
+use crate::error::{Error, Result, Violations};
+use crate::outbox::events::{self, Fields, Kind as Event};
 use crate::rules::iso::Currency;
 use crate::rules::money::{self, Decimal, Money};
+use crate::rules::text;
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::ids;
+use crate::store::row::Row;
 use crate::store::tenant::Tenant;
+use crate::stored_enum;
 
-/// A bill (we owe) or a supplier's credit (we are owed less).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Bill,
-    Credit,
-}
-
-impl Kind {
-    /// Reads `bill` or `credit`.
-    ///
-    /// Fails with `BadRequest` for anything else.
-    pub fn parse(text: &str) -> Result<Kind> {
-        match text {
-            "bill" => Ok(Kind::Bill),
-            "credit" => Ok(Kind::Credit),
-            _ => Err(Error::bad_request(format!(
-                "{text} is not a purchase kind; use bill or credit."
-            ))),
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::Bill => "bill",
-            Kind::Credit => "credit",
-        }
+stored_enum! {
+    /// A bill (we owe) or a supplier's credit (we are owed less).
+    pub enum Kind {
+        Bill = "bill",
+        Credit = "credit",
     }
 }
 
-/// What `record` asks for. Amounts are positive; a credit books them negated.
-pub struct NewPurchase {
-    pub supplier: String,
+/// A purchase document as a person gives it. Amounts are positive minor
+/// units; a credit books them negated.
+#[derive(Debug, Default, Clone)]
+pub struct PurchaseInput {
+    pub supplier: Option<String>,
     pub supplier_vat_id: Option<String>,
-    pub document_number: String,
-    pub date: Date,
-    pub due: Date,
-    pub currency: Currency,
-    pub net: i64,
-    pub tax: i64,
-    pub kind: Kind,
-    pub rate: Option<Decimal>,
+    pub document_number: Option<String>,
+    pub date: Option<String>,
+    pub due: Option<String>,
+    pub currency: Option<String>,
+    pub net: Option<i64>,
+    pub tax: Option<i64>,
+    /// `bill` (the default) or `credit`.
+    pub kind: Option<String>,
+    /// Book-currency units per unit of the document's currency.
+    pub rate: Option<String>,
+}
+
+/// A checked purchase document.
+#[derive(Debug, Clone)]
+pub struct NewPurchase {
+    supplier: String,
+    supplier_vat_id: Option<String>,
+    document_number: String,
+    date: Date,
+    due: Date,
+    currency: Currency,
+    net: i64,
+    tax: i64,
+    kind: Kind,
+    rate: Option<Decimal>,
+}
+
+impl NewPurchase {
+    /// Checks a purchase document: the supplier's name (at most 200
+    /// characters, as a customer's), its VAT id (30), the document number
+    /// (100), dates `YYYY-MM-DD` with the due date not before the document
+    /// date, an ISO currency, net and tax from 0 to 10^15 not both 0, the
+    /// kind, the rate an exact decimal.
+    ///
+    /// Fails with `Invalid` naming every field that is missing or malformed,
+    /// and `Refused` for a due date before the document date.
+    pub fn check(input: PurchaseInput) -> Result<NewPurchase> {
+        let mut v = Violations::new();
+        let supplier = v.take(text::required("supplier", input.supplier.as_deref(), 200))?;
+        let supplier_vat_id = v
+            .take(text::optional(
+                "supplierVatId",
+                input.supplier_vat_id.as_deref(),
+                30,
+            ))?
+            .flatten();
+        let document_number = v.take(text::required(
+            "documentNumber",
+            input.document_number.as_deref(),
+            100,
+        ))?;
+        let mut date_of = |field: &str, value: Option<&str>| -> Result<Option<Date>> {
+            match value {
+                None => {
+                    v.invalid(field, "is missing");
+                    Ok(None)
+                }
+                Some(d) => v.take(clock::parse_date(field, d)),
+            }
+        };
+        let date = date_of("date", input.date.as_deref())?;
+        let due = date_of("due", input.due.as_deref())?;
+        let currency = match input.currency.as_deref() {
+            None => {
+                v.invalid("currency", "is missing");
+                None
+            }
+            Some(c) => v.take(Currency::parse("currency", c))?,
+        };
+        let mut amount = |field: &str, value: Option<i64>| match value {
+            None => {
+                v.invalid(field, "is missing");
+                0
+            }
+            Some(a) if !(0..=money::MAX_AMOUNT).contains(&a) => {
+                v.invalid(
+                    field,
+                    "is positive minor units up to 10^15 (a credit is recorded with the kind credit)",
+                );
+                0
+            }
+            Some(a) => a,
+        };
+        let net = amount("net", input.net);
+        let tax = amount("tax", input.tax);
+        if input.net.is_some() && input.tax.is_some() && net + tax == 0 {
+            v.invalid(
+                "net",
+                "and tax are both zero; a purchase document needs an amount",
+            );
+        }
+        let kind = match input.kind.as_deref() {
+            None => Kind::Bill,
+            Some(k) => Kind::parse(k.trim()).unwrap_or_else(|| {
+                v.invalid("kind", format!("is bill or credit, not {k:?}"));
+                Kind::Bill
+            }),
+        };
+        let rate = match input.rate.as_deref() {
+            Some(r) => v.take(Decimal::parse("rate", r))?,
+            None => None,
+        };
+        if let (Some(date), Some(due)) = (date, due) {
+            if due < date {
+                v.refused("due", format!("{due} lies before the document date {date}"));
+            }
+        }
+        v.finish()?;
+        match (supplier, document_number, date, due, currency) {
+            (Some(supplier), Some(document_number), Some(date), Some(due), Some(currency)) => {
+                Ok(NewPurchase {
+                    supplier,
+                    supplier_vat_id,
+                    document_number,
+                    date,
+                    due,
+                    currency,
+                    net,
+                    tax,
+                    kind,
+                    rate,
+                })
+            }
+            _ => Err(Error::internal("a checked purchase lacks a field")),
+        }
+    }
 }
 
 /// A purchase in its wire form.
@@ -69,53 +172,54 @@ pub struct NewPurchase {
 #[serde(rename_all = "camelCase")]
 pub struct PurchaseView {
     pub id: String,
-    pub kind: String,
+    pub kind: Kind,
     pub supplier_id: String,
     pub supplier: String,
     pub document_number: String,
-    pub document_date: String,
-    pub due_on: String,
-    pub currency: String,
+    pub document_date: Date,
+    pub due_on: Date,
+    pub currency: Currency,
     pub net: Money,
     pub tax: Money,
     pub gross: Money,
     pub outstanding: Money,
-    pub paid_on: Option<String>,
+    pub paid_on: Option<Date>,
     pub recorded_at: String,
 }
 
-struct Stored {
-    view: PurchaseView,
-    kind: Kind,
-    rate: String,
-    document_date: Date,
-    due_on: Date,
-    outstanding: i64,
-    outstanding_book: i64,
+/// A purchase as stored.
+pub(crate) struct Stored {
+    pub view: PurchaseView,
+    pub kind: Kind,
+    pub rate: Decimal,
+    pub outstanding: i64,
+    pub outstanding_book: i64,
 }
 
-fn stored(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Stored> {
+/// A purchase of the tenant as stored.
+///
+/// Fails with `NotFound` when the tenant has none with this id.
+pub(crate) fn stored(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Stored> {
     conn.prepare_cached(
         "SELECT p.id, p.kind, p.supplier_id, c.name, p.document_number, p.document_date, p.due_on, p.currency,
                 p.net, p.tax, p.gross, p.outstanding, p.paid_on, p.recorded_at, p.rate, p.outstanding_book
          FROM purchases p JOIN customers c ON c.id = p.supplier_id
          WHERE p.id = ?1 AND p.company_id = ?2 AND p.environment = ?3",
     )?
-    .query_row(params![id, tenant.company_id, tenant.env()], |r| {
-        let currency: String = r.get(7)?;
+    .query_row(params![id, tenant.company_id, tenant.environment], |row| {
+        let r = Row::new(row, "purchases");
+        let currency: Currency = r.get(7)?;
         let money = |i: usize| -> rusqlite::Result<Money> { Ok(Money::new(r.get(i)?, &currency)) };
-        let kind: String = r.get(1)?;
-        let document_date: String = r.get(5)?;
-        let due_on: String = r.get(6)?;
+        let kind: Kind = r.get(1)?;
         Ok(Stored {
             view: PurchaseView {
                 id: r.get(0)?,
-                kind: kind.clone(),
+                kind,
                 supplier_id: r.get(2)?,
                 supplier: r.get(3)?,
                 document_number: r.get(4)?,
-                document_date: document_date.clone(),
-                due_on: due_on.clone(),
+                document_date: r.get(5)?,
+                due_on: r.get(6)?,
                 net: money(8)?,
                 tax: money(9)?,
                 gross: money(10)?,
@@ -124,10 +228,8 @@ fn stored(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Stored> {
                 recorded_at: r.get(13)?,
                 currency: currency.clone(),
             },
-            kind: if kind == "credit" { Kind::Credit } else { Kind::Bill },
+            kind,
             rate: r.get(14)?,
-            document_date: document_date.parse().unwrap_or(Date::MIN),
-            due_on: due_on.parse().unwrap_or(Date::MIN),
             outstanding: r.get(11)?,
             outstanding_book: r.get(15)?,
         })
@@ -147,46 +249,54 @@ pub fn get(conn: &Connection, tenant: &Tenant, id: &str) -> Result<PurchaseView>
 /// expenses + input tax / payables, opens the payable and raises
 /// `purchase.recorded`. Returns its id.
 ///
-/// Fails with `BadRequest` for negative amounts or an empty or overlong
-/// supplier, VAT id or number, and `Refused` for a document recorded before, a due date before the
-/// document date, closed books or a missing rate.
+/// Fails with `Refused` for a document recorded before, closed books, a
+/// missing rate, or a document worth nothing in the book currency.
 pub fn record(tx: &Tx, tenant: &Tenant, new: &NewPurchase) -> Result<String> {
     let company = company::get(tx, &tenant.company_id)?;
-    let supplier = new.supplier.trim();
-    let number = new.document_number.trim();
-    if supplier.is_empty() || number.is_empty() {
-        return Err(Error::bad_request(
-            "A purchase needs the supplier's name and its document number.",
+    let (supplier, number) = (new.supplier.as_str(), new.document_number.as_str());
+    let mut verdict = Violations::new();
+    verdict.take(ledger::check_open(tx, tenant, new.date))?;
+    let rate = verdict.take(invoices::fixed_rate(
+        &new.currency,
+        &company.currency,
+        new.rate,
+    ))?;
+    let earlier: Option<String> = tx
+        .prepare_cached(
+            "SELECT p.id FROM purchases p JOIN customers c ON c.id = p.supplier_id
+             WHERE p.company_id = ?1 AND p.environment = ?2 AND c.name = ?3 AND p.document_number = ?4",
+        )?
+        .query_row(params![tenant.company_id, tenant.environment, supplier, number], |r| r.get(0))
+        .optional()?;
+    if let Some(earlier) = earlier {
+        verdict.refuse(format!(
+            "{supplier}'s document {number} is already recorded as {earlier}."
         ));
     }
-    // The bounds a partner created through the API has.
-    if supplier.chars().count() > 200
-        || number.chars().count() > 100
-        || new
-            .supplier_vat_id
-            .as_ref()
-            .is_some_and(|v| v.chars().count() > 30)
-    {
-        return Err(Error::bad_request(
-            "The supplier's name is at most 200 characters, its VAT id 30, the document number 100.",
+    let sign = if new.kind == Kind::Credit { -1 } else { 1 };
+    let (net, tax) = (sign * new.net, sign * new.tax);
+    let gross = net + tax;
+    let (exp, book_exp) = (new.currency.exponent(), company.currency.exponent());
+    let book = match rate {
+        Some(rate) => {
+            let gross_book = verdict.take(money::convert(gross, rate, exp, book_exp))?;
+            let tax_book = verdict.take(money::convert(tax, rate, exp, book_exp))?;
+            if gross_book == Some(0) {
+                verdict.refuse(format!(
+                    "At the rate {rate} the document is worth nothing in the book currency {}.",
+                    company.currency
+                ));
+            }
+            gross_book.zip(tax_book)
+        }
+        None => None,
+    };
+    verdict.finish()?;
+    let (Some(rate), Some((gross_book, tax_book))) = (rate, book) else {
+        return Err(Error::internal(
+            "a purchase passed its verdict without figures",
         ));
-    }
-    if new.net < 0 || new.tax < 0 || new.net > money::MAX_AMOUNT || new.tax > money::MAX_AMOUNT {
-        return Err(Error::bad_request(
-            "Net and tax are positive minor units (a credit is recorded with --kind credit).",
-        ));
-    }
-    if new.net + new.tax == 0 {
-        return Err(Error::bad_request("A purchase document needs an amount."));
-    }
-    if new.due < new.date {
-        return Err(Error::refused(format!(
-            "The due date {} lies before the document date {}.",
-            new.due, new.date
-        )));
-    }
-    ledger::check_open(tx, tenant, new.date)?;
-    let rate = invoices::fixed_rate(new.currency.as_str(), &company.currency, new.rate)?;
+    };
     let supplier_id = customers::supplier(
         tx,
         tenant,
@@ -194,30 +304,6 @@ pub fn record(tx: &Tx, tenant: &Tenant, new: &NewPurchase) -> Result<String> {
         new.supplier_vat_id.as_deref(),
         &company.country,
     )?;
-    let earlier: Option<String> = tx
-        .prepare_cached(
-            "SELECT id FROM purchases WHERE company_id = ?1 AND environment = ?2 AND supplier_id = ?3 AND document_number = ?4",
-        )?
-        .query_row(params![tenant.company_id, tenant.env(), supplier_id, number], |r| r.get(0))
-        .optional()?;
-    if let Some(earlier) = earlier {
-        return Err(Error::refused(format!(
-            "{supplier}'s document {number} is already recorded as {earlier}."
-        )));
-    }
-    let sign = if new.kind == Kind::Credit { -1 } else { 1 };
-    let (net, tax) = (sign * new.net, sign * new.tax);
-    let gross = net + tax;
-    let book_exp = Currency::parse("currency", &company.currency)?.exponent();
-    let exp = new.currency.exponent();
-    let gross_book = money::convert(gross, rate, exp, book_exp)?;
-    let tax_book = money::convert(tax, rate, exp, book_exp)?;
-    if gross_book == 0 {
-        return Err(Error::refused(format!(
-            "At the rate {rate} the document is worth nothing in the book currency {}.",
-            company.currency
-        )));
-    }
     let id = ids::new_id("pur");
     tx.prepare_cached(
         "INSERT INTO purchases (id, company_id, environment, supplier_id, kind, document_number, document_date, due_on,
@@ -227,14 +313,14 @@ pub fn record(tx: &Tx, tenant: &Tenant, new: &NewPurchase) -> Result<String> {
     .execute(params![
         id,
         tenant.company_id,
-        tenant.env(),
+        tenant.environment,
         supplier_id,
-        new.kind.as_str(),
+        new.kind,
         number,
-        new.date.to_string(),
-        new.due.to_string(),
-        new.currency.as_str(),
-        rate.to_string(),
+        new.date,
+        new.due,
+        new.currency,
+        rate,
         net,
         tax,
         gross,
@@ -256,7 +342,7 @@ pub fn record(tx: &Tx, tenant: &Tenant, new: &NewPurchase) -> Result<String> {
     // open document of its own.
     let (due, documents) = match new.kind {
         Kind::Bill => (new.due, 1),
-        Kind::Credit => (Date::constant(9999, 12, 31), 0),
+        Kind::Credit => (NEVER_DUE, 0),
     };
     report::change(
         tx,
@@ -268,7 +354,7 @@ pub fn record(tx: &Tx, tenant: &Tenant, new: &NewPurchase) -> Result<String> {
         documents,
     )?;
     let mut f = Fields::new();
-    f.insert("currency", new.currency.as_str().to_string());
+    f.insert("currency", new.currency.to_string());
     f.insert("documentDate", new.date.to_string());
     f.insert("documentNumber", number.to_string());
     f.insert("dueDate", new.due.to_string());
@@ -279,85 +365,6 @@ pub fn record(tx: &Tx, tenant: &Tenant, new: &NewPurchase) -> Result<String> {
     f.insert("supplierId", supplier_id);
     f.insert("supplierName", supplier.to_string());
     f.insert("taxMinor", tax.to_string());
-    events::raise(tx, tenant, "purchase.recorded", &id, f)?;
+    events::raise(tx, tenant, Event::PurchaseRecorded, &id, f)?;
     Ok(id)
-}
-
-/// Records money out against a bill: partial payments allowed, more than is
-/// outstanding refused. Posts payables / bank, reduces the open payable and
-/// raises `payment.recorded`.
-///
-/// Fails with `NotFound` for an unknown purchase, `WrongState` for a credit or
-/// a bill paid in full, and as `invoices::check_payment` does.
-pub fn pay(tx: &Tx, tenant: &Tenant, id: &str, payment: &NewPayment) -> Result<PaymentView> {
-    let company = company::get(tx, &tenant.company_id)?;
-    let purchase = stored(tx, tenant, id)?;
-    if purchase.kind == Kind::Credit {
-        return Err(Error::wrong_state(format!(
-            "{id} is a supplier credit; it is settled against bills, not paid."
-        )));
-    }
-    if purchase.outstanding == 0 {
-        return Err(Error::wrong_state(format!("{id} is paid in full.")));
-    }
-    let on = payment.on.unwrap_or_else(|| company.today());
-    let currency = purchase.view.currency.clone();
-    let doc = invoices::Payable {
-        id,
-        label: id,
-        outstanding: purchase.outstanding,
-        date: purchase.document_date,
-        currency: &currency,
-    };
-    invoices::check_payment(tx, tenant, &doc, payment.amount, on)?;
-    let rate = Decimal::parse("rate", &purchase.rate)?;
-    let exps = (
-        Currency::parse("currency", &currency)?.exponent(),
-        Currency::parse("currency", &company.currency)?.exponent(),
-    );
-    let amount_book = invoices::payment_book_amount(
-        payment.amount,
-        purchase.outstanding,
-        purchase.outstanding_book,
-        rate,
-        exps,
-    )?;
-    let view = invoices::write_payment(
-        tx,
-        tenant,
-        "out",
-        "purchase",
-        id,
-        &currency,
-        amount_book,
-        on,
-        payment,
-    )?;
-    let cleared = payment.amount == purchase.outstanding;
-    tx.prepare_cached(
-        "UPDATE purchases SET outstanding = outstanding - ?2, outstanding_book = outstanding_book - ?3,
-             paid_on = CASE WHEN ?4 THEN ?5 ELSE paid_on END
-         WHERE id = ?1 AND company_id = ?6 AND environment = ?7",
-    )?
-    .execute(params![id, payment.amount, amount_book, cleared, on.to_string(), tenant.company_id, tenant.env()])?;
-    ledger::post(
-        tx,
-        tenant,
-        &view.id,
-        on,
-        &[
-            Posting::debit(Account::Payables, amount_book),
-            Posting::credit(Account::Bank, amount_book),
-        ],
-    )?;
-    report::change(
-        tx,
-        tenant,
-        Side::Payable,
-        on,
-        purchase.due_on,
-        -amount_book,
-        if cleared { -1 } else { 0 },
-    )?;
-    Ok(view)
 }

@@ -10,27 +10,23 @@ use serde::Serialize;
 use crate::books::company;
 use crate::books::ledger;
 use crate::error::Result;
-use crate::http::rest::{Call, Reply};
+use crate::rules::iso::Currency;
 use crate::rules::money::Money;
-use crate::store::clock;
 use crate::store::db::Tx;
+use crate::store::row::Row;
 use crate::store::tenant::Tenant;
+use crate::stored_enum;
 
-/// Which open items a change concerns.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Side {
-    Receivable,
-    Payable,
-}
-
-impl Side {
-    fn key(self) -> &'static str {
-        match self {
-            Side::Receivable => "receivable",
-            Side::Payable => "payable",
-        }
+stored_enum! {
+    /// Which open items a change concerns.
+    pub enum Side {
+        Receivable = "receivable",
+        Payable = "payable",
     }
 }
+
+/// The due date of what is never due (a supplier's credit not yet applied).
+pub const NEVER_DUE: Date = Date::constant(9999, 12, 31);
 
 /// Records that on `effective_on` the open amount due on `due_on` changed by
 /// `amount` (book currency) and the number of open documents by `documents`.
@@ -53,10 +49,10 @@ pub fn change(
     )?
     .execute(params![
         tenant.company_id,
-        tenant.env(),
-        side.key(),
-        effective_on.to_string(),
-        due_on.to_string(),
+        tenant.environment,
+        side,
+        effective_on,
+        due_on,
         amount,
         documents
     ])?;
@@ -80,23 +76,29 @@ pub struct Figures {
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Outstanding {
-    pub as_of: String,
-    pub currency: String,
+    pub as_of: Date,
+    pub currency: Currency,
     pub books_open: bool,
     pub receivables: Figures,
     pub payables: Figures,
 }
 
-/// The open receivables and payables at the end of `as_of`.
+/// The open receivables and payables at the end of `as_of` (`YYYY-MM-DD`,
+/// default today in the company's time zone), in the book currency.
 ///
-/// Fails only on a storage error.
-pub fn outstanding(
+/// Fails with `Invalid` naming `asOf` when it is not a date.
+pub fn outstanding(conn: &Connection, tenant: &Tenant, as_of: Option<&str>) -> Result<Outstanding> {
+    let company = company::get(conn, &tenant.company_id)?;
+    let as_of = ledger::day_or_today("asOf", as_of, &company)?;
+    outstanding_on(conn, tenant, &company.currency, as_of)
+}
+
+fn outstanding_on(
     conn: &Connection,
     tenant: &Tenant,
-    currency: &str,
+    currency: &Currency,
     as_of: Date,
 ) -> Result<Outstanding> {
-    let day = as_of.to_string();
     let mut stmt = conn.prepare_cached(
         "SELECT side, coalesce(sum(amount), 0), coalesce(sum(CASE WHEN due_on <= ?3 THEN amount END), 0),
                 coalesce(sum(CASE WHEN due_on < ?3 THEN amount END), 0), coalesce(sum(documents), 0)
@@ -111,15 +113,19 @@ pub fn outstanding(
     };
     let (mut receivables, mut payables) = (empty(), empty());
     // sum() over INTEGER columns stays integer (and fails rather than round on overflow).
-    let rows = stmt.query_map(params![tenant.company_id, tenant.env(), day], |r| {
-        Ok((
-            r.get::<_, String>(0)?,
-            r.get::<_, i64>(1)?,
-            r.get::<_, i64>(2)?,
-            r.get::<_, i64>(3)?,
-            r.get::<_, i64>(4)?,
-        ))
-    })?;
+    let rows = stmt.query_map(
+        params![tenant.company_id, tenant.environment, as_of],
+        |row| {
+            let r = Row::new(row, "open_items");
+            Ok((
+                r.get::<Side>(0)?,
+                r.get::<i64>(1)?,
+                r.get::<i64>(2)?,
+                r.get::<i64>(3)?,
+                r.get::<i64>(4)?,
+            ))
+        },
+    )?;
     for row in rows {
         let (side, outstanding, due, overdue, count) = row?;
         let figures = Figures {
@@ -128,39 +134,19 @@ pub fn outstanding(
             overdue: Money::new(overdue, currency),
             count,
         };
-        match side.as_str() {
-            "receivable" => receivables = figures,
-            _ => payables = figures,
+        match side {
+            Side::Receivable => receivables = figures,
+            Side::Payable => payables = figures,
         }
     }
     let books_open = ledger::closed_through(conn, tenant)?.is_none_or(|through| through < as_of);
     Ok(Outstanding {
-        as_of: day,
-        currency: currency.to_string(),
+        as_of,
+        currency: currency.clone(),
         books_open,
         receivables,
         payables,
     })
-}
-
-/// GET /v1/reports/outstanding (`asOf`, default today in the company's time zone).
-pub fn http_outstanding(call: &Call) -> Result<Reply> {
-    let as_of = call
-        .query
-        .get("asOf")
-        .map(|d| clock::parse_date("asOf", d))
-        .transpose()?;
-    let tenant = call.tenant();
-    let report = call.read(|conn| {
-        let company = company::get(conn, &tenant.company_id)?;
-        outstanding(
-            conn,
-            tenant,
-            &company.currency,
-            as_of.unwrap_or_else(|| company.today()),
-        )
-    })?;
-    Ok(Reply::ok(&report))
 }
 
 /// One open document in the receivables or payables list.
@@ -170,63 +156,100 @@ pub struct OpenDocument {
     pub id: String,
     pub number: String,
     pub partner: String,
-    pub date: String,
-    pub due_on: String,
+    pub date: Date,
+    pub due_on: Date,
     pub outstanding: Money,
     pub due: bool,
     pub overdue: bool,
 }
 
-/// The documents open at the end of `as_of` (issued by then, not paid or
-/// cancelled by then), oldest due date first, and their count.
+/// The documents of one side open at the end of a day, with that side's totals.
+#[derive(Debug, Clone, Serialize)]
+pub struct OpenList {
+    pub as_of: Date,
+    pub summary: Figures,
+    pub items: Vec<OpenDocument>,
+    pub total: i64,
+}
+
+/// The documents of `side` open at the end of `as_of` (`YYYY-MM-DD`,
+/// default today in the company's time zone: issued by then, not paid or
+/// cancelled by then), earliest due first, `limit` of them from `offset`,
+/// with the side's totals of the outstanding report.
 ///
-/// Fails only on a storage error.
+/// Fails with `Invalid` naming `asOf` when it is not a date.
 pub fn open_documents(
     conn: &Connection,
     tenant: &Tenant,
     side: Side,
-    as_of: Date,
+    as_of: Option<&str>,
     limit: i64,
     offset: i64,
-) -> Result<(Vec<OpenDocument>, i64)> {
+) -> Result<OpenList> {
+    let company = company::get(conn, &tenant.company_id)?;
+    let as_of = ledger::day_or_today("asOf", as_of, &company)?;
     let sql = match side {
         Side::Receivable => {
             "SELECT i.id, i.number, i.buyer_name, i.issued_on, i.due_on, i.currency,
-                    i.gross - coalesce((SELECT sum(p.amount) FROM payments p WHERE p.invoice_id = i.id AND p.paid_on <= ?3), 0) AS open
+                    i.gross - coalesce((SELECT sum(p.amount) FROM payments p
+                                        WHERE p.invoice_id = i.id AND p.paid_on <= ?3), 0) AS open
              FROM invoices i
              WHERE i.company_id = ?1 AND i.environment = ?2 AND i.document_type = 'INVOICE' AND i.issued_on <= ?3
                AND NOT EXISTS (SELECT 1 FROM invoices k WHERE k.id = i.cancelled_by_id AND k.issued_on <= ?3)"
         }
         Side::Payable => {
             "SELECT u.id, u.document_number, c.name, u.document_date, u.due_on, u.currency,
-                    u.gross - coalesce((SELECT sum(p.amount) FROM payments p WHERE p.purchase_id = u.id AND p.paid_on <= ?3), 0) AS open
+                    u.gross - coalesce((SELECT sum(p.amount) FROM payments p
+                                        WHERE p.purchase_id = u.id AND p.paid_on <= ?3), 0)
+                            - coalesce((SELECT sum(a.amount) FROM credit_applications a
+                                        WHERE a.bill_id = u.id AND a.applied_on <= ?3), 0) AS open
              FROM purchases u JOIN customers c ON c.id = u.supplier_id
              WHERE u.company_id = ?1 AND u.environment = ?2 AND u.kind = 'bill' AND u.document_date <= ?3"
         }
     };
-    let day = as_of.to_string();
     let filtered = format!("SELECT * FROM ({sql}) WHERE open <> 0");
     let total: i64 = conn
         .prepare_cached(&format!("SELECT count(*) FROM ({filtered})"))?
-        .query_row(params![tenant.company_id, tenant.env(), day], |r| r.get(0))?;
+        .query_row(params![tenant.company_id, tenant.environment, as_of], |r| {
+            r.get(0)
+        })?;
     let mut stmt =
         conn.prepare_cached(&format!("{filtered} ORDER BY 5, 4, 2 LIMIT ?4 OFFSET ?5"))?;
     let rows = stmt.query_map(
-        params![tenant.company_id, tenant.env(), day, limit, offset],
-        |r| {
-            let due_on: String = r.get(4)?;
-            let currency: String = r.get(5)?;
+        params![tenant.company_id, tenant.environment, as_of, limit, offset],
+        |row| {
+            let r = Row::new(
+                row,
+                if side == Side::Receivable {
+                    "invoices"
+                } else {
+                    "purchases"
+                },
+            );
+            let due_on: Date = r.get(4)?;
+            let currency: Currency = r.get(5)?;
             Ok(OpenDocument {
                 id: r.get(0)?,
                 number: r.get(1)?,
                 partner: r.get(2)?,
                 date: r.get(3)?,
-                due: due_on <= day,
-                overdue: due_on < day,
+                due: due_on <= as_of,
+                overdue: due_on < as_of,
                 due_on,
                 outstanding: Money::new(r.get(6)?, &currency),
             })
         },
     )?;
-    Ok((rows.collect::<rusqlite::Result<_>>()?, total))
+    let items = rows.collect::<rusqlite::Result<_>>()?;
+    let report = outstanding_on(conn, tenant, &company.currency, as_of)?;
+    let summary = match side {
+        Side::Receivable => report.receivables,
+        Side::Payable => report.payables,
+    };
+    Ok(OpenList {
+        as_of,
+        summary,
+        items,
+        total,
+    })
 }

@@ -1,70 +1,102 @@
 //! Transactions (jobs with a workflow stage, no money, no legal consequence) of
-//! one tenant: numbering `V<year>-<seq>` per company, environment and year,
-//! stages from the company's workflow, the list filters (stage, full-text
-//! search, archived, period/from/to on the start date), partial updates, and
-//! the REST handlers. Every query is bound to a `Tenant`.
+//! one tenant: their checked input, numbering `V<year>-<seq>` per company,
+//! environment and year, stages from the company's workflow, the list filters
+//! (stage, full-text search, archived, period/from/to on the start date),
+//! partial updates and notes. Every query is bound to a `Tenant`.
 
 use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
-use crate::books::company::{self, Company};
+use crate::books::company;
 use crate::books::customers;
 use crate::books::numbering;
-use crate::error::{Error, Result};
-use crate::http::fields::{Fields, Patch};
-use crate::http::query::{Page, Paging, Query, PAGE_LIMIT_SQL};
-use crate::http::rest::{Call, Reply};
+use crate::error::{Error, Result, Violations};
+use crate::rules::text::{self, Patch};
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::ids;
+use crate::store::page::{Page, Paging, PAGE_LIMIT_SQL};
+use crate::store::row::Row;
 use crate::store::tenant::Tenant;
 
 const MAX_TITLE: usize = 200;
 const MAX_DESCRIPTION: usize = 5000;
+const MAX_ID: usize = 100;
+const MAX_STAGE: usize = 40;
+/// The longest text a list filter takes.
+const MAX_FILTER: usize = 200;
 
-/// A checked new transaction.
-pub struct NewTransaction {
-    pub title: String,
+/// A new transaction as a caller gives it.
+#[derive(Debug, Default, Clone)]
+pub struct TransactionInput {
+    pub title: Option<String>,
     pub description: Option<String>,
     pub customer_id: Option<String>,
-    pub due_on: Option<Date>,
+    pub due_on: Option<String>,
     pub stage: Option<String>,
 }
 
+/// A checked new transaction.
+#[derive(Debug, Clone)]
+pub struct NewTransaction {
+    title: String,
+    description: Option<String>,
+    customer_id: Option<String>,
+    due_on: Option<Date>,
+    stage: Option<String>,
+}
+
 impl NewTransaction {
-    /// Reads a create body.
+    /// Checks a new transaction: a title of 1–200 characters, a description
+    /// of at most 5000, a due date `YYYY-MM-DD`. The customer and the stage
+    /// are checked against the books when it is created.
     ///
-    /// Fails with `BadRequest` naming the first missing, mistyped, malformed or unknown field.
-    pub fn from_fields(mut f: Fields) -> Result<NewTransaction> {
-        let title = f.required_text("title", MAX_TITLE)?;
-        let description = f.optional_text("description", MAX_DESCRIPTION)?;
-        let customer_id = f.optional_text("customerId", 100)?;
-        let due_on = f
-            .optional_text("dueOn", 10)?
-            .map(|d| clock::parse_date("dueOn", &d))
-            .transpose()?;
-        let stage = f.optional_text("stage", 40)?;
-        f.finish()?;
+    /// Fails with `Invalid` naming every field that is missing or malformed.
+    pub fn check(input: TransactionInput) -> Result<NewTransaction> {
+        let mut v = Violations::new();
+        let title = v.take(text::required("title", input.title.as_deref(), MAX_TITLE))?;
+        let description = v
+            .take(text::optional(
+                "description",
+                input.description.as_deref(),
+                MAX_DESCRIPTION,
+            ))?
+            .flatten();
+        let customer_id = v
+            .take(text::optional(
+                "customerId",
+                input.customer_id.as_deref(),
+                MAX_ID,
+            ))?
+            .flatten();
+        let due_on = v
+            .take(optional_date("dueOn", input.due_on.as_deref()))?
+            .flatten();
+        let stage = v
+            .take(text::optional("stage", input.stage.as_deref(), MAX_STAGE))?
+            .flatten();
+        v.finish()?;
         Ok(NewTransaction {
-            title,
+            title: title.unwrap_or_default(),
             description,
             customer_id,
             due_on,
             stage,
         })
     }
+
+    /// A transaction with a title and nothing else checked yet.
+    pub fn titled(title: &str) -> Result<NewTransaction> {
+        NewTransaction::check(TransactionInput {
+            title: Some(title.to_string()),
+            ..TransactionInput::default()
+        })
+    }
 }
 
-fn check_stage(company: &Company, stage: &str) -> Result<()> {
-    if company.workflow.iter().any(|s| s == stage) {
-        Ok(())
-    } else {
-        Err(Error::refused(format!(
-            "The stage {stage} is not in the company's workflow ({}).",
-            company.workflow.join(", ")
-        )))
-    }
+fn optional_date(field: &str, text: Option<&str>) -> Result<Option<Date>> {
+    text.map(|d| clock::parse_date(field, d.trim())).transpose()
 }
 
 /// Creates a transaction and returns its id.
@@ -80,7 +112,7 @@ pub fn create(tx: &Tx, tenant: &Tenant, new: &NewTransaction) -> Result<String> 
         .stage
         .clone()
         .unwrap_or_else(|| company.first_stage().to_string());
-    check_stage(&company, &stage)?;
+    company.check_stage(&stage)?;
     let started_on = company.today();
     let year = started_on.year();
     let seq = numbering::take(tx, tenant, &format!("transaction:{year}"), 1)?;
@@ -94,14 +126,14 @@ pub fn create(tx: &Tx, tenant: &Tenant, new: &NewTransaction) -> Result<String> 
     .execute(params![
         id,
         tenant.company_id,
-        tenant.env(),
+        tenant.environment,
         format!("V{year}-{seq:04}"),
         new.title,
         new.description,
         stage,
         new.customer_id,
-        new.due_on.map(|d| d.to_string()),
-        started_on.to_string(),
+        new.due_on,
+        started_on,
         now
     ])?;
     Ok(id)
@@ -124,13 +156,14 @@ pub struct TransactionRecord {
     pub customer_id: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub customer: Option<String>,
-    pub due_on: Option<String>,
-    pub started_on: String,
+    pub due_on: Option<Date>,
+    pub started_on: Date,
     pub archived: bool,
     pub created_at: String,
 }
 
-fn from_row(r: &rusqlite::Row) -> rusqlite::Result<TransactionRecord> {
+fn from_row(row: &rusqlite::Row) -> rusqlite::Result<TransactionRecord> {
+    let r = Row::new(row, "transactions");
     Ok(TransactionRecord {
         id: r.get(0)?,
         number: r.get(1)?,
@@ -153,27 +186,39 @@ pub fn get(conn: &Connection, tenant: &Tenant, id: &str) -> Result<TransactionRe
     conn.prepare_cached(&format!(
         "{SELECT} WHERE t.id = ?1 AND t.company_id = ?2 AND t.environment = ?3"
     ))?
-    .query_row(params![id, tenant.company_id, tenant.env()], from_row)
+    .query_row(params![id, tenant.company_id, tenant.environment], from_row)
     .optional()?
     .ok_or_else(|| Error::not_found(format!("Transaction {id}")))
 }
 
-/// The filters of a transaction list.
-#[derive(Debug, Default)]
-pub struct Filter {
+/// The filters of a transaction list as a caller gives them.
+#[derive(Debug, Default, Clone)]
+pub struct FilterInput {
     pub stage: Option<String>,
     pub search: Option<String>,
-    pub include_archived: bool,
+    pub include_archived: Option<bool>,
+    /// `YYYY`, `YYYY-Qn` or `YYYY-MM`.
+    pub period: Option<String>,
+    pub from: Option<String>,
+    pub to: Option<String>,
+}
+
+/// The checked filters of a transaction list.
+#[derive(Debug, Default)]
+pub struct Filter {
+    stage: Option<String>,
+    search: Option<String>,
+    include_archived: bool,
     /// Inclusive bounds on the start date.
-    pub from: Option<Date>,
-    pub to: Option<Date>,
+    from: Option<Date>,
+    to: Option<Date>,
 }
 
 /// Reads `YYYY`, `YYYY-Qn` or `YYYY-MM` into its first and last day.
 ///
-/// Fails with `BadRequest` for any other text.
+/// Fails with `Invalid` naming the field `period` for any other text.
 pub fn parse_period(text: &str) -> Result<(Date, Date)> {
-    let bad = || Error::bad_request("The parameter period must be YYYY, YYYY-Qn or YYYY-MM.");
+    let bad = || Error::invalid("period", "must be YYYY, YYYY-Qn or YYYY-MM");
     let year_of = |y: &str| -> Result<i16> {
         if y.len() == 4 && y.bytes().all(|b| b.is_ascii_digit()) {
             y.parse::<i16>().ok().filter(|y| *y >= 1).ok_or_else(bad)
@@ -209,27 +254,34 @@ pub fn parse_period(text: &str) -> Result<(Date, Date)> {
 }
 
 impl Filter {
-    /// Reads the list parameters; `period` and `from`/`to` intersect.
+    /// Checks the list filters; `period` and `from`/`to` intersect; blank
+    /// text means no filter.
     ///
-    /// Fails with `BadRequest` for an unreadable period, date or boolean.
-    pub fn from_query(q: &Query) -> Result<Filter> {
-        let mut from = q
-            .get("from")
-            .map(|d| clock::parse_date("from", d))
-            .transpose()?;
-        let mut to = q
-            .get("to")
-            .map(|d| clock::parse_date("to", d))
-            .transpose()?;
-        if let Some(period) = q.get("period") {
-            let (start, end) = parse_period(period)?;
-            from = Some(from.map_or(start, |f| f.max(start)));
-            to = Some(to.map_or(end, |t| t.min(end)));
+    /// Fails with `Invalid` naming every unreadable period, date or overlong text.
+    pub fn check(input: FilterInput) -> Result<Filter> {
+        let mut v = Violations::new();
+        let mut filter_text = |field: &str, value: Option<String>| -> Result<Option<String>> {
+            let value = value.filter(|s| !s.trim().is_empty());
+            Ok(v.take(text::optional(field, value.as_deref(), MAX_FILTER))?
+                .flatten())
+        };
+        let stage = filter_text("stage", input.stage)?;
+        let search = filter_text("search", input.search)?;
+        let mut from = v
+            .take(optional_date("from", input.from.as_deref()))?
+            .flatten();
+        let mut to = v.take(optional_date("to", input.to.as_deref()))?.flatten();
+        if let Some(period) = input.period.as_deref().filter(|p| !p.trim().is_empty()) {
+            if let Some((start, end)) = v.take(parse_period(period.trim()))? {
+                from = Some(from.map_or(start, |f| f.max(start)));
+                to = Some(to.map_or(end, |t| t.min(end)));
+            }
         }
+        v.finish()?;
         Ok(Filter {
-            stage: q.get("stage").map(str::to_string),
-            search: q.get("search").map(str::to_string),
-            include_archived: q.bool("includeArchived")?.unwrap_or(false),
+            stage,
+            search,
+            include_archived: input.include_archived.unwrap_or(false),
             from,
             to,
         })
@@ -264,15 +316,13 @@ pub fn list(
          AND (?6 IS NULL OR t.started_on <= ?6)
          AND (?7 IS NULL OR t.seq IN (SELECT rowid FROM transactions_fts WHERE transactions_fts MATCH ?7))";
     let search = filter.search.as_deref().and_then(fts_query);
-    let from = filter.from.map(|d| d.to_string());
-    let to = filter.to.map(|d| d.to_string());
     let args = params![
         tenant.company_id,
-        tenant.env(),
+        tenant.environment,
         filter.stage,
         filter.include_archived,
-        from,
-        to,
+        filter.from,
+        filter.to,
         search
     ];
     let total: i64 = conn
@@ -287,11 +337,11 @@ pub fn list(
         .query_map(
             params![
                 tenant.company_id,
-                tenant.env(),
+                tenant.environment,
                 filter.stage,
                 filter.include_archived,
-                from,
-                to,
+                filter.from,
+                filter.to,
                 search,
                 paging.offset()
             ],
@@ -302,73 +352,99 @@ pub fn list(
     Ok(paging.envelope(data, total))
 }
 
-/// A checked partial update.
-#[derive(Debug, Default)]
-pub struct Change {
-    pub title: Option<String>,
-    pub description: Option<Option<String>>,
-    pub due_on: Option<Option<Date>>,
-    pub stage: Option<String>,
-    /// `Some(None)` removes the customer.
-    pub customer_id: Option<Option<String>>,
+/// A partial update as a caller gives it: each field left out, null or sent.
+/// `customerId` (or `customer`) `"none"` removes the customer.
+#[derive(Debug, Default, Clone)]
+pub struct PatchInput {
+    pub title: Patch<String>,
+    pub description: Patch<String>,
+    pub due_on: Patch<String>,
+    pub stage: Patch<String>,
+    pub customer_id: Patch<String>,
+    /// Only `"none"` is accepted here.
+    pub customer: Patch<String>,
     pub archived: Option<bool>,
 }
 
+/// A checked partial update.
+#[derive(Debug, Default)]
+pub struct Change {
+    title: Option<String>,
+    description: Option<Option<String>>,
+    due_on: Option<Option<Date>>,
+    stage: Option<String>,
+    /// `Some(None)` removes the customer.
+    customer_id: Option<Option<String>>,
+    archived: Option<bool>,
+}
+
 impl Change {
-    /// Reads a PATCH body: `title`, `description` (null clears), `dueOn` (null
-    /// clears), `stage`, `customerId` (an id, or `none`/null to remove; also
-    /// `customer: "none"`), `archived`.
+    /// Checks a partial update: `title` and `stage` cannot be cleared,
+    /// `description` and `dueOn` are cleared by null, `customerId` is an id or
+    /// `none`/null to remove (also `customer: "none"`), `archived` a boolean.
     ///
-    /// Fails with `BadRequest` naming the first mistyped, malformed or unknown field.
-    pub fn from_fields(mut f: Fields) -> Result<Change> {
-        let required = |name: &str, p: Patch<String>| match p {
-            Patch::Absent => Ok(None),
-            Patch::Null => Err(Error::bad_request(format!(
-                "The field {name} cannot be cleared."
-            ))),
-            Patch::Value(v) => Ok(Some(v)),
+    /// Fails with `Invalid` naming every field that cannot be read.
+    pub fn check(input: PatchInput) -> Result<Change> {
+        let mut v = Violations::new();
+        let mut required = |field: &str, p: Patch<String>, max: usize| -> Result<Option<String>> {
+            match p {
+                Patch::Absent => Ok(None),
+                Patch::Null => {
+                    v.invalid(field, "cannot be cleared");
+                    Ok(None)
+                }
+                Patch::Value(s) => Ok(v.take(text::required(field, Some(&s), max))?),
+            }
         };
-        let clearable = |p: Patch<String>| match p {
-            Patch::Absent => None,
-            Patch::Null => Some(None),
-            Patch::Value(v) => Some(Some(v)),
-        };
-        let title = required("title", f.patch_text("title", MAX_TITLE)?)?;
-        let description = clearable(f.patch_text("description", MAX_DESCRIPTION)?);
-        let due_on = match clearable(f.patch_text("dueOn", 10)?) {
+        let title = required("title", input.title, MAX_TITLE)?;
+        let stage = required("stage", input.stage, MAX_STAGE)?;
+        let mut clearable =
+            |field: &str, p: Patch<String>, max: usize| -> Result<Option<Option<String>>> {
+                Ok(match p {
+                    Patch::Absent => None,
+                    Patch::Null => Some(None),
+                    Patch::Value(s) => v.take(text::required(field, Some(&s), max))?.map(Some),
+                })
+            };
+        let description = clearable("description", input.description, MAX_DESCRIPTION)?;
+        let due_text = clearable("dueOn", input.due_on, 10)?;
+        let mut customer_id = clearable("customerId", input.customer_id, MAX_ID)?
+            .map(|c| c.filter(|id| !id.eq_ignore_ascii_case("none")));
+        let due_on = match due_text {
             None => None,
             Some(None) => Some(None),
-            Some(Some(d)) => Some(Some(clock::parse_date("dueOn", &d)?)),
+            Some(Some(d)) => v.take(clock::parse_date("dueOn", &d))?.map(Some),
         };
-        let stage = required("stage", f.patch_text("stage", 40)?)?;
-        let mut customer_id = clearable(f.patch_text("customerId", 100)?)
-            .map(|c| c.filter(|id| !id.eq_ignore_ascii_case("none")));
-        match f.patch_text("customer", 10)? {
+        match input.customer {
             Patch::Absent => {}
-            Patch::Value(v) if v.eq_ignore_ascii_case("none") => {
+            Patch::Value(c) if c.trim().eq_ignore_ascii_case("none") => {
                 if matches!(customer_id, Some(Some(_))) {
-                    return Err(Error::bad_request(
-                        "customer: none and a customerId contradict each other.",
-                    ));
+                    v.invalid("customer", "says none while customerId names a customer");
                 }
                 customer_id = Some(None);
             }
-            _ => {
-                return Err(Error::bad_request(
-                    "The field customer accepts only \"none\"; name a customer with customerId.",
-                ))
-            }
+            _ => v.invalid(
+                "customer",
+                "accepts only \"none\"; name a customer with customerId",
+            ),
         }
-        let archived = f.optional_bool("archived")?;
-        f.finish()?;
+        v.finish()?;
         Ok(Change {
             title,
             description,
             due_on,
             stage,
             customer_id,
-            archived,
+            archived: input.archived,
         })
+    }
+
+    /// A change of the archived flag alone.
+    pub fn archive(archived: bool) -> Change {
+        Change {
+            archived: Some(archived),
+            ..Change::default()
+        }
     }
 }
 
@@ -376,7 +452,7 @@ struct Current {
     seq: i64,
     title: String,
     description: Option<String>,
-    due_on: Option<String>,
+    due_on: Option<Date>,
     stage: String,
     customer_id: Option<String>,
     archived: bool,
@@ -390,18 +466,19 @@ struct Current {
 pub fn update(tx: &Tx, tenant: &Tenant, id: &str, change: &Change) -> Result<()> {
     let current = tx
         .query_row(
-            "SELECT seq, title, description, due_on, stage, customer_id, archived FROM transactions
+            "SELECT id, seq, title, description, due_on, stage, customer_id, archived FROM transactions
              WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
-            params![id, tenant.company_id, tenant.env()],
-            |r| {
+            params![id, tenant.company_id, tenant.environment],
+            |row| {
+                let r = Row::new(row, "transactions");
                 Ok(Current {
-                    seq: r.get(0)?,
-                    title: r.get(1)?,
-                    description: r.get(2)?,
-                    due_on: r.get(3)?,
-                    stage: r.get(4)?,
-                    customer_id: r.get(5)?,
-                    archived: r.get(6)?,
+                    seq: r.get(1)?,
+                    title: r.get(2)?,
+                    description: r.get(3)?,
+                    due_on: r.get(4)?,
+                    stage: r.get(5)?,
+                    customer_id: r.get(6)?,
+                    archived: r.get(7)?,
                 })
             },
         )
@@ -415,9 +492,7 @@ pub fn update(tx: &Tx, tenant: &Tenant, id: &str, change: &Change) -> Result<()>
         .description
         .clone()
         .unwrap_or(current.description.clone());
-    let due_on = change
-        .due_on
-        .map_or(current.due_on.clone(), |d| d.map(|d| d.to_string()));
+    let due_on = change.due_on.unwrap_or(current.due_on);
     let stage = change.stage.clone().unwrap_or(current.stage.clone());
     let customer_id = change
         .customer_id
@@ -435,7 +510,7 @@ pub fn update(tx: &Tx, tenant: &Tenant, id: &str, change: &Change) -> Result<()>
         ));
     }
     if stage != current.stage {
-        check_stage(&company::get(tx, &tenant.company_id)?, &stage)?;
+        company::get(tx, &tenant.company_id)?.check_stage(&stage)?;
     }
     if content_changes || archived != current.archived {
         tx.execute(
@@ -458,6 +533,14 @@ pub struct Note {
     pub created_at: String,
 }
 
+/// A transaction with its notes, oldest first (as `get_transaction` shows it).
+#[derive(Debug, Clone, Serialize)]
+pub struct WithNotes {
+    #[serde(flatten)]
+    pub transaction: TransactionRecord,
+    pub notes: Vec<Note>,
+}
+
 /// The notes of a transaction of the tenant, oldest first.
 ///
 /// Fails only on a storage error.
@@ -467,8 +550,9 @@ pub fn notes(conn: &Connection, tenant: &Tenant, transaction_id: &str) -> Result
          WHERE transaction_id = ?1 AND company_id = ?2 AND environment = ?3 ORDER BY seq",
     )?;
     let rows = stmt.query_map(
-        params![transaction_id, tenant.company_id, tenant.env()],
-        |r| {
+        params![transaction_id, tenant.company_id, tenant.environment],
+        |row| {
+            let r = Row::new(row, "transaction_notes");
             Ok(Note {
                 id: r.get(0)?,
                 text: r.get(1)?,
@@ -480,67 +564,89 @@ pub fn notes(conn: &Connection, tenant: &Tenant, transaction_id: &str) -> Result
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-/// Adds a note to a transaction of the tenant; returns its id.
+/// One transaction of the tenant with its notes.
 ///
-/// Fails with `NotFound` for a transaction the tenant does not have, and
-/// `BadRequest` for an empty text or one over 5000 characters.
-pub fn add_note(
-    tx: &Tx,
-    tenant: &Tenant,
-    transaction_id: &str,
-    text: &str,
-    author: &str,
-) -> Result<String> {
-    get(tx, tenant, transaction_id)?;
-    let text = text.trim();
-    if text.is_empty() || text.chars().count() > MAX_DESCRIPTION {
-        return Err(Error::bad_request(
-            "A note needs a text of 1 to 5000 characters.",
-        ));
+/// Fails with `NotFound` when the tenant has no transaction with this id.
+pub fn get_with_notes(conn: &Connection, tenant: &Tenant, id: &str) -> Result<WithNotes> {
+    Ok(WithNotes {
+        transaction: get(conn, tenant, id)?,
+        notes: notes(conn, tenant, id)?,
+    })
+}
+
+/// A note as a caller gives it.
+#[derive(Debug, Default, Clone)]
+pub struct NoteInput {
+    pub transaction_id: Option<String>,
+    pub text: Option<String>,
+}
+
+/// A checked note.
+#[derive(Debug, Clone)]
+pub struct NewNote {
+    transaction_id: String,
+    text: String,
+}
+
+impl NewNote {
+    /// Checks a note: the transaction's id and a text of 1 to 5000 characters.
+    ///
+    /// Fails with `Invalid` naming every field that is missing or too long.
+    pub fn check(input: NoteInput) -> Result<NewNote> {
+        let mut v = Violations::new();
+        let transaction_id = v.take(text::required(
+            "transactionId",
+            input.transaction_id.as_deref(),
+            MAX_ID,
+        ))?;
+        let text = v.take(text::required(
+            "text",
+            input.text.as_deref(),
+            MAX_DESCRIPTION,
+        ))?;
+        v.finish()?;
+        Ok(NewNote {
+            transaction_id: transaction_id.unwrap_or_default(),
+            text: text.unwrap_or_default(),
+        })
     }
+
+    pub fn transaction_id(&self) -> &str {
+        &self.transaction_id
+    }
+}
+
+/// Adds a note, authored by `author`, to a transaction of the tenant; returns its id.
+///
+/// Fails with `NotFound` for a transaction the tenant does not have.
+pub fn add_note(tx: &Tx, tenant: &Tenant, note: &NewNote, author: &str) -> Result<String> {
+    get(tx, tenant, &note.transaction_id)?;
     let id = ids::new_id("not");
     tx.prepare_cached(
         "INSERT INTO transaction_notes (id, company_id, environment, transaction_id, text, author, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?
-    .execute(params![id, tenant.company_id, tenant.env(), transaction_id, text, author, clock::now()])?;
+    .execute(params![id, tenant.company_id, tenant.environment, note.transaction_id, note.text, author, clock::now()])?;
     Ok(id)
 }
 
-/// GET /v1/transactions
-pub fn http_list(call: &Call) -> Result<Reply> {
-    let paging = call.query.paging()?;
-    let filter = Filter::from_query(call.query)?;
-    Ok(Reply::ok(
-        &call.read(|conn| list(conn, call.tenant(), &filter, paging))?,
-    ))
-}
-
-/// GET /v1/transactions/{id}
-pub fn http_get(call: &Call, id: &str) -> Result<Reply> {
-    Ok(Reply::ok(&call.read(|conn| get(conn, call.tenant(), id))?))
-}
-
-/// POST /v1/transactions
-pub fn http_create(call: &Call) -> Result<Reply> {
-    let (key, fingerprint, fields) = call.idempotent_body()?;
-    let new = NewTransaction::from_fields(fields)?;
-    let tenant = call.tenant();
-    call.create_once(
-        key,
-        &fingerprint,
-        |tx| create(tx, tenant, &new),
-        |conn, id| get(conn, tenant, id),
-    )
-}
-
-/// PATCH /v1/transactions/{id}
-pub fn http_update(call: &Call, id: &str) -> Result<Reply> {
-    let change = Change::from_fields(Fields::parse(call.body)?)?;
-    let tenant = call.tenant();
-    let body = call.app.db.write(|tx| {
-        update(tx, tenant, id, &change)?;
-        get(tx, tenant, id)
-    })?;
-    Ok(Reply::ok(&body))
+/// A note of the tenant by id.
+///
+/// Fails with `NotFound` when the tenant has no such note.
+pub fn note(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Note> {
+    conn.prepare_cached(
+        "SELECT id, text, author, created_at FROM transaction_notes
+         WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
+    )?
+    .query_row(params![id, tenant.company_id, tenant.environment], |row| {
+        let r = Row::new(row, "transaction_notes");
+        Ok(Note {
+            id: r.get(0)?,
+            text: r.get(1)?,
+            author: r.get(2)?,
+            created_at: r.get(3)?,
+        })
+    })
+    .optional()?
+    .ok_or_else(|| Error::not_found(format!("Note {id}")))
 }

@@ -6,25 +6,25 @@
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
-
-use crate::access::scopes::Scope;
 use jiff::civil::Date;
 use jiff::ToSpan;
+use serde_json::Value;
 
 use crate::access::keys::{self, NewKey};
-use crate::books::company::{self, Company, NewCompany, Plan};
-use crate::books::customers::{self, NewCustomer};
-use crate::books::drafts::{self, DocumentType, IssueOptions, NewLine};
-use crate::books::invoices::{self, Method, NewPayment};
-use crate::books::purchases::{self, NewPurchase};
-use crate::books::transactions::{self, Change, NewTransaction};
+use crate::books::company::{self, Company, CompanyInput, NewCompany};
+use crate::books::customers::{self, CustomerInput, NewCustomer};
+use crate::books::drafts::{
+    self, DocumentType, DraftInput, DraftLineInput, NewDraft, NewDraftLine,
+};
+use crate::books::invoices;
+use crate::books::invoices::cancel::{self, CancelInput, Cancellation};
+use crate::books::invoices::issue::{self, IssueOptions};
+use crate::books::purchases::{self, NewPurchase, PurchaseInput};
+use crate::books::settlement::{self, NewPayment, PaymentInput};
+use crate::books::transactions::{self, Change, NewTransaction, TransactionInput};
 use crate::error::{Error, Result};
 use crate::http::server::{self, Config};
-use crate::rules::iso::{CountryCode, Currency};
-use crate::rules::money::{Decimal, Tax};
-use crate::store::db::Db;
-use crate::store::db::Tx;
+use crate::store::db::{Db, Tx};
 use crate::store::tenant::{Environment, Tenant};
 
 /// The data file the demo uses (and replaces) when `--data` is not given.
@@ -39,27 +39,26 @@ pub struct Demo {
 }
 
 fn customer(
+    company: &Company,
     name: &str,
     street: &str,
     postal: &str,
     city: &str,
     country: &str,
     email: Option<&str>,
-) -> NewCustomer {
-    NewCustomer {
-        name: name.into(),
-        contact: None,
-        email: email.map(str::to_string),
-        phone: None,
-        street: street.into(),
-        postal_code: postal.into(),
-        city: city.into(),
-        country: CountryCode::parse("country", country).expect("demo countries are valid"),
-        vat_id: None,
-        currency: None,
-        is_customer: true,
-        is_supplier: false,
-    }
+) -> Result<NewCustomer> {
+    NewCustomer::check(
+        CustomerInput {
+            name: Some(name.into()),
+            street: Some(street.into()),
+            postal_code: Some(postal.into()),
+            city: Some(city.into()),
+            country: Some(country.into()),
+            email: email.map(str::to_string),
+            ..CustomerInput::default()
+        },
+        company,
+    )
 }
 
 fn job(
@@ -67,49 +66,53 @@ fn job(
     customer_id: Option<&str>,
     stage: Option<&str>,
     due: Option<&str>,
-) -> NewTransaction {
-    NewTransaction {
-        title: title.into(),
-        description: None,
+) -> Result<NewTransaction> {
+    NewTransaction::check(TransactionInput {
+        title: Some(title.into()),
         customer_id: customer_id.map(str::to_string),
-        due_on: due.and_then(|d| d.parse().ok()),
+        due_on: due.map(str::to_string),
         stage: stage.map(str::to_string),
-    }
+        ..TransactionInput::default()
+    })
 }
 
 /// Issues a one- or two-line invoice draft for `customer` on `on`; returns its number.
 fn invoice(
     tx: &Tx,
     tenant: &Tenant,
+    company: &Company,
     customer: &str,
     on: Date,
     lines: &[(&str, &str, i64, &str)],
 ) -> Result<String> {
-    let draft = drafts::create(tx, tenant, customer, DocumentType::Invoice)?;
+    let draft = NewDraft::empty(
+        DraftInput {
+            customer_id: Some(customer.to_string()),
+        },
+        DocumentType::Invoice,
+    )?;
+    let draft = drafts::create(tx, tenant, &draft)?;
     for (description, quantity, price, rate) in lines {
-        let line = NewLine {
-            description: description.to_string(),
-            quantity: Decimal::parse("quantity", quantity)?,
-            unit_price: *price,
-            taxes: vec![Tax::new("USt", Decimal::parse("rate", rate)?, None)?],
-        };
+        let line = NewDraftLine::check(
+            DraftLineInput {
+                description: Some(description.to_string()),
+                quantity: Some(quantity.to_string()),
+                unit_price_minor: Some(*price),
+                tax_rate_percent: Some(rate.to_string()),
+                taxes: None,
+            },
+            company,
+        )?;
         drafts::add_line(tx, tenant, &draft, &line)?;
     }
-    let id = drafts::issue(
-        tx,
-        tenant,
-        &draft,
-        &IssueOptions {
-            on: Some(on),
-            ..IssueOptions::default()
-        },
-    )?;
-    Ok(invoices::stored_by_id(tx, tenant, &id)?.number)
+    let id = issue::issue(tx, tenant, &draft, &IssueOptions::on(on))?;
+    Ok(invoices::get_by_id(tx, tenant, &id)?.number)
 }
 
 /// The demo's books, dated back from today: an overdue invoice, a partly and a
 /// fully paid one, a fresh one, a cancelled one with its correction, an open
-/// draft, a bill open and one paid; and an invoice in the sandbox.
+/// draft, a bill open and one paid, a supplier's credit applied to a bill;
+/// and an invoice in the sandbox.
 fn books(
     tx: &Tx,
     live: &Tenant,
@@ -121,18 +124,19 @@ fn books(
     let [müller, alpen, stadt, rosa] = partners;
     let today = company.today();
     let ago = |days: i64| today.checked_sub(days.days()).unwrap_or(today);
-    let pay = |tx: &Tx, number: &str, amount: i64, on: Date| {
-        let payment = NewPayment {
-            amount,
-            on: Some(on),
-            method: Method::Bank,
+    let pay = |tx: &Tx, number: &str, amount: i64, on: Date| -> Result<()> {
+        let payment = NewPayment::check(PaymentInput {
+            amount: Some(amount),
+            on: Some(on.to_string()),
+            method: Some("bank".into()),
             reference: Some(format!("Überweisung {number}")),
-        };
-        invoices::record_payment(tx, live, number, &payment).map(|_| ())
+        })?;
+        settlement::pay_invoice(tx, live, number, &payment).map(|_| ())
     };
     invoice(
         tx,
         live,
+        company,
         müller,
         ago(40),
         &[("Dachsanierung Lagerhalle, Abschlag 1", "1", 1_250_000, "19")],
@@ -140,6 +144,7 @@ fn books(
     let partly = invoice(
         tx,
         live,
+        company,
         alpen,
         ago(20),
         &[
@@ -151,6 +156,7 @@ fn books(
     let paid = invoice(
         tx,
         live,
+        company,
         stadt,
         ago(30),
         &[("Wartung Heizungsanlage", "1", 48_000, "19")],
@@ -159,6 +165,7 @@ fn books(
     invoice(
         tx,
         live,
+        company,
         müller,
         ago(3),
         &[("Dachsanierung Lagerhalle, Abschlag 2", "1", 1_250_000, "19")],
@@ -166,45 +173,73 @@ fn books(
     let wrong = invoice(
         tx,
         live,
+        company,
         rosa,
         ago(15),
         &[("Bewirtung Richtfest", "40", 2_450, "7")],
     )?;
-    invoices::cancel(tx, live, &wrong, "Falscher Empfänger", Some(ago(14)))?;
-    drafts::create(tx, live, rosa, DocumentType::Invoice)?;
-    let bill = |number: &str, date: Date, due: Date, net: i64| NewPurchase {
-        supplier: "Holzhandel Meier KG".into(),
-        supplier_vat_id: None,
-        document_number: number.into(),
-        date,
-        due,
-        currency: Currency::parse("currency", "EUR").expect("EUR is a currency"),
-        net,
-        tax: net * 19 / 100,
-        kind: purchases::Kind::Bill,
-        rate: None,
+    let cancellation = Cancellation::check(CancelInput {
+        reason: Some("Falscher Empfänger".into()),
+        on: Some(ago(14).to_string()),
+    })?;
+    cancel::cancel(tx, live, &wrong, &cancellation)?;
+    let open_draft = NewDraft::empty(
+        DraftInput {
+            customer_id: Some(rosa.to_string()),
+        },
+        DocumentType::Invoice,
+    )?;
+    drafts::create(tx, live, &open_draft)?;
+    let purchase = |number: &str, date: Date, due: Date, net: i64, kind: &str| {
+        NewPurchase::check(PurchaseInput {
+            supplier: Some("Holzhandel Meier KG".into()),
+            document_number: Some(number.into()),
+            date: Some(date.to_string()),
+            due: Some(due.to_string()),
+            currency: Some("EUR".into()),
+            net: Some(net),
+            tax: Some(net * 19 / 100),
+            kind: Some(kind.into()),
+            ..PurchaseInput::default()
+        })
     };
-    purchases::record(
+    let open_bill = purchases::record(
         tx,
         live,
-        &bill(
+        &purchase(
             "HM-2211",
             ago(12),
             ago(12).checked_add(14.days()).unwrap_or(today),
             320_000,
-        ),
+            "bill",
+        )?,
     )?;
-    let paid_bill = purchases::record(tx, live, &bill("HM-2187", ago(35), ago(21), 90_000))?;
-    let payment = NewPayment {
-        amount: 107_100,
-        on: Some(ago(22)),
-        method: Method::Bank,
+    let paid_bill = purchases::record(
+        tx,
+        live,
+        &purchase("HM-2187", ago(35), ago(21), 90_000, "bill")?,
+    )?;
+    let payment = NewPayment::check(PaymentInput {
+        amount: Some(107_100),
+        on: Some(ago(22).to_string()),
+        method: Some("bank".into()),
         reference: None,
-    };
-    purchases::pay(tx, live, &paid_bill, &payment)?;
+    })?;
+    settlement::pay_bill(tx, live, &paid_bill, &payment)?;
+    let credit = purchases::record(
+        tx,
+        live,
+        &purchase("HM-G-0042", ago(8), ago(8), 20_000, "credit")?,
+    )?;
+    let application = settlement::CreditRequest::check(settlement::CreditInput {
+        amount: None,
+        on: Some(ago(7).to_string()),
+    })?;
+    settlement::apply_credit(tx, live, &credit, &open_bill, &application)?;
     invoice(
         tx,
         sandbox,
+        company,
         test_customer,
         ago(1),
         &[("Testleistung", "1", 10_000, "19")],
@@ -220,74 +255,84 @@ fn secret_of(key: &Value) -> String {
 ///
 /// Fails only on a storage error.
 pub fn seed(db: &Db) -> Result<Demo> {
+    let new = NewCompany::check(CompanyInput {
+        name: Some("Nordlicht Werkstatt GmbH".into()),
+        country: Some("DE".into()),
+        currency: Some("EUR".into()),
+        plan: Some("ENTERPRISE".into()),
+        invoice_prefix: Some("RE".into()),
+        ..CompanyInput::default()
+    })?;
     db.write(|tx| {
-        let company = company::create(
-            tx,
-            NewCompany {
-                name: "Nordlicht Werkstatt GmbH".into(),
-                country: CountryCode::parse("country", "DE")?,
-                currency: Currency::parse("currency", "EUR")?,
-                plan: Plan::Enterprise,
-                invoice_prefix: "RE".into(),
-                payment_days: None,
-                timezone: None,
-            },
-        )?;
+        let company = company::create(tx, new)?;
         let live = Tenant::new(&company.id, Environment::Production);
         let sandbox = Tenant::new(&company.id, Environment::Sandbox);
+        let c = &company;
 
         let müller = customers::create(
             tx,
             &live,
             &customer(
+                c,
                 "Müller Bau GmbH",
                 "Hafenstraße 12",
                 "20457",
                 "Hamburg",
                 "DE",
                 Some("buchhaltung@mueller-bau.de"),
-            ),
+            )?,
         )?;
         let alpen = customers::create(
             tx,
             &live,
             &customer(
+                c,
                 "Alpen Tischlerei KG",
                 "Bahnhofplatz 3",
                 "6020",
                 "Innsbruck",
                 "AT",
                 Some("office@alpen-tischlerei.at"),
-            ),
+            )?,
         )?;
         let stadt = customers::create(
             tx,
             &live,
             &customer(
+                c,
                 "Stadtwerke Lüneburg",
                 "Am Sande 1",
                 "21335",
                 "Lüneburg",
                 "DE",
                 None,
-            ),
+            )?,
         )?;
         let rosa = customers::create(
             tx,
             &live,
-            &customer("Café Rosa", "Lindenallee 5", "10115", "Berlin", "DE", None),
+            &customer(
+                c,
+                "Café Rosa",
+                "Lindenallee 5",
+                "10115",
+                "Berlin",
+                "DE",
+                None,
+            )?,
         )?;
         let test_customer = customers::create(
             tx,
             &sandbox,
             &customer(
+                c,
                 "Testkunde GmbH",
                 "Teststraße 1",
                 "10115",
                 "Berlin",
                 "DE",
                 Some("test@example.com"),
-            ),
+            )?,
         )?;
 
         transactions::create(
@@ -298,7 +343,7 @@ pub fn seed(db: &Db) -> Result<Demo> {
                 Some(&müller),
                 Some("IN_ARBEIT"),
                 Some("2026-12-15"),
-            ),
+            )?,
         )?;
         transactions::create(
             tx,
@@ -308,7 +353,7 @@ pub fn seed(db: &Db) -> Result<Demo> {
                 Some(&alpen),
                 None,
                 Some("2027-01-31"),
-            ),
+            )?,
         )?;
         transactions::create(
             tx,
@@ -318,26 +363,18 @@ pub fn seed(db: &Db) -> Result<Demo> {
                 Some(&stadt),
                 Some("ERLEDIGT"),
                 None,
-            ),
+            )?,
         )?;
         let old = transactions::create(
             tx,
             &live,
-            &job("Angebot Fensterbau (abgesagt)", None, None, None),
+            &job("Angebot Fensterbau (abgesagt)", None, None, None)?,
         )?;
-        transactions::update(
-            tx,
-            &live,
-            &old,
-            &Change {
-                archived: Some(true),
-                ..Change::default()
-            },
-        )?;
+        transactions::update(tx, &live, &old, &Change::archive(true))?;
         transactions::create(
             tx,
             &sandbox,
-            &job("Testauftrag", Some(&test_customer), None, None),
+            &job("Testauftrag", Some(&test_customer), None, None)?,
         )?;
         books(
             tx,
@@ -349,22 +386,13 @@ pub fn seed(db: &Db) -> Result<Demo> {
         )?;
 
         let key = |environment, name: &str| {
-            keys::create(
-                tx,
-                NewKey {
-                    company_id: company.id.clone(),
-                    name: name.into(),
-                    environment,
-                    scopes: Scope::ALL.to_vec(),
-                    expires_at: None,
-                },
-            )
+            keys::create(tx, NewKey::all_scopes(&company.id, name, environment))
         };
         let live_key = secret_of(&key(Environment::Production, "demo live key")?);
         let test_key = secret_of(&key(Environment::Sandbox, "demo test key")?);
         Ok(Demo {
             company_id: company.id.clone(),
-            company_name: company.name,
+            company_name: company.name.clone(),
             live_key,
             test_key,
         })

@@ -1,23 +1,18 @@
-//! Reading the fields of a JSON object sent by a caller (a REST body or an
-//! agent tool's arguments): each field is taken once, by name and type, and
-//! every refusal names the field. Fields nobody took are refused as unknown.
-//! This module checks shapes only; what a value means is the resource's business.
+//! Reading the fields of a JSON object a caller sent (a REST body or an agent
+//! tool's arguments) into the books' input types: each field is taken once,
+//! by name and JSON type, and a field of the wrong type is refused naming
+//! it; fields nobody took are refused as unknown. This module checks JSON
+//! types only: whether a value is missing, too long or malformed is the
+//! books' to say.
 
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
-
-/// A field of a partial update: left out, sent as null, or sent with a value.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Patch<T> {
-    Absent,
-    Null,
-    Value(T),
-}
+use crate::rules::text::Patch;
 
 /// Parses a request body as JSON.
 ///
-/// Fails with `BadRequest` for an empty body or invalid JSON.
+/// Fails with `Invalid` for an empty body or invalid JSON.
 pub fn parse_json(body: &[u8]) -> Result<Value> {
     if body.iter().all(u8::is_ascii_whitespace) {
         return Err(Error::bad_request(
@@ -44,17 +39,21 @@ fn type_name(v: &Value) -> &'static str {
     }
 }
 
+fn mistyped(name: &str, wanted: &str, got: &Value) -> Error {
+    Error::invalid(name, format!("must be {wanted}, not {}", type_name(got)))
+}
+
 impl Fields {
     /// Parses a request body that must be one JSON object.
     ///
-    /// Fails with `BadRequest` for an empty body, invalid JSON or another JSON type.
+    /// Fails with `Invalid` for an empty body, invalid JSON or another JSON type.
     pub fn parse(body: &[u8]) -> Result<Fields> {
         Fields::from_value(parse_json(body)?)
     }
 
     /// Takes an already parsed value that must be an object (null counts as `{}`).
     ///
-    /// Fails with `BadRequest` for any other JSON type.
+    /// Fails with `Invalid` for any other JSON type.
     pub fn from_value(value: Value) -> Result<Fields> {
         match value {
             Value::Object(map) => Ok(Fields { map }),
@@ -70,141 +69,89 @@ impl Fields {
         self.map.remove(name)
     }
 
-    /// A string of 1 to `max` characters after trimming, which must be present.
+    /// A string as sent; absent or null is `None`.
     ///
-    /// Fails with `BadRequest` naming the field when it is missing, null, not a
-    /// string, blank or too long.
-    pub fn required_text(&mut self, name: &str, max: usize) -> Result<String> {
-        match self.optional_text(name, max)? {
-            Some(text) => Ok(text),
-            None => Err(Error::bad_request(format!("The field {name} is missing."))),
-        }
-    }
-
-    /// A string of 1 to `max` characters after trimming; absent or null is `None`.
-    ///
-    /// Fails with `BadRequest` naming the field when it is not a string, blank or too long.
-    pub fn optional_text(&mut self, name: &str, max: usize) -> Result<Option<String>> {
-        match self.patch_text(name, max)? {
-            Patch::Absent | Patch::Null => Ok(None),
-            Patch::Value(v) => Ok(Some(v)),
+    /// Fails with `Invalid` naming the field when it is not a string.
+    pub fn text(&mut self, name: &str) -> Result<Option<String>> {
+        match self.take(name) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(other) => Err(mistyped(name, "a string", &other)),
         }
     }
 
     /// A string field of a partial update, telling absent from null.
     ///
-    /// Fails with `BadRequest` naming the field when it is not a string, blank or too long.
-    pub fn patch_text(&mut self, name: &str, max: usize) -> Result<Patch<String>> {
+    /// Fails with `Invalid` naming the field when it is not a string.
+    pub fn patch_text(&mut self, name: &str) -> Result<Patch<String>> {
         match self.take(name) {
             None => Ok(Patch::Absent),
             Some(Value::Null) => Ok(Patch::Null),
-            Some(Value::String(s)) => {
-                let trimmed = s.trim();
-                if trimmed.is_empty() {
-                    Err(Error::bad_request(format!(
-                        "The field {name} must not be empty."
-                    )))
-                } else if trimmed.chars().count() > max {
-                    Err(Error::bad_request(format!(
-                        "The field {name} is longer than {max} characters."
-                    )))
-                } else if trimmed
-                    .chars()
-                    .any(|c| c.is_control() && c != '\n' && c != '\t')
-                {
-                    Err(Error::bad_request(format!(
-                        "The field {name} contains a control character."
-                    )))
-                } else {
-                    Ok(Patch::Value(trimmed.to_string()))
-                }
-            }
-            Some(other) => Err(Error::bad_request(format!(
-                "The field {name} must be a string, not {}.",
-                type_name(&other)
-            ))),
+            Some(Value::String(s)) => Ok(Patch::Value(s)),
+            Some(other) => Err(mistyped(name, "a string", &other)),
         }
     }
 
     /// A boolean; absent or null is `None`.
     ///
-    /// Fails with `BadRequest` naming the field when it is not a boolean.
-    pub fn optional_bool(&mut self, name: &str) -> Result<Option<bool>> {
+    /// Fails with `Invalid` naming the field when it is not a boolean.
+    pub fn bool(&mut self, name: &str) -> Result<Option<bool>> {
         match self.take(name) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Bool(b)) => Ok(Some(b)),
-            Some(other) => Err(Error::bad_request(format!(
-                "The field {name} must be true or false, not {}.",
-                type_name(&other)
-            ))),
+            Some(other) => Err(mistyped(name, "true or false", &other)),
         }
     }
 
-    /// An integer within `range`; absent or null is `None`.
+    /// A whole number; absent or null is `None`.
     ///
-    /// Fails with `BadRequest` naming the field when it is not an integer in the range.
-    pub fn optional_int(
-        &mut self,
-        name: &str,
-        range: std::ops::RangeInclusive<i64>,
-    ) -> Result<Option<i64>> {
+    /// Fails with `Invalid` naming the field when it is not a whole number.
+    pub fn int(&mut self, name: &str) -> Result<Option<i64>> {
         match self.take(name) {
             None | Some(Value::Null) => Ok(None),
-            Some(Value::Number(n)) if n.as_i64().is_some_and(|i| range.contains(&i)) => {
-                Ok(n.as_i64())
-            }
-            Some(_) => Err(Error::bad_request(format!(
-                "The field {name} must be a whole number from {} to {}.",
-                range.start(),
-                range.end()
-            ))),
+            Some(Value::Number(n)) if n.as_i64().is_some() => Ok(n.as_i64()),
+            Some(other) => Err(mistyped(name, "a whole number", &other)),
         }
     }
 
-    /// An exact decimal given as a JSON number or a string (`1.5`, `"19"`);
-    /// absent or null is `None`. Numbers keep their written digits.
+    /// A number or a string, as its text (a JSON number keeps its written
+    /// digits, never passing through floating point); absent or null is `None`.
     ///
-    /// Fails with `BadRequest` naming the field when it is not a decimal.
-    pub fn optional_decimal(&mut self, name: &str) -> Result<Option<crate::rules::money::Decimal>> {
+    /// Fails with `Invalid` naming the field for any other type.
+    pub fn number_text(&mut self, name: &str) -> Result<Option<String>> {
         match self.take(name) {
             None | Some(Value::Null) => Ok(None),
-            Some(Value::Number(n)) => {
-                crate::rules::money::Decimal::parse(name, &n.to_string()).map(Some)
-            }
-            Some(Value::String(s)) => crate::rules::money::Decimal::parse(name, &s).map(Some),
-            Some(other) => Err(Error::bad_request(format!(
-                "The field {name} must be a decimal number, not {}.",
-                type_name(&other)
-            ))),
+            Some(Value::Number(n)) => Ok(Some(n.to_string())),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(other) => Err(mistyped(name, "a decimal number", &other)),
         }
     }
 
-    /// An array, which must be present.
+    /// An array; absent or null is `None`.
     ///
-    /// Fails with `BadRequest` naming the field when it is missing or not an array.
-    pub fn required_array(&mut self, name: &str) -> Result<Vec<Value>> {
+    /// Fails with `Invalid` naming the field when it is not an array.
+    pub fn array(&mut self, name: &str) -> Result<Option<Vec<Value>>> {
         match self.take(name) {
-            Some(Value::Array(items)) => Ok(items),
-            None | Some(Value::Null) => {
-                Err(Error::bad_request(format!("The field {name} is missing.")))
-            }
-            Some(other) => Err(Error::bad_request(format!(
-                "The field {name} must be an array, not {}.",
-                type_name(&other)
-            ))),
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::Array(items)) => Ok(Some(items)),
+            Some(other) => Err(mistyped(name, "an array", &other)),
         }
     }
 
-    /// An optional array; absent or null is `None`.
+    /// An array of strings; absent or null is `None`.
     ///
-    /// Fails with `BadRequest` naming the field when it is not an array.
-    pub fn optional_array(&mut self, name: &str) -> Result<Option<Vec<Value>>> {
-        match self.map.contains_key(name) && !self.map[name].is_null() {
-            true => self.required_array(name).map(Some),
-            false => {
-                self.take(name);
-                Ok(None)
-            }
+    /// Fails with `Invalid` naming the field when it is not an array of strings.
+    pub fn strings(&mut self, name: &str) -> Result<Option<Vec<String>>> {
+        match self.array(name)? {
+            None => Ok(None),
+            Some(items) => items
+                .into_iter()
+                .map(|v| match v {
+                    Value::String(s) => Ok(s),
+                    other => Err(mistyped(name, "an array of strings", &other)),
+                })
+                .collect::<Result<Vec<_>>>()
+                .map(Some),
         }
     }
 
@@ -213,34 +160,9 @@ impl Fields {
         Value::Object(self.map.clone())
     }
 
-    /// An array of strings, which must be present.
-    ///
-    /// Fails with `BadRequest` naming the field when it is missing or not an array of strings.
-    pub fn required_strings(&mut self, name: &str) -> Result<Vec<String>> {
-        match self.take(name) {
-            Some(Value::Array(items)) => items
-                .into_iter()
-                .map(|v| match v {
-                    Value::String(s) => Ok(s),
-                    other => Err(Error::bad_request(format!(
-                        "The field {name} must hold strings, not {}.",
-                        type_name(&other)
-                    ))),
-                })
-                .collect(),
-            None | Some(Value::Null) => {
-                Err(Error::bad_request(format!("The field {name} is missing.")))
-            }
-            Some(other) => Err(Error::bad_request(format!(
-                "The field {name} must be an array, not {}.",
-                type_name(&other)
-            ))),
-        }
-    }
-
     /// Refuses any field nobody took.
     ///
-    /// Fails with `BadRequest` naming the unknown fields.
+    /// Fails with `Invalid` naming the unknown fields.
     pub fn finish(self) -> Result<()> {
         if self.map.is_empty() {
             return Ok(());

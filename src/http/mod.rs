@@ -3,8 +3,10 @@
 //! translate: they read their wire format into the books' typed input, call
 //! the books, and render the answer or the refusal.
 
+pub mod error;
 pub mod fields;
 pub mod mcp;
+pub mod pipeline;
 pub mod query;
 pub mod rest;
 pub mod server;

@@ -1,10 +1,9 @@
 //! The query string of a request and percent-decoding: parameters by name,
-//! paging (`page` from 0, `size` 1–100, default 25, out-of-range values
-//! bounded) and the page envelope `{data, page, size, total, more}`.
-
-use serde::Serialize;
+//! booleans, and paging (`page` from 0, `size` 1–100, default 25,
+//! out-of-range values bounded).
 
 use crate::error::{Error, Result};
+use crate::store::page::{Paging, DEFAULT_SIZE, MAX_PAGE, MAX_SIZE};
 
 /// Decodes `%XX` escapes (and `+` as a space when `plus_is_space`).
 /// Returns `None` when the result is not UTF-8 or an escape is broken.
@@ -114,49 +113,6 @@ impl Query {
         let size = self.int("size")?.unwrap_or(DEFAULT_SIZE).clamp(1, MAX_SIZE);
         Ok(Paging { page, size })
     }
-}
-
-pub const DEFAULT_SIZE: i64 = 25;
-pub const MAX_SIZE: i64 = 100;
-/// Pages beyond this are bounded to it (the offset stays far from overflow).
-const MAX_PAGE: i64 = 10_000_000;
-
-/// A bounded page request.
-#[derive(Debug, Clone, Copy)]
-pub struct Paging {
-    pub page: i64,
-    pub size: i64,
-}
-
-/// `LIMIT` of every page query. A constant, because a bound LIMIT makes SQLite
-/// prepare the statement again on every run; the rows past `size` are never read.
-pub const PAGE_LIMIT_SQL: &str = "LIMIT 100";
-
-impl Paging {
-    pub fn offset(self) -> i64 {
-        self.page * self.size
-    }
-
-    /// The page envelope around `data`, given the total count.
-    pub fn envelope<T>(self, data: Vec<T>, total: i64) -> Page<T> {
-        Page {
-            data,
-            page: self.page,
-            size: self.size,
-            total,
-            more: self.offset() + self.size < total,
-        }
-    }
-}
-
-/// The envelope of every collection: `{data, page, size, total, more}`.
-#[derive(Debug, Serialize)]
-pub struct Page<T> {
-    pub data: Vec<T>,
-    pub page: i64,
-    pub size: i64,
-    pub total: i64,
-    pub more: bool,
 }
 
 #[cfg(test)]

@@ -25,7 +25,9 @@ use crate::access::budget::RateLimiter;
 use crate::access::idempotency;
 use crate::access::keys::UsageLog;
 use crate::error::{Error, Result};
-use crate::http::rest::{self, Answer, App, Request, MAX_BODY};
+use crate::http::mcp;
+use crate::http::pipeline::{self, refusal, Answer, App, Request, MAX_BODY};
+use crate::http::rest;
 use crate::outbox::address::Policy;
 use crate::outbox::delivery::Worker;
 use crate::store::db::Db;
@@ -304,13 +306,13 @@ async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Byt
     let path = req.uri().path().to_string();
     // The OAuth discovery addresses do not exist here: keys are Bearer keys.
     if path.starts_with("/.well-known/") {
-        let answer = rest::refusal(&Error::not_found("This address"), Vec::new(), None);
+        let answer = refusal(&Error::not_found("This address"), Vec::new(), None);
         if log_requests {
-            rest::log_line(&method, &path, &answer, started);
+            pipeline::log_line(&method, &path, &answer, started);
         }
         return into_response(answer);
     }
-    let mcp_headers = (path == "/mcp").then(|| crate::http::mcp::Headers {
+    let mcp_headers = (path == "/mcp").then(|| mcp::Headers {
         origin: header(&req, "origin"),
         host: header(&req, "host"),
         protocol_version: header(&req, "mcp-protocol-version"),
@@ -355,15 +357,15 @@ async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Byt
     // the write lock and an fsync, so it moves to a blocking thread.
     let answer = if let Some(headers) = mcp_headers {
         // Agent calls that only read run here, like GETs; creates wait for the writer.
-        let parsed = crate::http::mcp::parse(&request);
-        let writes = crate::http::mcp::may_write(&parsed);
+        let parsed = mcp::parse(&request);
+        let writes = mcp::may_write(&parsed);
         if writes {
             tokio::task::spawn_blocking(move || {
-                crate::http::mcp::handle(&app, &request, &headers, parsed, writes)
+                mcp::handle(&app, &request, &headers, parsed, writes)
             })
             .await
             .unwrap_or_else(|e| {
-                rest::refusal(
+                refusal(
                     &Error::internal(format!("handler failed: {e}")),
                     Vec::new(),
                     None,
@@ -371,22 +373,20 @@ async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Byt
             })
         } else {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                crate::http::mcp::handle(&app, &request, &headers, parsed, writes)
+                mcp::handle(&app, &request, &headers, parsed, writes)
             }))
-            .unwrap_or_else(|_| {
-                rest::refusal(&Error::internal("a handler panicked"), Vec::new(), None)
-            })
+            .unwrap_or_else(|_| refusal(&Error::internal("a handler panicked"), Vec::new(), None))
         }
     } else if method == hyper::Method::GET {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             rest::handle(&app, &request)
         }))
-        .unwrap_or_else(|_| rest::refusal(&Error::internal("a handler panicked"), Vec::new(), None))
+        .unwrap_or_else(|_| refusal(&Error::internal("a handler panicked"), Vec::new(), None))
     } else {
         tokio::task::spawn_blocking(move || rest::handle(&app, &request))
             .await
             .unwrap_or_else(|e| {
-                rest::refusal(
+                refusal(
                     &Error::internal(format!("handler failed: {e}")),
                     Vec::new(),
                     None,
@@ -394,7 +394,7 @@ async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Byt
             })
     };
     if log_requests {
-        rest::log_line(&method, &path, &answer, started);
+        pipeline::log_line(&method, &path, &answer, started);
     }
     into_response(answer)
 }

@@ -25,6 +25,7 @@ use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
 
 use crate::error::Result;
 use crate::outbox::address::{self, Policy, Refusal};
+use crate::outbox::endpoints::DeliveryState;
 use crate::store::clock;
 use crate::store::db::Db;
 
@@ -411,11 +412,11 @@ pub fn record(db: &Db, now: Timestamp, outcomes: &[Outcome]) -> Result<()> {
             let j = &o.job;
             attempt.execute(params![j.delivery_id, j.attempt, o.started_at, o.status, o.duration_ms, o.error, o.answer])?;
             let (state, next, delivered) = if o.delivered() {
-                ("DELIVERED", None, Some(now_text.clone()))
+                (DeliveryState::Delivered, None, Some(now_text.clone()))
             } else if j.attempt >= MAX_ATTEMPTS {
-                ("FAILED", None, None)
+                (DeliveryState::Failed, None, None)
             } else {
-                ("PENDING", Some(clock::format_instant(next_attempt(now, j.attempt, o.retry_after))), None)
+                (DeliveryState::Pending, Some(clock::format_instant(next_attempt(now, j.attempt, o.retry_after))), None)
             };
             update.execute(params![j.delivery_id, state, j.attempt, o.status, o.error, next, delivered])?;
         }

@@ -5,16 +5,29 @@
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
-use crate::error::{Error, Result};
-use crate::http::fields::Fields;
-use crate::http::query::{Page, Paging, PAGE_LIMIT_SQL};
-use crate::http::rest::{Call, Reply};
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine;
+
+use crate::error::{Error, Result, Violations};
 use crate::outbox::address::{self, Policy, Refusal};
-use crate::outbox::events;
+use crate::outbox::events::Kind;
+use crate::rules::text;
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::ids;
+use crate::store::page::{Page, Paging, PAGE_LIMIT_SQL};
+use crate::store::row::Row;
 use crate::store::tenant::Tenant;
+use crate::stored_enum;
+
+stored_enum! {
+    /// Where a delivery stands.
+    pub enum DeliveryState {
+        Pending = "PENDING",
+        Delivered = "DELIVERED",
+        Failed = "FAILED",
+    }
+}
 
 /// An endpoint in its wire form; `secret` only in the answer to registration.
 #[derive(Debug, Clone, Serialize)]
@@ -32,7 +45,8 @@ pub struct Endpoint {
 
 const COLUMNS: &str = "id, url, events, description, enabled, created_at, secret";
 
-fn from_row(r: &rusqlite::Row, with_secret: bool) -> rusqlite::Result<Endpoint> {
+fn from_row(row: &rusqlite::Row, with_secret: bool) -> rusqlite::Result<Endpoint> {
+    let r = Row::new(row, "webhook_endpoints");
     let events: String = r.get(2)?;
     Ok(Endpoint {
         id: r.get(0)?,
@@ -52,7 +66,7 @@ pub fn get(conn: &Connection, tenant: &Tenant, id: &str, with_secret: bool) -> R
     conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM webhook_endpoints WHERE id = ?1 AND company_id = ?2 AND environment = ?3"
     ))?
-    .query_row(params![id, tenant.company_id, tenant.env()], |r| from_row(r, with_secret))
+    .query_row(params![id, tenant.company_id, tenant.environment], |r| from_row(r, with_secret))
     .optional()?
     .ok_or_else(|| Error::not_found(format!("Webhook endpoint {id}")))
 }
@@ -65,14 +79,14 @@ pub fn list(conn: &Connection, tenant: &Tenant, paging: Paging) -> Result<Page<E
         .prepare_cached(
             "SELECT count(*) FROM webhook_endpoints WHERE company_id = ?1 AND environment = ?2",
         )?
-        .query_row(params![tenant.company_id, tenant.env()], |r| r.get(0))?;
+        .query_row(params![tenant.company_id, tenant.environment], |r| r.get(0))?;
     let data = conn
         .prepare_cached(&format!(
             "SELECT {COLUMNS} FROM webhook_endpoints WHERE company_id = ?1 AND environment = ?2
              ORDER BY seq DESC {PAGE_LIMIT_SQL} OFFSET ?3"
         ))?
         .query_map(
-            params![tenant.company_id, tenant.env(), paging.offset()],
+            params![tenant.company_id, tenant.environment, paging.offset()],
             |r| from_row(r, false),
         )?
         .take(paging.size as usize)
@@ -80,64 +94,68 @@ pub fn list(conn: &Connection, tenant: &Tenant, paging: Paging) -> Result<Page<E
     Ok(paging.envelope(data, total))
 }
 
-/// Standard base64 with padding (for the signing secret).
-fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = [
-            chunk[0],
-            *chunk.get(1).unwrap_or(&0),
-            *chunk.get(2).unwrap_or(&0),
-        ];
-        let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
-        for i in 0..4 {
-            if i <= chunk.len() {
-                out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                out.push('=');
-            }
-        }
-    }
-    out
-}
-
-/// A checked registration.
-pub struct NewEndpoint {
-    pub url: String,
-    pub events: Vec<String>,
+/// A registration as a caller gives it.
+#[derive(Debug, Default, Clone)]
+pub struct EndpointInput {
+    pub url: Option<String>,
+    /// Event kinds, or `["*"]` for all.
+    pub events: Option<Vec<String>>,
     pub description: Option<String>,
 }
 
+/// A checked registration.
+#[derive(Debug, Clone)]
+pub struct NewEndpoint {
+    url: String,
+    events: Vec<String>,
+    description: Option<String>,
+}
+
 impl NewEndpoint {
-    /// Reads `{url, events, description?}` and checks the URL against the rules.
+    /// Checks a registration: a URL the rules allow, at least one known event
+    /// kind (or `*`), a description of at most 200 characters.
     ///
-    /// Fails with `BadRequest` for a missing or unreadable field, an unparseable
-    /// URL or an unknown event kind, and `Refused` for a URL the rules forbid.
-    pub fn from_fields(mut f: Fields, policy: Policy) -> Result<NewEndpoint> {
-        let url = f.required_text("url", 2000)?;
-        let events = f.required_strings("events")?;
-        let description = f.optional_text("description", 200)?;
-        f.finish()?;
-        if events.is_empty() {
-            return Err(Error::bad_request(
-                "The field events needs at least one event kind, or [\"*\"].",
-            ));
-        }
+    /// Fails with `Invalid` for a missing or unreadable field, an unparseable
+    /// URL or an unknown event kind, and `Refused` naming `url` for a URL the
+    /// rules forbid.
+    pub fn check(input: EndpointInput, policy: Policy) -> Result<NewEndpoint> {
+        let mut v = Violations::new();
+        let url = v.take(text::required("url", input.url.as_deref(), 2000))?;
+        let description = v
+            .take(text::optional(
+                "description",
+                input.description.as_deref(),
+                200,
+            ))?
+            .flatten();
+        let mut events = match input.events {
+            None => {
+                v.invalid("events", "is missing");
+                Vec::new()
+            }
+            Some(events) if events.is_empty() => {
+                v.invalid("events", "needs at least one event kind, or [\"*\"]");
+                events
+            }
+            Some(events) => events,
+        };
         for kind in &events {
-            if kind != "*" && !events::KINDS.iter().any(|(k, _)| k == kind) {
-                let known: Vec<&str> = events::KINDS.iter().map(|(k, _)| *k).collect();
-                return Err(Error::bad_request(format!(
-                    "{kind:?} is not an event kind; the kinds are {}.",
-                    known.join(", ")
-                )));
+            if kind != "*" && Kind::parse(kind).is_none() {
+                let known: Vec<&str> = Kind::ALL.iter().map(|k| k.as_str()).collect();
+                v.invalid(
+                    "events",
+                    format!(
+                        "holds {kind:?}, which is not an event kind; the kinds are {}",
+                        known.join(", ")
+                    ),
+                );
             }
         }
-        let mut events = if events.iter().any(|k| k == "*") {
-            vec!["*".to_string()]
-        } else {
-            events
-        };
+        v.finish()?;
+        let url = url.unwrap_or_default();
+        if events.iter().any(|k| k == "*") {
+            events = vec!["*".to_string()];
+        }
         events.sort();
         events.dedup();
         let target = address::check_url(&url, policy).map_err(|r| match r {
@@ -166,17 +184,35 @@ impl NewEndpoint {
     }
 }
 
+/// The kinds an endpoint can subscribe to.
+#[derive(Debug, Serialize)]
+pub struct KindView {
+    event: Kind,
+    description: &'static str,
+}
+
+/// Every event kind with its description.
+pub fn kinds() -> Vec<KindView> {
+    Kind::ALL
+        .iter()
+        .map(|k| KindView {
+            event: *k,
+            description: k.description(),
+        })
+        .collect()
+}
+
 /// Registers an endpoint with a fresh signing secret; returns its id.
 ///
 /// Fails only on a storage error.
 pub fn create(tx: &Tx, tenant: &Tenant, new: &NewEndpoint) -> Result<String> {
     let id = ids::new_id("whk");
-    let secret = format!("whsec_{}", base64(&ids::random_bytes(32)));
+    let secret = format!("whsec_{}", STANDARD.encode(ids::random_bytes(32)));
     tx.prepare_cached(
         "INSERT INTO webhook_endpoints (id, company_id, environment, url, events, description, secret, enabled, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, ?8)",
     )?
-    .execute(params![id, tenant.company_id, tenant.env(), new.url, new.events.join(","), new.description, secret, clock::now()])?;
+    .execute(params![id, tenant.company_id, tenant.environment, new.url, new.events.join(","), new.description, secret, clock::now()])?;
     Ok(id)
 }
 
@@ -192,9 +228,9 @@ pub fn disable(tx: &Tx, tenant: &Tenant, id: &str) -> Result<Endpoint> {
         params![id, now],
     )?;
     tx.execute(
-        "UPDATE deliveries SET state = 'FAILED', last_error = 'endpoint disabled', next_attempt_at = NULL, lease_until = NULL
+        "UPDATE deliveries SET state = ?2, last_error = 'endpoint disabled', next_attempt_at = NULL, lease_until = NULL
          WHERE endpoint_id = ?1 AND state = 'PENDING'",
-        [id],
+        params![id, DeliveryState::Failed],
     )?;
     get(tx, tenant, id, false)
 }
@@ -204,13 +240,13 @@ pub fn disable(tx: &Tx, tenant: &Tenant, id: &str) -> Result<Endpoint> {
 /// act's transaction; endpoints registered later never see older events.
 ///
 /// Fails only on a storage error.
-pub fn fan_out(tx: &Tx, tenant: &Tenant, event_id: &str, kind: &str) -> Result<usize> {
+pub fn fan_out(tx: &Tx, tenant: &Tenant, event_id: &str, kind: Kind) -> Result<usize> {
     let endpoints: Vec<String> = tx
         .prepare_cached(
             "SELECT id FROM webhook_endpoints WHERE company_id = ?1 AND environment = ?2 AND enabled = 1
                AND (events = '*' OR ',' || events || ',' LIKE '%,' || ?3 || ',%')",
         )?
-        .query_map(params![tenant.company_id, tenant.env(), kind], |r| r.get(0))?
+        .query_map(params![tenant.company_id, tenant.environment, kind], |r| r.get(0))?
         .collect::<rusqlite::Result<_>>()?;
     let now = clock::now();
     for endpoint in &endpoints {
@@ -229,9 +265,9 @@ fn insert_delivery(
     let id = ids::new_id("dlv");
     tx.prepare_cached(
         "INSERT INTO deliveries (id, company_id, environment, endpoint_id, event_id, state, next_attempt_at, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, 'PENDING', ?6, ?6)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?7, ?6, ?6)",
     )?
-    .execute(params![id, tenant.company_id, tenant.env(), endpoint, event_id, now])?;
+    .execute(params![id, tenant.company_id, tenant.environment, endpoint, event_id, now, DeliveryState::Pending])?;
     Ok(id)
 }
 
@@ -242,8 +278,8 @@ pub struct Delivery {
     pub id: String,
     pub endpoint_id: String,
     pub event_id: String,
-    pub event: String,
-    pub state: String,
+    pub event: Kind,
+    pub state: DeliveryState,
     pub attempts: i64,
     pub last_status: Option<i64>,
     pub last_error: Option<String>,
@@ -257,7 +293,8 @@ const DELIVERY_SELECT: &str =
         d.last_error, d.next_attempt_at, d.delivered_at, d.created_at
      FROM deliveries d JOIN events e ON e.id = d.event_id";
 
-fn delivery_from_row(r: &rusqlite::Row) -> rusqlite::Result<Delivery> {
+fn delivery_from_row(row: &rusqlite::Row) -> rusqlite::Result<Delivery> {
+    let r = Row::new(row, "deliveries");
     Ok(Delivery {
         id: r.get(0)?,
         endpoint_id: r.get(1)?,
@@ -281,7 +318,7 @@ pub fn delivery(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Delivery
         "{DELIVERY_SELECT} WHERE d.id = ?1 AND d.company_id = ?2 AND d.environment = ?3"
     ))?
     .query_row(
-        params![id, tenant.company_id, tenant.env()],
+        params![id, tenant.company_id, tenant.environment],
         delivery_from_row,
     )
     .optional()?
@@ -300,15 +337,21 @@ pub fn deliveries(
     let filter = "d.company_id = ?1 AND d.environment = ?2 AND (?3 IS NULL OR d.endpoint_id = ?3)";
     let total: i64 = conn
         .prepare_cached(&format!("SELECT count(*) FROM deliveries d WHERE {filter}"))?
-        .query_row(params![tenant.company_id, tenant.env(), endpoint], |r| {
-            r.get(0)
-        })?;
+        .query_row(
+            params![tenant.company_id, tenant.environment, endpoint],
+            |r| r.get(0),
+        )?;
     let data = conn
         .prepare_cached(&format!(
             "{DELIVERY_SELECT} WHERE {filter} ORDER BY d.seq DESC {PAGE_LIMIT_SQL} OFFSET ?4"
         ))?
         .query_map(
-            params![tenant.company_id, tenant.env(), endpoint, paging.offset()],
+            params![
+                tenant.company_id,
+                tenant.environment,
+                endpoint,
+                paging.offset()
+            ],
             delivery_from_row,
         )?
         .take(paging.size as usize)
@@ -331,86 +374,4 @@ pub fn redeliver(tx: &Tx, tenant: &Tenant, delivery_id: &str) -> Result<String> 
         )));
     }
     insert_delivery(tx, tenant, &endpoint.id, &original.event_id, &clock::now())
-}
-
-/// POST /v1/webhooks
-pub fn http_create(call: &Call) -> Result<Reply> {
-    let (key, fingerprint, fields) = call.idempotent_body()?;
-    let new = NewEndpoint::from_fields(fields, call.app.webhook_policy)?;
-    let tenant = call.tenant();
-    // The answer to a registration, replays included, carries the secret.
-    call.create_once(
-        key,
-        &fingerprint,
-        |tx| create(tx, tenant, &new),
-        |conn, id| get(conn, tenant, id, true),
-    )
-}
-
-/// GET /v1/webhooks
-pub fn http_list(call: &Call) -> Result<Reply> {
-    let paging = call.query.paging()?;
-    Ok(Reply::ok(
-        &call.read(|conn| list(conn, call.tenant(), paging))?,
-    ))
-}
-
-#[derive(Serialize)]
-struct Kind {
-    event: &'static str,
-    description: &'static str,
-}
-
-/// GET /v1/webhooks/events
-pub fn http_events() -> Result<Reply> {
-    let data: Vec<Kind> = events::KINDS
-        .iter()
-        .map(|(event, description)| Kind { event, description })
-        .collect();
-    Ok(Reply::ok(&serde_json::json!({ "data": data })))
-}
-
-/// DELETE /v1/webhooks/{id}
-pub fn http_disable(call: &Call, id: &str) -> Result<Reply> {
-    let tenant = call.tenant();
-    Ok(Reply::ok(&call.app.db.write(|tx| disable(tx, tenant, id))?))
-}
-
-/// GET /v1/webhooks/{id}/deliveries
-pub fn http_deliveries(call: &Call, id: &str) -> Result<Reply> {
-    let paging = call.query.paging()?;
-    let tenant = call.tenant();
-    let page = call.read(|conn| {
-        get(conn, tenant, id, false)?;
-        deliveries(conn, tenant, Some(id), paging)
-    })?;
-    Ok(Reply::ok(&page))
-}
-
-/// POST /v1/webhooks/{id}/deliveries/{deliveryId}/redeliver → 202
-pub fn http_redeliver(call: &Call, endpoint: &str, delivery_id: &str) -> Result<Reply> {
-    let key = crate::access::idempotency::check_key(call.idempotency_key)?;
-    let body = if call.body.iter().all(u8::is_ascii_whitespace) {
-        serde_json::json!({})
-    } else {
-        crate::http::fields::parse_json(call.body)?
-    };
-    Fields::from_value(body.clone())?.finish()?;
-    let fingerprint =
-        crate::access::idempotency::fingerprint(call.method.as_str(), call.path, &body);
-    let tenant = call.tenant();
-    call.read(|conn| {
-        let d = delivery(conn, tenant, delivery_id)?;
-        if d.endpoint_id != endpoint {
-            return Err(Error::not_found(format!("Delivery {delivery_id}")));
-        }
-        Ok(())
-    })?;
-    call.act_once(
-        key,
-        &fingerprint,
-        202,
-        |tx| redeliver(tx, tenant, delivery_id),
-        |conn, id| delivery(conn, tenant, id),
-    )
 }

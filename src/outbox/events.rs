@@ -14,22 +14,33 @@ use crate::outbox::endpoints;
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::ids;
+use crate::store::row::Row;
 use crate::store::tenant::Tenant;
+use crate::stored_enum;
 
-/// Every event kind, with the sentence a subscriber sees.
-pub const KINDS: [(&str, &str); 5] = [
-    ("invoice.issued", "A person issued a draft as an invoice."),
-    ("invoice.paid", "A payment cleared an invoice's receivable."),
-    (
-        "invoice.cancelled",
-        "A person cancelled an invoice by a full correction.",
-    ),
-    ("payment.recorded", "Money was recorded moving in or out."),
-    (
-        "purchase.recorded",
-        "An incoming purchase document (bill) was recorded.",
-    ),
-];
+stored_enum! {
+    /// Every event kind.
+    pub enum Kind {
+        InvoiceIssued = "invoice.issued",
+        InvoicePaid = "invoice.paid",
+        InvoiceCancelled = "invoice.cancelled",
+        PaymentRecorded = "payment.recorded",
+        PurchaseRecorded = "purchase.recorded",
+    }
+}
+
+impl Kind {
+    /// The sentence a subscriber sees.
+    pub fn description(self) -> &'static str {
+        match self {
+            Kind::InvoiceIssued => "A person issued a draft as an invoice.",
+            Kind::InvoicePaid => "A payment cleared an invoice's receivable.",
+            Kind::InvoiceCancelled => "A person cancelled an invoice by a full correction.",
+            Kind::PaymentRecorded => "Money was recorded moving in or out.",
+            Kind::PurchaseRecorded => "An incoming purchase document (bill) was recorded.",
+        }
+    }
+}
 
 /// The fields of an event body besides `event` and `id`.
 pub type Fields = BTreeMap<&'static str, String>;
@@ -40,12 +51,12 @@ pub type Fields = BTreeMap<&'static str, String>;
 pub fn raise(
     tx: &Tx,
     tenant: &Tenant,
-    kind: &'static str,
+    kind: Kind,
     subject: &str,
     mut fields: Fields,
 ) -> Result<String> {
     let id = ids::new_id("evt");
-    fields.insert("event", kind.to_string());
+    fields.insert("event", kind.as_str().to_string());
     fields.insert("id", id.clone());
     let body = serde_json::to_string(&fields).unwrap_or_default();
     tx.prepare_cached(
@@ -55,7 +66,7 @@ pub fn raise(
     .execute(params![
         id,
         tenant.company_id,
-        tenant.env(),
+        tenant.environment,
         kind,
         subject,
         body,
@@ -69,12 +80,16 @@ pub fn raise(
 /// The events raised about `subject`, oldest first, as (kind, body).
 ///
 /// Fails only on a storage error.
-pub fn about(conn: &Connection, tenant: &Tenant, subject: &str) -> Result<Vec<(String, String)>> {
+pub fn about(conn: &Connection, tenant: &Tenant, subject: &str) -> Result<Vec<(Kind, String)>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT kind, body FROM events WHERE subject = ?1 AND company_id = ?2 AND environment = ?3 ORDER BY seq",
+        "SELECT id, kind, body FROM events WHERE subject = ?1 AND company_id = ?2 AND environment = ?3 ORDER BY seq",
     )?;
-    let rows = stmt.query_map(params![subject, tenant.company_id, tenant.env()], |r| {
-        Ok((r.get(0)?, r.get(1)?))
-    })?;
+    let rows = stmt.query_map(
+        params![subject, tenant.company_id, tenant.environment],
+        |row| {
+            let r = Row::new(row, "events");
+            Ok((r.get(1)?, r.get(2)?))
+        },
+    )?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }

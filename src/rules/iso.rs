@@ -197,16 +197,19 @@ pub struct CountryCode(String);
 impl CountryCode {
     /// Reads a country code in any case.
     ///
-    /// Fails with `BadRequest` naming `field` when it is not an assigned code.
+    /// Fails with `Invalid` naming `field` when it is not an assigned code.
     pub fn parse(field: &str, text: &str) -> Result<CountryCode> {
         let upper = text.trim().to_ascii_uppercase();
         let known = upper.len() == 2 && COUNTRIES.split(' ').any(|c| c == upper);
         if known {
             Ok(CountryCode(upper))
         } else {
-            Err(Error::bad_request(format!(
-                "{field} must be an ISO 3166-1 alpha-2 country code such as DE; {text:?} is not one."
-            )))
+            Err(Error::invalid(
+                field,
+                format!(
+                    "must be an ISO 3166-1 alpha-2 country code such as DE; {text:?} is not one"
+                ),
+            ))
         }
     }
 
@@ -222,15 +225,16 @@ pub struct Currency(String);
 impl Currency {
     /// Reads a currency code in any case.
     ///
-    /// Fails with `BadRequest` naming `field` when it is not an active ISO 4217 code.
+    /// Fails with `Invalid` naming `field` when it is not an active ISO 4217 code.
     pub fn parse(field: &str, text: &str) -> Result<Currency> {
         let upper = text.trim().to_ascii_uppercase();
         if CURRENCIES.iter().any(|(code, _)| *code == upper) {
             Ok(Currency(upper))
         } else {
-            Err(Error::bad_request(format!(
-                "{field} must be an ISO 4217 currency code such as EUR; {text:?} is not one."
-            )))
+            Err(Error::invalid(
+                field,
+                format!("must be an ISO 4217 currency code such as EUR; {text:?} is not one"),
+            ))
         }
     }
 
@@ -246,6 +250,46 @@ impl Currency {
             .map_or(2, |(_, e)| *e)
     }
 }
+
+/// Stored codes are read back strictly: a code that is not (or no longer)
+/// on the list is an error naming where it is, never a default.
+macro_rules! stored_code {
+    ($type:ident, $what:literal) => {
+        impl rusqlite::types::ToSql for $type {
+            fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+                Ok(rusqlite::types::ToSqlOutput::from(self.as_str()))
+            }
+        }
+
+        impl rusqlite::types::FromSql for $type {
+            fn column_result(
+                value: rusqlite::types::ValueRef<'_>,
+            ) -> rusqlite::types::FromSqlResult<Self> {
+                let text = value.as_str()?;
+                $type::parse("stored", text).map_err(|_| {
+                    rusqlite::types::FromSqlError::Other(
+                        format!("{text:?} is not {}", $what).into(),
+                    )
+                })
+            }
+        }
+
+        impl serde::Serialize for $type {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        impl std::fmt::Display for $type {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+stored_code!(CountryCode, "an ISO 3166-1 country code");
+stored_code!(Currency, "an ISO 4217 currency code");
 
 #[cfg(test)]
 mod tests {

@@ -6,3 +6,5 @@
 pub mod iso;
 pub mod jurisdiction;
 pub mod money;
+pub mod text;
+pub mod vat_ids;

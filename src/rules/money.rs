@@ -9,7 +9,8 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Violations};
+use crate::rules::iso::Currency;
 
 /// An exact decimal number: `units / 10^scale`.
 #[derive(Debug, Clone, Copy)]
@@ -26,13 +27,14 @@ const MAX_INTEGER: i128 = 1_000_000_000;
 impl Decimal {
     /// Reads a decimal such as `19`, `5.5`, `8.1`, `-0.25` or `1.500`.
     ///
-    /// Fails with `BadRequest` naming `field` for anything else, more than six
+    /// Fails with `Invalid` naming `field` for anything else, more than six
     /// fraction digits, or an integer part of a billion or more.
     pub fn parse(field: &str, text: &str) -> Result<Decimal> {
         let bad = || {
-            Error::bad_request(format!(
-                "{field} must be a decimal number such as 19 or 5.5, not {text:?}."
-            ))
+            Error::invalid(
+                field,
+                format!("must be a decimal number such as 19 or 5.5, not {text:?}"),
+            )
         };
         let t = text.trim();
         let (negative, digits) = match t.strip_prefix('-') {
@@ -49,13 +51,14 @@ impl Decimal {
             return Err(bad());
         }
         if frac.len() as u32 > MAX_SCALE {
-            return Err(Error::bad_request(format!(
-                "{field} has more than {MAX_SCALE} decimal places."
-            )));
+            return Err(Error::invalid(
+                field,
+                format!("has more than {MAX_SCALE} decimal places"),
+            ));
         }
         let int_value: i128 = int.trim_start_matches('0').parse().unwrap_or(0);
         if int.len() > 12 || int_value >= MAX_INTEGER {
-            return Err(Error::bad_request(format!("{field} is too large.")));
+            return Err(Error::invalid(field, "is too large"));
         }
         let scale = frac.len() as u32;
         let frac_value: i128 = if frac.is_empty() {
@@ -197,15 +200,31 @@ pub fn convert(amount: i64, rate: Decimal, from_exp: u8, to_exp: u8) -> Result<i
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Money {
     pub minor: i64,
-    pub currency: String,
+    pub currency: Currency,
 }
 
 impl Money {
-    pub fn new(minor: i64, currency: &str) -> Money {
+    pub fn new(minor: i64, currency: &Currency) -> Money {
         Money {
             minor,
-            currency: currency.to_string(),
+            currency: currency.clone(),
         }
+    }
+}
+
+/// Stored decimals (quantities, rates) are read back strictly.
+impl rusqlite::types::FromSql for Decimal {
+    fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        let text = value.as_str()?;
+        Decimal::parse("stored", text).map_err(|_| {
+            rusqlite::types::FromSqlError::Other(format!("{text:?} is not a decimal").into())
+        })
+    }
+}
+
+impl rusqlite::types::ToSql for Decimal {
+    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
+        Ok(rusqlite::types::ToSqlOutput::from(self.to_string()))
     }
 }
 
@@ -219,34 +238,39 @@ pub struct Tax {
 }
 
 impl Tax {
-    /// A tax decision, checked: a name, a rate from 0 to 100, and a reason exactly when the rate is 0.
+    /// A tax decision, checked: a name of 1–40 characters, a rate from 0 to
+    /// 100, and the seller's reason exactly when the rate is 0.
     ///
-    /// Fails with `BadRequest` for an empty name or a rate outside 0–100, and with
-    /// `Refused` for a zero rate without a reason.
+    /// Fails with `Invalid` naming `name`, `ratePercent` or `reason` for an
+    /// empty or long name, a rate outside 0–100 or a reason beside a charged
+    /// rate, and with `Refused` naming `reason` for a zero rate without one.
     pub fn new(name: &str, rate: Decimal, reason: Option<&str>) -> Result<Tax> {
         let name = name.trim();
+        let mut v = Violations::new();
         if name.is_empty() || name.chars().count() > 40 {
-            return Err(Error::bad_request(
-                "A tax needs a name of 1 to 40 characters.",
-            ));
+            v.invalid("name", "needs 1 to 40 characters");
         }
         let hundred = Decimal::from_int(100);
         if rate.is_negative() || rate.units > hundred.units * 10i128.pow(rate.scale) {
-            return Err(Error::bad_request(format!(
-                "The rate of {name} must lie between 0 and 100 percent."
-            )));
+            v.invalid("ratePercent", "must lie between 0 and 100 percent");
         }
         let reason = reason.map(str::trim).filter(|r| !r.is_empty());
+        if reason.is_some_and(|r| r.chars().count() > 200) {
+            v.invalid("reason", "is longer than 200 characters");
+        }
         if !rate.is_zero() && reason.is_some() {
-            return Err(Error::bad_request(format!(
-                "{name} at {rate} % is charged; a reason goes only with a zero rate."
-            )));
+            v.invalid(
+                "reason",
+                format!("goes only with a zero rate; {name} at {rate} % is charged"),
+            );
         }
         if rate.is_zero() && reason.is_none() {
-            return Err(Error::refused(format!(
-                "{name} at 0 % needs the seller's reason why nothing is charged (e.g. reverse charge)."
-            )));
+            v.refused(
+                "reason",
+                format!("is needed: {name} at 0 % needs the seller's reason why nothing is charged (e.g. reverse charge)"),
+            );
         }
+        v.finish()?;
         Ok(Tax {
             name: name.to_string(),
             rate,

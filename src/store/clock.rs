@@ -31,18 +31,19 @@ pub fn now() -> String {
 /// Reads an instant given by a person or a program (`2026-12-31T23:00:00Z`,
 /// offsets allowed) and returns it in stored form.
 ///
-/// Fails with `BadRequest` naming `field` when the text is not an ISO 8601 instant.
+/// Fails with `Invalid` naming `field` when the text is not an ISO 8601 instant.
 pub fn parse_instant(field: &str, text: &str) -> Result<String> {
     text.parse::<Timestamp>().map(format_instant).map_err(|_| {
-        Error::bad_request(format!(
-            "{field} must be an ISO 8601 instant such as 2026-12-31T23:00:00Z."
-        ))
+        Error::invalid(
+            field,
+            "must be an ISO 8601 instant such as 2026-12-31T23:00:00Z",
+        )
     })
 }
 
 /// Reads a calendar date in exactly the form `YYYY-MM-DD`.
 ///
-/// Fails with `BadRequest` naming `field` for any other text or an impossible date.
+/// Fails with `Invalid` naming `field` for any other text or an impossible date.
 pub fn parse_date(field: &str, text: &str) -> Result<Date> {
     let shaped = text.len() == 10
         && text.bytes().enumerate().all(|(i, b)| {
@@ -55,28 +56,32 @@ pub fn parse_date(field: &str, text: &str) -> Result<Date> {
     let date = shaped
         .then(|| text.parse::<Date>().ok())
         .flatten()
-        .ok_or_else(|| {
-            Error::bad_request(format!("{field} must be a date in the form YYYY-MM-DD."))
-        })?;
+        .ok_or_else(|| Error::invalid(field, "must be a date in the form YYYY-MM-DD"))?;
     if !(1900..=2199).contains(&date.year()) {
-        return Err(Error::bad_request(format!(
-            "{field} must lie between the years 1900 and 2199."
-        )));
+        return Err(Error::invalid(
+            field,
+            "must lie between the years 1900 and 2199",
+        ));
     }
     Ok(date)
 }
 
 /// The time zone of a company, by its IANA name.
 ///
-/// Fails with `BadRequest` when the name is not in the time zone database.
+/// Fails with `Invalid` naming the field `timezone` when the name is not in
+/// the time zone database.
 pub fn zone(name: &str) -> Result<TimeZone> {
-    TimeZone::get(name).map_err(|_| Error::bad_request(format!("{name} is not a known time zone.")))
+    TimeZone::get(name).map_err(|_| {
+        Error::invalid(
+            "timezone",
+            format!("names {name:?}, which is not a known time zone"),
+        )
+    })
 }
 
-/// Today's date in the given time zone (UTC when the name is unknown).
-pub fn today_in(zone_name: &str) -> Date {
-    let tz = TimeZone::get(zone_name).unwrap_or(TimeZone::UTC);
-    Timestamp::now().to_zoned(tz).date()
+/// Today's date in the given time zone.
+pub fn today_in(zone: &TimeZone) -> Date {
+    Timestamp::now().to_zoned(zone.clone()).date()
 }
 
 #[cfg(test)]

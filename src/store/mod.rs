@@ -5,4 +5,6 @@
 pub mod clock;
 pub mod db;
 pub mod ids;
+pub mod page;
+pub mod row;
 pub mod tenant;

@@ -1,29 +1,22 @@
 //! Who a row belongs to: a company and an environment. Every company-owned row
-//! carries both, and every domain query filters on a `Tenant`, so a sandbox
-//! key never sees, counts or numbers production rows and no company sees
-//! another's. Surfaces obtain a `Tenant` only from an authenticated key or a
-//! console flag; they never filter themselves.
-
-use rusqlite::{params, Connection, OptionalExtension};
+//! carries both, and every query of the books filters on a `Tenant`, so a
+//! sandbox key never sees, counts or numbers production rows and no company
+//! sees another's. Surfaces obtain a `Tenant` only from an authenticated key
+//! or, for a person's act, from `books::company::tenant`; they never filter
+//! themselves.
 
 use crate::error::{Error, Result};
+use crate::stored_enum;
 
-/// Production (live keys) or sandbox (test keys).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Environment {
-    Production,
-    Sandbox,
+stored_enum! {
+    /// Production (live keys) or sandbox (test keys).
+    pub enum Environment {
+        Production = "PRODUCTION",
+        Sandbox = "SANDBOX",
+    }
 }
 
 impl Environment {
-    /// The stored and shown form: `PRODUCTION` or `SANDBOX`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Environment::Production => "PRODUCTION",
-            Environment::Sandbox => "SANDBOX",
-        }
-    }
-
     /// The key prefix of this environment.
     pub fn key_prefix(self) -> &'static str {
         match self {
@@ -34,14 +27,15 @@ impl Environment {
 
     /// Reads `production`/`live` or `sandbox`/`test` (any case), or the stored form.
     ///
-    /// Fails with `BadRequest` for anything else.
-    pub fn parse(text: &str) -> Result<Environment> {
+    /// Fails with `Invalid` naming the field `environment` for anything else.
+    pub fn read(text: &str) -> Result<Environment> {
         match text.to_ascii_lowercase().as_str() {
             "production" | "live" => Ok(Environment::Production),
             "sandbox" | "test" => Ok(Environment::Sandbox),
-            _ => Err(Error::bad_request(format!(
-                "{text} is not an environment; use production or sandbox."
-            ))),
+            _ => Err(Error::invalid(
+                "environment",
+                format!("is production or sandbox, not {text:?}"),
+            )),
         }
     }
 }
@@ -65,45 +59,4 @@ impl Tenant {
     pub fn env(&self) -> &'static str {
         self.environment.as_str()
     }
-}
-
-/// Records the console names by id alone.
-#[derive(Debug, Clone, Copy)]
-pub enum Owned {
-    Customer,
-    Draft,
-    Purchase,
-    Delivery,
-}
-
-/// The tenant a record belongs to, found by its id within an environment: the
-/// console names drafts, customers and purchases without their company.
-///
-/// Fails with `NotFound` when that environment has no such record.
-pub fn owner(conn: &Connection, what: Owned, id: &str, environment: Environment) -> Result<Tenant> {
-    let (sql, name) = match what {
-        Owned::Customer => (
-            "SELECT company_id FROM customers WHERE id = ?1 AND environment = ?2",
-            "Customer",
-        ),
-        Owned::Draft => (
-            "SELECT company_id FROM drafts WHERE id = ?1 AND environment = ?2",
-            "Draft",
-        ),
-        Owned::Purchase => (
-            "SELECT company_id FROM purchases WHERE id = ?1 AND environment = ?2",
-            "Purchase",
-        ),
-        Owned::Delivery => (
-            "SELECT company_id FROM deliveries WHERE id = ?1 AND environment = ?2",
-            "Delivery",
-        ),
-    };
-    let company: Option<String> = conn
-        .prepare_cached(sql)?
-        .query_row(params![id, environment.as_str()], |r| r.get(0))
-        .optional()?;
-    company
-        .map(|c| Tenant::new(c, environment))
-        .ok_or_else(|| Error::not_found(format!("{name} {id}")))
 }

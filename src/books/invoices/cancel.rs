@@ -1,0 +1,187 @@
+//! Cancelling an invoice by a full correction: a CORRECTION document
+//! (`creditNote`, negated figures and lines, the next number of its series)
+//! reverses it, the original becomes CANCELLED, the ledger entry is reversed,
+//! the receivable closed, the tallies moved and `invoice.cancelled` raised,
+//! all in the caller's transaction.
+
+use jiff::civil::Date;
+use rusqlite::params;
+
+use crate::books::company;
+use crate::books::invoices::{self, DocumentType, Move};
+use crate::books::ledger::{self, Account, Posting};
+use crate::books::numbering;
+use crate::books::report::{self, Side};
+use crate::error::{Error, Result, Violations};
+use crate::outbox::events::{self, Kind};
+use crate::rules::jurisdiction::{self, DocumentKind};
+use crate::rules::text;
+use crate::store::clock;
+use crate::store::db::Tx;
+use crate::store::ids;
+use crate::store::tenant::Tenant;
+
+/// A cancellation as a person asks for it.
+#[derive(Debug, Default, Clone)]
+pub struct CancelInput {
+    pub reason: Option<String>,
+    /// The cancellation date (default today in the company's time zone).
+    pub on: Option<String>,
+}
+
+/// A checked cancellation request.
+#[derive(Debug, Clone)]
+pub struct Cancellation {
+    reason: String,
+    on: Option<Date>,
+}
+
+impl Cancellation {
+    /// Checks the request: a reason of 1–1000 characters, a date `YYYY-MM-DD`.
+    ///
+    /// Fails with `Invalid` naming `on` or an overlong `reason`, and
+    /// `Refused` naming `reason` when there is none.
+    pub fn check(input: CancelInput) -> Result<Cancellation> {
+        let mut v = Violations::new();
+        let reason = match input.reason.as_deref().map(str::trim) {
+            None | Some("") => {
+                v.refused("reason", "is needed: a cancellation states why");
+                None
+            }
+            Some(r) => v.take(text::required("reason", Some(r), 1000))?,
+        };
+        let on = match input.on.as_deref() {
+            Some(d) => v.take(clock::parse_date("on", d))?,
+            None => None,
+        };
+        v.finish()?;
+        Ok(Cancellation {
+            reason: reason.unwrap_or_default(),
+            on,
+        })
+    }
+}
+
+/// Cancels the invoice `number` by a full correction. Returns (original id,
+/// correction id).
+///
+/// Fails with `NotFound` for an unknown number, `WrongState` for a correction
+/// or an already cancelled invoice, and `Refused` once a payment exists, for
+/// a date before the invoice or in closed books.
+pub fn cancel(
+    tx: &Tx,
+    tenant: &Tenant,
+    number: &str,
+    request: &Cancellation,
+) -> Result<(String, String)> {
+    let company = company::get(tx, &tenant.company_id)?;
+    let original = invoices::stored_by_number(tx, tenant, number)?;
+    let on = request.on.unwrap_or_else(|| company.today());
+    let reason = request.reason.as_str();
+    if original.document_type == DocumentType::Correction {
+        return Err(Error::wrong_state(format!(
+            "{number} is itself a correction; it cannot be cancelled."
+        )));
+    }
+    if original.cancelled_by_id.is_some() {
+        return Err(Error::wrong_state(format!(
+            "{number} is already cancelled."
+        )));
+    }
+    let payments: i64 = tx
+        .prepare_cached(
+            "SELECT count(*) FROM payments WHERE invoice_id = ?1 AND company_id = ?2 AND environment = ?3",
+        )?
+        .query_row(params![original.id, tenant.company_id, tenant.environment], |r| r.get(0))?;
+    let mut verdict = Violations::new();
+    if payments > 0 {
+        verdict.refuse(format!(
+            "{number} has {payments} payment(s) recorded; an invoice with payments cannot be cancelled in full."
+        ));
+    }
+    if on < original.issued_on {
+        verdict.refuse(format!(
+            "A cancellation dated {on} cannot precede {number}, issued {}.",
+            original.issued_on
+        ));
+    }
+    verdict.take(ledger::check_open(tx, tenant, on))?;
+    verdict.finish()?;
+    let (net_book, tax_book, gross_book) = original.book_figures(&company)?;
+    let year = on.year();
+    let country = company.country.as_str();
+    let series = jurisdiction::series(country, DocumentKind::Correction, year);
+    let seq = numbering::take(tx, tenant, &series, 1)?;
+    let correction_number = jurisdiction::document_number(
+        country,
+        &company.invoice_prefix,
+        DocumentKind::Correction,
+        year,
+        seq,
+    );
+    let correction_id = ids::new_id("inv");
+    tx.prepare_cached(
+        "INSERT INTO invoices (id, company_id, environment, document_type, number, customer_id, buyer_name,
+             buyer_street, buyer_postal_code, buyer_city, buyer_country, buyer_vat_id, currency, rate, issued_on, due_on,
+             delivered_on, net, tax, gross, gross_book, outstanding, outstanding_book, payment_sentence, corrects_id,
+             cancel_reason, recorded_at)
+         SELECT ?1, company_id, environment, ?7, ?2, customer_id, buyer_name, buyer_street,
+             buyer_postal_code, buyer_city, buyer_country, buyer_vat_id, currency, rate, ?3, ?3, delivered_on,
+             -net, -tax, -gross, -gross_book, 0, 0, '', id, ?4, ?5
+         FROM invoices WHERE id = ?6",
+    )?
+    .execute(params![
+        correction_id,
+        correction_number,
+        on,
+        reason,
+        clock::now(),
+        original.id,
+        DocumentType::Correction
+    ])?;
+    tx.prepare_cached(
+        "INSERT INTO invoice_lines (invoice_id, description, quantity, unit_price, net)
+         SELECT ?1, description, CASE WHEN quantity LIKE '-%' THEN substr(quantity, 2) ELSE '-' || quantity END,
+             unit_price, -net
+         FROM invoice_lines WHERE invoice_id = ?2 ORDER BY seq",
+    )?
+    .execute(params![correction_id, original.id])?;
+    tx.prepare_cached(
+        "INSERT INTO invoice_taxes (invoice_id, name, rate, reason, base, amount)
+         SELECT ?1, name, rate, reason, -base, -amount FROM invoice_taxes WHERE invoice_id = ?2 ORDER BY seq",
+    )?
+    .execute(params![correction_id, original.id])?;
+    tx.prepare_cached(
+        "UPDATE invoices SET cancelled_by_id = ?2, cancel_reason = ?3, outstanding = 0, outstanding_book = 0
+         WHERE id = ?1 AND company_id = ?4 AND environment = ?5",
+    )?
+    .execute(params![original.id, correction_id, reason, tenant.company_id, tenant.environment])?;
+    ledger::post(
+        tx,
+        tenant,
+        &correction_id,
+        on,
+        &[
+            Posting::debit(Account::Revenue, net_book),
+            Posting::debit(Account::OutputTax, tax_book),
+            Posting::credit(Account::Receivables, gross_book),
+        ],
+    )?;
+    report::change(
+        tx,
+        tenant,
+        Side::Receivable,
+        on,
+        original.due_on,
+        -original.outstanding_book,
+        -1,
+    )?;
+    invoices::count(tx, tenant, Move::Corrected)?;
+    let cancelled = invoices::stored_by_id(tx, tenant, &original.id)?;
+    let mut f = cancelled.event_fields(company.today());
+    f.insert("cancelledByInvoiceId", correction_id.clone());
+    f.insert("cancelledByNumber", correction_number);
+    f.insert("reason", reason.to_string());
+    events::raise(tx, tenant, Kind::InvoiceCancelled, &original.id, f)?;
+    Ok((original.id, correction_id))
+}

@@ -1,0 +1,264 @@
+//! Issuing: a person turns a draft into an invoice. The act checks the draft
+//! (its verdict names every rule it breaks), takes the next number of the
+//! seller country's series, freezes buyer, lines, taxes, figures and dates,
+//! posts receivables / revenue + output tax, opens the receivable, counts it,
+//! marks the draft issued and raises `invoice.issued`: all in the caller's
+//! transaction, so all of it happens or none.
+
+use jiff::civil::Date;
+use rusqlite::params;
+
+use crate::books::company;
+use crate::books::customers;
+use crate::books::drafts::{self, DocumentType as DraftType};
+use crate::books::invoices::{self, Move};
+use crate::books::ledger::{self, Account, Posting};
+use crate::books::numbering;
+use crate::books::report::{self, Side};
+use crate::error::{Error, Result, Violations};
+use crate::outbox::events::{self, Kind};
+use crate::rules::jurisdiction::{self, DocumentKind};
+use crate::rules::money::{self, Decimal};
+use crate::rules::vat_ids;
+use crate::store::clock;
+use crate::store::db::Tx;
+use crate::store::ids;
+use crate::store::tenant::Tenant;
+
+/// How a person asks to issue, as given.
+#[derive(Debug, Default, Clone)]
+pub struct IssueInput {
+    /// The issue date (default today in the company's time zone).
+    pub on: Option<String>,
+    /// The delivery date (default the issue date).
+    pub delivered_on: Option<String>,
+    /// Book-currency units per unit of the draft's currency.
+    pub rate: Option<String>,
+}
+
+/// Checked issue options.
+#[derive(Debug, Default, Clone)]
+pub struct IssueOptions {
+    on: Option<Date>,
+    delivered_on: Option<Date>,
+    rate: Option<Decimal>,
+}
+
+impl IssueOptions {
+    /// Checks the options: dates `YYYY-MM-DD`, the rate an exact decimal.
+    ///
+    /// Fails with `Invalid` naming every field that cannot be read.
+    pub fn check(input: IssueInput) -> Result<IssueOptions> {
+        let mut v = Violations::new();
+        let on = match input.on.as_deref() {
+            Some(d) => v.take(clock::parse_date("on", d))?,
+            None => None,
+        };
+        let delivered_on = match input.delivered_on.as_deref() {
+            Some(d) => v.take(clock::parse_date("deliveredOn", d))?,
+            None => None,
+        };
+        let rate = match input.rate.as_deref() {
+            Some(r) => v.take(Decimal::parse("rate", r))?,
+            None => None,
+        };
+        v.finish()?;
+        Ok(IssueOptions {
+            on,
+            delivered_on,
+            rate,
+        })
+    }
+
+    /// Issue on `day`, nothing else given.
+    pub fn on(day: Date) -> IssueOptions {
+        IssueOptions {
+            on: Some(day),
+            ..IssueOptions::default()
+        }
+    }
+}
+
+/// Issues a draft as an invoice. The verdict refuses, naming every reason: a
+/// quote, a draft without lines, a line without a tax decision, the
+/// customer's VAT id malformed for the customer's country, a document in
+/// another currency without a rate (or the book currency with a rate other
+/// than 1), a date in closed books, a total that is not positive or is
+/// worth nothing in the book currency. Returns the invoice's id.
+///
+/// Fails with `NotFound` for an unknown draft, `WrongState` for an issued
+/// one, and `Refused` with the verdict.
+pub fn issue(tx: &Tx, tenant: &Tenant, draft_id: &str, options: &IssueOptions) -> Result<String> {
+    let draft = drafts::open(tx, tenant, draft_id)?;
+    if draft.document_type == DraftType::Quote {
+        return Err(Error::refused(
+            "A quote is not issued as an invoice; create an invoice draft for the customer.",
+        ));
+    }
+    let company = company::get(tx, &tenant.company_id)?;
+    let lines = drafts::lines(tx, draft_id)?;
+    let customer = customers::get(tx, tenant, &draft.customer_id)?;
+    let issued_on = options.on.unwrap_or_else(|| company.today());
+
+    let mut verdict = Violations::new();
+    if lines.is_empty() {
+        verdict.refuse(format!("Draft {draft_id} has no lines."));
+    }
+    for (n, line) in lines.iter().enumerate() {
+        if line.taxes.is_empty() {
+            verdict.refused(
+                format!("lines[{n}]"),
+                format!(
+                    "has no tax decision (line {}, {}); give it a rate or a tax with its reason",
+                    n + 1,
+                    line.description
+                ),
+            );
+        }
+    }
+    if let Some(vat_id) = &customer.vat_id {
+        if let Err(reason) = vat_ids::check_vat_id(customer.country.as_str(), vat_id) {
+            verdict.refuse(format!(
+                "The customer's VAT id cannot be used on an invoice: {reason}"
+            ));
+        }
+    }
+    let rate = verdict.take(invoices::fixed_rate(
+        &draft.currency,
+        &company.currency,
+        options.rate,
+    ))?;
+    verdict.take(ledger::check_open(tx, tenant, issued_on))?;
+    let money_lines: Vec<money::Line> = lines
+        .iter()
+        .map(|l| money::Line {
+            quantity: l.quantity,
+            unit_price: l.unit_price_minor,
+            taxes: l.taxes.clone(),
+        })
+        .collect();
+    let totals = verdict.take(money::totals(&money_lines))?;
+    if totals.as_ref().is_some_and(|t| t.gross <= 0) && !lines.is_empty() {
+        verdict
+            .refuse("An invoice's total must be greater than zero; a reduction is a correction.");
+    }
+    let (from_exp, to_exp) = (draft.currency.exponent(), company.currency.exponent());
+    let book = match (&totals, rate) {
+        (Some(t), Some(rate)) if t.gross > 0 => {
+            let gross_book = verdict.take(money::convert(t.gross, rate, from_exp, to_exp))?;
+            let tax_book = verdict.take(money::convert(t.tax, rate, from_exp, to_exp))?;
+            if gross_book.is_some_and(|g| g <= 0) {
+                verdict.refuse(format!(
+                    "At the rate {rate} the invoice is worth nothing in the book currency {}.",
+                    company.currency
+                ));
+            }
+            gross_book.zip(tax_book)
+        }
+        _ => None,
+    };
+    verdict.finish()?;
+    let (Some(totals), Some(rate), Some((gross_book, tax_book))) = (totals, rate, book) else {
+        return Err(Error::internal(
+            "an issue passed its verdict without figures",
+        ));
+    };
+
+    let due_on = drafts::due_date(tx, tenant, &company, &draft.customer_id, issued_on)?;
+    let delivered_on = options.delivered_on.unwrap_or(issued_on);
+    let year = issued_on.year();
+    let country = company.country.as_str();
+    let series = jurisdiction::series(country, DocumentKind::Invoice, year);
+    let seq = numbering::take(tx, tenant, &series, 1)?;
+    let number = jurisdiction::document_number(
+        country,
+        &company.invoice_prefix,
+        DocumentKind::Invoice,
+        year,
+        seq,
+    );
+    let id = ids::new_id("inv");
+    let sentence = jurisdiction::payment_sentence(country, due_on);
+    tx.prepare_cached(
+        "INSERT INTO invoices (id, company_id, environment, document_type, number, draft_id, customer_id, buyer_name,
+             buyer_street, buyer_postal_code, buyer_city, buyer_country, buyer_vat_id, currency, rate, issued_on, due_on,
+             delivered_on, net, tax, gross, gross_book, outstanding, outstanding_book, payment_sentence, recorded_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21,
+             ?22, ?21, ?22, ?23, ?24)",
+    )?
+    .execute(params![
+        id,
+        tenant.company_id,
+        tenant.environment,
+        invoices::DocumentType::Invoice,
+        number,
+        draft_id,
+        draft.customer_id,
+        customer.name,
+        customer.street,
+        customer.postal_code,
+        customer.city,
+        customer.country,
+        customer.vat_id,
+        draft.currency,
+        rate,
+        issued_on,
+        due_on,
+        delivered_on,
+        totals.net,
+        totals.tax,
+        totals.gross,
+        gross_book,
+        sentence,
+        clock::now()
+    ])?;
+    let mut line = tx.prepare_cached(
+        "INSERT INTO invoice_lines (invoice_id, description, quantity, unit_price, net) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    for (l, net) in lines.iter().zip(&totals.line_nets) {
+        line.execute(params![
+            id,
+            l.description,
+            l.quantity,
+            l.unit_price_minor,
+            net
+        ])?;
+    }
+    let mut tax = tx.prepare_cached(
+        "INSERT INTO invoice_taxes (invoice_id, name, rate, reason, base, amount) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    for t in &totals.taxes {
+        tax.execute(params![id, t.name, t.rate, t.reason, t.base, t.amount])?;
+    }
+    ledger::post(
+        tx,
+        tenant,
+        &id,
+        issued_on,
+        &[
+            Posting::debit(Account::Receivables, gross_book),
+            Posting::credit(Account::Revenue, gross_book - tax_book),
+            Posting::credit(Account::OutputTax, tax_book),
+        ],
+    )?;
+    report::change(
+        tx,
+        tenant,
+        Side::Receivable,
+        issued_on,
+        due_on,
+        gross_book,
+        1,
+    )?;
+    invoices::count(tx, tenant, Move::Issued)?;
+    drafts::mark_issued(tx, tenant, draft_id, &id)?;
+    let stored = invoices::stored_by_id(tx, tenant, &id)?;
+    events::raise(
+        tx,
+        tenant,
+        Kind::InvoiceIssued,
+        &id,
+        stored.event_fields(company.today()),
+    )?;
+    Ok(id)
+}

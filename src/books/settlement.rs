@@ -1,0 +1,640 @@
+//! Settlement: the one act by which an open document comes to owe less,
+//! for sales and purchases alike. Money in against an invoice, money out
+//! against a bill, and a supplier's credit applied to a bill of the same
+//! supplier all pass through `settle`: the checks (not more than is owed,
+//! not before the document, in date order, not in closed books), the book
+//! amount, the document's new balance, the open items, the ledger entry and
+//! the record of the settlement with its events, in the caller's transaction.
+
+use jiff::civil::Date;
+use rusqlite::params;
+use serde::Serialize;
+
+use crate::books::company::{self, Company};
+use crate::books::invoices::{self, DocumentType, Move};
+use crate::books::ledger::{self, Account, Posting};
+use crate::books::purchases::{self, Kind};
+use crate::books::report::{self, Side, NEVER_DUE};
+use crate::error::{Error, Result, Violations};
+use crate::outbox::events::{self, Fields, Kind as Event};
+use crate::rules::iso::Currency;
+use crate::rules::money::{self, Decimal, Money};
+use crate::rules::text;
+use crate::store::clock;
+use crate::store::db::Tx;
+use crate::store::ids;
+use crate::store::tenant::Tenant;
+use crate::stored_enum;
+
+stored_enum! {
+    /// How money was paid.
+    pub enum Method {
+        Bank = "bank",
+        Cash = "cash",
+        Card = "card",
+        Other = "other",
+    }
+}
+
+stored_enum! {
+    /// Which way money moved: in (against an invoice) or out (against a bill).
+    pub enum Direction {
+        In = "in",
+        Out = "out",
+    }
+}
+
+stored_enum! {
+    /// What a payment was made against.
+    pub enum TargetKind {
+        Invoice = "invoice",
+        Purchase = "purchase",
+    }
+}
+
+/// A payment as a person gives it.
+#[derive(Debug, Default, Clone)]
+pub struct PaymentInput {
+    /// Minor units of the document's currency.
+    pub amount: Option<i64>,
+    /// The payment date (default today in the company's time zone).
+    pub on: Option<String>,
+    /// `bank` (the default), `cash`, `card` or `other`.
+    pub method: Option<String>,
+    pub reference: Option<String>,
+}
+
+/// A checked payment.
+#[derive(Debug, Clone)]
+pub struct NewPayment {
+    amount: i64,
+    on: Option<Date>,
+    method: Method,
+    reference: Option<String>,
+}
+
+impl NewPayment {
+    /// Checks a payment: a positive amount, a date `YYYY-MM-DD`, a method,
+    /// a reference of at most 200 characters (blank is none).
+    ///
+    /// Fails with `Invalid` naming every field that is missing or malformed.
+    pub fn check(input: PaymentInput) -> Result<NewPayment> {
+        let mut v = Violations::new();
+        let amount = match input.amount {
+            None => {
+                v.invalid("amount", "is missing");
+                0
+            }
+            Some(a) if a <= 0 || a > money::MAX_AMOUNT => {
+                v.invalid(
+                    "amount",
+                    "must be a positive number of minor units (at most 10^15)",
+                );
+                0
+            }
+            Some(a) => a,
+        };
+        let on = match input.on.as_deref() {
+            Some(d) => v.take(clock::parse_date("on", d))?,
+            None => None,
+        };
+        let method = match input.method.as_deref() {
+            None => Method::Bank,
+            Some(m) => Method::parse(m.trim()).unwrap_or_else(|| {
+                v.invalid("method", format!("is bank, cash, card or other, not {m:?}"));
+                Method::Bank
+            }),
+        };
+        let reference = input.reference.filter(|r| !r.trim().is_empty());
+        let reference = v
+            .take(text::optional("reference", reference.as_deref(), 200))?
+            .flatten();
+        v.finish()?;
+        Ok(NewPayment {
+            amount,
+            on,
+            method,
+            reference,
+        })
+    }
+}
+
+/// A credit application as a person gives it.
+#[derive(Debug, Default, Clone)]
+pub struct CreditInput {
+    /// Minor units; default: as much as both the credit and the bill allow.
+    pub amount: Option<i64>,
+    /// The date (default today in the company's time zone).
+    pub on: Option<String>,
+}
+
+/// A checked credit application.
+#[derive(Debug, Clone)]
+pub struct CreditRequest {
+    amount: Option<i64>,
+    on: Option<Date>,
+}
+
+impl CreditRequest {
+    /// Checks the request: a positive amount when given, a date `YYYY-MM-DD`.
+    ///
+    /// Fails with `Invalid` naming every field that is malformed.
+    pub fn check(input: CreditInput) -> Result<CreditRequest> {
+        let mut v = Violations::new();
+        if input
+            .amount
+            .is_some_and(|a| a <= 0 || a > money::MAX_AMOUNT)
+        {
+            v.invalid(
+                "amount",
+                "must be a positive number of minor units (at most 10^15)",
+            );
+        }
+        let on = match input.on.as_deref() {
+            Some(d) => v.take(clock::parse_date("on", d))?,
+            None => None,
+        };
+        v.finish()?;
+        Ok(CreditRequest {
+            amount: input.amount,
+            on,
+        })
+    }
+}
+
+/// A payment in its wire form.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentView {
+    pub id: String,
+    pub direction: Direction,
+    pub target_kind: TargetKind,
+    pub target_id: String,
+    pub amount: Money,
+    pub method: Method,
+    pub reference: Option<String>,
+    pub paid_on: Date,
+}
+
+/// A credit application in its wire form.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CreditView {
+    pub id: String,
+    pub credit_id: String,
+    pub bill_id: String,
+    pub amount: Money,
+    pub applied_on: Date,
+}
+
+/// An open document as a settlement sees it.
+struct Open {
+    side: Side,
+    id: String,
+    /// How a person names it (its number, or the bill's id).
+    label: String,
+    currency: Currency,
+    rate: Decimal,
+    date: Date,
+    due_on: Date,
+    outstanding: i64,
+    outstanding_book: i64,
+}
+
+/// How a document is settled.
+enum How<'a> {
+    Money(&'a NewPayment),
+    /// By a supplier's credit (open, negative), in the book currency.
+    Credit(&'a Open),
+}
+
+/// What a settlement made.
+struct Settled {
+    id: String,
+    cleared: bool,
+}
+
+/// The latest day `doc_id` was settled on, if ever.
+fn last_settled(tx: &Tx, tenant: &Tenant, doc_id: &str) -> Result<Option<Date>> {
+    Ok(tx
+        .prepare_cached(
+            "SELECT max(d) FROM (
+                 SELECT max(paid_on) AS d FROM payments
+                 WHERE (invoice_id = ?1 OR purchase_id = ?1) AND company_id = ?2 AND environment = ?3
+                 UNION ALL
+                 SELECT max(applied_on) FROM credit_applications
+                 WHERE (bill_id = ?1 OR credit_id = ?1) AND company_id = ?2 AND environment = ?3)",
+        )?
+        .query_row(params![doc_id, tenant.company_id, tenant.environment], |r| r.get(0))?)
+}
+
+/// Refuses a settlement of `doc` dated `on` before the document or before
+/// an earlier settlement of it.
+fn check_date(
+    tx: &Tx,
+    tenant: &Tenant,
+    doc: &Open,
+    on: Date,
+    verdict: &mut Violations,
+) -> Result<()> {
+    if on < doc.date {
+        verdict.refuse(format!(
+            "A payment dated {on} cannot precede {}, dated {}.",
+            doc.label, doc.date
+        ));
+    }
+    if let Some(last) = last_settled(tx, tenant, &doc.id)?.filter(|last| *last > on) {
+        verdict.refuse(format!(
+            "A payment of {} is recorded on {last}; payments are recorded in date order, so one dated {on} is refused.",
+            doc.label
+        ));
+    }
+    Ok(())
+}
+
+/// The book amount of settling `amount` of a document: the whole open book
+/// amount when it clears the document, else the converted amount (never all of it).
+///
+/// Fails with `Refused` for an amount that is worth nothing in the book currency.
+fn book_amount(doc: &Open, amount: i64, company: &Company) -> Result<i64> {
+    if amount == doc.outstanding {
+        return Ok(doc.outstanding_book);
+    }
+    let converted = money::convert(
+        amount,
+        doc.rate,
+        doc.currency.exponent(),
+        company.currency.exponent(),
+    )?
+    .clamp(0, (doc.outstanding_book - 1).max(0));
+    if converted == 0 {
+        return Err(Error::refused(
+            "The payment is too small to be booked in the book currency.",
+        ));
+    }
+    Ok(converted)
+}
+
+/// The one settlement act: `doc` comes to owe `amount` less on `on`.
+fn settle(
+    tx: &Tx,
+    tenant: &Tenant,
+    company: &Company,
+    doc: &Open,
+    amount: i64,
+    on: Date,
+    how: How,
+) -> Result<Settled> {
+    let mut verdict = Violations::new();
+    if amount > doc.outstanding {
+        verdict.refuse(format!(
+            "{amount} is more than the {} {} minor units outstanding on {}; overpayments are refused.",
+            doc.outstanding, doc.currency, doc.label
+        ));
+    }
+    check_date(tx, tenant, doc, on, &mut verdict)?;
+    if let How::Credit(credit) = &how {
+        check_date(tx, tenant, credit, on, &mut verdict)?;
+    }
+    verdict.take(ledger::check_open(tx, tenant, on))?;
+    verdict.finish()?;
+    let amount_book = book_amount(doc, amount, company)?;
+    let cleared = amount == doc.outstanding;
+    move_balance(tx, tenant, doc, -amount, -amount_book, on)?;
+    report::change(
+        tx,
+        tenant,
+        doc.side,
+        on,
+        doc.due_on,
+        -amount_book,
+        if cleared { -1 } else { 0 },
+    )?;
+    let (id, postings) = match how {
+        How::Money(payment) => {
+            let id = write_payment(tx, tenant, doc, payment, amount_book, on)?;
+            let postings = match doc.side {
+                Side::Receivable => [
+                    Posting::debit(Account::Bank, amount_book),
+                    Posting::credit(Account::Receivables, amount_book),
+                ],
+                Side::Payable => [
+                    Posting::debit(Account::Payables, amount_book),
+                    Posting::credit(Account::Bank, amount_book),
+                ],
+            };
+            (id, postings)
+        }
+        How::Credit(credit) => {
+            // The credit has that much less left: its negative balance rises.
+            move_balance(tx, tenant, credit, amount, amount_book, on)?;
+            report::change(tx, tenant, Side::Payable, on, NEVER_DUE, amount_book, 0)?;
+            let id = ids::new_id("cra");
+            tx.prepare_cached(
+                "INSERT INTO credit_applications (id, company_id, environment, credit_id, bill_id, currency,
+                     amount, amount_book, applied_on, recorded_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+            )?
+            .execute(params![
+                id,
+                tenant.company_id,
+                tenant.environment,
+                credit.id,
+                doc.id,
+                doc.currency,
+                amount,
+                amount_book,
+                on,
+                clock::now()
+            ])?;
+            let postings = [
+                Posting::debit(Account::Payables, amount_book),
+                Posting::credit(Account::Payables, amount_book),
+            ];
+            (id, postings)
+        }
+    };
+    ledger::post(tx, tenant, &id, on, &postings)?;
+    Ok(Settled { id, cleared })
+}
+
+/// Moves what a document owes by `delta` (and its book amount by
+/// `delta_book`); the day it reaches zero is its `paid_on`.
+fn move_balance(
+    tx: &Tx,
+    tenant: &Tenant,
+    doc: &Open,
+    delta: i64,
+    delta_book: i64,
+    on: Date,
+) -> Result<()> {
+    let sql = match doc.side {
+        Side::Receivable => {
+            "UPDATE invoices SET outstanding = outstanding + ?2, outstanding_book = outstanding_book + ?3,
+                 paid_on = CASE WHEN outstanding + ?2 = 0 THEN ?4 ELSE paid_on END
+             WHERE id = ?1 AND company_id = ?5 AND environment = ?6"
+        }
+        Side::Payable => {
+            "UPDATE purchases SET outstanding = outstanding + ?2, outstanding_book = outstanding_book + ?3,
+                 paid_on = CASE WHEN outstanding + ?2 = 0 THEN ?4 ELSE paid_on END
+             WHERE id = ?1 AND company_id = ?5 AND environment = ?6"
+        }
+    };
+    tx.prepare_cached(sql)?.execute(params![
+        doc.id,
+        delta,
+        delta_book,
+        on,
+        tenant.company_id,
+        tenant.environment
+    ])?;
+    Ok(())
+}
+
+/// Writes the payment row and its `payment.recorded` event; returns the payment's id.
+fn write_payment(
+    tx: &Tx,
+    tenant: &Tenant,
+    doc: &Open,
+    p: &NewPayment,
+    amount_book: i64,
+    on: Date,
+) -> Result<String> {
+    let (direction, kind) = match doc.side {
+        Side::Receivable => (Direction::In, TargetKind::Invoice),
+        Side::Payable => (Direction::Out, TargetKind::Purchase),
+    };
+    let id = ids::new_id("pay");
+    tx.prepare_cached(
+        "INSERT INTO payments (id, company_id, environment, direction, invoice_id, purchase_id, currency, amount,
+             amount_book, method, reference, paid_on, recorded_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+    )?
+    .execute(params![
+        id,
+        tenant.company_id,
+        tenant.environment,
+        direction,
+        (kind == TargetKind::Invoice).then_some(&doc.id),
+        (kind == TargetKind::Purchase).then_some(&doc.id),
+        doc.currency,
+        p.amount,
+        amount_book,
+        p.method,
+        p.reference,
+        on,
+        clock::now()
+    ])?;
+    let mut f = Fields::new();
+    f.insert("amountMinor", p.amount.to_string());
+    f.insert("direction", direction.as_str().to_string());
+    f.insert("method", p.method.as_str().to_string());
+    f.insert("reference", p.reference.clone().unwrap_or_default());
+    f.insert("targetId", doc.id.clone());
+    f.insert("targetKind", kind.as_str().to_string());
+    events::raise(tx, tenant, Event::PaymentRecorded, &id, f)?;
+    Ok(id)
+}
+
+fn view(doc: &Open, id: String, p: &NewPayment, on: Date) -> PaymentView {
+    let (direction, target_kind) = match doc.side {
+        Side::Receivable => (Direction::In, TargetKind::Invoice),
+        Side::Payable => (Direction::Out, TargetKind::Purchase),
+    };
+    PaymentView {
+        id,
+        direction,
+        target_kind,
+        target_id: doc.id.clone(),
+        amount: Money::new(p.amount, &doc.currency),
+        method: p.method,
+        reference: p.reference.clone(),
+        paid_on: on,
+    }
+}
+
+/// Records money in against the invoice `number`: partial payments are
+/// allowed, more than is outstanding is not. Raises `payment.recorded` and,
+/// when the payment clears the invoice, `invoice.paid`. Returns the payment
+/// and the invoice's id.
+///
+/// Fails with `NotFound` for an unknown number, `WrongState` for a
+/// correction, a cancelled or a fully paid invoice, and `Refused` as `settle`
+/// refuses.
+pub fn pay_invoice(
+    tx: &Tx,
+    tenant: &Tenant,
+    number: &str,
+    payment: &NewPayment,
+) -> Result<(PaymentView, String)> {
+    let company = company::get(tx, &tenant.company_id)?;
+    let invoice = invoices::stored_by_number(tx, tenant, number)?;
+    if invoice.document_type == DocumentType::Correction {
+        return Err(Error::wrong_state(format!(
+            "{number} is a correction document; it takes no payments."
+        )));
+    }
+    if invoice.cancelled_by_id.is_some() {
+        return Err(Error::wrong_state(format!(
+            "{number} is cancelled; it takes no payments."
+        )));
+    }
+    if invoice.outstanding == 0 {
+        return Err(Error::wrong_state(format!("{number} is paid in full.")));
+    }
+    let doc = Open {
+        side: Side::Receivable,
+        id: invoice.id.clone(),
+        label: number.to_string(),
+        currency: invoice.currency.clone(),
+        rate: invoice.rate,
+        date: invoice.issued_on,
+        due_on: invoice.due_on,
+        outstanding: invoice.outstanding,
+        outstanding_book: invoice.outstanding_book,
+    };
+    let on = payment.on.unwrap_or_else(|| company.today());
+    let settled = settle(
+        tx,
+        tenant,
+        &company,
+        &doc,
+        payment.amount,
+        on,
+        How::Money(payment),
+    )?;
+    if settled.cleared {
+        invoices::count(tx, tenant, Move::Paid)?;
+        let paid = invoices::stored_by_id(tx, tenant, &invoice.id)?;
+        let mut f = paid.event_fields(company.today());
+        f.insert("paidOn", on.to_string());
+        events::raise(tx, tenant, Event::InvoicePaid, &invoice.id, f)?;
+    }
+    Ok((view(&doc, settled.id, payment, on), invoice.id))
+}
+
+/// A bill or credit of the tenant as a settlement sees it.
+fn open_purchase(tx: &Tx, tenant: &Tenant, id: &str) -> Result<(Open, Kind, String)> {
+    let p = purchases::stored(tx, tenant, id)?;
+    let open = Open {
+        side: Side::Payable,
+        id: p.view.id.clone(),
+        label: p.view.id.clone(),
+        currency: p.view.currency.clone(),
+        rate: p.rate,
+        date: p.view.document_date,
+        due_on: match p.kind {
+            Kind::Bill => p.view.due_on,
+            Kind::Credit => NEVER_DUE,
+        },
+        outstanding: p.outstanding,
+        outstanding_book: p.outstanding_book,
+    };
+    Ok((open, p.kind, p.view.supplier_id))
+}
+
+/// Records money out against a bill: partial payments allowed, more than is
+/// outstanding refused. Raises `payment.recorded`.
+///
+/// Fails with `NotFound` for an unknown purchase, `WrongState` for a credit
+/// or a bill paid in full, and `Refused` as `settle` refuses.
+pub fn pay_bill(tx: &Tx, tenant: &Tenant, id: &str, payment: &NewPayment) -> Result<PaymentView> {
+    let company = company::get(tx, &tenant.company_id)?;
+    let (doc, kind, _) = open_purchase(tx, tenant, id)?;
+    if kind == Kind::Credit {
+        return Err(Error::wrong_state(format!(
+            "{id} is a supplier credit; it is applied to the supplier's bills, not paid."
+        )));
+    }
+    if doc.outstanding == 0 {
+        return Err(Error::wrong_state(format!("{id} is paid in full.")));
+    }
+    let on = payment.on.unwrap_or_else(|| company.today());
+    let settled = settle(
+        tx,
+        tenant,
+        &company,
+        &doc,
+        payment.amount,
+        on,
+        How::Money(payment),
+    )?;
+    Ok(view(&doc, settled.id, payment, on))
+}
+
+/// Applies a supplier's credit to a bill of the same supplier: the bill owes
+/// less and the credit has less left; no money moves, so no payment is
+/// recorded and no event raised. Both must be in the book currency (kontor
+/// books no exchange differences). The amount defaults to as much as both allow.
+///
+/// Fails with `NotFound` for an unknown credit or bill, `WrongState` when the
+/// credit is not a credit or is used up, or the bill is not a bill or is
+/// paid, and `Refused` for another supplier, another currency, more than
+/// either allows, or as `settle` refuses.
+pub fn apply_credit(
+    tx: &Tx,
+    tenant: &Tenant,
+    credit_id: &str,
+    bill_id: &str,
+    request: &CreditRequest,
+) -> Result<CreditView> {
+    let company = company::get(tx, &tenant.company_id)?;
+    let (credit, credit_kind, credit_supplier) = open_purchase(tx, tenant, credit_id)?;
+    let (bill, bill_kind, bill_supplier) = open_purchase(tx, tenant, bill_id)?;
+    if credit_kind != Kind::Credit {
+        return Err(Error::wrong_state(format!(
+            "{credit_id} is a bill, not a supplier credit."
+        )));
+    }
+    if credit.outstanding == 0 {
+        return Err(Error::wrong_state(format!(
+            "The credit {credit_id} is used up."
+        )));
+    }
+    if bill_kind != Kind::Bill {
+        return Err(Error::wrong_state(format!(
+            "{bill_id} is a supplier credit, not a bill."
+        )));
+    }
+    if bill.outstanding == 0 {
+        return Err(Error::wrong_state(format!("{bill_id} is paid in full.")));
+    }
+    let left = -credit.outstanding;
+    let amount = request.amount.unwrap_or(left.min(bill.outstanding));
+    let mut verdict = Violations::new();
+    if credit_supplier != bill_supplier {
+        verdict.refuse(format!(
+            "The credit {credit_id} and the bill {bill_id} are of different suppliers."
+        ));
+    }
+    if credit.currency != company.currency || bill.currency != company.currency {
+        verdict.refuse(format!(
+            "Credits are applied in the book currency {} only; kontor books no exchange differences.",
+            company.currency
+        ));
+    }
+    if amount > left {
+        verdict.refuse(format!(
+            "{amount} is more than the {left} {} minor units left on the credit {credit_id}.",
+            credit.currency
+        ));
+    }
+    verdict.finish()?;
+    let on = request.on.unwrap_or_else(|| company.today());
+    let settled = settle(
+        tx,
+        tenant,
+        &company,
+        &bill,
+        amount,
+        on,
+        How::Credit(&credit),
+    )?;
+    Ok(CreditView {
+        id: settled.id,
+        credit_id: credit_id.to_string(),
+        bill_id: bill_id.to_string(),
+        amount: Money::new(amount, &bill.currency),
+        applied_on: on,
+    })
+}

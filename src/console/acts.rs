@@ -1,0 +1,336 @@
+//! The console's commands, each read into the books' input types and run as
+//! one call of the books in one transaction, its result printed as JSON (in
+//! the API's shape where the API has one).
+
+use serde_json::json;
+
+use super::args::*;
+use super::print;
+use crate::access::keys::{self, KeyInput, NewKey};
+use crate::books::company::{self, CompanyInput, NewCompany, Owned};
+use crate::books::customers;
+use crate::books::drafts::{
+    self, DocumentType, DraftInput, DraftLineInput, NewDraft, NewDraftLine, TaxInput,
+};
+use crate::books::invoices;
+use crate::books::invoices::cancel::{self, CancelInput, Cancellation};
+use crate::books::invoices::issue::{self, IssueInput, IssueOptions};
+use crate::books::ledger;
+use crate::books::purchases::{self, NewPurchase, PurchaseInput};
+use crate::books::settlement::{self, CreditInput, CreditRequest, NewPayment, PaymentInput};
+use crate::error::{Error, Result};
+use crate::outbox::endpoints;
+use crate::store::db::Db;
+use crate::store::page::Paging;
+
+/// `company create | plan | workflow`
+pub fn company(db: &Db, cmd: &CompanyCommand) -> Result<()> {
+    let company = match cmd {
+        CompanyCommand::Create {
+            name,
+            country,
+            currency,
+            plan,
+            invoice_prefix,
+            payment_days,
+            timezone,
+        } => {
+            let new = NewCompany::check(CompanyInput {
+                name: Some(name.clone()),
+                country: Some(country.clone()),
+                currency: Some(currency.clone()),
+                plan: Some(plan.clone()),
+                invoice_prefix: Some(invoice_prefix.clone()),
+                payment_days: *payment_days,
+                timezone: timezone.clone(),
+            })?;
+            db.write(|tx| company::create(tx, new))?
+        }
+        CompanyCommand::Plan { company: id, plan } => {
+            db.write(|tx| company::set_plan(tx, id, plan))?
+        }
+        CompanyCommand::Workflow {
+            company: id,
+            stages,
+        } => db.write(|tx| company::set_workflow(tx, id, stages))?,
+    };
+    print(&company.view());
+    Ok(())
+}
+
+/// `key create | list | revoke`
+pub fn key(db: &Db, cmd: &KeyCommand) -> Result<()> {
+    let out = match cmd {
+        KeyCommand::Create {
+            company,
+            name,
+            environment,
+            scopes,
+            expires_at,
+        } => {
+            let new = NewKey::check(KeyInput {
+                company_id: Some(company.clone()),
+                name: Some(name.clone()),
+                environment: Some(environment.clone()),
+                scopes: Some(scopes.clone()),
+                expires_at: expires_at.clone(),
+            })?;
+            db.write(|tx| keys::create(tx, new))?
+        }
+        KeyCommand::List { company } => db.read(|conn| keys::list(conn, company))?,
+        KeyCommand::Revoke { key } => db.write(|tx| keys::revoke(tx, key))?,
+    };
+    print(&out);
+    Ok(())
+}
+
+impl PaymentArgs {
+    fn input(&self) -> PaymentInput {
+        PaymentInput {
+            amount: Some(self.amount),
+            on: self.on.clone(),
+            method: Some(self.method.clone()),
+            reference: self.reference.clone(),
+        }
+    }
+}
+
+/// Reads `NAME:RATE[:REASON]`.
+fn named_tax(text: &str) -> Result<TaxInput> {
+    let mut parts = text.splitn(3, ':');
+    let (name, rate, reason) = (parts.next(), parts.next(), parts.next());
+    match rate {
+        Some(rate) => Ok(TaxInput {
+            name: name.map(str::to_string),
+            rate_percent: Some(rate.to_string()),
+            reason: reason.map(str::to_string),
+        }),
+        None => Err(Error::invalid(
+            "taxes",
+            format!("takes NAME:RATE or NAME:RATE:REASON, not {text:?}"),
+        )),
+    }
+}
+
+/// The acts on the books; each is one transaction.
+pub fn act(db: &Db, command: &Command) -> Result<()> {
+    match command {
+        Command::Customer(CustomerCommand::Terms {
+            customer,
+            payment_days,
+            mode,
+        }) => print(&db.write(|tx| {
+            let t = company::owner(tx, Owned::Customer, customer, mode.environment())?;
+            customers::set_terms(tx, &t, customer, *payment_days)
+        })?),
+        Command::Draft(DraftCommand::Create {
+            company,
+            customer,
+            quote,
+            mode,
+        }) => {
+            let kind = if *quote {
+                DocumentType::Quote
+            } else {
+                DocumentType::Invoice
+            };
+            let input = DraftInput {
+                customer_id: Some(customer.clone()),
+            };
+            let new = NewDraft::empty(input, kind)?;
+            print(&db.write(|tx| {
+                let t = company::tenant(tx, company, mode.environment())?;
+                let id = drafts::create(tx, &t, &new)?;
+                drafts::get(tx, &t, &id)
+            })?)
+        }
+        Command::Draft(DraftCommand::Line {
+            draft,
+            description,
+            quantity,
+            unit_price,
+            tax_rate,
+            tax,
+            mode,
+        }) => {
+            let taxes = if tax.is_empty() {
+                None
+            } else {
+                Some(
+                    tax.iter()
+                        .map(|t| named_tax(t))
+                        .collect::<Result<Vec<_>>>()?,
+                )
+            };
+            let input = DraftLineInput {
+                description: Some(description.clone()),
+                quantity: Some(quantity.clone()),
+                unit_price_minor: Some(*unit_price),
+                tax_rate_percent: tax_rate.clone(),
+                taxes,
+            };
+            print(&db.write(|tx| {
+                let t = company::owner(tx, Owned::Draft, draft, mode.environment())?;
+                let line = NewDraftLine::check(input, &company::get(tx, &t.company_id)?)?;
+                drafts::add_line(tx, &t, draft, &line)?;
+                drafts::get(tx, &t, draft)
+            })?)
+        }
+        Command::Draft(DraftCommand::Issue {
+            draft,
+            on,
+            delivered_on,
+            rate,
+            mode,
+        }) => {
+            let options = IssueOptions::check(IssueInput {
+                on: on.clone(),
+                delivered_on: delivered_on.clone(),
+                rate: rate.clone(),
+            })?;
+            print(&db.write(|tx| {
+                let t = company::owner(tx, Owned::Draft, draft, mode.environment())?;
+                let id = issue::issue(tx, &t, draft, &options)?;
+                invoices::get_by_id(tx, &t, &id)
+            })?)
+        }
+        Command::Payment(PaymentCommand::Record {
+            company,
+            invoice,
+            payment,
+            mode,
+        }) => {
+            let payment = NewPayment::check(payment.input())?;
+            print(&db.write(|tx| {
+                let t = company::tenant(tx, company, mode.environment())?;
+                let (paid, invoice_id) = settlement::pay_invoice(tx, &t, invoice, &payment)?;
+                Ok(json!({ "payment": paid, "invoice": invoices::get_by_id(tx, &t, &invoice_id)? }))
+            })?)
+        }
+        Command::Invoice(InvoiceCommand::Cancel {
+            company,
+            number,
+            reason,
+            on,
+            mode,
+        }) => {
+            let request = Cancellation::check(CancelInput {
+                reason: Some(reason.clone()),
+                on: on.clone(),
+            })?;
+            print(&db.write(|tx| {
+                let t = company::tenant(tx, company, mode.environment())?;
+                let (original, correction) = cancel::cancel(tx, &t, number, &request)?;
+                Ok(json!({
+                    "cancelled": invoices::get_by_id(tx, &t, &original)?,
+                    "correction": invoices::get_by_id(tx, &t, &correction)?,
+                }))
+            })?)
+        }
+        Command::Purchase(PurchaseCommand::Record {
+            company,
+            supplier,
+            supplier_vat_id,
+            document_number,
+            date,
+            due,
+            currency,
+            net,
+            tax,
+            kind,
+            rate,
+            mode,
+        }) => {
+            let new = NewPurchase::check(PurchaseInput {
+                supplier: Some(supplier.clone()),
+                supplier_vat_id: supplier_vat_id.clone(),
+                document_number: Some(document_number.clone()),
+                date: Some(date.clone()),
+                due: Some(due.clone()),
+                currency: Some(currency.clone()),
+                net: Some(*net),
+                tax: Some(*tax),
+                kind: Some(kind.clone()),
+                rate: rate.clone(),
+            })?;
+            print(&db.write(|tx| {
+                let t = company::tenant(tx, company, mode.environment())?;
+                let id = purchases::record(tx, &t, &new)?;
+                purchases::get(tx, &t, &id)
+            })?)
+        }
+        Command::Purchase(PurchaseCommand::Pay {
+            purchase,
+            payment,
+            mode,
+        }) => {
+            let payment = NewPayment::check(payment.input())?;
+            print(&db.write(|tx| {
+                let t = company::owner(tx, Owned::Purchase, purchase, mode.environment())?;
+                let paid = settlement::pay_bill(tx, &t, purchase, &payment)?;
+                Ok(json!({ "payment": paid, "purchase": purchases::get(tx, &t, purchase)? }))
+            })?)
+        }
+        Command::Purchase(PurchaseCommand::ApplyCredit {
+            credit,
+            bill,
+            amount,
+            on,
+            mode,
+        }) => {
+            let request = CreditRequest::check(CreditInput {
+                amount: *amount,
+                on: on.clone(),
+            })?;
+            print(&db.write(|tx| {
+                let t = company::owner(tx, Owned::Purchase, credit, mode.environment())?;
+                let applied = settlement::apply_credit(tx, &t, credit, bill, &request)?;
+                Ok(json!({
+                    "application": applied,
+                    "credit": purchases::get(tx, &t, credit)?,
+                    "bill": purchases::get(tx, &t, bill)?,
+                }))
+            })?)
+        }
+        Command::Books(BooksCommand::Close {
+            company,
+            through,
+            mode,
+        }) => print(&db.write(|tx| {
+            let t = company::tenant(tx, company, mode.environment())?;
+            ledger::close(tx, &t, through)
+        })?),
+        Command::Books(BooksCommand::TrialBalance {
+            company,
+            as_of,
+            mode,
+        }) => print(&db.read(|conn| {
+            let t = company::tenant(conn, company, mode.environment())?;
+            ledger::trial_balance(conn, &t, as_of.as_deref())
+        })?),
+        Command::Webhook(WebhookCommand::Deliveries {
+            company,
+            endpoint,
+            page,
+            mode,
+        }) => print(&db.read(|conn| {
+            let t = company::tenant(conn, company, mode.environment())?;
+            let paging = Paging {
+                page: (*page).max(0),
+                size: 100,
+            };
+            endpoints::deliveries(conn, &t, endpoint.as_deref(), paging)
+        })?),
+        Command::Webhook(WebhookCommand::Redeliver { delivery, mode }) => {
+            print(&db.write(|tx| {
+                let t = company::owner(tx, Owned::Delivery, delivery, mode.environment())?;
+                let id = endpoints::redeliver(tx, &t, delivery)?;
+                endpoints::delivery(tx, &t, &id)
+            })?)
+        }
+        Command::Serve(_) | Command::Demo(_) | Command::Company(_) | Command::Key(_) => {
+            return Err(Error::internal("not an act on the books"))
+        }
+    }
+    Ok(())
+}

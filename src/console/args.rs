@@ -1,0 +1,357 @@
+//! The console's command line: every command and its arguments as clap
+//! reads them. Nothing here checks a value beyond its type; the books do.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::store::tenant::Environment;
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "kontor",
+    version,
+    about = "A self-hosted accounting service over one SQLite file."
+)]
+pub struct Cli {
+    /// The data file (default ./kontor.db; for `demo`, ./kontor-demo.db).
+    #[arg(long, global = true, value_name = "PATH")]
+    pub data: Option<PathBuf>,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Serve the REST API under /v1 (and, with --demo, a fresh demo company first).
+    Serve(ServeArgs),
+    /// Create a fresh data file with a demo company and keys, print them, and serve.
+    Demo(ServeArgs),
+    /// Companies: create, change plan, set the workflow.
+    #[command(subcommand)]
+    Company(CompanyCommand),
+    /// API keys: create, list, revoke.
+    #[command(subcommand)]
+    Key(KeyCommand),
+    /// A customer's agreed terms.
+    #[command(subcommand)]
+    Customer(CustomerCommand),
+    /// Drafts: create, add lines, issue.
+    #[command(subcommand)]
+    Draft(DraftCommand),
+    /// Money in against an invoice.
+    #[command(subcommand)]
+    Payment(PaymentCommand),
+    /// Cancel an invoice by a full correction.
+    #[command(subcommand)]
+    Invoice(InvoiceCommand),
+    /// Incoming bills and money out against them.
+    #[command(subcommand)]
+    Purchase(PurchaseCommand),
+    /// Close the books; the trial balance.
+    #[command(subcommand)]
+    Books(BooksCommand),
+    /// The webhook delivery log; sending an event again.
+    #[command(subcommand)]
+    Webhook(WebhookCommand),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum WebhookCommand {
+    /// The delivery log of a company's endpoints (newest first), or of one.
+    Deliveries {
+        #[arg(long)]
+        company: String,
+        #[arg(long)]
+        endpoint: Option<String>,
+        #[arg(long, default_value_t = 0)]
+        page: i64,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// Send a delivery's event again (same event id and body, a new delivery).
+    Redeliver {
+        delivery: String,
+        #[command(flatten)]
+        mode: Mode,
+    },
+}
+
+/// Act in test mode (the sandbox books) instead of production.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct Mode {
+    #[arg(long)]
+    pub sandbox: bool,
+}
+
+impl Mode {
+    pub fn environment(self) -> Environment {
+        if self.sandbox {
+            Environment::Sandbox
+        } else {
+            Environment::Production
+        }
+    }
+}
+
+#[derive(Subcommand, Debug)]
+pub enum CustomerCommand {
+    /// Set the customer's agreed payment days (used by documents issued from now on).
+    Terms {
+        customer: String,
+        #[arg(long)]
+        payment_days: i64,
+        #[command(flatten)]
+        mode: Mode,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum DraftCommand {
+    /// Create an empty invoice (or quote) draft for a customer.
+    Create {
+        #[arg(long)]
+        company: String,
+        #[arg(long)]
+        customer: String,
+        #[arg(long)]
+        quote: bool,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// Add a line; its tax is a rate (the country's tax name) or named taxes.
+    Line {
+        draft: String,
+        #[arg(long)]
+        description: String,
+        /// An exact decimal, e.g. 1.5.
+        #[arg(long)]
+        quantity: String,
+        /// Minor units of the draft's currency.
+        #[arg(long, allow_hyphen_values = true)]
+        unit_price: i64,
+        /// The rate in percent of the country's sales tax.
+        #[arg(long, conflicts_with = "tax")]
+        tax_rate: Option<String>,
+        /// NAME:RATE[:REASON]; a zero rate needs the reason. Repeatable.
+        #[arg(long)]
+        tax: Vec<String>,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// Check the draft, give it the next final number and freeze it.
+    Issue {
+        draft: String,
+        #[arg(long)]
+        on: Option<String>,
+        #[arg(long)]
+        delivered_on: Option<String>,
+        /// Book-currency units per unit of the document's currency.
+        #[arg(long)]
+        rate: Option<String>,
+        #[command(flatten)]
+        mode: Mode,
+    },
+}
+
+#[derive(Args, Debug)]
+pub struct PaymentArgs {
+    /// Minor units.
+    #[arg(long, allow_hyphen_values = true)]
+    pub amount: i64,
+    #[arg(long)]
+    pub on: Option<String>,
+    /// bank, cash, card or other.
+    #[arg(long, default_value = "bank")]
+    pub method: String,
+    #[arg(long)]
+    pub reference: Option<String>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum PaymentCommand {
+    /// Record money in against an invoice (partial payments allowed, overpayment refused).
+    Record {
+        #[arg(long)]
+        company: String,
+        #[arg(long)]
+        invoice: String,
+        #[command(flatten)]
+        payment: PaymentArgs,
+        #[command(flatten)]
+        mode: Mode,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum InvoiceCommand {
+    /// Cancel by a full correction document.
+    Cancel {
+        #[arg(long)]
+        company: String,
+        number: String,
+        #[arg(long)]
+        reason: String,
+        #[arg(long)]
+        on: Option<String>,
+        #[command(flatten)]
+        mode: Mode,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum PurchaseCommand {
+    /// Record an incoming bill (or a supplier's credit).
+    Record {
+        #[arg(long)]
+        company: String,
+        #[arg(long)]
+        supplier: String,
+        #[arg(long)]
+        supplier_vat_id: Option<String>,
+        #[arg(long)]
+        document_number: String,
+        #[arg(long)]
+        date: String,
+        #[arg(long)]
+        due: String,
+        #[arg(long)]
+        currency: String,
+        #[arg(long, allow_hyphen_values = true)]
+        net: i64,
+        #[arg(long, allow_hyphen_values = true)]
+        tax: i64,
+        /// bill or credit.
+        #[arg(long, default_value = "bill")]
+        kind: String,
+        #[arg(long)]
+        rate: Option<String>,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// Record money out against a bill.
+    Pay {
+        purchase: String,
+        #[command(flatten)]
+        payment: PaymentArgs,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// Apply a supplier's credit to a bill of the same supplier (no money moves).
+    ApplyCredit {
+        /// The credit (a purchase recorded with --kind credit).
+        credit: String,
+        /// The bill it settles.
+        #[arg(long)]
+        bill: String,
+        /// Minor units; default: as much as the credit and the bill allow.
+        #[arg(long)]
+        amount: Option<i64>,
+        #[arg(long)]
+        on: Option<String>,
+        #[command(flatten)]
+        mode: Mode,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum BooksCommand {
+    /// Close the books through a date; later acts dated on or before it are refused.
+    Close {
+        #[arg(long)]
+        company: String,
+        #[arg(long)]
+        through: String,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// Every account's debit and credit totals, and whether they balance.
+    TrialBalance {
+        #[arg(long)]
+        company: String,
+        #[arg(long)]
+        as_of: Option<String>,
+        #[command(flatten)]
+        mode: Mode,
+    },
+}
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The address to listen on.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub listen: SocketAddr,
+    /// Start with a fresh demo company (serve only).
+    #[arg(long)]
+    pub demo: bool,
+    /// Also allow webhooks to loopback addresses, over http, on any port
+    /// (local development and tests only).
+    #[arg(long)]
+    pub webhook_allow_loopback: bool,
+    /// A public URL the service is reached at (repeatable); its host is allowed
+    /// in the agent protocol's Host and Origin checks.
+    #[arg(long = "public-url")]
+    pub public_urls: Vec<String>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum CompanyCommand {
+    /// Create a company.
+    Create {
+        #[arg(long)]
+        name: String,
+        /// ISO 3166-1 alpha-2 country of the seller (decides the country rules).
+        #[arg(long)]
+        country: String,
+        /// ISO 4217 book currency.
+        #[arg(long)]
+        currency: String,
+        /// STARTER, PROFESSIONAL or ENTERPRISE (only ENTERPRISE includes the API).
+        #[arg(long, default_value = "STARTER")]
+        plan: String,
+        #[arg(long, default_value = "")]
+        invoice_prefix: String,
+        /// Default payment days (else the country's).
+        #[arg(long)]
+        payment_days: Option<i64>,
+        /// IANA time zone (else the country's capital's).
+        #[arg(long)]
+        timezone: Option<String>,
+    },
+    /// Change a company's plan.
+    Plan { company: String, plan: String },
+    /// Set a company's workflow; the first stage is where transactions start.
+    Workflow {
+        company: String,
+        #[arg(required = true)]
+        stages: Vec<String>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum KeyCommand {
+    /// Create a key; the full key is printed once, as `secret`.
+    Create {
+        #[arg(long)]
+        company: String,
+        #[arg(long)]
+        name: String,
+        /// production or sandbox.
+        #[arg(long)]
+        environment: String,
+        /// Comma-separated scopes, or `all`.
+        #[arg(long)]
+        scopes: String,
+        /// An ISO 8601 instant after which the key stops working.
+        #[arg(long)]
+        expires_at: Option<String>,
+    },
+    /// List a company's keys (never their secrets).
+    List {
+        #[arg(long)]
+        company: String,
+    },
+    /// Revoke a key; it answers 401 from the next request on.
+    Revoke { key: String },
+}

@@ -1,0 +1,162 @@
+//! The one mapping from an error to the outside, for both HTTP surfaces: the
+//! status, the stable `code` and the REST body `{fehler, code}`; the agent
+//! protocol's JSON-RPC errors (its protocol faults and the codes they carry)
+//! and the `{code, fehler}` of a tool's refusal. Nothing else in `http`
+//! writes a status for an error, a code or a JSON-RPC error object.
+
+use hyper::StatusCode;
+use serde_json::{json, Value};
+
+use crate::error::Error;
+
+impl Error {
+    /// The HTTP status of this refusal.
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Error::Unauthenticated => StatusCode::UNAUTHORIZED,
+            Error::PlanRequired | Error::Forbidden => StatusCode::FORBIDDEN,
+            Error::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
+            Error::Invalid(_) => StatusCode::BAD_REQUEST,
+            Error::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Error::NotFound(_) => StatusCode::NOT_FOUND,
+            Error::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
+            Error::IdempotencyConflict | Error::WrongState(_) | Error::Refused(_) => {
+                StatusCode::CONFLICT
+            }
+            Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    /// The stable code a program acts on.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Error::Unauthenticated => "UNAUTHENTICATED",
+            Error::PlanRequired => "PLAN_ERFORDERLICH",
+            Error::RateLimited { .. } => "ZU_VIELE_ANFRAGEN",
+            Error::Forbidden => "KEINE_BERECHTIGUNG",
+            Error::Invalid(_) | Error::PayloadTooLarge | Error::MethodNotAllowed(_) => "ANFRAGE",
+            Error::NotFound(_) => "NICHT_GEFUNDEN",
+            Error::IdempotencyConflict => "IDEMPOTENZ_KONFLIKT",
+            Error::WrongState(_) => "FALSCHER_ZUSTAND",
+            Error::Refused(_) => "ABGELEHNT",
+            Error::Internal(_) => "INTERN",
+        }
+    }
+
+    /// The REST body `{fehler, code}` (plus `wartesekunden` on 429); fields
+    /// are named as the REST wire names them, which is the books' own naming.
+    pub fn rest_body(&self) -> Value {
+        let mut body = json!({ "fehler": self.sentence(), "code": self.code() });
+        if let Error::RateLimited { wait_seconds } = self {
+            body["wartesekunden"] = json!(wait_seconds);
+        }
+        body
+    }
+
+    /// A tool's refusal as the agent protocol carries it: `{code, fehler}`,
+    /// fields named by the tool's own argument names.
+    pub fn tool_refusal(&self, name: &dyn Fn(&str) -> String) -> Value {
+        json!({ "code": self.code(), "fehler": self.sentence_with(name) })
+    }
+}
+
+/// A fault of the agent protocol itself (not of the books): a JSON-RPC error.
+#[derive(Debug, Clone)]
+pub enum Fault {
+    /// The body is not JSON.
+    Parse,
+    /// The message is not a valid JSON-RPC request; the detail says why.
+    InvalidRequest {
+        message: String,
+        data: Option<Value>,
+    },
+    /// No such method (of this revision).
+    MethodNotFound,
+    /// The parameters are unusable: unknown tool, missing capabilities, unreadable arguments.
+    InvalidParams(String),
+    /// Something broke inside; the detail is logged, never answered.
+    Internal,
+    /// A routing header does not equal the body (revision 2026-07-28).
+    HeaderMismatch(String),
+    /// The requested revision is not served (revision 2026-07-28).
+    UnsupportedVersion { supported: Value, requested: Value },
+}
+
+impl Fault {
+    /// An invalid request with a message and no data.
+    pub fn invalid_request(message: impl Into<String>) -> Fault {
+        Fault::InvalidRequest {
+            message: message.into(),
+            data: None,
+        }
+    }
+
+    /// The JSON-RPC error code.
+    pub fn code(&self) -> i64 {
+        match self {
+            Fault::Parse => -32700,
+            Fault::InvalidRequest { .. } => -32600,
+            Fault::MethodNotFound => -32601,
+            Fault::InvalidParams(_) => -32602,
+            Fault::Internal => -32603,
+            Fault::HeaderMismatch(_) => -32020,
+            Fault::UnsupportedVersion { .. } => -32022,
+        }
+    }
+
+    fn message(&self) -> String {
+        match self {
+            Fault::Parse => "Parse error".into(),
+            Fault::InvalidRequest { message, .. } => message.clone(),
+            Fault::MethodNotFound => "Method not found".into(),
+            Fault::InvalidParams(detail) => format!("Invalid params: {detail}"),
+            Fault::Internal => "Internal error".into(),
+            Fault::HeaderMismatch(detail) => format!("Header mismatch: {detail}"),
+            Fault::UnsupportedVersion { .. } => "Unsupported protocol version".into(),
+        }
+    }
+
+    fn data(&self) -> Option<Value> {
+        match self {
+            Fault::InvalidRequest { data, .. } => data.clone(),
+            Fault::UnsupportedVersion {
+                supported,
+                requested,
+            } => Some(json!({ "supported": supported, "requested": requested })),
+            _ => None,
+        }
+    }
+
+    /// The HTTP status a fault answers with when it ends the whole POST
+    /// (revision 2026-07-28, and envelope faults of the older revisions).
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Fault::MethodNotFound => StatusCode::NOT_FOUND,
+            Fault::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+            _ => StatusCode::BAD_REQUEST,
+        }
+    }
+
+    /// The JSON-RPC response carrying this fault for request `id`.
+    pub fn response(&self, id: &Value) -> Value {
+        let mut error = json!({ "code": self.code(), "message": self.message() });
+        if let Some(data) = self.data() {
+            error["data"] = data;
+        }
+        json!({ "jsonrpc": "2.0", "id": id, "error": error })
+    }
+}
+
+impl From<Error> for Fault {
+    /// An error that reaches the protocol level: an internal one is logged and
+    /// answered opaquely; anything else means the parameters were unusable.
+    fn from(e: Error) -> Fault {
+        match e {
+            Error::Internal(detail) => {
+                eprintln!("error: {detail}");
+                Fault::Internal
+            }
+            other => Fault::InvalidParams(other.sentence()),
+        }
+    }
+}

@@ -1,0 +1,175 @@
+//! What every request to `/v1` and `/mcp` goes through before its surface
+//! reads it: the shared state of a server (`App`), the request and answer
+//! shapes, the first three checks of decisions §2 (key → plan → rate
+//! budget) in `admit`, one read snapshot per reading request, the refusal
+//! answer with its headers, and the request log line. Synchronous.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use hyper::{Method, StatusCode};
+use rusqlite::Connection;
+use serde::Serialize;
+
+use crate::access::budget::{self, RateLimiter, Verdict};
+use crate::access::keys::{self, AuthedKey, UsageLog};
+use crate::error::{Error, Result};
+use crate::outbox::address::Policy;
+use crate::store::db::Db;
+
+/// Largest request body accepted (1 MiB).
+pub const MAX_BODY: usize = 1024 * 1024;
+
+/// What every request of one server shares.
+pub struct App {
+    pub db: Arc<Db>,
+    pub limiter: RateLimiter,
+    pub usage: UsageLog,
+    pub log_requests: bool,
+    /// Where webhook endpoints may point.
+    pub webhook_policy: Policy,
+    /// Hosts an agent-protocol request may name in `Host` and `Origin`.
+    pub mcp_hosts: Vec<String>,
+}
+
+/// A request as the surfaces see it: its head and its whole body.
+pub struct Request {
+    pub method: Method,
+    pub path: String,
+    pub query: String,
+    pub authorization: Option<String>,
+    pub idempotency_key: Option<String>,
+    /// `None` when the body was larger than `MAX_BODY`.
+    pub body: Option<Vec<u8>>,
+}
+
+/// An answer ready to be written: status, extra headers, body bytes (JSON
+/// unless a `Content-Type` header says otherwise).
+pub struct Answer {
+    pub status: StatusCode,
+    pub headers: Vec<(&'static str, String)>,
+    pub body: Vec<u8>,
+    /// The key that asked, for the log line.
+    pub key_id: Option<String>,
+}
+
+/// The `RateLimit-*` headers of a bucket's verdict.
+pub fn rate_headers(v: &Verdict) -> Vec<(&'static str, String)> {
+    vec![
+        ("RateLimit-Limit", budget::CAPACITY.to_string()),
+        ("RateLimit-Remaining", v.remaining.to_string()),
+        ("RateLimit-Reset", v.reset_seconds.to_string()),
+    ]
+}
+
+/// A value as JSON bytes.
+pub fn json_bytes(v: &impl Serialize) -> Vec<u8> {
+    serde_json::to_vec(v).unwrap_or_else(|_| b"{}".to_vec())
+}
+
+/// The REST answer to a refusal, with the headers its kind carries; an
+/// internal error is logged with its detail and answered opaquely.
+pub fn refusal(
+    error: &Error,
+    mut headers: Vec<(&'static str, String)>,
+    key_id: Option<String>,
+) -> Answer {
+    match error {
+        Error::Unauthenticated => headers.push(("WWW-Authenticate", "Bearer".into())),
+        Error::RateLimited { wait_seconds } => {
+            headers.push(("Retry-After", wait_seconds.to_string()))
+        }
+        Error::MethodNotAllowed(allow) => headers.push(("Allow", (*allow).to_string())),
+        Error::Internal(detail) => eprintln!("error: {detail}"),
+        _ => {}
+    }
+    Answer {
+        status: error.status(),
+        headers,
+        body: json_bytes(&error.rest_body()),
+        key_id,
+    }
+}
+
+/// A request turned away by `admit`, with the key's id and bucket when it had a valid key.
+pub struct Turned {
+    pub error: Error,
+    pub key: Option<(String, Verdict)>,
+}
+
+impl Turned {
+    /// The REST answer to this refusal (with the rate headers when a key was known).
+    pub fn answer(self) -> Answer {
+        match self.key {
+            Some((key_id, verdict)) => refusal(&self.error, rate_headers(&verdict), Some(key_id)),
+            None => refusal(&self.error, Vec::new(), None),
+        }
+    }
+}
+
+/// Authenticates, checks the plan and takes a token: the first three checks,
+/// shared by REST and the agent server. Returns the key and the bucket's verdict.
+///
+/// Fails with `Unauthenticated`, `PlanRequired` or `RateLimited` (the last two
+/// with the key and its rate headers, so the answer can carry them).
+pub fn admit(
+    app: &App,
+    conn: &Connection,
+    authorization: Option<&str>,
+) -> std::result::Result<(AuthedKey, Verdict), Turned> {
+    let key = keys::authenticate(conn, &app.usage, authorization)
+        .map_err(|error| Turned { error, key: None })?;
+    if !key.plan.includes_api() {
+        let verdict = app.limiter.check(&key.id, false);
+        return Err(Turned {
+            error: Error::PlanRequired,
+            key: Some((key.id, verdict)),
+        });
+    }
+    let verdict = app.limiter.check(&key.id, true);
+    if !verdict.allowed {
+        let wait_seconds = verdict.retry_after_seconds;
+        return Err(Turned {
+            error: Error::RateLimited { wait_seconds },
+            key: Some((key.id, verdict)),
+        });
+    }
+    Ok((key, verdict))
+}
+
+/// A read transaction that ends when dropped, also when a handler panics, so
+/// no pooled connection goes back to the pool inside a transaction.
+pub struct ReadSnapshot<'a>(&'a Connection);
+
+impl<'a> ReadSnapshot<'a> {
+    /// Begins one snapshot: every read until the drop sees the same data.
+    ///
+    /// Fails only on a storage error.
+    pub fn begin(conn: &'a Connection) -> Result<ReadSnapshot<'a>> {
+        conn.prepare_cached("BEGIN")?.execute([])?;
+        Ok(ReadSnapshot(conn))
+    }
+}
+
+impl Drop for ReadSnapshot<'_> {
+    fn drop(&mut self) {
+        if !self.0.is_autocommit() {
+            let _ = self
+                .0
+                .prepare_cached("COMMIT")
+                .and_then(|mut s| s.execute([]));
+        }
+    }
+}
+
+/// Writes the one log line of a request to stderr (never a secret).
+pub fn log_line(method: &Method, path: &str, answer: &Answer, started: Instant) {
+    let micros = started.elapsed().as_micros();
+    eprintln!(
+        "{method} {path} {} {}.{:03}ms key={}",
+        answer.status.as_u16(),
+        micros / 1000,
+        micros % 1000,
+        answer.key_id.as_deref().unwrap_or("-")
+    );
+}

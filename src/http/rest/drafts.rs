@@ -1,0 +1,22 @@
+//! `/v1/invoices/drafts`: an invoice draft for a customer, from `{customerId}` alone.
+
+use super::{Call, Reply};
+use crate::books::drafts::{self, DocumentType, DraftInput, NewDraft};
+use crate::error::Result;
+
+/// POST /v1/invoices/drafts
+pub fn create(call: &Call) -> Result<Reply> {
+    let (key, fingerprint, mut f) = call.idempotent_body()?;
+    let input = DraftInput {
+        customer_id: f.text("customerId")?,
+    };
+    f.finish()?;
+    let new = NewDraft::empty(input, DocumentType::Invoice)?;
+    let tenant = call.tenant();
+    call.create_once(
+        key,
+        &fingerprint,
+        |tx| drafts::create(tx, tenant, &new),
+        |conn, id| drafts::get(conn, tenant, id),
+    )
+}

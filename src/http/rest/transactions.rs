@@ -1,0 +1,73 @@
+//! `/v1/transactions`: the list with its filters, one transaction, creation
+//! and partial updates.
+
+use super::{Call, Reply};
+use crate::books::transactions::{
+    self, Change, Filter, FilterInput, NewTransaction, PatchInput, TransactionInput,
+};
+use crate::error::Result;
+use crate::http::fields::Fields;
+
+/// GET /v1/transactions
+pub fn list(call: &Call) -> Result<Reply> {
+    let q = call.query;
+    let paging = q.paging()?;
+    let filter = Filter::check(FilterInput {
+        stage: q.get("stage").map(str::to_string),
+        search: q.get("search").map(str::to_string),
+        include_archived: q.bool("includeArchived")?,
+        period: q.get("period").map(str::to_string),
+        from: q.get("from").map(str::to_string),
+        to: q.get("to").map(str::to_string),
+    })?;
+    let page = transactions::list(call.conn, call.tenant(), &filter, paging)?;
+    Ok(Reply::ok(&page))
+}
+
+/// GET /v1/transactions/{id}
+pub fn get(call: &Call, id: &str) -> Result<Reply> {
+    Ok(Reply::ok(&transactions::get(call.conn, call.tenant(), id)?))
+}
+
+/// POST /v1/transactions
+pub fn create(call: &Call) -> Result<Reply> {
+    let (key, fingerprint, mut f) = call.idempotent_body()?;
+    let input = TransactionInput {
+        title: f.text("title")?,
+        description: f.text("description")?,
+        customer_id: f.text("customerId")?,
+        due_on: f.text("dueOn")?,
+        stage: f.text("stage")?,
+    };
+    f.finish()?;
+    let new = NewTransaction::check(input)?;
+    let tenant = call.tenant();
+    call.create_once(
+        key,
+        &fingerprint,
+        |tx| transactions::create(tx, tenant, &new),
+        |conn, id| transactions::get(conn, tenant, id),
+    )
+}
+
+/// PATCH /v1/transactions/{id}
+pub fn update(call: &Call, id: &str) -> Result<Reply> {
+    let mut f = Fields::parse(call.body)?;
+    let input = PatchInput {
+        title: f.patch_text("title")?,
+        description: f.patch_text("description")?,
+        due_on: f.patch_text("dueOn")?,
+        stage: f.patch_text("stage")?,
+        customer_id: f.patch_text("customerId")?,
+        customer: f.patch_text("customer")?,
+        archived: f.bool("archived")?,
+    };
+    f.finish()?;
+    let change = Change::check(input)?;
+    let tenant = call.tenant();
+    let body = call.app.db.write(|tx| {
+        transactions::update(tx, tenant, id, &change)?;
+        transactions::get(tx, tenant, id)
+    })?;
+    Ok(Reply::ok(&body))
+}

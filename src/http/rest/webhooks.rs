@@ -1,0 +1,90 @@
+//! `/v1/webhooks`: registering, listing and disabling endpoints, the event
+//! kinds, an endpoint's delivery log and redelivery.
+
+use serde_json::json;
+
+use super::{Call, Reply};
+use crate::access::idempotency;
+use crate::error::{Error, Result};
+use crate::http::fields::{self, Fields};
+use crate::outbox::endpoints::{self, EndpointInput, NewEndpoint};
+
+/// POST /v1/webhooks
+pub fn create(call: &Call) -> Result<Reply> {
+    let (key, fingerprint, mut f) = call.idempotent_body()?;
+    let input = EndpointInput {
+        url: f.text("url")?,
+        events: f.strings("events")?,
+        description: f.text("description")?,
+    };
+    f.finish()?;
+    let new = NewEndpoint::check(input, call.app.webhook_policy)?;
+    let tenant = call.tenant();
+    // The answer to a registration, replays included, carries the secret.
+    call.create_once(
+        key,
+        &fingerprint,
+        |tx| endpoints::create(tx, tenant, &new),
+        |conn, id| endpoints::get(conn, tenant, id, true),
+    )
+}
+
+/// GET /v1/webhooks
+pub fn list(call: &Call) -> Result<Reply> {
+    let paging = call.query.paging()?;
+    Ok(Reply::ok(&endpoints::list(
+        call.conn,
+        call.tenant(),
+        paging,
+    )?))
+}
+
+/// GET /v1/webhooks/events
+pub fn events() -> Result<Reply> {
+    Ok(Reply::ok(&json!({ "data": endpoints::kinds() })))
+}
+
+/// DELETE /v1/webhooks/{id}
+pub fn disable(call: &Call, id: &str) -> Result<Reply> {
+    let tenant = call.tenant();
+    Ok(Reply::ok(
+        &call.app.db.write(|tx| endpoints::disable(tx, tenant, id))?,
+    ))
+}
+
+/// GET /v1/webhooks/{id}/deliveries
+pub fn deliveries(call: &Call, id: &str) -> Result<Reply> {
+    let paging = call.query.paging()?;
+    let tenant = call.tenant();
+    endpoints::get(call.conn, tenant, id, false)?;
+    Ok(Reply::ok(&endpoints::deliveries(
+        call.conn,
+        tenant,
+        Some(id),
+        paging,
+    )?))
+}
+
+/// POST /v1/webhooks/{id}/deliveries/{deliveryId}/redeliver → 202 (an empty or `{}` body)
+pub fn redeliver(call: &Call, endpoint: &str, delivery_id: &str) -> Result<Reply> {
+    let key = idempotency::check_key(call.idempotency_key)?;
+    let body = if call.body.iter().all(u8::is_ascii_whitespace) {
+        json!({})
+    } else {
+        fields::parse_json(call.body)?
+    };
+    Fields::from_value(body.clone())?.finish()?;
+    let fingerprint = idempotency::fingerprint(call.method.as_str(), call.path, &body);
+    let tenant = call.tenant();
+    let d = endpoints::delivery(call.conn, tenant, delivery_id)?;
+    if d.endpoint_id != endpoint {
+        return Err(Error::not_found(format!("Delivery {delivery_id}")));
+    }
+    call.act_once(
+        key,
+        &fingerprint,
+        202,
+        |tx| endpoints::redeliver(tx, tenant, delivery_id),
+        |conn, id| endpoints::delivery(conn, tenant, id),
+    )
+}

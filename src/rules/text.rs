@@ -1,0 +1,98 @@
+//! Text a person or a program gives a field: trimmed, at most so many
+//! characters, no control characters but line breaks and tabs. A field left
+//! out is absent; a field given blank is refused (for a required field it is
+//! missing), so "nothing" is never stored as an empty string by accident.
+
+use crate::error::{Error, Result};
+
+/// Checks an optional text field: absent stays absent.
+///
+/// Fails with `Invalid` naming `field` when the text is blank, longer than
+/// `max` characters or holds a control character.
+pub fn optional(field: &str, value: Option<&str>, max: usize) -> Result<Option<String>> {
+    let Some(value) = value else {
+        return Ok(None);
+    };
+    let trimmed = value.trim();
+    if trimmed.is_empty() {
+        Err(Error::invalid(field, "must not be empty"))
+    } else if trimmed.chars().count() > max {
+        Err(Error::invalid(
+            field,
+            format!("is longer than {max} characters"),
+        ))
+    } else if trimmed
+        .chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t')
+    {
+        Err(Error::invalid(field, "contains a control character"))
+    } else {
+        Ok(Some(trimmed.to_string()))
+    }
+}
+
+/// Checks a required text field.
+///
+/// Fails with `Invalid` naming `field` when it is absent or blank ("is
+/// missing"), longer than `max` characters or holds a control character.
+pub fn required(field: &str, value: Option<&str>, max: usize) -> Result<String> {
+    match value.map(str::trim) {
+        None | Some("") => Err(Error::invalid(field, "is missing")),
+        Some(_) => optional(field, value, max).map(|v| v.unwrap_or_default()),
+    }
+}
+
+/// A field of a partial update: left out, sent as null (clear it), or sent with a value.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Patch<T> {
+    #[default]
+    Absent,
+    Null,
+    Value(T),
+}
+
+impl<T> Patch<T> {
+    /// Applies `f` to a sent value.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Patch<U> {
+        match self {
+            Patch::Absent => Patch::Absent,
+            Patch::Null => Patch::Null,
+            Patch::Value(v) => Patch::Value(f(v)),
+        }
+    }
+
+    /// Left out is `None`, null is `Some(None)`, a value `Some(Some(v))`.
+    pub fn into_change(self) -> Option<Option<T>> {
+        match self {
+            Patch::Absent => None,
+            Patch::Null => Some(None),
+            Patch::Value(v) => Some(Some(v)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_is_trimmed_bounded_and_printable() {
+        assert_eq!(optional("f", None, 5).unwrap(), None);
+        assert_eq!(
+            optional("f", Some(" ab "), 5).unwrap().as_deref(),
+            Some("ab")
+        );
+        assert!(optional("f", Some("  "), 5).is_err());
+        assert!(optional("f", Some("abcdef"), 5).is_err());
+        assert!(optional("f", Some("a\u{7}b"), 5).is_err());
+        assert_eq!(
+            optional("f", Some("a\nb"), 5).unwrap().as_deref(),
+            Some("a\nb")
+        );
+        assert_eq!(
+            required("f", Some(" "), 5).unwrap_err().sentence(),
+            "The field f is missing."
+        );
+        assert_eq!(required("f", Some("x"), 5).unwrap(), "x");
+    }
+}
