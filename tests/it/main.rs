@@ -7,6 +7,7 @@ mod customers;
 mod durability;
 mod hostile;
 mod idempotency;
+mod layers;
 mod ledger;
 mod mcp;
 mod mcp_client;
