@@ -22,6 +22,7 @@ pub mod iso;
 pub mod jurisdiction;
 pub mod keys;
 pub mod ledger;
+pub mod lock;
 pub mod mcp;
 pub mod money;
 pub mod numbering;

@@ -8,6 +8,7 @@ mod durability;
 mod hostile;
 mod idempotency;
 mod ledger;
+mod lock;
 mod mcp;
 mod mcp_client;
 mod pipeline;
