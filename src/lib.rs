@@ -24,6 +24,7 @@ pub mod keys;
 pub mod ledger;
 pub mod lock;
 pub mod mcp;
+pub mod migrations;
 pub mod money;
 pub mod numbering;
 pub mod purchases;

@@ -180,6 +180,28 @@ impl ServerLock {
             })
         })
     }
+
+    /// The lock for bringing the data file at `data` from schema version
+    /// `from` to `to`.
+    ///
+    /// Fails naming the holder when another process (a server) holds it.
+    pub fn migrate(data: &Path, from: i64, to: i64) -> Result<ServerLock> {
+        ServerLock::acquire(data, Purpose::Migrating).map_err(|e| {
+            e.into_error(|who, migrating| {
+                if migrating {
+                    format!(
+                        "The data file {} has schema version {from} and needs version {to}, and another kontor process ({who}) is bringing it up now; run the command again when it is done.",
+                        data.display()
+                    )
+                } else {
+                    format!(
+                        "The data file {} has schema version {from} and needs version {to}, but a kontor server ({who}) serves this file; stop it, then run the command again.",
+                        data.display()
+                    )
+                }
+            })
+        })
+    }
 }
 
 #[cfg(unix)]
