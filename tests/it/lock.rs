@@ -1,6 +1,7 @@
 //! One server per data file: a second server on the same file is refused
 //! naming the first, console commands keep working beside a server, the demo
-//! does not replace a file a server uses. Servers run as real processes.
+//! does not replace a file a server uses, and a console that would have to
+//! migrate a file a server holds refuses. Servers run as real processes.
 
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -8,8 +9,10 @@ use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
 
+use kontor::lock::{Purpose, ServerLock};
 use serde_json::json;
 
+use crate::migrations::{user_version, v1_copy};
 use crate::support::{Client, DataFile};
 
 const WAIT: Duration = Duration::from_secs(30);
@@ -233,4 +236,30 @@ fn the_demo_does_not_replace_a_demo_file_a_server_uses() {
         .collect::<Result<_, _>>()
         .unwrap();
     assert_eq!(ids, vec![company]);
+}
+
+#[test]
+fn a_console_that_must_migrate_a_file_a_server_holds_refuses_and_changes_nothing() {
+    let data = v1_copy();
+    // This test process plays the server: it holds the lock.
+    let lock = ServerLock::acquire(&data.path, Purpose::Serving).expect("lock");
+    let holder = holder_of(&data.path);
+    assert!(holder.starts_with(&format!("pid {},", std::process::id())));
+    let (ok, _, stderr) = data.console(&["key", "list", "--company", "org_x"]);
+    assert!(!ok);
+    assert_eq!(
+        stderr.trim_end(),
+        format!(
+            "kontor: The data file {} has schema version 1 and needs version {}, but a kontor server ({holder}) serves this file; stop it, then run the command again.",
+            data.path.display(),
+            kontor::db::SCHEMA_VERSION
+        )
+    );
+    assert_eq!(user_version(&data.path), 1);
+    // Without a server, the console migrates, under the lock, and lets it go.
+    drop(lock);
+    let (_, _, stderr) = data.console(&["key", "list", "--company", "org_x"]);
+    assert!(stderr.contains("Company org_x was not found"), "{stderr}");
+    assert_eq!(user_version(&data.path), kontor::db::SCHEMA_VERSION);
+    ServerLock::acquire(&data.path, Purpose::Serving).expect("the console let the lock go");
 }

@@ -11,6 +11,7 @@ mod ledger;
 mod lock;
 mod mcp;
 mod mcp_client;
+mod migrations;
 mod pipeline;
 mod receiver;
 mod support;
