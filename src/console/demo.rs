@@ -420,8 +420,10 @@ fn remove_data_file(path: &Path) -> Result<()> {
 /// `kontor demo`: a fresh data file (the default demo file is replaced; a
 /// named file must not exist yet), the demo books, the keys, then it serves.
 ///
-/// Fails when a named data file already exists, or the address cannot be bound.
+/// Fails when a named data file already exists, when a server serves the
+/// demo file, or when the address cannot be bound.
 pub fn run(data: Option<PathBuf>, listen: SocketAddr, webhook_allow_loopback: bool) -> Result<()> {
+    let replace = data.is_none();
     let path = match data {
         Some(path) if path.exists() => {
             return Err(Error::refused(format!(
@@ -430,12 +432,13 @@ pub fn run(data: Option<PathBuf>, listen: SocketAddr, webhook_allow_loopback: bo
         )))
         }
         Some(path) => path,
-        None => {
-            let path = PathBuf::from(DEMO_DATA);
-            remove_data_file(&path)?;
-            path
-        }
+        None => PathBuf::from(DEMO_DATA),
     };
+    // Taken before the file is replaced; the server shares it.
+    let _lock = crate::store::lock::ServerLock::replace_demo(&path)?;
+    if replace {
+        remove_data_file(&path)?;
+    }
     let demo = seed(&Db::open(&path, 1)?)?;
     let mut config = Config::new(&path, listen);
     config.webhook_allow_loopback = webhook_allow_loopback;

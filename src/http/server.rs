@@ -161,6 +161,8 @@ fn start_with(
     config: Config,
     stop: impl Future<Output = ()> + Send + 'static,
 ) -> Result<(SocketAddr, Arc<App>, std::thread::JoinHandle<()>)> {
+    // One server per data file; the lock is held until the serving thread ends.
+    let lock = crate::store::lock::ServerLock::serve(&config.data)?;
     let db = Arc::new(Db::open(&config.data, config.connections)?);
     let app = Arc::new(App {
         db: db.clone(),
@@ -195,6 +197,7 @@ fn start_with(
     let thread = std::thread::Builder::new()
         .name("kontor-server".into())
         .spawn(move || {
+            let _lock = lock;
             runtime.block_on(serve(listener, served, stop));
             runtime.shutdown_timeout(Duration::from_secs(5));
             // Requests in flight to receivers finish and are recorded.

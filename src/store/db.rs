@@ -10,7 +10,7 @@
 //! savepoint and leaves the others untouched; a failing COMMIT fails the whole
 //! group, whose members have all not yet been answered. Writers of other
 //! processes (the console) wait in `busy_timeout`.
-//! This module knows no table but `PRAGMA user_version`.
+//! This module knows no table; `migrations` owns `PRAGMA user_version`.
 
 use std::cell::Cell;
 use std::ops::Deref;
@@ -105,17 +105,19 @@ fn configure_with_cache(conn: &mut Connection, cache_kib: i64) -> rusqlite::Resu
 
 impl Db {
     /// Opens (creating if needed) the data file at `path` with `connections`
-    /// pooled read connections and one writer, and brings a fresh file to the
-    /// current schema.
+    /// pooled read connections and one writer, and brings the file to the
+    /// current schema (`migrations::bring_up`) before the pool opens.
     ///
-    /// Fails when the file cannot be opened, or when it was written by a newer
-    /// kontor (its schema version is higher than this binary's).
+    /// Fails when the file cannot be opened, when it was written by a newer
+    /// kontor (its schema version is higher than this binary's), or when it
+    /// needs migrating and cannot be (see `migrations::bring_up`).
     pub fn open(path: &Path, connections: u32) -> Result<Db> {
         let cannot = |e: &dyn std::fmt::Display| {
             Error::internal(format!("cannot open {}: {e}", path.display()))
         };
         let mut writer = Connection::open(path).map_err(|e| cannot(&e))?;
         configure_with_cache(&mut writer, WRITER_CACHE_KIB).map_err(|e| cannot(&e))?;
+        crate::store::migrations::bring_up(&writer, path)?;
         let manager = SqliteConnectionManager::file(path).with_init(configure);
         let pool = r2d2::Pool::builder()
             .max_size(connections.max(1))
@@ -140,24 +142,7 @@ impl Db {
             queued: AtomicUsize::new(0),
             listeners: Mutex::new(Vec::new()),
         };
-        db.migrate()?;
         Ok(db)
-    }
-
-    fn migrate(&self) -> Result<()> {
-        self.write(|tx| {
-            let version: i64 = tx.query_row("PRAGMA user_version", [], |r| r.get(0))?;
-            if version > SCHEMA_VERSION {
-                return Err(Error::refused(format!(
-                    "The data file has schema version {version}, but this kontor knows only up to {SCHEMA_VERSION}; use a newer kontor."
-                )));
-            }
-            if version == 0 {
-                tx.execute_batch(SCHEMA)?;
-                tx.execute_batch(&format!("PRAGMA user_version = {SCHEMA_VERSION}"))?;
-            }
-            Ok(())
-        })
     }
 
     /// Registers a listener called after every commit that wrote events.

@@ -5,6 +5,8 @@
 pub mod clock;
 pub mod db;
 pub mod ids;
+pub mod lock;
+pub mod migrations;
 pub mod page;
 pub mod row;
 pub mod tenant;

@@ -1,0 +1,1151 @@
+//! Bringing a data file to the schema this binary knows. A fresh file gets
+//! `schema.sql` whole; an older one runs the numbered steps of `MIGRATIONS`
+//! after its `PRAGMA user_version`, all in one `BEGIN IMMEDIATE` transaction
+//! with foreign keys off (SQLite ignores the pragma inside a transaction), a
+//! `PRAGMA foreign_key_check` before the version is set and the COMMIT, and
+//! foreign keys on again afterwards. A file newer than the binary is refused.
+//!
+//! Migrations refuse, they never repair: a row that breaks a rule of the new
+//! schema stops the migration with a sentence naming its table and id, the
+//! transaction rolls back, and the file stays as it was. Only a process that
+//! holds the data file's server lock (see `lock`), or takes it because no
+//! server runs, migrates.
+//!
+//! Each step carries a frozen copy of the DDL it brings the file to, so
+//! `schema.sql` may move on; after the steps, a file is structurally the same
+//! as a fresh one (a test compares them).
+
+use std::path::Path;
+
+use rusqlite::types::Value;
+use rusqlite::{ffi, params_from_iter, Connection, OptionalExtension};
+
+use crate::error::{Error, Result};
+use crate::store::db::SCHEMA;
+use crate::store::lock::ServerLock;
+
+/// One migration step: it brings a data file from version `number - 1` to
+/// `number`, inside the runner's transaction.
+pub struct Migration {
+    /// The version the step brings a file to; steps are numbered in merge
+    /// order, consecutively from 2 (version 1 is the first schema).
+    pub number: i64,
+    /// What the step changes, in one line.
+    pub summary: &'static str,
+    run: fn(&Connection) -> Result<(), Stop>,
+}
+
+/// Every step, in order. The last number is the current schema version.
+pub const MIGRATIONS: &[Migration] = &[Migration {
+    number: 2,
+    summary: concat!(
+        "references carry company and environment; amounts their sign, currencies their shape; ",
+        "one invoice per draft; a payment names its invoice or bill; credit applications"
+    ),
+    run: to_2,
+}];
+
+/// The schema version this binary writes and understands: the last step's
+/// number, which `db::SCHEMA_VERSION` must name too (checked when compiling).
+pub const CURRENT: i64 = match MIGRATIONS.last() {
+    Some(last) => last.number,
+    None => 1,
+};
+
+/// Whether `steps` are numbered 2, 3, 4, … with no number missing or twice.
+pub const fn numbered_consecutively(steps: &[Migration]) -> bool {
+    let mut i = 0;
+    while i < steps.len() {
+        if steps[i].number != i as i64 + 2 {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+const _: () = assert!(
+    numbered_consecutively(MIGRATIONS),
+    "MIGRATIONS must be numbered 2, 3, 4, … with no number missing or twice"
+);
+const _: () = assert!(
+    CURRENT == crate::store::db::SCHEMA_VERSION,
+    "the last step of MIGRATIONS must bring a file to db::SCHEMA_VERSION"
+);
+
+/// Why a step stopped.
+#[derive(Debug)]
+enum Stop {
+    /// A row breaks a rule of the new schema: "<table> row <id> <what>".
+    Row(String),
+    Storage(rusqlite::Error),
+}
+
+impl From<rusqlite::Error> for Stop {
+    fn from(e: rusqlite::Error) -> Self {
+        Stop::Storage(e)
+    }
+}
+
+fn user_version(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.query_row("PRAGMA user_version", [], |r| r.get(0))
+}
+
+/// Brings the data file open on `conn` (found at `path`) to `CURRENT`: a
+/// fresh file (version 0) gets `schema.sql`; an older one the steps after
+/// its version, under the data file's lock. Call it before any other
+/// connection uses the file.
+///
+/// Fails when the file is newer than this binary; when another process holds
+/// the lock of a file that needs migrating; when a row breaks a rule of the
+/// new schema (nothing is changed then); and on a storage error.
+pub fn bring_up(conn: &Connection, path: &Path) -> Result<()> {
+    let version = user_version(conn)?;
+    if version > CURRENT {
+        return Err(newer(version));
+    }
+    if version == CURRENT {
+        return Ok(());
+    }
+    if version == 0 {
+        return create(conn);
+    }
+    let _lock = ServerLock::migrate(path, version, CURRENT)?;
+    conn.execute_batch("PRAGMA foreign_keys = OFF")?;
+    let migrated = migrate(conn);
+    let restored = conn.execute_batch("PRAGMA foreign_keys = ON");
+    migrated?;
+    Ok(restored?)
+}
+
+fn newer(version: i64) -> Error {
+    Error::refused(format!(
+        "The data file has schema version {version}, but this kontor knows only up to {CURRENT}; use a newer kontor."
+    ))
+}
+
+/// A fresh file: the whole current schema, in one transaction.
+fn create(conn: &Connection) -> Result<()> {
+    conn.execute_batch("BEGIN IMMEDIATE")?;
+    let created = (|| {
+        // Another process may have created it meanwhile.
+        if user_version(conn)? == 0 {
+            conn.execute_batch(SCHEMA)?;
+            conn.execute_batch(&format!("PRAGMA user_version = {CURRENT}"))?;
+        }
+        Ok::<_, rusqlite::Error>(())
+    })();
+    finish(conn, created.map_err(Error::from))
+}
+
+/// COMMITs when `outcome` is a success, else rolls back.
+fn finish(conn: &Connection, outcome: Result<()>) -> Result<()> {
+    match outcome {
+        Ok(()) => match conn.execute_batch("COMMIT") {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                let _ = conn.execute_batch("ROLLBACK");
+                Err(e.into())
+            }
+        },
+        Err(e) => {
+            let _ = conn.execute_batch("ROLLBACK");
+            Err(e)
+        }
+    }
+}
+
+/// The steps after the file's version, the foreign-key check and the new
+/// version, in one transaction (foreign keys are off).
+fn migrate(conn: &Connection) -> Result<()> {
+    conn.execute_batch("BEGIN IMMEDIATE")?;
+    let outcome = (|| {
+        let version = user_version(conn)?;
+        if version > CURRENT {
+            return Err(newer(version));
+        }
+        let cannot = |stop: Stop| match stop {
+            Stop::Row(row) => Error::refused(format!(
+                "The data file cannot be brought to version {CURRENT}: {row}. Nothing was changed."
+            )),
+            Stop::Storage(e) => Error::internal(format!(
+                "cannot bring the data file to version {CURRENT} (nothing was changed): {e}"
+            )),
+        };
+        for step in MIGRATIONS.iter().filter(|s| s.number > version) {
+            (step.run)(conn).map_err(cannot)?;
+        }
+        if let Some(row) = foreign_key_problem(conn)? {
+            return Err(cannot(Stop::Row(row)));
+        }
+        conn.execute_batch(&format!("PRAGMA user_version = {CURRENT}"))?;
+        Ok(())
+    })();
+    finish(conn, outcome)
+}
+
+/// Quotes an SQL identifier.
+fn q(name: &str) -> String {
+    format!("\"{}\"", name.replace('"', "\"\""))
+}
+
+/// The expression naming a row of `table` in a sentence: its `id`, else its
+/// primary key ("with seq 12", "with company_id org_…, series customer").
+fn row_name_sql(conn: &Connection, table: &str) -> rusqlite::Result<String> {
+    let mut columns = Vec::new();
+    let mut key = Vec::new();
+    let mut stmt = conn.prepare("SELECT name, pk FROM pragma_table_info(?1) ORDER BY cid")?;
+    let rows = stmt.query_map([table], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)?))
+    })?;
+    for row in rows {
+        let (name, pk) = row?;
+        if pk > 0 {
+            key.push((pk, name.clone()));
+        }
+        columns.push(name);
+    }
+    if columns.iter().any(|c| c == "id") {
+        return Ok("id".into());
+    }
+    key.sort();
+    let parts: Vec<String> = key
+        .iter()
+        .map(|(_, name)| {
+            format!(
+                "'{} ' || coalesce({}, 'NULL')",
+                name.replace('\'', "''"),
+                q(name)
+            )
+        })
+        .collect();
+    Ok(if parts.is_empty() {
+        "'with rowid ' || rowid".into()
+    } else {
+        format!("'with ' || {}", parts.join(" || ', ' || "))
+    })
+}
+
+/// "<table> row <name>".
+fn row_label(table: &str, name: &str) -> String {
+    format!("{table} row {name}")
+}
+
+/// What a constraint failure says about the row that caused it.
+fn what_broke(e: &rusqlite::Error) -> Option<String> {
+    let rusqlite::Error::SqliteFailure(failure, message) = e else {
+        return None;
+    };
+    if failure.code != ffi::ErrorCode::ConstraintViolation {
+        return None;
+    }
+    let message = message.clone().unwrap_or_default();
+    let detail = message
+        .split_once(": ")
+        .map_or(message.as_str(), |(_, d)| d)
+        .trim()
+        .to_string();
+    let column = |qualified: &str| {
+        qualified
+            .trim()
+            .split_once('.')
+            .map_or(qualified.trim(), |(_, c)| c)
+            .to_string()
+    };
+    Some(match failure.extended_code {
+        ffi::SQLITE_CONSTRAINT_CHECK => check_sentence(&detail),
+        ffi::SQLITE_CONSTRAINT_UNIQUE | ffi::SQLITE_CONSTRAINT_PRIMARYKEY => {
+            let columns: Vec<String> = detail.split(',').map(column).collect();
+            format!("repeats the {} of another row", columns.join(", "))
+        }
+        ffi::SQLITE_CONSTRAINT_NOTNULL => format!("has no {}", column(&detail)),
+        _ => format!("cannot be kept ({message})"),
+    })
+}
+
+/// A CHECK constraint's expression, said for a person.
+fn check_sentence(expression: &str) -> String {
+    let e = expression.split_whitespace().collect::<Vec<_>>().join(" ");
+    if e.contains("GLOB '[A-Z][A-Z][A-Z]'") {
+        return "has a currency that is not three capital letters".into();
+    }
+    if e.contains("environment IN") {
+        return "has an environment other than PRODUCTION or SANDBOX".into();
+    }
+    if e.contains("direction = 'in'") {
+        return "names a document that does not match its direction (money in pays an invoice, money out a bill)"
+            .into();
+    }
+    if e.contains("state = 'ISSUED'") {
+        return "is ISSUED without naming an invoice, or names one without being ISSUED".into();
+    }
+    if e == "gross = net + tax" {
+        return "has a gross amount other than net plus tax".into();
+    }
+    if e.contains("document_type <> 'INVOICE'") || e.contains("kind <> 'bill'") {
+        return "has an amount of the wrong sign, or owes more than its total".into();
+    }
+    if e.contains("document_type <> 'CORRECTION'") || e.contains("kind <> 'credit'") {
+        return "has an amount of the wrong sign, or more left open than its total".into();
+    }
+    if let Some(column) = e.strip_suffix(" > 0") {
+        return format!("has {} that is not positive", with_article(column));
+    }
+    if let Some(column) = e.strip_suffix(" >= 0") {
+        return format!("has a negative {column}");
+    }
+    format!("breaks the rule CHECK ({e})")
+}
+
+/// "an amount", "a customer".
+fn with_article(noun: &str) -> String {
+    let article = if noun.starts_with(['a', 'e', 'i', 'o', 'u']) {
+        "an"
+    } else {
+        "a"
+    };
+    format!("{article} {noun}")
+}
+
+/// One row of `table` in words: "a customer", "an invoice", "a company",
+/// "a webhook endpoint".
+fn a_row_of(table: &str) -> String {
+    let singular = if let Some(stem) = table.strip_suffix("ies") {
+        format!("{stem}y")
+    } else {
+        table.strip_suffix('s').unwrap_or(table).to_string()
+    };
+    with_article(&singular.replace('_', " "))
+}
+
+/// The first row `PRAGMA foreign_key_check` finds, as "<table> row <id>
+/// points to …".
+fn foreign_key_problem(conn: &Connection) -> rusqlite::Result<Option<String>> {
+    let first = conn
+        .prepare("PRAGMA foreign_key_check")?
+        .query_row([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, Option<i64>>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, i64>(3)?,
+            ))
+        })
+        .optional()?;
+    let Some((table, rowid, parent, fk)) = first else {
+        return Ok(None);
+    };
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    let mut stmt = conn.prepare(
+        "SELECT \"from\", coalesce(\"to\", 'id') FROM pragma_foreign_key_list(?1) WHERE id = ?2 ORDER BY seq",
+    )?;
+    for pair in stmt.query_map(rusqlite::params![table, fk], |r| Ok((r.get(0)?, r.get(1)?)))? {
+        pairs.push(pair?);
+    }
+    let Some((from, to)) = pairs.first().cloned() else {
+        return Ok(Some(format!("{table} has a broken reference to {parent}")));
+    };
+    let name_sql = row_name_sql(conn, &table)?;
+    let select = format!("SELECT {name_sql}, {} FROM {} AS c", q(&from), q(&table));
+    let row: Option<(String, Value)> = match rowid {
+        Some(rowid) => conn
+            .query_row(&format!("{select} WHERE c.rowid = ?1"), [rowid], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .optional()?,
+        None => {
+            // WITHOUT ROWID tables: find a row whose reference matches no parent.
+            let present: Vec<String> = pairs
+                .iter()
+                .map(|(f, _)| format!("c.{} IS NOT NULL", q(f)))
+                .collect();
+            let matching: Vec<String> = pairs
+                .iter()
+                .map(|(f, t)| format!("p.{} = c.{}", q(t), q(f)))
+                .collect();
+            conn.query_row(
+                &format!(
+                    "{select} WHERE {} AND NOT EXISTS (SELECT 1 FROM {} AS p WHERE {}) LIMIT 1",
+                    present.join(" AND "),
+                    q(&parent),
+                    matching.join(" AND ")
+                ),
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?
+        }
+    };
+    let Some((name, reference)) = row else {
+        return Ok(Some(format!("{table} has a broken reference to {parent}")));
+    };
+    let shown = match &reference {
+        Value::Text(t) => t.clone(),
+        Value::Integer(i) => i.to_string(),
+        _ => "?".into(),
+    };
+    let exists: bool = conn.query_row(
+        &format!(
+            "SELECT EXISTS (SELECT 1 FROM {} WHERE {} = ?1)",
+            q(&parent),
+            q(&to)
+        ),
+        [&reference],
+        |r| r.get(0),
+    )?;
+    let whose = if exists && pairs.len() > 1 {
+        "of another company or environment"
+    } else {
+        "that does not exist"
+    };
+    Ok(Some(format!(
+        "{} points to {} ({shown}) {whose}",
+        row_label(&table, &name),
+        a_row_of(&parent)
+    )))
+}
+
+/// The objects a schema text creates, read from an in-memory database made
+/// from it: (type, name, tbl_name, sql), in the order the text creates them.
+struct Catalog(Vec<(String, String, String, String)>);
+
+impl Catalog {
+    fn of(schema: &str) -> rusqlite::Result<Catalog> {
+        let scratch = Connection::open_in_memory()?;
+        scratch.execute_batch(schema)?;
+        let mut stmt = scratch.prepare(
+            "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY rowid",
+        )?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+        Ok(Catalog(rows.collect::<rusqlite::Result<_>>()?))
+    }
+
+    fn table(&self, table: &str) -> rusqlite::Result<&str> {
+        self.0
+            .iter()
+            .find(|(kind, name, _, _)| kind == "table" && name == table)
+            .map(|(_, _, _, sql)| sql.as_str())
+            .ok_or_else(|| {
+                rusqlite::Error::InvalidParameterName(format!(
+                    "no table {table} in the target schema"
+                ))
+            })
+    }
+
+    /// The indexes and triggers of `table`.
+    fn dependents<'a>(&'a self, table: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.0
+            .iter()
+            .filter(move |(kind, _, of, _)| kind != "table" && of == table)
+            .map(|(_, _, _, sql)| sql.as_str())
+    }
+}
+
+/// Creates `table` of the target schema as `new_<table>`.
+fn create_new(conn: &Connection, target: &Catalog, table: &str) -> rusqlite::Result<String> {
+    let sql = target.table(table)?;
+    let head = format!("CREATE TABLE {table} (");
+    let new = format!("new_{table}");
+    let Some(rest) = sql.strip_prefix(&head) else {
+        return Err(rusqlite::Error::InvalidParameterName(format!(
+            "the target's {table} does not begin with {head}"
+        )));
+    };
+    conn.execute_batch(&format!("CREATE TABLE {new} ({rest}"))?;
+    Ok(new)
+}
+
+/// Rebuilds `table` the SQLite way (create the new table, copy every row with
+/// its rowid, drop the old one, rename the new one, recreate its indexes and
+/// triggers). Columns are copied by name unless `computed` gives an
+/// expression over the old table for one.
+fn rebuild(
+    conn: &Connection,
+    target: &Catalog,
+    table: &str,
+    computed: &[(&str, &str, &str)],
+) -> Result<(), Stop> {
+    let new = create_new(conn, target, table)?;
+    let mut columns = Vec::new();
+    let mut stmt = conn.prepare("SELECT name FROM pragma_table_info(?1) ORDER BY cid")?;
+    for name in stmt.query_map([&new], |r| r.get::<_, String>(0))? {
+        columns.push(name?);
+    }
+    let sources: Vec<String> = columns
+        .iter()
+        .map(|c| {
+            computed
+                .iter()
+                .find(|(t, column, _)| *t == table && column == c)
+                .map_or_else(|| q(c), |(_, _, expression)| format!("({expression})"))
+        })
+        .collect();
+    let list = columns.iter().map(|c| q(c)).collect::<Vec<_>>().join(", ");
+    let copied = conn.execute(
+        &format!(
+            "INSERT INTO {} ({list}) SELECT {} FROM {}",
+            q(&new),
+            sources.join(", "),
+            q(table)
+        ),
+        [],
+    );
+    if let Err(e) = copied {
+        return Err(match what_broke(&e) {
+            Some(_) => Stop::Row(offending_row(conn, table, &new, &list, &sources)?),
+            None => Stop::Storage(e),
+        });
+    }
+    conn.execute_batch(&format!(
+        "DROP TABLE {}; ALTER TABLE {} RENAME TO {};",
+        q(table),
+        q(&new),
+        q(table)
+    ))?;
+    for sql in target.dependents(table) {
+        conn.execute_batch(sql)?;
+    }
+    Ok(())
+}
+
+/// After a bulk copy failed on a constraint: copies row by row, in the old
+/// table's order, and names the first row that fails and why.
+fn offending_row(
+    conn: &Connection,
+    table: &str,
+    new: &str,
+    list: &str,
+    sources: &[String],
+) -> Result<String, Stop> {
+    let name_sql = row_name_sql(conn, table)?;
+    let mut read = conn.prepare(&format!(
+        "SELECT {name_sql}, {} FROM {}",
+        sources.join(", "),
+        q(table)
+    ))?;
+    let width = sources.len();
+    let marks = vec!["?"; width].join(", ");
+    let mut write = conn.prepare(&format!("INSERT INTO {} ({list}) VALUES ({marks})", q(new)))?;
+    let mut rows = read.query([])?;
+    while let Some(row) = rows.next()? {
+        let name: String = row.get(0)?;
+        let values = (1..=width)
+            .map(|i| row.get::<_, Value>(i))
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        if let Err(e) = write.execute(params_from_iter(values)) {
+            return match what_broke(&e) {
+                Some(what) => Ok(format!("{} {what}", row_label(table, &name))),
+                None => Err(Stop::Storage(e)),
+            };
+        }
+    }
+    Ok(format!(
+        "{table} cannot be copied, though each of its rows can"
+    ))
+}
+
+/// Creates `table` and its indexes and triggers from the target schema.
+fn create_table(conn: &Connection, target: &Catalog, table: &str) -> rusqlite::Result<()> {
+    conn.execute_batch(target.table(table)?)?;
+    for sql in target.dependents(table) {
+        conn.execute_batch(sql)?;
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// Step 2 (1 → 2): composite tenant references, sign and shape CHECKs, one
+// invoice per draft, payments naming their invoice or bill, credit applications.
+
+/// Tables whose definition changed in version 2; each is rebuilt.
+const REBUILT_IN_2: &[&str] = &[
+    "companies",
+    "counters",
+    "idempotency_keys",
+    "customers",
+    "transactions",
+    "transaction_notes",
+    "drafts",
+    "draft_lines",
+    "invoices",
+    "invoice_lines",
+    "purchases",
+    "payments",
+    "journal",
+    "account_days",
+    "open_items",
+    "invoice_tallies",
+    "books_closed",
+    "events",
+    "webhook_endpoints",
+    "deliveries",
+];
+
+/// Tables new in version 2.
+const CREATED_IN_2: &[&str] = &["credit_applications"];
+
+/// Columns of version 2 computed from version 1's: a payment's
+/// `target_kind`/`target_id` become `invoice_id` or `purchase_id`.
+const COMPUTED_IN_2: &[(&str, &str, &str)] = &[
+    (
+        "payments",
+        "invoice_id",
+        "CASE WHEN target_kind = 'invoice' THEN target_id END",
+    ),
+    (
+        "payments",
+        "purchase_id",
+        "CASE WHEN target_kind = 'purchase' THEN target_id END",
+    ),
+];
+
+fn to_2(conn: &Connection) -> Result<(), Stop> {
+    let target = Catalog::of(SCHEMA_2)?;
+    for table in REBUILT_IN_2 {
+        rebuild(conn, &target, table, COMPUTED_IN_2)?;
+    }
+    for table in CREATED_IN_2 {
+        create_table(conn, &target, table)?;
+    }
+    Ok(())
+}
+
+/// Version 2 of the schema, frozen: `schema.sql` as commit 9134ada left it.
+/// Step 2 takes the definitions of the tables it rebuilds or creates, and
+/// their indexes and triggers, from here, never from today's `schema.sql`.
+const SCHEMA_2: &str = r#"-- The kontor data file: the whole current schema, applied to a fresh file.
+-- `PRAGMA user_version` records the version a data file carries; numbered
+-- migrations bring an older file up to this one (see src/store/migrations.rs).
+--
+-- Conventions:
+-- * every table is STRICT;
+-- * `seq` is the insertion order (newest first = seq DESC), `id` the opaque
+--   public identifier with its type prefix;
+-- * every company-owned row carries `company_id` and `environment`
+--   ('PRODUCTION' or 'SANDBOX'); every query filters on both, and a row that
+--   points to another company-owned row does so by (id, company_id,
+--   environment), so it cannot point into another company or environment;
+-- * amounts carry CHECKs on their sign, currencies on their shape (three
+--   capital letters; the ISO list is checked by the program);
+-- * instants are TEXT `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC, fixed width so text order is
+--   time order); calendar dates are TEXT `YYYY-MM-DD`.
+
+CREATE TABLE companies (
+    seq            INTEGER PRIMARY KEY,
+    id             TEXT NOT NULL UNIQUE,
+    name           TEXT NOT NULL,
+    country        TEXT NOT NULL,
+    currency       TEXT NOT NULL CHECK (currency GLOB '[A-Z][A-Z][A-Z]'),
+    plan           TEXT NOT NULL CHECK (plan IN ('STARTER', 'PROFESSIONAL', 'ENTERPRISE')),
+    invoice_prefix TEXT NOT NULL DEFAULT '',
+    payment_days   INTEGER,
+    timezone       TEXT NOT NULL,
+    -- the workflow: stage keys separated by ',' in order; the first is the start
+    workflow       TEXT NOT NULL,
+    created_at     TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE api_keys (
+    seq          INTEGER PRIMARY KEY,
+    id           TEXT NOT NULL UNIQUE,
+    company_id   TEXT NOT NULL REFERENCES companies (id),
+    environment  TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    name         TEXT NOT NULL,
+    -- lowercase hex SHA-256 of the whole key; the key itself is never stored
+    secret_hash  TEXT NOT NULL UNIQUE,
+    display      TEXT NOT NULL,
+    -- scope names separated by ','
+    scopes       TEXT NOT NULL,
+    created_at   TEXT NOT NULL,
+    expires_at   TEXT,
+    revoked_at   TEXT,
+    last_used_at TEXT
+) STRICT;
+CREATE INDEX api_keys_company ON api_keys (company_id, seq);
+
+-- Numbering sequences: one row per (company, environment, series). `series`
+-- names the sequence, e.g. 'customer' or 'transaction:2026'. Incremented inside
+-- the creating transaction, so numbers are gapless and never reused.
+CREATE TABLE counters (
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    series      TEXT NOT NULL,
+    value       INTEGER NOT NULL,
+    PRIMARY KEY (company_id, environment, series)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE idempotency_keys (
+    company_id   TEXT NOT NULL REFERENCES companies (id),
+    environment  TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    key          TEXT NOT NULL,
+    -- SHA-256 of method, path and the canonical JSON body
+    fingerprint  TEXT NOT NULL,
+    status       INTEGER NOT NULL,
+    resource_id  TEXT NOT NULL,
+    created_at   TEXT NOT NULL,
+    PRIMARY KEY (company_id, environment, key)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
+
+CREATE TABLE customers (
+    seq          INTEGER PRIMARY KEY,
+    id           TEXT NOT NULL UNIQUE,
+    company_id   TEXT NOT NULL REFERENCES companies (id),
+    environment  TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    number       TEXT NOT NULL,
+    name         TEXT NOT NULL,
+    contact      TEXT,
+    email        TEXT,
+    phone        TEXT,
+    street       TEXT NOT NULL,
+    postal_code  TEXT NOT NULL,
+    city         TEXT NOT NULL,
+    country      TEXT NOT NULL,
+    vat_id       TEXT,
+    currency     TEXT CHECK (currency GLOB '[A-Z][A-Z][A-Z]'),
+    is_customer  INTEGER NOT NULL,
+    is_supplier  INTEGER NOT NULL,
+    archived     INTEGER NOT NULL DEFAULT 0,
+    payment_days INTEGER,
+    created_at   TEXT NOT NULL,
+    UNIQUE (company_id, environment, number),
+    UNIQUE (id, company_id, environment)
+) STRICT;
+CREATE INDEX customers_tenant ON customers (company_id, environment, seq);
+
+CREATE TABLE transactions (
+    seq          INTEGER PRIMARY KEY,
+    id           TEXT NOT NULL UNIQUE,
+    company_id   TEXT NOT NULL REFERENCES companies (id),
+    environment  TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    number       TEXT NOT NULL,
+    title        TEXT NOT NULL,
+    description  TEXT,
+    stage        TEXT NOT NULL,
+    customer_id  TEXT,
+    due_on       TEXT,
+    -- the date the work started: the creation date in the company's time zone
+    started_on   TEXT NOT NULL,
+    archived     INTEGER NOT NULL DEFAULT 0,
+    created_at   TEXT NOT NULL,
+    updated_at   TEXT NOT NULL,
+    UNIQUE (company_id, environment, number),
+    UNIQUE (id, company_id, environment),
+    FOREIGN KEY (customer_id, company_id, environment) REFERENCES customers (id, company_id, environment)
+) STRICT;
+CREATE INDEX transactions_tenant ON transactions (company_id, environment, seq);
+CREATE INDEX transactions_started ON transactions (company_id, environment, started_on);
+
+-- Full-text index over number, title and description, kept by triggers.
+CREATE VIRTUAL TABLE transactions_fts USING fts5 (
+    number, title, description,
+    content = 'transactions', content_rowid = 'seq',
+    tokenize = 'unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER transactions_fts_insert AFTER INSERT ON transactions BEGIN
+    INSERT INTO transactions_fts (rowid, number, title, description)
+    VALUES (new.seq, new.number, new.title, coalesce(new.description, ''));
+END;
+CREATE TRIGGER transactions_fts_update AFTER UPDATE OF number, title, description ON transactions BEGIN
+    INSERT INTO transactions_fts (transactions_fts, rowid, number, title, description)
+    VALUES ('delete', old.seq, old.number, old.title, coalesce(old.description, ''));
+    INSERT INTO transactions_fts (rowid, number, title, description)
+    VALUES (new.seq, new.number, new.title, coalesce(new.description, ''));
+END;
+
+CREATE TABLE transaction_notes (
+    seq            INTEGER PRIMARY KEY,
+    id             TEXT NOT NULL UNIQUE,
+    company_id     TEXT NOT NULL REFERENCES companies (id),
+    environment    TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    transaction_id TEXT NOT NULL,
+    text           TEXT NOT NULL,
+    author         TEXT NOT NULL,
+    created_at     TEXT NOT NULL,
+    FOREIGN KEY (transaction_id, company_id, environment) REFERENCES transactions (id, company_id, environment)
+) STRICT;
+CREATE INDEX transaction_notes_transaction ON transaction_notes (transaction_id, seq);
+
+-- ---------------------------------------------------------------------------
+-- The books. Amounts are INTEGER minor units; `*_book` columns are in the
+-- company's book currency at the rate fixed when the document was recorded.
+-- Quantities and rates are TEXT exact decimals.
+
+-- Invoice and quote drafts: not documents yet, no number, no legal effect.
+CREATE TABLE drafts (
+    seq           INTEGER PRIMARY KEY,
+    id            TEXT NOT NULL UNIQUE,
+    company_id    TEXT NOT NULL REFERENCES companies (id),
+    environment   TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    document_type TEXT NOT NULL CHECK (document_type IN ('INVOICE', 'QUOTE')),
+    customer_id   TEXT NOT NULL,
+    currency      TEXT NOT NULL CHECK (currency GLOB '[A-Z][A-Z][A-Z]'),
+    state         TEXT NOT NULL CHECK (state IN ('DRAFT', 'ISSUED')),
+    invoice_id    TEXT,
+    created_at    TEXT NOT NULL,
+    CHECK ((state = 'ISSUED') = (invoice_id IS NOT NULL)),
+    UNIQUE (id, company_id, environment),
+    FOREIGN KEY (customer_id, company_id, environment) REFERENCES customers (id, company_id, environment),
+    FOREIGN KEY (invoice_id, company_id, environment) REFERENCES invoices (id, company_id, environment)
+) STRICT;
+CREATE INDEX drafts_tenant ON drafts (company_id, environment, state, created_at);
+
+CREATE TABLE draft_lines (
+    seq         INTEGER PRIMARY KEY,
+    draft_id    TEXT NOT NULL REFERENCES drafts (id),
+    description TEXT NOT NULL,
+    quantity    TEXT NOT NULL,
+    unit_price  INTEGER NOT NULL CHECK (unit_price >= 0),
+    -- JSON array of {name, rate, reason}; empty when no tax decision was made
+    taxes       TEXT NOT NULL
+) STRICT;
+CREATE INDEX draft_lines_draft ON draft_lines (draft_id, seq);
+
+-- Issued documents (invoices and their corrections): frozen at issue, never
+-- deleted; only `outstanding*`, `paid_on` and `cancelled_*` move afterwards.
+CREATE TABLE invoices (
+    seq               INTEGER PRIMARY KEY,
+    id                TEXT NOT NULL UNIQUE,
+    company_id        TEXT NOT NULL REFERENCES companies (id),
+    environment       TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    document_type     TEXT NOT NULL CHECK (document_type IN ('INVOICE', 'CORRECTION')),
+    number            TEXT NOT NULL,
+    -- the draft it was issued from (none for a correction)
+    draft_id          TEXT UNIQUE,
+    customer_id       TEXT NOT NULL,
+    buyer_name        TEXT NOT NULL,
+    buyer_street      TEXT NOT NULL,
+    buyer_postal_code TEXT NOT NULL,
+    buyer_city        TEXT NOT NULL,
+    buyer_country     TEXT NOT NULL,
+    buyer_vat_id      TEXT,
+    currency          TEXT NOT NULL CHECK (currency GLOB '[A-Z][A-Z][A-Z]'),
+    -- book-currency units per unit of `currency`
+    rate              TEXT NOT NULL,
+    issued_on         TEXT NOT NULL,
+    due_on            TEXT NOT NULL,
+    delivered_on      TEXT NOT NULL,
+    net               INTEGER NOT NULL,
+    tax               INTEGER NOT NULL,
+    gross             INTEGER NOT NULL,
+    gross_book        INTEGER NOT NULL,
+    outstanding       INTEGER NOT NULL,
+    outstanding_book  INTEGER NOT NULL,
+    paid_on           TEXT,
+    payment_sentence  TEXT NOT NULL,
+    corrects_id       TEXT,
+    cancelled_by_id   TEXT,
+    cancel_reason     TEXT,
+    recorded_at       TEXT NOT NULL,
+    -- an invoice owes what it is worth or less; a correction reverses one and owes nothing
+    CHECK (gross = net + tax),
+    CHECK (document_type <> 'INVOICE' OR (net >= 0 AND tax >= 0 AND gross > 0 AND gross_book > 0
+        AND outstanding BETWEEN 0 AND gross AND outstanding_book BETWEEN 0 AND gross_book)),
+    CHECK (document_type <> 'CORRECTION' OR (net <= 0 AND tax <= 0 AND gross < 0 AND gross_book < 0
+        AND outstanding = 0 AND outstanding_book = 0)),
+    UNIQUE (company_id, environment, number),
+    UNIQUE (id, company_id, environment),
+    FOREIGN KEY (customer_id, company_id, environment) REFERENCES customers (id, company_id, environment),
+    FOREIGN KEY (draft_id, company_id, environment) REFERENCES drafts (id, company_id, environment),
+    FOREIGN KEY (corrects_id, company_id, environment) REFERENCES invoices (id, company_id, environment),
+    FOREIGN KEY (cancelled_by_id, company_id, environment) REFERENCES invoices (id, company_id, environment)
+) STRICT;
+CREATE INDEX invoices_issued ON invoices (company_id, environment, issued_on, seq);
+CREATE INDEX invoices_open ON invoices (company_id, environment, issued_on, seq) WHERE outstanding <> 0;
+
+CREATE TABLE invoice_lines (
+    seq         INTEGER PRIMARY KEY,
+    invoice_id  TEXT NOT NULL REFERENCES invoices (id),
+    description TEXT NOT NULL,
+    quantity    TEXT NOT NULL,
+    unit_price  INTEGER NOT NULL CHECK (unit_price >= 0),
+    net         INTEGER NOT NULL
+) STRICT;
+CREATE INDEX invoice_lines_invoice ON invoice_lines (invoice_id, seq);
+
+CREATE TABLE invoice_taxes (
+    seq        INTEGER PRIMARY KEY,
+    invoice_id TEXT NOT NULL REFERENCES invoices (id),
+    name       TEXT NOT NULL,
+    rate       TEXT NOT NULL,
+    reason     TEXT,
+    base       INTEGER NOT NULL,
+    amount     INTEGER NOT NULL
+) STRICT;
+CREATE INDEX invoice_taxes_invoice ON invoice_taxes (invoice_id, seq);
+
+-- Incoming purchase documents (bills and supplier credits).
+CREATE TABLE purchases (
+    seq              INTEGER PRIMARY KEY,
+    id               TEXT NOT NULL UNIQUE,
+    company_id       TEXT NOT NULL REFERENCES companies (id),
+    environment      TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    supplier_id      TEXT NOT NULL,
+    kind             TEXT NOT NULL CHECK (kind IN ('bill', 'credit')),
+    document_number  TEXT NOT NULL,
+    document_date    TEXT NOT NULL,
+    due_on           TEXT NOT NULL,
+    currency         TEXT NOT NULL CHECK (currency GLOB '[A-Z][A-Z][A-Z]'),
+    rate             TEXT NOT NULL,
+    net              INTEGER NOT NULL,
+    tax              INTEGER NOT NULL,
+    gross            INTEGER NOT NULL,
+    gross_book       INTEGER NOT NULL,
+    outstanding      INTEGER NOT NULL,
+    outstanding_book INTEGER NOT NULL,
+    paid_on          TEXT,
+    recorded_at      TEXT NOT NULL,
+    -- a bill owes what it is worth or less; a supplier's credit is booked negated
+    CHECK (gross = net + tax),
+    CHECK (kind <> 'bill' OR (net >= 0 AND tax >= 0 AND gross > 0 AND gross_book > 0
+        AND outstanding BETWEEN 0 AND gross AND outstanding_book BETWEEN 0 AND gross_book)),
+    CHECK (kind <> 'credit' OR (net <= 0 AND tax <= 0 AND gross < 0 AND gross_book < 0
+        AND outstanding BETWEEN gross AND 0 AND outstanding_book BETWEEN gross_book AND 0)),
+    UNIQUE (company_id, environment, supplier_id, document_number),
+    UNIQUE (id, company_id, environment),
+    FOREIGN KEY (supplier_id, company_id, environment) REFERENCES customers (id, company_id, environment)
+) STRICT;
+CREATE INDEX purchases_tenant ON purchases (company_id, environment, document_date, seq);
+
+-- Money moving in (against an invoice) or out (against a bill).
+CREATE TABLE payments (
+    seq         INTEGER PRIMARY KEY,
+    id          TEXT NOT NULL UNIQUE,
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    direction   TEXT NOT NULL CHECK (direction IN ('in', 'out')),
+    -- the document paid: an invoice for money in, a bill for money out
+    invoice_id  TEXT,
+    purchase_id TEXT,
+    currency    TEXT NOT NULL CHECK (currency GLOB '[A-Z][A-Z][A-Z]'),
+    amount      INTEGER NOT NULL CHECK (amount > 0),
+    amount_book INTEGER NOT NULL CHECK (amount_book > 0),
+    method      TEXT NOT NULL CHECK (method IN ('bank', 'cash', 'card', 'other')),
+    reference   TEXT,
+    paid_on     TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    CHECK ((direction = 'in' AND invoice_id IS NOT NULL AND purchase_id IS NULL)
+        OR (direction = 'out' AND purchase_id IS NOT NULL AND invoice_id IS NULL)),
+    FOREIGN KEY (invoice_id, company_id, environment) REFERENCES invoices (id, company_id, environment),
+    FOREIGN KEY (purchase_id, company_id, environment) REFERENCES purchases (id, company_id, environment)
+) STRICT;
+CREATE INDEX payments_invoice ON payments (invoice_id) WHERE invoice_id IS NOT NULL;
+CREATE INDEX payments_purchase ON payments (purchase_id) WHERE purchase_id IS NOT NULL;
+
+-- A supplier's credit applied to a bill of the same supplier: no money moves;
+-- the bill owes less and the credit has less left.
+CREATE TABLE credit_applications (
+    seq         INTEGER PRIMARY KEY,
+    id          TEXT NOT NULL UNIQUE,
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    credit_id   TEXT NOT NULL,
+    bill_id     TEXT NOT NULL,
+    currency    TEXT NOT NULL CHECK (currency GLOB '[A-Z][A-Z][A-Z]'),
+    amount      INTEGER NOT NULL CHECK (amount > 0),
+    amount_book INTEGER NOT NULL CHECK (amount_book > 0),
+    applied_on  TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    CHECK (credit_id <> bill_id),
+    FOREIGN KEY (credit_id, company_id, environment) REFERENCES purchases (id, company_id, environment),
+    FOREIGN KEY (bill_id, company_id, environment) REFERENCES purchases (id, company_id, environment)
+) STRICT;
+CREATE INDEX credit_applications_credit ON credit_applications (credit_id);
+CREATE INDEX credit_applications_bill ON credit_applications (bill_id);
+
+-- The journal: balanced double-entry lines in the book currency, one entry
+-- per act, named by the act's record id.
+CREATE TABLE journal (
+    seq         INTEGER PRIMARY KEY,
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    entry       TEXT NOT NULL,
+    posted_on   TEXT NOT NULL,
+    account     TEXT NOT NULL,
+    debit       INTEGER NOT NULL CHECK (debit >= 0),
+    credit      INTEGER NOT NULL CHECK (credit >= 0)
+) STRICT;
+CREATE INDEX journal_entry ON journal (entry);
+
+-- The journal summed per account and day, kept in the same transaction, so
+-- balances as of any date read a few rows per day instead of every line.
+CREATE TABLE account_days (
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    account     TEXT NOT NULL,
+    posted_on   TEXT NOT NULL,
+    debit       INTEGER NOT NULL,
+    credit      INTEGER NOT NULL,
+    PRIMARY KEY (company_id, environment, account, posted_on)
+) STRICT, WITHOUT ROWID;
+
+-- Open receivables and payables in the book currency, as changes summed per
+-- (day of the change, due date): the outstanding report as of any date sums
+-- the rows up to that day.
+CREATE TABLE open_items (
+    company_id   TEXT NOT NULL REFERENCES companies (id),
+    environment  TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    side         TEXT NOT NULL CHECK (side IN ('receivable', 'payable')),
+    effective_on TEXT NOT NULL,
+    due_on       TEXT NOT NULL,
+    amount       INTEGER NOT NULL,
+    documents    INTEGER NOT NULL,
+    PRIMARY KEY (company_id, environment, side, effective_on, due_on)
+) STRICT, WITHOUT ROWID;
+
+-- How many issued documents there are, open and paid, per tenant: the list
+-- totals without counting rows.
+CREATE TABLE invoice_tallies (
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    tally       TEXT NOT NULL CHECK (tally IN ('all', 'open', 'paid')),
+    value       INTEGER NOT NULL,
+    PRIMARY KEY (company_id, environment, tally)
+) STRICT, WITHOUT ROWID;
+
+-- Closed books: acts dated on or before `through` are refused.
+CREATE TABLE books_closed (
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    through     TEXT NOT NULL,
+    closed_at   TEXT NOT NULL,
+    PRIMARY KEY (company_id, environment)
+) STRICT, WITHOUT ROWID;
+
+-- The outbox: every act writes its events here in its own transaction. The
+-- body is the flat, sorted, all-string JSON object sent to receivers,
+-- serialised once.
+CREATE TABLE events (
+    seq         INTEGER PRIMARY KEY,
+    id          TEXT NOT NULL UNIQUE,
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    kind        TEXT NOT NULL,
+    subject     TEXT NOT NULL,
+    body        TEXT NOT NULL,
+    created_at  TEXT NOT NULL,
+    UNIQUE (id, company_id, environment)
+) STRICT;
+CREATE INDEX events_subject ON events (subject);
+
+-- ---------------------------------------------------------------------------
+-- Webhooks. Endpoints belong to a company and an environment; the act that
+-- writes an event also writes one delivery per enabled endpoint subscribed to
+-- its kind (the outbox's fan-out), and the delivery worker works them off.
+
+CREATE TABLE webhook_endpoints (
+    seq         INTEGER PRIMARY KEY,
+    id          TEXT NOT NULL UNIQUE,
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    url         TEXT NOT NULL,
+    -- event kinds separated by ',', or '*' for all
+    events      TEXT NOT NULL,
+    description TEXT,
+    -- the signing secret, whole (`whsec_…`); shown once, at registration
+    secret      TEXT NOT NULL,
+    enabled     INTEGER NOT NULL,
+    created_at  TEXT NOT NULL,
+    disabled_at TEXT,
+    UNIQUE (id, company_id, environment)
+) STRICT;
+CREATE INDEX webhook_endpoints_tenant ON webhook_endpoints (company_id, environment, seq);
+
+CREATE TABLE deliveries (
+    seq             INTEGER PRIMARY KEY,
+    id              TEXT NOT NULL UNIQUE,
+    company_id      TEXT NOT NULL REFERENCES companies (id),
+    environment     TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    endpoint_id     TEXT NOT NULL,
+    event_id        TEXT NOT NULL,
+    state           TEXT NOT NULL CHECK (state IN ('PENDING', 'DELIVERED', 'FAILED')),
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at TEXT,
+    -- while a worker holds the delivery; a restart releases every lease
+    lease_until     TEXT,
+    last_status     INTEGER,
+    last_error      TEXT,
+    delivered_at    TEXT,
+    created_at      TEXT NOT NULL,
+    FOREIGN KEY (endpoint_id, company_id, environment) REFERENCES webhook_endpoints (id, company_id, environment),
+    FOREIGN KEY (event_id, company_id, environment) REFERENCES events (id, company_id, environment)
+) STRICT;
+CREATE INDEX deliveries_endpoint ON deliveries (endpoint_id, seq);
+CREATE INDEX deliveries_pending ON deliveries (endpoint_id, seq) WHERE state = 'PENDING';
+
+CREATE TABLE delivery_attempts (
+    seq         INTEGER PRIMARY KEY,
+    delivery_id TEXT NOT NULL REFERENCES deliveries (id),
+    attempt     INTEGER NOT NULL,
+    started_at  TEXT NOT NULL,
+    status      INTEGER,
+    duration_ms INTEGER NOT NULL,
+    error       TEXT,
+    -- the first 1 KiB of the answer
+    response    TEXT
+) STRICT;
+CREATE INDEX delivery_attempts_delivery ON delivery_attempts (delivery_id, seq);
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(number: i64) -> Migration {
+        Migration {
+            number,
+            summary: "",
+            run: |_| Ok(()),
+        }
+    }
+
+    #[test]
+    fn steps_are_numbered_consecutively_and_the_last_is_the_schema_version() {
+        assert!(numbered_consecutively(MIGRATIONS));
+        let numbers: Vec<i64> = MIGRATIONS.iter().map(|s| s.number).collect();
+        let expected: Vec<i64> = (2..2 + MIGRATIONS.len() as i64).collect();
+        assert_eq!(numbers, expected);
+        assert_eq!(CURRENT, *numbers.last().unwrap());
+        assert_eq!(crate::store::db::SCHEMA_VERSION, CURRENT);
+        // The check catches a number used twice, a gap and a wrong start.
+        assert!(!numbered_consecutively(&[step(2), step(2)]));
+        assert!(!numbered_consecutively(&[step(2), step(3), step(3)]));
+        assert!(!numbered_consecutively(&[step(2), step(4)]));
+        assert!(!numbered_consecutively(&[step(3)]));
+        assert!(numbered_consecutively(&[step(2), step(3)]));
+    }
+
+    #[test]
+    fn the_frozen_schema_of_step_2_has_every_table_the_step_names() {
+        let target = Catalog::of(SCHEMA_2).unwrap();
+        for table in REBUILT_IN_2.iter().chain(CREATED_IN_2) {
+            let sql = target.table(table).unwrap();
+            assert!(sql.starts_with(&format!("CREATE TABLE {table} (")), "{sql}");
+        }
+        for (table, column, _) in COMPUTED_IN_2 {
+            assert!(REBUILT_IN_2.contains(table));
+            assert!(target.table(table).unwrap().contains(&format!("{column} ")));
+        }
+    }
+
+    #[test]
+    fn refusals_say_what_a_row_breaks_in_words() {
+        assert_eq!(a_row_of("companies"), "a company");
+        assert_eq!(a_row_of("invoices"), "an invoice");
+        assert_eq!(a_row_of("webhook_endpoints"), "a webhook endpoint");
+        assert_eq!(a_row_of("deliveries"), "a delivery");
+        assert_eq!(
+            check_sentence("amount > 0"),
+            "has an amount that is not positive"
+        );
+        assert_eq!(
+            check_sentence("unit_price >= 0"),
+            "has a negative unit_price"
+        );
+        assert_eq!(
+            check_sentence("currency GLOB '[A-Z][A-Z][A-Z]'"),
+            "has a currency that is not three capital letters"
+        );
+        assert_eq!(check_sentence("x < 3"), "breaks the rule CHECK (x < 3)");
+    }
+}
