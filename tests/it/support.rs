@@ -317,3 +317,32 @@ impl Client {
 pub fn unique() -> String {
     kontor::store::ids::new_id("idem")
 }
+
+impl Client {
+    /// Calls an agent tool (revision 2025-11-25) and returns the JSON-RPC result.
+    pub fn tool(&self, key: &str, tool: &str, arguments: Value) -> Value {
+        let auth = format!("Bearer {key}");
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": tool, "arguments": arguments}});
+        let bytes = serde_json::to_vec(&body).unwrap();
+        let a = self.send(
+            "POST",
+            "/mcp",
+            &[
+                ("Authorization", &auth),
+                ("Content-Type", "application/json"),
+                ("MCP-Protocol-Version", "2025-11-25"),
+            ],
+            Some(&bytes),
+        );
+        assert_eq!(a.status, 200, "{:?}", a.body);
+        a.body["result"].clone()
+    }
+
+    /// Calls an agent tool that must refuse; returns its `{code, fehler}`.
+    #[track_caller]
+    pub fn tool_refusal(&self, key: &str, tool: &str, arguments: Value) -> Value {
+        let result = self.tool(key, tool, arguments);
+        assert_eq!(result["isError"], json!(true), "{result}");
+        result["structuredContent"].clone()
+    }
+}
