@@ -358,6 +358,28 @@ fn settle(
     Ok(Settled { id, cleared })
 }
 
+/// Settles `doc` by money, on the payment's date or today in the company's
+/// time zone; returns what `settle` made and the date.
+fn pay(
+    tx: &Tx,
+    tenant: &Tenant,
+    company: &Company,
+    doc: &Open,
+    payment: &NewPayment,
+) -> Result<(Settled, Date)> {
+    let on = payment.on.unwrap_or_else(|| company.today());
+    let settled = settle(
+        tx,
+        tenant,
+        company,
+        doc,
+        payment.amount,
+        on,
+        How::Money(payment),
+    )?;
+    Ok((settled, on))
+}
+
 /// Moves what a document owes by `delta` (and its book amount by
 /// `delta_book`); the day it reaches zero is its `paid_on`.
 fn move_balance(
@@ -493,16 +515,7 @@ pub fn pay_invoice(
         outstanding: invoice.outstanding,
         outstanding_book: invoice.outstanding_book,
     };
-    let on = payment.on.unwrap_or_else(|| company.today());
-    let settled = settle(
-        tx,
-        tenant,
-        &company,
-        &doc,
-        payment.amount,
-        on,
-        How::Money(payment),
-    )?;
+    let (settled, on) = pay(tx, tenant, &company, &doc, payment)?;
     if settled.cleared {
         invoices::count(tx, tenant, Move::Paid)?;
         let paid = invoices::stored_by_id(tx, tenant, &invoice.id)?;
@@ -549,16 +562,7 @@ pub fn pay_bill(tx: &Tx, tenant: &Tenant, id: &str, payment: &NewPayment) -> Res
     if doc.outstanding == 0 {
         return Err(Error::wrong_state(format!("{id} is paid in full.")));
     }
-    let on = payment.on.unwrap_or_else(|| company.today());
-    let settled = settle(
-        tx,
-        tenant,
-        &company,
-        &doc,
-        payment.amount,
-        on,
-        How::Money(payment),
-    )?;
+    let (settled, on) = pay(tx, tenant, &company, &doc, payment)?;
     Ok(view(&doc, settled.id, payment, on))
 }
 

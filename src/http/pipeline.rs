@@ -151,6 +151,18 @@ impl<'a> ReadSnapshot<'a> {
     }
 }
 
+/// One snapshot for a request that only `reads`, none for one that may write
+/// (it must see its own writes).
+///
+/// Fails only on a storage error.
+pub fn snapshot(conn: &Connection, reads: bool) -> Result<Option<ReadSnapshot<'_>>> {
+    if reads {
+        ReadSnapshot::begin(conn).map(Some)
+    } else {
+        Ok(None)
+    }
+}
+
 impl Drop for ReadSnapshot<'_> {
     fn drop(&mut self) {
         if !self.0.is_autocommit() {

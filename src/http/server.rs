@@ -363,43 +363,40 @@ async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Byt
         let parsed = mcp::parse(&request);
         let writes = mcp::may_write(&parsed);
         if writes {
-            tokio::task::spawn_blocking(move || {
-                mcp::handle(&app, &request, &headers, parsed, writes)
-            })
-            .await
-            .unwrap_or_else(|e| {
-                refusal(
-                    &Error::internal(format!("handler failed: {e}")),
-                    Vec::new(),
-                    None,
-                )
-            })
+            blocking(move || mcp::handle(&app, &request, &headers, parsed, writes)).await
         } else {
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                mcp::handle(&app, &request, &headers, parsed, writes)
-            }))
-            .unwrap_or_else(|_| refusal(&Error::internal("a handler panicked"), Vec::new(), None))
+            inline(|| mcp::handle(&app, &request, &headers, parsed, writes))
         }
     } else if method == hyper::Method::GET {
-        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            rest::handle(&app, &request)
-        }))
-        .unwrap_or_else(|_| refusal(&Error::internal("a handler panicked"), Vec::new(), None))
+        inline(|| rest::handle(&app, &request))
     } else {
-        tokio::task::spawn_blocking(move || rest::handle(&app, &request))
-            .await
-            .unwrap_or_else(|e| {
-                refusal(
-                    &Error::internal(format!("handler failed: {e}")),
-                    Vec::new(),
-                    None,
-                )
-            })
+        blocking(move || rest::handle(&app, &request)).await
     };
     if log_requests {
         pipeline::log_line(&method, &path, &answer, started);
     }
     into_response(answer)
+}
+
+/// Runs a handler that only reads right here, on the runtime's worker; a
+/// panic is answered as an internal error.
+fn inline(handler: impl FnOnce() -> Answer) -> Answer {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(handler))
+        .unwrap_or_else(|_| refusal(&Error::internal("a handler panicked"), Vec::new(), None))
+}
+
+/// Runs a handler that may write on a blocking thread (it waits for the
+/// writer and an fsync); a failure is answered as an internal error.
+async fn blocking(handler: impl FnOnce() -> Answer + Send + 'static) -> Answer {
+    tokio::task::spawn_blocking(handler)
+        .await
+        .unwrap_or_else(|e| {
+            refusal(
+                &Error::internal(format!("handler failed: {e}")),
+                Vec::new(),
+                None,
+            )
+        })
 }
 
 /// The header name for a name an answer uses (the common ones without parsing).

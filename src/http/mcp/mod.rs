@@ -20,7 +20,7 @@ use serde_json::{json, Value};
 
 use crate::error::Error;
 use crate::http::error::Fault;
-use crate::http::pipeline::{self, refusal, Answer, App, ReadSnapshot, Request, Turned};
+use crate::http::pipeline::{self, refusal, Answer, App, Request, Turned};
 use tools::Context;
 
 /// The initialize-based revisions served, newest first.
@@ -161,13 +161,9 @@ pub fn handle(app: &App, req: &Request, headers: &Headers, parsed: Parsed, write
     };
     // A request that only reads does so in one transaction, its key included:
     // one snapshot, one read lock. One that creates must see its own writes.
-    let _snapshot = if !writes && matches!(parsed, Some(Ok(_))) {
-        match ReadSnapshot::begin(&conn) {
-            Ok(snapshot) => Some(snapshot),
-            Err(e) => return refusal(&e, Vec::new(), None),
-        }
-    } else {
-        None
+    let _snapshot = match pipeline::snapshot(&conn, !writes && matches!(parsed, Some(Ok(_)))) {
+        Ok(snapshot) => snapshot,
+        Err(e) => return refusal(&e, Vec::new(), None),
     };
     let (key, verdict) = match pipeline::admit(app, &conn, req.authorization.as_deref()) {
         Ok(admitted) => admitted,

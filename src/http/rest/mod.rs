@@ -21,7 +21,7 @@ use crate::access::keys::AuthedKey;
 use crate::access::scopes::Operation;
 use crate::error::{Error, Result};
 use crate::http::fields::{self, Fields};
-use crate::http::pipeline::{self, json_bytes, refusal, Answer, App, ReadSnapshot, Request};
+use crate::http::pipeline::{self, json_bytes, refusal, Answer, App, Request};
 use crate::http::query::{percent_decode, Query};
 use crate::store::db::Tx;
 use crate::store::tenant::Tenant;
@@ -244,13 +244,9 @@ pub fn handle(app: &App, req: &Request) -> Answer {
         Err(e) => return refusal(&e, Vec::new(), None),
     };
     // A GET reads in one transaction, its key included: one snapshot, one read lock.
-    let _snapshot = if req.method == Method::GET {
-        match ReadSnapshot::begin(&conn) {
-            Ok(snapshot) => Some(snapshot),
-            Err(e) => return refusal(&e, Vec::new(), None),
-        }
-    } else {
-        None
+    let _snapshot = match pipeline::snapshot(&conn, req.method == Method::GET) {
+        Ok(snapshot) => snapshot,
+        Err(e) => return refusal(&e, Vec::new(), None),
     };
     let (key, verdict) = match pipeline::admit(app, &conn, req.authorization.as_deref()) {
         Ok(admitted) => admitted,
