@@ -20,6 +20,22 @@ QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR SS ST SV SX SY SZ
 TC TD TF TG TH TJ TK TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ \
 VA VC VE VG VI VN VU WF WS YE YT ZA ZM ZW";
 
+/// Whether `code` (two capital letters) is on the list: a binary search over
+/// the sorted list's fixed-width entries.
+fn is_country(code: &str) -> bool {
+    let count = COUNTRIES.len().div_ceil(3);
+    let (mut low, mut high) = (0, count);
+    while low < high {
+        let mid = (low + high) / 2;
+        match COUNTRIES[3 * mid..3 * mid + 2].cmp(code) {
+            std::cmp::Ordering::Less => low = mid + 1,
+            std::cmp::Ordering::Greater => high = mid,
+            std::cmp::Ordering::Equal => return true,
+        }
+    }
+    false
+}
+
 /// Every active ISO 4217 currency code with its minor-unit exponent
 /// (precious metals, testing and "no currency" codes excluded).
 const CURRENCIES: &[(&str, u8)] = &[
@@ -200,15 +216,12 @@ impl CountryCode {
     /// Fails with `Invalid` naming `field` when it is not an assigned code.
     pub fn parse(field: &str, text: &str) -> Result<CountryCode> {
         let upper = text.trim().to_ascii_uppercase();
-        let known = upper.len() == 2 && COUNTRIES.split(' ').any(|c| c == upper);
-        if known {
+        if upper.len() == 2 && is_country(&upper) {
             Ok(CountryCode(upper))
         } else {
             Err(Error::invalid(
                 field,
-                format!(
-                    "must be an ISO 3166-1 alpha-2 country code such as DE; {text:?} is not one"
-                ),
+                format!("must be an ISO 3166-1 alpha-2 country code such as DE; {text:?} is not one"),
             ))
         }
     }
@@ -228,7 +241,7 @@ impl Currency {
     /// Fails with `Invalid` naming `field` when it is not an active ISO 4217 code.
     pub fn parse(field: &str, text: &str) -> Result<Currency> {
         let upper = text.trim().to_ascii_uppercase();
-        if CURRENCIES.iter().any(|(code, _)| *code == upper) {
+        if CURRENCIES.binary_search_by(|(code, _)| code.cmp(&upper.as_str())).is_ok() {
             Ok(Currency(upper))
         } else {
             Err(Error::invalid(
@@ -245,9 +258,8 @@ impl Currency {
     /// The number of decimal places of the minor unit (JPY 0, EUR 2, BHD 3).
     pub fn exponent(&self) -> u8 {
         CURRENCIES
-            .iter()
-            .find(|(code, _)| *code == self.0)
-            .map_or(2, |(_, e)| *e)
+            .binary_search_by(|(code, _)| code.cmp(&self.0.as_str()))
+            .map_or(2, |i| CURRENCIES[i].1)
     }
 }
 
@@ -298,6 +310,10 @@ mod tests {
     #[test]
     fn lists_have_their_real_sizes() {
         assert_eq!(COUNTRIES.split(' ').count(), 249);
+        // The searches need the lists sorted, every country found.
+        assert!(COUNTRIES.split(' ').all(is_country));
+        assert!(!is_country("ZZ") && !is_country("AA"));
+        assert!(CURRENCIES.windows(2).all(|w| w[0].0 < w[1].0));
         let mut codes: Vec<_> = CURRENCIES.iter().map(|(c, _)| *c).collect();
         codes.sort();
         codes.dedup();
