@@ -8,7 +8,9 @@ use rusqlite::{params, Connection};
 use serde::Serialize;
 
 use crate::books::company;
+use crate::books::invoices::DocumentType;
 use crate::books::ledger;
+use crate::books::purchases::Kind;
 use crate::error::Result;
 use crate::rules::iso::Currency;
 use crate::rules::money::Money;
@@ -189,23 +191,25 @@ pub fn open_documents(
     let company = company::get(conn, &tenant.company_id)?;
     let as_of = ledger::day_or_today("asOf", as_of, &company)?;
     let sql = match side {
-        Side::Receivable => {
+        Side::Receivable => format!(
             "SELECT i.id, i.number, i.buyer_name, i.issued_on, i.due_on, i.currency,
                     i.gross - coalesce((SELECT sum(p.amount) FROM payments p
                                         WHERE p.invoice_id = i.id AND p.paid_on <= ?3), 0) AS open
              FROM invoices i
-             WHERE i.company_id = ?1 AND i.environment = ?2 AND i.document_type = 'INVOICE' AND i.issued_on <= ?3
-               AND NOT EXISTS (SELECT 1 FROM invoices k WHERE k.id = i.cancelled_by_id AND k.issued_on <= ?3)"
-        }
-        Side::Payable => {
+             WHERE i.company_id = ?1 AND i.environment = ?2 AND i.document_type = '{}' AND i.issued_on <= ?3
+               AND NOT EXISTS (SELECT 1 FROM invoices k WHERE k.id = i.cancelled_by_id AND k.issued_on <= ?3)",
+            DocumentType::Invoice.as_str()
+        ),
+        Side::Payable => format!(
             "SELECT u.id, u.document_number, c.name, u.document_date, u.due_on, u.currency,
                     u.gross - coalesce((SELECT sum(p.amount) FROM payments p
                                         WHERE p.purchase_id = u.id AND p.paid_on <= ?3), 0)
                             - coalesce((SELECT sum(a.amount) FROM credit_applications a
                                         WHERE a.bill_id = u.id AND a.applied_on <= ?3), 0) AS open
              FROM purchases u JOIN customers c ON c.id = u.supplier_id
-             WHERE u.company_id = ?1 AND u.environment = ?2 AND u.kind = 'bill' AND u.document_date <= ?3"
-        }
+             WHERE u.company_id = ?1 AND u.environment = ?2 AND u.kind = '{}' AND u.document_date <= ?3",
+            Kind::Bill.as_str()
+        ),
     };
     let filtered = format!("SELECT * FROM ({sql}) WHERE open <> 0");
     let total: i64 = conn

@@ -21,7 +21,9 @@ use crate::store::tenant::Tenant;
 use crate::stored_enum;
 
 stored_enum! {
-    /// Where a delivery stands.
+    /// Where a delivery stands. (The partial index `deliveries_pending` and
+    /// the queries it serves spell PENDING in their SQL, as an index's
+    /// condition must be matched literally.)
     pub enum DeliveryState {
         Pending = "PENDING",
         Delivered = "DELIVERED",
