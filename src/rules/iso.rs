@@ -221,7 +221,9 @@ impl CountryCode {
         } else {
             Err(Error::invalid(
                 field,
-                format!("must be an ISO 3166-1 alpha-2 country code such as DE; {text:?} is not one"),
+                format!(
+                    "must be an ISO 3166-1 alpha-2 country code such as DE; {text:?} is not one"
+                ),
             ))
         }
     }
@@ -241,7 +243,10 @@ impl Currency {
     /// Fails with `Invalid` naming `field` when it is not an active ISO 4217 code.
     pub fn parse(field: &str, text: &str) -> Result<Currency> {
         let upper = text.trim().to_ascii_uppercase();
-        if CURRENCIES.binary_search_by(|(code, _)| code.cmp(&upper.as_str())).is_ok() {
+        if CURRENCIES
+            .binary_search_by(|(code, _)| code.cmp(&upper.as_str()))
+            .is_ok()
+        {
             Ok(Currency(upper))
         } else {
             Err(Error::invalid(
