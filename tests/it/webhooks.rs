@@ -716,11 +716,20 @@ fn a_restart_mid_backlog_loses_nothing() {
     for _ in 0..12 {
         issue(&w, &c, 1000);
     }
-    r.wait_for("/backlog", 2, Duration::from_secs(5));
+    assert!(
+        r.wait_for("/backlog", 2, Duration::from_secs(5)).len() >= 2,
+        "the worker started on the backlog"
+    );
     let crate::support::World {
         data, server, live, ..
     } = w;
     server.stop();
+    // The stop lets the request in flight finish and claims nothing more.
+    let before_restart = r.received("/backlog").len();
+    assert!(
+        before_restart < 12,
+        "the restart comes mid-backlog: {before_restart} of 12 sent before it"
+    );
     let server = start_configured(&data, &|cfg| {
         cfg.webhook_allow_loopback = true;
         cfg.deliver = true;
