@@ -48,6 +48,9 @@ fn books(w: &World) -> (Value, Value, String) {
     (customer, transaction, number)
 }
 
+/// What a tool's answer holds: (JSON pointer, value) pairs.
+type Expected = Vec<(&'static str, Value)>;
+
 async fn every_tool(
     w: &World,
     books: (Value, Value, String),
@@ -66,7 +69,7 @@ async fn every_tool(
     let eur = |minor: i64| json!({"minor": minor, "currency": "EUR"});
     // Each tool, its arguments, and what its answer holds (JSON pointer, value):
     // the books above are small enough to know every figure.
-    let calls: Vec<(&str, Value, Vec<(&str, Value)>)> = vec![
+    let calls: Vec<(&str, Value, Expected)> = vec![
         (
             "get_customer",
             json!({"customer_id": customer["id"]}),
