@@ -149,13 +149,14 @@ fn a_data_file_from_a_newer_kontor_is_refused() {
     let (ok, _, err) = data.console(&["key", "list", "--company", "org_x"]);
     assert!(!ok);
     assert!(err.contains("schema version 99"), "{err}");
-    assert!(
-        kontor::http::server::Server::start(kontor::http::server::Config::new(
-            &data.path,
-            "127.0.0.1:0".parse().unwrap()
-        ))
-        .is_err()
-    );
+    let refused = kontor::http::server::Server::start(kontor::http::server::Config::new(
+        &data.path,
+        "127.0.0.1:0".parse().unwrap(),
+    ))
+    .err()
+    .expect("the server refuses the file")
+    .to_string();
+    assert!(refused.contains("schema version 99"), "{refused}");
 }
 
 #[test]
@@ -193,18 +194,9 @@ fn the_demo_prints_working_keys_and_serves_until_sigterm() {
     let me = c.get(&live, "/v1/me");
     assert_eq!(me.status, 200);
     assert_eq!(me.body["environment"], json!("PRODUCTION"));
-    assert!(
-        c.get(&live, "/v1/customers").body["total"]
-            .as_i64()
-            .unwrap()
-            >= 3
-    );
-    assert!(
-        c.get(&live, "/v1/transactions").body["total"]
-            .as_i64()
-            .unwrap()
-            >= 3
-    );
+    // Four customers and the supplier the bills created; three open transactions.
+    assert_eq!(c.get(&live, "/v1/customers").body["total"], json!(5));
+    assert_eq!(c.get(&live, "/v1/transactions").body["total"], json!(3));
     assert_eq!(
         c.get(
             &live,
@@ -230,7 +222,8 @@ fn the_demo_prints_working_keys_and_serves_until_sigterm() {
     );
     let report = c.get(&live, "/v1/reports/outstanding").body;
     assert_eq!(report["receivables"]["count"], json!(3));
-    assert!(report["receivables"]["overdue"]["minor"].as_i64().unwrap() > 0);
+    // 14 875,00 and 5 962,88 overdue (src/console/demo.rs).
+    assert_eq!(report["receivables"]["overdue"]["minor"], json!(2_083_788));
     assert_eq!(report["payables"]["count"], json!(1));
     assert_eq!(c.get(&test, "/v1/invoices").body["total"], json!(1));
     // SIGTERM: a clean stop.
@@ -254,12 +247,23 @@ fn the_demo_prints_working_keys_and_serves_until_sigterm() {
     );
     assert!(!log.contains(&live[9..]) && !log.contains(&test[9..]));
     // A named data file that exists is never overwritten by the demo.
+    let files = || {
+        ["", "-wal"].map(|suffix| {
+            let mut p = path.as_os_str().to_owned();
+            p.push(suffix);
+            std::fs::read(p).unwrap_or_default()
+        })
+    };
+    let before = files();
     let again = Command::new(env!("CARGO_BIN_EXE_kontor"))
         .args(["demo", "--listen", "127.0.0.1:0", "--data"])
         .arg(&path)
         .output()
         .unwrap();
     assert!(!again.status.success());
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert!(err.contains("needs a fresh data file"), "{err}");
+    assert!(files() == before, "the demo changed the existing file");
 }
 
 #[test]

@@ -118,6 +118,19 @@ fn hostile_requests_are_refused_without_a_500() {
     assert_eq!(t["number"], json!(format!("V{year}-0001")));
 }
 
+/// Sets the remembered Idempotency-Key `key` to `age` old (an SQLite
+/// modifier such as `-29 days`), as the clock would.
+fn age(data: &crate::support::DataFile, key: &str, age: &str) {
+    let conn = rusqlite::Connection::open(&data.path).unwrap();
+    let changed = conn
+        .execute(
+            "UPDATE idempotency_keys SET created_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?2) WHERE key = ?1",
+            [key, age],
+        )
+        .unwrap();
+    assert_eq!(changed, 1, "the key {key} is remembered");
+}
+
 #[test]
 fn idempotency_keys_are_forgotten_after_thirty_days() {
     let w = World::new();
@@ -125,15 +138,16 @@ fn idempotency_keys_are_forgotten_after_thirty_days() {
     let body = json!({"name": "Alt", "street": "S", "postalCode": "1", "city": "B"});
     let first = c.post(&w.live, "/v1/customers", "monthly", &body);
     assert_eq!(first.status, 201);
-    // Age the remembered key by 31 days, as the clock would.
-    let conn = rusqlite::Connection::open(&w.data.path).unwrap();
-    conn.execute(
-        "UPDATE idempotency_keys SET created_at = '2000-01-01T00:00:00.000Z'",
-        [],
-    )
-    .unwrap();
-    drop(conn);
-    // Forgotten: the key does new work instead of replaying or conflicting.
+    // Twenty-nine days old, the key still replays.
+    age(&w.data, "monthly", "-29 days");
+    let replay = c.post(&w.live, "/v1/customers", "monthly", &body);
+    assert_eq!(
+        (replay.header("Idempotent-Replayed"), &replay.body["id"]),
+        (Some("true"), &first.body["id"])
+    );
+    // Thirty-one days old, forgotten: the key does new work instead of
+    // replaying or conflicting.
+    age(&w.data, "monthly", "-31 days");
     let other = c.post(
         &w.live,
         "/v1/customers",
@@ -143,20 +157,29 @@ fn idempotency_keys_are_forgotten_after_thirty_days() {
     assert_eq!(other.status, 201);
     assert_eq!(other.header("Idempotent-Replayed"), None);
     assert_ne!(other.body["id"], first.body["id"]);
-    // A restart purges forgotten rows (the fresh one stays).
-    let crate::support::World { data, server, .. } = w;
+    // A restart purges forgotten rows; a fresh one stays and still replays.
+    let fresh_body = json!({"name": "Frisch", "street": "S", "postalCode": "1", "city": "B"});
+    let fresh = c.post(&w.live, "/v1/customers", "fresh", &fresh_body);
+    assert_eq!(fresh.status, 201);
+    let crate::support::World {
+        data, server, live, ..
+    } = w;
     server.stop();
+    age(&data, "monthly", "-31 days");
+    let server = crate::support::start(&data);
     let conn = rusqlite::Connection::open(&data.path).unwrap();
-    conn.execute(
-        "UPDATE idempotency_keys SET created_at = '2000-01-01T00:00:00.000Z'",
-        [],
-    )
-    .unwrap();
-    drop(conn);
-    let _server = crate::support::start(&data);
-    let conn = rusqlite::Connection::open(&data.path).unwrap();
-    let left: i64 = conn
-        .query_row("SELECT count(*) FROM idempotency_keys", [], |r| r.get(0))
+    let left: Vec<String> = conn
+        .prepare("SELECT key FROM idempotency_keys")
+        .unwrap()
+        .query_map([], |r| r.get(0))
+        .unwrap()
+        .collect::<rusqlite::Result<_>>()
         .unwrap();
-    assert_eq!(left, 0);
+    assert_eq!(left, ["fresh"]);
+    let c = crate::support::Client { addr: server.addr };
+    let again = c.post(&live, "/v1/customers", "fresh", &fresh_body);
+    assert_eq!(
+        (again.header("Idempotent-Replayed"), &again.body["id"]),
+        (Some("true"), &fresh.body["id"])
+    );
 }

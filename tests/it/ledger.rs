@@ -140,6 +140,8 @@ fn after_every_random_act_the_books_balance_and_agree_with_the_report() {
     let mut open: Vec<(String, i64)> = Vec::new(); // (number, outstanding)
     let mut bills: Vec<(String, i64)> = Vec::new();
     let mut event_count = 0usize;
+    // How often each kind of act ran: the seed must reach every branch.
+    let mut acts: HashMap<&str, usize> = HashMap::new();
     let day = |n: u64| format!("2026-06-{:02}", 1 + n);
     for step in 0..36u64 {
         let on = day(step / 2);
@@ -156,6 +158,7 @@ fn after_every_random_act_the_books_balance_and_agree_with_the_report() {
                 ));
                 subject = inv["id"].as_str().unwrap().to_string();
                 expected = vec!["invoice.issued"];
+                *acts.entry("issue").or_default() += 1;
             }
             2 if !open.is_empty() => {
                 let i = rng.below(open.len() as u64) as usize;
@@ -187,15 +190,17 @@ fn after_every_random_act_the_books_balance_and_agree_with_the_report() {
                     assert_eq!(paid.last().unwrap().1["paidOn"], json!(on));
                     assert_eq!(paid.last().unwrap().1["amountDueMinor"], json!("0"));
                     event_count += 1;
+                    *acts.entry("pay in full").or_default() += 1;
                 } else {
                     open[i].1 -= amount;
                     expected = vec!["payment.recorded"];
+                    *acts.entry("pay in part").or_default() += 1;
                 }
             }
             3 if !open.is_empty() => {
                 let i = rng.below(open.len() as u64) as usize;
                 let (number, _) = open[i].clone();
-                let (ok, out, _) = w.data.console(&[
+                let (ok, out, err) = w.data.console(&[
                     "invoice",
                     "cancel",
                     "--company",
@@ -207,11 +212,16 @@ fn after_every_random_act_the_books_balance_and_agree_with_the_report() {
                     &on,
                 ]);
                 if !ok {
-                    continue; // it has a payment: refused, and nothing changed
+                    // It has a payment: refused (the next step's event count
+                    // shows nothing was written).
+                    assert!(err.contains("cannot be cancelled"), "step {step}: {err}");
+                    *acts.entry("cancel refused").or_default() += 1;
+                    continue;
                 }
                 open.remove(i);
                 subject = out["cancelled"]["id"].as_str().unwrap().to_string();
                 expected = vec!["invoice.issued", "invoice.cancelled"];
+                *acts.entry("cancel").or_default() += 1;
             }
             _ => {
                 if !bills.is_empty() && rng.below(2) == 0 {
@@ -227,6 +237,7 @@ fn after_every_random_act_the_books_balance_and_agree_with_the_report() {
                     ]);
                     subject = out["payment"]["id"].as_str().unwrap().to_string();
                     expected = vec!["payment.recorded"];
+                    *acts.entry("pay a bill").or_default() += 1;
                 } else {
                     let net = 100 + rng.below(50_000) as i64;
                     let bill = w.data.ok(&[
@@ -255,6 +266,7 @@ fn after_every_random_act_the_books_balance_and_agree_with_the_report() {
                     ));
                     subject = bill["id"].as_str().unwrap().to_string();
                     expected = vec!["purchase.recorded"];
+                    *acts.entry("record a bill").or_default() += 1;
                 }
             }
         }
@@ -322,6 +334,21 @@ fn after_every_random_act_the_books_balance_and_agree_with_the_report() {
             "step {step}"
         );
     }
+    let mut ran: Vec<&str> = acts.keys().copied().collect();
+    ran.sort_unstable();
+    assert_eq!(
+        ran,
+        [
+            "cancel",
+            "cancel refused",
+            "issue",
+            "pay a bill",
+            "pay in full",
+            "pay in part",
+            "record a bill"
+        ],
+        "{acts:?}"
+    );
 }
 
 #[test]

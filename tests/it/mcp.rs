@@ -155,7 +155,7 @@ fn the_initialize_based_revisions_are_served() {
         Some("2025-11-25"),
         &json!({"jsonrpc": "2.0", "method": "notifications/initialized"}),
     );
-    assert_eq!(a.status, 202);
+    assert_eq!((a.status, a.body.clone()), (202, Value::Null));
     assert_eq!(
         rpc(
             &c,
@@ -670,9 +670,23 @@ fn report_tools_read_the_ledger_and_draft_tools_create_through_the_domain() {
         None,
         &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
     );
-    assert!(a.body["result"]["tools"]
-        .as_array()
-        .unwrap()
+    let tools = a.body["result"]["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "get_customer",
+            "search_customers",
+            "get_invoice",
+            "list_invoices",
+            "list_receivables",
+            "list_payables",
+            "get_profit_and_loss",
+            "get_balance_sheet",
+            "get_business_attention"
+        ]
+    );
+    assert!(tools
         .iter()
         .all(|t| t["annotations"]["readOnlyHint"] == json!(true)));
 }

@@ -1,6 +1,8 @@
 //! The agent-protocol server with a real MCP client crate (rmcp), in both eras:
 //! every tool listed and called.
 
+use std::collections::BTreeSet;
+
 use rmcp::model::{CallToolRequestParams, ProtocolVersion};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::StreamableHttpClientTransport;
@@ -46,6 +48,9 @@ fn books(w: &World) -> (Value, Value, String) {
     (customer, transaction, number)
 }
 
+/// What a tool's answer holds: (JSON pointer, value) pairs.
+type Expected = Vec<(&'static str, Value)>;
+
 async fn every_tool(
     w: &World,
     books: (Value, Value, String),
@@ -61,40 +66,117 @@ async fn every_tool(
     let tools = client.list_all_tools().await.expect("tools/list");
     assert_eq!(tools.len(), 15, "{label}");
     let line = json!({"description": "Beratung", "quantity": "2.5", "unit_price_minor": 9500, "tax_rate_percent": 19});
-    let calls: Vec<(&str, Value)> = vec![
-        ("get_customer", json!({"customer_id": customer["id"]})),
-        ("search_customers", json!({"query": "Bau"})),
-        ("get_invoice", json!({"number": number})),
-        ("list_invoices", json!({"status": "OPEN"})),
+    let eur = |minor: i64| json!({"minor": minor, "currency": "EUR"});
+    // Each tool, its arguments, and what its answer holds (JSON pointer, value):
+    // the books above are small enough to know every figure.
+    let calls: Vec<(&str, Value, Expected)> = vec![
+        (
+            "get_customer",
+            json!({"customer_id": customer["id"]}),
+            vec![
+                ("/id", customer["id"].clone()),
+                ("/name", json!("Müller Bau GmbH")),
+            ],
+        ),
+        (
+            "search_customers",
+            json!({"query": "Bau"}),
+            vec![
+                ("/total", json!(1)),
+                ("/items/0/id", customer["id"].clone()),
+            ],
+        ),
+        (
+            "get_invoice",
+            json!({"number": number}),
+            vec![("/number", json!(number)), ("/gross", eur(11900))],
+        ),
+        (
+            "list_invoices",
+            json!({"status": "OPEN"}),
+            vec![("/total", json!(1)), ("/items/0/number", json!(number))],
+        ),
         (
             "get_transaction",
             json!({"transaction_id": transaction["id"]}),
+            vec![("/id", transaction["id"].clone()), ("/notes", json!([]))],
         ),
-        ("list_transactions", json!({})),
-        ("list_receivables", json!({"as_of": "2026-01-31"})),
-        ("list_payables", json!({"as_of": "2026-01-31"})),
+        (
+            "list_transactions",
+            json!({}),
+            vec![
+                ("/total", json!(1)),
+                ("/items/0/id", transaction["id"].clone()),
+            ],
+        ),
+        (
+            "list_receivables",
+            json!({"as_of": "2026-01-31"}),
+            vec![("/total", json!(1)), ("/summary/outstanding", eur(11900))],
+        ),
+        (
+            "list_payables",
+            json!({"as_of": "2026-01-31"}),
+            vec![("/total", json!(1)), ("/items/0/partner", json!("Meier"))],
+        ),
         (
             "get_profit_and_loss",
             json!({"from": "2026-01-01", "to": "2026-01-31"}),
+            vec![("/revenue", eur(10000)), ("/expenses", eur(2000))],
         ),
-        ("get_balance_sheet", json!({"as_of": "2026-01-31"})),
-        ("get_business_attention", json!({})),
+        (
+            "get_balance_sheet",
+            json!({"as_of": "2026-01-31"}),
+            vec![
+                ("/balanced", json!(true)),
+                ("/total_assets", eur(11900 + 380)),
+            ],
+        ),
+        (
+            "get_business_attention",
+            json!({}),
+            vec![
+                ("/count", json!(3)),
+                ("/items/0/kind", json!("overdue_invoice")),
+                ("/items/1/kind", json!("bill_due")),
+                ("/items/2/kind", json!("late_transaction")),
+            ],
+        ),
         (
             "create_invoice_draft",
             json!({"customer_id": customer["id"], "lines": [line], "idempotency_key": label}),
+            vec![
+                ("/state", json!("DRAFT")),
+                ("/documentType", json!("INVOICE")),
+                ("/lines/0/quantity", json!("2.5")),
+            ],
         ),
         (
             "create_quote_draft",
             json!({"customer_id": customer["id"], "lines": [line]}),
+            vec![
+                ("/state", json!("DRAFT")),
+                ("/documentType", json!("QUOTE")),
+            ],
         ),
-        ("create_transaction", json!({"title": "Über rmcp"})),
+        (
+            "create_transaction",
+            json!({"title": "Über rmcp"}),
+            vec![("/title", json!("Über rmcp")), ("/stage", json!("NEU"))],
+        ),
         (
             "add_transaction_note",
             json!({"transaction_id": transaction["id"], "text": "Notiz"}),
+            vec![
+                ("/note/text", json!("Notiz")),
+                ("/transaction/notes/0/text", json!("Notiz")),
+            ],
         ),
     ];
-    assert_eq!(calls.len(), tools.len());
-    for (name, arguments) in calls {
+    let listed: BTreeSet<String> = tools.iter().map(|t| t.name.to_string()).collect();
+    let called: BTreeSet<String> = calls.iter().map(|c| c.0.to_string()).collect();
+    assert_eq!(called, listed, "{label}: every listed tool is called");
+    for (name, arguments, expected) in calls {
         let Value::Object(arguments) = arguments else {
             unreachable!("arguments are objects")
         };
@@ -107,7 +189,13 @@ async fn every_tool(
             .structured_content
             .clone()
             .unwrap_or_else(|| panic!("{label} {name}: no structured content"));
-        assert!(structured.is_object(), "{label} {name}");
+        for (pointer, value) in expected {
+            assert_eq!(
+                structured.pointer(pointer),
+                Some(&value),
+                "{label} {name} {pointer}: {structured}"
+            );
+        }
     }
     let missing = client
         .call_tool(

@@ -518,7 +518,11 @@ fn the_v1_demo_file_becomes_a_fresh_file_with_every_row_and_every_record_reads_t
     for (table, rows) in &before {
         assert_eq!(Some(rows), after.get(table), "rows of {table}");
     }
-    assert!(before["payments"].len() >= 4 && before["transactions"].len() >= 6);
+    assert_eq!(
+        (before["payments"].len(), before["transactions"].len()),
+        (4, 6),
+        "the fixture's payments and transactions"
+    );
     assert_eq!(
         all_rows(&data.path)["credit_applications"],
         Vec::<Vec<String>>::new()

@@ -24,8 +24,8 @@ fn five_bad_keys_get_one_identical_401() {
         "all",
     ]);
     data.ok(&["key", "revoke", revoked["id"].as_str().unwrap()]);
-    let soon = kontor::store::clock::format_instant(
-        jiff::Timestamp::now() + jiff::SignedDuration::from_millis(2000),
+    let later = kontor::store::clock::format_instant(
+        jiff::Timestamp::now() + jiff::SignedDuration::from_hours(1),
     );
     let expired = data.ok(&[
         "key",
@@ -39,7 +39,7 @@ fn five_bad_keys_get_one_identical_401() {
         "--scopes",
         "all",
         "--expires-at",
-        &soon,
+        &later,
     ]);
     let server = start(&data);
     let client = crate::support::Client { addr: server.addr };
@@ -50,7 +50,16 @@ fn five_bad_keys_get_one_identical_401() {
             .status,
         200
     );
-    std::thread::sleep(Duration::from_millis(2100));
+    // Its instant passes: moved to a second ago, as the clock would move it
+    // (the console takes only future instants).
+    let moved = rusqlite::Connection::open(&data.path)
+        .unwrap()
+        .execute(
+            "UPDATE api_keys SET expires_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now', '-1 second') WHERE id = ?1",
+            [expired["id"].as_str().unwrap()],
+        )
+        .unwrap();
+    assert_eq!(moved, 1);
 
     let unknown = format!("svc_live_{}", kontor::store::ids::base62(40));
     let revoked_auth = format!("Bearer {}", revoked["secret"].as_str().unwrap());
@@ -302,6 +311,7 @@ fn a_known_path_with_the_wrong_method_gets_405_with_allow() {
     a.refused(405, "ANFRAGE");
     assert_eq!(a.header("Allow"), Some("GET, PATCH"));
     let a = c.send("POST", "/v1/me", &[("Authorization", &auth)], None);
+    a.refused(405, "ANFRAGE");
     assert_eq!(a.header("Allow"), Some("GET"));
 }
 
@@ -400,28 +410,52 @@ fn me_shows_the_key_identity_and_never_the_secret() {
 
 #[test]
 fn shutdown_lets_an_in_flight_request_finish() {
-    use std::io::{Read, Write};
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::net::TcpStream;
     let w = World::new();
     let addr = w.server.addr;
     let body = br#"{"name":"Late GmbH","street":"S 1","postalCode":"1","city":"B"}"#;
-    let mut stream = std::net::TcpStream::connect(addr).unwrap();
+    let mut stream = TcpStream::connect(addr).unwrap();
+    // A bound on every read below, should the server never answer.
+    stream
+        .set_read_timeout(Some(Duration::from_secs(20)))
+        .unwrap();
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
     let head = format!(
-        "POST /v1/customers HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {}\r\nIdempotency-Key: late\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        "POST /v1/customers HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {}\r\nIdempotency-Key: late\r\nContent-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: {}\r\n\r\n",
         w.live,
         body.len()
     );
     stream.write_all(head.as_bytes()).unwrap();
+    // The server answers `100 Continue` when the handler starts reading the
+    // body: from then on the request is in flight.
+    let mut interim = String::new();
+    while !interim.ends_with("\r\n\r\n") {
+        assert_ne!(reader.read_line(&mut interim).unwrap(), 0, "{interim}");
+    }
+    assert!(interim.starts_with("HTTP/1.1 100"), "{interim}");
     stream.write_all(&body[..10]).unwrap();
-    std::thread::sleep(Duration::from_millis(100));
     // Stop the server while the request is half sent.
     let World {
         data, server, live, ..
     } = w;
     let stopper = std::thread::spawn(move || server.stop());
-    std::thread::sleep(Duration::from_millis(200));
+    // The stop has begun once the server accepts no new connection.
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while TcpStream::connect(addr).is_ok() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server still accepts connections"
+        );
+        std::thread::yield_now();
+    }
+    assert!(
+        !stopper.is_finished(),
+        "the server stopped with a request in flight"
+    );
     stream.write_all(&body[10..]).unwrap();
     let mut answer = String::new();
-    stream.read_to_string(&mut answer).unwrap();
+    reader.read_to_string(&mut answer).unwrap();
     assert!(answer.starts_with("HTTP/1.1 201"), "{answer}");
     stopper.join().unwrap();
     // The acknowledged customer is in the file after the stop.
