@@ -195,18 +195,24 @@ const KEY_RECORD_SQL: &str =
      FROM api_keys";
 
 fn record_from_row(row: &rusqlite::Row) -> rusqlite::Result<Value> {
-    let scopes: String = row.get(5)?;
+    let r = Row::new(row, "api_keys");
+    let scopes: Vec<&str> = r
+        .get::<StoredScopes>(5)?
+        .0
+        .iter()
+        .map(|s| s.name())
+        .collect();
     Ok(json!({
-        "id": row.get::<_, String>(0)?,
-        "companyId": row.get::<_, String>(1)?,
-        "name": row.get::<_, String>(2)?,
-        "key": row.get::<_, String>(3)?,
-        "environment": row.get::<_, String>(4)?,
-        "scopes": scopes.split(',').collect::<Vec<_>>(),
-        "createdAt": row.get::<_, String>(6)?,
-        "expiresAt": row.get::<_, Option<String>>(7)?,
-        "revokedAt": row.get::<_, Option<String>>(8)?,
-        "lastUsedAt": row.get::<_, Option<String>>(9)?,
+        "id": r.get::<String>(0)?,
+        "companyId": r.get::<String>(1)?,
+        "name": r.get::<String>(2)?,
+        "key": r.get::<String>(3)?,
+        "environment": r.get::<Environment>(4)?,
+        "scopes": scopes,
+        "createdAt": r.get::<String>(6)?,
+        "expiresAt": r.get::<Option<String>>(7)?,
+        "revokedAt": r.get::<Option<String>>(8)?,
+        "lastUsedAt": r.get::<Option<String>>(9)?,
     }))
 }
 

@@ -131,7 +131,7 @@ pub fn list(conn: &Connection, tenant: &Tenant) -> Result<Attention> {
     )?;
     items.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);
 
-    let last_stage = company.workflow.last().cloned().unwrap_or_default();
+    let last_stage = company.last_stage();
     let mut stmt = conn.prepare_cached(
         "SELECT id, number, title, due_on, stage FROM transactions
          WHERE company_id = ?1 AND environment = ?2 AND archived = 0 AND due_on IS NOT NULL AND due_on < ?3 AND stage <> ?4

@@ -240,7 +240,7 @@ const COMPANY_COLUMNS: &str =
 
 fn company_from_row(row: &rusqlite::Row) -> rusqlite::Result<Company> {
     let r = Row::new(row, "companies");
-    let workflow: String = r.get(8)?;
+    let Workflow(workflow) = r.get(8)?;
     let Zone(zone) = r.get(7)?;
     Ok(Company {
         id: r.get(0)?,
@@ -252,9 +252,32 @@ fn company_from_row(row: &rusqlite::Row) -> rusqlite::Result<Company> {
         payment_days: r.get(6)?,
         timezone: r.get(7)?,
         zone,
-        workflow: workflow.split(',').map(str::to_string).collect(),
+        workflow,
         created_at: r.get(9)?,
     })
+}
+
+/// A stored workflow: stage keys joined by `,`, at least one. A key that is
+/// not one, or none at all, is unreadable.
+struct Workflow(Vec<String>);
+
+impl rusqlite::types::FromSql for Workflow {
+    fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        value
+            .as_str()?
+            .split(',')
+            .map(|stage| {
+                StageKey::parse(stage)
+                    .map(|k| k.as_str().to_string())
+                    .map_err(|_| {
+                        rusqlite::types::FromSqlError::Other(
+                            format!("{stage:?} is not a stage key").into(),
+                        )
+                    })
+            })
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map(Workflow)
+    }
 }
 
 /// A stored time zone name, read as the zone it names; a name the database
@@ -286,12 +309,15 @@ impl Company {
         }
     }
 
-    /// The workflow's first stage: where a new transaction starts.
+    /// The workflow's first stage: where a new transaction starts. (A
+    /// workflow has at least one stage: `set_workflow` and the reader see to it.)
     pub fn first_stage(&self) -> &str {
-        self.workflow
-            .first()
-            .map(String::as_str)
-            .unwrap_or(DEFAULT_WORKFLOW[0])
+        &self.workflow[0]
+    }
+
+    /// The workflow's last stage: where a transaction is done.
+    pub fn last_stage(&self) -> &str {
+        &self.workflow[self.workflow.len() - 1]
     }
 
     /// Today's date in the company's time zone.

@@ -290,16 +290,7 @@ pub(crate) fn supplier(
     vat_id: Option<&str>,
     country: &CountryCode,
 ) -> Result<String> {
-    let existing: Option<String> = tx
-        .prepare_cached(
-            "SELECT id FROM customers WHERE company_id = ?1 AND environment = ?2 AND name = ?3
-             ORDER BY is_supplier DESC, seq LIMIT 1",
-        )?
-        .query_row(params![tenant.company_id, tenant.environment, name], |r| {
-            r.get(0)
-        })
-        .optional()?;
-    if let Some(id) = existing {
+    if let Some(id) = supplier_named(tx, tenant, name)? {
         tx.execute(
             "UPDATE customers SET is_supplier = 1 WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
             params![id, tenant.company_id, tenant.environment],
@@ -321,6 +312,26 @@ pub(crate) fn supplier(
         is_supplier: true,
     };
     create(tx, tenant, &new)
+}
+
+/// The partner a supplier of this name is (a supplier first, else a
+/// customer of that name), if there is one.
+///
+/// Fails only on a storage error.
+pub(crate) fn supplier_named(
+    conn: &Connection,
+    tenant: &Tenant,
+    name: &str,
+) -> Result<Option<String>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT id FROM customers WHERE company_id = ?1 AND environment = ?2 AND name = ?3
+             ORDER BY is_supplier DESC, seq LIMIT 1",
+        )?
+        .query_row(params![tenant.company_id, tenant.environment, name], |r| {
+            r.get(0)
+        })
+        .optional()?)
 }
 
 /// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.

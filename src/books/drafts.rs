@@ -185,7 +185,7 @@ struct StoredTax {
     reason: Option<String>,
 }
 
-fn encode_taxes(taxes: &[Tax]) -> String {
+fn encode_taxes(taxes: &[Tax]) -> Result<String> {
     let stored: Vec<StoredTax> = taxes
         .iter()
         .map(|t| StoredTax {
@@ -194,7 +194,15 @@ fn encode_taxes(taxes: &[Tax]) -> String {
             reason: t.reason.clone(),
         })
         .collect();
-    serde_json::to_string(&stored).unwrap_or_else(|_| "[]".into())
+    serde_json::to_string(&stored).map_err(Error::internal)
+}
+
+/// A rule's refusal as an unreadable input (the violations kept).
+fn unreadable(e: Error) -> Error {
+    match e {
+        Error::Refused(violations) => Error::Invalid(violations),
+        other => other,
+    }
 }
 
 /// The lines of a draft, in order.
@@ -364,16 +372,16 @@ impl NewDraftLine {
             (Some(rate), None) => {
                 let name = jurisdiction::tax_name(company.country.as_str());
                 match v.take(Decimal::parse("taxRatePercent", &rate))? {
+                    Some(rate) if rate.is_zero() => {
+                        v.refused(
+                            "taxRatePercent",
+                            format!("is 0: {name} at 0 % needs the seller's reason why nothing is charged; give it as a named tax with its reason"),
+                        );
+                        Vec::new()
+                    }
                     Some(rate) => v
-                        .take(Tax::new(name, rate, None).map_err(|e| {
-                            // The rate is the one field given.
-                            match e {
-                                Error::Invalid(_) => Error::invalid(
-                                    "taxRatePercent",
-                                    "must lie between 0 and 100 percent",
-                                ),
-                                other => other,
-                            }
+                        .take(Tax::new(name, rate, None).map_err(|_| {
+                            Error::invalid("taxRatePercent", "must lie between 0 and 100 percent")
                         }))?
                         .into_iter()
                         .collect(),
@@ -482,7 +490,10 @@ impl NewDraft {
         let mut checked = Vec::with_capacity(lines.len());
         for (n, line) in lines.into_iter().enumerate().take(MAX_LINES) {
             let at = format!("lines[{n}]");
-            let line = v.take(NewDraftLine::check(line, company).map_err(|e| e.under(&at)))?;
+            // Whatever is wrong with a line of an input made whole, the input
+            // cannot be used as it is: each is an unreadable field (400).
+            let line =
+                v.take(NewDraftLine::check(line, company).map_err(|e| unreadable(e).under(&at)))?;
             match line {
                 Some(line) if !line.has_tax() => v.invalid(
                     at,
@@ -533,7 +544,7 @@ fn insert_line(tx: &Tx, draft_id: &str, line: &NewDraftLine) -> Result<()> {
     tx.prepare_cached(
         "INSERT INTO draft_lines (draft_id, description, quantity, unit_price, taxes) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?
-    .execute(params![draft_id, line.description, line.quantity, line.unit_price, encode_taxes(&line.taxes)])?;
+    .execute(params![draft_id, line.description, line.quantity, line.unit_price, encode_taxes(&line.taxes)?])?;
     Ok(())
 }
 
@@ -548,7 +559,7 @@ pub fn add_line(tx: &Tx, tenant: &Tenant, id: &str, line: &NewDraftLine) -> Resu
         .prepare_cached("SELECT count(*) FROM draft_lines WHERE draft_id = ?1")?
         .query_row([id], |r| r.get(0))?;
     if lines >= MAX_LINES as i64 {
-        return Err(Error::refused(format!(
+        return Err(Error::bad_request(format!(
             "A draft holds at most {MAX_LINES} lines."
         )));
     }

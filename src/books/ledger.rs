@@ -45,10 +45,6 @@ pub enum Class {
 }
 
 impl Account {
-    pub fn key(self) -> &'static str {
-        self.as_str()
-    }
-
     pub fn class(self) -> Class {
         match self {
             Account::Receivables | Account::Bank | Account::InputTax => Class::Asset,
@@ -131,7 +127,7 @@ pub fn post(tx: &Tx, tenant: &Tenant, entry: &str, date: Date, postings: &[Posti
             tenant.environment,
             entry,
             day,
-            p.account.key(),
+            p.account,
             p.debit,
             p.credit
         ];
@@ -139,7 +135,7 @@ pub fn post(tx: &Tx, tenant: &Tenant, entry: &str, date: Date, postings: &[Posti
         sum.execute(params![
             tenant.company_id,
             tenant.environment,
-            p.account.key(),
+            p.account,
             day,
             p.debit,
             p.credit
@@ -224,7 +220,7 @@ pub fn trial_balance(
     let accounts: Vec<TrialBalanceRow> = totals
         .iter()
         .map(|(a, (d, c))| TrialBalanceRow {
-            account: a.key(),
+            account: a.as_str(),
             debit: *d,
             credit: *c,
         })
@@ -390,7 +386,7 @@ pub fn profit_and_loss(
         by_account: [Account::Revenue, Account::Expenses]
             .into_iter()
             .map(|a| AccountAmount {
-                account: a.key(),
+                account: a.as_str(),
                 amount: money(side(a)),
             })
             .collect(),
@@ -433,7 +429,7 @@ pub fn balance_sheet(
             .copied()
             .filter(|a| a.class() == class)
             .map(|a| AccountAmount {
-                account: a.key(),
+                account: a.as_str(),
                 amount: money(sign * debit_side(a)),
             })
             .collect()

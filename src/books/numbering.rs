@@ -17,7 +17,7 @@ pub fn take(tx: &Tx, tenant: &Tenant, series: &str, first: i64) -> Result<i64> {
         "INSERT INTO counters (company_id, environment, series, value) VALUES (?1, ?2, ?3, ?4)
          ON CONFLICT (company_id, environment, series) DO UPDATE SET value = value + 1
          RETURNING value",
-        params![tenant.company_id, tenant.env(), series, first],
+        params![tenant.company_id, tenant.environment, series, first],
         |r| r.get(0),
     )?)
 }
@@ -30,9 +30,10 @@ pub fn peek(conn: &Connection, tenant: &Tenant, series: &str, first: i64) -> Res
         .prepare_cached(
             "SELECT value FROM counters WHERE company_id = ?1 AND environment = ?2 AND series = ?3",
         )?
-        .query_row(params![tenant.company_id, tenant.env(), series], |r| {
-            r.get(0)
-        })
+        .query_row(
+            params![tenant.company_id, tenant.environment, series],
+            |r| r.get(0),
+        )
         .optional()?;
     Ok(current.map_or(first, |v| v + 1))
 }

@@ -261,13 +261,19 @@ pub fn record(tx: &Tx, tenant: &Tenant, new: &NewPurchase) -> Result<String> {
         &company.currency,
         new.rate,
     ))?;
-    let earlier: Option<String> = tx
-        .prepare_cached(
-            "SELECT p.id FROM purchases p JOIN customers c ON c.id = p.supplier_id
-             WHERE p.company_id = ?1 AND p.environment = ?2 AND c.name = ?3 AND p.document_number = ?4",
-        )?
-        .query_row(params![tenant.company_id, tenant.environment, supplier, number], |r| r.get(0))
-        .optional()?;
+    let earlier: Option<String> = match customers::supplier_named(tx, tenant, supplier)? {
+        None => None,
+        Some(supplier_id) => tx
+            .prepare_cached(
+                "SELECT id FROM purchases
+                 WHERE company_id = ?1 AND environment = ?2 AND supplier_id = ?3 AND document_number = ?4",
+            )?
+            .query_row(
+                params![tenant.company_id, tenant.environment, supplier_id, number],
+                |r| r.get(0),
+            )
+            .optional()?,
+    };
     if let Some(earlier) = earlier {
         verdict.refuse(format!(
             "{supplier}'s document {number} is already recorded as {earlier}."

@@ -212,6 +212,8 @@ enum How<'a> {
 struct Settled {
     id: String,
     cleared: bool,
+    /// The payment, when money moved.
+    payment: Option<PaymentView>,
 }
 
 /// The latest day `doc_id` was settled on, if ever.
@@ -235,17 +237,18 @@ fn check_date(
     tenant: &Tenant,
     doc: &Open,
     on: Date,
+    what: &str,
     verdict: &mut Violations,
 ) -> Result<()> {
     if on < doc.date {
         verdict.refuse(format!(
-            "A payment dated {on} cannot precede {}, dated {}.",
+            "A {what} dated {on} cannot precede {}, dated {}.",
             doc.label, doc.date
         ));
     }
     if let Some(last) = last_settled(tx, tenant, &doc.id)?.filter(|last| *last > on) {
         verdict.refuse(format!(
-            "A payment of {} is recorded on {last}; payments are recorded in date order, so one dated {on} is refused.",
+            "{} was settled on {last}; settlements are recorded in date order, so a {what} dated {on} is refused.",
             doc.label
         ));
     }
@@ -292,9 +295,13 @@ fn settle(
             doc.outstanding, doc.currency, doc.label
         ));
     }
-    check_date(tx, tenant, doc, on, &mut verdict)?;
+    let what = match how {
+        How::Money(_) => "payment",
+        How::Credit(_) => "credit application",
+    };
+    check_date(tx, tenant, doc, on, what, &mut verdict)?;
     if let How::Credit(credit) = &how {
-        check_date(tx, tenant, credit, on, &mut verdict)?;
+        check_date(tx, tenant, credit, on, what, &mut verdict)?;
     }
     verdict.take(ledger::check_open(tx, tenant, on))?;
     verdict.finish()?;
@@ -310,9 +317,9 @@ fn settle(
         -amount_book,
         if cleared { -1 } else { 0 },
     )?;
-    let (id, postings) = match how {
+    let (id, payment, postings) = match how {
         How::Money(payment) => {
-            let id = write_payment(tx, tenant, doc, payment, amount_book, on)?;
+            let view = write_payment(tx, tenant, doc, payment, amount_book, on)?;
             let postings = match doc.side {
                 Side::Receivable => [
                     Posting::debit(Account::Bank, amount_book),
@@ -323,7 +330,7 @@ fn settle(
                     Posting::credit(Account::Bank, amount_book),
                 ],
             };
-            (id, postings)
+            (view.id.clone(), Some(view), postings)
         }
         How::Credit(credit) => {
             // The credit has that much less left: its negative balance rises.
@@ -351,11 +358,15 @@ fn settle(
                 Posting::debit(Account::Payables, amount_book),
                 Posting::credit(Account::Payables, amount_book),
             ];
-            (id, postings)
+            (id, None, postings)
         }
     };
     ledger::post(tx, tenant, &id, on, &postings)?;
-    Ok(Settled { id, cleared })
+    Ok(Settled {
+        id,
+        cleared,
+        payment,
+    })
 }
 
 /// Settles `doc` by money, on the payment's date or today in the company's
@@ -421,7 +432,7 @@ fn write_payment(
     p: &NewPayment,
     amount_book: i64,
     on: Date,
-) -> Result<String> {
+) -> Result<PaymentView> {
     let (direction, kind) = match doc.side {
         Side::Receivable => (Direction::In, TargetKind::Invoice),
         Side::Payable => (Direction::Out, TargetKind::Purchase),
@@ -455,24 +466,25 @@ fn write_payment(
     f.insert("targetId", doc.id.clone());
     f.insert("targetKind", kind.as_str().to_string());
     events::raise(tx, tenant, Event::PaymentRecorded, &id, f)?;
-    Ok(id)
-}
-
-fn view(doc: &Open, id: String, p: &NewPayment, on: Date) -> PaymentView {
-    let (direction, target_kind) = match doc.side {
-        Side::Receivable => (Direction::In, TargetKind::Invoice),
-        Side::Payable => (Direction::Out, TargetKind::Purchase),
-    };
-    PaymentView {
+    Ok(PaymentView {
         id,
         direction,
-        target_kind,
+        target_kind: kind,
         target_id: doc.id.clone(),
         amount: Money::new(p.amount, &doc.currency),
         method: p.method,
         reference: p.reference.clone(),
         paid_on: on,
-    }
+    })
+}
+
+/// The payment a settlement by money made.
+///
+/// Fails with `Internal` when it made none, which `How::Money` never does.
+fn payment_of(settled: Settled) -> Result<PaymentView> {
+    settled
+        .payment
+        .ok_or_else(|| Error::internal("a payment was settled without its record"))
 }
 
 /// Records money in against the invoice `number`: partial payments are
@@ -523,7 +535,7 @@ pub fn pay_invoice(
         f.insert("paidOn", on.to_string());
         events::raise(tx, tenant, Event::InvoicePaid, &invoice.id, f)?;
     }
-    Ok((view(&doc, settled.id, payment, on), invoice.id))
+    Ok((payment_of(settled)?, invoice.id))
 }
 
 /// A bill or credit of the tenant as a settlement sees it.
@@ -562,8 +574,8 @@ pub fn pay_bill(tx: &Tx, tenant: &Tenant, id: &str, payment: &NewPayment) -> Res
     if doc.outstanding == 0 {
         return Err(Error::wrong_state(format!("{id} is paid in full.")));
     }
-    let (settled, on) = pay(tx, tenant, &company, &doc, payment)?;
-    Ok(view(&doc, settled.id, payment, on))
+    let (settled, _) = pay(tx, tenant, &company, &doc, payment)?;
+    payment_of(settled)
 }
 
 /// Applies a supplier's credit to a bill of the same supplier: the bill owes

@@ -85,14 +85,6 @@ impl NewTransaction {
             stage,
         })
     }
-
-    /// A transaction with a title and nothing else checked yet.
-    pub fn titled(title: &str) -> Result<NewTransaction> {
-        NewTransaction::check(TransactionInput {
-            title: Some(title.to_string()),
-            ..TransactionInput::default()
-        })
-    }
 }
 
 fn optional_date(field: &str, text: Option<&str>) -> Result<Option<Date>> {
@@ -516,8 +508,9 @@ pub fn update(tx: &Tx, tenant: &Tenant, id: &str, change: &Change) -> Result<()>
         tx.execute(
             "UPDATE transactions SET title = ?2, description = ?3, due_on = ?4, stage = ?5, customer_id = ?6,
                  archived = ?7, updated_at = ?8
-             WHERE seq = ?1",
-            params![current.seq, title, description, due_on, stage, customer_id, archived, clock::now()],
+             WHERE seq = ?1 AND company_id = ?9 AND environment = ?10",
+            params![current.seq, title, description, due_on, stage, customer_id, archived, clock::now(),
+                tenant.company_id, tenant.environment],
         )?;
     }
     Ok(())

@@ -44,6 +44,14 @@ fn print(value: &impl Serialize) {
 
 /// How a refusal names a field: as the option that gives it (`--postal-code`).
 fn option(field: &str) -> String {
+    // A line of a draft is named as a person counts lines.
+    if let Some(n) = field
+        .strip_prefix("lines[")
+        .and_then(|rest| rest.strip_suffix(']'))
+        .and_then(|n| n.parse::<usize>().ok())
+    {
+        return format!("Line {}", n + 1);
+    }
     let field = field.split('[').next().unwrap_or(field);
     let field = match field {
         "unitPriceMinor" => "unitPrice",
@@ -112,5 +120,6 @@ mod tests {
         assert_eq!(super::option("unitPriceMinor"), "--unit-price");
         assert_eq!(super::option("taxes[1].ratePercent"), "--tax");
         assert_eq!(super::option("asOf"), "--as-of");
+        assert_eq!(super::option("lines[0]"), "Line 1");
     }
 }

@@ -109,7 +109,7 @@ impl Fault {
             Fault::Parse => "Parse error".into(),
             Fault::InvalidRequest { message, .. } => message.clone(),
             Fault::MethodNotFound => "Method not found".into(),
-            Fault::InvalidParams(detail) => format!("Invalid params: {detail}"),
+            Fault::InvalidParams(detail) => detail.clone(),
             Fault::Internal => "Internal error".into(),
             Fault::HeaderMismatch(detail) => format!("Header mismatch: {detail}"),
             Fault::UnsupportedVersion { .. } => "Unsupported protocol version".into(),

@@ -406,7 +406,7 @@ pub fn record(db: &Db, now: Timestamp, outcomes: &[Outcome]) -> Result<()> {
         let mut update = tx.prepare_cached(
             "UPDATE deliveries SET state = ?2, attempts = ?3, last_status = ?4, last_error = ?5, next_attempt_at = ?6,
                  delivered_at = ?7, lease_until = NULL
-             WHERE id = ?1 AND state = 'PENDING'",
+             WHERE id = ?1 AND state = ?8",
         )?;
         for o in outcomes {
             let j = &o.job;
@@ -418,7 +418,16 @@ pub fn record(db: &Db, now: Timestamp, outcomes: &[Outcome]) -> Result<()> {
             } else {
                 (DeliveryState::Pending, Some(clock::format_instant(next_attempt(now, j.attempt, o.retry_after))), None)
             };
-            update.execute(params![j.delivery_id, state, j.attempt, o.status, o.error, next, delivered])?;
+            update.execute(params![
+                j.delivery_id,
+                state,
+                j.attempt,
+                o.status,
+                o.error,
+                next,
+                delivered,
+                DeliveryState::Pending
+            ])?;
         }
         Ok(())
     })

@@ -47,13 +47,37 @@ pub struct Endpoint {
 
 const COLUMNS: &str = "id, url, events, description, enabled, created_at, secret";
 
+/// The kinds an endpoint is subscribed to, as stored: `*`, or kinds joined
+/// by `,`. A kind that is not one is an error, never a subscription lost.
+struct StoredEvents(Vec<String>);
+
+impl rusqlite::types::FromSql for StoredEvents {
+    fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        let text = value.as_str()?;
+        if text == "*" {
+            return Ok(StoredEvents(vec![text.to_string()]));
+        }
+        text.split(',')
+            .map(|kind| {
+                Kind::parse(kind)
+                    .map(|k| k.as_str().to_string())
+                    .ok_or_else(|| {
+                        rusqlite::types::FromSqlError::Other(
+                            format!("{kind:?} is not an event kind").into(),
+                        )
+                    })
+            })
+            .collect::<std::result::Result<Vec<_>, _>>()
+            .map(StoredEvents)
+    }
+}
+
 fn from_row(row: &rusqlite::Row, with_secret: bool) -> rusqlite::Result<Endpoint> {
     let r = Row::new(row, "webhook_endpoints");
-    let events: String = r.get(2)?;
     Ok(Endpoint {
         id: r.get(0)?,
         url: r.get(1)?,
-        events: events.split(',').map(str::to_string).collect(),
+        events: r.get::<StoredEvents>(2)?.0,
         description: r.get(3)?,
         enabled: r.get(4)?,
         created_at: r.get(5)?,

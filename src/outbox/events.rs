@@ -7,14 +7,13 @@
 
 use std::collections::BTreeMap;
 
-use rusqlite::{params, Connection};
+use rusqlite::params;
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::outbox::endpoints;
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::ids;
-use crate::store::row::Row;
 use crate::store::tenant::Tenant;
 use crate::stored_enum;
 
@@ -58,7 +57,7 @@ pub fn raise(
     let id = ids::new_id("evt");
     fields.insert("event", kind.as_str().to_string());
     fields.insert("id", id.clone());
-    let body = serde_json::to_string(&fields).unwrap_or_default();
+    let body = serde_json::to_string(&fields).map_err(Error::internal)?;
     tx.prepare_cached(
         "INSERT INTO events (id, company_id, environment, kind, subject, body, created_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -75,21 +74,4 @@ pub fn raise(
     endpoints::fan_out(tx, tenant, &id, kind)?;
     tx.note_events();
     Ok(id)
-}
-
-/// The events raised about `subject`, oldest first, as (kind, body).
-///
-/// Fails only on a storage error.
-pub fn about(conn: &Connection, tenant: &Tenant, subject: &str) -> Result<Vec<(Kind, String)>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT id, kind, body FROM events WHERE subject = ?1 AND company_id = ?2 AND environment = ?3 ORDER BY seq",
-    )?;
-    let rows = stmt.query_map(
-        params![subject, tenant.company_id, tenant.environment],
-        |row| {
-            let r = Row::new(row, "events");
-            Ok((r.get(1)?, r.get(2)?))
-        },
-    )?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }

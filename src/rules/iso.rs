@@ -282,12 +282,14 @@ macro_rules! stored_code {
             fn column_result(
                 value: rusqlite::types::ValueRef<'_>,
             ) -> rusqlite::types::FromSqlResult<Self> {
+                // Stored exactly as written: upper case, no spaces.
                 let text = value.as_str()?;
-                $type::parse("stored", text).map_err(|_| {
-                    rusqlite::types::FromSqlError::Other(
+                match $type::parse("stored", text) {
+                    Ok(code) if code.as_str() == text => Ok(code),
+                    _ => Err(rusqlite::types::FromSqlError::Other(
                         format!("{text:?} is not {}", $what).into(),
-                    )
-                })
+                    )),
+                }
             }
         }
 

@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result, Violations};
 use crate::rules::iso::Currency;
+use crate::rules::text;
 
 /// An exact decimal number: `units / 10^scale`.
 #[derive(Debug, Clone, Copy)]
@@ -215,10 +216,14 @@ impl Money {
 /// Stored decimals (quantities, rates) are read back strictly.
 impl rusqlite::types::FromSql for Decimal {
     fn column_result(value: rusqlite::types::ValueRef<'_>) -> rusqlite::types::FromSqlResult<Self> {
+        // Stored in its shortest form, exactly as `Display` writes it.
         let text = value.as_str()?;
-        Decimal::parse("stored", text).map_err(|_| {
-            rusqlite::types::FromSqlError::Other(format!("{text:?} is not a decimal").into())
-        })
+        match Decimal::parse("stored", text) {
+            Ok(d) if d.to_string() == text => Ok(d),
+            _ => Err(rusqlite::types::FromSqlError::Other(
+                format!("{text:?} is not a decimal in its stored form").into(),
+            )),
+        }
     }
 }
 
@@ -245,36 +250,32 @@ impl Tax {
     /// empty or long name, a rate outside 0–100 or a reason beside a charged
     /// rate, and with `Refused` naming `reason` for a zero rate without one.
     pub fn new(name: &str, rate: Decimal, reason: Option<&str>) -> Result<Tax> {
-        let name = name.trim();
         let mut v = Violations::new();
-        if name.is_empty() || name.chars().count() > 40 {
-            v.invalid("name", "needs 1 to 40 characters");
-        }
+        let name = v.take(text::required("name", Some(name), 40))?;
         let hundred = Decimal::from_int(100);
         if rate.is_negative() || rate.units > hundred.units * 10i128.pow(rate.scale) {
             v.invalid("ratePercent", "must lie between 0 and 100 percent");
         }
-        let reason = reason.map(str::trim).filter(|r| !r.is_empty());
-        if reason.is_some_and(|r| r.chars().count() > 200) {
-            v.invalid("reason", "is longer than 200 characters");
-        }
+        let reason = reason.filter(|r| !r.trim().is_empty());
+        let reason = v.take(text::optional("reason", reason, 200))?.flatten();
+        let named = name.as_deref().unwrap_or("The tax");
         if !rate.is_zero() && reason.is_some() {
             v.invalid(
                 "reason",
-                format!("goes only with a zero rate; {name} at {rate} % is charged"),
+                format!("goes only with a zero rate; {named} at {rate} % is charged"),
             );
         }
         if rate.is_zero() && reason.is_none() {
             v.refused(
                 "reason",
-                format!("is needed: {name} at 0 % needs the seller's reason why nothing is charged (e.g. reverse charge)"),
+                format!("is needed: {named} at 0 % needs the seller's reason why nothing is charged (e.g. reverse charge)"),
             );
         }
         v.finish()?;
         Ok(Tax {
-            name: name.to_string(),
+            name: name.unwrap_or_default(),
             rate,
-            reason: reason.map(str::to_string),
+            reason,
         })
     }
 }

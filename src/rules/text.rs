@@ -51,26 +51,6 @@ pub enum Patch<T> {
     Value(T),
 }
 
-impl<T> Patch<T> {
-    /// Applies `f` to a sent value.
-    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Patch<U> {
-        match self {
-            Patch::Absent => Patch::Absent,
-            Patch::Null => Patch::Null,
-            Patch::Value(v) => Patch::Value(f(v)),
-        }
-    }
-
-    /// Left out is `None`, null is `Some(None)`, a value `Some(Some(v))`.
-    pub fn into_change(self) -> Option<Option<T>> {
-        match self {
-            Patch::Absent => None,
-            Patch::Null => Some(None),
-            Patch::Value(v) => Some(Some(v)),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

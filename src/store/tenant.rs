@@ -54,9 +54,4 @@ impl Tenant {
             environment,
         }
     }
-
-    /// The environment's stored form, for SQL parameters.
-    pub fn env(&self) -> &'static str {
-        self.environment.as_str()
-    }
 }

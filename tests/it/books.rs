@@ -460,7 +460,7 @@ fn a_cancellation_makes_a_correction_document() {
         "--reason",
         " ",
     ]);
-    assert!(!ok && err.contains("--reason is needed"), "{err}");
+    assert!(!ok && err.contains("--reason is missing"), "{err}");
     let list = c.get(&w.live, "/v1/invoices").body;
     assert_eq!(list["total"], json!(3));
     assert_eq!(

@@ -39,17 +39,10 @@ pub struct Cancellation {
 impl Cancellation {
     /// Checks the request: a reason of 1–1000 characters, a date `YYYY-MM-DD`.
     ///
-    /// Fails with `Invalid` naming `on` or an overlong `reason`, and
-    /// `Refused` naming `reason` when there is none.
+    /// Fails with `Invalid` naming `on`, or `reason` when it is missing or too long.
     pub fn check(input: CancelInput) -> Result<Cancellation> {
         let mut v = Violations::new();
-        let reason = match input.reason.as_deref().map(str::trim) {
-            None | Some("") => {
-                v.refused("reason", "is needed: a cancellation states why");
-                None
-            }
-            Some(r) => v.take(text::required("reason", Some(r), 1000))?,
-        };
+        let reason = v.take(text::required("reason", input.reason.as_deref(), 1000))?;
         let on = match input.on.as_deref() {
             Some(d) => v.take(clock::parse_date("on", d))?,
             None => None,
@@ -128,7 +121,7 @@ pub fn cancel(
          SELECT ?1, company_id, environment, ?7, ?2, customer_id, buyer_name, buyer_street,
              buyer_postal_code, buyer_city, buyer_country, buyer_vat_id, currency, rate, ?3, ?3, delivered_on,
              -net, -tax, -gross, -gross_book, 0, 0, '', id, ?4, ?5
-         FROM invoices WHERE id = ?6",
+         FROM invoices WHERE id = ?6 AND company_id = ?8 AND environment = ?9",
     )?
     .execute(params![
         correction_id,
@@ -137,7 +130,9 @@ pub fn cancel(
         reason,
         clock::now(),
         original.id,
-        DocumentType::Correction
+        DocumentType::Correction,
+        tenant.company_id,
+        tenant.environment
     ])?;
     tx.prepare_cached(
         "INSERT INTO invoice_lines (invoice_id, description, quantity, unit_price, net)

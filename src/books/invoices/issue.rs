@@ -109,8 +109,7 @@ pub fn issue(tx: &Tx, tenant: &Tenant, draft_id: &str, options: &IssueOptions) -
             verdict.refused(
                 format!("lines[{n}]"),
                 format!(
-                    "has no tax decision (line {}, {}); give it a rate or a tax with its reason",
-                    n + 1,
+                    "({}) has no tax decision; give it a rate or a tax with its reason",
                     line.description
                 ),
             );

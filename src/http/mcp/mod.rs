@@ -274,7 +274,9 @@ fn modern_era(
     if !meta["io.modelcontextprotocol/clientCapabilities"].is_object() {
         return ended(
             &id,
-            Fault::InvalidParams("_meta needs io.modelcontextprotocol/clientCapabilities".into()),
+            Fault::InvalidParams(
+                "Invalid params: _meta needs io.modelcontextprotocol/clientCapabilities".into(),
+            ),
         );
     }
     let requested = meta["io.modelcontextprotocol/protocolVersion"].clone();

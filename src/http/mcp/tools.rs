@@ -156,8 +156,16 @@ fn to_value<T: Serialize>(v: &T) -> Value {
 /// Fails with `Invalid` naming it when it is missing.
 fn id(f: &mut Fields, name: &str) -> Result<String> {
     f.text(name)?
-        .filter(|s| !s.trim().is_empty())
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
         .ok_or_else(|| Error::invalid(name, "is missing"))
+}
+
+/// The optional `idempotency_key` of a create, trimmed.
+///
+/// Fails with `Invalid` when it is not a string.
+fn idempotency_key(f: &mut Fields) -> Result<Option<String>> {
+    Ok(f.text("idempotency_key")?.map(|k| k.trim().to_string()))
 }
 
 /// `limit` (1–100, default 25) and the opaque `cursor` as a page.
@@ -427,7 +435,7 @@ fn draft_lines(items: Vec<Value>) -> Result<Vec<DraftLineInput>> {
 
 fn create_draft(c: &Context, mut f: Fields, kind: DocumentType, tool: &str) -> Result<Value> {
     let arguments = fingerprint_of(&f);
-    let key = f.text("idempotency_key")?;
+    let key = idempotency_key(&mut f)?;
     let input = DraftInput {
         customer_id: f.text("customer_id")?,
     };
@@ -456,7 +464,7 @@ fn create_quote_draft(c: &Context, f: Fields) -> Result<Value> {
 
 fn create_transaction(c: &Context, mut f: Fields) -> Result<Value> {
     let arguments = fingerprint_of(&f);
-    let key = f.text("idempotency_key")?;
+    let key = idempotency_key(&mut f)?;
     let input = TransactionInput {
         title: f.text("title")?,
         description: f.text("description")?,
@@ -479,7 +487,7 @@ fn create_transaction(c: &Context, mut f: Fields) -> Result<Value> {
 
 fn add_transaction_note(c: &Context, mut f: Fields) -> Result<Value> {
     let arguments = fingerprint_of(&f);
-    let key = f.text("idempotency_key")?;
+    let key = idempotency_key(&mut f)?;
     let input = NoteInput {
         transaction_id: f.text("transaction_id")?,
         text: f.text("text")?,
