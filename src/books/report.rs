@@ -190,37 +190,46 @@ pub fn open_documents(
 ) -> Result<OpenList> {
     let company = company::get(conn, &tenant.company_id)?;
     let as_of = ledger::day_or_today("asOf", as_of, &company)?;
-    let sql = match side {
-        Side::Receivable => format!(
+    // ?4 is the kind of document a side lists (an invoice, a bill).
+    let (sql, kind) = match side {
+        Side::Receivable => (
             "SELECT i.id, i.number, i.buyer_name, i.issued_on, i.due_on, i.currency,
                     i.gross - coalesce((SELECT sum(p.amount) FROM payments p
                                         WHERE p.invoice_id = i.id AND p.paid_on <= ?3), 0) AS open
              FROM invoices i
-             WHERE i.company_id = ?1 AND i.environment = ?2 AND i.document_type = '{}' AND i.issued_on <= ?3
+             WHERE i.company_id = ?1 AND i.environment = ?2 AND i.document_type = ?4 AND i.issued_on <= ?3
                AND NOT EXISTS (SELECT 1 FROM invoices k WHERE k.id = i.cancelled_by_id AND k.issued_on <= ?3)",
-            DocumentType::Invoice.as_str()
+            DocumentType::Invoice.as_str(),
         ),
-        Side::Payable => format!(
+        Side::Payable => (
             "SELECT u.id, u.document_number, c.name, u.document_date, u.due_on, u.currency,
                     u.gross - coalesce((SELECT sum(p.amount) FROM payments p
                                         WHERE p.purchase_id = u.id AND p.paid_on <= ?3), 0)
                             - coalesce((SELECT sum(a.amount) FROM credit_applications a
                                         WHERE a.bill_id = u.id AND a.applied_on <= ?3), 0) AS open
              FROM purchases u JOIN customers c ON c.id = u.supplier_id
-             WHERE u.company_id = ?1 AND u.environment = ?2 AND u.kind = '{}' AND u.document_date <= ?3",
-            Kind::Bill.as_str()
+             WHERE u.company_id = ?1 AND u.environment = ?2 AND u.kind = ?4 AND u.document_date <= ?3",
+            Kind::Bill.as_str(),
         ),
     };
     let filtered = format!("SELECT * FROM ({sql}) WHERE open <> 0");
     let total: i64 = conn
         .prepare_cached(&format!("SELECT count(*) FROM ({filtered})"))?
-        .query_row(params![tenant.company_id, tenant.environment, as_of], |r| {
-            r.get(0)
-        })?;
+        .query_row(
+            params![tenant.company_id, tenant.environment, as_of, kind],
+            |r| r.get(0),
+        )?;
     let mut stmt =
-        conn.prepare_cached(&format!("{filtered} ORDER BY 5, 4, 2 LIMIT ?4 OFFSET ?5"))?;
+        conn.prepare_cached(&format!("{filtered} ORDER BY 5, 4, 2 LIMIT ?5 OFFSET ?6"))?;
     let rows = stmt.query_map(
-        params![tenant.company_id, tenant.environment, as_of, limit, offset],
+        params![
+            tenant.company_id,
+            tenant.environment,
+            as_of,
+            kind,
+            limit,
+            offset
+        ],
         |row| {
             let r = Row::new(
                 row,

@@ -39,8 +39,8 @@ pub fn company(db: &Db, cmd: &CompanyCommand) -> Result<()> {
                 name: Some(name.clone()),
                 country: Some(country.clone()),
                 currency: Some(currency.clone()),
-                plan: Some(plan.clone()),
-                invoice_prefix: Some(invoice_prefix.clone()),
+                plan: plan.clone(),
+                invoice_prefix: invoice_prefix.clone(),
                 payment_days: *payment_days,
                 timezone: timezone.clone(),
             })?;
@@ -89,7 +89,7 @@ impl PaymentArgs {
         PaymentInput {
             amount: Some(self.amount),
             on: self.on.clone(),
-            method: Some(self.method.clone()),
+            method: self.method.clone(),
             reference: self.reference.clone(),
         }
     }
@@ -250,7 +250,7 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
                 currency: Some(currency.clone()),
                 net: Some(*net),
                 tax: Some(*tax),
-                kind: Some(kind.clone()),
+                kind: kind.clone(),
                 rate: rate.clone(),
             })?;
             print(&db.write(|tx| {

@@ -162,9 +162,9 @@ pub struct PaymentArgs {
     pub amount: i64,
     #[arg(long)]
     pub on: Option<String>,
-    /// bank, cash, card or other.
-    #[arg(long, default_value = "bank")]
-    pub method: String,
+    /// bank (the default), cash, card or other.
+    #[arg(long)]
+    pub method: Option<String>,
     #[arg(long)]
     pub reference: Option<String>,
 }
@@ -222,9 +222,9 @@ pub enum PurchaseCommand {
         net: i64,
         #[arg(long, allow_hyphen_values = true)]
         tax: i64,
-        /// bill or credit.
-        #[arg(long, default_value = "bill")]
-        kind: String,
+        /// bill (the default) or credit.
+        #[arg(long)]
+        kind: Option<String>,
         #[arg(long)]
         rate: Option<String>,
         #[command(flatten)]
@@ -307,11 +307,11 @@ pub enum CompanyCommand {
         /// ISO 4217 book currency.
         #[arg(long)]
         currency: String,
-        /// STARTER, PROFESSIONAL or ENTERPRISE (only ENTERPRISE includes the API).
-        #[arg(long, default_value = "STARTER")]
-        plan: String,
-        #[arg(long, default_value = "")]
-        invoice_prefix: String,
+        /// STARTER (the default), PROFESSIONAL or ENTERPRISE (only ENTERPRISE includes the API).
+        #[arg(long)]
+        plan: Option<String>,
+        #[arg(long)]
+        invoice_prefix: Option<String>,
         /// Default payment days (else the country's).
         #[arg(long)]
         payment_days: Option<i64>,

@@ -353,13 +353,16 @@ pub fn delivery(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Delivery
 
 /// The delivery log of the tenant, newest first: of one endpoint, or of all.
 ///
-/// Fails only on a storage error.
+/// Fails with `NotFound` for an endpoint the tenant does not have.
 pub fn deliveries(
     conn: &Connection,
     tenant: &Tenant,
     endpoint: Option<&str>,
     paging: Paging,
 ) -> Result<Page<Delivery>> {
+    if let Some(endpoint) = endpoint {
+        get(conn, tenant, endpoint, false)?;
+    }
     let filter = "d.company_id = ?1 AND d.environment = ?2 AND (?3 IS NULL OR d.endpoint_id = ?3)";
     let total: i64 = conn
         .prepare_cached(&format!("SELECT count(*) FROM deliveries d WHERE {filter}"))?
@@ -383,6 +386,22 @@ pub fn deliveries(
         .take(paging.size as usize)
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(paging.envelope(data, total))
+}
+
+/// A delivery of the tenant to the endpoint `endpoint`.
+///
+/// Fails with `NotFound` when the tenant has no such delivery to that endpoint.
+pub fn delivery_to(
+    conn: &Connection,
+    tenant: &Tenant,
+    endpoint: &str,
+    id: &str,
+) -> Result<Delivery> {
+    let d = delivery(conn, tenant, id)?;
+    if d.endpoint_id != endpoint {
+        return Err(Error::not_found(format!("Delivery {id}")));
+    }
+    Ok(d)
 }
 
 /// Sends an event again: a new delivery of the same event (same event id and

@@ -43,6 +43,21 @@ pub fn check_vat_id(country: &str, vat_id: &str) -> Result<(), String> {
     })
 }
 
+/// Checks a VAT id (normalised) by the country of its own prefix (`EL`
+/// is Greece's); an id that starts with no letters is judged by `country`,
+/// the partner's. A prefix outside the EU is not checked.
+///
+/// Fails, with a sentence, as `check_vat_id` does.
+pub fn check_by_prefix(country: &str, vat_id: &str) -> Result<(), String> {
+    match vat_id.get(..2) {
+        Some("EL") => check_vat_id("GR", vat_id),
+        Some(prefix) if prefix.bytes().all(|b| b.is_ascii_uppercase()) => {
+            check_vat_id(prefix, vat_id)
+        }
+        _ => check_vat_id(country, vat_id),
+    }
+}
+
 /// What is wrong with the part of a VAT id after its prefix.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Fault {
@@ -779,6 +794,17 @@ mod tests {
         for (country, id) in [("DE", "ATU13585627"), ("FR", "136695976"), ("DE", "")] {
             assert!(check_vat_id(country, id).is_err(), "{country} {id}");
         }
+    }
+
+    #[test]
+    fn an_id_is_judged_by_its_own_prefix() {
+        // An Austrian id of a German partner is an Austrian id.
+        assert_eq!(check_by_prefix("DE", "ATU13585627"), Ok(()));
+        assert!(check_by_prefix("US", "DE136695975").is_err());
+        assert_eq!(check_by_prefix("DE", "EL094259216"), Ok(()));
+        assert_eq!(check_by_prefix("DE", "CHE123456789"), Ok(()));
+        // No prefix: the partner's country decides.
+        assert!(check_by_prefix("DE", "136695976").is_err());
     }
 
     #[test]

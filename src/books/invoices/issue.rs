@@ -116,7 +116,7 @@ pub fn issue(tx: &Tx, tenant: &Tenant, draft_id: &str, options: &IssueOptions) -
         }
     }
     if let Some(vat_id) = &customer.vat_id {
-        if let Err(reason) = vat_ids::check_vat_id(customer.country.as_str(), vat_id) {
+        if let Err(reason) = vat_ids::check_by_prefix(customer.country.as_str(), vat_id) {
             verdict.refuse(format!(
                 "The customer's VAT id cannot be used on an invoice: {reason}"
             ));

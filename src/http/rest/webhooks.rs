@@ -5,7 +5,7 @@ use serde_json::json;
 
 use super::{Call, Reply};
 use crate::access::idempotency;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::http::fields::{self, Fields};
 use crate::outbox::endpoints::{self, EndpointInput, NewEndpoint};
 
@@ -55,11 +55,9 @@ pub fn disable(call: &Call, id: &str) -> Result<Reply> {
 /// GET /v1/webhooks/{id}/deliveries
 pub fn deliveries(call: &Call, id: &str) -> Result<Reply> {
     let paging = call.query.paging()?;
-    let tenant = call.tenant();
-    endpoints::get(call.conn, tenant, id, false)?;
     Ok(Reply::ok(&endpoints::deliveries(
         call.conn,
-        tenant,
+        call.tenant(),
         Some(id),
         paging,
     )?))
@@ -76,10 +74,7 @@ pub fn redeliver(call: &Call, endpoint: &str, delivery_id: &str) -> Result<Reply
     Fields::from_value(body.clone())?.finish()?;
     let fingerprint = idempotency::fingerprint(call.method.as_str(), call.path, &body);
     let tenant = call.tenant();
-    let d = endpoints::delivery(call.conn, tenant, delivery_id)?;
-    if d.endpoint_id != endpoint {
-        return Err(Error::not_found(format!("Delivery {delivery_id}")));
-    }
+    endpoints::delivery_to(call.conn, tenant, endpoint, delivery_id)?;
     call.act_once(
         key,
         &fingerprint,
