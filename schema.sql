@@ -427,9 +427,13 @@ CREATE TABLE webhook_endpoints (
     -- event kinds separated by ',', or '*' for all
     events      TEXT NOT NULL,
     description TEXT,
-    -- the signing secret, whole (`whsec_…`); shown once, at registration
+    -- the signing secret, whole (`whsec_…`); shown only to the key that
+    -- registered the endpoint, in the answer to its registration (and its
+    -- replays while the endpoint is enabled)
     secret      TEXT NOT NULL,
     enabled     INTEGER NOT NULL,
+    -- the key that registered it (none for endpoints older than version 2)
+    created_by  TEXT,
     created_at  TEXT NOT NULL,
     disabled_at TEXT,
     UNIQUE (id, company_id, environment)

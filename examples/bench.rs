@@ -632,7 +632,12 @@ fn deliveries(dir: &std::path::Path) {
         .write(|tx| {
             (0..20)
                 .map(|i| {
-                    endpoints::create(tx, &tenant, &endpoint(format!("http://{fast}/hook/{i}"))?)
+                    endpoints::create(
+                        tx,
+                        &tenant,
+                        &endpoint(format!("http://{fast}/hook/{i}"))?,
+                        None,
+                    )
                 })
                 .collect()
         })
@@ -678,8 +683,15 @@ fn deliveries(dir: &std::path::Path) {
         let _ = round;
     }
     let hanging = receiver(Duration::from_secs(30));
-    db.write(|tx| endpoints::create(tx, &tenant, &endpoint(format!("http://{hanging}/hang"))?))
-        .unwrap();
+    db.write(|tx| {
+        endpoints::create(
+            tx,
+            &tenant,
+            &endpoint(format!("http://{hanging}/hang"))?,
+            None,
+        )
+    })
+    .unwrap();
     let mut with_hang = Vec::new();
     for _ in 0..5 {
         let before = delivered(&db, &endpoints);

@@ -19,8 +19,78 @@ pub fn parse_json(body: &[u8]) -> Result<Value> {
             "The request needs a JSON object as its body.",
         ));
     }
-    serde_json::from_slice(body)
+    no_repeated_keys(body)
+        .and_then(|()| serde_json::from_slice(body))
         .map_err(|e| Error::bad_request(format!("The body is not valid JSON: {e}.")))
+}
+
+/// Checks that no JSON object in `body` names a key twice (a parser would
+/// keep one of them silently).
+///
+/// Fails with a JSON error naming the key when one does, or the body is not JSON.
+pub fn no_repeated_keys(body: &[u8]) -> serde_json::Result<()> {
+    use serde::de::{Deserialize, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
+
+    struct Checked;
+
+    impl<'de> Deserialize<'de> for Checked {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> std::result::Result<Checked, D::Error> {
+            d.deserialize_any(Checked)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Checked {
+        type Value = Checked;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("JSON")
+        }
+
+        fn visit_bool<E>(self, _: bool) -> std::result::Result<Checked, E> {
+            Ok(Checked)
+        }
+        fn visit_i64<E>(self, _: i64) -> std::result::Result<Checked, E> {
+            Ok(Checked)
+        }
+        fn visit_u64<E>(self, _: u64) -> std::result::Result<Checked, E> {
+            Ok(Checked)
+        }
+        fn visit_f64<E>(self, _: f64) -> std::result::Result<Checked, E> {
+            Ok(Checked)
+        }
+        fn visit_str<E>(self, _: &str) -> std::result::Result<Checked, E> {
+            Ok(Checked)
+        }
+        fn visit_unit<E>(self) -> std::result::Result<Checked, E> {
+            Ok(Checked)
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> std::result::Result<Checked, A::Error> {
+            while seq.next_element::<Checked>()?.is_some() {}
+            Ok(Checked)
+        }
+
+        fn visit_map<A: MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> std::result::Result<Checked, A::Error> {
+            let mut seen = std::collections::HashSet::new();
+            while let Some(key) = map.next_key::<String>()? {
+                if !seen.insert(key.clone()) {
+                    return Err(A::Error::custom(format!("the key {key:?} is given twice")));
+                }
+                map.next_value::<Checked>()?;
+            }
+            Ok(Checked)
+        }
+    }
+
+    let mut d = serde_json::Deserializer::from_slice(body);
+    Checked::deserialize(&mut d)?;
+    d.end()
 }
 
 /// The fields of one JSON object, taken one by one.

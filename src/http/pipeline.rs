@@ -39,6 +39,9 @@ pub struct Request {
     pub query: String,
     pub authorization: Option<String>,
     pub idempotency_key: Option<String>,
+    /// The headers kontor reads that came more than once (lower case): an
+    /// ambiguous request, refused rather than read by its first value.
+    pub repeated: Vec<&'static str>,
     /// `None` when the body was larger than `MAX_BODY`.
     pub body: Option<Vec<u8>>,
 }
@@ -108,15 +111,22 @@ impl Turned {
 }
 
 /// Authenticates, checks the plan and takes a token: the first three checks,
-/// shared by REST and the agent server. Returns the key and the bucket's verdict.
+/// shared by REST and the agent server. A request with two `Authorization`
+/// headers has no readable key. Returns the key and the bucket's verdict.
 ///
 /// Fails with `Unauthenticated`, `PlanRequired` or `RateLimited` (the last two
 /// with the key and its rate headers, so the answer can carry them).
 pub fn admit(
     app: &App,
     conn: &Connection,
-    authorization: Option<&str>,
+    req: &Request,
 ) -> std::result::Result<(AuthedKey, Verdict), Turned> {
+    // Two keys are no readable key (the contract's one answer for that).
+    let authorization = if req.repeated.contains(&"authorization") {
+        None
+    } else {
+        req.authorization.as_deref()
+    };
     let key = keys::authenticate(conn, &app.usage, authorization)
         .map_err(|error| Turned { error, key: None })?;
     if !key.plan.includes_api() {

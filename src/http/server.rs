@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::{Bytes, Incoming};
-use hyper::header::{HeaderValue, CONTENT_TYPE};
+use hyper::header::{HeaderValue, CACHE_CONTROL, CONTENT_TYPE};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Request as HttpRequest, Response};
@@ -216,6 +216,7 @@ async fn serve(listener: TcpListener, app: Arc<App>, stop: impl Future<Output = 
     let http = http1::Builder::new();
     let purger = tokio::spawn(purge_hourly(app.clone()));
     let usage = tokio::spawn(flush_usage(app.clone()));
+    let mut accept_errors = AcceptErrors::default();
     tokio::pin!(stop);
     loop {
         tokio::select! {
@@ -223,7 +224,7 @@ async fn serve(listener: TcpListener, app: Arc<App>, stop: impl Future<Output = 
                 let (stream, _) = match accepted {
                     Ok(pair) => pair,
                     Err(e) => {
-                        eprintln!("kontor: accept failed: {e}");
+                        accept_errors.note(&e);
                         tokio::time::sleep(Duration::from_millis(50)).await;
                         continue;
                     }
@@ -252,6 +253,31 @@ async fn serve(listener: TcpListener, app: Arc<App>, stop: impl Future<Output = 
         }
     }
     let _ = tokio::task::spawn_blocking(move || app.usage.flush(&app.db)).await;
+}
+
+/// Failed accepts (out of file descriptors, say) come in floods: each is
+/// counted, and a line is logged at most once a second with the count.
+#[derive(Default)]
+struct AcceptErrors {
+    last_logged: Option<Instant>,
+    unlogged: u64,
+}
+
+impl AcceptErrors {
+    fn note(&mut self, e: &std::io::Error) {
+        self.unlogged += 1;
+        if self
+            .last_logged
+            .is_none_or(|at| at.elapsed() >= Duration::from_secs(1))
+        {
+            eprintln!(
+                "kontor: accept failed {} time(s) since the last report: {e}",
+                self.unlogged
+            );
+            self.unlogged = 0;
+            self.last_logged = Some(Instant::now());
+        }
+    }
 }
 
 /// Writes the noted key uses once a second.
@@ -329,6 +355,10 @@ async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Byt
         req.uri().query().unwrap_or("").to_string(),
         header(&req, "authorization"),
         header(&req, "idempotency-key"),
+        ["authorization", "idempotency-key"]
+            .into_iter()
+            .filter(|name| req.headers().get_all(*name).iter().count() > 1)
+            .collect::<Vec<_>>(),
     );
     // Most GETs carry no body: nothing to collect.
     let empty = hyper::body::Body::size_hint(req.body()).exact() == Some(0);
@@ -346,13 +376,14 @@ async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Byt
             Err(_) => Some(Vec::new()),
         }
     };
-    let (query, authorization, idempotency_key) = request_head;
+    let (query, authorization, idempotency_key, repeated) = request_head;
     let request = Request {
         method: method.clone(),
         path: path.clone(),
         query,
         authorization,
         idempotency_key,
+        repeated,
         body,
     };
     // A GET only reads (key uses are written in the background): it runs right
@@ -421,6 +452,8 @@ fn into_response(answer: Answer) -> Response<Full<Bytes>> {
     *response.status_mut() = answer.status;
     let headers = response.headers_mut();
     headers.insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    // Answers carry keys' identities, secrets and the books: no cache keeps them.
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
     for (name, value) in answer.headers {
         if let (Some(name), Ok(value)) = (header_name(name), HeaderValue::try_from(value)) {
             headers.insert(name, value);

@@ -244,8 +244,16 @@ pub fn check_url(text: &str, policy: Policy) -> Result<Target, Refusal> {
     if host.is_empty() {
         return Err(Refusal::Unreadable(format!("{text:?} has no host.")));
     }
+    if host.contains('%') {
+        // `[fe80::1%25eth0]`: a zone id names an interface of this machine.
+        return Err(forbidden(format!(
+            "{host} names a network interface (an IPv6 zone id); webhooks go only to public addresses."
+        )));
+    }
     let literal = literal(&host);
-    let loopback_name = host == "localhost" || host.ends_with(".localhost");
+    // A name's trailing dot (the root) changes nothing: `localhost.` is localhost.
+    let name = host.strip_suffix('.').unwrap_or(&host);
+    let loopback_name = name == "localhost" || name.ends_with(".localhost");
     let loopback = literal.is_some_and(is_loopback) || loopback_name;
     let scheme = scheme.to_ascii_lowercase();
     let port = authority

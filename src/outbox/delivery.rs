@@ -153,11 +153,16 @@ impl Outcome {
 /// scheme-relative, absolute-path or relative-path references).
 fn redirect_target(current: &str, location: &str) -> Option<String> {
     let location = location.trim();
-    if let Ok(uri) = location.parse::<hyper::Uri>() {
-        if uri.scheme().is_some() {
-            // Absolute: the same rules as the original decide about it.
-            return Some(location.to_string());
-        }
+    // A reference with a scheme (RFC 3986: letter, then letters, digits,
+    // `+-.`, then `:`) is absolute, whatever the scheme: the same rules as
+    // the original decide about it (`file:///etc/passwd` is refused there).
+    let scheme = location.split_once(':').map(|(s, _)| s);
+    if scheme.is_some_and(|s| {
+        s.starts_with(|c: char| c.is_ascii_alphabetic())
+            && s.chars()
+                .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+    }) {
+        return Some(location.to_string());
     }
     let uri: hyper::Uri = current.parse().ok()?;
     let scheme = uri.scheme_str()?;

@@ -45,7 +45,7 @@ pub struct Endpoint {
     pub secret: Option<String>,
 }
 
-const COLUMNS: &str = "id, url, events, description, enabled, created_at, secret";
+const COLUMNS: &str = "id, url, events, description, enabled, created_at, secret, created_by";
 
 /// The kinds an endpoint is subscribed to, as stored: `*`, or kinds joined
 /// by `,`. A kind that is not one is an error, never a subscription lost.
@@ -72,27 +72,49 @@ impl rusqlite::types::FromSql for StoredEvents {
     }
 }
 
-fn from_row(row: &rusqlite::Row, with_secret: bool) -> rusqlite::Result<Endpoint> {
+fn from_row(row: &rusqlite::Row, shown_to: Option<&str>) -> rusqlite::Result<Endpoint> {
     let r = Row::new(row, "webhook_endpoints");
+    let enabled: bool = r.get(4)?;
+    // The secret is the registering key's, and only while the endpoint works.
+    let registered_by = |key: &str| -> rusqlite::Result<bool> {
+        Ok(r.get::<Option<String>>(7)?.as_deref() == Some(key))
+    };
+    let secret = match shown_to {
+        Some(key) if enabled && registered_by(key)? => Some(r.get(6)?),
+        _ => None,
+    };
     Ok(Endpoint {
         id: r.get(0)?,
         url: r.get(1)?,
         events: r.get::<StoredEvents>(2)?.0,
         description: r.get(3)?,
-        enabled: r.get(4)?,
+        enabled,
         created_at: r.get(5)?,
-        secret: if with_secret { Some(r.get(6)?) } else { None },
+        secret,
     })
 }
 
-/// An endpoint of the tenant; with its secret only when `with_secret`.
+/// An endpoint of the tenant, without its secret.
 ///
 /// Fails with `NotFound` when the tenant has none with this id.
-pub fn get(conn: &Connection, tenant: &Tenant, id: &str, with_secret: bool) -> Result<Endpoint> {
+pub fn get(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Endpoint> {
+    read(conn, tenant, id, None)
+}
+
+/// An endpoint of the tenant as the answer to its registration shows it to
+/// `key`: with its signing secret when `key` registered it and it is
+/// enabled, else without.
+///
+/// Fails with `NotFound` when the tenant has none with this id.
+pub fn as_registered(conn: &Connection, tenant: &Tenant, id: &str, key: &str) -> Result<Endpoint> {
+    read(conn, tenant, id, Some(key))
+}
+
+fn read(conn: &Connection, tenant: &Tenant, id: &str, shown_to: Option<&str>) -> Result<Endpoint> {
     conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM webhook_endpoints WHERE id = ?1 AND company_id = ?2 AND environment = ?3"
     ))?
-    .query_row(params![id, tenant.company_id, tenant.environment], |r| from_row(r, with_secret))
+    .query_row(params![id, tenant.company_id, tenant.environment], |r| from_row(r, shown_to))
     .optional()?
     .ok_or_else(|| Error::not_found(format!("Webhook endpoint {id}")))
 }
@@ -113,7 +135,7 @@ pub fn list(conn: &Connection, tenant: &Tenant, paging: Paging) -> Result<Page<E
         ))?
         .query_map(
             params![tenant.company_id, tenant.environment, paging.offset()],
-            |r| from_row(r, false),
+            |r| from_row(r, None),
         )?
         .take(paging.size as usize)
         .collect::<rusqlite::Result<Vec<_>>>()?;
@@ -228,17 +250,20 @@ pub fn kinds() -> Vec<KindView> {
         .collect()
 }
 
-/// Registers an endpoint with a fresh signing secret; returns its id.
+/// Registers an endpoint with a fresh signing secret for the key `key`
+/// (the one that may see the secret); returns its id.
 ///
 /// Fails only on a storage error.
-pub fn create(tx: &Tx, tenant: &Tenant, new: &NewEndpoint) -> Result<String> {
+pub fn create(tx: &Tx, tenant: &Tenant, new: &NewEndpoint, key: Option<&str>) -> Result<String> {
     let id = ids::new_id("whk");
     let secret = format!("whsec_{}", STANDARD.encode(ids::random_bytes(32)));
     tx.prepare_cached(
-        "INSERT INTO webhook_endpoints (id, company_id, environment, url, events, description, secret, enabled, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, ?8)",
+        "INSERT INTO webhook_endpoints (id, company_id, environment, url, events, description, secret, enabled,
+             created_by, created_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 1, ?8, ?9)",
     )?
-    .execute(params![id, tenant.company_id, tenant.environment, new.url, new.events.join(","), new.description, secret, clock::now()])?;
+    .execute(params![id, tenant.company_id, tenant.environment, new.url, new.events.join(","), new.description, secret,
+        key, clock::now()])?;
     Ok(id)
 }
 
@@ -247,7 +272,7 @@ pub fn create(tx: &Tx, tenant: &Tenant, new: &NewEndpoint) -> Result<String> {
 ///
 /// Fails with `NotFound` for an endpoint the tenant does not have.
 pub fn disable(tx: &Tx, tenant: &Tenant, id: &str) -> Result<Endpoint> {
-    get(tx, tenant, id, false)?;
+    get(tx, tenant, id)?;
     let now = clock::now();
     tx.execute(
         "UPDATE webhook_endpoints SET enabled = 0, disabled_at = ?2 WHERE id = ?1 AND enabled = 1",
@@ -258,7 +283,7 @@ pub fn disable(tx: &Tx, tenant: &Tenant, id: &str) -> Result<Endpoint> {
          WHERE endpoint_id = ?1 AND state = 'PENDING'",
         params![id, DeliveryState::Failed],
     )?;
-    get(tx, tenant, id, false)
+    get(tx, tenant, id)
 }
 
 /// Writes one PENDING delivery of `event_id` for every enabled endpoint of the
@@ -361,7 +386,7 @@ pub fn deliveries(
     paging: Paging,
 ) -> Result<Page<Delivery>> {
     if let Some(endpoint) = endpoint {
-        get(conn, tenant, endpoint, false)?;
+        get(conn, tenant, endpoint)?;
     }
     let filter = "d.company_id = ?1 AND d.environment = ?2 AND (?3 IS NULL OR d.endpoint_id = ?3)";
     let total: i64 = conn
@@ -411,7 +436,7 @@ pub fn delivery_to(
 /// `WrongState` when its endpoint is disabled.
 pub fn redeliver(tx: &Tx, tenant: &Tenant, delivery_id: &str) -> Result<String> {
     let original = delivery(tx, tenant, delivery_id)?;
-    let endpoint = get(tx, tenant, &original.endpoint_id, false)?;
+    let endpoint = get(tx, tenant, &original.endpoint_id)?;
     if !endpoint.enabled {
         return Err(Error::wrong_state(format!(
             "The endpoint {} is disabled; nothing is sent to it.",

@@ -103,6 +103,23 @@ fn configure_with_cache(conn: &mut Connection, cache_kib: i64) -> rusqlite::Resu
     Ok(())
 }
 
+/// Creates the data file, if it does not exist, readable by its owner only
+/// (0600); SQLite gives its WAL and shared-memory files the same mode. An
+/// existing file keeps the mode it has.
+///
+/// Fails when the file cannot be created.
+fn create_private(path: &Path) -> std::io::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
 impl Db {
     /// Opens (creating if needed) the data file at `path` with `connections`
     /// pooled read connections and one writer, and brings the file to the
@@ -115,6 +132,7 @@ impl Db {
         let cannot = |e: &dyn std::fmt::Display| {
             Error::internal(format!("cannot open {}: {e}", path.display()))
         };
+        create_private(path).map_err(|e| cannot(&e))?;
         let mut writer = Connection::open(path).map_err(|e| cannot(&e))?;
         configure_with_cache(&mut writer, WRITER_CACHE_KIB).map_err(|e| cannot(&e))?;
         crate::store::migrations::bring_up(&writer, path)?;

@@ -830,6 +830,15 @@ fn forbidden_redirect_targets_and_long_chains_fail_the_attempt() {
             "Webhook URLs must use port 443, not 8080.".into(),
         ),
         ("http://example.com/".into(), https.into()),
+        // An absolute reference of another scheme is not a path below the current URL.
+        (
+            "file:///etc/passwd".into(),
+            "\"file:///etc/passwd\" is not a URL.".into(),
+        ),
+        (
+            "https://[fe80::1%25lo]/".into(),
+            "[fe80::1%25lo] names a network interface (an IPv6 zone id); webhooks go only to public addresses.".into(),
+        ),
         (
             format!("http://user:pw@127.0.0.1:{port}/trap-credentials"),
             credentials.into(),

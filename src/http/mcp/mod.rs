@@ -120,9 +120,13 @@ fn origin_allowed(headers: &Headers, allowed: &[String]) -> bool {
 /// A `/mcp` body, parsed once: none when it was over the size limit.
 pub type Parsed = Option<serde_json::Result<Value>>;
 
-/// Parses the body of a `/mcp` request.
+/// Parses the body of a `/mcp` request (an object with a key twice is no
+/// JSON kontor reads).
 pub fn parse(req: &Request) -> Parsed {
-    req.body.as_deref().map(serde_json::from_slice::<Value>)
+    req.body.as_deref().map(|body| {
+        crate::http::fields::no_repeated_keys(body)?;
+        serde_json::from_slice::<Value>(body)
+    })
 }
 
 /// Whether a `/mcp` body may write (a create tool, alone or in a batch): such
@@ -165,7 +169,7 @@ pub fn handle(app: &App, req: &Request, headers: &Headers, parsed: Parsed, write
         Ok(snapshot) => snapshot,
         Err(e) => return refusal(&e, Vec::new(), None),
     };
-    let (key, verdict) = match pipeline::admit(app, &conn, req.authorization.as_deref()) {
+    let (key, verdict) = match pipeline::admit(app, &conn, req) {
         Ok(admitted) => admitted,
         Err(Turned {
             error: Error::Unauthenticated,
@@ -280,6 +284,14 @@ fn modern_era(
         );
     }
     let requested = meta["io.modelcontextprotocol/protocolVersion"].clone();
+    if !requested.is_string() {
+        return ended(
+            &id,
+            Fault::InvalidParams(
+                "Invalid params: _meta needs io.modelcontextprotocol/protocolVersion".into(),
+            ),
+        );
+    }
     let mismatch = |what: String| ended(&id, Fault::HeaderMismatch(what));
     if let Some(header) = h.duplicated {
         return mismatch(format!("{header} is sent more than once"));

@@ -64,7 +64,9 @@ pub struct Call<'a> {
     pub path: &'a str,
     pub query: &'a Query,
     pub body: &'a [u8],
-    pub idempotency_key: Option<&'a str>,
+    idempotency_key: Option<&'a str>,
+    /// Whether the Idempotency-Key header came more than once.
+    idempotency_key_repeated: bool,
 }
 
 impl Call<'_> {
@@ -109,11 +111,23 @@ impl Call<'_> {
         Ok(Reply::from(outcome))
     }
 
+    /// The request's checked Idempotency-Key.
+    ///
+    /// Fails with `Invalid` for a missing, repeated or overlong key.
+    pub fn idempotency_key(&self) -> Result<&str> {
+        if self.idempotency_key_repeated {
+            return Err(Error::bad_request(
+                "The Idempotency-Key header is sent more than once; send one.",
+            ));
+        }
+        idempotency::check_key(self.idempotency_key)
+    }
+
     /// For a POST: the checked Idempotency-Key, the request's fingerprint and the body's fields.
     ///
-    /// Fails with `Invalid` for a missing or overlong key or an unreadable body.
+    /// Fails with `Invalid` for a missing, repeated or overlong key or an unreadable body.
     pub fn idempotent_body(&self) -> Result<(&str, String, Fields)> {
-        let key = idempotency::check_key(self.idempotency_key)?;
+        let key = self.idempotency_key()?;
         let parsed = fields::parse_json(self.body)?;
         let fingerprint = idempotency::fingerprint(self.method.as_str(), self.path, &parsed);
         Ok((key, fingerprint, Fields::from_value(parsed)?))
@@ -248,7 +262,7 @@ pub fn handle(app: &App, req: &Request) -> Answer {
         Ok(snapshot) => snapshot,
         Err(e) => return refusal(&e, Vec::new(), None),
     };
-    let (key, verdict) = match pipeline::admit(app, &conn, req.authorization.as_deref()) {
+    let (key, verdict) = match pipeline::admit(app, &conn, req) {
         Ok(admitted) => admitted,
         Err(turned) => return turned.answer(),
     };
@@ -292,6 +306,7 @@ fn handle_admitted(app: &App, conn: &Connection, req: &Request, key: &AuthedKey)
         query: &query,
         body,
         idempotency_key: req.idempotency_key.as_deref(),
+        idempotency_key_repeated: req.repeated.contains(&"idempotency-key"),
     };
     dispatch(&call, route)
 }

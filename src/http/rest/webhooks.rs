@@ -20,12 +20,14 @@ pub fn create(call: &Call) -> Result<Reply> {
     f.finish()?;
     let new = NewEndpoint::check(input, call.app.webhook_policy)?;
     let tenant = call.tenant();
-    // The answer to a registration, replays included, carries the secret.
+    // The answer to a registration carries the secret for the key that
+    // registered it (its replays too, while the endpoint is enabled).
+    let caller = call.key.id.as_str();
     call.create_once(
         key,
         &fingerprint,
-        |tx| endpoints::create(tx, tenant, &new),
-        |conn, id| endpoints::get(conn, tenant, id, true),
+        |tx| endpoints::create(tx, tenant, &new, Some(caller)),
+        |conn, id| endpoints::as_registered(conn, tenant, id, caller),
     )
 }
 
@@ -65,7 +67,7 @@ pub fn deliveries(call: &Call, id: &str) -> Result<Reply> {
 
 /// POST /v1/webhooks/{id}/deliveries/{deliveryId}/redeliver → 202 (an empty or `{}` body)
 pub fn redeliver(call: &Call, endpoint: &str, delivery_id: &str) -> Result<Reply> {
-    let key = idempotency::check_key(call.idempotency_key)?;
+    let key = call.idempotency_key()?;
     let body = if call.body.iter().all(u8::is_ascii_whitespace) {
         json!({})
     } else {

@@ -1,0 +1,476 @@
+-- The kontor data file: the whole current schema, applied to a fresh file.
+-- `PRAGMA user_version` records the version a data file carries; numbered
+-- migrations bring an older file up to this one (see src/store/migrations.rs).
+--
+-- Conventions:
+-- * every table is STRICT;
+-- * `seq` is the insertion order (newest first = seq DESC), `id` the opaque
+--   public identifier with its type prefix;
+-- * every company-owned row carries `company_id` and `environment`
+--   ('PRODUCTION' or 'SANDBOX'); every query filters on both, and a row that
+--   points to another company-owned row does so by (id, company_id,
+--   environment), so it cannot point into another company or environment;
+-- * amounts carry CHECKs on their sign, currencies on their shape (three
+--   capital letters; the ISO list is checked by the program);
+-- * instants are TEXT `YYYY-MM-DDTHH:MM:SS.mmmZ` (UTC, fixed width so text order is
+--   time order); calendar dates are TEXT `YYYY-MM-DD`.
+
+CREATE TABLE companies (
+    seq            INTEGER PRIMARY KEY,
+    id             TEXT NOT NULL UNIQUE,
+    name           TEXT NOT NULL,
+    country        TEXT NOT NULL,
+    currency       TEXT NOT NULL CHECK (currency GLOB '[A-Z][A-Z][A-Z]'),
+    plan           TEXT NOT NULL CHECK (plan IN ('STARTER', 'PROFESSIONAL', 'ENTERPRISE')),
+    invoice_prefix TEXT NOT NULL DEFAULT '',
+    payment_days   INTEGER,
+    timezone       TEXT NOT NULL,
+    -- the workflow: stage keys separated by ',' in order; the first is the start
+    workflow       TEXT NOT NULL,
+    created_at     TEXT NOT NULL
+) STRICT;
+
+CREATE TABLE api_keys (
+    seq          INTEGER PRIMARY KEY,
+    id           TEXT NOT NULL UNIQUE,
+    company_id   TEXT NOT NULL REFERENCES companies (id),
+    environment  TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    name         TEXT NOT NULL,
+    -- lowercase hex SHA-256 of the whole key; the key itself is never stored
+    secret_hash  TEXT NOT NULL UNIQUE,
+    display      TEXT NOT NULL,
+    -- scope names separated by ','
+    scopes       TEXT NOT NULL,
+    created_at   TEXT NOT NULL,
+    expires_at   TEXT,
+    revoked_at   TEXT,
+    last_used_at TEXT
+) STRICT;
+CREATE INDEX api_keys_company ON api_keys (company_id, seq);
+
+-- Numbering sequences: one row per (company, environment, series). `series`
+-- names the sequence, e.g. 'customer' or 'transaction:2026'. Incremented inside
+-- the creating transaction, so numbers are gapless and never reused.
+CREATE TABLE counters (
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    series      TEXT NOT NULL,
+    value       INTEGER NOT NULL,
+    PRIMARY KEY (company_id, environment, series)
+) STRICT, WITHOUT ROWID;
+
+CREATE TABLE idempotency_keys (
+    company_id   TEXT NOT NULL REFERENCES companies (id),
+    environment  TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    key          TEXT NOT NULL,
+    -- SHA-256 of method, path and the canonical JSON body
+    fingerprint  TEXT NOT NULL,
+    status       INTEGER NOT NULL,
+    resource_id  TEXT NOT NULL,
+    created_at   TEXT NOT NULL,
+    PRIMARY KEY (company_id, environment, key)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
+
+CREATE TABLE customers (
+    seq          INTEGER PRIMARY KEY,
+    id           TEXT NOT NULL UNIQUE,
+    company_id   TEXT NOT NULL REFERENCES companies (id),
+    environment  TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    number       TEXT NOT NULL,
+    name         TEXT NOT NULL,
+    contact      TEXT,
+    email        TEXT,
+    phone        TEXT,
+    street       TEXT NOT NULL,
+    postal_code  TEXT NOT NULL,
+    city         TEXT NOT NULL,
+    country      TEXT NOT NULL,
+    vat_id       TEXT,
+    currency     TEXT CHECK (currency GLOB '[A-Z][A-Z][A-Z]'),
+    is_customer  INTEGER NOT NULL,
+    is_supplier  INTEGER NOT NULL,
+    archived     INTEGER NOT NULL DEFAULT 0,
+    payment_days INTEGER,
+    created_at   TEXT NOT NULL,
+    UNIQUE (company_id, environment, number),
+    UNIQUE (id, company_id, environment)
+) STRICT;
+CREATE INDEX customers_tenant ON customers (company_id, environment, seq);
+
+CREATE TABLE transactions (
+    seq          INTEGER PRIMARY KEY,
+    id           TEXT NOT NULL UNIQUE,
+    company_id   TEXT NOT NULL REFERENCES companies (id),
+    environment  TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    number       TEXT NOT NULL,
+    title        TEXT NOT NULL,
+    description  TEXT,
+    stage        TEXT NOT NULL,
+    customer_id  TEXT,
+    due_on       TEXT,
+    -- the date the work started: the creation date in the company's time zone
+    started_on   TEXT NOT NULL,
+    archived     INTEGER NOT NULL DEFAULT 0,
+    created_at   TEXT NOT NULL,
+    updated_at   TEXT NOT NULL,
+    UNIQUE (company_id, environment, number),
+    UNIQUE (id, company_id, environment),
+    FOREIGN KEY (customer_id, company_id, environment) REFERENCES customers (id, company_id, environment)
+) STRICT;
+CREATE INDEX transactions_tenant ON transactions (company_id, environment, seq);
+CREATE INDEX transactions_started ON transactions (company_id, environment, started_on);
+
+-- Full-text index over number, title and description, kept by triggers.
+CREATE VIRTUAL TABLE transactions_fts USING fts5 (
+    number, title, description,
+    content = 'transactions', content_rowid = 'seq',
+    tokenize = 'unicode61 remove_diacritics 2'
+);
+CREATE TRIGGER transactions_fts_insert AFTER INSERT ON transactions BEGIN
+    INSERT INTO transactions_fts (rowid, number, title, description)
+    VALUES (new.seq, new.number, new.title, coalesce(new.description, ''));
+END;
+CREATE TRIGGER transactions_fts_update AFTER UPDATE OF number, title, description ON transactions BEGIN
+    INSERT INTO transactions_fts (transactions_fts, rowid, number, title, description)
+    VALUES ('delete', old.seq, old.number, old.title, coalesce(old.description, ''));
+    INSERT INTO transactions_fts (rowid, number, title, description)
+    VALUES (new.seq, new.number, new.title, coalesce(new.description, ''));
+END;
+
+CREATE TABLE transaction_notes (
+    seq            INTEGER PRIMARY KEY,
+    id             TEXT NOT NULL UNIQUE,
+    company_id     TEXT NOT NULL REFERENCES companies (id),
+    environment    TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    transaction_id TEXT NOT NULL,
+    text           TEXT NOT NULL,
+    author         TEXT NOT NULL,
+    created_at     TEXT NOT NULL,
+    FOREIGN KEY (transaction_id, company_id, environment) REFERENCES transactions (id, company_id, environment)
+) STRICT;
+CREATE INDEX transaction_notes_transaction ON transaction_notes (transaction_id, seq);
+
+-- ---------------------------------------------------------------------------
+-- The books. Amounts are INTEGER minor units; `*_book` columns are in the
+-- company's book currency at the rate fixed when the document was recorded.
+-- Quantities and rates are TEXT exact decimals.
+
+-- Invoice and quote drafts: not documents yet, no number, no legal effect.
+CREATE TABLE drafts (
+    seq           INTEGER PRIMARY KEY,
+    id            TEXT NOT NULL UNIQUE,
+    company_id    TEXT NOT NULL REFERENCES companies (id),
+    environment   TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    document_type TEXT NOT NULL CHECK (document_type IN ('INVOICE', 'QUOTE')),
+    customer_id   TEXT NOT NULL,
+    currency      TEXT NOT NULL CHECK (currency GLOB '[A-Z][A-Z][A-Z]'),
+    state         TEXT NOT NULL CHECK (state IN ('DRAFT', 'ISSUED')),
+    invoice_id    TEXT,
+    created_at    TEXT NOT NULL,
+    CHECK ((state = 'ISSUED') = (invoice_id IS NOT NULL)),
+    UNIQUE (id, company_id, environment),
+    FOREIGN KEY (customer_id, company_id, environment) REFERENCES customers (id, company_id, environment),
+    FOREIGN KEY (invoice_id, company_id, environment) REFERENCES invoices (id, company_id, environment)
+) STRICT;
+CREATE INDEX drafts_tenant ON drafts (company_id, environment, state, created_at);
+
+CREATE TABLE draft_lines (
+    seq         INTEGER PRIMARY KEY,
+    draft_id    TEXT NOT NULL REFERENCES drafts (id),
+    description TEXT NOT NULL,
+    quantity    TEXT NOT NULL,
+    unit_price  INTEGER NOT NULL CHECK (unit_price >= 0),
+    -- JSON array of {name, rate, reason}; empty when no tax decision was made
+    taxes       TEXT NOT NULL
+) STRICT;
+CREATE INDEX draft_lines_draft ON draft_lines (draft_id, seq);
+
+-- Issued documents (invoices and their corrections): frozen at issue, never
+-- deleted; only `outstanding*`, `paid_on` and `cancelled_*` move afterwards.
+CREATE TABLE invoices (
+    seq               INTEGER PRIMARY KEY,
+    id                TEXT NOT NULL UNIQUE,
+    company_id        TEXT NOT NULL REFERENCES companies (id),
+    environment       TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    document_type     TEXT NOT NULL CHECK (document_type IN ('INVOICE', 'CORRECTION')),
+    number            TEXT NOT NULL,
+    -- the draft it was issued from (none for a correction)
+    draft_id          TEXT UNIQUE,
+    customer_id       TEXT NOT NULL,
+    buyer_name        TEXT NOT NULL,
+    buyer_street      TEXT NOT NULL,
+    buyer_postal_code TEXT NOT NULL,
+    buyer_city        TEXT NOT NULL,
+    buyer_country     TEXT NOT NULL,
+    buyer_vat_id      TEXT,
+    currency          TEXT NOT NULL CHECK (currency GLOB '[A-Z][A-Z][A-Z]'),
+    -- book-currency units per unit of `currency`
+    rate              TEXT NOT NULL,
+    issued_on         TEXT NOT NULL,
+    due_on            TEXT NOT NULL,
+    delivered_on      TEXT NOT NULL,
+    net               INTEGER NOT NULL,
+    tax               INTEGER NOT NULL,
+    gross             INTEGER NOT NULL,
+    gross_book        INTEGER NOT NULL,
+    outstanding       INTEGER NOT NULL,
+    outstanding_book  INTEGER NOT NULL,
+    paid_on           TEXT,
+    payment_sentence  TEXT NOT NULL,
+    corrects_id       TEXT,
+    cancelled_by_id   TEXT,
+    cancel_reason     TEXT,
+    recorded_at       TEXT NOT NULL,
+    -- an invoice owes what it is worth or less; a correction reverses one and owes nothing
+    CHECK (gross = net + tax),
+    CHECK (document_type <> 'INVOICE' OR (net >= 0 AND tax >= 0 AND gross > 0 AND gross_book > 0
+        AND outstanding BETWEEN 0 AND gross AND outstanding_book BETWEEN 0 AND gross_book)),
+    CHECK (document_type <> 'CORRECTION' OR (net <= 0 AND tax <= 0 AND gross < 0 AND gross_book < 0
+        AND outstanding = 0 AND outstanding_book = 0)),
+    UNIQUE (company_id, environment, number),
+    UNIQUE (id, company_id, environment),
+    FOREIGN KEY (customer_id, company_id, environment) REFERENCES customers (id, company_id, environment),
+    FOREIGN KEY (draft_id, company_id, environment) REFERENCES drafts (id, company_id, environment),
+    FOREIGN KEY (corrects_id, company_id, environment) REFERENCES invoices (id, company_id, environment),
+    FOREIGN KEY (cancelled_by_id, company_id, environment) REFERENCES invoices (id, company_id, environment)
+) STRICT;
+CREATE INDEX invoices_issued ON invoices (company_id, environment, issued_on, seq);
+CREATE INDEX invoices_open ON invoices (company_id, environment, issued_on, seq) WHERE outstanding <> 0;
+
+CREATE TABLE invoice_lines (
+    seq         INTEGER PRIMARY KEY,
+    invoice_id  TEXT NOT NULL REFERENCES invoices (id),
+    description TEXT NOT NULL,
+    quantity    TEXT NOT NULL,
+    unit_price  INTEGER NOT NULL CHECK (unit_price >= 0),
+    net         INTEGER NOT NULL
+) STRICT;
+CREATE INDEX invoice_lines_invoice ON invoice_lines (invoice_id, seq);
+
+CREATE TABLE invoice_taxes (
+    seq        INTEGER PRIMARY KEY,
+    invoice_id TEXT NOT NULL REFERENCES invoices (id),
+    name       TEXT NOT NULL,
+    rate       TEXT NOT NULL,
+    reason     TEXT,
+    base       INTEGER NOT NULL,
+    amount     INTEGER NOT NULL
+) STRICT;
+CREATE INDEX invoice_taxes_invoice ON invoice_taxes (invoice_id, seq);
+
+-- Incoming purchase documents (bills and supplier credits).
+CREATE TABLE purchases (
+    seq              INTEGER PRIMARY KEY,
+    id               TEXT NOT NULL UNIQUE,
+    company_id       TEXT NOT NULL REFERENCES companies (id),
+    environment      TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    supplier_id      TEXT NOT NULL,
+    kind             TEXT NOT NULL CHECK (kind IN ('bill', 'credit')),
+    document_number  TEXT NOT NULL,
+    document_date    TEXT NOT NULL,
+    due_on           TEXT NOT NULL,
+    currency         TEXT NOT NULL CHECK (currency GLOB '[A-Z][A-Z][A-Z]'),
+    rate             TEXT NOT NULL,
+    net              INTEGER NOT NULL,
+    tax              INTEGER NOT NULL,
+    gross            INTEGER NOT NULL,
+    gross_book       INTEGER NOT NULL,
+    outstanding      INTEGER NOT NULL,
+    outstanding_book INTEGER NOT NULL,
+    paid_on          TEXT,
+    recorded_at      TEXT NOT NULL,
+    -- a bill owes what it is worth or less; a supplier's credit is booked negated
+    CHECK (gross = net + tax),
+    CHECK (kind <> 'bill' OR (net >= 0 AND tax >= 0 AND gross > 0 AND gross_book > 0
+        AND outstanding BETWEEN 0 AND gross AND outstanding_book BETWEEN 0 AND gross_book)),
+    CHECK (kind <> 'credit' OR (net <= 0 AND tax <= 0 AND gross < 0 AND gross_book < 0
+        AND outstanding BETWEEN gross AND 0 AND outstanding_book BETWEEN gross_book AND 0)),
+    UNIQUE (company_id, environment, supplier_id, document_number),
+    UNIQUE (id, company_id, environment),
+    FOREIGN KEY (supplier_id, company_id, environment) REFERENCES customers (id, company_id, environment)
+) STRICT;
+CREATE INDEX purchases_tenant ON purchases (company_id, environment, document_date, seq);
+
+-- Money moving in (against an invoice) or out (against a bill).
+CREATE TABLE payments (
+    seq         INTEGER PRIMARY KEY,
+    id          TEXT NOT NULL UNIQUE,
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    direction   TEXT NOT NULL CHECK (direction IN ('in', 'out')),
+    -- the document paid: an invoice for money in, a bill for money out
+    invoice_id  TEXT,
+    purchase_id TEXT,
+    currency    TEXT NOT NULL CHECK (currency GLOB '[A-Z][A-Z][A-Z]'),
+    amount      INTEGER NOT NULL CHECK (amount > 0),
+    amount_book INTEGER NOT NULL CHECK (amount_book > 0),
+    method      TEXT NOT NULL CHECK (method IN ('bank', 'cash', 'card', 'other')),
+    reference   TEXT,
+    paid_on     TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    CHECK ((direction = 'in' AND invoice_id IS NOT NULL AND purchase_id IS NULL)
+        OR (direction = 'out' AND purchase_id IS NOT NULL AND invoice_id IS NULL)),
+    FOREIGN KEY (invoice_id, company_id, environment) REFERENCES invoices (id, company_id, environment),
+    FOREIGN KEY (purchase_id, company_id, environment) REFERENCES purchases (id, company_id, environment)
+) STRICT;
+CREATE INDEX payments_invoice ON payments (invoice_id) WHERE invoice_id IS NOT NULL;
+CREATE INDEX payments_purchase ON payments (purchase_id) WHERE purchase_id IS NOT NULL;
+
+-- A supplier's credit applied to a bill of the same supplier: no money moves;
+-- the bill owes less and the credit has less left.
+CREATE TABLE credit_applications (
+    seq         INTEGER PRIMARY KEY,
+    id          TEXT NOT NULL UNIQUE,
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    credit_id   TEXT NOT NULL,
+    bill_id     TEXT NOT NULL,
+    currency    TEXT NOT NULL CHECK (currency GLOB '[A-Z][A-Z][A-Z]'),
+    amount      INTEGER NOT NULL CHECK (amount > 0),
+    amount_book INTEGER NOT NULL CHECK (amount_book > 0),
+    applied_on  TEXT NOT NULL,
+    recorded_at TEXT NOT NULL,
+    CHECK (credit_id <> bill_id),
+    FOREIGN KEY (credit_id, company_id, environment) REFERENCES purchases (id, company_id, environment),
+    FOREIGN KEY (bill_id, company_id, environment) REFERENCES purchases (id, company_id, environment)
+) STRICT;
+CREATE INDEX credit_applications_credit ON credit_applications (credit_id);
+CREATE INDEX credit_applications_bill ON credit_applications (bill_id);
+
+-- The journal: balanced double-entry lines in the book currency, one entry
+-- per act, named by the act's record id.
+CREATE TABLE journal (
+    seq         INTEGER PRIMARY KEY,
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    entry       TEXT NOT NULL,
+    posted_on   TEXT NOT NULL,
+    account     TEXT NOT NULL,
+    debit       INTEGER NOT NULL CHECK (debit >= 0),
+    credit      INTEGER NOT NULL CHECK (credit >= 0)
+) STRICT;
+CREATE INDEX journal_entry ON journal (entry);
+
+-- The journal summed per account and day, kept in the same transaction, so
+-- balances as of any date read a few rows per day instead of every line.
+CREATE TABLE account_days (
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    account     TEXT NOT NULL,
+    posted_on   TEXT NOT NULL,
+    debit       INTEGER NOT NULL,
+    credit      INTEGER NOT NULL,
+    PRIMARY KEY (company_id, environment, account, posted_on)
+) STRICT, WITHOUT ROWID;
+
+-- Open receivables and payables in the book currency, as changes summed per
+-- (day of the change, due date): the outstanding report as of any date sums
+-- the rows up to that day.
+CREATE TABLE open_items (
+    company_id   TEXT NOT NULL REFERENCES companies (id),
+    environment  TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    side         TEXT NOT NULL CHECK (side IN ('receivable', 'payable')),
+    effective_on TEXT NOT NULL,
+    due_on       TEXT NOT NULL,
+    amount       INTEGER NOT NULL,
+    documents    INTEGER NOT NULL,
+    PRIMARY KEY (company_id, environment, side, effective_on, due_on)
+) STRICT, WITHOUT ROWID;
+
+-- How many issued documents there are, open and paid, per tenant: the list
+-- totals without counting rows.
+CREATE TABLE invoice_tallies (
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    tally       TEXT NOT NULL CHECK (tally IN ('all', 'open', 'paid')),
+    value       INTEGER NOT NULL,
+    PRIMARY KEY (company_id, environment, tally)
+) STRICT, WITHOUT ROWID;
+
+-- Closed books: acts dated on or before `through` are refused.
+CREATE TABLE books_closed (
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    through     TEXT NOT NULL,
+    closed_at   TEXT NOT NULL,
+    PRIMARY KEY (company_id, environment)
+) STRICT, WITHOUT ROWID;
+
+-- The outbox: every act writes its events here in its own transaction. The
+-- body is the flat, sorted, all-string JSON object sent to receivers,
+-- serialised once.
+CREATE TABLE events (
+    seq         INTEGER PRIMARY KEY,
+    id          TEXT NOT NULL UNIQUE,
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    kind        TEXT NOT NULL,
+    subject     TEXT NOT NULL,
+    body        TEXT NOT NULL,
+    created_at  TEXT NOT NULL,
+    UNIQUE (id, company_id, environment)
+) STRICT;
+CREATE INDEX events_subject ON events (subject);
+
+-- ---------------------------------------------------------------------------
+-- Webhooks. Endpoints belong to a company and an environment; the act that
+-- writes an event also writes one delivery per enabled endpoint subscribed to
+-- its kind (the outbox's fan-out), and the delivery worker works them off.
+
+CREATE TABLE webhook_endpoints (
+    seq         INTEGER PRIMARY KEY,
+    id          TEXT NOT NULL UNIQUE,
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    url         TEXT NOT NULL,
+    -- event kinds separated by ',', or '*' for all
+    events      TEXT NOT NULL,
+    description TEXT,
+    -- the signing secret, whole (`whsec_…`); shown only to the key that
+    -- registered the endpoint, in the answer to its registration (and its
+    -- replays while the endpoint is enabled)
+    secret      TEXT NOT NULL,
+    enabled     INTEGER NOT NULL,
+    -- the key that registered it (none for endpoints older than version 2)
+    created_by  TEXT,
+    created_at  TEXT NOT NULL,
+    disabled_at TEXT,
+    UNIQUE (id, company_id, environment)
+) STRICT;
+CREATE INDEX webhook_endpoints_tenant ON webhook_endpoints (company_id, environment, seq);
+
+CREATE TABLE deliveries (
+    seq             INTEGER PRIMARY KEY,
+    id              TEXT NOT NULL UNIQUE,
+    company_id      TEXT NOT NULL REFERENCES companies (id),
+    environment     TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    endpoint_id     TEXT NOT NULL,
+    event_id        TEXT NOT NULL,
+    state           TEXT NOT NULL CHECK (state IN ('PENDING', 'DELIVERED', 'FAILED')),
+    attempts        INTEGER NOT NULL DEFAULT 0,
+    next_attempt_at TEXT,
+    -- while a worker holds the delivery; a restart releases every lease
+    lease_until     TEXT,
+    last_status     INTEGER,
+    last_error      TEXT,
+    delivered_at    TEXT,
+    created_at      TEXT NOT NULL,
+    FOREIGN KEY (endpoint_id, company_id, environment) REFERENCES webhook_endpoints (id, company_id, environment),
+    FOREIGN KEY (event_id, company_id, environment) REFERENCES events (id, company_id, environment)
+) STRICT;
+CREATE INDEX deliveries_endpoint ON deliveries (endpoint_id, seq);
+CREATE INDEX deliveries_pending ON deliveries (endpoint_id, seq) WHERE state = 'PENDING';
+
+CREATE TABLE delivery_attempts (
+    seq         INTEGER PRIMARY KEY,
+    delivery_id TEXT NOT NULL REFERENCES deliveries (id),
+    attempt     INTEGER NOT NULL,
+    started_at  TEXT NOT NULL,
+    status      INTEGER,
+    duration_ms INTEGER NOT NULL,
+    error       TEXT,
+    -- the first 1 KiB of the answer
+    response    TEXT
+) STRICT;
+CREATE INDEX delivery_attempts_delivery ON delivery_attempts (delivery_id, seq);
