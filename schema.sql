@@ -97,6 +97,27 @@ CREATE TABLE customers (
     UNIQUE (id, company_id, environment)
 ) STRICT;
 CREATE INDEX customers_tenant ON customers (company_id, environment, seq);
+CREATE INDEX customers_name ON customers (company_id, environment, name COLLATE NOCASE);
+CREATE INDEX customers_number ON customers (company_id, environment, number COLLATE NOCASE);
+
+-- Substring search over name, number, e-mail and city: an FTS5 trigram
+-- index (case folded), kept by triggers; a search of three characters or
+-- more reads it instead of scanning every customer.
+CREATE VIRTUAL TABLE customers_fts USING fts5 (
+    name, number, email, city,
+    content = 'customers', content_rowid = 'seq',
+    tokenize = 'trigram'
+);
+CREATE TRIGGER customers_fts_insert AFTER INSERT ON customers BEGIN
+    INSERT INTO customers_fts (rowid, name, number, email, city)
+    VALUES (new.seq, new.name, new.number, coalesce(new.email, ''), new.city);
+END;
+CREATE TRIGGER customers_fts_update AFTER UPDATE OF name, number, email, city ON customers BEGIN
+    INSERT INTO customers_fts (customers_fts, rowid, name, number, email, city)
+    VALUES ('delete', old.seq, old.name, old.number, coalesce(old.email, ''), old.city);
+    INSERT INTO customers_fts (rowid, name, number, email, city)
+    VALUES (new.seq, new.name, new.number, coalesce(new.email, ''), new.city);
+END;
 
 CREATE TABLE transactions (
     seq          INTEGER PRIMARY KEY,

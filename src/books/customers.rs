@@ -334,10 +334,9 @@ pub(crate) fn supplier_named(
         .optional()?)
 }
 
-/// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`.
-fn like_pattern(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('%');
+/// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`, as a prefix.
+fn prefix_pattern(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 1);
     for c in text.chars() {
         if matches!(c, '%' | '_' | '\\') {
             out.push('\\');
@@ -348,11 +347,19 @@ fn like_pattern(text: &str) -> String {
     out
 }
 
-/// A page of the tenant's customers, newest first, optionally only those whose
-/// name, number, e-mail or city contains `search` (at most 200 characters;
-/// blank means no search).
+/// The text as one FTS5 phrase (a trigram index matches it as a substring).
+fn phrase(text: &str) -> String {
+    format!("\"{}\"", text.replace('"', "\"\""))
+}
+
+/// A page of the tenant's customers, newest first, optionally only those
+/// matching `search` (trimmed; at most 200 characters, none of them a
+/// control character; blank means no search): three characters or more match anywhere in name, number, e-mail
+/// or city (case folded, through the trigram index); one or two match the
+/// start of name or number.
 ///
-/// Fails with `Invalid` naming the field `search` for a longer text.
+/// Fails with `Invalid` naming the field `search` for a longer text or a
+/// control character.
 pub fn list(
     conn: &Connection,
     tenant: &Tenant,
@@ -360,20 +367,17 @@ pub fn list(
     paging: Paging,
 ) -> Result<Page<Customer>> {
     const TENANT: &str = "company_id = ?1 AND environment = ?2";
-    const SEARCH: &str = "AND (name LIKE ?3 ESCAPE '\\' OR number LIKE ?3 ESCAPE '\\'
-         OR email LIKE ?3 ESCAPE '\\' OR city LIKE ?3 ESCAPE '\\')";
+    const SUBSTRING: &str =
+        "AND seq IN (SELECT rowid FROM customers_fts WHERE customers_fts MATCH ?3)";
+    const PREFIX: &str = "AND (name LIKE ?3 ESCAPE '\\' OR number LIKE ?3 ESCAPE '\\')";
     let search = search.filter(|s| !s.trim().is_empty());
-    if search.is_some_and(|s| s.chars().count() > MAX_SEARCH) {
-        return Err(Error::invalid(
-            "search",
-            format!("is longer than {MAX_SEARCH} characters"),
-        ));
-    }
-    let pattern = search.map(like_pattern);
-    let filter = if pattern.is_some() {
-        format!("{TENANT} {SEARCH}")
-    } else {
-        format!("{TENANT} AND ?3 IS NULL")
+    let search = text::optional("search", search, MAX_SEARCH)?;
+    let (filter, pattern) = match search.as_deref() {
+        None => (format!("{TENANT} AND ?3 IS NULL"), None),
+        Some(text) if text.chars().count() >= 3 => {
+            (format!("{TENANT} {SUBSTRING}"), Some(phrase(text)))
+        }
+        Some(text) => (format!("{TENANT} {PREFIX}"), Some(prefix_pattern(text))),
     };
     let total: i64 = match pattern {
         // Every partner row takes exactly one number of the partner sequence in

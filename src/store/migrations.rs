@@ -555,7 +555,8 @@ fn create_table(conn: &Connection, target: &Catalog, table: &str) -> rusqlite::R
 
 // ---------------------------------------------------------------------------
 // Step 2 (1 → 2): composite tenant references, sign and shape CHECKs, one
-// invoice per draft, payments naming their invoice or bill, credit applications.
+// invoice per draft, payments naming their invoice or bill, credit
+// applications, the customers' search index.
 
 /// Tables whose definition changed in version 2; each is rebuilt.
 const REBUILT_IN_2: &[&str] = &[
@@ -582,7 +583,7 @@ const REBUILT_IN_2: &[&str] = &[
 ];
 
 /// Tables new in version 2.
-const CREATED_IN_2: &[&str] = &["credit_applications"];
+const CREATED_IN_2: &[&str] = &["credit_applications", "customers_fts"];
 
 /// Columns of version 2 computed from version 1's: a payment's
 /// `target_kind`/`target_id` become `invoice_id` or `purchase_id`; an
@@ -604,12 +605,17 @@ const COMPUTED_IN_2: &[(&str, &str, &str)] = &[
 
 fn to_2(conn: &Connection) -> Result<(), Stop> {
     let target = Catalog::of(SCHEMA_2)?;
+    // The search index first: the rebuilt customers' triggers name it, and
+    // SQLite checks triggers whenever a table is renamed.
+    create_table(conn, &target, "customers_fts")?;
     for table in REBUILT_IN_2 {
         rebuild(conn, &target, table, COMPUTED_IN_2)?;
     }
-    for table in CREATED_IN_2 {
+    for table in CREATED_IN_2.iter().filter(|t| **t != "customers_fts") {
         create_table(conn, &target, table)?;
     }
+    // The customers' search index starts with every customer there is.
+    conn.execute_batch("INSERT INTO customers_fts (customers_fts) VALUES ('rebuild')")?;
     Ok(())
 }
 
@@ -651,7 +657,14 @@ mod tests {
         let target = Catalog::of(SCHEMA_2).unwrap();
         for table in REBUILT_IN_2.iter().chain(CREATED_IN_2) {
             let sql = target.table(table).unwrap();
-            assert!(sql.starts_with(&format!("CREATE TABLE {table} (")), "{sql}");
+            let table_or_index = [
+                format!("CREATE TABLE {table} ("),
+                format!("CREATE VIRTUAL TABLE {table} USING"),
+            ];
+            assert!(
+                table_or_index.iter().any(|head| sql.starts_with(head)),
+                "{sql}"
+            );
         }
         for (table, column, _) in COMPUTED_IN_2 {
             assert!(REBUILT_IN_2.contains(table));

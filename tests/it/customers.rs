@@ -96,15 +96,24 @@ fn search_looks_at_name_number_email_and_city() {
             .as_i64()
             .unwrap()
     };
+    // Three characters or more: anywhere in name, number, e-mail or city.
     assert_eq!(count("alpen"), 1);
     assert_eq!(count("INNSBRUCK"), 1);
     assert_eq!(count("office%40alpen"), 1);
     assert_eq!(count("K10002"), 1);
     assert_eq!(count("Berlin"), 1);
-    // LIKE wildcards are plain characters.
-    assert_eq!(count("%25"), 1);
-    assert_eq!(count("_"), 1);
+    assert_eq!(count("pen%20K"), 1);
+    // Wildcards of any kind are plain characters.
+    assert_eq!(count("100%25"), 1);
+    assert_eq!(count("g_B"), 1);
+    assert_eq!(count("%22K1"), 0);
     assert_eq!(count("nirgends"), 0);
+    // One or two characters: the start of a name or a number.
+    assert_eq!(count("al"), 1);
+    assert_eq!(count("K1"), 2);
+    assert_eq!(count("pe"), 0);
+    assert_eq!(count("%25"), 0);
+    assert_eq!(count("_"), 0);
 }
 
 #[test]

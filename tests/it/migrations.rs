@@ -303,6 +303,13 @@ fn every_record_reads(c: &Client, key: &str, fixture: &Connection, environment: 
             ],
             [&id, &text(&row[1]), &text(&row[2]), &text(&row[3])]
         );
+        // The search index the migration built finds it by its number.
+        let number = text(&row[1]);
+        let found = c.get(
+            key,
+            &format!("/v1/customers?search={}", number.as_str().unwrap()),
+        );
+        assert_eq!(found.body["data"][0]["id"], id, "{:?}", found.body);
     }
 
     let transactions = fixture_rows(
