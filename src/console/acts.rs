@@ -328,9 +328,11 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
                 endpoints::delivery(tx, &t, &id)
             })?)
         }
-        Command::Serve(_) | Command::Demo(_) | Command::Company(_) | Command::Key(_) => {
-            return Err(Error::internal("not an act on the books"))
-        }
+        Command::Serve(_)
+        | Command::Demo(_)
+        | Command::Company(_)
+        | Command::Key(_)
+        | Command::Backup { .. } => return Err(Error::internal("not an act on the books")),
     }
     Ok(())
 }

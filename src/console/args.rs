@@ -55,6 +55,12 @@ pub enum Command {
     /// The webhook delivery log; sending an event again.
     #[command(subcommand)]
     Webhook(WebhookCommand),
+    /// Copy the data file, consistently, while a server may be running.
+    Backup {
+        /// The new file (it must not exist yet).
+        #[arg(long)]
+        to: PathBuf,
+    },
 }
 
 #[derive(Subcommand, Debug)]

@@ -108,6 +108,15 @@ fn execute(cli: Cli) -> Result<()> {
         }
         Command::Company(cmd) => acts::company(&open(&data_path(&cli))?, cmd),
         Command::Key(cmd) => acts::key(&open(&data_path(&cli))?, cmd),
+        Command::Backup { to } => {
+            let bytes = open(&data_path(&cli))?.backup_to(to)?;
+            print(&serde_json::json!({
+                "backup": to.display().to_string(),
+                "bytes": bytes,
+                "schemaVersion": crate::store::db::SCHEMA_VERSION,
+            }));
+            Ok(())
+        }
         command => acts::act(&open(&data_path(&cli))?, command),
     }
 }

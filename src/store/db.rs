@@ -178,6 +178,41 @@ impl Db {
         Ok(self.pool.get()?)
     }
 
+    /// Writes a consistent copy of the data file, as one read transaction
+    /// sees it, to `to`: a new file readable by its owner only, compacted,
+    /// whole in itself (no WAL beside it). Writers go on meanwhile. Returns
+    /// the copy's size in bytes.
+    ///
+    /// Fails with `Refused` when `to` exists, and `Internal` when it cannot
+    /// be written.
+    pub fn backup_to(&self, to: &Path) -> Result<u64> {
+        if to.exists() {
+            return Err(Error::refused(format!(
+                "{} exists; a backup goes to a new file.",
+                to.display()
+            )));
+        }
+        let cannot = |e: &dyn std::fmt::Display| {
+            Error::internal(format!("cannot write the backup {}: {e}", to.display()))
+        };
+        create_private(to).map_err(|e| cannot(&e))?;
+        let copied = self.read(|conn| {
+            let target = to
+                .to_str()
+                .ok_or_else(|| cannot(&"the path is not UTF-8"))?;
+            conn.execute("VACUUM INTO ?1", [target])
+                .map_err(|e| cannot(&e))?;
+            Ok(())
+        });
+        if let Err(e) = copied {
+            let _ = std::fs::remove_file(to);
+            return Err(e);
+        }
+        std::fs::metadata(to)
+            .map(|m| m.len())
+            .map_err(|e| cannot(&e))
+    }
+
     /// Runs `f` on a pooled connection, outside any write transaction.
     pub fn read<T>(&self, f: impl FnOnce(&Connection) -> Result<T>) -> Result<T> {
         let conn = self.pool.get()?;

@@ -80,3 +80,94 @@ fn concurrent_writes_with_refusals_keep_numbers_gapless_and_survive_a_restart() 
         .filter(|i| i % 3 == 0)
         .all(|i| !titles.contains(&format!("Job {i}"))));
 }
+
+#[test]
+fn a_backup_taken_while_the_server_writes_restores_every_record() {
+    let w = World::webhooks(false);
+    let c = w.client();
+    let customer = c.customer(&w.live, "Kunde A");
+    c.customer(&w.test, "Testkunde");
+    c.transaction(
+        &w.live,
+        json!({"title": "Dach", "customerId": customer["id"]}),
+    );
+    let draft = c.draft(&w.live, &customer);
+    w.data.line(&draft, 10_000, "19", false);
+    let invoice = w.data.ok(&["draft", "issue", &draft, "--on", "2026-03-02"]);
+    let number = invoice["number"].as_str().unwrap();
+    w.data.ok(&[
+        "payment",
+        "record",
+        "--company",
+        &w.company,
+        "--invoice",
+        number,
+        "--amount",
+        "5000",
+        "--on",
+        "2026-03-05",
+    ]);
+    let hook = c.post(
+        &w.live,
+        "/v1/webhooks",
+        &unique(),
+        &json!({"url": "http://127.0.0.1:9/hook", "events": ["*"]}),
+    );
+    assert_eq!(hook.status, 201);
+    // Customers keep arriving while the copy is made.
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writer = {
+        let (stop, key) = (stop.clone(), w.live.clone());
+        std::thread::spawn(move || {
+            let mut made = 0;
+            while !stop.load(std::sync::atomic::Ordering::SeqCst) || made < 3 {
+                c.customer(&key, &format!("Laufend {made}"));
+                made += 1;
+            }
+            made
+        })
+    };
+    let copy = crate::support::DataFile::new();
+    let target = copy.path.to_str().unwrap().to_string();
+    let out = w.data.ok(&["backup", "--to", &target]);
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    let made = writer.join().unwrap();
+    assert!(made >= 3);
+    assert!(out["bytes"].as_u64().unwrap() > 0, "{out}");
+    // A backup never overwrites.
+    let (ok, _, err) = w.data.console(&["backup", "--to", &target]);
+    assert!(!ok && err.contains("exists"), "{err}");
+    // Restored: a server on the copy answers the same books with the same keys.
+    let restored = start(&copy);
+    let r = Client {
+        addr: restored.addr,
+    };
+    let customers = r.get(&w.live, "/v1/customers?size=100").body;
+    let total = customers["total"].as_i64().unwrap();
+    // Consistent: the copy holds a prefix of the customers, numbered without a gap.
+    let mut numbers: Vec<String> = customers["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["number"].as_str().unwrap().to_string())
+        .collect();
+    numbers.sort();
+    let expected: Vec<String> = (0..total).map(|i| format!("K{}", 10001 + i)).collect();
+    assert_eq!(numbers, expected);
+    assert!(total >= 1 && total <= 1 + made as i64, "{total}");
+    for (key, path) in [
+        (&w.live, format!("/v1/invoices/{number}")),
+        (&w.live, "/v1/invoices".to_string()),
+        (&w.live, "/v1/transactions".to_string()),
+        (&w.live, "/v1/reports/outstanding".to_string()),
+        (&w.live, "/v1/webhooks".to_string()),
+        (&w.test, "/v1/customers".to_string()),
+    ] {
+        let (original, copied) = (c.get(key, &path), r.get(key, &path));
+        assert_eq!(
+            (copied.status, &copied.body),
+            (200, &original.body),
+            "{path}"
+        );
+    }
+}
