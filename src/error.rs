@@ -90,6 +90,8 @@ pub enum Error {
     Invalid(Vec<Violation>),
     /// The body is larger than the limit.
     PayloadTooLarge,
+    /// The body did not arrive within the deadline (seconds).
+    TooSlow(u64),
     /// No such record for this company and environment (also: another company's record).
     NotFound(String),
     /// A known address asked with a method it does not answer; carries the `Allow` value.
@@ -184,6 +186,9 @@ impl Error {
                 .join(" "),
             Error::WrongState(s) => s.clone(),
             Error::PayloadTooLarge => "The request body is larger than 1 MiB.".into(),
+            Error::TooSlow(seconds) => {
+                format!("The request body did not arrive within {seconds} s.")
+            }
             Error::NotFound(what) => format!("{what} was not found."),
             Error::MethodNotAllowed(allow) => {
                 format!("This address does not answer this method; it answers {allow}.")

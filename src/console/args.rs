@@ -299,6 +299,36 @@ pub struct ServeArgs {
     /// in the agent protocol's Host and Origin checks.
     #[arg(long = "public-url")]
     pub public_urls: Vec<String>,
+    /// Seconds a connection may take to send a request's head, counted from
+    /// when it is ready for one (so also how long it may stay idle).
+    #[arg(long, default_value_t = 10)]
+    pub header_timeout: u64,
+    /// Seconds a request's body may take to arrive once its key passed (408 after).
+    #[arg(long, default_value_t = 30)]
+    pub body_timeout: u64,
+    /// The most connections open at once (kept below the open-files limit).
+    #[arg(long, default_value_t = 4096)]
+    pub max_connections: usize,
+    /// Connections kept free for new clients: past the cap less these, the
+    /// oldest idle connections are closed.
+    #[arg(long, default_value_t = 64)]
+    pub connection_reserve: usize,
+    /// Bodies read at once (each up to 1 MiB); more wait their turn.
+    #[arg(long, default_value_t = 64)]
+    pub body_readers: usize,
+}
+
+impl ServeArgs {
+    /// These arguments applied to a server's configuration.
+    pub fn apply(&self, config: &mut crate::http::server::Config) {
+        config.webhook_allow_loopback = self.webhook_allow_loopback;
+        config.public_urls = self.public_urls.clone();
+        config.header_timeout = std::time::Duration::from_secs(self.header_timeout.max(1));
+        config.body_timeout = std::time::Duration::from_secs(self.body_timeout.max(1));
+        config.max_connections = self.max_connections;
+        config.connection_reserve = self.connection_reserve;
+        config.body_readers = self.body_readers;
+    }
 }
 
 #[derive(Subcommand, Debug)]

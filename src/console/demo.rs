@@ -3,7 +3,6 @@
 //! with every scope, a ready-to-paste curl line, and then the server. It goes
 //! through the same domain functions as the API and the console.
 
-use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
 use jiff::civil::Date;
@@ -22,6 +21,7 @@ use crate::books::invoices::issue::{self, IssueOptions};
 use crate::books::purchases::{self, NewPurchase, PurchaseInput};
 use crate::books::settlement::{self, NewPayment, PaymentInput};
 use crate::books::transactions::{self, Change, NewTransaction, TransactionInput};
+use crate::console::args::ServeArgs;
 use crate::error::{Error, Result};
 use crate::http::server::{self, Config};
 use crate::store::db::{Db, Tx};
@@ -422,7 +422,7 @@ fn remove_data_file(path: &Path) -> Result<()> {
 ///
 /// Fails when a named data file already exists, when a server serves the
 /// demo file, or when the address cannot be bound.
-pub fn run(data: Option<PathBuf>, listen: SocketAddr, webhook_allow_loopback: bool) -> Result<()> {
+pub fn run(data: Option<PathBuf>, args: &ServeArgs) -> Result<()> {
     let replace = data.is_none();
     let path = match data {
         Some(path) if path.exists() => {
@@ -440,8 +440,8 @@ pub fn run(data: Option<PathBuf>, listen: SocketAddr, webhook_allow_loopback: bo
         remove_data_file(&path)?;
     }
     let demo = seed(&Db::open(&path, 1)?)?;
-    let mut config = Config::new(&path, listen);
-    config.webhook_allow_loopback = webhook_allow_loopback;
+    let mut config = Config::new(&path, args.listen);
+    args.apply(&mut config);
     server::run_until_signal(config, |addr| {
         println!(
             "kontor demo: {} ({}, Enterprise plan) in {}",

@@ -90,8 +90,7 @@ pub fn run(cli: Cli) -> ExitCode {
 
 fn serve(path: PathBuf, args: &ServeArgs) -> Result<()> {
     let mut config = Config::new(&path, args.listen);
-    config.webhook_allow_loopback = args.webhook_allow_loopback;
-    config.public_urls = args.public_urls.clone();
+    args.apply(&mut config);
     server::run_until_signal(config, |addr| {
         eprintln!("kontor: serving {} on http://{addr}/v1", path.display());
     })
@@ -99,13 +98,9 @@ fn serve(path: PathBuf, args: &ServeArgs) -> Result<()> {
 
 fn execute(cli: Cli) -> Result<()> {
     match &cli.command {
-        Command::Serve(args) if args.demo => {
-            demo::run(cli.data.clone(), args.listen, args.webhook_allow_loopback)
-        }
+        Command::Serve(args) if args.demo => demo::run(cli.data.clone(), args),
         Command::Serve(args) => serve(data_path(&cli), args),
-        Command::Demo(args) => {
-            demo::run(cli.data.clone(), args.listen, args.webhook_allow_loopback)
-        }
+        Command::Demo(args) => demo::run(cli.data.clone(), args),
         Command::Company(cmd) => acts::company(&open(&data_path(&cli))?, cmd),
         Command::Key(cmd) => acts::key(&open(&data_path(&cli))?, cmd),
         Command::Backup { to } => {

@@ -18,6 +18,7 @@ impl Error {
             Error::RateLimited { .. } => StatusCode::TOO_MANY_REQUESTS,
             Error::Invalid(_) => StatusCode::BAD_REQUEST,
             Error::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Error::TooSlow(_) => StatusCode::REQUEST_TIMEOUT,
             Error::NotFound(_) => StatusCode::NOT_FOUND,
             Error::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             Error::IdempotencyConflict | Error::WrongState(_) | Error::Refused(_) => {
@@ -34,7 +35,10 @@ impl Error {
             Error::PlanRequired => "PLAN_ERFORDERLICH",
             Error::RateLimited { .. } => "ZU_VIELE_ANFRAGEN",
             Error::Forbidden => "KEINE_BERECHTIGUNG",
-            Error::Invalid(_) | Error::PayloadTooLarge | Error::MethodNotAllowed(_) => "ANFRAGE",
+            Error::Invalid(_)
+            | Error::PayloadTooLarge
+            | Error::TooSlow(_)
+            | Error::MethodNotAllowed(_) => "ANFRAGE",
             Error::NotFound(_) => "NICHT_GEFUNDEN",
             Error::IdempotencyConflict => "IDEMPOTENZ_KONFLIKT",
             Error::WrongState(_) => "FALSCHER_ZUSTAND",

@@ -3,6 +3,7 @@
 //! translate: they read their wire format into the books' typed input, call
 //! the books, and render the answer or the refusal.
 
+pub mod connections;
 pub mod error;
 pub mod fields;
 pub mod mcp;

@@ -33,6 +33,7 @@ pub struct App {
 }
 
 /// A request as the surfaces see it: its head and its whole body.
+#[derive(Clone)]
 pub struct Request {
     pub method: Method,
     pub path: String,
@@ -92,6 +93,12 @@ pub fn refusal(
         body: json_bytes(&error.rest_body()),
         key_id,
     }
+}
+
+/// A request whose key passed the first three checks, with its bucket's verdict.
+pub struct Admitted {
+    pub key: AuthedKey,
+    pub verdict: Verdict,
 }
 
 /// A request turned away by `admit`, with the key's id and bucket when it had a valid key.

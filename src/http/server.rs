@@ -16,15 +16,16 @@ use hyper::header::{HeaderValue, CACHE_CONTROL, CONTENT_TYPE};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::{Request as HttpRequest, Response};
-use hyper_util::rt::TokioIo;
+use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use tokio::net::TcpListener;
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, Semaphore};
 
 use crate::access::budget::RateLimiter;
 use crate::access::idempotency;
 use crate::access::keys::UsageLog;
 use crate::error::{Error, Result};
+use crate::http::connections::Connections;
 use crate::http::mcp;
 use crate::http::pipeline::{self, refusal, Answer, App, Request, MAX_BODY};
 use crate::http::rest;
@@ -51,6 +52,18 @@ pub struct Config {
     /// Public URLs the service is reached at (behind a proxy); their hosts are
     /// allowed in the agent protocol's `Host` and `Origin` checks.
     pub public_urls: Vec<String>,
+    /// How long a connection may take to send a request's head, counted from
+    /// when it is ready for one (so also how long it may stay idle).
+    pub header_timeout: Duration,
+    /// How long a request's body may take to arrive once its key passed.
+    pub body_timeout: Duration,
+    /// The most connections open at once.
+    pub max_connections: usize,
+    /// Connections kept free for new clients: past the cap less these, the
+    /// oldest idle connections are closed.
+    pub connection_reserve: usize,
+    /// Bodies read at once (each up to 1 MiB); more wait their turn.
+    pub body_readers: usize,
 }
 
 impl Config {
@@ -65,8 +78,53 @@ impl Config {
             webhook_allow_loopback: false,
             deliver: true,
             public_urls: Vec::new(),
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(30),
+            max_connections: 4096,
+            connection_reserve: 64,
+            body_readers: 64,
         }
     }
+}
+
+/// The limits every connection and request is held to, before any trust.
+struct Limits {
+    connections: Arc<Connections>,
+    header_timeout: Duration,
+    body_timeout: Duration,
+    /// Permits to read a body; a body is read only while holding one.
+    readers: Semaphore,
+}
+
+/// Raises the soft limit on open files to the hard one (connections are
+/// files); returns the limit now in force, if it can be read.
+#[cfg(unix)]
+fn raise_file_limit() -> Option<u64> {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit and setrlimit only read and write the struct given.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) != 0 {
+            return None;
+        }
+        if limit.rlim_cur < limit.rlim_max {
+            let raised = libc::rlimit {
+                rlim_cur: limit.rlim_max,
+                rlim_max: limit.rlim_max,
+            };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &raised) == 0 {
+                limit = raised;
+            }
+        }
+    }
+    Some(limit.rlim_cur)
+}
+
+#[cfg(not(unix))]
+fn raise_file_limit() -> Option<u64> {
+    None
 }
 
 /// A running server; dropping it stops it gracefully.
@@ -175,6 +233,17 @@ fn start_with(
         mcp_hosts: allowed_hosts(&config),
     });
     idempotency::purge(&app.db)?;
+    // Connections are files: the cap stays below what the process may open.
+    let files = raise_file_limit().unwrap_or(1024) as usize;
+    let cap = config
+        .max_connections
+        .min(files.saturating_sub(128).max(16));
+    let limits = Arc::new(Limits {
+        connections: Connections::new(cap, config.connection_reserve),
+        header_timeout: config.header_timeout,
+        body_timeout: config.body_timeout,
+        readers: Semaphore::new(config.body_readers.max(1)),
+    });
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .thread_name("kontor-http")
@@ -198,7 +267,7 @@ fn start_with(
         .name("kontor-server".into())
         .spawn(move || {
             let _lock = lock;
-            runtime.block_on(serve(listener, served, stop));
+            runtime.block_on(serve(listener, served, limits, stop));
             runtime.shutdown_timeout(Duration::from_secs(5));
             // Requests in flight to receivers finish and are recorded.
             if let Some(w) = worker.as_mut() {
@@ -211,9 +280,16 @@ fn start_with(
 
 /// Accepts connections until `stop` completes, then waits (up to 30 s) for
 /// the open connections' in-flight requests to finish.
-async fn serve(listener: TcpListener, app: Arc<App>, stop: impl Future<Output = ()>) {
+async fn serve(
+    listener: TcpListener,
+    app: Arc<App>,
+    limits: Arc<Limits>,
+    stop: impl Future<Output = ()>,
+) {
     let graceful = GracefulShutdown::new();
-    let http = http1::Builder::new();
+    let mut http = http1::Builder::new();
+    http.timer(TokioTimer::new())
+        .header_read_timeout(limits.header_timeout);
     let purger = tokio::spawn(purge_hourly(app.clone()));
     let usage = tokio::spawn(flush_usage(app.clone()));
     let mut accept_errors = AcceptErrors::default();
@@ -229,15 +305,31 @@ async fn serve(listener: TcpListener, app: Arc<App>, stop: impl Future<Output = 
                         continue;
                     }
                 };
+                // Past the cap, with every connection busy, a new one is closed at once.
+                let Some(ticket) = limits.connections.open() else {
+                    drop(stream);
+                    continue;
+                };
                 let _ = stream.set_nodelay(true);
-                let app = app.clone();
+                let close = ticket.close.clone();
+                let ticket = Arc::new(ticket);
+                let (app, limits) = (app.clone(), limits.clone());
                 let service = service_fn(move |req| {
-                    let app = app.clone();
-                    async move { Ok::<_, Infallible>(respond(app, req).await) }
+                    let busy = ticket.busy();
+                    let (app, limits) = (app.clone(), limits.clone());
+                    async move {
+                        let response = respond(app, limits, req).await;
+                        drop(busy);
+                        Ok::<_, Infallible>(response)
+                    }
                 });
                 let connection = graceful.watch(http.serve_connection(TokioIo::new(stream), service));
                 tokio::spawn(async move {
-                    let _ = connection.await;
+                    tokio::select! {
+                        _ = connection => {},
+                        // Shed: dropping the connection closes it.
+                        _ = close.notified() => {},
+                    }
                 });
             }
             _ = &mut stop => break,
@@ -328,7 +420,67 @@ fn allowed_hosts(config: &Config) -> Vec<String> {
     hosts
 }
 
-async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Bytes>> {
+/// The length a request declares for its body, if it declares one.
+fn declared_length(req: &HttpRequest<Incoming>) -> Option<u64> {
+    req.headers()
+        .get(hyper::header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse().ok())
+}
+
+/// Reads a body of at most `MAX_BODY` bytes while holding a reader's permit;
+/// `None` when it is larger.
+async fn read_body(body: Incoming, readers: &Semaphore) -> Option<Vec<u8>> {
+    let _permit = readers.acquire().await.ok()?;
+    match Limited::new(body, MAX_BODY).collect().await {
+        Ok(collected) => Some(collected.to_bytes().to_vec()),
+        Err(e)
+            if e.downcast_ref::<http_body_util::LengthLimitError>()
+                .is_some() =>
+        {
+            None
+        }
+        // A body cut off midway: what arrived is no request.
+        Err(_) => Some(Vec::new()),
+    }
+}
+
+/// An answer given before the body was read: the connection closes after
+/// it, since the unread body would otherwise be taken for the next request.
+fn closing(mut answer: Answer) -> Answer {
+    answer.headers.push(("Connection", "close".into()));
+    answer
+}
+
+/// What is read and thrown away of an unread body after an early answer, so
+/// a client still sending it can read the answer (a lingering close).
+const LINGER_BYTES: usize = 2 * MAX_BODY;
+/// How long that may take.
+const LINGER: Duration = Duration::from_secs(2);
+
+/// Reads and discards what a client keeps sending after an early answer, up
+/// to `LINGER_BYTES` and for at most `LINGER`; nothing is kept.
+fn linger(body: Incoming) {
+    tokio::spawn(async move {
+        let drain = async move {
+            let mut body = body;
+            let mut seen = 0;
+            while let Some(Ok(frame)) = body.frame().await {
+                seen += frame.data_ref().map_or(0, |d| d.len());
+                if seen > LINGER_BYTES {
+                    break;
+                }
+            }
+        };
+        let _ = tokio::time::timeout(LINGER, drain).await;
+    });
+}
+
+async fn respond(
+    app: Arc<App>,
+    limits: Arc<Limits>,
+    req: HttpRequest<Incoming>,
+) -> Response<Full<Bytes>> {
     let started = Instant::now();
     let log_requests = app.log_requests;
     let method = req.method().clone();
@@ -351,62 +503,87 @@ async fn respond(app: Arc<App>, req: HttpRequest<Incoming>) -> Response<Full<Byt
             .into_iter()
             .find(|name| req.headers().get_all(*name).iter().count() > 1),
     });
-    let request_head = (
-        req.uri().query().unwrap_or("").to_string(),
-        header(&req, "authorization"),
-        header(&req, "idempotency-key"),
-        ["authorization", "idempotency-key"]
-            .into_iter()
-            .filter(|name| req.headers().get_all(*name).iter().count() > 1)
-            .collect::<Vec<_>>(),
-    );
-    // Most GETs carry no body: nothing to collect.
-    let empty = hyper::body::Body::size_hint(req.body()).exact() == Some(0);
-    let body = if empty {
-        Some(Vec::new())
-    } else {
-        match Limited::new(req.into_body(), MAX_BODY).collect().await {
-            Ok(collected) => Some(collected.to_bytes().to_vec()),
-            Err(e)
-                if e.downcast_ref::<http_body_util::LengthLimitError>()
-                    .is_some() =>
-            {
-                None
-            }
-            Err(_) => Some(Vec::new()),
-        }
-    };
-    let (query, authorization, idempotency_key, repeated) = request_head;
-    let request = Request {
+    let declared = declared_length(&req);
+    // Most GETs carry no body: nothing to read, nothing to check first.
+    let has_body = hyper::body::Body::size_hint(req.body()).exact() != Some(0);
+    let mut request = Request {
         method: method.clone(),
         path: path.clone(),
-        query,
-        authorization,
-        idempotency_key,
-        repeated,
-        body,
+        query: req.uri().query().unwrap_or("").to_string(),
+        authorization: header(&req, "authorization"),
+        idempotency_key: header(&req, "idempotency-key"),
+        repeated: ["authorization", "idempotency-key"]
+            .into_iter()
+            .filter(|name| req.headers().get_all(*name).iter().count() > 1)
+            .collect(),
+        body: Some(Vec::new()),
     };
-    // A GET only reads (key uses are written in the background): it runs right
-    // here, on the worker, in microseconds. Anything that may write waits for
-    // the write lock and an fsync, so it moves to a blocking thread.
+    let finish = |answer: Answer| {
+        if log_requests {
+            pipeline::log_line(&method, &path, &answer, started);
+        }
+        into_response(answer)
+    };
+    // A body is read only for a key that passed: until then nobody is trusted
+    // with a megabyte of memory or a deadline's worth of waiting.
+    let admitted = if has_body {
+        let admission =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &mcp_headers {
+                Some(headers) => mcp::admission(&app, &request, headers),
+                None => rest::admission(&app, &request),
+            }))
+            .unwrap_or_else(|_| {
+                Err(refusal(
+                    &Error::internal("an admission panicked"),
+                    Vec::new(),
+                    None,
+                ))
+            });
+        let admitted = match admission {
+            Ok(admitted) => admitted,
+            Err(answer) => {
+                linger(req.into_body());
+                return finish(closing(answer));
+            }
+        };
+        let early = |error: Error| {
+            closing(refusal(
+                &error,
+                pipeline::rate_headers(&admitted.verdict),
+                Some(admitted.key.id.clone()),
+            ))
+        };
+        if declared.is_some_and(|length| length > MAX_BODY as u64) {
+            linger(req.into_body());
+            return finish(early(Error::PayloadTooLarge));
+        }
+        let deadline = limits.body_timeout;
+        match tokio::time::timeout(deadline, read_body(req.into_body(), &limits.readers)).await {
+            Err(_) => return finish(early(Error::TooSlow(deadline.as_secs()))),
+            Ok(body) => request.body = body,
+        }
+        Some(admitted)
+    } else {
+        None
+    };
+    // A request that only reads (key uses are written in the background) runs
+    // right here, on the worker, in microseconds. Anything that may write waits
+    // for the write lock and an fsync, so it moves to a blocking thread.
     let answer = if let Some(headers) = mcp_headers {
         // Agent calls that only read run here, like GETs; creates wait for the writer.
         let parsed = mcp::parse(&request);
         let writes = mcp::may_write(&parsed);
         if writes {
-            blocking(move || mcp::handle(&app, &request, &headers, parsed, writes)).await
+            blocking(move || mcp::handle(&app, &request, &headers, parsed, writes, admitted)).await
         } else {
-            inline(|| mcp::handle(&app, &request, &headers, parsed, writes))
+            inline(|| mcp::handle(&app, &request, &headers, parsed, writes, admitted))
         }
     } else if method == hyper::Method::GET {
-        inline(|| rest::handle(&app, &request))
+        inline(|| rest::handle(&app, &request, admitted))
     } else {
-        blocking(move || rest::handle(&app, &request)).await
+        blocking(move || rest::handle(&app, &request, admitted)).await
     };
-    if log_requests {
-        pipeline::log_line(&method, &path, &answer, started);
-    }
-    into_response(answer)
+    finish(answer)
 }
 
 /// Runs a handler that only reads right here, on the runtime's worker; a
@@ -441,6 +618,7 @@ fn header_name(name: &'static str) -> Option<hyper::header::HeaderName> {
         "Allow" => "allow",
         "Idempotent-Replayed" => "idempotent-replayed",
         "Content-Type" => "content-type",
+        "Connection" => "connection",
         "X-Accel-Buffering" => "x-accel-buffering",
         other => return hyper::header::HeaderName::from_bytes(other.as_bytes()).ok(),
     };

@@ -219,3 +219,111 @@ fn the_agent_protocol_refuses_meta_without_its_version_as_invalid_params() {
         (400, json!(-32602))
     );
 }
+
+/// A raw connection to the server, for what an HTTP client would not send.
+struct Raw(std::net::TcpStream);
+
+impl Raw {
+    fn open(w: &World) -> Raw {
+        let s = std::net::TcpStream::connect(w.server.addr).unwrap();
+        s.set_read_timeout(Some(std::time::Duration::from_secs(20)))
+            .unwrap();
+        Raw(s)
+    }
+
+    fn send(&mut self, bytes: &[u8]) {
+        use std::io::Write;
+        self.0.write_all(bytes).unwrap();
+    }
+
+    /// Everything the server sends until it closes the connection (bounded
+    /// by the read timeout, which fails the test).
+    fn until_closed(&mut self) -> String {
+        use std::io::Read;
+        let mut out = Vec::new();
+        let mut buf = [0u8; 4096];
+        loop {
+            match self.0.read(&mut buf) {
+                Ok(0) => break,
+                Ok(n) => out.extend_from_slice(&buf[..n]),
+                Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => break,
+                Err(e) => panic!("the server kept the connection open: {e}"),
+            }
+        }
+        String::from_utf8_lossy(&out).to_string()
+    }
+}
+
+fn post_head(w: &World, key: &str, length: usize) -> String {
+    format!(
+        "POST /v1/customers HTTP/1.1\r\nHost: {}\r\nAuthorization: Bearer {key}\r\nIdempotency-Key: {}\r\nContent-Type: application/json\r\nContent-Length: {length}\r\n\r\n",
+        w.server.addr,
+        unique()
+    )
+}
+
+#[test]
+fn the_key_is_checked_before_a_byte_of_the_body_is_read() {
+    let w = World::new();
+    // A bad key: 401 at once, the body never sent, and the connection closed.
+    let mut raw = Raw::open(&w);
+    raw.send(post_head(&w, "svc_live_nonsense", 500_000).as_bytes());
+    let answer = raw.until_closed();
+    assert!(answer.starts_with("HTTP/1.1 401"), "{answer}");
+    assert!(
+        answer.to_ascii_lowercase().contains("connection: close"),
+        "{answer}"
+    );
+    // A good key and a declared length over the limit: 413 at once.
+    let mut raw = Raw::open(&w);
+    raw.send(post_head(&w, &w.live, 2 * 1024 * 1024).as_bytes());
+    let answer = raw.until_closed();
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer}");
+    assert!(answer.contains("ratelimit-remaining"), "{answer}");
+    assert_eq!(
+        w.client().get(&w.live, "/v1/customers").body["total"],
+        json!(0)
+    );
+}
+
+#[test]
+fn a_stalled_body_gets_408_and_a_silent_connection_is_closed() {
+    let w = World::configured(|c| {
+        c.body_timeout = std::time::Duration::from_secs(1);
+        c.header_timeout = std::time::Duration::from_secs(1);
+    });
+    let mut raw = Raw::open(&w);
+    raw.send(post_head(&w, &w.live, 100).as_bytes());
+    raw.send(b"{\"name\":");
+    let answer = raw.until_closed();
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(answer.contains("\"code\":\"ANFRAGE\""), "{answer}");
+    // A connection that sends nothing, or half a head, is closed.
+    let mut silent = Raw::open(&w);
+    assert_eq!(silent.until_closed(), "");
+    let mut half = Raw::open(&w);
+    half.send(b"GET /v1/me HTTP/1.1\r\nHost: x\r\n");
+    let answer = half.until_closed();
+    assert!(!answer.contains("200 OK"), "{answer}");
+    // Nothing was made; the server still answers.
+    assert_eq!(
+        w.client().get(&w.live, "/v1/customers").body["total"],
+        json!(0)
+    );
+}
+
+#[test]
+fn at_the_connection_cap_the_oldest_idle_connections_make_room() {
+    let w = World::configured(|c| {
+        c.max_connections = 8;
+        c.connection_reserve = 2;
+        c.header_timeout = std::time::Duration::from_secs(60);
+    });
+    // Eight connections that send nothing, opened one after another (the
+    // server accepts them in that order).
+    let mut idle: Vec<Raw> = (0..8).map(|_| Raw::open(&w)).collect();
+    // A fresh client is still served ...
+    assert_eq!(w.client().get(&w.live, "/v1/me").status, 200);
+    // ... because the oldest idle connections were closed for it.
+    assert_eq!(idle[0].until_closed(), "");
+}

@@ -20,7 +20,7 @@ use serde_json::{json, Value};
 
 use crate::error::Error;
 use crate::http::error::Fault;
-use crate::http::pipeline::{self, refusal, Answer, App, Request, Turned};
+use crate::http::pipeline::{self, refusal, Admitted, Answer, App, Request, Turned};
 use tools::Context;
 
 /// The initialize-based revisions served, newest first.
@@ -150,15 +150,63 @@ fn first_message(message: &Value) -> &Value {
     }
 }
 
-/// Serves one POST to `/mcp`; `writes` is `may_write(&parsed)`.
-pub fn handle(app: &App, req: &Request, headers: &Headers, parsed: Parsed, writes: bool) -> Answer {
+/// The checks before a `/mcp` body is read: POST only, the Origin and Host
+/// allowed, then the key, the plan and the budget.
+fn gate(
+    app: &App,
+    conn: &rusqlite::Connection,
+    req: &Request,
+    headers: &Headers,
+) -> std::result::Result<Admitted, Answer> {
     if req.method != hyper::Method::POST {
-        return refusal(&Error::MethodNotAllowed("POST"), Vec::new(), None);
+        return Err(refusal(&Error::MethodNotAllowed("POST"), Vec::new(), None));
     }
     if !origin_allowed(headers, &app.mcp_hosts) {
         let denied = Fault::invalid_request("Origin or Host not allowed");
-        return fault(denied, StatusCode::FORBIDDEN, Vec::new(), None);
+        return Err(fault(denied, StatusCode::FORBIDDEN, Vec::new(), None));
     }
+    match pipeline::admit(app, conn, req) {
+        Ok((key, verdict)) => Ok(Admitted { key, verdict }),
+        Err(Turned {
+            error: Error::Unauthenticated,
+            ..
+        }) => {
+            let mut a = refusal(&Error::Unauthenticated, Vec::new(), None);
+            a.headers = vec![(
+                "WWW-Authenticate",
+                r#"Bearer realm="kontor", error="invalid_token""#.into(),
+            )];
+            Err(a)
+        }
+        Err(turned) => Err(turned.answer()),
+    }
+}
+
+/// The checks of a `/mcp` request whose body is not read yet.
+///
+/// Fails with the answer to the refusal.
+pub fn admission(
+    app: &App,
+    req: &Request,
+    headers: &Headers,
+) -> std::result::Result<Admitted, Answer> {
+    let conn = app
+        .db
+        .connection()
+        .map_err(|e| refusal(&e, Vec::new(), None))?;
+    gate(app, &conn, req, headers)
+}
+
+/// Serves one POST to `/mcp`; `writes` is `may_write(&parsed)`; `admitted`
+/// when `admission` passed before the body was read.
+pub fn handle(
+    app: &App,
+    req: &Request,
+    headers: &Headers,
+    parsed: Parsed,
+    writes: bool,
+    admitted: Option<Admitted>,
+) -> Answer {
     let conn = match app.db.connection() {
         Ok(c) => c,
         Err(e) => return refusal(&e, Vec::new(), None),
@@ -169,20 +217,12 @@ pub fn handle(app: &App, req: &Request, headers: &Headers, parsed: Parsed, write
         Ok(snapshot) => snapshot,
         Err(e) => return refusal(&e, Vec::new(), None),
     };
-    let (key, verdict) = match pipeline::admit(app, &conn, req) {
-        Ok(admitted) => admitted,
-        Err(Turned {
-            error: Error::Unauthenticated,
-            ..
-        }) => {
-            let mut a = refusal(&Error::Unauthenticated, Vec::new(), None);
-            a.headers = vec![(
-                "WWW-Authenticate",
-                r#"Bearer realm="kontor", error="invalid_token""#.into(),
-            )];
-            return a;
-        }
-        Err(turned) => return turned.answer(),
+    let Admitted { key, verdict } = match admitted {
+        Some(admitted) => admitted,
+        None => match gate(app, &conn, req, headers) {
+            Ok(admitted) => admitted,
+            Err(answer) => return answer,
+        },
     };
     let mut rate = pipeline::rate_headers(&verdict);
     let Some(parsed) = parsed else {

@@ -21,7 +21,7 @@ use crate::access::keys::AuthedKey;
 use crate::access::scopes::Operation;
 use crate::error::{Error, Result};
 use crate::http::fields::{self, Fields};
-use crate::http::pipeline::{self, json_bytes, refusal, Answer, App, Request};
+use crate::http::pipeline::{self, json_bytes, refusal, Admitted, Answer, App, Request, Turned};
 use crate::http::query::{percent_decode, Query};
 use crate::store::db::Tx;
 use crate::store::tenant::Tenant;
@@ -251,8 +251,22 @@ fn dispatch(call: &Call, route: Route) -> Result<Reply> {
     }
 }
 
-/// Runs one REST request through the whole pipeline.
-pub fn handle(app: &App, req: &Request) -> Answer {
+/// The first three checks of a request whose body is not read yet.
+///
+/// Fails with the answer to the refusal (401, 403 plan, 429).
+pub fn admission(app: &App, req: &Request) -> std::result::Result<Admitted, Answer> {
+    let conn = app
+        .db
+        .connection()
+        .map_err(|e| refusal(&e, Vec::new(), None))?;
+    pipeline::admit(app, &conn, req)
+        .map(|(key, verdict)| Admitted { key, verdict })
+        .map_err(Turned::answer)
+}
+
+/// Runs one REST request through the pipeline; `admitted` when its key was
+/// checked before its body was read.
+pub fn handle(app: &App, req: &Request, admitted: Option<Admitted>) -> Answer {
     let conn = match app.db.connection() {
         Ok(conn) => conn,
         Err(e) => return refusal(&e, Vec::new(), None),
@@ -262,9 +276,12 @@ pub fn handle(app: &App, req: &Request) -> Answer {
         Ok(snapshot) => snapshot,
         Err(e) => return refusal(&e, Vec::new(), None),
     };
-    let (key, verdict) = match pipeline::admit(app, &conn, req) {
-        Ok(admitted) => admitted,
-        Err(turned) => return turned.answer(),
+    let (key, verdict) = match admitted {
+        Some(Admitted { key, verdict }) => (key, verdict),
+        None => match pipeline::admit(app, &conn, req) {
+            Ok(admitted) => admitted,
+            Err(turned) => return turned.answer(),
+        },
     };
     let mut headers = pipeline::rate_headers(&verdict);
     match handle_admitted(app, &conn, req, &key) {
