@@ -102,6 +102,9 @@ pub enum Error {
     WrongState(String),
     /// A rule of the books refused the change; the violations say which.
     Refused(Vec<Violation>),
+    /// The server is busy (no connection, or the company's share of them, freed
+    /// up in time); asking again in a moment is answered.
+    Busy,
     /// Something broke inside; the detail is logged, never answered.
     Internal(String),
 }
@@ -195,6 +198,10 @@ impl Error {
             }
             Error::IdempotencyConflict => {
                 "This Idempotency-Key was already used for a different request.".into()
+            }
+            Error::Busy => {
+                "kontor is busy with this company's requests; nothing was done, try again in a second."
+                    .into()
             }
             Error::Internal(_) => "Something went wrong inside kontor; nothing was changed.".into(),
         }

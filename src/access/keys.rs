@@ -6,6 +6,7 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use jiff::{SignedDuration, Timestamp};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -338,72 +339,203 @@ impl UsageLog {
     }
 }
 
-/// Authenticates the key in an `Authorization` header value and notes its use.
-///
-/// Fails with `Unauthenticated` (one answer for every case) when the header is
-/// missing or unreadable, or the key is unknown, revoked or expired.
-pub fn authenticate(
-    conn: &Connection,
-    usage: &UsageLog,
-    header: Option<&str>,
-) -> Result<AuthedKey> {
-    let token = bearer(header).ok_or(Error::Unauthenticated)?;
+/// The key in an `Authorization` header value, when it has a key's shape,
+/// with the environment its prefix names.
+fn token(header: Option<&str>) -> Option<(&str, Environment)> {
+    let token = bearer(header)?;
     let environment = if token.starts_with(Environment::Production.key_prefix()) {
         Environment::Production
     } else if token.starts_with(Environment::Sandbox.key_prefix()) {
         Environment::Sandbox
     } else {
-        return Err(Error::Unauthenticated);
+        return None;
     };
     let random = &token[environment.key_prefix().len()..];
-    if random.len() != SECRET_LEN || !random.bytes().all(|b| b.is_ascii_alphanumeric()) {
+    (random.len() == SECRET_LEN && random.bytes().all(|b| b.is_ascii_alphanumeric()))
+        .then_some((token, environment))
+}
+
+/// Whether an expiry (stored form) has passed.
+fn expired(expires_at: Option<&str>) -> bool {
+    expires_at.is_some_and(|e| e <= clock::now().as_str())
+}
+
+/// Reads the key of an `Authorization` header value from the data file.
+///
+/// Fails with `Unauthenticated` (one answer for every case) when the header is
+/// missing or unreadable, or the key is unknown, revoked or expired.
+fn authenticate(conn: &Connection, header: Option<&str>) -> Result<AuthedKey> {
+    let (token, environment) = token(header).ok_or(Error::Unauthenticated)?;
+    const SQL: &str =
+        "SELECT k.id, k.name, k.company_id, k.environment, k.scopes, k.display, k.expires_at,
+                k.revoked_at, k.last_used_at, c.name, c.plan
+         FROM api_keys k JOIN companies c ON c.id = k.company_id
+         WHERE k.secret_hash = ?1";
+    let found = conn
+        .prepare_cached(SQL)?
+        .query_row([hash(token)], |row| {
+            let r = Row::new(row, "api_keys");
+            Ok((
+                AuthedKey {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                    tenant: Tenant::new(r.get::<String>(2)?, environment),
+                    scopes: r.get::<StoredScopes>(4)?.0,
+                    display: r.get(5)?,
+                    expires_at: r.get(6)?,
+                    last_used_at: r.get(8)?,
+                    company_name: r.get(9)?,
+                    plan: r.get(10)?,
+                },
+                r.get::<Environment>(3)?,
+                r.get::<Option<String>>(7)?,
+            ))
+        })
+        .optional()?;
+    let Some((key, stored_env, revoked_at)) = found else {
+        return Err(Error::Unauthenticated);
+    };
+    if revoked_at.is_some() || expired(key.expires_at.as_deref()) || stored_env != environment {
         return Err(Error::Unauthenticated);
     }
+    Ok(key)
+}
+
+/// How long a token found to be no (usable) key is remembered as such.
+const REFUSED_FOR: Duration = Duration::from_secs(10);
+/// The most such tokens remembered (a flood of new ones forgets the oldest).
+const REFUSED_KEPT: usize = 100_000;
+
+/// The keys this server has read, kept in memory with the generation of the
+/// data file's keys they were read at (`key_generation`, which every change
+/// to a key or a company's plan moves, from any process). A request uses
+/// the kept key and reads the generation, one row, in its own snapshot: when
+/// it has moved, everything kept is forgotten and the key read afresh, so a
+/// revocation from the console holds from the next request on. Tokens that
+/// are no usable key are remembered briefly, so a flood of them does not
+/// reach the data file.
+#[derive(Default)]
+pub struct KeyCache {
+    kept: Mutex<Kept>,
+}
+
+#[derive(Default)]
+struct Kept {
+    generation: Option<i64>,
+    known: HashMap<[u8; 32], AuthedKey>,
+    refused: HashMap<[u8; 32], Instant>,
+}
+
+/// What the kept keys say of a header.
+pub enum Lookup {
+    /// A kept key, not expired (its last use as last read).
+    Known(Box<AuthedKey>),
+    /// No key: unreadable, or a token found to be no usable key lately.
+    Refused,
+    /// Not kept: the data file must be asked.
+    Unknown,
+}
+
+fn digest(token: &str) -> [u8; 32] {
+    Sha256::digest(token.as_bytes()).into()
+}
+
+fn generation(conn: &Connection) -> Result<i64> {
+    Ok(conn
+        .prepare_cached("SELECT value FROM key_generation WHERE one = 1")?
+        .query_row([], |r| r.get(0))?)
+}
+
+impl KeyCache {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Kept> {
+        self.kept.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The key of an `Authorization` header value as kept in memory.
+    pub fn lookup(&self, header: Option<&str>) -> Lookup {
+        let Some((token, _)) = token(header) else {
+            return Lookup::Refused;
+        };
+        let digest = digest(token);
+        let kept = self.lock();
+        if let Some(key) = kept.known.get(&digest) {
+            return if expired(key.expires_at.as_deref()) {
+                Lookup::Refused
+            } else {
+                Lookup::Known(Box::new(key.clone()))
+            };
+        }
+        match kept.refused.get(&digest) {
+            Some(at) if at.elapsed() < REFUSED_FOR => Lookup::Refused,
+            _ => Lookup::Unknown,
+        }
+    }
+
+    /// Whether the kept keys still hold in `conn`'s snapshot (the generation
+    /// has not moved); when it has, they are all forgotten.
+    ///
+    /// Fails only on a storage error.
+    pub fn current(&self, conn: &Connection) -> Result<bool> {
+        let now = generation(conn)?;
+        let mut kept = self.lock();
+        if kept.generation == Some(now) {
+            return Ok(true);
+        }
+        if kept.generation.is_none_or(|g| g < now) {
+            *kept = Kept {
+                generation: Some(now),
+                ..Kept::default()
+            };
+        }
+        Ok(false)
+    }
+
+    /// Reads the key of an `Authorization` header value from the data file
+    /// and keeps what it found.
+    ///
+    /// Fails with `Unauthenticated` when there is no usable key.
+    pub fn load(&self, conn: &Connection, header: Option<&str>) -> Result<AuthedKey> {
+        let now = generation(conn)?;
+        let found = authenticate(conn, header);
+        let mut kept = self.lock();
+        if kept.generation.is_none_or(|g| g < now) {
+            *kept = Kept {
+                generation: Some(now),
+                ..Kept::default()
+            };
+        }
+        if kept.generation == Some(now) {
+            if let Some((token, _)) = token(header) {
+                let digest = digest(token);
+                match &found {
+                    Ok(key) => {
+                        kept.refused.remove(&digest);
+                        kept.known.insert(digest, key.clone());
+                    }
+                    Err(Error::Unauthenticated) => {
+                        if kept.refused.len() >= REFUSED_KEPT {
+                            kept.refused.retain(|_, at| at.elapsed() < REFUSED_FOR);
+                            if kept.refused.len() >= REFUSED_KEPT {
+                                kept.refused.clear();
+                            }
+                        }
+                        kept.refused.insert(digest, Instant::now());
+                    }
+                    Err(_) => {}
+                }
+            }
+        }
+        found
+    }
+}
+
+/// Notes a use of `key` now and sets its `lastUsedAt` as it now stands.
+pub fn note_use(usage: &UsageLog, key: &mut AuthedKey) {
     let now = Timestamp::now();
-    let key = {
-        const SQL: &str =
-            "SELECT k.id, k.name, k.company_id, k.environment, k.scopes, k.display, k.expires_at,
-                    k.revoked_at, k.last_used_at, c.name, c.plan
-             FROM api_keys k JOIN companies c ON c.id = k.company_id
-             WHERE k.secret_hash = ?1";
-        let row = conn
-            .prepare_cached(SQL)?
-            .query_row([hash(token)], |row| {
-                let r = Row::new(row, "api_keys");
-                Ok((
-                    AuthedKey {
-                        id: r.get(0)?,
-                        name: r.get(1)?,
-                        tenant: Tenant::new(r.get::<String>(2)?, environment),
-                        scopes: r.get::<StoredScopes>(4)?.0,
-                        display: r.get(5)?,
-                        expires_at: r.get(6)?,
-                        last_used_at: r.get(8)?,
-                        company_name: r.get(9)?,
-                        plan: r.get(10)?,
-                    },
-                    r.get::<Environment>(3)?,
-                    r.get::<Option<String>>(7)?,
-                ))
-            })
-            .optional()?;
-        row
-    };
-    let Some((mut key, stored_env, revoked_at)) = key else {
-        return Err(Error::Unauthenticated);
-    };
     let now_text = clock::format_instant(now);
-    let expired = key
-        .expires_at
-        .as_deref()
-        .is_some_and(|e| e <= now_text.as_str());
-    if revoked_at.is_some() || expired || stored_env != environment {
-        return Err(Error::Unauthenticated);
-    }
     let stale_before = clock::format_instant(now - LAST_USED_GRANULARITY);
     let stored = key.last_used_at.take();
     key.last_used_at = Some(usage.touch(&key.id, stored, &now_text, &stale_before));
-    Ok(key)
 }
 
 impl AuthedKey {

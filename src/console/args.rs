@@ -316,6 +316,11 @@ pub struct ServeArgs {
     /// Bodies read at once (each up to 1 MiB); more wait their turn.
     #[arg(long, default_value_t = 64)]
     pub body_readers: usize,
+    /// Let one company take every pooled connection (by default each company
+    /// and environment holds at most half, so its slow reads cannot stall
+    /// the others).
+    #[arg(long)]
+    pub no_tenant_share: bool,
 }
 
 impl ServeArgs {
@@ -328,6 +333,7 @@ impl ServeArgs {
         config.max_connections = self.max_connections;
         config.connection_reserve = self.connection_reserve;
         config.body_readers = self.body_readers;
+        config.tenant_share = !self.no_tenant_share;
     }
 }
 

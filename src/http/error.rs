@@ -24,6 +24,7 @@ impl Error {
             Error::IdempotencyConflict | Error::WrongState(_) | Error::Refused(_) => {
                 StatusCode::CONFLICT
             }
+            Error::Busy => StatusCode::SERVICE_UNAVAILABLE,
             Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -43,6 +44,7 @@ impl Error {
             Error::IdempotencyConflict => "IDEMPOTENZ_KONFLIKT",
             Error::WrongState(_) => "FALSCHER_ZUSTAND",
             Error::Refused(_) => "ABGELEHNT",
+            Error::Busy => "AUSGELASTET",
             Error::Internal(_) => "INTERN",
         }
     }

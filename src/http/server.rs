@@ -18,6 +18,7 @@ use hyper::service::service_fn;
 use hyper::{Request as HttpRequest, Response};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
+use rusqlite::Connection;
 use tokio::net::TcpListener;
 use tokio::sync::{oneshot, Semaphore};
 
@@ -27,11 +28,12 @@ use crate::access::keys::UsageLog;
 use crate::error::{Error, Result};
 use crate::http::connections::Connections;
 use crate::http::mcp;
-use crate::http::pipeline::{self, refusal, Answer, App, Request, MAX_BODY};
+use crate::http::pipeline::{self, refusal, Admitted, Answer, App, Gate, Request, MAX_BODY};
 use crate::http::rest;
 use crate::outbox::address::Policy;
 use crate::outbox::delivery::Worker;
 use crate::store::db::Db;
+use crate::store::tenant::Tenant;
 
 /// How a server is started.
 #[derive(Debug, Clone)]
@@ -64,6 +66,8 @@ pub struct Config {
     pub connection_reserve: usize,
     /// Bodies read at once (each up to 1 MiB); more wait their turn.
     pub body_readers: usize,
+    /// Hold each company (and environment) to half the pooled connections.
+    pub tenant_share: bool,
 }
 
 impl Config {
@@ -83,6 +87,7 @@ impl Config {
             max_connections: 4096,
             connection_reserve: 64,
             body_readers: 64,
+            tenant_share: true,
         }
     }
 }
@@ -222,8 +227,10 @@ fn start_with(
     // One server per data file; the lock is held until the serving thread ends.
     let lock = crate::store::lock::ServerLock::serve(&config.data)?;
     let db = Arc::new(Db::open(&config.data, config.connections)?);
+    db.shares.enable(config.tenant_share);
     let app = Arc::new(App {
         db: db.clone(),
+        keys: Default::default(),
         limiter: RateLimiter::default(),
         usage: UsageLog::default(),
         log_requests: config.log_requests,
@@ -248,6 +255,9 @@ fn start_with(
         .enable_all()
         .thread_name("kontor-http")
         .worker_threads(config.workers.max(1))
+        // The blocking pool runs every request's reads and writes: bounded,
+        // and a request waits at most 100 ms for a connection there anyway.
+        .max_blocking_threads((config.connections as usize * 2).max(8))
         .build()
         .map_err(|e| Error::internal(format!("cannot start the runtime: {e}")))?;
     let listener = runtime
@@ -504,9 +514,8 @@ async fn respond(
             .find(|name| req.headers().get_all(*name).iter().count() > 1),
     });
     let declared = declared_length(&req);
-    // Most GETs carry no body: nothing to read, nothing to check first.
     let has_body = hyper::body::Body::size_hint(req.body()).exact() != Some(0);
-    let mut request = Request {
+    let request = Request {
         method: method.clone(),
         path: path.clone(),
         query: req.uri().query().unwrap_or("").to_string(),
@@ -524,29 +533,38 @@ async fn respond(
         }
         into_response(answer)
     };
-    // A body is read only for a key that passed: until then nobody is trusted
-    // with a megabyte of memory or a deadline's worth of waiting.
-    let admitted = if has_body {
-        let admission =
-            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match &mcp_headers {
-                Some(headers) => mcp::admission(&app, &request, headers),
-                None => rest::admission(&app, &request),
-            }))
-            .unwrap_or_else(|_| {
-                Err(refusal(
-                    &Error::internal("an admission panicked"),
-                    Vec::new(),
-                    None,
-                ))
-            });
-        let admitted = match admission {
+    // An answer before the body is read closes the connection (lingering
+    // long enough for the client to read it).
+    let early = |answer: Answer, body: Incoming| {
+        if has_body {
+            linger(body);
+            closing(answer)
+        } else {
+            answer
+        }
+    };
+    let refused: fn(pipeline::Turned) -> Answer = match mcp_headers {
+        Some(_) => mcp::refused,
+        None => pipeline::Turned::answer,
+    };
+    if let Some(headers) = &mcp_headers {
+        if let Err(answer) = mcp::precheck(&app, &request, headers) {
+            return finish(early(answer, req.into_body()));
+        }
+    }
+    // The key, the plan and the budget, before a byte of a body is read: from
+    // the keys kept in memory, or (first use) from the data file.
+    let admitted = match pipeline::admit_kept(&app, &request) {
+        Gate::Passed(admitted) => admitted,
+        Gate::Turned(turned) => return finish(early(refused(turned), req.into_body())),
+        Gate::Unknown => match admit_stored(&app, &request, refused).await {
             Ok(admitted) => admitted,
-            Err(answer) => {
-                linger(req.into_body());
-                return finish(closing(answer));
-            }
-        };
-        let early = |error: Error| {
+            Err(answer) => return finish(early(answer, req.into_body())),
+        },
+    };
+    let mut request = request;
+    if has_body {
+        let too_large = |admitted: &Admitted, error: Error| {
             closing(refusal(
                 &error,
                 pipeline::rate_headers(&admitted.verdict),
@@ -555,56 +573,126 @@ async fn respond(
         };
         if declared.is_some_and(|length| length > MAX_BODY as u64) {
             linger(req.into_body());
-            return finish(early(Error::PayloadTooLarge));
+            return finish(too_large(&admitted, Error::PayloadTooLarge));
         }
         let deadline = limits.body_timeout;
         match tokio::time::timeout(deadline, read_body(req.into_body(), &limits.readers)).await {
-            Err(_) => return finish(early(Error::TooSlow(deadline.as_secs()))),
+            Err(_) => return finish(too_large(&admitted, Error::TooSlow(deadline.as_secs()))),
             Ok(body) => request.body = body,
         }
-        Some(admitted)
-    } else {
-        None
-    };
-    // A request that only reads (key uses are written in the background) runs
-    // right here, on the worker, in microseconds. Anything that may write waits
-    // for the write lock and an fsync, so it moves to a blocking thread.
-    let answer = if let Some(headers) = mcp_headers {
-        // Agent calls that only read run here, like GETs; creates wait for the writer.
-        let parsed = mcp::parse(&request);
-        let writes = mcp::may_write(&parsed);
-        if writes {
-            blocking(move || mcp::handle(&app, &request, &headers, parsed, writes, admitted)).await
-        } else {
-            inline(|| mcp::handle(&app, &request, &headers, parsed, writes, admitted))
-        }
-    } else if method == hyper::Method::GET {
-        inline(|| rest::handle(&app, &request, admitted))
-    } else {
-        blocking(move || rest::handle(&app, &request, admitted)).await
-    };
-    finish(answer)
-}
-
-/// Runs a handler that only reads right here, on the runtime's worker; a
-/// panic is answered as an internal error.
-fn inline(handler: impl FnOnce() -> Answer) -> Answer {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(handler))
-        .unwrap_or_else(|_| refusal(&Error::internal("a handler panicked"), Vec::new(), None))
-}
-
-/// Runs a handler that may write on a blocking thread (it waits for the
-/// writer and an fsync); a failure is answered as an internal error.
-async fn blocking(handler: impl FnOnce() -> Answer + Send + 'static) -> Answer {
-    tokio::task::spawn_blocking(handler)
-        .await
-        .unwrap_or_else(|e| {
-            refusal(
-                &Error::internal(format!("handler failed: {e}")),
-                Vec::new(),
-                None,
+    }
+    let tenant = admitted.key.tenant.clone();
+    let (busy_headers, busy_key) = (
+        pipeline::rate_headers(&admitted.verdict),
+        admitted.key.id.clone(),
+    );
+    let busy = move |e: Error| refusal(&e, busy_headers, Some(busy_key));
+    // A request that only reads runs right here, on the worker, in
+    // microseconds, when a connection of its company's share is free at once.
+    // One that may write (it waits for the writer and an fsync), or must wait
+    // for a connection, moves to a blocking thread.
+    let (reads, serve): (bool, Serve) = match mcp_headers {
+        Some(headers) => {
+            let parsed = mcp::parse(&request);
+            let writes = mcp::may_write(&parsed);
+            let app = app.clone();
+            (
+                !writes,
+                Box::new(move |conn| {
+                    mcp::handle(&app, conn, &request, &headers, parsed, writes, admitted)
+                }),
             )
-        })
+        }
+        None => {
+            let app = app.clone();
+            (
+                method == hyper::Method::GET,
+                Box::new(move |conn| rest::handle(&app, conn, &request, admitted)),
+            )
+        }
+    };
+    finish(in_store(&app, reads, tenant, busy, serve).await)
+}
+
+/// Reads the key of a request that is not kept, from the data file: on the
+/// worker when a connection is free at once, else on a blocking thread.
+///
+/// Fails with the refusal rendered by `refused`.
+async fn admit_stored(
+    app: &Arc<App>,
+    request: &Request,
+    refused: fn(pipeline::Turned) -> Answer,
+) -> std::result::Result<Admitted, Answer> {
+    if let Some(conn) = app.db.try_checkout(None) {
+        return inline(|| pipeline::admit_stored(app, &conn, request).map_err(refused));
+    }
+    let (app, request) = (app.clone(), request.clone());
+    blocking(move || {
+        let conn = app
+            .db
+            .checkout(None)
+            .map_err(|e| refusal(&e, Vec::new(), None))?;
+        pipeline::admit_stored(&app, &conn, &request).map_err(refused)
+    })
+    .await
+    .and_then(|admitted| admitted)
+}
+
+/// The part of a request that runs on a connection of the data file.
+type Serve = Box<dyn FnOnce(&Connection) -> Answer + Send>;
+
+/// Runs `serve` on a connection of `tenant`'s share: on the worker when it
+/// only `reads` and one is free at once, else on a blocking thread, which
+/// waits a little for one (503 `busy` when none frees up).
+async fn in_store(
+    app: &Arc<App>,
+    reads: bool,
+    tenant: Tenant,
+    busy: impl FnOnce(Error) -> Answer + Send + 'static,
+    serve: Serve,
+) -> Answer {
+    if reads {
+        if let Some(conn) = app.db.try_checkout(Some(&tenant)) {
+            return inline(|| Ok(serve(&conn))).unwrap_or_else(|answer| answer);
+        }
+    }
+    let app = app.clone();
+    blocking(move || match app.db.checkout(Some(&tenant)) {
+        Ok(conn) => serve(&conn),
+        Err(e) => busy(e),
+    })
+    .await
+    .unwrap_or_else(|answer| answer)
+}
+
+/// Runs `job` right here, on the runtime's worker (it only reads, in
+/// microseconds); a panic is answered as an internal error.
+fn inline<T>(
+    job: impl FnOnce() -> std::result::Result<T, Answer>,
+) -> std::result::Result<T, Answer> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)).unwrap_or_else(|_| {
+        Err(refusal(
+            &Error::internal("a handler panicked"),
+            Vec::new(),
+            None,
+        ))
+    })
+}
+
+/// Runs `job` on a blocking thread (the runtime's bounded pool): writes, and
+/// reads that wait for a connection, run there.
+///
+/// Fails with the answer to an internal error when the job panicked.
+async fn blocking<T: Send + 'static>(
+    job: impl FnOnce() -> T + Send + 'static,
+) -> std::result::Result<T, Answer> {
+    tokio::task::spawn_blocking(job).await.map_err(|e| {
+        refusal(
+            &Error::internal(format!("handler failed: {e}")),
+            Vec::new(),
+            None,
+        )
+    })
 }
 
 /// The header name for a name an answer uses (the common ones without parsing).

@@ -18,12 +18,14 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::Connection;
 
 use crate::error::{Error, Result};
+use crate::store::share::{self, Share, Shares};
+use crate::store::tenant::Tenant;
 
 /// The schema this binary writes and understands.
 pub const SCHEMA: &str = include_str!("../../schema.sql");
@@ -78,10 +80,25 @@ struct WriterState {
 /// One data file, shared by every surface of one process.
 pub struct Db {
     pool: Pool,
+    /// Each company's share of the pool.
+    pub shares: Shares,
     writer: Mutex<WriterState>,
     finished: Condvar,
     queued: AtomicUsize,
     listeners: Mutex<Vec<Listener>>,
+}
+
+/// A pooled connection of a request, with the slot of its company's share.
+pub struct Checkout<'a> {
+    conn: r2d2::PooledConnection<SqliteConnectionManager>,
+    _share: Option<Share<'a>>,
+}
+
+impl Deref for Checkout<'_> {
+    type Target = Connection;
+    fn deref(&self) -> &Connection {
+        &self.conn
+    }
 }
 
 /// Page cache of a pooled read connection and of the writer, in KiB.
@@ -155,6 +172,7 @@ impl Db {
         };
         let db = Db {
             pool,
+            shares: Shares::new(connections.max(1) as usize),
             writer: Mutex::new(state),
             finished: Condvar::new(),
             queued: AtomicUsize::new(0),
@@ -176,6 +194,39 @@ impl Db {
     /// Fails when no connection frees up within 30 s.
     pub fn connection(&self) -> Result<r2d2::PooledConnection<SqliteConnectionManager>> {
         Ok(self.pool.get()?)
+    }
+
+    /// A pooled connection for a request of `tenant` (of nobody known yet,
+    /// when none): a slot of the tenant's share first, then a connection,
+    /// each waited for at most `share::WAIT` in all.
+    ///
+    /// Fails with `Busy` when either does not free up in time.
+    pub fn checkout(&self, tenant: Option<&Tenant>) -> Result<Checkout<'_>> {
+        let deadline = Instant::now() + share::WAIT;
+        let share = tenant.map(|t| self.shares.take(t, deadline)).transpose()?;
+        let left = deadline.saturating_duration_since(Instant::now());
+        let conn = self
+            .pool
+            .get_timeout(left.max(Duration::from_millis(1)))
+            .map_err(|_| Error::Busy)?;
+        Ok(Checkout {
+            conn,
+            _share: share,
+        })
+    }
+
+    /// A pooled connection for a request of `tenant` when one is free at
+    /// once, within the tenant's share; none (without waiting) otherwise.
+    pub fn try_checkout(&self, tenant: Option<&Tenant>) -> Option<Checkout<'_>> {
+        let share = match tenant {
+            Some(t) => Some(self.shares.take(t, Instant::now()).ok()?),
+            None => None,
+        };
+        let conn = self.pool.try_get()?;
+        Some(Checkout {
+            conn,
+            _share: share,
+        })
     }
 
     /// Writes a consistent copy of the data file, as one read transaction

@@ -434,10 +434,18 @@ impl Catalog {
 
     /// The indexes and triggers of `table`.
     fn dependents<'a>(&'a self, table: &'a str) -> impl Iterator<Item = &'a str> + 'a {
+        self.dependents_named(table).map(|(_, sql)| sql)
+    }
+
+    /// The indexes and triggers of `table`, with their names.
+    fn dependents_named<'a>(
+        &'a self,
+        table: &'a str,
+    ) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
         self.0
             .iter()
             .filter(move |(kind, _, of, _)| kind != "table" && of == table)
-            .map(|(_, _, _, sql)| sql.as_str())
+            .map(|(_, name, _, sql)| (name.as_str(), sql.as_str()))
     }
 }
 
@@ -583,7 +591,13 @@ const REBUILT_IN_2: &[&str] = &[
 ];
 
 /// Tables new in version 2.
-const CREATED_IN_2: &[&str] = &["credit_applications", "customers_fts"];
+const CREATED_IN_2: &[&str] = &["credit_applications", "customers_fts", "key_generation"];
+
+/// New tables that triggers of rebuilt tables name: created before the rebuilds.
+const FIRST_IN_2: &[&str] = &["customers_fts", "key_generation"];
+
+/// Tables version 2 keeps as they are, whose indexes or triggers it adds to.
+const KEPT_IN_2: &[&str] = &["api_keys"];
 
 /// Columns of version 2 computed from version 1's: a payment's
 /// `target_kind`/`target_id` become `invoice_id` or `purchase_id`; an
@@ -605,17 +619,43 @@ const COMPUTED_IN_2: &[(&str, &str, &str)] = &[
 
 fn to_2(conn: &Connection) -> Result<(), Stop> {
     let target = Catalog::of(SCHEMA_2)?;
-    // The search index first: the rebuilt customers' triggers name it, and
-    // SQLite checks triggers whenever a table is renamed.
-    create_table(conn, &target, "customers_fts")?;
+    // What triggers of rebuilt tables name comes first: SQLite checks
+    // triggers whenever a table is renamed.
+    for table in FIRST_IN_2 {
+        create_table(conn, &target, table)?;
+    }
+    conn.execute_batch("INSERT INTO key_generation (one, value) VALUES (1, 0)")?;
     for table in REBUILT_IN_2 {
         rebuild(conn, &target, table, COMPUTED_IN_2)?;
     }
-    for table in CREATED_IN_2.iter().filter(|t| **t != "customers_fts") {
+    for table in CREATED_IN_2.iter().filter(|t| !FIRST_IN_2.contains(t)) {
         create_table(conn, &target, table)?;
+    }
+    // Tables kept as they were get the indexes and triggers new to them.
+    for table in KEPT_IN_2 {
+        create_missing_dependents(conn, &target, table)?;
     }
     // The customers' search index starts with every customer there is.
     conn.execute_batch("INSERT INTO customers_fts (customers_fts) VALUES ('rebuild')")?;
+    Ok(())
+}
+
+/// Creates the indexes and triggers of `table` in the target that the file lacks.
+fn create_missing_dependents(
+    conn: &Connection,
+    target: &Catalog,
+    table: &str,
+) -> rusqlite::Result<()> {
+    for (name, sql) in target.dependents_named(table) {
+        let present: bool = conn.query_row(
+            "SELECT EXISTS (SELECT 1 FROM sqlite_master WHERE name = ?1)",
+            [name],
+            |r| r.get(0),
+        )?;
+        if !present {
+            conn.execute_batch(sql)?;
+        }
+    }
     Ok(())
 }
 

@@ -9,4 +9,5 @@ pub mod lock;
 pub mod migrations;
 pub mod page;
 pub mod row;
+pub mod share;
 pub mod tenant;

@@ -465,3 +465,56 @@ fn shutdown_lets_an_in_flight_request_finish() {
     assert_eq!(found.body["total"], json!(1));
     assert_eq!(found.body["data"][0]["name"], json!("Late GmbH"));
 }
+
+#[test]
+fn the_console_reaches_a_running_server_at_its_next_request() {
+    let data = DataFile::new();
+    let company = data.company("Erste GmbH", "ENTERPRISE");
+    let made = data.ok(&[
+        "key",
+        "create",
+        "--company",
+        &company,
+        "--name",
+        "first",
+        "--environment",
+        "production",
+        "--scopes",
+        "customers:read",
+    ]);
+    let first = made["secret"].as_str().unwrap().to_string();
+    let second = data.key(&company, "production", "customers:read");
+    let server = start(&data);
+    let c = crate::support::Client { addr: server.addr };
+    // Both keys are used (and so known to the server) before the changes.
+    for _ in 0..3 {
+        assert_eq!(c.get(&first, "/v1/customers").status, 200);
+        assert_eq!(c.get(&second, "/v1/customers").status, 200);
+    }
+    data.ok(&["key", "revoke", made["id"].as_str().unwrap()]);
+    c.get(&first, "/v1/customers")
+        .refused(401, "UNAUTHENTICATED");
+    let auth = format!("Bearer {first}");
+    let call = br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_customers","arguments":{}}}"#;
+    let mcp = c.send(
+        "POST",
+        "/mcp",
+        &[
+            ("Authorization", &auth),
+            ("Content-Type", "application/json"),
+            ("MCP-Protocol-Version", "2025-11-25"),
+        ],
+        Some(call),
+    );
+    assert_eq!(mcp.status, 401, "{:?}", mcp.body);
+    assert_eq!(c.get(&second, "/v1/customers").status, 200);
+    // A plan taken away closes the API for every key of the company at once.
+    data.ok(&["company", "plan", &company, "PROFESSIONAL"]);
+    c.get(&second, "/v1/customers")
+        .refused(403, "PLAN_ERFORDERLICH");
+    // A revoked key stays refused after the plan comes back.
+    data.ok(&["company", "plan", &company, "ENTERPRISE"]);
+    assert_eq!(c.get(&second, "/v1/customers").status, 200);
+    c.get(&first, "/v1/customers")
+        .refused(401, "UNAUTHENTICATED");
+}

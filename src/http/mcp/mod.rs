@@ -16,6 +16,7 @@ use base64::engine::general_purpose::{GeneralPurpose, GeneralPurposeConfig};
 use base64::engine::DecodePaddingMode;
 use base64::Engine;
 use hyper::StatusCode;
+use rusqlite::Connection;
 use serde_json::{json, Value};
 
 use crate::error::Error;
@@ -150,14 +151,11 @@ fn first_message(message: &Value) -> &Value {
     }
 }
 
-/// The checks before a `/mcp` body is read: POST only, the Origin and Host
-/// allowed, then the key, the plan and the budget.
-fn gate(
-    app: &App,
-    conn: &rusqlite::Connection,
-    req: &Request,
-    headers: &Headers,
-) -> std::result::Result<Admitted, Answer> {
+/// The checks of a `/mcp` request that need no key: POST only, the Origin
+/// and Host allowed.
+///
+/// Fails with the answer to the refusal.
+pub fn precheck(app: &App, req: &Request, headers: &Headers) -> std::result::Result<(), Answer> {
     if req.method != hyper::Method::POST {
         return Err(refusal(&Error::MethodNotAllowed("POST"), Vec::new(), None));
     }
@@ -165,65 +163,59 @@ fn gate(
         let denied = Fault::invalid_request("Origin or Host not allowed");
         return Err(fault(denied, StatusCode::FORBIDDEN, Vec::new(), None));
     }
-    match pipeline::admit(app, conn, req) {
-        Ok((key, verdict)) => Ok(Admitted { key, verdict }),
-        Err(Turned {
-            error: Error::Unauthenticated,
-            ..
-        }) => {
+    Ok(())
+}
+
+/// A refused key as the agent endpoint answers it: 401 names the realm and
+/// the error, as an OAuth-aware client expects.
+pub fn refused(turned: Turned) -> Answer {
+    match turned.error {
+        Error::Unauthenticated => {
             let mut a = refusal(&Error::Unauthenticated, Vec::new(), None);
             a.headers = vec![(
                 "WWW-Authenticate",
                 r#"Bearer realm="kontor", error="invalid_token""#.into(),
             )];
-            Err(a)
+            a
         }
-        Err(turned) => Err(turned.answer()),
+        _ => turned.answer(),
     }
 }
 
-/// The checks of a `/mcp` request whose body is not read yet.
-///
-/// Fails with the answer to the refusal.
-pub fn admission(
-    app: &App,
-    req: &Request,
-    headers: &Headers,
-) -> std::result::Result<Admitted, Answer> {
-    let conn = app
-        .db
-        .connection()
-        .map_err(|e| refusal(&e, Vec::new(), None))?;
-    gate(app, &conn, req, headers)
-}
-
-/// Serves one POST to `/mcp`; `writes` is `may_write(&parsed)`; `admitted`
-/// when `admission` passed before the body was read.
+/// Serves one admitted POST to `/mcp` on `conn`; `writes` is
+/// `may_write(&parsed)` (a call that writes waits for the writer: run it on
+/// a blocking thread).
 pub fn handle(
     app: &App,
+    conn: &Connection,
     req: &Request,
     headers: &Headers,
     parsed: Parsed,
     writes: bool,
-    admitted: Option<Admitted>,
+    admitted: Admitted,
 ) -> Answer {
-    let conn = match app.db.connection() {
-        Ok(c) => c,
-        Err(e) => return refusal(&e, Vec::new(), None),
-    };
-    // A request that only reads does so in one transaction, its key included:
-    // one snapshot, one read lock. One that creates must see its own writes.
-    let _snapshot = match pipeline::snapshot(&conn, !writes && matches!(parsed, Some(Ok(_)))) {
-        Ok(snapshot) => snapshot,
-        Err(e) => return refusal(&e, Vec::new(), None),
-    };
-    let Admitted { key, verdict } = match admitted {
-        Some(admitted) => admitted,
-        None => match gate(app, &conn, req, headers) {
-            Ok(admitted) => admitted,
-            Err(answer) => return answer,
-        },
-    };
+    // A request that only reads does so in one snapshot; one that creates
+    // must see its own writes.
+    let reads = !writes && matches!(parsed, Some(Ok(_)));
+    pipeline::in_store(
+        app,
+        conn,
+        req,
+        admitted,
+        reads,
+        refused,
+        |conn, admitted| answer_message(app, conn, headers, parsed, admitted),
+    )
+}
+
+fn answer_message(
+    app: &App,
+    conn: &rusqlite::Connection,
+    headers: &Headers,
+    parsed: Parsed,
+    admitted: Admitted,
+) -> Answer {
+    let Admitted { key, verdict } = admitted;
     let mut rate = pipeline::rate_headers(&verdict);
     let Some(parsed) = parsed else {
         let too_large = Fault::invalid_request("The body is larger than 1 MiB");
@@ -234,7 +226,7 @@ pub fn handle(
     };
     let context = Context {
         app,
-        conn: &conn,
+        conn,
         key: &key,
     };
     let modern = first_message(&message)

@@ -251,53 +251,37 @@ fn dispatch(call: &Call, route: Route) -> Result<Reply> {
     }
 }
 
-/// The first three checks of a request whose body is not read yet.
-///
-/// Fails with the answer to the refusal (401, 403 plan, 429).
-pub fn admission(app: &App, req: &Request) -> std::result::Result<Admitted, Answer> {
-    let conn = app
-        .db
-        .connection()
-        .map_err(|e| refusal(&e, Vec::new(), None))?;
-    pipeline::admit(app, &conn, req)
-        .map(|(key, verdict)| Admitted { key, verdict })
-        .map_err(Turned::answer)
-}
-
-/// Runs one REST request through the pipeline; `admitted` when its key was
-/// checked before its body was read.
-pub fn handle(app: &App, req: &Request, admitted: Option<Admitted>) -> Answer {
-    let conn = match app.db.connection() {
-        Ok(conn) => conn,
-        Err(e) => return refusal(&e, Vec::new(), None),
-    };
-    // A GET reads in one transaction, its key included: one snapshot, one read lock.
-    let _snapshot = match pipeline::snapshot(&conn, req.method == Method::GET) {
-        Ok(snapshot) => snapshot,
-        Err(e) => return refusal(&e, Vec::new(), None),
-    };
-    let (key, verdict) = match admitted {
-        Some(Admitted { key, verdict }) => (key, verdict),
-        None => match pipeline::admit(app, &conn, req) {
-            Ok(admitted) => admitted,
-            Err(turned) => return turned.answer(),
+/// Runs one admitted REST request on `conn`: its snapshot (a GET reads in
+/// one), the key confirmed, the route, the answer. A request that may write
+/// waits for the writer: call it on a blocking thread then.
+pub fn handle(app: &App, conn: &Connection, req: &Request, admitted: Admitted) -> Answer {
+    let reads = req.method == Method::GET;
+    pipeline::in_store(
+        app,
+        conn,
+        req,
+        admitted,
+        reads,
+        Turned::answer,
+        |conn, admitted| {
+            let Admitted { key, verdict } = admitted;
+            let mut headers = pipeline::rate_headers(&verdict);
+            match handle_admitted(app, conn, req, &key) {
+                Ok(reply) => {
+                    if reply.replayed {
+                        headers.push(("Idempotent-Replayed", "true".into()));
+                    }
+                    Answer {
+                        status: StatusCode::from_u16(reply.status).unwrap_or(StatusCode::OK),
+                        headers,
+                        body: reply.body,
+                        key_id: Some(key.id),
+                    }
+                }
+                Err(error) => refusal(&error, headers, Some(key.id)),
+            }
         },
-    };
-    let mut headers = pipeline::rate_headers(&verdict);
-    match handle_admitted(app, &conn, req, &key) {
-        Ok(reply) => {
-            if reply.replayed {
-                headers.push(("Idempotent-Replayed", "true".into()));
-            }
-            Answer {
-                status: StatusCode::from_u16(reply.status).unwrap_or(StatusCode::OK),
-                headers,
-                body: reply.body,
-                key_id: Some(key.id),
-            }
-        }
-        Err(error) => refusal(&error, headers, Some(key.id)),
-    }
+    )
 }
 
 fn handle_admitted(app: &App, conn: &Connection, req: &Request, key: &AuthedKey) -> Result<Reply> {

@@ -48,6 +48,25 @@ CREATE TABLE api_keys (
 ) STRICT;
 CREATE INDEX api_keys_company ON api_keys (company_id, seq);
 
+-- The generation of what a key may do: a server keeps keys in memory and
+-- reads this one row on every request; any change that could make a kept key
+-- wrong (a key made, revoked or changed; a company's plan or name changed,
+-- by any process) moves it on, and the server reads its keys afresh.
+CREATE TABLE key_generation (
+    one   INTEGER PRIMARY KEY CHECK (one = 1),
+    value INTEGER NOT NULL
+) STRICT;
+INSERT INTO key_generation (one, value) VALUES (1, 0);
+CREATE TRIGGER api_keys_made AFTER INSERT ON api_keys BEGIN
+    UPDATE key_generation SET value = value + 1;
+END;
+CREATE TRIGGER api_keys_changed AFTER UPDATE OF revoked_at, expires_at, scopes, environment, company_id, secret_hash, name ON api_keys BEGIN
+    UPDATE key_generation SET value = value + 1;
+END;
+CREATE TRIGGER companies_plan_changed AFTER UPDATE OF plan, name ON companies BEGIN
+    UPDATE key_generation SET value = value + 1;
+END;
+
 -- Numbering sequences: one row per (company, environment, series). `series`
 -- names the sequence, e.g. 'customer' or 'transaction:2026'. Incremented inside
 -- the creating transaction, so numbers are gapless and never reused.
