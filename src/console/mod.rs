@@ -8,6 +8,7 @@
 mod acts;
 mod args;
 pub mod demo;
+mod log;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -89,10 +90,11 @@ pub fn run(cli: Cli) -> ExitCode {
 }
 
 fn serve(path: PathBuf, args: &ServeArgs) -> Result<()> {
+    let _log = log::start();
     let mut config = Config::new(&path, args.listen);
     args.apply(&mut config);
     server::run_until_signal(config, |addr| {
-        eprintln!("kontor: serving {} on http://{addr}/v1", path.display());
+        tracing::info!("serving {} on http://{addr}/v1", path.display());
     })
 }
 

@@ -159,7 +159,7 @@ impl From<Error> for Fault {
     fn from(e: Error) -> Fault {
         match e {
             Error::Internal(detail) => {
-                eprintln!("error: {detail}");
+                tracing::error!("{detail}");
                 Fault::Internal
             }
             other => Fault::InvalidParams(other.sentence()),

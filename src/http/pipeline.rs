@@ -87,7 +87,7 @@ pub fn refusal(
         }
         Error::MethodNotAllowed(allow) => headers.push(("Allow", (*allow).to_string())),
         Error::Busy => headers.push(("Retry-After", "1".into())),
-        Error::Internal(detail) => eprintln!("error: {detail}"),
+        Error::Internal(detail) => tracing::error!("{detail}"),
         _ => {}
     }
     Answer {
@@ -296,7 +296,7 @@ impl Drop for ReadSnapshot<'_> {
 /// Writes the one log line of a request to stderr (never a secret).
 pub fn log_line(method: &Method, path: &str, answer: &Answer, started: Instant) {
     let micros = started.elapsed().as_micros();
-    eprintln!(
+    tracing::info!(
         "{method} {path} {} {}.{:03}ms key={}",
         answer.status.as_u16(),
         micros / 1000,

@@ -217,7 +217,7 @@ async fn shutdown_signal() {
         _ = ctrl_c => {},
         _ = term => {},
     }
-    eprintln!("kontor: stopping; in-flight requests finish first");
+    tracing::info!("stopping; in-flight requests finish first");
 }
 
 fn start_with(
@@ -265,7 +265,7 @@ fn start_with(
         .map_err(|e| Error::refused(format!("Cannot listen on {}: {e}.", config.listen)))?;
     let addr = listener.local_addr().map_err(Error::internal)?;
     if config.webhook_allow_loopback {
-        eprintln!("kontor: WARNING: --webhook-allow-loopback: webhooks may go to loopback addresses over http; for development and tests only");
+        tracing::warn!("--webhook-allow-loopback: webhooks may go to loopback addresses over http; for development and tests only");
     }
     let mut worker = if config.deliver {
         Some(Worker::start(db, app.webhook_policy)?)
@@ -351,7 +351,7 @@ async fn serve(
     tokio::select! {
         _ = graceful.shutdown() => {},
         _ = tokio::time::sleep(Duration::from_secs(30)) => {
-            eprintln!("kontor: some connections did not finish within 30 s");
+            tracing::warn!("some connections did not finish within 30 s");
         }
     }
     let _ = tokio::task::spawn_blocking(move || app.usage.flush(&app.db)).await;
@@ -372,8 +372,8 @@ impl AcceptErrors {
             .last_logged
             .is_none_or(|at| at.elapsed() >= Duration::from_secs(1))
         {
-            eprintln!(
-                "kontor: accept failed {} time(s) since the last report: {e}",
+            tracing::error!(
+                "accept failed {} time(s) since the last report: {e}",
                 self.unlogged
             );
             self.unlogged = 0;
@@ -389,7 +389,7 @@ async fn flush_usage(app: Arc<App>) {
         tick.tick().await;
         let app = app.clone();
         if let Ok(Err(e)) = tokio::task::spawn_blocking(move || app.usage.flush(&app.db)).await {
-            eprintln!("kontor: cannot record key use: {e}");
+            tracing::error!("cannot record key use: {e}");
         }
     }
 }

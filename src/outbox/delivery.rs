@@ -554,8 +554,8 @@ fn dispatch(
         })
         .collect();
     if senders.len() < SENDERS {
-        eprintln!(
-            "kontor: only {} of {SENDERS} webhook sender threads started",
+        tracing::error!(
+            "only {} of {SENDERS} webhook sender threads started",
             senders.len()
         );
     }
@@ -567,7 +567,7 @@ fn dispatch(
             // Outcomes that cannot be recorded now are kept and recorded next time round.
             match record(db, Timestamp::now(), &finished) {
                 Ok(()) => finished.clear(),
-                Err(e) => eprintln!("kontor: cannot record deliveries yet: {e}"),
+                Err(e) => tracing::error!("cannot record deliveries yet: {e}"),
             }
         }
         if stopping && busy.is_empty() {
@@ -586,7 +586,7 @@ fn dispatch(
                         let _ = jobs_tx.send(job);
                     }
                 }
-                Err(e) => eprintln!("kontor: cannot claim deliveries: {e}"),
+                Err(e) => tracing::error!("cannot claim deliveries: {e}"),
             }
         }
         // Wait for a finished send, new events of this process, or the next

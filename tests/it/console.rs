@@ -239,7 +239,7 @@ fn the_demo_prints_working_keys_and_serves_until_sigterm() {
     std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut log).unwrap();
     let me_line = log
         .lines()
-        .find(|l| l.starts_with("GET /v1/me 200 "))
+        .find(|l| l.contains(" GET /v1/me 200 "))
         .expect(&log);
     assert!(
         me_line.contains("key=key_") && me_line.contains("ms"),

@@ -22,7 +22,7 @@ fn concurrent_writes_with_refusals_keep_numbers_gapless_and_survive_a_restart() 
                 // Every third request names a stage outside the workflow and is refused.
                 let stage = if i % 3 == 0 { "UNBEKANNT" } else { "NEU" };
                 barrier.wait();
-                let a = c.post(
+                let a = c.post_until_served(
                     &key,
                     "/v1/transactions",
                     &unique(),

@@ -116,7 +116,7 @@ fn sixty_four_concurrent_copies_make_one_customer() {
             let barrier = barrier.clone();
             std::thread::spawn(move || {
                 barrier.wait();
-                c.post(&key, "/v1/customers", "concurrent", &body("Parallel GmbH"))
+                c.post_until_served(&key, "/v1/customers", "concurrent", &body("Parallel GmbH"))
             })
         })
         .collect::<Vec<_>>()

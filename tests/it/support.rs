@@ -265,6 +265,28 @@ impl Client {
         )
     }
 
+    /// Like `post`, but a 503 (the company's share of connections was full
+    /// for 100 ms: nothing was done) is sent again, as a client following
+    /// `Retry-After` would, at most 50 times.
+    pub fn post_until_served(
+        &self,
+        key: &str,
+        path: &str,
+        idempotency_key: &str,
+        body: &Value,
+    ) -> Answer {
+        for _ in 0..50 {
+            let answer = self.post(key, path, idempotency_key, body);
+            if answer.status != 503 {
+                return answer;
+            }
+            assert_eq!(answer.code(), "AUSGELASTET", "{:?}", answer.body);
+            assert_eq!(answer.header("Retry-After"), Some("1"));
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        panic!("still busy after 50 tries");
+    }
+
     pub fn patch(&self, key: &str, path: &str, body: &Value) -> Answer {
         let auth = format!("Bearer {key}");
         let bytes = serde_json::to_vec(body).unwrap();
