@@ -321,6 +321,14 @@ pub struct ServeArgs {
     /// the others).
     #[arg(long)]
     pub no_tenant_share: bool,
+    /// Pooled connections to the data file (each company and environment
+    /// holds at most half).
+    #[arg(long, default_value_t = 16)]
+    pub connections: u32,
+    /// Run short reads on the async workers instead of the blocking pool:
+    /// faster, but one slow read then stalls every request on its worker.
+    #[arg(long)]
+    pub reads_on_workers: bool,
 }
 
 impl ServeArgs {
@@ -334,6 +342,8 @@ impl ServeArgs {
         config.connection_reserve = self.connection_reserve;
         config.body_readers = self.body_readers;
         config.tenant_share = !self.no_tenant_share;
+        config.connections = self.connections.clamp(2, 256);
+        config.reads_on_workers = self.reads_on_workers;
     }
 }
 

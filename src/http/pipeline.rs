@@ -28,6 +28,9 @@ pub struct App {
     /// The keys read so far, kept in memory.
     pub keys: KeyCache,
     pub log_requests: bool,
+    /// Run reads on the runtime's workers when a connection is free at once
+    /// (faster, but a slow read then holds a worker every request needs).
+    pub reads_on_workers: bool,
     /// Where webhook endpoints may point.
     pub webhook_policy: Policy,
     /// Hosts an agent-protocol request may name in `Host` and `Origin`.

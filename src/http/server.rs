@@ -44,9 +44,12 @@ pub struct Config {
     pub connections: u32,
     /// Write one line per request to stderr.
     pub log_requests: bool,
-    /// Runtime worker threads. GETs run their short reads on the workers, so
-    /// one more than the cores keeps a core busy while a worker waits on a read.
+    /// Runtime worker threads (they read and write sockets; the data file is
+    /// read and written on the blocking pool).
     pub workers: usize,
+    /// Run reads on the workers when a connection is free at once: faster for
+    /// short reads, but a slow read then holds a worker every request needs.
+    pub reads_on_workers: bool,
     /// Allow webhook endpoints and deliveries on loopback (development, tests).
     pub webhook_allow_loopback: bool,
     /// Run the delivery worker (tests drive deliveries by hand instead).
@@ -79,6 +82,7 @@ impl Config {
             connections: 16,
             log_requests: true,
             workers: cores + 1,
+            reads_on_workers: false,
             webhook_allow_loopback: false,
             deliver: true,
             public_urls: Vec::new(),
@@ -234,6 +238,7 @@ fn start_with(
         limiter: RateLimiter::default(),
         usage: UsageLog::default(),
         log_requests: config.log_requests,
+        reads_on_workers: config.reads_on_workers,
         webhook_policy: Policy {
             allow_loopback: config.webhook_allow_loopback,
         },
@@ -587,10 +592,8 @@ async fn respond(
         admitted.key.id.clone(),
     );
     let busy = move |e: Error| refusal(&e, busy_headers, Some(busy_key));
-    // A request that only reads runs right here, on the worker, in
-    // microseconds, when a connection of its company's share is free at once.
-    // One that may write (it waits for the writer and an fsync), or must wait
-    // for a connection, moves to a blocking thread.
+    // The data file is read and written on the blocking pool, so a slow read
+    // never holds a worker other requests need.
     let (reads, serve): (bool, Serve) = match mcp_headers {
         Some(headers) => {
             let parsed = mcp::parse(&request);
@@ -614,8 +617,9 @@ async fn respond(
     finish(in_store(&app, reads, tenant, busy, serve).await)
 }
 
-/// Reads the key of a request that is not kept, from the data file: on the
-/// worker when a connection is free at once, else on a blocking thread.
+/// Reads the key of a request that is not kept, from the data file: on a
+/// blocking thread (on the worker when reads run there and a connection is
+/// free at once).
 ///
 /// Fails with the refusal rendered by `refused`.
 async fn admit_stored(
@@ -623,7 +627,11 @@ async fn admit_stored(
     request: &Request,
     refused: fn(pipeline::Turned) -> Answer,
 ) -> std::result::Result<Admitted, Answer> {
-    if let Some(conn) = app.db.try_checkout(None) {
+    if let Some(conn) = app
+        .reads_on_workers
+        .then(|| app.db.try_checkout(None))
+        .flatten()
+    {
         return inline(|| pipeline::admit_stored(app, &conn, request).map_err(refused));
     }
     let (app, request) = (app.clone(), request.clone());
@@ -641,9 +649,10 @@ async fn admit_stored(
 /// The part of a request that runs on a connection of the data file.
 type Serve = Box<dyn FnOnce(&Connection) -> Answer + Send>;
 
-/// Runs `serve` on a connection of `tenant`'s share: on the worker when it
-/// only `reads` and one is free at once, else on a blocking thread, which
-/// waits a little for one (503 `busy` when none frees up).
+/// Runs `serve` on a connection of `tenant`'s share on a blocking thread,
+/// which waits a little for one (503 `busy` when none frees up). When reads
+/// run on the workers, one that only `reads` runs right here if a
+/// connection is free at once.
 async fn in_store(
     app: &Arc<App>,
     reads: bool,
@@ -651,7 +660,7 @@ async fn in_store(
     busy: impl FnOnce(Error) -> Answer + Send + 'static,
     serve: Serve,
 ) -> Answer {
-    if reads {
+    if reads && app.reads_on_workers {
         if let Some(conn) = app.db.try_checkout(Some(&tenant)) {
             return inline(|| Ok(serve(&conn))).unwrap_or_else(|answer| answer);
         }
@@ -665,8 +674,8 @@ async fn in_store(
     .unwrap_or_else(|answer| answer)
 }
 
-/// Runs `job` right here, on the runtime's worker (it only reads, in
-/// microseconds); a panic is answered as an internal error.
+/// Runs `job` right here, on the runtime's worker (reads on the workers);
+/// a panic is answered as an internal error.
 fn inline<T>(
     job: impl FnOnce() -> std::result::Result<T, Answer>,
 ) -> std::result::Result<T, Answer> {
@@ -679,8 +688,7 @@ fn inline<T>(
     })
 }
 
-/// Runs `job` on a blocking thread (the runtime's bounded pool): writes, and
-/// reads that wait for a connection, run there.
+/// Runs `job` on a blocking thread (the runtime's bounded pool).
 ///
 /// Fails with the answer to an internal error when the job panicked.
 async fn blocking<T: Send + 'static>(
