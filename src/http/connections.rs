@@ -4,7 +4,7 @@
 //! fresh client is still served when idle connections pile up; only when
 //! every connection up to the cap is busy is a new one closed at once.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -13,7 +13,7 @@ use tokio::sync::Notify;
 
 /// Every open connection, and the limits they are kept to.
 pub struct Connections {
-    open: Mutex<HashMap<u64, Entry>>,
+    open: Mutex<Open>,
     next: AtomicU64,
     /// The most connections open at once.
     cap: usize,
@@ -21,6 +21,17 @@ pub struct Connections {
     reserve: usize,
     /// Connections shed or refused since the start.
     pub shed: AtomicU64,
+}
+
+/// The connections, with the idle ones in the order they became idle, so
+/// registering one costs a logarithm of their number, not a walk of them.
+#[derive(Default)]
+struct Open {
+    entries: HashMap<u64, Entry>,
+    /// Connections not told to close.
+    staying: usize,
+    /// The idle connections not told to close, oldest first.
+    idle: BTreeSet<(Instant, u64)>,
 }
 
 struct Entry {
@@ -47,7 +58,7 @@ pub struct Busy {
 impl Connections {
     pub fn new(cap: usize, reserve: usize) -> Arc<Connections> {
         Arc::new(Connections {
-            open: Mutex::new(HashMap::new()),
+            open: Mutex::new(Open::default()),
             next: AtomicU64::new(0),
             cap: cap.max(1),
             reserve: reserve.min(cap.saturating_sub(1)),
@@ -57,10 +68,10 @@ impl Connections {
 
     /// How many connections are open (those being closed included).
     pub fn count(&self) -> usize {
-        self.lock().len()
+        self.lock().entries.len()
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Entry>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Open> {
         self.open.lock().unwrap_or_else(|p| p.into_inner())
     }
 
@@ -68,39 +79,38 @@ impl Connections {
     /// connections are told to close, as many as make room; `None` when
     /// every connection up to the cap is busy (the new one is to be closed).
     pub fn open(self: &Arc<Self>) -> Option<Ticket> {
-        let mut open = self.lock();
+        let mut guard = self.lock();
+        let open = &mut *guard;
         let soft = self.cap - self.reserve;
-        let staying = open.values().filter(|e| !e.closing).count();
-        if staying >= soft {
-            let mut idle: Vec<(Instant, u64)> = open
-                .iter()
-                .filter(|(_, e)| e.busy == 0 && !e.closing)
-                .map(|(id, e)| (e.idle_since, *id))
-                .collect();
-            idle.sort();
-            for (_, id) in idle.into_iter().take(staying + 1 - soft) {
-                if let Some(e) = open.get_mut(&id) {
-                    e.closing = true;
-                    e.close.notify_one();
-                    self.shed.fetch_add(1, Ordering::Relaxed);
-                }
+        while open.staying >= soft {
+            let Some(oldest) = open.idle.pop_first() else {
+                break;
+            };
+            if let Some(e) = open.entries.get_mut(&oldest.1) {
+                e.closing = true;
+                e.close.notify_one();
+                open.staying -= 1;
+                self.shed.fetch_add(1, Ordering::Relaxed);
             }
         }
-        if open.values().filter(|e| !e.closing).count() >= self.cap {
+        if open.staying >= self.cap {
             self.shed.fetch_add(1, Ordering::Relaxed);
             return None;
         }
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let close = Arc::new(Notify::new());
-        open.insert(
+        let now = Instant::now();
+        open.entries.insert(
             id,
             Entry {
                 busy: 0,
-                idle_since: Instant::now(),
+                idle_since: now,
                 closing: false,
                 close: close.clone(),
             },
         );
+        open.idle.insert((now, id));
+        open.staying += 1;
         Some(Ticket {
             id,
             owner: self.clone(),
@@ -112,7 +122,12 @@ impl Connections {
 impl Ticket {
     /// Marks a request in flight until the guard is dropped.
     pub fn busy(&self) -> Busy {
-        if let Some(e) = self.owner.lock().get_mut(&self.id) {
+        let mut guard = self.owner.lock();
+        let open = &mut *guard;
+        if let Some(e) = open.entries.get_mut(&self.id) {
+            if e.busy == 0 {
+                open.idle.remove(&(e.idle_since, self.id));
+            }
             e.busy += 1;
         }
         Busy {
@@ -124,15 +139,29 @@ impl Ticket {
 
 impl Drop for Ticket {
     fn drop(&mut self) {
-        self.owner.lock().remove(&self.id);
+        let mut guard = self.owner.lock();
+        let open = &mut *guard;
+        if let Some(e) = open.entries.remove(&self.id) {
+            if !e.closing {
+                open.staying -= 1;
+                open.idle.remove(&(e.idle_since, self.id));
+            }
+        }
     }
 }
 
 impl Drop for Busy {
     fn drop(&mut self) {
-        if let Some(e) = self.owner.lock().get_mut(&self.id) {
+        let mut guard = self.owner.lock();
+        let open = &mut *guard;
+        if let Some(e) = open.entries.get_mut(&self.id) {
             e.busy = e.busy.saturating_sub(1);
-            e.idle_since = Instant::now();
+            if e.busy == 0 {
+                e.idle_since = Instant::now();
+                if !e.closing {
+                    open.idle.insert((e.idle_since, self.id));
+                }
+            }
         }
     }
 }
@@ -153,7 +182,7 @@ mod tests {
         assert_eq!(c.shed.load(Ordering::Relaxed), 1);
         let closing: Vec<bool> = [&first, &second, &third, &fourth]
             .iter()
-            .map(|t| c.lock()[&t.id].closing)
+            .map(|t| c.lock().entries[&t.id].closing)
             .collect();
         assert_eq!(closing, [true, false, false, false]);
         drop(first);

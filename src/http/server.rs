@@ -19,7 +19,7 @@ use hyper::{Request as HttpRequest, Response};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use rusqlite::Connection;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpSocket};
 use tokio::sync::{oneshot, Semaphore};
 
 use crate::access::budget::RateLimiter;
@@ -103,6 +103,20 @@ struct Limits {
     body_timeout: Duration,
     /// Permits to read a body; a body is read only while holding one.
     readers: Semaphore,
+}
+
+/// A listening socket on `addr` whose queue of connections not yet accepted
+/// holds 4,096 (the system's cap permitting), so a burst of connections
+/// reaches the server's own limits instead of being dropped by the kernel.
+fn listen(addr: SocketAddr) -> std::io::Result<TcpListener> {
+    let socket = if addr.is_ipv4() {
+        TcpSocket::new_v4()?
+    } else {
+        TcpSocket::new_v6()?
+    };
+    socket.set_reuseaddr(true)?;
+    socket.bind(addr)?;
+    socket.listen(4096)
 }
 
 /// Raises the soft limit on open files to the hard one (connections are
@@ -260,13 +274,13 @@ fn start_with(
         .enable_all()
         .thread_name("kontor-http")
         .worker_threads(config.workers.max(1))
-        // The blocking pool runs every request's reads and writes: bounded,
-        // and a request waits at most 100 ms for a connection there anyway.
+        // The blocking pool runs every request's reads and writes, each
+        // given a thread only once it holds a pooled connection's permit.
         .max_blocking_threads((config.connections as usize * 2).max(8))
         .build()
         .map_err(|e| Error::internal(format!("cannot start the runtime: {e}")))?;
     let listener = runtime
-        .block_on(TcpListener::bind(config.listen))
+        .block_on(async { listen(config.listen) })
         .map_err(|e| Error::refused(format!("Cannot listen on {}: {e}.", config.listen)))?;
     let addr = listener.local_addr().map_err(Error::internal)?;
     if config.webhook_allow_loopback {
@@ -614,93 +628,65 @@ async fn respond(
             )
         }
     };
-    finish(in_store(&app, reads, tenant, busy, serve).await)
-}
-
-/// Reads the key of a request that is not kept, from the data file: on a
-/// blocking thread (on the worker when reads run there and a connection is
-/// free at once).
-///
-/// Fails with the refusal rendered by `refused`.
-async fn admit_stored(
-    app: &Arc<App>,
-    request: &Request,
-    refused: fn(pipeline::Turned) -> Answer,
-) -> std::result::Result<Admitted, Answer> {
-    if let Some(conn) = app
-        .reads_on_workers
-        .then(|| app.db.try_checkout(None))
-        .flatten()
-    {
-        return inline(|| pipeline::admit_stored(app, &conn, request).map_err(refused));
-    }
-    let (app, request) = (app.clone(), request.clone());
-    blocking(move || {
-        let conn = app
-            .db
-            .checkout(None)
-            .map_err(|e| refusal(&e, Vec::new(), None))?;
-        pipeline::admit_stored(&app, &conn, &request).map_err(refused)
-    })
-    .await
-    .and_then(|admitted| admitted)
+    finish(
+        in_store(&app, reads, Some(tenant), serve)
+            .await
+            .unwrap_or_else(busy),
+    )
 }
 
 /// The part of a request that runs on a connection of the data file.
 type Serve = Box<dyn FnOnce(&Connection) -> Answer + Send>;
 
-/// Runs `serve` on a connection of `tenant`'s share on a blocking thread,
-/// which waits a little for one (503 `busy` when none frees up). When reads
-/// run on the workers, one that only `reads` runs right here if a
-/// connection is free at once.
-async fn in_store(
+/// Reads the key of a request that is not kept, from the data file.
+///
+/// Fails with the refusal rendered by `refused`, or 503 when no connection
+/// frees up in time.
+async fn admit_stored(
     app: &Arc<App>,
-    reads: bool,
-    tenant: Tenant,
-    busy: impl FnOnce(Error) -> Answer + Send + 'static,
-    serve: Serve,
-) -> Answer {
-    if reads && app.reads_on_workers {
-        if let Some(conn) = app.db.try_checkout(Some(&tenant)) {
-            return inline(|| Ok(serve(&conn))).unwrap_or_else(|answer| answer);
-        }
-    }
-    let app = app.clone();
-    blocking(move || match app.db.checkout(Some(&tenant)) {
-        Ok(conn) => serve(&conn),
-        Err(e) => busy(e),
+    request: &Request,
+    refused: fn(pipeline::Turned) -> Answer,
+) -> std::result::Result<Admitted, Answer> {
+    let (reader, request) = (app.clone(), request.clone());
+    in_store(app, true, None, move |conn| {
+        pipeline::admit_stored(&reader, conn, &request).map_err(refused)
     })
     .await
-    .unwrap_or_else(|answer| answer)
+    .unwrap_or_else(|e| Err(refusal(&e, Vec::new(), None)))
 }
 
-/// Runs `job` right here, on the runtime's worker (reads on the workers);
-/// a panic is answered as an internal error.
-fn inline<T>(
-    job: impl FnOnce() -> std::result::Result<T, Answer>,
-) -> std::result::Result<T, Answer> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(job)).unwrap_or_else(|_| {
-        Err(refusal(
-            &Error::internal("a handler panicked"),
-            Vec::new(),
-            None,
-        ))
-    })
-}
-
-/// Runs `job` on a blocking thread (the runtime's bounded pool).
+/// Runs `job` on a pooled connection within `tenant`'s share (none: a
+/// request of nobody known yet). The share and the connection are waited
+/// for on the worker without holding it (100 ms at most), then `job` runs
+/// on a blocking thread; when reads run on the workers, a `job` that only
+/// `reads` runs right here if both are free at once.
 ///
-/// Fails with the answer to an internal error when the job panicked.
-async fn blocking<T: Send + 'static>(
-    job: impl FnOnce() -> T + Send + 'static,
-) -> std::result::Result<T, Answer> {
-    tokio::task::spawn_blocking(job).await.map_err(|e| {
-        refusal(
-            &Error::internal(format!("handler failed: {e}")),
-            Vec::new(),
-            None,
-        )
+/// Fails with `Busy` when the share or the pool stays full, and `Internal`
+/// when `job` panicked.
+async fn in_store<T: Send + 'static>(
+    app: &Arc<App>,
+    reads: bool,
+    tenant: Option<Tenant>,
+    job: impl FnOnce(&Connection) -> T + Send + 'static,
+) -> Result<T> {
+    let shares = &app.db.shares;
+    if reads && app.reads_on_workers {
+        if let Some(conn) = shares
+            .try_admit(tenant.as_ref())
+            .and_then(|admission| app.db.try_checkout(admission))
+        {
+            return std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&conn)))
+                .map_err(|_| Error::internal("a handler panicked"));
+        }
+    }
+    let admission = shares.admit(tenant.as_ref()).await?;
+    let app = app.clone();
+    tokio::task::spawn_blocking(move || {
+        let conn = app.db.checkout(admission)?;
+        Ok(job(&conn))
     })
+    .await
+    .map_err(|e| Error::internal(format!("handler failed: {e}")))?
 }
 
 /// The header name for a name an answer uses (the common ones without parsing).

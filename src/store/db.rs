@@ -18,14 +18,13 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use r2d2_sqlite::SqliteConnectionManager;
 use rusqlite::Connection;
 
 use crate::error::{Error, Result};
-use crate::store::share::{self, Share, Shares};
-use crate::store::tenant::Tenant;
+use crate::store::share::{self, Admission, Shares};
 
 /// The schema this binary writes and understands.
 pub const SCHEMA: &str = include_str!("../../schema.sql");
@@ -88,13 +87,13 @@ pub struct Db {
     listeners: Mutex<Vec<Listener>>,
 }
 
-/// A pooled connection of a request, with the slot of its company's share.
-pub struct Checkout<'a> {
+/// A pooled connection of a request, with its admission (its share of the pool).
+pub struct Checkout {
     conn: r2d2::PooledConnection<SqliteConnectionManager>,
-    _share: Option<Share<'a>>,
+    _admission: Admission,
 }
 
-impl Deref for Checkout<'_> {
+impl Deref for Checkout {
     type Target = Connection;
     fn deref(&self) -> &Connection {
         &self.conn
@@ -196,36 +195,29 @@ impl Db {
         Ok(self.pool.get()?)
     }
 
-    /// A pooled connection for a request of `tenant` (of nobody known yet,
-    /// when none): a slot of the tenant's share first, then a connection,
-    /// each waited for at most `share::WAIT` in all.
+    /// The pooled connection an `admission` gives the right to (waiting at
+    /// most `share::WAIT`: the console or the delivery worker may hold one a
+    /// moment).
     ///
-    /// Fails with `Busy` when either does not free up in time.
-    pub fn checkout(&self, tenant: Option<&Tenant>) -> Result<Checkout<'_>> {
-        let deadline = Instant::now() + share::WAIT;
-        let share = tenant.map(|t| self.shares.take(t, deadline)).transpose()?;
-        let left = deadline.saturating_duration_since(Instant::now());
+    /// Fails with `Busy` when none frees up in time.
+    pub fn checkout(&self, admission: Admission) -> Result<Checkout> {
         let conn = self
             .pool
-            .get_timeout(left.max(Duration::from_millis(1)))
+            .get_timeout(share::WAIT)
             .map_err(|_| Error::Busy)?;
         Ok(Checkout {
             conn,
-            _share: share,
+            _admission: admission,
         })
     }
 
-    /// A pooled connection for a request of `tenant` when one is free at
-    /// once, within the tenant's share; none (without waiting) otherwise.
-    pub fn try_checkout(&self, tenant: Option<&Tenant>) -> Option<Checkout<'_>> {
-        let share = match tenant {
-            Some(t) => Some(self.shares.take(t, Instant::now()).ok()?),
-            None => None,
-        };
+    /// The pooled connection an `admission` gives the right to, if one is
+    /// free at once.
+    pub fn try_checkout(&self, admission: Admission) -> Option<Checkout> {
         let conn = self.pool.try_get()?;
         Some(Checkout {
             conn,
-            _share: share,
+            _admission: admission,
         })
     }
 
