@@ -1149,3 +1149,83 @@ fn a_draft_holds_at_most_200_lines_whichever_surface_adds_them() {
     let invoice = c.get(&w.live, &format!("/v1/invoices/{number}")).body;
     assert_eq!(invoice["lines"].as_array().unwrap().len(), 200);
 }
+
+/// Whether `value` conforms to `schema`, for the keywords the tools' output
+/// schemas use: `type`, `properties`, `required`, `items` and `anyOf`.
+fn conforms(schema: &Value, value: &Value) -> bool {
+    let is = |t: &Value| match t.as_str() {
+        Some("object") => value.is_object(),
+        Some("array") => value.is_array(),
+        Some("string") => value.is_string(),
+        Some("integer") => value.is_i64() || value.is_u64(),
+        Some("number") => value.is_number(),
+        Some("boolean") => value.is_boolean(),
+        Some("null") => value.is_null(),
+        _ => false,
+    };
+    let typed = match &schema["type"] {
+        Value::Null => true,
+        Value::Array(types) => types.iter().any(is),
+        t => is(t),
+    };
+    let required = schema["required"].as_array().is_none_or(|names| {
+        names
+            .iter()
+            .all(|n| value.get(n.as_str().unwrap()).is_some())
+    });
+    let properties = schema["properties"].as_object().is_none_or(|ps| {
+        ps.iter()
+            .all(|(name, p)| value.get(name).is_none_or(|v| conforms(p, v)))
+    });
+    let items = schema.get("items").is_none_or(|s| {
+        value
+            .as_array()
+            .is_none_or(|vs| vs.iter().all(|v| conforms(s, v)))
+    });
+    let any_of = schema["anyOf"]
+        .as_array()
+        .is_none_or(|branches| branches.iter().any(|b| conforms(b, value)));
+    typed && required && properties && items && any_of
+}
+
+#[test]
+fn a_refusal_conforms_to_its_tools_output_schema() {
+    // A tool's structured content must conform to its output schema, and
+    // clients check it even when isError is set (the TypeScript SDK refuses
+    // the result otherwise): the {code, fehler} of a refusal conforms too.
+    let w = World::new();
+    let c = w.client();
+    c.customer(&w.live, "Schema Prüf GmbH");
+    let tools = rpc(
+        &c,
+        Some(&w.live),
+        Some("2025-11-25"),
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+    )
+    .body["result"]["tools"]
+        .clone();
+    assert_eq!(tools.as_array().unwrap().len(), 15);
+    for t in tools.as_array().unwrap() {
+        let name = t["name"].as_str().unwrap();
+        let refused = call(&c, &w.live, 2, name, json!({"zz_unknown": 1}));
+        assert_eq!(refused["isError"], json!(true), "{name}: {refused}");
+        assert_eq!(refused["structuredContent"]["code"], json!("ANFRAGE"));
+        assert!(
+            conforms(&t["outputSchema"], &refused["structuredContent"]),
+            "{name}: {refused} against {}",
+            t["outputSchema"]
+        );
+        if name.starts_with("list_") || name == "search_customers" {
+            let arguments = if name == "search_customers" {
+                json!({"query": "Schema"})
+            } else {
+                json!({})
+            };
+            let listed = call(&c, &w.live, 3, name, arguments);
+            assert_eq!(listed["isError"], json!(false), "{name}: {listed}");
+            assert!(conforms(&t["outputSchema"], &listed["structuredContent"]));
+            // The schema still holds a list to its shape.
+            assert!(!conforms(&t["outputSchema"], &json!({"items": []})));
+        }
+    }
+}

@@ -13,7 +13,10 @@ pub fn any_object() -> Value {
     json!({ "type": "object" })
 }
 
-/// The output of every list tool: `{items, next_cursor, total}`.
+/// The output of every list tool: `{items, next_cursor, total}`, or a
+/// refusal's `{code, fehler}` (a result with `isError: true`). A tool's
+/// structured content must conform to its output schema, refusals included:
+/// clients such as the TypeScript SDK check it even when `isError` is set.
 pub fn list_output() -> Value {
     json!({
         "type": "object",
@@ -22,7 +25,14 @@ pub fn list_output() -> Value {
             "next_cursor": { "type": ["string", "null"] },
             "total": { "type": "integer" }
         },
-        "required": ["items", "next_cursor", "total"]
+        "anyOf": [
+            { "required": ["items", "next_cursor", "total"] },
+            {
+                "description": "A refusal (isError: true): the REST error code and a sentence.",
+                "properties": { "code": { "type": "string" }, "fehler": { "type": "string" } },
+                "required": ["code", "fehler"]
+            }
+        ]
     })
 }
 
