@@ -17,14 +17,17 @@
 //! It stops by itself after at most 75 s and exits 1 when a check fails.
 
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, Read};
 use std::net::SocketAddr;
-use std::process::{Child, Command, ExitCode, Stdio};
+use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
+
+#[path = "support/process.rs"]
+mod process;
+use process::ServerProcess;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -55,18 +58,38 @@ struct Fate {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().collect();
-    if args.get(1).map(String::as_str) == Some("kontor") {
-        // The server's own process: this binary run as `kontor …`.
-        use clap::Parser;
-        return kontor::console::run(kontor::console::Cli::parse_from(&args[1..]));
+    if let Some(code) = process::run_as_kontor() {
+        return code;
     }
-    raise_file_limit();
+    process::raise_file_limit();
     let dir = tempfile::tempdir().expect("temp dir");
     let data = dir.path().join("hostile.db");
-    let mut server = Server::start(&data, &dir.path().join("server.log"));
+    let data_arg = data.to_str().expect("a UTF-8 path");
+    let server = ServerProcess::start(&["demo", "--listen", "127.0.0.1:0", "--data", data_arg]);
+    let company = server
+        .banner
+        .iter()
+        .find_map(|l| l.split('(').nth(1)?.split(',').next().map(str::to_string))
+        .filter(|id| id.starts_with("org_"))
+        .expect("the demo printed its company");
     let keys = (0..=UPLOAD_KEYS)
-        .map(|_| server.new_key(&data))
+        .map(|_| {
+            let key = process::console(&[
+                "key",
+                "create",
+                "--company",
+                &company,
+                "--name",
+                "hostile",
+                "--environment",
+                "production",
+                "--scopes",
+                "all",
+                "--data",
+                data_arg,
+            ]);
+            key["secret"].as_str().expect("secret").to_string()
+        })
         .collect::<Vec<_>>();
     println!(
         "server pid {} on {}; {IDLE} idle connections, {UPLOADS} slow uploads, {SHORT} short bodies",
@@ -81,7 +104,7 @@ fn main() -> ExitCode {
     let started = Instant::now();
     let (fates, calls, peak_rss) = runtime.block_on(attack(&server, &keys));
     let took = started.elapsed();
-    let checks = report(&fates, &calls, peak_rss, server.peak_rss_mb(), took);
+    let checks = report(&fates, &calls, peak_rss, server.rss_mb().1, took);
     server.stop();
     if checks {
         ExitCode::SUCCESS
@@ -92,7 +115,7 @@ fn main() -> ExitCode {
 
 /// The whole attack; returns the hostile connections' fates, the `/me`
 /// calls (status, latency) and the highest RSS seen while it ran.
-async fn attack(server: &Server, keys: &[String]) -> (Vec<Fate>, Vec<(u16, Duration)>, f64) {
+async fn attack(server: &ServerProcess, keys: &[String]) -> (Vec<Fate>, Vec<(u16, Duration)>, f64) {
     let addr = server.addr;
     let fates = Arc::new(Mutex::new(Vec::new()));
     // The fresh client, once a second, and the server's RSS beside it.
@@ -107,7 +130,7 @@ async fn attack(server: &Server, keys: &[String]) -> (Vec<Fate>, Vec<(u16, Durat
             while Instant::now() < until {
                 tick.tick().await;
                 calls.push(me(addr, &me_key).await);
-                peak = peak.max(rss_mb(pid));
+                peak = peak.max(process::memory_mb(pid).0);
             }
             (calls, peak)
         })
@@ -406,113 +429,4 @@ fn report(
         }
     );
     ok
-}
-
-/// The server process.
-struct Server {
-    child: Child,
-    addr: SocketAddr,
-    company: String,
-}
-
-impl Server {
-    /// Starts `kontor demo` on a fresh data file, its log to `log`.
-    fn start(data: &std::path::Path, log: &std::path::Path) -> Server {
-        let exe = std::env::current_exe().expect("own path");
-        let mut child = Command::new(exe)
-            .args(["kontor", "demo", "--listen", "127.0.0.1:0", "--data"])
-            .arg(data)
-            .stdout(Stdio::piped())
-            .stderr(std::fs::File::create(log).expect("log file"))
-            .spawn()
-            .expect("start the server");
-        let mut lines = BufReader::new(child.stdout.take().expect("stdout")).lines();
-        let (mut addr, mut company) = (None, None);
-        let until = Instant::now() + Duration::from_secs(60);
-        while addr.is_none() && Instant::now() < until {
-            let Some(Ok(line)) = lines.next() else { break };
-            if let Some(rest) = line.split("REST API: http://").nth(1) {
-                addr = rest.trim_end_matches("/v1").parse().ok();
-            }
-            if let Some(id) = line.split('(').nth(1).and_then(|r| r.split(',').next()) {
-                if id.starts_with("org_") {
-                    company = Some(id.to_string());
-                }
-            }
-        }
-        // Keep reading stdout so the server never blocks on it.
-        std::thread::spawn(move || for _ in lines {});
-        Server {
-            child,
-            addr: addr.expect("the demo printed its address"),
-            company: company.expect("the demo printed its company"),
-        }
-    }
-
-    /// A new key with every scope, made by the console beside the server.
-    fn new_key(&self, data: &std::path::Path) -> String {
-        let exe = std::env::current_exe().expect("own path");
-        let out = Command::new(exe)
-            .args(["kontor", "key", "create", "--company", &self.company])
-            .args(["--name", "hostile", "--environment", "production"])
-            .args(["--scopes", "all", "--data"])
-            .arg(data)
-            .output()
-            .expect("console");
-        let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("key JSON");
-        json["secret"].as_str().expect("secret").to_string()
-    }
-
-    /// The server's peak resident memory so far (VmHWM), in MB.
-    fn peak_rss_mb(&self) -> f64 {
-        status_field(self.child.id(), "VmHWM:")
-    }
-
-    fn stop(&mut self) {
-        // SAFETY: kill only sends a signal to the child this program started.
-        unsafe {
-            libc::kill(self.child.id() as i32, libc::SIGTERM);
-        }
-        let until = Instant::now() + Duration::from_secs(40);
-        while Instant::now() < until {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        let _ = self.child.kill();
-    }
-}
-
-/// The resident memory of process `pid` now, in MB.
-fn rss_mb(pid: u32) -> f64 {
-    status_field(pid, "VmRSS:")
-}
-
-/// A memory field of `/proc/PID/status`, in MB (1,000,000 bytes).
-fn status_field(pid: u32, field: &str) -> f64 {
-    let mut status = String::new();
-    let _ = std::fs::File::open(format!("/proc/{pid}/status"))
-        .and_then(|mut f| f.read_to_string(&mut status));
-    status
-        .lines()
-        .find(|l| l.starts_with(field))
-        .and_then(|l| l.split_whitespace().nth(1))
-        .and_then(|kb| kb.parse::<f64>().ok())
-        .map_or(0.0, |kb| kb * 1024.0 / 1_000_000.0)
-}
-
-/// This program holds 11,100 connections at once: raise its open-files limit.
-fn raise_file_limit() {
-    let mut limit = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit and setrlimit only read and write the struct given.
-    unsafe {
-        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 {
-            limit.rlim_cur = limit.rlim_max;
-            libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
-        }
-    }
 }
