@@ -5,8 +5,9 @@
 # 1. openapi-spec-validator validates the document fetched from the server;
 # 2. schemathesis runs every phase (examples, coverage, fuzzing, stateful)
 #    against the demo, with the checks below: no 5xx, every status, header,
-#    content type and body as documented, no invalid input accepted, 405
-#    with Allow for undocumented methods, 401 without a key.
+#    content type and body as documented, no invalid input accepted, 400
+#    without a required header, 405 with Allow for undocumented methods,
+#    401 without a key.
 #
 # The demo serves with --webhook-allow-loopback, so registrations may point at
 # loopback; no act raises an event during the run, so nothing is delivered.
@@ -89,7 +90,10 @@ checks=not_a_server_error,status_code_conformance,content_type_conformance
 checks=$checks,response_headers_conformance,response_schema_conformance
 checks=$checks,negative_data_rejection,missing_required_header
 checks=$checks,unsupported_method,allow_header_conformance,ignored_auth
-checks=$checks,ensure_resource_availability
+# `ensure_resource_availability` does not apply: it reads any 404 after a
+# creation as the created record missing, but a 404 may name a record the
+# body refers to (PATCH /transactions/{id} with an unknown customerId answers
+# 404 NICHT_GEFUNDEN for the customer, as the contract has drafts do).
 # `use_after_free` does not apply: DELETE /webhooks/{id} disables an endpoint
 # and keeps it (its log stays readable), as documented. `positive_data_acceptance`
 # does not either: schema-valid input can be refused by the books (a stage
@@ -111,7 +115,7 @@ mkdir -p target/openapi-interop
     --generation-database none \
     --no-color) || status=$?
 # The request log of the demo: how many answers the budget refused.
-answered=$(grep -cE '^[A-Z]+ /v1/' "$demo_dir/err" || true)
-limited=$(grep -cE '^[A-Z]+ /v1/[^ ]* 429 ' "$demo_dir/err" || true)
+answered=$(grep -cE '[A-Z]+ /v1/[^ ]* [0-9]{3} ' "$demo_dir/err" || true)
+limited=$(grep -cE '[A-Z]+ /v1/[^ ]* 429 ' "$demo_dir/err" || true)
 echo "openapi interop: the demo answered $answered requests under /v1, $limited of them 429"
 exit "$status"
