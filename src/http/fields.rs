@@ -116,9 +116,23 @@ fn mistyped(name: &str, wanted: &str, got: &Value) -> Error {
 impl Fields {
     /// Parses a request body that must be one JSON object.
     ///
-    /// Fails with `Invalid` for an empty body, invalid JSON or another JSON type.
+    /// Fails with `Invalid` for an empty body, invalid JSON or another JSON
+    /// type (null included).
     pub fn parse(body: &[u8]) -> Result<Fields> {
-        Fields::from_value(parse_json(body)?)
+        Fields::object(parse_json(body)?)
+    }
+
+    /// Takes an already parsed request body, which must be an object: a
+    /// body of `null` is no object (unlike a tool's absent arguments).
+    ///
+    /// Fails with `Invalid` for any other JSON type.
+    pub fn object(value: Value) -> Result<Fields> {
+        match value {
+            Value::Null => Err(Error::bad_request(
+                "The body must be a JSON object, not null.",
+            )),
+            other => Fields::from_value(other),
+        }
     }
 
     /// Takes an already parsed value that must be an object (null counts as `{}`).

@@ -28,6 +28,7 @@ use crate::access::keys::UsageLog;
 use crate::error::{Error, Result};
 use crate::http::connections::Connections;
 use crate::http::mcp;
+use crate::http::openapi;
 use crate::http::pipeline::{self, refusal, Admitted, Answer, App, Gate, Request, MAX_BODY};
 use crate::http::rest;
 use crate::outbox::address::Policy;
@@ -517,6 +518,14 @@ async fn respond(
     // The OAuth discovery addresses do not exist here: keys are Bearer keys.
     if path.starts_with("/.well-known/") {
         let answer = refusal(&Error::not_found("This address"), Vec::new(), None);
+        if log_requests {
+            pipeline::log_line(&method, &path, &answer, started);
+        }
+        return into_response(answer);
+    }
+    // The API's description is public, like the addresses it names.
+    if path == openapi::PATH {
+        let answer = openapi::answer(&method);
         if log_requests {
             pipeline::log_line(&method, &path, &answer, started);
         }

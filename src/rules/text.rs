@@ -1,5 +1,5 @@
-//! Text a person or a program gives a field: trimmed, at most so many
-//! characters, no control characters but line breaks and tabs. A field left
+//! Text a person or a program gives a field: at most so many characters and
+//! no control characters but line feeds and tabs, as sent; then trimmed. A field left
 //! out is absent; a field given blank is refused (for a required field it is
 //! missing), so "nothing" is never stored as an empty string by accident.
 
@@ -13,22 +13,27 @@ pub fn optional(field: &str, value: Option<&str>, max: usize) -> Result<Option<S
     let Some(value) = value else {
         return Ok(None);
     };
+    // Length and characters are those sent: white space around the text
+    // counts, and a control character is refused wherever it stands.
     let trimmed = value.trim();
-    if trimmed.is_empty() {
+    if trimmed.is_empty() && !has_control(value) {
         Err(Error::invalid(field, "must not be empty"))
-    } else if trimmed.chars().count() > max {
+    } else if value.chars().count() > max {
         Err(Error::invalid(
             field,
             format!("is longer than {max} characters"),
         ))
-    } else if trimmed
-        .chars()
-        .any(|c| c.is_control() && c != '\n' && c != '\t')
-    {
+    } else if has_control(value) {
         Err(Error::invalid(field, "contains a control character"))
     } else {
         Ok(Some(trimmed.to_string()))
     }
+}
+
+/// Whether `text` holds a control character other than a line feed or a tab.
+fn has_control(text: &str) -> bool {
+    text.chars()
+        .any(|c| c.is_control() && c != '\n' && c != '\t')
 }
 
 /// Checks a required text field.
@@ -65,6 +70,15 @@ mod tests {
         assert!(optional("f", Some("  "), 5).is_err());
         assert!(optional("f", Some("abcdef"), 5).is_err());
         assert!(optional("f", Some("a\u{7}b"), 5).is_err());
+        // As sent: surrounding white space counts, and so does a control
+        // character that trimming would have removed.
+        assert!(optional("f", Some("abcde "), 5).is_err());
+        assert!(optional("f", Some("\rab"), 5).is_err());
+        assert!(optional("f", Some("ab\u{85}"), 5).is_err());
+        assert_eq!(
+            optional("f", Some("\r"), 5).unwrap_err().sentence(),
+            "The field f contains a control character."
+        );
         assert_eq!(
             optional("f", Some("a\nb"), 5).unwrap().as_deref(),
             Some("a\nb")

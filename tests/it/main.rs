@@ -14,6 +14,7 @@ mod lock;
 mod mcp;
 mod mcp_client;
 mod migrations;
+mod openapi;
 mod pipeline;
 mod receiver;
 mod settlement;

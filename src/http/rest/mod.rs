@@ -130,7 +130,7 @@ impl Call<'_> {
         let key = self.idempotency_key()?;
         let parsed = fields::parse_json(self.body)?;
         let fingerprint = idempotency::fingerprint(self.method.as_str(), self.path, &parsed);
-        Ok((key, fingerprint, Fields::from_value(parsed)?))
+        Ok((key, fingerprint, Fields::object(parsed)?))
     }
 }
 

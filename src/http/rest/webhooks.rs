@@ -73,7 +73,7 @@ pub fn redeliver(call: &Call, endpoint: &str, delivery_id: &str) -> Result<Reply
     } else {
         fields::parse_json(call.body)?
     };
-    Fields::from_value(body.clone())?.finish()?;
+    Fields::object(body.clone())?.finish()?;
     let fingerprint = idempotency::fingerprint(call.method.as_str(), call.path, &body);
     let tenant = call.tenant();
     endpoints::delivery_to(call.conn, tenant, endpoint, delivery_id)?;
