@@ -13,6 +13,7 @@
 
 use std::convert::Infallible;
 use std::net::SocketAddr;
+use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -35,6 +36,9 @@ use serde_json::Value;
 
 #[path = "support/client.rs"]
 mod client;
+#[path = "support/process.rs"]
+#[allow(dead_code)]
+mod process;
 use client::Conn;
 
 #[global_allocator]
@@ -659,6 +663,9 @@ fn deliveries(dir: &std::path::Path) {
 }
 
 fn main() {
+    if let Some(code) = process::run_as_kontor() {
+        std::process::exit(if code == std::process::ExitCode::SUCCESS { 0 } else { 1 });
+    }
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("bench.db");
     let company = console(&data, &["company"]);
@@ -700,6 +707,12 @@ fn main() {
     // `cargo run --release --example bench -- b` runs one phase only (for profiling).
     let only = std::env::args().nth(1);
     let want = |phase: &str| only.as_deref().is_none_or(|o| o == phase);
+    if only.as_deref() == Some("wrk") {
+        // The server as its own process, its log on; wrk from outside.
+        server.stop();
+        wrk(&data, &keys, page);
+        return;
+    }
     println!(
         "kontor bench: {THREADS} keep-alive connections; each side {} s per phase, in {ROUNDS} alternating slices; 1,000 customers",
         PHASE.as_secs()
@@ -914,4 +927,114 @@ fn main() {
         peak_rss_mib()
     );
     server.stop();
+}
+
+/// wrk (Debian's, pinned to one core with taskset, 1 thread, 8 connections)
+/// against kontor serving in its own process with its log on, and against a
+/// bare hyper server answering the same bytes, alternating, never at once:
+/// (a) the customer page with keys rotated by the same Lua script, (b) 429
+/// refusals of one exhausted key. Prints every run and the median ratio.
+fn wrk(data: &std::path::Path, keys: &[String], page: Vec<u8>) {
+    const RUNS: usize = 5;
+    let wrk_seconds = "4";
+    if Command::new("wrk").arg("--version").output().is_err() {
+        eprintln!("wrk is missing: apt-get install wrk (Debian), then run again");
+        std::process::exit(1);
+    }
+    let dir = data.parent().unwrap();
+    let script = dir.join("rotate.lua");
+    std::fs::write(
+        &script,
+        r#"local keys = {}
+for line in io.lines(os.getenv("KONTOR_KEYS")) do keys[#keys + 1] = line end
+local i = 0
+request = function()
+  i = i + 1
+  return wrk.format("GET", "/v1/customers?size=25",
+    {["Authorization"] = "Bearer " .. keys[(i % #keys) + 1]})
+end
+"#,
+    )
+    .unwrap();
+    let rotated = dir.join("keys.txt");
+    std::fs::write(&rotated, keys[2..].join("\n")).unwrap();
+    let exhausted = dir.join("exhausted.txt");
+    std::fs::write(&exhausted, &keys[0]).unwrap();
+    let run = |addr: SocketAddr, keys: &std::path::Path| -> f64 {
+        let out = Command::new("taskset")
+            .args(["-c", "0", "wrk", "-t1", "-c8", "-d", wrk_seconds, "-s"])
+            .arg(&script)
+            .arg(format!("http://{addr}/v1/customers?size=25"))
+            .env("KONTOR_KEYS", keys)
+            .output()
+            .expect("wrk");
+        let text = String::from_utf8_lossy(&out.stdout);
+        let non_2xx = text
+            .lines()
+            .find(|l| l.contains("Non-2xx"))
+            .map(str::trim)
+            .unwrap_or("");
+        let rate = text
+            .lines()
+            .find_map(|l| l.strip_prefix("Requests/sec:"))
+            .and_then(|r| r.trim().parse::<f64>().ok())
+            .expect("wrk's Requests/sec");
+        println!("    {addr:<22} {rate:>9.0} req/s  {non_2xx}");
+        rate
+    };
+    println!(
+        "wrk: taskset -c 0 wrk -t1 -c8 -d{wrk_seconds}s, {RUNS} runs per side, kontor and bare alternating"
+    );
+    let setups: [(&str, &[&str]); 2] = [
+        ("as shipped", &[]),
+        ("--reads-on-workers", &["--reads-on-workers"]),
+    ];
+    for (setup, flags) in setups {
+        let mut args = vec!["serve", "--listen", "127.0.0.1:0"];
+        args.extend_from_slice(flags);
+        args.extend_from_slice(&["--data", data.to_str().unwrap()]);
+        let server = process::ServerProcess::start(&args);
+        let mut conn = Conn::open(server.addr);
+        let victim = format!("Bearer {}", keys[0]);
+        let mut refusal = Vec::new();
+        for _ in 0..300 {
+            let (s, body) = conn.request(
+                "GET",
+                "/v1/customers?size=25",
+                &[("Authorization", &victim)],
+                b"",
+            );
+            if s == 429 {
+                refusal = body;
+            }
+        }
+        assert!(!refusal.is_empty(), "the key ran dry");
+        let phases = [
+            ("(a) GET /v1/customers?size=25, keys rotated", 200, page.clone(), &rotated, 0.30),
+            ("(b) 429 refusals of one exhausted key", 429, refusal, &exhausted, 0.60),
+        ];
+        for (name, status, bytes, keys, goal) in phases {
+            println!("\n{name} ({} bytes), kontor {setup}", bytes.len());
+            let bare = bare_server(status, bytes);
+            let mut ratios = Vec::new();
+            for _ in 0..RUNS {
+                let kontor = run(server.addr, keys);
+                let baseline = run(bare, keys);
+                ratios.push(kontor / baseline);
+            }
+            ratios.sort_by(f64::total_cmp);
+            println!(
+                "  ratios {}",
+                ratios
+                    .iter()
+                    .map(|r| format!("{r:.2}"))
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            );
+            verdict("kontor / bare (median)", ratios[RUNS / 2], goal);
+        }
+        let (_, peak) = server.rss_mb();
+        println!("\nserver peak RSS: {peak:.1} MB");
+        server.stop();
+    }
 }
