@@ -151,6 +151,10 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
             unit_price,
             tax_rate,
             tax,
+            unit,
+            vat_category,
+            exemption_reason,
+            exemption_code,
             mode,
         }) => {
             let taxes = if tax.is_empty() {
@@ -168,6 +172,10 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
                 unit_price_minor: Some(*unit_price),
                 tax_rate_percent: tax_rate.clone(),
                 taxes,
+                unit: unit.clone(),
+                vat_category: vat_category.clone(),
+                exemption_reason: exemption_reason.clone(),
+                exemption_code: exemption_code.clone(),
             };
             print(&db.write(|tx| {
                 let t = company::owner(tx, Owned::Draft, draft, mode.environment())?;
