@@ -14,10 +14,12 @@ use crate::books::drafts::{
 };
 use crate::books::invoices;
 use crate::books::invoices::cancel::{self, CancelInput, Cancellation};
+use crate::books::invoices::documents as invoice_documents;
 use crate::books::invoices::issue::{self, IssueInput, IssueOptions};
 use crate::books::ledger;
 use crate::books::purchases::{self, NewPurchase, PurchaseInput};
 use crate::books::settlement::{self, CreditInput, CreditRequest, NewPayment, PaymentInput};
+use crate::documents::Format;
 use crate::error::{Error, Result};
 use crate::outbox::endpoints;
 use crate::store::db::Db;
@@ -234,6 +236,36 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
                     "correction": invoices::get_by_id(tx, &t, &correction)?,
                 }))
             })?)
+        }
+        Command::Invoice(InvoiceCommand::Document {
+            company,
+            number,
+            format,
+            out,
+            mode,
+        }) => {
+            let format = Format::read(&format.to_ascii_lowercase()).ok_or_else(|| {
+                Error::invalid("format", format!("is facturx, cii, xrechnung or peppol, not {format:?}"))
+            })?;
+            let document = db.read(|conn| {
+                let t = company::tenant(conn, company, mode.environment())?;
+                invoice_documents::get(conn, &t, number, format)
+            })?;
+            let written = if out == "-" {
+                std::io::Write::write_all(&mut std::io::stdout().lock(), &document.content)
+            } else {
+                std::fs::write(out, &document.content)
+            };
+            written.map_err(|e| Error::refused(format!("{out} cannot be written: {e}.")))?;
+            if out != "-" {
+                print(&json!({
+                    "number": number,
+                    "format": format.as_str(),
+                    "file": out,
+                    "bytes": document.content.len(),
+                    "sha256": document.sha256,
+                }));
+            }
         }
         Command::Purchase(PurchaseCommand::Record {
             company,

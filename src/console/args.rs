@@ -218,6 +218,20 @@ pub enum InvoiceCommand {
         #[command(flatten)]
         mode: Mode,
     },
+    /// Write one of an invoice's stored documents to a file.
+    Document {
+        #[arg(long)]
+        company: String,
+        number: String,
+        /// facturx (the PDF), cii, xrechnung or peppol.
+        #[arg(long)]
+        format: String,
+        /// The file to write (`-` for standard output).
+        #[arg(long)]
+        out: String,
+        #[command(flatten)]
+        mode: Mode,
+    },
 }
 
 #[derive(Subcommand, Debug)]

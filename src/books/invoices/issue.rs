@@ -11,7 +11,7 @@ use rusqlite::params;
 use crate::books::company;
 use crate::books::customers;
 use crate::books::drafts::{self, DocumentType as DraftType};
-use crate::books::invoices::{self, Move};
+use crate::books::invoices::{self, documents, Move};
 use crate::books::ledger::{self, Account, Posting};
 use crate::books::numbering;
 use crate::books::report::{self, Side};
@@ -266,6 +266,18 @@ pub fn issue(tx: &Tx, tenant: &Tenant, draft_id: &str, options: &IssueOptions) -
             id, t.name, t.rate, t.reason, t.base, t.amount, t.category
         ])?;
     }
+    // The documents, checked before anything is booked: a failed verdict
+    // refuses the whole act, so the number drawn above is not used.
+    documents::write(
+        tx,
+        tenant,
+        &id,
+        &documents::Issuing {
+            company: &company,
+            draft_id: Some(draft_id),
+            tax_book,
+        },
+    )?;
     ledger::post(
         tx,
         tenant,
