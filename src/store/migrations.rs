@@ -36,14 +36,24 @@ pub struct Migration {
 }
 
 /// Every step, in order. The last number is the current schema version.
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    number: 2,
-    summary: concat!(
-        "references carry company and environment; amounts their sign, currencies their shape; ",
-        "one invoice per draft; a payment names its invoice or bill; credit applications"
-    ),
-    run: to_2,
-}];
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        number: 2,
+        summary: concat!(
+            "references carry company and environment; amounts their sign, currencies their shape; ",
+            "one invoice per draft; a payment names its invoice or bill; credit applications"
+        ),
+        run: to_2,
+    },
+    Migration {
+        number: 3,
+        summary: concat!(
+            "the seller's particulars on companies; buyer reference, electronic address and ",
+            "e-invoice format on customers; buyer and order reference and delivery period on drafts"
+        ),
+        run: to_3,
+    },
+];
 
 /// The schema version this binary writes and understands: the last step's
 /// number, which `db::SCHEMA_VERSION` must name too (checked when compiling).
@@ -663,6 +673,55 @@ fn create_missing_dependents(
 /// Step 2 takes the definitions of the tables it rebuilds or creates, and
 /// their indexes and triggers, from here, never from today's `schema.sql`.
 const SCHEMA_2: &str = include_str!("migrations/2.sql");
+
+// ---------------------------------------------------------------------------
+// Step 3 (2 → 3): the particulars e-invoices need. Only columns are added,
+// each empty (NULL) or at its default on every existing row, so no row can
+// break a rule; SQLite places each after the table's last column, where
+// `schema.sql` has them.
+
+/// The columns of version 3, frozen: `ALTER TABLE … ADD COLUMN` in order.
+const ADDED_IN_3: &[(&str, &str)] = &[
+    ("companies", "legal_name TEXT"),
+    ("companies", "street TEXT"),
+    ("companies", "postal_code TEXT"),
+    ("companies", "city TEXT"),
+    ("companies", "vat_id TEXT"),
+    ("companies", "tax_number TEXT"),
+    ("companies", "registration TEXT"),
+    ("companies", "contact_name TEXT"),
+    ("companies", "contact_phone TEXT"),
+    ("companies", "contact_email TEXT"),
+    ("companies", "electronic_address TEXT"),
+    ("companies", "iban TEXT"),
+    ("companies", "bic TEXT"),
+    ("companies", "account_holder TEXT"),
+    ("companies", "managing_directors TEXT"),
+    (
+        "companies",
+        "small_business INTEGER NOT NULL DEFAULT 0 CHECK (small_business IN (0, 1))",
+    ),
+    ("customers", "buyer_reference TEXT"),
+    ("customers", "electronic_address TEXT"),
+    (
+        "customers",
+        "einvoice_format TEXT NOT NULL DEFAULT 'facturx' CHECK (einvoice_format IN ('facturx', 'xrechnung', 'peppol'))",
+    ),
+    ("drafts", "buyer_reference TEXT"),
+    ("drafts", "order_reference TEXT"),
+    ("drafts", "period_start TEXT"),
+    (
+        "drafts",
+        "period_end TEXT CHECK ((period_start IS NULL) = (period_end IS NULL) AND (period_end IS NULL OR period_start <= period_end))",
+    ),
+];
+
+fn to_3(conn: &Connection) -> Result<(), Stop> {
+    for (table, column) in ADDED_IN_3 {
+        conn.execute_batch(&format!("ALTER TABLE {} ADD COLUMN {column}", q(table)))?;
+    }
+    Ok(())
+}
 
 #[cfg(test)]
 mod tests {
