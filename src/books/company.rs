@@ -191,11 +191,11 @@ impl ParticularsChange {
     /// Checks a change of the particulars of a seller in `country`: texts
     /// trimmed, printable and bounded (names, street, registration and
     /// contact name 200 characters, postal code 20, city 100, tax number 30,
-    /// phone 50, e-mail 254 and shaped like one, account holder 70, managing
-    /// directors 500); the VAT id compacted and checked by its own prefix's
-    /// country (an id without a letter prefix by `country`); the IBAN by its
-    /// country's length and check digits; the BIC by its format; the
-    /// electronic address by the EAS code list.
+    /// phone 50 with three digits at least, e-mail 254 and shaped like one,
+    /// account holder 70, managing directors 500); the VAT id compacted and
+    /// checked by its own prefix's country (an id without a letter prefix by
+    /// `country`); the IBAN by its country's length and check digits; the BIC
+    /// by its format; the electronic address by the EAS code list.
     ///
     /// Fails with `Invalid` naming every field that is malformed or blank,
     /// and with `Refused` (a sentence) for a VAT id that fails its check.
@@ -216,6 +216,15 @@ impl ParticularsChange {
         let contact_email = text("contactEmail", &input.contact_email, 254)?;
         let account_holder = text("accountHolder", &input.account_holder, 70)?;
         let managing_directors = text("managingDirectors", &input.managing_directors, 500)?;
+        // As XRechnung reads a telephone number (BR-DE-27): three digits at least.
+        if let Patch::Value(phone) = &contact_phone {
+            if phone.chars().filter(char::is_ascii_digit).count() < 3 {
+                v.invalid(
+                    "contactPhone",
+                    "is not a telephone number: it has fewer than three digits",
+                );
+            }
+        }
         if let Patch::Value(email) = &contact_email {
             if !text::email_shaped(email) {
                 v.invalid("contactEmail", "is not an e-mail address");

@@ -249,6 +249,12 @@ fn company_set_refuses_bad_particulars_with_a_sentence_and_changes_nothing() {
     );
     refused(
         &data,
+        &set("--contact-phone", "zentrale"),
+        "--contact-phone is not a telephone number: it has fewer than three digits.",
+        &now,
+    );
+    refused(
+        &data,
         &set("--registration", " "),
         "--registration must not be empty.",
         &now,
