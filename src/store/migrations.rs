@@ -48,10 +48,18 @@ pub const MIGRATIONS: &[Migration] = &[
     Migration {
         number: 3,
         summary: concat!(
+            "the seller's particulars on companies; buyer reference, electronic address and ",
+            "e-invoice format on customers; buyer and order reference and delivery period on drafts"
+        ),
+        run: to_3,
+    },
+    Migration {
+        number: 4,
+        summary: concat!(
             "lines carry unit and VAT category, frozen on invoices; invoices keep their documents; ",
             "invoices issued before have none and say so"
         ),
-        run: to_3,
+        run: to_4,
     },
 ];
 
@@ -675,13 +683,62 @@ fn create_missing_dependents(
 const SCHEMA_2: &str = include_str!("migrations/2.sql");
 
 // ---------------------------------------------------------------------------
-// Step 3: the VAT of each line and the documents of an invoice. Columns are
+// Step 3 (2 → 3): the particulars e-invoices need. Only columns are added,
+// each empty (NULL) or at its default on every existing row, so no row can
+// break a rule; SQLite places each after the table's last column, where
+// `schema.sql` has them.
+
+/// The columns of version 3, frozen: `ALTER TABLE … ADD COLUMN` in order.
+const ADDED_IN_3: &[(&str, &str)] = &[
+    ("companies", "legal_name TEXT"),
+    ("companies", "street TEXT"),
+    ("companies", "postal_code TEXT"),
+    ("companies", "city TEXT"),
+    ("companies", "vat_id TEXT"),
+    ("companies", "tax_number TEXT"),
+    ("companies", "registration TEXT"),
+    ("companies", "contact_name TEXT"),
+    ("companies", "contact_phone TEXT"),
+    ("companies", "contact_email TEXT"),
+    ("companies", "electronic_address TEXT"),
+    ("companies", "iban TEXT"),
+    ("companies", "bic TEXT"),
+    ("companies", "account_holder TEXT"),
+    ("companies", "managing_directors TEXT"),
+    (
+        "companies",
+        "small_business INTEGER NOT NULL DEFAULT 0 CHECK (small_business IN (0, 1))",
+    ),
+    ("customers", "buyer_reference TEXT"),
+    ("customers", "electronic_address TEXT"),
+    (
+        "customers",
+        "einvoice_format TEXT NOT NULL DEFAULT 'facturx' CHECK (einvoice_format IN ('facturx', 'xrechnung', 'peppol'))",
+    ),
+    ("drafts", "buyer_reference TEXT"),
+    ("drafts", "order_reference TEXT"),
+    ("drafts", "period_start TEXT"),
+    (
+        "drafts",
+        "period_end TEXT CHECK ((period_start IS NULL) = (period_end IS NULL) AND (period_end IS NULL OR period_start <= period_end))",
+    ),
+];
+
+fn to_3(conn: &Connection) -> Result<(), Stop> {
+    for (table, column) in ADDED_IN_3 {
+        conn.execute_batch(&format!("ALTER TABLE {} ADD COLUMN {column}", q(table)))?;
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// Step 4 (3 → 4): the VAT of each line and the documents of an invoice. Columns are
 // added (SQLite places each after the table's last column, where
 // `schema.sql` has them) and one table created; invoices issued before get
 // a note that they have no documents.
 
-/// The columns of step 3, frozen: `ALTER TABLE … ADD COLUMN` in order.
-const ADDED_IN_3: &[(&str, &str)] = &[
+/// The columns of step 4, frozen: `ALTER TABLE … ADD COLUMN` in order.
+const ADDED_IN_4: &[(&str, &str)] = &[
     ("draft_lines", "unit TEXT NOT NULL DEFAULT 'C62'"),
     (
         "draft_lines",
@@ -703,8 +760,8 @@ const ADDED_IN_3: &[(&str, &str)] = &[
     ),
 ];
 
-/// The table step 3 creates, frozen.
-const CREATED_IN_3: &str = "CREATE TABLE invoice_documents (
+/// The table step 4 creates, frozen.
+const CREATED_IN_4: &str = "CREATE TABLE invoice_documents (
     seq         INTEGER PRIMARY KEY,
     invoice_id  TEXT NOT NULL,
     company_id  TEXT NOT NULL REFERENCES companies (id),
@@ -720,15 +777,12 @@ const CREATED_IN_3: &str = "CREATE TABLE invoice_documents (
 pub const NO_DOCUMENTS_BEFORE: &str =
     "Issued before kontor wrote e-invoice documents; this invoice has none.";
 
-fn to_3(conn: &Connection) -> Result<(), Stop> {
-    for (table, column) in ADDED_IN_3 {
+fn to_4(conn: &Connection) -> Result<(), Stop> {
+    for (table, column) in ADDED_IN_4 {
         conn.execute_batch(&format!("ALTER TABLE {} ADD COLUMN {column}", q(table)))?;
     }
-    conn.execute_batch(CREATED_IN_3)?;
-    conn.execute(
-        "UPDATE invoices SET documents_note = ?1",
-        [NO_DOCUMENTS_BEFORE],
-    )?;
+    conn.execute_batch(CREATED_IN_4)?;
+    conn.execute("UPDATE invoices SET documents_note = ?1", [NO_DOCUMENTS_BEFORE])?;
     Ok(())
 }
 

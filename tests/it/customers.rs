@@ -28,7 +28,8 @@ fn a_created_customer_reads_back_whole() {
             "id": id, "number": "K10001", "name": "Müller Bau GmbH", "contact": "Frau Müller", "email": "a@b.de",
             "phone": "+49 40 123", "street": "Hafenstraße 12", "postalCode": "20457", "city": "Hamburg",
             "country": "AT", "vatId": "ATU12345678", "currency": "CHF", "customer": true, "supplier": false,
-            "archived": false, "paymentDays": null, "createdAt": created_at
+            "archived": false, "paymentDays": null, "createdAt": created_at,
+            "buyerReference": null, "electronicAddress": null, "einvoice": "facturx"
         })
     );
     assert_eq!(c.get(&w.live, &format!("/v1/customers/{id}")).body, a.body);
