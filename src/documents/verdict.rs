@@ -90,13 +90,6 @@ fn en16931(doc: &Document, f: &mut Findings) {
     if doc.buyer.name.trim().is_empty() {
         f.add("BR-07", Buyer("--name"), "the buyer's name is missing");
     }
-    if missing(&doc.seller.address.city) || missing(&doc.seller.address.postal_code) {
-        f.add(
-            "BR-08",
-            Seller("--street/--postal-code/--city"),
-            "the seller's postal address is incomplete",
-        );
-    }
     if doc.lines.is_empty() {
         f.add("BR-16", Lines, "the invoice has no lines");
     }

@@ -21,6 +21,7 @@ use crate::documents::{
 };
 use crate::error::{Error, Result, Violation};
 use crate::rules::jurisdiction;
+use crate::rules::locale::Lang;
 use crate::rules::money::Decimal;
 use crate::store::db::Tx;
 use crate::store::row::Row;
@@ -46,16 +47,18 @@ pub(crate) fn write(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) ->
     let mut written: Vec<(Format, Vec<u8>)> = Vec::new();
     let note = match &built.xml {
         Err(why) => {
-            let pdf = pdf::write(&built.doc, None, built.language).map_err(Error::internal)?;
+            let pdf = pdf::write(&built.doc, None).map_err(Error::internal)?;
             written.push((Format::FacturX, pdf));
             Some(why.clone())
         }
         Ok(formats) => {
-            let findings = verdict::check(&built.doc, formats);
-            let findings: Vec<Finding> = findings
-                .into_iter()
-                .chain(particulars(at.company))
-                .collect();
+            let mut findings = verdict::check(&built.doc, formats);
+            // The law's particulars, each unless a rule already named it.
+            for finding in particulars(at.company) {
+                if !findings.iter().any(|f| f.subject == finding.subject) {
+                    findings.push(finding);
+                }
+            }
             if !findings.is_empty() {
                 return Err(Error::Refused(
                     findings
@@ -66,7 +69,7 @@ pub(crate) fn write(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) ->
             }
             let cii_bytes =
                 cii::write(&built.doc, cii::Guideline::En16931).map_err(Error::internal)?;
-            let pdf = pdf::write(&built.doc, Some(&cii_bytes), built.language)
+            let pdf = pdf::write(&built.doc, Some(&cii_bytes))
                 .map_err(Error::internal)?;
             written.push((Format::FacturX, pdf));
             for format in formats {
@@ -207,7 +210,6 @@ struct Built {
     /// The formats besides the PDF (cii always, plus the customer's), or
     /// why the invoice cannot carry XML.
     xml: std::result::Result<Vec<Format>, String>,
-    language: pdf::Language,
     customer_id: String,
 }
 
@@ -266,7 +268,7 @@ fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Bui
     let breakdown = breakdown(tx, invoice_id, sign)?;
     let p = &company.particulars;
     let country = company.country.as_str();
-    let language = pdf::Language::of_country(country);
+    let language = pdf::language(country);
     let legal_info = legal_info(company);
     let mut notes = Vec::new();
     if let Some(info) = &legal_info {
@@ -316,7 +318,7 @@ fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Bui
             .map(|p| (p.from, p.to)),
         notes,
         seller: Party {
-            name: company.particulars.seller_name().to_string(),
+            name: company.seller_name().to_string(),
             address: Address {
                 street: p.street.clone(),
                 postal_code: p.postal_code.clone(),
@@ -360,7 +362,7 @@ fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Bui
             account_holder: Some(
                 p.account_holder
                     .clone()
-                    .unwrap_or_else(|| company.particulars.seller_name().to_string()),
+                    .unwrap_or_else(|| company.seller_name().to_string()),
             ),
         }),
         lines,
@@ -390,7 +392,6 @@ fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Bui
     Ok(Built {
         doc,
         xml,
-        language,
         customer_id: invoice.customer_id,
     })
 }
@@ -531,34 +532,43 @@ fn legal_info(company: &Company) -> Option<String> {
         parts.push(registration.clone());
     }
     if let Some(directors) = &p.managing_directors {
-        parts.push(match pdf::Language::of_country(company.country.as_str()) {
-            pdf::Language::De => format!("Geschäftsführung: {directors}"),
-            pdf::Language::En => format!("Managing directors: {directors}"),
+        parts.push(match pdf::language(company.country.as_str()) {
+            Lang::De => format!("Geschäftsführung: {directors}"),
+            Lang::En => format!("Managing directors: {directors}"),
         });
     }
-    (!parts.is_empty()).then(|| format!("{}, {}", company.particulars.seller_name(), parts.join("; ")))
+    (!parts.is_empty()).then(|| format!("{}, {}", company.seller_name(), parts.join("; ")))
 }
 
-fn credit_terms(language: pdf::Language, preceding: Option<&Preceding>) -> String {
+fn credit_terms(language: Lang, preceding: Option<&Preceding>) -> String {
     let (number, on) = match preceding {
         Some(p) => (p.number.as_str(), p.issued_on),
         None => ("", Date::constant(2000, 1, 1)),
     };
     match language {
-        pdf::Language::De => format!("Gutschrift zur Rechnung {number} vom {on}; der Betrag wird verrechnet oder erstattet."),
-        pdf::Language::En => format!("Credit note for invoice {number} of {on}; the amount is set off or refunded."),
+        Lang::De => format!("Gutschrift zur Rechnung {number} vom {on}; der Betrag wird verrechnet oder erstattet."),
+        Lang::En => format!("Credit note for invoice {number} of {on}; the amount is set off or refunded."),
     }
 }
 
-/// §14 Abs. 4 UStG (and what every EU invoice needs): the seller's full
+/// What the law asks of every invoice beyond EN 16931 (in Germany §14
+/// Abs. 4 UStG, in the EU Art. 226 of the VAT Directive): the seller's full
 /// name and address and its VAT id or tax number.
 fn particulars(company: &Company) -> Vec<Finding> {
     let mut out = Vec::new();
     let p = &company.particulars;
+    let country = company.country.as_str();
+    let rule = if country == "DE" {
+        "§14 UStG"
+    } else if jurisdiction::in_eu(country) {
+        "Art. 226 VAT Directive"
+    } else {
+        "Invoice particulars"
+    };
     let mut need = |flag: &'static str, what: &str, missing: bool| {
         if missing {
             out.push(Finding {
-                rule: "§14 UStG",
+                rule,
                 subject: Subject::Seller(flag),
                 problem: format!("the seller's {what} is missing"),
             });
