@@ -10,6 +10,8 @@ value until stdnum's own validation accepts one. Then, per state:
 - as many one-digit mutations (one digit of a valid id changed to another);
 - as many separator probes (one separator or bracket put somewhere after
   the prefix, which stdnum removes for some states and not for others);
+- as many edits (one character after the prefix removed, added or
+  replaced by any character) and as many random strings after the prefix;
 
 all go through `kontor vat-id check` in one run, and each verdict and each
 compact form must equal stdnum's (`stdnum.eu.vat` for EU and XI ids,
@@ -34,6 +36,7 @@ from stdnum.eu import vat as eu_vat
 from stdnum.gb import vat as gb_vat
 from stdnum.nl import bsn
 from stdnum.no import mva as no_vat
+from stdnum.util import clean
 
 DIGITS = "0123456789"
 
@@ -51,7 +54,14 @@ def two_digits():
 
 
 def oracle(prefix, text):
-    """stdnum's verdict and compact form for an id of the state `prefix`."""
+    """stdnum's verdict and compact form for an id of the state `prefix`.
+
+    The compact form is the prefix and the state module's `compact` (RO's
+    keeps its prefix itself). `eu.vat.compact` adds the prefix only when
+    the rest does not already start with it, so for an id whose number
+    repeats the prefix (FRFR123456789, key "FR") it drops one and names
+    another number; kontor keeps both, as the state module reads them.
+    """
     try:
         if prefix == "CH":
             return ch_vat.is_valid(text), ch_vat.compact(text)
@@ -59,7 +69,12 @@ def oracle(prefix, text):
             return gb_vat.is_valid(text), "GB" + gb_vat.compact(text)
         if prefix == "NO":
             return no_vat.is_valid(text), "NO" + no_vat.compact(text)
-        return eu_vat.is_valid(text), eu_vat.compact(text)
+        module = eu_vat._get_cc_module(prefix)
+        compact = clean(text, "").upper().strip()
+        compact = module.compact(compact)
+        if prefix != "RO":
+            compact = prefix + compact
+        return eu_vat.is_valid(text), compact
     except Exception as e:  # stdnum raising anything but ValidationError
         return False, "stdnum raised %s" % type(e).__name__
 
@@ -561,6 +576,37 @@ def probed(text):
     return text[:i] + random.choice(PROBES) + text[i:]
 
 
+NOISE = DIGITS * 4 + LETTERS + " -./,:()+*" + "01"
+
+
+def noise(prefix):
+    """The prefix and up to 16 random characters, shaped like the state's
+    ids half of the time, so both verdicts occur."""
+    body = "".join(random.choice(NOISE) for _ in range(random.randint(0, 16)))
+    if random.random() < 0.5:
+        if prefix == "CH":
+            body = "E" + body[:9] + random.choice(["MWST", "TVA", "IVA", "TPV", ""])
+        elif prefix == "NO":
+            body = body[:10] + "MVA"
+        elif prefix in ("GB", "XI"):
+            body = random.choice(["GD", "HA", "GD8888", "HA8888", ""]) + body[:5]
+        elif prefix == "NL":
+            body = body[:10] + "B" + body[10:13]
+    return prefix + body
+
+
+def edited(text):
+    """The id with one character after its prefix removed, added or
+    replaced, by any character."""
+    i = random.randint(2, len(text))
+    how = random.choice(["remove", "add", "replace"])
+    if how == "remove" and i < len(text):
+        return text[:i] + text[i + 1 :]
+    if how == "replace" and i < len(text):
+        return text[:i] + random.choice(NOISE) + text[i + 1 :]
+    return text[:i] + random.choice(NOISE) + text[i:]
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("kontor")
@@ -599,6 +645,9 @@ def main():
                 mutations += 1
         for _ in range(args.per_state):
             cases.append((prefix, "probe", probed(random.choice(valid))))
+        for _ in range(args.per_state):
+            cases.append((prefix, "edit", edited(random.choice(valid))))
+            cases.append((prefix, "noise", noise(prefix)))
     generated = time.monotonic()
 
     stdin = "".join(text + "\n" for _, _, text in cases)
@@ -620,7 +669,9 @@ def main():
         if fields[0] not in ("valid", "invalid"):
             disagreements.append((prefix, kind, text, "kontor: " + answer))
         stdnum_valid, stdnum_compact = oracle(prefix, text)
-        c = counts.setdefault(prefix, {"valid": 0, "mutation": 0, "probe": 0, "accepted": 0, "refused": 0})
+        c = counts.setdefault(
+            prefix, {"valid": 0, "mutation": 0, "probe": 0, "edit": 0, "noise": 0, "accepted": 0, "refused": 0}
+        )
         c[kind] += 1
         c["accepted" if stdnum_valid else "refused"] += 1
         if kontor_valid != stdnum_valid:
@@ -634,12 +685,15 @@ def main():
     compared = time.monotonic()
 
     print("python-stdnum %s, seed %d, %d ids per state and kind" % (stdnum.__version__, args.seed, args.per_state))
-    print("%-5s %6s %9s %6s %9s %8s  %s" % ("state", "valid", "mutations", "probes", "accepted", "refused", "forms of the valid ids"))
+    print(
+        "%-5s %6s %9s %6s %6s %6s %9s %8s  %s"
+        % ("state", "valid", "mutations", "probes", "edits", "noise", "accepted", "refused", "forms of the valid ids")
+    )
     for prefix, c in counts.items():
         forms = ", ".join("%s %d" % kv for kv in variants_made[prefix].items())
         print(
-            "%-5s %6d %9d %6d %9d %8d  %s"
-            % (prefix, c["valid"], c["mutation"], c["probe"], c["accepted"], c["refused"], forms)
+            "%-5s %6d %9d %6d %6d %6d %9d %8d  %s"
+            % (prefix, c["valid"], c["mutation"], c["probe"], c["edit"], c["noise"], c["accepted"], c["refused"], forms)
         )
     total = len(cases)
     print(

@@ -4,9 +4,10 @@
 # tests/interop/vat_ids.py generates 1,000 ids stdnum accepts, in every
 # form it accepts (NL's btw-id, FR letter keys, ES K/L/M, BE 9 and 10
 # digits, EL 8 digits, GB/XI branches, government and health ids, CH with
-# MWST/TVA/IVA/TPV, separators), 1,000 one-digit mutations and 1,000
-# separator probes, runs them all through `kontor vat-id check` and compares
-# each verdict and compact form. Needs the Rust toolchain and python3;
+# MWST/TVA/IVA/TPV, separators), 1,000 one-digit mutations, 1,000
+# separator probes, 1,000 one-character edits and 1,000 random strings, runs
+# them all through `kontor vat-id check` and compares each verdict and
+# compact form. Needs the Rust toolchain and python3;
 # installs python-stdnum into target/vat-venv from PyPI. Prints the counts
 # per state and the elapsed time; exits non-zero on any disagreement.
 #

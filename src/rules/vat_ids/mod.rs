@@ -656,6 +656,8 @@ mod tests {
             // French keys with letters.
             ("FR K7399859412", "FRK7399859412"),
             ("FR4Z123456782", "FR4Z123456782"),
+            // The key may be FR itself; the prefix is not dropped twice.
+            ("FRFR812821932", "FRFR812821932"),
             // Irish old style and pre-2013 style.
             ("IE8D79739I", "IE8D79739I"),
             ("IE 6433435F", "IE6433435F"),
