@@ -563,6 +563,7 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
         | Command::Demo(_)
         | Command::Company(_)
         | Command::Key(_)
+        | Command::VatId(_)
         | Command::Backup { .. } => return Err(Error::internal("not an act on the books")),
     }
     Ok(())
