@@ -217,6 +217,27 @@ fn endpoint(url: String) -> kontor::error::Result<NewEndpoint> {
     )
 }
 
+/// The seller's particulars an invoice needs, as the demo's company has them.
+fn seller() -> kontor::books::company::ParticularsInput {
+    use kontor::rules::text::Patch::Value as V;
+    kontor::books::company::ParticularsInput {
+        legal_name: V("Bench GmbH".into()),
+        street: V("Hafenstraße 1".into()),
+        postal_code: V("20457".into()),
+        city: V("Hamburg".into()),
+        vat_id: V("DE136695976".into()),
+        registration: V("HRB 12345, Amtsgericht Hamburg".into()),
+        managing_directors: V("Erika Muster".into()),
+        contact_name: V("Erika Muster".into()),
+        contact_phone: V("+49 40 1234567".into()),
+        contact_email: V("buchhaltung@bench.example".into()),
+        electronic_address: V("9930:DE136695976".into()),
+        iban: V("DE02120300000000202051".into()),
+        bic: V("BYLADEM1001".into()),
+        ..Default::default()
+    }
+}
+
 fn console(data: &std::path::Path, args: &[&str]) -> Value {
     // The console's own functions, called the way `kontor` calls them.
     let db = kontor::store::db::Db::open(data, 1).unwrap();
@@ -228,6 +249,7 @@ fn console(data: &std::path::Path, args: &[&str]) -> Value {
                     country: Some("DE".into()),
                     currency: Some("EUR".into()),
                     plan: Some("ENTERPRISE".into()),
+                    particulars: seller(),
                     ..Default::default()
                 })
                 .unwrap();
@@ -348,7 +370,13 @@ fn fill(db: &kontor::store::db::Db, tenant: &Tenant, customer: &str, n: usize) {
                 let back = (730 * (n - 1 - i) / n.max(1)) as i64;
                 let on = today.checked_sub(jiff::Span::new().days(back)).unwrap();
                 let draft = draft(tx, tenant, customer, "1", 10_000 + (i % 500) as i64)?;
-                let id = issue::issue(tx, tenant, &draft, &IssueOptions::on(on))?;
+                // The bulk path: the act without its documents.
+                let id = issue::issue(
+                    tx,
+                    tenant,
+                    &draft,
+                    &IssueOptions::bulk_without_documents(on),
+                )?;
                 if i % 10 != 0 {
                     let invoice = invoices::get_by_id(tx, tenant, &id)?;
                     let paid_on = on

@@ -436,7 +436,10 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
             mode,
         }) => {
             let format = Format::read(&format.to_ascii_lowercase()).ok_or_else(|| {
-                Error::invalid("format", format!("is facturx, cii, xrechnung or peppol, not {format:?}"))
+                Error::invalid(
+                    "format",
+                    format!("is facturx, cii, xrechnung or peppol, not {format:?}"),
+                )
             })?;
             let document = db.read(|conn| {
                 let t = company::tenant(conn, company, mode.environment())?;

@@ -782,7 +782,10 @@ fn to_4(conn: &Connection) -> Result<(), Stop> {
         conn.execute_batch(&format!("ALTER TABLE {} ADD COLUMN {column}", q(table)))?;
     }
     conn.execute_batch(CREATED_IN_4)?;
-    conn.execute("UPDATE invoices SET documents_note = ?1", [NO_DOCUMENTS_BEFORE])?;
+    conn.execute(
+        "UPDATE invoices SET documents_note = ?1",
+        [NO_DOCUMENTS_BEFORE],
+    )?;
     Ok(())
 }
 

@@ -559,10 +559,16 @@ fn real_answers_match_the_document() {
         k.check(
             "GET",
             "/invoices/{number}/document",
-            &c.get(key, &format!("/v1/invoices/{number}/document?format={format}")),
+            &c.get(
+                key,
+                &format!("/v1/invoices/{number}/document?format={format}"),
+            ),
         );
     }
-    let lacking = c.get(key, &format!("/v1/invoices/{number}/document?format=peppol"));
+    let lacking = c.get(
+        key,
+        &format!("/v1/invoices/{number}/document?format=peppol"),
+    );
     lacking.refused(409, "FALSCHER_ZUSTAND");
     k.check("GET", "/invoices/{number}/document", &lacking);
     let unknown = c.get(key, &format!("/v1/invoices/{number}/document?format=pdf"));

@@ -114,7 +114,14 @@ fn company_create_takes_every_particular_and_show_prints_them() {
 
     // A company made without them has none.
     let plain = data.ok(&[
-        "company", "create", "--name", "Ohne GmbH", "--country", "DE", "--currency", "EUR",
+        "company",
+        "create",
+        "--name",
+        "Ohne GmbH",
+        "--country",
+        "DE",
+        "--currency",
+        "EUR",
     ])["id"]
         .as_str()
         .unwrap()

@@ -408,7 +408,7 @@ pub const SELLER: &[&str] = &[
     "--contact-email",
     "buchhaltung@test-handel.example",
     "--electronic-address",
-    "EM:rechnung@test-handel.example",
+    "9930:DE136695976",
     "--iban",
     "DE02120300000000202051",
     "--bic",

@@ -69,8 +69,7 @@ pub(crate) fn write(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) ->
             }
             let cii_bytes =
                 cii::write(&built.doc, cii::Guideline::En16931).map_err(Error::internal)?;
-            let pdf = pdf::write(&built.doc, Some(&cii_bytes))
-                .map_err(Error::internal)?;
+            let pdf = pdf::write(&built.doc, Some(&cii_bytes)).map_err(Error::internal)?;
             written.push((Format::FacturX, pdf));
             for format in formats {
                 match format {
@@ -111,6 +110,20 @@ pub(crate) fn write(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) ->
         )?
         .execute(params![invoice_id, note, tenant.company_id, tenant.environment])?;
     }
+    Ok(())
+}
+
+/// What an invoice filled in bulk says of its documents.
+pub const FILLED_IN_BULK: &str = "Filled in bulk without documents.";
+
+/// Marks an invoice issued by a bulk fill as having no documents.
+///
+/// Fails only on a storage error.
+pub(crate) fn filled_in_bulk(tx: &Tx, tenant: &Tenant, invoice_id: &str) -> Result<()> {
+    tx.prepare_cached(
+        "UPDATE invoices SET documents_note = ?2 WHERE id = ?1 AND company_id = ?3 AND environment = ?4",
+    )?
+    .execute(params![invoice_id, FILLED_IN_BULK, tenant.company_id, tenant.environment])?;
     Ok(())
 }
 
@@ -170,7 +183,12 @@ pub fn get(conn: &Connection, tenant: &Tenant, number: &str, format: Format) -> 
              WHERE invoice_id = ?1 AND company_id = ?2 AND environment = ?3 AND format = ?4",
         )?
         .query_row(
-            params![invoice.id, tenant.company_id, tenant.environment, format.as_str()],
+            params![
+                invoice.id,
+                tenant.company_id,
+                tenant.environment,
+                format.as_str()
+            ],
             |row| {
                 let r = Row::new(row, "invoice_documents");
                 Ok((r.get::<Vec<u8>>(0)?, r.get::<String>(1)?))
@@ -277,13 +295,12 @@ fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Bui
             text: info.clone(),
         });
     }
-    let accounting_tax = (invoice.currency != company.currency
-        && jurisdiction::in_eu(country))
-    .then(|| AccountingTax {
-        currency: company.currency.as_str().to_string(),
-        exponent: company.currency.exponent(),
-        amount: at.tax_book * sign,
-    });
+    let accounting_tax = (invoice.currency != company.currency && jurisdiction::in_eu(country))
+        .then(|| AccountingTax {
+            currency: company.currency.as_str().to_string(),
+            exponent: company.currency.exponent(),
+            amount: at.tax_book * sign,
+        });
     let gross = invoice.gross * sign;
     let doc = Document {
         type_code: if credit {
@@ -306,12 +323,15 @@ fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Bui
         order_reference: references.as_ref().and_then(|r| r.order_reference.clone()),
         preceding,
         delivered_on: Some(invoice.delivered_on),
-        deliver_to: lines.iter().any(|l| l.category == Category::K).then(|| Address {
-            street: Some(frozen.street.clone()),
-            postal_code: Some(frozen.postal_code.clone()),
-            city: Some(frozen.city.clone()),
-            country: frozen.country.clone(),
-        }),
+        deliver_to: lines
+            .iter()
+            .any(|l| l.category == Category::K)
+            .then(|| Address {
+                street: Some(frozen.street.clone()),
+                postal_code: Some(frozen.postal_code.clone()),
+                city: Some(frozen.city.clone()),
+                country: frozen.country.clone(),
+            }),
         period: references
             .as_ref()
             .and_then(|r| r.period)
@@ -348,12 +368,13 @@ fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Bui
                 country: frozen.country.clone(),
             },
             vat_id: frozen.vat_id.clone(),
-            electronic_address: customer.electronic_address.as_ref().map(|a| {
-                ElectronicAddress {
+            electronic_address: customer
+                .electronic_address
+                .as_ref()
+                .map(|a| ElectronicAddress {
                     scheme: a.scheme.clone(),
                     value: a.value.clone(),
-                }
-            }),
+                }),
             ..Party::default()
         },
         transfer: p.iban.as_ref().filter(|_| !credit).map(|iban| Transfer {
@@ -431,7 +452,9 @@ fn lines(conn: &Connection, invoice_id: &str, sign: i64) -> Result<(Vec<Line>, b
     for row in rows {
         let (name, quantity, price, net, unit, category, rate) = row?;
         let unreadable = |what: &str| {
-            Error::internal(format!("invoice_lines of {invoice_id}: {what} cannot be read"))
+            Error::internal(format!(
+                "invoice_lines of {invoice_id}: {what} cannot be read"
+            ))
         };
         let quantity = Decimal::parse("quantity", quantity.trim_start_matches('-'))
             .map_err(|_| unreadable("quantity"))?;
@@ -546,8 +569,12 @@ fn credit_terms(language: Lang, preceding: Option<&Preceding>) -> String {
         None => ("", Date::constant(2000, 1, 1)),
     };
     match language {
-        Lang::De => format!("Gutschrift zur Rechnung {number} vom {on}; der Betrag wird verrechnet oder erstattet."),
-        Lang::En => format!("Credit note for invoice {number} of {on}; the amount is set off or refunded."),
+        Lang::De => format!(
+            "Gutschrift zur Rechnung {number} vom {on}; der Betrag wird verrechnet oder erstattet."
+        ),
+        Lang::En => {
+            format!("Credit note for invoice {number} of {on}; the amount is set off or refunded.")
+        }
     }
 }
 
@@ -594,8 +621,12 @@ fn refusal(finding: &Finding, at: &Issuing, customer_id: &str) -> Violation {
         Subject::Seller(flag) => format!("set it with `kontor company set {company} {flag} …`"),
         Subject::Buyer(flag) => format!("set it with `kontor customer set {customer_id} {flag} …`"),
         Subject::Draft(flag) => format!("set it with `kontor draft set {draft} {flag} …`"),
-        Subject::Lines => format!("change the lines of {draft} (`kontor draft line … --vat-category …`)"),
-        Subject::Figures => "kontor computed figures that do not add up; this is a fault to report".into(),
+        Subject::Lines => {
+            format!("change the lines of {draft} (`kontor draft line … --vat-category …`)")
+        }
+        Subject::Figures => {
+            "kontor computed figures that do not add up; this is a fault to report".into()
+        }
     };
     Violation::whole(format!("{}: {}", finding.rule, finding.problem)).hint(fix)
 }

@@ -33,16 +33,30 @@ pub fn get(call: &Call, number: &str) -> Result<Reply> {
 /// the file stored at issue, unchanged, its SHA-256 as the ETag.
 pub fn document(call: &Call, number: &str) -> Result<Reply> {
     let format = match call.query.get("format") {
-        None => return Err(Error::invalid("format", "is missing; give facturx, cii, xrechnung or peppol")),
+        None => {
+            return Err(Error::invalid(
+                "format",
+                "is missing; give facturx, cii, xrechnung or peppol",
+            ))
+        }
         Some(name) => Format::read(name).ok_or_else(|| {
-            Error::invalid("format", format!("is facturx, cii, xrechnung or peppol, not {name:?}"))
+            Error::invalid(
+                "format",
+                format!("is facturx, cii, xrechnung or peppol, not {name:?}"),
+            )
         })?,
     };
     let stored = documents::get(call.conn, call.tenant(), number, format)?;
     // The number's `/` (and anything a file name cannot hold) becomes `-`.
     let stem: String = number
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') { c } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '-'
+            }
+        })
         .collect();
     Ok(Reply::file(
         format.media_type(),
