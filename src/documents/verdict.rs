@@ -5,7 +5,11 @@
 //! rule id, the particular that is missing or wrong, and the sentence a
 //! person reads; the books add how to fix it.
 
+#[cfg(test)]
+use super::Breakdown;
 use super::{Category, Document, Format, TypeCode};
+#[cfg(test)]
+use crate::rules::money::Decimal;
 
 /// What a finding is about, so the caller can say where to fix it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -472,5 +476,97 @@ fn reason_rule(c: Category) -> &'static str {
         Category::O => "BR-O-10",
         Category::L => "BR-AF-10",
         Category::M => "BR-AG-10",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::documents::samples;
+
+    fn rules(doc: &Document, formats: &[Format]) -> Vec<&'static str> {
+        check(doc, formats).into_iter().map(|f| f.rule).collect()
+    }
+
+    #[test]
+    fn the_sample_passes_every_format() {
+        assert_eq!(rules(&samples::mixed(), &Format::ALL), Vec::<&str>::new());
+    }
+
+    /// The rules the surfaces cannot reach (a customer always has a city and
+    /// postal code; kontor computes the sums), each with a failing case.
+    #[test]
+    fn each_rule_fails_on_its_case() {
+        type Break = Box<dyn Fn(&mut Document)>;
+        let cases: Vec<(&str, Break)> = vec![
+            ("BR-DE-8", Box::new(|d| d.buyer.address.city = None)),
+            ("BR-DE-9", Box::new(|d| d.buyer.address.postal_code = None)),
+            ("BR-CO-10", Box::new(|d| d.lines[0].net += 1)),
+            ("BR-CO-14", Box::new(|d| d.breakdown[0].amount += 1)),
+            ("BR-CO-15", Box::new(|d| d.gross += 1)),
+            ("BR-CO-18", Box::new(|d| d.breakdown[1].base += 1)),
+            (
+                "BR-S-05",
+                Box::new(|d| d.lines[0].rate = Decimal::from_int(0)),
+            ),
+            ("BR-Z-05", Box::new(|d| d.lines[0].category = Category::Z)),
+            (
+                "BR-S-10",
+                Box::new(|d| d.breakdown[0].reason = Some("x".into())),
+            ),
+            ("BR-DEC-23", Box::new(|d| d.exponent = 3)),
+            ("BR-16", Box::new(|d| d.lines.clear())),
+            (
+                "BR-CO-25",
+                Box::new(|d| {
+                    d.due_on = None;
+                    d.payment_terms = None;
+                }),
+            ),
+            (
+                "BR-AE-02",
+                Box::new(|d| {
+                    for l in &mut d.lines {
+                        l.category = Category::AE;
+                        l.rate = Decimal::from_int(0);
+                    }
+                }),
+            ),
+            (
+                "BR-E-10",
+                Box::new(|d| {
+                    d.lines.iter_mut().for_each(|l| {
+                        l.category = Category::E;
+                        l.rate = Decimal::from_int(0);
+                    });
+                    d.breakdown = vec![Breakdown {
+                        category: Category::E,
+                        rate: Decimal::from_int(0),
+                        base: d.net,
+                        amount: 0,
+                        reason: None,
+                        reason_code: None,
+                    }];
+                }),
+            ),
+            (
+                "BR-O-02",
+                Box::new(|d| {
+                    d.lines.iter_mut().for_each(|l| {
+                        l.category = Category::O;
+                        l.rate = Decimal::from_int(0);
+                    });
+                }),
+            ),
+        ];
+        for (rule, break_it) in cases {
+            let mut doc = samples::mixed();
+            break_it(&mut doc);
+            assert!(
+                rules(&doc, &Format::ALL).contains(&rule),
+                "{rule}: {:?}",
+                rules(&doc, &Format::ALL)
+            );
+        }
     }
 }

@@ -708,3 +708,157 @@ fn a_three_decimal_currency_gets_a_pdf_without_xml() {
         .unwrap()
         .contains("two decimals"));
 }
+
+/// Each BR-DE and Peppol rule kontor checks itself, with a failing case:
+/// the particular taken away, the issue refused naming the rule, nothing
+/// numbered; given back, the same draft issues.
+#[test]
+fn each_format_rule_kontor_checks_has_a_failing_case() {
+    let w = World::new();
+    let c = w.client();
+    let x = customer(
+        &w,
+        &c,
+        german("Stadtwerke"),
+        &[
+            "--buyer-reference",
+            "04011000-12345-34",
+            "--electronic-address",
+            "0204:04011000-12345-34",
+            "--einvoice",
+            "xrechnung",
+        ],
+    );
+    let p = customer(
+        &w,
+        &c,
+        german("Peppol AG"),
+        &[
+            "--buyer-reference",
+            "B-1",
+            "--electronic-address",
+            "9930:DE136695976",
+            "--einvoice",
+            "peppol",
+        ],
+    );
+    let x_draft = draft(&w, &c, &x, &[line("x", "1", "100", &["--tax-rate", "19"])]);
+    let p_draft = draft(&w, &c, &p, &[line("x", "1", "100", &["--tax-rate", "19"])]);
+    let seller_rules: &[(&str, &str, &str, &[&str])] = &[
+        (
+            "BR-DE-1",
+            "iban",
+            "x",
+            &["--iban", "DE02120300000000202051"],
+        ),
+        ("BR-DE-3", "city", "x", &["--city", "Hamburg"]),
+        ("BR-DE-4", "postal-code", "x", &["--postal-code", "20457"]),
+        (
+            "BR-DE-5",
+            "contact-name",
+            "x",
+            &["--contact-name", "Erika Muster"],
+        ),
+        (
+            "BR-DE-6",
+            "contact-phone",
+            "x",
+            &["--contact-phone", "+49 40 1234567"],
+        ),
+        (
+            "BR-DE-7",
+            "contact-email",
+            "x",
+            &["--contact-email", "a@test-handel.example"],
+        ),
+        (
+            "PEPPOL-EN16931-R020",
+            "electronic-address",
+            "p",
+            &["--electronic-address", "9930:DE136695976"],
+        ),
+    ];
+    let refused = |draft: &str, rule: &str| {
+        let (ok, _, err) = w.data.console(&["draft", "issue", draft]);
+        assert!(!ok, "{rule}: issued");
+        assert!(err.contains(&format!("{rule}:")), "{rule} in {err}");
+        assert_eq!(
+            c.get(&w.live, "/v1/invoices").body["total"],
+            json!(0),
+            "{rule}"
+        );
+    };
+    for (rule, flag, which, restore) in seller_rules {
+        w.data.ok(&["company", "set", &w.company, "--clear", flag]);
+        refused(if *which == "x" { &x_draft } else { &p_draft }, rule);
+        let mut args = vec!["company", "set", w.company.as_str()];
+        args.extend(restore.iter().copied());
+        w.data.ok(&args);
+    }
+    // BR-DE-16: neither VAT id nor tax number (BR-S-02 follows from it).
+    w.data.ok(&[
+        "company",
+        "set",
+        &w.company,
+        "--clear",
+        "vat-id",
+        "--clear",
+        "tax-number",
+    ]);
+    refused(&x_draft, "BR-DE-16");
+    w.data
+        .ok(&["company", "set", &w.company, "--vat-id", "DE136695976"]);
+    // BR-DE-15 and PEPPOL-EN16931-R003: no buyer reference (nor order reference).
+    let xid = x["id"].as_str().unwrap();
+    let pid = p["id"].as_str().unwrap();
+    w.data
+        .ok(&["customer", "set", xid, "--clear", "buyer-reference"]);
+    refused(&x_draft, "BR-DE-15");
+    w.data
+        .ok(&["customer", "set", pid, "--clear", "buyer-reference"]);
+    refused(&p_draft, "PEPPOL-EN16931-R003");
+    // PEPPOL-EN16931-R010 and -CL008: the buyer's electronic address missing,
+    // or an e-mail address, which Peppol does not take.
+    w.data
+        .ok(&["draft", "set", &p_draft, "--order-reference", "PO-9"]);
+    w.data
+        .ok(&["customer", "set", pid, "--clear", "electronic-address"]);
+    refused(&p_draft, "PEPPOL-EN16931-R010");
+    w.data.ok(&[
+        "customer",
+        "set",
+        pid,
+        "--electronic-address",
+        "EM:einkauf@peppol.example",
+    ]);
+    refused(&p_draft, "PEPPOL-EN16931-CL008");
+    // XRechnung's own electronic address rule for the buyer.
+    w.data.ok(&[
+        "customer",
+        "set",
+        xid,
+        "--buyer-reference",
+        "04011000-12345-34",
+        "--clear",
+        "electronic-address",
+    ]);
+    refused(&x_draft, "PEPPOL-EN16931-R010");
+
+    // Given back, both issue, and take the first numbers.
+    w.data.ok(&[
+        "customer",
+        "set",
+        xid,
+        "--electronic-address",
+        "0204:04011000-12345-34",
+    ]);
+    w.data.ok(&[
+        "customer",
+        "set",
+        pid,
+        "--electronic-address",
+        "9930:DE136695976",
+    ]);
+    assert_eq!(issue(&w, &x_draft)["number"], json!("2026-00001"));
+    assert_eq!(issue(&w, &p_draft)["number"], json!("2026-00002"));
+}
