@@ -664,7 +664,11 @@ fn deliveries(dir: &std::path::Path) {
 
 fn main() {
     if let Some(code) = process::run_as_kontor() {
-        std::process::exit(if code == std::process::ExitCode::SUCCESS { 0 } else { 1 });
+        std::process::exit(if code == std::process::ExitCode::SUCCESS {
+            0
+        } else {
+            1
+        });
     }
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().join("bench.db");
@@ -1010,8 +1014,20 @@ end
         }
         assert!(!refusal.is_empty(), "the key ran dry");
         let phases = [
-            ("(a) GET /v1/customers?size=25, keys rotated", 200, page.clone(), &rotated, 0.30),
-            ("(b) 429 refusals of one exhausted key", 429, refusal, &exhausted, 0.60),
+            (
+                "(a) GET /v1/customers?size=25, keys rotated",
+                200,
+                page.clone(),
+                &rotated,
+                0.30,
+            ),
+            (
+                "(b) 429 refusals of one exhausted key",
+                429,
+                refusal,
+                &exhausted,
+                0.60,
+            ),
         ];
         for (name, status, bytes, keys, goal) in phases {
             println!("\n{name} ({} bytes), kontor {setup}", bytes.len());

@@ -36,14 +36,21 @@ pub struct Migration {
 }
 
 /// Every step, in order. The last number is the current schema version.
-pub const MIGRATIONS: &[Migration] = &[Migration {
-    number: 2,
-    summary: concat!(
-        "references carry company and environment; amounts their sign, currencies their shape; ",
-        "one invoice per draft; a payment names its invoice or bill; credit applications"
-    ),
-    run: to_2,
-}];
+pub const MIGRATIONS: &[Migration] = &[
+    Migration {
+        number: 2,
+        summary: concat!(
+            "references carry company and environment; amounts their sign, currencies their shape; ",
+            "one invoice per draft; a payment names its invoice or bill; credit applications"
+        ),
+        run: to_2,
+    },
+    Migration {
+        number: 3,
+        summary: "people, their roles in companies, their sessions, and the audit of who did what",
+        run: to_3,
+    },
+];
 
 /// The schema version this binary writes and understands: the last step's
 /// number, which `db::SCHEMA_VERSION` must name too (checked when compiling).
@@ -658,6 +665,16 @@ fn create_missing_dependents(
     }
     Ok(())
 }
+
+/// Step 3 only adds tables: the people of the screens, their memberships
+/// and sessions, and the audit of acts. Nothing existing changes.
+fn to_3(conn: &Connection) -> Result<(), Stop> {
+    conn.execute_batch(SCHEMA_3_ADDED)?;
+    Ok(())
+}
+
+/// The tables step 3 adds, frozen as version 3 was released.
+const SCHEMA_3_ADDED: &str = include_str!("migrations/3.sql");
 
 /// Version 2 of the schema, frozen: `schema.sql` as version 2 was released.
 /// Step 2 takes the definitions of the tables it rebuilds or creates, and

@@ -17,6 +17,7 @@ mod migrations;
 mod openapi;
 mod pipeline;
 mod receiver;
+mod screens;
 mod settlement;
 mod stored;
 mod support;
