@@ -273,6 +273,11 @@ fn start_with(
                 .iter()
                 .any(|url| url.to_ascii_lowercase().starts_with("https://")),
             trusted_proxies: config.trusted_proxies.clone(),
+            public_origins: config
+                .public_urls
+                .iter()
+                .filter_map(|url| screens::origin_of(url))
+                .collect(),
             lockout: Default::default(),
         },
     });

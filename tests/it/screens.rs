@@ -998,3 +998,74 @@ fn the_console_manages_people() {
     office.data.ok(&["user", "disable", "viewer@alpha.de"]);
     browser.get("/dashboard").redirects_to("/login");
 }
+
+/// Issues an invoice of `net` minor units at 19 % for a new customer of
+/// `company`, dated `on` (so due 14 days later); returns its number.
+fn invoice(office: &Office, company: &str, name: &str, net: i64, on: &str) -> String {
+    let key = office.data.key(company, "production", "all");
+    let customer = office.api().customer(&key, name);
+    let draft = office.api().draft(&key, &customer);
+    office.data.line(&draft, net, "19", false);
+    let issued = office.data.ok(&["draft", "issue", &draft, "--on", on]);
+    issued["number"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn the_dashboard_shows_the_companys_own_figures_in_the_persons_notation() {
+    let office = Office::new();
+    let number = invoice(&office, &office.a, "Säumig GmbH", 123_456, "2026-01-05");
+    let mut alpha = office.signed_in("owner@alpha.de");
+    let page = alpha.get("/dashboard");
+    assert_eq!(page.status, 200);
+    // 1,234.56 net + 19 % = 1,469.13, all of it overdue.
+    assert!(page.body.contains("<dd>€1,469.13</dd>"), "{}", page.body);
+    assert!(
+        page.body.contains(&format!(
+            "<td>{number}</td><td>Säumig GmbH</td><td>5 Jan 2026</td><td>19 Jan 2026</td>"
+        )),
+        "{}",
+        page.body
+    );
+    alpha.language = "de";
+    let page = alpha.get("/dashboard");
+    assert!(
+        page.body.contains("<dd>1.469,13\u{a0}€</dd>"),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("<td>05.01.2026</td><td>19.01.2026</td>"));
+    // Another company's person sees none of it.
+    let mut beta = office.signed_in("owner@beta.de");
+    let page = beta.get("/dashboard");
+    assert!(!page.body.contains("Säumig") && !page.body.contains("1,469.13"));
+    assert!(page.body.contains("No invoice is overdue."));
+    assert!(page.body.contains("<dd>€0.00</dd>"));
+}
+
+#[test]
+fn a_form_larger_than_the_screens_read_is_refused() {
+    let office = Office::new();
+    let mut browser = office.signed_in("owner@alpha.de");
+    let token = browser.get("/customers/new").csrf();
+    let long = "x".repeat(70 * 1024);
+    let page = browser.post("/customers", &[("csrf", &token), ("name", &long)]);
+    assert_eq!(page.status, 413);
+    assert_eq!(office.count("SELECT count(*) FROM customers"), 0);
+}
+
+#[test]
+fn behind_a_proxy_the_public_urls_origin_may_post() {
+    let office = Office::configured(|c| c.public_urls = vec!["https://books.example.com".into()]);
+    let mut browser = office.signed_in("owner@alpha.de");
+    browser.origin = Some("https://books.example.com".into());
+    browser
+        .act("/customers/new", "/customers", &new_customer("Proxy GmbH"))
+        .redirects_to_prefix("/customers/cus_");
+    browser.origin = Some("https://books.example.com.evil.example".into());
+    assert_eq!(
+        browser
+            .act("/customers/new", "/customers", &new_customer("Evil GmbH"))
+            .status,
+        403
+    );
+}

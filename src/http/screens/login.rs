@@ -108,7 +108,7 @@ pub async fn submit(app: Arc<App>, visit: Visit, lang: Lang) -> Answer {
     let sent_token = form.get("csrf").unwrap_or("");
     let from_here = cookie(visit.cookie.as_deref(), LOGIN_COOKIE)
         .is_some_and(|kept| sessions::same_token(kept, sent_token));
-    if !from_here || !same_origin(&visit) {
+    if !from_here || !same_origin(settings, &visit) {
         return refuse(
             StatusCode::FORBIDDEN,
             lang.pick(

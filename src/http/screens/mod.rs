@@ -52,6 +52,9 @@ pub struct Settings {
     pub secure: bool,
     /// Proxies whose `X-Forwarded-For` names the client.
     pub trusted_proxies: Vec<IpAddr>,
+    /// The origins of the public URLs (`https://books.example.com`), which a
+    /// form's `Origin` may name besides the request's own host.
+    pub public_origins: Vec<String>,
     pub lockout: Lockout,
 }
 
@@ -160,13 +163,28 @@ fn set_cookie(settings: &Settings, name: &str, value: &str, path: &str) -> Strin
     c
 }
 
-/// Whether a form post comes from a page of this host: an `Origin` header,
-/// when the browser sends one, must name the host the request was sent to
-/// (`null` never does).
-fn same_origin(visit: &Visit) -> bool {
+/// The origin (`scheme://host[:port]`, lower case) of a public URL.
+pub fn origin_of(url: &str) -> Option<String> {
+    let uri = url.parse::<hyper::Uri>().ok()?;
+    let scheme = uri.scheme_str()?.to_ascii_lowercase();
+    let authority = uri.authority()?.as_str().to_ascii_lowercase();
+    Some(format!("{scheme}://{authority}"))
+}
+
+/// Whether a form post comes from a page of this service: an `Origin`
+/// header, when the browser sends one, must name the host the request was
+/// sent to or a public URL's origin (`null` never does).
+fn same_origin(settings: &Settings, visit: &Visit) -> bool {
     let Some(origin) = visit.origin.as_deref() else {
         return true;
     };
+    if settings
+        .public_origins
+        .iter()
+        .any(|o| o.eq_ignore_ascii_case(origin))
+    {
+        return true;
+    }
     let Some(host) = visit.host.as_deref() else {
         return false;
     };
@@ -294,7 +312,7 @@ async fn with_session(app: Arc<App>, visit: Visit, browser: Lang) -> Answer {
             let token_ok = form
                 .get("csrf")
                 .is_some_and(|sent| sessions::same_token(sent, &session.csrf));
-            if !token_ok || !same_origin(&visit) {
+            if !token_ok || !same_origin(&app.screens, &visit) {
                 return page::forged(lang, &session);
             }
         }
@@ -381,6 +399,19 @@ mod tests {
         assert_eq!(client_address(proxy, None, &[proxy]), proxy);
         assert_eq!(client_address(proxy, Some("nonsense"), &[proxy]), proxy);
         assert_eq!(client_address(proxy, header, &[]), proxy);
+    }
+
+    #[test]
+    fn public_urls_give_their_origins() {
+        assert_eq!(
+            origin_of("https://Books.Example.com/").as_deref(),
+            Some("https://books.example.com")
+        );
+        assert_eq!(
+            origin_of("http://127.0.0.1:8080").as_deref(),
+            Some("http://127.0.0.1:8080")
+        );
+        assert_eq!(origin_of("not a url"), None);
     }
 
     #[test]
