@@ -98,12 +98,16 @@ pub fn hash(password: &str) -> Result<String> {
 fn decoy() -> &'static str {
     static DECOY: OnceLock<String> = OnceLock::new();
     DECOY.get_or_init(|| {
-        let salt = SaltString::encode_b64(b"kontor-no-person").unwrap_or_else(|_| {
-            SaltString::from_b64("a29udG9yLW5vLXBlcnNvbg").expect("a fixed salt is valid")
-        });
-        hasher()
-            .hash_password(b"no person has this password", &salt)
-            .map(|h| h.to_string())
+        // A random password under a random salt: nobody can match it.
+        let password = crate::store::ids::random_bytes(32);
+        SaltString::encode_b64(&crate::store::ids::random_bytes(16))
+            .ok()
+            .and_then(|salt| {
+                hasher()
+                    .hash_password(&password, &salt)
+                    .ok()
+                    .map(|h| h.to_string())
+            })
             .unwrap_or_default()
     })
 }
@@ -150,6 +154,12 @@ mod tests {
         assert!(!verify("correct horse battery", None));
         assert!(!verify("anything", Some("not a hash")));
         assert_ne!(hash("correct horse battery").unwrap(), h, "salted");
+        // An unknown account is checked against a hash of the same cost.
+        assert!(
+            decoy().starts_with("$argon2id$v=19$m=19456,t=2,p=1$"),
+            "{}",
+            decoy()
+        );
     }
 
     #[test]

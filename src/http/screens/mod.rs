@@ -259,40 +259,45 @@ pub async fn serve(app: Arc<App>, visit: Visit) -> Answer {
     }
 }
 
-/// Runs a request that needs a session: the session read, the form's checks
-/// (token and origin) for a post, the page, and last-seen written when due.
+/// Runs a request that needs a session: the session read (a short read of
+/// nobody's share yet), then the form's checks (token and origin) for a
+/// post and the page within the session's company's share of the pooled
+/// connections, and last-seen written when due.
 async fn with_session(app: Arc<App>, visit: Visit, browser: Lang) -> Answer {
     let reads = visit.method == Method::GET || visit.method == Method::HEAD;
-    let job_app = app.clone();
-    let answer = in_store(&app, reads, None, move |conn| {
-        let app = &*job_app;
-        let token = cookie(visit.cookie.as_deref(), SESSION_COOKIE).map(str::to_string);
-        let now = jiff::Timestamp::now();
-        let snapshot = match pipeline::snapshot(conn, reads) {
-            Ok(s) => s,
-            Err(e) => return page::failure(&e, browser, None),
-        };
-        let found = match token {
-            Some(token) => sessions::find(conn, &token, app.screens.expiry, now),
-            None => Ok(None),
-        };
-        let session = match found {
-            Ok(Some(session)) => session,
-            Ok(None) => {
-                // Signed out, expired or never signed in: to the sign-in, and
-                // the browser forgets a dead cookie.
-                let mut answer = see_other("/login");
-                if cookie(visit.cookie.as_deref(), SESSION_COOKIE).is_some() {
-                    answer.headers.push((
-                        "Set-Cookie",
-                        set_cookie(&app.screens, SESSION_COOKIE, "", "/"),
-                    ));
-                }
-                return answer;
+    let token = cookie(visit.cookie.as_deref(), SESSION_COOKIE).map(str::to_string);
+    let now = jiff::Timestamp::now();
+    let expiry = app.screens.expiry;
+    let found = match token {
+        Some(token) => in_store(&app, true, None, move |conn| {
+            sessions::find(conn, &token, expiry, now)
+        })
+        .await
+        .and_then(|found| found),
+        None => Ok(None),
+    };
+    let session = match found {
+        Ok(Some(session)) => session,
+        Ok(None) => {
+            // Signed out, expired or never signed in: to the sign-in, and
+            // the browser forgets a dead cookie.
+            let mut answer = see_other("/login");
+            if cookie(visit.cookie.as_deref(), SESSION_COOKIE).is_some() {
+                answer.headers.push((
+                    "Set-Cookie",
+                    set_cookie(&app.screens, SESSION_COOKIE, "", "/"),
+                ));
             }
-            Err(e) => return page::failure(&e, browser, None),
-        };
-        let lang = session.person.locale.unwrap_or(browser);
+            return answer;
+        }
+        Err(e) => return page::failure(&e, browser, None),
+    };
+    let lang = session.person.locale.unwrap_or(browser);
+    let tenant = session.tenant.clone();
+    let shown = session.clone();
+    let job_app = app.clone();
+    let answer = in_store(&app, reads, Some(tenant), move |conn| {
+        let app = &*job_app;
         let query = Query::parse(&visit.query).unwrap_or_default();
         let form = match &visit.body {
             None => return page::failure(&Error::PayloadTooLarge, lang, Some(&session)),
@@ -316,6 +321,10 @@ async fn with_session(app: Arc<App>, visit: Visit, browser: Lang) -> Answer {
                 return page::forged(lang, &session);
             }
         }
+        let snapshot = match pipeline::snapshot(conn, reads) {
+            Ok(s) => s,
+            Err(e) => return page::failure(&e, lang, Some(&session)),
+        };
         let ctx = Ctx {
             app,
             conn,
@@ -338,7 +347,7 @@ async fn with_session(app: Arc<App>, visit: Visit, browser: Lang) -> Answer {
         answer
     })
     .await;
-    answer.unwrap_or_else(|e| page::failure(&e, browser, None))
+    answer.unwrap_or_else(|e| page::failure(&e, lang, Some(&shown)))
 }
 
 /// The route table of the screens that need a session.
