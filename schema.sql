@@ -27,7 +27,28 @@ CREATE TABLE companies (
     timezone       TEXT NOT NULL,
     -- the workflow: stage keys separated by ',' in order; the first is the start
     workflow       TEXT NOT NULL,
-    created_at     TEXT NOT NULL
+    created_at     TEXT NOT NULL,
+    -- The seller's particulars (§14 UStG, §35a GmbHG, EN 16931 BG-4), set by
+    -- a person; each may be absent (a file of version 2 has none). Checked by
+    -- the program: the IBAN and BIC upper case without spaces, the VAT id
+    -- compact, the electronic address `SCHEME:VALUE` with a scheme of the EAS list.
+    legal_name                TEXT,
+    street                    TEXT,
+    postal_code               TEXT,
+    city                      TEXT,
+    vat_id                    TEXT,
+    tax_number                TEXT,
+    registration              TEXT,
+    contact_name              TEXT,
+    contact_phone             TEXT,
+    contact_email             TEXT,
+    electronic_address        TEXT,
+    iban                      TEXT,
+    bic                       TEXT,
+    account_holder            TEXT,
+    managing_directors        TEXT,
+    -- §19 UStG: invoices charge no VAT and say why
+    small_business            INTEGER NOT NULL DEFAULT 0 CHECK (small_business IN (0, 1))
 ) STRICT;
 
 CREATE TABLE api_keys (
@@ -112,6 +133,13 @@ CREATE TABLE customers (
     archived     INTEGER NOT NULL DEFAULT 0,
     payment_days INTEGER,
     created_at   TEXT NOT NULL,
+    -- The buyer's particulars for e-invoices (version 3): the buyer reference
+    -- (BT-10, a Leitweg-ID for German public buyers), the electronic address
+    -- (BT-49, `SCHEME:VALUE` with a scheme of the EAS list), and the format the
+    -- customer receives.
+    buyer_reference           TEXT,
+    electronic_address        TEXT,
+    einvoice_format           TEXT NOT NULL DEFAULT 'facturx' CHECK (einvoice_format IN ('facturx', 'xrechnung', 'peppol')),
     UNIQUE (company_id, environment, number),
     UNIQUE (id, company_id, environment)
 ) STRICT;
@@ -208,6 +236,13 @@ CREATE TABLE drafts (
     state         TEXT NOT NULL CHECK (state IN ('DRAFT', 'ISSUED')),
     invoice_id    TEXT,
     created_at    TEXT NOT NULL,
+    -- What the draft's invoice will say beyond its lines (version 3): a buyer
+    -- reference of its own (none: the customer's applies), the buyer's order
+    -- (BT-13), and the delivery period (BG-14), dates from ≤ to.
+    buyer_reference TEXT,
+    order_reference TEXT,
+    period_start    TEXT,
+    period_end      TEXT CHECK ((period_start IS NULL) = (period_end IS NULL) AND (period_end IS NULL OR period_start <= period_end)),
     CHECK ((state = 'ISSUED') = (invoice_id IS NOT NULL)),
     UNIQUE (id, company_id, environment),
     FOREIGN KEY (customer_id, company_id, environment) REFERENCES customers (id, company_id, environment),

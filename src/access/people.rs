@@ -8,7 +8,6 @@ use serde::Serialize;
 
 use crate::access::passwords;
 use crate::books::company;
-use crate::books::customers::email_shaped;
 use crate::error::{Error, Result, Violations};
 use crate::rules::locale::Lang;
 use crate::rules::text;
@@ -95,7 +94,7 @@ pub struct NewMember {
 /// Fails with `Invalid` naming the field `email`.
 pub fn check_email(email: Option<&str>) -> Result<String> {
     let email = text::required("email", email, 254)?.to_lowercase();
-    if !email_shaped(&email) {
+    if !text::email_shaped(&email) {
         return Err(Error::invalid("email", "is not an e-mail address"));
     }
     Ok(email)

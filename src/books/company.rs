@@ -1,16 +1,22 @@
-//! Companies: their master data, plan, time zone and workflow, created and
-//! changed only by a person (the console). The API reads a company through
-//! its key and never changes it. This module owns the plan check's source,
-//! the workflow's stage keys, and the one way a person's act names its books:
-//! `tenant`, which refuses a company that does not exist.
+//! Companies: their master data, plan, time zone and workflow, and the
+//! seller's particulars an invoice carries (`Particulars`: address, VAT id,
+//! registration, contact, bank account, electronic address, small-business
+//! status), created and changed only by a person (the console). The API
+//! reads a company through its key and never changes it. This module owns
+//! the plan check's source, the workflow's stage keys, and the one way a
+//! person's act names its books: `tenant`, which refuses a company that does
+//! not exist.
 
 use jiff::tz::TimeZone;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 use crate::error::{Error, Result, Violations};
+use crate::rules::bank::{Bic, Iban};
+use crate::rules::eas::ElectronicAddress;
 use crate::rules::iso::{CountryCode, Currency};
-use crate::rules::text;
+use crate::rules::text::{self, Patch};
+use crate::rules::vat_ids;
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::ids;
@@ -91,6 +97,206 @@ pub struct Company {
     zone: TimeZone,
     pub workflow: Vec<String>,
     pub created_at: String,
+    /// The seller's particulars, as far as a person has set them.
+    pub particulars: Particulars,
+}
+
+/// The seller's particulars: what §14 UStG and §35a GmbHG ask an invoice
+/// and a business letter to say of the seller, and what EN 16931 carries of
+/// it (BG-4 seller, BG-6 contact, BG-16/17 payment instructions). Each is
+/// absent until a person sets it; whether an invoice may be issued without
+/// one is for the issue to decide.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Particulars {
+    /// The registered name (BT-27), when it differs from the company's name.
+    pub legal_name: Option<String>,
+    pub street: Option<String>,
+    pub postal_code: Option<String>,
+    pub city: Option<String>,
+    /// Compact, upper case; passes the check of its own prefix's country.
+    pub vat_id: Option<String>,
+    /// The tax office's number (Steuernummer, BT-32).
+    pub tax_number: Option<String>,
+    /// The register entry, such as `HRB 12345, Amtsgericht Hamburg` (BT-30, §35a GmbHG).
+    pub registration: Option<String>,
+    pub contact_name: Option<String>,
+    pub contact_phone: Option<String>,
+    pub contact_email: Option<String>,
+    /// The seller's electronic address (BT-34).
+    pub electronic_address: Option<ElectronicAddress>,
+    /// Compact and upper case; `Iban::grouped` is the printed form.
+    pub iban: Option<Iban>,
+    pub bic: Option<Bic>,
+    /// The account holder's name (BT-85), at most 70 characters as a SEPA transfer carries it.
+    pub account_holder: Option<String>,
+    /// The managing directors, as the business letter names them (§35a GmbHG).
+    pub managing_directors: Option<String>,
+    /// §19 UStG: the seller charges no VAT, and its invoices say so.
+    pub small_business: bool,
+}
+
+impl Company {
+    /// The seller's name on a document: the registered name, else the company's name.
+    pub fn seller_name(&self) -> &str {
+        self.particulars.legal_name.as_deref().unwrap_or(&self.name)
+    }
+}
+
+/// The seller's particulars as a person gives them, field by field: left
+/// out (unchanged), cleared, or a value as written.
+#[derive(Debug, Default, Clone)]
+pub struct ParticularsInput {
+    pub legal_name: Patch<String>,
+    pub street: Patch<String>,
+    pub postal_code: Patch<String>,
+    pub city: Patch<String>,
+    pub vat_id: Patch<String>,
+    pub tax_number: Patch<String>,
+    pub registration: Patch<String>,
+    pub contact_name: Patch<String>,
+    pub contact_phone: Patch<String>,
+    pub contact_email: Patch<String>,
+    /// `SCHEME:VALUE`.
+    pub electronic_address: Patch<String>,
+    pub iban: Patch<String>,
+    pub bic: Patch<String>,
+    pub account_holder: Patch<String>,
+    pub managing_directors: Patch<String>,
+    pub small_business: Option<bool>,
+}
+
+/// A checked change of the seller's particulars.
+#[derive(Debug, Default, Clone)]
+pub struct ParticularsChange {
+    legal_name: Patch<String>,
+    street: Patch<String>,
+    postal_code: Patch<String>,
+    city: Patch<String>,
+    vat_id: Patch<String>,
+    tax_number: Patch<String>,
+    registration: Patch<String>,
+    contact_name: Patch<String>,
+    contact_phone: Patch<String>,
+    contact_email: Patch<String>,
+    electronic_address: Patch<ElectronicAddress>,
+    iban: Patch<Iban>,
+    bic: Patch<Bic>,
+    account_holder: Patch<String>,
+    managing_directors: Patch<String>,
+    small_business: Option<bool>,
+}
+
+impl ParticularsChange {
+    /// Checks a change of the particulars of a seller in `country`: texts
+    /// trimmed, printable and bounded (names, street, registration and
+    /// contact name 200 characters, postal code 20, city 100, tax number 30,
+    /// phone 50 with three digits at least, e-mail 254 and shaped like one,
+    /// account holder 70, managing directors 500); the VAT id compacted and
+    /// checked by its own prefix's country (an id without a letter prefix by
+    /// `country`); the IBAN by its country's length and check digits; the BIC
+    /// by its format; the electronic address by the EAS code list.
+    ///
+    /// Fails with `Invalid` naming every field that is malformed or blank,
+    /// and with `Refused` (a sentence) for a VAT id that fails its check.
+    pub fn check(input: ParticularsInput, country: &CountryCode) -> Result<ParticularsChange> {
+        let mut v = Violations::new();
+        let mut text = |field: &str, given: &Patch<String>, max: usize| -> Result<Patch<String>> {
+            Ok(v.take(given.text(field, max))?.unwrap_or_default())
+        };
+        let legal_name = text("legalName", &input.legal_name, 200)?;
+        let street = text("street", &input.street, 200)?;
+        let postal_code = text("postalCode", &input.postal_code, 20)?;
+        let city = text("city", &input.city, 100)?;
+        let vat_id = text("vatId", &input.vat_id, 30)?;
+        let tax_number = text("taxNumber", &input.tax_number, 30)?;
+        let registration = text("registration", &input.registration, 200)?;
+        let contact_name = text("contactName", &input.contact_name, 200)?;
+        let contact_phone = text("contactPhone", &input.contact_phone, 50)?;
+        let contact_email = text("contactEmail", &input.contact_email, 254)?;
+        let account_holder = text("accountHolder", &input.account_holder, 70)?;
+        let managing_directors = text("managingDirectors", &input.managing_directors, 500)?;
+        // As XRechnung reads a telephone number (BR-DE-27): three digits at least.
+        if let Patch::Value(phone) = &contact_phone {
+            if phone.chars().filter(char::is_ascii_digit).count() < 3 {
+                v.invalid(
+                    "contactPhone",
+                    "is not a telephone number: it has fewer than three digits",
+                );
+            }
+        }
+        if let Patch::Value(email) = &contact_email {
+            if !text::email_shaped(email) {
+                v.invalid("contactEmail", "is not an e-mail address");
+            }
+        }
+        let vat_id = match vat_id {
+            Patch::Value(id) => {
+                let id = vat_ids::normalise(&id);
+                if let Err(sentence) = vat_ids::check_by_prefix(country.as_str(), &id) {
+                    v.refuse(sentence);
+                }
+                Patch::Value(id)
+            }
+            other => other,
+        };
+        let electronic_address = v
+            .take(
+                input
+                    .electronic_address
+                    .read(|t| ElectronicAddress::parse("electronicAddress", t)),
+            )?
+            .unwrap_or_default();
+        let iban = v
+            .take(input.iban.read(|t| Iban::parse("iban", t)))?
+            .unwrap_or_default();
+        let bic = v
+            .take(input.bic.read(|t| Bic::parse("bic", t)))?
+            .unwrap_or_default();
+        v.finish()?;
+        Ok(ParticularsChange {
+            legal_name,
+            street,
+            postal_code,
+            city,
+            vat_id,
+            tax_number,
+            registration,
+            contact_name,
+            contact_phone,
+            contact_email,
+            electronic_address,
+            iban,
+            bic,
+            account_holder,
+            managing_directors,
+            small_business: input.small_business,
+        })
+    }
+
+    /// The particulars with this change applied.
+    fn applied_to(self, current: &Particulars) -> Particulars {
+        let mut p = current.clone();
+        self.legal_name.apply(&mut p.legal_name);
+        self.street.apply(&mut p.street);
+        self.postal_code.apply(&mut p.postal_code);
+        self.city.apply(&mut p.city);
+        self.vat_id.apply(&mut p.vat_id);
+        self.tax_number.apply(&mut p.tax_number);
+        self.registration.apply(&mut p.registration);
+        self.contact_name.apply(&mut p.contact_name);
+        self.contact_phone.apply(&mut p.contact_phone);
+        self.contact_email.apply(&mut p.contact_email);
+        self.electronic_address.apply(&mut p.electronic_address);
+        self.iban.apply(&mut p.iban);
+        self.bic.apply(&mut p.bic);
+        self.account_holder.apply(&mut p.account_holder);
+        self.managing_directors.apply(&mut p.managing_directors);
+        if let Some(small) = self.small_business {
+            p.small_business = small;
+        }
+        p
+    }
 }
 
 /// A company as the console prints it.
@@ -107,6 +313,7 @@ pub struct CompanyView<'a> {
     timezone: &'a str,
     workflow: &'a [String],
     created_at: &'a str,
+    particulars: &'a Particulars,
 }
 
 /// What a person gives to create a company, as given.
@@ -119,6 +326,8 @@ pub struct CompanyInput {
     pub invoice_prefix: Option<String>,
     pub payment_days: Option<i64>,
     pub timezone: Option<String>,
+    /// The seller's particulars, those given (a clear means nothing here).
+    pub particulars: ParticularsInput,
 }
 
 /// A checked new company.
@@ -131,6 +340,7 @@ pub struct NewCompany {
     pub invoice_prefix: String,
     pub payment_days: Option<i64>,
     pub timezone: String,
+    pub particulars: ParticularsChange,
 }
 
 /// The time zone a company of this country gets unless it names one.
@@ -175,9 +385,11 @@ impl NewCompany {
     /// Checks a new company: a name of 1–200 characters, an ISO country and
     /// currency, a plan (default STARTER), an invoice prefix of at most 10
     /// letters, digits or '-' (in ES not `R`, the corrections' series),
-    /// payment days 0–365, a known time zone (default the country's).
+    /// payment days 0–365, a known time zone (default the country's), and
+    /// the particulars as `ParticularsChange::check` checks them.
     ///
-    /// Fails with `Invalid` naming every field that is not so.
+    /// Fails with `Invalid` naming every field that is not so, and with
+    /// `Refused` for a VAT id that fails its check.
     pub fn check(input: CompanyInput) -> Result<NewCompany> {
         let mut v = Violations::new();
         let name = v.take(text::required("name", input.name.as_deref(), 200))?;
@@ -219,24 +431,34 @@ impl NewCompany {
         if let Some(zone) = &timezone {
             v.take(clock::zone(zone))?;
         }
+        let particulars = match &country {
+            Some(country) => v.take(ParticularsChange::check(input.particulars, country))?,
+            None => None,
+        };
         v.finish()?;
-        match (name, country, currency, timezone) {
-            (Some(name), Some(country), Some(currency), Some(timezone)) => Ok(NewCompany {
-                name,
-                country,
-                currency,
-                plan,
-                invoice_prefix: prefix,
-                payment_days,
-                timezone,
-            }),
+        match (name, country, currency, timezone, particulars) {
+            (Some(name), Some(country), Some(currency), Some(timezone), Some(particulars)) => {
+                Ok(NewCompany {
+                    name,
+                    country,
+                    currency,
+                    plan,
+                    invoice_prefix: prefix,
+                    payment_days,
+                    timezone,
+                    particulars,
+                })
+            }
             _ => Err(Error::internal("a checked company lacks a field")),
         }
     }
 }
 
 const COMPANY_COLUMNS: &str =
-    "id, name, country, currency, plan, invoice_prefix, payment_days, timezone, workflow, created_at";
+    "id, name, country, currency, plan, invoice_prefix, payment_days, timezone, workflow, created_at,
+     legal_name, street, postal_code, city, vat_id, tax_number, registration, contact_name,
+     contact_phone, contact_email, electronic_address, iban, bic, account_holder,
+     managing_directors, small_business";
 
 fn company_from_row(row: &rusqlite::Row) -> rusqlite::Result<Company> {
     let r = Row::new(row, "companies");
@@ -254,6 +476,24 @@ fn company_from_row(row: &rusqlite::Row) -> rusqlite::Result<Company> {
         zone,
         workflow,
         created_at: r.get(9)?,
+        particulars: Particulars {
+            legal_name: r.get(10)?,
+            street: r.get(11)?,
+            postal_code: r.get(12)?,
+            city: r.get(13)?,
+            vat_id: r.get(14)?,
+            tax_number: r.get(15)?,
+            registration: r.get(16)?,
+            contact_name: r.get(17)?,
+            contact_phone: r.get(18)?,
+            contact_email: r.get(19)?,
+            electronic_address: r.get(20)?,
+            iban: r.get(21)?,
+            bic: r.get(22)?,
+            account_holder: r.get(23)?,
+            managing_directors: r.get(24)?,
+            small_business: r.get(25)?,
+        },
     })
 }
 
@@ -306,6 +546,7 @@ impl Company {
             timezone: &self.timezone,
             workflow: &self.workflow,
             created_at: &self.created_at,
+            particulars: &self.particulars,
         }
     }
 
@@ -343,7 +584,7 @@ impl Company {
     }
 }
 
-/// Creates a company with the default workflow.
+/// Creates a company with the default workflow and the particulars given.
 ///
 /// Fails only on a storage error (the input is checked).
 pub fn create(tx: &Tx, new: NewCompany) -> Result<Company> {
@@ -364,7 +605,50 @@ pub fn create(tx: &Tx, new: NewCompany) -> Result<Company> {
             clock::now()
         ],
     )?;
+    let particulars = new.particulars.applied_to(&Particulars::default());
+    write_particulars(tx, &id, &particulars)?;
     get(tx, &id)
+}
+
+/// Changes the seller's particulars of a company: what the change names is
+/// set or cleared, the rest stays. Documents issued before keep what they said.
+///
+/// Fails with `NotFound` for an unknown company.
+pub fn set_particulars(tx: &Tx, id: &str, change: ParticularsChange) -> Result<Company> {
+    let company = get(tx, id)?;
+    let particulars = change.applied_to(&company.particulars);
+    write_particulars(tx, id, &particulars)?;
+    get(tx, id)
+}
+
+fn write_particulars(tx: &Tx, id: &str, p: &Particulars) -> Result<()> {
+    tx.prepare_cached(
+        "UPDATE companies SET legal_name = ?2, street = ?3, postal_code = ?4, city = ?5,
+             vat_id = ?6, tax_number = ?7, registration = ?8, contact_name = ?9,
+             contact_phone = ?10, contact_email = ?11, electronic_address = ?12, iban = ?13,
+             bic = ?14, account_holder = ?15, managing_directors = ?16, small_business = ?17
+         WHERE id = ?1",
+    )?
+    .execute(params![
+        id,
+        p.legal_name,
+        p.street,
+        p.postal_code,
+        p.city,
+        p.vat_id,
+        p.tax_number,
+        p.registration,
+        p.contact_name,
+        p.contact_phone,
+        p.contact_email,
+        p.electronic_address,
+        p.iban,
+        p.bic,
+        p.account_holder,
+        p.managing_directors,
+        p.small_business
+    ])?;
+    Ok(())
 }
 
 /// Reads a company by id.

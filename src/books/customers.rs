@@ -1,7 +1,8 @@
 //! Customers (business partners: customers and suppliers) of one tenant: the
 //! checks of a new customer, numbering (`K10001`… per company and
-//! environment), agreed terms, the list with its search, and the wire form
-//! every surface shows. Every query is bound to a `Tenant`; a customer of
+//! environment), agreed terms, the buyer's particulars a person sets
+//! (address, VAT id, buyer reference, electronic address, e-invoice format),
+//! the list with its search, and the wire form every surface shows. Every query is bound to a `Tenant`; a customer of
 //! another company or environment does not exist here.
 
 use rusqlite::{params, Connection, OptionalExtension};
@@ -10,7 +11,9 @@ use serde::Serialize;
 use crate::books::company::{self, Company};
 use crate::books::numbering;
 use crate::error::{Error, Result, Violations};
+use crate::rules::eas::ElectronicAddress;
 use crate::rules::iso::{CountryCode, Currency};
+use crate::rules::text::Patch;
 use crate::rules::{text, vat_ids};
 use crate::store::clock;
 use crate::store::db::Tx;
@@ -18,12 +21,39 @@ use crate::store::ids;
 use crate::store::page::{Page, Paging, PAGE_LIMIT_SQL};
 use crate::store::row::Row;
 use crate::store::tenant::Tenant;
+use crate::stored_enum;
 
 /// The numbering series of business partners (`K10001`, `K10002`, …).
 const PARTNER_SERIES: &str = "customer";
 const FIRST_PARTNER_NUMBER: i64 = 10001;
 /// The longest search text.
 const MAX_SEARCH: usize = 200;
+
+stored_enum! {
+    /// The e-invoice format a customer receives besides the readable PDF.
+    pub enum EinvoiceFormat {
+        /// Factur-X: the PDF with its CII embedded (every invoice has it).
+        Facturx = "facturx",
+        /// XRechnung 3.0 (CII), as German public buyers ask for it.
+        Xrechnung = "xrechnung",
+        /// Peppol BIS Billing 3.0 (UBL).
+        Peppol = "peppol",
+    }
+}
+
+impl EinvoiceFormat {
+    /// Reads a format name in any case.
+    ///
+    /// Fails with `Invalid` naming the field `einvoice` for another name.
+    pub fn read(text: &str) -> Result<EinvoiceFormat> {
+        EinvoiceFormat::parse(&text.trim().to_ascii_lowercase()).ok_or_else(|| {
+            Error::invalid(
+                "einvoice",
+                format!("is facturx, xrechnung or peppol, not {text:?}"),
+            )
+        })
+    }
+}
 
 /// A new customer as a caller gives it: text as given, nothing checked.
 #[derive(Debug, Default, Clone)]
@@ -55,22 +85,6 @@ pub struct NewCustomer {
     currency: Option<Currency>,
     is_customer: bool,
     is_supplier: bool,
-}
-
-/// Whether `email` has the shape of an address: one `@`, a local part, and a
-/// domain with a dot inside, no white space.
-pub(crate) fn email_shaped(email: &str) -> bool {
-    let Some((local, domain)) = email.split_once('@') else {
-        return false;
-    };
-    !local.is_empty()
-        && !domain.contains('@')
-        && domain.contains('.')
-        && !domain.starts_with('.')
-        && !domain.ends_with('.')
-        && !domain.contains("..")
-        && !email.chars().any(char::is_whitespace)
-        && email.len() <= 254
 }
 
 impl NewCustomer {
@@ -106,7 +120,7 @@ impl NewCustomer {
         let email = v
             .take(text::optional("email", input.email.as_deref(), 254))?
             .flatten();
-        if email.as_deref().is_some_and(|e| !email_shaped(e)) {
+        if email.as_deref().is_some_and(|e| !text::email_shaped(e)) {
             v.invalid("email", "is not an e-mail address");
         }
         let contact = v
@@ -173,7 +187,8 @@ pub fn create(tx: &Tx, tenant: &Tenant, new: &NewCustomer) -> Result<String> {
 
 const COLUMNS: &str =
     "id, number, name, contact, email, phone, street, postal_code, city, country, vat_id,
-     currency, is_customer, is_supplier, archived, created_at, payment_days";
+     currency, is_customer, is_supplier, archived, created_at, payment_days,
+     buyer_reference, electronic_address, einvoice_format";
 
 /// A customer in its wire form.
 #[derive(Debug, Clone, Serialize)]
@@ -197,6 +212,13 @@ pub struct Customer {
     /// The customer's agreed payment days (none: the company's or the country's apply).
     pub payment_days: Option<i64>,
     pub created_at: String,
+    /// The reference the buyer asks every invoice to carry (BT-10; a
+    /// Leitweg-ID for German public buyers); a draft may name its own.
+    pub buyer_reference: Option<String>,
+    /// The buyer's electronic address (BT-49).
+    pub electronic_address: Option<ElectronicAddress>,
+    /// The e-invoice format the customer receives (default facturx).
+    pub einvoice: EinvoiceFormat,
 }
 
 fn from_row(row: &rusqlite::Row) -> rusqlite::Result<Customer> {
@@ -219,6 +241,9 @@ fn from_row(row: &rusqlite::Row) -> rusqlite::Result<Customer> {
         archived: r.get(14)?,
         payment_days: r.get(16)?,
         created_at: r.get(15)?,
+        buyer_reference: r.get(17)?,
+        electronic_address: r.get(18)?,
+        einvoice: r.get(19)?,
     })
 }
 
@@ -274,6 +299,152 @@ pub fn set_terms(tx: &Tx, tenant: &Tenant, id: &str, days: i64) -> Result<Custom
     if changed == 0 {
         return Err(Error::not_found(format!("Customer {id}")));
     }
+    get(tx, tenant, id)
+}
+
+/// A change of a customer's master data and buyer's particulars as a
+/// person gives it, field by field: left out (unchanged), cleared, or a
+/// value as written. Name, street, postal code, city and country cannot be
+/// cleared (a customer has them); an electronic address is `SCHEME:VALUE`.
+#[derive(Debug, Default, Clone)]
+pub struct CustomerChangeInput {
+    pub name: Option<String>,
+    pub street: Option<String>,
+    pub postal_code: Option<String>,
+    pub city: Option<String>,
+    pub country: Option<String>,
+    pub vat_id: Patch<String>,
+    pub buyer_reference: Patch<String>,
+    pub electronic_address: Patch<String>,
+    pub einvoice: Option<String>,
+}
+
+/// A checked change of a customer.
+#[derive(Debug, Default, Clone)]
+pub struct CustomerChange {
+    name: Option<String>,
+    street: Option<String>,
+    postal_code: Option<String>,
+    city: Option<String>,
+    country: Option<CountryCode>,
+    vat_id: Patch<String>,
+    buyer_reference: Patch<String>,
+    electronic_address: Patch<ElectronicAddress>,
+    einvoice: Option<EinvoiceFormat>,
+}
+
+impl CustomerChange {
+    /// Checks a person's change of `current`: texts as at creation (name
+    /// and street 200 characters, postal code 20, city 100), the country an
+    /// ISO code, a buyer reference of at most 200 characters, an electronic
+    /// address with a scheme of the EAS list, the format facturx, xrechnung
+    /// or peppol. A VAT id given here is compacted and checked at once by
+    /// its own prefix's country (an id without a letter prefix by the
+    /// customer's country, as changed); unlike one created through the API.
+    ///
+    /// Fails with `Invalid` naming every field that is malformed or blank,
+    /// and with `Refused` (a sentence) for a VAT id that fails its check.
+    pub fn check(input: CustomerChangeInput, current: &Customer) -> Result<CustomerChange> {
+        let mut v = Violations::new();
+        let mut required =
+            |field: &str, given: Option<&str>, max: usize| -> Result<Option<String>> {
+                match given {
+                    None => Ok(None),
+                    Some(text) => Ok(v.take(text::required(field, Some(text), max))?),
+                }
+            };
+        let name = required("name", input.name.as_deref(), 200)?;
+        let street = required("street", input.street.as_deref(), 200)?;
+        let postal_code = required("postalCode", input.postal_code.as_deref(), 20)?;
+        let city = required("city", input.city.as_deref(), 100)?;
+        let country = match input.country.as_deref() {
+            Some(c) => v.take(CountryCode::parse("country", c))?,
+            None => None,
+        };
+        let vat_id = match v.take(input.vat_id.text("vatId", 30))?.unwrap_or_default() {
+            Patch::Value(id) => {
+                let id = vat_ids::normalise(&id);
+                let country = country.as_ref().unwrap_or(&current.country);
+                if let Err(sentence) = vat_ids::check_by_prefix(country.as_str(), &id) {
+                    v.refuse(sentence);
+                }
+                Patch::Value(id)
+            }
+            other => other,
+        };
+        let buyer_reference = v
+            .take(input.buyer_reference.text("buyerReference", 200))?
+            .unwrap_or_default();
+        let electronic_address = v
+            .take(
+                input
+                    .electronic_address
+                    .read(|t| ElectronicAddress::parse("electronicAddress", t)),
+            )?
+            .unwrap_or_default();
+        let einvoice = match input.einvoice.as_deref() {
+            Some(format) => v.take(EinvoiceFormat::read(format))?,
+            None => None,
+        };
+        v.finish()?;
+        Ok(CustomerChange {
+            name,
+            street,
+            postal_code,
+            city,
+            country,
+            vat_id,
+            buyer_reference,
+            electronic_address,
+            einvoice,
+        })
+    }
+}
+
+/// Changes a customer of the tenant: what the change names is set or
+/// cleared, the rest stays. Documents issued before keep what they said;
+/// open drafts take the new values when they are issued.
+///
+/// Fails with `NotFound` when the tenant has no customer with this id.
+pub fn change(tx: &Tx, tenant: &Tenant, id: &str, change: CustomerChange) -> Result<Customer> {
+    let mut c = get(tx, tenant, id)?;
+    let set = |value: Option<String>, current: &mut String| {
+        if let Some(value) = value {
+            *current = value;
+        }
+    };
+    set(change.name, &mut c.name);
+    set(change.street, &mut c.street);
+    set(change.postal_code, &mut c.postal_code);
+    set(change.city, &mut c.city);
+    if let Some(country) = change.country {
+        c.country = country;
+    }
+    change.vat_id.apply(&mut c.vat_id);
+    change.buyer_reference.apply(&mut c.buyer_reference);
+    change.electronic_address.apply(&mut c.electronic_address);
+    if let Some(format) = change.einvoice {
+        c.einvoice = format;
+    }
+    tx.prepare_cached(
+        "UPDATE customers SET name = ?4, street = ?5, postal_code = ?6, city = ?7, country = ?8,
+             vat_id = ?9, buyer_reference = ?10, electronic_address = ?11, einvoice_format = ?12
+         WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
+    )?
+    .execute(params![
+        id,
+        tenant.company_id,
+        tenant.environment,
+        c.name,
+        c.street,
+        c.postal_code,
+        c.city,
+        c.country,
+        c.vat_id,
+        c.buyer_reference,
+        c.electronic_address,
+        c.einvoice
+    ])?;
     get(tx, tenant, id)
 }
 
@@ -410,38 +581,4 @@ pub fn list(
         .take(paging.size as usize)
         .collect::<rusqlite::Result<Vec<_>>>()?;
     Ok(paging.envelope(data, total))
-}
-
-/// Changes a customer's particulars (name, address, contact, VAT id,
-/// currency) to those of `changed`, checked like a new customer's; the
-/// number, the roles and the agreed terms stay. Issued documents keep the
-/// buyer they were issued to.
-///
-/// Fails with `NotFound` when the tenant has no customer with this id.
-pub fn update(tx: &Tx, tenant: &Tenant, id: &str, changed: &NewCustomer) -> Result<Customer> {
-    let done = tx
-        .prepare_cached(
-            "UPDATE customers SET name = ?4, contact = ?5, email = ?6, phone = ?7, street = ?8,
-                 postal_code = ?9, city = ?10, country = ?11, vat_id = ?12, currency = ?13
-             WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
-        )?
-        .execute(params![
-            id,
-            tenant.company_id,
-            tenant.environment,
-            changed.name,
-            changed.contact,
-            changed.email,
-            changed.phone,
-            changed.street,
-            changed.postal_code,
-            changed.city,
-            changed.country,
-            changed.vat_id,
-            changed.currency,
-        ])?;
-    if done == 0 {
-        return Err(Error::not_found(format!("Customer {id}")));
-    }
-    get(tx, tenant, id)
 }

@@ -3,7 +3,10 @@
 //! the draft's wire form, whose number, dates and payment sentence are
 //! suggestions computed now from the seller's country and the customer's
 //! agreed terms; they become final only when the draft is issued
-//! (`invoices::issue`). Every query is bound to a `Tenant`.
+//! (`invoices::issue`). A draft also carries what its invoice will say of
+//! the buyer's order (`References`: a buyer reference of its own or else the
+//! customer's, an order reference, a delivery period), set by a person while
+//! it is a draft. Every query is bound to a `Tenant`.
 
 use jiff::civil::Date;
 use jiff::ToSpan;
@@ -17,7 +20,7 @@ use crate::error::{Error, Result, Violations};
 use crate::rules::iso::Currency;
 use crate::rules::jurisdiction::{self, DocumentKind};
 use crate::rules::money::{self, Decimal, Tax};
-use crate::rules::text;
+use crate::rules::text::{self, Patch};
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::ids;
@@ -71,6 +74,58 @@ pub struct DraftView {
     pub state: DraftState,
     pub lines: Vec<DraftLine>,
     pub created_at: String,
+    /// The buyer reference its invoice will carry (BT-10): the draft's own,
+    /// else the customer's as it is now.
+    pub buyer_reference: Option<String>,
+    /// The buyer's order reference (BT-13).
+    pub order_reference: Option<String>,
+    /// The invoicing (delivery) period (BG-14).
+    pub period: Option<Period>,
+}
+
+/// A period of days, both ends included, `from` ≤ `to`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Period {
+    pub from: Date,
+    pub to: Date,
+}
+
+impl Period {
+    /// Reads `FROM..TO`, two ISO dates, the first not after the second.
+    ///
+    /// Fails with `Invalid` naming `field` when it is not two dates so
+    /// joined, a date is not one, or the period ends before it starts.
+    pub fn parse(field: &str, text: &str) -> Result<Period> {
+        let Some((from, to)) = text.trim().split_once("..") else {
+            return Err(Error::invalid(
+                field,
+                format!(
+                    "takes FROM..TO, two ISO dates such as 2026-11-01..2026-11-30, not {text:?}"
+                ),
+            ));
+        };
+        let from = clock::parse_date(field, from.trim())?;
+        let to = clock::parse_date(field, to.trim())?;
+        if from > to {
+            return Err(Error::invalid(
+                field,
+                format!("ends on {to}, before it starts on {from}"),
+            ));
+        }
+        Ok(Period { from, to })
+    }
+}
+
+/// What a draft's invoice will say of the buyer's order, as it stands now.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct References {
+    /// The draft's own buyer reference, else the customer's (BT-10).
+    pub buyer_reference: Option<String>,
+    /// The buyer's order reference (BT-13).
+    pub order_reference: Option<String>,
+    /// The invoicing (delivery) period (BG-14).
+    pub period: Option<Period>,
 }
 
 /// A draft as stored.
@@ -82,6 +137,10 @@ pub(crate) struct Stored {
     pub state: DraftState,
     pub invoice_id: Option<String>,
     pub created_at: String,
+    /// The draft's own buyer reference (none: the customer's applies).
+    pub buyer_reference: Option<String>,
+    pub order_reference: Option<String>,
+    pub period: Option<Period>,
 }
 
 /// A draft of the tenant as stored.
@@ -89,11 +148,16 @@ pub(crate) struct Stored {
 /// Fails with `NotFound` when the tenant has no draft with this id.
 pub(crate) fn stored(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Stored> {
     conn.prepare_cached(
-        "SELECT id, document_type, customer_id, currency, state, created_at, invoice_id FROM drafts
+        "SELECT id, document_type, customer_id, currency, state, created_at, invoice_id,
+             buyer_reference, order_reference, period_start, period_end FROM drafts
          WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
     )?
     .query_row(params![id, tenant.company_id, tenant.environment], |row| {
         let r = Row::new(row, "drafts");
+        let period = match (r.get::<Option<Date>>(9)?, r.get::<Option<Date>>(10)?) {
+            (Some(from), Some(to)) => Some(Period { from, to }),
+            _ => None,
+        };
         Ok(Stored {
             id: r.get(0)?,
             document_type: r.get(1)?,
@@ -102,6 +166,9 @@ pub(crate) fn stored(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Sto
             state: r.get(4)?,
             invoice_id: r.get(6)?,
             created_at: r.get(5)?,
+            buyer_reference: r.get(7)?,
+            order_reference: r.get(8)?,
+            period,
         })
     })
     .optional()?
@@ -279,11 +346,12 @@ pub fn get(conn: &Connection, tenant: &Tenant, id: &str) -> Result<DraftView> {
             due_date(conn, tenant, &company, &draft.customer_id, today)?,
         ),
     };
+    let customer = customers::get(conn, tenant, &draft.customer_id)?;
     Ok(DraftView {
         id: draft.id.clone(),
         number,
         document_type: draft.document_type,
-        customer: customers::name_of(conn, tenant, &draft.customer_id)?,
+        customer: customer.name,
         customer_id: draft.customer_id,
         currency: draft.currency,
         issued_on,
@@ -292,7 +360,94 @@ pub fn get(conn: &Connection, tenant: &Tenant, id: &str) -> Result<DraftView> {
         state: draft.state,
         lines: lines(conn, id)?,
         created_at: draft.created_at,
+        buyer_reference: draft.buyer_reference.or(customer.buyer_reference),
+        order_reference: draft.order_reference,
+        period: draft.period,
     })
+}
+
+/// What the draft's invoice would say of the buyer's order if it were
+/// issued now: the draft's own buyer reference, else its customer's.
+///
+/// Fails with `NotFound` when the tenant has no draft with this id.
+pub fn references(conn: &Connection, tenant: &Tenant, id: &str) -> Result<References> {
+    let draft = stored(conn, tenant, id)?;
+    let buyer_reference = match draft.buyer_reference {
+        Some(own) => Some(own),
+        None => customers::get(conn, tenant, &draft.customer_id)?.buyer_reference,
+    };
+    Ok(References {
+        buyer_reference,
+        order_reference: draft.order_reference,
+        period: draft.period,
+    })
+}
+
+/// A change of a draft's references as a person gives it, field by field:
+/// left out (unchanged), cleared, or a value as written (the period as
+/// `FROM..TO`). A cleared buyer reference means the customer's applies.
+#[derive(Debug, Default, Clone)]
+pub struct ReferencesInput {
+    pub buyer_reference: Patch<String>,
+    pub order_reference: Patch<String>,
+    pub period: Patch<String>,
+}
+
+/// A checked change of a draft's references.
+#[derive(Debug, Default, Clone)]
+pub struct ReferencesChange {
+    buyer_reference: Patch<String>,
+    order_reference: Patch<String>,
+    period: Patch<Period>,
+}
+
+impl ReferencesChange {
+    /// Checks the references: each reference 1–200 printable characters,
+    /// the period two ISO dates `FROM..TO` with FROM not after TO.
+    ///
+    /// Fails with `Invalid` naming every field that is blank, too long or malformed.
+    pub fn check(input: ReferencesInput) -> Result<ReferencesChange> {
+        let mut v = Violations::new();
+        let buyer_reference = v
+            .take(input.buyer_reference.text("buyerReference", 200))?
+            .unwrap_or_default();
+        let order_reference = v
+            .take(input.order_reference.text("orderReference", 200))?
+            .unwrap_or_default();
+        let period = v
+            .take(input.period.read(|t| Period::parse("period", t)))?
+            .unwrap_or_default();
+        v.finish()?;
+        Ok(ReferencesChange {
+            buyer_reference,
+            order_reference,
+            period,
+        })
+    }
+}
+
+/// Sets or clears a draft's buyer reference, order reference and period.
+///
+/// Fails with `NotFound` for an unknown draft and `WrongState` for an issued one.
+pub fn set_references(tx: &Tx, tenant: &Tenant, id: &str, change: ReferencesChange) -> Result<()> {
+    let mut draft = open(tx, tenant, id)?;
+    change.buyer_reference.apply(&mut draft.buyer_reference);
+    change.order_reference.apply(&mut draft.order_reference);
+    change.period.apply(&mut draft.period);
+    tx.prepare_cached(
+        "UPDATE drafts SET buyer_reference = ?4, order_reference = ?5, period_start = ?6, period_end = ?7
+         WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
+    )?
+    .execute(params![
+        id,
+        tenant.company_id,
+        tenant.environment,
+        draft.buyer_reference,
+        draft.order_reference,
+        draft.period.map(|p| p.from),
+        draft.period.map(|p| p.to)
+    ])?;
+    Ok(())
 }
 
 /// A draft line as a caller gives it.

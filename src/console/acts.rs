@@ -8,10 +8,13 @@ use super::args::*;
 use super::print;
 use crate::access::keys::{self, KeyInput, NewKey};
 use crate::access::people;
-use crate::books::company::{self, CompanyInput, NewCompany, Owned};
-use crate::books::customers;
+use crate::books::company::{
+    self, CompanyInput, NewCompany, Owned, ParticularsChange, ParticularsInput,
+};
+use crate::books::customers::{self, CustomerChange, CustomerChangeInput};
 use crate::books::drafts::{
-    self, DocumentType, DraftInput, DraftLineInput, NewDraft, NewDraftLine, TaxInput,
+    self, DocumentType, DraftInput, DraftLineInput, NewDraft, NewDraftLine, ReferencesChange,
+    ReferencesInput, TaxInput,
 };
 use crate::books::invoices;
 use crate::books::invoices::cancel::{self, CancelInput, Cancellation};
@@ -19,10 +22,102 @@ use crate::books::invoices::issue::{self, IssueInput, IssueOptions};
 use crate::books::ledger;
 use crate::books::purchases::{self, NewPurchase, PurchaseInput};
 use crate::books::settlement::{self, CreditInput, CreditRequest, NewPayment, PaymentInput};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Violations};
 use crate::outbox::endpoints;
-use crate::store::db::Db;
+use crate::rules::text::Patch;
+use crate::store::db::{Db, Tx};
 use crate::store::page::Paging;
+use crate::store::tenant::{Environment, Tenant};
+
+/// An option that may be given or cleared (`--clear`), as a `Patch` of the books' `field`.
+fn patch(v: &mut Violations, field: &str, value: &Option<String>, cleared: bool) -> Patch<String> {
+    match (value, cleared) {
+        (Some(_), true) => {
+            v.invalid(field, "is given and cleared at once; do one or the other");
+            Patch::Absent
+        }
+        (Some(value), false) => Patch::Value(value.clone()),
+        (None, true) => Patch::Null,
+        (None, false) => Patch::Absent,
+    }
+}
+
+impl ParticularsArgs {
+    /// The particulars as given, those named in `clear` cleared.
+    ///
+    /// Fails with `Invalid` for a value both given and cleared.
+    fn input(&self, clear: &[CompanyClear]) -> Result<ParticularsInput> {
+        let mut v = Violations::new();
+        let mut p = |field: &str, value: &Option<String>, what: CompanyClear| {
+            patch(&mut v, field, value, clear.contains(&what))
+        };
+        let input = ParticularsInput {
+            legal_name: p("legalName", &self.legal_name, CompanyClear::LegalName),
+            street: p("street", &self.street, CompanyClear::Street),
+            postal_code: p("postalCode", &self.postal_code, CompanyClear::PostalCode),
+            city: p("city", &self.city, CompanyClear::City),
+            vat_id: p("vatId", &self.vat_id, CompanyClear::VatId),
+            tax_number: p("taxNumber", &self.tax_number, CompanyClear::TaxNumber),
+            registration: p(
+                "registration",
+                &self.registration,
+                CompanyClear::Registration,
+            ),
+            contact_name: p("contactName", &self.contact_name, CompanyClear::ContactName),
+            contact_phone: p(
+                "contactPhone",
+                &self.contact_phone,
+                CompanyClear::ContactPhone,
+            ),
+            contact_email: p(
+                "contactEmail",
+                &self.contact_email,
+                CompanyClear::ContactEmail,
+            ),
+            electronic_address: p(
+                "electronicAddress",
+                &self.electronic_address,
+                CompanyClear::ElectronicAddress,
+            ),
+            iban: p("iban", &self.iban, CompanyClear::Iban),
+            bic: p("bic", &self.bic, CompanyClear::Bic),
+            account_holder: p(
+                "accountHolder",
+                &self.account_holder,
+                CompanyClear::AccountHolder,
+            ),
+            managing_directors: p(
+                "managingDirectors",
+                &self.managing_directors,
+                CompanyClear::ManagingDirectors,
+            ),
+            small_business: match (self.small_business, self.no_small_business) {
+                (true, _) => Some(true),
+                (_, true) => Some(false),
+                _ => None,
+            },
+        };
+        v.finish()?;
+        Ok(input)
+    }
+}
+
+/// The books a person's act on a record names: the record's own, or, with
+/// `--company`, that company's (where a record of another company is not found).
+///
+/// Fails with `NotFound` for an unknown company or record.
+fn books_of(
+    tx: &Tx,
+    company: &Option<String>,
+    what: Owned,
+    id: &str,
+    environment: Environment,
+) -> Result<Tenant> {
+    match company {
+        Some(company) => company::tenant(tx, company, environment),
+        None => company::owner(tx, what, id, environment),
+    }
+}
 
 /// `company create | plan | workflow`
 pub fn company(db: &Db, cmd: &CompanyCommand) -> Result<()> {
@@ -35,6 +130,7 @@ pub fn company(db: &Db, cmd: &CompanyCommand) -> Result<()> {
             invoice_prefix,
             payment_days,
             timezone,
+            particulars,
         } => {
             let new = NewCompany::check(CompanyInput {
                 name: Some(name.clone()),
@@ -44,8 +140,22 @@ pub fn company(db: &Db, cmd: &CompanyCommand) -> Result<()> {
                 invoice_prefix: invoice_prefix.clone(),
                 payment_days: *payment_days,
                 timezone: timezone.clone(),
+                particulars: particulars.input(&[])?,
             })?;
             db.write(|tx| company::create(tx, new))?
+        }
+        CompanyCommand::Show { company: id } => db.read(|conn| company::get(conn, id))?,
+        CompanyCommand::Set {
+            company: id,
+            particulars,
+            clear,
+        } => {
+            let input = particulars.input(clear)?;
+            db.write(|tx| {
+                let country = company::get(tx, id)?.country;
+                let change = ParticularsChange::check(input, &country)?;
+                company::set_particulars(tx, id, change)
+            })?
         }
         CompanyCommand::Plan { company: id, plan } => {
             db.write(|tx| company::set_plan(tx, id, plan))?
@@ -169,6 +279,87 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
             let t = company::owner(tx, Owned::Customer, customer, mode.environment())?;
             customers::set_terms(tx, &t, customer, *payment_days)
         })?),
+        Command::Customer(CustomerCommand::Set(args)) => {
+            let CustomerSetArgs {
+                customer,
+                company,
+                name,
+                street,
+                postal_code,
+                city,
+                country,
+                vat_id,
+                buyer_reference,
+                electronic_address,
+                einvoice,
+                clear,
+                mode,
+            } = args.as_ref();
+            let mut v = Violations::new();
+            let cleared = |what| clear.contains(&what);
+            let input = CustomerChangeInput {
+                name: name.clone(),
+                street: street.clone(),
+                postal_code: postal_code.clone(),
+                city: city.clone(),
+                country: country.clone(),
+                vat_id: patch(&mut v, "vatId", vat_id, cleared(CustomerClear::VatId)),
+                buyer_reference: patch(
+                    &mut v,
+                    "buyerReference",
+                    buyer_reference,
+                    cleared(CustomerClear::BuyerReference),
+                ),
+                electronic_address: patch(
+                    &mut v,
+                    "electronicAddress",
+                    electronic_address,
+                    cleared(CustomerClear::ElectronicAddress),
+                ),
+                einvoice: einvoice.clone(),
+            };
+            v.finish()?;
+            print(&db.write(|tx| {
+                let t = books_of(tx, company, Owned::Customer, customer, mode.environment())?;
+                let current = customers::get(tx, &t, customer)?;
+                let change = CustomerChange::check(input, &current)?;
+                customers::change(tx, &t, customer, change)
+            })?)
+        }
+        Command::Draft(DraftCommand::Set {
+            draft,
+            company,
+            buyer_reference,
+            order_reference,
+            period,
+            clear,
+            mode,
+        }) => {
+            let mut v = Violations::new();
+            let cleared = |what| clear.contains(&what);
+            let input = ReferencesInput {
+                buyer_reference: patch(
+                    &mut v,
+                    "buyerReference",
+                    buyer_reference,
+                    cleared(DraftClear::BuyerReference),
+                ),
+                order_reference: patch(
+                    &mut v,
+                    "orderReference",
+                    order_reference,
+                    cleared(DraftClear::OrderReference),
+                ),
+                period: patch(&mut v, "period", period, cleared(DraftClear::Period)),
+            };
+            v.finish()?;
+            let change = ReferencesChange::check(input)?;
+            print(&db.write(|tx| {
+                let t = books_of(tx, company, Owned::Draft, draft, mode.environment())?;
+                drafts::set_references(tx, &t, draft, change)?;
+                drafts::get(tx, &t, draft)
+            })?)
+        }
         Command::Draft(DraftCommand::Create {
             company,
             customer,

@@ -4,7 +4,7 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::store::tenant::Environment;
 
@@ -28,7 +28,7 @@ pub enum Command {
     Serve(ServeArgs),
     /// Create a fresh data file with a demo company and keys, print them, and serve.
     Demo(ServeArgs),
-    /// Companies: create, change plan, set the workflow.
+    /// Companies: create, show, set the particulars, change plan, set the workflow.
     #[command(subcommand)]
     Company(CompanyCommand),
     /// API keys: create, list, revoke.
@@ -37,10 +37,10 @@ pub enum Command {
     /// People who use the screens: add to a company, list, disable, set a password.
     #[command(subcommand)]
     User(UserCommand),
-    /// A customer's agreed terms.
+    /// A customer's agreed terms and buyer's particulars.
     #[command(subcommand)]
     Customer(CustomerCommand),
-    /// Drafts: create, add lines, issue.
+    /// Drafts: create, add lines, set the references, issue.
     #[command(subcommand)]
     Draft(DraftCommand),
     /// Money in against an invoice.
@@ -114,6 +114,56 @@ pub enum CustomerCommand {
         #[command(flatten)]
         mode: Mode,
     },
+    /// Set the customer's address and buyer's particulars (what is not named stays).
+    Set(Box<CustomerSetArgs>),
+}
+
+/// The arguments of `customer set`.
+#[derive(Args, Debug)]
+pub struct CustomerSetArgs {
+    pub customer: String,
+    /// Act only if the customer belongs to this company.
+    #[arg(long)]
+    pub company: Option<String>,
+    #[arg(long)]
+    pub name: Option<String>,
+    #[arg(long)]
+    pub street: Option<String>,
+    #[arg(long)]
+    pub postal_code: Option<String>,
+    #[arg(long)]
+    pub city: Option<String>,
+    /// ISO 3166-1 alpha-2.
+    #[arg(long)]
+    pub country: Option<String>,
+    /// Checked at once by the country of its own prefix.
+    #[arg(long)]
+    pub vat_id: Option<String>,
+    /// The reference every invoice to this customer carries (BT-10; a
+    /// Leitweg-ID for German public buyers).
+    #[arg(long)]
+    pub buyer_reference: Option<String>,
+    /// SCHEME:VALUE with an EAS scheme (0204 Leitweg-ID, 9930 German VAT
+    /// id, 0088 GLN, EM e-mail, …).
+    #[arg(long)]
+    pub electronic_address: Option<String>,
+    /// The e-invoice format the customer receives: facturx (the
+    /// default), xrechnung or peppol.
+    #[arg(long)]
+    pub einvoice: Option<String>,
+    /// Clear a value (repeatable).
+    #[arg(long, value_enum)]
+    pub clear: Vec<CustomerClear>,
+    #[command(flatten)]
+    pub mode: Mode,
+}
+
+/// What `customer set --clear` may clear.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CustomerClear {
+    VatId,
+    BuyerReference,
+    ElectronicAddress,
 }
 
 #[derive(Subcommand, Debug)]
@@ -149,6 +199,27 @@ pub enum DraftCommand {
         #[command(flatten)]
         mode: Mode,
     },
+    /// Set what the invoice will say of the buyer's order (only while a draft).
+    Set {
+        draft: String,
+        /// Act only if the draft belongs to this company.
+        #[arg(long)]
+        company: Option<String>,
+        /// The draft's own buyer reference (else the customer's applies).
+        #[arg(long)]
+        buyer_reference: Option<String>,
+        /// The buyer's order reference (BT-13).
+        #[arg(long)]
+        order_reference: Option<String>,
+        /// The invoicing (delivery) period FROM..TO, ISO dates, FROM ≤ TO.
+        #[arg(long)]
+        period: Option<String>,
+        /// Clear a value (repeatable); a cleared buyer reference is the customer's again.
+        #[arg(long, value_enum)]
+        clear: Vec<DraftClear>,
+        #[command(flatten)]
+        mode: Mode,
+    },
     /// Check the draft, give it the next final number and freeze it.
     Issue {
         draft: String,
@@ -162,6 +233,14 @@ pub enum DraftCommand {
         #[command(flatten)]
         mode: Mode,
     },
+}
+
+/// What `draft set --clear` may clear.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DraftClear {
+    BuyerReference,
+    OrderReference,
+    Period,
 }
 
 #[derive(Args, Debug)]
@@ -388,6 +467,19 @@ pub enum CompanyCommand {
         /// IANA time zone (else the country's capital's).
         #[arg(long)]
         timezone: Option<String>,
+        #[command(flatten)]
+        particulars: Box<ParticularsArgs>,
+    },
+    /// Show a company with its particulars.
+    Show { company: String },
+    /// Set the seller's particulars (what is not named stays).
+    Set {
+        company: String,
+        #[command(flatten)]
+        particulars: Box<ParticularsArgs>,
+        /// Clear a value (repeatable).
+        #[arg(long, value_enum)]
+        clear: Vec<CompanyClear>,
     },
     /// Change a company's plan.
     Plan { company: String, plan: String },
@@ -397,6 +489,76 @@ pub enum CompanyCommand {
         #[arg(required = true)]
         stages: Vec<String>,
     },
+}
+
+/// The seller's particulars, as `company create` and `company set` take them.
+#[derive(Args, Debug, Clone)]
+pub struct ParticularsArgs {
+    /// The registered name, when it differs from the company's name.
+    #[arg(long)]
+    pub legal_name: Option<String>,
+    #[arg(long)]
+    pub street: Option<String>,
+    #[arg(long)]
+    pub postal_code: Option<String>,
+    #[arg(long)]
+    pub city: Option<String>,
+    /// Checked at once by the country of its own prefix.
+    #[arg(long)]
+    pub vat_id: Option<String>,
+    /// The tax office's number (Steuernummer).
+    #[arg(long)]
+    pub tax_number: Option<String>,
+    /// The register entry, e.g. "HRB 12345, Amtsgericht Hamburg".
+    #[arg(long)]
+    pub registration: Option<String>,
+    #[arg(long)]
+    pub contact_name: Option<String>,
+    #[arg(long)]
+    pub contact_phone: Option<String>,
+    #[arg(long)]
+    pub contact_email: Option<String>,
+    /// SCHEME:VALUE with an EAS scheme (0204 Leitweg-ID, 9930 German VAT id,
+    /// 0088 GLN, EM e-mail, …).
+    #[arg(long)]
+    pub electronic_address: Option<String>,
+    /// Checked by its country's length and check digits; spaces allowed.
+    #[arg(long)]
+    pub iban: Option<String>,
+    /// 8 or 11 characters.
+    #[arg(long)]
+    pub bic: Option<String>,
+    #[arg(long)]
+    pub account_holder: Option<String>,
+    /// As the business letter names them (§35a GmbHG).
+    #[arg(long)]
+    pub managing_directors: Option<String>,
+    /// §19 UStG: invoices charge no VAT and say so.
+    #[arg(long, conflicts_with = "no_small_business")]
+    pub small_business: bool,
+    /// Not a small business (the default): invoices charge VAT.
+    #[arg(long)]
+    pub no_small_business: bool,
+}
+
+/// What `company set --clear` may clear.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CompanyClear {
+    LegalName,
+    Street,
+    PostalCode,
+    City,
+    VatId,
+    TaxNumber,
+    Registration,
+    ContactName,
+    ContactPhone,
+    ContactEmail,
+    ElectronicAddress,
+    Iban,
+    Bic,
+    AccountHolder,
+    ManagingDirectors,
 }
 
 #[derive(Subcommand, Debug)]

@@ -11,8 +11,10 @@ use serde_json::Value;
 
 use crate::access::keys::{self, NewKey};
 use crate::access::people::{self, NewMember, Role, UserInput};
-use crate::books::company::{self, Company, CompanyInput, NewCompany};
-use crate::books::customers::{self, CustomerInput, NewCustomer};
+use crate::books::company::{self, Company, CompanyInput, NewCompany, ParticularsInput};
+use crate::books::customers::{
+    self, CustomerChange, CustomerChangeInput, CustomerInput, NewCustomer,
+};
 use crate::books::drafts::{
     self, DocumentType, DraftInput, DraftLineInput, NewDraft, NewDraftLine,
 };
@@ -25,6 +27,7 @@ use crate::books::transactions::{self, Change, NewTransaction, TransactionInput}
 use crate::console::args::ServeArgs;
 use crate::error::{Error, Result};
 use crate::http::server::{self, Config};
+use crate::rules::text::Patch;
 use crate::store::db::{Db, Tx};
 use crate::store::tenant::{Environment, Tenant};
 
@@ -78,6 +81,53 @@ fn customer(
         },
         company,
     )
+}
+
+/// Gives a demo customer its buyer's particulars: a buyer reference, an
+/// electronic address and the e-invoice format it receives.
+fn buyer(
+    tx: &Tx,
+    tenant: &Tenant,
+    id: &str,
+    reference: Option<&str>,
+    address: &str,
+    format: &str,
+) -> Result<()> {
+    let current = customers::get(tx, tenant, id)?;
+    let change = CustomerChange::check(
+        CustomerChangeInput {
+            buyer_reference: reference.map_or(Patch::Absent, |r| Patch::Value(r.into())),
+            electronic_address: Patch::Value(address.into()),
+            einvoice: Some(format.into()),
+            ..CustomerChangeInput::default()
+        },
+        &current,
+    )?;
+    customers::change(tx, tenant, id, change).map(|_| ())
+}
+
+/// The demo company's particulars: a GmbH in Hamburg with every particular
+/// an invoice and a business letter carry.
+fn particulars() -> ParticularsInput {
+    let v = |text: &str| Patch::Value(text.to_string());
+    ParticularsInput {
+        legal_name: v("Nordlicht Werkstatt GmbH"),
+        street: v("Stresemannstraße 48"),
+        postal_code: v("22769"),
+        city: v("Hamburg"),
+        vat_id: v("DE815739245"),
+        tax_number: v("43/815/08156"),
+        registration: v("HRB 171234, Amtsgericht Hamburg"),
+        contact_name: v("Jana Petersen"),
+        contact_phone: v("+49 40 3861 2240"),
+        contact_email: v("buchhaltung@nordlicht-werkstatt.de"),
+        electronic_address: v("EM:rechnung@nordlicht-werkstatt.de"),
+        iban: v("DE20 2005 0550 1280 1635 74"),
+        bic: v("HASPDEHHXXX"),
+        account_holder: v("Nordlicht Werkstatt GmbH"),
+        managing_directors: v("Jana Petersen, Ole Brandt"),
+        small_business: Some(false),
+    }
 }
 
 fn job(
@@ -280,6 +330,7 @@ pub fn seed(db: &Db) -> Result<Demo> {
         currency: Some("EUR".into()),
         plan: Some("ENTERPRISE".into()),
         invoice_prefix: Some("RE".into()),
+        particulars: particulars(),
         ..CompanyInput::default()
     })?;
     db.write(|tx| {
@@ -339,6 +390,31 @@ pub fn seed(db: &Db) -> Result<Demo> {
                 "DE",
                 None,
             )?,
+        )?;
+        buyer(
+            tx,
+            &live,
+            &müller,
+            Some("MB-EK-4711"),
+            "EM:rechnung@mueller-bau.de",
+            "facturx",
+        )?;
+        buyer(
+            tx,
+            &live,
+            &alpen,
+            None,
+            "EM:office@alpen-tischlerei.at",
+            "facturx",
+        )?;
+        // A public buyer: the Leitweg-ID is its buyer reference and address.
+        buyer(
+            tx,
+            &live,
+            &stadt,
+            Some("03355022-32100-28"),
+            "0204:03355022-32100-28",
+            "xrechnung",
         )?;
         let test_customer = customers::create(
             tx,

@@ -1,8 +1,11 @@
 //! Rules that hold whatever the records say: exact money and its rounding,
 //! the ISO country and currency tables, the seller country's number formats,
-//! payment terms and sentences, and the shapes and check digits of EU VAT
-//! ids. Pure functions; no storage, no surface.
+//! payment terms and sentences, the shapes and check digits of EU VAT
+//! ids, IBANs and BICs, and the electronic address schemes of e-invoices.
+//! Pure functions; no storage, no surface.
 
+pub mod bank;
+pub mod eas;
 pub mod iso;
 pub mod jurisdiction;
 pub mod locale;

@@ -2,6 +2,7 @@
 //! no control characters but line feeds and tabs, as sent; then trimmed. A field left
 //! out is absent; a field given blank is refused (for a required field it is
 //! missing), so "nothing" is never stored as an empty string by accident.
+//! Also the shape of an e-mail address, which several fields share.
 
 use crate::error::{Error, Result};
 
@@ -47,6 +48,22 @@ pub fn required(field: &str, value: Option<&str>, max: usize) -> Result<String> 
     }
 }
 
+/// Whether `email` has the shape of an address: one `@`, a local part, and a
+/// domain with a dot inside, no white space, at most 254 characters.
+pub fn email_shaped(email: &str) -> bool {
+    let Some((local, domain)) = email.split_once('@') else {
+        return false;
+    };
+    !local.is_empty()
+        && !domain.contains('@')
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && !domain.contains("..")
+        && !email.chars().any(char::is_whitespace)
+        && email.len() <= 254
+}
+
 /// A field of a partial update: left out, sent as null (clear it), or sent with a value.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Patch<T> {
@@ -54,6 +71,43 @@ pub enum Patch<T> {
     Absent,
     Null,
     Value(T),
+}
+
+impl Patch<String> {
+    /// The patch with its value read by `read`; left out and null stay so.
+    ///
+    /// Fails as `read` fails.
+    pub fn read<T>(&self, read: impl FnOnce(&str) -> Result<T>) -> Result<Patch<T>> {
+        Ok(match self {
+            Patch::Absent => Patch::Absent,
+            Patch::Null => Patch::Null,
+            Patch::Value(text) => Patch::Value(read(text)?),
+        })
+    }
+
+    /// The patch of an optional text field: its value checked as `optional` does.
+    ///
+    /// Fails as `optional` fails for a given value.
+    pub fn text(&self, field: &str, max: usize) -> Result<Patch<String>> {
+        self.read(|t| optional(field, Some(t), max).map(Option::unwrap_or_default))
+    }
+}
+
+impl<T> Patch<T> {
+    /// Applies the patch to a stored optional value: left out keeps it, null
+    /// clears it, a value replaces it.
+    pub fn apply(self, current: &mut Option<T>) {
+        match self {
+            Patch::Absent => {}
+            Patch::Null => *current = None,
+            Patch::Value(value) => *current = Some(value),
+        }
+    }
+
+    /// Whether the patch changes anything.
+    pub fn is_absent(&self) -> bool {
+        matches!(self, Patch::Absent)
+    }
 }
 
 #[cfg(test)]

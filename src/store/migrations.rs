@@ -47,8 +47,16 @@ pub const MIGRATIONS: &[Migration] = &[
     },
     Migration {
         number: 3,
-        summary: "people, their roles in companies, their sessions, and the audit of who did what",
+        summary: concat!(
+            "the seller's particulars on companies; buyer reference, electronic address and ",
+            "e-invoice format on customers; buyer and order reference and delivery period on drafts"
+        ),
         run: to_3,
+    },
+    Migration {
+        number: 4,
+        summary: "people, their roles in companies, their sessions, and the audit of who did what",
+        run: to_4,
     },
 ];
 
@@ -666,20 +674,69 @@ fn create_missing_dependents(
     Ok(())
 }
 
-/// Step 3 only adds tables: the people of the screens, their memberships
+/// Step 4 only adds tables: the people of the screens, their memberships
 /// and sessions, and the audit of acts. Nothing existing changes.
-fn to_3(conn: &Connection) -> Result<(), Stop> {
-    conn.execute_batch(SCHEMA_3_ADDED)?;
+fn to_4(conn: &Connection) -> Result<(), Stop> {
+    conn.execute_batch(SCHEMA_4_ADDED)?;
     Ok(())
 }
 
-/// The tables step 3 adds, frozen as version 3 was released.
-const SCHEMA_3_ADDED: &str = include_str!("migrations/3.sql");
+/// The tables step 4 adds, frozen as version 4 was released.
+const SCHEMA_4_ADDED: &str = include_str!("migrations/4.sql");
 
 /// Version 2 of the schema, frozen: `schema.sql` as version 2 was released.
 /// Step 2 takes the definitions of the tables it rebuilds or creates, and
 /// their indexes and triggers, from here, never from today's `schema.sql`.
 const SCHEMA_2: &str = include_str!("migrations/2.sql");
+
+// ---------------------------------------------------------------------------
+// Step 3 (2 → 3): the particulars e-invoices need. Only columns are added,
+// each empty (NULL) or at its default on every existing row, so no row can
+// break a rule; SQLite places each after the table's last column, where
+// `schema.sql` has them.
+
+/// The columns of version 3, frozen: `ALTER TABLE … ADD COLUMN` in order.
+const ADDED_IN_3: &[(&str, &str)] = &[
+    ("companies", "legal_name TEXT"),
+    ("companies", "street TEXT"),
+    ("companies", "postal_code TEXT"),
+    ("companies", "city TEXT"),
+    ("companies", "vat_id TEXT"),
+    ("companies", "tax_number TEXT"),
+    ("companies", "registration TEXT"),
+    ("companies", "contact_name TEXT"),
+    ("companies", "contact_phone TEXT"),
+    ("companies", "contact_email TEXT"),
+    ("companies", "electronic_address TEXT"),
+    ("companies", "iban TEXT"),
+    ("companies", "bic TEXT"),
+    ("companies", "account_holder TEXT"),
+    ("companies", "managing_directors TEXT"),
+    (
+        "companies",
+        "small_business INTEGER NOT NULL DEFAULT 0 CHECK (small_business IN (0, 1))",
+    ),
+    ("customers", "buyer_reference TEXT"),
+    ("customers", "electronic_address TEXT"),
+    (
+        "customers",
+        "einvoice_format TEXT NOT NULL DEFAULT 'facturx' CHECK (einvoice_format IN ('facturx', 'xrechnung', 'peppol'))",
+    ),
+    ("drafts", "buyer_reference TEXT"),
+    ("drafts", "order_reference TEXT"),
+    ("drafts", "period_start TEXT"),
+    (
+        "drafts",
+        "period_end TEXT CHECK ((period_start IS NULL) = (period_end IS NULL) AND (period_end IS NULL OR period_start <= period_end))",
+    ),
+];
+
+fn to_3(conn: &Connection) -> Result<(), Stop> {
+    for (table, column) in ADDED_IN_3 {
+        conn.execute_batch(&format!("ALTER TABLE {} ADD COLUMN {column}", q(table)))?;
+    }
+    Ok(())
+}
 
 #[cfg(test)]
 mod tests {

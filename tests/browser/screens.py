@@ -11,7 +11,6 @@ import http.server
 import re
 import sys
 import threading
-import time
 import traceback
 from pathlib import Path
 
@@ -19,6 +18,8 @@ from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
 
 
 def read_demo(path):
@@ -79,8 +80,23 @@ class Run:
         element.clear()
         element.send_keys(value)
 
+    def follow(self, element):
+        """Clicks a link or button and waits until the next page has replaced this one."""
+        old = self.driver.find_element(By.TAG_NAME, "html")
+        element.click()
+        WebDriverWait(self.driver, 15).until(expected_conditions.staleness_of(old))
+        WebDriverWait(self.driver, 15).until(
+            lambda d: d.execute_script("return document.readyState") == "complete"
+        )
+
     def submit(self, label):
-        self.driver.find_element(By.XPATH, f"//main//button[normalize-space()='{label}']").click()
+        self.follow(self.driver.find_element(By.XPATH, f"//main//button[normalize-space()='{label}']"))
+
+    def press(self, xpath):
+        self.follow(self.driver.find_element(By.XPATH, xpath))
+
+    def link(self, text):
+        self.follow(self.driver.find_element(By.LINK_TEXT, text))
 
     def axe(self, name):
         """Injects axe-core and fails on serious or critical violations."""
@@ -109,7 +125,7 @@ class Run:
         self.open("/login")
         self.type_into("email", email)
         self.type_into("password", password)
-        self.field("password").send_keys(Keys.ENTER)
+        self.follow(self.driver.find_element(By.XPATH, "//main//button[@type='submit']"))
         assert self.path() == "/dashboard", self.path()
 
     def check(self, name, test):
@@ -151,10 +167,10 @@ class Run:
         assert "Receivables" in self.text() and "Overdue invoices" in self.text()
         self.axe("dashboard")
         self.shot("dashboard")
-        self.driver.find_element(By.LINK_TEXT, "Customers").click()
+        self.link("Customers")
         assert self.path() == "/customers"
         self.axe("customers")
-        self.driver.find_element(By.LINK_TEXT, "New customer").click()
+        self.link("New customer")
         self.axe("customer-new")
         self.type_into("name", "Browser Test GmbH")
         self.type_into("postalCode", "20457")
@@ -175,9 +191,9 @@ class Run:
         assert re.fullmatch(r"/customers/cus_\w+\?saved=1", self.path()), self.path()
         assert "Saved." in self.text()
         self.axe("customer")
-        self.driver.find_element(By.LINK_TEXT, "Customers").click()
+        self.link("Customers")
         self.type_into("search", "Browser Test")
-        self.driver.find_element(By.XPATH, "//form[@role='search']//button").click()
+        self.press("//form[@role='search']//button")
         assert "Browser Test GmbH" in self.text()
         self.axe("customers-search")
         self.shot("customers")
@@ -186,28 +202,28 @@ class Run:
         self.sign_in("accountant")
         select = self.driver.find_element(By.ID, "switch-language")
         select.find_element(By.XPATH, "option[@value='de']").click()
-        self.driver.find_element(By.XPATH, "//form[@action='/session/language']//button").click()
+        self.press("//form[@action='/session/language']//button")
         assert self.driver.title == "Übersicht · kontor", self.driver.title
         assert "Forderungen" in self.text()
         self.axe("dashboard-de")
-        self.driver.find_element(By.LINK_TEXT, "Kunden").click()
+        self.link("Kunden")
         assert self.driver.title == "Kunden · kontor"
         select = self.driver.find_element(By.ID, "switch-language")
         select.find_element(By.XPATH, "option[@value='browser']").click()
-        self.driver.find_element(By.XPATH, "//form[@action='/session/language']//button").click()
+        self.press("//form[@action='/session/language']//button")
         assert self.driver.title == "Dashboard · kontor"
 
     def test_data(self):
         self.sign_in("accountant")
-        self.driver.find_element(By.XPATH, "//button[normalize-space()='Show test data']").click()
+        self.press("//button[normalize-space()='Show test data']")
         assert "Test data" in self.text()
         self.axe("dashboard-test-data")
-        self.driver.find_element(By.XPATH, "//button[normalize-space()='Show live data']").click()
+        self.press("//button[normalize-space()='Show live data']")
         assert "Test data" not in self.text()
 
     def viewer_is_refused(self):
         self.sign_in("viewer")
-        self.driver.find_element(By.LINK_TEXT, "Customers").click()
+        self.link("Customers")
         assert "New customer" not in self.text()
         self.open("/customers/new")
         assert "does not allow this; nothing was done" in self.text(), self.text()
@@ -241,8 +257,7 @@ class Run:
         threading.Thread(target=elsewhere.serve_forever, daemon=True).start()
         try:
             self.driver.get(f"http://127.0.0.1:{elsewhere.server_address[1]}/")
-            self.driver.find_element(By.TAG_NAME, "button").click()
-            time.sleep(0.5)
+            self.follow(self.driver.find_element(By.TAG_NAME, "button"))
             assert "sent from another site; nothing was done" in self.text(), self.text()
         finally:
             elsewhere.shutdown()
@@ -254,7 +269,7 @@ class Run:
 
     def sign_out_ends_the_session(self):
         self.sign_in("owner")
-        self.driver.find_element(By.XPATH, "//button[normalize-space()='Sign out']").click()
+        self.press("//button[normalize-space()='Sign out']")
         assert self.path() == "/login", self.path()
         self.open("/dashboard")
         assert self.path() == "/login", self.path()

@@ -28,7 +28,8 @@ fn a_created_customer_reads_back_whole() {
             "id": id, "number": "K10001", "name": "Müller Bau GmbH", "contact": "Frau Müller", "email": "a@b.de",
             "phone": "+49 40 123", "street": "Hafenstraße 12", "postalCode": "20457", "city": "Hamburg",
             "country": "AT", "vatId": "ATU12345678", "currency": "CHF", "customer": true, "supplier": false,
-            "archived": false, "paymentDays": null, "createdAt": created_at
+            "archived": false, "paymentDays": null, "createdAt": created_at,
+            "buyerReference": null, "electronicAddress": null, "einvoice": "facturx"
         })
     );
     assert_eq!(c.get(&w.live, &format!("/v1/customers/{id}")).body, a.body);
@@ -155,4 +156,38 @@ fn every_list_item_is_the_customers_own_wire_form() {
         (found.body["total"].clone(), found.body["more"].clone()),
         (json!(1), json!(false))
     );
+}
+
+#[test]
+fn an_email_without_the_shape_of_an_address_is_refused() {
+    let w = World::new();
+    let c = w.client();
+    for email in [
+        "ab.de", "@b.de", "a@b", "a@.b.de", "a@b.de.", "a@b..de", "a@b@c.de", "a b@c.de",
+    ] {
+        c.post(
+            &w.live,
+            "/v1/customers",
+            &unique(),
+            &json!({"name": "Form GmbH", "street": "S", "postalCode": "1", "city": "C", "email": email}),
+        )
+        .refused(400, "ANFRAGE");
+    }
+    let long = format!("{}@b.de", "a".repeat(250));
+    c.post(
+        &w.live,
+        "/v1/customers",
+        &unique(),
+        &json!({"name": "Form GmbH", "street": "S", "postalCode": "1", "city": "C", "email": long}),
+    )
+    .refused(400, "ANFRAGE");
+    // None of them made a customer; a well-formed address does.
+    assert_eq!(c.get(&w.live, "/v1/customers").body["total"], json!(0));
+    let ok = c.post(
+        &w.live,
+        "/v1/customers",
+        &unique(),
+        &json!({"name": "Form GmbH", "street": "S", "postalCode": "1", "city": "C", "email": "a.b@c-d.de"}),
+    );
+    assert_eq!(ok.status, 201, "{:?}", ok.body);
 }

@@ -15,6 +15,7 @@ mod mcp;
 mod mcp_client;
 mod migrations;
 mod openapi;
+mod particulars;
 mod pipeline;
 mod receiver;
 mod screens;

@@ -768,9 +768,11 @@ fn a_customer_made_on_the_screens_is_the_apis_customer_and_the_audit_names_the_p
     assert_eq!(api.body["number"], "K10001");
 
     // Changing the address; the list and the search see it.
+    // The change form sends what it shows: the address, and the country as stored.
     let mut changed = new_customer("Nord GmbH");
     changed[2] = ("postalCode", "20459");
     changed[3] = ("city", "Lübeck");
+    changed[4] = ("country", "DE");
     browser
         .act(&location, &format!("/customers/{id}"), &changed)
         .redirects_to(&format!("/customers/{id}?saved=1"));
@@ -1068,4 +1070,94 @@ fn behind_a_proxy_the_public_urls_origin_may_post() {
             .status,
         403
     );
+}
+
+#[test]
+fn changing_a_customer_goes_through_the_books_change_with_its_terms_and_e_invoice_settings() {
+    let office = Office::new();
+    let mut browser = office.signed_in("accountant@alpha.de");
+    let location = browser
+        .act("/customers/new", "/customers", &new_customer("Amt Nord"))
+        .redirects_to_prefix("/customers/cus_");
+    let id = location
+        .trim_start_matches("/customers/")
+        .split('?')
+        .next()
+        .unwrap()
+        .to_string();
+    let path = format!("/customers/{id}");
+    let form = |street: &'static str, vat: &'static str, days: &'static str| {
+        vec![
+            ("name", "Amt Nord"),
+            ("street", street),
+            ("postalCode", "20457"),
+            ("city", "Hamburg"),
+            ("country", "DE"),
+            ("vatId", vat),
+            ("paymentDays", days),
+            ("buyerReference", "991-12345-67"),
+            ("electronicAddress", "0204:991-12345-67"),
+            ("einvoice", "xrechnung"),
+        ]
+    };
+    browser
+        .act(&path, &path, &form("Kai 2", "DE 136 695 976", "30"))
+        .redirects_to(&format!("{path}?saved=1"));
+    let api = office
+        .api()
+        .get(&office.key_a, &path.replace("/customers", "/v1/customers"));
+    assert_eq!(api.body["street"], "Kai 2");
+    assert_eq!(api.body["vatId"], "DE136695976");
+    let stored: (i64, String, String, String) = office
+        .db()
+        .query_row(
+            "SELECT payment_days, buyer_reference, electronic_address, einvoice_format FROM customers WHERE id = ?1",
+            [&id],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
+        )
+        .unwrap();
+    assert_eq!(stored.0, 30);
+    assert_eq!(
+        (stored.1.as_str(), stored.3.as_str()),
+        ("991-12345-67", "xrechnung")
+    );
+    assert!(stored.2.contains("991-12345-67"), "{}", stored.2);
+    let shown = browser.get(&path).body;
+    assert!(
+        shown.contains("<option value=\"xrechnung\" selected>XRechnung</option>"),
+        "{shown}"
+    );
+    assert!(shown.contains("value=\"30\""));
+
+    // An emptied street is missing, not left as it was; a bad VAT id is the
+    // books' refusal; nothing changes.
+    let page = browser.act(&path, &path, &form("", "DE 136 695 977", "400"));
+    assert_eq!(page.status, 400, "{}", page.body);
+    assert!(page.body.contains("id=\"field-street-error\">is missing"));
+    assert!(
+        page.body.contains("id=\"field-paymentDays-error\">"),
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body.contains("value=\"DE 136 695 977\""),
+        "what was typed stays"
+    );
+    let api = office
+        .api()
+        .get(&office.key_a, &path.replace("/customers", "/v1/customers"));
+    assert_eq!(
+        (api.body["street"].as_str(), api.body["vatId"].as_str()),
+        (Some("Kai 2"), Some("DE136695976"))
+    );
+    let page = browser.act(&path, &path, &form("Kai 2", "DE 136 695 977", "30"));
+    assert_eq!(page.status, 409, "{}", page.body);
+    // An emptied VAT id clears it.
+    browser
+        .act(&path, &path, &form("Kai 2", "", "30"))
+        .redirects_to(&format!("{path}?saved=1"));
+    let api = office
+        .api()
+        .get(&office.key_a, &path.replace("/customers", "/v1/customers"));
+    assert_eq!(api.body["vatId"], Value::Null);
 }

@@ -100,6 +100,22 @@ fn endpoints_are_registered_listed_and_disabled() {
             "purchase.recorded"
         ]
     );
+    let descriptions: Vec<&str> = kinds["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| k["description"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        descriptions,
+        [
+            "A person issued a draft as an invoice.",
+            "A payment cleared an invoice's receivable.",
+            "A person cancelled an invoice by a full correction.",
+            "Money was recorded moving in or out.",
+            "An incoming purchase document (bill) was recorded."
+        ]
+    );
     // Another company and the sandbox see nothing of it.
     let other = w.data.company("Zweite GmbH", "ENTERPRISE");
     let other_key = w.data.key(&other, "production", "all");

@@ -13,10 +13,13 @@ use super::{see_other, Ctx};
 use crate::access::people::Capability;
 use crate::books::audit;
 use crate::books::company;
-use crate::books::customers::{self, Customer, CustomerInput, NewCustomer};
+use crate::books::customers::{
+    self, Customer, CustomerChange, CustomerChangeInput, CustomerInput, EinvoiceFormat, NewCustomer,
+};
 use crate::error::{Error, Result};
 use crate::http::pipeline::Answer;
 use crate::rules::locale::Lang;
+use crate::rules::text::Patch;
 use crate::store::page::Paging;
 
 /// One field of the customer form.
@@ -31,7 +34,7 @@ struct FormField {
     required: bool,
 }
 
-/// The form's fields in order, named as the API names them.
+/// The fields of a new customer in order, named as the API names them.
 const FIELDS: &[FormField] = &[
     FormField {
         name: "name",
@@ -125,16 +128,111 @@ const FIELDS: &[FormField] = &[
     },
 ];
 
+/// The fields of a customer's change: the address, the VAT id, the terms
+/// and the e-invoice settings, as `customer change` and `customer terms`
+/// name them (`paymentDays` has no API field; it is the console flag's name).
+const CHANGE_FIELDS: &[FormField] = &[
+    FormField {
+        name: "name",
+        en: "Name",
+        de: "Name",
+        max: 200,
+        kind: "text",
+        autocomplete: Some("organization"),
+        required: true,
+    },
+    FormField {
+        name: "street",
+        en: "Street and number",
+        de: "Straße und Hausnummer",
+        max: 200,
+        kind: "text",
+        autocomplete: Some("street-address"),
+        required: true,
+    },
+    FormField {
+        name: "postalCode",
+        en: "Postal code",
+        de: "Postleitzahl",
+        max: 20,
+        kind: "text",
+        autocomplete: Some("postal-code"),
+        required: true,
+    },
+    FormField {
+        name: "city",
+        en: "City",
+        de: "Ort",
+        max: 100,
+        kind: "text",
+        autocomplete: Some("address-level2"),
+        required: true,
+    },
+    FormField {
+        name: "country",
+        en: "Country",
+        de: "Land",
+        max: 2,
+        kind: "text",
+        autocomplete: Some("country"),
+        required: true,
+    },
+    FormField {
+        name: "vatId",
+        en: "VAT ID",
+        de: "USt-IdNr.",
+        max: 30,
+        kind: "text",
+        autocomplete: None,
+        required: false,
+    },
+    FormField {
+        name: "paymentDays",
+        en: "Payment days",
+        de: "Zahlungsziel in Tagen",
+        max: 3,
+        kind: "text",
+        autocomplete: None,
+        required: false,
+    },
+    FormField {
+        name: "buyerReference",
+        en: "Buyer reference (Leitweg-ID)",
+        de: "Käuferreferenz (Leitweg-ID)",
+        max: 200,
+        kind: "text",
+        autocomplete: None,
+        required: false,
+    },
+    FormField {
+        name: "electronicAddress",
+        en: "Electronic address",
+        de: "Elektronische Adresse",
+        max: 120,
+        kind: "text",
+        autocomplete: None,
+        required: false,
+    },
+];
+
 fn label(lang: Lang, field: &str) -> String {
+    if field == "einvoice" {
+        return lang.pick("E-invoice format", "E-Rechnungsformat").into();
+    }
     FIELDS
         .iter()
+        .chain(CHANGE_FIELDS)
         .find(|f| f.name == field)
         .map_or(field, |f| lang.pick(f.en, f.de))
         .to_string()
 }
 
-fn hint(lang: Lang, field: &str) -> Option<String> {
+fn hint(lang: Lang, field: &str, change: bool) -> Option<String> {
     match field {
+        "country" if change => Some(lang.pick(
+            "Two-letter ISO code such as DE",
+            "Zweibuchstabiger ISO-Code wie DE",
+        )),
         "country" => Some(lang.pick(
             "Two-letter ISO code such as DE; empty: the company's country",
             "Zweibuchstabiger ISO-Code wie DE; leer: das Land der Firma",
@@ -142,6 +240,14 @@ fn hint(lang: Lang, field: &str) -> Option<String> {
         "currency" => Some(lang.pick(
             "ISO code such as EUR; empty: the company's currency",
             "ISO-Code wie EUR; leer: die Währung der Firma",
+        )),
+        "paymentDays" => Some(lang.pick(
+            "0 to 365; empty: the company's or the country's",
+            "0 bis 365; leer: das der Firma oder des Landes",
+        )),
+        "electronicAddress" => Some(lang.pick(
+            "Scheme and identifier, such as 0204:991-12345-67 or EM:invoices@example.com",
+            "Schema und Kennung, etwa 0204:991-12345-67 oder EM:rechnung@example.com",
         )),
         _ => None,
     }
@@ -165,20 +271,37 @@ fn stored(c: &Customer, field: &str) -> String {
         "email" => c.email.clone().unwrap_or_default(),
         "contact" => c.contact.clone().unwrap_or_default(),
         "phone" => c.phone.clone().unwrap_or_default(),
+        "paymentDays" => c.payment_days.map(|d| d.to_string()).unwrap_or_default(),
+        "buyerReference" => c.buyer_reference.clone().unwrap_or_default(),
+        "electronicAddress" => c
+            .electronic_address
+            .as_ref()
+            .map(|a| format!("{}:{}", a.scheme, a.value))
+            .unwrap_or_default(),
+        "einvoice" => c.einvoice.as_str().to_string(),
         _ => String::new(),
     }
 }
 
-/// The form with `value` of each field and the problems of a refusal.
-fn form(ctx: &Ctx, action: &str, value: &dyn Fn(&str) -> String, problems: &Problems) -> Markup {
+/// The form of `fields` with `value` of each and the problems of a refusal;
+/// a change also offers the e-invoice format.
+fn form(
+    ctx: &Ctx,
+    action: &str,
+    fields: &[FormField],
+    value: &dyn Fn(&str) -> String,
+    problems: &Problems,
+) -> Markup {
     let lang = ctx.lang;
-    let values: Vec<String> = FIELDS.iter().map(|f| value(f.name)).collect();
+    let values: Vec<String> = fields.iter().map(|f| value(f.name)).collect();
+    let change = std::ptr::eq(fields, CHANGE_FIELDS);
+    let format = value("einvoice");
     html! {
         (problems.summary(lang, &|f| label(lang, f)))
         form.stack method="post" action=(action) novalidate {
             (csrf(ctx))
             p.legend { (lang.pick("Fields marked * are required.", "Mit * markierte Felder sind Pflichtfelder.")) }
-            @for (i, f) in FIELDS.iter().enumerate() {
+            @for (i, f) in fields.iter().enumerate() {
                 (Field {
                     name: f.name,
                     label: lang.pick(f.en, f.de).to_string(),
@@ -187,10 +310,36 @@ fn form(ctx: &Ctx, action: &str, value: &dyn Fn(&str) -> String, problems: &Prob
                     max: f.max,
                     kind: f.kind,
                     autocomplete: f.autocomplete,
-                    hint: hint(lang, f.name),
+                    hint: hint(lang, f.name, change),
                 }.render(lang, problems))
             }
+            @if change {
+                (format_field(lang, &format, problems))
+            }
             button type="submit" { (lang.pick("Save", "Speichern")) }
+        }
+    }
+}
+
+/// The e-invoice format a customer receives, as a choice of the books' formats.
+fn format_field(lang: Lang, chosen: &str, problems: &Problems) -> Markup {
+    let name = |f: EinvoiceFormat| match f {
+        EinvoiceFormat::Facturx => "Factur-X (PDF)",
+        EinvoiceFormat::Xrechnung => "XRechnung",
+        EinvoiceFormat::Peppol => "Peppol BIS 3.0",
+    };
+    let wrong = problems
+        .list
+        .iter()
+        .any(|v| v.field.as_deref() == Some("einvoice"));
+    html! {
+        div.field.wrong[wrong] {
+            label for="field-einvoice" { (label(lang, "einvoice")) }
+            select #field-einvoice name="einvoice" aria-invalid=[wrong.then_some("true")] {
+                @for f in EinvoiceFormat::ALL {
+                    option value=(f.as_str()) selected[f.as_str() == chosen] { (name(*f)) }
+                }
+            }
         }
     }
 }
@@ -327,7 +476,13 @@ fn percent_encode(text: &str) -> String {
 pub fn new_form(ctx: &Ctx) -> Result<Answer> {
     ctx.must(Capability::Act)?;
     let lang = ctx.lang;
-    let content = form(ctx, "/customers", &|_| String::new(), &Problems::default());
+    let content = form(
+        ctx,
+        "/customers",
+        FIELDS,
+        &|_| String::new(),
+        &Problems::default(),
+    );
     Ok(screen(
         ctx,
         Screen::Customers,
@@ -353,7 +508,7 @@ pub fn create(ctx: &Ctx) -> Result<Answer> {
         Err(e @ (Error::Invalid(_) | Error::Refused(_))) => {
             let lang = ctx.lang;
             let typed = |f: &str| ctx.form.get(f).unwrap_or("").to_string();
-            let content = form(ctx, "/customers", &typed, &Problems::of(&e));
+            let content = form(ctx, "/customers", FIELDS, &typed, &Problems::of(&e));
             Ok(screen_with(
                 ctx,
                 e.status(),
@@ -384,12 +539,13 @@ fn customer_page(
             p.notice role="status" { (lang.pick("Saved.", "Gespeichert.")) }
         }
         @if may_act(ctx) {
-            (form(ctx, &format!("/customers/{}", customer.id), value, problems))
+            (form(ctx, &format!("/customers/{}", customer.id), CHANGE_FIELDS, value, problems))
         } @else {
             dl.particulars {
-                @for f in FIELDS {
+                @for f in FIELDS.iter().chain(CHANGE_FIELDS).filter(|f| !matches!(f.name, "name")) {
                     div { dt { (lang.pick(f.en, f.de)) } dd { (stored(customer, f.name)) } }
                 }
+                div { dt { (label(lang, "einvoice")) } dd { (stored(customer, "einvoice")) } }
             }
         }
         section aria-labelledby="history-heading" {
@@ -434,15 +590,50 @@ pub fn show(ctx: &Ctx, id: &str) -> Result<Answer> {
     )
 }
 
-/// POST /customers/{id}
+/// POST /customers/{id}: the books' change of a customer (address, VAT id,
+/// e-invoice settings) and, when given, its agreed payment days, in one act.
 pub fn update(ctx: &Ctx, id: &str) -> Result<Answer> {
     ctx.must(Capability::Act)?;
     let tenant = &ctx.session.tenant;
     let customer = customers::get(ctx.conn, tenant, id)?;
-    let company = company::get(ctx.conn, &tenant.company_id)?;
-    let changed = NewCustomer::check(input(ctx), &company).and_then(|new| {
+    // A required field sent empty is missing; an optional one sent empty
+    // is cleared; a field not sent stays as it is.
+    let given = |name: &str| ctx.form.sent(name).map(str::to_string);
+    let patch = |name: &str| match ctx.form.sent(name).map(str::trim) {
+        None => Patch::Absent,
+        Some("") => Patch::Null,
+        Some(text) => Patch::Value(text.to_string()),
+    };
+    let input = CustomerChangeInput {
+        name: given("name"),
+        street: given("street"),
+        postal_code: given("postalCode"),
+        city: given("city"),
+        country: given("country"),
+        vat_id: patch("vatId"),
+        buyer_reference: patch("buyerReference"),
+        electronic_address: patch("electronicAddress"),
+        einvoice: given("einvoice"),
+    };
+    let days = match ctx.form.sent("paymentDays").map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(text) => text
+            .parse::<i64>()
+            .map_err(|_| Error::invalid("paymentDays", "is a whole number of days"))
+            .and_then(company::check_payment_days)
+            .map(Some),
+    };
+    let checked = match (CustomerChange::check(input, &customer), days) {
+        (Ok(change), Ok(days)) => Ok((change, days)),
+        (Err(e), Ok(_)) | (Ok(_), Err(e)) => Err(e),
+        (Err(e), Err(d)) => Err(joined(e, d)),
+    };
+    let changed = checked.and_then(|(change, days)| {
         ctx.app.db.write(|tx| {
-            customers::update(tx, tenant, id, &new)?;
+            customers::change(tx, tenant, id, change)?;
+            if let Some(days) = days {
+                customers::set_terms(tx, tenant, id, days)?;
+            }
             audit::record(tx, tenant, &ctx.actor(), "customer.changed", id)
         })
     });
@@ -453,5 +644,15 @@ pub fn update(ctx: &Ctx, id: &str) -> Result<Answer> {
             customer_page(ctx, &customer, e.status(), &typed, &Problems::of(&e))
         }
         Err(e) => Err(e),
+    }
+}
+
+/// Both refusals' violations at once (an unreadable field outranks a rule's).
+fn joined(first: Error, second: Error) -> Error {
+    let mut all = first.violations().to_vec();
+    all.extend(second.violations().iter().cloned());
+    match (&first, &second) {
+        (Error::Refused(_), Error::Refused(_)) => Error::Refused(all),
+        _ => Error::Invalid(all),
     }
 }
