@@ -570,6 +570,7 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
         | Command::Company(_)
         | Command::Key(_)
         | Command::User(_)
+        | Command::VatId(_)
         | Command::Backup { .. } => return Err(Error::internal("not an act on the books")),
     }
     Ok(())

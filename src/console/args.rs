@@ -58,6 +58,9 @@ pub enum Command {
     /// The webhook delivery log; sending an event again.
     #[command(subcommand)]
     Webhook(WebhookCommand),
+    /// VAT ids: check them, one per line on stdin (no data file needed).
+    #[command(subcommand)]
+    VatId(super::vat_id::VatIdCommand),
     /// Copy the data file, consistently, while a server may be running.
     Backup {
         /// The new file (it must not exist yet).

@@ -9,6 +9,7 @@ mod acts;
 mod args;
 pub mod demo;
 mod log;
+mod vat_id;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -107,6 +108,7 @@ fn execute(cli: Cli) -> Result<()> {
         Command::Company(cmd) => acts::company(&open(&data_path(&cli))?, cmd),
         Command::Key(cmd) => acts::key(&open(&data_path(&cli))?, cmd),
         Command::User(cmd) => acts::user(&open(&data_path(&cli))?, cmd),
+        Command::VatId(cmd) => vat_id::run(cmd),
         Command::Backup { to } => {
             let bytes = open(&data_path(&cli))?.backup_to(to)?;
             print(&serde_json::json!({

@@ -285,3 +285,38 @@ fn key_use_is_recorded_and_written_by_the_time_the_server_stops() {
     let listed = data.ok(&["key", "list", "--company", &company]);
     assert_eq!(listed["data"][0]["lastUsedAt"], first);
 }
+
+#[test]
+fn vat_ids_are_checked_from_stdin_without_a_data_file() {
+    use std::io::Write;
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kontor"))
+        .args(["vat-id", "check"])
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kontor starts");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"be 411.905.847\nEL 94259216\nATU13585626\nCHE-107.787.577 MWST\n")
+        .expect("ids written");
+    let output = child.wait_with_output().expect("kontor ends");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "valid\tBE0411905847\n\
+         valid\tEL094259216\n\
+         invalid\tATU13585626\tThe VAT id ATU13585626 fails the Austrian check digit.\n\
+         valid\tCHE107787577MWST\n"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&output.stderr),
+        "kontor: 1 of 4 VAT ids are not valid.\n"
+    );
+    assert!(!output.status.success());
+    let left: Vec<_> = std::fs::read_dir(dir.path()).expect("listed").collect();
+    assert!(left.is_empty(), "no data file is made: {left:?}");
+}
