@@ -279,6 +279,7 @@ fn start_with(
                 .filter_map(|url| screens::origin_of(url))
                 .collect(),
             lockout: Default::default(),
+            hashing: Semaphore::new(std::thread::available_parallelism().map_or(2, |n| n.get())),
         },
     });
     idempotency::purge(&app.db)?;

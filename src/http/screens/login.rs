@@ -11,7 +11,7 @@ use hyper::StatusCode;
 use maud::html;
 
 use super::page::{bare, Field, Problems};
-use super::{cookie, minutes, same_origin, see_other, set_cookie, Settings, Visit};
+use super::{cookie, minutes, same_origin, see_other, set_cookie, Settings, Visit, HASHING_WAIT};
 use super::{LOGIN_COOKIE, SESSION_COOKIE};
 use crate::access::sessions::{self, random_token};
 use crate::access::{passwords, people};
@@ -139,10 +139,15 @@ pub async fn submit(app: Arc<App>, visit: Visit, lang: Lang) -> Answer {
         Ok(Err(e)) | Err(e) => return super::page::failure(&e, lang, None),
     };
     let stored = credentials.as_ref().map(|(_, hash)| hash.clone());
+    let waited = tokio::time::timeout(HASHING_WAIT, settings.hashing.acquire()).await;
+    let Ok(Ok(turn)) = waited else {
+        return super::page::failure(&Error::Busy, lang, None);
+    };
     let verified =
         tokio::task::spawn_blocking(move || passwords::verify(&password, stored.as_deref()))
             .await
             .unwrap_or(false);
+    drop(turn);
     let user_id = match credentials {
         Some((user_id, _)) if verified => user_id,
         _ => {

@@ -56,7 +56,15 @@ pub struct Settings {
     /// form's `Origin` may name besides the request's own host.
     pub public_origins: Vec<String>,
     pub lockout: Lockout,
+    /// Sign-ins whose password is being checked, at most one per core: a
+    /// sign-in waits for its turn here, on the async side, so waiting
+    /// sign-ins never hold the blocking threads every request needs.
+    pub hashing: tokio::sync::Semaphore,
 }
+
+/// How long a sign-in waits for its turn at the password check before it
+/// is told kontor is busy.
+pub const HASHING_WAIT: Duration = Duration::from_secs(10);
 
 /// A request to the screens, as the server read it.
 pub struct Visit {
