@@ -8,6 +8,7 @@ pub mod bank;
 pub mod eas;
 pub mod iso;
 pub mod jurisdiction;
+pub mod locale;
 pub mod money;
 pub mod text;
 pub mod vat_ids;

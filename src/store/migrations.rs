@@ -53,6 +53,11 @@ pub const MIGRATIONS: &[Migration] = &[
         ),
         run: to_3,
     },
+    Migration {
+        number: 4,
+        summary: "people, their roles in companies, their sessions, and the audit of who did what",
+        run: to_4,
+    },
 ];
 
 /// The schema version this binary writes and understands: the last step's
@@ -668,6 +673,16 @@ fn create_missing_dependents(
     }
     Ok(())
 }
+
+/// Step 4 only adds tables: the people of the screens, their memberships
+/// and sessions, and the audit of acts. Nothing existing changes.
+fn to_4(conn: &Connection) -> Result<(), Stop> {
+    conn.execute_batch(SCHEMA_4_ADDED)?;
+    Ok(())
+}
+
+/// The tables step 4 adds, frozen as version 4 was released.
+const SCHEMA_4_ADDED: &str = include_str!("migrations/4.sql");
 
 /// Version 2 of the schema, frozen: `schema.sql` as version 2 was released.
 /// Step 2 takes the definitions of the tables it rebuilds or creates, and
