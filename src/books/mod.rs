@@ -5,6 +5,7 @@
 //! all live here, so they hold alike for REST, the agent tools and the console.
 
 pub mod attention;
+pub mod audit;
 pub mod company;
 pub mod customers;
 pub mod drafts;

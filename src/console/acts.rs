@@ -7,6 +7,7 @@ use serde_json::json;
 use super::args::*;
 use super::print;
 use crate::access::keys::{self, KeyInput, NewKey};
+use crate::access::people;
 use crate::books::company::{
     self, CompanyInput, NewCompany, Owned, ParticularsChange, ParticularsInput,
 };
@@ -167,6 +168,51 @@ pub fn company(db: &Db, cmd: &CompanyCommand) -> Result<()> {
         } => db.write(|tx| company::set_workflow(tx, id, stages))?,
     };
     print(&company.view());
+    Ok(())
+}
+
+/// The first line of standard input, without its line ending.
+///
+/// Fails with `Invalid` naming `password` when nothing can be read.
+fn password_from_stdin() -> Result<String> {
+    let mut line = String::new();
+    std::io::stdin()
+        .read_line(&mut line)
+        .map_err(|_| Error::invalid("password", "cannot be read from standard input"))?;
+    Ok(line.trim_end_matches(['\n', '\r']).to_string())
+}
+
+/// `user create | list | disable | password`
+pub fn user(db: &Db, cmd: &UserCommand) -> Result<()> {
+    match cmd {
+        UserCommand::Create {
+            company,
+            email,
+            name,
+            role,
+            password_stdin,
+        } => {
+            let password = password_stdin.then(password_from_stdin).transpose()?;
+            let new = people::NewMember::check(people::UserInput {
+                company_id: Some(company.clone()),
+                email: Some(email.clone()),
+                name: Some(name.clone()),
+                role: Some(role.clone()),
+                password,
+            })?;
+            print(&db.write(|tx| people::add(tx, &new))?);
+        }
+        UserCommand::List { company } => print(&db.read(|conn| people::list(conn, company))?),
+        UserCommand::Disable { email } => {
+            let person = db.write(|tx| people::disable(tx, email))?;
+            print(&json!({ "id": person.id, "email": person.email, "disabled": true }));
+        }
+        UserCommand::Password { email, .. } => {
+            let password = password_from_stdin()?;
+            let person = db.write(|tx| people::set_password(tx, email, &password))?;
+            print(&json!({ "id": person.id, "email": person.email, "passwordChanged": true }));
+        }
+    }
     Ok(())
 }
 
@@ -566,6 +612,7 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
         | Command::Demo(_)
         | Command::Company(_)
         | Command::Key(_)
+        | Command::User(_)
         | Command::VatId(_)
         | Command::Backup { .. } => return Err(Error::internal("not an act on the books")),
     }

@@ -34,6 +34,9 @@ pub enum Command {
     /// API keys: create, list, revoke.
     #[command(subcommand)]
     Key(KeyCommand),
+    /// People who use the screens: add to a company, list, disable, set a password.
+    #[command(subcommand)]
+    User(UserCommand),
     /// A customer's agreed terms and buyer's particulars.
     #[command(subcommand)]
     Customer(CustomerCommand),
@@ -439,6 +442,16 @@ pub struct ServeArgs {
     /// faster, but one slow read then stalls every request on its worker.
     #[arg(long)]
     pub reads_on_workers: bool,
+    /// Minutes without a request after which a session of the screens ends.
+    #[arg(long, default_value_t = 30, value_name = "MINUTES")]
+    pub session_idle_minutes: u64,
+    /// Hours after sign-in at which a session of the screens ends in any case.
+    #[arg(long, default_value_t = 12, value_name = "HOURS")]
+    pub session_absolute_hours: u64,
+    /// A reverse proxy (its address, repeatable) whose X-Forwarded-For header
+    /// names the client; without it, the peer is the client.
+    #[arg(long = "trusted-proxy", value_name = "ADDR")]
+    pub trusted_proxies: Vec<std::net::IpAddr>,
 }
 
 impl ServeArgs {
@@ -454,6 +467,11 @@ impl ServeArgs {
         config.tenant_share = !self.no_tenant_share;
         config.connections = self.connections.clamp(2, 256);
         config.reads_on_workers = self.reads_on_workers;
+        config.session_expiry = crate::access::sessions::Expiry {
+            idle: std::time::Duration::from_secs(self.session_idle_minutes.max(1) * 60),
+            absolute: std::time::Duration::from_secs(self.session_absolute_hours.max(1) * 3600),
+        };
+        config.trusted_proxies = self.trusted_proxies.clone();
     }
 }
 
@@ -599,4 +617,38 @@ pub enum KeyCommand {
     },
     /// Revoke a key; it answers 401 from the next request on.
     Revoke { key: String },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum UserCommand {
+    /// Add a person to a company with a role (a person new to kontor also
+    /// needs a password, read from the first line of standard input).
+    Create {
+        #[arg(long)]
+        company: String,
+        #[arg(long)]
+        email: String,
+        #[arg(long)]
+        name: String,
+        /// owner, accountant or viewer.
+        #[arg(long)]
+        role: String,
+        /// Read the password from the first line of standard input.
+        #[arg(long)]
+        password_stdin: bool,
+    },
+    /// The people of a company with their roles.
+    List {
+        #[arg(long)]
+        company: String,
+    },
+    /// Disable a person: they sign in nowhere and their sessions end.
+    Disable { email: String },
+    /// Set a person's password (from the first line of standard input); their sessions end.
+    Password {
+        email: String,
+        /// Read the password from the first line of standard input.
+        #[arg(long, required = true)]
+        password_stdin: bool,
+    },
 }

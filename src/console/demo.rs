@@ -10,6 +10,7 @@ use jiff::ToSpan;
 use serde_json::Value;
 
 use crate::access::keys::{self, NewKey};
+use crate::access::people::{self, NewMember, Role, UserInput};
 use crate::books::company::{self, Company, CompanyInput, NewCompany, ParticularsInput};
 use crate::books::customers::{
     self, CustomerChange, CustomerChangeInput, CustomerInput, NewCustomer,
@@ -33,13 +34,31 @@ use crate::store::tenant::{Environment, Tenant};
 /// The data file the demo uses (and replaces) when `--data` is not given.
 pub const DEMO_DATA: &str = "kontor-demo.db";
 
-/// What the demo made: the company and the two keys.
+/// What the demo made: the company, the two keys, and one person per role
+/// with their password.
 pub struct Demo {
     pub company_id: String,
     pub company_name: String,
     pub live_key: String,
     pub test_key: String,
+    /// (role, e-mail address, password) of each person.
+    pub people: Vec<(Role, String, String)>,
 }
+
+/// The demo's people, one per role.
+const PEOPLE: [(Role, &str, &str); 3] = [
+    (Role::Owner, "inhaberin@nordlicht.example", "Ida Inhaberin"),
+    (
+        Role::Accountant,
+        "buchhaltung@nordlicht.example",
+        "Bert Buchhalter",
+    ),
+    (
+        Role::Viewer,
+        "steuerberatung@nordlicht.example",
+        "Vera Viewer",
+    ),
+];
 
 fn customer(
     company: &Company,
@@ -466,11 +485,26 @@ pub fn seed(db: &Db) -> Result<Demo> {
         };
         let live_key = secret_of(&key(Environment::Production, "demo live key")?);
         let test_key = secret_of(&key(Environment::Sandbox, "demo test key")?);
+        // One person per role, each with a fresh password shown only now.
+        let mut people = Vec::new();
+        for (role, email, name) in PEOPLE {
+            let password = crate::store::ids::base62(16);
+            let new = NewMember::check(UserInput {
+                company_id: Some(company.id.clone()),
+                email: Some(email.into()),
+                name: Some(name.into()),
+                role: Some(role.as_str().into()),
+                password: Some(password.clone()),
+            })?;
+            people::add(tx, &new)?;
+            people.push((role, email.to_string(), password));
+        }
         Ok(Demo {
             company_id: company.id.clone(),
             company_name: company.name.clone(),
             live_key,
             test_key,
+            people,
         })
     })
 }
@@ -530,12 +564,20 @@ pub fn run(data: Option<PathBuf>, args: &ServeArgs) -> Result<()> {
         println!("  live key (production): {}", demo.live_key);
         println!("  test key (sandbox):    {}", demo.test_key);
         println!();
+        println!("  screens:  http://{addr}/  (sign in as one of these)");
+        for (role, email, password) in &demo.people {
+            println!(
+                "    {:<11} {email:<34} password {password}",
+                role.as_str().to_lowercase()
+            );
+        }
+        println!();
         println!("  REST API: http://{addr}/v1");
         println!(
             "  try:      curl -s http://{addr}/v1/customers -H 'Authorization: Bearer {}'",
             demo.live_key
         );
         println!();
-        println!("  The keys are shown only now. Ctrl-C stops the server.");
+        println!("  The keys and passwords are shown only now. Ctrl-C stops the server.");
     })
 }

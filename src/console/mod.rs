@@ -60,6 +60,7 @@ fn option(field: &str) -> String {
         "taxRatePercent" => "taxRate",
         "taxes" => "tax",
         "customerId" => "customer",
+        "password" => "passwordStdin",
         "stages" => return "The stages".into(),
         other => other,
     };
@@ -106,6 +107,7 @@ fn execute(cli: Cli) -> Result<()> {
         Command::Demo(args) => demo::run(cli.data.clone(), args),
         Command::Company(cmd) => acts::company(&open(&data_path(&cli))?, cmd),
         Command::Key(cmd) => acts::key(&open(&data_path(&cli))?, cmd),
+        Command::User(cmd) => acts::user(&open(&data_path(&cli))?, cmd),
         Command::VatId(cmd) => vat_id::run(cmd),
         Command::Backup { to } => {
             let bytes = open(&data_path(&cli))?.backup_to(to)?;

@@ -1,8 +1,8 @@
 //! The HTTP surface: the server (accept loop, limits, shutdown), the REST
-//! API under `/v1` (described by its OpenAPI document) and the
-//! agent-protocol server at `/mcp`. Both only translate: they read their
-//! wire format into the books' typed input, call the books, and render the
-//! answer or the refusal.
+//! API under `/v1` (described by its OpenAPI document), the
+//! agent-protocol server at `/mcp`, and the screens under `/`. Each only
+//! translates: it reads its wire format into the books' typed input, calls
+//! the books, and renders the answer or the refusal.
 
 pub mod connections;
 pub mod error;
@@ -12,4 +12,5 @@ pub mod openapi;
 pub mod pipeline;
 pub mod query;
 pub mod rest;
+pub mod screens;
 pub mod server;

@@ -35,6 +35,8 @@ pub struct App {
     pub webhook_policy: Policy,
     /// Hosts an agent-protocol request may name in `Host` and `Origin`.
     pub mcp_hosts: Vec<String>,
+    /// Sessions, cookies and sign-in waits of the screens.
+    pub screens: crate::http::screens::Settings,
 }
 
 /// A request as the surfaces see it: its head and its whole body.

@@ -69,6 +69,15 @@ impl Query {
             .filter(|v| !v.is_empty())
     }
 
+    /// The first value of `name` as sent, an empty one included (a form's
+    /// field left empty, which clears what it shows).
+    pub fn sent(&self, name: &str) -> Option<&str> {
+        self.pairs
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
     /// `true`/`false` (also `1`/`0`), absent is `None`.
     ///
     /// Fails with `BadRequest` naming the parameter for any other value.

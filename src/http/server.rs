@@ -5,7 +5,7 @@
 
 use std::convert::Infallible;
 use std::future::Future;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -25,12 +25,14 @@ use tokio::sync::{oneshot, Semaphore};
 use crate::access::budget::RateLimiter;
 use crate::access::idempotency;
 use crate::access::keys::UsageLog;
+use crate::access::sessions::Expiry;
 use crate::error::{Error, Result};
 use crate::http::connections::Connections;
 use crate::http::mcp;
 use crate::http::openapi;
 use crate::http::pipeline::{self, refusal, Admitted, Answer, App, Gate, Request, MAX_BODY};
 use crate::http::rest;
+use crate::http::screens::{self, Visit};
 use crate::outbox::address::Policy;
 use crate::outbox::delivery::Worker;
 use crate::store::db::Db;
@@ -72,6 +74,10 @@ pub struct Config {
     pub body_readers: usize,
     /// Hold each company (and environment) to half the pooled connections.
     pub tenant_share: bool,
+    /// How long a session of the screens lives (idle and in all).
+    pub session_expiry: Expiry,
+    /// Proxies whose `X-Forwarded-For` names the client of the screens.
+    pub trusted_proxies: Vec<IpAddr>,
 }
 
 impl Config {
@@ -93,6 +99,8 @@ impl Config {
             connection_reserve: 64,
             body_readers: 64,
             tenant_share: true,
+            session_expiry: Expiry::default(),
+            trusted_proxies: Vec::new(),
         }
     }
 }
@@ -258,8 +266,24 @@ fn start_with(
             allow_loopback: config.webhook_allow_loopback,
         },
         mcp_hosts: allowed_hosts(&config),
+        screens: screens::Settings {
+            expiry: config.session_expiry,
+            secure: config
+                .public_urls
+                .iter()
+                .any(|url| url.to_ascii_lowercase().starts_with("https://")),
+            trusted_proxies: config.trusted_proxies.clone(),
+            public_origins: config
+                .public_urls
+                .iter()
+                .filter_map(|url| screens::origin_of(url))
+                .collect(),
+            lockout: Default::default(),
+            hashing: Semaphore::new(std::thread::available_parallelism().map_or(2, |n| n.get())),
+        },
     });
     idempotency::purge(&app.db)?;
+    screens::purge(&app)?;
     // Connections are files: the cap stays below what the process may open.
     let files = raise_file_limit().unwrap_or(1024) as usize;
     let cap = config
@@ -327,7 +351,7 @@ async fn serve(
     loop {
         tokio::select! {
             accepted = listener.accept() => {
-                let (stream, _) = match accepted {
+                let (stream, peer) = match accepted {
                     Ok(pair) => pair,
                     Err(e) => {
                         accept_errors.note(&e);
@@ -348,7 +372,7 @@ async fn serve(
                     let busy = ticket.busy();
                     let (app, limits) = (app.clone(), limits.clone());
                     async move {
-                        let response = respond(app, limits, req).await;
+                        let response = respond(app, limits, req, peer.ip()).await;
                         drop(busy);
                         Ok::<_, Infallible>(response)
                     }
@@ -420,7 +444,13 @@ async fn purge_hourly(app: Arc<App>) {
     loop {
         tick.tick().await;
         let app = app.clone();
-        let _ = tokio::task::spawn_blocking(move || idempotency::purge(&app.db)).await;
+        let _ = tokio::task::spawn_blocking(move || {
+            let _ = idempotency::purge(&app.db);
+            if let Err(e) = screens::purge(&app) {
+                tracing::error!("cannot purge expired sessions: {e}");
+            }
+        })
+        .await;
     }
 }
 
@@ -461,8 +491,14 @@ fn declared_length(req: &HttpRequest<Incoming>) -> Option<u64> {
 /// Reads a body of at most `MAX_BODY` bytes while holding a reader's permit;
 /// `None` when it is larger.
 async fn read_body(body: Incoming, readers: &Semaphore) -> Option<Vec<u8>> {
+    read_at_most(body, readers, MAX_BODY).await
+}
+
+/// Reads a body of at most `max` bytes while holding a reader's permit;
+/// `None` when it is larger.
+async fn read_at_most(body: Incoming, readers: &Semaphore, max: usize) -> Option<Vec<u8>> {
     let _permit = readers.acquire().await.ok()?;
-    match Limited::new(body, MAX_BODY).collect().await {
+    match Limited::new(body, max).collect().await {
         Ok(collected) => Some(collected.to_bytes().to_vec()),
         Err(e)
             if e.downcast_ref::<http_body_util::LengthLimitError>()
@@ -510,6 +546,7 @@ async fn respond(
     app: Arc<App>,
     limits: Arc<Limits>,
     req: HttpRequest<Incoming>,
+    peer: IpAddr,
 ) -> Response<Full<Bytes>> {
     let started = Instant::now();
     let log_requests = app.log_requests;
@@ -526,6 +563,14 @@ async fn respond(
     // The API's description is public, like the addresses it names.
     if path == openapi::PATH {
         let answer = openapi::answer(&method);
+        if log_requests {
+            pipeline::log_line(&method, &path, &answer, started);
+        }
+        return into_response(answer);
+    }
+    // Everything outside the API is the screens'.
+    if screens::owns(&path) {
+        let answer = visit_screens(app, &limits, req, peer).await;
         if log_requests {
             pipeline::log_line(&method, &path, &answer, started);
         }
@@ -644,6 +689,55 @@ async fn respond(
     )
 }
 
+/// A request to the screens: its head read, its form body (at most
+/// `screens::MAX_FORM`) read within the body deadline and the readers' cap,
+/// then the screens' answer.
+async fn visit_screens(
+    app: Arc<App>,
+    limits: &Limits,
+    req: HttpRequest<Incoming>,
+    peer: IpAddr,
+) -> Answer {
+    let has_body = hyper::body::Body::size_hint(req.body()).exact() != Some(0);
+    let declared = declared_length(&req);
+    let client = screens::client_address(
+        peer,
+        header(&req, "x-forwarded-for").as_deref(),
+        &app.screens.trusted_proxies,
+    );
+    let mut visit = Visit {
+        method: req.method().clone(),
+        path: req.uri().path().to_string(),
+        query: req.uri().query().unwrap_or("").to_string(),
+        cookie: header(&req, "cookie"),
+        origin: header(&req, "origin"),
+        host: header(&req, "host"),
+        accept_language: header(&req, "accept-language"),
+        content_type: header(&req, "content-type"),
+        client,
+        body: Some(Vec::new()),
+    };
+    if has_body {
+        if declared.is_some_and(|length| length > screens::MAX_FORM as u64) {
+            linger(req.into_body());
+            visit.body = None;
+        } else {
+            let deadline = limits.body_timeout;
+            let reading = read_at_most(req.into_body(), &limits.readers, screens::MAX_FORM);
+            match tokio::time::timeout(deadline, reading).await {
+                Ok(body) => visit.body = body,
+                Err(_) => {
+                    let lang = crate::rules::locale::Lang::from_accept_language(
+                        visit.accept_language.as_deref(),
+                    );
+                    return closing(screens::refused(&Error::TooSlow(deadline.as_secs()), lang));
+                }
+            }
+        }
+    }
+    screens::serve(app, visit).await
+}
+
 /// The part of a request that runs on a connection of the data file.
 type Serve = Box<dyn FnOnce(&Connection) -> Answer + Send>;
 
@@ -672,7 +766,7 @@ async fn admit_stored(
 ///
 /// Fails with `Busy` when the share or the pool stays full, and `Internal`
 /// when `job` panicked.
-async fn in_store<T: Send + 'static>(
+pub(crate) async fn in_store<T: Send + 'static>(
     app: &Arc<App>,
     reads: bool,
     tenant: Option<Tenant>,
@@ -725,7 +819,12 @@ fn into_response(answer: Answer) -> Response<Full<Bytes>> {
     headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
     for (name, value) in answer.headers {
         if let (Some(name), Ok(value)) = (header_name(name), HeaderValue::try_from(value)) {
-            headers.insert(name, value);
+            // A sign-in sets one cookie and clears another.
+            if name == hyper::header::SET_COOKIE {
+                headers.append(name, value);
+            } else {
+                headers.insert(name, value);
+            }
         }
     }
     response

@@ -287,11 +287,18 @@ pub fn parse_amount(lang: Lang, field: &str, text: &str, currency: &Currency) ->
     i64::try_from(minor).or_else(|_| refuse("is larger than any amount kontor keeps".into()))
 }
 
-/// How an amount is typed in this language, for the sentences of a refusal.
+/// How an amount is typed in this language, for the sentences of a
+/// refusal: 123,456 whole units and, where the currency has decimals, .78.
 fn amount_example(lang: Lang, exponent: usize) -> String {
+    let exponent = exponent.min(4) as u32;
+    let fraction = match exponent {
+        0 => 0,
+        1 => 7,
+        e => 78 * 10i64.pow(e - 2),
+    };
     number(
         lang,
-        123_456 * 10i64.pow(exponent as u32) + 78 % 10i64.pow(exponent as u32).max(1),
+        123_456 * 10i64.pow(exponent) + fraction,
         exponent as u8,
     )
 }
@@ -407,7 +414,7 @@ mod tests {
         );
         assert_eq!(
             parse_amount(Lang::En, "net", "1,234", &code("BHD")).unwrap_err().sentence(),
-            "The field net could mean two amounts; write the decimals with '.' (like 123,456.078) or leave out the thousands separator."
+            "The field net could mean two amounts; write the decimals with '.' (like 123,456.780) or leave out the thousands separator."
         );
         assert_eq!(
             parse_amount(Lang::En, "net", "5.5", &code("JPY"))

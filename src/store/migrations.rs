@@ -55,11 +55,16 @@ pub const MIGRATIONS: &[Migration] = &[
     },
     Migration {
         number: 4,
+        summary: "people, their roles in companies, their sessions, and the audit of who did what",
+        run: to_4,
+    },
+    Migration {
+        number: 5,
         summary: concat!(
             "lines carry unit and VAT category, frozen on invoices; invoices keep their documents; ",
             "invoices issued before have none and say so"
         ),
-        run: to_4,
+        run: to_5,
     },
 ];
 
@@ -677,6 +682,16 @@ fn create_missing_dependents(
     Ok(())
 }
 
+/// Step 4 only adds tables: the people of the screens, their memberships
+/// and sessions, and the audit of acts. Nothing existing changes.
+fn to_4(conn: &Connection) -> Result<(), Stop> {
+    conn.execute_batch(SCHEMA_4_ADDED)?;
+    Ok(())
+}
+
+/// The tables step 4 adds, frozen as version 4 was released.
+const SCHEMA_4_ADDED: &str = include_str!("migrations/4.sql");
+
 /// Version 2 of the schema, frozen: `schema.sql` as version 2 was released.
 /// Step 2 takes the definitions of the tables it rebuilds or creates, and
 /// their indexes and triggers, from here, never from today's `schema.sql`.
@@ -732,13 +747,13 @@ fn to_3(conn: &Connection) -> Result<(), Stop> {
 }
 
 // ---------------------------------------------------------------------------
-// Step 4 (3 → 4): the VAT of each line and the documents of an invoice. Columns are
+// Step 5 (4 → 5): the VAT of each line and the documents of an invoice. Columns are
 // added (SQLite places each after the table's last column, where
 // `schema.sql` has them) and one table created; invoices issued before get
 // a note that they have no documents.
 
-/// The columns of step 4, frozen: `ALTER TABLE … ADD COLUMN` in order.
-const ADDED_IN_4: &[(&str, &str)] = &[
+/// The columns of step 5, frozen: `ALTER TABLE … ADD COLUMN` in order.
+const ADDED_IN_5: &[(&str, &str)] = &[
     ("draft_lines", "unit TEXT NOT NULL DEFAULT 'C62'"),
     (
         "draft_lines",
@@ -760,8 +775,8 @@ const ADDED_IN_4: &[(&str, &str)] = &[
     ),
 ];
 
-/// The table step 4 creates, frozen.
-const CREATED_IN_4: &str = "CREATE TABLE invoice_documents (
+/// The table step 5 creates, frozen.
+const CREATED_IN_5: &str = "CREATE TABLE invoice_documents (
     seq         INTEGER PRIMARY KEY,
     invoice_id  TEXT NOT NULL,
     company_id  TEXT NOT NULL REFERENCES companies (id),
@@ -777,11 +792,11 @@ const CREATED_IN_4: &str = "CREATE TABLE invoice_documents (
 pub const NO_DOCUMENTS_BEFORE: &str =
     "Issued before kontor wrote e-invoice documents; this invoice has none.";
 
-fn to_4(conn: &Connection) -> Result<(), Stop> {
-    for (table, column) in ADDED_IN_4 {
+fn to_5(conn: &Connection) -> Result<(), Stop> {
+    for (table, column) in ADDED_IN_5 {
         conn.execute_batch(&format!("ALTER TABLE {} ADD COLUMN {column}", q(table)))?;
     }
-    conn.execute_batch(CREATED_IN_4)?;
+    conn.execute_batch(CREATED_IN_5)?;
     conn.execute(
         "UPDATE invoices SET documents_note = ?1",
         [NO_DOCUMENTS_BEFORE],

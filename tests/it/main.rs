@@ -19,6 +19,7 @@ mod openapi;
 mod particulars;
 mod pipeline;
 mod receiver;
+mod screens;
 mod settlement;
 mod stored;
 mod support;

@@ -90,8 +90,15 @@ fn the_key_check_comes_before_the_path() {
     let c = w.client();
     c.send("GET", "/v1/nowhere", &[], None)
         .refused(401, "UNAUTHENTICATED");
-    c.send("GET", "/mcp-nothing", &[], None)
+    c.send("GET", "/v1", &[], None)
         .refused(401, "UNAUTHENTICATED");
+    // Addresses outside /v1 and /mcp are the screens': the client follows
+    // their redirect to the sign-in page.
+    let screen = c.send("GET", "/mcp-nothing", &[], None);
+    assert_eq!(
+        (screen.status, screen.header("Content-Type")),
+        (200, Some("text/html; charset=utf-8"))
+    );
     let a = c.get(&w.live, "/v1/nowhere");
     a.refused(404, "NICHT_GEFUNDEN");
     assert_eq!(a.header("RateLimit-Limit"), Some("240"));

@@ -1,0 +1,384 @@
+//! The people who use the screens: a person (e-mail, name, password hash,
+//! language), their membership in companies with one role in each, and what
+//! each role may do. A person may belong to several companies (a tax
+//! adviser); a disabled person signs in nowhere and their sessions end.
+
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::Serialize;
+
+use crate::access::passwords;
+use crate::books::company;
+use crate::error::{Error, Result, Violations};
+use crate::rules::locale::Lang;
+use crate::rules::text;
+use crate::store::clock;
+use crate::store::db::Tx;
+use crate::store::ids;
+use crate::store::row::Row;
+use crate::stored_enum;
+
+stored_enum! {
+    /// A person's role in one company.
+    pub enum Role {
+        Owner = "OWNER",
+        Accountant = "ACCOUNTANT",
+        Viewer = "VIEWER",
+    }
+}
+
+/// What a person may do in a company; the one table of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Capability {
+    /// See the books.
+    See,
+    /// Perform acts on the books (customers, drafts, payments, …).
+    Act,
+    /// Manage the company's people.
+    ManageUsers,
+    /// Change the company's settings.
+    ManageSettings,
+    /// API keys and webhook endpoints.
+    ManageDevelopers,
+}
+
+impl Role {
+    /// Reads `owner`, `accountant` or `viewer` (any case).
+    ///
+    /// Fails with `Invalid` naming the field `role` for anything else.
+    pub fn read(text: &str) -> Result<Role> {
+        Role::parse(&text.trim().to_ascii_uppercase()).ok_or_else(|| {
+            Error::invalid(
+                "role",
+                format!("is owner, accountant or viewer, not {text:?}"),
+            )
+        })
+    }
+
+    /// Whether this role may do `what`: a viewer sees everything and acts on
+    /// nothing; an accountant acts; an owner also manages people, settings
+    /// and developer settings.
+    pub fn may(self, what: Capability) -> bool {
+        match what {
+            Capability::See => true,
+            Capability::Act => matches!(self, Role::Owner | Role::Accountant),
+            Capability::ManageUsers | Capability::ManageSettings | Capability::ManageDevelopers => {
+                self == Role::Owner
+            }
+        }
+    }
+}
+
+/// A person as a caller gives them: text as given.
+#[derive(Debug, Default, Clone)]
+pub struct UserInput {
+    pub company_id: Option<String>,
+    pub email: Option<String>,
+    pub name: Option<String>,
+    pub role: Option<String>,
+    /// Only for a person new to kontor.
+    pub password: Option<String>,
+}
+
+/// A checked person to add to a company.
+#[derive(Debug, Clone)]
+pub struct NewMember {
+    company_id: String,
+    email: String,
+    name: String,
+    role: Role,
+    password: Option<String>,
+}
+
+/// An e-mail address as stored: trimmed, lower case, shaped like an address.
+///
+/// Fails with `Invalid` naming the field `email`.
+pub fn check_email(email: Option<&str>) -> Result<String> {
+    let email = text::required("email", email, 254)?.to_lowercase();
+    if !text::email_shaped(&email) {
+        return Err(Error::invalid("email", "is not an e-mail address"));
+    }
+    Ok(email)
+}
+
+impl NewMember {
+    /// Checks a person to add: company, e-mail, name (1–200 characters) and
+    /// role are required; a password, when given, has 10 characters or more.
+    ///
+    /// Fails with `Invalid` naming every bad field.
+    pub fn check(input: UserInput) -> Result<NewMember> {
+        let mut v = Violations::new();
+        let company_id = v.take(text::required("company", input.company_id.as_deref(), 100))?;
+        let email = v.take(check_email(input.email.as_deref()))?;
+        let name = v.take(text::required("name", input.name.as_deref(), 200))?;
+        let role = match input.role.as_deref() {
+            Some(r) => v.take(Role::read(r))?,
+            None => v.take(Err(Error::invalid("role", "is missing")))?,
+        };
+        if let Some(p) = input.password.as_deref() {
+            v.take(passwords::check_new(p))?;
+        }
+        v.finish()?;
+        match (company_id, email, name, role) {
+            (Some(company_id), Some(email), Some(name), Some(role)) => Ok(NewMember {
+                company_id,
+                email,
+                name,
+                role,
+                password: input.password,
+            }),
+            _ => Err(Error::internal("a checked person lacks a field")),
+        }
+    }
+}
+
+/// A person of a company, as lists show them (never the password hash).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Member {
+    pub id: String,
+    pub email: String,
+    pub name: String,
+    pub role: Role,
+    pub company_id: String,
+    pub disabled: bool,
+    pub created_at: String,
+}
+
+/// A person as a session knows them.
+#[derive(Debug, Clone)]
+pub struct Person {
+    pub id: String,
+    pub email: String,
+    pub name: String,
+    pub locale: Option<Lang>,
+}
+
+/// One company a person belongs to, with the role there.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Membership {
+    pub company_id: String,
+    pub company: String,
+    pub role: Role,
+}
+
+fn user_id_of(conn: &Connection, email: &str) -> Result<Option<String>> {
+    Ok(conn
+        .prepare_cached("SELECT id FROM users WHERE email = ?1")?
+        .query_row([email], |r| r.get(0))
+        .optional()?)
+}
+
+/// Adds a person to a company with a role. A person new to kontor needs a
+/// password (it is hashed here); one who exists already (another company's
+/// person) keeps theirs and must not be given one.
+///
+/// Fails with `NotFound` for an unknown company, `Invalid` naming `password`
+/// when a new person has none or a known one is given one, and `Refused`
+/// when the person belongs to the company already.
+pub fn add(tx: &Tx, new: &NewMember) -> Result<Member> {
+    company::get(tx, &new.company_id)?;
+    let now = clock::now();
+    let user_id = match (user_id_of(tx, &new.email)?, &new.password) {
+        (Some(_), Some(_)) => {
+            return Err(Error::invalid(
+                "password",
+                "is not taken for a person who has one already; add them without it, or change it with `user password`",
+            ))
+        }
+        (Some(id), None) => id,
+        (None, None) => {
+            return Err(Error::invalid(
+                "password",
+                "is missing: a person new to kontor needs one",
+            ))
+        }
+        (None, Some(password)) => {
+            let id = ids::new_id("usr");
+            tx.prepare_cached(
+                "INSERT INTO users (id, email, name, password_hash, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![id, new.email, new.name, passwords::hash(password)?, now])?;
+            id
+        }
+    };
+    let added = tx
+        .prepare_cached(
+            "INSERT INTO memberships (user_id, company_id, role, created_at) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT DO NOTHING",
+        )?
+        .execute(params![user_id, new.company_id, new.role, now])?;
+    if added == 0 {
+        return Err(Error::refused(format!(
+            "{} belongs to company {} already.",
+            new.email, new.company_id
+        )));
+    }
+    member(tx, &new.company_id, &user_id)
+}
+
+const MEMBER_COLUMNS: &str =
+    "u.id, u.email, u.name, m.role, m.company_id, u.disabled_at IS NOT NULL, u.created_at";
+
+fn member_from_row(row: &rusqlite::Row) -> rusqlite::Result<Member> {
+    let r = Row::new(row, "users");
+    Ok(Member {
+        id: r.get(0)?,
+        email: r.get(1)?,
+        name: r.get(2)?,
+        role: r.get(3)?,
+        company_id: r.get(4)?,
+        disabled: r.get(5)?,
+        created_at: r.get(6)?,
+    })
+}
+
+fn member(conn: &Connection, company_id: &str, user_id: &str) -> Result<Member> {
+    conn.prepare_cached(&format!(
+        "SELECT {MEMBER_COLUMNS} FROM memberships m JOIN users u ON u.id = m.user_id
+         WHERE m.company_id = ?1 AND m.user_id = ?2"
+    ))?
+    .query_row([company_id, user_id], member_from_row)
+    .optional()?
+    .ok_or_else(|| Error::not_found(format!("Person {user_id}")))
+}
+
+/// The people of a company, in the order they were added.
+///
+/// Fails with `NotFound` for an unknown company.
+pub fn list(conn: &Connection, company_id: &str) -> Result<Vec<Member>> {
+    company::get(conn, company_id)?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {MEMBER_COLUMNS} FROM memberships m JOIN users u ON u.id = m.user_id
+         WHERE m.company_id = ?1 ORDER BY m.created_at, u.seq"
+    ))?;
+    let rows = stmt.query_map([company_id], member_from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The id of the person with this e-mail address.
+///
+/// Fails with `NotFound` when there is none.
+pub fn id_by_email(conn: &Connection, email: &str) -> Result<String> {
+    let email = check_email(Some(email))?;
+    user_id_of(conn, &email)?.ok_or_else(|| Error::not_found(format!("Person {email}")))
+}
+
+/// Disables a person: they sign in nowhere and every session of theirs ends.
+/// Disabling twice is harmless.
+///
+/// Fails with `NotFound` for an unknown e-mail address.
+pub fn disable(tx: &Tx, email: &str) -> Result<Person> {
+    let id = id_by_email(tx, email)?;
+    tx.execute(
+        "UPDATE users SET disabled_at = coalesce(disabled_at, ?2) WHERE id = ?1",
+        params![id, clock::now()],
+    )?;
+    tx.execute("DELETE FROM sessions WHERE user_id = ?1", [&id])?;
+    person(tx, &id)
+}
+
+/// Sets a person's password; every session of theirs ends (a changed
+/// password signs everyone out who knew the old one).
+///
+/// Fails with `NotFound` for an unknown e-mail address and `Invalid` naming
+/// `password` for a password too short or too long.
+pub fn set_password(tx: &Tx, email: &str, password: &str) -> Result<Person> {
+    passwords::check_new(password)?;
+    let id = id_by_email(tx, email)?;
+    tx.execute(
+        "UPDATE users SET password_hash = ?2 WHERE id = ?1",
+        params![id, passwords::hash(password)?],
+    )?;
+    tx.execute("DELETE FROM sessions WHERE user_id = ?1", [&id])?;
+    person(tx, &id)
+}
+
+/// Sets the language a person's screens use (`None`: the browser's).
+///
+/// Fails only on a storage error.
+pub fn set_locale(tx: &Tx, user_id: &str, locale: Option<Lang>) -> Result<()> {
+    tx.execute(
+        "UPDATE users SET locale = ?2 WHERE id = ?1",
+        params![user_id, locale.map(Lang::code)],
+    )?;
+    Ok(())
+}
+
+fn person_from_row(row: &rusqlite::Row) -> rusqlite::Result<Person> {
+    let r = Row::new(row, "users");
+    let locale: Option<String> = r.get(3)?;
+    Ok(Person {
+        id: r.get(0)?,
+        email: r.get(1)?,
+        name: r.get(2)?,
+        locale: locale.as_deref().and_then(Lang::from_code),
+    })
+}
+
+/// A person by id.
+///
+/// Fails with `NotFound` when there is none.
+pub fn person(conn: &Connection, id: &str) -> Result<Person> {
+    conn.prepare_cached("SELECT id, email, name, locale FROM users WHERE id = ?1")?
+        .query_row([id], person_from_row)
+        .optional()?
+        .ok_or_else(|| Error::not_found(format!("Person {id}")))
+}
+
+/// What a sign-in needs of an account: its id and password hash, if the
+/// account exists and is not disabled.
+///
+/// Fails only on a storage error.
+pub fn credentials(conn: &Connection, email: &str) -> Result<Option<(String, String)>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT id, password_hash FROM users WHERE email = ?1 AND disabled_at IS NULL",
+        )?
+        .query_row([email.trim().to_lowercase()], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .optional()?)
+}
+
+/// The companies a person belongs to, by company name.
+///
+/// Fails only on a storage error.
+pub fn memberships(conn: &Connection, user_id: &str) -> Result<Vec<Membership>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT m.company_id, c.name, m.role FROM memberships m JOIN companies c ON c.id = m.company_id
+         WHERE m.user_id = ?1 ORDER BY c.name, c.seq",
+    )?;
+    let rows = stmt.query_map([user_id], |row| {
+        let r = Row::new(row, "memberships");
+        Ok(Membership {
+            company_id: r.get(0)?,
+            company: r.get(1)?,
+            role: r.get(2)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roles_and_what_they_may_do() {
+        use Capability::*;
+        for role in Role::ALL {
+            assert!(role.may(See));
+        }
+        assert!(!Role::Viewer.may(Act));
+        assert!(Role::Accountant.may(Act));
+        assert!(!Role::Accountant.may(ManageUsers));
+        assert!(!Role::Accountant.may(ManageDevelopers));
+        assert!(Role::Owner.may(ManageUsers) && Role::Owner.may(ManageSettings));
+        assert_eq!(Role::read(" Viewer ").unwrap(), Role::Viewer);
+        assert_eq!(
+            Role::read("boss").unwrap_err().sentence(),
+            "The field role is owner, accountant or viewer, not \"boss\"."
+        );
+    }
+}

@@ -1,0 +1,78 @@
+//! Who performed an act on a company's books: each act of a person on the
+//! screens writes one row in the act's own transaction, naming the person,
+//! the act and the record it concerns; the console writes `system`. Event
+//! bodies stay as the contract defines them; this is the product's history.
+
+use rusqlite::{params, Connection};
+use serde::Serialize;
+
+use crate::error::Result;
+use crate::store::clock;
+use crate::store::db::Tx;
+use crate::store::row::Row;
+use crate::store::tenant::Tenant;
+
+/// Who acted: a person (their id and e-mail address) or the console.
+#[derive(Debug, Clone)]
+pub enum Actor {
+    Person { id: String, email: String },
+    System,
+}
+
+/// One act in the history of a record.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Entry {
+    pub actor: String,
+    pub act: String,
+    pub subject: String,
+    pub at: String,
+}
+
+/// Records that `actor` performed `act` (`customer.created`, …) on the
+/// record `subject`, inside the act's transaction.
+///
+/// Fails only on a storage error.
+pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, act: &str, subject: &str) -> Result<()> {
+    let (user_id, name) = match actor {
+        Actor::Person { id, email } => (Some(id.as_str()), email.as_str()),
+        Actor::System => (None, "system"),
+    };
+    tx.prepare_cached(
+        "INSERT INTO audit (company_id, environment, user_id, actor, act, subject, at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?
+    .execute(params![
+        tenant.company_id,
+        tenant.environment,
+        user_id,
+        name,
+        act,
+        subject,
+        clock::now()
+    ])?;
+    Ok(())
+}
+
+/// The history of one record of the tenant, oldest first.
+///
+/// Fails only on a storage error.
+pub fn history(conn: &Connection, tenant: &Tenant, subject: &str) -> Result<Vec<Entry>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT actor, act, subject, at FROM audit
+         WHERE company_id = ?1 AND environment = ?2 AND subject = ?3 ORDER BY seq",
+    )?;
+    let rows = stmt.query_map(
+        params![tenant.company_id, tenant.environment, subject],
+        |row| {
+            let r = Row::new(row, "audit");
+            Ok(Entry {
+                actor: r.get(0)?,
+                act: r.get(1)?,
+                subject: r.get(2)?,
+                at: r.get(3)?,
+            })
+        },
+    )?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}

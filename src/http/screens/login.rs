@@ -1,0 +1,193 @@
+//! Signing in at `/login`: the form (with a token of its own in a cookie,
+//! so no other site can sign a browser in), the waits failed attempts earn,
+//! the password check (the same work and the same answer for an unknown
+//! account, capped in how many run at once), and a new session with a new
+//! id. Signing out is in `session`.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use hyper::StatusCode;
+use maud::html;
+
+use super::page::{bare, Field, Problems};
+use super::{cookie, minutes, same_origin, see_other, set_cookie, Settings, Visit, HASHING_WAIT};
+use super::{LOGIN_COOKIE, SESSION_COOKIE};
+use crate::access::sessions::{self, random_token};
+use crate::access::{passwords, people};
+use crate::error::{Error, Result};
+use crate::http::pipeline::{Answer, App};
+use crate::http::query::Query;
+use crate::http::server::in_store;
+use crate::rules::locale::Lang;
+
+/// The sign-in form's token: the browser's, when it has a well-formed one.
+fn form_token(visit: &Visit) -> String {
+    cookie(visit.cookie.as_deref(), LOGIN_COOKIE)
+        .filter(|t| t.len() == 43)
+        .map(str::to_string)
+        .unwrap_or_else(random_token)
+}
+
+/// The sign-in page, with `email` as typed and what went wrong.
+fn page(
+    settings: &Settings,
+    lang: Lang,
+    status: StatusCode,
+    token: &str,
+    email: &str,
+    problem: Option<String>,
+) -> Answer {
+    let problems = Problems::default();
+    let email_field = Field {
+        name: "email",
+        label: lang.pick("E-mail address", "E-Mail-Adresse").into(),
+        value: email,
+        required: true,
+        max: 254,
+        kind: "email",
+        autocomplete: Some("username"),
+        hint: None,
+    };
+    let password_field = Field {
+        name: "password",
+        label: lang.pick("Password", "Passwort").into(),
+        value: "",
+        required: true,
+        max: passwords::MAX_LENGTH,
+        kind: "password",
+        autocomplete: Some("current-password"),
+        hint: None,
+    };
+    let content = html! {
+        @if let Some(problem) = &problem {
+            p.problem role="alert" { (problem) }
+        }
+        form.stack method="post" action="/login" {
+            input type="hidden" name="csrf" value=(token);
+            (email_field.render(lang, &problems))
+            (password_field.render(lang, &problems))
+            button type="submit" { (lang.pick("Sign in", "Anmelden")) }
+        }
+    };
+    let mut answer = bare(lang, status, lang.pick("Sign in", "Anmelden"), content);
+    answer.headers.push((
+        "Set-Cookie",
+        set_cookie(settings, LOGIN_COOKIE, token, "/login"),
+    ));
+    answer
+}
+
+/// GET /login
+pub fn form(settings: &Settings, visit: &Visit, lang: Lang) -> Answer {
+    page(settings, lang, StatusCode::OK, &form_token(visit), "", None)
+}
+
+/// POST /login
+pub async fn submit(app: Arc<App>, visit: Visit, lang: Lang) -> Answer {
+    let settings = &app.screens;
+    let token = form_token(&visit);
+    let form = visit
+        .body
+        .as_deref()
+        .and_then(|b| std::str::from_utf8(b).ok())
+        .and_then(|b| Query::parse(b).ok())
+        .unwrap_or_default();
+    let email = form.get("email").unwrap_or("").trim().to_string();
+    let password = form.get("password").unwrap_or("").to_string();
+    let refuse = |status, problem: &str| {
+        page(
+            settings,
+            lang,
+            status,
+            &token,
+            &email,
+            Some(problem.to_string()),
+        )
+    };
+    let sent_token = form.get("csrf").unwrap_or("");
+    let from_here = cookie(visit.cookie.as_deref(), LOGIN_COOKIE)
+        .is_some_and(|kept| sessions::same_token(kept, sent_token));
+    if !from_here || !same_origin(settings, &visit) {
+        return refuse(
+            StatusCode::FORBIDDEN,
+            lang.pick(
+                "This sign-in form is out of date or came from another site. Please sign in again.",
+                "Dieses Anmeldeformular ist veraltet oder kam von einer anderen Seite. Bitte erneut anmelden.",
+            ),
+        );
+    }
+    if let Some(wait) = settings.lockout.wait(&email, visit.client, Instant::now()) {
+        let minutes = minutes(wait);
+        let sentence = match lang {
+            Lang::En => format!("Too many failed sign-ins. Please wait {minutes} minutes and try again."),
+            Lang::De => format!("Zu viele fehlgeschlagene Anmeldungen. Bitte {minutes} Minuten warten und es dann erneut versuchen."),
+        };
+        return refuse(StatusCode::TOO_MANY_REQUESTS, &sentence);
+    }
+    let wrong = lang.pick(
+        "The e-mail address or the password is wrong.",
+        "E-Mail-Adresse oder Passwort sind falsch.",
+    );
+    let lookup = email.clone();
+    let credentials = match in_store(&app, true, None, move |conn| {
+        people::credentials(conn, &lookup)
+    })
+    .await
+    {
+        Ok(Ok(found)) => found,
+        Ok(Err(e)) | Err(e) => return super::page::failure(&e, lang, None),
+    };
+    let stored = credentials.as_ref().map(|(_, hash)| hash.clone());
+    let waited = tokio::time::timeout(HASHING_WAIT, settings.hashing.acquire()).await;
+    let Ok(Ok(turn)) = waited else {
+        return super::page::failure(&Error::Busy, lang, None);
+    };
+    let verified =
+        tokio::task::spawn_blocking(move || passwords::verify(&password, stored.as_deref()))
+            .await
+            .unwrap_or(false);
+    drop(turn);
+    let user_id = match credentials {
+        Some((user_id, _)) if verified => user_id,
+        _ => {
+            settings.lockout.fail(&email, visit.client, Instant::now());
+            return refuse(StatusCode::UNAUTHORIZED, wrong);
+        }
+    };
+    settings.lockout.succeed(&email, visit.client);
+    let old = cookie(visit.cookie.as_deref(), SESSION_COOKIE).map(str::to_string);
+    let writer = app.clone();
+    let started = in_store(&app, false, None, move |_| -> Result<String> {
+        let now = jiff::Timestamp::now();
+        let expiry = writer.screens.expiry;
+        writer.db.write(|tx| {
+            if let Some(old) = &old {
+                // The browser's earlier session ends: a sign-in never continues one.
+                if let Some(session) = sessions::find(tx, old, expiry, now)? {
+                    sessions::end(tx, &session.token_hash)?;
+                }
+            }
+            sessions::purge(tx, expiry, now)?;
+            sessions::start(tx, &user_id, None, now)
+        })
+    })
+    .await;
+    match started {
+        Ok(Ok(session)) => {
+            let mut answer = see_other("/dashboard");
+            answer.headers.push((
+                "Set-Cookie",
+                set_cookie(settings, SESSION_COOKIE, &session, "/"),
+            ));
+            answer.headers.push((
+                "Set-Cookie",
+                set_cookie(settings, LOGIN_COOKIE, "", "/login"),
+            ));
+            answer
+        }
+        // A person who belongs to no company has nowhere to go.
+        Ok(Err(Error::NotFound(_))) => refuse(StatusCode::UNAUTHORIZED, wrong),
+        Ok(Err(e)) | Err(e) => super::page::failure(&e, lang, None),
+    }
+}

@@ -1,0 +1,303 @@
+"""The screens in a real browser: headless Chromium through Selenium against
+a running demo. A person signs in, creates a customer (after a refusal that
+keeps what was typed), finds it in the list, switches the language; a viewer
+is refused an act; a form posted from another site is refused; signing out
+ends the session. axe-core checks every page for serious or critical WCAG
+2.1 A/AA violations. Prints 'N passed, N failed' and exits non-zero on any
+failure."""
+
+import argparse
+import http.server
+import re
+import sys
+import threading
+import traceback
+from pathlib import Path
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.support.ui import WebDriverWait
+
+
+def read_demo(path):
+    """The screens' address and the people (role -> (email, password)) the demo printed."""
+    text = Path(path).read_text()
+    base = re.search(r"screens:\s+(http://\S+?)/?\s", text).group(1)
+    people = {}
+    for role, email, password in re.findall(r"^\s+(owner|accountant|viewer)\s+(\S+)\s+password (\S+)$", text, re.M):
+        people[role] = (email, password)
+    return base, people
+
+
+class Run:
+    def __init__(self, args):
+        self.base, self.people = read_demo(args.demo_output)
+        self.axe_source = Path(args.axe).read_text()
+        self.shots = Path(args.screenshots)
+        options = webdriver.ChromeOptions()
+        options.binary_location = "/usr/bin/chromium"
+        for flag in [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--window-size=1280,900",
+            "--lang=en-GB",
+            f"--user-data-dir={args.profile}",
+        ]:
+            options.add_argument(flag)
+        options.add_experimental_option("prefs", {"intl.accept_languages": "en-GB,en"})
+        self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+        self.driver.set_page_load_timeout(30)
+        self.checked = set()
+        self.passed = 0
+        self.failed = 0
+
+    # --- helpers -------------------------------------------------------
+
+    def open(self, path):
+        self.driver.get(self.base + path)
+
+    def path(self):
+        url = self.driver.current_url
+        return url[len(self.base):] if url.startswith(self.base) else url
+
+    def text(self):
+        return self.driver.find_element(By.TAG_NAME, "body").text
+
+    def field(self, name):
+        return self.driver.find_element(By.NAME, name)
+
+    def type_into(self, name, value):
+        element = self.field(name)
+        element.clear()
+        element.send_keys(value)
+
+    def follow(self, element):
+        """Clicks a link or button and waits until the next page has replaced this one."""
+        old = self.driver.find_element(By.TAG_NAME, "html")
+        element.click()
+        WebDriverWait(self.driver, 15).until(expected_conditions.staleness_of(old))
+        WebDriverWait(self.driver, 15).until(
+            lambda d: d.execute_script("return document.readyState") == "complete"
+        )
+
+    def submit(self, label):
+        self.follow(self.driver.find_element(By.XPATH, f"//main//button[normalize-space()='{label}']"))
+
+    def press(self, xpath):
+        self.follow(self.driver.find_element(By.XPATH, xpath))
+
+    def link(self, text):
+        self.follow(self.driver.find_element(By.LINK_TEXT, text))
+
+    def axe(self, name):
+        """Injects axe-core and fails on serious or critical violations."""
+        self.driver.execute_script(self.axe_source)
+        result = self.driver.execute_async_script(
+            """
+            const done = arguments[arguments.length - 1];
+            axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']}})
+               .then(r => done(r.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+                                                        nodes: v.nodes.map(n => n.target.join(' '))}))))
+               .catch(e => done([{id: 'axe-error', impact: 'critical', help: String(e), nodes: []}]));
+            """
+        )
+        bad = [v for v in result if v["impact"] in ("serious", "critical")]
+        self.checked.add(name)
+        assert not bad, f"axe on {name}: {bad}"
+        for v in result:
+            print(f"  axe note on {name}: {v['impact']} {v['id']} ({v['help']})")
+
+    def shot(self, name):
+        self.driver.save_screenshot(str(self.shots / f"{name}.png"))
+
+    def sign_in(self, role):
+        email, password = self.people[role]
+        self.driver.delete_all_cookies()
+        self.open("/login")
+        self.type_into("email", email)
+        self.type_into("password", password)
+        self.follow(self.driver.find_element(By.XPATH, "//main//button[@type='submit']"))
+        assert self.path() == "/dashboard", self.path()
+
+    def check(self, name, test):
+        try:
+            test()
+            self.passed += 1
+            print(f"ok   {name}")
+        except Exception:
+            self.failed += 1
+            print(f"FAIL {name}")
+            traceback.print_exc()
+            try:
+                self.shot(f"failed-{name}")
+            except Exception:
+                pass
+
+    # --- the flows -----------------------------------------------------
+
+    def sign_in_page(self):
+        self.driver.delete_all_cookies()
+        self.open("/dashboard")
+        assert self.path() == "/login", self.path()
+        assert self.driver.title == "Sign in · kontor", self.driver.title
+        self.axe("login")
+        # Keyboard: the first Tab reaches the skip link.
+        self.driver.find_element(By.TAG_NAME, "body").send_keys(Keys.TAB)
+        active = self.driver.switch_to.active_element
+        assert active.get_attribute("class") == "skip", active.get_attribute("outerHTML")
+        self.type_into("email", self.people["owner"][0])
+        self.type_into("password", "not the password")
+        self.submit("Sign in")
+        assert "The e-mail address or the password is wrong." in self.text()
+        assert self.field("email").get_attribute("value") == self.people["owner"][0]
+        self.axe("login-refused")
+
+    def owner_creates_a_customer(self):
+        self.sign_in("owner")
+        assert self.driver.title == "Dashboard · kontor"
+        assert "Receivables" in self.text() and "Overdue invoices" in self.text()
+        self.axe("dashboard")
+        self.shot("dashboard")
+        self.link("Customers")
+        assert self.path() == "/customers"
+        self.axe("customers")
+        self.link("New customer")
+        self.axe("customer-new")
+        self.type_into("name", "Browser Test GmbH")
+        self.type_into("postalCode", "20457")
+        self.type_into("city", "Hamburg")
+        self.type_into("email", "not an address")
+        self.submit("Save")
+        # Refused: what was typed stays, and the problems stand beside their fields.
+        assert "Nothing was saved." in self.text()
+        assert self.field("name").get_attribute("value") == "Browser Test GmbH"
+        assert self.field("street").get_attribute("aria-invalid") == "true"
+        assert "is missing" in self.driver.find_element(By.ID, "field-street-error").text
+        assert "is not an e-mail address" in self.driver.find_element(By.ID, "field-email-error").text
+        self.axe("customer-refused")
+        self.shot("customer-refused")
+        self.type_into("street", "Kai 1")
+        self.type_into("email", "info@browser-test.example")
+        self.submit("Save")
+        assert re.fullmatch(r"/customers/cus_\w+\?saved=1", self.path()), self.path()
+        assert "Saved." in self.text()
+        self.axe("customer")
+        self.link("Customers")
+        self.type_into("search", "Browser Test")
+        self.press("//form[@role='search']//button")
+        assert "Browser Test GmbH" in self.text()
+        self.axe("customers-search")
+        self.shot("customers")
+
+    def language(self):
+        self.sign_in("accountant")
+        select = self.driver.find_element(By.ID, "switch-language")
+        select.find_element(By.XPATH, "option[@value='de']").click()
+        self.press("//form[@action='/session/language']//button")
+        assert self.driver.title == "Übersicht · kontor", self.driver.title
+        assert "Forderungen" in self.text()
+        self.axe("dashboard-de")
+        self.link("Kunden")
+        assert self.driver.title == "Kunden · kontor"
+        select = self.driver.find_element(By.ID, "switch-language")
+        select.find_element(By.XPATH, "option[@value='browser']").click()
+        self.press("//form[@action='/session/language']//button")
+        assert self.driver.title == "Dashboard · kontor"
+
+    def test_data(self):
+        self.sign_in("accountant")
+        self.press("//button[normalize-space()='Show test data']")
+        assert "Test data" in self.text()
+        self.axe("dashboard-test-data")
+        self.press("//button[normalize-space()='Show live data']")
+        assert "Test data" not in self.text()
+
+    def viewer_is_refused(self):
+        self.sign_in("viewer")
+        self.link("Customers")
+        assert "New customer" not in self.text()
+        self.open("/customers/new")
+        assert "does not allow this; nothing was done" in self.text(), self.text()
+        self.axe("refused")
+
+    def forged_post_is_refused(self):
+        self.sign_in("owner")
+        before = self.customers_named("Forged GmbH")
+        # A page of another origin that posts a customer to kontor.
+        form = (
+            f"<!DOCTYPE html><html lang='en'><title>elsewhere</title><body>"
+            f"<form id='f' method='post' action='{self.base}/customers'>"
+            "<input name='name' value='Forged GmbH'><input name='street' value='X 1'>"
+            "<input name='postalCode' value='1'><input name='city' value='Y'>"
+            "<button>go</button></form></body></html>"
+        )
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                body = form.encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        elsewhere = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=elsewhere.serve_forever, daemon=True).start()
+        try:
+            self.driver.get(f"http://127.0.0.1:{elsewhere.server_address[1]}/")
+            self.follow(self.driver.find_element(By.TAG_NAME, "button"))
+            assert "sent from another site; nothing was done" in self.text(), self.text()
+        finally:
+            elsewhere.shutdown()
+        assert self.customers_named("Forged GmbH") == before
+
+    def customers_named(self, name):
+        self.open("/customers?search=" + name.replace(" ", "+"))
+        return self.text().count(name)
+
+    def sign_out_ends_the_session(self):
+        self.sign_in("owner")
+        self.press("//button[normalize-space()='Sign out']")
+        assert self.path() == "/login", self.path()
+        self.open("/dashboard")
+        assert self.path() == "/login", self.path()
+
+    def run(self):
+        try:
+            self.check("sign-in page", self.sign_in_page)
+            self.check("owner creates a customer", self.owner_creates_a_customer)
+            self.check("language", self.language)
+            self.check("test data", self.test_data)
+            self.check("viewer is refused an act", self.viewer_is_refused)
+            self.check("forged cross-site post is refused", self.forged_post_is_refused)
+            self.check("signing out ends the session", self.sign_out_ends_the_session)
+        finally:
+            self.driver.quit()
+        print(f"axe checked {len(self.checked)} pages: {', '.join(sorted(self.checked))}")
+        print(f"{self.passed} passed, {self.failed} failed")
+        return 1 if self.failed else 0
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--demo-output", required=True)
+    parser.add_argument("--axe", required=True)
+    parser.add_argument("--screenshots", required=True)
+    parser.add_argument("--profile", required=True)
+    sys.exit(Run(parser.parse_args()).run())
+
+
+if __name__ == "__main__":
+    main()
