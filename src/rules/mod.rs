@@ -5,6 +5,7 @@
 
 pub mod iso;
 pub mod jurisdiction;
+pub mod locale;
 pub mod money;
 pub mod text;
 pub mod units;
