@@ -10,6 +10,7 @@
 //! are exact decimals. Terms are named by their EN 16931 ids (BT-…, BG-…).
 
 pub mod cii;
+pub mod pdf;
 pub mod ubl;
 pub mod verdict;
 mod xml;
