@@ -326,7 +326,7 @@ impl<'a> Sheet<'a> {
     fn title_text(&self) -> String {
         let word = match self.doc.type_code {
             TypeCode::Invoice => self.t("Rechnung", "Invoice"),
-            TypeCode::CreditNote => self.t("Gutschrift", "Credit note"),
+            TypeCode::CreditNote => self.t("Rechnungskorrektur", "Credit note"),
         };
         format!("{word} {}", self.doc.number)
     }
@@ -410,7 +410,7 @@ impl<'a> Sheet<'a> {
         let mut rows: Vec<(&str, String)> = Vec::new();
         let number_label = match doc.type_code {
             TypeCode::Invoice => self.t("Rechnungsnummer", "Invoice number"),
-            TypeCode::CreditNote => self.t("Gutschriftsnummer", "Credit note number"),
+            TypeCode::CreditNote => self.t("Korrekturnummer", "Credit note number"),
         };
         rows.push((number_label, doc.number.clone()));
         rows.push((self.t("Datum", "Date"), locale::date(lang, doc.issued_on)));
@@ -668,7 +668,7 @@ impl<'a> Sheet<'a> {
         }
         let due_label = match doc.type_code {
             TypeCode::Invoice => self.t("Zu zahlen", "Amount due"),
-            TypeCode::CreditNote => self.t("Gutschriftsbetrag", "Amount credited"),
+            TypeCode::CreditNote => self.t("Korrekturbetrag", "Amount credited"),
         };
         rows.push((due_label.into(), self.money(doc.due), true));
         if let Some(acc) = &doc.accounting_tax {

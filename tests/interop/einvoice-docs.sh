@@ -70,3 +70,8 @@ trap 'echo "einvoice documents: $(($(date +%s) - started)) s elapsed" >&2' EXIT
 ls "$out"
 # 3. Validated against the official rules.
 EINVOICE_APT=1 bash tests/interop/einvoice.sh "$out"
+
+# 4. Read as a person and a banking app read them: the text of page one
+#    shows the number, the amount due and the IBAN; the EPC QR code of a EUR
+#    invoice with an IBAN decodes to that IBAN, amount and number.
+python3 tests/interop/einvoice/readable.py "$out"

@@ -6,7 +6,6 @@
 //! `facturx` and `cii`, plus the format its customer receives; otherwise the
 //! PDF alone, and the invoice says why.
 
-use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 use sha2::{Digest, Sha256};
 
@@ -21,7 +20,7 @@ use crate::documents::{
 };
 use crate::error::{Error, Result, Violation};
 use crate::rules::jurisdiction;
-use crate::rules::locale::Lang;
+use crate::rules::locale::{self, Lang};
 use crate::rules::money::Decimal;
 use crate::store::db::Tx;
 use crate::store::row::Row;
@@ -289,10 +288,10 @@ fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Bui
     let language = pdf::language(country);
     let legal_info = legal_info(company);
     let mut notes = Vec::new();
-    if let Some(info) = &legal_info {
+    if let Some(text) = registration_note(company, legal_info.as_ref()) {
         notes.push(Note {
             subject: Some("REG"),
-            text: info.clone(),
+            text,
         });
     }
     let accounting_tax = (invoice.currency != company.currency && jurisdiction::in_eu(country))
@@ -314,10 +313,9 @@ fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Bui
         exponent,
         accounting_tax,
         due_on: Some(invoice.due_on),
-        payment_terms: Some(if credit {
-            credit_terms(language, preceding.as_ref())
-        } else {
-            invoice.payment_sentence.clone()
+        payment_terms: Some(match &preceding {
+            Some(corrected) => credit_terms(language, corrected),
+            None => invoice.payment_sentence.clone(),
         }),
         buyer_reference: references.as_ref().and_then(|r| r.buyer_reference.clone()),
         order_reference: references.as_ref().and_then(|r| r.order_reference.clone()),
@@ -546,35 +544,45 @@ fn breakdown(conn: &Connection, invoice_id: &str, sign: i64) -> Result<Vec<Break
     Ok(out)
 }
 
-/// BT-33: the court of registration and the managing directors (§35a
-/// GmbHG), as one sentence.
+/// BT-33: the managing directors (§35a GmbHG); the registration with its
+/// court is BT-30.
 fn legal_info(company: &Company) -> Option<String> {
-    let p = &company.particulars;
-    let mut parts = Vec::new();
-    if let Some(registration) = &p.registration {
-        parts.push(registration.clone());
-    }
-    if let Some(directors) = &p.managing_directors {
-        parts.push(match pdf::language(company.country.as_str()) {
-            Lang::De => format!("Geschäftsführung: {directors}"),
-            Lang::En => format!("Managing directors: {directors}"),
-        });
-    }
-    (!parts.is_empty()).then(|| format!("{}, {}", company.seller_name(), parts.join("; ")))
+    let directors = company.particulars.managing_directors.as_ref()?;
+    Some(match pdf::language(company.country.as_str()) {
+        Lang::De => format!("Geschäftsführung: {directors}"),
+        Lang::En => format!("Managing directors: {directors}"),
+    })
 }
 
-fn credit_terms(language: Lang, preceding: Option<&Preceding>) -> String {
-    let (number, on) = match preceding {
-        Some(p) => (p.number.as_str(), p.issued_on),
-        None => ("", Date::constant(2000, 1, 1)),
-    };
+/// The `REG` note: the seller's name, registration and managing directors
+/// in one sentence, as a reader of the XML alone sees them.
+fn registration_note(company: &Company, legal_info: Option<&String>) -> Option<String> {
+    let parts: Vec<&String> = company
+        .particulars
+        .registration
+        .iter()
+        .chain(legal_info)
+        .collect();
+    (!parts.is_empty()).then(|| {
+        let parts: Vec<&str> = parts.iter().map(|p| p.as_str()).collect();
+        format!("{}, {}", company.seller_name(), parts.join("; "))
+    })
+}
+
+/// The payment terms of a correction: it names the invoice it corrects.
+fn credit_terms(language: Lang, preceding: &Preceding) -> String {
+    let (number, on) = (&preceding.number, preceding.issued_on);
     match language {
+        // "Rechnungskorrektur", not "Gutschrift": in German VAT law the
+        // latter names a buyer's self-billing (§14 Abs. 2 UStG).
         Lang::De => format!(
-            "Gutschrift zur Rechnung {number} vom {on}; der Betrag wird verrechnet oder erstattet."
+            "Korrektur der Rechnung {number} vom {}; der Betrag wird verrechnet oder erstattet.",
+            locale::date(Lang::De, on)
         ),
-        Lang::En => {
-            format!("Credit note for invoice {number} of {on}; the amount is set off or refunded.")
-        }
+        Lang::En => format!(
+            "Credit note for invoice {number} of {}; the amount is set off or refunded.",
+            locale::date(Lang::En, on)
+        ),
     }
 }
 
