@@ -257,7 +257,12 @@ CREATE TABLE draft_lines (
     quantity    TEXT NOT NULL,
     unit_price  INTEGER NOT NULL CHECK (unit_price >= 0),
     -- JSON array of {name, rate, reason}; empty when no tax decision was made
-    taxes       TEXT NOT NULL
+    taxes       TEXT NOT NULL,
+    -- UN/ECE Recommendation 20 unit code
+    unit         TEXT NOT NULL DEFAULT 'C62',
+    -- the VAT category (UNTDID 5305 as EN 16931 uses it); none: S above 0 %
+    vat_category TEXT CHECK (vat_category IN ('S', 'Z', 'E', 'AE', 'K', 'G', 'O', 'L', 'M')),
+    exemption_code TEXT
 ) STRICT;
 CREATE INDEX draft_lines_draft ON draft_lines (draft_id, seq);
 
@@ -297,6 +302,9 @@ CREATE TABLE invoices (
     cancelled_by_id   TEXT,
     cancel_reason     TEXT,
     recorded_at       TEXT NOT NULL,
+    -- why the invoice lacks documents (issued before kontor wrote them, or
+    -- EN 16931 cannot carry it); none when it has them all
+    documents_note    TEXT,
     -- an invoice owes what it is worth or less; a correction reverses one and owes nothing
     CHECK (gross = net + tax),
     CHECK (document_type <> 'INVOICE' OR (net >= 0 AND tax >= 0 AND gross > 0 AND gross_book > 0
@@ -319,7 +327,14 @@ CREATE TABLE invoice_lines (
     description TEXT NOT NULL,
     quantity    TEXT NOT NULL,
     unit_price  INTEGER NOT NULL CHECK (unit_price >= 0),
-    net         INTEGER NOT NULL
+    net         INTEGER NOT NULL,
+    -- frozen at issue: unit, VAT category, rate and exemption (none on
+    -- invoices issued before kontor recorded them)
+    unit             TEXT NOT NULL DEFAULT 'C62',
+    vat_category     TEXT CHECK (vat_category IN ('S', 'Z', 'E', 'AE', 'K', 'G', 'O', 'L', 'M')),
+    vat_rate         TEXT,
+    exemption_reason TEXT,
+    exemption_code   TEXT
 ) STRICT;
 CREATE INDEX invoice_lines_invoice ON invoice_lines (invoice_id, seq);
 
@@ -330,9 +345,25 @@ CREATE TABLE invoice_taxes (
     rate       TEXT NOT NULL,
     reason     TEXT,
     base       INTEGER NOT NULL,
-    amount     INTEGER NOT NULL
+    amount     INTEGER NOT NULL,
+    -- the VAT category of the lines taxed (none before kontor recorded it)
+    vat_category TEXT CHECK (vat_category IN ('S', 'Z', 'E', 'AE', 'K', 'G', 'O', 'L', 'M'))
 ) STRICT;
 CREATE INDEX invoice_taxes_invoice ON invoice_taxes (invoice_id, seq);
+
+-- The documents of an issued invoice, written once at issue and served
+-- unchanged: the bytes and their SHA-256 (lowercase hex).
+CREATE TABLE invoice_documents (
+    seq         INTEGER PRIMARY KEY,
+    invoice_id  TEXT NOT NULL,
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    format      TEXT NOT NULL CHECK (format IN ('facturx', 'cii', 'xrechnung', 'peppol')),
+    content     BLOB NOT NULL,
+    sha256      TEXT NOT NULL CHECK (length(sha256) = 64),
+    UNIQUE (invoice_id, format),
+    FOREIGN KEY (invoice_id, company_id, environment) REFERENCES invoices (id, company_id, environment)
+) STRICT;
 
 -- Incoming purchase documents (bills and supplier credits).
 CREATE TABLE purchases (

@@ -196,7 +196,7 @@ fn draft(
             quantity: Some(quantity.into()),
             unit_price_minor: Some(price),
             tax_rate_percent: Some("19".into()),
-            taxes: None,
+            ..DraftLineInput::default()
         }],
         &company,
     )?;
@@ -217,6 +217,27 @@ fn endpoint(url: String) -> kontor::error::Result<NewEndpoint> {
     )
 }
 
+/// The seller's particulars an invoice needs, as the demo's company has them.
+fn seller() -> kontor::books::company::ParticularsInput {
+    use kontor::rules::text::Patch::Value as V;
+    kontor::books::company::ParticularsInput {
+        legal_name: V("Bench GmbH".into()),
+        street: V("Hafenstraße 1".into()),
+        postal_code: V("20457".into()),
+        city: V("Hamburg".into()),
+        vat_id: V("DE136695976".into()),
+        registration: V("HRB 12345, Amtsgericht Hamburg".into()),
+        managing_directors: V("Erika Muster".into()),
+        contact_name: V("Erika Muster".into()),
+        contact_phone: V("+49 40 1234567".into()),
+        contact_email: V("buchhaltung@bench.example".into()),
+        electronic_address: V("9930:DE136695976".into()),
+        iban: V("DE02120300000000202051".into()),
+        bic: V("BYLADEM1001".into()),
+        ..Default::default()
+    }
+}
+
 fn console(data: &std::path::Path, args: &[&str]) -> Value {
     // The console's own functions, called the way `kontor` calls them.
     let db = kontor::store::db::Db::open(data, 1).unwrap();
@@ -228,6 +249,7 @@ fn console(data: &std::path::Path, args: &[&str]) -> Value {
                     country: Some("DE".into()),
                     currency: Some("EUR".into()),
                     plan: Some("ENTERPRISE".into()),
+                    particulars: seller(),
                     ..Default::default()
                 })
                 .unwrap();
@@ -348,7 +370,13 @@ fn fill(db: &kontor::store::db::Db, tenant: &Tenant, customer: &str, n: usize) {
                 let back = (730 * (n - 1 - i) / n.max(1)) as i64;
                 let on = today.checked_sub(jiff::Span::new().days(back)).unwrap();
                 let draft = draft(tx, tenant, customer, "1", 10_000 + (i % 500) as i64)?;
-                let id = issue::issue(tx, tenant, &draft, &IssueOptions::on(on))?;
+                // The bulk path: the act without its documents.
+                let id = issue::issue(
+                    tx,
+                    tenant,
+                    &draft,
+                    &IssueOptions::bulk_without_documents(on),
+                )?;
                 if i % 10 != 0 {
                     let invoice = invoices::get_by_id(tx, tenant, &id)?;
                     let paid_on = on
@@ -467,6 +495,15 @@ fn books(dir: &std::path::Path, scale: usize) {
                 .collect()
         })
         .unwrap();
+    let pages = |db: &kontor::store::db::Db| -> i64 {
+        let conn = db.connection().unwrap();
+        conn.query_row("PRAGMA page_count", [], |r| r.get::<_, i64>(0))
+            .unwrap()
+            * conn
+                .query_row("PRAGMA page_size", [], |r| r.get::<_, i64>(0))
+                .unwrap()
+    };
+    let before = pages(&db);
     let started = Instant::now();
     for d in &drafts[..1_000] {
         db.write(|tx| issue::issue(tx, tenant, d, &IssueOptions::default()))
@@ -486,16 +523,21 @@ fn books(dir: &std::path::Path, scale: usize) {
         }
     });
     let concurrent = 1_000.0 / started.elapsed().as_secs_f64();
-    println!("  draft issue (the act: checks, number, invoice, ledger, open items, event; one transaction each)");
+    let growth = (pages(&db) - before) / 2_000;
+    println!("  draft issue (the act: checks, verdict, number, invoice, documents, ledger, open items, event; one transaction each)");
     println!("  {:<44} {:>9.0} issues/s", "one after another", one_by_one);
     println!(
         "  {:<44} {:>9.0} issues/s",
         "8 threads (commits grouped)", concurrent
     );
     println!(
-        "  => {:.0} issues/s one after another (goal >= 500) {}",
+        "  {:<44} {:>9} bytes per invoice (its PDF/A-3, CII, rows and indexes)",
+        "data file growth", growth
+    );
+    println!(
+        "  => {:.0} issues/s one after another with documents (goal >= 200) {}",
         one_by_one,
-        if one_by_one >= 500.0 {
+        if one_by_one >= 200.0 {
             "met"
         } else {
             "NOT MET"

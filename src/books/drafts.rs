@@ -16,11 +16,13 @@ use serde::{Deserialize, Serialize};
 use crate::books::company::{self, Company};
 use crate::books::customers;
 use crate::books::numbering;
+use crate::documents::Category;
 use crate::error::{Error, Result, Violations};
 use crate::rules::iso::Currency;
 use crate::rules::jurisdiction::{self, DocumentKind};
 use crate::rules::money::{self, Decimal, Tax};
 use crate::rules::text::{self, Patch};
+use crate::rules::{units, vatex};
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::ids;
@@ -54,8 +56,26 @@ const MAX_DESCRIPTION: usize = 500;
 pub struct DraftLine {
     pub description: String,
     pub quantity: Decimal,
+    /// UN/ECE Recommendation 20 unit code.
+    pub unit: String,
     pub unit_price_minor: i64,
     pub taxes: Vec<Tax>,
+    /// The line's VAT category (S, Z, E, AE, K, G, O, L, M); none: S for
+    /// a rate above 0, undecided for a zero rate.
+    #[serde(serialize_with = "category_code")]
+    pub vat_category: Option<Category>,
+    /// The VATEX code of the exemption.
+    pub exemption_code: Option<String>,
+}
+
+fn category_code<S: serde::Serializer>(
+    category: &Option<Category>,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    match category {
+        Some(c) => s.serialize_str(c.code()),
+        None => s.serialize_none(),
+    }
 }
 
 /// A draft in its wire form.
@@ -277,20 +297,37 @@ fn unreadable(e: Error) -> Error {
 /// Fails with `Internal` naming the draft when a stored line cannot be read.
 pub(crate) fn lines(conn: &Connection, draft_id: &str) -> Result<Vec<DraftLine>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT draft_id, description, quantity, unit_price, taxes FROM draft_lines WHERE draft_id = ?1 ORDER BY seq",
+        "SELECT draft_id, description, quantity, unit_price, taxes, unit, vat_category, exemption_code
+         FROM draft_lines WHERE draft_id = ?1 ORDER BY seq",
     )?;
     let rows = stmt.query_map([draft_id], |row| {
         let r = Row::new(row, "draft_lines");
         Ok((
-            r.get::<String>(1)?,
-            r.get::<Decimal>(2)?,
-            r.get::<i64>(3)?,
-            r.get::<String>(4)?,
+            (
+                r.get::<String>(1)?,
+                r.get::<Decimal>(2)?,
+                r.get::<i64>(3)?,
+                r.get::<String>(4)?,
+            ),
+            (
+                r.get::<String>(5)?,
+                r.get::<Option<String>>(6)?,
+                r.get::<Option<String>>(7)?,
+            ),
         ))
     })?;
     let mut out = Vec::new();
     for row in rows {
-        let (description, quantity, unit_price_minor, taxes) = row?;
+        let ((description, quantity, unit_price_minor, taxes), (unit, category, exemption_code)) =
+            row?;
+        let vat_category = match category.as_deref() {
+            None => None,
+            Some(code) => Some(Category::read(code).ok_or_else(|| {
+                Error::internal(format!(
+                    "draft_lines of {draft_id}: VAT category {code:?} cannot be read"
+                ))
+            })?),
+        };
         let unreadable = |e: &dyn std::fmt::Display| {
             Error::internal(format!(
                 "draft_lines of {draft_id}: taxes cannot be read ({e})"
@@ -311,8 +348,11 @@ pub(crate) fn lines(conn: &Connection, draft_id: &str) -> Result<Vec<DraftLine>>
         out.push(DraftLine {
             description,
             quantity,
+            unit,
             unit_price_minor,
             taxes,
+            vat_category,
+            exemption_code,
         })
     }
     Ok(out)
@@ -461,6 +501,14 @@ pub struct DraftLineInput {
     pub tax_rate_percent: Option<String>,
     /// Named taxes instead of a rate.
     pub taxes: Option<Vec<TaxInput>>,
+    /// UN/ECE Recommendation 20 unit code (default C62, "one").
+    pub unit: Option<String>,
+    /// The VAT category code.
+    pub vat_category: Option<String>,
+    /// Why nothing is charged, for a zero-rated category.
+    pub exemption_reason: Option<String>,
+    /// The VATEX code of the exemption.
+    pub exemption_code: Option<String>,
 }
 
 /// A named tax of a line as a caller gives it.
@@ -476,8 +524,11 @@ pub struct TaxInput {
 pub struct NewDraftLine {
     description: String,
     quantity: Decimal,
+    unit: String,
     unit_price: i64,
     taxes: Vec<Tax>,
+    vat_category: Option<Category>,
+    exemption_code: Option<String>,
 }
 
 impl NewDraftLine {
@@ -516,7 +567,70 @@ impl NewDraftLine {
             }
             Some(p) => Some(p),
         };
-        let taxes = match (input.tax_rate_percent, input.taxes) {
+        let unit = match input.unit.as_deref().map(str::trim) {
+            None | Some("") => Some("C62".to_string()),
+            Some(code) if units::known(code) => Some(code.to_string()),
+            Some(code) => {
+                v.invalid(
+                    "unit",
+                    format!("{code:?} is not a UN/ECE Recommendation 20 unit code (e.g. C62, HUR, KGM, MTR)"),
+                );
+                None
+            }
+        };
+        let vat_category = match input.vat_category.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(code) => match Category::read(&code.to_ascii_uppercase()) {
+                Some(c) => Some(c),
+                None => {
+                    v.invalid(
+                        "vatCategory",
+                        format!("{code:?} is not a VAT category: S, Z, E, AE, K, G, O, L or M"),
+                    );
+                    None
+                }
+            },
+        };
+        let exemption_reason = v
+            .take(text::optional(
+                "exemptionReason",
+                input
+                    .exemption_reason
+                    .as_deref()
+                    .filter(|r| !r.trim().is_empty()),
+                200,
+            ))?
+            .flatten();
+        let exemption_code = match input.exemption_code.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(code) => {
+                let code = code.to_ascii_uppercase();
+                if vatex::known(&code) {
+                    Some(code)
+                } else {
+                    v.invalid(
+                        "exemptionCode",
+                        format!("{code:?} is not a VATEX code (e.g. VATEX-EU-AE, VATEX-EU-IC, VATEX-EU-G)"),
+                    );
+                    None
+                }
+            }
+        };
+        let zero_rated = vat_category.is_some_and(|c| c.zero_rated());
+        if (exemption_reason.is_some() || exemption_code.is_some())
+            && vat_category.is_some_and(|c| !c.zero_rated())
+        {
+            v.invalid(
+                "exemptionReason",
+                "goes only with a zero-rated category (Z, E, AE, K, G or O)",
+            );
+        }
+        let tax_rate_percent = match (&input.tax_rate_percent, &input.taxes) {
+            // A zero-rated category without a rate: its rate is 0.
+            (None, None) if zero_rated => Some("0".to_string()),
+            _ => input.tax_rate_percent,
+        };
+        let taxes = match (tax_rate_percent, input.taxes) {
             (Some(_), Some(_)) => {
                 v.invalid(
                     "taxRatePercent",
@@ -527,6 +641,44 @@ impl NewDraftLine {
             (Some(rate), None) => {
                 let name = jurisdiction::tax_name(company.country.as_str());
                 match v.take(Decimal::parse("taxRatePercent", &rate))? {
+                    Some(rate) if !rate.is_zero() && zero_rated => {
+                        v.invalid(
+                            "taxRatePercent",
+                            format!(
+                                "is {rate}, but category {} charges no VAT; its rate is 0",
+                                vat_category.map(|c| c.code()).unwrap_or_default()
+                            ),
+                        );
+                        Vec::new()
+                    }
+                    Some(rate) if rate.is_zero() && zero_rated => {
+                        // The reason kept on the tax: the person's text,
+                        // else the VATEX code, else (Z, which never writes
+                        // one) the category's name.
+                        let reason = exemption_reason
+                            .clone()
+                            .or_else(|| exemption_code.clone())
+                            .or_else(|| {
+                                (vat_category == Some(Category::Z))
+                                    .then(|| "Zero rated (category Z)".to_string())
+                            });
+                        match reason {
+                            Some(reason) => v
+                                .take(Tax::new(name, rate, Some(&reason)))?
+                                .into_iter()
+                                .collect(),
+                            None => {
+                                v.refused(
+                                    "exemptionReason",
+                                    format!(
+                                        "is needed: category {} needs the reason for the exemption, as a text or a VATEX code",
+                                        vat_category.map(|c| c.code()).unwrap_or_default()
+                                    ),
+                                );
+                                Vec::new()
+                            }
+                        }
+                    }
                     Some(rate) if rate.is_zero() => {
                         v.refused(
                             "taxRatePercent",
@@ -578,12 +730,15 @@ impl NewDraftLine {
             v.take(money::line_net(quantity, price))?;
         }
         v.finish()?;
-        match (description, quantity, unit_price) {
-            (Some(description), Some(quantity), Some(unit_price)) => Ok(NewDraftLine {
+        match (description, quantity, unit_price, unit) {
+            (Some(description), Some(quantity), Some(unit_price), Some(unit)) => Ok(NewDraftLine {
                 description,
                 quantity,
+                unit,
                 unit_price,
                 taxes,
+                vat_category,
+                exemption_code,
             }),
             _ => Err(Error::internal("a checked line lacks a field")),
         }
@@ -697,9 +852,19 @@ pub fn create(tx: &Tx, tenant: &Tenant, new: &NewDraft) -> Result<String> {
 
 fn insert_line(tx: &Tx, draft_id: &str, line: &NewDraftLine) -> Result<()> {
     tx.prepare_cached(
-        "INSERT INTO draft_lines (draft_id, description, quantity, unit_price, taxes) VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO draft_lines (draft_id, description, quantity, unit_price, taxes, unit, vat_category, exemption_code)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?
-    .execute(params![draft_id, line.description, line.quantity, line.unit_price, encode_taxes(&line.taxes)?])?;
+    .execute(params![
+        draft_id,
+        line.description,
+        line.quantity,
+        line.unit_price,
+        encode_taxes(&line.taxes)?,
+        line.unit,
+        line.vat_category.map(|c| c.code()),
+        line.exemption_code
+    ])?;
     Ok(())
 }
 

@@ -18,10 +18,12 @@ use crate::books::drafts::{
 };
 use crate::books::invoices;
 use crate::books::invoices::cancel::{self, CancelInput, Cancellation};
+use crate::books::invoices::documents as invoice_documents;
 use crate::books::invoices::issue::{self, IssueInput, IssueOptions};
 use crate::books::ledger;
 use crate::books::purchases::{self, NewPurchase, PurchaseInput};
 use crate::books::settlement::{self, CreditInput, CreditRequest, NewPayment, PaymentInput};
+use crate::documents::Format;
 use crate::error::{Error, Result, Violations};
 use crate::outbox::endpoints;
 use crate::rules::text::Patch;
@@ -388,6 +390,10 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
             unit_price,
             tax_rate,
             tax,
+            unit,
+            vat_category,
+            exemption_reason,
+            exemption_code,
             mode,
         }) => {
             let taxes = if tax.is_empty() {
@@ -405,6 +411,10 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
                 unit_price_minor: Some(*unit_price),
                 tax_rate_percent: tax_rate.clone(),
                 taxes,
+                unit: unit.clone(),
+                vat_category: vat_category.clone(),
+                exemption_reason: exemption_reason.clone(),
+                exemption_code: exemption_code.clone(),
             };
             print(&db.write(|tx| {
                 let t = company::owner(tx, Owned::Draft, draft, mode.environment())?;
@@ -463,6 +473,39 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
                     "correction": invoices::get_by_id(tx, &t, &correction)?,
                 }))
             })?)
+        }
+        Command::Invoice(InvoiceCommand::Document {
+            company,
+            number,
+            format,
+            out,
+            mode,
+        }) => {
+            let format = Format::read(&format.to_ascii_lowercase()).ok_or_else(|| {
+                Error::invalid(
+                    "format",
+                    format!("is facturx, cii, xrechnung or peppol, not {format:?}"),
+                )
+            })?;
+            let document = db.read(|conn| {
+                let t = company::tenant(conn, company, mode.environment())?;
+                invoice_documents::get(conn, &t, number, format)
+            })?;
+            let written = if out == "-" {
+                std::io::Write::write_all(&mut std::io::stdout().lock(), &document.content)
+            } else {
+                std::fs::write(out, &document.content)
+            };
+            written.map_err(|e| Error::refused(format!("{out} cannot be written: {e}.")))?;
+            if out != "-" {
+                print(&json!({
+                    "number": number,
+                    "format": format.as_str(),
+                    "file": out,
+                    "bytes": document.content.len(),
+                    "sha256": document.sha256,
+                }));
+            }
         }
         Command::Purchase(PurchaseCommand::Record {
             company,

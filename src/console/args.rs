@@ -199,6 +199,20 @@ pub enum DraftCommand {
         /// NAME:RATE[:REASON]; a zero rate needs the reason. Repeatable.
         #[arg(long)]
         tax: Vec<String>,
+        /// UN/ECE Recommendation 20 unit code (default C62, "one"; HUR
+        /// hours, KGM kilograms, MTR metres, …).
+        #[arg(long)]
+        unit: Option<String>,
+        /// The VAT category: S, Z, E, AE, K, G, O, L or M. A rate above 0
+        /// without one is S; Z, E, AE, K, G and O have rate 0.
+        #[arg(long)]
+        vat_category: Option<String>,
+        /// Why nothing is charged (E, AE, K, G, O; Z keeps it inside kontor).
+        #[arg(long)]
+        exemption_reason: Option<String>,
+        /// The exemption's VATEX code, e.g. VATEX-EU-AE.
+        #[arg(long)]
+        exemption_code: Option<String>,
         #[command(flatten)]
         mode: Mode,
     },
@@ -286,6 +300,20 @@ pub enum InvoiceCommand {
         reason: String,
         #[arg(long)]
         on: Option<String>,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// Write one of an invoice's stored documents to a file.
+    Document {
+        #[arg(long)]
+        company: String,
+        number: String,
+        /// facturx (the PDF), cii, xrechnung or peppol.
+        #[arg(long)]
+        format: String,
+        /// The file to write (`-` for standard output).
+        #[arg(long)]
+        out: String,
         #[command(flatten)]
         mode: Mode,
     },

@@ -168,7 +168,7 @@ fn invoice(
                 quantity: Some(quantity.to_string()),
                 unit_price_minor: Some(*price),
                 tax_rate_percent: Some(rate.to_string()),
-                taxes: None,
+                ..DraftLineInput::default()
             },
             company,
         )?;

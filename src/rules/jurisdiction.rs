@@ -119,6 +119,18 @@ pub fn tax_name(country: &str) -> &'static str {
     }
 }
 
+/// The 27 member states of the EU, by ISO code.
+const EU: [&str; 27] = [
+    "AT", "BE", "BG", "CY", "CZ", "DE", "DK", "EE", "ES", "FI", "FR", "GR", "HR", "HU", "IE", "IT",
+    "LT", "LU", "LV", "MT", "NL", "PL", "PT", "RO", "SE", "SI", "SK",
+];
+
+/// Whether a seller in `country` charges EU VAT, so that each invoice line
+/// carries exactly one VAT with its category.
+pub fn in_eu(country: &str) -> bool {
+    EU.contains(&country)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,8 +1,8 @@
 //! Rules that hold whatever the records say: exact money and its rounding,
 //! the ISO country and currency tables, the seller country's number formats,
-//! payment terms and sentences, the shapes and check digits of EU VAT
-//! ids, IBANs and BICs, and the electronic address schemes of e-invoices.
-//! Pure functions; no storage, no surface.
+//! payment terms and sentences, the unit and VAT exemption code lists, the
+//! shapes and check digits of EU VAT ids, IBANs and BICs, and the electronic
+//! address schemes of e-invoices. Pure functions; no storage, no surface.
 
 pub mod bank;
 pub mod eas;
@@ -11,4 +11,6 @@ pub mod jurisdiction;
 pub mod locale;
 pub mod money;
 pub mod text;
+pub mod units;
 pub mod vat_ids;
+pub mod vatex;

@@ -286,6 +286,9 @@ pub struct Line {
     pub quantity: Decimal,
     pub unit_price: i64,
     pub taxes: Vec<Tax>,
+    /// The VAT category code of the line's tax, when it has one; taxes of
+    /// different categories are totalled apart.
+    pub category: Option<&'static str>,
 }
 
 /// One tax totalled over the lines it applies to.
@@ -298,6 +301,8 @@ pub struct TaxTotal {
     /// The sum of the nets the tax applies to.
     pub base: i64,
     pub amount: i64,
+    #[serde(skip)]
+    pub category: Option<&'static str>,
 }
 
 /// The figures of a document.
@@ -311,7 +316,8 @@ pub struct Totals {
 }
 
 /// The figures of a document: each line's net, the taxes per (name, rate,
-/// reason) on the summed nets, and the totals; gross is always net + tax.
+/// reason, category) on the summed nets, and the totals; gross is always
+/// net + tax.
 ///
 /// Fails with `Refused` when an amount exceeds the largest bookable amount.
 pub fn totals(lines: &[Line]) -> Result<Totals> {
@@ -324,10 +330,12 @@ pub fn totals(lines: &[Line]) -> Result<Totals> {
         net = net.checked_add(line_net).ok_or_else(too_large)?;
         line_nets.push(line_net);
         for tax in &line.taxes {
-            match taxes
-                .iter_mut()
-                .find(|t| t.name == tax.name && t.rate == tax.rate && t.reason == tax.reason)
-            {
+            match taxes.iter_mut().find(|t| {
+                t.name == tax.name
+                    && t.rate == tax.rate
+                    && t.reason == tax.reason
+                    && t.category == line.category
+            }) {
                 Some(total) => {
                     total.base = total.base.checked_add(line_net).ok_or_else(too_large)?
                 }
@@ -337,6 +345,7 @@ pub fn totals(lines: &[Line]) -> Result<Totals> {
                     reason: tax.reason.clone(),
                     base: line_net,
                     amount: 0,
+                    category: line.category,
                 }),
             }
         }
@@ -459,16 +468,19 @@ mod tests {
                 quantity: d("1"),
                 unit_price: 1005,
                 taxes: vec![vat19.clone()],
+                category: None,
             },
             Line {
                 quantity: d("1"),
                 unit_price: 1005,
                 taxes: vec![vat19.clone(), city.clone()],
+                category: None,
             },
             Line {
                 quantity: d("2"),
                 unit_price: 250,
                 taxes: vec![vat7.clone()],
+                category: None,
             },
         ];
         let t = totals(&lines).unwrap();
@@ -493,7 +505,8 @@ mod tests {
             Line {
                 quantity: d("1"),
                 unit_price: 5,
-                taxes: vec![vat19.clone()]
+                taxes: vec![vat19.clone()],
+                category: None,
             };
             3
         ];
@@ -556,6 +569,7 @@ mod tests {
                         quantity,
                         unit_price,
                         taxes,
+                        category: None,
                     }
                 })
                 .collect();

@@ -58,6 +58,14 @@ pub const MIGRATIONS: &[Migration] = &[
         summary: "people, their roles in companies, their sessions, and the audit of who did what",
         run: to_4,
     },
+    Migration {
+        number: 5,
+        summary: concat!(
+            "lines carry unit and VAT category, frozen on invoices; invoices keep their documents; ",
+            "invoices issued before have none and say so"
+        ),
+        run: to_5,
+    },
 ];
 
 /// The schema version this binary writes and understands: the last step's
@@ -735,6 +743,64 @@ fn to_3(conn: &Connection) -> Result<(), Stop> {
     for (table, column) in ADDED_IN_3 {
         conn.execute_batch(&format!("ALTER TABLE {} ADD COLUMN {column}", q(table)))?;
     }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// Step 5 (4 → 5): the VAT of each line and the documents of an invoice. Columns are
+// added (SQLite places each after the table's last column, where
+// `schema.sql` has them) and one table created; invoices issued before get
+// a note that they have no documents.
+
+/// The columns of step 5, frozen: `ALTER TABLE … ADD COLUMN` in order.
+const ADDED_IN_5: &[(&str, &str)] = &[
+    ("draft_lines", "unit TEXT NOT NULL DEFAULT 'C62'"),
+    (
+        "draft_lines",
+        "vat_category TEXT CHECK (vat_category IN ('S', 'Z', 'E', 'AE', 'K', 'G', 'O', 'L', 'M'))",
+    ),
+    ("draft_lines", "exemption_code TEXT"),
+    ("invoices", "documents_note TEXT"),
+    ("invoice_lines", "unit TEXT NOT NULL DEFAULT 'C62'"),
+    (
+        "invoice_lines",
+        "vat_category TEXT CHECK (vat_category IN ('S', 'Z', 'E', 'AE', 'K', 'G', 'O', 'L', 'M'))",
+    ),
+    ("invoice_lines", "vat_rate TEXT"),
+    ("invoice_lines", "exemption_reason TEXT"),
+    ("invoice_lines", "exemption_code TEXT"),
+    (
+        "invoice_taxes",
+        "vat_category TEXT CHECK (vat_category IN ('S', 'Z', 'E', 'AE', 'K', 'G', 'O', 'L', 'M'))",
+    ),
+];
+
+/// The table step 5 creates, frozen.
+const CREATED_IN_5: &str = "CREATE TABLE invoice_documents (
+    seq         INTEGER PRIMARY KEY,
+    invoice_id  TEXT NOT NULL,
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    format      TEXT NOT NULL CHECK (format IN ('facturx', 'cii', 'xrechnung', 'peppol')),
+    content     BLOB NOT NULL,
+    sha256      TEXT NOT NULL CHECK (length(sha256) = 64),
+    UNIQUE (invoice_id, format),
+    FOREIGN KEY (invoice_id, company_id, environment) REFERENCES invoices (id, company_id, environment)
+) STRICT";
+
+/// What an invoice issued before documents were written says.
+pub const NO_DOCUMENTS_BEFORE: &str =
+    "Issued before kontor wrote e-invoice documents; this invoice has none.";
+
+fn to_5(conn: &Connection) -> Result<(), Stop> {
+    for (table, column) in ADDED_IN_5 {
+        conn.execute_batch(&format!("ALTER TABLE {} ADD COLUMN {column}", q(table)))?;
+    }
+    conn.execute_batch(CREATED_IN_5)?;
+    conn.execute(
+        "UPDATE invoices SET documents_note = ?1",
+        [NO_DOCUMENTS_BEFORE],
+    )?;
     Ok(())
 }
 

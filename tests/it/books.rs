@@ -110,6 +110,8 @@ fn an_issued_invoice_is_readable_by_number_with_frozen_figures() {
         "1000",
         "--tax",
         "USt:0:Ausfuhrlieferung",
+        "--vat-category",
+        "G",
     ]);
     let invoice = w.data.ok(&[
         "draft",
@@ -592,6 +594,8 @@ fn every_refusal_of_issuing_names_its_reason_and_changes_nothing() {
         "10000",
         "--tax",
         "MWST:0:Export",
+        "--vat-category",
+        "G",
     ]);
     refused(&chf_draft, &["--on", "2026-02-02"], "rate");
     // Nothing was issued and no number was used: the next issue takes the first.
@@ -940,7 +944,27 @@ fn edge_refusals_of_the_books() {
     assert!(!ok && err.contains("zero rate"), "{err}");
     let (ok, _, err) = line(&["USt:19", "USt:19"]);
     assert!(!ok && err.contains("twice"), "{err}");
+    // Several taxes on a line stay possible on a draft; a seller in the EU
+    // cannot issue them, since an invoice line carries exactly one VAT.
     assert!(line(&["USt:19", "City:2.5"]).0);
+    let (ok, _, err) = w
+        .data
+        .console(&["draft", "issue", &d, "--on", "2026-03-02"]);
+    assert!(!ok && err.contains("exactly one VAT"), "{err}");
+    let d = c.draft(&w.live, &customer);
+    w.data.ok(&[
+        "draft",
+        "line",
+        &d,
+        "--description",
+        "x",
+        "--quantity",
+        "1",
+        "--unit-price",
+        "300",
+        "--tax-rate",
+        "19",
+    ]);
     // Dates far outside the calendar of the books are refused.
     let (ok, _, err) = w
         .data
@@ -993,6 +1017,8 @@ fn edge_refusals_of_the_books() {
         "1",
         "--tax",
         "VAT:0:Export",
+        "--vat-category",
+        "G",
     ]);
     let (ok, _, err) = w.data.console(&["draft", "issue", &jd, "--rate", "0.004"]);
     assert!(!ok && err.contains("worth nothing"), "{err}");

@@ -14,17 +14,35 @@ const ALLOWED: &[(&str, &[&str])] = &[
     (
         "console",
         &[
-            "http", "access", "books", "outbox", "rules", "store", "error",
+            "http",
+            "access",
+            "books",
+            "outbox",
+            "documents",
+            "rules",
+            "store",
+            "error",
         ],
     ),
     (
         "http",
-        &["access", "books", "outbox", "rules", "store", "error"],
+        &[
+            "access",
+            "books",
+            "outbox",
+            "documents",
+            "rules",
+            "store",
+            "error",
+        ],
     ),
     // The plan check reads the company a key belongs to.
     ("access", &["books", "rules", "store", "error"]),
     // Acts raise their events in the outbox, in their own transaction.
-    ("books", &["outbox", "rules", "store", "error"]),
+    // Issuing writes and checks an invoice's documents.
+    ("books", &["outbox", "documents", "rules", "store", "error"]),
+    // The documents are written from a model; they read no storage.
+    ("documents", &["rules", "error"]),
     ("outbox", &["rules", "store", "error"]),
     ("rules", &["error"]),
     ("store", &["error"]),

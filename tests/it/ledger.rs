@@ -387,6 +387,24 @@ fn country_rules_decide_number_due_date_and_sentence() {
             prefix,
         ]);
         let company = company["id"].as_str().unwrap();
+        // The particulars every invoice names, whatever the country.
+        data.ok(&[
+            "company",
+            "set",
+            company,
+            "--legal-name",
+            "Beispiel",
+            "--street",
+            "Weg 1",
+            "--postal-code",
+            "1000",
+            "--city",
+            "Stadt",
+            "--tax-number",
+            "123/456",
+            "--registration",
+            "HR 1",
+        ]);
         let key = data.key(company, "production", "all");
         let customer = c.customer(&key, "Kunde");
         let d = c

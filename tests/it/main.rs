@@ -5,6 +5,7 @@ mod books;
 mod console;
 mod customers;
 mod durability;
+mod einvoices;
 mod hardening;
 mod hostile;
 mod idempotency;

@@ -536,7 +536,7 @@ fn report_tools_read_the_ledger_and_draft_tools_create_through_the_domain() {
     // Drafts with lines: exact decimals, named taxes, a reason only at zero.
     let args = json!({"customer_id": customer["id"], "idempotency_key": "agent-1", "lines": [
         {"description": "Montage", "quantity": 1.5, "unit_price_minor": 8000, "tax_rate_percent": 19},
-        {"description": "Export", "quantity": "2", "unit_price_minor": 500, "taxes": [{"name": "USt", "rate_percent": 0, "reason": "Ausfuhr"}]}
+        {"description": "Export", "quantity": "2", "unit_price_minor": 500, "taxes": [{"name": "USt", "rate_percent": 0, "reason": "Ausfuhr"}], "vat_category": "G"}
     ]});
     let first = call(&c, &w.live, 8, "create_invoice_draft", args.clone());
     assert_eq!(first["isError"], json!(false), "{first}");

@@ -392,6 +392,21 @@ fn every_record_reads(c: &Client, key: &str, fixture: &Connection, environment: 
             ],
             "invoice {number}"
         );
+        // Issued before kontor wrote documents: none, and it says so.
+        assert_eq!(a.body["documents"], json!([]), "{number}");
+        assert_eq!(
+            a.body["documentsNote"],
+            json!("Issued before kontor wrote e-invoice documents; this invoice has none."),
+            "{number}"
+        );
+        let document = c.get(
+            key,
+            &format!(
+                "/v1/invoices/{}/document?format=cii",
+                segment(number.as_str().unwrap())
+            ),
+        );
+        document.refused(409, "FALSCHER_ZUSTAND");
     }
 
     // The report as the books stood on the last day the fixture changed them.

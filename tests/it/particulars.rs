@@ -113,7 +113,19 @@ fn company_create_takes_every_particular_and_show_prints_them() {
     assert_eq!(created["name"], json!("Nordlicht"));
 
     // A company made without them has none.
-    let plain = data.company("Ohne GmbH", "STARTER");
+    let plain = data.ok(&[
+        "company",
+        "create",
+        "--name",
+        "Ohne GmbH",
+        "--country",
+        "DE",
+        "--currency",
+        "EUR",
+    ])["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert_eq!(show(&data, &plain)["particulars"], none_shown());
     let (ok, _, err) = data.console(&["company", "show", "org_nope"]);
     assert!(!ok);

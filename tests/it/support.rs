@@ -65,6 +65,8 @@ impl DataFile {
         self.ok(&args);
     }
 
+    /// A German company with the particulars an invoice needs (§14 UStG,
+    /// EN 16931 and XRechnung's seller rules).
     pub fn company(&self, name: &str, plan: &str) -> String {
         let c = self.ok(&[
             "company",
@@ -77,7 +79,10 @@ impl DataFile {
             "EUR",
             "--plan",
             plan,
-        ]);
+        ]
+        .into_iter()
+        .chain(SELLER.iter().copied())
+        .collect::<Vec<_>>());
         c["id"].as_str().unwrap().to_string()
     }
 
@@ -160,7 +165,10 @@ pub fn start_configured(data: &DataFile, adjust: &dyn Fn(&mut Config)) -> Server
 pub struct Answer {
     pub status: u16,
     pub headers: Vec<(String, String)>,
+    /// The body read as JSON (null when it is not JSON).
     pub body: Value,
+    /// The body's bytes.
+    pub raw: Vec<u8>,
 }
 
 impl Answer {
@@ -236,12 +244,18 @@ impl Client {
             .iter()
             .map(|(n, v)| (n.as_str().to_string(), v.to_str().unwrap_or("").to_string()))
             .collect();
-        let text = response.body_mut().read_to_string().unwrap_or_default();
-        let body = serde_json::from_str(&text).unwrap_or(Value::Null);
+        let raw = response
+            .body_mut()
+            .with_config()
+            .limit(64 << 20)
+            .read_to_vec()
+            .unwrap_or_default();
+        let body = serde_json::from_slice(&raw).unwrap_or(Value::Null);
         Answer {
             status,
             headers,
             body,
+            raw,
         }
     }
 
@@ -368,3 +382,35 @@ impl Client {
         result["structuredContent"].clone()
     }
 }
+
+/// The seller's particulars of the test companies (`company create` flags).
+pub const SELLER: &[&str] = &[
+    "--legal-name",
+    "Test Handel GmbH",
+    "--street",
+    "Hafenstraße 1",
+    "--postal-code",
+    "20457",
+    "--city",
+    "Hamburg",
+    "--vat-id",
+    "DE136695976",
+    "--tax-number",
+    "22/815/08154",
+    "--registration",
+    "HRB 12345, Amtsgericht Hamburg",
+    "--managing-directors",
+    "Erika Muster",
+    "--contact-name",
+    "Erika Muster",
+    "--contact-phone",
+    "+49 40 1234567",
+    "--contact-email",
+    "buchhaltung@test-handel.example",
+    "--electronic-address",
+    "9930:DE136695976",
+    "--iban",
+    "DE02120300000000202051",
+    "--bic",
+    "BYLADEM1001",
+];

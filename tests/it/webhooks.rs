@@ -728,7 +728,9 @@ fn a_restart_mid_backlog_loses_nothing() {
     let w = World::webhooks(true);
     let c = w.client();
     let (r, _) = subscribed(&w, &c, &w.live, "/backlog");
-    r.always("/backlog", Answer::slow(Duration::from_millis(100)));
+    // Each delivery takes 400 ms, so twelve take longer than issuing them
+    // (each issue a console process writing its documents).
+    r.always("/backlog", Answer::slow(Duration::from_millis(400)));
     for _ in 0..12 {
         issue(&w, &c, 1000);
     }

@@ -135,15 +135,17 @@ pub fn cancel(
         tenant.environment
     ])?;
     tx.prepare_cached(
-        "INSERT INTO invoice_lines (invoice_id, description, quantity, unit_price, net)
+        "INSERT INTO invoice_lines (invoice_id, description, quantity, unit_price, net, unit, vat_category,
+             vat_rate, exemption_reason, exemption_code)
          SELECT ?1, description, CASE WHEN quantity LIKE '-%' THEN substr(quantity, 2) ELSE '-' || quantity END,
-             unit_price, -net
+             unit_price, -net, unit, vat_category, vat_rate, exemption_reason, exemption_code
          FROM invoice_lines WHERE invoice_id = ?2 ORDER BY seq",
     )?
     .execute(params![correction_id, original.id])?;
     tx.prepare_cached(
-        "INSERT INTO invoice_taxes (invoice_id, name, rate, reason, base, amount)
-         SELECT ?1, name, rate, reason, -base, -amount FROM invoice_taxes WHERE invoice_id = ?2 ORDER BY seq",
+        "INSERT INTO invoice_taxes (invoice_id, name, rate, reason, base, amount, vat_category)
+         SELECT ?1, name, rate, reason, -base, -amount, vat_category FROM invoice_taxes WHERE invoice_id = ?2
+         ORDER BY seq",
     )?
     .execute(params![correction_id, original.id])?;
     tx.prepare_cached(
@@ -151,6 +153,16 @@ pub fn cancel(
          WHERE id = ?1 AND company_id = ?4 AND environment = ?5",
     )?
     .execute(params![original.id, correction_id, reason, tenant.company_id, tenant.environment])?;
+    invoices::documents::write(
+        tx,
+        tenant,
+        &correction_id,
+        &invoices::documents::Issuing {
+            company: &company,
+            draft_id: None,
+            tax_book: -tax_book,
+        },
+    )?;
     ledger::post(
         tx,
         tenant,

@@ -11,10 +11,11 @@ use rusqlite::params;
 use crate::books::company;
 use crate::books::customers;
 use crate::books::drafts::{self, DocumentType as DraftType};
-use crate::books::invoices::{self, Move};
+use crate::books::invoices::{self, documents, Move};
 use crate::books::ledger::{self, Account, Posting};
 use crate::books::numbering;
 use crate::books::report::{self, Side};
+use crate::documents::Category;
 use crate::error::{Error, Result, Violations};
 use crate::outbox::events::{self, Kind};
 use crate::rules::jurisdiction::{self, DocumentKind};
@@ -42,6 +43,8 @@ pub struct IssueOptions {
     on: Option<Date>,
     delivered_on: Option<Date>,
     rate: Option<Decimal>,
+    /// A bulk fill: no documents are written (the invoice says so).
+    bulk: bool,
 }
 
 impl IssueOptions {
@@ -67,6 +70,7 @@ impl IssueOptions {
             on,
             delivered_on,
             rate,
+            bulk: false,
         })
     }
 
@@ -74,6 +78,18 @@ impl IssueOptions {
     pub fn on(day: Date) -> IssueOptions {
         IssueOptions {
             on: Some(day),
+            ..IssueOptions::default()
+        }
+    }
+
+    /// A bulk fill on `day`: the act without its documents (no verdict on
+    /// them, none written; the invoice's `documentsNote` says so). For
+    /// filling a data file with history fast, as the benchmark's million
+    /// invoices are filled; no surface offers it.
+    pub fn bulk_without_documents(day: Date) -> IssueOptions {
+        IssueOptions {
+            on: Some(day),
+            bulk: true,
             ..IssueOptions::default()
         }
     }
@@ -104,16 +120,40 @@ pub fn issue(tx: &Tx, tenant: &Tenant, draft_id: &str, options: &IssueOptions) -
     if lines.is_empty() {
         verdict.refuse(format!("Draft {draft_id} has no lines."));
     }
+    let eu_seller = jurisdiction::in_eu(company.country.as_str());
+    let mut vats: Vec<Option<LineVat>> = Vec::with_capacity(lines.len());
     for (n, line) in lines.iter().enumerate() {
-        if line.taxes.is_empty() {
-            verdict.refused(
+        let vat = line_vat(line, eu_seller);
+        match &vat {
+            Err(problem) => verdict.refused(
                 format!("lines[{n}]"),
-                format!(
-                    "({}) has no tax decision; give it a rate or a tax with its reason",
-                    line.description
-                ),
-            );
+                format!("({}) {problem}", line.description),
+            ),
+            Ok(Some(vat)) => {
+                // One (category, rate) is one entry of the VAT breakdown:
+                // it cannot carry two reasons, codes or tax names.
+                let clash = vats.iter().flatten().find(|other| {
+                    other.category == vat.category
+                        && other.rate == vat.rate
+                        && (other.reason != vat.reason
+                            || other.code != vat.code
+                            || other.name != vat.name)
+                });
+                if clash.is_some() {
+                    verdict.refused(
+                        format!("lines[{n}]"),
+                        format!(
+                            "({}) differs in its tax name or exemption from another line of category {} at {} %; one category and rate carry one reason",
+                            line.description,
+                            vat.category.code(),
+                            vat.rate
+                        ),
+                    );
+                }
+            }
+            Ok(None) => {}
         }
+        vats.push(vat.unwrap_or(None));
     }
     if let Some(vat_id) = &customer.vat_id {
         if let Err(reason) = vat_ids::check_by_prefix(customer.country.as_str(), vat_id) {
@@ -130,10 +170,12 @@ pub fn issue(tx: &Tx, tenant: &Tenant, draft_id: &str, options: &IssueOptions) -
     verdict.take(ledger::check_open(tx, tenant, issued_on))?;
     let money_lines: Vec<money::Line> = lines
         .iter()
-        .map(|l| money::Line {
+        .zip(&vats)
+        .map(|(l, vat)| money::Line {
             quantity: l.quantity,
             unit_price: l.unit_price_minor,
             taxes: l.taxes.clone(),
+            category: vat.as_ref().map(|v| v.category.code()),
         })
         .collect();
     let totals = verdict.take(money::totals(&money_lines))?;
@@ -212,22 +254,48 @@ pub fn issue(tx: &Tx, tenant: &Tenant, draft_id: &str, options: &IssueOptions) -
         clock::now()
     ])?;
     let mut line = tx.prepare_cached(
-        "INSERT INTO invoice_lines (invoice_id, description, quantity, unit_price, net) VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO invoice_lines (invoice_id, description, quantity, unit_price, net, unit, vat_category, vat_rate,
+             exemption_reason, exemption_code)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     )?;
-    for (l, net) in lines.iter().zip(&totals.line_nets) {
+    for ((l, net), vat) in lines.iter().zip(&totals.line_nets).zip(&vats) {
         line.execute(params![
             id,
             l.description,
             l.quantity,
             l.unit_price_minor,
-            net
+            net,
+            l.unit,
+            vat.as_ref().map(|v| v.category.code()),
+            vat.as_ref().map(|v| v.rate),
+            vat.as_ref().and_then(|v| v.reason.clone()),
+            vat.as_ref().and_then(|v| v.code.clone()),
         ])?;
     }
     let mut tax = tx.prepare_cached(
-        "INSERT INTO invoice_taxes (invoice_id, name, rate, reason, base, amount) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+        "INSERT INTO invoice_taxes (invoice_id, name, rate, reason, base, amount, vat_category)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?;
     for t in &totals.taxes {
-        tax.execute(params![id, t.name, t.rate, t.reason, t.base, t.amount])?;
+        tax.execute(params![
+            id, t.name, t.rate, t.reason, t.base, t.amount, t.category
+        ])?;
+    }
+    // The documents, checked before anything is booked: a failed verdict
+    // refuses the whole act, so the number drawn above is not used.
+    if options.bulk {
+        documents::filled_in_bulk(tx, tenant, &id)?;
+    } else {
+        documents::write(
+            tx,
+            tenant,
+            &id,
+            &documents::Issuing {
+                company: &company,
+                draft_id: Some(draft_id),
+                tax_book,
+            },
+        )?;
     }
     ledger::post(
         tx,
@@ -260,4 +328,59 @@ pub fn issue(tx: &Tx, tenant: &Tenant, draft_id: &str, options: &IssueOptions) -
         stored.event_fields(company.today()),
     )?;
     Ok(id)
+}
+
+/// A line's one VAT as issuing freezes it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct LineVat {
+    category: Category,
+    rate: Decimal,
+    /// The tax's name, as the line gave it.
+    name: String,
+    /// Why nothing is charged (the person's text; for Z kept, never written).
+    reason: Option<String>,
+    code: Option<String>,
+}
+
+/// The VAT of a line: `None` when it has no single VAT with a category (a
+/// seller outside the EU with several taxes, whose documents then carry no
+/// XML). Fails, with what is wrong, for a line without a tax decision, and
+/// for a seller in the EU: several taxes, or a zero rate without a category
+/// (kontor never infers AE or K from the buyer).
+fn line_vat(
+    line: &drafts::DraftLine,
+    eu_seller: bool,
+) -> std::result::Result<Option<LineVat>, String> {
+    let tax = match line.taxes.as_slice() {
+        [] => return Err("has no tax decision; give it a rate or a tax with its reason".into()),
+        [tax] => tax,
+        several if eu_seller => {
+            return Err(format!(
+                "carries {} taxes; a seller in the EU charges exactly one VAT per line",
+                several.len()
+            ))
+        }
+        _ => return Ok(None),
+    };
+    let category = match line.vat_category {
+        Some(category) => category,
+        None if !tax.rate.is_zero() => Category::S,
+        None if eu_seller => {
+            return Err(format!(
+                "has {} at 0 % without a VAT category; give it one (Z, E, AE, K, G or O): kontor does not decide it",
+                tax.name
+            ))
+        }
+        None => return Ok(None),
+    };
+    if category == Category::S && tax.rate.is_zero() {
+        return Err("is category S at 0 %; a zero rate needs category Z, E, AE, K, G or O".into());
+    }
+    Ok(Some(LineVat {
+        category,
+        rate: tax.rate,
+        name: tax.name.clone(),
+        reason: tax.reason.clone(),
+        code: line.exemption_code.clone(),
+    }))
 }

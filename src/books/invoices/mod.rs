@@ -6,6 +6,7 @@
 //! `books::settlement`). Every query is bound to a `Tenant`.
 
 pub mod cancel;
+pub mod documents;
 pub mod issue;
 
 use jiff::civil::Date;
@@ -164,6 +165,36 @@ pub struct InvoiceView {
     pub lines: Option<Vec<LineView>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub taxes: Option<Vec<TaxView>>,
+    /// Shown for one document, not in lists.
+    #[serde(flatten)]
+    pub detail: Option<Detail>,
+}
+
+/// What one document shows besides its figures: the buyer as frozen at
+/// issue, the formats of its stored documents, and the reason of a
+/// cancellation.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Detail {
+    pub buyer_address: BuyerAddress,
+    pub buyer_vat_id: Option<String>,
+    /// The formats of its stored documents (`facturx`, `cii`, `xrechnung`,
+    /// `peppol`).
+    pub documents: Vec<&'static str>,
+    /// Why it lacks documents, when it does.
+    pub documents_note: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cancel_reason: Option<String>,
+}
+
+/// The buyer's address as frozen at issue.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BuyerAddress {
+    pub street: String,
+    pub postal_code: String,
+    pub city: String,
+    pub country: String,
 }
 
 impl Stored {
@@ -202,13 +233,14 @@ impl Stored {
                     .optional()?),
             }
         };
-        let (lines, taxes) = if detail {
+        let (lines, taxes, detail) = if detail {
             (
                 Some(lines_of(conn, &self.id, &self.currency)?),
                 Some(taxes_of(conn, &self.id, &self.currency)?),
+                Some(self.detail(conn, tenant)?),
             )
         } else {
-            (None, None)
+            (None, None, None)
         };
         Ok(InvoiceView {
             id: self.id.clone(),
@@ -235,6 +267,36 @@ impl Stored {
             recorded_at: self.recorded_at.clone(),
             lines,
             taxes,
+            detail,
+        })
+    }
+
+    fn detail(&self, conn: &Connection, tenant: &Tenant) -> Result<Detail> {
+        let (formats, documents_note) = documents::formats(conn, tenant, &self.id)?;
+        let (buyer_address, buyer_vat_id, cancel_reason) = conn
+            .prepare_cached(
+                "SELECT buyer_street, buyer_postal_code, buyer_city, buyer_country, buyer_vat_id, cancel_reason
+                 FROM invoices WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
+            )?
+            .query_row(params![self.id, tenant.company_id, tenant.environment], |row| {
+                let r = Row::new(row, "invoices");
+                Ok((
+                    BuyerAddress {
+                        street: r.get(0)?,
+                        postal_code: r.get(1)?,
+                        city: r.get(2)?,
+                        country: r.get(3)?,
+                    },
+                    r.get(4)?,
+                    r.get(5)?,
+                ))
+            })?;
+        Ok(Detail {
+            buyer_address,
+            buyer_vat_id,
+            documents: formats.iter().map(|f| f.as_str()).collect(),
+            documents_note,
+            cancel_reason,
         })
     }
 

@@ -103,7 +103,15 @@ fn lines() -> Value {
                         "required": ["name", "rate_percent"],
                         "additionalProperties": false
                     }
-                }
+                },
+                "unit": { "type": "string", "description": "UN/ECE Recommendation 20 unit code; default C62 (one)." },
+                "vat_category": {
+                    "type": "string",
+                    "enum": ["S", "Z", "E", "AE", "K", "G", "O", "L", "M"],
+                    "description": "The VAT category; a rate above 0 without one is S. Z, E, AE, K, G and O have rate 0 (the rate may be left out)."
+                },
+                "exemption_reason": { "type": "string", "description": "Why nothing is charged, for E, AE, K, G or O (Z keeps it inside kontor)." },
+                "exemption_code": { "type": "string", "description": "The exemption's VATEX code, e.g. VATEX-EU-AE." }
             },
             "required": ["description", "quantity", "unit_price_minor"],
             "additionalProperties": false

@@ -417,6 +417,10 @@ fn line_input(value: Value) -> Result<DraftLineInput> {
         unit_price_minor: f.int("unit_price_minor")?,
         tax_rate_percent: f.number_text("tax_rate_percent")?,
         taxes,
+        unit: f.text("unit")?,
+        vat_category: f.text("vat_category")?,
+        exemption_reason: f.text("exemption_reason")?,
+        exemption_code: f.text("exemption_code")?,
     };
     f.finish()?;
     Ok(line)

@@ -1,9 +1,10 @@
 //! `/v1/invoices`: the list of issued documents (`status`, `from`, `to`) and
-//! one document by its number.
+//! one document by its number, and the e-invoice files stored at issue.
 
 use super::{Call, Reply};
-use crate::books::invoices::{self, Filter, FilterInput, Status};
-use crate::error::Result;
+use crate::books::invoices::{self, documents, Filter, FilterInput, Status};
+use crate::documents::Format;
+use crate::error::{Error, Result};
 
 /// GET /v1/invoices; an unreadable `status` means no status filter (api.md §4).
 pub fn list(call: &Call) -> Result<Reply> {
@@ -26,4 +27,46 @@ pub fn list(call: &Call) -> Result<Reply> {
 /// a number with `/` arrives whole (`RE%2F2026%2F7` → `RE/2026/7`).
 pub fn get(call: &Call, number: &str) -> Result<Reply> {
     Ok(Reply::ok(&invoices::get(call.conn, call.tenant(), number)?))
+}
+
+/// GET /v1/invoices/{number}/document?format=facturx|cii|xrechnung|peppol:
+/// the file stored at issue, unchanged, its SHA-256 as the ETag.
+pub fn document(call: &Call, number: &str) -> Result<Reply> {
+    let format = match call.query.get("format") {
+        None => {
+            return Err(Error::invalid(
+                "format",
+                "is missing; give facturx, cii, xrechnung or peppol",
+            ))
+        }
+        Some(name) => Format::read(name).ok_or_else(|| {
+            Error::invalid(
+                "format",
+                format!("is facturx, cii, xrechnung or peppol, not {name:?}"),
+            )
+        })?,
+    };
+    let stored = documents::get(call.conn, call.tenant(), number, format)?;
+    // The number's `/` (and anything a file name cannot hold) becomes `-`.
+    let stem: String = number
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    Ok(Reply::file(
+        format.media_type(),
+        stored.content,
+        vec![
+            (
+                "Content-Disposition",
+                format!("attachment; filename=\"{stem}.{}\"", format.extension()),
+            ),
+            ("ETag", format!("\"{}\"", stored.sha256)),
+        ],
+    ))
 }

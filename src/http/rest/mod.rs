@@ -31,6 +31,8 @@ pub struct Reply {
     pub status: u16,
     pub body: Vec<u8>,
     pub replayed: bool,
+    /// Headers besides the JSON default (a file's type, name and ETag).
+    pub headers: Vec<(&'static str, String)>,
 }
 
 impl Reply {
@@ -39,6 +41,22 @@ impl Reply {
             status: 200,
             body: json_bytes(body),
             replayed: false,
+            headers: Vec::new(),
+        }
+    }
+
+    /// A file: its bytes as they are, with its content type and `headers`.
+    pub fn file(
+        content_type: &'static str,
+        body: Vec<u8>,
+        mut headers: Vec<(&'static str, String)>,
+    ) -> Reply {
+        headers.push(("Content-Type", content_type.to_string()));
+        Reply {
+            status: 200,
+            body,
+            replayed: false,
+            headers,
         }
     }
 }
@@ -49,6 +67,7 @@ impl<T: Serialize> From<Outcome<T>> for Reply {
             status: o.status,
             body: json_bytes(&o.body),
             replayed: o.replayed,
+            headers: Vec::new(),
         }
     }
 }
@@ -147,6 +166,7 @@ enum Route<'a> {
     UpdateTransaction(&'a str),
     ListInvoices,
     GetInvoice(&'a str),
+    InvoiceDocument(&'a str),
     CreateDraft,
     OutstandingReport,
     ListWebhooks,
@@ -169,7 +189,7 @@ impl Route<'_> {
             Route::CreateTransaction => Operation::CreateTransaction,
             Route::UpdateTransaction(_) => Operation::UpdateTransaction,
             Route::ListInvoices => Operation::ListInvoices,
-            Route::GetInvoice(_) => Operation::GetInvoice,
+            Route::GetInvoice(_) | Route::InvoiceDocument(_) => Operation::GetInvoice,
             Route::CreateDraft => Operation::CreateDraft,
             Route::OutstandingReport => Operation::OutstandingReport,
             Route::ListWebhooks
@@ -197,6 +217,7 @@ fn route<'a>(method: &Method, segments: &[&'a str]) -> Result<Route<'a>> {
         (&M::GET, ["v1", "invoices"]) => Route::ListInvoices,
         (&M::POST, ["v1", "invoices", "drafts"]) => Route::CreateDraft,
         (&M::GET, ["v1", "invoices", number]) if *number != "drafts" => Route::GetInvoice(number),
+        (&M::GET, ["v1", "invoices", number, "document"]) => Route::InvoiceDocument(number),
         (&M::GET, ["v1", "reports", "outstanding"]) => Route::OutstandingReport,
         (&M::GET, ["v1", "webhooks"]) => Route::ListWebhooks,
         (&M::POST, ["v1", "webhooks"]) => Route::CreateWebhook,
@@ -214,7 +235,7 @@ fn route<'a>(method: &Method, segments: &[&'a str]) -> Result<Route<'a>> {
                 ["v1", "transactions", _] => "GET, PATCH",
                 ["v1", "invoices"] | ["v1", "reports", "outstanding"] => "GET",
                 ["v1", "invoices", "drafts"] => "POST",
-                ["v1", "invoices", _] => "GET",
+                ["v1", "invoices", _] | ["v1", "invoices", _, "document"] => "GET",
                 ["v1", "webhooks"] => "GET, POST",
                 ["v1", "webhooks", "events"] => "GET",
                 ["v1", "webhooks", _] => "DELETE",
@@ -240,6 +261,7 @@ fn dispatch(call: &Call, route: Route) -> Result<Reply> {
         Route::UpdateTransaction(id) => transactions::update(call, id),
         Route::ListInvoices => invoices::list(call),
         Route::GetInvoice(number) => invoices::get(call, number),
+        Route::InvoiceDocument(number) => invoices::document(call, number),
         Route::CreateDraft => drafts::create(call),
         Route::OutstandingReport => reports::outstanding(call),
         Route::ListWebhooks => webhooks::list(call),
@@ -271,6 +293,7 @@ pub fn handle(app: &App, conn: &Connection, req: &Request, admitted: Admitted) -
                     if reply.replayed {
                         headers.push(("Idempotent-Replayed", "true".into()));
                     }
+                    headers.extend(reply.headers);
                     Answer {
                         status: StatusCode::from_u16(reply.status).unwrap_or(StatusCode::OK),
                         headers,

@@ -1,0 +1,640 @@
+//! The documents of an issued invoice or correction: built at issue from the
+//! frozen rows and the particulars as they stand, checked by the verdict
+//! (a failure refuses the issue, so no number is used), written, and stored
+//! with their SHA-256, never to be written again. Every invoice whose
+//! currency has at most two decimals and whose lines each carry one VAT gets
+//! `facturx` and `cii`, plus the format its customer receives; otherwise the
+//! PDF alone, and the invoice says why.
+
+use rusqlite::{params, Connection, OptionalExtension};
+use sha2::{Digest, Sha256};
+
+use crate::books::company::Company;
+use crate::books::customers::{self, EinvoiceFormat};
+use crate::books::drafts;
+use crate::books::invoices::{self, DocumentType};
+use crate::documents::verdict::{self, Finding, Subject};
+use crate::documents::{
+    cii, pdf, ubl, AccountingTax, Address, Breakdown, Category, Contact, Document,
+    ElectronicAddress, Format, Line, Note, Party, Preceding, Transfer, TypeCode,
+};
+use crate::error::{Error, Result, Violation};
+use crate::rules::jurisdiction;
+use crate::rules::locale::{self, Lang};
+use crate::rules::money::Decimal;
+use crate::store::db::Tx;
+use crate::store::row::Row;
+use crate::store::tenant::Tenant;
+
+/// The invoice of a draft on its way to being issued, or a correction.
+pub(crate) struct Issuing<'a> {
+    pub company: &'a Company,
+    /// The draft (for an invoice) whose references the documents carry and
+    /// whose id a fix names.
+    pub draft_id: Option<&'a str>,
+    /// The VAT in the company's currency, when the document is in another.
+    pub tax_book: i64,
+}
+
+/// Builds, checks, writes and stores the documents of the invoice
+/// `invoice_id` (already inserted in `tx`).
+///
+/// Fails with `Refused` naming each broken rule and how to fix it, so the
+/// caller's transaction rolls back and no number is used.
+pub(crate) fn write(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<()> {
+    let built = build(tx, tenant, invoice_id, at)?;
+    let mut written: Vec<(Format, Vec<u8>)> = Vec::new();
+    let note = match &built.xml {
+        Err(why) => {
+            let pdf = pdf::write(&built.doc, None).map_err(Error::internal)?;
+            written.push((Format::FacturX, pdf));
+            Some(why.clone())
+        }
+        Ok(formats) => {
+            let mut findings = verdict::check(&built.doc, formats);
+            // The law's particulars, each unless a rule already named it.
+            for finding in particulars(at.company) {
+                if !findings.iter().any(|f| f.subject == finding.subject) {
+                    findings.push(finding);
+                }
+            }
+            if !findings.is_empty() {
+                return Err(Error::Refused(
+                    findings
+                        .iter()
+                        .map(|f| refusal(f, at, &built.customer_id))
+                        .collect(),
+                ));
+            }
+            let cii_bytes =
+                cii::write(&built.doc, cii::Guideline::En16931).map_err(Error::internal)?;
+            let pdf = pdf::write(&built.doc, Some(&cii_bytes)).map_err(Error::internal)?;
+            written.push((Format::FacturX, pdf));
+            for format in formats {
+                match format {
+                    Format::XRechnung => written.push((
+                        Format::XRechnung,
+                        cii::write(&built.doc, cii::Guideline::XRechnung)
+                            .map_err(Error::internal)?,
+                    )),
+                    Format::Peppol => written.push((
+                        Format::Peppol,
+                        ubl::write(&built.doc).map_err(Error::internal)?,
+                    )),
+                    Format::Cii | Format::FacturX => {}
+                }
+            }
+            written.push((Format::Cii, cii_bytes));
+            None
+        }
+    };
+    let mut insert = tx.prepare_cached(
+        "INSERT INTO invoice_documents (invoice_id, company_id, environment, format, content, sha256)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?;
+    for (format, bytes) in &written {
+        let sha = hex::encode(Sha256::digest(bytes));
+        insert.execute(params![
+            invoice_id,
+            tenant.company_id,
+            tenant.environment,
+            format.as_str(),
+            bytes,
+            sha
+        ])?;
+    }
+    if note.is_some() {
+        tx.prepare_cached(
+            "UPDATE invoices SET documents_note = ?2 WHERE id = ?1 AND company_id = ?3 AND environment = ?4",
+        )?
+        .execute(params![invoice_id, note, tenant.company_id, tenant.environment])?;
+    }
+    Ok(())
+}
+
+/// What an invoice filled in bulk says of its documents.
+pub const FILLED_IN_BULK: &str = "Filled in bulk without documents.";
+
+/// Marks an invoice issued by a bulk fill as having no documents.
+///
+/// Fails only on a storage error.
+pub(crate) fn filled_in_bulk(tx: &Tx, tenant: &Tenant, invoice_id: &str) -> Result<()> {
+    tx.prepare_cached(
+        "UPDATE invoices SET documents_note = ?2 WHERE id = ?1 AND company_id = ?3 AND environment = ?4",
+    )?
+    .execute(params![invoice_id, FILLED_IN_BULK, tenant.company_id, tenant.environment])?;
+    Ok(())
+}
+
+/// A stored document of an invoice: its bytes and SHA-256.
+pub struct Stored {
+    pub format: Format,
+    pub content: Vec<u8>,
+    pub sha256: String,
+}
+
+/// The formats an invoice of the tenant has, in the order of `Format::ALL`,
+/// and why it lacks documents, if it does.
+///
+/// Fails only on a storage error.
+pub fn formats(
+    conn: &Connection,
+    tenant: &Tenant,
+    invoice_id: &str,
+) -> Result<(Vec<Format>, Option<String>)> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT format FROM invoice_documents WHERE invoice_id = ?1 AND company_id = ?2 AND environment = ?3",
+    )?;
+    let names = stmt
+        .query_map(
+            params![invoice_id, tenant.company_id, tenant.environment],
+            |r| r.get::<_, String>(0),
+        )?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let mut formats = Vec::new();
+    for name in names {
+        formats.push(Format::read(&name).ok_or_else(|| {
+            Error::internal(format!(
+                "invoice_documents of {invoice_id}: format {name:?} cannot be read"
+            ))
+        })?);
+    }
+    formats.sort();
+    let note: Option<String> = conn
+        .prepare_cached(
+            "SELECT documents_note FROM invoices WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
+        )?
+        .query_row(params![invoice_id, tenant.company_id, tenant.environment], |r| r.get(0))
+        .optional()?
+        .flatten();
+    Ok((formats, note))
+}
+
+/// One document of the invoice `number` of the tenant.
+///
+/// Fails with `NotFound` for a number the tenant does not have, and with
+/// `WrongState`, saying which formats it has, for a format it lacks.
+pub fn get(conn: &Connection, tenant: &Tenant, number: &str, format: Format) -> Result<Stored> {
+    let invoice = invoices::stored_by_number(conn, tenant, number)?;
+    let found = conn
+        .prepare_cached(
+            "SELECT content, sha256 FROM invoice_documents
+             WHERE invoice_id = ?1 AND company_id = ?2 AND environment = ?3 AND format = ?4",
+        )?
+        .query_row(
+            params![
+                invoice.id,
+                tenant.company_id,
+                tenant.environment,
+                format.as_str()
+            ],
+            |row| {
+                let r = Row::new(row, "invoice_documents");
+                Ok((r.get::<Vec<u8>>(0)?, r.get::<String>(1)?))
+            },
+        )
+        .optional()?;
+    match found {
+        Some((content, sha256)) => Ok(Stored {
+            format,
+            content,
+            sha256,
+        }),
+        None => {
+            let (has, note) = formats(conn, tenant, &invoice.id)?;
+            let names: Vec<&str> = has.iter().map(|f| f.as_str()).collect();
+            Err(Error::wrong_state(match (names.is_empty(), note) {
+                (true, Some(note)) => format!("{number} has no documents: {note}"),
+                (true, None) => format!("{number} has no documents."),
+                (false, Some(note)) => format!(
+                    "{number} has no {} document; it has {}. {note}",
+                    format.as_str(),
+                    names.join(", ")
+                ),
+                (false, None) => format!(
+                    "{number} has no {} document; it has {} (the customer's e-invoice format at issue decides).",
+                    format.as_str(),
+                    names.join(", ")
+                ),
+            }))
+        }
+    }
+}
+
+/// The document model with what else writing needs.
+struct Built {
+    doc: Document,
+    /// The formats besides the PDF (cii always, plus the customer's), or
+    /// why the invoice cannot carry XML.
+    xml: std::result::Result<Vec<Format>, String>,
+    customer_id: String,
+}
+
+fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Built> {
+    let company = at.company;
+    let invoice = invoices::stored_by_id(tx, tenant, invoice_id)?;
+    let frozen = tx
+        .prepare_cached(
+            "SELECT buyer_name, buyer_street, buyer_postal_code, buyer_city, buyer_country, buyer_vat_id,
+                 draft_id, corrects_id
+             FROM invoices WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
+        )?
+        .query_row(params![invoice_id, tenant.company_id, tenant.environment], |row| {
+            let r = Row::new(row, "invoices");
+            Ok(Frozen {
+                name: r.get(0)?,
+                street: r.get(1)?,
+                postal_code: r.get(2)?,
+                city: r.get(3)?,
+                country: r.get(4)?,
+                vat_id: r.get(5)?,
+                draft_id: r.get(6)?,
+                corrects_id: r.get(7)?,
+            })
+        })?;
+    let customer = customers::get(tx, tenant, &invoice.customer_id)?;
+    let credit = invoice.document_type == DocumentType::Correction;
+    let sign = if credit { -1 } else { 1 };
+    let (preceding, draft_id) = match &frozen.corrects_id {
+        Some(original_id) => {
+            let original = invoices::stored_by_id(tx, tenant, original_id)?;
+            let draft_id: Option<String> = tx
+                .prepare_cached(
+                    "SELECT draft_id FROM invoices WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
+                )?
+                .query_row(params![original_id, tenant.company_id, tenant.environment], |r| {
+                    r.get(0)
+                })?;
+            (
+                Some(Preceding {
+                    number: original.number,
+                    issued_on: original.issued_on,
+                }),
+                draft_id,
+            )
+        }
+        None => (None, frozen.draft_id.clone()),
+    };
+    let references = match &draft_id {
+        Some(id) => Some(drafts::references(tx, tenant, id)?),
+        None => None,
+    };
+
+    let (lines, categorised) = lines(tx, invoice_id, sign)?;
+    let exponent = invoice.currency.exponent();
+    let breakdown = breakdown(tx, invoice_id, sign)?;
+    let p = &company.particulars;
+    let country = company.country.as_str();
+    let language = pdf::language(country);
+    let legal_info = legal_info(company);
+    let mut notes = Vec::new();
+    if let Some(text) = registration_note(company, legal_info.as_ref()) {
+        notes.push(Note {
+            subject: Some("REG"),
+            text,
+        });
+    }
+    let accounting_tax = (invoice.currency != company.currency && jurisdiction::in_eu(country))
+        .then(|| AccountingTax {
+            currency: company.currency.as_str().to_string(),
+            exponent: company.currency.exponent(),
+            amount: at.tax_book * sign,
+        });
+    let gross = invoice.gross * sign;
+    let doc = Document {
+        type_code: if credit {
+            TypeCode::CreditNote
+        } else {
+            TypeCode::Invoice
+        },
+        number: invoice.number.clone(),
+        issued_on: invoice.issued_on,
+        currency: invoice.currency.as_str().to_string(),
+        exponent,
+        accounting_tax,
+        due_on: Some(invoice.due_on),
+        payment_terms: Some(match &preceding {
+            Some(corrected) => credit_terms(language, corrected),
+            None => invoice.payment_sentence.clone(),
+        }),
+        buyer_reference: references.as_ref().and_then(|r| r.buyer_reference.clone()),
+        order_reference: references.as_ref().and_then(|r| r.order_reference.clone()),
+        preceding,
+        delivered_on: Some(invoice.delivered_on),
+        deliver_to: lines
+            .iter()
+            .any(|l| l.category == Category::K)
+            .then(|| Address {
+                street: Some(frozen.street.clone()),
+                postal_code: Some(frozen.postal_code.clone()),
+                city: Some(frozen.city.clone()),
+                country: frozen.country.clone(),
+            }),
+        period: references
+            .as_ref()
+            .and_then(|r| r.period)
+            .map(|p| (p.from, p.to)),
+        notes,
+        seller: Party {
+            name: company.seller_name().to_string(),
+            address: Address {
+                street: p.street.clone(),
+                postal_code: p.postal_code.clone(),
+                city: p.city.clone(),
+                country: country.to_string(),
+            },
+            vat_id: p.vat_id.clone(),
+            tax_number: p.tax_number.clone(),
+            registration: p.registration.clone(),
+            legal_info,
+            electronic_address: p.electronic_address.as_ref().map(|a| ElectronicAddress {
+                scheme: a.scheme.clone(),
+                value: a.value.clone(),
+            }),
+            contact: Contact {
+                name: p.contact_name.clone(),
+                phone: p.contact_phone.clone(),
+                email: p.contact_email.clone(),
+            },
+        },
+        buyer: Party {
+            name: frozen.name.clone(),
+            address: Address {
+                street: Some(frozen.street.clone()),
+                postal_code: Some(frozen.postal_code.clone()),
+                city: Some(frozen.city.clone()),
+                country: frozen.country.clone(),
+            },
+            vat_id: frozen.vat_id.clone(),
+            electronic_address: customer
+                .electronic_address
+                .as_ref()
+                .map(|a| ElectronicAddress {
+                    scheme: a.scheme.clone(),
+                    value: a.value.clone(),
+                }),
+            ..Party::default()
+        },
+        transfer: p.iban.as_ref().filter(|_| !credit).map(|iban| Transfer {
+            iban: iban.as_str().to_string(),
+            bic: p.bic.as_ref().map(|b| b.as_str().to_string()),
+            account_holder: Some(
+                p.account_holder
+                    .clone()
+                    .unwrap_or_else(|| company.seller_name().to_string()),
+            ),
+        }),
+        lines,
+        breakdown,
+        net: invoice.net * sign,
+        tax: invoice.tax * sign,
+        gross,
+        paid: 0,
+        due: gross,
+    };
+    let xml = if exponent > 2 {
+        Err(format!(
+            "EN 16931 carries amounts with at most two decimals, and {} has {exponent}; the PDF carries no XML.",
+            invoice.currency
+        ))
+    } else if !categorised {
+        Err("A line carries several taxes or none with a VAT category, which EN 16931 cannot carry; the PDF carries no XML.".to_string())
+    } else {
+        let mut formats = vec![Format::FacturX, Format::Cii];
+        match customer.einvoice {
+            EinvoiceFormat::Facturx => {}
+            EinvoiceFormat::Xrechnung => formats.push(Format::XRechnung),
+            EinvoiceFormat::Peppol => formats.push(Format::Peppol),
+        }
+        Ok(formats)
+    };
+    Ok(Built {
+        doc,
+        xml,
+        customer_id: invoice.customer_id,
+    })
+}
+
+struct Frozen {
+    name: String,
+    street: String,
+    postal_code: String,
+    city: String,
+    country: String,
+    vat_id: Option<String>,
+    draft_id: Option<String>,
+    corrects_id: Option<String>,
+}
+
+/// The lines as the documents show them (a correction's made positive), and
+/// whether each carries a VAT category.
+fn lines(conn: &Connection, invoice_id: &str, sign: i64) -> Result<(Vec<Line>, bool)> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT description, quantity, unit_price, net, unit, vat_category, vat_rate
+         FROM invoice_lines WHERE invoice_id = ?1 ORDER BY seq",
+    )?;
+    let rows = stmt.query_map([invoice_id], |row| {
+        let r = Row::new(row, "invoice_lines");
+        Ok((
+            r.get::<String>(0)?,
+            r.get::<String>(1)?,
+            r.get::<i64>(2)?,
+            r.get::<i64>(3)?,
+            r.get::<String>(4)?,
+            r.get::<Option<String>>(5)?,
+            r.get::<Option<Decimal>>(6)?,
+        ))
+    })?;
+    let mut out = Vec::new();
+    let mut categorised = true;
+    for row in rows {
+        let (name, quantity, price, net, unit, category, rate) = row?;
+        let unreadable = |what: &str| {
+            Error::internal(format!(
+                "invoice_lines of {invoice_id}: {what} cannot be read"
+            ))
+        };
+        let quantity = Decimal::parse("quantity", quantity.trim_start_matches('-'))
+            .map_err(|_| unreadable("quantity"))?;
+        let category = match category.as_deref() {
+            None => None,
+            Some(code) => Some(Category::read(code).ok_or_else(|| unreadable("vat_category"))?),
+        };
+        let (category, rate) = match (category, rate) {
+            (Some(c), Some(r)) => (c, r),
+            _ => {
+                categorised = false;
+                (Category::O, Decimal::from_int(0))
+            }
+        };
+        out.push(Line {
+            name,
+            quantity,
+            unit,
+            price,
+            net: net * sign,
+            category,
+            rate,
+        });
+    }
+    Ok((out, categorised))
+}
+
+/// The VAT breakdown per (category, rate) from the frozen tax totals, with
+/// the exemption written only where the category takes one (never for Z).
+fn breakdown(conn: &Connection, invoice_id: &str, sign: i64) -> Result<Vec<Breakdown>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT rate, reason, base, amount, vat_category FROM invoice_taxes WHERE invoice_id = ?1 ORDER BY seq",
+    )?;
+    let rows = stmt.query_map([invoice_id], |row| {
+        let r = Row::new(row, "invoice_taxes");
+        Ok((
+            r.get::<Decimal>(0)?,
+            r.get::<Option<String>>(1)?,
+            r.get::<i64>(2)?,
+            r.get::<i64>(3)?,
+            r.get::<Option<String>>(4)?,
+        ))
+    })?;
+    let codes: Vec<(Category, Decimal, Option<String>)> = conn
+        .prepare_cached(
+            "SELECT vat_category, vat_rate, exemption_code FROM invoice_lines
+             WHERE invoice_id = ?1 AND vat_category IS NOT NULL ORDER BY seq",
+        )?
+        .query_map([invoice_id], |row| {
+            let r = Row::new(row, "invoice_lines");
+            Ok((
+                r.get::<String>(0)?,
+                r.get::<Option<Decimal>>(1)?,
+                r.get::<Option<String>>(2)?,
+            ))
+        })?
+        .filter_map(|row| match row {
+            Ok((code, Some(rate), exemption)) => {
+                Category::read(&code).map(|c| Ok((c, rate, exemption)))
+            }
+            Ok(_) => None,
+            Err(e) => Some(Err(e)),
+        })
+        .collect::<rusqlite::Result<_>>()?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (rate, reason, base, amount, category) = row?;
+        let Some(category) = category.as_deref().and_then(Category::read) else {
+            // Taxes without a category: the invoice carries no XML; the PDF
+            // shows them from the lines' categories it has.
+            continue;
+        };
+        let code = codes
+            .iter()
+            .find(|(c, r, _)| *c == category && *r == rate)
+            .and_then(|(_, _, code)| code.clone());
+        let writes = category.needs_reason();
+        // A reason that only repeats the code is not written twice.
+        let reason = reason.filter(|r| writes && Some(r) != code.as_ref());
+        out.push(Breakdown {
+            category,
+            rate,
+            base: base * sign,
+            amount: amount * sign,
+            reason,
+            reason_code: code.filter(|_| writes),
+        });
+    }
+    Ok(out)
+}
+
+/// BT-33: the managing directors (§35a GmbHG); the registration with its
+/// court is BT-30.
+fn legal_info(company: &Company) -> Option<String> {
+    let directors = company.particulars.managing_directors.as_ref()?;
+    Some(match pdf::language(company.country.as_str()) {
+        Lang::De => format!("Geschäftsführung: {directors}"),
+        Lang::En => format!("Managing directors: {directors}"),
+    })
+}
+
+/// The `REG` note: the seller's name, registration and managing directors
+/// in one sentence, as a reader of the XML alone sees them.
+fn registration_note(company: &Company, legal_info: Option<&String>) -> Option<String> {
+    let parts: Vec<&String> = company
+        .particulars
+        .registration
+        .iter()
+        .chain(legal_info)
+        .collect();
+    (!parts.is_empty()).then(|| {
+        let parts: Vec<&str> = parts.iter().map(|p| p.as_str()).collect();
+        format!("{}, {}", company.seller_name(), parts.join("; "))
+    })
+}
+
+/// The payment terms of a correction: it names the invoice it corrects.
+fn credit_terms(language: Lang, preceding: &Preceding) -> String {
+    let (number, on) = (&preceding.number, preceding.issued_on);
+    match language {
+        // "Rechnungskorrektur", not "Gutschrift": in German VAT law the
+        // latter names a buyer's self-billing (§14 Abs. 2 UStG).
+        Lang::De => format!(
+            "Korrektur der Rechnung {number} vom {}; der Betrag wird verrechnet oder erstattet.",
+            locale::date(Lang::De, on)
+        ),
+        Lang::En => format!(
+            "Credit note for invoice {number} of {}; the amount is set off or refunded.",
+            locale::date(Lang::En, on)
+        ),
+    }
+}
+
+/// What the law asks of every invoice beyond EN 16931 (in Germany §14
+/// Abs. 4 UStG, in the EU Art. 226 of the VAT Directive): the seller's full
+/// name and address and its VAT id or tax number.
+fn particulars(company: &Company) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let p = &company.particulars;
+    let country = company.country.as_str();
+    let rule = if country == "DE" {
+        "§14 UStG"
+    } else if jurisdiction::in_eu(country) {
+        "Art. 226 VAT Directive"
+    } else {
+        "Invoice particulars"
+    };
+    let mut need = |flag: &'static str, what: &str, missing: bool| {
+        if missing {
+            out.push(Finding {
+                rule,
+                subject: Subject::Seller(flag),
+                problem: format!("the seller's {what} is missing"),
+            });
+        }
+    };
+    need("--legal-name", "legal name", p.legal_name.is_none());
+    need("--street", "street", p.street.is_none());
+    need("--postal-code", "postal code", p.postal_code.is_none());
+    need("--city", "city", p.city.is_none());
+    need(
+        "--vat-id",
+        "VAT id or tax number",
+        p.vat_id.is_none() && p.tax_number.is_none(),
+    );
+    out
+}
+
+/// A finding as the refusal a person reads, with where to fix it.
+fn refusal(finding: &Finding, at: &Issuing, customer_id: &str) -> Violation {
+    let company = &at.company.id;
+    let draft = at.draft_id.unwrap_or("DRF");
+    let fix = match finding.subject {
+        Subject::Seller(flag) => format!("set it with `kontor company set {company} {flag} …`"),
+        Subject::Buyer(flag) => format!("set it with `kontor customer set {customer_id} {flag} …`"),
+        Subject::Draft(flag) => format!("set it with `kontor draft set {draft} {flag} …`"),
+        Subject::Lines => {
+            format!("change the lines of {draft} (`kontor draft line … --vat-category …`)")
+        }
+        Subject::Figures => {
+            "kontor computed figures that do not add up; this is a fault to report".into()
+        }
+    };
+    Violation::whole(format!("{}: {}", finding.rule, finding.problem)).hint(fix)
+}
