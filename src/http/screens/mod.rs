@@ -12,6 +12,7 @@
 
 mod customers;
 mod dashboard;
+mod developers;
 mod login;
 mod page;
 mod session;
@@ -372,6 +373,15 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["customers", "new"] if get => customers::new_form(ctx),
         ["customers", id] if get => customers::show(ctx, id),
         ["customers", id] if post => customers::update(ctx, id),
+        ["developers"] if get => developers::show(ctx),
+        ["developers", "keys"] if post => developers::create_key(ctx),
+        ["developers", "keys", id, "revoke"] if post => developers::revoke_key(ctx, id),
+        ["developers", "webhooks"] if post => developers::create_endpoint(ctx),
+        ["developers", "webhooks", id] if get => developers::endpoint(ctx, id),
+        ["developers", "webhooks", id, "disable"] if post => developers::disable_endpoint(ctx, id),
+        ["developers", "webhooks", id, "deliveries", delivery, "redeliver"] if post => {
+            developers::redeliver(ctx, id, delivery)
+        }
         ["logout"] if post => session::logout(ctx),
         ["session", "company"] if post => session::switch_company(ctx),
         ["session", "environment"] if post => session::switch_environment(ctx),

@@ -1,0 +1,277 @@
+//! The screens that act on the books and the developer settings, over HTTP
+//! as a browser uses them: each act works and lands where the API and the
+//! console read it (its ledger entry, its event, its audit row), a viewer is
+//! refused it, another company's record is not found by its address, and a
+//! refused form keeps what was typed.
+
+use serde_json::Value;
+
+use crate::receiver::Receiver;
+use crate::screens::{Browser, Office};
+
+/// The audit rows of company `company`, as (actor, act).
+fn audit(office: &Office, company: &str) -> Vec<(String, String)> {
+    office
+        .db()
+        .prepare("SELECT actor, act FROM audit WHERE company_id = ?1 ORDER BY seq")
+        .unwrap()
+        .query_map([company], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// The value of the read-only field `id` on a page.
+fn shown_value(body: &str, id: &str) -> String {
+    let at = body
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no {id} in {body}"));
+    let rest = &body[at..];
+    let v = rest.find("value=\"").unwrap() + "value=\"".len();
+    rest[v..v + rest[v..].find('"').unwrap()].to_string()
+}
+
+/// Makes a key on the Developers screen; returns the answer's page.
+fn make_key(browser: &mut Browser, name: &str, scopes: &[&str], environment: &str) -> String {
+    let mut form = vec![("name", name), ("environment", environment)];
+    form.extend(scopes.iter().map(|s| ("scopes", *s)));
+    let page = browser.act("/developers", "/developers/keys", &form);
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains("shown only this once"), "{}", page.body);
+    shown_value(&page.body, "secret")
+}
+
+#[test]
+fn a_key_made_in_developers_binds_to_the_company_viewed_and_is_revoked_there() {
+    let office = Office::new();
+    let mut owner = office.signed_in("owner@alpha.de");
+    let page = owner.get("/developers");
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("<title>Developers · kontor</title>"));
+    assert!(
+        page.body.contains("href=\"/developers\""),
+        "linked for the owner"
+    );
+
+    let secret = make_key(&mut owner, "Shop", &["customers:read"], "test");
+    assert!(secret.starts_with("svc_test_"), "{secret}");
+    let me = office.api().get(&secret, "/v1/me");
+    assert_eq!(me.status, 200, "{:?}", me.body);
+    assert_eq!(me.body["organisationId"].as_str(), Some(office.a.as_str()));
+    assert_eq!(me.body["environment"], "SANDBOX");
+    assert_eq!(me.body["scopes"], serde_json::json!(["customers:read"]));
+    // The secret is never shown again.
+    let listed = owner.get("/developers");
+    assert!(listed.body.contains("Shop"));
+    assert!(!listed.body.contains(&secret));
+
+    let id: String = office
+        .db()
+        .query_row("SELECT id FROM api_keys WHERE name = 'Shop'", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    owner
+        .act("/developers", &format!("/developers/keys/{id}/revoke"), &[])
+        .redirects_to("/developers?done=revoked");
+    assert_eq!(office.api().get(&secret, "/v1/me").status, 401);
+    assert_eq!(
+        audit(&office, &office.a),
+        [
+            ("owner@alpha.de".into(), "key.created".into()),
+            ("owner@alpha.de".into(), "key.revoked".into())
+        ]
+    );
+
+    // Another company's owner cannot revoke it by its address.
+    let key_b = office.data.key(&office.b, "production", "all");
+    let b_id: String = office
+        .db()
+        .query_row(
+            "SELECT id FROM api_keys WHERE company_id = ?1",
+            [&office.b],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let refused = owner.act(
+        "/developers",
+        &format!("/developers/keys/{b_id}/revoke"),
+        &[],
+    );
+    assert_eq!(refused.status, 404);
+    assert_eq!(office.api().get(&key_b, "/v1/me").status, 200);
+}
+
+#[test]
+fn only_the_owner_sees_developers_and_others_are_refused_every_act() {
+    let office = Office::new();
+    let keys_before = office.count("SELECT count(*) FROM api_keys");
+    for email in ["viewer@alpha.de", "accountant@alpha.de"] {
+        let mut person = office.signed_in(email);
+        let dashboard = person.get("/dashboard");
+        assert!(!dashboard.body.contains("href=\"/developers\""), "{email}");
+        assert_eq!(person.get("/developers").status, 403, "{email}");
+        let refused = person.act(
+            "/dashboard",
+            "/developers/keys",
+            &[
+                ("name", "Mine"),
+                ("scopes", "customers:read"),
+                ("environment", "live"),
+            ],
+        );
+        assert_eq!(refused.status, 403, "{email}");
+        assert!(refused.body.contains("nothing was done"));
+        let refused = person.act(
+            "/dashboard",
+            "/developers/webhooks",
+            &[("url", "https://example.com/hook"), ("events", "*")],
+        );
+        assert_eq!(refused.status, 403, "{email}");
+    }
+    assert_eq!(office.count("SELECT count(*) FROM api_keys"), keys_before);
+    assert_eq!(office.count("SELECT count(*) FROM webhook_endpoints"), 0);
+    assert_eq!(office.count("SELECT count(*) FROM audit"), 0);
+}
+
+#[test]
+fn a_refused_key_form_keeps_what_was_typed() {
+    let office = Office::new();
+    let mut owner = office.signed_in("owner@alpha.de");
+    let before = office.count("SELECT count(*) FROM api_keys");
+    let page = owner.act(
+        "/developers",
+        "/developers/keys",
+        &[
+            ("name", ""),
+            ("scopes", "invoices:read"),
+            ("environment", "test"),
+        ],
+    );
+    assert_eq!(page.status, 400, "{}", page.body);
+    assert!(page.body.contains("is missing"), "{}", page.body);
+    assert!(
+        page.body.contains("value=\"invoices:read\" checked"),
+        "the scope stays ticked: {}",
+        page.body
+    );
+    assert!(page.body.contains("value=\"test\" selected"));
+    let page = owner.act(
+        "/developers",
+        "/developers/webhooks",
+        &[
+            ("url", "ftp://example.com/x"),
+            ("events", "invoice.paid"),
+            ("description", "Buchhaltung"),
+        ],
+    );
+    assert!(matches!(page.status, 400 | 422), "{}", page.status);
+    assert!(
+        page.body.contains("value=\"ftp://example.com/x\""),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("value=\"invoice.paid\" checked"));
+    assert!(page.body.contains("value=\"Buchhaltung\""));
+    assert!(page.body.contains("field-url-error"), "beside the field");
+    assert_eq!(office.count("SELECT count(*) FROM api_keys"), before);
+    assert_eq!(office.count("SELECT count(*) FROM webhook_endpoints"), 0);
+}
+
+#[test]
+fn a_webhook_registered_on_the_screens_receives_events_and_redelivers() {
+    let office = Office::configured(|c| c.webhook_allow_loopback = true);
+    let receiver = Receiver::start();
+    let mut owner = office.signed_in("owner@alpha.de");
+    let url = receiver.url("/hook");
+    let page = owner.act(
+        "/developers",
+        "/developers/webhooks",
+        &[
+            ("url", &url),
+            ("events", "*"),
+            ("description", "Ledger sync"),
+        ],
+    );
+    assert_eq!(page.status, 200, "{}", page.body);
+    let secret = shown_value(&page.body, "secret");
+    assert!(secret.starts_with("whsec_"));
+    let id: String = office
+        .db()
+        .query_row("SELECT id FROM webhook_endpoints", [], |r| r.get(0))
+        .unwrap();
+    // The API sees the same endpoint, without its secret.
+    let listed = office.api().get(&office.key_a, "/v1/webhooks");
+    assert_eq!(listed.body["data"][0]["id"].as_str(), Some(id.as_str()));
+    assert!(listed.body["data"][0].get("secret").is_none());
+
+    crate::screens::invoice(&office, &office.a, "Kunde GmbH", 10_000, "2026-02-02");
+    assert_eq!(
+        office.server.deliver_due(jiff::Timestamp::now()).unwrap(),
+        1
+    );
+    let got = receiver.received("/hook");
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].json()["event"], "invoice.issued");
+
+    let log = owner.get(&format!("/developers/webhooks/{id}"));
+    assert_eq!(log.status, 200);
+    assert!(log.body.contains("invoice.issued"), "{}", log.body);
+    assert!(log.body.contains("delivered"), "{}", log.body);
+    let delivery: String = office
+        .db()
+        .query_row("SELECT id FROM deliveries", [], |r| r.get(0))
+        .unwrap();
+    owner
+        .act(
+            &format!("/developers/webhooks/{id}"),
+            &format!("/developers/webhooks/{id}/deliveries/{delivery}/redeliver"),
+            &[],
+        )
+        .redirects_to(&format!("/developers/webhooks/{id}?done=redelivered"));
+    assert_eq!(
+        office.server.deliver_due(jiff::Timestamp::now()).unwrap(),
+        1
+    );
+    let got = receiver.received("/hook");
+    assert_eq!(got.len(), 2);
+    assert_eq!(got[0].json()["id"], got[1].json()["id"], "the same event");
+
+    // Another company sees none of it.
+    let mut beta = office.signed_in("owner@beta.de");
+    assert_eq!(beta.get(&format!("/developers/webhooks/{id}")).status, 404);
+    let refused = beta.act(
+        "/developers",
+        &format!("/developers/webhooks/{id}/deliveries/{delivery}/redeliver"),
+        &[],
+    );
+    assert_eq!(refused.status, 404);
+    let refused = beta.act(
+        "/developers",
+        &format!("/developers/webhooks/{id}/disable"),
+        &[],
+    );
+    assert_eq!(refused.status, 404);
+
+    owner
+        .act(
+            &format!("/developers/webhooks/{id}"),
+            &format!("/developers/webhooks/{id}/disable"),
+            &[],
+        )
+        .redirects_to(&format!("/developers/webhooks/{id}?done=disabled"));
+    let api: Value = office.api().get(&office.key_a, "/v1/webhooks").body;
+    assert_eq!(api["data"][0]["enabled"], false);
+    let acts: Vec<String> = audit(&office, &office.a)
+        .into_iter()
+        .map(|(_, a)| a)
+        .collect();
+    assert_eq!(
+        acts,
+        [
+            "webhook.registered",
+            "webhook.redelivered",
+            "webhook.disabled"
+        ]
+    );
+}
