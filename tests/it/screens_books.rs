@@ -275,3 +275,142 @@ fn a_webhook_registered_on_the_screens_receives_events_and_redelivers() {
         ]
     );
 }
+
+#[test]
+fn closing_a_period_asks_first_then_closes_the_books_the_console_and_tools_read() {
+    let office = Office::new();
+    crate::screens::invoice(&office, &office.a, "Kunde GmbH", 123_456, "2026-01-05");
+    let mut accountant = office.signed_in("accountant@alpha.de");
+    let books = accountant.get("/books");
+    assert_eq!(books.status, 200);
+    assert!(books.body.contains("<title>Books · kontor</title>"));
+    assert!(books.body.contains("No period is closed yet."));
+
+    let period = "/books/profit-and-loss?from=2026-01-01&to=2026-01-31";
+    let pl = accountant.get(period);
+    assert_eq!(pl.status, 200, "{}", pl.body);
+    assert!(pl.body.contains("Preliminary"), "{}", pl.body);
+    assert!(pl.body.contains("€1,234.56"), "{}", pl.body);
+
+    // First the confirmation, which changes nothing.
+    let ask = accountant.act("/books", "/books/close", &[("through", "2026-01-31")]);
+    assert_eq!(ask.status, 200, "{}", ask.body);
+    assert!(ask.body.contains("31 Jan 2026"));
+    assert!(ask.body.contains("cannot be undone"));
+    assert_eq!(office.count("SELECT count(*) FROM books_closed"), 0);
+    accountant
+        .act(
+            "/books",
+            "/books/close",
+            &[("through", "2026-01-31"), ("confirmed", "yes")],
+        )
+        .redirects_to("/books?closed=1");
+    let books = accountant.get("/books?closed=1");
+    assert!(books
+        .body
+        .contains("closed through <strong>31 Jan 2026</strong>"));
+
+    // The agent tool and the console read the same closing.
+    let key = office.data.key(&office.a, "production", "all");
+    let tool = office.api().tool(
+        &key,
+        "get_profit_and_loss",
+        serde_json::json!({"from": "2026-01-01", "to": "2026-01-31"}),
+    );
+    assert_eq!(tool["structuredContent"]["is_final"], true, "{tool}");
+    let (ok, _, err) = office.data.console(&[
+        "purchase",
+        "record",
+        "--company",
+        &office.a,
+        "--supplier",
+        "Late GmbH",
+        "--document-number",
+        "L-1",
+        "--date",
+        "2026-01-20",
+        "--due",
+        "2026-02-20",
+        "--currency",
+        "EUR",
+        "--net",
+        "1000",
+        "--tax",
+        "190",
+    ]);
+    assert!(!ok && err.contains("closed through 2026-01-31"), "{err}");
+    let pl = accountant.get(period);
+    assert!(pl.body.contains("Final"), "{}", pl.body);
+    let sheet = accountant.get("/books/balance-sheet?asOf=2026-01-31");
+    assert!(sheet.body.contains("Final"), "{}", sheet.body);
+    assert!(sheet.body.contains("€1,469.13"), "{}", sheet.body);
+    let tb = accountant.get("/books/trial-balance?asOf=2026-01-31");
+    assert!(tb.body.contains("<title>Trial balance · kontor</title>"));
+    assert!(tb.body.contains("€1,469.13"), "{}", tb.body);
+    assert_eq!(
+        audit(&office, &office.a),
+        [("accountant@alpha.de".into(), "books.closed".into())]
+    );
+
+    // The other company's books are its own.
+    let mut beta = office.signed_in("owner@beta.de");
+    assert!(beta.get("/books").body.contains("No period is closed yet."));
+    assert!(!beta.get(period).body.contains("€1,234.56"));
+}
+
+#[test]
+fn a_viewer_reads_the_books_and_cannot_close_them() {
+    let office = Office::new();
+    let mut viewer = office.signed_in("viewer@alpha.de");
+    let books = viewer.get("/books");
+    assert_eq!(books.status, 200);
+    assert!(!books.body.contains("action=\"/books/close\""));
+    for form in [
+        vec![("through", "2026-01-31")],
+        vec![("through", "2026-01-31"), ("confirmed", "yes")],
+    ] {
+        let refused = viewer.act("/books", "/books/close", &form);
+        assert_eq!(refused.status, 403);
+    }
+    assert_eq!(viewer.get("/books/balance-sheet").status, 200);
+    assert_eq!(office.count("SELECT count(*) FROM books_closed"), 0);
+    assert_eq!(office.count("SELECT count(*) FROM audit"), 0);
+}
+
+#[test]
+fn a_refused_closing_keeps_the_day_typed_and_says_why_beside_it() {
+    let office = Office::new();
+    let mut owner = office.signed_in("owner@alpha.de");
+    let page = owner.act("/books", "/books/close", &[("through", "31.01.2026")]);
+    assert_eq!(page.status, 400, "{}", page.body);
+    assert!(page.body.contains("value=\"31.01.2026\""));
+    assert!(page.body.contains("id=\"field-through-error\""));
+    assert!(page.body.contains("YYYY-MM-DD"));
+    owner
+        .act(
+            "/books",
+            "/books/close",
+            &[("through", "2026-03-31"), ("confirmed", "yes")],
+        )
+        .redirects_to("/books?closed=1");
+    let back = owner.act(
+        "/books",
+        "/books/close",
+        &[("through", "2026-02-28"), ("confirmed", "yes")],
+    );
+    assert_eq!(back.status, 409, "{}", back.body);
+    assert!(back.body.contains("value=\"2026-02-28\""));
+    assert!(
+        back.body.contains("closing cannot move back"),
+        "{}",
+        back.body
+    );
+    let through: String = office
+        .db()
+        .query_row("SELECT through FROM books_closed", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(through, "2026-03-31");
+    let bad = owner.get("/books/profit-and-loss?from=2026-02-01&to=2026-01-01");
+    assert_eq!(bad.status, 400);
+    assert!(bad.body.contains("lies after to"));
+}

@@ -10,6 +10,7 @@
 //! its audit row) → HTML. A role's permissions come from `access::people`,
 //! never decided here.
 
+mod books;
 mod customers;
 mod dashboard;
 mod developers;
@@ -373,6 +374,11 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["customers", "new"] if get => customers::new_form(ctx),
         ["customers", id] if get => customers::show(ctx, id),
         ["customers", id] if post => customers::update(ctx, id),
+        ["books"] if get => books::show(ctx),
+        ["books", "close"] if post => books::close(ctx),
+        ["books", "trial-balance"] if get => books::trial_balance(ctx),
+        ["books", "profit-and-loss"] if get => books::profit_and_loss(ctx),
+        ["books", "balance-sheet"] if get => books::balance_sheet(ctx),
         ["developers"] if get => developers::show(ctx),
         ["developers", "keys"] if post => developers::create_key(ctx),
         ["developers", "keys", id, "revoke"] if post => developers::revoke_key(ctx, id),

@@ -20,6 +20,7 @@ use crate::store::tenant::Environment;
 pub enum Screen {
     Dashboard,
     Customers,
+    Books,
     Developers,
     /// A page outside the navigation (an error, the sign-in).
     None,
@@ -28,7 +29,12 @@ pub enum Screen {
 impl Screen {
     /// The linked screens: those that exist. Jobs, drafts, invoices, bills,
     /// books and settings join this list as they are built.
-    const LINKED: [Screen; 3] = [Screen::Dashboard, Screen::Customers, Screen::Developers];
+    const LINKED: [Screen; 4] = [
+        Screen::Dashboard,
+        Screen::Customers,
+        Screen::Books,
+        Screen::Developers,
+    ];
 
     /// Whether a role sees this screen at all (developer settings are the owner's).
     fn shown_to(self, session: &Session) -> bool {
@@ -42,6 +48,7 @@ impl Screen {
         match self {
             Screen::Dashboard => "/dashboard",
             Screen::Customers => "/customers",
+            Screen::Books => "/books",
             Screen::Developers => "/developers",
             Screen::None => "/",
         }
@@ -51,6 +58,7 @@ impl Screen {
         match self {
             Screen::Dashboard => lang.pick("Dashboard", "Übersicht"),
             Screen::Customers => lang.pick("Customers", "Kunden"),
+            Screen::Books => lang.pick("Books", "Bücher"),
             Screen::Developers => lang.pick("Developers", "Entwickler"),
             Screen::None => "",
         }
