@@ -61,7 +61,7 @@ impl Page {
 pub(crate) struct Browser {
     addr: std::net::SocketAddr,
     cookies: BTreeMap<String, String>,
-    language: &'static str,
+    pub(crate) language: &'static str,
     origin: Option<String>,
     forwarded_for: Option<String>,
 }

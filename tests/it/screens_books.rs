@@ -414,3 +414,250 @@ fn a_refused_closing_keeps_the_day_typed_and_says_why_beside_it() {
     assert_eq!(bad.status, 400);
     assert!(bad.body.contains("lies after to"));
 }
+
+/// The form of a bill, as the console's flags name its fields.
+fn bill<'a>(number: &'a str, net: &'a str, tax: &'a str) -> Vec<(&'a str, &'a str)> {
+    vec![
+        ("supplierName", "Papier AG"),
+        ("documentNumber", number),
+        ("documentDate", "2026-03-02"),
+        ("dueDate", "2026-03-16"),
+        ("currency", "EUR"),
+        ("net", net),
+        ("tax", tax),
+    ]
+}
+
+fn trial_balance(office: &Office, company: &str) -> Value {
+    office.data.ok(&[
+        "books",
+        "trial-balance",
+        "--company",
+        company,
+        "--as-of",
+        "2026-03-31",
+    ])
+}
+
+fn account(tb: &Value, name: &str) -> (i64, i64) {
+    let row = tb["accounts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["account"] == name)
+        .unwrap_or_else(|| panic!("no {name} in {tb}"));
+    (
+        row["debit"].as_i64().unwrap(),
+        row["credit"].as_i64().unwrap(),
+    )
+}
+
+#[test]
+fn a_bill_recorded_and_paid_on_the_screens_posts_and_raises_as_the_console_does() {
+    let office = Office::new();
+    let mut accountant = office.signed_in("accountant@alpha.de");
+    assert!(accountant
+        .get("/bills")
+        .body
+        .contains("No bill is recorded yet."));
+    let new = accountant.get("/bills/new");
+    assert!(new.body.contains("<title>Record a bill · kontor</title>"));
+    let page = accountant.act("/bills/new", "/bills", &bill("R-77", "1,234.56", "234.57"));
+    let location = page.redirects_to_prefix("/bills/pur_");
+    let id = location
+        .trim_start_matches("/bills/")
+        .split('?')
+        .next()
+        .unwrap()
+        .to_string();
+    let shown = accountant.get(&location);
+    assert!(shown.body.contains("The bill is recorded."));
+    assert!(shown.body.contains("€1,469.13"), "{}", shown.body);
+
+    // The console's trial balance holds the bill's entry; the event is raised.
+    let tb = trial_balance(&office, &office.a);
+    assert_eq!(account(&tb, "payables"), (0, 146_913));
+    assert_eq!(account(&tb, "expenses"), (123_456, 0));
+    assert_eq!(account(&tb, "input_tax"), (23_457, 0));
+    let kinds = |office: &Office| -> Vec<String> {
+        office
+            .db()
+            .prepare("SELECT kind FROM events WHERE company_id = ?1 ORDER BY rowid")
+            .unwrap()
+            .query_map([&office.a], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    assert_eq!(kinds(&office), ["purchase.recorded"]);
+    let payables = office
+        .api()
+        .tool(&office.key_a, "list_payables", serde_json::json!({}));
+    assert!(payables.to_string().contains("R-77"), "{payables}");
+
+    // A partial payment, typed as a person types it.
+    accountant
+        .act(
+            &location,
+            &format!("/bills/{id}/pay"),
+            &[
+                ("amount", "500.00"),
+                ("on", "2026-03-10"),
+                ("method", "bank"),
+                ("reference", "R-77 part"),
+            ],
+        )
+        .redirects_to(&format!("/bills/{id}?done=paid"));
+    let paid = accountant.get(&format!("/bills/{id}?done=paid"));
+    assert!(paid.body.contains("<dd>€969.13</dd>"), "{}", paid.body);
+    let tb = trial_balance(&office, &office.a);
+    assert_eq!(account(&tb, "bank"), (0, 50_000));
+    assert_eq!(account(&tb, "payables"), (50_000, 146_913));
+    assert_eq!(kinds(&office), ["purchase.recorded", "payment.recorded"]);
+
+    // More than is outstanding is refused, the amount kept; nothing changes.
+    let refused = accountant.act(
+        &location,
+        &format!("/bills/{id}/pay"),
+        &[
+            ("amount", "1,000.00"),
+            ("on", "2026-03-11"),
+            ("method", "cash"),
+            ("reference", ""),
+        ],
+    );
+    assert_eq!(refused.status, 409, "{}", refused.body);
+    assert!(refused.body.contains("value=\"1,000.00\""));
+    assert!(refused.body.contains("<option value=\"cash\" selected>"));
+    assert_eq!(kinds(&office).len(), 2);
+
+    // The rest in German notation.
+    accountant.language = "de-DE,de;q=0.9";
+    accountant
+        .act(
+            &location,
+            &format!("/bills/{id}/pay"),
+            &[
+                ("amount", "969,13"),
+                ("on", "2026-03-12"),
+                ("method", "bank"),
+                ("reference", ""),
+            ],
+        )
+        .redirects_to(&format!("/bills/{id}?done=paid"));
+    let done = accountant.get(&format!("/bills/{id}"));
+    assert!(
+        done.body.contains("Vollständig bezahlt am"),
+        "{}",
+        done.body
+    );
+    assert!(
+        !done.body.contains("action=\"/bills/"),
+        "no payment form once paid"
+    );
+    let list = accountant.get("/bills");
+    assert!(list
+        .body
+        .contains("<title>Eingangsrechnungen · kontor</title>"));
+    assert!(list.body.contains("1.469,13"), "{}", list.body);
+    assert_eq!(
+        audit(&office, &office.a),
+        [
+            ("accountant@alpha.de".into(), "bill.recorded".into()),
+            ("accountant@alpha.de".into(), "bill.paid".into()),
+            ("accountant@alpha.de".into(), "bill.paid".into())
+        ]
+    );
+
+    // Another company does not find it by its address.
+    let mut beta = office.signed_in("owner@beta.de");
+    assert_eq!(beta.get(&format!("/bills/{id}")).status, 404);
+    let refused = beta.act(
+        "/bills",
+        &format!("/bills/{id}/pay"),
+        &[("amount", "1.00"), ("method", "bank")],
+    );
+    assert_eq!(refused.status, 404);
+    assert!(!beta.get("/bills").body.contains("Papier AG"));
+}
+
+#[test]
+fn a_viewer_sees_bills_and_is_refused_recording_and_paying() {
+    let office = Office::new();
+    let mut accountant = office.signed_in("accountant@alpha.de");
+    let location = accountant
+        .act("/bills/new", "/bills", &bill("R-1", "100.00", "19.00"))
+        .redirects_to_prefix("/bills/pur_");
+    let id = location
+        .trim_start_matches("/bills/")
+        .split('?')
+        .next()
+        .unwrap()
+        .to_string();
+    let mut viewer = office.signed_in("viewer@alpha.de");
+    let list = viewer.get("/bills");
+    assert_eq!(list.status, 200);
+    assert!(list.body.contains("Papier AG"));
+    assert!(!list.body.contains("href=\"/bills/new\""));
+    assert_eq!(viewer.get("/bills/new").status, 403);
+    let page = viewer.get(&format!("/bills/{id}"));
+    assert_eq!(page.status, 200);
+    assert!(!page.body.contains("/pay\""));
+    assert_eq!(
+        viewer
+            .act("/bills", "/bills", &bill("R-2", "1.00", "0.00"))
+            .status,
+        403
+    );
+    let refused = viewer.act(
+        "/bills",
+        &format!("/bills/{id}/pay"),
+        &[("amount", "1.00"), ("method", "bank")],
+    );
+    assert_eq!(refused.status, 403);
+    assert_eq!(office.count("SELECT count(*) FROM purchases"), 1);
+    assert_eq!(office.count("SELECT count(*) FROM payments"), 0);
+    assert_eq!(office.count("SELECT count(*) FROM events"), 1);
+}
+
+#[test]
+fn a_refused_bill_keeps_what_was_typed_and_says_what_to_fix_beside_each_field() {
+    let office = Office::new();
+    let mut owner = office.signed_in("owner@alpha.de");
+    let mut form = bill("R-9", "1.234,56", "12.00");
+    form[3] = ("dueDate", "2026-03-01");
+    form[0] = ("supplierName", "");
+    let page = owner.act("/bills/new", "/bills", &form);
+    assert_eq!(page.status, 400, "{}", page.body);
+    assert!(page.body.contains("value=\"1.234,56\""), "{}", page.body);
+    assert!(page.body.contains("value=\"2026-03-01\""));
+    assert!(page.body.contains("value=\"R-9\""));
+    assert!(
+        page.body.contains("id=\"field-net-error\""),
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body.contains("id=\"field-supplierName-error\""),
+        "{}",
+        page.body
+    );
+    // Once every field reads, the books' rule about the dates speaks.
+    let mut form = bill("R-9", "1,234.56", "12.00");
+    form[3] = ("dueDate", "2026-03-01");
+    let page = owner.act("/bills/new", "/bills", &form);
+    assert_eq!(page.status, 409, "{}", page.body);
+    assert!(
+        page.body.contains("id=\"field-dueDate-error\""),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("lies before the document date"));
+    assert!(page.body.contains("value=\"1,234.56\""));
+    let page = owner.act("/bills/new", "/bills", &bill("R-9", "10.00", "1.90"));
+    page.redirects_to_prefix("/bills/pur_");
+    let again = owner.act("/bills/new", "/bills", &bill("R-9", "10.00", "1.90"));
+    assert_eq!(again.status, 409, "recorded before: {}", again.body);
+    assert!(again.body.contains("is already recorded"));
+    assert_eq!(office.count("SELECT count(*) FROM purchases"), 1);
+}

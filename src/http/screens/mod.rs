@@ -10,6 +10,7 @@
 //! its audit row) → HTML. A role's permissions come from `access::people`,
 //! never decided here.
 
+mod bills;
 mod books;
 mod customers;
 mod dashboard;
@@ -374,6 +375,11 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["customers", "new"] if get => customers::new_form(ctx),
         ["customers", id] if get => customers::show(ctx, id),
         ["customers", id] if post => customers::update(ctx, id),
+        ["bills"] if get => bills::list(ctx),
+        ["bills"] if post => bills::create(ctx),
+        ["bills", "new"] if get => bills::new_form(ctx),
+        ["bills", id] if get => bills::show(ctx, id),
+        ["bills", id, "pay"] if post => bills::pay(ctx, id),
         ["books"] if get => books::show(ctx),
         ["books", "close"] if post => books::close(ctx),
         ["books", "trial-balance"] if get => books::trial_balance(ctx),

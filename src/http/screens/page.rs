@@ -20,6 +20,7 @@ use crate::store::tenant::Environment;
 pub enum Screen {
     Dashboard,
     Customers,
+    Bills,
     Books,
     Developers,
     /// A page outside the navigation (an error, the sign-in).
@@ -29,9 +30,10 @@ pub enum Screen {
 impl Screen {
     /// The linked screens: those that exist. Jobs, drafts, invoices, bills,
     /// books and settings join this list as they are built.
-    const LINKED: [Screen; 4] = [
+    const LINKED: [Screen; 5] = [
         Screen::Dashboard,
         Screen::Customers,
+        Screen::Bills,
         Screen::Books,
         Screen::Developers,
     ];
@@ -48,6 +50,7 @@ impl Screen {
         match self {
             Screen::Dashboard => "/dashboard",
             Screen::Customers => "/customers",
+            Screen::Bills => "/bills",
             Screen::Books => "/books",
             Screen::Developers => "/developers",
             Screen::None => "/",
@@ -58,6 +61,7 @@ impl Screen {
         match self {
             Screen::Dashboard => lang.pick("Dashboard", "Übersicht"),
             Screen::Customers => lang.pick("Customers", "Kunden"),
+            Screen::Bills => lang.pick("Bills", "Eingangsrechnungen"),
             Screen::Books => lang.pick("Books", "Bücher"),
             Screen::Developers => lang.pick("Developers", "Entwickler"),
             Screen::None => "",
