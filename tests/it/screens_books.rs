@@ -661,3 +661,155 @@ fn a_refused_bill_keeps_what_was_typed_and_says_what_to_fix_beside_each_field() 
     assert!(again.body.contains("is already recorded"));
     assert_eq!(office.count("SELECT count(*) FROM purchases"), 1);
 }
+
+/// A job of company A made through the API; returns its id.
+fn job(office: &Office, title: &str) -> String {
+    let made = office
+        .api()
+        .transaction(&office.key_a, serde_json::json!({"title": title}));
+    made["id"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn jobs_are_listed_by_stage_moved_and_noted_as_the_api_reads_them() {
+    let office = Office::new();
+    let first = job(&office, "Website relaunch");
+    job(&office, "Annual report");
+    let mut accountant = office.signed_in("accountant@alpha.de");
+    let list = accountant.get("/jobs");
+    assert_eq!(list.status, 200);
+    assert!(list.body.contains("<title>Jobs · kontor</title>"));
+    assert!(list.body.contains("NEU (2)"), "{}", list.body);
+    assert!(list.body.contains("IN_ARBEIT (0)"));
+
+    let page = format!("/jobs/{first}");
+    accountant
+        .act(
+            &page,
+            &format!("/jobs/{first}/stage"),
+            &[("stage", "IN_ARBEIT")],
+        )
+        .redirects_to(&format!("/jobs/{first}?done=moved"));
+    accountant
+        .act(
+            &page,
+            &format!("/jobs/{first}/notes"),
+            &[("text", "Called the customer.")],
+        )
+        .redirects_to(&format!("/jobs/{first}?done=noted"));
+    // The API reads the same stage and note.
+    let api = office
+        .api()
+        .get(&office.key_a, &format!("/v1/transactions/{first}"));
+    assert_eq!(api.body["stage"], "IN_ARBEIT", "{:?}", api.body);
+    let tool = office.api().tool(
+        &office.key_a,
+        "get_transaction",
+        serde_json::json!({"transaction_id": first}),
+    );
+    let note = &tool["structuredContent"]["notes"][0];
+    assert_eq!(note["text"], "Called the customer.", "{tool}");
+    assert_eq!(note["author"], "accountant");
+
+    let in_work = accountant.get("/jobs?stage=IN_ARBEIT");
+    assert!(in_work.body.contains("Website relaunch"));
+    assert!(!in_work.body.contains("Annual report"));
+    assert!(in_work.body.contains("IN_ARBEIT (1)"));
+    let shown = accountant.get(&page);
+    assert!(shown.body.contains("Called the customer."));
+    assert_eq!(
+        audit(&office, &office.a),
+        [
+            ("accountant@alpha.de".into(), "job.moved".into()),
+            ("accountant@alpha.de".into(), "job.noted".into())
+        ]
+    );
+
+    // Another company finds none of it.
+    let mut beta = office.signed_in("owner@beta.de");
+    assert_eq!(beta.get(&page).status, 404);
+    assert_eq!(
+        beta.act(
+            "/jobs",
+            &format!("/jobs/{first}/stage"),
+            &[("stage", "ERLEDIGT")]
+        )
+        .status,
+        404
+    );
+    assert_eq!(
+        beta.act("/jobs", &format!("/jobs/{first}/notes"), &[("text", "x")])
+            .status,
+        404
+    );
+    assert!(!beta.get("/jobs").body.contains("Website relaunch"));
+}
+
+#[test]
+fn a_viewer_reads_jobs_and_is_refused_moving_and_noting() {
+    let office = Office::new();
+    let id = job(&office, "Website relaunch");
+    let mut viewer = office.signed_in("viewer@alpha.de");
+    let page = viewer.get(&format!("/jobs/{id}"));
+    assert_eq!(page.status, 200);
+    assert!(!page.body.contains("/stage\""));
+    assert_eq!(
+        viewer
+            .act(
+                "/jobs",
+                &format!("/jobs/{id}/stage"),
+                &[("stage", "ERLEDIGT")]
+            )
+            .status,
+        403
+    );
+    assert_eq!(
+        viewer
+            .act("/jobs", &format!("/jobs/{id}/notes"), &[("text", "x")])
+            .status,
+        403
+    );
+    let api = office
+        .api()
+        .get(&office.key_a, &format!("/v1/transactions/{id}"));
+    assert_eq!(api.body["stage"], "NEU");
+    assert_eq!(office.count("SELECT count(*) FROM transaction_notes"), 0);
+    assert_eq!(office.count("SELECT count(*) FROM audit"), 0);
+}
+
+#[test]
+fn a_refused_stage_or_note_keeps_what_was_typed() {
+    let office = Office::new();
+    let id = job(&office, "Website relaunch");
+    let mut owner = office.signed_in("owner@alpha.de");
+    let page = format!("/jobs/{id}");
+    let refused = owner.act(
+        &page,
+        &format!("/jobs/{id}/stage"),
+        &[("stage", "GIBT_ES_NICHT")],
+    );
+    assert_eq!(refused.status, 409, "{}", refused.body);
+    assert!(
+        refused.body.contains("Nothing was saved"),
+        "{}",
+        refused.body
+    );
+    assert!(
+        refused.body.contains("id=\"field-stage-error\""),
+        "{}",
+        refused.body
+    );
+    let long = "x".repeat(5001);
+    let refused = owner.act(&page, &format!("/jobs/{id}/notes"), &[("text", &long)]);
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    assert!(refused.body.contains(&long), "the note typed stays");
+    assert!(refused.body.contains("id=\"field-text-error\""));
+    let empty = owner.act(&page, &format!("/jobs/{id}/notes"), &[("text", "  ")]);
+    assert_eq!(empty.status, 400);
+    assert!(empty.body.contains("is missing"));
+    let api = office
+        .api()
+        .get(&office.key_a, &format!("/v1/transactions/{id}"));
+    assert_eq!(api.body["stage"], "NEU");
+    assert_eq!(office.count("SELECT count(*) FROM transaction_notes"), 0);
+}

@@ -15,6 +15,7 @@ mod books;
 mod customers;
 mod dashboard;
 mod developers;
+mod jobs;
 mod login;
 mod page;
 mod session;
@@ -375,6 +376,10 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["customers", "new"] if get => customers::new_form(ctx),
         ["customers", id] if get => customers::show(ctx, id),
         ["customers", id] if post => customers::update(ctx, id),
+        ["jobs"] if get => jobs::list(ctx),
+        ["jobs", id] if get => jobs::show(ctx, id),
+        ["jobs", id, "stage"] if post => jobs::move_stage(ctx, id),
+        ["jobs", id, "notes"] if post => jobs::add_note(ctx, id),
         ["bills"] if get => bills::list(ctx),
         ["bills"] if post => bills::create(ctx),
         ["bills", "new"] if get => bills::new_form(ctx),

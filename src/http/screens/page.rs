@@ -20,6 +20,7 @@ use crate::store::tenant::Environment;
 pub enum Screen {
     Dashboard,
     Customers,
+    Jobs,
     Bills,
     Books,
     Developers,
@@ -28,11 +29,12 @@ pub enum Screen {
 }
 
 impl Screen {
-    /// The linked screens: those that exist. Jobs, drafts, invoices, bills,
-    /// books and settings join this list as they are built.
-    const LINKED: [Screen; 5] = [
+    /// The linked screens: those that exist. Drafts, invoices and settings
+    /// join this list as they are built.
+    const LINKED: [Screen; 6] = [
         Screen::Dashboard,
         Screen::Customers,
+        Screen::Jobs,
         Screen::Bills,
         Screen::Books,
         Screen::Developers,
@@ -50,6 +52,7 @@ impl Screen {
         match self {
             Screen::Dashboard => "/dashboard",
             Screen::Customers => "/customers",
+            Screen::Jobs => "/jobs",
             Screen::Bills => "/bills",
             Screen::Books => "/books",
             Screen::Developers => "/developers",
@@ -61,6 +64,7 @@ impl Screen {
         match self {
             Screen::Dashboard => lang.pick("Dashboard", "Übersicht"),
             Screen::Customers => lang.pick("Customers", "Kunden"),
+            Screen::Jobs => lang.pick("Jobs", "Vorgänge"),
             Screen::Bills => lang.pick("Bills", "Eingangsrechnungen"),
             Screen::Books => lang.pick("Books", "Bücher"),
             Screen::Developers => lang.pick("Developers", "Entwickler"),
