@@ -813,3 +813,34 @@ fn a_refused_stage_or_note_keeps_what_was_typed() {
     assert_eq!(api.body["stage"], "NEU");
     assert_eq!(office.count("SELECT count(*) FROM transaction_notes"), 0);
 }
+
+#[test]
+fn the_bills_and_jobs_lists_are_paged() {
+    let office = Office::new();
+    let mut owner = office.signed_in("owner@alpha.de");
+    for number in ["P-1", "P-2", "P-3"] {
+        owner
+            .act("/bills/new", "/bills", &bill(number, "10.00", "1.90"))
+            .redirects_to_prefix("/bills/pur_");
+        job(&office, &format!("Job {number}"));
+    }
+    let first = owner.get("/bills?size=2");
+    assert!(
+        first.body.contains("Page 1 of 2 (3 bills)"),
+        "{}",
+        first.body
+    );
+    assert!(first.body.contains("P-3") && first.body.contains("P-2"));
+    assert!(!first.body.contains("P-1"));
+    assert!(first.body.contains("href=\"/bills?page=1\" rel=\"next\""));
+    let second = owner.get("/bills?page=1&size=2");
+    assert!(second.body.contains("P-1") && !second.body.contains("P-3"));
+    let jobs = owner.get("/jobs?stage=NEU&size=2");
+    assert!(jobs.body.contains("Page 1 of 2 (3 jobs)"), "{}", jobs.body);
+    assert!(
+        jobs.body
+            .contains("href=\"/jobs?page=1&amp;stage=NEU\" rel=\"next\""),
+        "{}",
+        jobs.body
+    );
+}
