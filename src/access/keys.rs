@@ -241,6 +241,17 @@ pub fn list(conn: &Connection, company_id: &str) -> Result<Value> {
     Ok(json!({ "data": keys }))
 }
 
+/// A key of `company_id`, without its secret.
+///
+/// Fails with `NotFound` for a key that is not the company's.
+pub fn get(conn: &Connection, company_id: &str, id: &str) -> Result<Value> {
+    let record = get_record(conn, id)?;
+    if record["companyId"].as_str() != Some(company_id) {
+        return Err(Error::not_found(format!("Key {id}")));
+    }
+    Ok(record)
+}
+
 /// Revokes a key; from the next request on it answers 401. Revoking twice is harmless.
 ///
 /// Fails with `NotFound` for an unknown key.

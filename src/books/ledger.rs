@@ -268,6 +268,14 @@ pub fn closed_through(conn: &Connection, tenant: &Tenant) -> Result<Option<Date>
         .optional()?)
 }
 
+/// Whether figures through the end of `day` are final: the books are
+/// closed through that day or later (else they are preliminary).
+///
+/// Fails only on a storage error.
+pub fn is_final(conn: &Connection, tenant: &Tenant, day: Date) -> Result<bool> {
+    Ok(closed_through(conn, tenant)?.is_some_and(|through| through >= day))
+}
+
 /// Refuses an act dated on or before the last closed day.
 ///
 /// Fails with `Refused` naming the closing date.
@@ -390,7 +398,7 @@ pub fn profit_and_loss(
                 amount: money(side(a)),
             })
             .collect(),
-        is_final: closed_through(conn, tenant)?.is_some_and(|through| through >= to),
+        is_final: is_final(conn, tenant, to)?,
     })
 }
 

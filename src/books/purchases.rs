@@ -21,6 +21,7 @@ use crate::rules::text;
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::ids;
+use crate::store::page::{Page, Paging, PAGE_LIMIT_SQL};
 use crate::store::row::Row;
 use crate::store::tenant::Tenant;
 use crate::stored_enum;
@@ -243,6 +244,33 @@ pub(crate) fn stored(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Sto
 /// Fails with `NotFound` when the tenant has none with this id.
 pub fn get(conn: &Connection, tenant: &Tenant, id: &str) -> Result<PurchaseView> {
     Ok(stored(conn, tenant, id)?.view)
+}
+
+/// The tenant's purchases, newest first, a page at a time.
+///
+/// Fails only on a storage error.
+pub fn list(conn: &Connection, tenant: &Tenant, paging: Paging) -> Result<Page<PurchaseView>> {
+    let total: i64 = conn
+        .prepare_cached(
+            "SELECT count(*) FROM purchases WHERE company_id = ?1 AND environment = ?2",
+        )?
+        .query_row(params![tenant.company_id, tenant.environment], |r| r.get(0))?;
+    let ids = conn
+        .prepare_cached(&format!(
+            "SELECT id FROM purchases WHERE company_id = ?1 AND environment = ?2
+             ORDER BY seq DESC {PAGE_LIMIT_SQL} OFFSET ?3"
+        ))?
+        .query_map(
+            params![tenant.company_id, tenant.environment, paging.offset()],
+            |r| r.get::<_, String>(0),
+        )?
+        .take(paging.size as usize)
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let data = ids
+        .iter()
+        .map(|id| get(conn, tenant, id))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(paging.envelope(data, total))
 }
 
 /// Records a purchase document; creates the supplier partner when new. Posts

@@ -78,6 +78,15 @@ impl Query {
             .map(|(_, v)| v.as_str())
     }
 
+    /// Every non-empty value of `name`, in order (a form's checkboxes).
+    pub fn all(&self, name: &str) -> Vec<&str> {
+        self.pairs
+            .iter()
+            .filter(|(n, v)| n == name && !v.is_empty())
+            .map(|(_, v)| v.as_str())
+            .collect()
+    }
+
     /// `true`/`false` (also `1`/`0`), absent is `None`.
     ///
     /// Fails with `BadRequest` naming the parameter for any other value.

@@ -267,6 +267,21 @@ pub fn create(tx: &Tx, tenant: &Tenant, new: &NewEndpoint, key: Option<&str>) ->
     Ok(id)
 }
 
+/// Registers an endpoint for a person (no key registers it) and returns it
+/// with its signing secret, for the one answer that shows the secret.
+///
+/// Fails only on a storage error.
+pub fn create_shown(tx: &Tx, tenant: &Tenant, new: &NewEndpoint) -> Result<Endpoint> {
+    let id = create(tx, tenant, new, None)?;
+    let mut endpoint = get(tx, tenant, &id)?;
+    endpoint.secret = Some(tx.query_row(
+        "SELECT secret FROM webhook_endpoints WHERE id = ?1",
+        [&id],
+        |r| r.get(0),
+    )?);
+    Ok(endpoint)
+}
+
 /// Disables an endpoint: nothing more is sent to it, its pending deliveries
 /// end as FAILED, the log stays. Disabling twice answers the same.
 ///

@@ -1,17 +1,25 @@
 """The screens in a real browser: headless Chromium through Selenium against
 a running demo. A person signs in, creates a customer (after a refusal that
-keeps what was typed), finds it in the list, switches the language; a viewer
-is refused an act; a form posted from another site is refused; signing out
-ends the session. axe-core checks every page for serious or critical WCAG
+keeps what was typed), finds it in the list, switches the language; the
+owner creates an API key in Developers and uses it against /v1/me, and
+registers a webhook that receives the event of a bill; a bill is recorded
+and paid; a month is closed and the profit and loss and the balance sheet
+read final; a job moves a stage and gets a note; a viewer is refused each
+act; a form posted from another site is refused; signing out ends the
+session. axe-core checks every page for serious or critical WCAG
 2.1 A/AA violations. Prints 'N passed, N failed' and exits non-zero on any
 failure."""
 
 import argparse
+import datetime
 import http.server
+import json
 import re
 import sys
 import threading
+import time
 import traceback
+import urllib.request
 from pathlib import Path
 
 from selenium import webdriver
@@ -94,6 +102,10 @@ class Run:
 
     def press(self, xpath):
         self.follow(self.driver.find_element(By.XPATH, xpath))
+
+    def set_value(self, name, value):
+        """Sets a field a person would pick from a widget (a date)."""
+        self.driver.execute_script("arguments[0].value = arguments[1]", self.field(name), value)
 
     def link(self, text):
         self.follow(self.driver.find_element(By.LINK_TEXT, text))
@@ -221,6 +233,175 @@ class Run:
         self.press("//button[normalize-space()='Show live data']")
         assert "Test data" not in self.text()
 
+    def developers_key_works(self):
+        self.sign_in("owner")
+        self.link("Developers")
+        assert self.driver.title == "Developers · kontor", self.driver.title
+        self.axe("developers")
+        self.type_into("name", "Browser key")
+        self.driver.find_element(By.ID, "scope-customers-read").click()
+        self.driver.find_element(By.ID, "field-environment").find_element(By.XPATH, "option[@value='live']").click()
+        self.submit("Create key")
+        assert "shown only this once" in self.text(), self.text()
+        secret = self.driver.find_element(By.ID, "secret").get_attribute("value")
+        assert secret.startswith("svc_live_"), secret
+        self.axe("developers-key-created")
+        request = urllib.request.Request(self.base + "/v1/me", headers={"Authorization": f"Bearer {secret}"})
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            me = json.load(answer)
+        assert me["name"] == "Browser key", me
+        assert me["scopes"] == ["customers:read"], me
+        self.link("Back to the developer settings")
+        assert "Browser key" in self.text()
+        assert secret not in self.driver.page_source
+        # A refused registration keeps what was typed.
+        self.type_into("url", "ftp://example.com/hook")
+        self.driver.find_element(By.ID, "event-purchase-recorded").click()
+        self.submit("Register")
+        assert self.field("url").get_attribute("value") == "ftp://example.com/hook"
+        assert self.driver.find_element(By.ID, "field-url-error").text
+        self.axe("developers-refused")
+        self.shot("developers")
+
+    def webhook_receives_a_bill(self):
+        received = []
+
+        class Receiver(http.server.BaseHTTPRequestHandler):
+            def do_POST(self):
+                length = int(self.headers.get("Content-Length", "0"))
+                received.append(json.loads(self.rfile.read(length)))
+                self.send_response(200)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args):
+                pass
+
+        receiver = http.server.HTTPServer(("127.0.0.1", 0), Receiver)
+        threading.Thread(target=receiver.serve_forever, daemon=True).start()
+        try:
+            self.sign_in("owner")
+            self.link("Developers")
+            self.type_into("url", f"http://127.0.0.1:{receiver.server_address[1]}/hook")
+            self.driver.find_element(By.ID, "event-purchase-recorded").click()
+            self.type_into("description", "Browser receiver")
+            self.submit("Register")
+            assert self.driver.find_element(By.ID, "secret").get_attribute("value").startswith("whsec_")
+            self.axe("webhook-registered")
+            self.link("To the endpoint and its deliveries")
+            endpoint = self.path()
+            self.record_and_pay_a_bill()
+            self.sign_in("owner")
+            for _ in range(100):
+                if received:
+                    break
+                time.sleep(0.1)
+            assert received and received[0]["event"] == "purchase.recorded", received
+            self.open(endpoint)
+            for _ in range(50):
+                if "delivered" in self.text():
+                    break
+                time.sleep(0.1)
+                self.open(endpoint)
+            assert "purchase.recorded" in self.text() and "delivered" in self.text(), self.text()
+            self.axe("webhook-deliveries")
+            self.press("//main//button[normalize-space()='Redeliver']")
+            assert "The event will be sent again." in self.text()
+            for _ in range(100):
+                if len(received) >= 2:
+                    break
+                time.sleep(0.1)
+            assert len(received) == 2 and received[1]["id"] == received[0]["id"], received
+        finally:
+            receiver.shutdown()
+
+    def record_and_pay_a_bill(self):
+        self.sign_in("accountant")
+        today = datetime.date.today()
+        self.link("Bills")
+        assert self.driver.title == "Bills · kontor", self.driver.title
+        self.axe("bills")
+        self.link("Record a bill")
+        self.axe("bill-new")
+        self.type_into("supplierName", "Browser Papier AG")
+        self.type_into("documentNumber", "BR-1")
+        self.set_value("documentDate", today.isoformat())
+        self.set_value("dueDate", (today + datetime.timedelta(days=14)).isoformat())
+        self.type_into("net", "1.234,56")
+        self.type_into("tax", "234.57")
+        self.submit("Record bill")
+        # The German notation on an English page is refused beside the field, kept as typed.
+        assert self.field("net").get_attribute("value") == "1.234,56"
+        assert "is not an amount" in self.driver.find_element(By.ID, "field-net-error").text
+        self.axe("bill-refused")
+        self.type_into("net", "1,234.56")
+        self.submit("Record bill")
+        assert re.fullmatch(r"/bills/pur_\w+\?done=recorded", self.path()), self.path()
+        assert "€1,469.13" in self.text(), self.text()
+        self.axe("bill")
+        self.type_into("amount", "500.00")
+        self.submit("Record payment")
+        assert "The payment is recorded." in self.text()
+        assert "€969.13" in self.text()
+        self.type_into("amount", "969.13")
+        self.submit("Record payment")
+        assert "Paid in full on" in self.text(), self.text()
+        self.shot("bill")
+
+    def close_a_month_and_read_the_statements(self):
+        self.sign_in("accountant")
+        last = datetime.date.today().replace(day=1) - datetime.timedelta(days=1)
+        first = last.replace(day=1)
+        self.link("Books")
+        assert self.driver.title == "Books · kontor", self.driver.title
+        self.axe("books")
+        self.set_value("through", last.isoformat())
+        self.submit("Continue")
+        assert "cannot be undone" in self.text(), self.text()
+        self.axe("books-close-confirm")
+        self.submit("Close the books")
+        assert "The books are closed." in self.text(), self.text()
+        self.link("Profit and loss")
+        self.set_value("from", first.isoformat())
+        self.set_value("to", last.isoformat())
+        self.submit("Show")
+        assert self.driver.title == "Profit and loss · kontor"
+        assert "Final" in self.text(), self.text()
+        self.axe("profit-and-loss")
+        self.link("Balance sheet")
+        assert "Preliminary" in self.text(), "today lies in open books"
+        self.set_value("asOf", last.isoformat())
+        self.submit("Show")
+        assert "Final" in self.text() and "Total assets" in self.text(), self.text()
+        self.axe("balance-sheet")
+        self.shot("balance-sheet")
+        self.link("Trial balance")
+        assert "Total" in self.text()
+        self.axe("trial-balance")
+
+    def a_job_moves_and_gets_a_note(self):
+        self.sign_in("accountant")
+        self.link("Jobs")
+        assert self.driver.title == "Jobs · kontor", self.driver.title
+        self.axe("jobs")
+        self.follow(self.driver.find_element(By.XPATH, "//main//tbody//a"))
+        self.axe("job")
+        select = self.driver.find_element(By.ID, "field-stage")
+        options = select.find_elements(By.TAG_NAME, "option")
+        target = [o for o in options if not o.is_selected()][-1]
+        stage = target.get_attribute("value")
+        target.click()
+        self.submit("Move")
+        assert "The stage is changed." in self.text(), self.text()
+        self.submit("Add note")
+        assert "is missing" in self.driver.find_element(By.ID, "field-text-error").text
+        self.axe("job-refused")
+        self.type_into("text", "Spoke with the customer.")
+        self.submit("Add note")
+        assert "The note is added." in self.text()
+        assert "Spoke with the customer." in self.text()
+        assert stage in self.text()
+
     def viewer_is_refused(self):
         self.sign_in("viewer")
         self.link("Customers")
@@ -228,6 +409,17 @@ class Run:
         self.open("/customers/new")
         assert "does not allow this; nothing was done" in self.text(), self.text()
         self.axe("refused")
+        assert "Developers" not in self.driver.find_element(By.TAG_NAME, "nav").text
+        for path in ["/developers", "/bills/new"]:
+            self.open(path)
+            assert "does not allow this; nothing was done" in self.text(), path
+        self.link("Bills")
+        assert "Record a bill" not in self.text()
+        self.link("Books")
+        assert not self.driver.find_elements(By.NAME, "through")
+        self.link("Jobs")
+        self.follow(self.driver.find_element(By.XPATH, "//main//tbody//a"))
+        assert not self.driver.find_elements(By.NAME, "text")
 
     def forged_post_is_refused(self):
         self.sign_in("owner")
@@ -280,6 +472,10 @@ class Run:
             self.check("owner creates a customer", self.owner_creates_a_customer)
             self.check("language", self.language)
             self.check("test data", self.test_data)
+            self.check("an API key made in Developers works", self.developers_key_works)
+            self.check("a webhook receives a bill recorded and paid", self.webhook_receives_a_bill)
+            self.check("a month is closed and the statements read", self.close_a_month_and_read_the_statements)
+            self.check("a job moves a stage and gets a note", self.a_job_moves_and_gets_a_note)
             self.check("viewer is refused an act", self.viewer_is_refused)
             self.check("forged cross-site post is refused", self.forged_post_is_refused)
             self.check("signing out ends the session", self.sign_out_ends_the_session)

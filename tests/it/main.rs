@@ -20,6 +20,7 @@ mod particulars;
 mod pipeline;
 mod receiver;
 mod screens;
+mod screens_books;
 mod settlement;
 mod stored;
 mod support;

@@ -14,18 +14,18 @@ use serde_json::Value;
 
 use crate::support::{start_configured, Client, DataFile};
 
-const PASSWORD: &str = "correct horse battery";
+pub(crate) const PASSWORD: &str = "correct horse battery";
 
 /// A page as the browser got it.
 #[derive(Debug)]
-struct Page {
-    status: u16,
+pub(crate) struct Page {
+    pub(crate) status: u16,
     headers: Vec<(String, String)>,
-    body: String,
+    pub(crate) body: String,
 }
 
 impl Page {
-    fn header(&self, name: &str) -> Option<&str> {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
         self.headers
             .iter()
             .find(|(n, _)| n.eq_ignore_ascii_case(name))
@@ -41,7 +41,7 @@ impl Page {
     }
 
     /// The form token of the page.
-    fn csrf(&self) -> String {
+    pub(crate) fn csrf(&self) -> String {
         let at = self
             .body
             .find("name=\"csrf\" value=\"")
@@ -51,17 +51,17 @@ impl Page {
     }
 
     #[track_caller]
-    fn redirects_to(&self, location: &str) {
+    pub(crate) fn redirects_to(&self, location: &str) {
         assert_eq!(self.status, 303, "{}", self.body);
         assert_eq!(self.header("location"), Some(location));
     }
 }
 
 /// A browser: a cookie jar, a language, the headers a browser sends.
-struct Browser {
+pub(crate) struct Browser {
     addr: std::net::SocketAddr,
     cookies: BTreeMap<String, String>,
-    language: &'static str,
+    pub(crate) language: &'static str,
     origin: Option<String>,
     forwarded_for: Option<String>,
 }
@@ -139,11 +139,11 @@ impl Browser {
         page
     }
 
-    fn get(&mut self, path: &str) -> Page {
+    pub(crate) fn get(&mut self, path: &str) -> Page {
         self.send("GET", path, None)
     }
 
-    fn post(&mut self, path: &str, form: &[(&str, &str)]) -> Page {
+    pub(crate) fn post(&mut self, path: &str, form: &[(&str, &str)]) -> Page {
         self.send("POST", path, Some(form))
     }
 
@@ -157,7 +157,7 @@ impl Browser {
     }
 
     /// Posts a form of `page_path` with that page's token.
-    fn act(&mut self, page_path: &str, to: &str, form: &[(&str, &str)]) -> Page {
+    pub(crate) fn act(&mut self, page_path: &str, to: &str, form: &[(&str, &str)]) -> Page {
         let token = self.get(page_path).csrf();
         let mut fields = vec![("csrf", token.as_str())];
         fields.extend_from_slice(form);
@@ -230,20 +230,20 @@ fn person(data: &DataFile, company: &str, email: &str, role: &str) -> Value {
 
 /// Two companies, A with an owner, an accountant and a viewer, B with its
 /// owner; a server.
-struct Office {
-    data: DataFile,
-    server: Server,
-    a: String,
-    b: String,
-    key_a: String,
+pub(crate) struct Office {
+    pub(crate) data: DataFile,
+    pub(crate) server: Server,
+    pub(crate) a: String,
+    pub(crate) b: String,
+    pub(crate) key_a: String,
 }
 
 impl Office {
-    fn new() -> Office {
+    pub(crate) fn new() -> Office {
         Office::configured(|_| {})
     }
 
-    fn configured(adjust: impl Fn(&mut Config)) -> Office {
+    pub(crate) fn configured(adjust: impl Fn(&mut Config)) -> Office {
         let data = DataFile::new();
         let a = data.company("Alpha GmbH", "ENTERPRISE");
         let b = data.company("Beta GmbH", "ENTERPRISE");
@@ -266,21 +266,21 @@ impl Office {
         Browser::new(&self.server)
     }
 
-    fn signed_in(&self, email: &str) -> Browser {
+    pub(crate) fn signed_in(&self, email: &str) -> Browser {
         let mut browser = self.browser();
         browser.login(email, PASSWORD).redirects_to("/dashboard");
         browser
     }
 
-    fn db(&self) -> Connection {
+    pub(crate) fn db(&self) -> Connection {
         Connection::open(&self.data.path).unwrap()
     }
 
-    fn count(&self, sql: &str) -> i64 {
+    pub(crate) fn count(&self, sql: &str) -> i64 {
         self.db().query_row(sql, [], |r| r.get(0)).unwrap()
     }
 
-    fn api(&self) -> Client {
+    pub(crate) fn api(&self) -> Client {
         Client {
             addr: self.server.addr,
         }
@@ -601,7 +601,7 @@ fn a_forged_form_post_is_refused_and_changes_nothing() {
 
 impl Page {
     #[track_caller]
-    fn redirects_to_prefix(&self, prefix: &str) -> String {
+    pub(crate) fn redirects_to_prefix(&self, prefix: &str) -> String {
         assert_eq!(self.status, 303, "{}", self.body);
         let location = self.header("location").unwrap().to_string();
         assert!(location.starts_with(prefix), "{location}");
@@ -1003,7 +1003,7 @@ fn the_console_manages_people() {
 
 /// Issues an invoice of `net` minor units at 19 % for a new customer of
 /// `company`, dated `on` (so due 14 days later); returns its number.
-fn invoice(office: &Office, company: &str, name: &str, net: i64, on: &str) -> String {
+pub(crate) fn invoice(office: &Office, company: &str, name: &str, net: i64, on: &str) -> String {
     let key = office.data.key(company, "production", "all");
     let customer = office.api().customer(&key, name);
     let draft = office.api().draft(&key, &customer);

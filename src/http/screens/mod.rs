@@ -10,8 +10,12 @@
 //! its audit row) → HTML. A role's permissions come from `access::people`,
 //! never decided here.
 
+mod bills;
+mod books;
 mod customers;
 mod dashboard;
+mod developers;
+mod jobs;
 mod login;
 mod page;
 mod session;
@@ -372,6 +376,29 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["customers", "new"] if get => customers::new_form(ctx),
         ["customers", id] if get => customers::show(ctx, id),
         ["customers", id] if post => customers::update(ctx, id),
+        ["jobs"] if get => jobs::list(ctx),
+        ["jobs", id] if get => jobs::show(ctx, id),
+        ["jobs", id, "stage"] if post => jobs::move_stage(ctx, id),
+        ["jobs", id, "notes"] if post => jobs::add_note(ctx, id),
+        ["bills"] if get => bills::list(ctx),
+        ["bills"] if post => bills::create(ctx),
+        ["bills", "new"] if get => bills::new_form(ctx),
+        ["bills", id] if get => bills::show(ctx, id),
+        ["bills", id, "pay"] if post => bills::pay(ctx, id),
+        ["books"] if get => books::show(ctx),
+        ["books", "close"] if post => books::close(ctx),
+        ["books", "trial-balance"] if get => books::trial_balance(ctx),
+        ["books", "profit-and-loss"] if get => books::profit_and_loss(ctx),
+        ["books", "balance-sheet"] if get => books::balance_sheet(ctx),
+        ["developers"] if get => developers::show(ctx),
+        ["developers", "keys"] if post => developers::create_key(ctx),
+        ["developers", "keys", id, "revoke"] if post => developers::revoke_key(ctx, id),
+        ["developers", "webhooks"] if post => developers::create_endpoint(ctx),
+        ["developers", "webhooks", id] if get => developers::endpoint(ctx, id),
+        ["developers", "webhooks", id, "disable"] if post => developers::disable_endpoint(ctx, id),
+        ["developers", "webhooks", id, "deliveries", delivery, "redeliver"] if post => {
+            developers::redeliver(ctx, id, delivery)
+        }
         ["logout"] if post => session::logout(ctx),
         ["session", "company"] if post => session::switch_company(ctx),
         ["session", "environment"] if post => session::switch_environment(ctx),

@@ -20,19 +20,42 @@ use crate::store::tenant::Environment;
 pub enum Screen {
     Dashboard,
     Customers,
+    Jobs,
+    Bills,
+    Books,
+    Developers,
     /// A page outside the navigation (an error, the sign-in).
     None,
 }
 
 impl Screen {
-    /// The linked screens: those that exist. Jobs, drafts, invoices, bills,
-    /// books, settings and developers join this list as they are built.
-    const LINKED: [Screen; 2] = [Screen::Dashboard, Screen::Customers];
+    /// The linked screens: those that exist. Drafts, invoices and settings
+    /// join this list as they are built.
+    const LINKED: [Screen; 6] = [
+        Screen::Dashboard,
+        Screen::Customers,
+        Screen::Jobs,
+        Screen::Bills,
+        Screen::Books,
+        Screen::Developers,
+    ];
+
+    /// Whether a role sees this screen at all (developer settings are the owner's).
+    fn shown_to(self, session: &Session) -> bool {
+        match self {
+            Screen::Developers => session.role.may(Capability::ManageDevelopers),
+            _ => true,
+        }
+    }
 
     fn href(self) -> &'static str {
         match self {
             Screen::Dashboard => "/dashboard",
             Screen::Customers => "/customers",
+            Screen::Jobs => "/jobs",
+            Screen::Bills => "/bills",
+            Screen::Books => "/books",
+            Screen::Developers => "/developers",
             Screen::None => "/",
         }
     }
@@ -41,6 +64,10 @@ impl Screen {
         match self {
             Screen::Dashboard => lang.pick("Dashboard", "Übersicht"),
             Screen::Customers => lang.pick("Customers", "Kunden"),
+            Screen::Jobs => lang.pick("Jobs", "Vorgänge"),
+            Screen::Bills => lang.pick("Bills", "Eingangsrechnungen"),
+            Screen::Books => lang.pick("Books", "Bücher"),
+            Screen::Developers => lang.pick("Developers", "Entwickler"),
             Screen::None => "",
         }
     }
@@ -84,7 +111,7 @@ fn header(lang: Lang, session: &Session, current: Screen, switches: Markup) -> M
             }
             nav aria-label=(lang.pick("Main", "Hauptnavigation")) {
                 ul {
-                    @for screen in Screen::LINKED {
+                    @for screen in Screen::LINKED.into_iter().filter(|s| s.shown_to(session)) {
                         li {
                             @if screen == current {
                                 a href=(screen.href()) aria-current="page" { (screen.label(lang)) }
@@ -373,4 +400,32 @@ impl Field<'_> {
 /// Whether the session may act, for showing the forms that act.
 pub fn may_act(ctx: &Ctx) -> bool {
     ctx.may(Capability::Act)
+}
+
+/// The links between the pages of a list and where the reader is:
+/// `link(n)` is the address of page `n` (from 0), `noun` names the rows
+/// (`customers`, `Kunden`).
+pub fn pager(
+    lang: Lang,
+    page: &crate::store::page::Page<impl Sized>,
+    link: &dyn Fn(i64) -> String,
+    noun: (&str, &str),
+) -> Markup {
+    let pages = ((page.total + page.size - 1) / page.size.max(1)).max(1);
+    html! {
+        nav.pages aria-label=(lang.pick("Pages", "Seiten")) {
+            @if page.page > 0 {
+                a href=(link(page.page - 1)) rel="prev" { (lang.pick("Previous page", "Vorige Seite")) }
+            }
+            span {
+                (match lang {
+                    Lang::En => format!("Page {} of {} ({} {})", page.page + 1, pages, page.total, noun.0),
+                    Lang::De => format!("Seite {} von {} ({} {})", page.page + 1, pages, page.total, noun.1),
+                })
+            }
+            @if page.more {
+                a href=(link(page.page + 1)) rel="next" { (lang.pick("Next page", "Nächste Seite")) }
+            }
+        }
+    }
 }

@@ -1,0 +1,606 @@
+//! The developer settings, the owner's alone: the company's API keys (make
+//! one with a name, scopes and an environment, its secret shown once on the
+//! answer; revoke one) and the webhook endpoints of the data being viewed
+//! (register, disable), with each endpoint's delivery log and redelivery.
+//! Keys and endpoints are made by the same `access::keys` and
+//! `outbox::endpoints` functions the console and the API call; a key made
+//! here binds to the company being viewed. Every act records the person in
+//! the audit.
+
+use hyper::StatusCode;
+use maud::{html, Markup};
+use serde_json::Value;
+
+use super::page::{csrf, pager, screen, screen_with, Field, Problems, Screen};
+use super::{see_other, Ctx};
+use crate::access::keys::{self, KeyInput, NewKey};
+use crate::access::people::Capability;
+use crate::access::scopes::Scope;
+use crate::books::audit;
+use crate::error::{Error, Result};
+use crate::http::pipeline::Answer;
+use crate::outbox::endpoints::{self, DeliveryState, Endpoint, EndpointInput, NewEndpoint};
+use crate::outbox::events::Kind;
+use crate::rules::locale::Lang;
+use crate::store::page::Paging;
+use crate::store::tenant::Environment;
+
+fn title(lang: Lang) -> &'static str {
+    lang.pick("Developers", "Entwickler")
+}
+
+fn label(lang: Lang, field: &str) -> String {
+    match field {
+        "name" => lang.pick("Key name", "Name des Schlüssels"),
+        "scopes" => lang.pick("Scopes", "Berechtigungen"),
+        "environment" => lang.pick("Environment", "Umgebung"),
+        "url" => "URL",
+        "events" => lang.pick("Events", "Ereignisse"),
+        "description" => lang.pick("Description", "Beschreibung"),
+        other => other,
+    }
+    .to_string()
+}
+
+/// The environment a key form offers first: the one being viewed.
+fn environment_value(env: Environment) -> &'static str {
+    match env {
+        Environment::Production => "live",
+        Environment::Sandbox => "test",
+    }
+}
+
+fn environment_name(lang: Lang, env: &str) -> &'static str {
+    match env {
+        "test" | "sandbox" | "SANDBOX" => lang.pick("test data", "Testdaten"),
+        _ => lang.pick("live data", "echte Daten"),
+    }
+}
+
+/// What a refused form had typed, to show it again.
+struct Typed<'a> {
+    name: &'a str,
+    scopes: Vec<&'a str>,
+    environment: &'a str,
+    url: &'a str,
+    events: Vec<&'a str>,
+    description: &'a str,
+}
+
+fn key_form(ctx: &Ctx, typed: &Typed, problems: &Problems) -> Markup {
+    let lang = ctx.lang;
+    let wrong = |f: &str| problems.list.iter().any(|v| v.field.as_deref() == Some(f));
+    html! {
+        section aria-labelledby="new-key-heading" {
+            h2 #new-key-heading { (lang.pick("New API key", "Neuer API-Schlüssel")) }
+            (problems.summary(lang, &|f| label(lang, f)))
+            form.stack method="post" action="/developers/keys" novalidate {
+                (csrf(ctx))
+                (Field {
+                    name: "name",
+                    label: label(lang, "name"),
+                    value: typed.name,
+                    required: true,
+                    max: 100,
+                    kind: "text",
+                    autocomplete: None,
+                    hint: None,
+                }.render(lang, problems))
+                fieldset.choices.wrong[wrong("scopes")] aria-invalid=[wrong("scopes").then_some("true")] {
+                    legend { (label(lang, "scopes")) " " span.required aria-hidden="true" { "*" } }
+                    @for scope in Scope::ALL {
+                        @let id = format!("scope-{}", scope.name().replace(':', "-"));
+                        div {
+                            input type="checkbox" id=(id) name="scopes" value=(scope.name())
+                                checked[typed.scopes.contains(&scope.name())];
+                            label for=(id) { code { (scope.name()) } }
+                        }
+                    }
+                }
+                div.field.wrong[wrong("environment")] {
+                    label for="field-environment" { (label(lang, "environment")) }
+                    select #field-environment name="environment" {
+                        option value="live" selected[typed.environment == "live"] { (environment_name(lang, "live")) }
+                        option value="test" selected[typed.environment == "test"] { (environment_name(lang, "test")) }
+                    }
+                }
+                button type="submit" { (lang.pick("Create key", "Schlüssel erstellen")) }
+            }
+        }
+    }
+}
+
+fn endpoint_form(ctx: &Ctx, typed: &Typed, problems: &Problems) -> Markup {
+    let lang = ctx.lang;
+    let wrong = |f: &str| problems.list.iter().any(|v| v.field.as_deref() == Some(f));
+    html! {
+        section aria-labelledby="new-endpoint-heading" {
+            h2 #new-endpoint-heading { (lang.pick("Register a webhook endpoint", "Webhook-Endpunkt registrieren")) }
+            (problems.summary(lang, &|f| label(lang, f)))
+            form.stack method="post" action="/developers/webhooks" novalidate {
+                (csrf(ctx))
+                (Field {
+                    name: "url",
+                    label: label(lang, "url"),
+                    value: typed.url,
+                    required: true,
+                    max: 2000,
+                    kind: "url",
+                    autocomplete: None,
+                    hint: Some(lang.pick("A public https address", "Eine öffentliche https-Adresse").into()),
+                }.render(lang, problems))
+                fieldset.choices.wrong[wrong("events")] {
+                    legend { (label(lang, "events")) " " span.required aria-hidden="true" { "*" } }
+                    div {
+                        input type="checkbox" id="event-all" name="events" value="*" checked[typed.events.contains(&"*")];
+                        label for="event-all" { (lang.pick("Every event", "Alle Ereignisse")) }
+                    }
+                    @for kind in Kind::ALL {
+                        @let id = format!("event-{}", kind.as_str().replace('.', "-"));
+                        div {
+                            input type="checkbox" id=(id) name="events" value=(kind.as_str())
+                                checked[typed.events.contains(&kind.as_str())];
+                            label for=(id) { code { (kind.as_str()) } }
+                        }
+                    }
+                }
+                (Field {
+                    name: "description",
+                    label: label(lang, "description"),
+                    value: typed.description,
+                    required: false,
+                    max: 200,
+                    kind: "text",
+                    autocomplete: None,
+                    hint: None,
+                }.render(lang, problems))
+                button type="submit" { (lang.pick("Register", "Registrieren")) }
+            }
+        }
+    }
+}
+
+fn keys_table(ctx: &Ctx, keys: &[Value]) -> Markup {
+    let lang = ctx.lang;
+    let text = |v: &Value, f: &str| v[f].as_str().unwrap_or("").to_string();
+    html! {
+        section aria-labelledby="keys-heading" {
+            h2 #keys-heading { (lang.pick("API keys", "API-Schlüssel")) }
+            @if keys.is_empty() {
+                p { (lang.pick("This company has no API key yet.", "Diese Firma hat noch keinen API-Schlüssel.")) }
+            } @else {
+                table {
+                    caption.visually-hidden { (lang.pick("API keys of the company, newest first", "API-Schlüssel der Firma, die neuesten zuerst")) }
+                    thead {
+                        tr {
+                            th scope="col" { "Name" }
+                            th scope="col" { (lang.pick("Key", "Schlüssel")) }
+                            th scope="col" { (label(lang, "environment")) }
+                            th scope="col" { (label(lang, "scopes")) }
+                            th scope="col" { (lang.pick("Last used", "Zuletzt benutzt")) }
+                            th scope="col" { (lang.pick("State", "Stand")) }
+                        }
+                    }
+                    tbody {
+                        @for k in keys {
+                            tr {
+                                td { (text(k, "name")) }
+                                td { code { (text(k, "key")) } }
+                                td { (environment_name(lang, &text(k, "environment"))) }
+                                td {
+                                    @for (i, s) in k["scopes"].as_array().into_iter().flatten().enumerate() {
+                                        @if i > 0 { ", " }
+                                        code { (s.as_str().unwrap_or("")) }
+                                    }
+                                }
+                                td { (text(k, "lastUsedAt")) }
+                                td {
+                                    @if k["revokedAt"].is_null() {
+                                        form method="post" action=(format!("/developers/keys/{}/revoke", text(k, "id"))) {
+                                            (csrf(ctx))
+                                            button type="submit" aria-label=(format!("{} {}", lang.pick("Revoke", "Widerrufen:"), text(k, "name"))) {
+                                                (lang.pick("Revoke", "Widerrufen"))
+                                            }
+                                        }
+                                    } @else {
+                                        (lang.pick("revoked ", "widerrufen ")) (text(k, "revokedAt"))
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn endpoints_table(ctx: &Ctx, page: &crate::store::page::Page<Endpoint>) -> Markup {
+    let lang = ctx.lang;
+    html! {
+        section aria-labelledby="endpoints-heading" {
+            h2 #endpoints-heading { (lang.pick("Webhook endpoints", "Webhook-Endpunkte")) }
+            @if page.data.is_empty() {
+                p { (lang.pick("No webhook endpoint is registered for this data.", "Für diese Daten ist kein Webhook-Endpunkt registriert.")) }
+            } @else {
+                table {
+                    caption.visually-hidden { (lang.pick("Webhook endpoints, newest first", "Webhook-Endpunkte, die neuesten zuerst")) }
+                    thead {
+                        tr {
+                            th scope="col" { "URL" }
+                            th scope="col" { (label(lang, "events")) }
+                            th scope="col" { (label(lang, "description")) }
+                            th scope="col" { (lang.pick("State", "Stand")) }
+                        }
+                    }
+                    tbody {
+                        @for e in &page.data {
+                            tr {
+                                td { a href=(format!("/developers/webhooks/{}", e.id)) { (e.url) } }
+                                td { (e.events.join(", ")) }
+                                td { (e.description.as_deref().unwrap_or("")) }
+                                td { (enabled_name(lang, e.enabled)) }
+                            }
+                        }
+                    }
+                }
+                (pager(lang, page, &|n| format!("/developers?page={n}"), ("endpoints", "Endpunkte")))
+            }
+        }
+    }
+}
+
+fn enabled_name(lang: Lang, enabled: bool) -> &'static str {
+    if enabled {
+        lang.pick("enabled", "aktiv")
+    } else {
+        lang.pick("disabled", "abgeschaltet")
+    }
+}
+
+/// The developer settings page, with the problems of a refused form.
+fn overview(
+    ctx: &Ctx,
+    status: StatusCode,
+    typed: &Typed,
+    key_problems: &Problems,
+    endpoint_problems: &Problems,
+) -> Result<Answer> {
+    let lang = ctx.lang;
+    let tenant = &ctx.session.tenant;
+    let listed = keys::list(ctx.conn, &tenant.company_id)?;
+    let keys: Vec<Value> = listed["data"].as_array().cloned().unwrap_or_default();
+    let paging = ctx.query.paging().unwrap_or(Paging { page: 0, size: 25 });
+    let page = endpoints::list(ctx.conn, tenant, paging)?;
+    let notice = match ctx.query.get("done") {
+        Some("revoked") => Some(lang.pick("The key is revoked.", "Der Schlüssel ist widerrufen.")),
+        _ => None,
+    };
+    let content = html! {
+        @if let Some(notice) = notice {
+            p.notice role="status" { (notice) }
+        }
+        p {
+            (lang.pick(
+                "Keys made here act for this company; webhook endpoints receive the events of the data being viewed (",
+                "Hier erstellte Schlüssel handeln für diese Firma; Webhook-Endpunkte erhalten die Ereignisse der angezeigten Daten (",
+            ))
+            (environment_name(lang, environment_value(tenant.environment)))
+            ")."
+        }
+        (keys_table(ctx, &keys))
+        (key_form(ctx, typed, key_problems))
+        (endpoints_table(ctx, &page))
+        (endpoint_form(ctx, typed, endpoint_problems))
+    };
+    Ok(screen_with(
+        ctx,
+        status,
+        Screen::Developers,
+        title(lang),
+        content,
+    ))
+}
+
+fn empty(ctx: &Ctx) -> Typed<'static> {
+    Typed {
+        name: "",
+        scopes: Vec::new(),
+        environment: environment_value(ctx.session.tenant.environment),
+        url: "",
+        events: Vec::new(),
+        description: "",
+    }
+}
+
+/// GET /developers
+pub fn show(ctx: &Ctx) -> Result<Answer> {
+    ctx.must(Capability::ManageDevelopers)?;
+    overview(
+        ctx,
+        StatusCode::OK,
+        &empty(ctx),
+        &Problems::default(),
+        &Problems::default(),
+    )
+}
+
+/// POST /developers/keys `{name, scopes…, environment}`: a key of the
+/// company being viewed; the answer shows its secret, once.
+pub fn create_key(ctx: &Ctx) -> Result<Answer> {
+    ctx.must(Capability::ManageDevelopers)?;
+    let lang = ctx.lang;
+    let tenant = &ctx.session.tenant;
+    let scopes = ctx.form.all("scopes");
+    let created = NewKey::check(KeyInput {
+        company_id: Some(tenant.company_id.clone()),
+        name: ctx.form.get("name").map(str::to_string),
+        environment: ctx.form.get("environment").map(str::to_string),
+        scopes: Some(scopes.join(",")),
+        expires_at: None,
+    })
+    .and_then(|new| {
+        ctx.app.db.write(|tx| {
+            let key = keys::create(tx, new)?;
+            let id = key["id"].as_str().unwrap_or_default().to_string();
+            audit::record(tx, tenant, &ctx.actor(), "key.created", &id)?;
+            Ok(key)
+        })
+    });
+    match created {
+        Ok(key) => {
+            let text = |f: &str| key[f].as_str().unwrap_or("").to_string();
+            let content = html! {
+                p.notice role="status" {
+                    (lang.pick("The key ", "Der Schlüssel ")) strong { (text("name")) }
+                    (lang.pick(" is made for ", " ist erstellt für "))
+                    (environment_name(lang, &text("environment"))) "."
+                }
+                p {
+                    strong { (lang.pick(
+                        "Copy the key now: it is shown only this once and cannot be shown again.",
+                        "Kopieren Sie den Schlüssel jetzt: Er wird nur dieses eine Mal gezeigt.",
+                    )) }
+                }
+                div.field {
+                    label for="secret" { (lang.pick("The key", "Der Schlüssel")) }
+                    input #secret type="text" readonly value=(text("secret")) size="60";
+                }
+                p { a href="/developers" { (lang.pick("Back to the developer settings", "Zurück zu den Entwickler-Einstellungen")) } }
+            };
+            Ok(screen(
+                ctx,
+                Screen::Developers,
+                lang.pick("New API key", "Neuer API-Schlüssel"),
+                content,
+            ))
+        }
+        Err(e @ (Error::Invalid(_) | Error::Refused(_))) => {
+            let typed = Typed {
+                name: ctx.form.sent("name").unwrap_or(""),
+                scopes,
+                environment: ctx.form.get("environment").unwrap_or(""),
+                ..empty(ctx)
+            };
+            overview(
+                ctx,
+                e.status(),
+                &typed,
+                &Problems::of(&e),
+                &Problems::default(),
+            )
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// POST /developers/keys/{id}/revoke
+pub fn revoke_key(ctx: &Ctx, id: &str) -> Result<Answer> {
+    ctx.must(Capability::ManageDevelopers)?;
+    let tenant = &ctx.session.tenant;
+    ctx.app.db.write(|tx| {
+        keys::get(tx, &tenant.company_id, id)?;
+        keys::revoke(tx, id)?;
+        audit::record(tx, tenant, &ctx.actor(), "key.revoked", id)
+    })?;
+    Ok(see_other("/developers?done=revoked"))
+}
+
+/// POST /developers/webhooks `{url, events…, description}`: the answer shows
+/// the signing secret, once.
+pub fn create_endpoint(ctx: &Ctx) -> Result<Answer> {
+    ctx.must(Capability::ManageDevelopers)?;
+    let lang = ctx.lang;
+    let tenant = &ctx.session.tenant;
+    let events = ctx.form.all("events");
+    let input = EndpointInput {
+        url: ctx.form.get("url").map(str::to_string),
+        events: Some(events.iter().map(|e| e.to_string()).collect()),
+        description: ctx.form.get("description").map(str::to_string),
+    };
+    let created = NewEndpoint::check(input, ctx.app.webhook_policy).and_then(|new| {
+        ctx.app.db.write(|tx| {
+            let endpoint = endpoints::create_shown(tx, tenant, &new)?;
+            audit::record(tx, tenant, &ctx.actor(), "webhook.registered", &endpoint.id)?;
+            Ok(endpoint)
+        })
+    });
+    match created {
+        Ok(endpoint) => {
+            let content = html! {
+                p.notice role="status" {
+                    (lang.pick("The endpoint ", "Der Endpunkt ")) strong { (endpoint.url) }
+                    (lang.pick(" is registered.", " ist registriert."))
+                }
+                p {
+                    strong { (lang.pick(
+                        "Copy the signing secret now: it is shown only this once. Receivers check each delivery's signature with it.",
+                        "Kopieren Sie das Signaturgeheimnis jetzt: Es wird nur dieses eine Mal gezeigt. Empfänger prüfen damit die Signatur jeder Zustellung.",
+                    )) }
+                }
+                div.field {
+                    label for="secret" { (lang.pick("Signing secret", "Signaturgeheimnis")) }
+                    input #secret type="text" readonly value=(endpoint.secret.as_deref().unwrap_or("")) size="60";
+                }
+                p { a href=(format!("/developers/webhooks/{}", endpoint.id)) { (lang.pick("To the endpoint and its deliveries", "Zum Endpunkt und seinen Zustellungen")) } }
+            };
+            Ok(screen(
+                ctx,
+                Screen::Developers,
+                lang.pick(
+                    "Webhook endpoint registered",
+                    "Webhook-Endpunkt registriert",
+                ),
+                content,
+            ))
+        }
+        Err(e @ (Error::Invalid(_) | Error::Refused(_))) => {
+            // A refusal of the address as a whole (unreadable, not public)
+            // is about the one field that holds it.
+            let problems = Problems {
+                list: e
+                    .violations()
+                    .iter()
+                    .map(|v| match v.field {
+                        None => crate::error::Violation::at("url", v.message.clone()),
+                        Some(_) => v.clone(),
+                    })
+                    .collect(),
+            };
+            let typed = Typed {
+                url: ctx.form.sent("url").unwrap_or(""),
+                events,
+                description: ctx.form.sent("description").unwrap_or(""),
+                ..empty(ctx)
+            };
+            overview(ctx, e.status(), &typed, &Problems::default(), &problems)
+        }
+        Err(e) => Err(e),
+    }
+}
+
+fn state_name(lang: Lang, state: DeliveryState) -> &'static str {
+    match state {
+        DeliveryState::Pending => lang.pick("pending", "ausstehend"),
+        DeliveryState::Delivered => lang.pick("delivered", "zugestellt"),
+        DeliveryState::Failed => lang.pick("failed", "gescheitert"),
+    }
+}
+
+/// GET /developers/webhooks/{id}: the endpoint and its delivery log.
+pub fn endpoint(ctx: &Ctx, id: &str) -> Result<Answer> {
+    ctx.must(Capability::ManageDevelopers)?;
+    let lang = ctx.lang;
+    let tenant = &ctx.session.tenant;
+    let endpoint = endpoints::get(ctx.conn, tenant, id)?;
+    let paging = ctx.query.paging().unwrap_or(Paging { page: 0, size: 25 });
+    let log = endpoints::deliveries(ctx.conn, tenant, Some(id), paging)?;
+    let notice = match ctx.query.get("done") {
+        Some("disabled") => Some(lang.pick(
+            "The endpoint is disabled; nothing more is sent to it.",
+            "Der Endpunkt ist abgeschaltet; es wird nichts mehr dorthin gesendet.",
+        )),
+        Some("redelivered") => Some(lang.pick(
+            "The event will be sent again.",
+            "Das Ereignis wird erneut gesendet.",
+        )),
+        _ => None,
+    };
+    let content = html! {
+        @if let Some(notice) = notice {
+            p.notice role="status" { (notice) }
+        }
+        dl.particulars {
+            div { dt { "URL" } dd { (endpoint.url) } }
+            div { dt { (label(lang, "events")) } dd { (endpoint.events.join(", ")) } }
+            div { dt { (label(lang, "description")) } dd { (endpoint.description.as_deref().unwrap_or("")) } }
+            div { dt { (lang.pick("State", "Stand")) } dd { (enabled_name(lang, endpoint.enabled)) } }
+            div { dt { (lang.pick("Registered", "Registriert")) } dd { (endpoint.created_at) } }
+        }
+        @if endpoint.enabled {
+            form method="post" action=(format!("/developers/webhooks/{id}/disable")) {
+                (csrf(ctx))
+                button type="submit" { (lang.pick("Disable this endpoint", "Diesen Endpunkt abschalten")) }
+            }
+        }
+        section aria-labelledby="log-heading" {
+            h2 #log-heading { (lang.pick("Deliveries", "Zustellungen")) }
+            @if log.data.is_empty() {
+                p { (lang.pick("Nothing has been sent to this endpoint yet.", "An diesen Endpunkt wurde noch nichts gesendet.")) }
+            } @else {
+                table {
+                    caption.visually-hidden { (lang.pick("Deliveries, newest first", "Zustellungen, die neuesten zuerst")) }
+                    thead {
+                        tr {
+                            th scope="col" { (lang.pick("Event", "Ereignis")) }
+                            th scope="col" { (lang.pick("State", "Stand")) }
+                            th scope="col" { (lang.pick("Attempts", "Versuche")) }
+                            th scope="col" { (lang.pick("Last answer", "Letzte Antwort")) }
+                            th scope="col" { (lang.pick("Created", "Angelegt")) }
+                            th scope="col" { (lang.pick("Send again", "Erneut senden")) }
+                        }
+                    }
+                    tbody {
+                        @for d in &log.data {
+                            tr {
+                                td { code { (d.event.as_str()) } " " (d.event_id) }
+                                td { (state_name(lang, d.state)) }
+                                td { (d.attempts) }
+                                td {
+                                    @if let Some(status) = d.last_status { (status) " " }
+                                    (d.last_error.as_deref().unwrap_or(""))
+                                }
+                                td { (d.created_at) }
+                                td {
+                                    @if endpoint.enabled {
+                                        form method="post" action=(format!("/developers/webhooks/{id}/deliveries/{}/redeliver", d.id)) {
+                                            (csrf(ctx))
+                                            button type="submit" aria-label=(format!("{} {}", lang.pick("Redeliver", "Erneut senden:"), d.id)) {
+                                                (lang.pick("Redeliver", "Erneut senden"))
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                (pager(lang, &log, &|n| format!("/developers/webhooks/{id}?page={n}"), ("deliveries", "Zustellungen")))
+            }
+        }
+        p { a href="/developers" { (lang.pick("Back to the developer settings", "Zurück zu den Entwickler-Einstellungen")) } }
+    };
+    Ok(screen(
+        ctx,
+        Screen::Developers,
+        lang.pick("Webhook endpoint", "Webhook-Endpunkt"),
+        content,
+    ))
+}
+
+/// POST /developers/webhooks/{id}/disable
+pub fn disable_endpoint(ctx: &Ctx, id: &str) -> Result<Answer> {
+    ctx.must(Capability::ManageDevelopers)?;
+    let tenant = &ctx.session.tenant;
+    ctx.app.db.write(|tx| {
+        endpoints::disable(tx, tenant, id)?;
+        audit::record(tx, tenant, &ctx.actor(), "webhook.disabled", id)
+    })?;
+    Ok(see_other(&format!(
+        "/developers/webhooks/{id}?done=disabled"
+    )))
+}
+
+/// POST /developers/webhooks/{id}/deliveries/{delivery}/redeliver
+pub fn redeliver(ctx: &Ctx, id: &str, delivery: &str) -> Result<Answer> {
+    ctx.must(Capability::ManageDevelopers)?;
+    let tenant = &ctx.session.tenant;
+    ctx.app.db.write(|tx| {
+        endpoints::delivery_to(tx, tenant, id, delivery)?;
+        let again = endpoints::redeliver(tx, tenant, delivery)?;
+        audit::record(tx, tenant, &ctx.actor(), "webhook.redelivered", &again)
+    })?;
+    Ok(see_other(&format!(
+        "/developers/webhooks/{id}?done=redelivered"
+    )))
+}

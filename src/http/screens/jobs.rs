@@ -1,0 +1,377 @@
+//! The jobs: the company's transactions by workflow stage (a tab per stage
+//! of the company's workflow, with its count), paged and searchable; a
+//! job's page with its notes, moving it to another stage and adding a note.
+//! The stage moves by the books' `Change::check` and `transactions::update`
+//! (the same partial update as `PATCH /v1/transactions/{id}`), the note by
+//! `NewNote::check` and `transactions::add_note` (as the agent tool
+//! `add_transaction_note`), authored by the person. Every act records the
+//! person in the audit.
+
+use hyper::StatusCode;
+use maud::{html, Markup};
+
+use super::page::{csrf, may_act, pager, screen_with, Field, Problems, Screen};
+use super::{see_other, Ctx};
+use crate::access::people::Capability;
+use crate::books::audit;
+use crate::books::company;
+use crate::books::transactions::{
+    self, Change, Filter, FilterInput, NewNote, NoteInput, PatchInput, TransactionRecord,
+};
+use crate::error::{Error, Result};
+use crate::http::pipeline::Answer;
+use crate::rules::locale::{self, Lang};
+use crate::rules::text::Patch;
+use crate::store::page::Paging;
+
+fn title(lang: Lang) -> &'static str {
+    lang.pick("Jobs", "Vorgänge")
+}
+
+fn label(lang: Lang, field: &str) -> String {
+    match field {
+        "stage" => lang.pick("Stage", "Phase"),
+        "text" => lang.pick("Note", "Notiz"),
+        "search" => lang.pick("Search", "Suche"),
+        other => other,
+    }
+    .to_string()
+}
+
+/// Percent-encodes a query value.
+fn percent_encode(text: &str) -> String {
+    let mut out = String::new();
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// The address of the list with a stage, a search and a page.
+fn list_href(stage: Option<&str>, search: &str, page: i64) -> String {
+    let mut href = format!("/jobs?page={page}");
+    if let Some(stage) = stage {
+        href.push_str("&stage=");
+        href.push_str(&percent_encode(stage));
+    }
+    if !search.is_empty() {
+        href.push_str("&search=");
+        href.push_str(&percent_encode(search));
+    }
+    href
+}
+
+/// GET /jobs?stage=…&search=…&page=…
+pub fn list(ctx: &Ctx) -> Result<Answer> {
+    let lang = ctx.lang;
+    let tenant = &ctx.session.tenant;
+    let company = company::get(ctx.conn, &tenant.company_id)?;
+    let stage = ctx.query.get("stage");
+    let search = ctx.query.get("search").unwrap_or("");
+    let paging = ctx.query.paging().unwrap_or(Paging { page: 0, size: 25 });
+    let filter = |stage: Option<&str>| {
+        Filter::check(FilterInput {
+            stage: stage.map(str::to_string),
+            search: Some(search.to_string()),
+            ..FilterInput::default()
+        })
+    };
+    let (page, problems) =
+        match filter(stage).and_then(|f| transactions::list(ctx.conn, tenant, &f, paging)) {
+            Ok(page) => (Some(page), Problems::default()),
+            Err(e @ Error::Invalid(_)) => (None, Problems::of(&e)),
+            Err(e) => return Err(e),
+        };
+    // How many jobs each stage holds (with the search applied).
+    let mut tabs = Vec::new();
+    for s in &company.workflow {
+        let count = match filter(Some(s)) {
+            Ok(f) => transactions::list(ctx.conn, tenant, &f, Paging { page: 0, size: 1 })?.total,
+            Err(_) => 0,
+        };
+        tabs.push((s.clone(), count));
+    }
+    let content = html! {
+        nav.sub aria-label=(lang.pick("Stages", "Phasen")) {
+            ul {
+                li {
+                    @if stage.is_none() {
+                        a href=(list_href(None, search, 0)) aria-current="page" { (lang.pick("All stages", "Alle Phasen")) }
+                    } @else {
+                        a href=(list_href(None, search, 0)) { (lang.pick("All stages", "Alle Phasen")) }
+                    }
+                }
+                @for (s, count) in &tabs {
+                    li {
+                        @if stage == Some(s.as_str()) {
+                            a href=(list_href(Some(s), search, 0)) aria-current="page" { (s) " (" (count) ")" }
+                        } @else {
+                            a href=(list_href(Some(s), search, 0)) { (s) " (" (count) ")" }
+                        }
+                    }
+                }
+            }
+        }
+        form.search method="get" action="/jobs" role="search" {
+            @if let Some(stage) = stage {
+                input type="hidden" name="stage" value=(stage);
+            }
+            (Field {
+                name: "search",
+                label: lang.pick("Search title, description or number", "Titel, Beschreibung oder Nummer suchen").into(),
+                value: search,
+                required: false,
+                max: 200,
+                kind: "search",
+                autocomplete: None,
+                hint: None,
+            }.render(lang, &problems))
+            button type="submit" { (lang.pick("Search", "Suchen")) }
+        }
+        (problems.summary(lang, &|f| label(lang, f)))
+        @if let Some(page) = &page {
+            @if page.data.is_empty() {
+                p { (lang.pick("No job found.", "Kein Vorgang gefunden.")) }
+            } @else {
+                table {
+                    caption.visually-hidden { (lang.pick("Jobs, newest first", "Vorgänge, die neuesten zuerst")) }
+                    thead {
+                        tr {
+                            th scope="col" { (lang.pick("Number", "Nummer")) }
+                            th scope="col" { (lang.pick("Title", "Titel")) }
+                            th scope="col" { (lang.pick("Customer", "Kunde")) }
+                            th scope="col" { (label(lang, "stage")) }
+                            th scope="col" { (lang.pick("Due", "Fällig")) }
+                        }
+                    }
+                    tbody {
+                        @for t in &page.data {
+                            tr {
+                                td { (t.number) }
+                                td { a href=(format!("/jobs/{}", t.id)) { (t.title) } }
+                                td { (t.customer.as_deref().unwrap_or("")) }
+                                td { (t.stage) }
+                                td { @if let Some(due) = t.due_on { (locale::date(lang, due)) } }
+                            }
+                        }
+                    }
+                }
+                (pager(lang, page, &|n| list_href(stage, search, n), ("jobs", "Vorgänge")))
+            }
+        }
+    };
+    let status = if problems.list.is_empty() {
+        StatusCode::OK
+    } else {
+        StatusCode::BAD_REQUEST
+    };
+    Ok(screen_with(ctx, status, Screen::Jobs, title(lang), content))
+}
+
+fn act_name(lang: Lang, act: &str) -> String {
+    match act {
+        "job.moved" => lang
+            .pick("moved to another stage", "in eine andere Phase verschoben")
+            .into(),
+        "job.noted" => lang.pick("note added", "Notiz hinzugefügt").into(),
+        other => other.into(),
+    }
+}
+
+/// The page of one job with what a refused form had typed.
+fn job_page(
+    ctx: &Ctx,
+    job: &TransactionRecord,
+    status: StatusCode,
+    typed_stage: Option<&str>,
+    typed_note: &str,
+    problems: &Problems,
+) -> Result<Answer> {
+    let lang = ctx.lang;
+    let tenant = &ctx.session.tenant;
+    let company = company::get(ctx.conn, &tenant.company_id)?;
+    let notes = transactions::notes(ctx.conn, tenant, &job.id)?;
+    let history = audit::history(ctx.conn, tenant, &job.id)?;
+    let chosen = typed_stage.unwrap_or(&job.stage);
+    let notice = match ctx.query.get("done") {
+        Some("moved") if problems.list.is_empty() => {
+            Some(lang.pick("The stage is changed.", "Die Phase ist geändert."))
+        }
+        Some("noted") if problems.list.is_empty() => {
+            Some(lang.pick("The note is added.", "Die Notiz ist hinzugefügt."))
+        }
+        _ => None,
+    };
+    let stage_wrong = problems
+        .list
+        .iter()
+        .any(|v| v.field.as_deref() == Some("stage"));
+    let note_wrong = problems
+        .list
+        .iter()
+        .any(|v| v.field.as_deref() == Some("text"));
+    let content: Markup = html! {
+        @if let Some(notice) = notice {
+            p.notice role="status" { (notice) }
+        }
+        dl.particulars {
+            div { dt { (lang.pick("Number", "Nummer")) } dd { (job.number) } }
+            div { dt { (label(lang, "stage")) } dd { (job.stage) } }
+            div { dt { (lang.pick("Customer", "Kunde")) } dd { (job.customer.as_deref().unwrap_or("")) } }
+            div { dt { (lang.pick("Started", "Begonnen")) } dd { (locale::date(lang, job.started_on)) } }
+            div { dt { (lang.pick("Due", "Fällig")) } dd { @if let Some(due) = job.due_on { (locale::date(lang, due)) } } }
+            @if job.archived {
+                div { dt { (lang.pick("Archived", "Archiviert")) } dd { (lang.pick("yes", "ja")) } }
+            }
+        }
+        @if let Some(description) = &job.description {
+            p { (description) }
+        }
+        (problems.summary(lang, &|f| label(lang, f)))
+        @if may_act(ctx) {
+            section aria-labelledby="stage-heading" {
+                h2 #stage-heading { (lang.pick("Move to a stage", "In eine Phase verschieben")) }
+                form.search method="post" action=(format!("/jobs/{}/stage", job.id)) {
+                    (csrf(ctx))
+                    div.field.wrong[stage_wrong] {
+                        label for="field-stage" { (label(lang, "stage")) }
+                        select #field-stage name="stage"
+                            aria-invalid=[stage_wrong.then_some("true")]
+                            aria-describedby=[stage_wrong.then_some("field-stage-error")] {
+                            @for s in &company.workflow {
+                                option value=(s) selected[s == chosen] { (s) }
+                            }
+                        }
+                        @if stage_wrong {
+                            p.error #field-stage-error {
+                                @for v in problems.list.iter().filter(|v| v.field.as_deref() == Some("stage")) {
+                                    (v.message) " "
+                                }
+                            }
+                        }
+                    }
+                    button type="submit" { (lang.pick("Move", "Verschieben")) }
+                }
+            }
+        }
+        section aria-labelledby="notes-heading" {
+            h2 #notes-heading { (lang.pick("Notes", "Notizen")) }
+            @if notes.is_empty() {
+                p { (lang.pick("No note yet.", "Noch keine Notiz.")) }
+            } @else {
+                ul {
+                    @for n in &notes {
+                        li { (n.created_at) " · " (n.author) ": " (n.text) }
+                    }
+                }
+            }
+            @if may_act(ctx) {
+                form.stack method="post" action=(format!("/jobs/{}/notes", job.id)) novalidate {
+                    (csrf(ctx))
+                    div.field.wrong[note_wrong] {
+                        label for="field-text" { (label(lang, "text")) " " span.required aria-hidden="true" { "*" } }
+                        textarea #field-text name="text" rows="4" maxlength="5000" required
+                            aria-invalid=[note_wrong.then_some("true")]
+                            aria-describedby=[note_wrong.then_some("field-text-error")] { (typed_note) }
+                        @if note_wrong {
+                            p.error #field-text-error {
+                                @for v in problems.list.iter().filter(|v| v.field.as_deref() == Some("text")) {
+                                    (match (lang, v.message.as_str()) {
+                                        (Lang::De, "is missing") => "fehlt".to_string(),
+                                        (_, m) => m.to_string(),
+                                    }) " "
+                                }
+                            }
+                        }
+                    }
+                    button type="submit" { (lang.pick("Add note", "Notiz hinzufügen")) }
+                }
+            }
+        }
+        section aria-labelledby="history-heading" {
+            h2 #history-heading { (lang.pick("History", "Verlauf")) }
+            @if history.is_empty() {
+                p { (lang.pick("No act recorded on the screens yet.", "Noch keine Handlung in den Masken erfasst.")) }
+            } @else {
+                ul {
+                    @for entry in &history {
+                        li { (entry.at) " · " (entry.actor) " · " (act_name(lang, &entry.act)) }
+                    }
+                }
+            }
+        }
+        p { a href="/jobs" { (lang.pick("All jobs", "Alle Vorgänge")) } }
+    };
+    let heading = format!("{} {}", job.number, job.title);
+    Ok(screen_with(ctx, status, Screen::Jobs, &heading, content))
+}
+
+/// GET /jobs/{id}
+pub fn show(ctx: &Ctx, id: &str) -> Result<Answer> {
+    let job = transactions::get(ctx.conn, &ctx.session.tenant, id)?;
+    job_page(ctx, &job, StatusCode::OK, None, "", &Problems::default())
+}
+
+/// A refusal of one of a job's forms: the page again, with the problem.
+fn refused(ctx: &Ctx, id: &str, e: Error, stage: Option<&str>, note: &str) -> Result<Answer> {
+    match e {
+        Error::Invalid(_) | Error::Refused(_) => {
+            let job = transactions::get(ctx.conn, &ctx.session.tenant, id)?;
+            job_page(ctx, &job, e.status(), stage, note, &Problems::of(&e))
+        }
+        Error::WrongState(sentence) => {
+            let job = transactions::get(ctx.conn, &ctx.session.tenant, id)?;
+            let e = Error::Refused(vec![crate::error::Violation::whole(sentence)]);
+            job_page(ctx, &job, e.status(), stage, note, &Problems::of(&e))
+        }
+        e => Err(e),
+    }
+}
+
+/// POST /jobs/{id}/stage `{stage}`
+pub fn move_stage(ctx: &Ctx, id: &str) -> Result<Answer> {
+    ctx.must(Capability::Act)?;
+    let tenant = &ctx.session.tenant;
+    transactions::get(ctx.conn, tenant, id)?;
+    let stage = ctx.form.sent("stage").unwrap_or("");
+    let moved = Change::check(PatchInput {
+        stage: Patch::Value(stage.to_string()),
+        ..PatchInput::default()
+    })
+    .and_then(|change| {
+        ctx.app.db.write(|tx| {
+            transactions::update(tx, tenant, id, &change)?;
+            audit::record(tx, tenant, &ctx.actor(), "job.moved", id)
+        })
+    });
+    match moved {
+        Ok(()) => Ok(see_other(&format!("/jobs/{id}?done=moved"))),
+        Err(e) => refused(ctx, id, e, Some(stage), ""),
+    }
+}
+
+/// POST /jobs/{id}/notes `{text}`: a note authored by the person.
+pub fn add_note(ctx: &Ctx, id: &str) -> Result<Answer> {
+    ctx.must(Capability::Act)?;
+    let tenant = &ctx.session.tenant;
+    transactions::get(ctx.conn, tenant, id)?;
+    let text = ctx.form.sent("text").unwrap_or("");
+    let added = NewNote::check(NoteInput {
+        transaction_id: Some(id.to_string()),
+        text: Some(text.to_string()),
+    })
+    .and_then(|note| {
+        ctx.app.db.write(|tx| {
+            transactions::add_note(tx, tenant, &note, &ctx.session.person.name)?;
+            audit::record(tx, tenant, &ctx.actor(), "job.noted", id)
+        })
+    });
+    match added {
+        Ok(()) => Ok(see_other(&format!("/jobs/{id}?done=noted"))),
+        Err(e) => refused(ctx, id, e, None, text),
+    }
+}

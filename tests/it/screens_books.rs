@@ -1,0 +1,846 @@
+//! The screens that act on the books and the developer settings, over HTTP
+//! as a browser uses them: each act works and lands where the API and the
+//! console read it (its ledger entry, its event, its audit row), a viewer is
+//! refused it, another company's record is not found by its address, and a
+//! refused form keeps what was typed.
+
+use serde_json::Value;
+
+use crate::receiver::Receiver;
+use crate::screens::{Browser, Office};
+
+/// The audit rows of company `company`, as (actor, act).
+fn audit(office: &Office, company: &str) -> Vec<(String, String)> {
+    office
+        .db()
+        .prepare("SELECT actor, act FROM audit WHERE company_id = ?1 ORDER BY seq")
+        .unwrap()
+        .query_map([company], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+/// The value of the read-only field `id` on a page.
+fn shown_value(body: &str, id: &str) -> String {
+    let at = body
+        .find(&format!("id=\"{id}\""))
+        .unwrap_or_else(|| panic!("no {id} in {body}"));
+    let rest = &body[at..];
+    let v = rest.find("value=\"").unwrap() + "value=\"".len();
+    rest[v..v + rest[v..].find('"').unwrap()].to_string()
+}
+
+/// Makes a key on the Developers screen; returns the answer's page.
+fn make_key(browser: &mut Browser, name: &str, scopes: &[&str], environment: &str) -> String {
+    let mut form = vec![("name", name), ("environment", environment)];
+    form.extend(scopes.iter().map(|s| ("scopes", *s)));
+    let page = browser.act("/developers", "/developers/keys", &form);
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert!(page.body.contains("shown only this once"), "{}", page.body);
+    shown_value(&page.body, "secret")
+}
+
+#[test]
+fn a_key_made_in_developers_binds_to_the_company_viewed_and_is_revoked_there() {
+    let office = Office::new();
+    let mut owner = office.signed_in("owner@alpha.de");
+    let page = owner.get("/developers");
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("<title>Developers · kontor</title>"));
+    assert!(
+        page.body.contains("href=\"/developers\""),
+        "linked for the owner"
+    );
+
+    let secret = make_key(&mut owner, "Shop", &["customers:read"], "test");
+    assert!(secret.starts_with("svc_test_"), "{secret}");
+    let me = office.api().get(&secret, "/v1/me");
+    assert_eq!(me.status, 200, "{:?}", me.body);
+    assert_eq!(me.body["organisationId"].as_str(), Some(office.a.as_str()));
+    assert_eq!(me.body["environment"], "SANDBOX");
+    assert_eq!(me.body["scopes"], serde_json::json!(["customers:read"]));
+    // The secret is never shown again.
+    let listed = owner.get("/developers");
+    assert!(listed.body.contains("Shop"));
+    assert!(!listed.body.contains(&secret));
+
+    let id: String = office
+        .db()
+        .query_row("SELECT id FROM api_keys WHERE name = 'Shop'", [], |r| {
+            r.get(0)
+        })
+        .unwrap();
+    owner
+        .act("/developers", &format!("/developers/keys/{id}/revoke"), &[])
+        .redirects_to("/developers?done=revoked");
+    assert_eq!(office.api().get(&secret, "/v1/me").status, 401);
+    assert_eq!(
+        audit(&office, &office.a),
+        [
+            ("owner@alpha.de".into(), "key.created".into()),
+            ("owner@alpha.de".into(), "key.revoked".into())
+        ]
+    );
+
+    // Another company's owner cannot revoke it by its address.
+    let key_b = office.data.key(&office.b, "production", "all");
+    let b_id: String = office
+        .db()
+        .query_row(
+            "SELECT id FROM api_keys WHERE company_id = ?1",
+            [&office.b],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let refused = owner.act(
+        "/developers",
+        &format!("/developers/keys/{b_id}/revoke"),
+        &[],
+    );
+    assert_eq!(refused.status, 404);
+    assert_eq!(office.api().get(&key_b, "/v1/me").status, 200);
+}
+
+#[test]
+fn only_the_owner_sees_developers_and_others_are_refused_every_act() {
+    let office = Office::new();
+    let keys_before = office.count("SELECT count(*) FROM api_keys");
+    for email in ["viewer@alpha.de", "accountant@alpha.de"] {
+        let mut person = office.signed_in(email);
+        let dashboard = person.get("/dashboard");
+        assert!(!dashboard.body.contains("href=\"/developers\""), "{email}");
+        assert_eq!(person.get("/developers").status, 403, "{email}");
+        let refused = person.act(
+            "/dashboard",
+            "/developers/keys",
+            &[
+                ("name", "Mine"),
+                ("scopes", "customers:read"),
+                ("environment", "live"),
+            ],
+        );
+        assert_eq!(refused.status, 403, "{email}");
+        assert!(refused.body.contains("nothing was done"));
+        let refused = person.act(
+            "/dashboard",
+            "/developers/webhooks",
+            &[("url", "https://example.com/hook"), ("events", "*")],
+        );
+        assert_eq!(refused.status, 403, "{email}");
+    }
+    assert_eq!(office.count("SELECT count(*) FROM api_keys"), keys_before);
+    assert_eq!(office.count("SELECT count(*) FROM webhook_endpoints"), 0);
+    assert_eq!(office.count("SELECT count(*) FROM audit"), 0);
+}
+
+#[test]
+fn a_refused_key_form_keeps_what_was_typed() {
+    let office = Office::new();
+    let mut owner = office.signed_in("owner@alpha.de");
+    let before = office.count("SELECT count(*) FROM api_keys");
+    let page = owner.act(
+        "/developers",
+        "/developers/keys",
+        &[
+            ("name", ""),
+            ("scopes", "invoices:read"),
+            ("environment", "test"),
+        ],
+    );
+    assert_eq!(page.status, 400, "{}", page.body);
+    assert!(page.body.contains("is missing"), "{}", page.body);
+    assert!(
+        page.body.contains("value=\"invoices:read\" checked"),
+        "the scope stays ticked: {}",
+        page.body
+    );
+    assert!(page.body.contains("value=\"test\" selected"));
+    let page = owner.act(
+        "/developers",
+        "/developers/webhooks",
+        &[
+            ("url", "ftp://example.com/x"),
+            ("events", "invoice.paid"),
+            ("description", "Buchhaltung"),
+        ],
+    );
+    assert!(matches!(page.status, 400 | 422), "{}", page.status);
+    assert!(
+        page.body.contains("value=\"ftp://example.com/x\""),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("value=\"invoice.paid\" checked"));
+    assert!(page.body.contains("value=\"Buchhaltung\""));
+    assert!(page.body.contains("field-url-error"), "beside the field");
+    assert_eq!(office.count("SELECT count(*) FROM api_keys"), before);
+    assert_eq!(office.count("SELECT count(*) FROM webhook_endpoints"), 0);
+}
+
+#[test]
+fn a_webhook_registered_on_the_screens_receives_events_and_redelivers() {
+    let office = Office::configured(|c| c.webhook_allow_loopback = true);
+    let receiver = Receiver::start();
+    let mut owner = office.signed_in("owner@alpha.de");
+    let url = receiver.url("/hook");
+    let page = owner.act(
+        "/developers",
+        "/developers/webhooks",
+        &[
+            ("url", &url),
+            ("events", "*"),
+            ("description", "Ledger sync"),
+        ],
+    );
+    assert_eq!(page.status, 200, "{}", page.body);
+    let secret = shown_value(&page.body, "secret");
+    assert!(secret.starts_with("whsec_"));
+    let id: String = office
+        .db()
+        .query_row("SELECT id FROM webhook_endpoints", [], |r| r.get(0))
+        .unwrap();
+    // The API sees the same endpoint, without its secret.
+    let listed = office.api().get(&office.key_a, "/v1/webhooks");
+    assert_eq!(listed.body["data"][0]["id"].as_str(), Some(id.as_str()));
+    assert!(listed.body["data"][0].get("secret").is_none());
+
+    crate::screens::invoice(&office, &office.a, "Kunde GmbH", 10_000, "2026-02-02");
+    assert_eq!(
+        office.server.deliver_due(jiff::Timestamp::now()).unwrap(),
+        1
+    );
+    let got = receiver.received("/hook");
+    assert_eq!(got.len(), 1);
+    assert_eq!(got[0].json()["event"], "invoice.issued");
+
+    let log = owner.get(&format!("/developers/webhooks/{id}"));
+    assert_eq!(log.status, 200);
+    assert!(log.body.contains("invoice.issued"), "{}", log.body);
+    assert!(log.body.contains("delivered"), "{}", log.body);
+    let delivery: String = office
+        .db()
+        .query_row("SELECT id FROM deliveries", [], |r| r.get(0))
+        .unwrap();
+    owner
+        .act(
+            &format!("/developers/webhooks/{id}"),
+            &format!("/developers/webhooks/{id}/deliveries/{delivery}/redeliver"),
+            &[],
+        )
+        .redirects_to(&format!("/developers/webhooks/{id}?done=redelivered"));
+    assert_eq!(
+        office.server.deliver_due(jiff::Timestamp::now()).unwrap(),
+        1
+    );
+    let got = receiver.received("/hook");
+    assert_eq!(got.len(), 2);
+    assert_eq!(got[0].json()["id"], got[1].json()["id"], "the same event");
+
+    // Another company sees none of it.
+    let mut beta = office.signed_in("owner@beta.de");
+    assert_eq!(beta.get(&format!("/developers/webhooks/{id}")).status, 404);
+    let refused = beta.act(
+        "/developers",
+        &format!("/developers/webhooks/{id}/deliveries/{delivery}/redeliver"),
+        &[],
+    );
+    assert_eq!(refused.status, 404);
+    let refused = beta.act(
+        "/developers",
+        &format!("/developers/webhooks/{id}/disable"),
+        &[],
+    );
+    assert_eq!(refused.status, 404);
+
+    owner
+        .act(
+            &format!("/developers/webhooks/{id}"),
+            &format!("/developers/webhooks/{id}/disable"),
+            &[],
+        )
+        .redirects_to(&format!("/developers/webhooks/{id}?done=disabled"));
+    let api: Value = office.api().get(&office.key_a, "/v1/webhooks").body;
+    assert_eq!(api["data"][0]["enabled"], false);
+    let acts: Vec<String> = audit(&office, &office.a)
+        .into_iter()
+        .map(|(_, a)| a)
+        .collect();
+    assert_eq!(
+        acts,
+        [
+            "webhook.registered",
+            "webhook.redelivered",
+            "webhook.disabled"
+        ]
+    );
+}
+
+#[test]
+fn closing_a_period_asks_first_then_closes_the_books_the_console_and_tools_read() {
+    let office = Office::new();
+    crate::screens::invoice(&office, &office.a, "Kunde GmbH", 123_456, "2026-01-05");
+    let mut accountant = office.signed_in("accountant@alpha.de");
+    let books = accountant.get("/books");
+    assert_eq!(books.status, 200);
+    assert!(books.body.contains("<title>Books · kontor</title>"));
+    assert!(books.body.contains("No period is closed yet."));
+
+    let period = "/books/profit-and-loss?from=2026-01-01&to=2026-01-31";
+    let pl = accountant.get(period);
+    assert_eq!(pl.status, 200, "{}", pl.body);
+    assert!(pl.body.contains("Preliminary"), "{}", pl.body);
+    assert!(pl.body.contains("€1,234.56"), "{}", pl.body);
+
+    // First the confirmation, which changes nothing.
+    let ask = accountant.act("/books", "/books/close", &[("through", "2026-01-31")]);
+    assert_eq!(ask.status, 200, "{}", ask.body);
+    assert!(ask.body.contains("31 Jan 2026"));
+    assert!(ask.body.contains("cannot be undone"));
+    assert_eq!(office.count("SELECT count(*) FROM books_closed"), 0);
+    accountant
+        .act(
+            "/books",
+            "/books/close",
+            &[("through", "2026-01-31"), ("confirmed", "yes")],
+        )
+        .redirects_to("/books?closed=1");
+    let books = accountant.get("/books?closed=1");
+    assert!(books
+        .body
+        .contains("closed through <strong>31 Jan 2026</strong>"));
+
+    // The agent tool and the console read the same closing.
+    let key = office.data.key(&office.a, "production", "all");
+    let tool = office.api().tool(
+        &key,
+        "get_profit_and_loss",
+        serde_json::json!({"from": "2026-01-01", "to": "2026-01-31"}),
+    );
+    assert_eq!(tool["structuredContent"]["is_final"], true, "{tool}");
+    let (ok, _, err) = office.data.console(&[
+        "purchase",
+        "record",
+        "--company",
+        &office.a,
+        "--supplier",
+        "Late GmbH",
+        "--document-number",
+        "L-1",
+        "--date",
+        "2026-01-20",
+        "--due",
+        "2026-02-20",
+        "--currency",
+        "EUR",
+        "--net",
+        "1000",
+        "--tax",
+        "190",
+    ]);
+    assert!(!ok && err.contains("closed through 2026-01-31"), "{err}");
+    let pl = accountant.get(period);
+    assert!(pl.body.contains("Final"), "{}", pl.body);
+    let sheet = accountant.get("/books/balance-sheet?asOf=2026-01-31");
+    assert!(sheet.body.contains("Final"), "{}", sheet.body);
+    assert!(sheet.body.contains("€1,469.13"), "{}", sheet.body);
+    let tb = accountant.get("/books/trial-balance?asOf=2026-01-31");
+    assert!(tb.body.contains("<title>Trial balance · kontor</title>"));
+    assert!(tb.body.contains("€1,469.13"), "{}", tb.body);
+    assert_eq!(
+        audit(&office, &office.a),
+        [("accountant@alpha.de".into(), "books.closed".into())]
+    );
+
+    // The other company's books are its own.
+    let mut beta = office.signed_in("owner@beta.de");
+    assert!(beta.get("/books").body.contains("No period is closed yet."));
+    assert!(!beta.get(period).body.contains("€1,234.56"));
+}
+
+#[test]
+fn a_viewer_reads_the_books_and_cannot_close_them() {
+    let office = Office::new();
+    let mut viewer = office.signed_in("viewer@alpha.de");
+    let books = viewer.get("/books");
+    assert_eq!(books.status, 200);
+    assert!(!books.body.contains("action=\"/books/close\""));
+    for form in [
+        vec![("through", "2026-01-31")],
+        vec![("through", "2026-01-31"), ("confirmed", "yes")],
+    ] {
+        let refused = viewer.act("/books", "/books/close", &form);
+        assert_eq!(refused.status, 403);
+    }
+    assert_eq!(viewer.get("/books/balance-sheet").status, 200);
+    assert_eq!(office.count("SELECT count(*) FROM books_closed"), 0);
+    assert_eq!(office.count("SELECT count(*) FROM audit"), 0);
+}
+
+#[test]
+fn a_refused_closing_keeps_the_day_typed_and_says_why_beside_it() {
+    let office = Office::new();
+    let mut owner = office.signed_in("owner@alpha.de");
+    let page = owner.act("/books", "/books/close", &[("through", "31.01.2026")]);
+    assert_eq!(page.status, 400, "{}", page.body);
+    assert!(page.body.contains("value=\"31.01.2026\""));
+    assert!(page.body.contains("id=\"field-through-error\""));
+    assert!(page.body.contains("YYYY-MM-DD"));
+    owner
+        .act(
+            "/books",
+            "/books/close",
+            &[("through", "2026-03-31"), ("confirmed", "yes")],
+        )
+        .redirects_to("/books?closed=1");
+    let back = owner.act(
+        "/books",
+        "/books/close",
+        &[("through", "2026-02-28"), ("confirmed", "yes")],
+    );
+    assert_eq!(back.status, 409, "{}", back.body);
+    assert!(back.body.contains("value=\"2026-02-28\""));
+    assert!(
+        back.body.contains("closing cannot move back"),
+        "{}",
+        back.body
+    );
+    let through: String = office
+        .db()
+        .query_row("SELECT through FROM books_closed", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(through, "2026-03-31");
+    let bad = owner.get("/books/profit-and-loss?from=2026-02-01&to=2026-01-01");
+    assert_eq!(bad.status, 400);
+    assert!(bad.body.contains("lies after to"));
+}
+
+/// The form of a bill, as the console's flags name its fields.
+fn bill<'a>(number: &'a str, net: &'a str, tax: &'a str) -> Vec<(&'a str, &'a str)> {
+    vec![
+        ("supplierName", "Papier AG"),
+        ("documentNumber", number),
+        ("documentDate", "2026-03-02"),
+        ("dueDate", "2026-03-16"),
+        ("currency", "EUR"),
+        ("net", net),
+        ("tax", tax),
+    ]
+}
+
+fn trial_balance(office: &Office, company: &str) -> Value {
+    office.data.ok(&[
+        "books",
+        "trial-balance",
+        "--company",
+        company,
+        "--as-of",
+        "2026-03-31",
+    ])
+}
+
+fn account(tb: &Value, name: &str) -> (i64, i64) {
+    let row = tb["accounts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["account"] == name)
+        .unwrap_or_else(|| panic!("no {name} in {tb}"));
+    (
+        row["debit"].as_i64().unwrap(),
+        row["credit"].as_i64().unwrap(),
+    )
+}
+
+#[test]
+fn a_bill_recorded_and_paid_on_the_screens_posts_and_raises_as_the_console_does() {
+    let office = Office::new();
+    let mut accountant = office.signed_in("accountant@alpha.de");
+    assert!(accountant
+        .get("/bills")
+        .body
+        .contains("No bill is recorded yet."));
+    let new = accountant.get("/bills/new");
+    assert!(new.body.contains("<title>Record a bill · kontor</title>"));
+    let page = accountant.act("/bills/new", "/bills", &bill("R-77", "1,234.56", "234.57"));
+    let location = page.redirects_to_prefix("/bills/pur_");
+    let id = location
+        .trim_start_matches("/bills/")
+        .split('?')
+        .next()
+        .unwrap()
+        .to_string();
+    let shown = accountant.get(&location);
+    assert!(shown.body.contains("The bill is recorded."));
+    assert!(shown.body.contains("€1,469.13"), "{}", shown.body);
+
+    // The console's trial balance holds the bill's entry; the event is raised.
+    let tb = trial_balance(&office, &office.a);
+    assert_eq!(account(&tb, "payables"), (0, 146_913));
+    assert_eq!(account(&tb, "expenses"), (123_456, 0));
+    assert_eq!(account(&tb, "input_tax"), (23_457, 0));
+    let kinds = |office: &Office| -> Vec<String> {
+        office
+            .db()
+            .prepare("SELECT kind FROM events WHERE company_id = ?1 ORDER BY rowid")
+            .unwrap()
+            .query_map([&office.a], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    assert_eq!(kinds(&office), ["purchase.recorded"]);
+    let payables = office
+        .api()
+        .tool(&office.key_a, "list_payables", serde_json::json!({}));
+    assert!(payables.to_string().contains("R-77"), "{payables}");
+
+    // A partial payment, typed as a person types it.
+    accountant
+        .act(
+            &location,
+            &format!("/bills/{id}/pay"),
+            &[
+                ("amount", "500.00"),
+                ("on", "2026-03-10"),
+                ("method", "bank"),
+                ("reference", "R-77 part"),
+            ],
+        )
+        .redirects_to(&format!("/bills/{id}?done=paid"));
+    let paid = accountant.get(&format!("/bills/{id}?done=paid"));
+    assert!(paid.body.contains("<dd>€969.13</dd>"), "{}", paid.body);
+    let tb = trial_balance(&office, &office.a);
+    assert_eq!(account(&tb, "bank"), (0, 50_000));
+    assert_eq!(account(&tb, "payables"), (50_000, 146_913));
+    assert_eq!(kinds(&office), ["purchase.recorded", "payment.recorded"]);
+
+    // More than is outstanding is refused, the amount kept; nothing changes.
+    let refused = accountant.act(
+        &location,
+        &format!("/bills/{id}/pay"),
+        &[
+            ("amount", "1,000.00"),
+            ("on", "2026-03-11"),
+            ("method", "cash"),
+            ("reference", ""),
+        ],
+    );
+    assert_eq!(refused.status, 409, "{}", refused.body);
+    assert!(refused.body.contains("value=\"1,000.00\""));
+    assert!(refused.body.contains("<option value=\"cash\" selected>"));
+    assert_eq!(kinds(&office).len(), 2);
+
+    // The rest in German notation.
+    accountant.language = "de-DE,de;q=0.9";
+    accountant
+        .act(
+            &location,
+            &format!("/bills/{id}/pay"),
+            &[
+                ("amount", "969,13"),
+                ("on", "2026-03-12"),
+                ("method", "bank"),
+                ("reference", ""),
+            ],
+        )
+        .redirects_to(&format!("/bills/{id}?done=paid"));
+    let done = accountant.get(&format!("/bills/{id}"));
+    assert!(
+        done.body.contains("Vollständig bezahlt am"),
+        "{}",
+        done.body
+    );
+    assert!(
+        !done.body.contains("action=\"/bills/"),
+        "no payment form once paid"
+    );
+    let list = accountant.get("/bills");
+    assert!(list
+        .body
+        .contains("<title>Eingangsrechnungen · kontor</title>"));
+    assert!(list.body.contains("1.469,13"), "{}", list.body);
+    assert_eq!(
+        audit(&office, &office.a),
+        [
+            ("accountant@alpha.de".into(), "bill.recorded".into()),
+            ("accountant@alpha.de".into(), "bill.paid".into()),
+            ("accountant@alpha.de".into(), "bill.paid".into())
+        ]
+    );
+
+    // Another company does not find it by its address.
+    let mut beta = office.signed_in("owner@beta.de");
+    assert_eq!(beta.get(&format!("/bills/{id}")).status, 404);
+    let refused = beta.act(
+        "/bills",
+        &format!("/bills/{id}/pay"),
+        &[("amount", "1.00"), ("method", "bank")],
+    );
+    assert_eq!(refused.status, 404);
+    assert!(!beta.get("/bills").body.contains("Papier AG"));
+}
+
+#[test]
+fn a_viewer_sees_bills_and_is_refused_recording_and_paying() {
+    let office = Office::new();
+    let mut accountant = office.signed_in("accountant@alpha.de");
+    let location = accountant
+        .act("/bills/new", "/bills", &bill("R-1", "100.00", "19.00"))
+        .redirects_to_prefix("/bills/pur_");
+    let id = location
+        .trim_start_matches("/bills/")
+        .split('?')
+        .next()
+        .unwrap()
+        .to_string();
+    let mut viewer = office.signed_in("viewer@alpha.de");
+    let list = viewer.get("/bills");
+    assert_eq!(list.status, 200);
+    assert!(list.body.contains("Papier AG"));
+    assert!(!list.body.contains("href=\"/bills/new\""));
+    assert_eq!(viewer.get("/bills/new").status, 403);
+    let page = viewer.get(&format!("/bills/{id}"));
+    assert_eq!(page.status, 200);
+    assert!(!page.body.contains("/pay\""));
+    assert_eq!(
+        viewer
+            .act("/bills", "/bills", &bill("R-2", "1.00", "0.00"))
+            .status,
+        403
+    );
+    let refused = viewer.act(
+        "/bills",
+        &format!("/bills/{id}/pay"),
+        &[("amount", "1.00"), ("method", "bank")],
+    );
+    assert_eq!(refused.status, 403);
+    assert_eq!(office.count("SELECT count(*) FROM purchases"), 1);
+    assert_eq!(office.count("SELECT count(*) FROM payments"), 0);
+    assert_eq!(office.count("SELECT count(*) FROM events"), 1);
+}
+
+#[test]
+fn a_refused_bill_keeps_what_was_typed_and_says_what_to_fix_beside_each_field() {
+    let office = Office::new();
+    let mut owner = office.signed_in("owner@alpha.de");
+    let mut form = bill("R-9", "1.234,56", "12.00");
+    form[3] = ("dueDate", "2026-03-01");
+    form[0] = ("supplierName", "");
+    let page = owner.act("/bills/new", "/bills", &form);
+    assert_eq!(page.status, 400, "{}", page.body);
+    assert!(page.body.contains("value=\"1.234,56\""), "{}", page.body);
+    assert!(page.body.contains("value=\"2026-03-01\""));
+    assert!(page.body.contains("value=\"R-9\""));
+    assert!(
+        page.body.contains("id=\"field-net-error\""),
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body.contains("id=\"field-supplierName-error\""),
+        "{}",
+        page.body
+    );
+    // Once every field reads, the books' rule about the dates speaks.
+    let mut form = bill("R-9", "1,234.56", "12.00");
+    form[3] = ("dueDate", "2026-03-01");
+    let page = owner.act("/bills/new", "/bills", &form);
+    assert_eq!(page.status, 409, "{}", page.body);
+    assert!(
+        page.body.contains("id=\"field-dueDate-error\""),
+        "{}",
+        page.body
+    );
+    assert!(page.body.contains("lies before the document date"));
+    assert!(page.body.contains("value=\"1,234.56\""));
+    let page = owner.act("/bills/new", "/bills", &bill("R-9", "10.00", "1.90"));
+    page.redirects_to_prefix("/bills/pur_");
+    let again = owner.act("/bills/new", "/bills", &bill("R-9", "10.00", "1.90"));
+    assert_eq!(again.status, 409, "recorded before: {}", again.body);
+    assert!(again.body.contains("is already recorded"));
+    assert_eq!(office.count("SELECT count(*) FROM purchases"), 1);
+}
+
+/// A job of company A made through the API; returns its id.
+fn job(office: &Office, title: &str) -> String {
+    let made = office
+        .api()
+        .transaction(&office.key_a, serde_json::json!({"title": title}));
+    made["id"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn jobs_are_listed_by_stage_moved_and_noted_as_the_api_reads_them() {
+    let office = Office::new();
+    let first = job(&office, "Website relaunch");
+    job(&office, "Annual report");
+    let mut accountant = office.signed_in("accountant@alpha.de");
+    let list = accountant.get("/jobs");
+    assert_eq!(list.status, 200);
+    assert!(list.body.contains("<title>Jobs · kontor</title>"));
+    assert!(list.body.contains("NEU (2)"), "{}", list.body);
+    assert!(list.body.contains("IN_ARBEIT (0)"));
+
+    let page = format!("/jobs/{first}");
+    accountant
+        .act(
+            &page,
+            &format!("/jobs/{first}/stage"),
+            &[("stage", "IN_ARBEIT")],
+        )
+        .redirects_to(&format!("/jobs/{first}?done=moved"));
+    accountant
+        .act(
+            &page,
+            &format!("/jobs/{first}/notes"),
+            &[("text", "Called the customer.")],
+        )
+        .redirects_to(&format!("/jobs/{first}?done=noted"));
+    // The API reads the same stage and note.
+    let api = office
+        .api()
+        .get(&office.key_a, &format!("/v1/transactions/{first}"));
+    assert_eq!(api.body["stage"], "IN_ARBEIT", "{:?}", api.body);
+    let tool = office.api().tool(
+        &office.key_a,
+        "get_transaction",
+        serde_json::json!({"transaction_id": first}),
+    );
+    let note = &tool["structuredContent"]["notes"][0];
+    assert_eq!(note["text"], "Called the customer.", "{tool}");
+    assert_eq!(note["author"], "accountant");
+
+    let in_work = accountant.get("/jobs?stage=IN_ARBEIT");
+    assert!(in_work.body.contains("Website relaunch"));
+    assert!(!in_work.body.contains("Annual report"));
+    assert!(in_work.body.contains("IN_ARBEIT (1)"));
+    let shown = accountant.get(&page);
+    assert!(shown.body.contains("Called the customer."));
+    assert_eq!(
+        audit(&office, &office.a),
+        [
+            ("accountant@alpha.de".into(), "job.moved".into()),
+            ("accountant@alpha.de".into(), "job.noted".into())
+        ]
+    );
+
+    // Another company finds none of it.
+    let mut beta = office.signed_in("owner@beta.de");
+    assert_eq!(beta.get(&page).status, 404);
+    assert_eq!(
+        beta.act(
+            "/jobs",
+            &format!("/jobs/{first}/stage"),
+            &[("stage", "ERLEDIGT")]
+        )
+        .status,
+        404
+    );
+    assert_eq!(
+        beta.act("/jobs", &format!("/jobs/{first}/notes"), &[("text", "x")])
+            .status,
+        404
+    );
+    assert!(!beta.get("/jobs").body.contains("Website relaunch"));
+}
+
+#[test]
+fn a_viewer_reads_jobs_and_is_refused_moving_and_noting() {
+    let office = Office::new();
+    let id = job(&office, "Website relaunch");
+    let mut viewer = office.signed_in("viewer@alpha.de");
+    let page = viewer.get(&format!("/jobs/{id}"));
+    assert_eq!(page.status, 200);
+    assert!(!page.body.contains("/stage\""));
+    assert_eq!(
+        viewer
+            .act(
+                "/jobs",
+                &format!("/jobs/{id}/stage"),
+                &[("stage", "ERLEDIGT")]
+            )
+            .status,
+        403
+    );
+    assert_eq!(
+        viewer
+            .act("/jobs", &format!("/jobs/{id}/notes"), &[("text", "x")])
+            .status,
+        403
+    );
+    let api = office
+        .api()
+        .get(&office.key_a, &format!("/v1/transactions/{id}"));
+    assert_eq!(api.body["stage"], "NEU");
+    assert_eq!(office.count("SELECT count(*) FROM transaction_notes"), 0);
+    assert_eq!(office.count("SELECT count(*) FROM audit"), 0);
+}
+
+#[test]
+fn a_refused_stage_or_note_keeps_what_was_typed() {
+    let office = Office::new();
+    let id = job(&office, "Website relaunch");
+    let mut owner = office.signed_in("owner@alpha.de");
+    let page = format!("/jobs/{id}");
+    let refused = owner.act(
+        &page,
+        &format!("/jobs/{id}/stage"),
+        &[("stage", "GIBT_ES_NICHT")],
+    );
+    assert_eq!(refused.status, 409, "{}", refused.body);
+    assert!(
+        refused.body.contains("Nothing was saved"),
+        "{}",
+        refused.body
+    );
+    assert!(
+        refused.body.contains("id=\"field-stage-error\""),
+        "{}",
+        refused.body
+    );
+    let long = "x".repeat(5001);
+    let refused = owner.act(&page, &format!("/jobs/{id}/notes"), &[("text", &long)]);
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    assert!(refused.body.contains(&long), "the note typed stays");
+    assert!(refused.body.contains("id=\"field-text-error\""));
+    let empty = owner.act(&page, &format!("/jobs/{id}/notes"), &[("text", "  ")]);
+    assert_eq!(empty.status, 400);
+    assert!(empty.body.contains("is missing"));
+    let api = office
+        .api()
+        .get(&office.key_a, &format!("/v1/transactions/{id}"));
+    assert_eq!(api.body["stage"], "NEU");
+    assert_eq!(office.count("SELECT count(*) FROM transaction_notes"), 0);
+}
+
+#[test]
+fn the_bills_and_jobs_lists_are_paged() {
+    let office = Office::new();
+    let mut owner = office.signed_in("owner@alpha.de");
+    for number in ["P-1", "P-2", "P-3"] {
+        owner
+            .act("/bills/new", "/bills", &bill(number, "10.00", "1.90"))
+            .redirects_to_prefix("/bills/pur_");
+        job(&office, &format!("Job {number}"));
+    }
+    let first = owner.get("/bills?size=2");
+    assert!(
+        first.body.contains("Page 1 of 2 (3 bills)"),
+        "{}",
+        first.body
+    );
+    assert!(first.body.contains("P-3") && first.body.contains("P-2"));
+    assert!(!first.body.contains("P-1"));
+    assert!(first.body.contains("href=\"/bills?page=1\" rel=\"next\""));
+    let second = owner.get("/bills?page=1&size=2");
+    assert!(second.body.contains("P-1") && !second.body.contains("P-3"));
+    let jobs = owner.get("/jobs?stage=NEU&size=2");
+    assert!(jobs.body.contains("Page 1 of 2 (3 jobs)"), "{}", jobs.body);
+    assert!(
+        jobs.body
+            .contains("href=\"/jobs?page=1&amp;stage=NEU\" rel=\"next\""),
+        "{}",
+        jobs.body
+    );
+}
