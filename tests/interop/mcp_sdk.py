@@ -94,8 +94,9 @@ def calls(base, key, mode, earlier):
     notes_before = [f"Notiz ({m})" for m in earlier]
     line = {"description": "Beratung", "quantity": 2.5, "unit_price_minor": 9500, "tax_rate_percent": 19}
     drafted_line = {
-        "description": "Beratung", "quantity": "2.5", "unitPriceMinor": 9500,
+        "description": "Beratung", "quantity": "2.5", "unit": "C62", "unitPriceMinor": 9500,
         "taxes": [{"name": "USt", "rate": "19", "reason": None}],
+        "vatCategory": None, "exemptionCode": None,
     }
     title = f"Über das SDK ({mode})"
     note = f"Notiz ({mode})"
