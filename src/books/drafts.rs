@@ -46,6 +46,9 @@ stored_enum! {
     }
 }
 
+/// The reason a small business's invoice states (§19 UStG).
+pub const SMALL_BUSINESS_REASON: &str = "Gemäß § 19 UStG wird keine Umsatzsteuer berechnet.";
+
 /// The most lines one draft holds.
 pub const MAX_LINES: usize = 200;
 const MAX_DESCRIPTION: usize = 500;
@@ -615,6 +618,35 @@ impl NewDraftLine {
                     None
                 }
             }
+        };
+        // A small business (§19 UStG) charges no VAT: a line without a
+        // category is exempt (E) with the reason the invoice must state.
+        let small_business = company.particulars.small_business;
+        let charged = input
+            .tax_rate_percent
+            .as_deref()
+            .is_some_and(|r| Decimal::parse("taxRatePercent", r).is_ok_and(|r| !r.is_zero()))
+            || input.taxes.is_some();
+        if small_business {
+            if charged {
+                v.refused(
+                    "taxRatePercent",
+                    "is not given by a small business (§19 UStG), which charges no VAT; leave the rate out",
+                );
+            }
+            if vat_category.is_some_and(|c| !c.zero_rated()) {
+                v.refused(
+                    "vatCategory",
+                    "charges VAT, which a small business (§19 UStG) does not; leave it out (E applies)",
+                );
+            }
+        }
+        let (vat_category, exemption_reason) = match vat_category {
+            None if small_business && !charged => (
+                Some(Category::E),
+                exemption_reason.or_else(|| Some(SMALL_BUSINESS_REASON.to_string())),
+            ),
+            other => (other, exemption_reason),
         };
         let zero_rated = vat_category.is_some_and(|c| c.zero_rated());
         if (exemption_reason.is_some() || exemption_code.is_some())

@@ -237,11 +237,12 @@ pub fn trial_balance(
     })
 }
 
-/// The day `text` names (`YYYY-MM-DD`), else `default`.
+/// The day `text` names (`YYYY-MM-DD`), else (none or empty) `default`.
 ///
-/// Fails with `Invalid` naming `field` when the text is not a date.
+/// Fails with `Invalid` naming `field` when the text is not a date (white
+/// space included: only an empty value means the default).
 pub(crate) fn day_or(field: &str, text: Option<&str>, default: Date) -> Result<Date> {
-    match text.map(str::trim).filter(|t| !t.is_empty()) {
+    match text.filter(|t| !t.is_empty()) {
         Some(t) => clock::parse_date(field, t),
         None => Ok(default),
     }

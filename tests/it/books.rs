@@ -1120,3 +1120,14 @@ fn a_bill_bounds_its_supplier_like_the_api_bounds_a_customer() {
     assert_eq!(partners["total"], json!(1));
     assert_eq!(partners["data"][0]["number"], json!("K10001"));
 }
+
+#[test]
+fn an_as_of_day_is_a_date_or_empty() {
+    let w = World::new();
+    let c = w.client();
+    assert_eq!(c.get(&w.live, "/v1/reports/outstanding?asOf=").status, 200);
+    for bad in ["%09", "%202026-01-01", "2026-1-1", "heute"] {
+        c.get(&w.live, &format!("/v1/reports/outstanding?asOf={bad}"))
+            .refused(400, "ANFRAGE");
+    }
+}

@@ -862,3 +862,55 @@ fn each_format_rule_kontor_checks_has_a_failing_case() {
     assert_eq!(issue(&w, &x_draft)["number"], json!("2026-00001"));
     assert_eq!(issue(&w, &p_draft)["number"], json!("2026-00002"));
 }
+
+/// A small business (§19 UStG) charges no VAT: its lines are exempt (E)
+/// with the reason, and its invoice says so.
+#[test]
+fn a_small_business_charges_no_vat_and_says_why() {
+    let w = World::new();
+    let c = w.client();
+    w.data
+        .ok(&["company", "set", &w.company, "--small-business"]);
+    let buyer = customer(&w, &c, german("Kunde KG"), &[]);
+    let d = c.draft(&w.live, &buyer);
+    let (ok, _, err) = w.data.console(&[
+        "draft",
+        "line",
+        &d,
+        "--description",
+        "x",
+        "--quantity",
+        "1",
+        "--unit-price",
+        "100",
+        "--tax-rate",
+        "19",
+    ]);
+    assert!(!ok && err.contains("§19 UStG"), "{err}");
+    w.data.ok(&[
+        "draft",
+        "line",
+        &d,
+        "--description",
+        "Reparatur",
+        "--quantity",
+        "1",
+        "--unit-price",
+        "25000",
+    ]);
+    let drafted = c.get(&w.live, "/v1/invoices?size=1");
+    assert_eq!(drafted.body["total"], json!(0));
+    let invoice = issue(&w, &d);
+    let number = invoice["number"].as_str().unwrap();
+    assert_eq!(invoice["tax"]["minor"], json!(0));
+    let xml = String::from_utf8(document(&c, &w.live, number, "cii").raw).unwrap();
+    assert!(
+        xml.contains("<ram:CategoryCode>E</ram:CategoryCode>"),
+        "{xml}"
+    );
+    assert!(
+        xml.contains("<ram:ExemptionReason>Gemäß § 19 UStG wird keine Umsatzsteuer berechnet.</ram:ExemptionReason>"),
+        "{xml}"
+    );
+    keep(&w, &c, "small-business", number);
+}

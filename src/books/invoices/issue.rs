@@ -123,7 +123,15 @@ pub fn issue(tx: &Tx, tenant: &Tenant, draft_id: &str, options: &IssueOptions) -
     let eu_seller = jurisdiction::in_eu(company.country.as_str());
     let mut vats: Vec<Option<LineVat>> = Vec::with_capacity(lines.len());
     for (n, line) in lines.iter().enumerate() {
-        let vat = line_vat(line, eu_seller);
+        let vat = line_vat(line, eu_seller).and_then(|vat| match vat {
+            Some(v) if company.particulars.small_business && !v.category.zero_rated() => {
+                Err(format!(
+                    "charges {} % VAT, which a small business (§19 UStG) does not; change the line",
+                    v.rate
+                ))
+            }
+            other => Ok(other),
+        });
         match &vat {
             Err(problem) => verdict.refused(
                 format!("lines[{n}]"),
