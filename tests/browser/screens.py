@@ -27,6 +27,7 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.support.ui import WebDriverWait
 
 
@@ -92,7 +93,20 @@ class Run:
         """Clicks a link or button and waits until the next page has replaced this one."""
         old = self.driver.find_element(By.TAG_NAME, "html")
         element.click()
-        WebDriverWait(self.driver, 15).until(expected_conditions.staleness_of(old))
+
+        def replaced(_driver):
+            # Chromium may answer a question about the old page's node, asked
+            # while the new page loads, with "Node with given id does not
+            # belong to the document" instead of a stale-element error: that
+            # too means the page was replaced.
+            try:
+                return expected_conditions.staleness_of(old)(_driver)
+            except WebDriverException as e:
+                if "does not belong to the document" in str(e):
+                    return True
+                raise
+
+        WebDriverWait(self.driver, 15).until(replaced)
         WebDriverWait(self.driver, 15).until(
             lambda d: d.execute_script("return document.readyState") == "complete"
         )
