@@ -18,8 +18,10 @@ out=target/einvoice-docs
 rm -rf "$out"
 mkdir -p "$out"
 
-# 1. The test suite's scenarios write their documents.
-KONTOR_EINVOICE_OUT="$PWD/$out" cargo test --quiet --test it -- einvoices::scenarios
+# 1. The e-invoice tests write the documents they make (the scenarios, the
+#    customers' formats, a small business, …; not the PDF-only invoice in a
+#    three-decimal currency, which carries no XML by design).
+KONTOR_EINVOICE_OUT="$PWD/$out" cargo test --quiet --test it -- einvoices::
 
 # 2. The demo's invoices, fetched through the API.
 cargo build --quiet

@@ -125,6 +125,7 @@ fn issuing_stores_the_documents_and_serves_them_unchanged() {
     assert_eq!(pdf.status, 200);
     assert_eq!(pdf.header("Content-Type"), Some("application/pdf"));
     assert!(pdf.raw.starts_with(b"%PDF-"));
+    keep(&w, &c, "hours", number);
     let sha = hex::encode(Sha256::digest(&pdf.raw));
     assert_eq!(pdf.header("ETag"), Some(format!("\"{sha}\"").as_str()));
     assert_eq!(
@@ -249,6 +250,7 @@ fn the_customers_format_is_written_too() {
     let number = issue(&w, &d)["number"].as_str().unwrap().to_string();
     let shown = c.get(&w.live, &format!("/v1/invoices/{number}")).body;
     assert_eq!(shown["documents"], json!(["facturx", "cii", "xrechnung"]));
+    keep(&w, &c, "xrechnung-public-buyer", &number);
     let xml = String::from_utf8(document(&c, &w.live, &number, "xrechnung").raw).unwrap();
     assert!(xml.contains("urn:xeinkauf.de:kosit:xrechnung_3.0"), "{xml}");
     assert!(xml.contains("<ram:BuyerReference>04011000-12345-34</ram:BuyerReference>"));
@@ -278,6 +280,7 @@ fn the_customers_format_is_written_too() {
     w.data
         .ok(&["draft", "set", &d, "--order-reference", "PO-77"]);
     let number = issue(&w, &d)["number"].as_str().unwrap().to_string();
+    keep(&w, &c, "intra-community-peppol", &number);
     let xml = String::from_utf8(document(&c, &w.live, &number, "peppol").raw).unwrap();
     assert!(
         xml.contains("<cbc:ProfileID>urn:fdc:peppol.eu:2017:poacc:billing:01:1.0</cbc:ProfileID>")
