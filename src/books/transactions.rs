@@ -88,7 +88,10 @@ impl NewTransaction {
 }
 
 fn optional_date(field: &str, text: Option<&str>) -> Result<Option<Date>> {
-    text.map(|d| clock::parse_date(field, d.trim())).transpose()
+    // Only an empty value means no filter; white space is no date.
+    text.filter(|d| !d.is_empty())
+        .map(|d| clock::parse_date(field, d))
+        .transpose()
 }
 
 /// Creates a transaction and returns its id.
@@ -263,8 +266,8 @@ impl Filter {
             .take(optional_date("from", input.from.as_deref()))?
             .flatten();
         let mut to = v.take(optional_date("to", input.to.as_deref()))?.flatten();
-        if let Some(period) = input.period.as_deref().filter(|p| !p.trim().is_empty()) {
-            if let Some((start, end)) = v.take(parse_period(period.trim()))? {
+        if let Some(period) = input.period.as_deref().filter(|p| !p.is_empty()) {
+            if let Some((start, end)) = v.take(parse_period(period))? {
                 from = Some(from.map_or(start, |f| f.max(start)));
                 to = Some(to.map_or(end, |t| t.min(end)));
             }

@@ -1126,8 +1126,21 @@ fn an_as_of_day_is_a_date_or_empty() {
     let w = World::new();
     let c = w.client();
     assert_eq!(c.get(&w.live, "/v1/reports/outstanding?asOf=").status, 200);
-    for bad in ["%09", "%202026-01-01", "2026-1-1", "heute"] {
+    for bad in ["%09", "%0D", "%202026-01-01", "2026-1-1", "heute"] {
         c.get(&w.live, &format!("/v1/reports/outstanding?asOf={bad}"))
             .refused(400, "ANFRAGE");
+        for filter in ["from", "to"] {
+            for list in ["invoices", "transactions"] {
+                c.get(&w.live, &format!("/v1/{list}?{filter}={bad}"))
+                    .refused(400, "ANFRAGE");
+            }
+        }
+        c.get(&w.live, &format!("/v1/transactions?period={bad}"))
+            .refused(400, "ANFRAGE");
     }
+    assert_eq!(c.get(&w.live, "/v1/invoices?from=&to=").status, 200);
+    assert_eq!(
+        c.get(&w.live, "/v1/transactions?from=&to=&period=").status,
+        200
+    );
 }

@@ -454,9 +454,10 @@ impl Filter {
     pub fn check(input: FilterInput) -> Result<Filter> {
         let mut v = Violations::new();
         let mut date = |field: &str, text: Option<String>| -> Result<Option<Date>> {
-            match text.filter(|t| !t.trim().is_empty()) {
+            // Only an empty value means no filter; white space is no date.
+            match text.filter(|t| !t.is_empty()) {
                 None => Ok(None),
-                Some(t) => Ok(v.take(clock::parse_date(field, t.trim()))?),
+                Some(t) => Ok(v.take(clock::parse_date(field, &t))?),
             }
         };
         let from = date("from", input.from)?;
