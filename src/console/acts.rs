@@ -481,12 +481,7 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
             out,
             mode,
         }) => {
-            let format = Format::read(&format.to_ascii_lowercase()).ok_or_else(|| {
-                Error::invalid(
-                    "format",
-                    format!("is facturx, cii, xrechnung or peppol, not {format:?}"),
-                )
-            })?;
+            let format = Format::named(Some(format))?;
             let document = db.read(|conn| {
                 let t = company::tenant(conn, company, mode.environment())?;
                 invoice_documents::get(conn, &t, number, format)

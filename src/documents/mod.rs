@@ -55,6 +55,26 @@ impl Format {
         Format::ALL.into_iter().find(|f| f.as_str() == text)
     }
 
+    /// The format a caller asks for by name, the one reading of every
+    /// surface (the document route, `invoice document`).
+    ///
+    /// Fails with `Invalid` naming `format` when it is missing or not one of
+    /// the four names (lower case, as the API documents them).
+    pub fn named(text: Option<&str>) -> crate::error::Result<Format> {
+        let name = text.ok_or_else(|| {
+            crate::error::Error::invalid(
+                "format",
+                "is missing; give facturx, cii, xrechnung or peppol",
+            )
+        })?;
+        Format::read(name).ok_or_else(|| {
+            crate::error::Error::invalid(
+                "format",
+                format!("is facturx, cii, xrechnung or peppol, not {name:?}"),
+            )
+        })
+    }
+
     pub fn media_type(self) -> &'static str {
         match self {
             Format::FacturX => "application/pdf",

@@ -204,6 +204,20 @@ fn issuing_stores_the_documents_and_serves_them_unchanged() {
         !ok && err.contains("facturx, cii, xrechnung or peppol"),
         "{err}"
     );
+    // Both surfaces read a format name by the one rule: upper case is no name.
+    document(&c, &w.live, number, "CII").refused(400, "ANFRAGE");
+    let (ok, _, err) = w.data.console(&[
+        "invoice",
+        "document",
+        "--company",
+        &w.company,
+        number,
+        "--format",
+        "CII",
+        "--out",
+        "-",
+    ]);
+    assert!(!ok && err.contains("not \"CII\""), "{err}");
 
     // Another company and the sandbox do not see it.
     let other = w.data.company("Zweite GmbH", "ENTERPRISE");

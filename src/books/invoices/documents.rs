@@ -103,12 +103,18 @@ pub(crate) fn write(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) ->
             sha
         ])?;
     }
-    if note.is_some() {
-        tx.prepare_cached(
-            "UPDATE invoices SET documents_note = ?2 WHERE id = ?1 AND company_id = ?3 AND environment = ?4",
-        )?
-        .execute(params![invoice_id, note, tenant.company_id, tenant.environment])?;
+    match note {
+        Some(note) => set_note(tx, tenant, invoice_id, &note),
+        None => Ok(()),
     }
+}
+
+/// Records why an invoice lacks documents.
+fn set_note(tx: &Tx, tenant: &Tenant, invoice_id: &str, note: &str) -> Result<()> {
+    tx.prepare_cached(
+        "UPDATE invoices SET documents_note = ?2 WHERE id = ?1 AND company_id = ?3 AND environment = ?4",
+    )?
+    .execute(params![invoice_id, note, tenant.company_id, tenant.environment])?;
     Ok(())
 }
 
@@ -119,11 +125,7 @@ pub const FILLED_IN_BULK: &str = "Filled in bulk without documents.";
 ///
 /// Fails only on a storage error.
 pub(crate) fn filled_in_bulk(tx: &Tx, tenant: &Tenant, invoice_id: &str) -> Result<()> {
-    tx.prepare_cached(
-        "UPDATE invoices SET documents_note = ?2 WHERE id = ?1 AND company_id = ?3 AND environment = ?4",
-    )?
-    .execute(params![invoice_id, FILLED_IN_BULK, tenant.company_id, tenant.environment])?;
-    Ok(())
+    set_note(tx, tenant, invoice_id, FILLED_IN_BULK)
 }
 
 /// A stored document of an invoice: its bytes and SHA-256.

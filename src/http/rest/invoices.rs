@@ -4,7 +4,7 @@
 use super::{Call, Reply};
 use crate::books::invoices::{self, documents, Filter, FilterInput, Status};
 use crate::documents::Format;
-use crate::error::{Error, Result};
+use crate::error::Result;
 
 /// GET /v1/invoices; an unreadable `status` means no status filter (api.md §4).
 pub fn list(call: &Call) -> Result<Reply> {
@@ -32,20 +32,7 @@ pub fn get(call: &Call, number: &str) -> Result<Reply> {
 /// GET /v1/invoices/{number}/document?format=facturx|cii|xrechnung|peppol:
 /// the file stored at issue, unchanged, its SHA-256 as the ETag.
 pub fn document(call: &Call, number: &str) -> Result<Reply> {
-    let format = match call.query.get("format") {
-        None => {
-            return Err(Error::invalid(
-                "format",
-                "is missing; give facturx, cii, xrechnung or peppol",
-            ))
-        }
-        Some(name) => Format::read(name).ok_or_else(|| {
-            Error::invalid(
-                "format",
-                format!("is facturx, cii, xrechnung or peppol, not {name:?}"),
-            )
-        })?,
-    };
+    let format = Format::named(call.query.get("format"))?;
     let stored = documents::get(call.conn, call.tenant(), number, format)?;
     // The number's `/` (and anything a file name cannot hold) becomes `-`.
     let stem: String = number
