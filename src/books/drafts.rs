@@ -714,7 +714,7 @@ impl NewDraftLine {
                     Some(rate) if rate.is_zero() => {
                         v.refused(
                             "taxRatePercent",
-                            format!("is 0: {name} at 0 % needs the seller's reason why nothing is charged; give it as a named tax with its reason"),
+                            format!("is 0: {name} at 0 % needs the seller's reason why nothing is charged; give it a VAT category (Z, E, AE, K, G or O) with the exemption's reason or VATEX code, or a named tax with its reason"),
                         );
                         Vec::new()
                     }
