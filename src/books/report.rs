@@ -266,3 +266,157 @@ pub fn open_documents(
         total,
     })
 }
+
+/// What was invoiced and what was paid in one calendar month, in the book
+/// currency.
+#[derive(Debug, Clone, Serialize)]
+pub struct Month {
+    /// The month's first day.
+    pub first: Date,
+    /// The invoices issued in the month, less the corrections issued in it.
+    pub invoiced: i64,
+    /// The customers' payments received in the month.
+    pub received: i64,
+}
+
+/// The `count` calendar months up to and including the one of `through`
+/// (default today in the company's time zone), oldest first: what was
+/// invoiced (less corrections) and what customers paid in each, in the book
+/// currency at the rate fixed when each document or payment was recorded.
+///
+/// Fails with `Invalid` naming `through` when it is not a date.
+pub fn months(
+    conn: &Connection,
+    tenant: &Tenant,
+    through: Option<&str>,
+    count: u8,
+) -> Result<(Currency, Vec<Month>)> {
+    let company = company::get(conn, &tenant.company_id)?;
+    let through = ledger::day_or_today("through", through, &company)?;
+    let mut months = Vec::with_capacity(count as usize);
+    let mut first = through.first_of_month();
+    for _ in 0..count.max(1) {
+        months.push(Month {
+            first,
+            invoiced: 0,
+            received: 0,
+        });
+        first = first.yesterday().map_or(first, |d| d.first_of_month());
+    }
+    months.reverse();
+    let from = months[0].first;
+    let mut sums: Vec<(Date, i64, bool)> = Vec::new();
+    let mut stmt = conn.prepare_cached(
+        "SELECT issued_on, gross_book FROM invoices
+         WHERE company_id = ?1 AND environment = ?2 AND issued_on BETWEEN ?3 AND ?4",
+    )?;
+    let rows = stmt.query_map(
+        params![tenant.company_id, tenant.environment, from, through],
+        |row| {
+            let r = Row::new(row, "invoices");
+            Ok((r.get::<Date>(0)?, r.get::<i64>(1)?, true))
+        },
+    )?;
+    for row in rows {
+        sums.push(row?);
+    }
+    let mut stmt = conn.prepare_cached(
+        "SELECT paid_on, amount_book FROM payments
+         WHERE company_id = ?1 AND environment = ?2 AND direction = 'in' AND paid_on BETWEEN ?3 AND ?4",
+    )?;
+    let rows = stmt.query_map(
+        params![tenant.company_id, tenant.environment, from, through],
+        |row| {
+            let r = Row::new(row, "payments");
+            Ok((r.get::<Date>(0)?, r.get::<i64>(1)?, false))
+        },
+    )?;
+    for row in rows {
+        sums.push(row?);
+    }
+    for (day, amount, invoiced) in sums {
+        if let Some(month) = months.iter_mut().find(|m| m.first == day.first_of_month()) {
+            if invoiced {
+                month.invoiced += amount;
+            } else {
+                month.received += amount;
+            }
+        }
+    }
+    Ok((company.currency, months))
+}
+
+/// How long the receivables open at the end of a day have been overdue.
+#[derive(Debug, Clone, Serialize)]
+pub struct Ageing {
+    pub as_of: Date,
+    pub currency: Currency,
+    /// Open amounts not yet overdue (due on the day or later).
+    pub current: i64,
+    /// Open amounts overdue by 1–30, 31–60, 61–90 and more than 90 days.
+    pub overdue: [i64; 4],
+}
+
+/// The receivables open at the end of `as_of` (default today in the
+/// company's time zone) by how long they have been overdue, in the book
+/// currency; the buckets add up to the outstanding report's receivables.
+///
+/// Fails with `Invalid` naming `asOf` when it is not a date.
+pub fn ageing(conn: &Connection, tenant: &Tenant, as_of: Option<&str>) -> Result<Ageing> {
+    let company = company::get(conn, &tenant.company_id)?;
+    let as_of = ledger::day_or_today("asOf", as_of, &company)?;
+    let mut ageing = Ageing {
+        as_of,
+        currency: company.currency.clone(),
+        current: 0,
+        overdue: [0; 4],
+    };
+    let mut stmt = conn.prepare_cached(
+        "SELECT due_on, sum(amount) FROM open_items
+         WHERE company_id = ?1 AND environment = ?2 AND side = ?3 AND effective_on <= ?4
+         GROUP BY due_on",
+    )?;
+    let rows = stmt.query_map(
+        params![
+            tenant.company_id,
+            tenant.environment,
+            Side::Receivable,
+            as_of
+        ],
+        |row| {
+            let r = Row::new(row, "open_items");
+            Ok((r.get::<Date>(0)?, r.get::<i64>(1)?))
+        },
+    )?;
+    for row in rows {
+        let (due_on, amount) = row?;
+        let late = days_between(due_on, as_of);
+        match late {
+            ..=0 => ageing.current += amount,
+            1..=30 => ageing.overdue[0] += amount,
+            31..=60 => ageing.overdue[1] += amount,
+            61..=90 => ageing.overdue[2] += amount,
+            _ => ageing.overdue[3] += amount,
+        }
+    }
+    Ok(ageing)
+}
+
+/// Whole days from `from` to `to` (negative when `to` is earlier).
+fn days_between(from: Date, to: Date) -> i64 {
+    from.until(to).map_or(0, |span| i64::from(span.get_days()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn days_between_counts_whole_days_across_months_and_years() {
+        let d = |y, m, day| Date::new(y, m, day).unwrap();
+        assert_eq!(days_between(d(2026, 1, 31), d(2026, 3, 1)), 29);
+        assert_eq!(days_between(d(2025, 12, 31), d(2026, 1, 1)), 1);
+        assert_eq!(days_between(d(2026, 3, 1), d(2026, 1, 31)), -29);
+        assert_eq!(days_between(d(2024, 1, 1), d(2025, 1, 1)), 366);
+    }
+}

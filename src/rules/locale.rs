@@ -162,6 +162,24 @@ const MONTHS_EN: [&str; 12] = [
     "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
 ];
 
+const MONTHS_DE: [&str; 12] = [
+    "Jan", "Feb", "Mär", "Apr", "Mai", "Jun", "Jul", "Aug", "Sep", "Okt", "Nov", "Dez",
+];
+
+/// A month's short name: `Mar` (English) or `Mär` (German).
+pub fn month_short(lang: Lang, date: Date) -> &'static str {
+    let i = (date.month() - 1) as usize;
+    match lang {
+        Lang::De => MONTHS_DE[i],
+        Lang::En => MONTHS_EN[i],
+    }
+}
+
+/// A calendar month for a person: `Mar 2026` (English) or `Mär 2026` (German).
+pub fn month(lang: Lang, date: Date) -> String {
+    format!("{} {:04}", month_short(lang, date), date.year())
+}
+
 /// A calendar date for a person: `23.11.2026` (German) or `23 Nov 2026` (English).
 pub fn date(lang: Lang, date: Date) -> String {
     match lang {

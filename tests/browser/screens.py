@@ -11,6 +11,7 @@ session. axe-core checks every page for serious or critical WCAG
 failure."""
 
 import argparse
+import base64
 import datetime
 import http.server
 import json
@@ -143,7 +144,11 @@ class Run:
             print(f"  axe note on {name}: {v['impact']} {v['id']} ({v['help']})")
 
     def shot(self, name):
-        self.driver.save_screenshot(str(self.shots / f"{name}.png"))
+        """The whole page (up to 2,400 pixels tall), not only the window."""
+        size = self.driver.execute_cdp_cmd("Page.getLayoutMetrics", {})["cssContentSize"]
+        clip = {"x": 0, "y": 0, "width": size["width"], "height": min(size["height"], 2400), "scale": 1}
+        shot = self.driver.execute_cdp_cmd("Page.captureScreenshot", {"captureBeyondViewport": True, "clip": clip})
+        (self.shots / f"{name}.png").write_bytes(base64.b64decode(shot["data"]))
 
     def sign_in(self, role):
         email, password = self.people[role]

@@ -1045,6 +1045,115 @@ fn the_dashboard_shows_the_companys_own_figures_in_the_persons_notation() {
 }
 
 #[test]
+fn the_dashboard_charts_invoiced_and_received_per_month_and_the_receivables_by_age() {
+    let office = Office::new();
+    let today = jiff::Zoned::now()
+        .with_time_zone(jiff::tz::TimeZone::get("Europe/Berlin").unwrap())
+        .date();
+    let day = |days: i64| today.checked_sub(jiff::Span::new().days(days)).unwrap();
+    // 50 days ago: 1,190.00, due 36 days ago, so 31–60 days overdue; paid
+    // 190.00 today. Today: 119.00, not yet due.
+    let old = invoice(
+        &office,
+        &office.a,
+        "Alt GmbH",
+        100_000,
+        &day(50).to_string(),
+    );
+    invoice(&office, &office.a, "Neu GmbH", 10_000, &today.to_string());
+    office.data.ok(&[
+        "payment",
+        "record",
+        "--company",
+        &office.a,
+        "--invoice",
+        &old,
+        "--amount",
+        "19000",
+        "--on",
+        &today.to_string(),
+    ]);
+    // A bill due 10 days ago, unpaid.
+    office.data.ok(&[
+        "purchase",
+        "record",
+        "--company",
+        &office.a,
+        "--supplier",
+        "Papier AG",
+        "--document-number",
+        "R-9",
+        "--date",
+        &day(24).to_string(),
+        "--due",
+        &day(10).to_string(),
+        "--currency",
+        "EUR",
+        "--net",
+        "5000",
+        "--tax",
+        "950",
+    ]);
+    let mut alpha = office.signed_in("owner@alpha.de");
+    let page = alpha.get("/dashboard").body;
+    let row = |label: &str, amounts: &[&str]| {
+        let cells: String = amounts
+            .iter()
+            .map(|a| format!("<td class=\"amount\">{a}</td>"))
+            .collect();
+        format!("<th scope=\"row\">{label}</th>{cells}")
+    };
+    let month = |date: jiff::civil::Date| {
+        let names = [
+            "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+        ];
+        format!("{} {}", names[date.month() as usize - 1], date.year())
+    };
+    for expected in [
+        row(&month(day(50)), &["€1,190.00", "€0.00"]),
+        row(&month(today), &["€119.00", "€190.00"]),
+        row("Not yet due", &["€119.00"]),
+        row("1–30 days", &["€0.00"]),
+        row("31–60 days", &["€1,000.00"]),
+        row("over 90 days", &["€0.00"]),
+    ] {
+        assert!(page.contains(&expected), "{expected} not in {page}");
+    }
+    // Twelve months, the oldest first, drawn as an image with a name.
+    assert_eq!(page.matches("<th scope=\"row\">").count(), 12 + 5, "{page}");
+    let oldest = today
+        .first_of_month()
+        .checked_sub(jiff::Span::new().months(11))
+        .unwrap();
+    let first = page.find("<th scope=\"row\">").unwrap();
+    assert_eq!(page[first..].find(&month(oldest)), Some(16), "{page}");
+    assert!(page.contains("role=\"img\" aria-labelledby=\"months-title months-desc\""));
+    assert!(page.contains("<title id=\"ageing-title\">Receivables by days overdue</title>"));
+    assert!(
+        !page.contains("style="),
+        "no style attribute under style-src 'self'"
+    );
+    // The overdue bill is listed with its supplier.
+    assert!(page.contains(">R-9</a></td><td>Papier AG</td>"), "{page}");
+    // In German.
+    alpha.language = "de";
+    let page = alpha.get("/dashboard").body;
+    assert!(
+        page.contains(&row("31–60 Tage", &["1.000,00\u{a0}€"])),
+        "{page}"
+    );
+    // Another company's person sees none of it.
+    let mut beta = office.signed_in("owner@beta.de");
+    let page = beta.get("/dashboard").body;
+    assert!(
+        page.contains(&row(&month(today), &["€0.00", "€0.00"])),
+        "{page}"
+    );
+    assert!(page.contains(&row("31–60 days", &["€0.00"])));
+    assert!(page.contains("No bill is overdue.") && !page.contains("Papier"));
+}
+
+#[test]
 fn a_form_larger_than_the_screens_read_is_refused() {
     let office = Office::new();
     let mut browser = office.signed_in("owner@alpha.de");

@@ -12,6 +12,7 @@
 
 mod bills;
 mod books;
+mod chart;
 mod customers;
 mod dashboard;
 mod developers;
