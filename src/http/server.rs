@@ -661,7 +661,9 @@ async fn respond(
     );
     let busy = move |e: Error| refusal(&e, busy_headers, Some(busy_key));
     // The data file is read and written on the blocking pool, so a slow read
-    // never holds a worker other requests need.
+    // never holds a worker other requests need; a read of bounded cost may
+    // run right here when its share and a connection are free at once.
+    let bounded = mcp_headers.is_none() && rest::bounded(&request);
     let (reads, serve): (bool, Serve) = match mcp_headers {
         Some(headers) => {
             let parsed = mcp::parse(&request);
@@ -683,7 +685,7 @@ async fn respond(
         }
     };
     finish(
-        in_store(&app, reads, Some(tenant), serve)
+        in_store_where(&app, reads, bounded, Some(tenant), serve)
             .await
             .unwrap_or_else(busy),
     )
@@ -772,8 +774,24 @@ pub(crate) async fn in_store<T: Send + 'static>(
     tenant: Option<Tenant>,
     job: impl FnOnce(&Connection) -> T + Send + 'static,
 ) -> Result<T> {
+    in_store_where(app, reads, false, tenant, job).await
+}
+
+/// `in_store`, where a `bounded` read (one whose cost does not grow with
+/// the books, `rest::bounded`) also runs right here when its share and a
+/// connection are free at once, saving the hand-over to a blocking thread
+/// and back.
+///
+/// Fails as `in_store`.
+async fn in_store_where<T: Send + 'static>(
+    app: &Arc<App>,
+    reads: bool,
+    bounded: bool,
+    tenant: Option<Tenant>,
+    job: impl FnOnce(&Connection) -> T + Send + 'static,
+) -> Result<T> {
     let shares = &app.db.shares;
-    if reads && app.reads_on_workers {
+    if reads && (bounded || app.reads_on_workers) {
         if let Some(conn) = shares
             .try_admit(tenant.as_ref())
             .and_then(|admission| app.db.try_checkout(admission))

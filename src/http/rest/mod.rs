@@ -203,6 +203,44 @@ impl Route<'_> {
 }
 
 /// The route table. A known path with another method yields the `Allow` list.
+/// The deepest page of a list read on the worker that received it: beyond
+/// it, skipping the rows before the page is work that grows with the data.
+const BOUNDED_PAGES: i64 = 40;
+
+/// Whether a request is a read whose cost does not grow with the books: the
+/// key's identity, one record by its id or number, the webhook endpoints
+/// and event kinds, and the first pages of the customers, transactions and
+/// invoices without a search or a filter. Such a read may run on the worker
+/// that received it (when the company's share and a connection are free at
+/// once); searches, filters, deep pages, reports and documents always go to
+/// the blocking pool, so they never hold a worker.
+pub fn bounded(req: &Request) -> bool {
+    if req.method != Method::GET {
+        return false;
+    }
+    let segments: Vec<&str> = req.path.split('/').skip(1).collect();
+    let Ok(query) = Query::parse(&req.query) else {
+        return false;
+    };
+    match route(&req.method, &segments) {
+        Ok(
+            Route::Me
+            | Route::GetCustomer(_)
+            | Route::GetTransaction(_)
+            | Route::GetInvoice(_)
+            | Route::ListWebhooks
+            | Route::WebhookEvents,
+        ) => true,
+        Ok(Route::ListCustomers | Route::ListTransactions | Route::ListInvoices) => {
+            query.only_paging()
+                && query
+                    .paging()
+                    .is_ok_and(|paging| paging.page < BOUNDED_PAGES)
+        }
+        _ => false,
+    }
+}
+
 fn route<'a>(method: &Method, segments: &[&'a str]) -> Result<Route<'a>> {
     use Method as M;
     let route = match (method, segments) {
@@ -333,4 +371,54 @@ fn handle_admitted(app: &App, conn: &Connection, req: &Request, key: &AuthedKey)
         idempotency_key_repeated: req.repeated.contains(&"idempotency-key"),
     };
     dispatch(&call, route)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn get(path: &str, query: &str) -> Request {
+        Request {
+            method: Method::GET,
+            path: path.into(),
+            query: query.into(),
+            authorization: None,
+            idempotency_key: None,
+            repeated: Vec::new(),
+            body: Some(Vec::new()),
+        }
+    }
+
+    #[test]
+    fn only_reads_whose_cost_does_not_grow_with_the_books_are_bounded() {
+        for (path, query) in [
+            ("/v1/me", ""),
+            ("/v1/customers", ""),
+            ("/v1/customers", "size=25&page=3"),
+            ("/v1/customers/cus_1", ""),
+            ("/v1/transactions", "page=39"),
+            ("/v1/invoices/RE-1", ""),
+            ("/v1/webhooks", ""),
+            ("/v1/webhooks/events", ""),
+        ] {
+            assert!(bounded(&get(path, query)), "{path}?{query}");
+        }
+        for (path, query) in [
+            ("/v1/customers", "search=M%C3%BCller"),
+            ("/v1/customers", "page=40"),
+            ("/v1/customers", "page=x"),
+            ("/v1/transactions", "stage=open"),
+            ("/v1/invoices", "status=OPEN"),
+            ("/v1/invoices/RE-1/document", "format=pdf"),
+            ("/v1/reports/outstanding", ""),
+            ("/v1/webhooks/wh_1/deliveries", ""),
+            ("/v1/nothing", ""),
+            ("/v1/customers", "x=%zz"),
+        ] {
+            assert!(!bounded(&get(path, query)), "{path}?{query}");
+        }
+        let mut post = get("/v1/customers", "");
+        post.method = Method::POST;
+        assert!(!bounded(&post));
+    }
 }
