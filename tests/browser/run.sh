@@ -11,11 +11,11 @@ cd "$(dirname "$0")/../.."
 SELENIUM_VERSION=4.50.0
 AXE_VERSION=4.14.1
 
-if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
-    echo "installing Debian's chromium and chromium-driver"
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1 || ! command -v curl >/dev/null 2>&1; then
+    echo "installing Debian's chromium, chromium-driver and curl"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
-    apt-get install -y -qq chromium chromium-driver >/dev/null
+    apt-get install -y -qq chromium chromium-driver curl >/dev/null
 fi
 chromium --version
 

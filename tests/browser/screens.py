@@ -16,6 +16,7 @@ import datetime
 import http.server
 import json
 import re
+import subprocess
 import sys
 import threading
 import time
@@ -265,9 +266,11 @@ class Run:
         secret = self.driver.find_element(By.ID, "secret").get_attribute("value")
         assert secret.startswith("svc_live_"), secret
         self.axe("developers-key-created")
-        request = urllib.request.Request(self.base + "/v1/me", headers={"Authorization": f"Bearer {secret}"})
-        with urllib.request.urlopen(request, timeout=10) as answer:
-            me = json.load(answer)
+        # Used as a developer would: with curl.
+        me = json.loads(subprocess.run(
+            ["curl", "--silent", "--show-error", "--fail", "--max-time", "10",
+             "--header", f"Authorization: Bearer {secret}", self.base + "/v1/me"],
+            check=True, capture_output=True, text=True).stdout)
         assert me["name"] == "Browser key", me
         assert me["scopes"] == ["customers:read"], me
         self.link("Back to the developer settings")
