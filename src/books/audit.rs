@@ -58,21 +58,33 @@ pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, act: &str, subject: &str)
 ///
 /// Fails only on a storage error.
 pub fn history(conn: &Connection, tenant: &Tenant, subject: &str) -> Result<Vec<Entry>> {
-    let mut stmt = conn.prepare_cached(
+    history_of(conn, tenant, &[subject])
+}
+
+/// The history of several records of the tenant together (an invoice and
+/// the draft it was issued from), oldest first.
+///
+/// Fails only on a storage error.
+pub fn history_of(conn: &Connection, tenant: &Tenant, subjects: &[&str]) -> Result<Vec<Entry>> {
+    if subjects.is_empty() {
+        return Ok(Vec::new());
+    }
+    let places: Vec<String> = (0..subjects.len()).map(|i| format!("?{}", i + 3)).collect();
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT actor, act, subject, at FROM audit
-         WHERE company_id = ?1 AND environment = ?2 AND subject = ?3 ORDER BY seq",
-    )?;
-    let rows = stmt.query_map(
-        params![tenant.company_id, tenant.environment, subject],
-        |row| {
-            let r = Row::new(row, "audit");
-            Ok(Entry {
-                actor: r.get(0)?,
-                act: r.get(1)?,
-                subject: r.get(2)?,
-                at: r.get(3)?,
-            })
-        },
-    )?;
+         WHERE company_id = ?1 AND environment = ?2 AND subject IN ({}) ORDER BY seq",
+        places.join(", ")
+    ))?;
+    let mut values: Vec<&dyn rusqlite::ToSql> = vec![&tenant.company_id, &tenant.environment];
+    values.extend(subjects.iter().map(|s| s as &dyn rusqlite::ToSql));
+    let rows = stmt.query_map(values.as_slice(), |row| {
+        let r = Row::new(row, "audit");
+        Ok(Entry {
+            actor: r.get(0)?,
+            act: r.get(1)?,
+            subject: r.get(2)?,
+            at: r.get(3)?,
+        })
+    })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }

@@ -7,7 +7,7 @@
 //! the record of the settlement with its events, in the caller's transaction.
 
 use jiff::civil::Date;
-use rusqlite::params;
+use rusqlite::{params, Connection};
 use serde::Serialize;
 
 use crate::books::company::{self, Company};
@@ -18,11 +18,13 @@ use crate::books::report::{self, Side, NEVER_DUE};
 use crate::error::{Error, Result, Violations};
 use crate::outbox::events::{self, Fields, Kind as Event};
 use crate::rules::iso::Currency;
+use crate::rules::locale::{self, Lang};
 use crate::rules::money::{self, Decimal, Money};
 use crate::rules::text;
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::ids;
+use crate::store::row::Row;
 use crate::store::tenant::Tenant;
 use crate::stored_enum;
 
@@ -241,16 +243,22 @@ fn check_date(
     verdict: &mut Violations,
 ) -> Result<()> {
     if on < doc.date {
-        verdict.refuse(format!(
-            "A {what} dated {on} cannot precede {}, dated {}.",
-            doc.label, doc.date
-        ));
+        verdict.refused(
+            "on",
+            format!(
+                "is {on}: a {what} cannot precede {}, dated {}",
+                doc.label, doc.date
+            ),
+        );
     }
     if let Some(last) = last_settled(tx, tenant, &doc.id)?.filter(|last| *last > on) {
-        verdict.refuse(format!(
-            "{} was settled on {last}; settlements are recorded in date order, so a {what} dated {on} is refused.",
-            doc.label
-        ));
+        verdict.refused(
+            "on",
+            format!(
+                "is {on}: {} was settled on {last}, and settlements are recorded in date order",
+                doc.label
+            ),
+        );
     }
     Ok(())
 }
@@ -290,10 +298,17 @@ fn settle(
 ) -> Result<Settled> {
     let mut verdict = Violations::new();
     if amount > doc.outstanding {
-        verdict.refuse(format!(
-            "{amount} is more than the {} {} minor units outstanding on {}; overpayments are refused.",
-            doc.outstanding, doc.currency, doc.label
-        ));
+        verdict.refused(
+            "amount",
+            format!(
+                "is {} {}, more than the {} {} outstanding on {}; overpayments are refused",
+                locale::number(Lang::En, amount, doc.currency.exponent()),
+                doc.currency,
+                locale::number(Lang::En, doc.outstanding, doc.currency.exponent()),
+                doc.currency,
+                doc.label
+            ),
+        );
     }
     let what = match how {
         How::Money(_) => "payment",
@@ -485,6 +500,39 @@ fn payment_of(settled: Settled) -> Result<PaymentView> {
     settled
         .payment
         .ok_or_else(|| Error::internal("a payment was settled without its record"))
+}
+
+/// The payments recorded against the invoice `invoice_id` of the tenant,
+/// in the order they were recorded.
+///
+/// Fails only on a storage error.
+pub fn invoice_payments(
+    conn: &Connection,
+    tenant: &Tenant,
+    invoice_id: &str,
+) -> Result<Vec<PaymentView>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, currency, amount, method, reference, paid_on FROM payments
+         WHERE invoice_id = ?1 AND company_id = ?2 AND environment = ?3 ORDER BY seq",
+    )?;
+    let rows = stmt.query_map(
+        params![invoice_id, tenant.company_id, tenant.environment],
+        |row| {
+            let r = Row::new(row, "payments");
+            let currency: Currency = r.get(1)?;
+            Ok(PaymentView {
+                id: r.get(0)?,
+                direction: Direction::In,
+                target_kind: TargetKind::Invoice,
+                target_id: invoice_id.to_string(),
+                amount: Money::new(r.get(2)?, &currency),
+                method: r.get(3)?,
+                reference: r.get(4)?,
+                paid_on: r.get(5)?,
+            })
+        },
+    )?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// Records money in against the invoice `number`: partial payments are

@@ -528,7 +528,7 @@ impl<'a> Sheet<'a> {
             for (i, text) in desc.iter().enumerate() {
                 self.text(COL_DESC, y + LEAD * i as f32, TEXT, false, text);
             }
-            let quantity = decimal(&line.quantity.to_string(), self.lang);
+            let quantity = locale::decimal(self.lang, &line.quantity.to_string());
             self.text_right(COL_QTY_RIGHT, y, TEXT, false, &quantity);
             let unit = unit_name(&line.unit, self.lang);
             self.text_fit(COL_UNIT, y, TEXT, false, unit, UNIT_WIDTH);
@@ -586,7 +586,7 @@ impl<'a> Sheet<'a> {
             self.need(LEAD + 9.5 * reason.len() as f32);
             let y = self.y + TEXT;
             self.text_fit(LEFT, y, TEXT, false, &label, RIGHT - 200.0 - LEFT);
-            let rate = format!("{} %", decimal(&b.rate.to_string(), self.lang));
+            let rate = format!("{} %", locale::decimal(self.lang, &b.rate.to_string()));
             let rate = if self.lang == Lang::En {
                 rate.replace(" %", "%")
             } else {
@@ -1038,33 +1038,11 @@ fn unit_name(code: &str, lang: Lang) -> &str {
     lang.pick(en, de)
 }
 
-/// A decimal's text ("1234.5", "-0.125") in the language's notation
-/// ("1.234,5"), through the one number formatter.
-fn decimal(text: &str, lang: Lang) -> String {
-    let (negative, digits) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text),
-    };
-    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
-    let exponent = u8::try_from(fraction.len()).unwrap_or(u8::MAX);
-    match format!("{whole}{fraction}").parse::<i64>() {
-        Ok(units) if exponent <= 18 => {
-            let number = locale::number(lang, units, exponent);
-            if negative {
-                format!("-{number}")
-            } else {
-                number
-            }
-        }
-        _ => text.to_string(),
-    }
-}
-
 /// A line's VAT: its rate, with the category when it is not the standard one.
 fn line_rate(category: Category, rate: &str, lang: Lang) -> String {
     let percent = match lang {
-        Lang::De => format!("{} %", decimal(rate, lang)),
-        Lang::En => format!("{}%", decimal(rate, lang)),
+        Lang::De => format!("{} %", locale::decimal(lang, rate)),
+        Lang::En => format!("{}%", locale::decimal(lang, rate)),
     };
     match category {
         Category::S => percent,
@@ -1746,9 +1724,6 @@ mod tests {
         assert_eq!(language("DE"), Lang::De);
         assert_eq!(language("CH"), Lang::De);
         assert_eq!(language("FR"), Lang::En);
-        assert_eq!(decimal("1234.5", Lang::De), "1.234,5");
-        assert_eq!(decimal("-0.125", Lang::En), "-0.125");
-        assert_eq!(decimal("19", Lang::De), "19");
         assert_eq!(line_rate(Category::S, "5.5", Lang::De), "5,5 %");
         assert_eq!(line_rate(Category::AE, "0", Lang::En), "AE 0%");
         assert_eq!(

@@ -180,6 +180,28 @@ pub fn month(lang: Lang, date: Date) -> String {
     format!("{} {:04}", month_short(lang, date), date.year())
 }
 
+/// A decimal's text ("1234.5", "-0.125") in the language's notation
+/// ("1.234,5"), through the one number formatter.
+pub fn decimal(lang: Lang, text: &str) -> String {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+    let exponent = u8::try_from(fraction.len()).unwrap_or(u8::MAX);
+    match format!("{whole}{fraction}").parse::<i64>() {
+        Ok(units) if exponent <= 18 => {
+            let number = number(lang, units, exponent);
+            if negative {
+                format!("-{number}")
+            } else {
+                number
+            }
+        }
+        _ => text.to_string(),
+    }
+}
+
 /// A calendar date for a person: `23.11.2026` (German) or `23 Nov 2026` (English).
 pub fn date(lang: Lang, date: Date) -> String {
     match lang {
@@ -324,6 +346,13 @@ fn amount_example(lang: Lang, exponent: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn decimals_are_written_in_the_languages_notation() {
+        assert_eq!(decimal(Lang::De, "1234.5"), "1.234,5");
+        assert_eq!(decimal(Lang::En, "-0.125"), "-0.125");
+        assert_eq!(decimal(Lang::De, "19"), "19");
+    }
 
     fn eur() -> Currency {
         Currency::parse("c", "EUR").unwrap()

@@ -4,9 +4,10 @@ keeps what was typed), finds it in the list, switches the language; the
 owner creates an API key in Developers and uses it against /v1/me, and
 registers a webhook that receives the event of a bill; a bill is recorded
 and paid; a month is closed and the profit and loss and the balance sheet
-read final; a job moves a stage and gets a note; a viewer is refused each
-act; a form posted from another site is refused; signing out ends the
-session. axe-core checks every page for serious or critical WCAG
+read final; a job moves a stage and gets a note; an invoice's PDF is
+downloaded, the invoice paid in two parts and another cancelled; a viewer
+is refused each act; a form posted from another site is refused; signing
+out ends the session. axe-core checks every page for serious or critical WCAG
 2.1 A/AA violations. Prints 'N passed, N failed' and exits non-zero on any
 failure."""
 
@@ -424,6 +425,86 @@ class Run:
         assert "Spoke with the customer." in self.text()
         assert stage in self.text()
 
+    def open_invoice_owing_its_gross(self):
+        """Opens the newest open invoice that nothing was paid on yet."""
+        self.open("/invoices?status=OPEN")
+        for row in self.driver.find_elements(By.XPATH, "//main//tbody/tr"):
+            cells = row.find_elements(By.TAG_NAME, "td")
+            if cells[4].text == cells[5].text:
+                self.follow(cells[0].find_element(By.TAG_NAME, "a"))
+                return
+        raise AssertionError("no open invoice without payments: " + self.text())
+
+    def invoice_paid_in_parts_and_another_cancelled(self):
+        self.sign_in("accountant")
+        self.link("Invoices")
+        assert self.driver.title == "Invoices · kontor", self.driver.title
+        self.axe("invoices")
+        self.link("Paid")
+        assert "Stadtwerke Lüneburg" in self.text() and "Müller Bau GmbH" not in self.text()
+        self.type_into("search", "Müller")
+        self.press("//form[@role='search']//button")
+        assert "No invoice found." in self.text(), "nothing of Müller is paid"
+        self.link("All")
+        assert "Müller Bau GmbH" in self.text() and "Stadtwerke" not in self.text(), self.text()
+        self.axe("invoices-search")
+        self.open_invoice_owing_its_gross()
+        number = self.driver.find_element(By.TAG_NAME, "h1").text.removeprefix("Invoice ")
+        self.axe("invoice")
+        # The PDF, fetched with the person's session as the browser would download it.
+        link = self.driver.find_element(By.LINK_TEXT, "PDF (Factur-X)").get_attribute("href")
+        session = self.driver.get_cookie("kontor_session")["value"]
+        request = urllib.request.Request(link, headers={"Cookie": f"kontor_session={session}"})
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            assert answer.headers["Content-Type"] == "application/pdf", answer.headers
+            assert "attachment" in answer.headers["Content-Disposition"], answer.headers
+            assert answer.read(5) == b"%PDF-"
+        owed = self.driver.find_element(By.ID, "outstanding").text.removeprefix("€")
+        # More than is owed: refused beside the field, kept as typed.
+        self.type_into("amount", "99,999,999.00")
+        self.submit("Record payment")
+        assert self.field("amount").get_attribute("value") == "99,999,999.00"
+        assert "more than" in self.driver.find_element(By.ID, "field-amount-error").text
+        self.axe("invoice-payment-refused")
+        self.type_into("amount", "1,000.00")
+        self.field("reference").send_keys("Abschlag")
+        self.submit("Record payment")
+        assert "The payment is recorded." in self.text(), self.text()
+        rest = self.driver.find_element(By.ID, "outstanding").text.removeprefix("€")
+        assert rest != owed, (owed, rest)
+        assert "payment recorded" in self.text()
+        self.shot("invoice")
+        self.type_into("amount", rest)
+        self.submit("Record payment")
+        assert "Paid in full on" in self.text(), self.text()
+        assert self.driver.find_element(By.ID, "outstanding").text == "€0.00"
+        self.axe("invoice-paid")
+        # Another invoice is cancelled, after a page naming its credit note.
+        self.open_invoice_owing_its_gross()
+        other = self.driver.find_element(By.TAG_NAME, "h1").text.removeprefix("Invoice ")
+        assert other != number
+        self.link("Cancel invoice")
+        assert "cannot be undone" in self.text(), self.text()
+        credit_note = self.driver.find_element(By.ID, "next-number").text
+        self.axe("invoice-cancel-confirm")
+        self.type_into("reason", "Doppelt berechnet")
+        self.submit("Cancel the invoice")
+        assert self.driver.title == f"Credit note {credit_note} · kontor", self.driver.title
+        assert f"{other} is cancelled; this credit note {credit_note} reverses it." in self.text()
+        self.axe("credit-note")
+        self.link(other)
+        assert "cancelled" in self.text() and "Doppelt berechnet" in self.text()
+        # A viewer reads the invoices and is refused each act.
+        self.sign_in("viewer")
+        self.link("Invoices")
+        self.link("Open")
+        self.follow(self.driver.find_element(By.XPATH, "//main//tbody//a"))
+        assert "Record payment" not in self.text() and "Cancel invoice" not in self.text()
+        assert not self.driver.find_elements(By.NAME, "amount")
+        assert not self.driver.find_elements(By.LINK_TEXT, "Cancel invoice")
+        self.open(self.path().split("?")[0] + "/cancel")
+        assert "does not allow this; nothing was done" in self.text(), self.text()
+
     def viewer_is_refused(self):
         self.sign_in("viewer")
         self.link("Customers")
@@ -498,6 +579,7 @@ class Run:
             self.check("a webhook receives a bill recorded and paid", self.webhook_receives_a_bill)
             self.check("a month is closed and the statements read", self.close_a_month_and_read_the_statements)
             self.check("a job moves a stage and gets a note", self.a_job_moves_and_gets_a_note)
+            self.check("an invoice is paid in parts and another cancelled", self.invoice_paid_in_parts_and_another_cancelled)
             self.check("viewer is refused an act", self.viewer_is_refused)
             self.check("forged cross-site post is refused", self.forged_post_is_refused)
             self.check("signing out ends the session", self.sign_out_ends_the_session)

@@ -5,9 +5,9 @@
 //! all in the caller's transaction.
 
 use jiff::civil::Date;
-use rusqlite::params;
+use rusqlite::{params, Connection};
 
-use crate::books::company;
+use crate::books::company::{self, Company};
 use crate::books::invoices::{self, DocumentType, Move};
 use crate::books::ledger::{self, Account, Posting};
 use crate::books::numbering;
@@ -53,6 +53,33 @@ impl Cancellation {
             on,
         })
     }
+}
+
+/// The numbering series of the corrections a company issues in `year`.
+fn series(company: &Company, year: i16) -> String {
+    jurisdiction::series(company.country.as_str(), DocumentKind::Correction, year)
+}
+
+/// The number of the correction with sequence value `seq` in `year`.
+fn correction_number(company: &Company, year: i16, seq: i64) -> String {
+    jurisdiction::document_number(
+        company.country.as_str(),
+        &company.invoice_prefix,
+        DocumentKind::Correction,
+        year,
+        seq,
+    )
+}
+
+/// The number a correction dated today would take now, without taking it
+/// (another act may take it first; `cancel` answers the number taken).
+///
+/// Fails only on a storage error.
+pub fn next_number(conn: &Connection, tenant: &Tenant) -> Result<String> {
+    let company = company::get(conn, &tenant.company_id)?;
+    let year = company.today().year();
+    let seq = numbering::peek(conn, tenant, &series(&company, year), 1)?;
+    Ok(correction_number(&company, year, seq))
 }
 
 /// Cancels the invoice `number` by a full correction. Returns (original id,
@@ -102,16 +129,8 @@ pub fn cancel(
     verdict.finish()?;
     let (net_book, tax_book, gross_book) = original.book_figures(&company)?;
     let year = on.year();
-    let country = company.country.as_str();
-    let series = jurisdiction::series(country, DocumentKind::Correction, year);
-    let seq = numbering::take(tx, tenant, &series, 1)?;
-    let correction_number = jurisdiction::document_number(
-        country,
-        &company.invoice_prefix,
-        DocumentKind::Correction,
-        year,
-        seq,
-    );
+    let seq = numbering::take(tx, tenant, &series(&company, year), 1)?;
+    let correction_number = correction_number(&company, year, seq);
     let correction_id = ids::new_id("inv");
     tx.prepare_cached(
         "INSERT INTO invoices (id, company_id, environment, document_type, number, customer_id, buyer_name,

@@ -172,6 +172,23 @@ pub fn formats(
     Ok((formats, note))
 }
 
+/// The file name a document of the invoice `number` is downloaded as: the
+/// number with `/` (and anything else a file name cannot hold) as `-`, and
+/// the format's ending (`RE2026-00001.pdf`).
+pub fn file_name(number: &str, format: Format) -> String {
+    let stem: String = number
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    format!("{stem}.{}", format.extension())
+}
+
 /// One document of the invoice `number` of the tenant.
 ///
 /// Fails with `NotFound` for a number the tenant does not have, and with

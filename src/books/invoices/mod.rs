@@ -13,11 +13,13 @@ use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
+use crate::books::audit;
 use crate::books::company::{self, Company};
 use crate::error::{Error, Result, Violations};
 use crate::outbox::events::Fields;
 use crate::rules::iso::Currency;
 use crate::rules::money::{self, Decimal, Money};
+use crate::rules::text;
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::page::{Page, Paging, PAGE_LIMIT_SQL};
@@ -410,6 +412,25 @@ pub fn get_by_id(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Invoice
     stored_by_id(conn, tenant, id)?.view(conn, tenant, today, true)
 }
 
+/// The history of the document `number`: who did what to it, and to the
+/// draft it was issued from, oldest first.
+///
+/// Fails with `NotFound` when the tenant has no document with this number.
+pub fn history(conn: &Connection, tenant: &Tenant, number: &str) -> Result<Vec<audit::Entry>> {
+    let stored = stored_by_number(conn, tenant, number)?;
+    let draft: Option<String> = conn
+        .prepare_cached(
+            "SELECT draft_id FROM invoices WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
+        )?
+        .query_row(
+            params![stored.id, tenant.company_id, tenant.environment],
+            |r| r.get(0),
+        )?;
+    let mut subjects = vec![stored.id.as_str()];
+    subjects.extend(draft.as_deref());
+    audit::history_of(conn, tenant, &subjects)
+}
+
 /// Which documents a list shows by what they owe.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Status {
@@ -430,6 +451,9 @@ impl Status {
     }
 }
 
+/// The longest search text of the list.
+const MAX_SEARCH: usize = 200;
+
 /// The filters of an invoice list as a caller gives them.
 #[derive(Debug, Default, Clone)]
 pub struct FilterInput {
@@ -437,20 +461,41 @@ pub struct FilterInput {
     /// Inclusive issue dates, `YYYY-MM-DD`.
     pub from: Option<String>,
     pub to: Option<String>,
+    /// Part of the number or of the buyer's name (blank: no search).
+    pub search: Option<String>,
 }
 
 /// The checked filters of the invoice list.
-#[derive(Debug, Default, Clone, Copy)]
+#[derive(Debug, Default, Clone)]
 pub struct Filter {
     status: Option<Status>,
     from: Option<Date>,
     to: Option<Date>,
+    /// A LIKE pattern matching the text anywhere.
+    search: Option<String>,
+}
+
+/// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'` that
+/// matches the text anywhere.
+fn anywhere_pattern(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('%');
+    for c in text.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('%');
+    out
 }
 
 impl Filter {
-    /// Checks the filters.
+    /// Checks the filters: dates `YYYY-MM-DD`; a search of at most 200
+    /// characters, none of them a control character, trimmed (blank is none).
     ///
-    /// Fails with `Invalid` naming `from` or `to` when it is not a date.
+    /// Fails with `Invalid` naming `from` or `to` when it is not a date, or
+    /// `search` when it is too long or holds a control character.
     pub fn check(input: FilterInput) -> Result<Filter> {
         let mut v = Violations::new();
         let mut date = |field: &str, text: Option<String>| -> Result<Option<Date>> {
@@ -462,11 +507,17 @@ impl Filter {
         };
         let from = date("from", input.from)?;
         let to = date("to", input.to)?;
+        let search = input.search.filter(|s| !s.trim().is_empty());
+        let search = v
+            .take(text::optional("search", search.as_deref(), MAX_SEARCH))?
+            .flatten()
+            .map(|s| anywhere_pattern(s.trim()));
         v.finish()?;
         Ok(Filter {
             status: input.status,
             from,
             to,
+            search,
         })
     }
 }
@@ -509,7 +560,9 @@ pub(crate) fn count(tx: &Tx, tenant: &Tenant, what: Move) -> Result<()> {
 }
 
 /// A page of the tenant's documents, newest first (issue date, then the
-/// order of issue), their states as of today in the company's time zone.
+/// order of issue), their states as of today in the company's time zone;
+/// a search matches part of the number or of the buyer's name (ASCII
+/// letters in any case).
 ///
 /// Fails only on a storage error.
 pub fn list(
@@ -525,8 +578,9 @@ pub fn list(
         Some(Status::Paid) => "AND paid_on IS NOT NULL",
     };
     let range = "AND (?3 IS NULL OR issued_on >= ?3) AND (?4 IS NULL OR issued_on <= ?4)";
-    let where_ = format!("company_id = ?1 AND environment = ?2 {state} {range}");
-    let total = if filter.from.is_none() && filter.to.is_none() {
+    let search = "AND (?5 IS NULL OR number LIKE ?5 ESCAPE '\\' OR buyer_name LIKE ?5 ESCAPE '\\')";
+    let where_ = format!("company_id = ?1 AND environment = ?2 {state} {range} {search}");
+    let total = if filter.from.is_none() && filter.to.is_none() && filter.search.is_none() {
         tally(
             conn,
             tenant,
@@ -543,13 +597,14 @@ pub fn list(
                     tenant.company_id,
                     tenant.environment,
                     filter.from,
-                    filter.to
+                    filter.to,
+                    filter.search
                 ],
                 |r| r.get(0),
             )?
     };
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM invoices WHERE {where_} ORDER BY issued_on DESC, seq DESC {PAGE_LIMIT_SQL} OFFSET ?5"
+        "SELECT {COLUMNS} FROM invoices WHERE {where_} ORDER BY issued_on DESC, seq DESC {PAGE_LIMIT_SQL} OFFSET ?6"
     ))?;
     let stored = stmt
         .query_map(
@@ -558,6 +613,7 @@ pub fn list(
                 tenant.environment,
                 filter.from,
                 filter.to,
+                filter.search,
                 paging.offset()
             ],
             from_row,

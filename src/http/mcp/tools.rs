@@ -249,6 +249,7 @@ fn list_invoices(c: &Context, mut f: Fields) -> Result<Value> {
         status,
         from: f.text("from")?,
         to: f.text("to")?,
+        search: None,
     };
     let paging = paging(&mut f)?;
     f.finish()?;

@@ -14,6 +14,7 @@ pub fn list(call: &Call) -> Result<Reply> {
         status: q.get("status").and_then(Status::named),
         from: q.get("from").map(str::to_string),
         to: q.get("to").map(str::to_string),
+        search: None,
     })?;
     Ok(Reply::ok(&invoices::list(
         call.conn,
@@ -34,24 +35,16 @@ pub fn get(call: &Call, number: &str) -> Result<Reply> {
 pub fn document(call: &Call, number: &str) -> Result<Reply> {
     let format = Format::named(call.query.get("format"))?;
     let stored = documents::get(call.conn, call.tenant(), number, format)?;
-    // The number's `/` (and anything a file name cannot hold) becomes `-`.
-    let stem: String = number
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
     Ok(Reply::file(
         format.media_type(),
         stored.content,
         vec![
             (
                 "Content-Disposition",
-                format!("attachment; filename=\"{stem}.{}\"", format.extension()),
+                format!(
+                    "attachment; filename=\"{}\"",
+                    documents::file_name(number, format)
+                ),
             ),
             ("ETag", format!("\"{}\"", stored.sha256)),
         ],

@@ -16,6 +16,7 @@ mod chart;
 mod customers;
 mod dashboard;
 mod developers;
+mod invoices;
 mod jobs;
 mod login;
 mod page;
@@ -381,6 +382,12 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["jobs", id] if get => jobs::show(ctx, id),
         ["jobs", id, "stage"] if post => jobs::move_stage(ctx, id),
         ["jobs", id, "notes"] if post => jobs::add_note(ctx, id),
+        ["invoices"] if get => invoices::list(ctx),
+        ["invoices", number] if get => invoices::show(ctx, number),
+        ["invoices", number, "document"] if get => invoices::document(ctx, number),
+        ["invoices", number, "pay"] if post => invoices::pay(ctx, number),
+        ["invoices", number, "cancel"] if get => invoices::cancel_form(ctx, number),
+        ["invoices", number, "cancel"] if post => invoices::cancel(ctx, number),
         ["bills"] if get => bills::list(ctx),
         ["bills"] if post => bills::create(ctx),
         ["bills", "new"] if get => bills::new_form(ctx),

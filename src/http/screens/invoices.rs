@@ -1,0 +1,783 @@
+//! The invoices: the paged list with its status filter (the API's `OPEN`
+//! and `PAID`) and search (part of the number or the customer's name), one
+//! document with its figures, payments, stored documents and the history
+//! of who did what, recording a payment and cancelling an invoice by a
+//! correction. The payment's fields carry `payment record`'s flags
+//! (`amount`, `on`, `method`, `reference`), its amount typed as a person
+//! types it and read by `rules::locale::parse_amount` in the invoice's
+//! currency; the cancellation asks first on a page naming the credit note's
+//! number it would take now. `NewPayment::check` with
+//! `settlement::pay_invoice` and `Cancellation::check` with
+//! `invoices::cancel::cancel` do the rest, as the console's `payment record`
+//! and `invoice cancel` do: the same ledger entries, the same events. Every
+//! act records the person in the audit.
+
+use hyper::StatusCode;
+use maud::{html, Markup};
+
+use super::page::{csrf, may_act, pager, screen_with, Field, Problems, Screen};
+use super::{security_headers, see_other, Ctx};
+use crate::access::people::Capability;
+use crate::books::audit::{self, Entry};
+use crate::books::company;
+use crate::books::invoices::cancel::{self, CancelInput, Cancellation};
+use crate::books::invoices::{
+    self, documents, Filter, FilterInput, InvoiceView, PaymentState, Status,
+};
+use crate::books::settlement::{self, NewPayment, PaymentInput};
+use crate::documents::Format;
+use crate::error::{Error, Result, Violation};
+use crate::http::pipeline::Answer;
+use crate::rules::locale::{self, Lang};
+use crate::rules::money::Money;
+use crate::store::clock;
+use crate::store::page::{Paging, DEFAULT_SIZE};
+
+/// One text field of the payment form.
+struct FormField {
+    name: &'static str,
+    en: &'static str,
+    de: &'static str,
+    max: usize,
+    kind: &'static str,
+    required: bool,
+}
+
+const PAY_FIELDS: &[FormField] = &[
+    FormField {
+        name: "amount",
+        en: "Amount",
+        de: "Betrag",
+        max: 30,
+        kind: "text",
+        required: true,
+    },
+    FormField {
+        name: "on",
+        en: "Paid on",
+        de: "Bezahlt am",
+        max: 10,
+        kind: "date",
+        required: false,
+    },
+    FormField {
+        name: "reference",
+        en: "Reference",
+        de: "Verwendungszweck",
+        max: 200,
+        kind: "text",
+        required: false,
+    },
+];
+
+fn label(lang: Lang, field: &str) -> String {
+    match field {
+        "method" => lang.pick("Method", "Zahlungsart"),
+        "reason" => lang.pick("Reason", "Grund"),
+        "search" => lang.pick("Search", "Suche"),
+        other => PAY_FIELDS
+            .iter()
+            .find(|f| f.name == other)
+            .map_or(other, |f| lang.pick(f.en, f.de)),
+    }
+    .to_string()
+}
+
+/// Percent-encodes a path segment or a query value (a number may hold `/`).
+fn percent_encode(text: &str) -> String {
+    let mut out = String::new();
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// The address of a document's page (`/invoices/RE2026-00001`), and of its
+/// sub-pages with `rest` (`/pay`, `/cancel`, `/document?format=facturx`).
+fn href(number: &str, rest: &str) -> String {
+    format!("/invoices/{}{rest}", percent_encode(number))
+}
+
+/// The list's address with a status, a search and a page (of `size` rows,
+/// named when it is not the usual 25).
+fn list_href(status: Option<&str>, search: &str, page: i64, size: i64) -> String {
+    let mut out = format!("/invoices?page={page}");
+    if size != DEFAULT_SIZE {
+        out.push_str(&format!("&size={size}"));
+    }
+    if let Some(status) = status {
+        out.push_str("&status=");
+        out.push_str(status);
+    }
+    if !search.is_empty() {
+        out.push_str("&search=");
+        out.push_str(&percent_encode(search));
+    }
+    out
+}
+
+fn money(lang: Lang, m: &Money) -> String {
+    locale::amount(lang, m.minor, &m.currency)
+}
+
+/// Where a document stands, for a person; overdue in bold.
+fn state(lang: Lang, state: PaymentState) -> Markup {
+    match state {
+        PaymentState::Open => html! { (lang.pick("open", "offen")) },
+        PaymentState::Overdue => html! { strong.overdue { (lang.pick("overdue", "überfällig")) } },
+        PaymentState::Paid => html! { (lang.pick("paid", "bezahlt")) },
+        PaymentState::Cancelled => html! { (lang.pick("cancelled", "storniert")) },
+        PaymentState::Correction => html! { (lang.pick("credit note", "Stornorechnung")) },
+    }
+}
+
+fn method_name(lang: Lang, method: &str) -> &'static str {
+    match method {
+        "cash" => lang.pick("cash", "bar"),
+        "card" => lang.pick("card", "Karte"),
+        "other" => lang.pick("other", "anders"),
+        _ => lang.pick("bank transfer", "Überweisung"),
+    }
+}
+
+fn act_name(lang: Lang, act: &str) -> String {
+    match act {
+        "draft.created" => lang.pick("draft created", "Entwurf angelegt").into(),
+        "draft.changed" => lang.pick("draft changed", "Entwurf geändert").into(),
+        "draft.issued" | "invoice.issued" => lang.pick("issued", "ausgestellt").into(),
+        "payment.recorded" => lang.pick("payment recorded", "Zahlung erfasst").into(),
+        "invoice.cancelled" => lang.pick("cancelled", "storniert").into(),
+        "correction.issued" => lang
+            .pick(
+                "issued as the credit note of a cancellation",
+                "als Stornorechnung ausgestellt",
+            )
+            .into(),
+        other => other.into(),
+    }
+}
+
+/// How a person reads a format's download.
+fn format_name(lang: Lang, format: &str) -> &'static str {
+    match format {
+        "facturx" => lang.pick("PDF (Factur-X)", "PDF (Factur-X)"),
+        "cii" => lang.pick("CII XML (EN 16931)", "CII-XML (EN 16931)"),
+        "xrechnung" => lang.pick("XRechnung XML", "XRechnung-XML"),
+        "peppol" => lang.pick("Peppol UBL XML", "Peppol-UBL-XML"),
+        _ => "",
+    }
+}
+
+/// When an act happened, in the company's time zone: `23 Nov 2026, 14:05`.
+fn when(lang: Lang, zone: &jiff::tz::TimeZone, at: &str) -> String {
+    match at.parse::<jiff::Timestamp>() {
+        Ok(ts) => {
+            let local = ts.to_zoned(zone.clone());
+            format!(
+                "{}, {:02}:{:02}",
+                locale::date(lang, local.date()),
+                local.hour(),
+                local.minute()
+            )
+        }
+        Err(_) => at.to_string(),
+    }
+}
+
+fn title_of(lang: Lang, invoice: &InvoiceView) -> String {
+    if invoice.credit_note {
+        format!(
+            "{} {}",
+            lang.pick("Credit note", "Stornorechnung"),
+            invoice.number
+        )
+    } else {
+        format!("{} {}", lang.pick("Invoice", "Rechnung"), invoice.number)
+    }
+}
+
+/// GET /invoices?status=…&search=…&page=…
+pub fn list(ctx: &Ctx) -> Result<Answer> {
+    let lang = ctx.lang;
+    let tenant = &ctx.session.tenant;
+    let status = ctx.query.get("status").and_then(Status::named);
+    let status_param = match status {
+        Some(Status::Open) => Some("OPEN"),
+        Some(Status::Paid) => Some("PAID"),
+        None => None,
+    };
+    let search = ctx.query.get("search").unwrap_or("");
+    let paging = ctx.query.paging().unwrap_or(Paging {
+        page: 0,
+        size: DEFAULT_SIZE,
+    });
+    let checked = Filter::check(FilterInput {
+        status,
+        search: Some(search.to_string()),
+        ..FilterInput::default()
+    });
+    let (page, problems) = match checked.and_then(|f| invoices::list(ctx.conn, tenant, f, paging)) {
+        Ok(page) => (Some(page), Problems::default()),
+        Err(e @ Error::Invalid(_)) => (None, Problems::of(&e)),
+        Err(e) => return Err(e),
+    };
+    let tabs = [
+        (None, lang.pick("All", "Alle")),
+        (Some("OPEN"), lang.pick("Open", "Offen")),
+        (Some("PAID"), lang.pick("Paid", "Bezahlt")),
+    ];
+    let content = html! {
+        nav.sub aria-label=(lang.pick("Status", "Status")) {
+            ul {
+                @for (which, name) in tabs {
+                    li {
+                        @if which == status_param {
+                            a href=(list_href(which, search, 0, paging.size)) aria-current="page" { (name) }
+                        } @else {
+                            a href=(list_href(which, search, 0, paging.size)) { (name) }
+                        }
+                    }
+                }
+            }
+        }
+        form.search method="get" action="/invoices" role="search" {
+            @if let Some(status) = status_param {
+                input type="hidden" name="status" value=(status);
+            }
+            (Field {
+                name: "search",
+                label: lang.pick("Search number or customer", "Nummer oder Kunde suchen").into(),
+                value: search,
+                required: false,
+                max: 200,
+                kind: "search",
+                autocomplete: None,
+                hint: None,
+            }.render(lang, &problems))
+            button type="submit" { (lang.pick("Search", "Suchen")) }
+        }
+        @if let Some(page) = &page {
+            @if page.data.is_empty() {
+                p { (lang.pick("No invoice found.", "Keine Rechnung gefunden.")) }
+            } @else {
+                table {
+                    caption.visually-hidden { (lang.pick("Invoices, newest first", "Rechnungen, die neuesten zuerst")) }
+                    thead {
+                        tr {
+                            th scope="col" { (lang.pick("Number", "Nummer")) }
+                            th scope="col" { (lang.pick("Customer", "Kunde")) }
+                            th scope="col" { (lang.pick("Issued", "Ausgestellt")) }
+                            th scope="col" { (lang.pick("Due", "Fällig")) }
+                            th.amount scope="col" { (lang.pick("Gross", "Brutto")) }
+                            th.amount scope="col" { (lang.pick("Outstanding", "Offen")) }
+                            th scope="col" { (lang.pick("State", "Stand")) }
+                        }
+                    }
+                    tbody {
+                        @for i in &page.data {
+                            tr {
+                                td { a href=(href(&i.number, "")) { (i.number) } }
+                                td { (i.buyer) }
+                                td { (locale::date(lang, i.issued_on)) }
+                                td { (locale::date(lang, i.due_on)) }
+                                td.amount { (money(lang, &i.gross)) }
+                                td.amount { (money(lang, &i.outstanding)) }
+                                td { (state(lang, i.payment_state)) }
+                            }
+                        }
+                    }
+                }
+                (pager(lang, page, &|n| list_href(status_param, search, n, paging.size), ("invoices", "Rechnungen")))
+            }
+        }
+    };
+    let code = if problems.list.is_empty() {
+        StatusCode::OK
+    } else {
+        StatusCode::BAD_REQUEST
+    };
+    Ok(screen_with(
+        ctx,
+        code,
+        Screen::Invoices,
+        lang.pick("Invoices", "Rechnungen"),
+        content,
+    ))
+}
+
+/// The history of who did what, oldest first.
+fn history(ctx: &Ctx, entries: &[Entry]) -> Result<Markup> {
+    let lang = ctx.lang;
+    let company = company::get(ctx.conn, &ctx.session.tenant.company_id)?;
+    let zone = clock::zone(&company.timezone)?;
+    Ok(html! {
+        section aria-labelledby="history-heading" {
+            h2 #history-heading { (lang.pick("History", "Verlauf")) }
+            @if entries.is_empty() {
+                p { (lang.pick("No act recorded on the screens yet.", "Noch keine Handlung in den Masken erfasst.")) }
+            } @else {
+                ul.history {
+                    @for entry in entries {
+                        li { (when(lang, &zone, &entry.at)) " · " (entry.actor) " · " (act_name(lang, &entry.act)) }
+                    }
+                }
+            }
+        }
+    })
+}
+
+/// The page of one document: its particulars, lines, taxes and totals, its
+/// payments and the payment form while it owes something, its documents,
+/// the way to cancel it, and its history. `value` and `problems` are those
+/// of a refused payment.
+fn invoice_page(
+    ctx: &Ctx,
+    invoice: &InvoiceView,
+    status: StatusCode,
+    value: &dyn Fn(&str) -> String,
+    problems: &Problems,
+) -> Result<Answer> {
+    let lang = ctx.lang;
+    let tenant = &ctx.session.tenant;
+    let payments = settlement::invoice_payments(ctx.conn, tenant, &invoice.id)?;
+    let entries = invoices::history(ctx.conn, tenant, &invoice.number)?;
+    let notice = match ctx.query.get("done") {
+        _ if !problems.list.is_empty() => None,
+        Some("paid") => Some(
+            lang.pick("The payment is recorded.", "Die Zahlung ist erfasst.")
+                .to_string(),
+        ),
+        Some("cancelled") => invoice.corrects.as_ref().map(|original| match lang {
+            Lang::En => format!(
+                "{original} is cancelled; this credit note {} reverses it.",
+                invoice.number
+            ),
+            Lang::De => format!(
+                "{original} ist storniert; diese Stornorechnung {} hebt sie auf.",
+                invoice.number
+            ),
+        }),
+        _ => None,
+    };
+    let detail = invoice.detail.as_ref();
+    let takes_payments =
+        !invoice.credit_note && !invoice.cancelled && invoice.outstanding.minor > 0;
+    let method = value("method");
+    let currency_hint = match lang {
+        Lang::En => format!(
+            "Such as 1,234.56; outstanding {}",
+            money(lang, &invoice.outstanding)
+        ),
+        Lang::De => format!("Etwa 1.234,56; offen {}", money(lang, &invoice.outstanding)),
+    };
+    let pay_values: Vec<String> = PAY_FIELDS.iter().map(|f| value(f.name)).collect();
+    let content = html! {
+        @if let Some(notice) = &notice {
+            p.notice role="status" { (notice) }
+        }
+        dl.particulars {
+            div { dt { (lang.pick("Customer", "Kunde")) } dd { a href=(format!("/customers/{}", invoice.customer_id)) { (invoice.buyer) } } }
+            @if let Some(d) = detail {
+                div { dt { (lang.pick("Address", "Anschrift")) } dd {
+                    (d.buyer_address.street) ", " (d.buyer_address.postal_code) " " (d.buyer_address.city) ", " (d.buyer_address.country)
+                } }
+                @if let Some(vat) = &d.buyer_vat_id {
+                    div { dt { (lang.pick("Customer's VAT id", "USt-IdNr. des Kunden")) } dd { (vat) } }
+                }
+            }
+            div { dt { (lang.pick("Issued on", "Ausgestellt am")) } dd { (locale::date(lang, invoice.issued_on)) } }
+            div { dt { (lang.pick("Delivered on", "Geliefert am")) } dd { (locale::date(lang, invoice.delivered_on)) } }
+            @if !invoice.credit_note {
+                div { dt { (lang.pick("Due on", "Fällig am")) } dd { (locale::date(lang, invoice.due_on)) } }
+            }
+            div { dt { (lang.pick("State", "Stand")) } dd { (state(lang, invoice.payment_state)) } }
+            @if let Some(paid) = invoice.paid_on {
+                div { dt { (lang.pick("Paid in full on", "Vollständig bezahlt am")) } dd { (locale::date(lang, paid)) } }
+            }
+            @if let Some(sentence) = &invoice.payment_sentence {
+                div { dt { (lang.pick("Payment terms", "Zahlungsbedingungen")) } dd { (sentence) } }
+            }
+            @if let Some(by) = &invoice.cancelled_by {
+                div { dt { (lang.pick("Cancelled by the credit note", "Storniert durch die Stornorechnung")) } dd { a href=(href(by, "")) { (by) } } }
+            }
+            @if let Some(original) = &invoice.corrects {
+                div { dt { (lang.pick("Cancels the invoice", "Storniert die Rechnung")) } dd { a href=(href(original, "")) { (original) } } }
+            }
+            @if let Some(reason) = detail.and_then(|d| d.cancel_reason.as_ref()) {
+                div { dt { (lang.pick("Reason of the cancellation", "Grund der Stornierung")) } dd { (reason) } }
+            }
+        }
+        @if let Some(lines) = &invoice.lines {
+            table {
+                caption { (lang.pick("Lines", "Positionen")) }
+                thead {
+                    tr {
+                        th scope="col" { (lang.pick("Description", "Beschreibung")) }
+                        th.amount scope="col" { (lang.pick("Quantity", "Menge")) }
+                        th.amount scope="col" { (lang.pick("Unit price", "Einzelpreis")) }
+                        th.amount scope="col" { (lang.pick("Net", "Netto")) }
+                    }
+                }
+                tbody {
+                    @for line in lines {
+                        tr {
+                            td { (line.description) }
+                            td.amount { (locale::decimal(lang, &line.quantity.to_string())) }
+                            td.amount { (money(lang, &line.unit_price)) }
+                            td.amount { (money(lang, &line.net)) }
+                        }
+                    }
+                }
+            }
+        }
+        @if let Some(taxes) = invoice.taxes.as_ref().filter(|t| !t.is_empty()) {
+            table {
+                caption { (lang.pick("Taxes", "Steuern")) }
+                thead {
+                    tr {
+                        th scope="col" { (lang.pick("Tax", "Steuer")) }
+                        th.amount scope="col" { (lang.pick("Rate", "Satz")) }
+                        th.amount scope="col" { (lang.pick("Base", "Bemessungsgrundlage")) }
+                        th.amount scope="col" { (lang.pick("Amount", "Betrag")) }
+                    }
+                }
+                tbody {
+                    @for tax in taxes {
+                        tr {
+                            td { (tax.name) @if let Some(reason) = &tax.reason { " (" (reason) ")" } }
+                            td.amount { (locale::decimal(lang, &tax.rate.to_string())) (lang.pick("%", "\u{a0}%")) }
+                            td.amount { (money(lang, &tax.base)) }
+                            td.amount { (money(lang, &tax.amount)) }
+                        }
+                    }
+                }
+            }
+        }
+        section aria-labelledby="totals-heading" {
+            h2 #totals-heading { (lang.pick("Totals", "Summen")) }
+            dl.particulars {
+                div { dt { (lang.pick("Net", "Netto")) } dd { (money(lang, &invoice.net)) } }
+                div { dt { (lang.pick("Tax", "Steuer")) } dd { (money(lang, &invoice.tax)) } }
+                div { dt { (lang.pick("Gross", "Brutto")) } dd { (money(lang, &invoice.gross)) } }
+                @if !invoice.credit_note {
+                    div { dt { (lang.pick("Outstanding", "Offen")) } dd #outstanding { (money(lang, &invoice.outstanding)) } }
+                }
+            }
+        }
+        @if !invoice.credit_note {
+            section aria-labelledby="payments-heading" {
+                h2 #payments-heading { (lang.pick("Payments", "Zahlungen")) }
+                @if payments.is_empty() {
+                    p { (lang.pick("No payment is recorded.", "Keine Zahlung ist erfasst.")) }
+                } @else {
+                    table {
+                        caption.visually-hidden { (lang.pick("Payments, in the order recorded", "Zahlungen, in der Reihenfolge der Erfassung")) }
+                        thead {
+                            tr {
+                                th scope="col" { (label(lang, "on")) }
+                                th.amount scope="col" { (label(lang, "amount")) }
+                                th scope="col" { (label(lang, "method")) }
+                                th scope="col" { (label(lang, "reference")) }
+                            }
+                        }
+                        tbody {
+                            @for p in &payments {
+                                tr {
+                                    td { (locale::date(lang, p.paid_on)) }
+                                    td.amount { (money(lang, &p.amount)) }
+                                    td { (method_name(lang, p.method.as_str())) }
+                                    td { (p.reference.as_deref().unwrap_or("")) }
+                                }
+                            }
+                        }
+                    }
+                }
+                @if may_act(ctx) && takes_payments {
+                    h3 #pay-heading { (lang.pick("Record payment", "Zahlung erfassen")) }
+                    (problems.summary(lang, &|f| label(lang, f)))
+                    form.stack method="post" action=(href(&invoice.number, "/pay")) novalidate aria-labelledby="pay-heading" {
+                        (csrf(ctx))
+                        @for (i, f) in PAY_FIELDS.iter().enumerate() {
+                            (Field {
+                                name: f.name,
+                                label: lang.pick(f.en, f.de).to_string(),
+                                value: &pay_values[i],
+                                required: f.required,
+                                max: f.max,
+                                kind: f.kind,
+                                autocomplete: None,
+                                hint: match f.name {
+                                    "amount" => Some(currency_hint.clone()),
+                                    "on" => Some(lang.pick("Empty: today", "Leer: heute").to_string()),
+                                    _ => None,
+                                },
+                            }.render(lang, problems))
+                        }
+                        div.field {
+                            label for="field-method" { (label(lang, "method")) }
+                            select #field-method name="method" {
+                                @for m in ["bank", "cash", "card", "other"] {
+                                    option value=(m) selected[method == m] { (method_name(lang, m)) }
+                                }
+                            }
+                        }
+                        button type="submit" { (lang.pick("Record payment", "Zahlung erfassen")) }
+                    }
+                }
+            }
+        }
+        section aria-labelledby="documents-heading" {
+            h2 #documents-heading { (lang.pick("Documents", "Dokumente")) }
+            @if let Some(d) = detail {
+                @if d.documents.is_empty() {
+                    p { (lang.pick("This invoice has no stored documents.", "Zu dieser Rechnung sind keine Dokumente gespeichert.")) }
+                } @else {
+                    ul {
+                        @for format in &d.documents {
+                            li { a href=(href(&invoice.number, &format!("/document?format={format}"))) download { (format_name(lang, format)) } }
+                        }
+                    }
+                }
+                @if let Some(note) = &d.documents_note {
+                    p { (note) }
+                }
+            }
+        }
+        @if may_act(ctx) && !invoice.credit_note && !invoice.cancelled {
+            section aria-labelledby="cancel-heading" {
+                h2 #cancel-heading { (lang.pick("Cancel invoice", "Rechnung stornieren")) }
+                p {
+                    (lang.pick(
+                        "A cancellation issues a credit note that reverses this invoice in full; it cannot be undone.",
+                        "Eine Stornierung stellt eine Stornorechnung aus, die diese Rechnung ganz aufhebt; das lässt sich nicht rückgängig machen.",
+                    ))
+                }
+                p { a.button href=(href(&invoice.number, "/cancel")) { (lang.pick("Cancel invoice", "Rechnung stornieren")) } }
+            }
+        }
+        (history(ctx, &entries)?)
+        p { a href="/invoices" { (lang.pick("All invoices", "Alle Rechnungen")) } }
+    };
+    Ok(screen_with(
+        ctx,
+        status,
+        Screen::Invoices,
+        &title_of(lang, invoice),
+        content,
+    ))
+}
+
+/// GET /invoices/{number}
+pub fn show(ctx: &Ctx, number: &str) -> Result<Answer> {
+    let invoice = invoices::get(ctx.conn, &ctx.session.tenant, number)?;
+    invoice_page(
+        ctx,
+        &invoice,
+        StatusCode::OK,
+        &|_| String::new(),
+        &Problems::default(),
+    )
+}
+
+/// GET /invoices/{number}/document?format=facturx|cii|xrechnung|peppol: the
+/// file stored at issue, unchanged, as the API's document route answers it.
+pub fn document(ctx: &Ctx, number: &str) -> Result<Answer> {
+    let format = Format::named(ctx.query.get("format"))?;
+    let stored = documents::get(ctx.conn, &ctx.session.tenant, number, format)?;
+    let mut headers = vec![
+        ("Content-Type", format.media_type().to_string()),
+        (
+            "Content-Disposition",
+            format!(
+                "attachment; filename=\"{}\"",
+                documents::file_name(number, format)
+            ),
+        ),
+        ("ETag", format!("\"{}\"", stored.sha256)),
+    ];
+    security_headers(&mut headers);
+    Ok(Answer {
+        status: StatusCode::OK,
+        headers,
+        body: stored.content,
+        key_id: None,
+    })
+}
+
+/// The refusal of a form's own reading and the books' check together; a
+/// field the form could not read keeps only that problem.
+fn refusal(read: Vec<Violation>, checked: Option<Error>) -> Error {
+    let mut list = read.clone();
+    let mut refused = false;
+    if let Some(e) = checked {
+        refused = matches!(e, Error::Refused(_));
+        for v in e.violations() {
+            if !read.iter().any(|r| r.field == v.field) {
+                list.push(v.clone());
+            }
+        }
+    }
+    if refused && read.is_empty() {
+        Error::Refused(list)
+    } else {
+        Error::Invalid(list)
+    }
+}
+
+/// A refusal of the books as the form shows it: beside its field, or above
+/// the form in a sentence.
+fn as_form_refusal(e: Error) -> Error {
+    match e {
+        Error::Invalid(_) | Error::Refused(_) => refusal(Vec::new(), Some(e)),
+        Error::WrongState(sentence) => Error::Refused(vec![Violation::whole(sentence)]),
+        e => e,
+    }
+}
+
+/// POST /invoices/{number}/pay `{amount, on, method, reference}`: money in
+/// against the invoice, as `payment record` records it.
+pub fn pay(ctx: &Ctx, number: &str) -> Result<Answer> {
+    ctx.must(Capability::Act)?;
+    let tenant = &ctx.session.tenant;
+    let invoice = invoices::get(ctx.conn, tenant, number)?;
+    let mut read = Vec::new();
+    let minor = match locale::parse_amount(
+        ctx.lang,
+        "amount",
+        ctx.form.sent("amount").unwrap_or(""),
+        &invoice.currency,
+    ) {
+        Ok(minor) => Some(minor),
+        Err(e) => {
+            read.extend(e.violations().iter().cloned());
+            None
+        }
+    };
+    // An amount the form could not read goes to the books' check as a
+    // stand-in, so every other field's problem is said at once too.
+    let checked = NewPayment::check(PaymentInput {
+        amount: Some(minor.unwrap_or(1)),
+        on: ctx.form.get("on").map(str::to_string),
+        method: ctx.form.get("method").map(str::to_string),
+        reference: ctx.form.get("reference").map(str::to_string),
+    });
+    let paid = match checked {
+        Ok(payment) if read.is_empty() => ctx
+            .app
+            .db
+            .write(|tx| {
+                let (_, id) = settlement::pay_invoice(tx, tenant, number, &payment)?;
+                audit::record(tx, tenant, &ctx.actor(), "payment.recorded", &id)
+            })
+            .map_err(as_form_refusal),
+        Ok(_) => Err(refusal(read, None)),
+        Err(e) => Err(refusal(read, Some(e))),
+    };
+    match paid {
+        Ok(()) => Ok(see_other(&href(number, "?done=paid"))),
+        Err(e @ (Error::Invalid(_) | Error::Refused(_))) => {
+            let typed = |f: &str| ctx.form.sent(f).unwrap_or("").to_string();
+            invoice_page(ctx, &invoice, e.status(), &typed, &Problems::of(&e))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The confirmation of a cancellation: what it does, that it cannot be
+/// undone, the credit note's number it would take now, and the reason.
+fn cancel_page(
+    ctx: &Ctx,
+    invoice: &InvoiceView,
+    status: StatusCode,
+    reason: &str,
+    problems: &Problems,
+) -> Result<Answer> {
+    let lang = ctx.lang;
+    let next = cancel::next_number(ctx.conn, &ctx.session.tenant)?;
+    let gross = money(lang, &invoice.gross);
+    let content = html! {
+        p {
+            @match lang {
+                Lang::En => {
+                    "Cancelling " strong { (invoice.number) } " (" (invoice.buyer) ", " (gross) ") issues the credit note "
+                    strong #next-number { (next) } " dated today, which reverses the invoice in full: its ledger entry is reversed and nothing is owed on it any more."
+                }
+                Lang::De => {
+                    "Die Stornierung von " strong { (invoice.number) } " (" (invoice.buyer) ", " (gross) ") stellt die Stornorechnung "
+                    strong #next-number { (next) } " mit dem heutigen Datum aus, die die Rechnung ganz aufhebt: Ihre Buchung wird umgekehrt, und es ist nichts mehr offen."
+                }
+            }
+        }
+        p.problem {
+            (lang.pick(
+                "This cannot be undone. The number is the one the credit note would take now; if another document takes it first, the credit note takes the next one, and the result names it.",
+                "Das lässt sich nicht rückgängig machen. Die Nummer ist die, die die Stornorechnung jetzt erhielte; nimmt ein anderes Dokument sie zuerst, erhält die Stornorechnung die nächste, und das Ergebnis nennt sie.",
+            ))
+        }
+        (problems.summary(lang, &|f| label(lang, f)))
+        form.stack method="post" action=(href(&invoice.number, "/cancel")) novalidate {
+            (csrf(ctx))
+            (Field {
+                name: "reason",
+                label: label(lang, "reason"),
+                value: reason,
+                required: true,
+                max: 1000,
+                kind: "text",
+                autocomplete: None,
+                hint: Some(lang.pick("Shown on the credit note", "Steht auf der Stornorechnung").to_string()),
+            }.render(lang, problems))
+            button type="submit" { (lang.pick("Cancel the invoice", "Rechnung stornieren")) }
+        }
+        p { a href=(href(&invoice.number, "")) { (lang.pick("Back to the invoice", "Zurück zur Rechnung")) } }
+    };
+    let title = match lang {
+        Lang::En => format!("Cancel {}?", invoice.number),
+        Lang::De => format!("{} stornieren?", invoice.number),
+    };
+    Ok(screen_with(ctx, status, Screen::Invoices, &title, content))
+}
+
+/// GET /invoices/{number}/cancel: the confirmation, for an invoice that
+/// stands (a credit note or a cancelled invoice leads back to its page).
+pub fn cancel_form(ctx: &Ctx, number: &str) -> Result<Answer> {
+    ctx.must(Capability::Act)?;
+    let invoice = invoices::get(ctx.conn, &ctx.session.tenant, number)?;
+    if invoice.credit_note || invoice.cancelled {
+        return Ok(see_other(&href(number, "")));
+    }
+    cancel_page(ctx, &invoice, StatusCode::OK, "", &Problems::default())
+}
+
+/// POST /invoices/{number}/cancel `{reason}`: the full correction, as
+/// `invoice cancel` makes it; the answer is the credit note's page.
+pub fn cancel(ctx: &Ctx, number: &str) -> Result<Answer> {
+    ctx.must(Capability::Act)?;
+    let tenant = &ctx.session.tenant;
+    let invoice = invoices::get(ctx.conn, tenant, number)?;
+    let reason = ctx.form.sent("reason").unwrap_or("");
+    let done = Cancellation::check(CancelInput {
+        reason: Some(reason.to_string()),
+        on: None,
+    })
+    .and_then(|request| {
+        ctx.app.db.write(|tx| {
+            let (original, correction) = cancel::cancel(tx, tenant, number, &request)?;
+            audit::record(tx, tenant, &ctx.actor(), "invoice.cancelled", &original)?;
+            audit::record(tx, tenant, &ctx.actor(), "correction.issued", &correction)?;
+            Ok(invoices::get_by_id(tx, tenant, &correction)?.number)
+        })
+    })
+    .map_err(as_form_refusal);
+    match done {
+        Ok(credit_note) => Ok(see_other(&href(&credit_note, "?done=cancelled"))),
+        Err(e @ (Error::Invalid(_) | Error::Refused(_))) => {
+            cancel_page(ctx, &invoice, e.status(), reason, &Problems::of(&e))
+        }
+        Err(e) => Err(e),
+    }
+}
