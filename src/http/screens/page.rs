@@ -23,20 +23,22 @@ pub enum Screen {
     Jobs,
     Bills,
     Books,
+    Settings,
     Developers,
     /// A page outside the navigation (an error, the sign-in).
     None,
 }
 
 impl Screen {
-    /// The linked screens: those that exist. Drafts, invoices and settings
-    /// join this list as they are built.
-    const LINKED: [Screen; 6] = [
+    /// The linked screens: those that exist. Drafts and invoices join this
+    /// list as they are built.
+    const LINKED: [Screen; 7] = [
         Screen::Dashboard,
         Screen::Customers,
         Screen::Jobs,
         Screen::Bills,
         Screen::Books,
+        Screen::Settings,
         Screen::Developers,
     ];
 
@@ -55,6 +57,7 @@ impl Screen {
             Screen::Jobs => "/jobs",
             Screen::Bills => "/bills",
             Screen::Books => "/books",
+            Screen::Settings => "/settings",
             Screen::Developers => "/developers",
             Screen::None => "/",
         }
@@ -67,6 +70,7 @@ impl Screen {
             Screen::Jobs => lang.pick("Jobs", "Vorgänge"),
             Screen::Bills => lang.pick("Bills", "Eingangsrechnungen"),
             Screen::Books => lang.pick("Books", "Bücher"),
+            Screen::Settings => lang.pick("Settings", "Einstellungen"),
             Screen::Developers => lang.pick("Developers", "Entwickler"),
             Screen::None => "",
         }
