@@ -604,6 +604,8 @@ CREATE TABLE memberships (
     company_id TEXT NOT NULL REFERENCES companies (id),
     role       TEXT NOT NULL CHECK (role IN ('OWNER', 'ACCOUNTANT', 'VIEWER')),
     created_at TEXT NOT NULL,
+    -- disabled in this company by its owner: no session shows the company
+    disabled_at TEXT,
     PRIMARY KEY (user_id, company_id)
 ) STRICT;
 CREATE INDEX memberships_company ON memberships (company_id);
@@ -637,3 +639,26 @@ CREATE TABLE audit (
     at          TEXT NOT NULL
 ) STRICT;
 CREATE INDEX audit_subject ON audit (company_id, environment, subject, seq);
+
+-- A one-time link a person opens without a session: an invitation to a
+-- company (with the name and role it offers) or a password reset of a
+-- person of the company. Only the SHA-256 of the link's random token is
+-- kept; a link is used once and lives 24 hours from `created_at`. A newer
+-- link of the same kind for the same person replaces an unused older one.
+CREATE TABLE one_time_links (
+    seq        INTEGER PRIMARY KEY,
+    token_hash TEXT NOT NULL UNIQUE,
+    kind       TEXT NOT NULL CHECK (kind IN ('INVITATION', 'RESET')),
+    company_id TEXT NOT NULL REFERENCES companies (id),
+    email      TEXT NOT NULL,
+    name       TEXT,
+    role       TEXT CHECK (role IN ('OWNER', 'ACCOUNTANT', 'VIEWER')),
+    user_id    TEXT REFERENCES users (id),
+    -- who made it; NULL: the console
+    created_by TEXT REFERENCES users (id),
+    created_at TEXT NOT NULL,
+    used_at    TEXT,
+    CHECK ((kind = 'INVITATION') = (name IS NOT NULL AND role IS NOT NULL)),
+    CHECK ((kind = 'RESET') = (user_id IS NOT NULL))
+) STRICT;
+CREATE INDEX one_time_links_company ON one_time_links (company_id, kind, email);

@@ -89,6 +89,14 @@ impl Lockout {
         whole.push(now);
     }
 
+    /// Forgets every failure of an account, from any address (its password
+    /// was just reset through a link its owner made).
+    pub fn forget_account(&self, account: &str) {
+        let account = account.trim().to_lowercase();
+        let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
+        failures.pairs.retain(|(a, _), _| *a != account);
+    }
+
     /// Forgets the failures of a pair after a successful sign-in.
     pub fn succeed(&self, account: &str, address: IpAddr) {
         let mut failures = self.failures.lock().unwrap_or_else(|e| e.into_inner());
@@ -137,5 +145,17 @@ mod tests {
             .is_some());
         lockout.succeed("ann@x.de", a);
         assert_eq!(lockout.wait("ann@x.de", a, at), None);
+        // A reset forgets the account's failures from every address.
+        for i in 0..5 {
+            lockout.fail("ann@x.de", a, t0 + Duration::from_secs(20 + i));
+        }
+        assert!(lockout
+            .wait("ann@x.de", a, t0 + Duration::from_secs(30))
+            .is_some());
+        lockout.forget_account("Ann@X.de ");
+        assert_eq!(
+            lockout.wait("ann@x.de", a, t0 + Duration::from_secs(30)),
+            None
+        );
     }
 }

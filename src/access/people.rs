@@ -1,12 +1,16 @@
 //! The people who use the screens: a person (e-mail, name, password hash,
 //! language), their membership in companies with one role in each, and what
 //! each role may do. A person may belong to several companies (a tax
-//! adviser); a disabled person signs in nowhere and their sessions end.
+//! adviser); a disabled person signs in nowhere and their sessions end. An
+//! owner manages the people of their own company only: a person's role
+//! there, or their membership disabled there (their other companies keep
+//! them); a company always keeps one enabled owner.
 
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 use crate::access::passwords;
+use crate::books::audit::Actor;
 use crate::books::company;
 use crate::error::{Error, Result, Violations};
 use crate::rules::locale::Lang;
@@ -14,6 +18,7 @@ use crate::rules::text;
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::ids;
+use crate::store::page::{Page, Paging};
 use crate::store::row::Row;
 use crate::stored_enum;
 
@@ -140,6 +145,7 @@ pub struct Member {
     pub name: String,
     pub role: Role,
     pub company_id: String,
+    /// Disabled in kontor or in this company: signs in to it no more.
     pub disabled: bool,
     pub created_at: String,
 }
@@ -217,8 +223,8 @@ pub fn add(tx: &Tx, new: &NewMember) -> Result<Member> {
     member(tx, &new.company_id, &user_id)
 }
 
-const MEMBER_COLUMNS: &str =
-    "u.id, u.email, u.name, m.role, m.company_id, u.disabled_at IS NOT NULL, u.created_at";
+const MEMBER_COLUMNS: &str = "u.id, u.email, u.name, m.role, m.company_id,
+     u.disabled_at IS NOT NULL OR m.disabled_at IS NOT NULL, u.created_at";
 
 fn member_from_row(row: &rusqlite::Row) -> rusqlite::Result<Member> {
     let r = Row::new(row, "users");
@@ -233,7 +239,11 @@ fn member_from_row(row: &rusqlite::Row) -> rusqlite::Result<Member> {
     })
 }
 
-fn member(conn: &Connection, company_id: &str, user_id: &str) -> Result<Member> {
+/// A person of a company, by id.
+///
+/// Fails with `NotFound` when the person does not belong to that company
+/// (another company's person is not found).
+pub fn member(conn: &Connection, company_id: &str, user_id: &str) -> Result<Member> {
     conn.prepare_cached(&format!(
         "SELECT {MEMBER_COLUMNS} FROM memberships m JOIN users u ON u.id = m.user_id
          WHERE m.company_id = ?1 AND m.user_id = ?2"
@@ -253,6 +263,166 @@ pub fn list(conn: &Connection, company_id: &str) -> Result<Vec<Member>> {
          WHERE m.company_id = ?1 ORDER BY m.created_at, u.seq"
     ))?;
     let rows = stmt.query_map([company_id], member_from_row)?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// One page of the people of a company, in the order they were added.
+///
+/// Fails with `NotFound` for an unknown company.
+pub fn page(conn: &Connection, company_id: &str, paging: Paging) -> Result<Page<Member>> {
+    company::get(conn, company_id)?;
+    let total: i64 = conn
+        .prepare_cached("SELECT count(*) FROM memberships WHERE company_id = ?1")?
+        .query_row([company_id], |r| r.get(0))?;
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {MEMBER_COLUMNS} FROM memberships m JOIN users u ON u.id = m.user_id
+         WHERE m.company_id = ?1 ORDER BY m.created_at, u.seq {} OFFSET ?2",
+        crate::store::page::PAGE_LIMIT_SQL
+    ))?;
+    let rows = stmt.query_map(params![company_id, paging.offset()], member_from_row)?;
+    let mut data = Vec::new();
+    for row in rows.take(paging.size as usize) {
+        data.push(row?);
+    }
+    Ok(paging.envelope(data, total))
+}
+
+/// The person of a company with this e-mail address.
+///
+/// Fails with `NotFound` when no person of the company has it.
+pub fn member_by_email(conn: &Connection, company_id: &str, email: &str) -> Result<Member> {
+    let email = check_email(Some(email))?;
+    match user_id_of(conn, &email)? {
+        Some(id) => member(conn, company_id, &id)
+            .map_err(|_| Error::not_found(format!("Person {email} of company {company_id}"))),
+        None => Err(Error::not_found(format!(
+            "Person {email} of company {company_id}"
+        ))),
+    }
+}
+
+/// How many enabled owners a company has, not counting `except`.
+fn other_owners(conn: &Connection, company_id: &str, except: &str) -> Result<i64> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT count(*) FROM memberships m JOIN users u ON u.id = m.user_id
+             WHERE m.company_id = ?1 AND m.user_id <> ?2 AND m.role = 'OWNER'
+               AND m.disabled_at IS NULL AND u.disabled_at IS NULL",
+        )?
+        .query_row([company_id, except], |r| r.get(0))?)
+}
+
+/// Refuses to leave a company without an enabled owner.
+fn keeps_an_owner(conn: &Connection, member: &Member, what: &str) -> Result<()> {
+    if member.role == Role::Owner
+        && !member.disabled
+        && other_owners(conn, &member.company_id, &member.id)? == 0
+    {
+        return Err(Error::refused(format!(
+            "{} is the company's only owner and cannot be {what}; make another person owner first.",
+            member.email
+        )));
+    }
+    Ok(())
+}
+
+/// Gives a person of a company another role there; their sessions in that
+/// company carry it from the next request on. Their other companies keep
+/// theirs.
+///
+/// Fails with `NotFound` when the person does not belong to the company,
+/// and `Refused` when the company's only enabled owner would become
+/// something else.
+pub fn set_role(tx: &Tx, company_id: &str, user_id: &str, role: Role) -> Result<Member> {
+    let current = member(tx, company_id, user_id)?;
+    if role != Role::Owner {
+        keeps_an_owner(tx, &current, "given another role")?;
+    }
+    tx.execute(
+        "UPDATE memberships SET role = ?3 WHERE company_id = ?1 AND user_id = ?2",
+        params![company_id, user_id, role],
+    )?;
+    member(tx, company_id, user_id)
+}
+
+/// Disables a person in one company: no session shows that company to
+/// them any more (theirs there end now); their other companies keep them.
+/// Disabling twice is harmless.
+///
+/// Fails with `NotFound` when the person does not belong to the company,
+/// and `Refused` for the company's only enabled owner.
+pub fn disable_in(tx: &Tx, company_id: &str, user_id: &str) -> Result<Member> {
+    let current = member(tx, company_id, user_id)?;
+    keeps_an_owner(tx, &current, "disabled")?;
+    tx.execute(
+        "UPDATE memberships SET disabled_at = coalesce(disabled_at, ?3)
+         WHERE company_id = ?1 AND user_id = ?2",
+        params![company_id, user_id, clock::now()],
+    )?;
+    tx.execute(
+        "DELETE FROM sessions WHERE company_id = ?1 AND user_id = ?2",
+        params![company_id, user_id],
+    )?;
+    member(tx, company_id, user_id)
+}
+
+/// Enables a person disabled in one company again (not one disabled in
+/// all of kontor: `user disable` without a company is the operator's).
+///
+/// Fails with `NotFound` when the person does not belong to the company.
+pub fn enable_in(tx: &Tx, company_id: &str, user_id: &str) -> Result<Member> {
+    member(tx, company_id, user_id)?;
+    tx.execute(
+        "UPDATE memberships SET disabled_at = NULL WHERE company_id = ?1 AND user_id = ?2",
+        params![company_id, user_id],
+    )?;
+    member(tx, company_id, user_id)
+}
+
+/// The person a console act names with `--as`: an enabled person of the
+/// company whose role there may do `what`, as the audit records them.
+///
+/// Fails with `Refused` naming the field `as` when the address is no
+/// enabled person of the company or their role may not do `what`.
+pub fn acting(conn: &Connection, company_id: &str, email: &str, what: Capability) -> Result<Actor> {
+    let found = member_by_email(conn, company_id, email);
+    let member = match found {
+        Ok(member) if !member.disabled => member,
+        Ok(_) | Err(Error::NotFound(_)) | Err(Error::Invalid(_)) => {
+            return Err(Error::refused_at(
+                "as",
+                format!(
+                    "names {}, who is not an enabled person of company {company_id}",
+                    email.trim()
+                ),
+            ))
+        }
+        Err(e) => return Err(e),
+    };
+    if !member.role.may(what) {
+        return Err(Error::refused_at(
+            "as",
+            format!(
+                "names {}, whose role in company {company_id} ({}) does not allow this",
+                member.email,
+                member.role.as_str().to_lowercase()
+            ),
+        ));
+    }
+    Ok(Actor::Person {
+        id: member.id,
+        email: member.email,
+    })
+}
+
+/// The companies a person belongs to (disabled there or not), by id.
+///
+/// Fails only on a storage error.
+pub fn company_ids(conn: &Connection, user_id: &str) -> Result<Vec<String>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT company_id FROM memberships WHERE user_id = ?1 ORDER BY created_at",
+    )?;
+    let rows = stmt.query_map([user_id], |r| r.get(0))?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
@@ -341,13 +511,13 @@ pub fn credentials(conn: &Connection, email: &str) -> Result<Option<(String, Str
         .optional()?)
 }
 
-/// The companies a person belongs to, by company name.
+/// The companies a person belongs to and is enabled in, by company name.
 ///
 /// Fails only on a storage error.
 pub fn memberships(conn: &Connection, user_id: &str) -> Result<Vec<Membership>> {
     let mut stmt = conn.prepare_cached(
         "SELECT m.company_id, c.name, m.role FROM memberships m JOIN companies c ON c.id = m.company_id
-         WHERE m.user_id = ?1 ORDER BY c.name, c.seq",
+         WHERE m.user_id = ?1 AND m.disabled_at IS NULL ORDER BY c.name, c.seq",
     )?;
     let rows = stmt.query_map([user_id], |row| {
         let r = Row::new(row, "memberships");

@@ -61,7 +61,8 @@ pub fn random_token() -> String {
     base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(ids::random_bytes(32))
 }
 
-fn hash_of(token: &str) -> String {
+/// The SHA-256 of a token, as the data file keeps it (hex).
+pub fn hash_of(token: &str) -> String {
     hex::encode(Sha256::digest(token.as_bytes()))
 }
 
@@ -70,8 +71,9 @@ fn ago(now: Timestamp, span: Duration) -> String {
     format_instant(now.checked_sub(span).unwrap_or(Timestamp::MIN))
 }
 
-/// Starts a session for a person in one of their companies (the first by
-/// name when `company_id` is none), in production; returns the cookie's id.
+/// Starts a session for a person in one of their companies they are not
+/// disabled in (the first by name when `company_id` is none), in
+/// production; returns the cookie's id.
 /// A new id every time: a sign-in never continues an older session.
 ///
 /// Fails with `NotFound` when the person belongs to no such company.
@@ -79,7 +81,8 @@ pub fn start(tx: &Tx, user_id: &str, company_id: Option<&str>, now: Timestamp) -
     let company: Option<String> = tx
         .prepare_cached(
             "SELECT m.company_id FROM memberships m JOIN companies c ON c.id = m.company_id
-             WHERE m.user_id = ?1 AND (?2 IS NULL OR m.company_id = ?2) ORDER BY c.name, c.seq LIMIT 1",
+             WHERE m.user_id = ?1 AND (?2 IS NULL OR m.company_id = ?2) AND m.disabled_at IS NULL
+             ORDER BY c.name, c.seq LIMIT 1",
         )?
         .query_row(params![user_id, company_id], |r| r.get(0))
         .optional()?;
@@ -101,8 +104,8 @@ pub fn start(tx: &Tx, user_id: &str, company_id: Option<&str>, now: Timestamp) -
     Ok(token)
 }
 
-/// The live session a cookie's id names: its person not disabled, still a
-/// member of the company it shows, used within the idle time and begun
+/// The live session a cookie's id names: its person not disabled, still an
+/// enabled member of the company it shows, used within the idle time and begun
 /// within the absolute time. An expired session is none.
 ///
 /// Fails only on a storage error (or a stored value that cannot be read).
@@ -124,6 +127,7 @@ pub fn find(
          FROM sessions s
          JOIN users u ON u.id = s.user_id AND u.disabled_at IS NULL
          JOIN memberships m ON m.user_id = s.user_id AND m.company_id = s.company_id
+                            AND m.disabled_at IS NULL
          JOIN companies c ON c.id = s.company_id
          WHERE s.token_hash = ?1 AND s.last_seen_at >= ?2 AND s.created_at >= ?3",
     )?
@@ -181,7 +185,9 @@ pub fn switch(
     environment: Environment,
 ) -> Result<()> {
     let member: Option<i64> = tx
-        .prepare_cached("SELECT 1 FROM memberships WHERE user_id = ?1 AND company_id = ?2")?
+        .prepare_cached(
+            "SELECT 1 FROM memberships WHERE user_id = ?1 AND company_id = ?2 AND disabled_at IS NULL",
+        )?
         .query_row([&session.person.id, company_id], |r| r.get(0))
         .optional()?;
     if member.is_none() {

@@ -1,7 +1,8 @@
 //! Companies: their master data, plan, time zone and workflow, and the
 //! seller's particulars an invoice carries (`Particulars`: address, VAT id,
 //! registration, contact, bank account, electronic address, small-business
-//! status), created and changed only by a person (the console). The API
+//! status), created and changed only by a person (the console or the
+//! owner's settings screen). The API
 //! reads a company through its key and never changes it. This module owns
 //! the plan check's source, the workflow's stage keys, and the one way a
 //! person's act names its books: `tenant`, which refuses a company that does
@@ -272,6 +273,26 @@ impl ParticularsChange {
             managing_directors,
             small_business: input.small_business,
         })
+    }
+
+    /// Whether the change names no particular at all.
+    pub fn is_empty(&self) -> bool {
+        self.legal_name.is_absent()
+            && self.street.is_absent()
+            && self.postal_code.is_absent()
+            && self.city.is_absent()
+            && self.vat_id.is_absent()
+            && self.tax_number.is_absent()
+            && self.registration.is_absent()
+            && self.contact_name.is_absent()
+            && self.contact_phone.is_absent()
+            && self.contact_email.is_absent()
+            && self.electronic_address.is_absent()
+            && self.iban.is_absent()
+            && self.bic.is_absent()
+            && self.account_holder.is_absent()
+            && self.managing_directors.is_absent()
+            && self.small_business.is_none()
     }
 
     /// The particulars with this change applied.
@@ -726,6 +747,24 @@ pub fn set_plan(tx: &Tx, id: &str, plan: &str) -> Result<Company> {
     let changed = tx.execute(
         "UPDATE companies SET plan = ?2 WHERE id = ?1",
         params![id, plan],
+    )?;
+    if changed == 0 {
+        return Err(Error::not_found(format!("Company {id}")));
+    }
+    get(tx, id)
+}
+
+/// Sets a company's default payment days (0–365), or clears them so the
+/// country's apply; documents issued from now on use them where the
+/// customer has no agreed days of their own.
+///
+/// Fails with `Invalid` naming `paymentDays` outside 0–365, and `NotFound`
+/// for an unknown company.
+pub fn set_payment_days(tx: &Tx, id: &str, days: Option<i64>) -> Result<Company> {
+    let days = days.map(check_payment_days).transpose()?;
+    let changed = tx.execute(
+        "UPDATE companies SET payment_days = ?2 WHERE id = ?1",
+        params![id, days],
     )?;
     if changed == 0 {
         return Err(Error::not_found(format!("Company {id}")));

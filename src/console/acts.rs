@@ -1,13 +1,19 @@
 //! The console's commands, each read into the books' input types and run as
 //! one call of the books in one transaction, its result printed as JSON (in
-//! the API's shape where the API has one).
+//! the API's shape where the API has one). Every act writes its audit row in
+//! the same transaction, naming the person `--as` names (an enabled person
+//! of the company whose role allows the act) or else the system; a command
+//! that only reads refuses `--as`.
 
+use rusqlite::Connection;
 use serde_json::json;
 
 use super::args::*;
 use super::print;
 use crate::access::keys::{self, KeyInput, NewKey};
-use crate::access::people;
+use crate::access::links;
+use crate::access::people::{self, Capability};
+use crate::books::audit::{self, Actor};
 use crate::books::company::{
     self, CompanyInput, NewCompany, Owned, ParticularsChange, ParticularsInput,
 };
@@ -104,6 +110,46 @@ impl ParticularsArgs {
     }
 }
 
+/// Who a console act in `company_id` is recorded as: the person `--as`
+/// names, else the system.
+///
+/// Fails with `Refused` naming `as` when `--as` names no enabled person of
+/// the company or one whose role may not do `what`.
+fn actor(
+    conn: &Connection,
+    acting: Option<&str>,
+    company_id: &str,
+    what: Capability,
+) -> Result<Actor> {
+    match acting {
+        Some(email) => people::acting(conn, company_id, email, what),
+        None => Ok(Actor::System),
+    }
+}
+
+/// Refuses `--as` on a command that is no act within one company.
+///
+/// Fails with `Invalid` naming `as`.
+pub fn no_actor(acting: Option<&str>, why: &str) -> Result<()> {
+    match acting {
+        Some(_) => Err(Error::invalid("as", format!("names who acts, but {why}"))),
+        None => Ok(()),
+    }
+}
+
+/// Records a company-wide act (settings, keys, people) in the company's
+/// live books' audit.
+fn record_company_act(
+    tx: &Tx,
+    company_id: &str,
+    actor: &Actor,
+    act: &str,
+    subject: &str,
+) -> Result<()> {
+    let tenant = Tenant::new(company_id, Environment::Production);
+    audit::record(tx, &tenant, actor, act, subject)
+}
+
 /// The books a person's act on a record names: the record's own, or, with
 /// `--company`, that company's (where a record of another company is not found).
 ///
@@ -121,8 +167,8 @@ fn books_of(
     }
 }
 
-/// `company create | plan | workflow`
-pub fn company(db: &Db, cmd: &CompanyCommand) -> Result<()> {
+/// `company create | show | set | plan | workflow`
+pub fn company(db: &Db, cmd: &CompanyCommand, acting: Option<&str>) -> Result<()> {
     let company = match cmd {
         CompanyCommand::Create {
             name,
@@ -144,28 +190,72 @@ pub fn company(db: &Db, cmd: &CompanyCommand) -> Result<()> {
                 timezone: timezone.clone(),
                 particulars: particulars.input(&[])?,
             })?;
+            no_actor(acting, "a new company has no people yet")?;
             db.write(|tx| company::create(tx, new))?
         }
-        CompanyCommand::Show { company: id } => db.read(|conn| company::get(conn, id))?,
+        CompanyCommand::Show { company: id } => {
+            no_actor(acting, "`company show` only reads")?;
+            db.read(|conn| company::get(conn, id))?
+        }
         CompanyCommand::Set {
             company: id,
             particulars,
+            payment_days,
             clear,
         } => {
             let input = particulars.input(clear)?;
+            let days = match (payment_days, clear.contains(&CompanyClear::PaymentDays)) {
+                (Some(_), true) => {
+                    return Err(Error::invalid(
+                        "paymentDays",
+                        "is given and cleared at once; do one or the other",
+                    ))
+                }
+                (Some(days), false) => Some(Some(*days)),
+                (None, true) => Some(None),
+                (None, false) => None,
+            };
             db.write(|tx| {
-                let country = company::get(tx, id)?.country;
-                let change = ParticularsChange::check(input, &country)?;
-                company::set_particulars(tx, id, change)
+                let current = company::get(tx, id)?;
+                let actor = actor(tx, acting, id, Capability::ManageSettings)?;
+                let change = ParticularsChange::check(input, &current.country)?;
+                let mut company = current;
+                if !change.is_empty() {
+                    company = company::set_particulars(tx, id, change)?;
+                    record_company_act(tx, id, &actor, "company.changed", id)?;
+                }
+                if let Some(days) = days {
+                    company = company::set_payment_days(tx, id, days)?;
+                    record_company_act(tx, id, &actor, "company.payment_days_changed", id)?;
+                }
+                Ok(company)
             })?
         }
-        CompanyCommand::Plan { company: id, plan } => {
-            db.write(|tx| company::set_plan(tx, id, plan))?
-        }
+        CompanyCommand::Plan { company: id, plan } => db.write(|tx| {
+            let actor = actor(
+                tx,
+                acting,
+                &company::get(tx, id)?.id,
+                Capability::ManageSettings,
+            )?;
+            let company = company::set_plan(tx, id, plan)?;
+            record_company_act(tx, id, &actor, "company.plan_changed", id)?;
+            Ok(company)
+        })?,
         CompanyCommand::Workflow {
             company: id,
             stages,
-        } => db.write(|tx| company::set_workflow(tx, id, stages))?,
+        } => db.write(|tx| {
+            let actor = actor(
+                tx,
+                acting,
+                &company::get(tx, id)?.id,
+                Capability::ManageSettings,
+            )?;
+            let company = company::set_workflow(tx, id, stages)?;
+            record_company_act(tx, id, &actor, "company.workflow_changed", id)?;
+            Ok(company)
+        })?,
     };
     print(&company.view());
     Ok(())
@@ -182,8 +272,17 @@ fn password_from_stdin() -> Result<String> {
     Ok(line.trim_end_matches(['\n', '\r']).to_string())
 }
 
-/// `user create | list | disable | password`
-pub fn user(db: &Db, cmd: &UserCommand) -> Result<()> {
+/// Records an act on a person in every company they belong to (an act
+/// of the operator across kontor).
+fn record_everywhere(tx: &Tx, user_id: &str, act: &str) -> Result<()> {
+    for company_id in people::company_ids(tx, user_id)? {
+        record_company_act(tx, &company_id, &Actor::System, act, user_id)?;
+    }
+    Ok(())
+}
+
+/// `user create | list | disable | enable | role | password | reset`
+pub fn user(db: &Db, cmd: &UserCommand, acting: Option<&str>) -> Result<()> {
     match cmd {
         UserCommand::Create {
             company,
@@ -200,24 +299,119 @@ pub fn user(db: &Db, cmd: &UserCommand) -> Result<()> {
                 role: Some(role.clone()),
                 password,
             })?;
-            print(&db.write(|tx| people::add(tx, &new))?);
+            print(&db.write(|tx| {
+                company::get(tx, company)?;
+                let actor = actor(tx, acting, company, Capability::ManageUsers)?;
+                let member = people::add(tx, &new)?;
+                record_company_act(tx, company, &actor, "user.added", &member.id)?;
+                Ok(member)
+            })?);
         }
-        UserCommand::List { company } => print(&db.read(|conn| people::list(conn, company))?),
-        UserCommand::Disable { email } => {
-            let person = db.write(|tx| people::disable(tx, email))?;
+        UserCommand::List { company } => {
+            no_actor(acting, "`user list` only reads")?;
+            print(&db.read(|conn| people::list(conn, company))?)
+        }
+        UserCommand::Disable {
+            email,
+            company: Some(company),
+        } => print(&db.write(|tx| {
+            company::get(tx, company)?;
+            let actor = actor(tx, acting, company, Capability::ManageUsers)?;
+            let member = people::member_by_email(tx, company, email)?;
+            let member = people::disable_in(tx, company, &member.id)?;
+            record_company_act(tx, company, &actor, "user.disabled", &member.id)?;
+            Ok(member)
+        })?),
+        UserCommand::Disable {
+            email,
+            company: None,
+        } => {
+            no_actor(
+                acting,
+                "`user disable` without --company acts across kontor; name the company",
+            )?;
+            let person = db.write(|tx| {
+                let person = people::disable(tx, email)?;
+                record_everywhere(tx, &person.id, "user.disabled")?;
+                Ok(person)
+            })?;
             print(&json!({ "id": person.id, "email": person.email, "disabled": true }));
         }
+        UserCommand::Enable { email, company } => print(&db.write(|tx| {
+            company::get(tx, company)?;
+            let actor = actor(tx, acting, company, Capability::ManageUsers)?;
+            let member = people::member_by_email(tx, company, email)?;
+            let member = people::enable_in(tx, company, &member.id)?;
+            record_company_act(tx, company, &actor, "user.enabled", &member.id)?;
+            Ok(member)
+        })?),
+        UserCommand::Role {
+            company,
+            email,
+            role,
+        } => {
+            let role = people::Role::read(role)?;
+            print(&db.write(|tx| {
+                company::get(tx, company)?;
+                let actor = actor(tx, acting, company, Capability::ManageUsers)?;
+                let member = people::member_by_email(tx, company, email)?;
+                let member = people::set_role(tx, company, &member.id, role)?;
+                record_company_act(tx, company, &actor, "user.role_changed", &member.id)?;
+                Ok(member)
+            })?)
+        }
         UserCommand::Password { email, .. } => {
+            no_actor(
+                acting,
+                "`user password` acts across kontor; use `user reset --company` to act as an owner",
+            )?;
             let password = password_from_stdin()?;
-            let person = db.write(|tx| people::set_password(tx, email, &password))?;
+            let person = db.write(|tx| {
+                let person = people::set_password(tx, email, &password)?;
+                record_everywhere(tx, &person.id, "user.password_set")?;
+                Ok(person)
+            })?;
             print(&json!({ "id": person.id, "email": person.email, "passwordChanged": true }));
+        }
+        UserCommand::Reset {
+            company,
+            email,
+            public_url,
+        } => {
+            let base = match public_url {
+                Some(url) => Some(crate::http::screens::origin_of(url).ok_or_else(|| {
+                    Error::invalid(
+                        "publicUrl",
+                        "is not an address such as https://books.example.com",
+                    )
+                })?),
+                None => None,
+            };
+            let made = db.write(|tx| {
+                company::get(tx, company)?;
+                let actor = actor(tx, acting, company, Capability::ManageUsers)?;
+                let member = people::member_by_email(tx, company, email)?;
+                let made = links::reset(tx, company, &member.id, &actor, jiff::Timestamp::now())?;
+                record_company_act(tx, company, &actor, "user.reset_link_made", &member.id)?;
+                Ok(made)
+            })?;
+            let path = crate::http::screens::link_path(made.kind, &made.token);
+            let mut out = json!({
+                "email": made.email,
+                "path": path,
+                "expiresAt": made.expires_at,
+            });
+            if let Some(base) = base {
+                out["url"] = json!(format!("{base}{path}"));
+            }
+            print(&out);
         }
     }
     Ok(())
 }
 
 /// `key create | list | revoke`
-pub fn key(db: &Db, cmd: &KeyCommand) -> Result<()> {
+pub fn key(db: &Db, cmd: &KeyCommand, acting: Option<&str>) -> Result<()> {
     let out = match cmd {
         KeyCommand::Create {
             company,
@@ -233,10 +427,26 @@ pub fn key(db: &Db, cmd: &KeyCommand) -> Result<()> {
                 scopes: Some(scopes.clone()),
                 expires_at: expires_at.clone(),
             })?;
-            db.write(|tx| keys::create(tx, new))?
+            db.write(|tx| {
+                company::get(tx, company)?;
+                let actor = actor(tx, acting, company, Capability::ManageDevelopers)?;
+                let key = keys::create(tx, new)?;
+                let id = key["id"].as_str().unwrap_or_default();
+                record_company_act(tx, company, &actor, "key.created", id)?;
+                Ok(key)
+            })?
         }
-        KeyCommand::List { company } => db.read(|conn| keys::list(conn, company))?,
-        KeyCommand::Revoke { key } => db.write(|tx| keys::revoke(tx, key))?,
+        KeyCommand::List { company } => {
+            no_actor(acting, "`key list` only reads")?;
+            db.read(|conn| keys::list(conn, company))?
+        }
+        KeyCommand::Revoke { key } => db.write(|tx| {
+            let revoked = keys::revoke(tx, key)?;
+            let company = revoked["companyId"].as_str().unwrap_or_default();
+            let actor = actor(tx, acting, company, Capability::ManageDevelopers)?;
+            record_company_act(tx, company, &actor, "key.revoked", key)?;
+            Ok(revoked)
+        })?,
     };
     print(&out);
     Ok(())
@@ -270,8 +480,15 @@ fn named_tax(text: &str) -> Result<TaxInput> {
     }
 }
 
-/// The acts on the books; each is one transaction.
-pub fn act(db: &Db, command: &Command) -> Result<()> {
+/// The acts on the books; each is one transaction, with its audit row.
+pub fn act(db: &Db, command: &Command, acting: Option<&str>) -> Result<()> {
+    // Records `act` on `subject` in the tenant's audit, as the person who acts.
+    let done = |tx: &Tx, t: &Tenant, what: Capability, act: &str, subject: &str| -> Result<()> {
+        let actor = actor(tx, acting, &t.company_id, what)?;
+        audit::record(tx, t, &actor, act, subject)
+    };
+    let acts =
+        |tx: &Tx, t: &Tenant, act: &str, subject: &str| done(tx, t, Capability::Act, act, subject);
     match command {
         Command::Customer(CustomerCommand::Terms {
             customer,
@@ -279,7 +496,9 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
             mode,
         }) => print(&db.write(|tx| {
             let t = company::owner(tx, Owned::Customer, customer, mode.environment())?;
-            customers::set_terms(tx, &t, customer, *payment_days)
+            let changed = customers::set_terms(tx, &t, customer, *payment_days)?;
+            acts(tx, &t, "customer.changed", customer)?;
+            Ok(changed)
         })?),
         Command::Customer(CustomerCommand::Set(args)) => {
             let CustomerSetArgs {
@@ -325,7 +544,9 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
                 let t = books_of(tx, company, Owned::Customer, customer, mode.environment())?;
                 let current = customers::get(tx, &t, customer)?;
                 let change = CustomerChange::check(input, &current)?;
-                customers::change(tx, &t, customer, change)
+                let changed = customers::change(tx, &t, customer, change)?;
+                acts(tx, &t, "customer.changed", customer)?;
+                Ok(changed)
             })?)
         }
         Command::Draft(DraftCommand::Set {
@@ -359,6 +580,7 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
             print(&db.write(|tx| {
                 let t = books_of(tx, company, Owned::Draft, draft, mode.environment())?;
                 drafts::set_references(tx, &t, draft, change)?;
+                acts(tx, &t, "draft.changed", draft)?;
                 drafts::get(tx, &t, draft)
             })?)
         }
@@ -380,6 +602,7 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
             print(&db.write(|tx| {
                 let t = company::tenant(tx, company, mode.environment())?;
                 let id = drafts::create(tx, &t, &new)?;
+                acts(tx, &t, "draft.created", &id)?;
                 drafts::get(tx, &t, &id)
             })?)
         }
@@ -420,6 +643,7 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
                 let t = company::owner(tx, Owned::Draft, draft, mode.environment())?;
                 let line = NewDraftLine::check(input, &company::get(tx, &t.company_id)?)?;
                 drafts::add_line(tx, &t, draft, &line)?;
+                acts(tx, &t, "draft.line_added", draft)?;
                 drafts::get(tx, &t, draft)
             })?)
         }
@@ -438,6 +662,7 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
             print(&db.write(|tx| {
                 let t = company::owner(tx, Owned::Draft, draft, mode.environment())?;
                 let id = issue::issue(tx, &t, draft, &options)?;
+                acts(tx, &t, "invoice.issued", &id)?;
                 invoices::get_by_id(tx, &t, &id)
             })?)
         }
@@ -451,6 +676,7 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
             print(&db.write(|tx| {
                 let t = company::tenant(tx, company, mode.environment())?;
                 let (paid, invoice_id) = settlement::pay_invoice(tx, &t, invoice, &payment)?;
+                acts(tx, &t, "payment.recorded", &invoice_id)?;
                 Ok(json!({ "payment": paid, "invoice": invoices::get_by_id(tx, &t, &invoice_id)? }))
             })?)
         }
@@ -468,6 +694,8 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
             print(&db.write(|tx| {
                 let t = company::tenant(tx, company, mode.environment())?;
                 let (original, correction) = cancel::cancel(tx, &t, number, &request)?;
+                acts(tx, &t, "invoice.cancelled", &original)?;
+                acts(tx, &t, "correction.issued", &correction)?;
                 Ok(json!({
                     "cancelled": invoices::get_by_id(tx, &t, &original)?,
                     "correction": invoices::get_by_id(tx, &t, &correction)?,
@@ -481,6 +709,7 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
             out,
             mode,
         }) => {
+            no_actor(acting, "`invoice document` only reads")?;
             let format = Format::named(Some(format))?;
             let document = db.read(|conn| {
                 let t = company::tenant(conn, company, mode.environment())?;
@@ -531,6 +760,7 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
             print(&db.write(|tx| {
                 let t = company::tenant(tx, company, mode.environment())?;
                 let id = purchases::record(tx, &t, &new)?;
+                acts(tx, &t, "bill.recorded", &id)?;
                 purchases::get(tx, &t, &id)
             })?)
         }
@@ -543,6 +773,7 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
             print(&db.write(|tx| {
                 let t = company::owner(tx, Owned::Purchase, purchase, mode.environment())?;
                 let paid = settlement::pay_bill(tx, &t, purchase, &payment)?;
+                acts(tx, &t, "bill.paid", purchase)?;
                 Ok(json!({ "payment": paid, "purchase": purchases::get(tx, &t, purchase)? }))
             })?)
         }
@@ -560,6 +791,7 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
             print(&db.write(|tx| {
                 let t = company::owner(tx, Owned::Purchase, credit, mode.environment())?;
                 let applied = settlement::apply_credit(tx, &t, credit, bill, &request)?;
+                acts(tx, &t, "bill.credit_applied", bill)?;
                 Ok(json!({
                     "application": applied,
                     "credit": purchases::get(tx, &t, credit)?,
@@ -573,13 +805,16 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
             mode,
         }) => print(&db.write(|tx| {
             let t = company::tenant(tx, company, mode.environment())?;
-            ledger::close(tx, &t, through)
+            let closed = ledger::close(tx, &t, through)?;
+            acts(tx, &t, "books.closed", through)?;
+            Ok(closed)
         })?),
         Command::Books(BooksCommand::TrialBalance {
             company,
             as_of,
             mode,
         }) => print(&db.read(|conn| {
+            no_actor(acting, "`books trial-balance` only reads")?;
             let t = company::tenant(conn, company, mode.environment())?;
             ledger::trial_balance(conn, &t, as_of.as_deref())
         })?),
@@ -589,6 +824,7 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
             page,
             mode,
         }) => print(&db.read(|conn| {
+            no_actor(acting, "`webhook deliveries` only reads")?;
             let t = company::tenant(conn, company, mode.environment())?;
             let paging = Paging {
                 page: (*page).max(0),
@@ -600,6 +836,13 @@ pub fn act(db: &Db, command: &Command) -> Result<()> {
             print(&db.write(|tx| {
                 let t = company::owner(tx, Owned::Delivery, delivery, mode.environment())?;
                 let id = endpoints::redeliver(tx, &t, delivery)?;
+                done(
+                    tx,
+                    &t,
+                    Capability::ManageDevelopers,
+                    "webhook.redelivered",
+                    &id,
+                )?;
                 endpoints::delivery(tx, &t, &id)
             })?)
         }

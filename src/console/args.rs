@@ -18,6 +18,11 @@ pub struct Cli {
     /// The data file (default ./kontor.db; for `demo`, ./kontor-demo.db).
     #[arg(long, global = true, value_name = "PATH")]
     pub data: Option<PathBuf>,
+    /// Act as this person of the company (an enabled person whose role
+    /// allows the act); the audit names them. Without it, the audit names
+    /// the system.
+    #[arg(long = "as", global = true, value_name = "EMAIL")]
+    pub acting: Option<String>,
     #[command(subcommand)]
     pub command: Command,
 }
@@ -34,7 +39,8 @@ pub enum Command {
     /// API keys: create, list, revoke.
     #[command(subcommand)]
     Key(KeyCommand),
-    /// People who use the screens: add to a company, list, disable, set a password.
+    /// People who use the screens: add to a company, list, change a role,
+    /// disable, set a password, make a password reset link.
     #[command(subcommand)]
     User(UserCommand),
     /// A customer's agreed terms and buyer's particulars.
@@ -503,11 +509,14 @@ pub enum CompanyCommand {
     },
     /// Show a company with its particulars.
     Show { company: String },
-    /// Set the seller's particulars (what is not named stays).
+    /// Set the seller's particulars and default payment days (what is not named stays).
     Set {
         company: String,
         #[command(flatten)]
         particulars: Box<ParticularsArgs>,
+        /// Default payment days, 0–365 (`--clear payment-days`: the country's).
+        #[arg(long)]
+        payment_days: Option<i64>,
         /// Clear a value (repeatable).
         #[arg(long, value_enum)]
         clear: Vec<CompanyClear>,
@@ -590,6 +599,7 @@ pub enum CompanyClear {
     Bic,
     AccountHolder,
     ManagingDirectors,
+    PaymentDays,
 }
 
 #[derive(Subcommand, Debug)]
@@ -642,8 +652,39 @@ pub enum UserCommand {
         #[arg(long)]
         company: String,
     },
-    /// Disable a person: they sign in nowhere and their sessions end.
-    Disable { email: String },
+    /// Disable a person: they sign in nowhere and their sessions end; with
+    /// --company, only in that company (the company keeps an enabled owner).
+    Disable {
+        email: String,
+        #[arg(long)]
+        company: Option<String>,
+    },
+    /// Enable a person disabled in a company again.
+    Enable {
+        email: String,
+        #[arg(long)]
+        company: String,
+    },
+    /// Give a person of a company another role there (the company keeps an enabled owner).
+    Role {
+        #[arg(long)]
+        company: String,
+        #[arg(long)]
+        email: String,
+        /// owner, accountant or viewer.
+        role: String,
+    },
+    /// Make a one-time link (valid 24 hours) that sets a person's password;
+    /// it ends their sessions when used. Prints its path.
+    Reset {
+        #[arg(long)]
+        company: String,
+        #[arg(long)]
+        email: String,
+        /// The address the screens are reached at, to print the whole link.
+        #[arg(long, value_name = "URL")]
+        public_url: Option<String>,
+    },
     /// Set a person's password (from the first line of standard input); their sessions end.
     Password {
         email: String,

@@ -62,6 +62,7 @@ fn option(field: &str) -> String {
         "customerId" => "customer",
         "password" => "passwordStdin",
         "stages" => return "The stages".into(),
+        "as" => return "--as".into(),
         other => other,
     };
     let mut flag = String::from("--");
@@ -101,13 +102,20 @@ fn serve(path: PathBuf, args: &ServeArgs) -> Result<()> {
 }
 
 fn execute(cli: Cli) -> Result<()> {
+    let acting = cli.acting.as_deref();
+    match &cli.command {
+        Command::Serve(_) | Command::Demo(_) | Command::VatId(_) | Command::Backup { .. } => {
+            acts::no_actor(acting, "this command is no act on a company")?
+        }
+        _ => {}
+    }
     match &cli.command {
         Command::Serve(args) if args.demo => demo::run(cli.data.clone(), args),
         Command::Serve(args) => serve(data_path(&cli), args),
         Command::Demo(args) => demo::run(cli.data.clone(), args),
-        Command::Company(cmd) => acts::company(&open(&data_path(&cli))?, cmd),
-        Command::Key(cmd) => acts::key(&open(&data_path(&cli))?, cmd),
-        Command::User(cmd) => acts::user(&open(&data_path(&cli))?, cmd),
+        Command::Company(cmd) => acts::company(&open(&data_path(&cli))?, cmd, acting),
+        Command::Key(cmd) => acts::key(&open(&data_path(&cli))?, cmd, acting),
+        Command::User(cmd) => acts::user(&open(&data_path(&cli))?, cmd, acting),
         Command::VatId(cmd) => vat_id::run(cmd),
         Command::Backup { to } => {
             let bytes = open(&data_path(&cli))?.backup_to(to)?;
@@ -118,7 +126,7 @@ fn execute(cli: Cli) -> Result<()> {
             }));
             Ok(())
         }
-        command => acts::act(&open(&data_path(&cli))?, command),
+        command => acts::act(&open(&data_path(&cli))?, command, acting),
     }
 }
 

@@ -66,6 +66,11 @@ pub const MIGRATIONS: &[Migration] = &[
         ),
         run: to_5,
     },
+    Migration {
+        number: 6,
+        summary: "a person's membership can be disabled; one-time links for invitations and password resets",
+        run: to_6,
+    },
 ];
 
 /// The schema version this binary writes and understands: the last step's
@@ -801,6 +806,35 @@ fn to_5(conn: &Connection) -> Result<(), Stop> {
         "UPDATE invoices SET documents_note = ?1",
         [NO_DOCUMENTS_BEFORE],
     )?;
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// Step 6 (5 → 6): the owner manages the company's people on the screens. A
+// column is added (empty on every membership: none is disabled) and one
+// table created; nothing existing changes.
+
+/// The column and the table of step 6, frozen.
+const ADDED_IN_6: &str = "ALTER TABLE memberships ADD COLUMN disabled_at TEXT;
+CREATE TABLE one_time_links (
+    seq        INTEGER PRIMARY KEY,
+    token_hash TEXT NOT NULL UNIQUE,
+    kind       TEXT NOT NULL CHECK (kind IN ('INVITATION', 'RESET')),
+    company_id TEXT NOT NULL REFERENCES companies (id),
+    email      TEXT NOT NULL,
+    name       TEXT,
+    role       TEXT CHECK (role IN ('OWNER', 'ACCOUNTANT', 'VIEWER')),
+    user_id    TEXT REFERENCES users (id),
+    created_by TEXT REFERENCES users (id),
+    created_at TEXT NOT NULL,
+    used_at    TEXT,
+    CHECK ((kind = 'INVITATION') = (name IS NOT NULL AND role IS NOT NULL)),
+    CHECK ((kind = 'RESET') = (user_id IS NOT NULL))
+) STRICT;
+CREATE INDEX one_time_links_company ON one_time_links (company_id, kind, email);";
+
+fn to_6(conn: &Connection) -> Result<(), Stop> {
+    conn.execute_batch(ADDED_IN_6)?;
     Ok(())
 }
 

@@ -5,7 +5,9 @@ owner creates an API key in Developers and uses it against /v1/me, and
 registers a webhook that receives the event of a bill; a bill is recorded
 and paid; a month is closed and the profit and loss and the balance sheet
 read final; a job moves a stage and gets a note; an invoice's PDF is
-downloaded, the invoice paid in two parts and another cancelled; a viewer
+downloaded, the invoice paid in two parts and another cancelled; the owner
+changes the payment days in Settings and invites an accountant, who opens
+the link in a browser of their own, sets a password and signs in; a viewer
 is refused each act; a form posted from another site is refused; signing
 out ends the session. axe-core checks every page for serious or critical WCAG
 2.1 A/AA violations. Prints 'N passed, N failed' and exits non-zero on any
@@ -562,6 +564,64 @@ class Run:
         self.open("/customers?search=" + name.replace(" ", "+"))
         return self.text().count(name)
 
+    def settings_and_an_invitation(self):
+        self.sign_in("owner")
+        self.link("Settings")
+        assert self.driver.title == "Settings · kontor", self.driver.title
+        self.axe("settings")
+        self.type_into("paymentDays", "3w")
+        self.submit("Save payment days")
+        assert self.field("paymentDays").get_attribute("value") == "3w"
+        assert "whole number" in self.driver.find_element(By.ID, "field-paymentDays-error").text
+        self.axe("settings-refused")
+        self.type_into("paymentDays", "21")
+        self.submit("Save payment days")
+        assert "The payment days are saved." in self.text(), self.text()
+        assert self.field("paymentDays").get_attribute("value") == "21"
+        self.link("People of this company")
+        assert self.driver.title == "People · kontor", self.driver.title
+        self.axe("people")
+        email = f"invited-{int(time.time())}@example.com"
+        self.type_into("email", email)
+        self.type_into("name", "Ines Invited")
+        self.driver.find_element(By.ID, "field-role").find_element(By.XPATH, "option[@value='accountant']").click()
+        self.submit("Invite")
+        assert "shown only this once" in self.text(), self.text()
+        link = self.driver.find_element(By.ID, "link").get_attribute("value")
+        assert link.startswith(self.base + "/invite?token="), link
+        self.axe("invitation-made")
+        # The invited person opens the link in a browser of their own.
+        self.driver.delete_all_cookies()
+        self.driver.get(link)
+        assert self.driver.title == "Invitation · kontor", self.driver.title
+        assert "as accountant" in self.text(), self.text()
+        self.axe("invitation")
+        password = "a long enough passphrase"
+        self.type_into("password", password)
+        self.type_into("passwordRepeat", "something else entirely")
+        self.submit("Join")
+        assert "differs from the password" in self.driver.find_element(By.ID, "field-passwordRepeat-error").text
+        assert self.field("name").get_attribute("value") == "Ines Invited"
+        self.axe("invitation-refused")
+        self.type_into("password", password)
+        self.type_into("passwordRepeat", password)
+        self.submit("Join")
+        assert "Welcome" in self.text(), self.text()
+        self.axe("invitation-accepted")
+        self.link("To the sign-in")
+        self.type_into("email", email)
+        self.type_into("password", password)
+        self.follow(self.driver.find_element(By.XPATH, "//main//button[@type='submit']"))
+        assert self.path() == "/dashboard", self.path()
+        assert "Ines Invited (accountant)" in self.text(), self.text()
+        self.link("Settings")
+        assert "People of this company" not in self.text()
+        # The link worked once.
+        self.driver.delete_all_cookies()
+        self.driver.get(link)
+        assert "This link was used already" in self.text(), self.text()
+        self.axe("link-used")
+
     def sign_out_ends_the_session(self):
         self.sign_in("owner")
         self.press("//button[normalize-space()='Sign out']")
@@ -582,6 +642,7 @@ class Run:
             self.check("an invoice is paid in parts and another cancelled", self.invoice_paid_in_parts_and_another_cancelled)
             self.check("viewer is refused an act", self.viewer_is_refused)
             self.check("forged cross-site post is refused", self.forged_post_is_refused)
+            self.check("settings and an invitation", self.settings_and_an_invitation)
             self.check("signing out ends the session", self.sign_out_ends_the_session)
         finally:
             self.driver.quit()

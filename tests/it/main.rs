@@ -22,6 +22,7 @@ mod receiver;
 mod screens;
 mod screens_books;
 mod screens_invoices;
+mod screens_settings;
 mod settlement;
 mod stored;
 mod support;

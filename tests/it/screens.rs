@@ -34,7 +34,7 @@ impl Page {
             .map(|(_, v)| v.as_str())
     }
 
-    fn cookies_set(&self) -> Vec<&str> {
+    pub(crate) fn cookies_set(&self) -> Vec<&str> {
         self.headers
             .iter()
             .filter(|(n, _)| n.eq_ignore_ascii_case("set-cookie"))
@@ -64,7 +64,7 @@ pub(crate) struct Browser {
     addr: std::net::SocketAddr,
     cookies: BTreeMap<String, String>,
     pub(crate) language: &'static str,
-    origin: Option<String>,
+    pub(crate) origin: Option<String>,
     forwarded_for: Option<String>,
 }
 
@@ -152,7 +152,7 @@ impl Browser {
     }
 
     /// Opens the sign-in page and signs in.
-    fn login(&mut self, email: &str, password: &str) -> Page {
+    pub(crate) fn login(&mut self, email: &str, password: &str) -> Page {
         let token = self.get("/login").csrf();
         self.post(
             "/login",
@@ -168,7 +168,7 @@ impl Browser {
         self.post(to, &fields)
     }
 
-    fn session(&self) -> Option<String> {
+    pub(crate) fn session(&self) -> Option<String> {
         self.cookies.get("kontor_session").cloned()
     }
 }
@@ -186,7 +186,7 @@ fn encode(text: &str) -> String {
 }
 
 /// Runs the console with `stdin` on its standard input; the command must succeed.
-fn console_with_stdin(data: &DataFile, args: &[&str], stdin: &str) -> Value {
+pub(crate) fn console_with_stdin(data: &DataFile, args: &[&str], stdin: &str) -> Value {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kontor"))
         .args(args)
         .arg("--data")
@@ -266,7 +266,7 @@ impl Office {
         }
     }
 
-    fn browser(&self) -> Browser {
+    pub(crate) fn browser(&self) -> Browser {
         Browser::new(&self.server)
     }
 
@@ -793,7 +793,7 @@ fn a_customer_made_on_the_screens_is_the_apis_customer_and_the_audit_names_the_p
 
     let audit: Vec<(String, String, String)> = office
         .db()
-        .prepare("SELECT actor, act, subject FROM audit ORDER BY seq")
+        .prepare("SELECT actor, act, subject FROM audit WHERE user_id IS NOT NULL ORDER BY seq")
         .unwrap()
         .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
         .unwrap()

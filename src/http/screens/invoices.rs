@@ -148,6 +148,7 @@ fn act_name(lang: Lang, act: &str) -> String {
     match act {
         "draft.created" => lang.pick("draft created", "Entwurf angelegt").into(),
         "draft.changed" => lang.pick("draft changed", "Entwurf geändert").into(),
+        "draft.line_added" => lang.pick("line added", "Position hinzugefügt").into(),
         "draft.issued" | "invoice.issued" => lang.pick("issued", "ausgestellt").into(),
         "payment.recorded" => lang.pick("payment recorded", "Zahlung erfasst").into(),
         "invoice.cancelled" => lang.pick("cancelled", "storniert").into(),
@@ -318,7 +319,7 @@ fn history(ctx: &Ctx, entries: &[Entry]) -> Result<Markup> {
         section aria-labelledby="history-heading" {
             h2 #history-heading { (lang.pick("History", "Verlauf")) }
             @if entries.is_empty() {
-                p { (lang.pick("No act recorded on the screens yet.", "Noch keine Handlung in den Masken erfasst.")) }
+                p { (lang.pick("No act recorded yet.", "Noch keine Handlung erfasst.")) }
             } @else {
                 ul.history {
                     @for entry in entries {

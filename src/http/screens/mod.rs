@@ -18,9 +18,14 @@ mod dashboard;
 mod developers;
 mod invoices;
 mod jobs;
+mod links;
 mod login;
 mod page;
 mod session;
+mod settings;
+mod users;
+
+pub use links::link_path;
 
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -29,6 +34,7 @@ use std::time::Duration;
 use hyper::{Method, StatusCode};
 use rusqlite::Connection;
 
+use crate::access::links::LinkKind;
 use crate::access::lockout::Lockout;
 use crate::access::people::Capability;
 use crate::access::sessions::{self, Expiry, Session};
@@ -269,6 +275,16 @@ pub async fn serve(app: Arc<App>, visit: Visit) -> Answer {
         }
         (&Method::GET | &Method::HEAD, ["login"]) => login::form(&app.screens, &visit, browser),
         (&Method::POST, ["login"]) => login::submit(app, visit, browser).await,
+        (&Method::GET | &Method::HEAD, ["invite"]) => {
+            links::show(app, visit, browser, LinkKind::Invitation).await
+        }
+        (&Method::POST, ["invite"]) => {
+            links::submit(app, visit, browser, LinkKind::Invitation).await
+        }
+        (&Method::GET | &Method::HEAD, ["reset"]) => {
+            links::show(app, visit, browser, LinkKind::Reset).await
+        }
+        (&Method::POST, ["reset"]) => links::submit(app, visit, browser, LinkKind::Reset).await,
         _ => with_session(app, visit, browser).await,
     }
 }
@@ -398,6 +414,17 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["books", "trial-balance"] if get => books::trial_balance(ctx),
         ["books", "profit-and-loss"] if get => books::profit_and_loss(ctx),
         ["books", "balance-sheet"] if get => books::balance_sheet(ctx),
+        ["settings"] if get => settings::show(ctx),
+        ["settings", "company"] if post => settings::set_particulars(ctx),
+        ["settings", "payment-days"] if post => settings::set_payment_days(ctx),
+        ["settings", "workflow"] if post => settings::set_workflow(ctx),
+        ["settings", "users"] if get => users::list(ctx),
+        ["settings", "users", "invite"] if post => users::invite(ctx),
+        ["settings", "users", id] if get => users::show(ctx, id),
+        ["settings", "users", id, "role"] if post => users::set_role(ctx, id),
+        ["settings", "users", id, "disable"] if post => users::disable(ctx, id),
+        ["settings", "users", id, "enable"] if post => users::enable(ctx, id),
+        ["settings", "users", id, "reset"] if post => users::reset(ctx, id),
         ["developers"] if get => developers::show(ctx),
         ["developers", "keys"] if post => developers::create_key(ctx),
         ["developers", "keys", id, "revoke"] if post => developers::revoke_key(ctx, id),

@@ -24,21 +24,23 @@ pub enum Screen {
     Invoices,
     Bills,
     Books,
+    Settings,
     Developers,
     /// A page outside the navigation (an error, the sign-in).
     None,
 }
 
 impl Screen {
-    /// The linked screens: those that exist. Drafts and settings join this
-    /// list as they are built.
-    const LINKED: [Screen; 7] = [
+    /// The linked screens: those that exist. Drafts join this list when
+    /// built.
+    const LINKED: [Screen; 8] = [
         Screen::Dashboard,
         Screen::Customers,
         Screen::Jobs,
         Screen::Invoices,
         Screen::Bills,
         Screen::Books,
+        Screen::Settings,
         Screen::Developers,
     ];
 
@@ -58,6 +60,7 @@ impl Screen {
             Screen::Invoices => "/invoices",
             Screen::Bills => "/bills",
             Screen::Books => "/books",
+            Screen::Settings => "/settings",
             Screen::Developers => "/developers",
             Screen::None => "/",
         }
@@ -71,6 +74,7 @@ impl Screen {
             Screen::Invoices => lang.pick("Invoices", "Rechnungen"),
             Screen::Bills => lang.pick("Bills", "Eingangsrechnungen"),
             Screen::Books => lang.pick("Books", "Bücher"),
+            Screen::Settings => lang.pick("Settings", "Einstellungen"),
             Screen::Developers => lang.pick("Developers", "Entwickler"),
             Screen::None => "",
         }

@@ -1,0 +1,512 @@
+//! The people of the company, the owner's alone: the list with each
+//! person's role and state (paged) and the invitations still open; inviting
+//! a person (e-mail address, name, role), which makes a one-time link valid
+//! for 24 hours, shown here once (kontor sends no e-mail); and a person's
+//! page, where the owner gives them another role, disables them in this
+//! company (or enables them again) or makes a password reset link. The
+//! rules live in `access::people` and `access::links` (the company keeps an
+//! enabled owner; a reset reaches only a person of this company alone), the
+//! same the console's `user role`, `user disable --company` and `user
+//! reset` follow. Only the company's own people are found here. Every act
+//! records the person in the audit.
+
+use hyper::StatusCode;
+use maud::{html, Markup};
+
+use super::page::{csrf, pager, screen, screen_with, Field, Problems, Screen};
+use super::{link_path, see_other, Ctx};
+use crate::access::links::{self, InvitationInput, LinkKind, Made, NewInvitation};
+use crate::access::people::{self, Capability, Member, Role};
+use crate::books::audit;
+use crate::error::{Error, Result};
+use crate::http::pipeline::Answer;
+use crate::rules::locale::Lang;
+use crate::store::page::Paging;
+
+fn title(lang: Lang) -> &'static str {
+    lang.pick("People", "Personen")
+}
+
+/// A role as the screens name it.
+pub fn role_label(lang: Lang, role: Role) -> &'static str {
+    match role {
+        Role::Owner => lang.pick("owner", "Inhaber"),
+        Role::Accountant => lang.pick("accountant", "Buchhaltung"),
+        Role::Viewer => lang.pick("viewer", "nur lesen"),
+    }
+}
+
+fn state_label(lang: Lang, m: &Member) -> &'static str {
+    if m.disabled {
+        lang.pick("disabled", "gesperrt")
+    } else {
+        lang.pick("active", "aktiv")
+    }
+}
+
+fn label(lang: Lang, field: &str) -> String {
+    match field {
+        "email" => lang.pick("E-mail address", "E-Mail-Adresse"),
+        "name" => "Name",
+        "role" => lang.pick("Role", "Rolle"),
+        other => other,
+    }
+    .to_string()
+}
+
+/// The choice of a role, `chosen` selected.
+fn role_select(lang: Lang, id: &str, chosen: &str, problems: &Problems) -> Markup {
+    let wrong = problems
+        .list
+        .iter()
+        .any(|v| v.field.as_deref() == Some("role"));
+    let error_id = format!("{id}-error");
+    html! {
+        div.field.wrong[wrong] {
+            label for=(id) { (label(lang, "role")) }
+            select id=(id) name="role" aria-invalid=[wrong.then_some("true")]
+                aria-describedby=[wrong.then_some(error_id.as_str())] {
+                @for role in Role::ALL.iter().copied() {
+                    option value=(role.as_str().to_lowercase())
+                        selected[chosen.eq_ignore_ascii_case(role.as_str())] {
+                        (role_label(lang, role))
+                    }
+                }
+            }
+            @if wrong {
+                p.error id=(error_id) {
+                    @for v in problems.list.iter().filter(|v| v.field.as_deref() == Some("role")) {
+                        (v.message) " "
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// What the invitation form had typed.
+struct Typed<'a> {
+    email: &'a str,
+    name: &'a str,
+    role: &'a str,
+}
+
+const EMPTY: Typed<'static> = Typed {
+    email: "",
+    name: "",
+    role: "accountant",
+};
+
+/// The list of people and open invitations, with the invitation form.
+fn overview(ctx: &Ctx, status: StatusCode, typed: &Typed, problems: &Problems) -> Result<Answer> {
+    let lang = ctx.lang;
+    let company_id = &ctx.session.tenant.company_id;
+    let paging = ctx.query.paging().unwrap_or(Paging { page: 0, size: 25 });
+    let people = people::page(ctx.conn, company_id, paging)?;
+    let pending = links::pending(ctx.conn, company_id, jiff::Timestamp::now())?;
+    let notice = match ctx.query.get("done") {
+        Some("disabled") => Some(lang.pick(
+            "The person is disabled in this company.",
+            "Die Person ist in dieser Firma gesperrt.",
+        )),
+        _ => None,
+    };
+    let content = html! {
+        @if let Some(notice) = notice {
+            p.notice role="status" { (notice) }
+        }
+        p { a href="/settings" { (lang.pick("Back to the settings", "Zurück zu den Einstellungen")) } }
+        section aria-labelledby="people-heading" {
+            h2 #people-heading { (lang.pick("People of this company", "Personen dieser Firma")) }
+            table {
+                caption.visually-hidden { (lang.pick("People of the company, in the order they joined", "Personen der Firma, in der Reihenfolge ihres Eintritts")) }
+                thead {
+                    tr {
+                        th scope="col" { "Name" }
+                        th scope="col" { (label(lang, "email")) }
+                        th scope="col" { (label(lang, "role")) }
+                        th scope="col" { (lang.pick("State", "Stand")) }
+                    }
+                }
+                tbody {
+                    @for m in &people.data {
+                        tr {
+                            td { a href=(format!("/settings/users/{}", m.id)) { (m.name) } }
+                            td { (m.email) }
+                            td { (role_label(lang, m.role)) }
+                            td { (state_label(lang, m)) }
+                        }
+                    }
+                }
+            }
+            (pager(lang, &people, &|n| format!("/settings/users?page={n}"), ("people", "Personen")))
+        }
+        section aria-labelledby="pending-heading" {
+            h2 #pending-heading { (lang.pick("Open invitations", "Offene Einladungen")) }
+            @if pending.is_empty() {
+                p { (lang.pick("No invitation is open.", "Keine Einladung ist offen.")) }
+            } @else {
+                table {
+                    caption.visually-hidden { (lang.pick("Invitations not yet used, newest first", "Noch nicht genutzte Einladungen, die neuesten zuerst")) }
+                    thead {
+                        tr {
+                            th scope="col" { "Name" }
+                            th scope="col" { (label(lang, "email")) }
+                            th scope="col" { (label(lang, "role")) }
+                            th scope="col" { (lang.pick("Valid until", "Gültig bis")) }
+                        }
+                    }
+                    tbody {
+                        @for p in &pending {
+                            tr {
+                                td { (p.name) }
+                                td { (p.email) }
+                                td { (role_label(lang, p.role)) }
+                                td { (until(lang, &p.expires_at)) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        section aria-labelledby="invite-heading" {
+            h2 #invite-heading { (lang.pick("Invite a person", "Person einladen")) }
+            p { (lang.pick(
+                "kontor makes a link valid for 24 hours and shows it to you once; give it to the person. It works once.",
+                "kontor erstellt einen 24 Stunden gültigen Link und zeigt ihn Ihnen einmal; geben Sie ihn der Person. Er funktioniert einmal.",
+            )) }
+            (problems.summary(lang, &|f| label(lang, f)))
+            form.stack method="post" action="/settings/users/invite" novalidate {
+                (csrf(ctx))
+                (Field {
+                    name: "email",
+                    label: label(lang, "email"),
+                    value: typed.email,
+                    required: true,
+                    max: 254,
+                    kind: "email",
+                    autocomplete: Some("off"),
+                    hint: None,
+                }.render(lang, problems))
+                (Field {
+                    name: "name",
+                    label: label(lang, "name"),
+                    value: typed.name,
+                    required: true,
+                    max: 200,
+                    kind: "text",
+                    autocomplete: Some("off"),
+                    hint: None,
+                }.render(lang, problems))
+                (role_select(lang, "field-role", typed.role, problems))
+                button type="submit" { (lang.pick("Invite", "Einladen")) }
+            }
+        }
+    };
+    Ok(screen_with(
+        ctx,
+        status,
+        Screen::Settings,
+        title(lang),
+        content,
+    ))
+}
+
+/// An instant as a person reads it: the date in the page's language and the time in UTC.
+fn until(lang: Lang, instant: &str) -> String {
+    match instant.parse::<jiff::Timestamp>() {
+        Ok(ts) => {
+            let dt = jiff::tz::Offset::UTC.to_datetime(ts);
+            format!(
+                "{} {:02}:{:02} UTC",
+                crate::rules::locale::date(lang, dt.date()),
+                dt.hour(),
+                dt.minute()
+            )
+        }
+        Err(_) => instant.to_string(),
+    }
+}
+
+/// GET /settings/users
+pub fn list(ctx: &Ctx) -> Result<Answer> {
+    ctx.must(Capability::ManageUsers)?;
+    overview(ctx, StatusCode::OK, &EMPTY, &Problems::default())
+}
+
+/// The whole address of a link: the public URL's origin, else the host the
+/// owner reached kontor at.
+fn link_address(ctx: &Ctx, made: &Made) -> String {
+    let path = link_path(made.kind, &made.token);
+    match (
+        ctx.app.screens.public_origins.first(),
+        ctx.visit.host.as_deref(),
+    ) {
+        (Some(origin), _) => format!("{origin}{path}"),
+        (None, Some(host)) => format!("http://{host}{path}"),
+        (None, None) => path,
+    }
+}
+
+/// The page that shows a link just made, once.
+fn shown_link(ctx: &Ctx, made: &Made, sentence: String, back: &str) -> Answer {
+    let lang = ctx.lang;
+    let content = html! {
+        p.notice role="status" { (sentence) }
+        p {
+            strong { (lang.pick(
+                "Copy the link now and give it to the person: it is shown only this once, works once and for 24 hours.",
+                "Kopieren Sie den Link jetzt und geben Sie ihn der Person: Er wird nur dieses eine Mal gezeigt und funktioniert einmal und 24 Stunden lang.",
+            )) }
+        }
+        div.field {
+            label for="link" { (lang.pick("The link", "Der Link")) }
+            input #link type="text" readonly value=(link_address(ctx, made)) size="80";
+        }
+        p { (lang.pick("Valid until ", "Gültig bis ")) (until(lang, &made.expires_at)) "." }
+        p { a href=(back) { (lang.pick("Back to the people", "Zurück zu den Personen")) } }
+    };
+    let heading = match made.kind {
+        LinkKind::Invitation => lang.pick("Invitation made", "Einladung erstellt"),
+        LinkKind::Reset => lang.pick("Reset link made", "Link zum Zurücksetzen erstellt"),
+    };
+    screen(ctx, Screen::Settings, heading, content)
+}
+
+/// POST /settings/users/invite `{email, name, role}`
+pub fn invite(ctx: &Ctx) -> Result<Answer> {
+    ctx.must(Capability::ManageUsers)?;
+    let lang = ctx.lang;
+    let tenant = &ctx.session.tenant;
+    let made = NewInvitation::check(InvitationInput {
+        email: ctx.form.get("email").map(str::to_string),
+        name: ctx.form.get("name").map(str::to_string),
+        role: ctx.form.get("role").map(str::to_string),
+    })
+    .and_then(|new| {
+        ctx.app.db.write(|tx| {
+            let made = links::invite(
+                tx,
+                &tenant.company_id,
+                &new,
+                &ctx.actor(),
+                jiff::Timestamp::now(),
+            )?;
+            audit::record(tx, tenant, &ctx.actor(), "user.invited", &made.email)?;
+            Ok(made)
+        })
+    });
+    match made {
+        Ok(made) => {
+            let sentence = match lang {
+                Lang::En => format!("{} is invited.", made.email),
+                Lang::De => format!("{} ist eingeladen.", made.email),
+            };
+            Ok(shown_link(ctx, &made, sentence, "/settings/users"))
+        }
+        Err(e @ (Error::Invalid(_) | Error::Refused(_))) => {
+            let typed = Typed {
+                email: ctx.form.sent("email").unwrap_or(""),
+                name: ctx.form.sent("name").unwrap_or(""),
+                role: ctx.form.get("role").unwrap_or(""),
+            };
+            overview(ctx, e.status(), &typed, &Problems::of(&e))
+        }
+        Err(e) => Err(e),
+    }
+}
+
+fn act_name(lang: Lang, act: &str) -> String {
+    match act {
+        "user.added" => lang.pick("added", "hinzugefügt"),
+        "user.joined" => lang.pick("joined by invitation", "über Einladung beigetreten"),
+        "user.role_changed" => lang.pick("role changed", "Rolle geändert"),
+        "user.disabled" => lang.pick("disabled", "gesperrt"),
+        "user.enabled" => lang.pick("enabled again", "wieder freigegeben"),
+        "user.reset_link_made" => lang.pick("reset link made", "Link zum Zurücksetzen erstellt"),
+        "user.password_reset" => {
+            lang.pick("password reset by link", "Passwort über Link neu gesetzt")
+        }
+        "user.password_set" => lang.pick("password set", "Passwort gesetzt"),
+        other => other,
+    }
+    .to_string()
+}
+
+/// A person's page, with the problems of a refused act.
+fn person_page(
+    ctx: &Ctx,
+    member: &Member,
+    status: StatusCode,
+    problem: Option<String>,
+) -> Result<Answer> {
+    let lang = ctx.lang;
+    let history = audit::history(ctx.conn, &ctx.session.tenant, &member.id)?;
+    let notice = match ctx.query.get("done") {
+        Some("role") => Some(lang.pick("The role is changed.", "Die Rolle ist geändert.")),
+        Some("enabled") => Some(lang.pick(
+            "The person is enabled again.",
+            "Die Person ist wieder freigegeben.",
+        )),
+        _ => None,
+    };
+    let base = format!("/settings/users/{}", member.id);
+    let content = html! {
+        @if let Some(problem) = &problem {
+            p.problem role="alert" { (problem) }
+        } @else if let Some(notice) = notice {
+            p.notice role="status" { (notice) }
+        }
+        dl.particulars {
+            div { dt { (label(lang, "email")) } dd { (member.email) } }
+            div { dt { (label(lang, "role")) } dd { (role_label(lang, member.role)) } }
+            div { dt { (lang.pick("State", "Stand")) } dd { (state_label(lang, member)) } }
+        }
+        section aria-labelledby="role-heading" {
+            h2 #role-heading { (lang.pick("Role", "Rolle")) }
+            form.stack method="post" action=(format!("{base}/role")) {
+                (csrf(ctx))
+                (role_select(lang, "field-role", member.role.as_str(), &Problems::default()))
+                button type="submit" { (lang.pick("Change role", "Rolle ändern")) }
+            }
+        }
+        section aria-labelledby="access-heading" {
+            h2 #access-heading { (lang.pick("Access", "Zugang")) }
+            @if member.disabled {
+                form method="post" action=(format!("{base}/enable")) {
+                    (csrf(ctx))
+                    button type="submit" { (lang.pick("Enable again", "Wieder freigeben")) }
+                }
+            } @else {
+                p { (lang.pick(
+                    "A disabled person no longer opens this company; their sessions here end at once. Their other companies keep them.",
+                    "Eine gesperrte Person öffnet diese Firma nicht mehr; ihre Sitzungen hier enden sofort. Ihre anderen Firmen behalten sie.",
+                )) }
+                form method="post" action=(format!("{base}/disable")) {
+                    (csrf(ctx))
+                    button type="submit" { (lang.pick("Disable in this company", "In dieser Firma sperren")) }
+                }
+                p { (lang.pick(
+                    "A reset link lets the person set a new password; using it ends their sessions and clears the waits failed sign-ins earned.",
+                    "Mit einem Link zum Zurücksetzen setzt die Person ein neues Passwort; das beendet ihre Sitzungen und hebt Wartezeiten nach Fehlversuchen auf.",
+                )) }
+                form method="post" action=(format!("{base}/reset")) {
+                    (csrf(ctx))
+                    button type="submit" { (lang.pick("Make a reset link", "Link zum Zurücksetzen erstellen")) }
+                }
+            }
+        }
+        section aria-labelledby="history-heading" {
+            h2 #history-heading { (lang.pick("History", "Verlauf")) }
+            @if history.is_empty() {
+                p { (lang.pick("No act recorded yet.", "Noch keine Handlung erfasst.")) }
+            } @else {
+                ul {
+                    @for entry in &history {
+                        li { (entry.at) " · " (entry.actor) " · " (act_name(lang, &entry.act)) }
+                    }
+                }
+            }
+        }
+        p { a href="/settings/users" { (lang.pick("Back to the people", "Zurück zu den Personen")) } }
+    };
+    Ok(screen_with(
+        ctx,
+        status,
+        Screen::Settings,
+        &member.name,
+        content,
+    ))
+}
+
+/// GET /settings/users/{id}
+pub fn show(ctx: &Ctx, id: &str) -> Result<Answer> {
+    ctx.must(Capability::ManageUsers)?;
+    let member = people::member(ctx.conn, &ctx.session.tenant.company_id, id)?;
+    person_page(ctx, &member, StatusCode::OK, None)
+}
+
+/// Answers a refused act on a person with their page and the sentence.
+fn refused_on(ctx: &Ctx, id: &str, e: Error) -> Result<Answer> {
+    match e {
+        Error::Invalid(_) | Error::Refused(_) | Error::WrongState(_) => {
+            let member = people::member(ctx.conn, &ctx.session.tenant.company_id, id)?;
+            person_page(ctx, &member, e.status(), Some(e.sentence()))
+        }
+        other => Err(other),
+    }
+}
+
+/// POST /settings/users/{id}/role `{role}`
+pub fn set_role(ctx: &Ctx, id: &str) -> Result<Answer> {
+    ctx.must(Capability::ManageUsers)?;
+    let tenant = &ctx.session.tenant;
+    let changed = Role::read(ctx.form.get("role").unwrap_or("")).and_then(|role| {
+        ctx.app.db.write(|tx| {
+            people::set_role(tx, &tenant.company_id, id, role)?;
+            audit::record(tx, tenant, &ctx.actor(), "user.role_changed", id)
+        })
+    });
+    match changed {
+        Ok(()) => Ok(see_other(&format!("/settings/users/{id}?done=role"))),
+        Err(e) => refused_on(ctx, id, e),
+    }
+}
+
+/// POST /settings/users/{id}/disable
+pub fn disable(ctx: &Ctx, id: &str) -> Result<Answer> {
+    ctx.must(Capability::ManageUsers)?;
+    let tenant = &ctx.session.tenant;
+    let disabled = ctx.app.db.write(|tx| {
+        people::disable_in(tx, &tenant.company_id, id)?;
+        audit::record(tx, tenant, &ctx.actor(), "user.disabled", id)
+    });
+    match disabled {
+        Ok(()) => Ok(see_other("/settings/users?done=disabled")),
+        Err(e) => refused_on(ctx, id, e),
+    }
+}
+
+/// POST /settings/users/{id}/enable
+pub fn enable(ctx: &Ctx, id: &str) -> Result<Answer> {
+    ctx.must(Capability::ManageUsers)?;
+    let tenant = &ctx.session.tenant;
+    ctx.app.db.write(|tx| {
+        people::enable_in(tx, &tenant.company_id, id)?;
+        audit::record(tx, tenant, &ctx.actor(), "user.enabled", id)
+    })?;
+    Ok(see_other(&format!("/settings/users/{id}?done=enabled")))
+}
+
+/// POST /settings/users/{id}/reset: a password reset link, shown once.
+pub fn reset(ctx: &Ctx, id: &str) -> Result<Answer> {
+    ctx.must(Capability::ManageUsers)?;
+    let lang = ctx.lang;
+    let tenant = &ctx.session.tenant;
+    let made = ctx.app.db.write(|tx| {
+        let made = links::reset(
+            tx,
+            &tenant.company_id,
+            id,
+            &ctx.actor(),
+            jiff::Timestamp::now(),
+        )?;
+        audit::record(tx, tenant, &ctx.actor(), "user.reset_link_made", id)?;
+        Ok(made)
+    });
+    match made {
+        Ok(made) => {
+            let sentence = match lang {
+                Lang::En => format!("A reset link for {} is made.", made.email),
+                Lang::De => format!("Ein Link zum Zurücksetzen für {} ist erstellt.", made.email),
+            };
+            Ok(shown_link(
+                ctx,
+                &made,
+                sentence,
+                &format!("/settings/users/{id}"),
+            ))
+        }
+        Err(e) => refused_on(ctx, id, e),
+    }
+}
