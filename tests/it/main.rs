@@ -21,6 +21,7 @@ mod pipeline;
 mod receiver;
 mod screens;
 mod screens_books;
+mod screens_drafts;
 mod settlement;
 mod stored;
 mod support;

@@ -22,6 +22,8 @@ pub(crate) struct Page {
     pub(crate) status: u16,
     headers: Vec<(String, String)>,
     pub(crate) body: String,
+    /// The body's bytes (a PDF's, where `body` is only its readable part).
+    pub(crate) raw: Vec<u8>,
 }
 
 impl Page {
@@ -122,9 +124,11 @@ impl Browser {
             .iter()
             .map(|(n, v)| (n.as_str().to_string(), v.to_str().unwrap_or("").to_string()))
             .collect();
+        let raw = response.body_mut().read_to_vec().unwrap_or_default();
         let page = Page {
             status: response.status().as_u16(),
-            body: response.body_mut().read_to_string().unwrap_or_default(),
+            body: String::from_utf8_lossy(&raw).into_owned(),
+            raw,
             headers,
         };
         for set in page.cookies_set() {

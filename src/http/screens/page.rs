@@ -21,6 +21,7 @@ pub enum Screen {
     Dashboard,
     Customers,
     Jobs,
+    Drafts,
     Bills,
     Books,
     Developers,
@@ -29,12 +30,13 @@ pub enum Screen {
 }
 
 impl Screen {
-    /// The linked screens: those that exist. Drafts, invoices and settings
-    /// join this list as they are built.
-    const LINKED: [Screen; 6] = [
+    /// The linked screens: those that exist. Invoices and settings join
+    /// this list as they are built.
+    const LINKED: [Screen; 7] = [
         Screen::Dashboard,
         Screen::Customers,
         Screen::Jobs,
+        Screen::Drafts,
         Screen::Bills,
         Screen::Books,
         Screen::Developers,
@@ -53,6 +55,7 @@ impl Screen {
             Screen::Dashboard => "/dashboard",
             Screen::Customers => "/customers",
             Screen::Jobs => "/jobs",
+            Screen::Drafts => "/drafts",
             Screen::Bills => "/bills",
             Screen::Books => "/books",
             Screen::Developers => "/developers",
@@ -65,6 +68,7 @@ impl Screen {
             Screen::Dashboard => lang.pick("Dashboard", "Übersicht"),
             Screen::Customers => lang.pick("Customers", "Kunden"),
             Screen::Jobs => lang.pick("Jobs", "Vorgänge"),
+            Screen::Drafts => lang.pick("Drafts", "Entwürfe"),
             Screen::Bills => lang.pick("Bills", "Eingangsrechnungen"),
             Screen::Books => lang.pick("Books", "Bücher"),
             Screen::Developers => lang.pick("Developers", "Entwickler"),
