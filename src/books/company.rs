@@ -587,6 +587,13 @@ impl Company {
         clock::today_in(&self.zone)
     }
 
+    /// The day a stored instant (`createdAt`, …) falls on in the company's
+    /// time zone; `None` for a text that is not an instant.
+    pub fn date_of(&self, instant: &str) -> Option<jiff::civil::Date> {
+        let at: jiff::Timestamp = instant.parse().ok()?;
+        Some(at.to_zoned(self.zone.clone()).date())
+    }
+
     /// Refuses a stage outside the company's workflow.
     ///
     /// Fails with `Refused` naming the field `stage` and the workflow.

@@ -6,7 +6,9 @@
 //! (`invoices::issue`). A draft also carries what its invoice will say of
 //! the buyer's order (`References`: a buyer reference of its own or else the
 //! customer's, an order reference, a delivery period), set by a person while
-//! it is a draft. Every query is bound to a `Tenant`.
+//! it is a draft. While it is a draft its lines can be added, changed and
+//! removed, and its figures (`figures`, the list's totals) are computed as
+//! issuing it now would freeze them. Every query is bound to a `Tenant`.
 
 use jiff::civil::Date;
 use jiff::ToSpan;
@@ -26,6 +28,7 @@ use crate::rules::{units, vatex};
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::ids;
+use crate::store::page::{Page, Paging, PAGE_LIMIT_SQL};
 use crate::store::row::Row;
 use crate::store::tenant::Tenant;
 use crate::stored_enum;
@@ -426,6 +429,19 @@ pub fn references(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Refere
     })
 }
 
+/// The draft's own references, as a person set them (no buyer reference:
+/// the customer's applies).
+///
+/// Fails with `NotFound` when the tenant has no draft with this id.
+pub fn own_references(conn: &Connection, tenant: &Tenant, id: &str) -> Result<References> {
+    let draft = stored(conn, tenant, id)?;
+    Ok(References {
+        buyer_reference: draft.buyer_reference,
+        order_reference: draft.order_reference,
+        period: draft.period,
+    })
+}
+
 /// A change of a draft's references as a person gives it, field by field:
 /// left out (unchanged), cleared, or a value as written (the period as
 /// `FROM..TO`). A cleared buyer reference means the customer's applies.
@@ -445,6 +461,13 @@ pub struct ReferencesChange {
 }
 
 impl ReferencesChange {
+    /// Whether the change leaves every reference as it is.
+    pub fn is_empty(&self) -> bool {
+        matches!(self.buyer_reference, Patch::Absent)
+            && matches!(self.order_reference, Patch::Absent)
+            && matches!(self.period, Patch::Absent)
+    }
+
     /// Checks the references: each reference 1–200 printable characters,
     /// the period two ISO dates `FROM..TO` with FROM not after TO.
     ///
@@ -926,5 +949,260 @@ pub(crate) fn mark_issued(tx: &Tx, tenant: &Tenant, id: &str, invoice_id: &str) 
         "UPDATE drafts SET state = ?5, invoice_id = ?2 WHERE id = ?1 AND company_id = ?3 AND environment = ?4",
     )?
     .execute(params![id, invoice_id, tenant.company_id, tenant.environment, DraftState::Issued])?;
+    Ok(())
+}
+/// A line's one VAT as issuing freezes it (and a preview shows it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineVat {
+    pub category: Category,
+    pub rate: Decimal,
+    /// The tax's name, as the line gave it.
+    pub name: String,
+    /// Why nothing is charged (the person's text; for Z kept, never written).
+    pub reason: Option<String>,
+    pub code: Option<String>,
+}
+
+/// The VAT of a line: `None` when it has no single VAT with a category (a
+/// seller outside the EU with several taxes, whose documents then carry no
+/// XML). Fails, with what is wrong, for a line without a tax decision, and
+/// for a seller in the EU: several taxes, or a zero rate without a category
+/// (kontor never infers AE or K from the buyer).
+pub(crate) fn line_vat(
+    line: &DraftLine,
+    eu_seller: bool,
+) -> std::result::Result<Option<LineVat>, String> {
+    let tax = match line.taxes.as_slice() {
+        [] => return Err("has no tax decision; give it a rate or a tax with its reason".into()),
+        [tax] => tax,
+        several if eu_seller => {
+            return Err(format!(
+                "carries {} taxes; a seller in the EU charges exactly one VAT per line",
+                several.len()
+            ))
+        }
+        _ => return Ok(None),
+    };
+    let category = match line.vat_category {
+        Some(category) => category,
+        None if !tax.rate.is_zero() => Category::S,
+        None if eu_seller => {
+            return Err(format!(
+                "has {} at 0 % without a VAT category; give it one (Z, E, AE, K, G or O): kontor does not decide it",
+                tax.name
+            ))
+        }
+        None => return Ok(None),
+    };
+    if category == Category::S && tax.rate.is_zero() {
+        return Err("is category S at 0 %; a zero rate needs category Z, E, AE, K, G or O".into());
+    }
+    Ok(Some(LineVat {
+        category,
+        rate: tax.rate,
+        name: tax.name.clone(),
+        reason: tax.reason.clone(),
+        code: line.exemption_code.clone(),
+    }))
+}
+
+/// The lines as the totals take them, each with its VAT's category (so
+/// taxes of different categories are totalled apart), as issuing totals them.
+pub(crate) fn money_lines(lines: &[DraftLine], vats: &[Option<LineVat>]) -> Vec<money::Line> {
+    lines
+        .iter()
+        .zip(vats.iter().chain(std::iter::repeat(&None)))
+        .map(|(l, vat)| money::Line {
+            quantity: l.quantity,
+            unit_price: l.unit_price_minor,
+            taxes: l.taxes.clone(),
+            category: vat.as_ref().map(|v| v.category.code()),
+        })
+        .collect()
+}
+
+/// A draft's figures as issuing it now would freeze them: each line's net,
+/// the taxes per name, rate and category on the summed nets, net, tax and
+/// gross; and each line's VAT, or what keeps it from having one.
+#[derive(Debug, Clone)]
+pub struct Figures {
+    pub currency: Currency,
+    pub lines: Vec<DraftLine>,
+    /// Per line: its one VAT (`None` where the documents carry no VAT
+    /// category), or why issuing would refuse the line.
+    pub vats: Vec<std::result::Result<Option<LineVat>, String>>,
+    pub totals: money::Totals,
+}
+
+impl Figures {
+    /// What keeps the lines from being issued as they stand: (line number
+    /// from 1, what is wrong), empty when each has its tax.
+    pub fn undecided(&self) -> Vec<(usize, &str)> {
+        self.vats
+            .iter()
+            .enumerate()
+            .filter_map(|(n, vat)| vat.as_ref().err().map(|why| (n + 1, why.as_str())))
+            .collect()
+    }
+}
+
+/// The figures of an open draft of the tenant (see `Figures`); a line
+/// without a tax decision counts its net and no tax.
+///
+/// Fails with `NotFound` for an unknown draft, and with `Refused` when the
+/// total exceeds the largest bookable amount.
+pub fn figures(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Figures> {
+    let draft = stored(conn, tenant, id)?;
+    let company = company::get(conn, &tenant.company_id)?;
+    figures_of(conn, &company, &draft)
+}
+
+fn figures_of(conn: &Connection, company: &Company, draft: &Stored) -> Result<Figures> {
+    let lines = lines(conn, &draft.id)?;
+    let eu_seller = jurisdiction::in_eu(company.country.as_str());
+    let vats: Vec<_> = lines.iter().map(|l| line_vat(l, eu_seller)).collect();
+    let known: Vec<Option<LineVat>> = vats.iter().map(|v| v.clone().unwrap_or(None)).collect();
+    let totals = money::totals(&money_lines(&lines, &known))?;
+    Ok(Figures {
+        currency: draft.currency.clone(),
+        lines,
+        vats,
+        totals,
+    })
+}
+
+/// An open draft in a list: whom it is for and what it comes to now.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DraftSummary {
+    pub id: String,
+    pub document_type: DocumentType,
+    pub customer_id: String,
+    pub customer: String,
+    pub currency: Currency,
+    pub lines: usize,
+    pub net: Option<i64>,
+    /// The total as issuing it now would make it; none when it exceeds what
+    /// kontor books.
+    pub gross: Option<i64>,
+    pub created_at: String,
+}
+
+/// A page of the tenant's open drafts (invoices and quotes), newest first,
+/// each with its customer and its figures as they stand.
+///
+/// Fails only on a storage error or an unreadable stored line.
+pub fn list(conn: &Connection, tenant: &Tenant, paging: Paging) -> Result<Page<DraftSummary>> {
+    let company = company::get(conn, &tenant.company_id)?;
+    let total: i64 = conn
+        .prepare_cached(
+            "SELECT count(*) FROM drafts WHERE company_id = ?1 AND environment = ?2 AND state = ?3",
+        )?
+        .query_row(
+            params![tenant.company_id, tenant.environment, DraftState::Draft],
+            |r| r.get(0),
+        )?;
+    let ids: Vec<(String, String)> = conn
+        .prepare_cached(&format!(
+            "SELECT d.id, c.name FROM drafts d
+             JOIN customers c ON c.id = d.customer_id AND c.company_id = d.company_id AND c.environment = d.environment
+             WHERE d.company_id = ?1 AND d.environment = ?2 AND d.state = ?3
+             ORDER BY d.created_at DESC, d.seq DESC {PAGE_LIMIT_SQL} OFFSET ?4"
+        ))?
+        .query_map(
+            params![
+                tenant.company_id,
+                tenant.environment,
+                DraftState::Draft,
+                paging.offset()
+            ],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?
+        .take(paging.size as usize)
+        .collect::<rusqlite::Result<_>>()?;
+    let mut data = Vec::with_capacity(ids.len());
+    for (id, customer) in ids {
+        let draft = stored(conn, tenant, &id)?;
+        let figures = match figures_of(conn, &company, &draft) {
+            Ok(f) => Some(f),
+            Err(Error::Refused(_)) => None,
+            Err(e) => return Err(e),
+        };
+        data.push(DraftSummary {
+            lines: match &figures {
+                Some(f) => f.lines.len(),
+                None => lines(conn, &id)?.len(),
+            },
+            net: figures.as_ref().map(|f| f.totals.net),
+            gross: figures.as_ref().map(|f| f.totals.gross),
+            id: draft.id,
+            document_type: draft.document_type,
+            customer_id: draft.customer_id,
+            customer,
+            currency: draft.currency,
+            created_at: draft.created_at,
+        });
+    }
+    Ok(paging.envelope(data, total))
+}
+
+/// The stored row of line `number` (from 1) of a draft.
+///
+/// Fails with `NotFound` when the draft has no such line.
+fn line_row(tx: &Tx, id: &str, number: usize) -> Result<i64> {
+    let offset = number.checked_sub(1).and_then(|n| i64::try_from(n).ok());
+    let row = match offset {
+        Some(offset) => tx
+            .prepare_cached(
+                "SELECT seq FROM draft_lines WHERE draft_id = ?1 ORDER BY seq LIMIT 1 OFFSET ?2",
+            )?
+            .query_row(params![id, offset], |r| r.get(0))
+            .optional()?,
+        None => None,
+    };
+    row.ok_or_else(|| Error::not_found(format!("Line {number} of draft {id}")))
+}
+
+/// Replaces line `number` (from 1, in the order the lines are shown) of an
+/// open draft with a checked line; the line keeps its place.
+///
+/// Fails with `NotFound` for an unknown draft or line, and `WrongState` for
+/// an issued draft.
+pub fn change_line(
+    tx: &Tx,
+    tenant: &Tenant,
+    id: &str,
+    number: usize,
+    line: &NewDraftLine,
+) -> Result<()> {
+    open(tx, tenant, id)?;
+    let seq = line_row(tx, id, number)?;
+    tx.prepare_cached(
+        "UPDATE draft_lines SET description = ?2, quantity = ?3, unit_price = ?4, taxes = ?5, unit = ?6,
+             vat_category = ?7, exemption_code = ?8
+         WHERE seq = ?1",
+    )?
+    .execute(params![
+        seq,
+        line.description,
+        line.quantity,
+        line.unit_price,
+        encode_taxes(&line.taxes)?,
+        line.unit,
+        line.vat_category.map(|c| c.code()),
+        line.exemption_code
+    ])?;
+    Ok(())
+}
+
+/// Removes line `number` (from 1) of an open draft; the lines after it move up.
+///
+/// Fails with `NotFound` for an unknown draft or line, and `WrongState` for
+/// an issued draft.
+pub fn remove_line(tx: &Tx, tenant: &Tenant, id: &str, number: usize) -> Result<()> {
+    open(tx, tenant, id)?;
+    let seq = line_row(tx, id, number)?;
+    tx.prepare_cached("DELETE FROM draft_lines WHERE seq = ?1")?
+        .execute([seq])?;
     Ok(())
 }

@@ -579,8 +579,11 @@ pub fn act(db: &Db, command: &Command, acting: Option<&str>) -> Result<()> {
             let change = ReferencesChange::check(input)?;
             print(&db.write(|tx| {
                 let t = books_of(tx, company, Owned::Draft, draft, mode.environment())?;
-                drafts::set_references(tx, &t, draft, change)?;
-                acts(tx, &t, "draft.changed", draft)?;
+                // Without a change, `draft set` only shows the draft.
+                if !change.is_empty() {
+                    drafts::set_references(tx, &t, draft, change)?;
+                    acts(tx, &t, "draft.references.set", draft)?;
+                }
                 drafts::get(tx, &t, draft)
             })?)
         }
@@ -643,7 +646,7 @@ pub fn act(db: &Db, command: &Command, acting: Option<&str>) -> Result<()> {
                 let t = company::owner(tx, Owned::Draft, draft, mode.environment())?;
                 let line = NewDraftLine::check(input, &company::get(tx, &t.company_id)?)?;
                 drafts::add_line(tx, &t, draft, &line)?;
-                acts(tx, &t, "draft.line_added", draft)?;
+                acts(tx, &t, "draft.line.added", draft)?;
                 drafts::get(tx, &t, draft)
             })?)
         }
@@ -662,6 +665,7 @@ pub fn act(db: &Db, command: &Command, acting: Option<&str>) -> Result<()> {
             print(&db.write(|tx| {
                 let t = company::owner(tx, Owned::Draft, draft, mode.environment())?;
                 let id = issue::issue(tx, &t, draft, &options)?;
+                acts(tx, &t, "draft.issued", draft)?;
                 acts(tx, &t, "invoice.issued", &id)?;
                 invoices::get_by_id(tx, &t, &id)
             })?)

@@ -67,10 +67,29 @@ pub fn language(seller_country: &str) -> Lang {
 pub fn write(doc: &Document, cii: Option<&[u8]>) -> std::io::Result<Vec<u8>> {
     let faces = faces().ok_or_else(|| std::io::Error::other("the embedded font cannot be read"))?;
     let lang = language(&doc.seller.address.country);
-    let pages = Sheet::lay_out(doc, cii.is_some(), lang, faces);
-    let pdf = render(doc, cii, lang, faces, &pages)?;
+    let pages = Sheet::lay_out(doc, cii.is_some(), false, lang, faces);
+    let pdf = render(doc, cii, &doc.number, lang, faces, &pages)?;
     with_xmp(&pdf, cii.is_some())
 }
+
+/// Writes the preview of a draft: the page `write` would lay out for `doc`,
+/// but titled as a draft, without a number (`doc.number` is not shown),
+/// the payment reference or the EPC QR code, with "ENTWURF / DRAFT" across
+/// every page, and as a plain PDF/A-3b: no XML embedded and no Factur-X
+/// metadata, so no program takes it for an e-invoice.
+///
+/// Fails as `write` does.
+pub fn write_draft(doc: &Document) -> std::io::Result<Vec<u8>> {
+    let faces = faces().ok_or_else(|| std::io::Error::other("the embedded font cannot be read"))?;
+    let lang = language(&doc.seller.address.country);
+    let pages = Sheet::lay_out(doc, false, true, lang, faces);
+    let title = lang.pick("Invoice draft", "Rechnungsentwurf");
+    let pdf = render(doc, None, title, lang, faces, &pages)?;
+    with_xmp(&pdf, false)
+}
+
+/// The words across every page of a draft's preview.
+pub const DRAFT_MARK: &str = "ENTWURF / DRAFT";
 
 // -- the font ------------------------------------------------------------------
 
@@ -210,6 +229,13 @@ enum Op {
     },
     /// Filled rectangles (x, y, w, h) in one grey (0 black, 255 white).
     Rects { rects: Vec<[f32; 4]>, grey: u8 },
+    /// Large light text across the page, rising at 35° from (x, y).
+    Mark {
+        x: f32,
+        y: f32,
+        size: f32,
+        text: String,
+    },
     /// A QR code's dark modules as rectangles in module units, from (x, y).
     Qr {
         x: f32,
@@ -228,10 +254,18 @@ struct Sheet<'a> {
     y: f32,
     /// Whether a new page repeats the lines table's head.
     in_table: bool,
+    /// A draft's preview: no number, no payment reference, marked as a draft.
+    draft: bool,
 }
 
 impl<'a> Sheet<'a> {
-    fn lay_out(doc: &'a Document, has_xml: bool, lang: Lang, faces: &'a Faces) -> Vec<Vec<Op>> {
+    fn lay_out(
+        doc: &'a Document,
+        has_xml: bool,
+        draft: bool,
+        lang: Lang,
+        faces: &'a Faces,
+    ) -> Vec<Vec<Op>> {
         let mut s = Sheet {
             doc,
             lang,
@@ -239,6 +273,7 @@ impl<'a> Sheet<'a> {
             pages: vec![Vec::new()],
             y: 0.0,
             in_table: false,
+            draft,
         };
         s.letterhead();
         s.address_window();
@@ -324,6 +359,9 @@ impl<'a> Sheet<'a> {
     }
 
     fn title_text(&self) -> String {
+        if self.draft {
+            return self.t("Rechnungsentwurf", "Invoice draft").to_string();
+        }
         let word = match self.doc.type_code {
             TypeCode::Invoice => self.t("Rechnung", "Invoice"),
             TypeCode::CreditNote => self.t("Rechnungskorrektur", "Credit note"),
@@ -412,7 +450,12 @@ impl<'a> Sheet<'a> {
             TypeCode::Invoice => self.t("Rechnungsnummer", "Invoice number"),
             TypeCode::CreditNote => self.t("Korrekturnummer", "Credit note number"),
         };
-        rows.push((number_label, doc.number.clone()));
+        let number = if self.draft {
+            self.t("bei Ausstellung", "given at issue").to_string()
+        } else {
+            doc.number.clone()
+        };
+        rows.push((number_label, number));
         rows.push((self.t("Datum", "Date"), locale::date(lang, doc.issued_on)));
         if let Some(day) = doc.delivered_on {
             rows.push((
@@ -480,7 +523,16 @@ impl<'a> Sheet<'a> {
             self.text_fit(LEFT, y - 3.0, 10.0, false, &text, RIGHT - LEFT);
             y += 12.0;
         }
-        if !has_xml {
+        if self.draft {
+            let text = self.t(
+                "ENTWURF – keine Rechnung. Die Rechnungsnummer wird erst bei der Ausstellung vergeben.",
+                "DRAFT – not an invoice. The invoice number is given only when it is issued.",
+            );
+            for line in self.wrap(text, TEXT, true, RIGHT - LEFT, 3) {
+                self.text(LEFT, y - 3.0, TEXT, true, &line);
+                y += 12.0;
+            }
+        } else if !has_xml {
             let text = self.t(
                 "Diese Rechnung ist keine E-Rechnung nach EN 16931.",
                 "This invoice is not an EN 16931 e-invoice.",
@@ -528,7 +580,7 @@ impl<'a> Sheet<'a> {
             for (i, text) in desc.iter().enumerate() {
                 self.text(COL_DESC, y + LEAD * i as f32, TEXT, false, text);
             }
-            let quantity = locale::decimal(self.lang, &line.quantity.to_string());
+            let quantity = locale::decimal(self.lang, &line.quantity);
             self.text_right(COL_QTY_RIGHT, y, TEXT, false, &quantity);
             let unit = unit_name(&line.unit, self.lang);
             self.text_fit(COL_UNIT, y, TEXT, false, unit, UNIT_WIDTH);
@@ -586,7 +638,7 @@ impl<'a> Sheet<'a> {
             self.need(LEAD + 9.5 * reason.len() as f32);
             let y = self.y + TEXT;
             self.text_fit(LEFT, y, TEXT, false, &label, RIGHT - 200.0 - LEFT);
-            let rate = format!("{} %", locale::decimal(self.lang, &b.rate.to_string()));
+            let rate = format!("{} %", locale::decimal(self.lang, &b.rate));
             let rate = if self.lang == Lang::En {
                 rate.replace(" %", "%")
             } else {
@@ -708,7 +760,10 @@ impl<'a> Sheet<'a> {
     /// The payment sentence, the bank details and the EPC QR code.
     fn payment(&mut self) {
         let doc = self.doc;
-        let qr = epc_payload(doc).and_then(|p| qr_modules(&p));
+        // A draft is not paid: no QR code, no payment reference.
+        let qr = epc_payload(doc)
+            .filter(|_| !self.draft)
+            .and_then(|p| qr_modules(&p));
         let width = if qr.is_some() {
             RIGHT - LEFT - QR_SIZE - mm(8.0)
         } else {
@@ -734,16 +789,18 @@ impl<'a> Sheet<'a> {
             if let Some(bic) = &t.bic {
                 lines.push((format!("BIC: {bic}"), false));
             }
-            let purpose = format!(
-                "{}: {}",
-                self.t("Verwendungszweck", "Payment reference"),
-                doc.number
-            );
-            lines.extend(
-                self.wrap(&purpose, TEXT, false, width, 2)
-                    .into_iter()
-                    .map(|l| (l, false)),
-            );
+            if !self.draft {
+                let purpose = format!(
+                    "{}: {}",
+                    self.t("Verwendungszweck", "Payment reference"),
+                    doc.number
+                );
+                lines.extend(
+                    self.wrap(&purpose, TEXT, false, width, 2)
+                        .into_iter()
+                        .map(|l| (l, false)),
+                );
+            }
         }
         let text_height = LEAD * lines.len() as f32;
         let qr_height = if qr.is_some() {
@@ -785,7 +842,19 @@ impl<'a> Sheet<'a> {
         let pages = std::mem::take(&mut self.pages);
         let total = pages.len();
         let mut done = Vec::with_capacity(total);
-        for (n, ops) in pages.into_iter().enumerate() {
+        for (n, mut ops) in pages.into_iter().enumerate() {
+            if self.draft {
+                // Under everything else, so the page stays readable.
+                ops.insert(
+                    0,
+                    Op::Mark {
+                        x: LEFT + mm(10.0),
+                        y: PAGE_H - mm(75.0),
+                        size: 56.0,
+                        text: self.face(true).drawable(DRAFT_MARK),
+                    },
+                );
+            }
             self.pages = vec![ops];
             let label = match self.lang {
                 Lang::De => format!("Seite {} von {total}", n + 1),
@@ -1040,9 +1109,11 @@ fn unit_name(code: &str, lang: Lang) -> &str {
 
 /// A line's VAT: its rate, with the category when it is not the standard one.
 fn line_rate(category: Category, rate: &str, lang: Lang) -> String {
+    let shown = crate::rules::money::Decimal::parse("rate", rate)
+        .map_or_else(|_| rate.to_string(), |d| locale::decimal(lang, &d));
     let percent = match lang {
-        Lang::De => format!("{} %", locale::decimal(lang, rate)),
-        Lang::En => format!("{}%", locale::decimal(lang, rate)),
+        Lang::De => format!("{shown} %"),
+        Lang::En => format!("{shown}%"),
     };
     match category {
         Category::S => percent,
@@ -1201,6 +1272,7 @@ fn pdf_date(date: Date) -> DateTime {
 fn render(
     doc: &Document,
     cii: Option<&[u8]>,
+    title: &str,
     lang: Lang,
     faces: &Faces,
     pages: &[Vec<Op>],
@@ -1262,6 +1334,22 @@ fn render(
                         surface.draw_path(&path);
                     }
                 }
+                Op::Mark { x, y, size, text } => {
+                    let glyphs = glyphs(&faces.bold, text);
+                    set_grey(&mut surface, 225);
+                    // Rising at 35°: y grows downwards on the page.
+                    let (sin, cos) = (-35f32).to_radians().sin_cos();
+                    surface.push_transform(&Transform::from_row(cos, sin, -sin, cos, *x, *y));
+                    surface.draw_glyphs(
+                        Point::from_xy(0.0, 0.0),
+                        &glyphs,
+                        faces.bold.font.clone(),
+                        text,
+                        *size,
+                        false,
+                    );
+                    surface.pop();
+                }
                 Op::Qr {
                     x,
                     y,
@@ -1297,7 +1385,7 @@ fn render(
     let date = pdf_date(doc.issued_on);
     pdf.set_metadata(
         Metadata::new()
-            .title(doc.number.chars().take(200).collect())
+            .title(title.chars().take(200).collect())
             .language(lang.code().to_string())
             .creator("kontor".into())
             .creation_date(date)
@@ -1671,6 +1759,33 @@ mod tests {
         ));
         assert!(contains(&a, b"<pdfaid:part>3</pdfaid:part>"));
         assert_eq!(pages(&a), 1);
+    }
+
+    #[test]
+    fn a_draft_preview_is_a_plain_pdf_a_marked_as_a_draft_without_number_or_qr() {
+        let doc = mixed();
+        let a = write_draft(&doc).unwrap();
+        assert!(a.starts_with(b"%PDF-1.7"));
+        assert!(a == write_draft(&doc).unwrap(), "deterministic");
+        assert!(contains(&a, b"<pdfaid:part>3</pdfaid:part>"));
+        assert!(!contains(&a, b"factur-x.xml") && !contains(&a, b"fx:"));
+        assert!(!contains(&a, b"/AF"));
+        let pdf = lopdf::Document::load_mem(&a).unwrap();
+        let text = pdf.extract_text(&[1]).unwrap();
+        assert!(text.contains(DRAFT_MARK), "{text}");
+        assert!(text.contains("Rechnungsentwurf"), "{text}");
+        assert!(text.contains("keine Rechnung"), "{text}");
+        assert!(!text.contains(&doc.number), "{text}");
+        assert!(!text.contains("Verwendungszweck"), "{text}");
+        assert!(!text.contains("Mit Banking-App scannen"), "{text}");
+        // The invoice itself carries its number and its QR code.
+        let invoice = write(&doc, None).unwrap();
+        let text = lopdf::Document::load_mem(&invoice)
+            .unwrap()
+            .extract_text(&[1])
+            .unwrap();
+        assert!(text.contains(&doc.number) && text.contains("Mit Banking-App scannen"));
+        assert!(!text.contains(DRAFT_MARK));
     }
 
     #[test]

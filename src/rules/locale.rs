@@ -9,6 +9,7 @@ use jiff::civil::Date;
 
 use crate::error::{Error, Result};
 use crate::rules::iso::Currency;
+use crate::rules::money::Decimal;
 
 /// The largest amount, in minor units, any book holds (as `money` bounds it).
 const MAX_MINOR: i128 = 1_000_000_000_000_000;
@@ -180,28 +181,6 @@ pub fn month(lang: Lang, date: Date) -> String {
     format!("{} {:04}", month_short(lang, date), date.year())
 }
 
-/// A decimal's text ("1234.5", "-0.125") in the language's notation
-/// ("1.234,5"), through the one number formatter.
-pub fn decimal(lang: Lang, text: &str) -> String {
-    let (negative, digits) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text),
-    };
-    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
-    let exponent = u8::try_from(fraction.len()).unwrap_or(u8::MAX);
-    match format!("{whole}{fraction}").parse::<i64>() {
-        Ok(units) if exponent <= 18 => {
-            let number = number(lang, units, exponent);
-            if negative {
-                format!("-{number}")
-            } else {
-                number
-            }
-        }
-        _ => text.to_string(),
-    }
-}
-
 /// A calendar date for a person: `23.11.2026` (German) or `23 Nov 2026` (English).
 pub fn date(lang: Lang, date: Date) -> String {
     match lang {
@@ -225,18 +204,35 @@ fn grouped(text: &str, separator: char) -> bool {
         && groups.all(|g| g.len() == 3 && g.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// An amount as a person typed it, in minor units of `currency`: `1.234,56`
-/// or `1234,56` in German, `1,234.56` or `1234.56` in English, an optional
-/// leading minus, spaces allowed as thousands separators. Integers only.
+/// A number as a person typed it, read in the language's notation: its
+/// sign, its whole digits (separators gone), its fraction digits, and how
+/// many thousands separators it had.
+struct Typed {
+    negative: bool,
+    whole: String,
+    fraction: String,
+    groups: usize,
+}
+
+/// What is being typed, for the sentences of a refusal.
+#[derive(Clone, Copy)]
+enum Kind {
+    Amount,
+    Number,
+}
+
+/// Reads `text` as a number in the language's notation (`1.234,56` /
+/// `1,234.56`, spaces grouping thousands, an optional leading minus);
+/// `example` is how the refusal says to write it.
 ///
-/// Fails with `Invalid` naming `field` when the text is empty, is not a
-/// number in the language's notation (the other notation's decimal point is
-/// named as such), could be read two ways (`1,234` in English for a currency
-/// with three decimals), has more decimals than the currency, or exceeds
-/// 10^15 minor units.
-pub fn parse_amount(lang: Lang, field: &str, text: &str, currency: &Currency) -> Result<i64> {
-    let exponent = currency.exponent() as usize;
-    let example = amount_example(lang, exponent);
+/// Fails with `Invalid` naming `field` when the text is empty or is not a
+/// number in that notation (the other notation's decimal point is named as
+/// such).
+fn read_typed(lang: Lang, kind: Kind, field: &str, text: &str, example: &str) -> Result<Typed> {
+    let (a, plural) = match kind {
+        Kind::Amount => ("an amount", "amounts"),
+        Kind::Number => ("a number", "numbers"),
+    };
     let refuse = |what: String| Err(Error::invalid(field, what));
     let text = text.trim();
     if text.is_empty() {
@@ -264,67 +260,136 @@ pub fn parse_amount(lang: Lang, field: &str, text: &str, currency: &Currency) ->
         .find(|c| !c.is_ascii_digit() && *c != group && *c != decimal)
     {
         return refuse(format!(
-            "is not an amount: {bad:?} is neither a digit nor a separator (write it like {example})"
+            "is not {a}: {bad:?} is neither a digit nor a separator (write it like {example})"
         ));
     }
     let (whole, fraction) = match unified.split_once(decimal) {
         Some((_, rest)) if rest.contains(decimal) || rest.contains(group) => {
             return refuse(format!(
-                "is not an amount: the decimal separator {decimal:?} comes once, after the thousands (write it like {example})"
+                "is not {a}: the decimal separator {decimal:?} comes once, after the thousands (write it like {example})"
             ))
         }
         Some((whole, fraction)) => (whole, fraction),
         None => (unified.as_str(), ""),
     };
     if whole.is_empty() {
-        return refuse(format!("is not an amount (write it like {example})"));
+        return refuse(format!("is not {a} (write it like {example})"));
     }
     if whole.contains(group) && !grouped(whole, group) {
         // `12.5` in German or `12,50` in English: the other notation's decimal point.
         let name = match lang {
-            Lang::De => {
-                "in German amounts the decimal separator is a comma and the point groups thousands"
-            }
-            Lang::En => {
-                "in English amounts the decimal separator is a point and the comma groups thousands"
-            }
+            Lang::De => format!(
+                "in German {plural} the decimal separator is a comma and the point groups thousands"
+            ),
+            Lang::En => format!(
+                "in English {plural} the decimal separator is a point and the comma groups thousands"
+            ),
         };
         return refuse(format!("cannot be read: {name} (write it like {example})"));
-    }
-    if fraction.is_empty() && whole.matches(group).count() == 1 && exponent >= 3 {
-        return refuse(format!(
-            "could mean two amounts; write the decimals with {decimal:?} (like {example}) or leave out the thousands separator"
-        ));
     }
     if unified.ends_with(decimal) {
         return refuse(format!(
             "ends with a decimal separator (write it like {example})"
         ));
     }
-    if fraction.len() > exponent {
+    Ok(Typed {
+        negative,
+        whole: whole.chars().filter(|c| *c != group).collect(),
+        fraction: fraction.to_string(),
+        groups: whole.matches(group).count(),
+    })
+}
+
+/// An amount as a person typed it, in minor units of `currency`: `1.234,56`
+/// or `1234,56` in German, `1,234.56` or `1234.56` in English, an optional
+/// leading minus, spaces allowed as thousands separators. Integers only.
+///
+/// Fails with `Invalid` naming `field` when the text is empty, is not a
+/// number in the language's notation (the other notation's decimal point is
+/// named as such), could be read two ways (`1,234` in English for a currency
+/// with three decimals), has more decimals than the currency, or exceeds
+/// 10^15 minor units.
+pub fn parse_amount(lang: Lang, field: &str, text: &str, currency: &Currency) -> Result<i64> {
+    let exponent = currency.exponent() as usize;
+    let example = amount_example(lang, exponent);
+    let refuse = |what: String| Err(Error::invalid(field, what));
+    let typed = read_typed(lang, Kind::Amount, field, text, &example)?;
+    if typed.fraction.is_empty() && typed.groups == 1 && exponent >= 3 {
+        return refuse(format!(
+            "could mean two amounts; write the decimals with {:?} (like {example}) or leave out the thousands separator",
+            lang.decimal_separator()
+        ));
+    }
+    if typed.fraction.len() > exponent {
         return refuse(match exponent {
             0 => format!("has decimals, but {} has no minor unit", currency.as_str()),
             n => format!(
                 "has {} decimal places, but {} has {n}",
-                fraction.len(),
+                typed.fraction.len(),
                 currency.as_str()
             ),
         });
     }
     let mut minor: i128 = 0;
-    let digits = whole
+    let digits = typed
+        .whole
         .chars()
-        .filter(|c| *c != group)
-        .chain(fraction.chars())
-        .chain(std::iter::repeat_n('0', exponent - fraction.len()));
+        .chain(typed.fraction.chars())
+        .chain(std::iter::repeat_n('0', exponent - typed.fraction.len()));
     for c in digits {
         minor = minor * 10 + i128::from(c.to_digit(10).unwrap_or(0));
         if minor > MAX_MINOR {
             return refuse("is larger than any amount kontor keeps".into());
         }
     }
-    let minor = if negative { -minor } else { minor };
+    let minor = if typed.negative { -minor } else { minor };
     i64::try_from(minor).or_else(|_| refuse("is larger than any amount kontor keeps".into()))
+}
+
+/// A quantity or a rate as a person typed it, exact: `1,5`, `0,25` or
+/// `1.000` in German, `1.5`, `0.25` or `1,000` in English, an optional
+/// leading minus, spaces allowed as thousands separators.
+///
+/// Fails with `Invalid` naming `field` when the text is empty, is not a
+/// number in the language's notation (the other notation's decimal point is
+/// named as such), has more than six decimals, or is a billion or more.
+pub fn parse_decimal(lang: Lang, field: &str, text: &str) -> Result<Decimal> {
+    let example = match lang {
+        Lang::De => "1.234,5",
+        Lang::En => "1,234.5",
+    };
+    let typed = read_typed(lang, Kind::Number, field, text, example)?;
+    let sign = if typed.negative { "-" } else { "" };
+    let canonical = if typed.fraction.is_empty() {
+        format!("{sign}{}", typed.whole)
+    } else {
+        format!("{sign}{}.{}", typed.whole, typed.fraction)
+    };
+    Decimal::parse(field, &canonical)
+}
+
+/// An exact decimal for a person, in the language's notation and grouped by
+/// thousands: `1.234,5` (German), `1,234.5` (English); as many decimals as
+/// it has.
+pub fn decimal(lang: Lang, value: &Decimal) -> String {
+    let text = value.to_string();
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.as_str()),
+    };
+    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+    let exponent = u8::try_from(fraction.len()).unwrap_or(u8::MAX);
+    match format!("{whole}{fraction}").parse::<i64>() {
+        Ok(units) if exponent <= 18 => {
+            let number = number(lang, units, exponent);
+            if negative {
+                format!("-{number}")
+            } else {
+                number
+            }
+        }
+        _ => text,
+    }
 }
 
 /// How an amount is typed in this language, for the sentences of a
@@ -349,9 +414,10 @@ mod tests {
 
     #[test]
     fn decimals_are_written_in_the_languages_notation() {
-        assert_eq!(decimal(Lang::De, "1234.5"), "1.234,5");
-        assert_eq!(decimal(Lang::En, "-0.125"), "-0.125");
-        assert_eq!(decimal(Lang::De, "19"), "19");
+        let d = |text| Decimal::parse("d", text).unwrap();
+        assert_eq!(decimal(Lang::De, &d("1234.5")), "1.234,5");
+        assert_eq!(decimal(Lang::En, &d("-0.125")), "-0.125");
+        assert_eq!(decimal(Lang::De, &d("19")), "19");
     }
 
     fn eur() -> Currency {
@@ -474,6 +540,86 @@ mod tests {
             "The field amount is larger than any amount kontor keeps."
         );
         assert_eq!(en("１２"), "The field amount is not an amount: '１' is neither a digit nor a separator (write it like 123,456.78).");
+    }
+
+    #[test]
+    fn typed_quantities_and_rates_are_exact_decimals() {
+        let de = |t: &str| parse_decimal(Lang::De, "quantity", t).unwrap().to_string();
+        let en = |t: &str| parse_decimal(Lang::En, "quantity", t).unwrap().to_string();
+        assert_eq!(de("1,5"), "1.5");
+        assert_eq!(de("0,25"), "0.25");
+        assert_eq!(de("19"), "19");
+        assert_eq!(de("5,5"), "5.5");
+        assert_eq!(de("1.000"), "1000");
+        assert_eq!(de("1.234,125"), "1234.125");
+        assert_eq!(de("1 234,5"), "1234.5");
+        assert_eq!(de("-0,5"), "-0.5");
+        assert_eq!(de("2,500"), "2.5");
+        assert_eq!(en("1.5"), "1.5");
+        assert_eq!(en("1,000"), "1000");
+        assert_eq!(en("1,234.125"), "1234.125");
+        assert_eq!(en("0.000001"), "0.000001");
+        assert_eq!(en(" 7 "), "7");
+    }
+
+    #[test]
+    fn unreadable_quantities_are_refused_with_a_sentence() {
+        let de = |t: &str| {
+            parse_decimal(Lang::De, "quantity", t)
+                .unwrap_err()
+                .sentence()
+        };
+        let en = |t: &str| {
+            parse_decimal(Lang::En, "taxRate", t)
+                .unwrap_err()
+                .sentence()
+        };
+        assert_eq!(de(""), "The field quantity is missing.");
+        assert_eq!(
+            de("1.5"),
+            "The field quantity cannot be read: in German numbers the decimal separator is a comma and the point groups thousands (write it like 1.234,5)."
+        );
+        assert_eq!(
+            en("5,5"),
+            "The field taxRate cannot be read: in English numbers the decimal separator is a point and the comma groups thousands (write it like 1,234.5)."
+        );
+        assert_eq!(
+            en("19%"),
+            "The field taxRate is not a number: '%' is neither a digit nor a separator (write it like 1,234.5)."
+        );
+        assert_eq!(
+            de("1,2,3"),
+            "The field quantity is not a number: the decimal separator ',' comes once, after the thousands (write it like 1.234,5)."
+        );
+        assert_eq!(
+            de("2,"),
+            "The field quantity ends with a decimal separator (write it like 1.234,5)."
+        );
+        assert_eq!(
+            de("0,0000001"),
+            "The field quantity has more than 6 decimal places."
+        );
+        assert_eq!(de("1.000.000.000"), "The field quantity is too large.");
+    }
+
+    #[test]
+    fn decimals_are_written_in_the_persons_notation_and_read_back() {
+        let d = |t: &str| Decimal::parse("x", t).unwrap();
+        assert_eq!(decimal(Lang::De, &d("1234.5")), "1.234,5");
+        assert_eq!(decimal(Lang::En, &d("1234.5")), "1,234.5");
+        assert_eq!(decimal(Lang::De, &d("19")), "19");
+        assert_eq!(decimal(Lang::De, &d("-0.125")), "-0,125");
+        assert_eq!(decimal(Lang::En, &d("0.000001")), "0.000001");
+        for text in ["1234.5", "19", "0.25", "999999999.999999", "-3.5"] {
+            for lang in [Lang::De, Lang::En] {
+                let shown = decimal(lang, &d(text));
+                assert_eq!(
+                    parse_decimal(lang, "x", &shown).unwrap(),
+                    d(text),
+                    "{shown}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -373,6 +373,73 @@ class Run:
         assert "Paid in full on" in self.text(), self.text()
         self.shot("bill")
 
+    def draft_is_filled_previewed_and_issued(self):
+        self.sign_in("accountant")
+        self.link("Drafts")
+        assert self.driver.title == "Drafts · kontor", self.driver.title
+        self.axe("drafts")
+        self.link("New draft")
+        self.axe("draft-new")
+        self.type_into("search", "Café Rosa")
+        self.press("//form[@role='search']//button")
+        choice = self.driver.find_element(By.ID, "field-customerId")
+        choice.find_element(By.XPATH, "option[starts-with(normalize-space(), 'Café Rosa')]").click()
+        self.submit("Create draft")
+        assert re.fullmatch(r"/drafts/drf_\w+\?done=created", self.path()), self.path()
+        assert "The draft is created." in self.text()
+        self.axe("draft-empty")
+        draft = self.path().split("?")[0]
+        # A refused line keeps what was typed: the German notation on an English page.
+        self.type_into("description", "Consulting")
+        self.type_into("quantity", "1,5")
+        self.driver.find_element(By.ID, "field-unit").find_element(By.XPATH, "option[@value='HUR']").click()
+        self.type_into("unitPrice", "1.234,56")
+        self.type_into("taxRate", "19")
+        self.submit("Add line")
+        assert self.field("quantity").get_attribute("value") == "1,5"
+        assert "decimal separator is a point" in self.driver.find_element(By.ID, "field-quantity-error").text
+        self.axe("draft-line-refused")
+        self.type_into("quantity", "1.5")
+        self.type_into("unitPrice", "1,234.56")
+        self.submit("Add line")
+        assert "The line is added." in self.text(), self.text()
+        self.type_into("description", "Licence")
+        self.type_into("quantity", "2")
+        self.type_into("unitPrice", "99.90")
+        self.type_into("taxRate", "7")
+        self.submit("Add line")
+        assert "The line is added." in self.text(), self.text()
+        # The figures: 1.5 × 1,234.56 at 19 % and 2 × 99.90 at 7 %.
+        assert "€2,051.64" in self.driver.find_element(By.ID, "figure-net").text
+        assert "€2,417.48" in self.driver.find_element(By.ID, "figure-gross").text
+        preview = self.driver.find_element(By.CSS_SELECTOR, "object.preview")
+        assert preview.get_attribute("data").endswith(draft + "/preview.pdf")
+        self.axe("draft")
+        self.driver.execute_script("window.scrollTo(0, 0)")
+        self.shot("draft")
+        # The preview is a PDF marked as a draft, served to this session only.
+        session = self.driver.get_cookie("kontor_session")["value"]
+        request = urllib.request.Request(self.base + draft + "/preview.pdf",
+                                         headers={"Cookie": f"kontor_session={session}"})
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            assert answer.headers["Content-Type"] == "application/pdf"
+            assert answer.headers["X-Frame-Options"] == "SAMEORIGIN"
+            assert answer.read().startswith(b"%PDF-")
+        self.link("Issue…")
+        assert self.driver.title == "Issue the invoice? · kontor", self.driver.title
+        assert "cannot be undone" in self.text()
+        number = self.driver.find_element(By.ID, "next-number").text
+        assert number, self.text()
+        self.axe("draft-issue-confirm")
+        self.submit("Issue invoice")
+        assert self.path() == draft + "?done=issued", self.path()
+        taken = self.driver.find_element(By.ID, "invoice-number").text
+        assert taken == number, (taken, number)
+        assert f"The invoice is issued with the number {taken}." in self.text()
+        link = self.driver.find_element(By.PARTIAL_LINK_TEXT, "To the invoice")
+        assert link.get_attribute("href").endswith("/invoices/" + taken)
+        self.axe("draft-issued")
+
     def close_a_month_and_read_the_statements(self):
         self.sign_in("accountant")
         last = datetime.date.today().replace(day=1) - datetime.timedelta(days=1)
@@ -637,6 +704,7 @@ class Run:
             self.check("test data", self.test_data)
             self.check("an API key made in Developers works", self.developers_key_works)
             self.check("a webhook receives a bill recorded and paid", self.webhook_receives_a_bill)
+            self.check("a draft is filled, previewed and issued", self.draft_is_filled_previewed_and_issued)
             self.check("a month is closed and the statements read", self.close_a_month_and_read_the_statements)
             self.check("a job moves a stage and gets a note", self.a_job_moves_and_gets_a_note)
             self.check("an invoice is paid in parts and another cancelled", self.invoice_paid_in_parts_and_another_cancelled)

@@ -21,6 +21,7 @@ mod pipeline;
 mod receiver;
 mod screens;
 mod screens_books;
+mod screens_drafts;
 mod screens_invoices;
 mod screens_settings;
 mod settlement;

@@ -22,7 +22,7 @@ pub(crate) struct Page {
     pub(crate) status: u16,
     headers: Vec<(String, String)>,
     pub(crate) body: String,
-    /// The body's bytes (a downloaded document).
+    /// The body's bytes (a downloaded document, a PDF).
     pub(crate) raw: Vec<u8>,
 }
 
@@ -289,6 +289,19 @@ impl Office {
             addr: self.server.addr,
         }
     }
+}
+
+/// The audit rows that people of company `company` wrote, as (actor, act),
+/// oldest first (the console's rows name the system or `--as`).
+pub(crate) fn people_audit(office: &Office, company: &str) -> Vec<(String, String)> {
+    office
+        .db()
+        .prepare("SELECT actor, act FROM audit WHERE company_id = ?1 AND user_id IS NOT NULL ORDER BY seq")
+        .unwrap()
+        .query_map([company], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
 }
 
 /// The form of a new customer, as the API names its fields.
@@ -1027,7 +1040,7 @@ fn the_dashboard_shows_the_companys_own_figures_in_the_persons_notation() {
     assert!(page.body.contains("<dd>€1,469.13</dd>"), "{}", page.body);
     assert!(
         page.body.contains(&format!(
-            "<td>{number}</td><td>Säumig GmbH</td><td>5 Jan 2026</td><td>19 Jan 2026</td>"
+            "<td><a href=\"/invoices/{number}\">{number}</a></td><td>Säumig GmbH</td><td>5 Jan 2026</td><td>19 Jan 2026</td>"
         )),
         "{}",
         page.body

@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-use crate::screens::{invoice, Office};
+use crate::screens::{invoice, people_audit, Office};
 
 /// The screens' address of an invoice (or of `rest` below it).
 fn at(number: &str, rest: &str) -> String {
@@ -55,18 +55,6 @@ fn events(office: &Office, subjects: &[&str]) -> Vec<(String, Value)> {
     })
     .map(|(kind, _, body)| (kind, serde_json::from_str(&body).unwrap()))
     .collect()
-}
-
-/// The audit rows of people of company `company`, as (actor, act).
-fn audit(office: &Office, company: &str) -> Vec<(String, String)> {
-    office
-        .db()
-        .prepare("SELECT actor, act FROM audit WHERE company_id = ?1 AND user_id IS NOT NULL ORDER BY seq")
-        .unwrap()
-        .query_map([company], |r| Ok((r.get(0)?, r.get(1)?)))
-        .unwrap()
-        .map(Result::unwrap)
-        .collect()
 }
 
 /// The text beside field `name` of a refused form.
@@ -246,7 +234,11 @@ fn the_detail_shows_lines_taxes_payments_documents_and_who_did_what() {
         .body
         .contains(&format!("href=\"/invoices/{number}/document?format=cii\"")));
     // Issued from the console: the history names the system.
-    assert!(page.body.contains(" · system · issued</li>"), "{}", page.body);
+    assert!(
+        page.body.contains(" · system · issued</li>"),
+        "{}",
+        page.body
+    );
 
     accountant
         .act(
@@ -301,7 +293,7 @@ fn the_detail_shows_lines_taxes_payments_documents_and_who_did_what() {
     );
     assert!(history[1].contains("· owner@alpha.de ·"), "{history:?}");
     assert_eq!(
-        audit(&office, &office.a),
+        people_audit(&office, &office.a),
         [
             ("accountant@alpha.de".into(), "payment.recorded".into()),
             ("owner@alpha.de".into(), "payment.recorded".into())
@@ -492,7 +484,10 @@ fn a_refused_payment_keeps_what_was_typed_and_says_why_beside_the_field() {
     assert_eq!(shown(&page.body, "on"), "10.11.2026");
     // Nothing changed.
     assert_eq!(office.count("SELECT count(*) FROM payments"), 0);
-    assert_eq!(office.count("SELECT count(*) FROM audit WHERE user_id IS NOT NULL"), 0);
+    assert_eq!(
+        office.count("SELECT count(*) FROM audit WHERE user_id IS NOT NULL"),
+        0
+    );
     assert_eq!(api_invoice(&office, &number)["outstanding"], money(119_000));
 }
 
@@ -613,7 +608,7 @@ fn cancelling_names_the_next_credit_note_first_and_then_takes_it() {
         .contains(&format!("<strong id=\"next-number\">{after}</strong>")));
     assert_eq!(api_invoice(&office, &paid)["paymentState"], "OVERDUE");
     assert_eq!(
-        audit(&office, &office.a),
+        people_audit(&office, &office.a),
         [
             ("accountant@alpha.de".into(), "invoice.cancelled".into()),
             ("accountant@alpha.de".into(), "correction.issued".into())
@@ -689,7 +684,10 @@ fn a_viewer_sees_invoices_and_is_refused_every_act() {
     assert_eq!(refused.status, 403);
     assert_eq!(office.count("SELECT count(*) FROM payments"), 0);
     assert_eq!(office.count("SELECT count(*) FROM invoices"), 1);
-    assert_eq!(office.count("SELECT count(*) FROM audit WHERE user_id IS NOT NULL"), 0);
+    assert_eq!(
+        office.count("SELECT count(*) FROM audit WHERE user_id IS NOT NULL"),
+        0
+    );
     assert_eq!(api_invoice(&office, &number)["paymentState"], "OVERDUE");
 }
 

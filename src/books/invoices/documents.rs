@@ -5,11 +5,16 @@
 //! currency has at most two decimals and whose lines each carry one VAT gets
 //! `facturx` and `cii`, plus the format its customer receives; otherwise the
 //! PDF alone, and the invoice says why.
+//!
+//! A draft's preview goes through the same model (`draft_preview`): the
+//! draft as its invoice would read if issued today, marked as a draft,
+//! without a number or XML, written but never stored.
 
+use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 use sha2::{Digest, Sha256};
 
-use crate::books::company::Company;
+use crate::books::company::{self, Company};
 use crate::books::customers::{self, EinvoiceFormat};
 use crate::books::drafts;
 use crate::books::invoices::{self, DocumentType};
@@ -19,6 +24,7 @@ use crate::documents::{
     ElectronicAddress, Format, Line, Note, Party, Preceding, Transfer, TypeCode,
 };
 use crate::error::{Error, Result, Violation};
+use crate::rules::iso::Currency;
 use crate::rules::jurisdiction;
 use crate::rules::locale::{self, Lang};
 use crate::rules::money::Decimal;
@@ -302,9 +308,97 @@ fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Bui
     let (lines, categorised) = lines(tx, invoice_id, sign)?;
     let exponent = invoice.currency.exponent();
     let breakdown = breakdown(tx, invoice_id, sign)?;
+    let doc = assemble(
+        company,
+        Content {
+            type_code: if credit {
+                TypeCode::CreditNote
+            } else {
+                TypeCode::Invoice
+            },
+            number: invoice.number.clone(),
+            issued_on: invoice.issued_on,
+            currency: &invoice.currency,
+            due_on: invoice.due_on,
+            payment_terms: match &preceding {
+                Some(corrected) => credit_terms(pdf::language(company.country.as_str()), corrected),
+                None => invoice.payment_sentence.clone(),
+            },
+            preceding,
+            delivered_on: invoice.delivered_on,
+            references,
+            buyer: Party {
+                name: frozen.name.clone(),
+                address: Address {
+                    street: Some(frozen.street.clone()),
+                    postal_code: Some(frozen.postal_code.clone()),
+                    city: Some(frozen.city.clone()),
+                    country: frozen.country.clone(),
+                },
+                vat_id: frozen.vat_id.clone(),
+                electronic_address: electronic_address(&customer),
+                ..Party::default()
+            },
+            lines,
+            breakdown,
+            net: invoice.net * sign,
+            tax: invoice.tax * sign,
+            gross: invoice.gross * sign,
+            tax_book: Some(at.tax_book * sign),
+        },
+    );
+    let xml = if exponent > 2 {
+        Err(format!(
+            "EN 16931 carries amounts with at most two decimals, and {} has {exponent}; the PDF carries no XML.",
+            invoice.currency
+        ))
+    } else if !categorised {
+        Err("A line carries several taxes or none with a VAT category, which EN 16931 cannot carry; the PDF carries no XML.".to_string())
+    } else {
+        let mut formats = vec![Format::FacturX, Format::Cii];
+        match customer.einvoice {
+            EinvoiceFormat::Facturx => {}
+            EinvoiceFormat::Xrechnung => formats.push(Format::XRechnung),
+            EinvoiceFormat::Peppol => formats.push(Format::Peppol),
+        }
+        Ok(formats)
+    };
+    Ok(Built {
+        doc,
+        xml,
+        customer_id: invoice.customer_id,
+    })
+}
+
+/// What a document says besides the seller, from an issued invoice's
+/// frozen rows or from a draft as it stands, with amounts as the document
+/// shows them (a correction's positive).
+struct Content<'a> {
+    type_code: TypeCode,
+    number: String,
+    issued_on: Date,
+    currency: &'a Currency,
+    due_on: Date,
+    payment_terms: String,
+    preceding: Option<Preceding>,
+    delivered_on: Date,
+    references: Option<drafts::References>,
+    buyer: Party,
+    lines: Vec<Line>,
+    breakdown: Vec<Breakdown>,
+    net: i64,
+    tax: i64,
+    gross: i64,
+    /// The VAT in the company's currency, when known.
+    tax_book: Option<i64>,
+}
+
+/// The document model: the seller from the company's particulars as they
+/// stand, the rest from `c`.
+fn assemble(company: &Company, c: Content) -> Document {
     let p = &company.particulars;
     let country = company.country.as_str();
-    let language = pdf::language(country);
+    let credit = c.type_code == TypeCode::CreditNote;
     let legal_info = legal_info(company);
     let mut notes = Vec::new();
     if let Some(text) = registration_note(company, legal_info.as_ref()) {
@@ -313,43 +407,41 @@ fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Bui
             text,
         });
     }
-    let accounting_tax = (invoice.currency != company.currency && jurisdiction::in_eu(country))
-        .then(|| AccountingTax {
+    let accounting_tax = c
+        .tax_book
+        .filter(|_| *c.currency != company.currency && jurisdiction::in_eu(country))
+        .map(|amount| AccountingTax {
             currency: company.currency.as_str().to_string(),
             exponent: company.currency.exponent(),
-            amount: at.tax_book * sign,
+            amount,
         });
-    let gross = invoice.gross * sign;
-    let doc = Document {
-        type_code: if credit {
-            TypeCode::CreditNote
-        } else {
-            TypeCode::Invoice
-        },
-        number: invoice.number.clone(),
-        issued_on: invoice.issued_on,
-        currency: invoice.currency.as_str().to_string(),
-        exponent,
+    let buyer_address = c.buyer.address.clone();
+    Document {
+        type_code: c.type_code,
+        number: c.number,
+        issued_on: c.issued_on,
+        currency: c.currency.as_str().to_string(),
+        exponent: c.currency.exponent(),
         accounting_tax,
-        due_on: Some(invoice.due_on),
-        payment_terms: Some(match &preceding {
-            Some(corrected) => credit_terms(language, corrected),
-            None => invoice.payment_sentence.clone(),
-        }),
-        buyer_reference: references.as_ref().and_then(|r| r.buyer_reference.clone()),
-        order_reference: references.as_ref().and_then(|r| r.order_reference.clone()),
-        preceding,
-        delivered_on: Some(invoice.delivered_on),
-        deliver_to: lines
+        due_on: Some(c.due_on),
+        payment_terms: Some(c.payment_terms),
+        buyer_reference: c
+            .references
+            .as_ref()
+            .and_then(|r| r.buyer_reference.clone()),
+        order_reference: c
+            .references
+            .as_ref()
+            .and_then(|r| r.order_reference.clone()),
+        preceding: c.preceding,
+        delivered_on: Some(c.delivered_on),
+        deliver_to: c
+            .lines
             .iter()
             .any(|l| l.category == Category::K)
-            .then(|| Address {
-                street: Some(frozen.street.clone()),
-                postal_code: Some(frozen.postal_code.clone()),
-                city: Some(frozen.city.clone()),
-                country: frozen.country.clone(),
-            }),
-        period: references
+            .then_some(buyer_address),
+        period: c
+            .references
             .as_ref()
             .and_then(|r| r.period)
             .map(|p| (p.from, p.to)),
@@ -376,24 +468,7 @@ fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Bui
                 email: p.contact_email.clone(),
             },
         },
-        buyer: Party {
-            name: frozen.name.clone(),
-            address: Address {
-                street: Some(frozen.street.clone()),
-                postal_code: Some(frozen.postal_code.clone()),
-                city: Some(frozen.city.clone()),
-                country: frozen.country.clone(),
-            },
-            vat_id: frozen.vat_id.clone(),
-            electronic_address: customer
-                .electronic_address
-                .as_ref()
-                .map(|a| ElectronicAddress {
-                    scheme: a.scheme.clone(),
-                    value: a.value.clone(),
-                }),
-            ..Party::default()
-        },
+        buyer: c.buyer,
         transfer: p.iban.as_ref().filter(|_| !credit).map(|iban| Transfer {
             iban: iban.as_str().to_string(),
             bic: p.bic.as_ref().map(|b| b.as_str().to_string()),
@@ -403,35 +478,135 @@ fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Bui
                     .unwrap_or_else(|| company.seller_name().to_string()),
             ),
         }),
-        lines,
-        breakdown,
-        net: invoice.net * sign,
-        tax: invoice.tax * sign,
-        gross,
+        lines: c.lines,
+        breakdown: c.breakdown,
+        net: c.net,
+        tax: c.tax,
+        gross: c.gross,
         paid: 0,
-        due: gross,
-    };
-    let xml = if exponent > 2 {
-        Err(format!(
-            "EN 16931 carries amounts with at most two decimals, and {} has {exponent}; the PDF carries no XML.",
-            invoice.currency
-        ))
-    } else if !categorised {
-        Err("A line carries several taxes or none with a VAT category, which EN 16931 cannot carry; the PDF carries no XML.".to_string())
-    } else {
-        let mut formats = vec![Format::FacturX, Format::Cii];
-        match customer.einvoice {
-            EinvoiceFormat::Facturx => {}
-            EinvoiceFormat::Xrechnung => formats.push(Format::XRechnung),
-            EinvoiceFormat::Peppol => formats.push(Format::Peppol),
-        }
-        Ok(formats)
-    };
-    Ok(Built {
-        doc,
-        xml,
-        customer_id: invoice.customer_id,
-    })
+        due: c.gross,
+    }
+}
+
+/// The buyer's electronic address (BT-49) as the documents carry it.
+fn electronic_address(customer: &customers::Customer) -> Option<ElectronicAddress> {
+    customer
+        .electronic_address
+        .as_ref()
+        .map(|a| ElectronicAddress {
+            scheme: a.scheme.clone(),
+            value: a.value.clone(),
+        })
+}
+
+/// The PDF of a draft as its invoice would read if issued today, marked as
+/// a draft on every page, without an invoice number, without XML (so no
+/// reader takes it for a Factur-X invoice) and without the payment QR
+/// code; nothing is stored and no number is drawn.
+///
+/// Fails with `NotFound` for an unknown draft, `WrongState` for an issued
+/// one, `Refused` for a quote, and `Refused` naming each line whose tax is undecided (the
+/// document cannot show a VAT it does not know) or a total beyond what
+/// kontor books.
+pub fn draft_preview(conn: &Connection, tenant: &Tenant, draft_id: &str) -> Result<Vec<u8>> {
+    let draft = drafts::open(conn, tenant, draft_id)?;
+    if draft.document_type == drafts::DocumentType::Quote {
+        return Err(Error::refused(
+            "A quote is not issued as an invoice, so it has no invoice to preview.",
+        ));
+    }
+    let company = company::get(conn, &tenant.company_id)?;
+    let figures = drafts::figures(conn, tenant, draft_id)?;
+    let undecided = figures.undecided();
+    if !undecided.is_empty() {
+        return Err(Error::Refused(
+            undecided
+                .into_iter()
+                .map(|(n, why)| Violation::at(format!("lines[{}]", n - 1), why))
+                .collect(),
+        ));
+    }
+    let customer = customers::get(conn, tenant, &draft.customer_id)?;
+    let today = company.today();
+    let due_on = drafts::due_date(conn, tenant, &company, &draft.customer_id, today)?;
+    let mut lines = Vec::with_capacity(figures.lines.len());
+    let mut vats = Vec::with_capacity(figures.lines.len());
+    for ((line, net), vat) in figures
+        .lines
+        .iter()
+        .zip(&figures.totals.line_nets)
+        .zip(&figures.vats)
+    {
+        let vat = vat.clone().unwrap_or(None);
+        let (category, rate) = vat
+            .as_ref()
+            .map_or((Category::O, Decimal::from_int(0)), |v| {
+                (v.category, v.rate)
+            });
+        lines.push(Line {
+            name: line.description.clone(),
+            quantity: line.quantity,
+            unit: line.unit.clone(),
+            price: line.unit_price_minor,
+            net: *net,
+            category,
+            rate,
+        });
+        vats.extend(vat);
+    }
+    let breakdown = figures
+        .totals
+        .taxes
+        .iter()
+        .filter_map(|t| {
+            let category = t.category.and_then(Category::read)?;
+            let code = vats
+                .iter()
+                .find(|v| v.category == category && v.rate == t.rate)
+                .and_then(|v| v.code.clone());
+            Some(breakdown_entry(
+                category,
+                t.rate,
+                t.reason.clone(),
+                t.base,
+                t.amount,
+                code,
+            ))
+        })
+        .collect();
+    let doc = assemble(
+        &company,
+        Content {
+            type_code: TypeCode::Invoice,
+            number: String::new(),
+            issued_on: today,
+            currency: &draft.currency,
+            due_on,
+            payment_terms: jurisdiction::payment_sentence(company.country.as_str(), due_on),
+            preceding: None,
+            delivered_on: today,
+            references: Some(drafts::references(conn, tenant, draft_id)?),
+            buyer: Party {
+                name: customer.name.clone(),
+                address: Address {
+                    street: Some(customer.street.clone()),
+                    postal_code: Some(customer.postal_code.clone()),
+                    city: Some(customer.city.clone()),
+                    country: customer.country.as_str().to_string(),
+                },
+                vat_id: customer.vat_id.clone(),
+                electronic_address: electronic_address(&customer),
+                ..Party::default()
+            },
+            lines,
+            breakdown,
+            net: figures.totals.net,
+            tax: figures.totals.tax,
+            gross: figures.totals.gross,
+            tax_book: None,
+        },
+    );
+    pdf::write_draft(&doc).map_err(Error::internal)
 }
 
 struct Frozen {
@@ -548,19 +723,39 @@ fn breakdown(conn: &Connection, invoice_id: &str, sign: i64) -> Result<Vec<Break
             .iter()
             .find(|(c, r, _)| *c == category && *r == rate)
             .and_then(|(_, _, code)| code.clone());
-        let writes = category.needs_reason();
-        // A reason that only repeats the code is not written twice.
-        let reason = reason.filter(|r| writes && Some(r) != code.as_ref());
-        out.push(Breakdown {
+        out.push(breakdown_entry(
             category,
             rate,
-            base: base * sign,
-            amount: amount * sign,
             reason,
-            reason_code: code.filter(|_| writes),
-        });
+            base * sign,
+            amount * sign,
+            code,
+        ));
     }
     Ok(out)
+}
+
+/// One entry of the VAT breakdown, with the exemption written only where
+/// the category takes one (never for Z), and a reason that only repeats
+/// the code not written twice.
+fn breakdown_entry(
+    category: Category,
+    rate: Decimal,
+    reason: Option<String>,
+    base: i64,
+    amount: i64,
+    code: Option<String>,
+) -> Breakdown {
+    let writes = category.needs_reason();
+    let reason = reason.filter(|r| writes && Some(r) != code.as_ref());
+    Breakdown {
+        category,
+        rate,
+        base,
+        amount,
+        reason,
+        reason_code: code.filter(|_| writes),
+    }
 }
 
 /// BT-33: the managing directors (§35a GmbHG); the registration with its

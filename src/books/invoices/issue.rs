@@ -10,12 +10,11 @@ use rusqlite::params;
 
 use crate::books::company;
 use crate::books::customers;
-use crate::books::drafts::{self, DocumentType as DraftType};
+use crate::books::drafts::{self, line_vat, DocumentType as DraftType, LineVat};
 use crate::books::invoices::{self, documents, Move};
 use crate::books::ledger::{self, Account, Posting};
 use crate::books::numbering;
 use crate::books::report::{self, Side};
-use crate::documents::Category;
 use crate::error::{Error, Result, Violations};
 use crate::outbox::events::{self, Kind};
 use crate::rules::jurisdiction::{self, DocumentKind};
@@ -176,17 +175,7 @@ pub fn issue(tx: &Tx, tenant: &Tenant, draft_id: &str, options: &IssueOptions) -
         options.rate,
     ))?;
     verdict.take(ledger::check_open(tx, tenant, issued_on))?;
-    let money_lines: Vec<money::Line> = lines
-        .iter()
-        .zip(&vats)
-        .map(|(l, vat)| money::Line {
-            quantity: l.quantity,
-            unit_price: l.unit_price_minor,
-            taxes: l.taxes.clone(),
-            category: vat.as_ref().map(|v| v.category.code()),
-        })
-        .collect();
-    let totals = verdict.take(money::totals(&money_lines))?;
+    let totals = verdict.take(money::totals(&drafts::money_lines(&lines, &vats)))?;
     if totals.as_ref().is_some_and(|t| t.gross <= 0) && !lines.is_empty() {
         verdict
             .refuse("An invoice's total must be greater than zero; a reduction is a correction.");
@@ -336,59 +325,4 @@ pub fn issue(tx: &Tx, tenant: &Tenant, draft_id: &str, options: &IssueOptions) -
         stored.event_fields(company.today()),
     )?;
     Ok(id)
-}
-
-/// A line's one VAT as issuing freezes it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct LineVat {
-    category: Category,
-    rate: Decimal,
-    /// The tax's name, as the line gave it.
-    name: String,
-    /// Why nothing is charged (the person's text; for Z kept, never written).
-    reason: Option<String>,
-    code: Option<String>,
-}
-
-/// The VAT of a line: `None` when it has no single VAT with a category (a
-/// seller outside the EU with several taxes, whose documents then carry no
-/// XML). Fails, with what is wrong, for a line without a tax decision, and
-/// for a seller in the EU: several taxes, or a zero rate without a category
-/// (kontor never infers AE or K from the buyer).
-fn line_vat(
-    line: &drafts::DraftLine,
-    eu_seller: bool,
-) -> std::result::Result<Option<LineVat>, String> {
-    let tax = match line.taxes.as_slice() {
-        [] => return Err("has no tax decision; give it a rate or a tax with its reason".into()),
-        [tax] => tax,
-        several if eu_seller => {
-            return Err(format!(
-                "carries {} taxes; a seller in the EU charges exactly one VAT per line",
-                several.len()
-            ))
-        }
-        _ => return Ok(None),
-    };
-    let category = match line.vat_category {
-        Some(category) => category,
-        None if !tax.rate.is_zero() => Category::S,
-        None if eu_seller => {
-            return Err(format!(
-                "has {} at 0 % without a VAT category; give it one (Z, E, AE, K, G or O): kontor does not decide it",
-                tax.name
-            ))
-        }
-        None => return Ok(None),
-    };
-    if category == Category::S && tax.rate.is_zero() {
-        return Err("is category S at 0 %; a zero rate needs category Z, E, AE, K, G or O".into());
-    }
-    Ok(Some(LineVat {
-        category,
-        rate: tax.rate,
-        name: tax.name.clone(),
-        reason: tax.reason.clone(),
-        code: line.exemption_code.clone(),
-    }))
 }

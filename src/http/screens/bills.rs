@@ -389,14 +389,6 @@ fn method_name(lang: Lang, method: &str) -> &'static str {
     }
 }
 
-fn act_name(lang: Lang, act: &str) -> String {
-    match act {
-        "bill.recorded" => lang.pick("recorded", "erfasst").into(),
-        "bill.paid" => lang.pick("payment recorded", "Zahlung erfasst").into(),
-        other => other.into(),
-    }
-}
-
 /// The page of one bill: its particulars, the payment form while it is
 /// open, and the history of who did what.
 fn bill_page(
@@ -408,6 +400,7 @@ fn bill_page(
 ) -> Result<Answer> {
     let lang = ctx.lang;
     let history = audit::history(ctx.conn, &ctx.session.tenant, &bill.id)?;
+    let history_section = super::history::section(ctx, &history)?;
     let notice = match ctx.query.get("done") {
         Some("recorded") if problems.list.is_empty() => {
             Some(lang.pick("The bill is recorded.", "Die Rechnung ist erfasst."))
@@ -454,18 +447,7 @@ fn bill_page(
                 }
             }
         }
-        section aria-labelledby="history-heading" {
-            h2 #history-heading { (lang.pick("History", "Verlauf")) }
-            @if history.is_empty() {
-                p { (lang.pick("No act recorded on the screens yet.", "Noch keine Handlung in den Masken erfasst.")) }
-            } @else {
-                ul {
-                    @for entry in &history {
-                        li { (entry.at) " · " (entry.actor) " · " (act_name(lang, &entry.act)) }
-                    }
-                }
-            }
-        }
+        (history_section)
         p { a href="/bills" { (lang.pick("All bills", "Alle Eingangsrechnungen")) } }
     };
     let title = format!("{} {}", bill.supplier, bill.document_number);

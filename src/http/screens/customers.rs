@@ -532,6 +532,7 @@ fn customer_page(
 ) -> Result<Answer> {
     let lang = ctx.lang;
     let history = audit::history(ctx.conn, &ctx.session.tenant, &customer.id)?;
+    let history_section = super::history::section(ctx, &history)?;
     let saved = ctx.query.get("saved") == Some("1") && problems.list.is_empty();
     let content = html! {
         p { (lang.pick("Customer number ", "Kundennummer ")) strong { (customer.number) } }
@@ -548,18 +549,7 @@ fn customer_page(
                 div { dt { (label(lang, "einvoice")) } dd { (stored(customer, "einvoice")) } }
             }
         }
-        section aria-labelledby="history-heading" {
-            h2 #history-heading { (lang.pick("History", "Verlauf")) }
-            @if history.is_empty() {
-                p { (lang.pick("No act recorded on the screens yet.", "Noch keine Handlung in den Masken erfasst.")) }
-            } @else {
-                ul {
-                    @for entry in &history {
-                        li { (entry.at) " · " (entry.actor) " · " (act_name(lang, &entry.act)) }
-                    }
-                }
-            }
-        }
+        (history_section)
     };
     Ok(screen_with(
         ctx,
@@ -568,14 +558,6 @@ fn customer_page(
         &customer.name,
         content,
     ))
-}
-
-fn act_name(lang: Lang, act: &str) -> String {
-    match act {
-        "customer.created" => lang.pick("created", "angelegt").into(),
-        "customer.changed" => lang.pick("changed", "geändert").into(),
-        other => other.into(),
-    }
 }
 
 /// GET /customers/{id}

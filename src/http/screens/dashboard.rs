@@ -87,7 +87,7 @@ fn overdue_table(lang: Lang, side: Side, open: &[OpenDocument]) -> Markup {
                                     @if side == Side::Payable {
                                         a href=(format!("/bills/{}", d.id)) { (d.number) }
                                     } @else {
-                                        (d.number)
+                                        a href=(format!("/invoices/{}", d.number)) { (d.number) }
                                     }
                                 }
                                 td { (d.partner) }

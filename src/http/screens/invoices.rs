@@ -18,8 +18,7 @@ use maud::{html, Markup};
 use super::page::{csrf, may_act, pager, screen_with, Field, Problems, Screen};
 use super::{security_headers, see_other, Ctx};
 use crate::access::people::Capability;
-use crate::books::audit::{self, Entry};
-use crate::books::company;
+use crate::books::audit;
 use crate::books::invoices::cancel::{self, CancelInput, Cancellation};
 use crate::books::invoices::{
     self, documents, Filter, FilterInput, InvoiceView, PaymentState, Status,
@@ -30,7 +29,6 @@ use crate::error::{Error, Result, Violation};
 use crate::http::pipeline::Answer;
 use crate::rules::locale::{self, Lang};
 use crate::rules::money::Money;
-use crate::store::clock;
 use crate::store::page::{Paging, DEFAULT_SIZE};
 
 /// One text field of the payment form.
@@ -144,24 +142,6 @@ fn method_name(lang: Lang, method: &str) -> &'static str {
     }
 }
 
-fn act_name(lang: Lang, act: &str) -> String {
-    match act {
-        "draft.created" => lang.pick("draft created", "Entwurf angelegt").into(),
-        "draft.changed" => lang.pick("draft changed", "Entwurf geändert").into(),
-        "draft.line_added" => lang.pick("line added", "Position hinzugefügt").into(),
-        "draft.issued" | "invoice.issued" => lang.pick("issued", "ausgestellt").into(),
-        "payment.recorded" => lang.pick("payment recorded", "Zahlung erfasst").into(),
-        "invoice.cancelled" => lang.pick("cancelled", "storniert").into(),
-        "correction.issued" => lang
-            .pick(
-                "issued as the credit note of a cancellation",
-                "als Stornorechnung ausgestellt",
-            )
-            .into(),
-        other => other.into(),
-    }
-}
-
 /// How a person reads a format's download.
 fn format_name(lang: Lang, format: &str) -> &'static str {
     match format {
@@ -170,22 +150,6 @@ fn format_name(lang: Lang, format: &str) -> &'static str {
         "xrechnung" => lang.pick("XRechnung XML", "XRechnung-XML"),
         "peppol" => lang.pick("Peppol UBL XML", "Peppol-UBL-XML"),
         _ => "",
-    }
-}
-
-/// When an act happened, in the company's time zone: `23 Nov 2026, 14:05`.
-fn when(lang: Lang, zone: &jiff::tz::TimeZone, at: &str) -> String {
-    match at.parse::<jiff::Timestamp>() {
-        Ok(ts) => {
-            let local = ts.to_zoned(zone.clone());
-            format!(
-                "{}, {:02}:{:02}",
-                locale::date(lang, local.date()),
-                local.hour(),
-                local.minute()
-            )
-        }
-        Err(_) => at.to_string(),
     }
 }
 
@@ -310,27 +274,6 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
     ))
 }
 
-/// The history of who did what, oldest first.
-fn history(ctx: &Ctx, entries: &[Entry]) -> Result<Markup> {
-    let lang = ctx.lang;
-    let company = company::get(ctx.conn, &ctx.session.tenant.company_id)?;
-    let zone = clock::zone(&company.timezone)?;
-    Ok(html! {
-        section aria-labelledby="history-heading" {
-            h2 #history-heading { (lang.pick("History", "Verlauf")) }
-            @if entries.is_empty() {
-                p { (lang.pick("No act recorded yet.", "Noch keine Handlung erfasst.")) }
-            } @else {
-                ul.history {
-                    @for entry in entries {
-                        li { (when(lang, &zone, &entry.at)) " · " (entry.actor) " · " (act_name(lang, &entry.act)) }
-                    }
-                }
-            }
-        }
-    })
-}
-
 /// The page of one document: its particulars, lines, taxes and totals, its
 /// payments and the payment form while it owes something, its documents,
 /// the way to cancel it, and its history. `value` and `problems` are those
@@ -427,7 +370,7 @@ fn invoice_page(
                     @for line in lines {
                         tr {
                             td { (line.description) }
-                            td.amount { (locale::decimal(lang, &line.quantity.to_string())) }
+                            td.amount { (locale::decimal(lang, &line.quantity)) }
                             td.amount { (money(lang, &line.unit_price)) }
                             td.amount { (money(lang, &line.net)) }
                         }
@@ -450,7 +393,7 @@ fn invoice_page(
                     @for tax in taxes {
                         tr {
                             td { (tax.name) @if let Some(reason) = &tax.reason { " (" (reason) ")" } }
-                            td.amount { (locale::decimal(lang, &tax.rate.to_string())) (lang.pick("%", "\u{a0}%")) }
+                            td.amount { (locale::decimal(lang, &tax.rate)) (lang.pick("%", "\u{a0}%")) }
                             td.amount { (money(lang, &tax.base)) }
                             td.amount { (money(lang, &tax.amount)) }
                         }
@@ -560,7 +503,7 @@ fn invoice_page(
                 p { a.button href=(href(&invoice.number, "/cancel")) { (lang.pick("Cancel invoice", "Rechnung stornieren")) } }
             }
         }
-        (history(ctx, &entries)?)
+        (super::history::section(ctx, &entries)?)
         p { a href="/invoices" { (lang.pick("All invoices", "Alle Rechnungen")) } }
     };
     Ok(screen_with(

@@ -172,16 +172,6 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
     Ok(screen_with(ctx, status, Screen::Jobs, title(lang), content))
 }
 
-fn act_name(lang: Lang, act: &str) -> String {
-    match act {
-        "job.moved" => lang
-            .pick("moved to another stage", "in eine andere Phase verschoben")
-            .into(),
-        "job.noted" => lang.pick("note added", "Notiz hinzugefügt").into(),
-        other => other.into(),
-    }
-}
-
 /// The page of one job with what a refused form had typed.
 fn job_page(
     ctx: &Ctx,
@@ -196,6 +186,7 @@ fn job_page(
     let company = company::get(ctx.conn, &tenant.company_id)?;
     let notes = transactions::notes(ctx.conn, tenant, &job.id)?;
     let history = audit::history(ctx.conn, tenant, &job.id)?;
+    let history_section = super::history::section(ctx, &history)?;
     let chosen = typed_stage.unwrap_or(&job.stage);
     let notice = match ctx.query.get("done") {
         Some("moved") if problems.list.is_empty() => {
@@ -292,18 +283,7 @@ fn job_page(
                 }
             }
         }
-        section aria-labelledby="history-heading" {
-            h2 #history-heading { (lang.pick("History", "Verlauf")) }
-            @if history.is_empty() {
-                p { (lang.pick("No act recorded on the screens yet.", "Noch keine Handlung in den Masken erfasst.")) }
-            } @else {
-                ul {
-                    @for entry in &history {
-                        li { (entry.at) " · " (entry.actor) " · " (act_name(lang, &entry.act)) }
-                    }
-                }
-            }
-        }
+        (history_section)
         p { a href="/jobs" { (lang.pick("All jobs", "Alle Vorgänge")) } }
     };
     let heading = format!("{} {}", job.number, job.title);

@@ -16,6 +16,8 @@ mod chart;
 mod customers;
 mod dashboard;
 mod developers;
+mod drafts;
+mod history;
 mod invoices;
 mod jobs;
 mod links;
@@ -131,13 +133,14 @@ fn cookie<'a>(header: Option<&'a str>, name: &str) -> Option<&'a str> {
     })
 }
 
+/// The content security policy of every page: no script from anywhere,
+/// styles from this host only, no framing.
+const PAGE_POLICY: &str = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
 /// The headers every page carries: no script from anywhere, styles from
 /// this host only, no framing, no sniffing.
 fn security_headers(headers: &mut Vec<(&'static str, String)>) {
-    headers.push((
-        "Content-Security-Policy",
-        "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'".into(),
-    ));
+    headers.push(("Content-Security-Policy", PAGE_POLICY.into()));
     headers.push(("X-Frame-Options", "DENY".into()));
     headers.push(("X-Content-Type-Options", "nosniff".into()));
     headers.push(("Referrer-Policy", "same-origin".into()));
@@ -151,6 +154,44 @@ fn html(status: StatusCode, body: String) -> Answer {
         status,
         headers,
         body: body.into_bytes(),
+        key_id: None,
+    }
+}
+
+/// A page that shows one of kontor's own PDFs in an `<object>` (a draft's
+/// preview): every page's policy plus `object-src 'self'`, because
+/// `default-src 'none'` forbids every embedded object. Only documents of
+/// this origin may be embedded (kontor's PDFs carry no script); the page
+/// itself still may not be framed, and nothing else changes.
+fn embedding_own_pdfs(mut answer: Answer) -> Answer {
+    for (name, value) in &mut answer.headers {
+        if *name == "Content-Security-Policy" {
+            *value = format!("{PAGE_POLICY}; object-src 'self'");
+        }
+    }
+    answer
+}
+
+/// A PDF for kontor's own pages (a draft's preview): shown inline, and
+/// embeddable by pages of this origin only (`frame-ancestors 'self'`,
+/// `X-Frame-Options: SAMEORIGIN`), where every other page may not be
+/// framed at all. Like every answer it is `no-store`: never kept by the
+/// browser either.
+fn own_pdf(body: Vec<u8>, file_name: &str) -> Answer {
+    Answer {
+        status: StatusCode::OK,
+        headers: vec![
+            ("Content-Type", "application/pdf".to_string()),
+            (
+                "Content-Disposition",
+                format!("inline; filename=\"{file_name}\""),
+            ),
+            ("Content-Security-Policy", "frame-ancestors 'self'".into()),
+            ("X-Frame-Options", "SAMEORIGIN".into()),
+            ("X-Content-Type-Options", "nosniff".into()),
+            ("Referrer-Policy", "same-origin".into()),
+        ],
+        body,
         key_id: None,
     }
 }
@@ -394,6 +435,18 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["customers", "new"] if get => customers::new_form(ctx),
         ["customers", id] if get => customers::show(ctx, id),
         ["customers", id] if post => customers::update(ctx, id),
+        ["drafts"] if get => drafts::list(ctx),
+        ["drafts"] if post => drafts::create(ctx),
+        ["drafts", "new"] if get => drafts::new_form(ctx),
+        ["drafts", id] if get => drafts::show(ctx, id),
+        ["drafts", id, "preview.pdf"] if get => drafts::preview_pdf(ctx, id),
+        ["drafts", id, "lines"] if post => drafts::add_line(ctx, id),
+        ["drafts", id, "lines", n] if get => drafts::line_form(ctx, id, n),
+        ["drafts", id, "lines", n] if post => drafts::change_line(ctx, id, n),
+        ["drafts", id, "lines", n, "remove"] if post => drafts::remove_line(ctx, id, n),
+        ["drafts", id, "references"] if post => drafts::set_references(ctx, id),
+        ["drafts", id, "issue"] if get => drafts::confirm_issue(ctx, id),
+        ["drafts", id, "issue"] if post => drafts::issue(ctx, id),
         ["jobs"] if get => jobs::list(ctx),
         ["jobs", id] if get => jobs::show(ctx, id),
         ["jobs", id, "stage"] if post => jobs::move_stage(ctx, id),

@@ -21,6 +21,7 @@ pub enum Screen {
     Dashboard,
     Customers,
     Jobs,
+    Drafts,
     Invoices,
     Bills,
     Books,
@@ -31,12 +32,12 @@ pub enum Screen {
 }
 
 impl Screen {
-    /// The linked screens: those that exist. Drafts join this list when
-    /// built.
-    const LINKED: [Screen; 8] = [
+    /// The linked screens, in the navigation's order.
+    const LINKED: [Screen; 9] = [
         Screen::Dashboard,
         Screen::Customers,
         Screen::Jobs,
+        Screen::Drafts,
         Screen::Invoices,
         Screen::Bills,
         Screen::Books,
@@ -57,6 +58,7 @@ impl Screen {
             Screen::Dashboard => "/dashboard",
             Screen::Customers => "/customers",
             Screen::Jobs => "/jobs",
+            Screen::Drafts => "/drafts",
             Screen::Invoices => "/invoices",
             Screen::Bills => "/bills",
             Screen::Books => "/books",
@@ -71,6 +73,7 @@ impl Screen {
             Screen::Dashboard => lang.pick("Dashboard", "Übersicht"),
             Screen::Customers => lang.pick("Customers", "Kunden"),
             Screen::Jobs => lang.pick("Jobs", "Vorgänge"),
+            Screen::Drafts => lang.pick("Drafts", "Entwürfe"),
             Screen::Invoices => lang.pick("Invoices", "Rechnungen"),
             Screen::Bills => lang.pick("Bills", "Eingangsrechnungen"),
             Screen::Books => lang.pick("Books", "Bücher"),

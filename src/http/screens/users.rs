@@ -316,23 +316,6 @@ pub fn invite(ctx: &Ctx) -> Result<Answer> {
     }
 }
 
-fn act_name(lang: Lang, act: &str) -> String {
-    match act {
-        "user.added" => lang.pick("added", "hinzugefügt"),
-        "user.joined" => lang.pick("joined by invitation", "über Einladung beigetreten"),
-        "user.role_changed" => lang.pick("role changed", "Rolle geändert"),
-        "user.disabled" => lang.pick("disabled", "gesperrt"),
-        "user.enabled" => lang.pick("enabled again", "wieder freigegeben"),
-        "user.reset_link_made" => lang.pick("reset link made", "Link zum Zurücksetzen erstellt"),
-        "user.password_reset" => {
-            lang.pick("password reset by link", "Passwort über Link neu gesetzt")
-        }
-        "user.password_set" => lang.pick("password set", "Passwort gesetzt"),
-        other => other,
-    }
-    .to_string()
-}
-
 /// A person's page, with the problems of a refused act.
 fn person_page(
     ctx: &Ctx,
@@ -342,6 +325,7 @@ fn person_page(
 ) -> Result<Answer> {
     let lang = ctx.lang;
     let history = audit::history(ctx.conn, &ctx.session.tenant, &member.id)?;
+    let history_section = super::history::section(ctx, &history)?;
     let notice = match ctx.query.get("done") {
         Some("role") => Some(lang.pick("The role is changed.", "Die Rolle ist geändert.")),
         Some("enabled") => Some(lang.pick(
@@ -396,18 +380,7 @@ fn person_page(
                 }
             }
         }
-        section aria-labelledby="history-heading" {
-            h2 #history-heading { (lang.pick("History", "Verlauf")) }
-            @if history.is_empty() {
-                p { (lang.pick("No act recorded yet.", "Noch keine Handlung erfasst.")) }
-            } @else {
-                ul {
-                    @for entry in &history {
-                        li { (entry.at) " · " (entry.actor) " · " (act_name(lang, &entry.act)) }
-                    }
-                }
-            }
-        }
+        (history_section)
         p { a href="/settings/users" { (lang.pick("Back to the people", "Zurück zu den Personen")) } }
     };
     Ok(screen_with(
