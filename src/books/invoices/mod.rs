@@ -428,7 +428,10 @@ pub fn history(conn: &Connection, tenant: &Tenant, number: &str) -> Result<Vec<a
         )?;
     let mut subjects = vec![stored.id.as_str()];
     subjects.extend(draft.as_deref());
-    audit::history_of(conn, tenant, &subjects)
+    // The draft's issue is the invoice's `invoice.issued`: said once.
+    let mut entries = audit::history_of(conn, tenant, &subjects)?;
+    entries.retain(|e| e.act != "draft.issued");
+    Ok(entries)
 }
 
 /// Which documents a list shows by what they owe.
