@@ -166,6 +166,36 @@ CREATE TRIGGER customers_fts_update AFTER UPDATE OF name, number, email, city ON
     VALUES (new.seq, new.name, new.number, coalesce(new.email, ''), new.city);
 END;
 
+-- How often a company's partners (customers and suppliers) have changed in
+-- one environment: the triggers move it on at every insert, update or
+-- delete of a customers row, in whichever process writes, so a server that
+-- keeps a page of customers can tell in its reader's snapshot, by this one
+-- row, whether the page still holds (no row: no change yet).
+CREATE TABLE customer_changes (
+    company_id  TEXT NOT NULL,
+    environment TEXT NOT NULL,
+    value       INTEGER NOT NULL,
+    PRIMARY KEY (company_id, environment)
+) STRICT, WITHOUT ROWID;
+CREATE TRIGGER customers_changed_insert AFTER INSERT ON customers BEGIN
+    INSERT OR IGNORE INTO customer_changes (company_id, environment, value)
+    VALUES (new.company_id, new.environment, 0);
+    UPDATE customer_changes SET value = value + 1
+    WHERE company_id = new.company_id AND environment = new.environment;
+END;
+CREATE TRIGGER customers_changed_update AFTER UPDATE ON customers BEGIN
+    INSERT OR IGNORE INTO customer_changes (company_id, environment, value)
+    VALUES (new.company_id, new.environment, 0);
+    UPDATE customer_changes SET value = value + 1
+    WHERE company_id = new.company_id AND environment = new.environment;
+END;
+CREATE TRIGGER customers_changed_delete AFTER DELETE ON customers BEGIN
+    INSERT OR IGNORE INTO customer_changes (company_id, environment, value)
+    VALUES (old.company_id, old.environment, 0);
+    UPDATE customer_changes SET value = value + 1
+    WHERE company_id = old.company_id AND environment = old.environment;
+END;
+
 CREATE TABLE transactions (
     seq          INTEGER PRIMARY KEY,
     id           TEXT NOT NULL UNIQUE,

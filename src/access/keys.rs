@@ -283,8 +283,9 @@ pub struct UsageLog {
 
 #[derive(Default)]
 struct Usage {
-    /// The latest use per key this process knows of.
-    last: HashMap<String, String>,
+    /// The latest use per key this process knows of, as an instant and in
+    /// stored form (formatted once, not at every request).
+    last: HashMap<String, (Timestamp, String)>,
     /// Keys whose latest use is not written yet.
     dirty: Vec<String>,
 }
@@ -292,21 +293,32 @@ struct Usage {
 impl UsageLog {
     /// Notes a use at `now` unless the last use (known here, else `stored`)
     /// lies within the last minute; returns the key's `lastUsedAt` as it now stands.
-    fn touch(&self, key_id: &str, stored: Option<String>, now: &str, stale_before: &str) -> String {
+    fn touch(&self, key_id: &str, stored: Option<String>, now: Timestamp) -> String {
+        let stale_before = now - LAST_USED_GRANULARITY;
         let mut usage = self.state.lock().unwrap_or_else(|p| p.into_inner());
-        let known = usage.last.get(key_id).cloned();
-        let latest = match (known, stored) {
-            (Some(a), Some(b)) => Some(a.max(b)),
-            (a, b) => a.or(b),
+        // Stored forms are fixed-width, so text order is time order.
+        let later = |known: &String, stored: Option<String>| match stored {
+            Some(s) if s > *known => s,
+            _ => known.clone(),
         };
-        match latest {
-            Some(last) if last.as_str() >= stale_before => last,
-            _ => {
-                usage.last.insert(key_id.to_string(), now.to_string());
-                usage.dirty.push(key_id.to_string());
-                now.to_string()
+        if let Some((at, text)) = usage.last.get(key_id) {
+            if *at >= stale_before {
+                return later(text, stored);
             }
         }
+        if let Some(text) = stored {
+            if let Ok(at) = text.parse::<Timestamp>() {
+                if at >= stale_before {
+                    // Known from now on, so it is not read again.
+                    usage.last.insert(key_id.to_string(), (at, text.clone()));
+                    return text;
+                }
+            }
+        }
+        let text = clock::format_instant(now);
+        usage.last.insert(key_id.to_string(), (now, text.clone()));
+        usage.dirty.push(key_id.to_string());
+        text
     }
 
     /// Writes every noted use; a stored value is only ever moved forward.
@@ -319,7 +331,7 @@ impl UsageLog {
             usage
                 .dirty
                 .iter()
-                .filter_map(|id| usage.last.get(id).map(|at| (id.clone(), at.clone())))
+                .filter_map(|id| usage.last.get(id).map(|(_, at)| (id.clone(), at.clone())))
                 .collect()
         };
         if !pending.is_empty() {
@@ -333,19 +345,19 @@ impl UsageLog {
                 Ok(())
             })?;
         }
-        let forget_before = clock::format_instant(Timestamp::now() - 2 * LAST_USED_GRANULARITY);
+        let forget_before = Timestamp::now() - 2 * LAST_USED_GRANULARITY;
         let mut usage = self.state.lock().unwrap_or_else(|p| p.into_inner());
         // A use noted again while writing stays dirty.
         let Usage { last, dirty } = &mut *usage;
         dirty.retain(|id| {
             !pending
                 .iter()
-                .any(|(written, at)| written == id && last.get(id) == Some(at))
+                .any(|(written, at)| written == id && last.get(id).map(|(_, t)| t) == Some(at))
         });
         dirty.dedup();
         usage
             .last
-            .retain(|_, at| at.as_str() >= forget_before.as_str());
+            .retain(|_, (at, _)| *at >= forget_before);
         Ok(())
     }
 }
@@ -542,11 +554,8 @@ impl KeyCache {
 
 /// Notes a use of `key` now and sets its `lastUsedAt` as it now stands.
 pub fn note_use(usage: &UsageLog, key: &mut AuthedKey) {
-    let now = Timestamp::now();
-    let now_text = clock::format_instant(now);
-    let stale_before = clock::format_instant(now - LAST_USED_GRANULARITY);
     let stored = key.last_used_at.take();
-    key.last_used_at = Some(usage.touch(&key.id, stored, &now_text, &stale_before));
+    key.last_used_at = Some(usage.touch(&key.id, stored, Timestamp::now()));
 }
 
 impl AuthedKey {

@@ -523,6 +523,20 @@ fn phrase(text: &str) -> String {
     format!("\"{}\"", text.replace('"', "\"\""))
 }
 
+/// How often the tenant's partners have changed (the data file's triggers
+/// count every insert, update and delete of a customers row, by any
+/// process): equal counts in two snapshots mean the same customers.
+///
+/// Fails only on a storage error.
+pub fn changes(conn: &Connection, tenant: &Tenant) -> Result<i64> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT coalesce((SELECT value FROM customer_changes
+                              WHERE company_id = ?1 AND environment = ?2), 0)",
+        )?
+        .query_row(params![tenant.company_id, tenant.environment], |r| r.get(0))?)
+}
+
 /// A page of the tenant's customers, newest first, optionally only those
 /// matching `search` (trimmed; at most 200 characters, none of them a
 /// control character; blank means no search): three characters or more match anywhere in name, number, e-mail

@@ -448,6 +448,10 @@ pub struct ServeArgs {
     /// faster, but one slow read then stalls every request on its worker.
     #[arg(long)]
     pub reads_on_workers: bool,
+    /// Read every page of customers afresh instead of answering a kept one
+    /// while the company's customers are unchanged (for comparison).
+    #[arg(long)]
+    pub no_kept_pages: bool,
     /// Minutes without a request after which a session of the screens ends.
     #[arg(long, default_value_t = 30, value_name = "MINUTES")]
     pub session_idle_minutes: u64,
@@ -473,6 +477,7 @@ impl ServeArgs {
         config.tenant_share = !self.no_tenant_share;
         config.connections = self.connections.clamp(2, 256);
         config.reads_on_workers = self.reads_on_workers;
+        config.keep_pages = !self.no_kept_pages;
         config.session_expiry = crate::access::sessions::Expiry {
             idle: std::time::Duration::from_secs(self.session_idle_minutes.max(1) * 60),
             absolute: std::time::Duration::from_secs(self.session_absolute_hours.max(1) * 3600),

@@ -7,6 +7,7 @@
 pub mod connections;
 pub mod error;
 pub mod fields;
+pub mod kept_pages;
 pub mod mcp;
 pub mod openapi;
 pub mod pipeline;

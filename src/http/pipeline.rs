@@ -37,6 +37,8 @@ pub struct App {
     pub mcp_hosts: Vec<String>,
     /// Sessions, cookies and sign-in waits of the screens.
     pub screens: crate::http::screens::Settings,
+    /// Pages of customers kept as the bytes of their answer.
+    pub kept_pages: crate::http::kept_pages::KeptPages,
 }
 
 /// A request as the surfaces see it: its head and its whole body.

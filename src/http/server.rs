@@ -53,6 +53,8 @@ pub struct Config {
     /// Run reads on the workers when a connection is free at once: faster for
     /// short reads, but a slow read then holds a worker every request needs.
     pub reads_on_workers: bool,
+    /// Keep pages of customers as the bytes of their answer (`KeptPages`).
+    pub keep_pages: bool,
     /// Allow webhook endpoints and deliveries on loopback (development, tests).
     pub webhook_allow_loopback: bool,
     /// Run the delivery worker (tests drive deliveries by hand instead).
@@ -90,6 +92,7 @@ impl Config {
             log_requests: true,
             workers: cores + 1,
             reads_on_workers: false,
+            keep_pages: true,
             webhook_allow_loopback: false,
             deliver: true,
             public_urls: Vec::new(),
@@ -262,6 +265,7 @@ fn start_with(
         usage: UsageLog::default(),
         log_requests: config.log_requests,
         reads_on_workers: config.reads_on_workers,
+        kept_pages: crate::http::kept_pages::KeptPages::new(config.keep_pages),
         webhook_policy: Policy {
             allow_loopback: config.webhook_allow_loopback,
         },

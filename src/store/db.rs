@@ -29,7 +29,7 @@ use crate::store::share::{self, Admission, Shares};
 /// The schema this binary writes and understands.
 pub const SCHEMA: &str = include_str!("../../schema.sql");
 /// The version `schema.sql` carries in `PRAGMA user_version`.
-pub const SCHEMA_VERSION: i64 = 6;
+pub const SCHEMA_VERSION: i64 = 7;
 /// Most writes one COMMIT covers.
 const MAX_GROUP: usize = 64;
 

@@ -71,6 +71,11 @@ pub const MIGRATIONS: &[Migration] = &[
         summary: "a person's membership can be disabled; one-time links for invitations and password resets",
         run: to_6,
     },
+    Migration {
+        number: 7,
+        summary: "a count of changes to each company's partners, kept by triggers",
+        run: to_7,
+    },
 ];
 
 /// The schema version this binary writes and understands: the last step's
@@ -835,6 +840,42 @@ CREATE INDEX one_time_links_company ON one_time_links (company_id, kind, email);
 
 fn to_6(conn: &Connection) -> Result<(), Stop> {
     conn.execute_batch(ADDED_IN_6)?;
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------
+// Step 7 (6 → 7): a server keeps pages of customers in memory and must see
+// any change to them, from any process. One table and its triggers; the
+// count starts at none (zero) for every company, as nothing was kept yet.
+
+/// The table and the triggers of step 7, frozen.
+const CREATED_IN_7: &str = "CREATE TABLE customer_changes (
+    company_id  TEXT NOT NULL,
+    environment TEXT NOT NULL,
+    value       INTEGER NOT NULL,
+    PRIMARY KEY (company_id, environment)
+) STRICT, WITHOUT ROWID;
+CREATE TRIGGER customers_changed_insert AFTER INSERT ON customers BEGIN
+    INSERT OR IGNORE INTO customer_changes (company_id, environment, value)
+    VALUES (new.company_id, new.environment, 0);
+    UPDATE customer_changes SET value = value + 1
+    WHERE company_id = new.company_id AND environment = new.environment;
+END;
+CREATE TRIGGER customers_changed_update AFTER UPDATE ON customers BEGIN
+    INSERT OR IGNORE INTO customer_changes (company_id, environment, value)
+    VALUES (new.company_id, new.environment, 0);
+    UPDATE customer_changes SET value = value + 1
+    WHERE company_id = new.company_id AND environment = new.environment;
+END;
+CREATE TRIGGER customers_changed_delete AFTER DELETE ON customers BEGIN
+    INSERT OR IGNORE INTO customer_changes (company_id, environment, value)
+    VALUES (old.company_id, old.environment, 0);
+    UPDATE customer_changes SET value = value + 1
+    WHERE company_id = old.company_id AND environment = old.environment;
+END;";
+
+fn to_7(conn: &Connection) -> Result<(), Stop> {
+    conn.execute_batch(CREATED_IN_7)?;
     Ok(())
 }
 

@@ -191,3 +191,75 @@ fn an_email_without_the_shape_of_an_address_is_refused() {
     );
     assert_eq!(ok.status, 201, "{:?}", ok.body);
 }
+
+/// The names on the first page of customers `key` reads.
+fn first_page(c: &crate::support::Client, key: &str) -> Vec<String> {
+    let page = c.get(key, "/v1/customers?size=25");
+    assert_eq!(page.status, 200, "{:?}", page.body);
+    page.body["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_kept_page_never_outlives_a_change_by_this_server_or_the_console() {
+    let w = World::new();
+    let c = w.client();
+    let first = c.customer(&w.live, "Erste GmbH");
+    assert_eq!(first_page(&c, &w.live), ["Erste GmbH"]);
+    // Kept now; read again, the same.
+    assert_eq!(first_page(&c, &w.live), ["Erste GmbH"]);
+    // A customer made through the API.
+    c.customer(&w.live, "Zweite GmbH");
+    assert_eq!(first_page(&c, &w.live), ["Zweite GmbH", "Erste GmbH"]);
+    // A change by another process: the console renames one.
+    let id = first["id"].as_str().unwrap();
+    w.data
+        .ok(&["customer", "set", id, "--name", "Umbenannt KG"]);
+    assert_eq!(first_page(&c, &w.live), ["Zweite GmbH", "Umbenannt KG"]);
+    let page = c.get(&w.live, "/v1/customers?size=25").body;
+    assert_eq!(page["total"], json!(2));
+    // A supplier the console records with a bill is a partner too.
+    w.data.ok(&[
+        "purchase",
+        "record",
+        "--company",
+        &w.company,
+        "--supplier",
+        "Lieferant AG",
+        "--document-number",
+        "B-1",
+        "--date",
+        "2026-05-02",
+        "--due",
+        "2026-05-16",
+        "--currency",
+        "EUR",
+        "--net",
+        "10000",
+        "--tax",
+        "1900",
+    ]);
+    assert_eq!(
+        first_page(&c, &w.live),
+        ["Lieferant AG", "Zweite GmbH", "Umbenannt KG"]
+    );
+    // Neither the test data nor another company reads the kept page.
+    assert!(first_page(&c, &w.test).is_empty());
+    let other = w.data.company("Andere GmbH", "ENTERPRISE");
+    let other_live = w.data.key(&other, "production", "all");
+    assert!(first_page(&c, &other_live).is_empty());
+    c.customer(&other_live, "Fremd GmbH");
+    assert_eq!(first_page(&c, &other_live), ["Fremd GmbH"]);
+    assert_eq!(
+        first_page(&c, &w.live),
+        ["Lieferant AG", "Zweite GmbH", "Umbenannt KG"]
+    );
+    // Another page size is another page.
+    let small = c.get(&w.live, "/v1/customers?size=1").body;
+    assert_eq!(small["data"].as_array().unwrap().len(), 1);
+    assert_eq!(small["more"], json!(true));
+}

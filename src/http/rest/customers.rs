@@ -8,10 +8,25 @@ use crate::books::customers::{self, CustomerInput, NewCustomer};
 use crate::error::Result;
 
 /// GET /v1/customers
+///
+/// A page without a search is answered from the kept pages when the
+/// company's partners have not changed since it was kept (`KeptPages`).
 pub fn list(call: &Call) -> Result<Reply> {
     let paging = call.query.paging()?;
-    let page = customers::list(call.conn, call.tenant(), call.query.get("search"), paging)?;
-    Ok(Reply::ok(&page))
+    let search = call.query.get("search");
+    let tenant = call.tenant();
+    if search.is_some() {
+        let page = customers::list(call.conn, tenant, search, paging)?;
+        return Ok(Reply::ok(&page));
+    }
+    let kept = &call.app.kept_pages;
+    let changes = customers::changes(call.conn, tenant)?;
+    if let Some(body) = kept.get(tenant, paging.page, paging.size, changes) {
+        return Ok(Reply::json(body));
+    }
+    let reply = Reply::ok(&customers::list(call.conn, tenant, None, paging)?);
+    kept.keep(tenant, paging.page, paging.size, changes, &reply.body);
+    Ok(reply)
 }
 
 /// GET /v1/customers/{id}

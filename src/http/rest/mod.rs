@@ -37,9 +37,14 @@ pub struct Reply {
 
 impl Reply {
     pub fn ok(body: &impl Serialize) -> Reply {
+        Reply::json(json_bytes(body))
+    }
+
+    /// 200 with JSON bytes made before.
+    pub fn json(body: Vec<u8>) -> Reply {
         Reply {
             status: 200,
-            body: json_bytes(body),
+            body,
             replayed: false,
             headers: Vec::new(),
         }
