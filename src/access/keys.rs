@@ -355,9 +355,7 @@ impl UsageLog {
                 .any(|(written, at)| written == id && last.get(id).map(|(_, t)| t) == Some(at))
         });
         dirty.dedup();
-        usage
-            .last
-            .retain(|_, (at, _)| *at >= forget_before);
+        usage.last.retain(|_, (at, _)| *at >= forget_before);
         Ok(())
     }
 }

@@ -78,6 +78,19 @@ fn a_key_made_in_developers_binds_to_the_company_viewed_and_is_revoked_there() {
         .act("/developers", &format!("/developers/keys/{id}/revoke"), &[])
         .redirects_to("/developers?done=revoked");
     assert_eq!(office.api().get(&secret, "/v1/me").status, 401);
+    // When, in the company's time zone and the person's notation.
+    let now = jiff::Zoned::now().with_time_zone(jiff::tz::TimeZone::get("Europe/Berlin").unwrap());
+    let months = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    let day = format!(
+        "revoked {} {} {}, ",
+        now.day(),
+        months[now.month() as usize - 1],
+        now.year()
+    );
+    let listed = owner.get("/developers").body;
+    assert!(listed.contains(&day), "{day} not in {listed}");
     assert_eq!(
         audit(&office, &office.a),
         [

@@ -160,7 +160,7 @@ fn endpoint_form(ctx: &Ctx, typed: &Typed, problems: &Problems) -> Markup {
     }
 }
 
-fn keys_table(ctx: &Ctx, keys: &[Value]) -> Markup {
+fn keys_table(ctx: &Ctx, keys: &[Value], zone: &jiff::tz::TimeZone) -> Markup {
     let lang = ctx.lang;
     let text = |v: &Value, f: &str| v[f].as_str().unwrap_or("").to_string();
     html! {
@@ -193,7 +193,11 @@ fn keys_table(ctx: &Ctx, keys: &[Value]) -> Markup {
                                         code { (s.as_str().unwrap_or("")) }
                                     }
                                 }
-                                td { (text(k, "lastUsedAt")) }
+                                td {
+                                    @if let Some(at) = k["lastUsedAt"].as_str() {
+                                        (super::history::when(lang, zone, at))
+                                    }
+                                }
                                 td {
                                     @if k["revokedAt"].is_null() {
                                         form method="post" action=(format!("/developers/keys/{}/revoke", text(k, "id"))) {
@@ -203,7 +207,7 @@ fn keys_table(ctx: &Ctx, keys: &[Value]) -> Markup {
                                             }
                                         }
                                     } @else {
-                                        (lang.pick("revoked ", "widerrufen ")) (text(k, "revokedAt"))
+                                        (lang.pick("revoked ", "widerrufen ")) (super::history::when(lang, zone, &text(k, "revokedAt")))
                                     }
                                 }
                             }
@@ -288,7 +292,7 @@ fn overview(
             (environment_name(lang, environment_value(tenant.environment)))
             ")."
         }
-        (keys_table(ctx, &keys))
+        (keys_table(ctx, &keys, &super::history::zone(ctx)?))
         (key_form(ctx, typed, key_problems))
         (endpoints_table(ctx, &page))
         (endpoint_form(ctx, typed, endpoint_problems))
@@ -493,6 +497,7 @@ pub fn endpoint(ctx: &Ctx, id: &str) -> Result<Answer> {
     let lang = ctx.lang;
     let tenant = &ctx.session.tenant;
     let endpoint = endpoints::get(ctx.conn, tenant, id)?;
+    let zone = super::history::zone(ctx)?;
     let paging = ctx.query.paging().unwrap_or(Paging { page: 0, size: 25 });
     let log = endpoints::deliveries(ctx.conn, tenant, Some(id), paging)?;
     let notice = match ctx.query.get("done") {
@@ -515,7 +520,7 @@ pub fn endpoint(ctx: &Ctx, id: &str) -> Result<Answer> {
             div { dt { (label(lang, "events")) } dd { (endpoint.events.join(", ")) } }
             div { dt { (label(lang, "description")) } dd { (endpoint.description.as_deref().unwrap_or("")) } }
             div { dt { (lang.pick("State", "Stand")) } dd { (enabled_name(lang, endpoint.enabled)) } }
-            div { dt { (lang.pick("Registered", "Registriert")) } dd { (endpoint.created_at) } }
+            div { dt { (lang.pick("Registered", "Registriert")) } dd { (super::history::when(lang, &zone, &endpoint.created_at)) } }
         }
         @if endpoint.enabled {
             form method="post" action=(format!("/developers/webhooks/{id}/disable")) {
@@ -550,7 +555,7 @@ pub fn endpoint(ctx: &Ctx, id: &str) -> Result<Answer> {
                                     @if let Some(status) = d.last_status { (status) " " }
                                     (d.last_error.as_deref().unwrap_or(""))
                                 }
-                                td { (d.created_at) }
+                                td { (super::history::when(lang, &zone, &d.created_at)) }
                                 td {
                                     @if endpoint.enabled {
                                         form method="post" action=(format!("/developers/webhooks/{id}/deliveries/{}/redeliver", d.id)) {

@@ -66,13 +66,20 @@ pub fn when(lang: Lang, zone: &jiff::tz::TimeZone, at: &str) -> String {
     }
 }
 
+/// The time zone of the company being viewed, for `when`.
+///
+/// Fails only on a storage error.
+pub fn zone(ctx: &Ctx) -> Result<jiff::tz::TimeZone> {
+    let company = company::get(ctx.conn, &ctx.session.tenant.company_id)?;
+    clock::zone(&company.timezone)
+}
+
 /// The history section of a record's page, oldest act first.
 ///
 /// Fails only on a storage error (reading the company's time zone).
 pub fn section(ctx: &Ctx, entries: &[Entry]) -> Result<Markup> {
     let lang = ctx.lang;
-    let company = company::get(ctx.conn, &ctx.session.tenant.company_id)?;
-    let zone = clock::zone(&company.timezone)?;
+    let zone = zone(ctx)?;
     Ok(html! {
         section aria-labelledby="history-heading" {
             h2 #history-heading { (lang.pick("History", "Verlauf")) }

@@ -187,6 +187,7 @@ fn job_page(
     let notes = transactions::notes(ctx.conn, tenant, &job.id)?;
     let history = audit::history(ctx.conn, tenant, &job.id)?;
     let history_section = super::history::section(ctx, &history)?;
+    let zone = super::history::zone(ctx)?;
     let chosen = typed_stage.unwrap_or(&job.stage);
     let notice = match ctx.query.get("done") {
         Some("moved") if problems.list.is_empty() => {
@@ -256,7 +257,7 @@ fn job_page(
             } @else {
                 ul {
                     @for n in &notes {
-                        li { (n.created_at) " · " (n.author) ": " (n.text) }
+                        li { (super::history::when(lang, &zone, &n.created_at)) " · " (n.author) ": " (n.text) }
                     }
                 }
             }
