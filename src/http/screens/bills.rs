@@ -12,7 +12,9 @@
 use hyper::StatusCode;
 use maud::{html, Markup};
 
-use super::page::{csrf, may_act, pager, screen, screen_with, Field, Problems, Screen};
+use super::page::{
+    csrf, may_act, pager, screen, screen_with, FormField, Problems, Screen, PAYMENT_FIELDS,
+};
 use super::{see_other, Ctx};
 use crate::access::people::Capability;
 use crate::books::audit;
@@ -26,16 +28,6 @@ use crate::rules::locale::{self, Lang};
 use crate::rules::money::Money;
 use crate::store::page::Paging;
 
-/// One field of a form: its name, labels and input kind.
-struct FormField {
-    name: &'static str,
-    en: &'static str,
-    de: &'static str,
-    max: usize,
-    kind: &'static str,
-    required: bool,
-}
-
 const BILL_FIELDS: &[FormField] = &[
     FormField {
         name: "supplierName",
@@ -43,6 +35,7 @@ const BILL_FIELDS: &[FormField] = &[
         de: "Lieferant",
         max: 200,
         kind: "text",
+        autocomplete: None,
         required: true,
     },
     FormField {
@@ -51,6 +44,7 @@ const BILL_FIELDS: &[FormField] = &[
         de: "Belegnummer",
         max: 100,
         kind: "text",
+        autocomplete: None,
         required: true,
     },
     FormField {
@@ -59,6 +53,7 @@ const BILL_FIELDS: &[FormField] = &[
         de: "Belegdatum",
         max: 10,
         kind: "date",
+        autocomplete: None,
         required: true,
     },
     FormField {
@@ -67,6 +62,7 @@ const BILL_FIELDS: &[FormField] = &[
         de: "Fällig am",
         max: 10,
         kind: "date",
+        autocomplete: None,
         required: true,
     },
     FormField {
@@ -75,6 +71,7 @@ const BILL_FIELDS: &[FormField] = &[
         de: "Währung",
         max: 3,
         kind: "text",
+        autocomplete: None,
         required: true,
     },
     FormField {
@@ -83,6 +80,7 @@ const BILL_FIELDS: &[FormField] = &[
         de: "Nettobetrag",
         max: 30,
         kind: "text",
+        autocomplete: None,
         required: true,
     },
     FormField {
@@ -91,34 +89,8 @@ const BILL_FIELDS: &[FormField] = &[
         de: "Steuer",
         max: 30,
         kind: "text",
+        autocomplete: None,
         required: true,
-    },
-];
-
-const PAY_FIELDS: &[FormField] = &[
-    FormField {
-        name: "amount",
-        en: "Amount",
-        de: "Betrag",
-        max: 30,
-        kind: "text",
-        required: true,
-    },
-    FormField {
-        name: "on",
-        en: "Paid on",
-        de: "Bezahlt am",
-        max: 10,
-        kind: "date",
-        required: false,
-    },
-    FormField {
-        name: "reference",
-        en: "Reference",
-        de: "Verwendungszweck",
-        max: 200,
-        kind: "text",
-        required: false,
     },
 ];
 
@@ -128,7 +100,7 @@ fn label(lang: Lang, field: &str) -> String {
     }
     BILL_FIELDS
         .iter()
-        .chain(PAY_FIELDS)
+        .chain(PAYMENT_FIELDS)
         .find(|f| f.name == field)
         .map_or(field, |f| lang.pick(f.en, f.de))
         .to_string()
@@ -165,16 +137,7 @@ fn fields(
     let values: Vec<String> = list.iter().map(|f| value(f.name)).collect();
     html! {
         @for (i, f) in list.iter().enumerate() {
-            (Field {
-                name: f.name,
-                label: lang.pick(f.en, f.de).to_string(),
-                value: &values[i],
-                required: f.required,
-                max: f.max,
-                kind: f.kind,
-                autocomplete: None,
-                hint: hint(lang, f.name),
-            }.render(lang, problems))
+            (f.render(lang, &values[i], hint(lang, f.name), problems))
         }
     }
 }
@@ -434,7 +397,7 @@ fn bill_page(
                 (problems.summary(lang, &|f| label(lang, f)))
                 form.stack method="post" action=(format!("/bills/{}/pay", bill.id)) novalidate {
                     (csrf(ctx))
-                    (fields(ctx, PAY_FIELDS, value, problems))
+                    (fields(ctx, PAYMENT_FIELDS, value, problems))
                     div.field {
                         label for="field-method" { (label(lang, "method")) }
                         select #field-method name="method" {

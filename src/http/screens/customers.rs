@@ -8,7 +8,7 @@
 use hyper::StatusCode;
 use maud::{html, Markup};
 
-use super::page::{csrf, may_act, screen, screen_with, Field, Problems, Screen};
+use super::page::{csrf, may_act, screen, screen_with, Field, FormField, Problems, Screen};
 use super::{see_other, Ctx};
 use crate::access::people::Capability;
 use crate::books::audit;
@@ -21,18 +21,6 @@ use crate::http::pipeline::Answer;
 use crate::rules::locale::Lang;
 use crate::rules::text::Patch;
 use crate::store::page::Paging;
-
-/// One field of the customer form.
-struct FormField {
-    /// The API's name of the field.
-    name: &'static str,
-    en: &'static str,
-    de: &'static str,
-    max: usize,
-    kind: &'static str,
-    autocomplete: Option<&'static str>,
-    required: bool,
-}
 
 /// The fields of a new customer in order, named as the API names them.
 const FIELDS: &[FormField] = &[
@@ -302,16 +290,7 @@ fn form(
             (csrf(ctx))
             p.legend { (lang.pick("Fields marked * are required.", "Mit * markierte Felder sind Pflichtfelder.")) }
             @for (i, f) in fields.iter().enumerate() {
-                (Field {
-                    name: f.name,
-                    label: lang.pick(f.en, f.de).to_string(),
-                    value: &values[i],
-                    required: f.required,
-                    max: f.max,
-                    kind: f.kind,
-                    autocomplete: f.autocomplete,
-                    hint: hint(lang, f.name, change),
-                }.render(lang, problems))
+                (f.render(lang, &values[i], hint(lang, f.name, change), problems))
             }
             @if change {
                 (format_field(lang, &format, problems))

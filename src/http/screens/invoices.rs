@@ -15,7 +15,7 @@
 use hyper::StatusCode;
 use maud::{html, Markup};
 
-use super::page::{csrf, may_act, pager, screen_with, Field, Problems, Screen};
+use super::page::{csrf, may_act, pager, screen_with, Field, Problems, Screen, PAYMENT_FIELDS};
 use super::{security_headers, see_other, Ctx};
 use crate::access::people::Capability;
 use crate::books::audit;
@@ -31,49 +31,12 @@ use crate::rules::locale::{self, Lang};
 use crate::rules::money::Money;
 use crate::store::page::{Paging, DEFAULT_SIZE};
 
-/// One text field of the payment form.
-struct FormField {
-    name: &'static str,
-    en: &'static str,
-    de: &'static str,
-    max: usize,
-    kind: &'static str,
-    required: bool,
-}
-
-const PAY_FIELDS: &[FormField] = &[
-    FormField {
-        name: "amount",
-        en: "Amount",
-        de: "Betrag",
-        max: 30,
-        kind: "text",
-        required: true,
-    },
-    FormField {
-        name: "on",
-        en: "Paid on",
-        de: "Bezahlt am",
-        max: 10,
-        kind: "date",
-        required: false,
-    },
-    FormField {
-        name: "reference",
-        en: "Reference",
-        de: "Verwendungszweck",
-        max: 200,
-        kind: "text",
-        required: false,
-    },
-];
-
 fn label(lang: Lang, field: &str) -> String {
     match field {
         "method" => lang.pick("Method", "Zahlungsart"),
         "reason" => lang.pick("Reason", "Grund"),
         "search" => lang.pick("Search", "Suche"),
-        other => PAY_FIELDS
+        other => PAYMENT_FIELDS
             .iter()
             .find(|f| f.name == other)
             .map_or(other, |f| lang.pick(f.en, f.de)),
@@ -318,7 +281,7 @@ fn invoice_page(
         ),
         Lang::De => format!("Etwa 1.234,56; offen {}", money(lang, &invoice.outstanding)),
     };
-    let pay_values: Vec<String> = PAY_FIELDS.iter().map(|f| value(f.name)).collect();
+    let pay_values: Vec<String> = PAYMENT_FIELDS.iter().map(|f| value(f.name)).collect();
     let content = html! {
         @if let Some(notice) = &notice {
             p.notice role="status" { (notice) }
@@ -445,21 +408,12 @@ fn invoice_page(
                     (problems.summary(lang, &|f| label(lang, f)))
                     form.stack method="post" action=(href(&invoice.number, "/pay")) novalidate aria-labelledby="pay-heading" {
                         (csrf(ctx))
-                        @for (i, f) in PAY_FIELDS.iter().enumerate() {
-                            (Field {
-                                name: f.name,
-                                label: lang.pick(f.en, f.de).to_string(),
-                                value: &pay_values[i],
-                                required: f.required,
-                                max: f.max,
-                                kind: f.kind,
-                                autocomplete: None,
-                                hint: match f.name {
-                                    "amount" => Some(currency_hint.clone()),
-                                    "on" => Some(lang.pick("Empty: today", "Leer: heute").to_string()),
-                                    _ => None,
-                                },
-                            }.render(lang, problems))
+                        @for (i, f) in PAYMENT_FIELDS.iter().enumerate() {
+                            (f.render(lang, &pay_values[i], match f.name {
+                                "amount" => Some(currency_hint.clone()),
+                                "on" => Some(lang.pick("Empty: today", "Leer: heute").to_string()),
+                                _ => None,
+                            }, problems))
                         }
                         div.field {
                             label for="field-method" { (label(lang, "method")) }

@@ -359,6 +359,73 @@ impl Problems {
     }
 }
 
+/// A field as a form's list names it: the API's name of the field (or the
+/// console flag's), its labels, its input kind and bounds.
+pub struct FormField {
+    pub name: &'static str,
+    pub en: &'static str,
+    pub de: &'static str,
+    pub max: usize,
+    pub kind: &'static str,
+    pub autocomplete: Option<&'static str>,
+    pub required: bool,
+}
+
+impl FormField {
+    /// The field with its value and hint, and what to fix beside it.
+    pub fn render(
+        &self,
+        lang: Lang,
+        value: &str,
+        hint: Option<String>,
+        problems: &Problems,
+    ) -> Markup {
+        Field {
+            name: self.name,
+            label: lang.pick(self.en, self.de).to_string(),
+            value,
+            required: self.required,
+            max: self.max,
+            kind: self.kind,
+            autocomplete: self.autocomplete,
+            hint,
+        }
+        .render(lang, problems)
+    }
+}
+
+/// The text fields of a payment, of an invoice or of a bill, as the
+/// console's flags name them (`--amount`, `--on`, `--reference`).
+pub const PAYMENT_FIELDS: &[FormField] = &[
+    FormField {
+        name: "amount",
+        en: "Amount",
+        de: "Betrag",
+        max: 30,
+        kind: "text",
+        autocomplete: None,
+        required: true,
+    },
+    FormField {
+        name: "on",
+        en: "Paid on",
+        de: "Bezahlt am",
+        max: 10,
+        kind: "date",
+        autocomplete: None,
+        required: false,
+    },
+    FormField {
+        name: "reference",
+        en: "Reference",
+        de: "Verwendungszweck",
+        max: 200,
+        kind: "text",
+        autocomplete: None,
+        required: false,
+    },
+];
+
 /// One text field of a form: its label, the value typed (or stored), and
 /// what to fix beside it when the form was refused.
 pub struct Field<'a> {
