@@ -138,9 +138,42 @@ impl Query {
     }
 }
 
+/// `text` as one part of a query or path: every byte but the unreserved
+/// ones (`A-Z a-z 0-9 - _ . ~`) percent-encoded, so `percent_decode` gives
+/// it back.
+pub fn percent_encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_is_encoded_decodes_back() {
+        for text in [
+            "Müller GmbH & Co. KG",
+            "a+b=c/d?e#f",
+            "RE2026/00001",
+            "~-_.",
+            "",
+        ] {
+            let encoded = percent_encode(text);
+            assert!(encoded
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_.~%".contains(&b)));
+            assert_eq!(percent_decode(&encoded, false).as_deref(), Some(text));
+        }
+        assert_eq!(percent_encode("a b"), "a%20b");
+    }
 
     #[test]
     fn decodes_and_bounds() {

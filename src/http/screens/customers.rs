@@ -18,6 +18,7 @@ use crate::books::customers::{
 };
 use crate::error::{Error, Result};
 use crate::http::pipeline::Answer;
+use crate::http::query;
 use crate::rules::locale::Lang;
 use crate::rules::text::Patch;
 use crate::store::page::Paging;
@@ -355,7 +356,7 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
         let mut href = format!("/customers?page={to}");
         if !search.is_empty() {
             href.push_str("&search=");
-            href.push_str(&percent_encode(search));
+            href.push_str(&query::percent_encode(search));
         }
         href
     };
@@ -436,19 +437,6 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
 
 fn pages(total: i64, size: i64) -> i64 {
     ((total + size - 1) / size.max(1)).max(1)
-}
-
-/// Percent-encodes a query value.
-fn percent_encode(text: &str) -> String {
-    let mut out = String::new();
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
 }
 
 /// GET /customers/new

@@ -32,6 +32,7 @@ use crate::books::invoices::issue::{self, IssueInput, IssueOptions};
 use crate::documents::Category;
 use crate::error::{Error, Result, Violation};
 use crate::http::pipeline::Answer;
+use crate::http::query;
 use crate::rules::iso::Currency;
 use crate::rules::locale::{self, Lang};
 use crate::rules::money::Decimal;
@@ -165,19 +166,6 @@ fn renamed(e: Error) -> Error {
         Error::Invalid(_) | Error::Refused(_) => refusal(Vec::new(), Some(e)),
         e => e,
     }
-}
-
-/// Percent-encodes a path segment or query value.
-fn percent_encode(text: &str) -> String {
-    let mut out = String::new();
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
 }
 
 /// A line's number in an address (`/drafts/{id}/lines/{n}`, from 1).
@@ -812,7 +800,7 @@ fn draft_page(ctx: &Ctx, id: &str, status: StatusCode, refused: Option<Refused>)
                     }
                     strong #invoice-number { (draft.number) } "."
                 }
-                p { a href=(format!("/invoices/{}", percent_encode(&draft.number))) { (lang.pick("To the invoice ", "Zur Rechnung ")) (draft.number) } }
+                p { a href=(format!("/invoices/{}", query::percent_encode(&draft.number))) { (lang.pick("To the invoice ", "Zur Rechnung ")) (draft.number) } }
             }
         }
         @if let Some(notice) = &notice {

@@ -27,6 +27,7 @@ use crate::books::settlement::{self, NewPayment, PaymentInput};
 use crate::documents::Format;
 use crate::error::{Error, Result, Violation};
 use crate::http::pipeline::Answer;
+use crate::http::query;
 use crate::rules::locale::{self, Lang};
 use crate::rules::money::Money;
 use crate::store::page::{Paging, DEFAULT_SIZE};
@@ -44,23 +45,10 @@ fn label(lang: Lang, field: &str) -> String {
     .to_string()
 }
 
-/// Percent-encodes a path segment or a query value (a number may hold `/`).
-fn percent_encode(text: &str) -> String {
-    let mut out = String::new();
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
 /// The address of a document's page (`/invoices/RE2026-00001`), and of its
 /// sub-pages with `rest` (`/pay`, `/cancel`, `/document?format=facturx`).
 fn href(number: &str, rest: &str) -> String {
-    format!("/invoices/{}{rest}", percent_encode(number))
+    format!("/invoices/{}{rest}", query::percent_encode(number))
 }
 
 /// The list's address with a status, a search and a page (of `size` rows,
@@ -76,7 +64,7 @@ fn list_href(status: Option<&str>, search: &str, page: i64, size: i64) -> String
     }
     if !search.is_empty() {
         out.push_str("&search=");
-        out.push_str(&percent_encode(search));
+        out.push_str(&query::percent_encode(search));
     }
     out
 }

@@ -20,6 +20,7 @@ use crate::books::transactions::{
 };
 use crate::error::{Error, Result};
 use crate::http::pipeline::Answer;
+use crate::http::query;
 use crate::rules::locale::{self, Lang};
 use crate::rules::text::Patch;
 use crate::store::page::Paging;
@@ -38,29 +39,16 @@ fn label(lang: Lang, field: &str) -> String {
     .to_string()
 }
 
-/// Percent-encodes a query value.
-fn percent_encode(text: &str) -> String {
-    let mut out = String::new();
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
-}
-
 /// The address of the list with a stage, a search and a page.
 fn list_href(stage: Option<&str>, search: &str, page: i64) -> String {
     let mut href = format!("/jobs?page={page}");
     if let Some(stage) = stage {
         href.push_str("&stage=");
-        href.push_str(&percent_encode(stage));
+        href.push_str(&query::percent_encode(stage));
     }
     if !search.is_empty() {
         href.push_str("&search=");
-        href.push_str(&percent_encode(search));
+        href.push_str(&query::percent_encode(search));
     }
     href
 }
