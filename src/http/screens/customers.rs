@@ -8,7 +8,7 @@
 use hyper::StatusCode;
 use maud::{html, Markup};
 
-use super::page::{csrf, may_act, screen, screen_with, Field, FormField, Problems, Screen};
+use super::page::{csrf, may_act, screen, screen_with, search_form, FormField, Problems, Screen};
 use super::{see_other, Ctx};
 use crate::access::people::Capability;
 use crate::books::audit;
@@ -364,19 +364,7 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
         @if may_act(ctx) {
             p { a.button href="/customers/new" { (lang.pick("New customer", "Neuer Kunde")) } }
         }
-        form.search method="get" action="/customers" role="search" {
-            (Field {
-                name: "search",
-                label: lang.pick("Search name, number, e-mail or city", "Name, Nummer, E-Mail oder Ort suchen").into(),
-                value: search,
-                required: false,
-                max: 200,
-                kind: "search",
-                autocomplete: None,
-                hint: None,
-            }.render(lang, &problems))
-            button type="submit" { (lang.pick("Search", "Suchen")) }
-        }
+        (search_form(lang, "/customers", &[], lang.pick("Search name, number, e-mail or city", "Name, Nummer, E-Mail oder Ort suchen").into(), search, &problems))
         @if let Some(page) = &page {
             @if page.data.is_empty() {
                 p { (lang.pick("No customer found.", "Kein Kunde gefunden.")) }

@@ -15,7 +15,9 @@
 use hyper::StatusCode;
 use maud::{html, Markup};
 
-use super::page::{csrf, may_act, pager, screen_with, Field, Problems, Screen, PAYMENT_FIELDS};
+use super::page::{
+    csrf, may_act, pager, screen_with, search_form, Field, Problems, Screen, PAYMENT_FIELDS,
+};
 use super::{security_headers, see_other, Ctx};
 use crate::access::people::Capability;
 use crate::books::audit;
@@ -160,22 +162,7 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
                 }
             }
         }
-        form.search method="get" action="/invoices" role="search" {
-            @if let Some(status) = status_param {
-                input type="hidden" name="status" value=(status);
-            }
-            (Field {
-                name: "search",
-                label: lang.pick("Search number or customer", "Nummer oder Kunde suchen").into(),
-                value: search,
-                required: false,
-                max: 200,
-                kind: "search",
-                autocomplete: None,
-                hint: None,
-            }.render(lang, &problems))
-            button type="submit" { (lang.pick("Search", "Suchen")) }
-        }
+        (search_form(lang, "/invoices", status_param.map(|s| ("status", s)).as_slice(), lang.pick("Search number or customer", "Nummer oder Kunde suchen").into(), search, &problems))
         @if let Some(page) = &page {
             @if page.data.is_empty() {
                 p { (lang.pick("No invoice found.", "Keine Rechnung gefunden.")) }

@@ -10,7 +10,7 @@
 use hyper::StatusCode;
 use maud::{html, Markup};
 
-use super::page::{csrf, may_act, pager, screen_with, Field, Problems, Screen};
+use super::page::{csrf, may_act, pager, screen_with, search_form, Problems, Screen};
 use super::{see_other, Ctx};
 use crate::access::people::Capability;
 use crate::books::audit;
@@ -104,22 +104,7 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
                 }
             }
         }
-        form.search method="get" action="/jobs" role="search" {
-            @if let Some(stage) = stage {
-                input type="hidden" name="stage" value=(stage);
-            }
-            (Field {
-                name: "search",
-                label: lang.pick("Search title, description or number", "Titel, Beschreibung oder Nummer suchen").into(),
-                value: search,
-                required: false,
-                max: 200,
-                kind: "search",
-                autocomplete: None,
-                hint: None,
-            }.render(lang, &problems))
-            button type="submit" { (lang.pick("Search", "Suchen")) }
-        }
+        (search_form(lang, "/jobs", stage.map(|s| ("stage", s)).as_slice(), lang.pick("Search title, description or number", "Titel, Beschreibung oder Nummer suchen").into(), search, &problems))
         (problems.summary(lang, &|f| label(lang, f)))
         @if let Some(page) = &page {
             @if page.data.is_empty() {

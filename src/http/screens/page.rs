@@ -475,6 +475,37 @@ impl Field<'_> {
     }
 }
 
+/// The search form of a list: `action` with the field `search` (its label
+/// `label`, its value `value`, a refusal beside it) and the list's other
+/// parameters kept as hidden fields.
+pub fn search_form(
+    lang: Lang,
+    action: &str,
+    keep: &[(&str, &str)],
+    label: String,
+    value: &str,
+    problems: &Problems,
+) -> Markup {
+    html! {
+        form.search method="get" action=(action) role="search" {
+            @for (name, kept) in keep {
+                input type="hidden" name=(name) value=(kept);
+            }
+            (Field {
+                name: "search",
+                label,
+                value,
+                required: false,
+                max: 200,
+                kind: "search",
+                autocomplete: None,
+                hint: None,
+            }.render(lang, problems))
+            button type="submit" { (lang.pick("Search", "Suchen")) }
+        }
+    }
+}
+
 /// Whether the session may act, for showing the forms that act.
 pub fn may_act(ctx: &Ctx) -> bool {
     ctx.may(Capability::Act)
