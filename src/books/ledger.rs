@@ -416,6 +416,8 @@ pub struct BalanceSheet {
     /// Revenue less expenses of every day up to `as_of` (not yet moved to equity).
     pub result: Money,
     pub balanced: bool,
+    /// True only when the books are closed through `as_of`.
+    pub is_final: bool,
 }
 
 /// Assets, liabilities, equity and the result at the end of `as_of`
@@ -459,5 +461,6 @@ pub fn balance_sheet(
         total_liabilities: money(total_liabilities),
         equity: money(equity),
         result: money(result),
+        is_final: is_final(conn, tenant, as_of)?,
     })
 }

@@ -521,6 +521,17 @@ fn report_tools_read_the_ledger_and_draft_tools_create_through_the_domain() {
     )["structuredContent"]
         .clone();
     assert_eq!(bs["balanced"], json!(true));
+    // Closed through its day: final, as the profit and loss says.
+    assert_eq!(bs["is_final"], json!(true));
+    let later = call(
+        &c,
+        &w.live,
+        6,
+        "get_balance_sheet",
+        json!({"as_of": "2026-02-01"}),
+    )["structuredContent"]
+        .clone();
+    assert_eq!(later["is_final"], json!(false));
     assert_eq!(bs["total_assets"]["minor"], json!(7900 + 4000 + 380));
     assert_eq!(bs["result"]["minor"], json!(8000));
     let att =

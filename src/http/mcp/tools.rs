@@ -632,7 +632,7 @@ const TOOLS: &[Tool] = &[
         read_only: true,
         name: "get_balance_sheet",
         title: "Balance sheet",
-        description: "Assets, liabilities, equity and the result from the ledger at the end of `as_of` (default today); it always balances.",
+        description: "Assets, liabilities, equity and the result from the ledger at the end of `as_of` (default today); it always balances; `is_final` when the books are closed through `as_of`.",
         operation: Operation::OutstandingReport,
         input: || schemas::object(Value::Object(schemas::dates(&["as_of"])), &[]),
         output: schemas::any_object,

@@ -355,11 +355,10 @@ pub fn balance_sheet(ctx: &Ctx) -> Result<Answer> {
     let lang = ctx.lang;
     let tenant = &ctx.session.tenant;
     let as_of = ctx.query.get("asOf").unwrap_or("");
-    let figures = ledger::balance_sheet(ctx.conn, tenant, Some(as_of)).and_then(|bs| {
-        let is_final = ledger::is_final(ctx.conn, tenant, bs.as_of)?;
-        Ok(html! {
+    let figures = ledger::balance_sheet(ctx.conn, tenant, Some(as_of)).map(|bs| {
+        html! {
             p { (lang.pick("At the end of ", "Zum Ende des ")) (locale::date(lang, bs.as_of)) }
-            (flag(lang, is_final))
+            (flag(lang, bs.is_final))
             div.cards {
                 div {
                     (amounts_table(lang, lang.pick("Assets", "Aktiva"), &bs.assets,
@@ -377,7 +376,7 @@ pub fn balance_sheet(ctx: &Ctx) -> Result<Answer> {
             @if !bs.balanced {
                 p.problem role="alert" { (lang.pick("The sides differ.", "Die Seiten weichen voneinander ab.")) }
             }
-        })
+        }
     });
     statement(
         ctx,
