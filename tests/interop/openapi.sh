@@ -100,6 +100,11 @@ checks=$checks,unsupported_method,allow_header_conformance,ignored_auth
 # outside the workflow, a customer id that does not exist, the 30th of
 # February), with the documented 400, 404 or 409.
 status=0
+# One worker: with two, Hypothesis parses its filters' lambda sources from two
+# threads at once, which Debian's Python 3.11 sometimes answers with
+# "SystemError: AST constructor recursion depth mismatch" (a runtime error of
+# the tool, not a finding; seen once in CI on GET /invoices/{number} and GET
+# /transactions).
 # Run from target/, where schemathesis keeps its replay cache (.schemathesis/).
 root=$(pwd)
 mkdir -p target/openapi-interop
@@ -109,7 +114,7 @@ mkdir -p target/openapi-interop
     --checks "$checks" \
     --max-time "$max_time" \
     --max-examples 100 \
-    --workers 2 \
+    --workers 1 \
     --request-timeout 10 \
     --suppress-health-check all \
     --generation-database none \
