@@ -305,37 +305,27 @@ pub fn months(
     }
     months.reverse();
     let from = months[0].first;
-    let mut sums: Vec<(Date, i64, bool)> = Vec::new();
+    // Summed per month in SQLite (`YYYY-MM-01`), not row by row here: a
+    // year of a busy company's invoices stays one short answer.
     let mut stmt = conn.prepare_cached(
-        "SELECT issued_on, gross_book FROM invoices
-         WHERE company_id = ?1 AND environment = ?2 AND issued_on BETWEEN ?3 AND ?4",
+        "SELECT substr(issued_on, 1, 8) || '01', sum(gross_book), 1 FROM invoices
+         WHERE company_id = ?1 AND environment = ?2 AND issued_on BETWEEN ?3 AND ?4
+         GROUP BY 1
+         UNION ALL
+         SELECT substr(paid_on, 1, 8) || '01', sum(amount_book), 0 FROM payments
+         WHERE company_id = ?1 AND environment = ?2 AND direction = 'in' AND paid_on BETWEEN ?3 AND ?4
+         GROUP BY 1",
     )?;
     let rows = stmt.query_map(
         params![tenant.company_id, tenant.environment, from, through],
         |row| {
             let r = Row::new(row, "invoices");
-            Ok((r.get::<Date>(0)?, r.get::<i64>(1)?, true))
+            Ok((r.get::<Date>(0)?, r.get::<i64>(1)?, r.get::<i64>(2)? == 1))
         },
     )?;
     for row in rows {
-        sums.push(row?);
-    }
-    let mut stmt = conn.prepare_cached(
-        "SELECT paid_on, amount_book FROM payments
-         WHERE company_id = ?1 AND environment = ?2 AND direction = 'in' AND paid_on BETWEEN ?3 AND ?4",
-    )?;
-    let rows = stmt.query_map(
-        params![tenant.company_id, tenant.environment, from, through],
-        |row| {
-            let r = Row::new(row, "payments");
-            Ok((r.get::<Date>(0)?, r.get::<i64>(1)?, false))
-        },
-    )?;
-    for row in rows {
-        sums.push(row?);
-    }
-    for (day, amount, invoiced) in sums {
-        if let Some(month) = months.iter_mut().find(|m| m.first == day.first_of_month()) {
+        let (first, amount, invoiced) = row?;
+        if let Some(month) = months.iter_mut().find(|m| m.first == first) {
             if invoiced {
                 month.invoiced += amount;
             } else {

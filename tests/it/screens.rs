@@ -1078,6 +1078,20 @@ fn the_dashboard_charts_invoiced_and_received_per_month_and_the_receivables_by_a
         &day(50).to_string(),
     );
     invoice(&office, &office.a, "Neu GmbH", 10_000, &today.to_string());
+    // 59.50 issued today and cancelled today: its credit note takes it off
+    // this month's invoiced and off the receivables.
+    let cancelled = invoice(&office, &office.a, "Storno AG", 5_000, &today.to_string());
+    office.data.ok(&[
+        "invoice",
+        "cancel",
+        "--company",
+        &office.a,
+        &cancelled,
+        "--reason",
+        "Doppelt",
+        "--on",
+        &today.to_string(),
+    ]);
     office.data.ok(&[
         "payment",
         "record",
