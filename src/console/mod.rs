@@ -20,6 +20,7 @@ pub use args::*;
 
 use crate::error::{Error, Result};
 use crate::http::server::{self, Config};
+use crate::rules::text::camel_to;
 use crate::store::db::Db;
 
 /// The data file used when `--data` is not given.
@@ -65,16 +66,7 @@ fn option(field: &str) -> String {
         "as" => return "--as".into(),
         other => other,
     };
-    let mut flag = String::from("--");
-    for c in field.chars() {
-        if c.is_ascii_uppercase() {
-            flag.push('-');
-            flag.push(c.to_ascii_lowercase());
-        } else {
-            flag.push(c);
-        }
-    }
-    flag
+    format!("--{}", camel_to(field, '-'))
 }
 
 /// Runs one console command.
