@@ -74,7 +74,7 @@ fn shown(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::check;
+    use crate::console::vat_id::check;
 
     #[test]
     fn each_line_is_answered() {
