@@ -12,7 +12,7 @@ use crate::books::company;
 use crate::books::customers;
 use crate::books::invoices;
 use crate::books::ledger::{self, Account, Posting};
-use crate::books::report::{self, Side, NEVER_DUE};
+use crate::books::report::open_items::{self, Side, NEVER_DUE};
 use crate::error::{Error, Result, Violations};
 use crate::outbox::events::{self, Fields, Kind as Event};
 use crate::rules::iso::Currency;
@@ -378,7 +378,7 @@ pub fn record(tx: &Tx, tenant: &Tenant, new: &NewPurchase) -> Result<String> {
         Kind::Bill => (new.due, 1),
         Kind::Credit => (NEVER_DUE, 0),
     };
-    report::change(
+    open_items::change(
         tx,
         tenant,
         Side::Payable,

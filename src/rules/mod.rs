@@ -10,6 +10,7 @@ pub mod iso;
 pub mod jurisdiction;
 pub mod locale;
 pub mod money;
+mod stored_text;
 pub mod text;
 pub mod units;
 pub mod vat_ids;

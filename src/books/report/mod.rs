@@ -1,7 +1,10 @@
 //! Open receivables and payables: the changes each act makes to them (in the
-//! act's transaction), and the outstanding report as the books stood at the
-//! end of any day. Amounts are in the book currency at the rate fixed when the
-//! document was recorded; receivables and payables are never netted.
+//! act's transaction, `open_items`), and the outstanding report as the books
+//! stood at the end of any day. Amounts are in the book currency at the rate
+//! fixed when the document was recorded; receivables and payables are never
+//! netted.
+
+pub mod open_items;
 
 use jiff::civil::Date;
 use rusqlite::{params, Connection};
@@ -14,52 +17,12 @@ use crate::books::purchases::Kind;
 use crate::error::Result;
 use crate::rules::iso::Currency;
 use crate::rules::money::Money;
-use crate::store::db::Tx;
 use crate::store::row::Row;
 use crate::store::tenant::Tenant;
-use crate::stored_enum;
 
-stored_enum! {
-    /// Which open items a change concerns.
-    pub enum Side {
-        Receivable = "receivable",
-        Payable = "payable",
-    }
-}
-
-/// The due date of what is never due (a supplier's credit not yet applied).
-pub const NEVER_DUE: Date = Date::constant(9999, 12, 31);
-
-/// Records that on `effective_on` the open amount due on `due_on` changed by
-/// `amount` (book currency) and the number of open documents by `documents`.
-///
-/// Fails only on a storage error.
-pub fn change(
-    tx: &Tx,
-    tenant: &Tenant,
-    side: Side,
-    effective_on: Date,
-    due_on: Date,
-    amount: i64,
-    documents: i64,
-) -> Result<()> {
-    tx.prepare_cached(
-        "INSERT INTO open_items (company_id, environment, side, effective_on, due_on, amount, documents)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-         ON CONFLICT (company_id, environment, side, effective_on, due_on)
-         DO UPDATE SET amount = amount + excluded.amount, documents = documents + excluded.documents",
-    )?
-    .execute(params![
-        tenant.company_id,
-        tenant.environment,
-        side,
-        effective_on,
-        due_on,
-        amount,
-        documents
-    ])?;
-    Ok(())
-}
+/// The side a report reads; the acts also write their changes through here
+/// (`report::change`).
+pub use open_items::{change, Side, NEVER_DUE};
 
 /// One side of the report.
 #[derive(Debug, Clone, Serialize)]
