@@ -37,9 +37,11 @@ use skrifa::instance::{LocationRef, Size};
 use skrifa::MetadataProvider;
 
 use super::{Breakdown, Category, Document, TypeCode};
+use crate::rules::countries;
 use crate::rules::iso::Currency;
 use crate::rules::jurisdiction;
 use crate::rules::locale::{self, Lang};
+use crate::rules::units;
 
 /// The name the embedded CII carries, as Factur-X requires.
 pub const XML_NAME: &str = "factur-x.xml";
@@ -47,15 +49,6 @@ pub const XML_NAME: &str = "factur-x.xml";
 const FX_NAMESPACE: &str = "urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#";
 /// `fx:ConformanceLevel` of an EN 16931 (comfort) Factur-X.
 const FX_CONFORMANCE: &str = "EN 16931";
-
-/// The language of a seller's documents: German in the German-speaking
-/// countries, English everywhere else.
-pub fn language(seller_country: &str) -> Lang {
-    match seller_country {
-        "DE" | "AT" | "CH" | "LI" => Lang::De,
-        _ => Lang::En,
-    }
-}
 
 /// Writes the PDF of `doc`, embedding `cii` (the `cii` document's bytes,
 /// unchanged) when given, in the seller country's language.
@@ -66,7 +59,7 @@ pub fn language(seller_country: &str) -> Lang {
 /// or end in an ellipsis, characters the font lacks are drawn as "�".
 pub fn write(doc: &Document, cii: Option<&[u8]>) -> std::io::Result<Vec<u8>> {
     let faces = faces().ok_or_else(|| std::io::Error::other("the embedded font cannot be read"))?;
-    let lang = language(&doc.seller.address.country);
+    let lang = Lang::of_seller(&doc.seller.address.country);
     let pages = Sheet::lay_out(doc, cii.is_some(), false, lang, faces);
     let pdf = render(doc, cii, &doc.number, lang, faces, &pages)?;
     with_xmp(&pdf, cii.is_some())
@@ -81,7 +74,7 @@ pub fn write(doc: &Document, cii: Option<&[u8]>) -> std::io::Result<Vec<u8>> {
 /// Fails as `write` does.
 pub fn write_draft(doc: &Document) -> std::io::Result<Vec<u8>> {
     let faces = faces().ok_or_else(|| std::io::Error::other("the embedded font cannot be read"))?;
-    let lang = language(&doc.seller.address.country);
+    let lang = Lang::of_seller(&doc.seller.address.country);
     let pages = Sheet::lay_out(doc, false, true, lang, faces);
     let title = lang.pick("Invoice draft", "Rechnungsentwurf");
     let pdf = render(doc, None, title, lang, faces, &pages)?;
@@ -432,7 +425,7 @@ impl<'a> Sheet<'a> {
             lines.extend(self.wrap(&city, 10.0, false, width, 1));
         }
         if buyer.address.country != self.doc.seller.address.country {
-            lines.push(country_name(&buyer.address.country, self.lang).to_uppercase());
+            lines.push(countries::name(&buyer.address.country, self.lang).to_uppercase());
         }
         let mut y = mm(66.5);
         for line in lines.iter().take(6) {
@@ -582,7 +575,7 @@ impl<'a> Sheet<'a> {
             }
             let quantity = locale::decimal(self.lang, &line.quantity);
             self.text_right(COL_QTY_RIGHT, y, TEXT, false, &quantity);
-            let unit = unit_name(&line.unit, self.lang);
+            let unit = units::name(&line.unit, self.lang);
             self.text_fit(COL_UNIT, y, TEXT, false, unit, UNIT_WIDTH);
             let price = locale::number(self.lang, line.price, exponent);
             self.text_right(COL_PRICE_RIGHT, y, TEXT, false, &price);
@@ -901,7 +894,7 @@ impl<'a> Sheet<'a> {
         if !city.is_empty() {
             address.push(city);
         }
-        address.push(country_name(&s.address.country, self.lang).to_string());
+        address.push(countries::name(&s.address.country, self.lang).to_string());
         let mut legal = Vec::new();
         if let Some(r) = &s.registration {
             legal.push(r.clone());
@@ -1046,65 +1039,11 @@ fn one_line_address(party: &super::Party, lang: Lang) -> String {
     [a.street.clone(), (!city.is_empty()).then_some(city)]
         .into_iter()
         .flatten()
-        .chain(std::iter::once(country_name(&a.country, lang).to_string()))
+        .chain(std::iter::once(
+            countries::name(&a.country, lang).to_string(),
+        ))
         .collect::<Vec<_>>()
         .join(" · ")
-}
-
-/// The name of a country for an address line; the ISO code for the ones
-/// not listed.
-fn country_name(code: &str, lang: Lang) -> &str {
-    let (de, en) = match code {
-        "DE" => ("Deutschland", "Germany"),
-        "AT" => ("Österreich", "Austria"),
-        "CH" => ("Schweiz", "Switzerland"),
-        "LI" => ("Liechtenstein", "Liechtenstein"),
-        "FR" => ("Frankreich", "France"),
-        "BE" => ("Belgien", "Belgium"),
-        "NL" => ("Niederlande", "Netherlands"),
-        "LU" => ("Luxemburg", "Luxembourg"),
-        "IT" => ("Italien", "Italy"),
-        "ES" => ("Spanien", "Spain"),
-        "PT" => ("Portugal", "Portugal"),
-        "PL" => ("Polen", "Poland"),
-        "CZ" => ("Tschechien", "Czechia"),
-        "DK" => ("Dänemark", "Denmark"),
-        "SE" => ("Schweden", "Sweden"),
-        "FI" => ("Finnland", "Finland"),
-        "NO" => ("Norwegen", "Norway"),
-        "IE" => ("Irland", "Ireland"),
-        "GB" => ("Vereinigtes Königreich", "United Kingdom"),
-        "US" => ("Vereinigte Staaten", "United States"),
-        "JP" => ("Japan", "Japan"),
-        _ => return code,
-    };
-    lang.pick(en, de)
-}
-
-/// How a person reads a UN/ECE Rec 20 unit; the code for the ones not listed.
-fn unit_name(code: &str, lang: Lang) -> &str {
-    let (de, en) = match code {
-        "C62" | "H87" | "EA" | "XPP" => ("Stk.", "pcs"),
-        "HUR" => ("Std.", "h"),
-        "MIN" => ("Min.", "min"),
-        "DAY" => ("Tag(e)", "day(s)"),
-        "WEE" => ("Woche(n)", "week(s)"),
-        "MON" => ("Monat(e)", "month(s)"),
-        "ANN" => ("Jahr(e)", "year(s)"),
-        "LS" => ("pauschal", "lump sum"),
-        "SET" => ("Satz", "set"),
-        "KGM" => ("kg", "kg"),
-        "GRM" => ("g", "g"),
-        "TNE" => ("t", "t"),
-        "MTR" => ("m", "m"),
-        "KMT" => ("km", "km"),
-        "MTK" => ("m²", "m²"),
-        "MTQ" => ("m³", "m³"),
-        "LTR" => ("l", "l"),
-        "KWH" => ("kWh", "kWh"),
-        _ => return code,
-    };
-    lang.pick(en, de)
 }
 
 /// A line's VAT: its rate, with the category when it is not the standard one.
@@ -1836,9 +1775,6 @@ mod tests {
 
     #[test]
     fn texts_are_laid_out_in_the_sellers_language() {
-        assert_eq!(language("DE"), Lang::De);
-        assert_eq!(language("CH"), Lang::De);
-        assert_eq!(language("FR"), Lang::En);
         assert_eq!(line_rate(Category::S, "5.5", Lang::De), "5,5 %");
         assert_eq!(line_rate(Category::AE, "0", Lang::En), "AE 0%");
         assert_eq!(

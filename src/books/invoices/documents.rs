@@ -321,7 +321,9 @@ fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Bui
             currency: &invoice.currency,
             due_on: invoice.due_on,
             payment_terms: match &preceding {
-                Some(corrected) => credit_terms(pdf::language(company.country.as_str()), corrected),
+                Some(corrected) => {
+                    credit_terms(Lang::of_seller(company.country.as_str()), corrected)
+                }
                 None => invoice.payment_sentence.clone(),
             },
             preceding,
@@ -762,7 +764,7 @@ fn breakdown_entry(
 /// court is BT-30.
 fn legal_info(company: &Company) -> Option<String> {
     let directors = company.particulars.managing_directors.as_ref()?;
-    Some(match pdf::language(company.country.as_str()) {
+    Some(match Lang::of_seller(company.country.as_str()) {
         Lang::De => format!("Geschäftsführung: {directors}"),
         Lang::En => format!("Managing directors: {directors}"),
     })
