@@ -5,6 +5,7 @@
 //! address schemes of e-invoices. Pure functions; no storage, no surface.
 
 pub mod bank;
+pub mod countries;
 pub mod eas;
 pub mod iso;
 pub mod jurisdiction;
