@@ -4,13 +4,14 @@
 //! translates: it reads its wire format into the books' typed input, calls
 //! the books, and renders the answer or the refusal.
 
+pub mod admission;
+pub mod app;
 pub mod connections;
 pub mod error;
 pub mod fields;
 pub mod kept_pages;
 pub mod mcp;
 pub mod openapi;
-pub mod pipeline;
 pub mod query;
 pub mod rest;
 pub mod screens;

@@ -22,7 +22,7 @@ use crate::books::{attention, customers, ledger};
 use crate::error::{Error, Result};
 use crate::http::error::Fault;
 use crate::http::fields::Fields;
-use crate::http::pipeline::App;
+use crate::http::app::App;
 use crate::store::db::Tx;
 use crate::store::page::{Page, Paging};
 use crate::store::tenant::Tenant;

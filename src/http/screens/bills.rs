@@ -22,7 +22,7 @@ use crate::books::company;
 use crate::books::purchases::{self, Kind, NewPurchase, PurchaseInput, PurchaseView};
 use crate::books::settlement::{self, NewPayment, PaymentInput};
 use crate::error::{Error, Result, Violation};
-use crate::http::pipeline::Answer;
+use crate::http::app::Answer;
 use crate::rules::iso::Currency;
 use crate::rules::locale::{self, Lang};
 use crate::rules::money::Money;

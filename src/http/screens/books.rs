@@ -15,7 +15,7 @@ use crate::access::people::Capability;
 use crate::books::audit;
 use crate::books::ledger::{self, AccountAmount};
 use crate::error::{Error, Result};
-use crate::http::pipeline::Answer;
+use crate::http::app::Answer;
 use crate::rules::iso::Currency;
 use crate::rules::locale::{self, Lang};
 use crate::rules::money::Money;

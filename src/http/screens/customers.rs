@@ -17,7 +17,7 @@ use crate::books::customers::{
     self, Customer, CustomerChange, CustomerChangeInput, CustomerInput, EinvoiceFormat, NewCustomer,
 };
 use crate::error::{Error, Result};
-use crate::http::pipeline::Answer;
+use crate::http::app::Answer;
 use crate::http::query;
 use crate::rules::locale::Lang;
 use crate::rules::text::Patch;

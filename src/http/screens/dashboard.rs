@@ -11,7 +11,7 @@ use super::page::{screen, Screen};
 use super::Ctx;
 use crate::books::report::{self, Figures, OpenDocument, Side};
 use crate::error::Result;
-use crate::http::pipeline::Answer;
+use crate::http::app::Answer;
 use crate::rules::locale::{self, Lang};
 
 /// The most overdue invoices or bills listed (the oldest due first).

@@ -18,7 +18,7 @@ use crate::access::people::Capability;
 use crate::access::scopes::Scope;
 use crate::books::audit;
 use crate::error::{Error, Result};
-use crate::http::pipeline::Answer;
+use crate::http::app::Answer;
 use crate::outbox::endpoints::{self, DeliveryState, Endpoint, EndpointInput, NewEndpoint};
 use crate::outbox::events::Kind;
 use crate::rules::locale::Lang;

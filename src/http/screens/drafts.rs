@@ -31,7 +31,7 @@ use crate::books::invoices::documents;
 use crate::books::invoices::issue::{self, IssueInput, IssueOptions};
 use crate::documents::Category;
 use crate::error::{Error, Result, Violation};
-use crate::http::pipeline::Answer;
+use crate::http::app::Answer;
 use crate::http::query;
 use crate::rules::iso::Currency;
 use crate::rules::locale::{self, Lang};

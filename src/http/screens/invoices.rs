@@ -28,7 +28,7 @@ use crate::books::invoices::{
 use crate::books::settlement::{self, NewPayment, PaymentInput};
 use crate::documents::Format;
 use crate::error::{Error, Result, Violation};
-use crate::http::pipeline::Answer;
+use crate::http::app::Answer;
 use crate::http::query;
 use crate::rules::locale::{self, Lang};
 use crate::rules::money::Money;

@@ -19,7 +19,7 @@ use crate::books::transactions::{
     self, Change, Filter, FilterInput, NewNote, NoteInput, PatchInput, TransactionRecord,
 };
 use crate::error::{Error, Result};
-use crate::http::pipeline::Answer;
+use crate::http::app::Answer;
 use crate::http::query;
 use crate::rules::locale::{self, Lang};
 use crate::rules::text::Patch;

@@ -27,9 +27,8 @@ use crate::access::sessions::{self, random_token};
 use crate::access::{passwords, people};
 use crate::books::audit::{self, Actor};
 use crate::error::{Error, Result, Violation, Violations};
-use crate::http::pipeline::{Answer, App};
+use crate::http::app::{in_store, Answer, App};
 use crate::http::query::Query;
-use crate::http::server::in_store;
 use crate::rules::locale::Lang;
 use crate::store::tenant::{Environment, Tenant};
 

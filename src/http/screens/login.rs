@@ -11,14 +11,13 @@ use hyper::StatusCode;
 use maud::html;
 
 use super::page::{bare, Field, Problems};
-use super::{cookie, minutes, same_origin, see_other, set_cookie, Settings, Visit, HASHING_WAIT};
+use super::{cookie, minutes, same_origin, see_other, set_cookie, Visit, HASHING_WAIT};
 use super::{LOGIN_COOKIE, SESSION_COOKIE};
 use crate::access::sessions::{self, random_token};
 use crate::access::{passwords, people};
 use crate::error::{Error, Result};
-use crate::http::pipeline::{Answer, App};
+use crate::http::app::{in_store, Answer, App, ScreenConfig};
 use crate::http::query::Query;
-use crate::http::server::in_store;
 use crate::rules::locale::Lang;
 
 /// The sign-in form's token: the browser's, when it has a well-formed one.
@@ -31,7 +30,7 @@ fn form_token(visit: &Visit) -> String {
 
 /// The sign-in page, with `email` as typed and what went wrong.
 fn page(
-    settings: &Settings,
+    settings: &ScreenConfig,
     lang: Lang,
     status: StatusCode,
     token: &str,
@@ -79,7 +78,7 @@ fn page(
 }
 
 /// GET /login
-pub fn form(settings: &Settings, visit: &Visit, lang: Lang) -> Answer {
+pub fn form(settings: &ScreenConfig, visit: &Visit, lang: Lang) -> Answer {
     page(settings, lang, StatusCode::OK, &form_token(visit), "", None)
 }
 

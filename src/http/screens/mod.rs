@@ -37,14 +37,12 @@ use hyper::{Method, StatusCode};
 use rusqlite::Connection;
 
 use crate::access::links::LinkKind;
-use crate::access::lockout::Lockout;
 use crate::access::people::Capability;
-use crate::access::sessions::{self, Expiry, Session};
+use crate::access::sessions::{self, Session};
 use crate::books::audit::Actor;
 use crate::error::{Error, Result};
-use crate::http::pipeline::{self, Answer, App};
+use crate::http::app::{self, in_store, Answer, App, ScreenConfig};
 use crate::http::query::{percent_decode, Query};
-use crate::http::server::in_store;
 use crate::rules::locale::Lang;
 
 /// The cookie that carries a session's id.
@@ -56,25 +54,6 @@ pub const MAX_FORM: usize = 64 * 1024;
 
 /// The style sheet, embedded in the binary.
 const CSS: &str = include_str!("kontor.css");
-
-/// How the screens of one server behave: session expiry, the cookie's
-/// `Secure` flag, whom to trust for the client's address, and the failed
-/// sign-ins counted so far.
-pub struct Settings {
-    pub expiry: Expiry,
-    /// Cookies carry `Secure` (the service is reached over https).
-    pub secure: bool,
-    /// Proxies whose `X-Forwarded-For` names the client.
-    pub trusted_proxies: Vec<IpAddr>,
-    /// The origins of the public URLs (`https://books.example.com`), which a
-    /// form's `Origin` may name besides the request's own host.
-    pub public_origins: Vec<String>,
-    pub lockout: Lockout,
-    /// Sign-ins whose password is being checked, at most one per core: a
-    /// sign-in waits for its turn here, on the async side, so waiting
-    /// sign-ins never hold the blocking threads every request needs.
-    pub hashing: tokio::sync::Semaphore,
-}
 
 /// How long a sign-in waits for its turn at the password check before it
 /// is told kontor is busy.
@@ -213,7 +192,7 @@ fn see_other(location: &str) -> Answer {
 
 /// A `Set-Cookie` value: `HttpOnly; SameSite=Strict`, `Secure` when served
 /// over https, gone at once when `value` is empty.
-fn set_cookie(settings: &Settings, name: &str, value: &str, path: &str) -> String {
+fn set_cookie(settings: &ScreenConfig, name: &str, value: &str, path: &str) -> String {
     let mut c = format!("{name}={value}; HttpOnly; SameSite=Strict; Path={path}");
     if value.is_empty() {
         c.push_str("; Max-Age=0");
@@ -235,7 +214,7 @@ pub fn origin_of(url: &str) -> Option<String> {
 /// Whether a form post comes from a page of this service: an `Origin`
 /// header, when the browser sends one, must name the host the request was
 /// sent to or a public URL's origin (`null` never does).
-fn same_origin(settings: &Settings, visit: &Visit) -> bool {
+fn same_origin(settings: &ScreenConfig, visit: &Visit) -> bool {
     let Some(origin) = visit.origin.as_deref() else {
         return true;
     };
@@ -392,7 +371,7 @@ async fn with_session(app: Arc<App>, visit: Visit, browser: Lang) -> Answer {
                 return page::forged(lang, &session);
             }
         }
-        let snapshot = match pipeline::snapshot(conn, reads) {
+        let snapshot = match app::snapshot(conn, reads) {
             Ok(s) => s,
             Err(e) => return page::failure(&e, lang, Some(&session)),
         };

@@ -11,7 +11,7 @@ use super::{html as answer_html, Ctx};
 use crate::access::people::{self, Capability};
 use crate::access::sessions::Session;
 use crate::error::{Error, Violation};
-use crate::http::pipeline::Answer;
+use crate::http::app::Answer;
 use crate::rules::locale::Lang;
 use crate::store::tenant::Environment;
 

@@ -6,7 +6,7 @@ use super::{see_other, set_cookie, Ctx, SESSION_COOKIE};
 use crate::access::people;
 use crate::access::sessions;
 use crate::error::{Error, Result};
-use crate::http::pipeline::Answer;
+use crate::http::app::Answer;
 use crate::rules::locale::Lang;
 use crate::store::tenant::Environment;
 

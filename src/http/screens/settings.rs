@@ -19,7 +19,7 @@ use crate::access::people::Capability;
 use crate::books::audit;
 use crate::books::company::{self, Company, ParticularsChange, ParticularsInput};
 use crate::error::{Error, Result, Violation};
-use crate::http::pipeline::Answer;
+use crate::http::app::Answer;
 use crate::rules::jurisdiction;
 use crate::rules::locale::Lang;
 use crate::rules::text::Patch;

@@ -19,7 +19,7 @@ use crate::access::links::{self, InvitationInput, LinkKind, Made, NewInvitation}
 use crate::access::people::{self, Capability, Member, Role};
 use crate::books::audit;
 use crate::error::{Error, Result};
-use crate::http::pipeline::Answer;
+use crate::http::app::Answer;
 use crate::rules::locale::Lang;
 use crate::store::page::Paging;
 
