@@ -31,14 +31,14 @@ use crate::access::idempotency;
 use crate::access::keys::UsageLog;
 use crate::access::sessions::Expiry;
 use crate::error::{Error, Result};
-use crate::http::connections::Connections;
-use crate::http::mcp;
-use crate::http::openapi;
 use crate::http::admission::{self, Admitted, Gate, Turned};
 use crate::http::app::{
     in_store, in_store_where, log_line, rate_headers, refusal, Answer, App, Request, ScreenConfig,
     MAX_BODY,
 };
+use crate::http::connections::Connections;
+use crate::http::mcp;
+use crate::http::openapi;
 use crate::http::rest;
 use crate::http::screens::{self, Visit};
 use crate::outbox::address::Policy;

@@ -20,9 +20,9 @@ use rusqlite::Connection;
 use serde_json::{json, Value};
 
 use crate::error::Error;
-use crate::http::error::Fault;
 use crate::http::admission::{self, Admitted, Turned};
 use crate::http::app::{rate_headers, refusal, Answer, App, Request};
+use crate::http::error::Fault;
 use tools::Context;
 
 /// The initialize-based revisions served, newest first.
