@@ -9,8 +9,8 @@
 //! `Result` becomes an answer). What the screens share are leaves beside
 //! it: `visit` (the request, cookies, the origin check), `context` (`Ctx`,
 //! what a page handler is given), `page` (the frame of every page and the
-//! answers), `form` (forms described once and the one way an act goes) and
-//! `history`. Each screen's file only translates: form or query → the
+//! answers), `form` (forms described once and the one way an act goes),
+//! `payment` (the payment form invoices and bills share) and `history`. Each screen's file only translates: form or query → the
 //! books' input type → one books call (and its audit row) → HTML. A role's
 //! permissions come from `access::people`, never decided here.
 //!
