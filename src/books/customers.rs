@@ -27,7 +27,20 @@ use crate::stored_enum;
 const PARTNER_SERIES: &str = "customer";
 const FIRST_PARTNER_NUMBER: i64 = 10001;
 /// The longest search text.
-const MAX_SEARCH: usize = 200;
+pub const MAX_SEARCH: usize = 200;
+/// The longest texts of a customer's particulars (characters), and the
+/// lengths of its ISO codes.
+pub const MAX_NAME: usize = 200;
+pub const MAX_STREET: usize = 200;
+pub const MAX_POSTAL_CODE: usize = 20;
+pub const MAX_CITY: usize = 100;
+pub const MAX_COUNTRY: usize = 2;
+pub const MAX_VAT_ID: usize = 30;
+pub const MAX_CURRENCY: usize = 3;
+pub const MAX_EMAIL: usize = 254;
+pub const MAX_CONTACT: usize = 200;
+pub const MAX_PHONE: usize = 50;
+pub const MAX_BUYER_REFERENCE: usize = 200;
 
 stored_enum! {
     /// The e-invoice format a customer receives besides the readable PDF.
@@ -96,38 +109,54 @@ impl NewCustomer {
     /// Fails with `Invalid` naming every field that is missing, too long or malformed.
     pub fn check(input: CustomerInput, company: &Company) -> Result<NewCustomer> {
         let mut v = Violations::new();
-        let name = v.take(text::required("name", input.name.as_deref(), 200))?;
-        let street = v.take(text::required("street", input.street.as_deref(), 200))?;
+        let name = v.take(text::required("name", input.name.as_deref(), MAX_NAME))?;
+        let street = v.take(text::required(
+            "street",
+            input.street.as_deref(),
+            MAX_STREET,
+        ))?;
         let postal_code = v.take(text::required(
             "postalCode",
             input.postal_code.as_deref(),
-            20,
+            MAX_POSTAL_CODE,
         ))?;
-        let city = v.take(text::required("city", input.city.as_deref(), 100))?;
-        let country = match v.take(text::optional("country", input.country.as_deref(), 2))? {
+        let city = v.take(text::required("city", input.city.as_deref(), MAX_CITY))?;
+        let country = match v.take(text::optional(
+            "country",
+            input.country.as_deref(),
+            MAX_COUNTRY,
+        ))? {
             Some(Some(c)) => v.take(CountryCode::parse("country", &c))?,
             Some(None) => Some(company.country.clone()),
             None => None,
         };
         let vat_id = v
-            .take(text::optional("vatId", input.vat_id.as_deref(), 30))?
+            .take(text::optional("vatId", input.vat_id.as_deref(), MAX_VAT_ID))?
             .flatten()
             .map(|id| vat_ids::normalise(&id));
-        let currency = match v.take(text::optional("currency", input.currency.as_deref(), 3))? {
+        let currency = match v.take(text::optional(
+            "currency",
+            input.currency.as_deref(),
+            MAX_CURRENCY,
+        ))? {
             Some(Some(c)) => v.take(Currency::parse("currency", &c))?,
             _ => None,
         };
         let email = v
-            .take(text::optional("email", input.email.as_deref(), 254))?
+            .take(text::optional("email", input.email.as_deref(), MAX_EMAIL))?
             .flatten();
         if email.as_deref().is_some_and(|e| !text::email_shaped(e)) {
             v.invalid("email", "is not an e-mail address");
         }
         let contact = v
-            .take(text::optional("contact", input.contact.as_deref(), 200))?
+            .take(text::optional(
+                "contact",
+                input.contact.as_deref(),
+                MAX_CONTACT,
+            ))?
             .flatten();
         let phone = v
-            .take(text::optional("phone", input.phone.as_deref(), 50))?
+            .take(text::optional("phone", input.phone.as_deref(), MAX_PHONE))?
             .flatten();
         v.finish()?;
         match (name, street, postal_code, city, country) {
@@ -353,15 +382,18 @@ impl CustomerChange {
                     Some(text) => Ok(v.take(text::required(field, Some(text), max))?),
                 }
             };
-        let name = required("name", input.name.as_deref(), 200)?;
-        let street = required("street", input.street.as_deref(), 200)?;
-        let postal_code = required("postalCode", input.postal_code.as_deref(), 20)?;
-        let city = required("city", input.city.as_deref(), 100)?;
+        let name = required("name", input.name.as_deref(), MAX_NAME)?;
+        let street = required("street", input.street.as_deref(), MAX_STREET)?;
+        let postal_code = required("postalCode", input.postal_code.as_deref(), MAX_POSTAL_CODE)?;
+        let city = required("city", input.city.as_deref(), MAX_CITY)?;
         let country = match input.country.as_deref() {
             Some(c) => v.take(CountryCode::parse("country", c))?,
             None => None,
         };
-        let vat_id = match v.take(input.vat_id.text("vatId", 30))?.unwrap_or_default() {
+        let vat_id = match v
+            .take(input.vat_id.text("vatId", MAX_VAT_ID))?
+            .unwrap_or_default()
+        {
             Patch::Value(id) => {
                 let id = vat_ids::normalise(&id);
                 let country = country.as_ref().unwrap_or(&current.country);
@@ -373,7 +405,11 @@ impl CustomerChange {
             other => other,
         };
         let buyer_reference = v
-            .take(input.buyer_reference.text("buyerReference", 200))?
+            .take(
+                input
+                    .buyer_reference
+                    .text("buyerReference", MAX_BUYER_REFERENCE),
+            )?
             .unwrap_or_default();
         let electronic_address = v
             .take(

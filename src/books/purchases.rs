@@ -67,6 +67,10 @@ pub struct NewPurchase {
     rate: Option<Decimal>,
 }
 
+/// The longest supplier's name and document number of a purchase (characters).
+pub const MAX_SUPPLIER: usize = 200;
+pub const MAX_DOCUMENT_NUMBER: usize = 100;
+
 impl NewPurchase {
     /// Checks a purchase document: the supplier's name (at most 200
     /// characters, as a customer's), its VAT id (30), the document number
@@ -78,7 +82,11 @@ impl NewPurchase {
     /// and `Refused` for a due date before the document date.
     pub fn check(input: PurchaseInput) -> Result<NewPurchase> {
         let mut v = Violations::new();
-        let supplier = v.take(text::required("supplier", input.supplier.as_deref(), 200))?;
+        let supplier = v.take(text::required(
+            "supplier",
+            input.supplier.as_deref(),
+            MAX_SUPPLIER,
+        ))?;
         let supplier_vat_id = v
             .take(text::optional(
                 "supplierVatId",
@@ -89,7 +97,7 @@ impl NewPurchase {
         let document_number = v.take(text::required(
             "documentNumber",
             input.document_number.as_deref(),
-            100,
+            MAX_DOCUMENT_NUMBER,
         ))?;
         let mut date_of = |field: &str, value: Option<&str>| -> Result<Option<Date>> {
             match value {

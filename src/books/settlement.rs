@@ -75,6 +75,9 @@ pub struct NewPayment {
     reference: Option<String>,
 }
 
+/// The longest reference of a payment (characters).
+pub const MAX_REFERENCE: usize = 200;
+
 impl NewPayment {
     /// Checks a payment: a positive amount, a date `YYYY-MM-DD`, a method,
     /// a reference of at most 200 characters (blank is none).
@@ -109,7 +112,11 @@ impl NewPayment {
         };
         let reference = input.reference.filter(|r| !r.trim().is_empty());
         let reference = v
-            .take(text::optional("reference", reference.as_deref(), 200))?
+            .take(text::optional(
+                "reference",
+                reference.as_deref(),
+                MAX_REFERENCE,
+            ))?
             .flatten();
         v.finish()?;
         Ok(NewPayment {

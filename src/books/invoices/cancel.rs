@@ -36,13 +36,20 @@ pub struct Cancellation {
     on: Option<Date>,
 }
 
+/// The longest reason of a cancellation (characters).
+pub const MAX_REASON: usize = 1000;
+
 impl Cancellation {
     /// Checks the request: a reason of 1–1000 characters, a date `YYYY-MM-DD`.
     ///
     /// Fails with `Invalid` naming `on`, or `reason` when it is missing or too long.
     pub fn check(input: CancelInput) -> Result<Cancellation> {
         let mut v = Violations::new();
-        let reason = v.take(text::required("reason", input.reason.as_deref(), 1000))?;
+        let reason = v.take(text::required(
+            "reason",
+            input.reason.as_deref(),
+            MAX_REASON,
+        ))?;
         let on = match input.on.as_deref() {
             Some(d) => v.take(clock::parse_date("on", d))?,
             None => None,

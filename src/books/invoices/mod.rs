@@ -314,7 +314,7 @@ impl Status {
 }
 
 /// The longest search text of the list.
-const MAX_SEARCH: usize = 200;
+pub const MAX_SEARCH: usize = 200;
 
 /// The filters of an invoice list as a caller gives them.
 #[derive(Debug, Default, Clone)]

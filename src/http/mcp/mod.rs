@@ -20,8 +20,9 @@ use rusqlite::Connection;
 use serde_json::{json, Value};
 
 use crate::error::Error;
+use crate::http::admission::{self, Admitted, Turned};
+use crate::http::app::{rate_headers, refusal, Answer, App, Request};
 use crate::http::error::Fault;
-use crate::http::pipeline::{self, refusal, Admitted, Answer, App, Request, Turned};
 use tools::Context;
 
 /// The initialize-based revisions served, newest first.
@@ -197,7 +198,7 @@ pub fn handle(
     // A request that only reads does so in one snapshot; one that creates
     // must see its own writes.
     let reads = !writes && matches!(parsed, Some(Ok(_)));
-    pipeline::in_store(
+    admission::with_key_confirmed(
         app,
         conn,
         req,
@@ -216,7 +217,7 @@ fn answer_message(
     admitted: Admitted,
 ) -> Answer {
     let Admitted { key, verdict } = admitted;
-    let mut rate = pipeline::rate_headers(&verdict);
+    let mut rate = rate_headers(&verdict);
     let Some(parsed) = parsed else {
         let too_large = Fault::invalid_request("The body is larger than 1 MiB");
         return fault(too_large, StatusCode::PAYLOAD_TOO_LARGE, rate, Some(key.id));
@@ -246,11 +247,11 @@ fn answer_message(
                 let wait_seconds = verdict.retry_after_seconds.max(1);
                 return refusal(
                     &Error::RateLimited { wait_seconds },
-                    pipeline::rate_headers(&verdict),
+                    rate_headers(&verdict),
                     Some(key.id),
                 );
             }
-            rate = pipeline::rate_headers(&verdict);
+            rate = rate_headers(&verdict);
         }
     }
     if modern {

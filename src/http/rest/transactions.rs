@@ -1,7 +1,7 @@
 //! `/v1/transactions`: the list with its filters, one transaction, creation
 //! and partial updates.
 
-use super::{Call, Reply};
+use super::call::{Call, Reply};
 use crate::books::transactions::{
     self, Change, Filter, FilterInput, NewTransaction, PatchInput, TransactionInput,
 };

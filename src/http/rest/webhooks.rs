@@ -3,7 +3,7 @@
 
 use serde_json::json;
 
-use super::{Call, Reply};
+use super::call::{Call, Reply};
 use crate::access::idempotency;
 use crate::error::Result;
 use crate::http::fields::{self, Fields};
