@@ -551,6 +551,7 @@ pub fn update(ctx: &Ctx, id: &str) -> Result<Answer> {
         buyer_reference: patch("buyerReference"),
         electronic_address: patch("electronicAddress"),
         einvoice: given("einvoice"),
+        ..CustomerChangeInput::default()
     };
     let days = match ctx.form.sent("paymentDays").map(str::trim) {
         None | Some("") => Ok(None),
