@@ -11,8 +11,10 @@ use serde::Serialize;
 use crate::books::company::{self, Company};
 use crate::books::numbering;
 use crate::error::{Error, Result, Violations};
+use crate::rules::bank::Iban;
 use crate::rules::eas::ElectronicAddress;
 use crate::rules::iso::{CountryCode, Currency};
+use crate::rules::locale::Lang;
 use crate::rules::text::Patch;
 use crate::rules::{text, vat_ids};
 use crate::store::clock;
@@ -217,7 +219,7 @@ pub fn create(tx: &Tx, tenant: &Tenant, new: &NewCustomer) -> Result<String> {
 const COLUMNS: &str =
     "id, number, name, contact, email, phone, street, postal_code, city, country, vat_id,
      currency, is_customer, is_supplier, archived, created_at, payment_days,
-     buyer_reference, electronic_address, einvoice_format";
+     buyer_reference, electronic_address, einvoice_format, iban, invoice_email, consumer, language";
 
 /// A customer in its wire form.
 #[derive(Debug, Clone, Serialize)]
@@ -248,6 +250,25 @@ pub struct Customer {
     pub electronic_address: Option<ElectronicAddress>,
     /// The e-invoice format the customer receives (default facturx).
     pub einvoice: EinvoiceFormat,
+    /// The partner's bank account, compact: what its payments come from or
+    /// go to.
+    pub iban: Option<Iban>,
+    /// Where invoices are sent (none: `email`).
+    pub invoice_email: Option<String>,
+    /// A consumer rather than a business (default interest and the flat sum
+    /// of §288 BGB differ).
+    pub consumer: bool,
+    /// The language of what kontor sends the partner (`de`, `en`; none: by
+    /// its country).
+    #[serde(serialize_with = "language_code")]
+    pub language: Option<Lang>,
+}
+
+fn language_code<S: serde::Serializer>(lang: &Option<Lang>, s: S) -> std::result::Result<S::Ok, S::Error> {
+    match lang {
+        Some(lang) => s.serialize_str(lang.code()),
+        None => s.serialize_none(),
+    }
 }
 
 fn from_row(row: &rusqlite::Row) -> rusqlite::Result<Customer> {
@@ -273,6 +294,10 @@ fn from_row(row: &rusqlite::Row) -> rusqlite::Result<Customer> {
         buyer_reference: r.get(17)?,
         electronic_address: r.get(18)?,
         einvoice: r.get(19)?,
+        iban: r.get(20)?,
+        invoice_email: r.get(21)?,
+        consumer: r.get(22)?,
+        language: r.get::<Option<String>>(23)?.as_deref().and_then(Lang::from_code),
     })
 }
 
@@ -346,6 +371,11 @@ pub struct CustomerChangeInput {
     pub buyer_reference: Patch<String>,
     pub electronic_address: Patch<String>,
     pub einvoice: Option<String>,
+    pub iban: Patch<String>,
+    pub invoice_email: Patch<String>,
+    pub consumer: Option<bool>,
+    /// `de` or `en`; cleared: by the partner's country.
+    pub language: Patch<String>,
 }
 
 /// A checked change of a customer.
@@ -360,6 +390,10 @@ pub struct CustomerChange {
     buyer_reference: Patch<String>,
     electronic_address: Patch<ElectronicAddress>,
     einvoice: Option<EinvoiceFormat>,
+    iban: Patch<Iban>,
+    invoice_email: Patch<String>,
+    consumer: Option<bool>,
+    language: Patch<Lang>,
 }
 
 impl CustomerChange {
@@ -367,7 +401,8 @@ impl CustomerChange {
     /// and street 200 characters, postal code 20, city 100), the country an
     /// ISO code, a buyer reference of at most 200 characters, an electronic
     /// address with a scheme of the EAS list, the format facturx, xrechnung
-    /// or peppol. A VAT id given here is compacted and checked at once by
+    /// or peppol, an IBAN with its check digits, an invoice e-mail address
+    /// shaped like one, a language `de` or `en`. A VAT id given here is compacted and checked at once by
     /// its own prefix's country (an id without a letter prefix by the
     /// customer's country, as changed); unlike one created through the API.
     ///
@@ -422,6 +457,22 @@ impl CustomerChange {
             Some(format) => v.take(EinvoiceFormat::read(format))?,
             None => None,
         };
+        let iban = v
+            .take(input.iban.read(|t| Iban::parse("iban", t)))?
+            .unwrap_or_default();
+        let invoice_email = v
+            .take(input.invoice_email.text("invoiceEmail", 254))?
+            .unwrap_or_default();
+        if matches!(&invoice_email, Patch::Value(e) if !text::email_shaped(e)) {
+            v.invalid("invoiceEmail", "is not an e-mail address");
+        }
+        let language = v
+            .take(input.language.read(|t| {
+                Lang::from_code(t)
+                    .filter(|_| matches!(t.trim(), "de" | "en"))
+                    .ok_or_else(|| Error::invalid("language", format!("is de or en, not {t:?}")))
+            }))?
+            .unwrap_or_default();
         v.finish()?;
         Ok(CustomerChange {
             name,
@@ -433,6 +484,10 @@ impl CustomerChange {
             buyer_reference,
             electronic_address,
             einvoice,
+            iban,
+            invoice_email,
+            consumer: input.consumer,
+            language,
         })
     }
 }
@@ -462,9 +517,16 @@ pub fn change(tx: &Tx, tenant: &Tenant, id: &str, change: CustomerChange) -> Res
     if let Some(format) = change.einvoice {
         c.einvoice = format;
     }
+    change.iban.apply(&mut c.iban);
+    change.invoice_email.apply(&mut c.invoice_email);
+    if let Some(consumer) = change.consumer {
+        c.consumer = consumer;
+    }
+    change.language.apply(&mut c.language);
     tx.prepare_cached(
         "UPDATE customers SET name = ?4, street = ?5, postal_code = ?6, city = ?7, country = ?8,
-             vat_id = ?9, buyer_reference = ?10, electronic_address = ?11, einvoice_format = ?12
+             vat_id = ?9, buyer_reference = ?10, electronic_address = ?11, einvoice_format = ?12,
+             iban = ?13, invoice_email = ?14, consumer = ?15, language = ?16
          WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
     )?
     .execute(params![
@@ -479,7 +541,11 @@ pub fn change(tx: &Tx, tenant: &Tenant, id: &str, change: CustomerChange) -> Res
         c.vat_id,
         c.buyer_reference,
         c.electronic_address,
-        c.einvoice
+        c.einvoice,
+        c.iban,
+        c.invoice_email,
+        c.consumer,
+        c.language.map(Lang::code)
     ])?;
     get(tx, tenant, id)
 }

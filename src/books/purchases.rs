@@ -374,10 +374,12 @@ pub fn record(tx: &Tx, tenant: &Tenant, new: &NewPurchase) -> Result<String> {
         tenant,
         &id,
         new.date,
+        // A bill typed as two totals names no rate: its expense and input
+        // tax carry no tax key.
         &[
             Posting::debit(Account::Expenses, gross_book - tax_book),
             Posting::debit(Account::InputTax, tax_book),
-            Posting::credit(Account::Payables, gross_book),
+            Posting::credit(Account::Payables, gross_book).of(&supplier_id),
         ],
     )?;
     // A supplier's credit lowers the payables but is never due and is not an

@@ -202,6 +202,8 @@ struct Open {
     id: String,
     /// How a person names it (its number, or the bill's id).
     label: String,
+    /// The customer or supplier it is owed by or to.
+    partner_id: String,
     currency: Currency,
     rate: Decimal,
     date: Date,
@@ -345,10 +347,10 @@ fn settle(
             let postings = match doc.side {
                 Side::Receivable => [
                     Posting::debit(Account::Bank, amount_book),
-                    Posting::credit(Account::Receivables, amount_book),
+                    Posting::credit(Account::Receivables, amount_book).of(&doc.partner_id),
                 ],
                 Side::Payable => [
-                    Posting::debit(Account::Payables, amount_book),
+                    Posting::debit(Account::Payables, amount_book).of(&doc.partner_id),
                     Posting::credit(Account::Bank, amount_book),
                 ],
             };
@@ -377,8 +379,8 @@ fn settle(
                 clock::now()
             ])?;
             let postings = [
-                Posting::debit(Account::Payables, amount_book),
-                Posting::credit(Account::Payables, amount_book),
+                Posting::debit(Account::Payables, amount_book).of(&doc.partner_id),
+                Posting::credit(Account::Payables, amount_book).of(&credit.partner_id),
             ];
             (id, None, postings)
         }
@@ -575,6 +577,7 @@ pub fn pay_invoice(
         side: Side::Receivable,
         id: invoice.id.clone(),
         label: number.to_string(),
+        partner_id: invoice.customer_id.clone(),
         currency: invoice.currency.clone(),
         rate: invoice.rate,
         date: invoice.issued_on,
@@ -600,6 +603,7 @@ fn open_purchase(tx: &Tx, tenant: &Tenant, id: &str) -> Result<(Open, Kind, Stri
         side: Side::Payable,
         id: p.view.id.clone(),
         label: p.view.id.clone(),
+        partner_id: p.view.supplier_id.clone(),
         currency: p.view.currency.clone(),
         rate: p.rate,
         date: p.view.document_date,

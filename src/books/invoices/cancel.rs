@@ -134,7 +134,7 @@ pub fn cancel(
     }
     verdict.take(ledger::check_open(tx, tenant, on))?;
     verdict.finish()?;
-    let (net_book, tax_book, gross_book) = original.book_figures(&company)?;
+    let (_, tax_book, gross_book) = original.book_figures(&company)?;
     let year = on.year();
     let seq = numbering::take(tx, tenant, &series(&company, year), 1)?;
     let correction_number = correction_number(&company, year, seq);
@@ -189,17 +189,14 @@ pub fn cancel(
             tax_book: -tax_book,
         },
     )?;
-    ledger::post(
-        tx,
-        tenant,
-        &correction_id,
-        on,
-        &[
-            Posting::debit(Account::Revenue, net_book),
-            Posting::debit(Account::OutputTax, tax_book),
-            Posting::credit(Account::Receivables, gross_book),
-        ],
-    )?;
+    // The reverse of the original's entry, key by key.
+    let mut postings = Vec::new();
+    for (key, base, tax) in invoices::book_figures_by_key(tx, &company, &original)? {
+        postings.push(Posting::debit(Account::Revenue, base).of(&key));
+        postings.push(Posting::debit(Account::OutputTax, tax).of(&key));
+    }
+    postings.push(Posting::credit(Account::Receivables, gross_book).of(&original.customer_id));
+    ledger::post(tx, tenant, &correction_id, on, &postings)?;
     report::change(
         tx,
         tenant,

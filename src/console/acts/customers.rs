@@ -87,6 +87,20 @@ impl CustomerSetArgs {
                 cleared(CustomerClear::ElectronicAddress),
             ),
             einvoice: self.einvoice.clone(),
+            iban: patch(&mut v, "iban", &self.iban, cleared(CustomerClear::Iban)),
+            invoice_email: patch(
+                &mut v,
+                "invoiceEmail",
+                &self.invoice_email,
+                cleared(CustomerClear::InvoiceEmail),
+            ),
+            consumer: self.consumer,
+            language: patch(
+                &mut v,
+                "language",
+                &self.language,
+                cleared(CustomerClear::Language),
+            ),
         };
         v.finish()?;
         Ok(input)

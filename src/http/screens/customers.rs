@@ -410,6 +410,7 @@ pub fn update(ctx: &Ctx, id: &str) -> Result<Answer> {
         buyer_reference: ctx.patch("buyerReference"),
         electronic_address: ctx.patch("electronicAddress"),
         einvoice: given("einvoice"),
+        ..CustomerChangeInput::default()
     };
     let days = match ctx.form.sent("paymentDays").map(str::trim) {
         None | Some("") => Ok(None),
