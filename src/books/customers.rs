@@ -264,7 +264,10 @@ pub struct Customer {
     pub language: Option<Lang>,
 }
 
-fn language_code<S: serde::Serializer>(lang: &Option<Lang>, s: S) -> std::result::Result<S::Ok, S::Error> {
+fn language_code<S: serde::Serializer>(
+    lang: &Option<Lang>,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
     match lang {
         Some(lang) => s.serialize_str(lang.code()),
         None => s.serialize_none(),
@@ -297,7 +300,10 @@ fn from_row(row: &rusqlite::Row) -> rusqlite::Result<Customer> {
         iban: r.get(20)?,
         invoice_email: r.get(21)?,
         consumer: r.get(22)?,
-        language: r.get::<Option<String>>(23)?.as_deref().and_then(Lang::from_code),
+        language: r
+            .get::<Option<String>>(23)?
+            .as_deref()
+            .and_then(Lang::from_code),
     })
 }
 

@@ -141,7 +141,11 @@ pub struct Posting {
 
 impl Posting {
     pub fn debit(account: Account, amount: i64) -> Posting {
-        let (debit, credit) = if amount < 0 { (0, -amount) } else { (amount, 0) };
+        let (debit, credit) = if amount < 0 {
+            (0, -amount)
+        } else {
+            (amount, 0)
+        };
         Posting {
             account,
             detail: String::new(),
@@ -151,7 +155,11 @@ impl Posting {
     }
 
     pub fn credit(account: Account, amount: i64) -> Posting {
-        let (debit, credit) = if amount < 0 { (-amount, 0) } else { (0, amount) };
+        let (debit, credit) = if amount < 0 {
+            (-amount, 0)
+        } else {
+            (0, amount)
+        };
         Posting {
             account,
             detail: String::new(),
@@ -246,7 +254,11 @@ pub fn post(tx: &Tx, tenant: &Tenant, entry: &str, date: Date, postings: &[Posti
             p.detail
         ];
         line.execute(args)?;
-        let summed = if p.account.personal() { "" } else { p.detail.as_str() };
+        let summed = if p.account.personal() {
+            ""
+        } else {
+            p.detail.as_str()
+        };
         sum.execute(params![
             tenant.company_id,
             tenant.environment,
@@ -629,9 +641,7 @@ pub fn balance_sheet(
         Account::ALL
             .iter()
             .copied()
-            .filter(|a| {
-                a.class() == class && shown(*a, totals.get(a).copied().unwrap_or((0, 0)))
-            })
+            .filter(|a| a.class() == class && shown(*a, totals.get(a).copied().unwrap_or((0, 0))))
             .map(|a| AccountAmount {
                 account: a.as_str(),
                 amount: money(sign * debit_side(a)),

@@ -28,7 +28,7 @@ use crate::stored_enum;
 
 stored_enum! {
     /// A bill (we owe) or a supplier's credit (we are owed less).
-    pub enum Kind {
+    pub enum PurchaseKind {
         Bill = "bill",
         Credit = "credit",
     }
@@ -63,7 +63,7 @@ pub struct NewPurchase {
     currency: Currency,
     net: i64,
     tax: i64,
-    kind: Kind,
+    kind: PurchaseKind,
     rate: Option<Decimal>,
 }
 
@@ -140,10 +140,10 @@ impl NewPurchase {
             );
         }
         let kind = match input.kind.as_deref() {
-            None => Kind::Bill,
-            Some(k) => Kind::parse(k.trim()).unwrap_or_else(|| {
+            None => PurchaseKind::Bill,
+            Some(k) => PurchaseKind::parse(k.trim()).unwrap_or_else(|| {
                 v.invalid("kind", format!("is bill or credit, not {k:?}"));
-                Kind::Bill
+                PurchaseKind::Bill
             }),
         };
         let rate = match input.rate.as_deref() {
@@ -181,7 +181,7 @@ impl NewPurchase {
 #[serde(rename_all = "camelCase")]
 pub struct PurchaseView {
     pub id: String,
-    pub kind: Kind,
+    pub kind: PurchaseKind,
     pub supplier_id: String,
     pub supplier: String,
     pub document_number: String,
@@ -199,7 +199,7 @@ pub struct PurchaseView {
 /// A purchase as stored.
 pub(crate) struct Stored {
     pub view: PurchaseView,
-    pub kind: Kind,
+    pub kind: PurchaseKind,
     pub rate: Decimal,
     pub outstanding: i64,
     pub outstanding_book: i64,
@@ -219,7 +219,7 @@ pub(crate) fn stored(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Sto
         let r = Row::new(row, "purchases");
         let currency: Currency = r.get(7)?;
         let money = |i: usize| -> rusqlite::Result<Money> { Ok(Money::new(r.get(i)?, &currency)) };
-        let kind: Kind = r.get(1)?;
+        let kind: PurchaseKind = r.get(1)?;
         Ok(Stored {
             view: PurchaseView {
                 id: r.get(0)?,
@@ -315,7 +315,11 @@ pub fn record(tx: &Tx, tenant: &Tenant, new: &NewPurchase) -> Result<String> {
             "{supplier}'s document {number} is already recorded as {earlier}."
         ));
     }
-    let sign = if new.kind == Kind::Credit { -1 } else { 1 };
+    let sign = if new.kind == PurchaseKind::Credit {
+        -1
+    } else {
+        1
+    };
     let (net, tax) = (sign * new.net, sign * new.tax);
     let gross = net + tax;
     let (exp, book_exp) = (new.currency.exponent(), company.currency.exponent());
@@ -385,8 +389,8 @@ pub fn record(tx: &Tx, tenant: &Tenant, new: &NewPurchase) -> Result<String> {
     // A supplier's credit lowers the payables but is never due and is not an
     // open document of its own.
     let (due, documents) = match new.kind {
-        Kind::Bill => (new.due, 1),
-        Kind::Credit => (NEVER_DUE, 0),
+        PurchaseKind::Bill => (new.due, 1),
+        PurchaseKind::Credit => (NEVER_DUE, 0),
     };
     open_items::change(
         tx,

@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::books::company::{self, Company};
 use crate::books::invoices::{self, DocumentType, Move};
 use crate::books::ledger::{self, Account, Posting};
-use crate::books::purchases::{self, Kind};
+use crate::books::purchases::{self, PurchaseKind};
 use crate::books::report::{self, Side, NEVER_DUE};
 use crate::error::{Error, Result, Violations};
 use crate::outbox::events::{self, Fields, Kind as Event};
@@ -597,7 +597,7 @@ pub fn pay_invoice(
 }
 
 /// A bill or credit of the tenant as a settlement sees it.
-fn open_purchase(tx: &Tx, tenant: &Tenant, id: &str) -> Result<(Open, Kind, String)> {
+fn open_purchase(tx: &Tx, tenant: &Tenant, id: &str) -> Result<(Open, PurchaseKind, String)> {
     let p = purchases::stored(tx, tenant, id)?;
     let open = Open {
         side: Side::Payable,
@@ -608,8 +608,8 @@ fn open_purchase(tx: &Tx, tenant: &Tenant, id: &str) -> Result<(Open, Kind, Stri
         rate: p.rate,
         date: p.view.document_date,
         due_on: match p.kind {
-            Kind::Bill => p.view.due_on,
-            Kind::Credit => NEVER_DUE,
+            PurchaseKind::Bill => p.view.due_on,
+            PurchaseKind::Credit => NEVER_DUE,
         },
         outstanding: p.outstanding,
         outstanding_book: p.outstanding_book,
@@ -625,7 +625,7 @@ fn open_purchase(tx: &Tx, tenant: &Tenant, id: &str) -> Result<(Open, Kind, Stri
 pub fn pay_bill(tx: &Tx, tenant: &Tenant, id: &str, payment: &NewPayment) -> Result<PaymentView> {
     let company = company::get(tx, &tenant.company_id)?;
     let (doc, kind, _) = open_purchase(tx, tenant, id)?;
-    if kind == Kind::Credit {
+    if kind == PurchaseKind::Credit {
         return Err(Error::wrong_state(format!(
             "{id} is a supplier credit; it is applied to the supplier's bills, not paid."
         )));
@@ -656,7 +656,7 @@ pub fn apply_credit(
     let company = company::get(tx, &tenant.company_id)?;
     let (credit, credit_kind, credit_supplier) = open_purchase(tx, tenant, credit_id)?;
     let (bill, bill_kind, bill_supplier) = open_purchase(tx, tenant, bill_id)?;
-    if credit_kind != Kind::Credit {
+    if credit_kind != PurchaseKind::Credit {
         return Err(Error::wrong_state(format!(
             "{credit_id} is a bill, not a supplier credit."
         )));
@@ -666,7 +666,7 @@ pub fn apply_credit(
             "The credit {credit_id} is used up."
         )));
     }
-    if bill_kind != Kind::Bill {
+    if bill_kind != PurchaseKind::Bill {
         return Err(Error::wrong_state(format!(
             "{bill_id} is a supplier credit, not a bill."
         )));

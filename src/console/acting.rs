@@ -13,13 +13,14 @@ use crate::error::{Error, Result};
 use crate::store::db::Tx;
 use crate::store::tenant::{Environment, Tenant};
 
-/// Prints a record as pretty JSON on stdout.
+/// Prints a record as pretty JSON on stdout. A reader that stopped reading
+/// (`kontor … | head`) is no failure of the command: the act is done, and
+/// what was not read is dropped.
 pub fn print(value: &impl Serialize) {
+    use std::io::Write;
     let value = serde_json::to_value(value).unwrap_or_default();
-    println!(
-        "{}",
-        serde_json::to_string_pretty(&value).unwrap_or_default()
-    );
+    let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
 }
 
 /// Who a console act in `company_id` is recorded as: the person `--as`

@@ -7,28 +7,30 @@
 
 use rusqlite::Connection;
 
-use crate::access::budget::Verdict;
+use crate::access::budget::Allowance;
 use crate::access::keys::{self, AuthedKey, Lookup};
 use crate::error::Error;
 use crate::http::app::{rate_headers, refusal, snapshot, Answer, App, Request};
 
-/// A request whose key passed the first three checks, with its bucket's verdict.
+/// A request whose key passed the first three checks, with its bucket's allowance.
 pub struct Admitted {
     pub key: AuthedKey,
-    pub verdict: Verdict,
+    pub allowance: Allowance,
 }
 
 /// A request turned away by `admit`, with the key's id and bucket when it had a valid key.
 pub struct Turned {
     pub error: Error,
-    pub key: Option<(String, Verdict)>,
+    pub key: Option<(String, Allowance)>,
 }
 
 impl Turned {
     /// The REST answer to this refusal (with the rate headers when a key was known).
     pub fn answer(self) -> Answer {
         match self.key {
-            Some((key_id, verdict)) => refusal(&self.error, rate_headers(&verdict), Some(key_id)),
+            Some((key_id, allowance)) => {
+                refusal(&self.error, rate_headers(&allowance), Some(key_id))
+            }
             None => refusal(&self.error, Vec::new(), None),
         }
     }
@@ -96,21 +98,21 @@ pub fn admit_stored(
 fn pass(app: &App, mut key: AuthedKey) -> std::result::Result<Admitted, Turned> {
     keys::note_use(&app.usage, &mut key);
     if !key.plan.includes_api() {
-        let verdict = app.limiter.check(&key.id, false);
+        let allowance = app.limiter.check(&key.id, false);
         return Err(Turned {
             error: Error::PlanRequired,
-            key: Some((key.id, verdict)),
+            key: Some((key.id, allowance)),
         });
     }
-    let verdict = app.limiter.check(&key.id, true);
-    if !verdict.allowed {
-        let wait_seconds = verdict.retry_after_seconds;
+    let allowance = app.limiter.check(&key.id, true);
+    if !allowance.allowed {
+        let wait_seconds = allowance.retry_after_seconds;
         return Err(Turned {
             error: Error::RateLimited { wait_seconds },
-            key: Some((key.id, verdict)),
+            key: Some((key.id, allowance)),
         });
     }
-    Ok(Admitted { key, verdict })
+    Ok(Admitted { key, allowance })
 }
 
 /// In the request's snapshot: the kept key still holds when the keys'
@@ -139,12 +141,12 @@ pub fn confirm(
     if !key.plan.includes_api() {
         return Err(Turned {
             error: Error::PlanRequired,
-            key: Some((key.id, admitted.verdict)),
+            key: Some((key.id, admitted.allowance)),
         });
     }
     Ok(Admitted {
         key,
-        verdict: admitted.verdict,
+        allowance: admitted.allowance,
     })
 }
 
@@ -163,7 +165,7 @@ pub fn with_key_confirmed(
 ) -> Answer {
     let _snapshot = match snapshot(conn, reads) {
         Ok(snapshot) => snapshot,
-        Err(e) => return refusal(&e, rate_headers(&admitted.verdict), Some(admitted.key.id)),
+        Err(e) => return refusal(&e, rate_headers(&admitted.allowance), Some(admitted.key.id)),
     };
     match confirm(app, conn, req, admitted) {
         Ok(admitted) => handler(conn, admitted),

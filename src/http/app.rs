@@ -15,7 +15,7 @@ use hyper::{Method, StatusCode};
 use rusqlite::Connection;
 use serde::Serialize;
 
-use crate::access::budget::{self, RateLimiter, Verdict};
+use crate::access::budget::{self, Allowance, RateLimiter};
 use crate::access::keys::{KeyCache, UsageLog};
 use crate::access::lockout::Lockout;
 use crate::access::sessions::Expiry;
@@ -94,8 +94,8 @@ pub struct Answer {
     pub key_id: Option<String>,
 }
 
-/// The `RateLimit-*` headers of a bucket's verdict.
-pub fn rate_headers(v: &Verdict) -> Vec<(&'static str, String)> {
+/// The `RateLimit-*` headers of a bucket's allowance.
+pub fn rate_headers(v: &Allowance) -> Vec<(&'static str, String)> {
     vec![
         ("RateLimit-Limit", budget::CAPACITY.to_string()),
         ("RateLimit-Remaining", v.remaining.to_string()),

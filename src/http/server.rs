@@ -696,7 +696,7 @@ async fn read_api_body(
     let too_large = |error: Error| {
         closing(refusal(
             &error,
-            rate_headers(&admitted.verdict),
+            rate_headers(&admitted.allowance),
             Some(admitted.key.id.clone()),
         ))
     };
@@ -722,7 +722,7 @@ async fn serve_api(
     admitted: Admitted,
 ) -> Answer {
     let tenant = admitted.key.tenant.clone();
-    let (busy_headers, busy_key) = (rate_headers(&admitted.verdict), admitted.key.id.clone());
+    let (busy_headers, busy_key) = (rate_headers(&admitted.allowance), admitted.key.id.clone());
     let busy = move |e: Error| refusal(&e, busy_headers, Some(busy_key));
     let bounded = mcp_headers.is_none() && rest::bounded(&request);
     let (reads, serve): (bool, Serve) = match mcp_headers {

@@ -505,7 +505,15 @@ fn revenue_and_output_tax_are_posted_per_tax_key_and_a_correction_reverses_them_
         .body;
     let line = |draft: &str, price: &str, rest: &[&str]| {
         let mut args = vec![
-            "draft", "line", draft, "--description", "Arbeit", "--quantity", "1", "--unit-price", price,
+            "draft",
+            "line",
+            draft,
+            "--description",
+            "Arbeit",
+            "--quantity",
+            "1",
+            "--unit-price",
+            price,
         ];
         args.extend(rest);
         w.data.ok(&args);
@@ -531,7 +539,12 @@ fn revenue_and_output_tax_are_posted_per_tax_key_and_a_correction_reverses_them_
     );
     w.data.ok(&["draft", "issue", &ae, "--on", "2026-03-02"]);
     let tb = w.data.ok(&[
-        "books", "trial-balance", "--company", &w.company, "--as-of", "2026-03-31",
+        "books",
+        "trial-balance",
+        "--company",
+        &w.company,
+        "--as-of",
+        "2026-03-31",
     ]);
     let expected_revenue: HashMap<String, (i64, i64)> = [
         ("S:19".to_string(), (0, 100_000)),
@@ -553,10 +566,23 @@ fn revenue_and_output_tax_are_posted_per_tax_key_and_a_correction_reverses_them_
     // Cancelling the mixed invoice reverses each key.
     let number = mixed["number"].as_str().unwrap();
     w.data.ok(&[
-        "invoice", "cancel", "--company", &w.company, number, "--reason", "Irrtum", "--on", "2026-03-05",
+        "invoice",
+        "cancel",
+        "--company",
+        &w.company,
+        number,
+        "--reason",
+        "Irrtum",
+        "--on",
+        "2026-03-05",
     ]);
     let tb = w.data.ok(&[
-        "books", "trial-balance", "--company", &w.company, "--as-of", "2026-03-31",
+        "books",
+        "trial-balance",
+        "--company",
+        &w.company,
+        "--as-of",
+        "2026-03-31",
     ]);
     let revenue = details(&tb, "revenue");
     assert_eq!(revenue["S:19"], (100_000, 100_000));
@@ -613,11 +639,25 @@ fn a_partners_iban_invoice_address_consumer_flag_and_language_are_kept_and_shown
     assert_eq!(c.get(&w.live, &format!("/v1/customers/{id}")).body, shown);
     // Cleared again.
     let cleared = w.data.ok(&[
-        "customer", "set", id, "--clear", "iban", "--clear", "invoice-email", "--clear", "language",
-        "--consumer", "false",
+        "customer",
+        "set",
+        id,
+        "--clear",
+        "iban",
+        "--clear",
+        "invoice-email",
+        "--clear",
+        "language",
+        "--consumer",
+        "false",
     ]);
     assert_eq!(
-        (&cleared["iban"], &cleared["invoiceEmail"], &cleared["consumer"], &cleared["language"]),
+        (
+            &cleared["iban"],
+            &cleared["invoiceEmail"],
+            &cleared["consumer"],
+            &cleared["language"]
+        ),
         (&json!(null), &json!(null), &json!(false), &json!(null))
     );
 }

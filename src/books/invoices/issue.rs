@@ -298,12 +298,23 @@ pub fn issue(tx: &Tx, tenant: &Tenant, draft_id: &str, options: &IssueOptions) -
     let parts: Vec<(String, i64, i64)> = totals
         .taxes
         .iter()
-        .map(|t| (invoices::tax_key(t.category, &t.rate, abroad), t.base, t.amount))
+        .map(|t| {
+            (
+                invoices::tax_key(t.category, &t.rate, abroad),
+                t.base,
+                t.amount,
+            )
+        })
         .collect();
     let mut postings = vec![Posting::debit(Account::Receivables, gross_book).of(&customer.id)];
-    for (key, base, tax) in
-        ledger::split_by_key(&parts, rate, from_exp, to_exp, gross_book - tax_book, tax_book)?
-    {
+    for (key, base, tax) in ledger::split_by_key(
+        &parts,
+        rate,
+        from_exp,
+        to_exp,
+        gross_book - tax_book,
+        tax_book,
+    )? {
         postings.push(Posting::credit(Account::Revenue, base).of(&key));
         postings.push(Posting::credit(Account::OutputTax, tax).of(&key));
     }

@@ -13,9 +13,9 @@ pub mod documents;
 pub mod issue;
 mod stored;
 
+pub(crate) use stored::{abroad, book_figures_by_key, tax_key};
 pub(crate) use stored::{stored_by_id, stored_by_number, Stored};
 pub use stored::{DocumentType, PaymentState};
-pub(crate) use stored::{abroad, book_figures_by_key, tax_key};
 
 use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};

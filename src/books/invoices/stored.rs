@@ -180,7 +180,11 @@ pub(crate) fn book_figures_by_key(
             let r = Row::new(row, "invoice_taxes");
             let category: Option<String> = r.get(0)?;
             let rate: Decimal = r.get(1)?;
-            Ok((tax_key(category.as_deref(), &rate, abroad), r.get(2)?, r.get(3)?))
+            Ok((
+                tax_key(category.as_deref(), &rate, abroad),
+                r.get(2)?,
+                r.get(3)?,
+            ))
         })?
         .collect::<rusqlite::Result<Vec<(String, i64, i64)>>>()?;
     let (net_book, tax_book, _) = doc.book_figures(company)?;

@@ -12,7 +12,7 @@ use crate::access::idempotency::{self, Outcome};
 use crate::access::keys::AuthedKey;
 use crate::error::{Error, Result};
 use crate::http::app::{json_bytes, App};
-use crate::http::fields::{self, Fields};
+use crate::http::fields::{self, JsonFields};
 use crate::http::query::Query;
 use crate::store::db::Tx;
 use crate::store::tenant::Tenant;
@@ -141,10 +141,10 @@ impl Call<'_> {
     /// For a POST: the checked Idempotency-Key, the request's fingerprint and the body's fields.
     ///
     /// Fails with `Invalid` for a missing, repeated or overlong key or an unreadable body.
-    pub fn idempotent_body(&self) -> Result<(&str, String, Fields)> {
+    pub fn idempotent_body(&self) -> Result<(&str, String, JsonFields)> {
         let key = self.idempotency_key()?;
         let parsed = fields::parse_json(self.body)?;
         let fingerprint = idempotency::fingerprint(self.method.as_str(), self.path, &parsed);
-        Ok((key, fingerprint, Fields::object(parsed)?))
+        Ok((key, fingerprint, JsonFields::object(parsed)?))
     }
 }

@@ -197,8 +197,8 @@ pub fn handle(app: &App, conn: &Connection, req: &Request, admitted: Admitted) -
         reads,
         Turned::answer,
         |conn, admitted| {
-            let Admitted { key, verdict } = admitted;
-            let mut headers = rate_headers(&verdict);
+            let Admitted { key, allowance } = admitted;
+            let mut headers = rate_headers(&allowance);
             match handle_admitted(app, conn, req, &key) {
                 Ok(reply) => {
                     if reply.replayed {

@@ -20,7 +20,7 @@ use super::payment::{self, PAYMENT};
 use crate::access::people::Capability;
 use crate::books::audit;
 use crate::books::company;
-use crate::books::purchases::{self, Kind, NewPurchase, PurchaseInput, PurchaseView};
+use crate::books::purchases::{self, NewPurchase, PurchaseInput, PurchaseKind, PurchaseView};
 use crate::books::settlement::{self, NewPayment, PaymentInput};
 use crate::error::Result;
 use crate::http::app::Answer;
@@ -121,7 +121,7 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
                     @for p in &page.data {
                         tr {
                             td { a href=(format!("/bills/{}", p.id)) { (p.supplier) } }
-                            td { (p.document_number) @if p.kind == Kind::Credit { " (" (lang.pick("credit", "Gutschrift")) ")" } }
+                            td { (p.document_number) @if p.kind == PurchaseKind::Credit { " (" (lang.pick("credit", "Gutschrift")) ")" } }
                             td { (locale::date(lang, p.document_date)) }
                             td { (locale::date(lang, p.due_on)) }
                             td.amount { (money(lang, &p.gross)) }
@@ -228,7 +228,7 @@ fn bill_page(
                 div { dt { (lang.pick("Paid in full on", "Vollständig bezahlt am")) } dd { (locale::date(lang, paid)) } }
             }
         }
-        @if may_act(ctx) && bill.kind == Kind::Bill && bill.outstanding.minor > 0 {
+        @if may_act(ctx) && bill.kind == PurchaseKind::Bill && bill.outstanding.minor > 0 {
             section aria-labelledby="pay-heading" {
                 h2 #pay-heading { (lang.pick("Pay this bill", "Diese Rechnung bezahlen")) }
                 (PAYMENT.summary(lang, problems))
