@@ -1,11 +1,14 @@
-//! The layer rule, checked on the source: surfaces (`console`, `http`) on
-//! top, `access`, `books` and `outbox` in the middle, `rules` and `store`
-//! below, `error` under all; every `crate::` and `super::` path of every file
-//! under `src/` (inline paths, `use` lists and `pub use` alike) must point
-//! along an allowed edge. The README's architecture section lists the same
-//! table. The same paths, with a parent's bare paths to its children, draw
-//! the graph of files whose circles are found here, and a file's lines
-//! outside its test modules are counted.
+//! The shape of the source, checked on it. The layer rule: surfaces
+//! (`console`, `http`) on top, `access`, `books` and `outbox` in the middle,
+//! `rules` and `store` below, `error` under all; every `crate::` and
+//! `super::` path of every file under `src/` (inline paths, `use` lists and
+//! `pub use` alike) must point along an allowed edge. The README's
+//! architecture section lists the same table. Between files: no file names
+//! another that names it back, directly or around a ring (a parent naming a
+//! child through `child::x` counts, as does a child naming its parent
+//! through `super::x`), and no file of the screens, REST or the agent server
+//! names the server, the top of `http`. And no file holds more than 1,000
+//! lines outside its test modules.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -531,6 +534,67 @@ fn circles(src: &Path) -> Vec<String> {
     found
 }
 
+/// The files of the screens, REST and the agent server (`http/screens`,
+/// `http/rest`, `http/mcp`) that name the server (`http/server.rs` or a file
+/// inside it), as sentences.
+fn surfaces_naming_the_server(src: &Path) -> Vec<String> {
+    let files = sources(src);
+    let graph = file_graph(&files);
+    let path_of: BTreeMap<&[String], &str> = files
+        .iter()
+        .map(|f| (f.module.as_slice(), f.path.as_str()))
+        .collect();
+    let within = |module: &[String], path: &[&str]| {
+        module.len() >= path.len() && module.iter().zip(path).all(|(m, p)| m == p)
+    };
+    let mut found = Vec::new();
+    for (from, named) in &graph {
+        let surface = [["http", "screens"], ["http", "rest"], ["http", "mcp"]]
+            .iter()
+            .any(|s| within(from, s));
+        for to in named
+            .iter()
+            .filter(|to| surface && within(to, &["http", "server"]))
+        {
+            found.push(format!(
+                "{} names {}",
+                path_of[from.as_slice()],
+                path_of[to.as_slice()]
+            ));
+        }
+    }
+    found
+}
+
+/// The files of `src` with more than `limit` lines outside their test
+/// modules, as sentences (a test module kept in a file of its own counts
+/// nothing).
+fn long_files(src: &Path, limit: usize) -> Vec<String> {
+    let files = sources(src);
+    let counted: Vec<(&SourceFile, usize, Vec<String>)> = files
+        .iter()
+        .map(|f| {
+            let (lines, test_files) = lines_outside_tests(&f.code);
+            (f, lines, test_files)
+        })
+        .collect();
+    let test_files: BTreeSet<Vec<String>> = counted
+        .iter()
+        .flat_map(|(f, _, names)| {
+            names.iter().map(|name| {
+                let mut module = f.module.clone();
+                module.push(name.clone());
+                module
+            })
+        })
+        .collect();
+    counted
+        .iter()
+        .filter(|(f, lines, _)| *lines > limit && !test_files.contains(&f.module))
+        .map(|(f, lines, _)| format!("{}: {lines} lines outside its test modules", f.path))
+        .collect()
+}
+
 /// The lines of a file's code outside its `#[cfg(test)]` modules (counted
 /// from the attribute to the module's closing brace), and the names of the
 /// test modules it declares as files of their own (`#[cfg(test)] mod tests;`).
@@ -730,4 +794,38 @@ fn the_line_count_leaves_out_test_modules() {
     ));
     // 16 lines, of which the 8 of `tests`.
     assert_eq!(lines_outside_tests(&code), (8, vec!["more".to_string()]));
+}
+
+#[test]
+fn no_file_names_another_that_names_it_back() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let found = circles(&src);
+    assert!(
+        found.is_empty(),
+        "files that name each other, directly or around a ring (a parent naming a child \
+         through `child::x` counts, as does a child naming its parent through `super::x`):\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn no_screen_rest_or_agent_file_names_the_server() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let found = surfaces_naming_the_server(&src);
+    assert!(
+        found.is_empty(),
+        "the server is the top of http; nothing under it names it:\n{}",
+        found.join("\n")
+    );
+}
+
+#[test]
+fn no_file_holds_more_than_a_thousand_lines_outside_its_tests() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let found = long_files(&src, 1000);
+    assert!(
+        found.is_empty(),
+        "files longer than 1,000 lines outside their test modules:\n{}",
+        found.join("\n")
+    );
 }
