@@ -106,6 +106,9 @@ pub struct NewKey {
     expires_at: Option<String>,
 }
 
+/// The longest name of an API key (characters).
+pub const MAX_NAME: usize = 100;
+
 impl NewKey {
     /// Checks a new key: its company, a name of 1–100 characters, an
     /// environment, at least one scope, an expiry in the future.
@@ -114,7 +117,7 @@ impl NewKey {
     pub fn check(input: KeyInput) -> Result<NewKey> {
         let mut v = Violations::new();
         let company_id = v.take(text::required("company", input.company_id.as_deref(), 100))?;
-        let name = v.take(text::required("name", input.name.as_deref(), 100))?;
+        let name = v.take(text::required("name", input.name.as_deref(), MAX_NAME))?;
         let environment = match input.environment.as_deref() {
             None => {
                 v.invalid("environment", "is missing");

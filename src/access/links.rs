@@ -69,6 +69,9 @@ pub struct NewInvitation {
     role: Role,
 }
 
+/// The longest name of an invited person (characters).
+pub const MAX_NAME: usize = 200;
+
 impl NewInvitation {
     /// Checks an invitation: an e-mail address, a name of 1–200 characters
     /// and a role are required.
@@ -77,7 +80,7 @@ impl NewInvitation {
     pub fn check(input: InvitationInput) -> Result<NewInvitation> {
         let mut v = Violations::new();
         let email = v.take(people::check_email(input.email.as_deref()))?;
-        let name = v.take(text::required("name", input.name.as_deref(), 200))?;
+        let name = v.take(text::required("name", input.name.as_deref(), MAX_NAME))?;
         let role = match input.role.as_deref() {
             Some(r) if !r.trim().is_empty() => v.take(Role::read(r))?,
             _ => v.take(Err(Error::invalid("role", "is missing")))?,

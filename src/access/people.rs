@@ -94,11 +94,14 @@ pub struct NewMember {
     password: Option<String>,
 }
 
+/// The longest e-mail address of a person (characters).
+pub const MAX_EMAIL: usize = 254;
+
 /// An e-mail address as stored: trimmed, lower case, shaped like an address.
 ///
 /// Fails with `Invalid` naming the field `email`.
 pub fn check_email(email: Option<&str>) -> Result<String> {
-    let email = text::required("email", email, 254)?.to_lowercase();
+    let email = text::required("email", email, MAX_EMAIL)?.to_lowercase();
     if !text::email_shaped(&email) {
         return Err(Error::invalid("email", "is not an e-mail address"));
     }

@@ -188,6 +188,20 @@ pub struct ParticularsChange {
     small_business: Option<bool>,
 }
 
+/// The longest texts of the seller's particulars (characters).
+pub const MAX_LEGAL_NAME: usize = 200;
+pub const MAX_STREET: usize = 200;
+pub const MAX_POSTAL_CODE: usize = 20;
+pub const MAX_CITY: usize = 100;
+pub const MAX_VAT_ID: usize = 30;
+pub const MAX_TAX_NUMBER: usize = 30;
+pub const MAX_REGISTRATION: usize = 200;
+pub const MAX_CONTACT_NAME: usize = 200;
+pub const MAX_CONTACT_PHONE: usize = 50;
+pub const MAX_CONTACT_EMAIL: usize = 254;
+pub const MAX_ACCOUNT_HOLDER: usize = 70;
+pub const MAX_MANAGING_DIRECTORS: usize = 500;
+
 impl ParticularsChange {
     /// Checks a change of the particulars of a seller in `country`: texts
     /// trimmed, printable and bounded (names, street, registration and
@@ -205,18 +219,22 @@ impl ParticularsChange {
         let mut text = |field: &str, given: &Patch<String>, max: usize| -> Result<Patch<String>> {
             Ok(v.take(given.text(field, max))?.unwrap_or_default())
         };
-        let legal_name = text("legalName", &input.legal_name, 200)?;
-        let street = text("street", &input.street, 200)?;
-        let postal_code = text("postalCode", &input.postal_code, 20)?;
-        let city = text("city", &input.city, 100)?;
-        let vat_id = text("vatId", &input.vat_id, 30)?;
-        let tax_number = text("taxNumber", &input.tax_number, 30)?;
-        let registration = text("registration", &input.registration, 200)?;
-        let contact_name = text("contactName", &input.contact_name, 200)?;
-        let contact_phone = text("contactPhone", &input.contact_phone, 50)?;
-        let contact_email = text("contactEmail", &input.contact_email, 254)?;
-        let account_holder = text("accountHolder", &input.account_holder, 70)?;
-        let managing_directors = text("managingDirectors", &input.managing_directors, 500)?;
+        let legal_name = text("legalName", &input.legal_name, MAX_LEGAL_NAME)?;
+        let street = text("street", &input.street, MAX_STREET)?;
+        let postal_code = text("postalCode", &input.postal_code, MAX_POSTAL_CODE)?;
+        let city = text("city", &input.city, MAX_CITY)?;
+        let vat_id = text("vatId", &input.vat_id, MAX_VAT_ID)?;
+        let tax_number = text("taxNumber", &input.tax_number, MAX_TAX_NUMBER)?;
+        let registration = text("registration", &input.registration, MAX_REGISTRATION)?;
+        let contact_name = text("contactName", &input.contact_name, MAX_CONTACT_NAME)?;
+        let contact_phone = text("contactPhone", &input.contact_phone, MAX_CONTACT_PHONE)?;
+        let contact_email = text("contactEmail", &input.contact_email, MAX_CONTACT_EMAIL)?;
+        let account_holder = text("accountHolder", &input.account_holder, MAX_ACCOUNT_HOLDER)?;
+        let managing_directors = text(
+            "managingDirectors",
+            &input.managing_directors,
+            MAX_MANAGING_DIRECTORS,
+        )?;
         // As XRechnung reads a telephone number (BR-DE-27): three digits at least.
         if let Patch::Value(phone) = &contact_phone {
             if phone.chars().filter(char::is_ascii_digit).count() < 3 {

@@ -12,7 +12,7 @@ use crate::books::company;
 use crate::books::customers;
 use crate::books::invoices;
 use crate::books::ledger::{self, Account, Posting};
-use crate::books::report::{self, Side, NEVER_DUE};
+use crate::books::report::open_items::{self, Side, NEVER_DUE};
 use crate::error::{Error, Result, Violations};
 use crate::outbox::events::{self, Fields, Kind as Event};
 use crate::rules::iso::Currency;
@@ -28,7 +28,7 @@ use crate::stored_enum;
 
 stored_enum! {
     /// A bill (we owe) or a supplier's credit (we are owed less).
-    pub enum Kind {
+    pub enum PurchaseKind {
         Bill = "bill",
         Credit = "credit",
     }
@@ -63,9 +63,13 @@ pub struct NewPurchase {
     currency: Currency,
     net: i64,
     tax: i64,
-    kind: Kind,
+    kind: PurchaseKind,
     rate: Option<Decimal>,
 }
+
+/// The longest supplier's name and document number of a purchase (characters).
+pub const MAX_SUPPLIER: usize = 200;
+pub const MAX_DOCUMENT_NUMBER: usize = 100;
 
 impl NewPurchase {
     /// Checks a purchase document: the supplier's name (at most 200
@@ -78,7 +82,11 @@ impl NewPurchase {
     /// and `Refused` for a due date before the document date.
     pub fn check(input: PurchaseInput) -> Result<NewPurchase> {
         let mut v = Violations::new();
-        let supplier = v.take(text::required("supplier", input.supplier.as_deref(), 200))?;
+        let supplier = v.take(text::required(
+            "supplier",
+            input.supplier.as_deref(),
+            MAX_SUPPLIER,
+        ))?;
         let supplier_vat_id = v
             .take(text::optional(
                 "supplierVatId",
@@ -89,7 +97,7 @@ impl NewPurchase {
         let document_number = v.take(text::required(
             "documentNumber",
             input.document_number.as_deref(),
-            100,
+            MAX_DOCUMENT_NUMBER,
         ))?;
         let mut date_of = |field: &str, value: Option<&str>| -> Result<Option<Date>> {
             match value {
@@ -132,10 +140,10 @@ impl NewPurchase {
             );
         }
         let kind = match input.kind.as_deref() {
-            None => Kind::Bill,
-            Some(k) => Kind::parse(k.trim()).unwrap_or_else(|| {
+            None => PurchaseKind::Bill,
+            Some(k) => PurchaseKind::parse(k.trim()).unwrap_or_else(|| {
                 v.invalid("kind", format!("is bill or credit, not {k:?}"));
-                Kind::Bill
+                PurchaseKind::Bill
             }),
         };
         let rate = match input.rate.as_deref() {
@@ -173,7 +181,7 @@ impl NewPurchase {
 #[serde(rename_all = "camelCase")]
 pub struct PurchaseView {
     pub id: String,
-    pub kind: Kind,
+    pub kind: PurchaseKind,
     pub supplier_id: String,
     pub supplier: String,
     pub document_number: String,
@@ -191,7 +199,7 @@ pub struct PurchaseView {
 /// A purchase as stored.
 pub(crate) struct Stored {
     pub view: PurchaseView,
-    pub kind: Kind,
+    pub kind: PurchaseKind,
     pub rate: Decimal,
     pub outstanding: i64,
     pub outstanding_book: i64,
@@ -211,7 +219,7 @@ pub(crate) fn stored(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Sto
         let r = Row::new(row, "purchases");
         let currency: Currency = r.get(7)?;
         let money = |i: usize| -> rusqlite::Result<Money> { Ok(Money::new(r.get(i)?, &currency)) };
-        let kind: Kind = r.get(1)?;
+        let kind: PurchaseKind = r.get(1)?;
         Ok(Stored {
             view: PurchaseView {
                 id: r.get(0)?,
@@ -307,7 +315,11 @@ pub fn record(tx: &Tx, tenant: &Tenant, new: &NewPurchase) -> Result<String> {
             "{supplier}'s document {number} is already recorded as {earlier}."
         ));
     }
-    let sign = if new.kind == Kind::Credit { -1 } else { 1 };
+    let sign = if new.kind == PurchaseKind::Credit {
+        -1
+    } else {
+        1
+    };
     let (net, tax) = (sign * new.net, sign * new.tax);
     let gross = net + tax;
     let (exp, book_exp) = (new.currency.exponent(), company.currency.exponent());
@@ -366,19 +378,21 @@ pub fn record(tx: &Tx, tenant: &Tenant, new: &NewPurchase) -> Result<String> {
         tenant,
         &id,
         new.date,
+        // A bill typed as two totals names no rate: its expense and input
+        // tax carry no tax key.
         &[
             Posting::debit(Account::Expenses, gross_book - tax_book),
             Posting::debit(Account::InputTax, tax_book),
-            Posting::credit(Account::Payables, gross_book),
+            Posting::credit(Account::Payables, gross_book).of(&supplier_id),
         ],
     )?;
     // A supplier's credit lowers the payables but is never due and is not an
     // open document of its own.
     let (due, documents) = match new.kind {
-        Kind::Bill => (new.due, 1),
-        Kind::Credit => (NEVER_DUE, 0),
+        PurchaseKind::Bill => (new.due, 1),
+        PurchaseKind::Credit => (NEVER_DUE, 0),
     };
-    report::change(
+    open_items::change(
         tx,
         tenant,
         Side::Payable,

@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::books::company::{self, Company};
 use crate::books::invoices::{self, DocumentType, Move};
 use crate::books::ledger::{self, Account, Posting};
-use crate::books::purchases::{self, Kind};
+use crate::books::purchases::{self, PurchaseKind};
 use crate::books::report::{self, Side, NEVER_DUE};
 use crate::error::{Error, Result, Violations};
 use crate::outbox::events::{self, Fields, Kind as Event};
@@ -75,6 +75,9 @@ pub struct NewPayment {
     reference: Option<String>,
 }
 
+/// The longest reference of a payment (characters).
+pub const MAX_REFERENCE: usize = 200;
+
 impl NewPayment {
     /// Checks a payment: a positive amount, a date `YYYY-MM-DD`, a method,
     /// a reference of at most 200 characters (blank is none).
@@ -109,7 +112,11 @@ impl NewPayment {
         };
         let reference = input.reference.filter(|r| !r.trim().is_empty());
         let reference = v
-            .take(text::optional("reference", reference.as_deref(), 200))?
+            .take(text::optional(
+                "reference",
+                reference.as_deref(),
+                MAX_REFERENCE,
+            ))?
             .flatten();
         v.finish()?;
         Ok(NewPayment {
@@ -195,6 +202,8 @@ struct Open {
     id: String,
     /// How a person names it (its number, or the bill's id).
     label: String,
+    /// The customer or supplier it is owed by or to.
+    partner_id: String,
     currency: Currency,
     rate: Decimal,
     date: Date,
@@ -338,10 +347,10 @@ fn settle(
             let postings = match doc.side {
                 Side::Receivable => [
                     Posting::debit(Account::Bank, amount_book),
-                    Posting::credit(Account::Receivables, amount_book),
+                    Posting::credit(Account::Receivables, amount_book).of(&doc.partner_id),
                 ],
                 Side::Payable => [
-                    Posting::debit(Account::Payables, amount_book),
+                    Posting::debit(Account::Payables, amount_book).of(&doc.partner_id),
                     Posting::credit(Account::Bank, amount_book),
                 ],
             };
@@ -370,8 +379,8 @@ fn settle(
                 clock::now()
             ])?;
             let postings = [
-                Posting::debit(Account::Payables, amount_book),
-                Posting::credit(Account::Payables, amount_book),
+                Posting::debit(Account::Payables, amount_book).of(&doc.partner_id),
+                Posting::credit(Account::Payables, amount_book).of(&credit.partner_id),
             ];
             (id, None, postings)
         }
@@ -568,6 +577,7 @@ pub fn pay_invoice(
         side: Side::Receivable,
         id: invoice.id.clone(),
         label: number.to_string(),
+        partner_id: invoice.customer_id.clone(),
         currency: invoice.currency.clone(),
         rate: invoice.rate,
         date: invoice.issued_on,
@@ -587,18 +597,19 @@ pub fn pay_invoice(
 }
 
 /// A bill or credit of the tenant as a settlement sees it.
-fn open_purchase(tx: &Tx, tenant: &Tenant, id: &str) -> Result<(Open, Kind, String)> {
+fn open_purchase(tx: &Tx, tenant: &Tenant, id: &str) -> Result<(Open, PurchaseKind, String)> {
     let p = purchases::stored(tx, tenant, id)?;
     let open = Open {
         side: Side::Payable,
         id: p.view.id.clone(),
         label: p.view.id.clone(),
+        partner_id: p.view.supplier_id.clone(),
         currency: p.view.currency.clone(),
         rate: p.rate,
         date: p.view.document_date,
         due_on: match p.kind {
-            Kind::Bill => p.view.due_on,
-            Kind::Credit => NEVER_DUE,
+            PurchaseKind::Bill => p.view.due_on,
+            PurchaseKind::Credit => NEVER_DUE,
         },
         outstanding: p.outstanding,
         outstanding_book: p.outstanding_book,
@@ -614,7 +625,7 @@ fn open_purchase(tx: &Tx, tenant: &Tenant, id: &str) -> Result<(Open, Kind, Stri
 pub fn pay_bill(tx: &Tx, tenant: &Tenant, id: &str, payment: &NewPayment) -> Result<PaymentView> {
     let company = company::get(tx, &tenant.company_id)?;
     let (doc, kind, _) = open_purchase(tx, tenant, id)?;
-    if kind == Kind::Credit {
+    if kind == PurchaseKind::Credit {
         return Err(Error::wrong_state(format!(
             "{id} is a supplier credit; it is applied to the supplier's bills, not paid."
         )));
@@ -645,7 +656,7 @@ pub fn apply_credit(
     let company = company::get(tx, &tenant.company_id)?;
     let (credit, credit_kind, credit_supplier) = open_purchase(tx, tenant, credit_id)?;
     let (bill, bill_kind, bill_supplier) = open_purchase(tx, tenant, bill_id)?;
-    if credit_kind != Kind::Credit {
+    if credit_kind != PurchaseKind::Credit {
         return Err(Error::wrong_state(format!(
             "{credit_id} is a bill, not a supplier credit."
         )));
@@ -655,7 +666,7 @@ pub fn apply_credit(
             "The credit {credit_id} is used up."
         )));
     }
-    if bill_kind != Kind::Bill {
+    if bill_kind != PurchaseKind::Bill {
         return Err(Error::wrong_state(format!(
             "{bill_id} is a supplier credit, not a bill."
         )));

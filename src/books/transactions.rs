@@ -21,11 +21,12 @@ use crate::store::row::Row;
 use crate::store::tenant::Tenant;
 
 const MAX_TITLE: usize = 200;
-const MAX_DESCRIPTION: usize = 5000;
+/// The longest description of a transaction, and the longest note.
+pub const MAX_DESCRIPTION: usize = 5000;
 const MAX_ID: usize = 100;
 const MAX_STAGE: usize = 40;
 /// The longest text a list filter takes.
-const MAX_FILTER: usize = 200;
+pub const MAX_FILTER: usize = 200;
 
 /// A new transaction as a caller gives it.
 #[derive(Debug, Default, Clone)]

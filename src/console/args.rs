@@ -160,6 +160,18 @@ pub struct CustomerSetArgs {
     /// default), xrechnung or peppol.
     #[arg(long)]
     pub einvoice: Option<String>,
+    /// The partner's bank account (an IBAN), what its payments come from or go to.
+    #[arg(long)]
+    pub iban: Option<String>,
+    /// Where invoices are sent (default: the e-mail address).
+    #[arg(long)]
+    pub invoice_email: Option<String>,
+    /// Whether the customer is a consumer (true) or a business (false, the default).
+    #[arg(long)]
+    pub consumer: Option<bool>,
+    /// The language of what kontor sends the partner: de or en (default: by its country).
+    #[arg(long)]
+    pub language: Option<String>,
     /// Clear a value (repeatable).
     #[arg(long, value_enum)]
     pub clear: Vec<CustomerClear>,
@@ -173,6 +185,9 @@ pub enum CustomerClear {
     VatId,
     BuyerReference,
     ElectronicAddress,
+    Iban,
+    InvoiceEmail,
+    Language,
 }
 
 #[derive(Subcommand, Debug)]
@@ -189,60 +204,9 @@ pub enum DraftCommand {
         mode: Mode,
     },
     /// Add a line; its tax is a rate (the country's tax name) or named taxes.
-    Line {
-        draft: String,
-        #[arg(long)]
-        description: String,
-        /// An exact decimal, e.g. 1.5.
-        #[arg(long)]
-        quantity: String,
-        /// Minor units of the draft's currency.
-        #[arg(long, allow_hyphen_values = true)]
-        unit_price: i64,
-        /// The rate in percent of the country's sales tax.
-        #[arg(long, conflicts_with = "tax")]
-        tax_rate: Option<String>,
-        /// NAME:RATE[:REASON]; a zero rate needs the reason. Repeatable.
-        #[arg(long)]
-        tax: Vec<String>,
-        /// UN/ECE Recommendation 20 unit code (default C62, "one"; HUR
-        /// hours, KGM kilograms, MTR metres, …).
-        #[arg(long)]
-        unit: Option<String>,
-        /// The VAT category: S, Z, E, AE, K, G, O, L or M. A rate above 0
-        /// without one is S; Z, E, AE, K, G and O have rate 0.
-        #[arg(long)]
-        vat_category: Option<String>,
-        /// Why nothing is charged (E, AE, K, G, O; Z keeps it inside kontor).
-        #[arg(long)]
-        exemption_reason: Option<String>,
-        /// The exemption's VATEX code, e.g. VATEX-EU-AE.
-        #[arg(long)]
-        exemption_code: Option<String>,
-        #[command(flatten)]
-        mode: Mode,
-    },
+    Line(DraftLineArgs),
     /// Set what the invoice will say of the buyer's order (only while a draft).
-    Set {
-        draft: String,
-        /// Act only if the draft belongs to this company.
-        #[arg(long)]
-        company: Option<String>,
-        /// The draft's own buyer reference (else the customer's applies).
-        #[arg(long)]
-        buyer_reference: Option<String>,
-        /// The buyer's order reference (BT-13).
-        #[arg(long)]
-        order_reference: Option<String>,
-        /// The invoicing (delivery) period FROM..TO, ISO dates, FROM ≤ TO.
-        #[arg(long)]
-        period: Option<String>,
-        /// Clear a value (repeatable); a cleared buyer reference is the customer's again.
-        #[arg(long, value_enum)]
-        clear: Vec<DraftClear>,
-        #[command(flatten)]
-        mode: Mode,
-    },
+    Set(DraftSetArgs),
     /// Check the draft, give it the next final number and freeze it.
     Issue {
         draft: String,
@@ -256,6 +220,65 @@ pub enum DraftCommand {
         #[command(flatten)]
         mode: Mode,
     },
+}
+
+/// The arguments of `draft line`.
+#[derive(Args, Debug)]
+pub struct DraftLineArgs {
+    pub draft: String,
+    #[arg(long)]
+    pub description: String,
+    /// An exact decimal, e.g. 1.5.
+    #[arg(long)]
+    pub quantity: String,
+    /// Minor units of the draft's currency.
+    #[arg(long, allow_hyphen_values = true)]
+    pub unit_price: i64,
+    /// The rate in percent of the country's sales tax.
+    #[arg(long, conflicts_with = "tax")]
+    pub tax_rate: Option<String>,
+    /// NAME:RATE[:REASON]; a zero rate needs the reason. Repeatable.
+    #[arg(long)]
+    pub tax: Vec<String>,
+    /// UN/ECE Recommendation 20 unit code (default C62, "one"; HUR
+    /// hours, KGM kilograms, MTR metres, …).
+    #[arg(long)]
+    pub unit: Option<String>,
+    /// The VAT category: S, Z, E, AE, K, G, O, L or M. A rate above 0
+    /// without one is S; Z, E, AE, K, G and O have rate 0.
+    #[arg(long)]
+    pub vat_category: Option<String>,
+    /// Why nothing is charged (E, AE, K, G, O; Z keeps it inside kontor).
+    #[arg(long)]
+    pub exemption_reason: Option<String>,
+    /// The exemption's VATEX code, e.g. VATEX-EU-AE.
+    #[arg(long)]
+    pub exemption_code: Option<String>,
+    #[command(flatten)]
+    pub mode: Mode,
+}
+
+/// The arguments of `draft set`.
+#[derive(Args, Debug)]
+pub struct DraftSetArgs {
+    pub draft: String,
+    /// Act only if the draft belongs to this company.
+    #[arg(long)]
+    pub company: Option<String>,
+    /// The draft's own buyer reference (else the customer's applies).
+    #[arg(long)]
+    pub buyer_reference: Option<String>,
+    /// The buyer's order reference (BT-13).
+    #[arg(long)]
+    pub order_reference: Option<String>,
+    /// The invoicing (delivery) period FROM..TO, ISO dates, FROM ≤ TO.
+    #[arg(long)]
+    pub period: Option<String>,
+    /// Clear a value (repeatable); a cleared buyer reference is the customer's again.
+    #[arg(long, value_enum)]
+    pub clear: Vec<DraftClear>,
+    #[command(flatten)]
+    pub mode: Mode,
 }
 
 /// What `draft set --clear` may clear.
@@ -328,33 +351,7 @@ pub enum InvoiceCommand {
 #[derive(Subcommand, Debug)]
 pub enum PurchaseCommand {
     /// Record an incoming bill (or a supplier's credit).
-    Record {
-        #[arg(long)]
-        company: String,
-        #[arg(long)]
-        supplier: String,
-        #[arg(long)]
-        supplier_vat_id: Option<String>,
-        #[arg(long)]
-        document_number: String,
-        #[arg(long)]
-        date: String,
-        #[arg(long)]
-        due: String,
-        #[arg(long)]
-        currency: String,
-        #[arg(long, allow_hyphen_values = true)]
-        net: i64,
-        #[arg(long, allow_hyphen_values = true)]
-        tax: i64,
-        /// bill (the default) or credit.
-        #[arg(long)]
-        kind: Option<String>,
-        #[arg(long)]
-        rate: Option<String>,
-        #[command(flatten)]
-        mode: Mode,
-    },
+    Record(PurchaseRecordArgs),
     /// Record money out against a bill.
     Pay {
         purchase: String,
@@ -378,6 +375,36 @@ pub enum PurchaseCommand {
         #[command(flatten)]
         mode: Mode,
     },
+}
+
+/// The arguments of `purchase record`.
+#[derive(Args, Debug)]
+pub struct PurchaseRecordArgs {
+    #[arg(long)]
+    pub company: String,
+    #[arg(long)]
+    pub supplier: String,
+    #[arg(long)]
+    pub supplier_vat_id: Option<String>,
+    #[arg(long)]
+    pub document_number: String,
+    #[arg(long)]
+    pub date: String,
+    #[arg(long)]
+    pub due: String,
+    #[arg(long)]
+    pub currency: String,
+    #[arg(long, allow_hyphen_values = true)]
+    pub net: i64,
+    #[arg(long, allow_hyphen_values = true)]
+    pub tax: i64,
+    /// bill (the default) or credit.
+    #[arg(long)]
+    pub kind: Option<String>,
+    #[arg(long)]
+    pub rate: Option<String>,
+    #[command(flatten)]
+    pub mode: Mode,
 }
 
 #[derive(Subcommand, Debug)]
@@ -489,29 +516,7 @@ impl ServeArgs {
 #[derive(Subcommand, Debug)]
 pub enum CompanyCommand {
     /// Create a company.
-    Create {
-        #[arg(long)]
-        name: String,
-        /// ISO 3166-1 alpha-2 country of the seller (decides the country rules).
-        #[arg(long)]
-        country: String,
-        /// ISO 4217 book currency.
-        #[arg(long)]
-        currency: String,
-        /// STARTER (the default), PROFESSIONAL or ENTERPRISE (only ENTERPRISE includes the API).
-        #[arg(long)]
-        plan: Option<String>,
-        #[arg(long)]
-        invoice_prefix: Option<String>,
-        /// Default payment days (else the country's).
-        #[arg(long)]
-        payment_days: Option<i64>,
-        /// IANA time zone (else the country's capital's).
-        #[arg(long)]
-        timezone: Option<String>,
-        #[command(flatten)]
-        particulars: Box<ParticularsArgs>,
-    },
+    Create(CompanyCreateArgs),
     /// Show a company with its particulars.
     Show { company: String },
     /// Set the seller's particulars and default payment days (what is not named stays).
@@ -534,6 +539,32 @@ pub enum CompanyCommand {
         #[arg(required = true)]
         stages: Vec<String>,
     },
+}
+
+/// The arguments of `company create`.
+#[derive(Args, Debug)]
+pub struct CompanyCreateArgs {
+    #[arg(long)]
+    pub name: String,
+    /// ISO 3166-1 alpha-2 country of the seller (decides the country rules).
+    #[arg(long)]
+    pub country: String,
+    /// ISO 4217 book currency.
+    #[arg(long)]
+    pub currency: String,
+    /// STARTER (the default), PROFESSIONAL or ENTERPRISE (only ENTERPRISE includes the API).
+    #[arg(long)]
+    pub plan: Option<String>,
+    #[arg(long)]
+    pub invoice_prefix: Option<String>,
+    /// Default payment days (else the country's).
+    #[arg(long)]
+    pub payment_days: Option<i64>,
+    /// IANA time zone (else the country's capital's).
+    #[arg(long)]
+    pub timezone: Option<String>,
+    #[command(flatten)]
+    pub particulars: Box<ParticularsArgs>,
 }
 
 /// The seller's particulars, as `company create` and `company set` take them.
@@ -638,20 +669,7 @@ pub enum KeyCommand {
 pub enum UserCommand {
     /// Add a person to a company with a role (a person new to kontor also
     /// needs a password, read from the first line of standard input).
-    Create {
-        #[arg(long)]
-        company: String,
-        #[arg(long)]
-        email: String,
-        #[arg(long)]
-        name: String,
-        /// owner, accountant or viewer.
-        #[arg(long)]
-        role: String,
-        /// Read the password from the first line of standard input.
-        #[arg(long)]
-        password_stdin: bool,
-    },
+    Create(UserCreateArgs),
     /// The people of a company with their roles.
     List {
         #[arg(long)]
@@ -697,4 +715,21 @@ pub enum UserCommand {
         #[arg(long, required = true)]
         password_stdin: bool,
     },
+}
+
+/// The arguments of `user create`.
+#[derive(Args, Debug)]
+pub struct UserCreateArgs {
+    #[arg(long)]
+    pub company: String,
+    #[arg(long)]
+    pub email: String,
+    #[arg(long)]
+    pub name: String,
+    /// owner, accountant or viewer.
+    #[arg(long)]
+    pub role: String,
+    /// Read the password from the first line of standard input.
+    #[arg(long)]
+    pub password_stdin: bool,
 }

@@ -4,140 +4,82 @@
 //! JSON on stdout; a refusal is a sentence on stderr, naming the command's
 //! own options, and exit code 1. `serve` and `demo` hand over to the HTTP
 //! surface. It holds no rule of its own.
+//!
+//! This file only declares the console's files and routes each parsed
+//! command to its group's file (`acts/`, `data`, `demo`, `vat_id`); what the
+//! groups share is in the leaves `acting` (who acts, the audit row, printing)
+//! and `options` (options and the books' fields).
 
+mod acting;
 mod acts;
 mod args;
+mod data;
 pub mod demo;
 mod log;
+mod options;
 mod vat_id;
 
-use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use serde::Serialize;
-
 pub use args::*;
+pub use data::DEFAULT_DATA;
 
 use crate::error::{Error, Result};
-use crate::http::server::{self, Config};
-use crate::store::db::Db;
 
-/// The data file used when `--data` is not given.
-pub const DEFAULT_DATA: &str = "kontor.db";
-
-fn data_path(cli: &Cli) -> PathBuf {
-    cli.data
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(DEFAULT_DATA))
-}
-
-fn open(path: &Path) -> Result<Db> {
-    Db::open(path, 2)
-}
-
-/// Prints a record as pretty JSON on stdout.
-fn print(value: &impl Serialize) {
-    let value = serde_json::to_value(value).unwrap_or_default();
-    println!(
-        "{}",
-        serde_json::to_string_pretty(&value).unwrap_or_default()
-    );
-}
-
-/// How a refusal names a field: as the option that gives it (`--postal-code`).
-fn option(field: &str) -> String {
-    // A line of a draft is named as a person counts lines.
-    if let Some(n) = field
-        .strip_prefix("lines[")
-        .and_then(|rest| rest.strip_suffix(']'))
-        .and_then(|n| n.parse::<usize>().ok())
-    {
-        return format!("Line {}", n + 1);
-    }
-    let field = field.split('[').next().unwrap_or(field);
-    let field = match field {
-        "unitPriceMinor" => "unitPrice",
-        "taxRatePercent" => "taxRate",
-        "taxes" => "tax",
-        "customerId" => "customer",
-        "password" => "passwordStdin",
-        "stages" => return "The stages".into(),
-        "as" => return "--as".into(),
-        other => other,
-    };
-    let mut flag = String::from("--");
-    for c in field.chars() {
-        if c.is_ascii_uppercase() {
-            flag.push('-');
-            flag.push(c.to_ascii_lowercase());
-        } else {
-            flag.push(c);
-        }
-    }
-    flag
-}
-
-/// Runs one console command.
+/// Runs one console command and answers its exit code: 0 when it did what
+/// it was asked, 1 when it failed, told on stderr.
 pub fn run(cli: Cli) -> ExitCode {
-    match execute(cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(Error::Internal(detail)) => {
-            eprintln!("kontor: internal error: {detail}");
-            ExitCode::FAILURE
-        }
-        Err(e) => {
-            eprintln!("kontor: {}", e.sentence_with(&option));
-            ExitCode::FAILURE
-        }
-    }
+    execute(&cli).unwrap_or_else(|error| explain(&error))
 }
 
-fn serve(path: PathBuf, args: &ServeArgs) -> Result<()> {
-    let _log = log::start();
-    let mut config = Config::new(&path, args.listen);
-    args.apply(&mut config);
-    server::run_until_signal(config, |addr| {
-        tracing::info!("serving {} on http://{addr}/v1", path.display());
-    })
-}
-
-fn execute(cli: Cli) -> Result<()> {
+/// Runs one console command: routes it to its group's file.
+///
+/// Fails as the command fails.
+fn execute(cli: &Cli) -> Result<ExitCode> {
     let acting = cli.acting.as_deref();
+    let db = || data::open(&data::path(&cli.data));
+    let no_act = "this command is no act on a company";
     match &cli.command {
-        Command::Serve(_) | Command::Demo(_) | Command::VatId(_) | Command::Backup { .. } => {
-            acts::no_actor(acting, "this command is no act on a company")?
+        Command::Serve(args) => {
+            acting::no_actor(acting, no_act)?;
+            if args.demo {
+                demo::run(cli.data.clone(), args)?
+            } else {
+                data::serve(data::path(&cli.data), args)?
+            }
         }
-        _ => {}
-    }
-    match &cli.command {
-        Command::Serve(args) if args.demo => demo::run(cli.data.clone(), args),
-        Command::Serve(args) => serve(data_path(&cli), args),
-        Command::Demo(args) => demo::run(cli.data.clone(), args),
-        Command::Company(cmd) => acts::company(&open(&data_path(&cli))?, cmd, acting),
-        Command::Key(cmd) => acts::key(&open(&data_path(&cli))?, cmd, acting),
-        Command::User(cmd) => acts::user(&open(&data_path(&cli))?, cmd, acting),
-        Command::VatId(cmd) => vat_id::run(cmd),
+        Command::Demo(args) => {
+            acting::no_actor(acting, no_act)?;
+            demo::run(cli.data.clone(), args)?
+        }
+        Command::VatId(cmd) => {
+            acting::no_actor(acting, no_act)?;
+            vat_id::run(cmd)?
+        }
         Command::Backup { to } => {
-            let bytes = open(&data_path(&cli))?.backup_to(to)?;
-            print(&serde_json::json!({
-                "backup": to.display().to_string(),
-                "bytes": bytes,
-                "schemaVersion": crate::store::db::SCHEMA_VERSION,
-            }));
-            Ok(())
+            acting::no_actor(acting, no_act)?;
+            data::backup(&db()?, to)?
         }
-        command => acts::act(&open(&data_path(&cli))?, command, acting),
+        Command::Company(cmd) => acts::company::run(&db()?, cmd, acting)?,
+        Command::Key(cmd) => acts::keys::run(&db()?, cmd, acting)?,
+        Command::User(cmd) => acts::users::run(&db()?, cmd, acting)?,
+        Command::Customer(cmd) => acts::customers::run(&db()?, cmd, acting)?,
+        Command::Draft(cmd) => acts::drafts::run(&db()?, cmd, acting)?,
+        Command::Payment(cmd) => acts::payments::run(&db()?, cmd, acting)?,
+        Command::Invoice(cmd) => acts::invoices::run(&db()?, cmd, acting)?,
+        Command::Purchase(cmd) => acts::purchases::run(&db()?, cmd, acting)?,
+        Command::Books(cmd) => acts::books::run(&db()?, cmd, acting)?,
+        Command::Webhook(cmd) => acts::webhooks::run(&db()?, cmd, acting)?,
     }
+    Ok(ExitCode::SUCCESS)
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn fields_are_named_as_options() {
-        assert_eq!(super::option("postalCode"), "--postal-code");
-        assert_eq!(super::option("unitPriceMinor"), "--unit-price");
-        assert_eq!(super::option("taxes[1].ratePercent"), "--tax");
-        assert_eq!(super::option("asOf"), "--as-of");
-        assert_eq!(super::option("lines[0]"), "Line 1");
+/// Tells why a command failed on stderr, as a sentence naming the command's
+/// own options (an internal error with its detail), and answers exit code 1.
+fn explain(error: &Error) -> ExitCode {
+    match error {
+        Error::Internal(detail) => eprintln!("kontor: internal error: {detail}"),
+        refusal => eprintln!("kontor: {}", refusal.sentence_with(&options::option)),
     }
+    ExitCode::FAILURE
 }

@@ -25,7 +25,7 @@ use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
 
 use crate::error::Result;
 use crate::outbox::address::{self, Policy, Refusal};
-use crate::outbox::endpoints::DeliveryState;
+use crate::outbox::events::DeliveryState;
 use crate::store::clock;
 use crate::store::db::Db;
 

@@ -1,6 +1,7 @@
-//! Webhook endpoints of a tenant (register, list, disable), the fan-out of an
-//! event to the endpoints subscribed to it (in the act's transaction), the
-//! delivery log and redelivery. Sending is the delivery worker's (`delivery`).
+//! Webhook endpoints of a tenant (register, list, disable), the delivery log
+//! and redelivery. An event's fan-out to the endpoints subscribed to it is
+//! `events`'s (in the act's transaction); sending is the delivery worker's
+//! (`delivery`).
 
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
@@ -10,7 +11,7 @@ use base64::Engine;
 
 use crate::error::{Error, Result, Violations};
 use crate::outbox::address::{self, Policy, Refusal};
-use crate::outbox::events::Kind;
+use crate::outbox::events::{self, Kind};
 use crate::rules::text;
 use crate::store::clock;
 use crate::store::db::Tx;
@@ -18,18 +19,10 @@ use crate::store::ids;
 use crate::store::page::{Page, Paging, PAGE_LIMIT_SQL};
 use crate::store::row::Row;
 use crate::store::tenant::Tenant;
-use crate::stored_enum;
 
-stored_enum! {
-    /// Where a delivery stands. (The partial index `deliveries_pending` and
-    /// the queries it serves spell PENDING in their SQL, as an index's
-    /// condition must be matched literally.)
-    pub enum DeliveryState {
-        Pending = "PENDING",
-        Delivered = "DELIVERED",
-        Failed = "FAILED",
-    }
-}
+/// Where a delivery stands; it lives with the events, which write the
+/// deliveries, and is named here too, beside the delivery log.
+pub use crate::outbox::events::DeliveryState;
 
 /// An endpoint in its wire form; `secret` only in the answer to registration.
 #[derive(Debug, Clone, Serialize)]
@@ -301,42 +294,6 @@ pub fn disable(tx: &Tx, tenant: &Tenant, id: &str) -> Result<Endpoint> {
     get(tx, tenant, id)
 }
 
-/// Writes one PENDING delivery of `event_id` for every enabled endpoint of the
-/// tenant subscribed to `kind`, due now. Called by `events::raise` in the
-/// act's transaction; endpoints registered later never see older events.
-///
-/// Fails only on a storage error.
-pub fn fan_out(tx: &Tx, tenant: &Tenant, event_id: &str, kind: Kind) -> Result<usize> {
-    let endpoints: Vec<String> = tx
-        .prepare_cached(
-            "SELECT id FROM webhook_endpoints WHERE company_id = ?1 AND environment = ?2 AND enabled = 1
-               AND (events = '*' OR ',' || events || ',' LIKE '%,' || ?3 || ',%')",
-        )?
-        .query_map(params![tenant.company_id, tenant.environment, kind], |r| r.get(0))?
-        .collect::<rusqlite::Result<_>>()?;
-    let now = clock::now();
-    for endpoint in &endpoints {
-        insert_delivery(tx, tenant, endpoint, event_id, &now)?;
-    }
-    Ok(endpoints.len())
-}
-
-fn insert_delivery(
-    tx: &Tx,
-    tenant: &Tenant,
-    endpoint: &str,
-    event_id: &str,
-    now: &str,
-) -> Result<String> {
-    let id = ids::new_id("dlv");
-    tx.prepare_cached(
-        "INSERT INTO deliveries (id, company_id, environment, endpoint_id, event_id, state, next_attempt_at, created_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?7, ?6, ?6)",
-    )?
-    .execute(params![id, tenant.company_id, tenant.environment, endpoint, event_id, now, DeliveryState::Pending])?;
-    Ok(id)
-}
-
 /// A delivery in the log.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -458,5 +415,5 @@ pub fn redeliver(tx: &Tx, tenant: &Tenant, delivery_id: &str) -> Result<String> 
             endpoint.id
         )));
     }
-    insert_delivery(tx, tenant, &endpoint.id, &original.event_id, &clock::now())
+    events::insert_delivery(tx, tenant, &endpoint.id, &original.event_id, &clock::now())
 }

@@ -6,6 +6,7 @@
 
 use crate::error::{Error, Result};
 use crate::rules::iso::CountryCode;
+use crate::rules::stored_text::stored_text;
 
 /// Every country of the IBAN registry with the length of its IBANs, sorted
 /// by code (the registry as of 2025, Honduras, Oman and Yemen included), and
@@ -249,39 +250,9 @@ impl Bic {
     }
 }
 
-/// Stored identifiers are read back strictly, as written.
-macro_rules! stored_identifier {
-    ($type:ident, $what:literal) => {
-        impl rusqlite::types::ToSql for $type {
-            fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
-                Ok(rusqlite::types::ToSqlOutput::from(self.as_str()))
-            }
-        }
-
-        impl rusqlite::types::FromSql for $type {
-            fn column_result(
-                value: rusqlite::types::ValueRef<'_>,
-            ) -> rusqlite::types::FromSqlResult<Self> {
-                let text = value.as_str()?;
-                match $type::parse("stored", text) {
-                    Ok(id) if id.as_str() == text => Ok(id),
-                    _ => Err(rusqlite::types::FromSqlError::Other(
-                        format!("{text:?} is not {}", $what).into(),
-                    )),
-                }
-            }
-        }
-
-        impl serde::Serialize for $type {
-            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.serialize_str(self.as_str())
-            }
-        }
-    };
-}
-
-stored_identifier!(Iban, "an IBAN");
-stored_identifier!(Bic, "a BIC");
+// Stored identifiers are read back strictly, as written.
+stored_text!(Iban, "an IBAN");
+stored_text!(Bic, "a BIC");
 
 #[cfg(test)]
 mod tests {

@@ -4,6 +4,7 @@
 //! checked codes.
 
 use crate::error::{Error, Result};
+use crate::rules::stored_text::stored_text;
 
 /// Every officially assigned ISO 3166-1 alpha-2 code.
 const COUNTRIES: &str = "\
@@ -268,47 +269,10 @@ impl Currency {
     }
 }
 
-/// Stored codes are read back strictly: a code that is not (or no longer)
-/// on the list is an error naming where it is, never a default.
-macro_rules! stored_code {
-    ($type:ident, $what:literal) => {
-        impl rusqlite::types::ToSql for $type {
-            fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
-                Ok(rusqlite::types::ToSqlOutput::from(self.as_str()))
-            }
-        }
-
-        impl rusqlite::types::FromSql for $type {
-            fn column_result(
-                value: rusqlite::types::ValueRef<'_>,
-            ) -> rusqlite::types::FromSqlResult<Self> {
-                // Stored exactly as written: upper case, no spaces.
-                let text = value.as_str()?;
-                match $type::parse("stored", text) {
-                    Ok(code) if code.as_str() == text => Ok(code),
-                    _ => Err(rusqlite::types::FromSqlError::Other(
-                        format!("{text:?} is not {}", $what).into(),
-                    )),
-                }
-            }
-        }
-
-        impl serde::Serialize for $type {
-            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.serialize_str(self.as_str())
-            }
-        }
-
-        impl std::fmt::Display for $type {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-    };
-}
-
-stored_code!(CountryCode, "an ISO 3166-1 country code");
-stored_code!(Currency, "an ISO 4217 currency code");
+// Stored codes are read back strictly: a code that is not (or no longer)
+// on the list is an error naming where it is, never a default.
+stored_text!(CountryCode, "an ISO 3166-1 country code");
+stored_text!(Currency, "an ISO 4217 currency code");
 
 #[cfg(test)]
 mod tests {

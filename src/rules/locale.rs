@@ -3,7 +3,9 @@
 //! units and the currency's exponent to text (`1.234,56 €`, `€1,234.56`) and
 //! back, with integers only; dates are `23.11.2026` and `23 Nov 2026`. A
 //! typed amount that could be read two ways, or has more decimals than the
-//! currency, is refused with a sentence rather than guessed. Pure.
+//! currency, is refused with a sentence rather than guessed. A seller's
+//! documents are in German in the German-speaking countries and in English
+//! elsewhere (`Lang::of_seller`). Pure.
 
 use jiff::civil::Date;
 
@@ -63,6 +65,15 @@ impl Lang {
             }
         }
         best.map_or(Lang::En, |(_, lang)| lang)
+    }
+
+    /// The language of a seller's documents: German in the German-speaking
+    /// countries (`seller_country` an ISO code), English everywhere else.
+    pub fn of_seller(seller_country: &str) -> Lang {
+        match seller_country {
+            "DE" | "AT" | "CH" | "LI" => Lang::De,
+            _ => Lang::En,
+        }
     }
 
     /// The English or the German text, for this language.
@@ -411,6 +422,13 @@ fn amount_example(lang: Lang, exponent: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sellers_documents_are_in_the_language_of_its_country() {
+        assert_eq!(Lang::of_seller("DE"), Lang::De);
+        assert_eq!(Lang::of_seller("CH"), Lang::De);
+        assert_eq!(Lang::of_seller("FR"), Lang::En);
+    }
 
     #[test]
     fn decimals_are_written_in_the_languages_notation() {

@@ -5,11 +5,13 @@
 //! address schemes of e-invoices. Pure functions; no storage, no surface.
 
 pub mod bank;
+pub mod countries;
 pub mod eas;
 pub mod iso;
 pub mod jurisdiction;
 pub mod locale;
 pub mod money;
+mod stored_text;
 pub mod text;
 pub mod units;
 pub mod vat_ids;

@@ -2,7 +2,8 @@
 //! no control characters but line feeds and tabs, as sent; then trimmed. A field left
 //! out is absent; a field given blank is refused (for a required field it is
 //! missing), so "nothing" is never stored as an empty string by accident.
-//! Also the shape of an e-mail address, which several fields share.
+//! Also the shape of an e-mail address, which several fields share, and a
+//! field's camelCase name spelled as a surface spells it.
 
 use crate::error::{Error, Result};
 
@@ -62,6 +63,23 @@ pub fn email_shaped(email: &str) -> bool {
         && !domain.contains("..")
         && !email.chars().any(char::is_whitespace)
         && email.len() <= 254
+}
+
+/// `name` (camelCase, as the books name a field) with each capital letter
+/// lowered and preceded by `separator`: `postalCode` is `postal-code` with
+/// `'-'` (a console option) and `postal_code` with `'_'` (an agent tool's
+/// argument).
+pub fn camel_to(name: &str, separator: char) -> String {
+    let mut spelled = String::with_capacity(name.len() + 4);
+    for c in name.chars() {
+        if c.is_ascii_uppercase() {
+            spelled.push(separator);
+            spelled.push(c.to_ascii_lowercase());
+        } else {
+            spelled.push(c);
+        }
+    }
+    spelled
 }
 
 /// A field of a partial update: left out, sent as null (clear it), or sent with a value.
@@ -142,5 +160,14 @@ mod tests {
             "The field f is missing."
         );
         assert_eq!(required("f", Some("x"), 5).unwrap(), "x");
+    }
+
+    #[test]
+    fn camel_case_names_are_spelled_with_a_separator() {
+        assert_eq!(camel_to("postalCode", '-'), "postal-code");
+        assert_eq!(camel_to("unitPriceMinor", '_'), "unit_price_minor");
+        assert_eq!(camel_to("asOf", '-'), "as-of");
+        assert_eq!(camel_to("city", '_'), "city");
+        assert_eq!(camel_to("", '-'), "");
     }
 }

@@ -1,6 +1,7 @@
-//! The data file: opening it, its pragmas, the schema and its version, and the
-//! two ways to touch it: `read` on a pooled connection and `write` in a
-//! `BEGIN IMMEDIATE` transaction on the process's one writer connection.
+//! The data file: opening it (and bringing it to the current schema with
+//! `migrations`), its pragmas, and the two ways to touch it: `read` on a
+//! pooled connection and `write` in a `BEGIN IMMEDIATE` transaction on the
+//! process's one writer connection.
 //!
 //! Writes are committed in groups: each `write` runs inside its own SAVEPOINT
 //! of the open transaction; the last writer of a group (the one that finds
@@ -10,7 +11,8 @@
 //! savepoint and leaves the others untouched; a failing COMMIT fails the whole
 //! group, whose members have all not yet been answered. Writers of other
 //! processes (the console) wait in `busy_timeout`.
-//! This module knows no table; `migrations` owns `PRAGMA user_version`.
+//! This module knows no table; `migrations` owns the schema, its version and
+//! `PRAGMA user_version`.
 
 use std::cell::Cell;
 use std::ops::Deref;
@@ -26,10 +28,10 @@ use rusqlite::Connection;
 use crate::error::{Error, Result};
 use crate::store::share::{self, Admission, Shares};
 
-/// The schema this binary writes and understands.
-pub const SCHEMA: &str = include_str!("../../schema.sql");
-/// The version `schema.sql` carries in `PRAGMA user_version`.
-pub const SCHEMA_VERSION: i64 = 7;
+/// The schema and its version, kept beside the migrations; named here too,
+/// where the console, the bench and the tests have always read them.
+pub use crate::store::migrations::{SCHEMA, SCHEMA_VERSION};
+
 /// Most writes one COMMIT covers.
 const MAX_GROUP: usize = 64;
 

@@ -9,7 +9,7 @@
 
 use serde_json::{json, Value};
 
-use crate::screens::{console_with_stdin, Browser, Office, Page, PASSWORD};
+use crate::support::screens::{console_with_stdin, Browser, Office, Page, PASSWORD};
 use crate::support::unique;
 
 /// The audit rows of company `company`, as (actor, act, subject).

@@ -36,13 +36,20 @@ pub struct Cancellation {
     on: Option<Date>,
 }
 
+/// The longest reason of a cancellation (characters).
+pub const MAX_REASON: usize = 1000;
+
 impl Cancellation {
     /// Checks the request: a reason of 1–1000 characters, a date `YYYY-MM-DD`.
     ///
     /// Fails with `Invalid` naming `on`, or `reason` when it is missing or too long.
     pub fn check(input: CancelInput) -> Result<Cancellation> {
         let mut v = Violations::new();
-        let reason = v.take(text::required("reason", input.reason.as_deref(), 1000))?;
+        let reason = v.take(text::required(
+            "reason",
+            input.reason.as_deref(),
+            MAX_REASON,
+        ))?;
         let on = match input.on.as_deref() {
             Some(d) => v.take(clock::parse_date("on", d))?,
             None => None,
@@ -127,7 +134,7 @@ pub fn cancel(
     }
     verdict.take(ledger::check_open(tx, tenant, on))?;
     verdict.finish()?;
-    let (net_book, tax_book, gross_book) = original.book_figures(&company)?;
+    let (_, tax_book, gross_book) = original.book_figures(&company)?;
     let year = on.year();
     let seq = numbering::take(tx, tenant, &series(&company, year), 1)?;
     let correction_number = correction_number(&company, year, seq);
@@ -182,17 +189,14 @@ pub fn cancel(
             tax_book: -tax_book,
         },
     )?;
-    ledger::post(
-        tx,
-        tenant,
-        &correction_id,
-        on,
-        &[
-            Posting::debit(Account::Revenue, net_book),
-            Posting::debit(Account::OutputTax, tax_book),
-            Posting::credit(Account::Receivables, gross_book),
-        ],
-    )?;
+    // The reverse of the original's entry, key by key.
+    let mut postings = Vec::new();
+    for (key, base, tax) in invoices::book_figures_by_key(tx, &company, &original)? {
+        postings.push(Posting::debit(Account::Revenue, base).of(&key));
+        postings.push(Posting::debit(Account::OutputTax, tax).of(&key));
+    }
+    postings.push(Posting::credit(Account::Receivables, gross_book).of(&original.customer_id));
+    ledger::post(tx, tenant, &correction_id, on, &postings)?;
     report::change(
         tx,
         tenant,

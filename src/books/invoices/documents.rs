@@ -17,7 +17,7 @@ use sha2::{Digest, Sha256};
 use crate::books::company::{self, Company};
 use crate::books::customers::{self, EinvoiceFormat};
 use crate::books::drafts;
-use crate::books::invoices::{self, DocumentType};
+use crate::books::invoices::stored::{stored_by_id, stored_by_number, DocumentType};
 use crate::documents::verdict::{self, Finding, Subject};
 use crate::documents::{
     cii, pdf, ubl, AccountingTax, Address, Breakdown, Category, Contact, Document,
@@ -200,7 +200,7 @@ pub fn file_name(number: &str, format: Format) -> String {
 /// Fails with `NotFound` for a number the tenant does not have, and with
 /// `WrongState`, saying which formats it has, for a format it lacks.
 pub fn get(conn: &Connection, tenant: &Tenant, number: &str, format: Format) -> Result<Stored> {
-    let invoice = invoices::stored_by_number(conn, tenant, number)?;
+    let invoice = stored_by_number(conn, tenant, number)?;
     let found = conn
         .prepare_cached(
             "SELECT content, sha256 FROM invoice_documents
@@ -257,7 +257,7 @@ struct Built {
 
 fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Built> {
     let company = at.company;
-    let invoice = invoices::stored_by_id(tx, tenant, invoice_id)?;
+    let invoice = stored_by_id(tx, tenant, invoice_id)?;
     let frozen = tx
         .prepare_cached(
             "SELECT buyer_name, buyer_street, buyer_postal_code, buyer_city, buyer_country, buyer_vat_id,
@@ -282,7 +282,7 @@ fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Bui
     let sign = if credit { -1 } else { 1 };
     let (preceding, draft_id) = match &frozen.corrects_id {
         Some(original_id) => {
-            let original = invoices::stored_by_id(tx, tenant, original_id)?;
+            let original = stored_by_id(tx, tenant, original_id)?;
             let draft_id: Option<String> = tx
                 .prepare_cached(
                     "SELECT draft_id FROM invoices WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
@@ -321,7 +321,9 @@ fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Bui
             currency: &invoice.currency,
             due_on: invoice.due_on,
             payment_terms: match &preceding {
-                Some(corrected) => credit_terms(pdf::language(company.country.as_str()), corrected),
+                Some(corrected) => {
+                    credit_terms(Lang::of_seller(company.country.as_str()), corrected)
+                }
                 None => invoice.payment_sentence.clone(),
             },
             preceding,
@@ -762,7 +764,7 @@ fn breakdown_entry(
 /// court is BT-30.
 fn legal_info(company: &Company) -> Option<String> {
     let directors = company.particulars.managing_directors.as_ref()?;
-    Some(match pdf::language(company.country.as_str()) {
+    Some(match Lang::of_seller(company.country.as_str()) {
         Lang::De => format!("Geschäftsführung: {directors}"),
         Lang::En => format!("Managing directors: {directors}"),
     })

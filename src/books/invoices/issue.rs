@@ -294,17 +294,31 @@ pub fn issue(tx: &Tx, tenant: &Tenant, draft_id: &str, options: &IssueOptions) -
             },
         )?;
     }
-    ledger::post(
-        tx,
-        tenant,
-        &id,
-        issued_on,
-        &[
-            Posting::debit(Account::Receivables, gross_book),
-            Posting::credit(Account::Revenue, gross_book - tax_book),
-            Posting::credit(Account::OutputTax, tax_book),
-        ],
-    )?;
+    let abroad = invoices::abroad(company.country.as_str(), customer.country.as_str());
+    let parts: Vec<(String, i64, i64)> = totals
+        .taxes
+        .iter()
+        .map(|t| {
+            (
+                invoices::tax_key(t.category, &t.rate, abroad),
+                t.base,
+                t.amount,
+            )
+        })
+        .collect();
+    let mut postings = vec![Posting::debit(Account::Receivables, gross_book).of(&customer.id)];
+    for (key, base, tax) in ledger::split_by_key(
+        &parts,
+        rate,
+        from_exp,
+        to_exp,
+        gross_book - tax_book,
+        tax_book,
+    )? {
+        postings.push(Posting::credit(Account::Revenue, base).of(&key));
+        postings.push(Posting::credit(Account::OutputTax, tax).of(&key));
+    }
+    ledger::post(tx, tenant, &id, issued_on, &postings)?;
     report::change(
         tx,
         tenant,

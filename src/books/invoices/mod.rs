@@ -1,24 +1,31 @@
 //! Issued documents (invoices and their corrections): their read-only wire
 //! form with the payment state computed against the company's today, the
-//! list and its filter, and the tallies the list's totals come from. The acts
-//! that make and move them live beside: `issue` (a draft becomes an invoice),
-//! `cancel` (a full correction), and `settlement` (payments, in
-//! `books::settlement`). Every query is bound to a `Tenant`.
+//! list and its filter, and the tallies the list's totals come from. A
+//! document as stored, its type and state, and its reads by id and number
+//! are in `stored`, which everything here reads. The acts that make and move
+//! them live beside: `issue` (a draft becomes an invoice), `cancel` (a full
+//! correction), and `settlement` (payments, in `books::settlement`); and
+//! `documents`, the e-invoices written at issue. Every query is bound to a
+//! `Tenant`.
 
 pub mod cancel;
 pub mod documents;
 pub mod issue;
+mod stored;
+
+pub(crate) use stored::{abroad, book_figures_by_key, tax_key};
+pub(crate) use stored::{stored_by_id, stored_by_number, Stored};
+pub use stored::{DocumentType, PaymentState};
 
 use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 use crate::books::audit;
-use crate::books::company::{self, Company};
+use crate::books::company;
 use crate::error::{Error, Result, Violations};
-use crate::outbox::events::Fields;
 use crate::rules::iso::Currency;
-use crate::rules::money::{self, Decimal, Money};
+use crate::rules::money::{Decimal, Money};
 use crate::rules::text;
 use crate::store::clock;
 use crate::store::db::Tx;
@@ -27,24 +34,7 @@ use crate::store::row::Row;
 use crate::store::tenant::Tenant;
 use crate::stored_enum;
 
-stored_enum! {
-    /// An invoice, or the correction document that reverses one.
-    pub enum DocumentType {
-        Invoice = "INVOICE",
-        Correction = "CORRECTION",
-    }
-}
-
-stored_enum! {
-    /// Where an issued document stands, as of a day.
-    pub enum PaymentState {
-        Open = "OPEN",
-        Overdue = "OVERDUE",
-        Paid = "PAID",
-        Cancelled = "CANCELLED",
-        Correction = "CORRECTION",
-    }
-}
+use stored::{from_row, COLUMNS};
 
 stored_enum! {
     /// The counts the list's totals come from, kept by the acts.
@@ -53,63 +43,6 @@ stored_enum! {
         Open = "open",
         Paid = "paid",
     }
-}
-
-/// An issued document as stored.
-#[derive(Debug, Clone)]
-pub(crate) struct Stored {
-    pub id: String,
-    pub document_type: DocumentType,
-    pub number: String,
-    pub customer_id: String,
-    pub buyer: String,
-    pub currency: Currency,
-    pub rate: Decimal,
-    pub issued_on: Date,
-    pub due_on: Date,
-    pub delivered_on: Date,
-    pub net: i64,
-    pub tax: i64,
-    pub gross: i64,
-    pub gross_book: i64,
-    pub outstanding: i64,
-    pub outstanding_book: i64,
-    pub paid_on: Option<Date>,
-    pub payment_sentence: String,
-    pub corrects_id: Option<String>,
-    pub cancelled_by_id: Option<String>,
-    pub recorded_at: String,
-}
-
-const COLUMNS: &str = "id, document_type, number, customer_id, buyer_name, currency, rate, issued_on, due_on,
-     delivered_on, net, tax, gross, gross_book, outstanding, outstanding_book, paid_on, payment_sentence,
-     corrects_id, cancelled_by_id, recorded_at";
-
-fn from_row(row: &rusqlite::Row) -> rusqlite::Result<Stored> {
-    let r = Row::new(row, "invoices");
-    Ok(Stored {
-        id: r.get(0)?,
-        document_type: r.get(1)?,
-        number: r.get(2)?,
-        customer_id: r.get(3)?,
-        buyer: r.get(4)?,
-        currency: r.get(5)?,
-        rate: r.get(6)?,
-        issued_on: r.get(7)?,
-        due_on: r.get(8)?,
-        delivered_on: r.get(9)?,
-        net: r.get(10)?,
-        tax: r.get(11)?,
-        gross: r.get(12)?,
-        gross_book: r.get(13)?,
-        outstanding: r.get(14)?,
-        outstanding_book: r.get(15)?,
-        paid_on: r.get(16)?,
-        payment_sentence: r.get(17)?,
-        corrects_id: r.get(18)?,
-        cancelled_by_id: r.get(19)?,
-        recorded_at: r.get(20)?,
-    })
 }
 
 /// One line of an issued document.
@@ -199,22 +132,8 @@ pub struct BuyerAddress {
     pub country: String,
 }
 
+/// The wire form of a stored document.
 impl Stored {
-    /// The payment state against `today`, and whether the document is overdue.
-    pub fn state(&self, today: Date) -> (PaymentState, bool) {
-        if self.document_type == DocumentType::Correction {
-            (PaymentState::Correction, false)
-        } else if self.cancelled_by_id.is_some() {
-            (PaymentState::Cancelled, false)
-        } else if self.outstanding == 0 {
-            (PaymentState::Paid, false)
-        } else if self.due_on < today {
-            (PaymentState::Overdue, true)
-        } else {
-            (PaymentState::Open, false)
-        }
-    }
-
     fn view(
         &self,
         conn: &Connection,
@@ -301,38 +220,6 @@ impl Stored {
             cancel_reason,
         })
     }
-
-    /// The event fields every invoice event carries, as the document stands now.
-    pub(crate) fn event_fields(&self, today: Date) -> Fields {
-        let (state, _) = self.state(today);
-        let mut f = Fields::new();
-        f.insert("amountDueMinor", self.outstanding.to_string());
-        f.insert("buyerName", self.buyer.clone());
-        f.insert("currency", self.currency.to_string());
-        f.insert("documentType", self.document_type.as_str().to_string());
-        f.insert("dueDate", self.due_on.to_string());
-        f.insert("grossMinor", self.gross.to_string());
-        f.insert("invoiceId", self.id.clone());
-        f.insert("issueDate", self.issued_on.to_string());
-        f.insert("netMinor", self.net.to_string());
-        f.insert("number", self.number.clone());
-        f.insert("paymentState", state.as_str().to_string());
-        f.insert("taxMinor", self.tax.to_string());
-        f
-    }
-
-    /// The book-currency split of the document's figures: (net, tax, gross).
-    ///
-    /// Fails with `Refused` when a converted amount is too large to book.
-    pub(crate) fn book_figures(&self, company: &Company) -> Result<(i64, i64, i64)> {
-        let tax_book = money::convert(
-            self.tax,
-            self.rate,
-            self.currency.exponent(),
-            company.currency.exponent(),
-        )?;
-        Ok((self.gross_book - tax_book, tax_book, self.gross_book))
-    }
 }
 
 fn lines_of(conn: &Connection, invoice_id: &str, currency: &Currency) -> Result<Vec<LineView>> {
@@ -366,33 +253,6 @@ fn taxes_of(conn: &Connection, invoice_id: &str, currency: &Currency) -> Result<
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
-}
-
-/// A stored document of the tenant by id.
-///
-/// Fails with `NotFound` when the tenant has none with this id.
-pub(crate) fn stored_by_id(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Stored> {
-    conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM invoices WHERE id = ?1 AND company_id = ?2 AND environment = ?3"
-    ))?
-    .query_row(params![id, tenant.company_id, tenant.environment], from_row)
-    .optional()?
-    .ok_or_else(|| Error::not_found(format!("Invoice {id}")))
-}
-
-/// A stored document of the tenant by number.
-///
-/// Fails with `NotFound` when the tenant has none with this number.
-pub(crate) fn stored_by_number(conn: &Connection, tenant: &Tenant, number: &str) -> Result<Stored> {
-    conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM invoices WHERE number = ?1 AND company_id = ?2 AND environment = ?3"
-    ))?
-    .query_row(
-        params![number, tenant.company_id, tenant.environment],
-        from_row,
-    )
-    .optional()?
-    .ok_or_else(|| Error::not_found(format!("Invoice {number}")))
 }
 
 /// One document of the tenant by its number, in its full wire form (with
@@ -455,7 +315,7 @@ impl Status {
 }
 
 /// The longest search text of the list.
-const MAX_SEARCH: usize = 200;
+pub const MAX_SEARCH: usize = 200;
 
 /// The filters of an invoice list as a caller gives them.
 #[derive(Debug, Default, Clone)]

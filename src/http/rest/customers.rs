@@ -2,7 +2,7 @@
 //! from `{name, street, postalCode, city, country?, vatId?, currency?,
 //! email?, contact?, phone?}`.
 
-use super::{Call, Reply};
+use super::call::{Call, Reply};
 use crate::books::company;
 use crate::books::customers::{self, CustomerInput, NewCustomer};
 use crate::error::Result;

@@ -1,6 +1,6 @@
 //! `/v1/invoices/drafts`: an invoice draft for a customer, from `{customerId}` alone.
 
-use super::{Call, Reply};
+use super::call::{Call, Reply};
 use crate::books::drafts::{self, DocumentType, DraftInput, NewDraft};
 use crate::error::Result;
 

@@ -1,12 +1,12 @@
 //! `/v1/transactions`: the list with its filters, one transaction, creation
 //! and partial updates.
 
-use super::{Call, Reply};
+use super::call::{Call, Reply};
 use crate::books::transactions::{
     self, Change, Filter, FilterInput, NewTransaction, PatchInput, TransactionInput,
 };
 use crate::error::Result;
-use crate::http::fields::Fields;
+use crate::http::fields::JsonFields;
 
 /// GET /v1/transactions
 pub fn list(call: &Call) -> Result<Reply> {
@@ -52,7 +52,7 @@ pub fn create(call: &Call) -> Result<Reply> {
 
 /// PATCH /v1/transactions/{id}
 pub fn update(call: &Call, id: &str) -> Result<Reply> {
-    let mut f = Fields::parse(call.body)?;
+    let mut f = JsonFields::parse(call.body)?;
     let input = PatchInput {
         title: f.patch_text("title")?,
         description: f.patch_text("description")?,

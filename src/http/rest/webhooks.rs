@@ -3,10 +3,10 @@
 
 use serde_json::json;
 
-use super::{Call, Reply};
+use super::call::{Call, Reply};
 use crate::access::idempotency;
 use crate::error::Result;
-use crate::http::fields::{self, Fields};
+use crate::http::fields::{self, JsonFields};
 use crate::outbox::endpoints::{self, EndpointInput, NewEndpoint};
 
 /// POST /v1/webhooks
@@ -73,7 +73,7 @@ pub fn redeliver(call: &Call, endpoint: &str, delivery_id: &str) -> Result<Reply
     } else {
         fields::parse_json(call.body)?
     };
-    Fields::object(body.clone())?.finish()?;
+    JsonFields::object(body.clone())?.finish()?;
     let fingerprint = idempotency::fingerprint(call.method.as_str(), call.path, &body);
     let tenant = call.tenant();
     endpoints::delivery_to(call.conn, tenant, endpoint, delivery_id)?;

@@ -4,7 +4,7 @@
 
 use maud::{html, Markup};
 
-use super::Ctx;
+use super::context::Ctx;
 use crate::books::audit::Entry;
 use crate::books::company;
 use crate::error::Result;

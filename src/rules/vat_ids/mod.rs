@@ -13,14 +13,7 @@
 
 mod states;
 
-/// What is wrong with the part of a VAT id after its prefix.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Fault {
-    /// Not the state's format (characters, length, a fixed part, a date).
-    Format,
-    /// The format holds but the check digits do not.
-    CheckDigit,
-}
+use states::Fault;
 
 /// How a state's shortened numbers are filled out to the compact form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,8 +32,6 @@ enum Fill {
 struct Rule {
     /// The two letters every VAT id of the state starts with.
     prefix: &'static str,
-    /// The state's ISO 3166 code (GR for EL, GB for XI).
-    country: &'static str,
     /// The state's adjective, for sentences ("the German check digit").
     adjective: &'static str,
     /// What the check is called in a sentence ("check digit", "key").
@@ -57,7 +48,6 @@ struct Rule {
 /// Shorthand for the table below.
 const fn rule(
     prefix: &'static str,
-    country: &'static str,
     adjective: &'static str,
     format: &'static str,
     separators: &'static str,
@@ -65,7 +55,6 @@ const fn rule(
 ) -> Rule {
     Rule {
         prefix,
-        country,
         adjective,
         check_name: "check digit",
         format,
@@ -91,14 +80,12 @@ impl Rule {
 const RULES: [Rule; 31] = [
     rule(
         "AT",
-        "AT",
         "Austrian",
         "ATU followed by 8 digits",
         " -./",
         states::austria,
     ),
     rule(
-        "BE",
         "BE",
         "Belgian",
         "BE followed by 10 digits starting 0 or 1 (an old number: 9 digits)",
@@ -109,14 +96,12 @@ const RULES: [Rule; 31] = [
     .called("check digits"),
     rule(
         "BG",
-        "BG",
         "Bulgarian",
         "BG followed by 9 or 10 digits",
         " -.",
         states::bulgaria,
     ),
     rule(
-        "CY",
         "CY",
         "Cypriot",
         "CY followed by 8 digits, not starting 12, and a letter",
@@ -126,7 +111,6 @@ const RULES: [Rule; 31] = [
     .called("check letter"),
     rule(
         "CZ",
-        "CZ",
         "Czech",
         "CZ followed by 8 digits not starting 9, 9 digits starting 6, \
          or a birth number of 9 or 10 digits",
@@ -135,14 +119,12 @@ const RULES: [Rule; 31] = [
     ),
     rule(
         "DE",
-        "DE",
         "German",
         "DE followed by 9 digits, the first not 0",
         " -./,",
         states::germany,
     ),
     rule(
-        "DK",
         "DK",
         "Danish",
         "DK followed by 8 digits, the first not 0",
@@ -151,7 +133,6 @@ const RULES: [Rule; 31] = [
     ),
     rule(
         "EE",
-        "EE",
         "Estonian",
         "EE followed by 9 digits",
         " ",
@@ -159,7 +140,6 @@ const RULES: [Rule; 31] = [
     ),
     rule(
         "EL",
-        "GR",
         "Greek",
         "EL followed by 9 digits (or 8)",
         " -./:",
@@ -167,7 +147,6 @@ const RULES: [Rule; 31] = [
     )
     .filled(Fill::Greece),
     rule(
-        "ES",
         "ES",
         "Spanish",
         "ES followed by a DNI (8 digits and a letter), a NIE (X, Y or Z, 7 digits \
@@ -179,14 +158,12 @@ const RULES: [Rule; 31] = [
     .called("control character"),
     rule(
         "FI",
-        "FI",
         "Finnish",
         "FI followed by 8 digits",
         " -",
         states::finland,
     ),
     rule(
-        "FR",
         "FR",
         "French",
         "FR followed by a 2-character key (digits and letters but I and O) \
@@ -197,7 +174,6 @@ const RULES: [Rule; 31] = [
     .called("key"),
     rule(
         "HR",
-        "HR",
         "Croatian",
         "HR followed by 11 digits",
         " -",
@@ -205,14 +181,12 @@ const RULES: [Rule; 31] = [
     ),
     rule(
         "HU",
-        "HU",
         "Hungarian",
         "HU followed by 8 digits",
         " -",
         states::hungary,
     ),
     rule(
-        "IE",
         "IE",
         "Irish",
         "IE followed by 7 digits and 1 or 2 letters, \
@@ -223,7 +197,6 @@ const RULES: [Rule; 31] = [
     .called("check letter"),
     rule(
         "IT",
-        "IT",
         "Italian",
         "IT followed by 11 digits, the 8th to 10th an office code \
          (001 to 100, 120, 121, 888 or 999)",
@@ -232,14 +205,12 @@ const RULES: [Rule; 31] = [
     ),
     rule(
         "LT",
-        "LT",
         "Lithuanian",
         "LT followed by 9 digits with 1 as the 8th, or 12 digits with 1 as the 11th",
         " -",
         states::lithuania,
     ),
     rule(
-        "LU",
         "LU",
         "Luxembourgish",
         "LU followed by 8 digits",
@@ -249,7 +220,6 @@ const RULES: [Rule; 31] = [
     .called("check digits"),
     rule(
         "LV",
-        "LV",
         "Latvian",
         "LV followed by 11 digits (a person's starting with a birth date)",
         " -",
@@ -257,14 +227,12 @@ const RULES: [Rule; 31] = [
     ),
     rule(
         "MT",
-        "MT",
         "Maltese",
         "MT followed by 8 digits, the first not 0",
         " -",
         states::malta,
     ),
     rule(
-        "NL",
         "NL",
         "Dutch",
         "NL followed by 9 digits, B and 2 digits (not 00)",
@@ -274,14 +242,12 @@ const RULES: [Rule; 31] = [
     .filled(Fill::Netherlands),
     rule(
         "PL",
-        "PL",
         "Polish",
         "PL followed by 10 digits",
         " -",
         states::poland,
     ),
     rule(
-        "PT",
         "PT",
         "Portuguese",
         "PT followed by 9 digits, the first not 0",
@@ -290,14 +256,12 @@ const RULES: [Rule; 31] = [
     ),
     rule(
         "RO",
-        "RO",
         "Romanian",
         "RO followed by 2 to 10 digits, the first not 0, or a 13-digit CNP",
         " -",
         states::romania,
     ),
     rule(
-        "SE",
         "SE",
         "Swedish",
         "SE followed by 10 digits and 01",
@@ -306,14 +270,12 @@ const RULES: [Rule; 31] = [
     ),
     rule(
         "SI",
-        "SI",
         "Slovenian",
         "SI followed by 8 digits, the first not 0",
         " -",
         states::slovenia,
     ),
     rule(
-        "SK",
         "SK",
         "Slovak",
         "SK followed by 10 digits",
@@ -322,7 +284,6 @@ const RULES: [Rule; 31] = [
     ),
     rule(
         "XI",
-        "GB",
         "Northern Irish",
         "XI followed by 9 or 12 digits, GD or HA and 3 digits, \
          or GD8888 or HA8888 and 5 digits",
@@ -331,7 +292,6 @@ const RULES: [Rule; 31] = [
     )
     .called("check digits"),
     rule(
-        "GB",
         "GB",
         "British",
         "GB followed by 9 or 12 digits, GD or HA and 3 digits, \
@@ -342,14 +302,12 @@ const RULES: [Rule; 31] = [
     .called("check digits"),
     rule(
         "CH",
-        "CH",
         "Swiss",
         "CHE followed by 9 digits and MWST, TVA, IVA or TPV",
         " -.",
         states::switzerland,
     ),
     rule(
-        "NO",
         "NO",
         "Norwegian",
         "NO followed by 9 digits and MVA",
@@ -375,7 +333,7 @@ fn rule_of_country(country: &str) -> Option<&'static Rule> {
 
 /// What a VAT id is, judged by its own prefix.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Verdict {
+pub enum Judged {
     /// The id passes its state's format and check digits; its compact form.
     Valid(String),
     /// The id fails its state's rule (or has GR for EL): its compact form
@@ -455,7 +413,7 @@ fn compact_under(rule: &Rule, upper: &str) -> String {
 /// digits; Invalid with a sentence (e.g. "The VAT id DE136695975 fails the
 /// German check digit.") when not, or when it starts GR (Greek ids start
 /// EL); Unchecked when its first two characters are no prefix known here.
-pub fn judge(text: &str) -> Verdict {
+pub fn judge(text: &str) -> Judged {
     let upper = upper_trimmed(text);
     let prefix = prefix_of(&upper);
     let Some(rule) = rule_of_prefix(&prefix) else {
@@ -463,13 +421,13 @@ pub fn judge(text: &str) -> Verdict {
         if prefix == "GR" {
             let sentence =
                 format!("The VAT id {compact} starts with GR, but Greek VAT ids start with EL.");
-            return Verdict::Invalid { compact, sentence };
+            return Judged::Invalid { compact, sentence };
         }
         let sentence = format!(
             "The VAT id {compact} does not start with the prefix of a state whose \
              VAT ids kontor checks (the EU's, XI, CH, GB and NO)."
         );
-        return Verdict::Unchecked { compact, sentence };
+        return Judged::Unchecked { compact, sentence };
     };
     let compact = compact_under(rule, &upper);
     let number = compact.get(rule.prefix.len()..).unwrap_or("");
@@ -479,10 +437,10 @@ pub fn judge(text: &str) -> Verdict {
         Err(Fault::Format)
     };
     match fault {
-        Ok(()) => Verdict::Valid(compact),
+        Ok(()) => Judged::Valid(compact),
         Err(fault) => {
             let sentence = refusal(rule, &compact, fault);
-            Verdict::Invalid { compact, sentence }
+            Judged::Invalid { compact, sentence }
         }
     }
 }
@@ -511,28 +469,9 @@ fn without_white_space(text: &str) -> String {
 /// white space. Never fails; checking is `check_by_prefix`'s.
 pub fn normalise(text: &str) -> String {
     match judge(text) {
-        Verdict::Valid(compact)
-        | Verdict::Invalid { compact, .. }
-        | Verdict::Unchecked { compact, .. } => compact,
-    }
-}
-
-/// Checks that a VAT id (as typed or stored) is one issued in `country`
-/// (an ISO code; a GB partner's id may start GB or XI, a GR partner's EL)
-/// and passes that state's rule.
-///
-/// Ok(()) for a country whose VAT ids are not checked here. Fails, with a
-/// sentence for a person, when the id does not start with the country's
-/// prefix, is not in its format, or fails its check digit (e.g. "The VAT id
-/// DE136695975 fails the German check digit.").
-pub fn check_vat_id(country: &str, vat_id: &str) -> Result<(), String> {
-    let Some(home) = rule_of_country(country) else {
-        return Ok(());
-    };
-    let compact = normalise(vat_id);
-    match rule_of_prefix(&prefix_of(&compact)) {
-        Some(rule) if rule.country == home.country => compact_by_prefix(country, vat_id).map(drop),
-        _ => Err(not_prefixed(home, &compact)),
+        Judged::Valid(compact)
+        | Judged::Invalid { compact, .. }
+        | Judged::Unchecked { compact, .. } => compact,
     }
 }
 
@@ -567,8 +506,8 @@ pub fn compact_by_prefix(country: &str, vat_id: &str) -> Result<String, String> 
         }
     }
     match judge(vat_id) {
-        Verdict::Valid(compact) | Verdict::Unchecked { compact, .. } => Ok(compact),
-        Verdict::Invalid { sentence, .. } => Err(sentence),
+        Judged::Valid(compact) | Judged::Unchecked { compact, .. } => Ok(compact),
+        Judged::Invalid { sentence, .. } => Err(sentence),
     }
 }
 
@@ -617,13 +556,13 @@ mod tests {
         assert_eq!(KNOWN.len(), RULES.len());
         for (rule, &(typed, compact, invalid)) in RULES.iter().zip(KNOWN) {
             assert!(compact.starts_with(rule.prefix), "{compact}");
-            assert_eq!(judge(typed), Verdict::Valid(compact.to_string()), "{typed}");
+            assert_eq!(judge(typed), Judged::Valid(compact.to_string()), "{typed}");
             assert_eq!(normalise(typed), compact);
             assert_eq!(check_by_prefix("DE", typed), Ok(()), "{typed}");
             assert_eq!(compact_by_prefix("US", typed), Ok(compact.to_string()));
             assert_eq!(
                 judge(invalid),
-                Verdict::Invalid {
+                Judged::Invalid {
                     compact: invalid.to_string(),
                     sentence: format!(
                         "The VAT id {invalid} fails the {} {}.",
@@ -682,7 +621,7 @@ mod tests {
             ("che 107787577 tva", "CHE107787577TVA"),
         ];
         for (typed, compact) in forms {
-            assert_eq!(judge(typed), Verdict::Valid(compact.to_string()), "{typed}");
+            assert_eq!(judge(typed), Judged::Valid(compact.to_string()), "{typed}");
         }
     }
 
@@ -690,19 +629,13 @@ mod tests {
     fn a_state_takes_only_its_own_separators() {
         // Estonian ids are written with spaces only, Czech with spaces and
         // slashes, German with , . - / and spaces.
-        assert_eq!(
-            judge("EE 100 931 558"),
-            Verdict::Valid("EE100931558".into())
-        );
-        assert!(matches!(judge("EE-100931558"), Verdict::Invalid { .. }));
-        assert!(matches!(judge("CZ-25123891"), Verdict::Invalid { .. }));
-        assert_eq!(
-            judge("DE-136.695/976"),
-            Verdict::Valid("DE136695976".into())
-        );
+        assert_eq!(judge("EE 100 931 558"), Judged::Valid("EE100931558".into()));
+        assert!(matches!(judge("EE-100931558"), Judged::Invalid { .. }));
+        assert!(matches!(judge("CZ-25123891"), Judged::Invalid { .. }));
+        assert_eq!(judge("DE-136.695/976"), Judged::Valid("DE136695976".into()));
         assert_eq!(
             judge("EE-100931558"),
-            Verdict::Invalid {
+            Judged::Invalid {
                 compact: "EE-100931558".into(),
                 sentence: "The VAT id EE-100931558 is not in the Estonian format: \
                            EE followed by 9 digits."
@@ -754,7 +687,7 @@ mod tests {
         for id in cases {
             let verdict = judge(id);
             assert!(
-                matches!(&verdict, Verdict::Invalid { sentence, .. } if sentence.contains("is not in the")),
+                matches!(&verdict, Judged::Invalid { sentence, .. } if sentence.contains("is not in the")),
                 "{id}: {verdict:?}"
             );
         }
@@ -800,36 +733,58 @@ mod tests {
             compact_by_prefix("DE", "us 12 345"),
             Ok("US12345".to_string())
         );
-        assert!(matches!(judge("US12345"), Verdict::Unchecked { .. }));
+        assert!(matches!(judge("US12345"), Judged::Unchecked { .. }));
     }
 
     #[test]
     fn an_id_of_a_country_must_carry_its_prefix() {
-        assert_eq!(check_vat_id("AT", "atu 1358 5627"), Ok(()));
-        assert_eq!(check_vat_id("GR", "EL094259216"), Ok(()));
-        assert_eq!(check_vat_id("GB", "XI980780684"), Ok(()));
+        // A partner's own id, as typed, passes in its compact form.
+        assert_eq!(check_by_prefix("AT", "atu 1358 5627"), Ok(()));
         assert_eq!(
-            check_vat_id("AT", "DE136695976"),
+            compact_by_prefix("AT", "atu 1358 5627"),
+            Ok("ATU13585627".to_string())
+        );
+        assert_eq!(check_by_prefix("GR", "EL094259216"), Ok(()));
+        assert_eq!(check_by_prefix("GB", "XI980780684"), Ok(()));
+        // An id without a prefix, of a partner in a state with a rule, must
+        // carry that state's prefix: EL for a Greek partner.
+        assert_eq!(
+            check_by_prefix("AT", "1358 5627"),
             Err(
-                "The VAT id DE136695976 does not start with AT, the prefix of Austrian VAT ids."
+                "The VAT id 13585627 does not start with AT, the prefix of Austrian VAT ids."
                     .to_string()
             )
         );
         assert_eq!(
-            check_vat_id("GR", "GR094259216"),
+            check_by_prefix("GR", "094259216"),
             Err(
-                "The VAT id GR094259216 does not start with EL, the prefix of Greek VAT ids."
+                "The VAT id 094259216 does not start with EL, the prefix of Greek VAT ids."
                     .to_string()
             )
         );
+        // An id with another state's prefix is that state's id.
+        assert_eq!(check_by_prefix("AT", "DE136695976"), Ok(()));
         assert_eq!(
-            check_vat_id("DE", "DE136695975"),
+            check_by_prefix("DE", "DE136695975"),
             Err("The VAT id DE136695975 fails the German check digit.".to_string())
         );
+        // A partner in a country without a rule here (EL and XI are
+        // prefixes, not countries) needs no prefix; an id with a prefix is
+        // still judged by it.
         for country in ["US", "EL", "XI", "JP", ""] {
-            for id in ["", "anything", "DE136695975", "CHE-123.456.789 MWST"] {
-                assert_eq!(check_vat_id(country, id), Ok(()), "{country} {id}");
+            for id in ["", "anything", "12-3456789"] {
+                assert_eq!(check_by_prefix(country, id), Ok(()), "{country} {id}");
             }
+            assert_eq!(
+                check_by_prefix(country, "DE136695975"),
+                Err("The VAT id DE136695975 fails the German check digit.".to_string()),
+                "{country}"
+            );
+            assert_eq!(
+                check_by_prefix(country, "CHE-123.456.789 MWST"),
+                Err("The VAT id CHE123456789MWST fails the Swiss check digit.".to_string()),
+                "{country}"
+            );
         }
     }
 
@@ -882,9 +837,15 @@ mod tests {
             "9999999999999",
         ];
         for rule in &RULES {
+            // The partner's country: GR for EL ids, GB for XI ids.
+            let country = match rule.prefix {
+                "EL" => "GR",
+                "XI" => "GB",
+                prefix => prefix,
+            };
             for tail in tails {
                 let _ = judge(&format!("{}{tail}", rule.prefix));
-                let _ = check_by_prefix(rule.country, tail);
+                let _ = check_by_prefix(country, tail);
             }
         }
         for text in ["", " ", "é", "ÉL", "\u{0}", "E", "ß1234"] {

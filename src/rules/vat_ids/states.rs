@@ -3,12 +3,20 @@
 //! removed, the state's shortened forms filled out). The rules are the ones
 //! python-stdnum applies, so an id kontor accepts is one that library
 //! accepts and the other way round; each function names the state's own
-//! number (USt-IdNr., SIREN, CIF, OIB …) where it has one.
+//! number (USt-IdNr., SIREN, CIF, OIB …) where it has one. A rule that does
+//! not hold says which part fails (`Fault`): the format or the check digits.
 //!
 //! Every function receives ASCII text (the caller refuses anything else) and
 //! never panics: slices are taken by `part`, which clamps like Python does.
 
-use super::Fault;
+/// What is wrong with the part of a VAT id after its prefix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// Not the state's format (characters, length, a fixed part, a date).
+    Format,
+    /// The format holds but the check digits do not.
+    CheckDigit,
+}
 
 // --- Pieces the rules share -------------------------------------------------
 

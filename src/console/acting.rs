@@ -1,0 +1,83 @@
+//! What every console command shares about acting: who acts (the person
+//! `--as` names, or the system), in whose books, the one place an act's audit
+//! row is written, and the answer printed as pretty JSON on stdout. A leaf:
+//! it names no other file of the console.
+
+use rusqlite::Connection;
+use serde::Serialize;
+
+use crate::access::people::{self, Capability};
+use crate::books::audit::{self, Actor};
+use crate::books::company::{self, Owned};
+use crate::error::{Error, Result};
+use crate::store::db::Tx;
+use crate::store::tenant::{Environment, Tenant};
+
+/// Prints a record as pretty JSON on stdout. A reader that stopped reading
+/// (`kontor … | head`) is no failure of the command: the act is done, and
+/// what was not read is dropped.
+pub fn print(value: &impl Serialize) {
+    use std::io::Write;
+    let value = serde_json::to_value(value).unwrap_or_default();
+    let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
+}
+
+/// Who a console act in `company_id` is recorded as: the person `--as`
+/// names, else the system.
+///
+/// Fails with `Refused` naming `as` when `--as` names no enabled person of
+/// the company or one whose role may not do `what`.
+pub fn actor(
+    conn: &Connection,
+    acting: Option<&str>,
+    company_id: &str,
+    what: Capability,
+) -> Result<Actor> {
+    match acting {
+        Some(email) => people::acting(conn, company_id, email, what),
+        None => Ok(Actor::System),
+    }
+}
+
+/// Refuses `--as` on a command that is no act within one company.
+///
+/// Fails with `Invalid` naming `as`.
+pub fn no_actor(acting: Option<&str>, why: &str) -> Result<()> {
+    match acting {
+        Some(_) => Err(Error::invalid("as", format!("names who acts, but {why}"))),
+        None => Ok(()),
+    }
+}
+
+/// The books a person's act on a record names: the record's own, or, with
+/// `--company`, that company's (where a record of another company is not found).
+///
+/// Fails with `NotFound` for an unknown company or record.
+pub fn books_of(
+    tx: &Tx,
+    company: &Option<String>,
+    what: Owned,
+    id: &str,
+    environment: Environment,
+) -> Result<Tenant> {
+    match company {
+        Some(company) => company::tenant(tx, company, environment),
+        None => company::owner(tx, what, id, environment),
+    }
+}
+
+/// The books a company-wide act (settings, keys, people) is recorded in:
+/// the company's live books.
+pub fn company_books(company_id: &str) -> Tenant {
+    Tenant::new(company_id, Environment::Production)
+}
+
+/// Records `act` on `subject` in `books`' audit, naming `actor`, in the
+/// act's own transaction: the one place a console command writes an audit
+/// row.
+///
+/// Fails when the row cannot be written.
+pub fn record(tx: &Tx, books: &Tenant, actor: &Actor, act: &str, subject: &str) -> Result<()> {
+    audit::record(tx, books, actor, act, subject)
+}

@@ -1,0 +1,180 @@
+//! `kontor company create | show | set | plan | workflow`: a company, its
+//! seller's particulars, default payment days, plan and workflow. Each prints
+//! the company with its particulars.
+
+use crate::access::people::Capability;
+use crate::books::company::{
+    self, Company, CompanyInput, NewCompany, ParticularsChange, ParticularsInput,
+};
+use crate::console::acting::{actor, company_books, no_actor, print, record};
+use crate::console::args::{CompanyClear, CompanyCommand, CompanyCreateArgs, ParticularsArgs};
+use crate::console::options::patch;
+use crate::error::{Error, Result, Violations};
+use crate::store::db::{Db, Tx};
+
+/// Runs a `company` command.
+///
+/// Fails as the books refuse the command, or with `Refused` naming `as`
+/// when `--as` may not change the company's settings.
+pub fn run(db: &Db, cmd: &CompanyCommand, acting: Option<&str>) -> Result<()> {
+    let company = match cmd {
+        CompanyCommand::Create(args) => create(db, args, acting)?,
+        CompanyCommand::Show { company: id } => {
+            no_actor(acting, "`company show` only reads")?;
+            db.read(|conn| company::get(conn, id))?
+        }
+        CompanyCommand::Set {
+            company: id,
+            particulars,
+            payment_days,
+            clear,
+        } => set(db, acting, id, particulars, *payment_days, clear)?,
+        CompanyCommand::Plan { company: id, plan } => {
+            change_settings(db, acting, id, "company.plan_changed", |tx| {
+                company::set_plan(tx, id, plan)
+            })?
+        }
+        CompanyCommand::Workflow {
+            company: id,
+            stages,
+        } => change_settings(db, acting, id, "company.workflow_changed", |tx| {
+            company::set_workflow(tx, id, stages)
+        })?,
+    };
+    print(&company.view());
+    Ok(())
+}
+
+/// `company create`: a new company (no one acts for it yet).
+fn create(db: &Db, args: &CompanyCreateArgs, acting: Option<&str>) -> Result<Company> {
+    let new = NewCompany::check(CompanyInput {
+        name: Some(args.name.clone()),
+        country: Some(args.country.clone()),
+        currency: Some(args.currency.clone()),
+        plan: args.plan.clone(),
+        invoice_prefix: args.invoice_prefix.clone(),
+        payment_days: args.payment_days,
+        timezone: args.timezone.clone(),
+        particulars: args.particulars.input(&[])?,
+    })?;
+    no_actor(acting, "a new company has no people yet")?;
+    db.write(|tx| company::create(tx, new))
+}
+
+/// `company set`: the particulars and default payment days given, each
+/// change recorded as its own act.
+fn set(
+    db: &Db,
+    acting: Option<&str>,
+    id: &str,
+    particulars: &ParticularsArgs,
+    payment_days: Option<i64>,
+    clear: &[CompanyClear],
+) -> Result<Company> {
+    let input = particulars.input(clear)?;
+    let days = match (payment_days, clear.contains(&CompanyClear::PaymentDays)) {
+        (Some(_), true) => {
+            return Err(Error::invalid(
+                "paymentDays",
+                "is given and cleared at once; do one or the other",
+            ))
+        }
+        (Some(days), false) => Some(Some(days)),
+        (None, true) => Some(None),
+        (None, false) => None,
+    };
+    db.write(|tx| {
+        let current = company::get(tx, id)?;
+        let actor = actor(tx, acting, id, Capability::ManageSettings)?;
+        let change = ParticularsChange::check(input, &current.country)?;
+        let mut company = current;
+        if !change.is_empty() {
+            company = company::set_particulars(tx, id, change)?;
+            record(tx, &company_books(id), &actor, "company.changed", id)?;
+        }
+        if let Some(days) = days {
+            company = company::set_payment_days(tx, id, days)?;
+            let act = "company.payment_days_changed";
+            record(tx, &company_books(id), &actor, act, id)?;
+        }
+        Ok(company)
+    })
+}
+
+/// One change of a company's settings (`plan`, `workflow`) by a person who
+/// may change them, recorded as `act`.
+fn change_settings(
+    db: &Db,
+    acting: Option<&str>,
+    id: &str,
+    act: &str,
+    change: impl FnOnce(&Tx) -> Result<Company>,
+) -> Result<Company> {
+    db.write(|tx| {
+        let company_id = company::get(tx, id)?.id;
+        let actor = actor(tx, acting, &company_id, Capability::ManageSettings)?;
+        let company = change(tx)?;
+        record(tx, &company_books(id), &actor, act, id)?;
+        Ok(company)
+    })
+}
+
+impl ParticularsArgs {
+    /// The particulars as given, those named in `clear` cleared.
+    ///
+    /// Fails with `Invalid` for a value both given and cleared.
+    fn input(&self, clear: &[CompanyClear]) -> Result<ParticularsInput> {
+        let mut v = Violations::new();
+        let mut p = |field: &str, value: &Option<String>, what: CompanyClear| {
+            patch(&mut v, field, value, clear.contains(&what))
+        };
+        let input = ParticularsInput {
+            legal_name: p("legalName", &self.legal_name, CompanyClear::LegalName),
+            street: p("street", &self.street, CompanyClear::Street),
+            postal_code: p("postalCode", &self.postal_code, CompanyClear::PostalCode),
+            city: p("city", &self.city, CompanyClear::City),
+            vat_id: p("vatId", &self.vat_id, CompanyClear::VatId),
+            tax_number: p("taxNumber", &self.tax_number, CompanyClear::TaxNumber),
+            registration: p(
+                "registration",
+                &self.registration,
+                CompanyClear::Registration,
+            ),
+            contact_name: p("contactName", &self.contact_name, CompanyClear::ContactName),
+            contact_phone: p(
+                "contactPhone",
+                &self.contact_phone,
+                CompanyClear::ContactPhone,
+            ),
+            contact_email: p(
+                "contactEmail",
+                &self.contact_email,
+                CompanyClear::ContactEmail,
+            ),
+            electronic_address: p(
+                "electronicAddress",
+                &self.electronic_address,
+                CompanyClear::ElectronicAddress,
+            ),
+            iban: p("iban", &self.iban, CompanyClear::Iban),
+            bic: p("bic", &self.bic, CompanyClear::Bic),
+            account_holder: p(
+                "accountHolder",
+                &self.account_holder,
+                CompanyClear::AccountHolder,
+            ),
+            managing_directors: p(
+                "managingDirectors",
+                &self.managing_directors,
+                CompanyClear::ManagingDirectors,
+            ),
+            small_business: match (self.small_business, self.no_small_business) {
+                (true, _) => Some(true),
+                (_, true) => Some(false),
+                _ => None,
+            },
+        };
+        v.finish()?;
+        Ok(input)
+    }
+}

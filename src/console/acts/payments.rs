@@ -1,0 +1,35 @@
+//! `kontor payment record`: money in against an invoice, printed with the
+//! invoice as it stands after it.
+
+use serde_json::json;
+
+use crate::access::people::Capability;
+use crate::books::company;
+use crate::books::invoices;
+use crate::books::settlement::{self, NewPayment};
+use crate::console::acting::{actor, print, record};
+use crate::console::args::PaymentCommand;
+use crate::error::Result;
+use crate::store::db::Db;
+
+/// Runs a `payment` command.
+///
+/// Fails as the books refuse the payment, or with `Refused` naming `as`
+/// when `--as` may not act in the company's books.
+pub fn run(db: &Db, cmd: &PaymentCommand, acting: Option<&str>) -> Result<()> {
+    let PaymentCommand::Record {
+        company,
+        invoice,
+        payment,
+        mode,
+    } = cmd;
+    let payment = NewPayment::check(payment.input())?;
+    print(&db.write(|tx| {
+        let t = company::tenant(tx, company, mode.environment())?;
+        let (paid, invoice_id) = settlement::pay_invoice(tx, &t, invoice, &payment)?;
+        let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
+        record(tx, &t, &actor, "payment.recorded", &invoice_id)?;
+        Ok(json!({ "payment": paid, "invoice": invoices::get_by_id(tx, &t, &invoice_id)? }))
+    })?);
+    Ok(())
+}

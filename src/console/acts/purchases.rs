@@ -1,0 +1,117 @@
+//! `kontor purchase record | pay | apply-credit`: incoming bills and a
+//! supplier's credits, money out against a bill, and a credit set against a
+//! bill of the same supplier. Each prints the purchases it changed.
+
+use serde_json::json;
+
+use crate::access::people::Capability;
+use crate::books::company::{self, Owned};
+use crate::books::purchases::{self, NewPurchase, PurchaseInput};
+use crate::books::settlement::{self, CreditInput, CreditRequest, NewPayment};
+use crate::console::acting::{actor, print, record};
+use crate::console::args::{Mode, PurchaseCommand, PurchaseRecordArgs};
+use crate::error::Result;
+use crate::store::db::Db;
+
+/// Runs a `purchase` command.
+///
+/// Fails as the books refuse the command, or with `Refused` naming `as`
+/// when `--as` may not act in the company's books.
+pub fn run(db: &Db, cmd: &PurchaseCommand, acting: Option<&str>) -> Result<()> {
+    match cmd {
+        PurchaseCommand::Record(args) => record_bill(db, acting, args),
+        PurchaseCommand::Pay {
+            purchase,
+            payment,
+            mode,
+        } => {
+            let payment = NewPayment::check(payment.input())?;
+            pay(db, acting, purchase, &payment, *mode)
+        }
+        PurchaseCommand::ApplyCredit {
+            credit,
+            bill,
+            amount,
+            on,
+            mode,
+        } => {
+            let request = CreditRequest::check(CreditInput {
+                amount: *amount,
+                on: on.clone(),
+            })?;
+            apply_credit(db, acting, credit, bill, &request, *mode)
+        }
+    }
+}
+
+/// `purchase record`: prints the recorded bill or credit.
+fn record_bill(db: &Db, acting: Option<&str>, args: &PurchaseRecordArgs) -> Result<()> {
+    let new = NewPurchase::check(args.input())?;
+    print(&db.write(|tx| {
+        let t = company::tenant(tx, &args.company, args.mode.environment())?;
+        let id = purchases::record(tx, &t, &new)?;
+        let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
+        record(tx, &t, &actor, "bill.recorded", &id)?;
+        purchases::get(tx, &t, &id)
+    })?);
+    Ok(())
+}
+
+/// `purchase pay`: prints the payment and the bill as it stands after it.
+fn pay(
+    db: &Db,
+    acting: Option<&str>,
+    purchase: &str,
+    payment: &NewPayment,
+    mode: Mode,
+) -> Result<()> {
+    print(&db.write(|tx| {
+        let t = company::owner(tx, Owned::Purchase, purchase, mode.environment())?;
+        let paid = settlement::pay_bill(tx, &t, purchase, payment)?;
+        let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
+        record(tx, &t, &actor, "bill.paid", purchase)?;
+        Ok(json!({ "payment": paid, "purchase": purchases::get(tx, &t, purchase)? }))
+    })?);
+    Ok(())
+}
+
+/// `purchase apply-credit`: prints the application, the credit and the bill.
+fn apply_credit(
+    db: &Db,
+    acting: Option<&str>,
+    credit: &str,
+    bill: &str,
+    request: &CreditRequest,
+    mode: Mode,
+) -> Result<()> {
+    print(&db.write(|tx| {
+        let t = company::owner(tx, Owned::Purchase, credit, mode.environment())?;
+        let applied = settlement::apply_credit(tx, &t, credit, bill, request)?;
+        let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
+        record(tx, &t, &actor, "bill.credit_applied", bill)?;
+        Ok(json!({
+            "application": applied,
+            "credit": purchases::get(tx, &t, credit)?,
+            "bill": purchases::get(tx, &t, bill)?,
+        }))
+    })?);
+    Ok(())
+}
+
+impl PurchaseRecordArgs {
+    /// The bill or credit as given, for the books to check.
+    fn input(&self) -> PurchaseInput {
+        PurchaseInput {
+            supplier: Some(self.supplier.clone()),
+            supplier_vat_id: self.supplier_vat_id.clone(),
+            document_number: Some(self.document_number.clone()),
+            date: Some(self.date.clone()),
+            due: Some(self.due.clone()),
+            currency: Some(self.currency.clone()),
+            net: Some(self.net),
+            tax: Some(self.tax),
+            kind: self.kind.clone(),
+            rate: self.rate.clone(),
+        }
+    }
+}

@@ -1,0 +1,779 @@
+//! The layout of a document's pages (`Sheet`): the letterhead, the buyer's
+//! address in the window of a DIN 5008 form B letter, the particulars, the
+//! title, the lines table (paginated, its head repeated), the VAT breakdown
+//! with exemption reasons, the totals, the notes, the payment sentence with
+//! the bank details and the EPC QR code, and on every page the footer with
+//! the seller's particulars and "Seite x von y". A draft's preview is laid
+//! out the same, titled as a draft, without number, payment reference or
+//! QR code, with `DRAFT_MARK` across every page.
+
+use super::figures::{iban_grouped, line_rate, money, money_in};
+use super::fonts::{Face, Faces};
+use super::page::{mm, Op, PAGE_H, PAGE_W};
+use super::qr::{epc_payload, qr_modules, qr_rects};
+use super::text::{fit, wrap};
+use crate::documents::{Breakdown, Category, Document, Party, TypeCode};
+use crate::rules::countries;
+use crate::rules::jurisdiction;
+use crate::rules::locale::{self, Lang};
+use crate::rules::units;
+
+/// The words across every page of a draft's preview.
+pub const DRAFT_MARK: &str = "ENTWURF / DRAFT";
+
+const LEFT: f32 = mm(25.0);
+const RIGHT: f32 = PAGE_W - mm(20.0);
+/// Where a continuation page's body starts.
+const BODY_TOP: f32 = mm(32.0);
+/// Below this the footer begins.
+const BODY_BOTTOM: f32 = PAGE_H - mm(38.0);
+const PAGE_NUMBER_Y: f32 = PAGE_H - mm(33.0);
+const FOOTER_RULE_Y: f32 = PAGE_H - mm(30.0);
+const FOOTER_TOP: f32 = PAGE_H - mm(26.5);
+const FOOTER_SIZE: f32 = 7.0;
+const FOOTER_LEAD: f32 = 8.4;
+const FOOTER_LINES: usize = 6;
+
+const TEXT: f32 = 9.0;
+const LEAD: f32 = 11.5;
+
+/// The lines table's columns: right edges of the figures, left edges of texts.
+const COL_POS_RIGHT: f32 = LEFT + 16.0;
+const COL_DESC: f32 = LEFT + 24.0;
+const COL_QTY_RIGHT: f32 = RIGHT - 232.0;
+const COL_UNIT: f32 = RIGHT - 228.0;
+const COL_PRICE_RIGHT: f32 = RIGHT - 118.0;
+const COL_RATE_RIGHT: f32 = RIGHT - 80.0;
+const COL_NET_RIGHT: f32 = RIGHT;
+const DESC_WIDTH: f32 = COL_QTY_RIGHT - 52.0 - COL_DESC;
+const UNIT_WIDTH: f32 = COL_PRICE_RIGHT - 66.0 - COL_UNIT;
+
+/// Most lines one invoice line's description takes.
+const DESC_MAX_LINES: usize = 12;
+
+/// The EPC QR code's size, quiet zone included, and its caption.
+const QR_SIZE: f32 = mm(32.0);
+const QR_CAPTION: f32 = 10.0;
+
+/// Lays the document out into pages of operations.
+pub(super) struct Sheet<'a> {
+    doc: &'a Document,
+    lang: Lang,
+    faces: &'a Faces,
+    pages: Vec<Vec<Op>>,
+    y: f32,
+    /// Whether a new page repeats the lines table's head.
+    in_table: bool,
+    /// A draft's preview: no number, no payment reference, marked as a draft.
+    draft: bool,
+}
+
+impl<'a> Sheet<'a> {
+    /// The pages of `doc` in `lang`: `has_xml` when the PDF carries the CII
+    /// (else the title says it is no EN 16931 e-invoice), `draft` for a
+    /// draft's preview.
+    pub(super) fn lay_out(
+        doc: &'a Document,
+        has_xml: bool,
+        draft: bool,
+        lang: Lang,
+        faces: &'a Faces,
+    ) -> Vec<Vec<Op>> {
+        let mut s = Sheet {
+            doc,
+            lang,
+            faces,
+            pages: vec![Vec::new()],
+            y: 0.0,
+            in_table: false,
+            draft,
+        };
+        s.letterhead();
+        s.address_window();
+        s.particulars();
+        s.title(has_xml);
+        s.lines_table();
+        s.breakdown();
+        s.totals();
+        s.notes();
+        s.payment();
+        s.finish()
+    }
+
+    /// The English or the German text, in the document's language.
+    fn t<'b>(&self, en: &'b str, de: &'b str) -> &'b str {
+        self.lang.pick(en, de)
+    }
+
+    fn face(&self, bold: bool) -> &'a Face {
+        if bold {
+            &self.faces.bold
+        } else {
+            &self.faces.regular
+        }
+    }
+
+    fn ops(&mut self) -> &mut Vec<Op> {
+        if self.pages.is_empty() {
+            self.pages.push(Vec::new());
+        }
+        let last = self.pages.len() - 1;
+        &mut self.pages[last]
+    }
+
+    /// Text at (x, y); returns its width.
+    fn text(&mut self, x: f32, y: f32, size: f32, bold: bool, text: &str) -> f32 {
+        let text = self.face(bold).drawable(text);
+        let width = self.face(bold).width(&text, size);
+        if !text.trim().is_empty() {
+            self.ops().push(Op::Text {
+                x,
+                y,
+                size,
+                bold,
+                text,
+            });
+        }
+        width
+    }
+
+    /// Text ending at `right`.
+    fn text_right(&mut self, right: f32, y: f32, size: f32, bold: bool, text: &str) {
+        let text = self.face(bold).drawable(text);
+        let width = self.face(bold).width(&text, size);
+        self.text(right - width, y, size, bold, &text);
+    }
+
+    /// Text cut to `width` with an ellipsis.
+    fn text_fit(&mut self, x: f32, y: f32, size: f32, bold: bool, text: &str, width: f32) {
+        let fitted = fit(self.face(bold), text, size, width);
+        self.text(x, y, size, bold, &fitted);
+    }
+
+    fn rule(&mut self, x: f32, y: f32, w: f32, thickness: f32, grey: u8) {
+        self.ops().push(Op::Rects {
+            rects: vec![[x, y, w, thickness]],
+            grey,
+        });
+    }
+
+    fn wrap(&self, text: &str, size: f32, bold: bool, width: f32, max_lines: usize) -> Vec<String> {
+        wrap(self.face(bold), text, size, width, max_lines)
+    }
+
+    /// Makes room for `height` below the cursor, starting a page if needed.
+    fn need(&mut self, height: f32) {
+        if self.y + height > BODY_BOTTOM {
+            self.pages.push(Vec::new());
+            self.running_head();
+            if self.in_table {
+                self.table_head();
+            }
+        }
+    }
+
+    fn title_text(&self) -> String {
+        if self.draft {
+            return self.t("Invoice draft", "Rechnungsentwurf").to_string();
+        }
+        let word = match self.doc.type_code {
+            TypeCode::Invoice => self.t("Invoice", "Rechnung"),
+            TypeCode::CreditNote => self.t("Credit note", "Rechnungskorrektur"),
+        };
+        format!("{word} {}", self.doc.number)
+    }
+
+    /// The head of a continuation page: the seller and the document.
+    fn running_head(&mut self) {
+        let name = self.doc.seller.name.clone();
+        let title = self.title_text();
+        let half = (RIGHT - LEFT) / 2.0 - 6.0;
+        self.text_fit(LEFT, mm(18.0), 9.0, true, &name, half);
+        let title = fit(self.face(false), &title, 9.0, half);
+        self.text_right(RIGHT, mm(18.0), 9.0, false, &title);
+        self.rule(LEFT, mm(21.0), RIGHT - LEFT, 0.5, 160);
+        self.y = BODY_TOP;
+    }
+
+    fn letterhead(&mut self) {
+        let seller = &self.doc.seller;
+        let width = RIGHT - LEFT - mm(60.0);
+        let name = self.wrap(&seller.name, 15.0, true, width, 2);
+        let mut y = mm(18.0);
+        for line in &name {
+            self.text(LEFT, y, 15.0, true, line);
+            y += 17.0;
+        }
+        let address = one_line_address(seller, self.lang);
+        self.text_fit(LEFT, y - 2.0, 8.5, false, &address, width);
+        // Contact, top right.
+        let c = &seller.contact;
+        let mut y = mm(15.0);
+        for value in [c.name.as_deref(), c.phone.as_deref(), c.email.as_deref()]
+            .into_iter()
+            .flatten()
+        {
+            let value = fit(self.face(false), value, 8.0, mm(58.0));
+            self.text_right(RIGHT, y, 8.0, false, &value);
+            y += 10.0;
+        }
+    }
+
+    /// The buyer's address in the window of a DIN 5008 form B letter (45 mm
+    /// from the top, 20 mm from the left, 85 × 45 mm), under the seller's
+    /// return line.
+    fn address_window(&mut self) {
+        let width = mm(80.0);
+        let back = one_line_address(&self.doc.seller, self.lang);
+        let back = format!("{} · {back}", self.doc.seller.name);
+        let back = fit(self.face(false), &back, 6.5, width);
+        let w = self.text(LEFT, mm(59.5), 6.5, false, &back);
+        self.rule(LEFT, mm(60.3), w.min(width), 0.3, 0);
+        let buyer = &self.doc.buyer;
+        let mut lines = self.wrap(&buyer.name, 10.0, false, width, 2);
+        if let Some(street) = &buyer.address.street {
+            lines.extend(self.wrap(street, 10.0, false, width, 1));
+        }
+        let city = [
+            buyer.address.postal_code.as_deref(),
+            buyer.address.city.as_deref(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" ");
+        if !city.is_empty() {
+            lines.extend(self.wrap(&city, 10.0, false, width, 1));
+        }
+        if buyer.address.country != self.doc.seller.address.country {
+            lines.push(countries::name(&buyer.address.country, self.lang).to_uppercase());
+        }
+        let mut y = mm(66.5);
+        for line in lines.iter().take(6) {
+            self.text(LEFT, y, 10.0, false, line);
+            y += 12.0;
+        }
+    }
+
+    /// Number, dates and references, right of the address window.
+    fn particulars(&mut self) {
+        let doc = self.doc;
+        let lang = self.lang;
+        let mut rows: Vec<(&str, String)> = Vec::new();
+        let number_label = match doc.type_code {
+            TypeCode::Invoice => self.t("Invoice number", "Rechnungsnummer"),
+            TypeCode::CreditNote => self.t("Credit note number", "Korrekturnummer"),
+        };
+        let number = if self.draft {
+            self.t("given at issue", "bei Ausstellung").to_string()
+        } else {
+            doc.number.clone()
+        };
+        rows.push((number_label, number));
+        rows.push((self.t("Date", "Datum"), locale::date(lang, doc.issued_on)));
+        if let Some(day) = doc.delivered_on {
+            rows.push((
+                self.t("Delivery date", "Lieferdatum"),
+                locale::date(lang, day),
+            ));
+        }
+        if let Some((from, to)) = doc.period {
+            rows.push((
+                self.t("Service period", "Leistungszeitraum"),
+                format!("{} – {}", locale::date(lang, from), locale::date(lang, to)),
+            ));
+        }
+        if let Some(due) = doc.due_on {
+            if doc.type_code == TypeCode::Invoice {
+                rows.push((self.t("Due date", "Fällig am"), locale::date(lang, due)));
+            }
+        }
+        if let Some(r) = &doc.buyer_reference {
+            rows.push((self.t("Your reference", "Ihre Referenz"), r.clone()));
+        }
+        if let Some(r) = &doc.order_reference {
+            rows.push((self.t("Your order", "Ihre Bestellung"), r.clone()));
+        }
+        if let Some(v) = &doc.buyer.vat_id {
+            rows.push((self.t("Your VAT ID", "Ihre USt-IdNr."), v.clone()));
+        }
+        let label_x = mm(112.0);
+        let value_x = mm(146.0);
+        let width = RIGHT - value_x;
+        let mut y = mm(52.0);
+        for (label, value) in rows {
+            let lines = self.wrap(&value, 8.5, false, width, 2);
+            if y + 10.0 * lines.len() as f32 > mm(98.0) {
+                break;
+            }
+            self.text_fit(label_x, y, 8.5, false, label, value_x - label_x - 4.0);
+            for line in lines {
+                self.text(value_x, y, 8.5, false, &line);
+                y += 10.0;
+            }
+        }
+    }
+
+    fn title(&mut self, has_xml: bool) {
+        let title = self.title_text();
+        let mut y = mm(107.0);
+        for line in self.wrap(&title, 14.0, true, RIGHT - LEFT, 2) {
+            self.text(LEFT, y, 14.0, true, &line);
+            y += 17.0;
+        }
+        if let (TypeCode::CreditNote, Some(p)) = (self.doc.type_code, &self.doc.preceding) {
+            let text = match self.lang {
+                Lang::De => format!(
+                    "zu Rechnung {} vom {}",
+                    p.number,
+                    locale::date(self.lang, p.issued_on)
+                ),
+                Lang::En => format!(
+                    "for invoice {} of {}",
+                    p.number,
+                    locale::date(self.lang, p.issued_on)
+                ),
+            };
+            self.text_fit(LEFT, y - 3.0, 10.0, false, &text, RIGHT - LEFT);
+            y += 12.0;
+        }
+        if self.draft {
+            let text = self.t(
+                "DRAFT – not an invoice. The invoice number is given only when it is issued.",
+                "ENTWURF – keine Rechnung. Die Rechnungsnummer wird erst bei der Ausstellung vergeben.",
+            );
+            for line in self.wrap(text, TEXT, true, RIGHT - LEFT, 3) {
+                self.text(LEFT, y - 3.0, TEXT, true, &line);
+                y += 12.0;
+            }
+        } else if !has_xml {
+            let text = self.t(
+                "This invoice is not an EN 16931 e-invoice.",
+                "Diese Rechnung ist keine E-Rechnung nach EN 16931.",
+            );
+            self.text(LEFT, y - 3.0, TEXT, false, text);
+            y += 12.0;
+        }
+        self.y = y + 4.0;
+    }
+
+    fn table_head(&mut self) {
+        let y = self.y + TEXT;
+        let currency = self.doc.currency.clone();
+        self.text(LEFT, y, 8.0, true, self.t("No.", "Pos."));
+        self.text(
+            COL_DESC,
+            y,
+            8.0,
+            true,
+            self.t("Description", "Beschreibung"),
+        );
+        self.text_right(COL_QTY_RIGHT, y, 8.0, true, self.t("Quantity", "Menge"));
+        self.text(COL_UNIT, y, 8.0, true, self.t("Unit", "Einheit"));
+        let price = format!("{} {currency}", self.t("Unit price", "Einzelpreis"));
+        self.text_right(COL_PRICE_RIGHT, y, 8.0, true, &price);
+        let rate = self.t("VAT", "USt").to_string();
+        self.text_right(COL_RATE_RIGHT, y, 8.0, true, &rate);
+        let net = format!("{} {currency}", self.t("Net", "Netto"));
+        self.text_right(COL_NET_RIGHT, y, 8.0, true, &net);
+        self.rule(LEFT, y + 3.5, RIGHT - LEFT, 0.6, 0);
+        self.y = y + 3.5 + 4.0;
+    }
+
+    fn lines_table(&mut self) {
+        self.need(40.0);
+        self.table_head();
+        self.in_table = true;
+        let exponent = self.doc.exponent;
+        for (n, line) in self.doc.lines.iter().enumerate() {
+            let desc = self.wrap(&line.name, TEXT, false, DESC_WIDTH, DESC_MAX_LINES);
+            let height = LEAD * desc.len().max(1) as f32 + 2.0;
+            self.need(height);
+            let y = self.y + TEXT;
+            self.text_right(COL_POS_RIGHT, y, TEXT, false, &(n + 1).to_string());
+            for (i, text) in desc.iter().enumerate() {
+                self.text(COL_DESC, y + LEAD * i as f32, TEXT, false, text);
+            }
+            let quantity = locale::decimal(self.lang, &line.quantity);
+            self.text_right(COL_QTY_RIGHT, y, TEXT, false, &quantity);
+            let unit = units::name(&line.unit, self.lang);
+            self.text_fit(COL_UNIT, y, TEXT, false, unit, UNIT_WIDTH);
+            let price = locale::number(self.lang, line.price, exponent);
+            self.text_right(COL_PRICE_RIGHT, y, TEXT, false, &price);
+            let rate = line_rate(line.category, &line.rate.to_string(), self.lang);
+            self.text_right(COL_RATE_RIGHT, y, TEXT, false, &rate);
+            let net = locale::number(self.lang, line.net, exponent);
+            self.text_right(COL_NET_RIGHT, y, TEXT, false, &net);
+            self.y += height;
+        }
+        self.in_table = false;
+        self.rule(LEFT, self.y + 1.0, RIGHT - LEFT, 0.4, 0);
+        self.y += 8.0;
+    }
+
+    /// One row per (category, rate), with the reason of an exemption.
+    fn breakdown(&mut self) {
+        let rows: Vec<(String, Vec<String>, &Breakdown)> = self
+            .doc
+            .breakdown
+            .iter()
+            .map(|b| {
+                let label = self.category_label(b);
+                let reason = match (&b.reason, &b.reason_code) {
+                    (Some(r), Some(c)) => format!("{r} ({c})"),
+                    (Some(r), None) => r.clone(),
+                    (None, Some(c)) => c.clone(),
+                    (None, None) => String::new(),
+                };
+                let reason = if reason.is_empty() {
+                    Vec::new()
+                } else {
+                    let text = format!("{}: {reason}", self.t("Reason", "Grund"));
+                    self.wrap(&text, 8.0, false, RIGHT - LEFT - 80.0, 4)
+                };
+                (label, reason, b)
+            })
+            .collect();
+        let height: f32 = 14.0
+            + rows
+                .iter()
+                .map(|(_, r, _)| LEAD + 9.5 * r.len() as f32)
+                .sum::<f32>();
+        self.need(height.min(BODY_BOTTOM - BODY_TOP));
+        let y = self.y + 8.0;
+        let heading = self.t("VAT breakdown", "Umsatzsteuer").to_string();
+        self.text(LEFT, y, 8.0, true, &heading);
+        self.text_right(RIGHT - 160.0, y, 8.0, true, self.t("Rate", "Satz"));
+        self.text_right(RIGHT - 80.0, y, 8.0, true, self.t("Net", "Netto"));
+        let tax = self.t("Tax", "Steuer").to_string();
+        self.text_right(COL_NET_RIGHT, y, 8.0, true, &tax);
+        self.y = y + 4.0;
+        for (label, reason, b) in rows {
+            self.need(LEAD + 9.5 * reason.len() as f32);
+            let y = self.y + TEXT;
+            self.text_fit(LEFT, y, TEXT, false, &label, RIGHT - 200.0 - LEFT);
+            let rate = format!("{} %", locale::decimal(self.lang, &b.rate));
+            let rate = if self.lang == Lang::En {
+                rate.replace(" %", "%")
+            } else {
+                rate
+            };
+            self.text_right(RIGHT - 160.0, y, TEXT, false, &rate);
+            let base = self.money(b.base);
+            self.text_right(RIGHT - 80.0, y, TEXT, false, &base);
+            let amount = self.money(b.amount);
+            self.text_right(COL_NET_RIGHT, y, TEXT, false, &amount);
+            self.y += LEAD;
+            for line in reason {
+                self.text(LEFT, self.y + 7.0, 8.0, false, &line);
+                self.y += 9.5;
+            }
+        }
+        self.y += 6.0;
+    }
+
+    fn category_label(&self, b: &Breakdown) -> String {
+        let tax = match self.lang {
+            Lang::De => jurisdiction::tax_name(&self.doc.seller.address.country),
+            Lang::En => "VAT",
+        };
+        let word = match b.category {
+            Category::S => self.t("standard rate", "Normalsatz"),
+            Category::Z => self.t("zero rated", "Nullsatz"),
+            Category::E => self.t("exempt", "steuerfrei"),
+            Category::AE => self.t(
+                "reverse charge",
+                "Steuerschuldnerschaft des Leistungsempfängers",
+            ),
+            Category::K => self.t("intra-community supply", "innergemeinschaftliche Lieferung"),
+            Category::G => self.t("export outside the EU", "Ausfuhrlieferung"),
+            Category::O => self.t("outside the scope of VAT", "nicht steuerbar"),
+            Category::L => "IGIC",
+            Category::M => "IPSI",
+        };
+        if matches!(b.category, Category::S) && !b.rate.is_zero() {
+            // The rate stands in its own column; reduced rates are not named.
+            format!("{tax} ({})", b.category.code())
+        } else {
+            format!("{tax}: {word} ({})", b.category.code())
+        }
+    }
+
+    fn money(&self, minor: i64) -> String {
+        money(self.doc, minor, self.lang)
+    }
+
+    fn totals(&mut self) {
+        let doc = self.doc;
+        let mut rows: Vec<(String, String, bool)> = Vec::new();
+        rows.push((
+            self.t("Total net", "Summe netto").into(),
+            self.money(doc.net),
+            false,
+        ));
+        let tax = match self.lang {
+            Lang::De => jurisdiction::tax_name(&doc.seller.address.country),
+            Lang::En => "VAT",
+        };
+        rows.push((
+            format!("{} {tax}", self.t("Total", "Summe")),
+            self.money(doc.tax),
+            false,
+        ));
+        rows.push((
+            self.t("Total amount", "Gesamtbetrag").into(),
+            self.money(doc.gross),
+            true,
+        ));
+        if doc.paid != 0 {
+            rows.push((
+                self.t("Paid", "Bereits gezahlt").into(),
+                self.money(doc.paid),
+                false,
+            ));
+        }
+        let due_label = match doc.type_code {
+            TypeCode::Invoice => self.t("Amount due", "Zu zahlen"),
+            TypeCode::CreditNote => self.t("Amount credited", "Korrekturbetrag"),
+        };
+        rows.push((due_label.into(), self.money(doc.due), true));
+        if let Some(acc) = &doc.accounting_tax {
+            rows.push((
+                format!("{tax} {} {}", self.t("in", "in"), acc.currency),
+                money_in(&acc.currency, acc.exponent, acc.amount, self.lang),
+                false,
+            ));
+        }
+        self.need(LEAD * rows.len() as f32 + 8.0);
+        let label_right = RIGHT - mm(35.0);
+        for (label, value, bold) in rows {
+            let y = self.y + TEXT;
+            let label = fit(self.face(bold), &label, TEXT, mm(70.0));
+            self.text_right(label_right, y, TEXT, bold, &label);
+            self.text_right(RIGHT, y, TEXT, bold, &value);
+            self.y += LEAD;
+        }
+        self.y += 8.0;
+    }
+
+    fn notes(&mut self) {
+        for note in &self.doc.notes {
+            // The registration note repeats the footer's particulars.
+            if note.subject == Some("REG") {
+                continue;
+            }
+            for line in self.wrap(&note.text, TEXT, false, RIGHT - LEFT, 20) {
+                self.need(LEAD);
+                self.text(LEFT, self.y + TEXT, TEXT, false, &line);
+                self.y += LEAD;
+            }
+            self.y += 4.0;
+        }
+    }
+
+    /// The payment sentence, the bank details and the EPC QR code.
+    fn payment(&mut self) {
+        let doc = self.doc;
+        // A draft is not paid: no QR code, no payment reference.
+        let qr = epc_payload(doc)
+            .filter(|_| !self.draft)
+            .and_then(|p| qr_modules(&p));
+        let width = if qr.is_some() {
+            RIGHT - LEFT - QR_SIZE - mm(8.0)
+        } else {
+            RIGHT - LEFT
+        };
+        let mut lines: Vec<(String, bool)> = Vec::new();
+        if let Some(terms) = &doc.payment_terms {
+            for l in self.wrap(terms, TEXT, false, width, 6) {
+                lines.push((l, false));
+            }
+        }
+        if let (TypeCode::Invoice, Some(t)) = (doc.type_code, &doc.transfer) {
+            lines.push((String::new(), false));
+            lines.push((self.t("Bank details", "Bankverbindung").into(), true));
+            let holder = t.account_holder.as_deref().unwrap_or(&doc.seller.name);
+            let holder = format!("{}: {holder}", self.t("Account holder", "Kontoinhaber"));
+            lines.extend(
+                self.wrap(&holder, TEXT, false, width, 2)
+                    .into_iter()
+                    .map(|l| (l, false)),
+            );
+            lines.push((format!("IBAN: {}", iban_grouped(&t.iban)), false));
+            if let Some(bic) = &t.bic {
+                lines.push((format!("BIC: {bic}"), false));
+            }
+            if !self.draft {
+                let purpose = format!(
+                    "{}: {}",
+                    self.t("Payment reference", "Verwendungszweck"),
+                    doc.number
+                );
+                lines.extend(
+                    self.wrap(&purpose, TEXT, false, width, 2)
+                        .into_iter()
+                        .map(|l| (l, false)),
+                );
+            }
+        }
+        let text_height = LEAD * lines.len() as f32;
+        let qr_height = if qr.is_some() {
+            QR_SIZE + QR_CAPTION + 4.0
+        } else {
+            0.0
+        };
+        self.need(text_height.max(qr_height) + 4.0);
+        let top = self.y;
+        for (line, bold) in &lines {
+            self.text(LEFT, self.y + TEXT, TEXT, *bold, line);
+            self.y += LEAD;
+        }
+        if let Some((count, dark)) = qr {
+            let x0 = RIGHT - QR_SIZE;
+            let module = QR_SIZE / (count + 8) as f32;
+            self.ops().push(Op::Qr {
+                x: x0 + 4.0 * module,
+                y: top + 4.0 * module,
+                module,
+                rects: qr_rects(count, &dark),
+            });
+            let caption = self.t("Scan to pay", "Mit Banking-App scannen").to_string();
+            let w = self.face(false).width(&caption, 7.5);
+            self.text(
+                x0 + (QR_SIZE - w) / 2.0,
+                top + QR_SIZE + 6.0,
+                7.5,
+                false,
+                &caption,
+            );
+        }
+        self.y = self.y.max(top + qr_height);
+    }
+
+    /// The footer and page numbers on every page.
+    fn finish(mut self) -> Vec<Vec<Op>> {
+        let columns = self.footer_columns();
+        let pages = std::mem::take(&mut self.pages);
+        let total = pages.len();
+        let mut done = Vec::with_capacity(total);
+        for (n, mut ops) in pages.into_iter().enumerate() {
+            if self.draft {
+                // Under everything else, so the page stays readable.
+                ops.insert(
+                    0,
+                    Op::Mark {
+                        x: LEFT + mm(10.0),
+                        y: PAGE_H - mm(75.0),
+                        size: 56.0,
+                        text: self.face(true).drawable(DRAFT_MARK),
+                    },
+                );
+            }
+            self.pages = vec![ops];
+            let label = match self.lang {
+                Lang::De => format!("Seite {} von {total}", n + 1),
+                Lang::En => format!("Page {} of {total}", n + 1),
+            };
+            self.text_right(RIGHT, PAGE_NUMBER_Y, 7.5, false, &label);
+            self.rule(LEFT, FOOTER_RULE_Y, RIGHT - LEFT, 0.4, 120);
+            let col_width = (RIGHT - LEFT) / columns.len().max(1) as f32;
+            for (i, lines) in columns.iter().enumerate() {
+                let x = LEFT + col_width * i as f32;
+                for (j, line) in lines.iter().enumerate() {
+                    let y = FOOTER_TOP + FOOTER_LEAD * j as f32;
+                    self.text(x, y, FOOTER_SIZE, false, line);
+                }
+            }
+            done.append(&mut self.pages);
+        }
+        done
+    }
+
+    /// The seller's particulars (§14 Abs. 4 UStG, §35a GmbHG) in four
+    /// columns: address, registration and management, tax ids, contact.
+    fn footer_columns(&self) -> Vec<Vec<String>> {
+        let s = &self.doc.seller;
+        let width = (RIGHT - LEFT) / 4.0 - 6.0;
+        let column = |items: Vec<String>| -> Vec<String> {
+            let mut lines = Vec::new();
+            for item in items {
+                let left = FOOTER_LINES.saturating_sub(lines.len());
+                if left == 0 {
+                    break;
+                }
+                lines.extend(self.wrap(&item, FOOTER_SIZE, false, width, left));
+            }
+            lines
+        };
+        let mut address = vec![s.name.clone()];
+        address.extend(s.address.street.clone());
+        let city = [s.address.postal_code.as_deref(), s.address.city.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" ");
+        if !city.is_empty() {
+            address.push(city);
+        }
+        address.push(countries::name(&s.address.country, self.lang).to_string());
+        let mut legal = Vec::new();
+        if let Some(r) = &s.registration {
+            legal.push(r.clone());
+        }
+        if let Some(info) = &s.legal_info {
+            legal.extend(
+                info.split(';')
+                    .map(|p| p.trim().to_string())
+                    .filter(|p| !p.is_empty()),
+            );
+        }
+        let mut tax = Vec::new();
+        if let Some(v) = &s.vat_id {
+            tax.push(format!("{} {v}", self.t("VAT ID", "USt-IdNr.")));
+        }
+        if let Some(n) = &s.tax_number {
+            tax.push(format!("{} {n}", self.t("Tax number", "Steuernummer")));
+        }
+        if let Some(e) = &s.electronic_address {
+            tax.push(format!(
+                "{}: {}",
+                self.t("E-invoices", "E-Rechnung"),
+                e.value
+            ));
+        }
+        let mut contact = Vec::new();
+        let c = &s.contact;
+        if let Some(n) = &c.name {
+            contact.push(n.clone());
+        }
+        if let Some(p) = &c.phone {
+            contact.push(format!("{} {p}", self.t("Phone", "Tel.")));
+        }
+        if let Some(e) = &c.email {
+            contact.push(e.clone());
+        }
+        [address, legal, tax, contact]
+            .into_iter()
+            .map(column)
+            .filter(|c| !c.is_empty())
+            .collect()
+    }
+}
+
+/// "Street · postal code city · country" on one line.
+fn one_line_address(party: &Party, lang: Lang) -> String {
+    let a = &party.address;
+    let city = [a.postal_code.as_deref(), a.city.as_deref()]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" ");
+    [a.street.clone(), (!city.is_empty()).then_some(city)]
+        .into_iter()
+        .flatten()
+        .chain(std::iter::once(
+            countries::name(&a.country, lang).to_string(),
+        ))
+        .collect::<Vec<_>>()
+        .join(" · ")
+}

@@ -1,0 +1,236 @@
+//! The `facturx` document: the PDF/A-3b invoice a person reads, with the
+//! `cii` document embedded as `factur-x.xml` (AFRelationship Alternative)
+//! and the Factur-X XMP extension schema (profile EN 16931). Without XML
+//! (a currency with more than two decimals, or a document EN 16931 cannot
+//! carry) it is a plain PDF/A-3b that says it is no EN 16931 e-invoice.
+//!
+//! The page: letterhead, the buyer's address in the window of a DIN 5008
+//! form B letter, the invoice's particulars, the lines (paginated, the
+//! table head repeated, "Seite x von y"), the VAT breakdown with exemption
+//! reasons, the totals, the payment sentence and bank details with an EPC
+//! QR code (GiroCode) for a EUR invoice, and the seller's §14 UStG / §35a
+//! GmbHG particulars in the footer of every page. German for a seller in a
+//! German-speaking country, English otherwise; amounts and dates come from
+//! `rules::locale`.
+//!
+//! krilla draws the pages, subsets and embeds DejaVu Sans and checks
+//! PDF/A-3b as it writes; since it cannot write the Factur-X extension
+//! schema, lopdf then puts it into krilla's XMP packet. The output depends
+//! on the document alone (dates come from the issue date, never the clock),
+//! so the same invoice gives the same bytes. Coordinates are `f32` points;
+//! amounts stay integers until `rules::locale` writes them.
+//!
+//! The files: `fonts` (DejaVu Sans and its measures), `page` (the drawing
+//! operations of a page), `text` (fitting and wrapping), `figures` (amounts,
+//! rates and IBANs as the page writes them), `qr` (the EPC payload and its
+//! QR code), `layout` (the sections of the page), `render` (krilla) and
+//! `xmp` (the Factur-X metadata). Country and unit names and the choice of
+//! language come from `rules`.
+
+mod figures;
+mod fonts;
+mod layout;
+mod page;
+mod qr;
+mod render;
+#[cfg(test)]
+mod samples;
+mod text;
+mod xmp;
+
+pub use layout::DRAFT_MARK;
+pub use qr::epc_payload;
+pub use xmp::XML_NAME;
+
+use fonts::faces;
+use layout::Sheet;
+use render::render;
+use xmp::with_xmp;
+
+use crate::documents::Document;
+use crate::rules::locale::Lang;
+
+/// Writes the PDF of `doc`, embedding `cii` (the `cii` document's bytes,
+/// unchanged) when given, in the seller country's language.
+///
+/// Fails when krilla refuses the document (a PDF/A rule it checks) or the
+/// written PDF cannot be read back to set its metadata; neither happens for
+/// a document the verdict accepts, whatever its texts hold: long texts wrap
+/// or end in an ellipsis, characters the font lacks are drawn as "�".
+pub fn write(doc: &Document, cii: Option<&[u8]>) -> std::io::Result<Vec<u8>> {
+    let faces = faces().ok_or_else(|| std::io::Error::other("the embedded font cannot be read"))?;
+    let lang = Lang::of_seller(&doc.seller.address.country);
+    let pages = Sheet::lay_out(doc, cii.is_some(), false, lang, faces);
+    let pdf = render(doc, cii, &doc.number, lang, faces, &pages)?;
+    with_xmp(&pdf, cii.is_some())
+}
+
+/// Writes the preview of a draft: the page `write` would lay out for `doc`,
+/// but titled as a draft, without a number (`doc.number` is not shown),
+/// the payment reference or the EPC QR code, with "ENTWURF / DRAFT" across
+/// every page, and as a plain PDF/A-3b: no XML embedded and no Factur-X
+/// metadata, so no program takes it for an e-invoice.
+///
+/// Fails as `write` does.
+pub fn write_draft(doc: &Document) -> std::io::Result<Vec<u8>> {
+    let faces = faces().ok_or_else(|| std::io::Error::other("the embedded font cannot be read"))?;
+    let lang = Lang::of_seller(&doc.seller.address.country);
+    let pages = Sheet::lay_out(doc, false, true, lang, faces);
+    let title = lang.pick("Invoice draft", "Rechnungsentwurf");
+    let pdf = render(doc, None, title, lang, faces, &pages)?;
+    with_xmp(&pdf, false)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use super::samples::{credit, jpy, long, plain, reverse_charge, usd, xml};
+    use super::*;
+    use crate::documents::samples::mixed;
+
+    /// The CPU time this thread has used, in milliseconds: the machine may
+    /// be shared, so wall time alone overstates the cost.
+    fn thread_cpu_ms() -> f64 {
+        let mut t = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `t` is a valid timespec for the call to fill.
+        unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+        t.tv_sec as f64 * 1000.0 + t.tv_nsec as f64 / 1e6
+    }
+
+    fn pages(pdf: &[u8]) -> usize {
+        lopdf::Document::load_mem(pdf).unwrap().get_pages().len()
+    }
+
+    fn contains(hay: &[u8], needle: &[u8]) -> bool {
+        hay.windows(needle.len()).any(|w| w == needle)
+    }
+
+    #[test]
+    fn an_invoice_is_a_deterministic_facturx_pdf() {
+        let doc = mixed();
+        let cii = xml(&doc);
+        let a = write(&doc, Some(&cii)).unwrap();
+        let b = write(&doc, Some(&cii)).unwrap();
+        assert!(a.starts_with(b"%PDF-1.7"));
+        assert!(a == b, "the same invoice gives the same bytes");
+        assert!(contains(&a, b"/AF"));
+        assert!(contains(&a, b"/AFRelationship/Alternative"));
+        assert!(contains(&a, b"factur-x.xml"));
+        assert!(contains(
+            &a,
+            b"<fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>"
+        ));
+        assert!(contains(&a, b"<pdfaid:part>3</pdfaid:part>"));
+        assert_eq!(pages(&a), 1);
+    }
+
+    #[test]
+    fn a_draft_preview_is_a_plain_pdf_a_marked_as_a_draft_without_number_or_qr() {
+        let doc = mixed();
+        let a = write_draft(&doc).unwrap();
+        assert!(a.starts_with(b"%PDF-1.7"));
+        assert!(a == write_draft(&doc).unwrap(), "deterministic");
+        assert!(contains(&a, b"<pdfaid:part>3</pdfaid:part>"));
+        assert!(!contains(&a, b"factur-x.xml") && !contains(&a, b"fx:"));
+        assert!(!contains(&a, b"/AF"));
+        let pdf = lopdf::Document::load_mem(&a).unwrap();
+        let text = pdf.extract_text(&[1]).unwrap();
+        assert!(text.contains(DRAFT_MARK), "{text}");
+        assert!(text.contains("Rechnungsentwurf"), "{text}");
+        assert!(text.contains("keine Rechnung"), "{text}");
+        assert!(!text.contains(&doc.number), "{text}");
+        assert!(!text.contains("Verwendungszweck"), "{text}");
+        assert!(!text.contains("Mit Banking-App scannen"), "{text}");
+        // The invoice itself carries its number and its QR code.
+        let invoice = write(&doc, None).unwrap();
+        let text = lopdf::Document::load_mem(&invoice)
+            .unwrap()
+            .extract_text(&[1])
+            .unwrap();
+        assert!(text.contains(&doc.number) && text.contains("Mit Banking-App scannen"));
+        assert!(!text.contains(DRAFT_MARK));
+    }
+
+    #[test]
+    fn without_xml_it_is_a_plain_pdf_a_that_says_so() {
+        let doc = plain();
+        let pdf = write(&doc, None).unwrap();
+        assert!(pdf.starts_with(b"%PDF-1.7"));
+        assert!(!contains(&pdf, b"factur-x.xml"));
+        assert!(!contains(&pdf, b"fx:"));
+        assert!(!contains(&pdf, b"xmpTPg"));
+        assert!(contains(&pdf, b"<pdfaid:part>3</pdfaid:part>"));
+    }
+
+    #[test]
+    fn two_hundred_lines_run_over_pages() {
+        let doc = long();
+        let cii = xml(&doc);
+        let pdf = write(&doc, Some(&cii)).unwrap();
+        assert!(pages(&pdf) >= 4, "{} pages", pages(&pdf));
+    }
+
+    #[test]
+    fn long_and_odd_texts_never_fail_the_writing() {
+        let mut doc = mixed();
+        let odd = "Ω😀漢字\u{0}\u{7}\r\n\u{E000}\u{200B}e\u{301} ".repeat(3);
+        doc.seller.name = format!("{odd}{}", "Nordlicht ".repeat(2000));
+        doc.seller.legal_info = Some(format!("{odd};").repeat(200));
+        doc.buyer.name = "B".repeat(5000);
+        doc.buyer.address.street = Some(odd.clone());
+        doc.buyer_reference = Some("R".repeat(1000));
+        doc.lines[0].name = format!("{odd}{}", "Beschreibung ".repeat(3000));
+        doc.lines[1].name = String::new();
+        doc.payment_terms = Some(odd.repeat(100));
+        doc.number = format!("{odd}{}", "9".repeat(300));
+        write(&doc, None).unwrap();
+        doc.transfer.as_mut().unwrap().account_holder = Some(odd.clone());
+        write(&doc, Some(b"<x/>")).unwrap();
+    }
+
+    /// With KONTOR_SAMPLES=DIR, writes the sample PDFs (and the CII each
+    /// embeds, as `<stem>.cii.xml`) for tests/interop/einvoice.sh, a page
+    /// image source, and the time one PDF takes.
+    #[test]
+    fn samples() {
+        let samples: [(&str, Document, bool); 7] = [
+            ("mixed", mixed(), true),
+            ("reverse-charge", reverse_charge(), true),
+            ("credit", credit(), true),
+            ("lines200", long(), true),
+            ("jpy", jpy(), true),
+            ("usd", usd(), true),
+            ("plain", plain(), false),
+        ];
+        let dir = std::env::var("KONTOR_SAMPLES").ok();
+        for (stem, doc, with_xml) in &samples {
+            let cii = with_xml.then(|| xml(doc));
+            let pdf = write(doc, cii.as_deref()).unwrap();
+            assert!(pdf.starts_with(b"%PDF"));
+            assert_eq!(contains(&pdf, b"/AF"), *with_xml, "{stem}");
+            assert_eq!(pdf, write(doc, cii.as_deref()).unwrap(), "{stem}");
+            let Some(dir) = &dir else { continue };
+            std::fs::write(format!("{dir}/{stem}.pdf"), &pdf).unwrap();
+            if let Some(cii) = &cii {
+                std::fs::write(format!("{dir}/{stem}.cii.xml"), cii).unwrap();
+            }
+            let runs = 100;
+            let started = Instant::now();
+            let cpu = thread_cpu_ms();
+            for _ in 0..runs {
+                write(doc, cii.as_deref()).unwrap();
+            }
+            println!(
+                "{stem}: {} pages, {} bytes, {:.2} ms per PDF ({:.2} ms CPU)",
+                pages(&pdf),
+                pdf.len(),
+                started.elapsed().as_secs_f64() * 1000.0 / runs as f64,
+                (thread_cpu_ms() - cpu) / runs as f64
+            );
+        }
+    }
+}
