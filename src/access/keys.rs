@@ -28,7 +28,7 @@ const SECRET_LEN: usize = 40;
 /// `lastUsedAt` is written at most this often per key.
 const LAST_USED_GRANULARITY: SignedDuration = SignedDuration::from_secs(60);
 
-/// A key that passed authentication, with what the pipeline needs to know.
+/// A key that passed authentication, with what a request's later checks need to know.
 #[derive(Debug, Clone)]
 pub struct AuthedKey {
     pub id: String,

@@ -18,7 +18,7 @@ pub struct Admitted {
     pub allowance: Allowance,
 }
 
-/// A request turned away by `admit`, with the key's id and bucket when it had a valid key.
+/// A request turned away by the first three checks, with the key's id and bucket when it had a valid key.
 pub struct Turned {
     pub error: Error,
     pub key: Option<(String, Allowance)>,

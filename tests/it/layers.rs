@@ -1,9 +1,9 @@
 //! The shape of the source, checked on it. The layer rule: surfaces
-//! (`console`, `http`) on top, `access`, `books` and `outbox` in the middle,
-//! `rules` and `store` below, `error` under all; every `crate::` and
-//! `super::` path of every file under `src/` (inline paths, `use` lists and
-//! `pub use` alike) must point along an allowed edge. The README's
-//! architecture section lists the same table. Between files: no file names
+//! (`console`, `http`) on top, `access`, `books`, `outbox` and `documents`
+//! in the middle, `rules` and `store` below, `error` under all; every
+//! `crate::` and `super::` path of every file under `src/` (inline paths,
+//! `use` lists and `pub use` alike) must point along an allowed edge.
+//! ARCHITECTURE.md lists the same table. Between files: no file names
 //! another that names it back, directly or around a ring (a parent naming a
 //! child through `child::x` counts, as does a child naming its parent
 //! through `super::x`), and no file of the screens, REST or the agent server

@@ -3,7 +3,7 @@
 //! one embedded style sheet, no script; every flow is a link or a form.
 //!
 //! This module only declares the screens and routes to them: the route
-//! tables, and the pipeline of a signed-in request (the session a cookie
+//! tables, and the way of a signed-in request (the session a cookie
 //! names, the checks every form post passes: the session's form token and
 //! the `Origin`; one read snapshot for a GET; the one place where a page's
 //! `Result` becomes an answer). What the screens share are leaves beside
