@@ -135,10 +135,7 @@ fn insert(
         Purpose::Reset { user_id } => (LinkKind::Reset, None, None, Some(user_id)),
     };
     let token = random_token();
-    let created_by = match by {
-        Actor::Person { id, .. } => Some(id.as_str()),
-        Actor::System => None,
-    };
+    let created_by = by.person_id();
     tx.prepare_cached(
         "INSERT INTO one_time_links
              (token_hash, kind, company_id, email, name, role, user_id, created_by, created_at)

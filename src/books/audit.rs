@@ -1,7 +1,8 @@
 //! Who performed an act on a company's books: each act of a person on the
 //! screens writes one row in the act's own transaction, naming the person,
-//! the act and the record it concerns; the console writes `system`. Event
-//! bodies stay as the contract defines them; this is the product's history.
+//! the act and the record it concerns; the console writes `system`; an act
+//! of an API key names the key. Event bodies stay as the contract defines
+//! them; this is the product's history.
 
 use rusqlite::{params, Connection};
 use serde::Serialize;
@@ -12,40 +13,70 @@ use crate::store::db::Tx;
 use crate::store::row::Row;
 use crate::store::tenant::Tenant;
 
-/// Who acted: a person (their id and e-mail address) or the console.
+/// Who acted.
 #[derive(Debug, Clone)]
 pub enum Actor {
+    /// A person (their id and e-mail address): on the screens, or named by
+    /// the console's `--as`.
     Person { id: String, email: String },
+    /// An API key (its id and name): REST and the agent tools.
+    Key { id: String, name: String },
+    /// The console without `--as` (the operator).
     System,
+}
+
+impl Actor {
+    /// The person's id, for a person.
+    pub fn person_id(&self) -> Option<&str> {
+        match self {
+            Actor::Person { id, .. } => Some(id),
+            Actor::Key { .. } | Actor::System => None,
+        }
+    }
+
+    /// The key's id, for a key.
+    pub fn key_id(&self) -> Option<&str> {
+        match self {
+            Actor::Key { id, .. } => Some(id),
+            Actor::Person { .. } | Actor::System => None,
+        }
+    }
 }
 
 /// One act in the history of a record.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Entry {
+    /// A person's e-mail address, a key's name, or `system`.
     pub actor: String,
+    /// The key that acted, when a key did.
+    pub key_id: Option<String>,
     pub act: String,
     pub subject: String,
     pub at: String,
 }
 
 /// Records that `actor` performed `act` (`customer.created`, …) on the
-/// record `subject`, inside the act's transaction.
+/// record `subject`, inside the act's transaction. A person's row names
+/// them by id and e-mail address, a key's by id and name, the system's as
+/// `system`.
 ///
 /// Fails only on a storage error.
 pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, act: &str, subject: &str) -> Result<()> {
-    let (user_id, name) = match actor {
-        Actor::Person { id, email } => (Some(id.as_str()), email.as_str()),
-        Actor::System => (None, "system"),
+    let name = match actor {
+        Actor::Person { email, .. } => email.as_str(),
+        Actor::Key { name, .. } => name.as_str(),
+        Actor::System => "system",
     };
     tx.prepare_cached(
-        "INSERT INTO audit (company_id, environment, user_id, actor, act, subject, at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO audit (company_id, environment, user_id, key_id, actor, act, subject, at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?
     .execute(params![
         tenant.company_id,
         tenant.environment,
-        user_id,
+        actor.person_id(),
+        actor.key_id(),
         name,
         act,
         subject,
@@ -71,7 +102,7 @@ pub fn history_of(conn: &Connection, tenant: &Tenant, subjects: &[&str]) -> Resu
     }
     let places: Vec<String> = (0..subjects.len()).map(|i| format!("?{}", i + 3)).collect();
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT actor, act, subject, at FROM audit
+        "SELECT CAST(seq AS TEXT), actor, key_id, act, subject, at FROM audit
          WHERE company_id = ?1 AND environment = ?2 AND subject IN ({}) ORDER BY seq",
         places.join(", ")
     ))?;
@@ -80,10 +111,11 @@ pub fn history_of(conn: &Connection, tenant: &Tenant, subjects: &[&str]) -> Resu
     let rows = stmt.query_map(values.as_slice(), |row| {
         let r = Row::new(row, "audit");
         Ok(Entry {
-            actor: r.get(0)?,
-            act: r.get(1)?,
-            subject: r.get(2)?,
-            at: r.get(3)?,
+            actor: r.get(1)?,
+            key_id: r.get(2)?,
+            act: r.get(3)?,
+            subject: r.get(4)?,
+            at: r.get(5)?,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)

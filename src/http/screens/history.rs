@@ -49,6 +49,15 @@ pub fn act_name(lang: Lang, act: &str) -> String {
     lang.pick(en, de).to_string()
 }
 
+/// Who acted, for a person: an e-mail address, `system`, or an API key by
+/// its name.
+fn actor_name(lang: Lang, entry: &Entry) -> String {
+    match entry.key_id {
+        Some(_) => format!("{}{}", lang.pick("API key ", "API-Schlüssel "), entry.actor),
+        None => entry.actor.clone(),
+    }
+}
+
 /// A moment of the audit (RFC 3339) as a person reads it in `zone`:
 /// `23.11.2026, 14:05` or `23 Nov 2026, 14:05`.
 pub fn when(lang: Lang, zone: &jiff::tz::TimeZone, at: &str) -> String {
@@ -88,7 +97,7 @@ pub fn section(ctx: &Ctx, entries: &[Entry]) -> Result<Markup> {
             } @else {
                 ul.history {
                     @for entry in entries {
-                        li { (when(lang, &zone, &entry.at)) " · " (entry.actor) " · " (act_name(lang, &entry.act)) }
+                        li { (when(lang, &zone, &entry.at)) " · " (actor_name(lang, entry)) " · " (act_name(lang, &entry.act)) }
                     }
                 }
             }
