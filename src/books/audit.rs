@@ -1,7 +1,8 @@
 //! Who performed an act on a company's books: each act of a person on the
 //! screens writes one row in the act's own transaction, naming the person,
-//! the act and the record it concerns; the console writes `system`; an act
-//! of an API key names the key. Event bodies stay as the contract defines
+//! the act (an `Act`, stored as its `customer.created`-style name) and the
+//! record it concerns; the console writes `system`; an act of an API key
+//! names the key. Event bodies stay as the contract defines
 //! them; this is the product's history.
 
 use rusqlite::{params, Connection};
@@ -12,6 +13,54 @@ use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::row::Row;
 use crate::store::tenant::Tenant;
+use crate::stored_enum;
+
+stored_enum! {
+    /// An act as the audit names it. The stored names are the history's:
+    /// a name, once written, stays.
+    pub enum Act {
+        CustomerCreated = "customer.created",
+        CustomerChanged = "customer.changed",
+        JobCreated = "job.created",
+        JobChanged = "job.changed",
+        JobMoved = "job.moved",
+        JobNoted = "job.noted",
+        DraftCreated = "draft.created",
+        DraftLineAdded = "draft.line.added",
+        DraftLineChanged = "draft.line.changed",
+        DraftLineRemoved = "draft.line.removed",
+        DraftReferencesSet = "draft.references.set",
+        /// The draft's side of issuing; the invoice's is `InvoiceIssued`.
+        DraftIssued = "draft.issued",
+        InvoiceIssued = "invoice.issued",
+        InvoiceCancelled = "invoice.cancelled",
+        /// The credit note of a cancellation, issued.
+        CorrectionIssued = "correction.issued",
+        PaymentRecorded = "payment.recorded",
+        BillRecorded = "bill.recorded",
+        BillPaid = "bill.paid",
+        BillCreditApplied = "bill.credit_applied",
+        BooksClosed = "books.closed",
+        KeyCreated = "key.created",
+        KeyRevoked = "key.revoked",
+        WebhookRegistered = "webhook.registered",
+        WebhookDisabled = "webhook.disabled",
+        WebhookRedelivered = "webhook.redelivered",
+        UserAdded = "user.added",
+        UserInvited = "user.invited",
+        UserJoined = "user.joined",
+        UserRoleChanged = "user.role_changed",
+        UserDisabled = "user.disabled",
+        UserEnabled = "user.enabled",
+        UserResetLinkMade = "user.reset_link_made",
+        UserPasswordReset = "user.password_reset",
+        UserPasswordSet = "user.password_set",
+        CompanyChanged = "company.changed",
+        CompanyPaymentDaysChanged = "company.payment_days_changed",
+        CompanyPlanChanged = "company.plan_changed",
+        CompanyWorkflowChanged = "company.workflow_changed",
+    }
+}
 
 /// Who acted.
 #[derive(Debug, Clone)]
@@ -51,18 +100,17 @@ pub struct Entry {
     pub actor: String,
     /// The key that acted, when a key did.
     pub key_id: Option<String>,
-    pub act: String,
+    pub act: Act,
     pub subject: String,
     pub at: String,
 }
 
-/// Records that `actor` performed `act` (`customer.created`, …) on the
-/// record `subject`, inside the act's transaction. A person's row names
-/// them by id and e-mail address, a key's by id and name, the system's as
-/// `system`.
+/// Records that `actor` performed `act` on the record `subject`, inside
+/// the act's transaction. A person's row names them by id and e-mail address, a key's by id and
+/// name, the system's as `system`.
 ///
 /// Fails only on a storage error.
-pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, act: &str, subject: &str) -> Result<()> {
+pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, act: Act, subject: &str) -> Result<()> {
     let name = match actor {
         Actor::Person { email, .. } => email.as_str(),
         Actor::Key { name, .. } => name.as_str(),
@@ -87,7 +135,7 @@ pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, act: &str, subject: &str)
 
 /// The history of one record of the tenant, oldest first.
 ///
-/// Fails only on a storage error.
+/// Fails only on a storage error (or a stored act this binary does not know).
 pub fn history(conn: &Connection, tenant: &Tenant, subject: &str) -> Result<Vec<Entry>> {
     history_of(conn, tenant, &[subject])
 }
@@ -95,7 +143,7 @@ pub fn history(conn: &Connection, tenant: &Tenant, subject: &str) -> Result<Vec<
 /// The history of several records of the tenant together (an invoice and
 /// the draft it was issued from), oldest first.
 ///
-/// Fails only on a storage error.
+/// Fails only on a storage error (or a stored act this binary does not know).
 pub fn history_of(conn: &Connection, tenant: &Tenant, subjects: &[&str]) -> Result<Vec<Entry>> {
     if subjects.is_empty() {
         return Ok(Vec::new());

@@ -7,7 +7,7 @@ use rusqlite::Connection;
 use serde::Serialize;
 
 use crate::access::people::{self, Capability};
-use crate::books::audit::{self, Actor};
+use crate::books::audit::{self, Act, Actor};
 use crate::books::company::{self, Owned};
 use crate::error::{Error, Result};
 use crate::store::db::Tx;
@@ -78,6 +78,6 @@ pub fn company_books(company_id: &str) -> Tenant {
 /// row.
 ///
 /// Fails when the row cannot be written.
-pub fn record(tx: &Tx, books: &Tenant, actor: &Actor, act: &str, subject: &str) -> Result<()> {
+pub fn record(tx: &Tx, books: &Tenant, actor: &Actor, act: Act, subject: &str) -> Result<()> {
     audit::record(tx, books, actor, act, subject)
 }

@@ -2,6 +2,7 @@
 //! and every account's debit and credit totals.
 
 use crate::access::people::Capability;
+use crate::books::audit::Act;
 use crate::books::company;
 use crate::books::ledger;
 use crate::console::acting::{actor, no_actor, print, record};
@@ -23,7 +24,7 @@ pub fn run(db: &Db, cmd: &BooksCommand, acting: Option<&str>) -> Result<()> {
             let t = company::tenant(tx, company, mode.environment())?;
             let closed = ledger::close(tx, &t, through)?;
             let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-            record(tx, &t, &actor, "books.closed", through)?;
+            record(tx, &t, &actor, Act::BooksClosed, through)?;
             Ok(closed)
         })?),
         BooksCommand::TrialBalance {

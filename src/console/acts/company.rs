@@ -3,6 +3,7 @@
 //! the company with its particulars.
 
 use crate::access::people::Capability;
+use crate::books::audit::Act;
 use crate::books::company::{
     self, Company, CompanyInput, NewCompany, ParticularsChange, ParticularsInput,
 };
@@ -30,14 +31,14 @@ pub fn run(db: &Db, cmd: &CompanyCommand, acting: Option<&str>) -> Result<()> {
             clear,
         } => set(db, acting, id, particulars, *payment_days, clear)?,
         CompanyCommand::Plan { company: id, plan } => {
-            change_settings(db, acting, id, "company.plan_changed", |tx| {
+            change_settings(db, acting, id, Act::CompanyPlanChanged, |tx| {
                 company::set_plan(tx, id, plan)
             })?
         }
         CompanyCommand::Workflow {
             company: id,
             stages,
-        } => change_settings(db, acting, id, "company.workflow_changed", |tx| {
+        } => change_settings(db, acting, id, Act::CompanyWorkflowChanged, |tx| {
             company::set_workflow(tx, id, stages)
         })?,
     };
@@ -90,11 +91,11 @@ fn set(
         let mut company = current;
         if !change.is_empty() {
             company = company::set_particulars(tx, id, change)?;
-            record(tx, &company_books(id), &actor, "company.changed", id)?;
+            record(tx, &company_books(id), &actor, Act::CompanyChanged, id)?;
         }
         if let Some(days) = days {
             company = company::set_payment_days(tx, id, days)?;
-            let act = "company.payment_days_changed";
+            let act = Act::CompanyPaymentDaysChanged;
             record(tx, &company_books(id), &actor, act, id)?;
         }
         Ok(company)
@@ -107,7 +108,7 @@ fn change_settings(
     db: &Db,
     acting: Option<&str>,
     id: &str,
-    act: &str,
+    act: Act,
     change: impl FnOnce(&Tx) -> Result<Company>,
 ) -> Result<Company> {
     db.write(|tx| {

@@ -2,6 +2,7 @@
 //! and buyer's particulars. Each prints the customer.
 
 use crate::access::people::Capability;
+use crate::books::audit::Act;
 use crate::books::company::{self, Owned};
 use crate::books::customers::{self, CustomerChange, CustomerChangeInput};
 use crate::console::acting::{actor, books_of, print, record};
@@ -37,7 +38,7 @@ fn terms(
         let t = company::owner(tx, Owned::Customer, customer, mode.environment())?;
         let changed = customers::set_terms(tx, &t, customer, payment_days)?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-        record(tx, &t, &actor, "customer.changed", customer)?;
+        record(tx, &t, &actor, Act::CustomerChanged, customer)?;
         Ok(changed)
     })?);
     Ok(())
@@ -54,7 +55,7 @@ fn set(db: &Db, acting: Option<&str>, args: &CustomerSetArgs) -> Result<()> {
         let change = CustomerChange::check(input, &current)?;
         let changed = customers::change(tx, &t, customer, change)?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-        record(tx, &t, &actor, "customer.changed", customer)?;
+        record(tx, &t, &actor, Act::CustomerChanged, customer)?;
         Ok(changed)
     })?);
     Ok(())

@@ -3,6 +3,7 @@
 //! Each prints the draft, or, once issued, the invoice.
 
 use crate::access::people::Capability;
+use crate::books::audit::Act;
 use crate::books::company::{self, Owned};
 use crate::books::drafts::{
     self, DocumentType, DraftInput, DraftLineInput, NewDraft, NewDraftLine, ReferencesChange,
@@ -63,7 +64,7 @@ fn create(db: &Db, acting: Option<&str>, company: &str, new: NewDraft, mode: Mod
         let t = company::tenant(tx, company, mode.environment())?;
         let id = drafts::create(tx, &t, &new)?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-        record(tx, &t, &actor, "draft.created", &id)?;
+        record(tx, &t, &actor, Act::DraftCreated, &id)?;
         drafts::get(tx, &t, &id)
     })?);
     Ok(())
@@ -78,7 +79,7 @@ fn line(db: &Db, acting: Option<&str>, args: &DraftLineArgs) -> Result<()> {
         let line = NewDraftLine::check(input, &company::get(tx, &t.company_id)?)?;
         drafts::add_line(tx, &t, draft, &line)?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-        record(tx, &t, &actor, "draft.line.added", draft)?;
+        record(tx, &t, &actor, Act::DraftLineAdded, draft)?;
         drafts::get(tx, &t, draft)
     })?);
     Ok(())
@@ -95,7 +96,7 @@ fn set(db: &Db, acting: Option<&str>, args: &DraftSetArgs) -> Result<()> {
         if !change.is_empty() {
             drafts::set_references(tx, &t, draft, change)?;
             let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-            record(tx, &t, &actor, "draft.references.set", draft)?;
+            record(tx, &t, &actor, Act::DraftReferencesSet, draft)?;
         }
         drafts::get(tx, &t, draft)
     })?);
@@ -114,8 +115,8 @@ fn issue(
         let t = company::owner(tx, Owned::Draft, draft, mode.environment())?;
         let id = issue::issue(tx, &t, draft, options)?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-        record(tx, &t, &actor, "draft.issued", draft)?;
-        record(tx, &t, &actor, "invoice.issued", &id)?;
+        record(tx, &t, &actor, Act::DraftIssued, draft)?;
+        record(tx, &t, &actor, Act::InvoiceIssued, &id)?;
         invoices::get_by_id(tx, &t, &id)
     })?);
     Ok(())

@@ -4,6 +4,7 @@
 use serde_json::json;
 
 use crate::access::people::Capability;
+use crate::books::audit::Act;
 use crate::books::company;
 use crate::books::invoices;
 use crate::books::invoices::cancel::{self, CancelInput, Cancellation};
@@ -61,8 +62,8 @@ fn cancel(
         let t = company::tenant(tx, company, mode.environment())?;
         let (original, correction) = cancel::cancel(tx, &t, number, request)?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-        record(tx, &t, &actor, "invoice.cancelled", &original)?;
-        record(tx, &t, &actor, "correction.issued", &correction)?;
+        record(tx, &t, &actor, Act::InvoiceCancelled, &original)?;
+        record(tx, &t, &actor, Act::CorrectionIssued, &correction)?;
         Ok(json!({
             "cancelled": invoices::get_by_id(tx, &t, &original)?,
             "correction": invoices::get_by_id(tx, &t, &correction)?,

@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use crate::access::keys::{self, KeyInput, NewKey};
 use crate::access::people::Capability;
+use crate::books::audit::Act;
 use crate::books::company;
 use crate::console::acting::{actor, company_books, no_actor, print, record};
 use crate::console::args::KeyCommand;
@@ -50,7 +51,7 @@ fn create(db: &Db, acting: Option<&str>, company: &str, new: NewKey) -> Result<V
         let actor = actor(tx, acting, company, Capability::ManageDevelopers)?;
         let key = keys::create(tx, new)?;
         let id = key["id"].as_str().unwrap_or_default();
-        record(tx, &company_books(company), &actor, "key.created", id)?;
+        record(tx, &company_books(company), &actor, Act::KeyCreated, id)?;
         Ok(key)
     })
 }
@@ -61,7 +62,7 @@ fn revoke(db: &Db, acting: Option<&str>, key: &str) -> Result<Value> {
         let revoked = keys::revoke(tx, key)?;
         let company = revoked["companyId"].as_str().unwrap_or_default();
         let actor = actor(tx, acting, company, Capability::ManageDevelopers)?;
-        record(tx, &company_books(company), &actor, "key.revoked", key)?;
+        record(tx, &company_books(company), &actor, Act::KeyRevoked, key)?;
         Ok(revoked)
     })
 }

@@ -4,6 +4,7 @@
 use serde_json::json;
 
 use crate::access::people::Capability;
+use crate::books::audit::Act;
 use crate::books::company;
 use crate::books::invoices;
 use crate::books::settlement::{self, NewPayment};
@@ -28,7 +29,7 @@ pub fn run(db: &Db, cmd: &PaymentCommand, acting: Option<&str>) -> Result<()> {
         let t = company::tenant(tx, company, mode.environment())?;
         let (paid, invoice_id) = settlement::pay_invoice(tx, &t, invoice, &payment)?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-        record(tx, &t, &actor, "payment.recorded", &invoice_id)?;
+        record(tx, &t, &actor, Act::PaymentRecorded, &invoice_id)?;
         Ok(json!({ "payment": paid, "invoice": invoices::get_by_id(tx, &t, &invoice_id)? }))
     })?);
     Ok(())

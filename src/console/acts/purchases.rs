@@ -5,6 +5,7 @@
 use serde_json::json;
 
 use crate::access::people::Capability;
+use crate::books::audit::Act;
 use crate::books::company::{self, Owned};
 use crate::books::purchases::{self, NewPurchase, PurchaseInput};
 use crate::books::settlement::{self, CreditInput, CreditRequest, NewPayment};
@@ -51,7 +52,7 @@ fn record_bill(db: &Db, acting: Option<&str>, args: &PurchaseRecordArgs) -> Resu
         let t = company::tenant(tx, &args.company, args.mode.environment())?;
         let id = purchases::record(tx, &t, &new)?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-        record(tx, &t, &actor, "bill.recorded", &id)?;
+        record(tx, &t, &actor, Act::BillRecorded, &id)?;
         purchases::get(tx, &t, &id)
     })?);
     Ok(())
@@ -69,7 +70,7 @@ fn pay(
         let t = company::owner(tx, Owned::Purchase, purchase, mode.environment())?;
         let paid = settlement::pay_bill(tx, &t, purchase, payment)?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-        record(tx, &t, &actor, "bill.paid", purchase)?;
+        record(tx, &t, &actor, Act::BillPaid, purchase)?;
         Ok(json!({ "payment": paid, "purchase": purchases::get(tx, &t, purchase)? }))
     })?);
     Ok(())
@@ -88,7 +89,7 @@ fn apply_credit(
         let t = company::owner(tx, Owned::Purchase, credit, mode.environment())?;
         let applied = settlement::apply_credit(tx, &t, credit, bill, request)?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-        record(tx, &t, &actor, "bill.credit_applied", bill)?;
+        record(tx, &t, &actor, Act::BillCreditApplied, bill)?;
         Ok(json!({
             "application": applied,
             "credit": purchases::get(tx, &t, credit)?,

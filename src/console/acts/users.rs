@@ -9,7 +9,7 @@ use serde_json::json;
 
 use crate::access::links;
 use crate::access::people::{self, Capability, Member};
-use crate::books::audit::Actor;
+use crate::books::audit::{Act, Actor};
 use crate::books::company;
 use crate::console::acting::{actor, company_books, no_actor, print, record};
 use crate::console::args::{UserCommand, UserCreateArgs};
@@ -73,7 +73,7 @@ fn create(db: &Db, args: &UserCreateArgs, acting: Option<&str>) -> Result<Member
         let actor = actor(tx, acting, company, Capability::ManageUsers)?;
         let member = people::add(tx, &new)?;
         let books = company_books(company);
-        record(tx, &books, &actor, "user.added", &member.id)?;
+        record(tx, &books, &actor, Act::UserAdded, &member.id)?;
         Ok(member)
     })
 }
@@ -99,11 +99,11 @@ fn on_member(
         let actor = actor(tx, acting, company, Capability::ManageUsers)?;
         let id = people::member_by_email(tx, company, email)?.id;
         let (member, act) = match change {
-            Change::Disable => (people::disable_in(tx, company, &id)?, "user.disabled"),
-            Change::Enable => (people::enable_in(tx, company, &id)?, "user.enabled"),
+            Change::Disable => (people::disable_in(tx, company, &id)?, Act::UserDisabled),
+            Change::Enable => (people::enable_in(tx, company, &id)?, Act::UserEnabled),
             Change::Role(role) => (
                 people::set_role(tx, company, &id, role)?,
-                "user.role_changed",
+                Act::UserRoleChanged,
             ),
         };
         record(tx, &company_books(company), &actor, act, &member.id)?;
@@ -119,7 +119,7 @@ fn disable_everywhere(db: &Db, acting: Option<&str>, email: &str) -> Result<()> 
     )?;
     let person = db.write(|tx| {
         let person = people::disable(tx, email)?;
-        record_everywhere(tx, &person.id, "user.disabled")?;
+        record_everywhere(tx, &person.id, Act::UserDisabled)?;
         Ok(person)
     })?;
     print(&json!({ "id": person.id, "email": person.email, "disabled": true }));
@@ -135,7 +135,7 @@ fn set_password(db: &Db, acting: Option<&str>, email: &str) -> Result<()> {
     let password = password_from_stdin()?;
     let person = db.write(|tx| {
         let person = people::set_password(tx, email, &password)?;
-        record_everywhere(tx, &person.id, "user.password_set")?;
+        record_everywhere(tx, &person.id, Act::UserPasswordSet)?;
         Ok(person)
     })?;
     print(&json!({ "id": person.id, "email": person.email, "passwordChanged": true }));
@@ -165,7 +165,7 @@ fn reset(
         let actor = actor(tx, acting, company, Capability::ManageUsers)?;
         let member = people::member_by_email(tx, company, email)?;
         let made = links::reset(tx, company, &member.id, &actor, jiff::Timestamp::now())?;
-        let act = "user.reset_link_made";
+        let act = Act::UserResetLinkMade;
         record(tx, &company_books(company), &actor, act, &member.id)?;
         Ok(made)
     })?;
@@ -195,7 +195,7 @@ fn password_from_stdin() -> Result<String> {
 
 /// Records an act on a person in every company they belong to (an act
 /// of the operator across kontor).
-fn record_everywhere(tx: &Tx, user_id: &str, act: &str) -> Result<()> {
+fn record_everywhere(tx: &Tx, user_id: &str, act: Act) -> Result<()> {
     for company_id in people::company_ids(tx, user_id)? {
         let books = company_books(&company_id);
         record(tx, &books, &Actor::System, act, user_id)?;

@@ -2,6 +2,7 @@
 //! endpoints, and sending a delivery's event again.
 
 use crate::access::people::Capability;
+use crate::books::audit::Act;
 use crate::books::company::{self, Owned};
 use crate::console::acting::{actor, no_actor, print, record};
 use crate::console::args::WebhookCommand;
@@ -34,7 +35,7 @@ pub fn run(db: &Db, cmd: &WebhookCommand, acting: Option<&str>) -> Result<()> {
             let t = company::owner(tx, Owned::Delivery, delivery, mode.environment())?;
             let id = endpoints::redeliver(tx, &t, delivery)?;
             let actor = actor(tx, acting, &t.company_id, Capability::ManageDevelopers)?;
-            record(tx, &t, &actor, "webhook.redelivered", &id)?;
+            record(tx, &t, &actor, Act::WebhookRedelivered, &id)?;
             endpoints::delivery(tx, &t, &id)
         })?),
     }

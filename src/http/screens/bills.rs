@@ -18,7 +18,7 @@ use super::history;
 use super::page::{csrf, may_act, money, pager, screen, screen_with, see_other, Screen};
 use super::payment::{self, PAYMENT};
 use crate::access::people::Capability;
-use crate::books::audit;
+use crate::books::audit::{self, Act};
 use crate::books::company;
 use crate::books::purchases::{self, NewPurchase, PurchaseInput, PurchaseKind, PurchaseView};
 use crate::books::settlement::{self, NewPayment, PaymentInput};
@@ -181,7 +181,7 @@ pub fn create(ctx: &Ctx) -> Result<Answer> {
     }));
     let recorded = BILL.act(ctx, checked, |tx, new| {
         let id = purchases::record(tx, tenant, &new)?;
-        audit::record(tx, tenant, &ctx.actor(), "bill.recorded", &id)?;
+        audit::record(tx, tenant, &ctx.actor(), Act::BillRecorded, &id)?;
         Ok(id)
     })?;
     match recorded {
@@ -274,7 +274,7 @@ pub fn pay(ctx: &Ctx, id: &str) -> Result<Answer> {
     }));
     let paid = PAYMENT.act(ctx, checked, |tx, payment| {
         settlement::pay_bill(tx, tenant, id, &payment)?;
-        audit::record(tx, tenant, &ctx.actor(), "bill.paid", id)
+        audit::record(tx, tenant, &ctx.actor(), Act::BillPaid, id)
     })?;
     match paid {
         Acted::Done(()) => Ok(see_other(&format!("/bills/{id}?done=paid"))),

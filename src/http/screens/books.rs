@@ -13,7 +13,7 @@ use super::context::Ctx;
 use super::form::{queried, Acted, Form, FormField, Problems, Reading};
 use super::page::{csrf, may_act, money, screen, screen_with, see_other, Screen};
 use crate::access::people::Capability;
-use crate::books::audit;
+use crate::books::audit::{self, Act};
 use crate::books::ledger::{self, AccountAmount};
 use crate::error::Result;
 use crate::http::app::Answer;
@@ -170,7 +170,7 @@ pub fn close(ctx: &Ctx) -> Result<Answer> {
     }
     let closed = CLOSE.act(ctx, read.check(Ok(())), |tx, ()| {
         ledger::close(tx, tenant, &through)?;
-        audit::record(tx, tenant, &ctx.actor(), "books.closed", &through)
+        audit::record(tx, tenant, &ctx.actor(), Act::BooksClosed, &through)
     })?;
     match closed {
         Acted::Done(()) => Ok(see_other("/books?closed=1")),

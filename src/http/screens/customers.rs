@@ -13,7 +13,7 @@ use super::form::{both, queried, required_note, search_form, Acted, Form, FormFi
 use super::history;
 use super::page::{csrf, may_act, pager, screen, screen_with, see_other, Screen};
 use crate::access::people::Capability;
-use crate::books::audit;
+use crate::books::audit::{self, Act};
 use crate::books::company;
 use crate::books::customers::{
     self, Customer, CustomerChange, CustomerChangeInput, CustomerInput, EinvoiceFormat, NewCustomer,
@@ -321,7 +321,7 @@ pub fn create(ctx: &Ctx) -> Result<Answer> {
     let company = company::get(ctx.conn, &tenant.company_id)?;
     let created = NEW.act(ctx, NewCustomer::check(input(ctx), &company), |tx, new| {
         let id = customers::create(tx, tenant, &new)?;
-        audit::record(tx, tenant, &ctx.actor(), "customer.created", &id)?;
+        audit::record(tx, tenant, &ctx.actor(), Act::CustomerCreated, &id)?;
         Ok(id)
     })?;
     match created {
@@ -426,7 +426,7 @@ pub fn update(ctx: &Ctx, id: &str) -> Result<Answer> {
         if let Some(days) = days {
             customers::set_terms(tx, tenant, id, days)?;
         }
-        audit::record(tx, tenant, &ctx.actor(), "customer.changed", id)
+        audit::record(tx, tenant, &ctx.actor(), Act::CustomerChanged, id)
     })?;
     match changed {
         Acted::Done(()) => Ok(see_other(&format!("/customers/{id}?saved=1"))),

@@ -18,7 +18,7 @@ use super::page::{csrf, pager, screen, screen_with, see_other, Screen};
 use crate::access::keys::{self, KeyInput, NewKey};
 use crate::access::people::Capability;
 use crate::access::scopes::Scope;
-use crate::books::audit;
+use crate::books::audit::{self, Act};
 use crate::error::Result;
 use crate::http::app::Answer;
 use crate::outbox::endpoints::{self, DeliveryState, Endpoint, EndpointInput, NewEndpoint};
@@ -329,7 +329,7 @@ pub fn create_key(ctx: &Ctx) -> Result<Answer> {
     let created = KEY.act(ctx, checked, |tx, new| {
         let key = keys::create(tx, new)?;
         let id = key["id"].as_str().unwrap_or_default().to_string();
-        audit::record(tx, tenant, &ctx.actor(), "key.created", &id)?;
+        audit::record(tx, tenant, &ctx.actor(), Act::KeyCreated, &id)?;
         Ok(key)
     })?;
     match created {
@@ -379,7 +379,7 @@ pub fn revoke_key(ctx: &Ctx, id: &str) -> Result<Answer> {
     ctx.write(|tx| {
         keys::get(tx, &tenant.company_id, id)?;
         keys::revoke(tx, id)?;
-        audit::record(tx, tenant, &ctx.actor(), "key.revoked", id)
+        audit::record(tx, tenant, &ctx.actor(), Act::KeyRevoked, id)
     })?;
     Ok(see_other("/developers?done=revoked"))
 }
@@ -399,7 +399,13 @@ pub fn create_endpoint(ctx: &Ctx) -> Result<Answer> {
     let checked = NewEndpoint::check(input, ctx.app.webhook_policy);
     let created = ENDPOINT.act(ctx, checked, |tx, new| {
         let endpoint = endpoints::create_shown(tx, tenant, &new)?;
-        audit::record(tx, tenant, &ctx.actor(), "webhook.registered", &endpoint.id)?;
+        audit::record(
+            tx,
+            tenant,
+            &ctx.actor(),
+            Act::WebhookRegistered,
+            &endpoint.id,
+        )?;
         Ok(endpoint)
     })?;
     match created {
@@ -548,7 +554,7 @@ pub fn disable_endpoint(ctx: &Ctx, id: &str) -> Result<Answer> {
     let tenant = &ctx.session.tenant;
     ctx.write(|tx| {
         endpoints::disable(tx, tenant, id)?;
-        audit::record(tx, tenant, &ctx.actor(), "webhook.disabled", id)
+        audit::record(tx, tenant, &ctx.actor(), Act::WebhookDisabled, id)
     })?;
     Ok(see_other(&format!(
         "/developers/webhooks/{id}?done=disabled"
@@ -562,7 +568,7 @@ pub fn redeliver(ctx: &Ctx, id: &str, delivery: &str) -> Result<Answer> {
     ctx.write(|tx| {
         endpoints::delivery_to(tx, tenant, id, delivery)?;
         let again = endpoints::redeliver(tx, tenant, delivery)?;
-        audit::record(tx, tenant, &ctx.actor(), "webhook.redelivered", &again)
+        audit::record(tx, tenant, &ctx.actor(), Act::WebhookRedelivered, &again)
     })?;
     Ok(see_other(&format!(
         "/developers/webhooks/{id}?done=redelivered"

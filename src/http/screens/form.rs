@@ -45,7 +45,7 @@
 //!     // 3. The books' act and its audit row, in one transaction.
 //!     let paid = PAYMENT.act(ctx, checked, |tx, payment| {
 //!         settlement::pay_bill(tx, tenant, id, &payment)?;
-//!         audit::record(tx, tenant, &ctx.actor(), "bill.paid", id)
+//!         audit::record(tx, tenant, &ctx.actor(), Act::BillPaid, id)
 //!     })?;
 //!     // 4. Done: a redirect naming what was done; refused: the page again.
 //!     match paid {

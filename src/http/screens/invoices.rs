@@ -21,7 +21,7 @@ use super::history;
 use super::page::{csrf, may_act, money, pager, screen_with, security_headers, see_other, Screen};
 use super::payment::{self, method_name, PAYMENT};
 use crate::access::people::Capability;
-use crate::books::audit;
+use crate::books::audit::{self, Act};
 use crate::books::invoices::cancel::{self, CancelInput, Cancellation};
 use crate::books::invoices::{
     self, documents, Filter, FilterInput, InvoiceView, PaymentState, Status,
@@ -464,7 +464,7 @@ pub fn pay(ctx: &Ctx, number: &str) -> Result<Answer> {
     }));
     let paid = PAYMENT.act(ctx, checked, |tx, payment| {
         let (_, id) = settlement::pay_invoice(tx, tenant, number, &payment)?;
-        audit::record(tx, tenant, &ctx.actor(), "payment.recorded", &id)
+        audit::record(tx, tenant, &ctx.actor(), Act::PaymentRecorded, &id)
     })?;
     match paid {
         Acted::Done(()) => Ok(see_other(&href(number, "?done=paid"))),
@@ -542,8 +542,8 @@ pub fn cancel(ctx: &Ctx, number: &str) -> Result<Answer> {
     });
     let cancelled = CANCEL.act(ctx, checked, |tx, request| {
         let (original, correction) = cancel::cancel(tx, tenant, number, &request)?;
-        audit::record(tx, tenant, &ctx.actor(), "invoice.cancelled", &original)?;
-        audit::record(tx, tenant, &ctx.actor(), "correction.issued", &correction)?;
+        audit::record(tx, tenant, &ctx.actor(), Act::InvoiceCancelled, &original)?;
+        audit::record(tx, tenant, &ctx.actor(), Act::CorrectionIssued, &correction)?;
         Ok(invoices::get_by_id(tx, tenant, &correction)?.number)
     })?;
     match cancelled {

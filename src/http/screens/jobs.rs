@@ -15,7 +15,7 @@ use super::form::{message, queried, search_form, Acted, Form, FormField, Problem
 use super::history;
 use super::page::{csrf, may_act, pager, screen_with, see_other, Screen};
 use crate::access::people::Capability;
-use crate::books::audit;
+use crate::books::audit::{self, Act};
 use crate::books::company;
 use crate::books::transactions::{
     self, Change, Filter, FilterInput, NewNote, NoteInput, PatchInput, TransactionRecord,
@@ -302,7 +302,7 @@ pub fn move_stage(ctx: &Ctx, id: &str) -> Result<Answer> {
     });
     let moved = JOB.act(ctx, checked, |tx, change| {
         transactions::update(tx, tenant, id, &change)?;
-        audit::record(tx, tenant, &ctx.actor(), "job.moved", id)
+        audit::record(tx, tenant, &ctx.actor(), Act::JobMoved, id)
     })?;
     answer(ctx, id, "moved", moved, Some(stage), "")
 }
@@ -319,7 +319,7 @@ pub fn add_note(ctx: &Ctx, id: &str) -> Result<Answer> {
     });
     let added = JOB.act(ctx, checked, |tx, note| {
         transactions::add_note(tx, tenant, &note, &ctx.session.person.name)?;
-        audit::record(tx, tenant, &ctx.actor(), "job.noted", id)
+        audit::record(tx, tenant, &ctx.actor(), Act::JobNoted, id)
     })?;
     answer(ctx, id, "noted", added, None, text)
 }

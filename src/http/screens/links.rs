@@ -27,7 +27,7 @@ use super::visit::{cookie, same_origin, set_cookie, Visit};
 use crate::access::links::{self, Joining, Link, LinkKind};
 use crate::access::sessions::{self, random_token};
 use crate::access::{passwords, people};
-use crate::books::audit::{self, Actor};
+use crate::books::audit::{self, Act, Actor};
 use crate::error::{Error, Result, Violation, Violations};
 use crate::http::app::{in_store, Answer, App};
 use crate::http::query::Query;
@@ -373,7 +373,7 @@ pub async fn submit(app: Arc<App>, visit: Visit, lang: Lang, kind: LinkKind) -> 
                     id: member.id.clone(),
                     email: member.email.clone(),
                 };
-                audit::record(tx, &tenant, &actor, "user.joined", &member.id)?;
+                audit::record(tx, &tenant, &actor, Act::UserJoined, &member.id)?;
                 Ok(member.email)
             }
             LinkKind::Reset => {
@@ -383,7 +383,7 @@ pub async fn submit(app: Arc<App>, visit: Visit, lang: Lang, kind: LinkKind) -> 
                     id: person.id.clone(),
                     email: person.email.clone(),
                 };
-                audit::record(tx, &tenant, &actor, "user.password_reset", &person.id)?;
+                audit::record(tx, &tenant, &actor, Act::UserPasswordReset, &person.id)?;
                 Ok(person.email)
             }
         })

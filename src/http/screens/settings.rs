@@ -17,7 +17,7 @@ use super::context::Ctx;
 use super::form::{Acted, Form, FormField, Problems};
 use super::page::{csrf, screen_with, see_other, Screen};
 use crate::access::people::Capability;
-use crate::books::audit;
+use crate::books::audit::{self, Act};
 use crate::books::company::{self, Company, ParticularsChange, ParticularsInput};
 use crate::error::{Error, Result};
 use crate::http::app::Answer;
@@ -388,7 +388,7 @@ pub fn set_particulars(ctx: &Ctx) -> Result<Answer> {
             tx,
             tenant,
             &ctx.actor(),
-            "company.changed",
+            Act::CompanyChanged,
             &tenant.company_id,
         )
     })?;
@@ -413,7 +413,7 @@ pub fn set_payment_days(ctx: &Ctx) -> Result<Answer> {
             tx,
             tenant,
             &ctx.actor(),
-            "company.payment_days_changed",
+            Act::CompanyPaymentDaysChanged,
             &tenant.company_id,
         )
     })?;
@@ -439,7 +439,7 @@ pub fn set_workflow(ctx: &Ctx) -> Result<Answer> {
             tx,
             tenant,
             &ctx.actor(),
-            "company.workflow_changed",
+            Act::CompanyWorkflowChanged,
             &tenant.company_id,
         )
     })?;

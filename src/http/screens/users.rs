@@ -20,7 +20,7 @@ use super::links::link_path;
 use super::page::{csrf, pager, role_label, screen, screen_with, see_other, Screen};
 use crate::access::links::{self, InvitationInput, LinkKind, Made, NewInvitation};
 use crate::access::people::{self, Capability, Member, Role};
-use crate::books::audit;
+use crate::books::audit::{self, Act};
 use crate::error::Result;
 use crate::http::app::Answer;
 use crate::rules::locale::Lang;
@@ -275,7 +275,7 @@ pub fn invite(ctx: &Ctx) -> Result<Answer> {
             &ctx.actor(),
             jiff::Timestamp::now(),
         )?;
-        audit::record(tx, tenant, &ctx.actor(), "user.invited", &made.email)?;
+        audit::record(tx, tenant, &ctx.actor(), Act::UserInvited, &made.email)?;
         Ok(made)
     })?;
     match made {
@@ -404,7 +404,7 @@ pub fn set_role(ctx: &Ctx, id: &str) -> Result<Answer> {
     let role = Role::read(ctx.form.get("role").unwrap_or(""));
     let changed = PERSON.act(ctx, role, |tx, role| {
         people::set_role(tx, &tenant.company_id, id, role)?;
-        audit::record(tx, tenant, &ctx.actor(), "user.role_changed", id)
+        audit::record(tx, tenant, &ctx.actor(), Act::UserRoleChanged, id)
     })?;
     answer(ctx, id, changed, |()| {
         see_other(&format!("/settings/users/{id}?done=role"))
@@ -417,7 +417,7 @@ pub fn disable(ctx: &Ctx, id: &str) -> Result<Answer> {
     let tenant = &ctx.session.tenant;
     let disabled = PERSON.act(ctx, Ok(()), |tx, ()| {
         people::disable_in(tx, &tenant.company_id, id)?;
-        audit::record(tx, tenant, &ctx.actor(), "user.disabled", id)
+        audit::record(tx, tenant, &ctx.actor(), Act::UserDisabled, id)
     })?;
     answer(ctx, id, disabled, |()| {
         see_other("/settings/users?done=disabled")
@@ -430,7 +430,7 @@ pub fn enable(ctx: &Ctx, id: &str) -> Result<Answer> {
     let tenant = &ctx.session.tenant;
     ctx.write(|tx| {
         people::enable_in(tx, &tenant.company_id, id)?;
-        audit::record(tx, tenant, &ctx.actor(), "user.enabled", id)
+        audit::record(tx, tenant, &ctx.actor(), Act::UserEnabled, id)
     })?;
     Ok(see_other(&format!("/settings/users/{id}?done=enabled")))
 }
@@ -448,7 +448,7 @@ pub fn reset(ctx: &Ctx, id: &str) -> Result<Answer> {
             &ctx.actor(),
             jiff::Timestamp::now(),
         )?;
-        audit::record(tx, tenant, &ctx.actor(), "user.reset_link_made", id)?;
+        audit::record(tx, tenant, &ctx.actor(), Act::UserResetLinkMade, id)?;
         Ok(made)
     })?;
     answer(ctx, id, made, |made| {

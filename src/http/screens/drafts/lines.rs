@@ -11,7 +11,7 @@ use super::fields::DRAFT;
 use super::line_fields::{line_fields, read_line, stored_line};
 use super::page::{draft_page, RefusedForm};
 use crate::access::people::Capability;
-use crate::books::audit;
+use crate::books::audit::{self, Act};
 use crate::books::company::{self, Company};
 use crate::books::drafts::{self, DraftState, DraftView, NewDraftLine};
 use crate::error::{Error, Result};
@@ -49,7 +49,7 @@ pub fn add_line(ctx: &Ctx, id: &str) -> Result<Answer> {
     let checked = read.check(NewDraftLine::check(input, &company));
     let added = DRAFT.act(ctx, checked, |tx, line| {
         drafts::add_line(tx, tenant, id, &line)?;
-        audit::record(tx, tenant, &ctx.actor(), "draft.line.added", id)
+        audit::record(tx, tenant, &ctx.actor(), Act::DraftLineAdded, id)
     })?;
     match added {
         Acted::Done(()) => Ok(see_other(&format!("/drafts/{id}?done=line-added#lines"))),
@@ -140,7 +140,7 @@ pub fn change_line(ctx: &Ctx, id: &str, n: &str) -> Result<Answer> {
     let checked = read.check(NewDraftLine::check(input, &company));
     let changed = DRAFT.act(ctx, checked, |tx, line| {
         drafts::change_line(tx, tenant, id, number, &line)?;
-        audit::record(tx, tenant, &ctx.actor(), "draft.line.changed", id)
+        audit::record(tx, tenant, &ctx.actor(), Act::DraftLineChanged, id)
     })?;
     match changed {
         Acted::Done(()) => Ok(see_other(&format!("/drafts/{id}?done=line-changed#lines"))),
@@ -162,7 +162,7 @@ pub fn remove_line(ctx: &Ctx, id: &str, n: &str) -> Result<Answer> {
     let number = line_number(n)?;
     ctx.write(|tx| {
         drafts::remove_line(tx, tenant, id, number)?;
-        audit::record(tx, tenant, &ctx.actor(), "draft.line.removed", id)
+        audit::record(tx, tenant, &ctx.actor(), Act::DraftLineRemoved, id)
     })?;
     Ok(see_other(&format!("/drafts/{id}?done=line-removed#lines")))
 }

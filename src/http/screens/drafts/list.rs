@@ -7,7 +7,7 @@ use maud::html;
 
 use super::fields::{kind_name, DRAFT, SEARCH};
 use crate::access::people::Capability;
-use crate::books::audit;
+use crate::books::audit::{self, Act};
 use crate::books::company;
 use crate::books::customers;
 use crate::books::drafts::{self, DocumentType, DraftInput, NewDraft};
@@ -159,7 +159,7 @@ pub fn create(ctx: &Ctx) -> Result<Answer> {
     let checked = NewDraft::empty(input, DocumentType::Invoice);
     let created = DRAFT.act(ctx, checked, |tx, new| {
         let id = drafts::create(tx, tenant, &new)?;
-        audit::record(tx, tenant, &ctx.actor(), "draft.created", &id)?;
+        audit::record(tx, tenant, &ctx.actor(), Act::DraftCreated, &id)?;
         Ok(id)
     })?;
     match created {
