@@ -1,9 +1,23 @@
-//! Who performed an act on a company's books: each act of a person on the
-//! screens writes one row in the act's own transaction, naming the person,
-//! the act (an `Act`, stored as its `customer.created`-style name) and the
-//! record it concerns; the console writes `system`; an act of an API key
-//! names the key. Event bodies stay as the contract defines
-//! them; this is the product's history.
+//! Who performed which act on a company's books: the product's history.
+//! Every act that changes something writes its own audit row, in its own
+//! transaction, beside its events: the act (an `Act`, stored as its
+//! `customer.created`-style name), who did it (an `Actor`: a person of the
+//! screens or of the console's `--as`, an API key of REST or the agent
+//! tools, or the system, the console without `--as`) and the record it
+//! concerns. No surface writes an audit row; a new surface cannot forget
+//! one. Event bodies stay as the contract defines them.
+//!
+//! The rule every act follows: it takes `actor: &Actor` right after the
+//! tenant, `act(tx, tenant, actor, …)`, and calls `record` before it
+//! returns. An act on the whole company (its settings, people, keys) takes
+//! the tenant it is recorded in: the books the person is viewing, the live
+//! books for the console. The exceptions: joining by invitation and
+//! resetting a password by link name their actor themselves (the link's
+//! person acts); the operator's acts across kontor take no tenant
+//! (`people::disable`, `people::set_password`: `(tx, actor, …)`, recorded in
+//! the live books of every company of the person); creating a company
+//! records nothing (nobody acts for it yet). The outbox names no books, so
+//! its acts on webhook endpoints are `books::webhooks`'.
 
 use rusqlite::{params, Connection};
 use serde::Serialize;
@@ -106,7 +120,8 @@ pub struct Entry {
 }
 
 /// Records that `actor` performed `act` on the record `subject`, inside
-/// the act's transaction. A person's row names them by id and e-mail address, a key's by id and
+/// the act's transaction: called by the acts themselves, never by a surface.
+/// A person's row names them by id and e-mail address, a key's by id and
 /// name, the system's as `system`.
 ///
 /// Fails only on a storage error.

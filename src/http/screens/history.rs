@@ -1,6 +1,7 @@
 //! The history of a record on its page: who did what and when, from the
-//! audit rows the screens and the console write, each act named in the
-//! person's language and each time in the company's time zone.
+//! audit rows the books' acts write (whoever acted: a person, an API key,
+//! the console), each act named in the person's language and each time in
+//! the company's time zone.
 
 use maud::{html, Markup};
 

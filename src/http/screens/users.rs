@@ -8,7 +8,7 @@
 //! enabled owner; a reset reaches only a person of this company alone), the
 //! same the console's `user role`, `user disable --company` and `user
 //! reset` follow. Only the company's own people are found here. Every act
-//! records the person in the audit.
+//! records the person in the audit, in the books being viewed.
 
 use hyper::StatusCode;
 use maud::{html, Markup};
@@ -20,7 +20,7 @@ use super::links::link_path;
 use super::page::{csrf, pager, role_label, screen, screen_with, see_other, Screen};
 use crate::access::links::{self, InvitationInput, LinkKind, Made, NewInvitation};
 use crate::access::people::{self, Capability, Member, Role};
-use crate::books::audit::{self, Act};
+use crate::books::audit;
 use crate::error::Result;
 use crate::http::app::Answer;
 use crate::rules::locale::Lang;
@@ -268,15 +268,7 @@ pub fn invite(ctx: &Ctx) -> Result<Answer> {
         role: ctx.form.get("role").map(str::to_string),
     });
     let made = INVITATION.act(ctx, checked, |tx, new| {
-        let made = links::invite(
-            tx,
-            &tenant.company_id,
-            &new,
-            &ctx.actor(),
-            jiff::Timestamp::now(),
-        )?;
-        audit::record(tx, tenant, &ctx.actor(), Act::UserInvited, &made.email)?;
-        Ok(made)
+        links::invite(tx, tenant, &ctx.actor(), &new, jiff::Timestamp::now())
     })?;
     match made {
         Acted::Done(made) => {
@@ -403,8 +395,7 @@ pub fn set_role(ctx: &Ctx, id: &str) -> Result<Answer> {
     let tenant = &ctx.session.tenant;
     let role = Role::read(ctx.form.get("role").unwrap_or(""));
     let changed = PERSON.act(ctx, role, |tx, role| {
-        people::set_role(tx, &tenant.company_id, id, role)?;
-        audit::record(tx, tenant, &ctx.actor(), Act::UserRoleChanged, id)
+        people::set_role(tx, tenant, &ctx.actor(), id, role).map(|_| ())
     })?;
     answer(ctx, id, changed, |()| {
         see_other(&format!("/settings/users/{id}?done=role"))
@@ -416,8 +407,7 @@ pub fn disable(ctx: &Ctx, id: &str) -> Result<Answer> {
     ctx.must(Capability::ManageUsers)?;
     let tenant = &ctx.session.tenant;
     let disabled = PERSON.act(ctx, Ok(()), |tx, ()| {
-        people::disable_in(tx, &tenant.company_id, id)?;
-        audit::record(tx, tenant, &ctx.actor(), Act::UserDisabled, id)
+        people::disable_in(tx, tenant, &ctx.actor(), id).map(|_| ())
     })?;
     answer(ctx, id, disabled, |()| {
         see_other("/settings/users?done=disabled")
@@ -428,10 +418,7 @@ pub fn disable(ctx: &Ctx, id: &str) -> Result<Answer> {
 pub fn enable(ctx: &Ctx, id: &str) -> Result<Answer> {
     ctx.must(Capability::ManageUsers)?;
     let tenant = &ctx.session.tenant;
-    ctx.write(|tx| {
-        people::enable_in(tx, &tenant.company_id, id)?;
-        audit::record(tx, tenant, &ctx.actor(), Act::UserEnabled, id)
-    })?;
+    ctx.write(|tx| people::enable_in(tx, tenant, &ctx.actor(), id))?;
     Ok(see_other(&format!("/settings/users/{id}?done=enabled")))
 }
 
@@ -441,15 +428,7 @@ pub fn reset(ctx: &Ctx, id: &str) -> Result<Answer> {
     let lang = ctx.lang;
     let tenant = &ctx.session.tenant;
     let made = PERSON.act(ctx, Ok(()), |tx, ()| {
-        let made = links::reset(
-            tx,
-            &tenant.company_id,
-            id,
-            &ctx.actor(),
-            jiff::Timestamp::now(),
-        )?;
-        audit::record(tx, tenant, &ctx.actor(), Act::UserResetLinkMade, id)?;
-        Ok(made)
+        links::reset(tx, tenant, &ctx.actor(), id, jiff::Timestamp::now())
     })?;
     answer(ctx, id, made, |made| {
         let sentence = match lang {

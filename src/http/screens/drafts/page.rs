@@ -12,7 +12,7 @@ use super::fields::{
 };
 use super::line_fields::{line_fields, unit_label};
 use crate::access::people::Capability;
-use crate::books::audit::{self, Act};
+use crate::books::audit;
 use crate::books::customers;
 use crate::books::drafts::{
     self, DocumentType, DraftLine, DraftState, DraftView, Figures, ReferencesChange,
@@ -438,8 +438,7 @@ pub fn set_references(ctx: &Ctx, id: &str) -> Result<Answer> {
         period,
     }));
     let set = DRAFT.act(ctx, checked, |tx, change| {
-        drafts::set_references(tx, tenant, id, change)?;
-        audit::record(tx, tenant, &ctx.actor(), Act::DraftReferencesSet, id)
+        drafts::set_references(tx, tenant, &ctx.actor(), id, change)
     })?;
     match set {
         Acted::Done(()) => Ok(see_other(&format!("/drafts/{id}?done=references"))),
