@@ -671,8 +671,10 @@ CREATE TABLE sessions (
 ) STRICT;
 CREATE INDEX sessions_user ON sessions (user_id);
 
--- Who performed an act on a company's books: a person of the screens, or
--- the console (`system`). Event bodies stay as the contract defines them.
+-- Who performed an act on a company's books, written by the act itself: a
+-- person (`user_id`, `actor` their e-mail address), an API key (`key_id`,
+-- `actor` its name) or the console without `--as` (`actor` 'system').
+-- Event bodies stay as the contract defines them.
 CREATE TABLE audit (
     seq         INTEGER PRIMARY KEY,
     company_id  TEXT NOT NULL REFERENCES companies (id),
@@ -681,7 +683,8 @@ CREATE TABLE audit (
     actor       TEXT NOT NULL,
     act         TEXT NOT NULL,
     subject     TEXT NOT NULL,
-    at          TEXT NOT NULL
+    at          TEXT NOT NULL,
+    key_id      TEXT REFERENCES api_keys (id)
 ) STRICT;
 CREATE INDEX audit_subject ON audit (company_id, environment, subject, seq);
 

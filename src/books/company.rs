@@ -12,6 +12,7 @@ use jiff::tz::TimeZone;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
+use crate::books::audit::{self, Act, Actor};
 use crate::error::{Error, Result, Violations};
 use crate::rules::bank::{Bic, Iban};
 use crate::rules::eas::ElectronicAddress;
@@ -656,14 +657,23 @@ pub fn create(tx: &Tx, new: NewCompany) -> Result<Company> {
     get(tx, &id)
 }
 
-/// Changes the seller's particulars of a company: what the change names is
-/// set or cleared, the rest stays. Documents issued before keep what they said.
+/// Changes the seller's particulars of the tenant's company: what the
+/// change names is set or cleared, the rest stays. Documents issued before
+/// keep what they said. Recorded as `company.changed` by `actor` in the
+/// tenant's books.
 ///
 /// Fails with `NotFound` for an unknown company.
-pub fn set_particulars(tx: &Tx, id: &str, change: ParticularsChange) -> Result<Company> {
+pub fn set_particulars(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    change: ParticularsChange,
+) -> Result<Company> {
+    let id = tenant.company_id.as_str();
     let company = get(tx, id)?;
     let particulars = change.applied_to(&company.particulars);
     write_particulars(tx, id, &particulars)?;
+    audit::record(tx, tenant, actor, Act::CompanyChanged, id)?;
     get(tx, id)
 }
 
@@ -764,10 +774,12 @@ pub fn owner(conn: &Connection, what: Owned, id: &str, environment: Environment)
         .ok_or_else(|| Error::not_found(format!("{name} {id}")))
 }
 
-/// Changes a company's plan.
+/// Changes the plan of the tenant's company. Recorded as
+/// `company.plan_changed` by `actor` in the tenant's books.
 ///
 /// Fails with `Invalid` for an unknown plan and `NotFound` for an unknown company.
-pub fn set_plan(tx: &Tx, id: &str, plan: &str) -> Result<Company> {
+pub fn set_plan(tx: &Tx, tenant: &Tenant, actor: &Actor, plan: &str) -> Result<Company> {
+    let id = tenant.company_id.as_str();
     let plan = Plan::read(plan)?;
     let changed = tx.execute(
         "UPDATE companies SET plan = ?2 WHERE id = ?1",
@@ -776,16 +788,24 @@ pub fn set_plan(tx: &Tx, id: &str, plan: &str) -> Result<Company> {
     if changed == 0 {
         return Err(Error::not_found(format!("Company {id}")));
     }
+    audit::record(tx, tenant, actor, Act::CompanyPlanChanged, id)?;
     get(tx, id)
 }
 
-/// Sets a company's default payment days (0–365), or clears them so the
-/// country's apply; documents issued from now on use them where the
-/// customer has no agreed days of their own.
+/// Sets the default payment days (0–365) of the tenant's company, or clears
+/// them so the country's apply; documents issued from now on use them where
+/// the customer has no agreed days of their own. Recorded as
+/// `company.payment_days_changed` by `actor` in the tenant's books.
 ///
 /// Fails with `Invalid` naming `paymentDays` outside 0–365, and `NotFound`
 /// for an unknown company.
-pub fn set_payment_days(tx: &Tx, id: &str, days: Option<i64>) -> Result<Company> {
+pub fn set_payment_days(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    days: Option<i64>,
+) -> Result<Company> {
+    let id = tenant.company_id.as_str();
     let days = days.map(check_payment_days).transpose()?;
     let changed = tx.execute(
         "UPDATE companies SET payment_days = ?2 WHERE id = ?1",
@@ -794,15 +814,19 @@ pub fn set_payment_days(tx: &Tx, id: &str, days: Option<i64>) -> Result<Company>
     if changed == 0 {
         return Err(Error::not_found(format!("Company {id}")));
     }
+    audit::record(tx, tenant, actor, Act::CompanyPaymentDaysChanged, id)?;
     get(tx, id)
 }
 
-/// Replaces a company's workflow; the first stage is where new transactions start.
-/// Transactions already in a stage that is no longer listed keep it.
+/// Replaces the workflow of the tenant's company; the first stage is where
+/// new transactions start. Transactions already in a stage that is no
+/// longer listed keep it. Recorded as `company.workflow_changed` by `actor`
+/// in the tenant's books.
 ///
 /// Fails with `Invalid` for no stages, a malformed or repeated stage key,
 /// and with `NotFound` for an unknown company.
-pub fn set_workflow(tx: &Tx, id: &str, stages: &[String]) -> Result<Company> {
+pub fn set_workflow(tx: &Tx, tenant: &Tenant, actor: &Actor, stages: &[String]) -> Result<Company> {
+    let id = tenant.company_id.as_str();
     if stages.is_empty() || stages.len() > 30 {
         return Err(Error::invalid("stages", "needs 1 to 30 stages"));
     }
@@ -824,5 +848,6 @@ pub fn set_workflow(tx: &Tx, id: &str, stages: &[String]) -> Result<Company> {
     if changed == 0 {
         return Err(Error::not_found(format!("Company {id}")));
     }
+    audit::record(tx, tenant, actor, Act::CompanyWorkflowChanged, id)?;
     get(tx, id)
 }

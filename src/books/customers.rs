@@ -8,6 +8,7 @@
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
+use crate::books::audit::{self, Act, Actor};
 use crate::books::company::{self, Company};
 use crate::books::numbering;
 use crate::error::{Error, Result, Violations};
@@ -183,10 +184,19 @@ impl NewCustomer {
     }
 }
 
-/// Inserts a customer with the tenant's next partner number and returns its id.
+/// Inserts a customer with the tenant's next partner number and returns its
+/// id; recorded as `customer.created` by `actor`.
 ///
 /// Fails only on a storage error.
-pub fn create(tx: &Tx, tenant: &Tenant, new: &NewCustomer) -> Result<String> {
+pub fn create(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewCustomer) -> Result<String> {
+    let id = insert(tx, tenant, new)?;
+    audit::record(tx, tenant, actor, Act::CustomerCreated, &id)?;
+    Ok(id)
+}
+
+/// Inserts a partner with the tenant's next partner number; returns its id.
+/// Part of an act: creating a customer, or recording a bill of a new supplier.
+fn insert(tx: &Tx, tenant: &Tenant, new: &NewCustomer) -> Result<String> {
     let seq = numbering::take(tx, tenant, PARTNER_SERIES, FIRST_PARTNER_NUMBER)?;
     let id = ids::new_id("cus");
     tx.prepare_cached(
@@ -347,10 +357,20 @@ pub fn payment_days(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Opti
     .ok_or_else(|| Error::not_found(format!("Customer {id}")))
 }
 
-/// Sets the customer's agreed payment days (0–365); documents issued from now on use them.
+/// Sets the customer's agreed payment days (0–365); documents issued from
+/// now on use them. Recorded as `customer.changed` by `actor`.
 ///
 /// Fails with `NotFound` for an unknown customer and `Invalid` for days outside 0–365.
-pub fn set_terms(tx: &Tx, tenant: &Tenant, id: &str, days: i64) -> Result<Customer> {
+pub fn set_terms(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, days: i64) -> Result<Customer> {
+    write_terms(tx, tenant, id, days)?;
+    audit::record(tx, tenant, actor, Act::CustomerChanged, id)?;
+    get(tx, tenant, id)
+}
+
+/// Writes the customer's agreed payment days, checked.
+///
+/// Fails with `NotFound` for an unknown customer and `Invalid` for days outside 0–365.
+fn write_terms(tx: &Tx, tenant: &Tenant, id: &str, days: i64) -> Result<()> {
     company::check_payment_days(days)?;
     let changed = tx.execute(
         "UPDATE customers SET payment_days = ?4 WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
@@ -359,7 +379,7 @@ pub fn set_terms(tx: &Tx, tenant: &Tenant, id: &str, days: i64) -> Result<Custom
     if changed == 0 {
         return Err(Error::not_found(format!("Customer {id}")));
     }
-    get(tx, tenant, id)
+    Ok(())
 }
 
 /// A change of a customer's master data and buyer's particulars as a
@@ -400,9 +420,20 @@ pub struct CustomerChange {
     invoice_email: Patch<String>,
     consumer: Option<bool>,
     language: Patch<Lang>,
+    /// Agreed payment days set in the same act (a screen's one form).
+    payment_days: Option<i64>,
 }
 
 impl CustomerChange {
+    /// The change with the customer's agreed payment days set too (`None`:
+    /// they stay), so a form of both is one act with one audit row.
+    pub fn with_terms(self, payment_days: Option<i64>) -> CustomerChange {
+        CustomerChange {
+            payment_days,
+            ..self
+        }
+    }
+
     /// Checks a person's change of `current`: texts as at creation (name
     /// and street 200 characters, postal code 20, city 100), the country an
     /// ISO code, a buyer reference of at most 200 characters, an electronic
@@ -494,16 +525,25 @@ impl CustomerChange {
             invoice_email,
             consumer: input.consumer,
             language,
+            payment_days: None,
         })
     }
 }
 
 /// Changes a customer of the tenant: what the change names is set or
-/// cleared, the rest stays. Documents issued before keep what they said;
-/// open drafts take the new values when they are issued.
+/// cleared (its agreed payment days too, when it carries them), the rest
+/// stays. Documents issued before keep what they said; open drafts take the
+/// new values when they are issued. Recorded as `customer.changed` by `actor`.
 ///
-/// Fails with `NotFound` when the tenant has no customer with this id.
-pub fn change(tx: &Tx, tenant: &Tenant, id: &str, change: CustomerChange) -> Result<Customer> {
+/// Fails with `NotFound` when the tenant has no customer with this id, and
+/// `Invalid` for payment days outside 0–365.
+pub fn change(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    id: &str,
+    change: CustomerChange,
+) -> Result<Customer> {
     let mut c = get(tx, tenant, id)?;
     let set = |value: Option<String>, current: &mut String| {
         if let Some(value) = value {
@@ -553,6 +593,10 @@ pub fn change(tx: &Tx, tenant: &Tenant, id: &str, change: CustomerChange) -> Res
         c.consumer,
         c.language.map(Lang::code)
     ])?;
+    if let Some(days) = change.payment_days {
+        write_terms(tx, tenant, id, days)?;
+    }
+    audit::record(tx, tenant, actor, Act::CustomerChanged, id)?;
     get(tx, tenant, id)
 }
 
@@ -590,7 +634,7 @@ pub(crate) fn supplier(
         is_customer: false,
         is_supplier: true,
     };
-    create(tx, tenant, &new)
+    insert(tx, tenant, &new)
 }
 
 /// The partner a supplier of this name is (a supplier first, else a

@@ -18,6 +18,7 @@ use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
+use crate::books::audit::{self, Act, Actor};
 use crate::books::company::{self, Company};
 use crate::error::{Error, Result, Violations};
 use crate::rules::iso::Currency;
@@ -491,11 +492,13 @@ pub struct Closed {
 }
 
 /// Closes the books through the day `through` (`YYYY-MM-DD`); closing only
-/// ever moves forward.
+/// ever moves forward. Recorded as `books.closed` by `actor`, the day as
+/// given naming what was closed.
 ///
 /// Fails with `Invalid` naming `through` when it is not a date, and
 /// `Refused` when the books are already closed through a later day.
-pub fn close(tx: &Tx, tenant: &Tenant, through: &str) -> Result<Closed> {
+pub fn close(tx: &Tx, tenant: &Tenant, actor: &Actor, through: &str) -> Result<Closed> {
+    let given = through;
     let through = clock::parse_date("through", through)?;
     if let Some(current) = closed_through(tx, tenant)? {
         if current > through {
@@ -510,6 +513,7 @@ pub fn close(tx: &Tx, tenant: &Tenant, through: &str) -> Result<Closed> {
          ON CONFLICT (company_id, environment) DO UPDATE SET through = excluded.through, closed_at = excluded.closed_at",
         params![tenant.company_id, tenant.environment, through, now],
     )?;
+    audit::record(tx, tenant, actor, Act::BooksClosed, given)?;
     Ok(Closed {
         company_id: tenant.company_id.clone(),
         environment: tenant.environment,

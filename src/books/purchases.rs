@@ -8,6 +8,7 @@ use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
+use crate::books::audit::{self, Act, Actor};
 use crate::books::company;
 use crate::books::customers;
 use crate::books::invoices;
@@ -283,11 +284,12 @@ pub fn list(conn: &Connection, tenant: &Tenant, paging: Paging) -> Result<Page<P
 
 /// Records a purchase document; creates the supplier partner when new. Posts
 /// expenses + input tax / payables, opens the payable and raises
-/// `purchase.recorded`. Returns its id.
+/// `purchase.recorded`. Returns its id; recorded as `bill.recorded` by
+/// `actor` (a supplier partner it creates is part of the act).
 ///
 /// Fails with `Refused` for a document recorded before, closed books, a
 /// missing rate, or a document worth nothing in the book currency.
-pub fn record(tx: &Tx, tenant: &Tenant, new: &NewPurchase) -> Result<String> {
+pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewPurchase) -> Result<String> {
     let company = company::get(tx, &tenant.company_id)?;
     let (supplier, number) = (new.supplier.as_str(), new.document_number.as_str());
     let mut verdict = Violations::new();
@@ -414,5 +416,6 @@ pub fn record(tx: &Tx, tenant: &Tenant, new: &NewPurchase) -> Result<String> {
     f.insert("supplierName", supplier.to_string());
     f.insert("taxMinor", tax.to_string());
     events::raise(tx, tenant, Event::PurchaseRecorded, &id, f)?;
+    audit::record(tx, tenant, actor, Act::BillRecorded, &id)?;
     Ok(id)
 }

@@ -10,6 +10,7 @@ use jiff::civil::Date;
 use rusqlite::{params, Connection};
 use serde::Serialize;
 
+use crate::books::audit::{self, Act, Actor};
 use crate::books::company::{self, Company};
 use crate::books::invoices::{self, DocumentType, Move};
 use crate::books::ledger::{self, Account, Posting};
@@ -547,7 +548,8 @@ pub fn invoice_payments(
 /// Records money in against the invoice `number`: partial payments are
 /// allowed, more than is outstanding is not. Raises `payment.recorded` and,
 /// when the payment clears the invoice, `invoice.paid`. Returns the payment
-/// and the invoice's id.
+/// and the invoice's id. Recorded as `payment.recorded` on the invoice by
+/// `actor`.
 ///
 /// Fails with `NotFound` for an unknown number, `WrongState` for a
 /// correction, a cancelled or a fully paid invoice, and `Refused` as `settle`
@@ -555,6 +557,7 @@ pub fn invoice_payments(
 pub fn pay_invoice(
     tx: &Tx,
     tenant: &Tenant,
+    actor: &Actor,
     number: &str,
     payment: &NewPayment,
 ) -> Result<(PaymentView, String)> {
@@ -593,6 +596,7 @@ pub fn pay_invoice(
         f.insert("paidOn", on.to_string());
         events::raise(tx, tenant, Event::InvoicePaid, &invoice.id, f)?;
     }
+    audit::record(tx, tenant, actor, Act::PaymentRecorded, &invoice.id)?;
     Ok((payment_of(settled)?, invoice.id))
 }
 
@@ -618,11 +622,18 @@ fn open_purchase(tx: &Tx, tenant: &Tenant, id: &str) -> Result<(Open, PurchaseKi
 }
 
 /// Records money out against a bill: partial payments allowed, more than is
-/// outstanding refused. Raises `payment.recorded`.
+/// outstanding refused. Raises `payment.recorded`; recorded as `bill.paid`
+/// by `actor`.
 ///
 /// Fails with `NotFound` for an unknown purchase, `WrongState` for a credit
 /// or a bill paid in full, and `Refused` as `settle` refuses.
-pub fn pay_bill(tx: &Tx, tenant: &Tenant, id: &str, payment: &NewPayment) -> Result<PaymentView> {
+pub fn pay_bill(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    id: &str,
+    payment: &NewPayment,
+) -> Result<PaymentView> {
     let company = company::get(tx, &tenant.company_id)?;
     let (doc, kind, _) = open_purchase(tx, tenant, id)?;
     if kind == PurchaseKind::Credit {
@@ -634,13 +645,15 @@ pub fn pay_bill(tx: &Tx, tenant: &Tenant, id: &str, payment: &NewPayment) -> Res
         return Err(Error::wrong_state(format!("{id} is paid in full.")));
     }
     let (settled, _) = pay(tx, tenant, &company, &doc, payment)?;
+    audit::record(tx, tenant, actor, Act::BillPaid, id)?;
     payment_of(settled)
 }
 
 /// Applies a supplier's credit to a bill of the same supplier: the bill owes
 /// less and the credit has less left; no money moves, so no payment is
 /// recorded and no event raised. Both must be in the book currency (kontor
-/// books no exchange differences). The amount defaults to as much as both allow.
+/// books no exchange differences). The amount defaults to as much as both
+/// allow. Recorded as `bill.credit_applied` on the bill by `actor`.
 ///
 /// Fails with `NotFound` for an unknown credit or bill, `WrongState` when the
 /// credit is not a credit or is used up, or the bill is not a bill or is
@@ -649,6 +662,7 @@ pub fn pay_bill(tx: &Tx, tenant: &Tenant, id: &str, payment: &NewPayment) -> Res
 pub fn apply_credit(
     tx: &Tx,
     tenant: &Tenant,
+    actor: &Actor,
     credit_id: &str,
     bill_id: &str,
     request: &CreditRequest,
@@ -705,6 +719,7 @@ pub fn apply_credit(
         on,
         How::Credit(&credit),
     )?;
+    audit::record(tx, tenant, actor, Act::BillCreditApplied, bill_id)?;
     Ok(CreditView {
         id: settled.id,
         credit_id: credit_id.to_string(),

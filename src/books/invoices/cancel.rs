@@ -1,12 +1,13 @@
 //! Cancelling an invoice by a full correction: a CORRECTION document
 //! (`creditNote`, negated figures and lines, the next number of its series)
 //! reverses it, the original becomes CANCELLED, the ledger entry is reversed,
-//! the receivable closed, the tallies moved and `invoice.cancelled` raised,
-//! all in the caller's transaction.
+//! the receivable closed, the tallies moved, `invoice.cancelled` raised and
+//! the act recorded in the audit, all in the caller's transaction.
 
 use jiff::civil::Date;
 use rusqlite::{params, Connection};
 
+use crate::books::audit::{self, Act, Actor};
 use crate::books::company::{self, Company};
 use crate::books::invoices::{self, DocumentType, Move};
 use crate::books::ledger::{self, Account, Posting};
@@ -90,7 +91,8 @@ pub fn next_number(conn: &Connection, tenant: &Tenant) -> Result<String> {
 }
 
 /// Cancels the invoice `number` by a full correction. Returns (original id,
-/// correction id).
+/// correction id). Recorded by `actor` as `invoice.cancelled` on the
+/// original and `correction.issued` on the correction.
 ///
 /// Fails with `NotFound` for an unknown number, `WrongState` for a correction
 /// or an already cancelled invoice, and `Refused` once a payment exists, for
@@ -98,6 +100,7 @@ pub fn next_number(conn: &Connection, tenant: &Tenant) -> Result<String> {
 pub fn cancel(
     tx: &Tx,
     tenant: &Tenant,
+    actor: &Actor,
     number: &str,
     request: &Cancellation,
 ) -> Result<(String, String)> {
@@ -213,5 +216,7 @@ pub fn cancel(
     f.insert("cancelledByNumber", correction_number);
     f.insert("reason", reason.to_string());
     events::raise(tx, tenant, Kind::InvoiceCancelled, &original.id, f)?;
+    audit::record(tx, tenant, actor, Act::InvoiceCancelled, &original.id)?;
+    audit::record(tx, tenant, actor, Act::CorrectionIssued, &correction_id)?;
     Ok((original.id, correction_id))
 }

@@ -21,7 +21,7 @@ use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
-use crate::books::audit;
+use crate::books::audit::{self, Act};
 use crate::books::company;
 use crate::error::{Error, Result, Violations};
 use crate::rules::iso::Currency;
@@ -290,7 +290,7 @@ pub fn history(conn: &Connection, tenant: &Tenant, number: &str) -> Result<Vec<a
     subjects.extend(draft.as_deref());
     // The draft's issue is the invoice's `invoice.issued`: said once.
     let mut entries = audit::history_of(conn, tenant, &subjects)?;
-    entries.retain(|e| e.act != "draft.issued");
+    entries.retain(|e| e.act != Act::DraftIssued);
     Ok(entries)
 }
 

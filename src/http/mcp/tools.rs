@@ -1,6 +1,7 @@
 //! The fifteen tools: their table (name, annotations, the `Operation` of the
 //! access table they need, schemas), and for each the translation of its
-//! snake_case arguments into the books' input types, one books call, and the
+//! snake_case arguments into the books' input types, one books call (an act
+//! given the key as who acts, which the books record in the audit), and the
 //! result. Business refusals are tool results with `isError: true` and
 //! `{code, fehler}`, fields named as the tool's arguments; protocol faults
 //! are `RpcFault`s. No rule lives here.
@@ -443,12 +444,13 @@ fn create_draft(c: &Context, mut f: JsonFields, kind: DocumentType, tool: &str) 
     let company = company::get(c.conn, &c.tenant().company_id)?;
     let new = NewDraft::whole(input, kind, lines, &company)?;
     let tenant = c.tenant();
+    let actor = c.key.actor();
     create_once(
         c,
         tool,
         key,
         arguments,
-        |tx| drafts::create(tx, tenant, &new),
+        |tx| drafts::create(tx, tenant, &actor, &new),
         |conn, id| drafts::get(conn, tenant, id),
     )
 }
@@ -474,12 +476,13 @@ fn create_transaction(c: &Context, mut f: JsonFields) -> Result<Value> {
     f.finish()?;
     let new = NewTransaction::check(input)?;
     let tenant = c.tenant();
+    let actor = c.key.actor();
     create_once(
         c,
         "create_transaction",
         key,
         arguments,
-        |tx| transactions::create(tx, tenant, &new),
+        |tx| transactions::create(tx, tenant, &actor, &new),
         |conn, id| transactions::get(conn, tenant, id),
     )
 }
@@ -495,12 +498,13 @@ fn add_transaction_note(c: &Context, mut f: JsonFields) -> Result<Value> {
     let note = NewNote::check(input)?;
     let tenant = c.tenant();
     let author = c.key.name.as_str();
+    let actor = c.key.actor();
     let made = create_once(
         c,
         "add_transaction_note",
         key,
         arguments,
-        |tx| transactions::add_note(tx, tenant, &note, author),
+        |tx| transactions::add_note(tx, tenant, &actor, &note, author),
         |conn, id| transactions::note(conn, tenant, id),
     )?;
     let transaction = transactions::get_with_notes(c.conn, tenant, note.transaction_id())?;

@@ -13,10 +13,11 @@ pub fn create(call: &Call) -> Result<Reply> {
     f.finish()?;
     let new = NewDraft::empty(input, DocumentType::Invoice)?;
     let tenant = call.tenant();
+    let actor = call.key.actor();
     call.create_once(
         key,
         &fingerprint,
-        |tx| drafts::create(tx, tenant, &new),
+        |tx| drafts::create(tx, tenant, &actor, &new),
         |conn, id| drafts::get(conn, tenant, id),
     )
 }

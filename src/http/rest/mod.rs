@@ -3,8 +3,9 @@
 //! request → record → rules), and the one place where a handler's `Result`
 //! becomes an answer. Each resource's handlers live in a file of their own
 //! and only translate: query string or body → the books' input type → one
-//! books call → JSON; what they are given and give back (`Call`, `Reply`)
-//! is in `call`. Synchronous: the server calls `handle` with the body
+//! books call → JSON; an act is given the key as who acts, and the books
+//! record it in the audit. What they are given and give back (`Call`,
+//! `Reply`) is in `call`. Synchronous: the server calls `handle` with the body
 //! already read.
 
 mod call;

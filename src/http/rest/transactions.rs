@@ -42,10 +42,11 @@ pub fn create(call: &Call) -> Result<Reply> {
     f.finish()?;
     let new = NewTransaction::check(input)?;
     let tenant = call.tenant();
+    let actor = call.key.actor();
     call.create_once(
         key,
         &fingerprint,
-        |tx| transactions::create(tx, tenant, &new),
+        |tx| transactions::create(tx, tenant, &actor, &new),
         |conn, id| transactions::get(conn, tenant, id),
     )
 }
@@ -65,8 +66,9 @@ pub fn update(call: &Call, id: &str) -> Result<Reply> {
     f.finish()?;
     let change = Change::check(input)?;
     let tenant = call.tenant();
+    let actor = call.key.actor();
     let body = call.app.db.write(|tx| {
-        transactions::update(tx, tenant, id, &change)?;
+        transactions::update(tx, tenant, &actor, id, &change)?;
         transactions::get(tx, tenant, id)
     })?;
     Ok(Reply::ok(&body))

@@ -6,8 +6,8 @@
 //! `rules::locale::parse_amount` in the document's currency, and the books'
 //! `NewPurchase::check`, `purchases::record`, `NewPayment::check` and
 //! `settlement::pay_bill` do the rest, as `purchase record` and `purchase
-//! pay` do: the same ledger entry, the same event. Every act records the
-//! person in the audit.
+//! pay` do: the same ledger entry, the same event, the same audit row,
+//! naming the person.
 
 use hyper::StatusCode;
 use maud::{html, Markup};
@@ -180,9 +180,7 @@ pub fn create(ctx: &Ctx) -> Result<Answer> {
         rate: None,
     }));
     let recorded = BILL.act(ctx, checked, |tx, new| {
-        let id = purchases::record(tx, tenant, &new)?;
-        audit::record(tx, tenant, &ctx.actor(), "bill.recorded", &id)?;
-        Ok(id)
+        purchases::record(tx, tenant, &ctx.actor(), &new)
     })?;
     match recorded {
         Acted::Done(id) => Ok(see_other(&format!("/bills/{id}?done=recorded"))),
@@ -273,8 +271,7 @@ pub fn pay(ctx: &Ctx, id: &str) -> Result<Answer> {
         reference: ctx.form.get("reference").map(str::to_string),
     }));
     let paid = PAYMENT.act(ctx, checked, |tx, payment| {
-        settlement::pay_bill(tx, tenant, id, &payment)?;
-        audit::record(tx, tenant, &ctx.actor(), "bill.paid", id)
+        settlement::pay_bill(tx, tenant, &ctx.actor(), id, &payment).map(|_| ())
     })?;
     match paid {
         Acted::Done(()) => Ok(see_other(&format!("/bills/{id}?done=paid"))),

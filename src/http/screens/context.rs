@@ -31,7 +31,7 @@ pub struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    /// The person acting, for the audit.
+    /// The person acting, as every books act takes them for its audit row.
     pub fn actor(&self) -> Actor {
         Actor::Person {
             id: self.session.person.id.clone(),
@@ -81,7 +81,7 @@ impl Ctx<'_> {
     }
 
     /// An act without a form to show a refusal beside (a button): the
-    /// books' act and its audit row, written in one transaction by `act`.
+    /// books' act (which records its audit row), run in one transaction.
     ///
     /// Fails with what `act` fails with; the screens answer it with a page
     /// of its own.

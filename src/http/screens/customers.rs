@@ -3,7 +3,7 @@
 //! (`name`, `street`, `postalCode`, …) and are checked by the books'
 //! `NewCustomer::check`, so a refusal reads as it does through the API; a
 //! refused form comes back with what was typed and the problem beside each
-//! field. Every act records the person in the audit.
+//! field. Every act is the person's: the books record them in the audit.
 
 use hyper::StatusCode;
 use maud::{html, Markup};
@@ -320,9 +320,7 @@ pub fn create(ctx: &Ctx) -> Result<Answer> {
     let tenant = &ctx.session.tenant;
     let company = company::get(ctx.conn, &tenant.company_id)?;
     let created = NEW.act(ctx, NewCustomer::check(input(ctx), &company), |tx, new| {
-        let id = customers::create(tx, tenant, &new)?;
-        audit::record(tx, tenant, &ctx.actor(), "customer.created", &id)?;
-        Ok(id)
+        customers::create(tx, tenant, &ctx.actor(), &new)
     })?;
     match created {
         Acted::Done(id) => Ok(see_other(&format!("/customers/{id}?saved=1"))),
@@ -422,11 +420,7 @@ pub fn update(ctx: &Ctx, id: &str) -> Result<Answer> {
     };
     let checked = both(CustomerChange::check(input, &customer), days);
     let changed = CHANGE.act(ctx, checked, |tx, (change, days)| {
-        customers::change(tx, tenant, id, change)?;
-        if let Some(days) = days {
-            customers::set_terms(tx, tenant, id, days)?;
-        }
-        audit::record(tx, tenant, &ctx.actor(), "customer.changed", id)
+        customers::change(tx, tenant, &ctx.actor(), id, change.with_terms(days)).map(|_| ())
     })?;
     match changed {
         Acted::Done(()) => Ok(see_other(&format!("/customers/{id}?saved=1"))),

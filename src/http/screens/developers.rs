@@ -3,9 +3,9 @@
 //! answer; revoke one) and the webhook endpoints of the data being viewed
 //! (register, disable), with each endpoint's delivery log and redelivery.
 //! Keys and endpoints are made by the same `access::keys` and
-//! `outbox::endpoints` functions the console and the API call; a key made
-//! here binds to the company being viewed. Every act records the person in
-//! the audit.
+//! `books::webhooks` acts the console and the API call; a key made here
+//! binds to the company being viewed. Every act records the person in the
+//! audit, in the books being viewed.
 
 use hyper::StatusCode;
 use maud::{html, Markup};
@@ -18,7 +18,7 @@ use super::page::{csrf, pager, screen, screen_with, see_other, Screen};
 use crate::access::keys::{self, KeyInput, NewKey};
 use crate::access::people::Capability;
 use crate::access::scopes::Scope;
-use crate::books::audit;
+use crate::books::webhooks;
 use crate::error::Result;
 use crate::http::app::Answer;
 use crate::outbox::endpoints::{self, DeliveryState, Endpoint, EndpointInput, NewEndpoint};
@@ -327,10 +327,7 @@ pub fn create_key(ctx: &Ctx) -> Result<Answer> {
         expires_at: None,
     });
     let created = KEY.act(ctx, checked, |tx, new| {
-        let key = keys::create(tx, new)?;
-        let id = key["id"].as_str().unwrap_or_default().to_string();
-        audit::record(tx, tenant, &ctx.actor(), "key.created", &id)?;
-        Ok(key)
+        keys::create(tx, tenant, &ctx.actor(), new)
     })?;
     match created {
         Acted::Done(key) => {
@@ -376,11 +373,7 @@ pub fn create_key(ctx: &Ctx) -> Result<Answer> {
 pub fn revoke_key(ctx: &Ctx, id: &str) -> Result<Answer> {
     ctx.must(Capability::ManageDevelopers)?;
     let tenant = &ctx.session.tenant;
-    ctx.write(|tx| {
-        keys::get(tx, &tenant.company_id, id)?;
-        keys::revoke(tx, id)?;
-        audit::record(tx, tenant, &ctx.actor(), "key.revoked", id)
-    })?;
+    ctx.write(|tx| keys::revoke(tx, tenant, &ctx.actor(), id))?;
     Ok(see_other("/developers?done=revoked"))
 }
 
@@ -398,9 +391,7 @@ pub fn create_endpoint(ctx: &Ctx) -> Result<Answer> {
     };
     let checked = NewEndpoint::check(input, ctx.app.webhook_policy);
     let created = ENDPOINT.act(ctx, checked, |tx, new| {
-        let endpoint = endpoints::create_shown(tx, tenant, &new)?;
-        audit::record(tx, tenant, &ctx.actor(), "webhook.registered", &endpoint.id)?;
-        Ok(endpoint)
+        webhooks::register_shown(tx, tenant, &ctx.actor(), &new)
     })?;
     match created {
         Acted::Done(endpoint) => {
@@ -546,10 +537,7 @@ pub fn endpoint(ctx: &Ctx, id: &str) -> Result<Answer> {
 pub fn disable_endpoint(ctx: &Ctx, id: &str) -> Result<Answer> {
     ctx.must(Capability::ManageDevelopers)?;
     let tenant = &ctx.session.tenant;
-    ctx.write(|tx| {
-        endpoints::disable(tx, tenant, id)?;
-        audit::record(tx, tenant, &ctx.actor(), "webhook.disabled", id)
-    })?;
+    ctx.write(|tx| webhooks::disable(tx, tenant, &ctx.actor(), id))?;
     Ok(see_other(&format!(
         "/developers/webhooks/{id}?done=disabled"
     )))
@@ -561,8 +549,7 @@ pub fn redeliver(ctx: &Ctx, id: &str, delivery: &str) -> Result<Answer> {
     let tenant = &ctx.session.tenant;
     ctx.write(|tx| {
         endpoints::delivery_to(tx, tenant, id, delivery)?;
-        let again = endpoints::redeliver(tx, tenant, delivery)?;
-        audit::record(tx, tenant, &ctx.actor(), "webhook.redelivered", &again)
+        webhooks::redeliver(tx, tenant, &ctx.actor(), delivery)
     })?;
     Ok(see_other(&format!(
         "/developers/webhooks/{id}?done=redelivered"

@@ -42,10 +42,10 @@
 //!         method: ctx.form.get("method").map(str::to_string),
 //!         reference: ctx.form.get("reference").map(str::to_string),
 //!     }));
-//!     // 3. The books' act and its audit row, in one transaction.
+//!     // 3. The books' act, given the person acting; it writes its own
+//!     //    audit row, in the same transaction.
 //!     let paid = PAYMENT.act(ctx, checked, |tx, payment| {
-//!         settlement::pay_bill(tx, tenant, id, &payment)?;
-//!         audit::record(tx, tenant, &ctx.actor(), "bill.paid", id)
+//!         settlement::pay_bill(tx, tenant, &ctx.actor(), id, &payment).map(|_| ())
 //!     })?;
 //!     // 4. Done: a redirect naming what was done; refused: the page again.
 //!     match paid {
@@ -498,8 +498,8 @@ impl Form {
     }
 
     /// One act of the form: when the reading and the books' check in
-    /// `checked` pass, `write` runs in one transaction (the books' act and
-    /// its audit row) and its result is `Acted::Done`; a refusal of the
+    /// `checked` pass, `write` runs in one transaction (the books' act,
+    /// which records its audit row) and its result is `Acted::Done`; a refusal of the
     /// check or of the act is `Acted::Refused`, as the form shows it (see
     /// the module's refusal rule).
     ///
@@ -574,7 +574,7 @@ impl Form {
 
 /// What an act of a form came to.
 pub enum Acted<T> {
-    /// The books' act ran, with its audit row; its result.
+    /// The books' act ran (and recorded its audit row); its result.
     Done(T),
     /// Refused: what the form shows again.
     Refused(Refusal),

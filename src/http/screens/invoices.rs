@@ -9,8 +9,8 @@
 //! number it would take now. `NewPayment::check` with
 //! `settlement::pay_invoice` and `Cancellation::check` with
 //! `invoices::cancel::cancel` do the rest, as the console's `payment record`
-//! and `invoice cancel` do: the same ledger entries, the same events. Every
-//! act records the person in the audit.
+//! and `invoice cancel` do: the same ledger entries, the same events, the
+//! same audit rows, naming the person.
 
 use hyper::StatusCode;
 use maud::{html, Markup};
@@ -21,7 +21,6 @@ use super::history;
 use super::page::{csrf, may_act, money, pager, screen_with, security_headers, see_other, Screen};
 use super::payment::{self, method_name, PAYMENT};
 use crate::access::people::Capability;
-use crate::books::audit;
 use crate::books::invoices::cancel::{self, CancelInput, Cancellation};
 use crate::books::invoices::{
     self, documents, Filter, FilterInput, InvoiceView, PaymentState, Status,
@@ -463,8 +462,7 @@ pub fn pay(ctx: &Ctx, number: &str) -> Result<Answer> {
         reference: ctx.form.get("reference").map(str::to_string),
     }));
     let paid = PAYMENT.act(ctx, checked, |tx, payment| {
-        let (_, id) = settlement::pay_invoice(tx, tenant, number, &payment)?;
-        audit::record(tx, tenant, &ctx.actor(), "payment.recorded", &id)
+        settlement::pay_invoice(tx, tenant, &ctx.actor(), number, &payment).map(|_| ())
     })?;
     match paid {
         Acted::Done(()) => Ok(see_other(&href(number, "?done=paid"))),
@@ -541,9 +539,7 @@ pub fn cancel(ctx: &Ctx, number: &str) -> Result<Answer> {
         on: None,
     });
     let cancelled = CANCEL.act(ctx, checked, |tx, request| {
-        let (original, correction) = cancel::cancel(tx, tenant, number, &request)?;
-        audit::record(tx, tenant, &ctx.actor(), "invoice.cancelled", &original)?;
-        audit::record(tx, tenant, &ctx.actor(), "correction.issued", &correction)?;
+        let (_, correction) = cancel::cancel(tx, tenant, &ctx.actor(), number, &request)?;
         Ok(invoices::get_by_id(tx, tenant, &correction)?.number)
     })?;
     match cancelled {

@@ -4,8 +4,8 @@
 //! The stage moves by the books' `Change::check` and `transactions::update`
 //! (the same partial update as `PATCH /v1/transactions/{id}`), the note by
 //! `NewNote::check` and `transactions::add_note` (as the agent tool
-//! `add_transaction_note`), authored by the person. Every act records the
-//! person in the audit.
+//! `add_transaction_note`), authored by the person. Every act is the
+//! person's: the books record them in the audit.
 
 use hyper::StatusCode;
 use maud::{html, Markup};
@@ -301,8 +301,7 @@ pub fn move_stage(ctx: &Ctx, id: &str) -> Result<Answer> {
         ..PatchInput::default()
     });
     let moved = JOB.act(ctx, checked, |tx, change| {
-        transactions::update(tx, tenant, id, &change)?;
-        audit::record(tx, tenant, &ctx.actor(), "job.moved", id)
+        transactions::update(tx, tenant, &ctx.actor(), id, &change)
     })?;
     answer(ctx, id, "moved", moved, Some(stage), "")
 }
@@ -318,8 +317,8 @@ pub fn add_note(ctx: &Ctx, id: &str) -> Result<Answer> {
         text: Some(text.to_string()),
     });
     let added = JOB.act(ctx, checked, |tx, note| {
-        transactions::add_note(tx, tenant, &note, &ctx.session.person.name)?;
-        audit::record(tx, tenant, &ctx.actor(), "job.noted", id)
+        let author = &ctx.session.person.name;
+        transactions::add_note(tx, tenant, &ctx.actor(), &note, author).map(|_| ())
     })?;
     answer(ctx, id, "noted", added, None, text)
 }

@@ -12,7 +12,7 @@
 //! cap, the same waits after failures), and keeps it. A reset sets a new
 //! password, ends every session of the person and forgets the failed
 //! sign-ins of their account. The acts are `access::links`' (`accept`,
-//! `use_reset`), each with its audit row naming the person.
+//! `use_reset`), each recording its audit row naming the person.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -27,12 +27,10 @@ use super::visit::{cookie, same_origin, set_cookie, Visit};
 use crate::access::links::{self, Joining, Link, LinkKind};
 use crate::access::sessions::{self, random_token};
 use crate::access::{passwords, people};
-use crate::books::audit::{self, Actor};
 use crate::error::{Error, Result, Violation, Violations};
 use crate::http::app::{in_store, Answer, App};
 use crate::http::query::Query;
 use crate::rules::locale::Lang;
-use crate::store::tenant::{Environment, Tenant};
 
 /// The cookie that carries a link form's token.
 const LINK_COOKIE: &str = "kontor_link";
@@ -360,32 +358,13 @@ pub async fn submit(app: Arc<App>, visit: Visit, lang: Lang, kind: LinkKind) -> 
         }
     };
     let writer = app.clone();
-    let company = link.company_id.clone();
     let token_used = token.clone();
     let used = in_store(&app, false, None, move |_| {
         let token = token_used;
         let now = jiff::Timestamp::now();
         writer.db.write(|tx| match kind {
-            LinkKind::Invitation => {
-                let member = links::accept(tx, &token, joining, now)?;
-                let tenant = Tenant::new(member.company_id.clone(), Environment::Production);
-                let actor = Actor::Person {
-                    id: member.id.clone(),
-                    email: member.email.clone(),
-                };
-                audit::record(tx, &tenant, &actor, "user.joined", &member.id)?;
-                Ok(member.email)
-            }
-            LinkKind::Reset => {
-                let person = links::use_reset(tx, &token, &password, now)?;
-                let tenant = Tenant::new(company.clone(), Environment::Production);
-                let actor = Actor::Person {
-                    id: person.id.clone(),
-                    email: person.email.clone(),
-                };
-                audit::record(tx, &tenant, &actor, "user.password_reset", &person.id)?;
-                Ok(person.email)
-            }
+            LinkKind::Invitation => Ok(links::accept(tx, &token, joining, now)?.email),
+            LinkKind::Reset => Ok(links::use_reset(tx, &token, &password, now)?.email),
         })
     })
     .await

@@ -10,9 +10,10 @@
 //! it: `visit` (the request, cookies, the origin check), `context` (`Ctx`,
 //! what a page handler is given), `page` (the frame of every page and the
 //! answers), `form` (forms described once and the one way an act goes),
-//! `payment` (the payment form invoices and bills share) and `history`. Each screen's file only translates: form or query → the
-//! books' input type → one books call (and its audit row) → HTML. A role's
-//! permissions come from `access::people`, never decided here.
+//! `payment` (the payment form invoices and bills share) and `history`.
+//! Each screen's file only translates: form or query → the books' input
+//! type → one books call (which records the person in the audit) → HTML. A
+//! role's permissions come from `access::people`, never decided here.
 //!
 //! A new act of a screen takes a books function, a route line in `route`
 //! below and a form description (`form::Form`); see `form` for the act's

@@ -6,7 +6,7 @@
 //! `kontor company workflow` call (`ParticularsChange::check` and
 //! `company::set_particulars`, `company::set_payment_days`,
 //! `company::set_workflow`), so a refusal reads as it does there. Each form
-//! is one act with its audit row; a refused form comes back with what was
+//! is one act, which records its audit row; a refused form comes back with what was
 //! typed and the problem beside the field. The people of the company are
 //! in `users`.
 
@@ -17,7 +17,6 @@ use super::context::Ctx;
 use super::form::{Acted, Form, FormField, Problems};
 use super::page::{csrf, screen_with, see_other, Screen};
 use crate::access::people::Capability;
-use crate::books::audit;
 use crate::books::company::{self, Company, ParticularsChange, ParticularsInput};
 use crate::error::{Error, Result};
 use crate::http::app::Answer;
@@ -383,14 +382,7 @@ pub fn set_particulars(ctx: &Ctx) -> Result<Answer> {
     };
     let checked = ParticularsChange::check(input, &company.country);
     let saved = PARTICULARS.act(ctx, checked, |tx, change| {
-        company::set_particulars(tx, &tenant.company_id, change)?;
-        audit::record(
-            tx,
-            tenant,
-            &ctx.actor(),
-            "company.changed",
-            &tenant.company_id,
-        )
+        company::set_particulars(tx, tenant, &ctx.actor(), change).map(|_| ())
     })?;
     answer(ctx, Part::Particulars, "particulars", saved)
 }
@@ -408,14 +400,7 @@ pub fn set_payment_days(ctx: &Ctx) -> Result<Answer> {
             .map_err(|_| Error::invalid("paymentDays", "is a whole number of days")),
     };
     let saved = PAYMENT_DAYS.act(ctx, days, |tx, days| {
-        company::set_payment_days(tx, &tenant.company_id, days)?;
-        audit::record(
-            tx,
-            tenant,
-            &ctx.actor(),
-            "company.payment_days_changed",
-            &tenant.company_id,
-        )
+        company::set_payment_days(tx, tenant, &ctx.actor(), days).map(|_| ())
     })?;
     answer(ctx, Part::PaymentDays, "paymentDays", saved)
 }
@@ -434,14 +419,7 @@ pub fn set_workflow(ctx: &Ctx) -> Result<Answer> {
         .map(str::to_string)
         .collect();
     let saved = WORKFLOW.act(ctx, Ok(stages), |tx, stages| {
-        company::set_workflow(tx, &tenant.company_id, &stages)?;
-        audit::record(
-            tx,
-            tenant,
-            &ctx.actor(),
-            "company.workflow_changed",
-            &tenant.company_id,
-        )
+        company::set_workflow(tx, tenant, &ctx.actor(), &stages).map(|_| ())
     })?;
     answer(ctx, Part::Workflow, "workflow", saved)
 }

@@ -8,7 +8,7 @@
 //! enabled owner; a reset reaches only a person of this company alone), the
 //! same the console's `user role`, `user disable --company` and `user
 //! reset` follow. Only the company's own people are found here. Every act
-//! records the person in the audit.
+//! records the person in the audit, in the books being viewed.
 
 use hyper::StatusCode;
 use maud::{html, Markup};
@@ -268,15 +268,7 @@ pub fn invite(ctx: &Ctx) -> Result<Answer> {
         role: ctx.form.get("role").map(str::to_string),
     });
     let made = INVITATION.act(ctx, checked, |tx, new| {
-        let made = links::invite(
-            tx,
-            &tenant.company_id,
-            &new,
-            &ctx.actor(),
-            jiff::Timestamp::now(),
-        )?;
-        audit::record(tx, tenant, &ctx.actor(), "user.invited", &made.email)?;
-        Ok(made)
+        links::invite(tx, tenant, &ctx.actor(), &new, jiff::Timestamp::now())
     })?;
     match made {
         Acted::Done(made) => {
@@ -403,8 +395,7 @@ pub fn set_role(ctx: &Ctx, id: &str) -> Result<Answer> {
     let tenant = &ctx.session.tenant;
     let role = Role::read(ctx.form.get("role").unwrap_or(""));
     let changed = PERSON.act(ctx, role, |tx, role| {
-        people::set_role(tx, &tenant.company_id, id, role)?;
-        audit::record(tx, tenant, &ctx.actor(), "user.role_changed", id)
+        people::set_role(tx, tenant, &ctx.actor(), id, role).map(|_| ())
     })?;
     answer(ctx, id, changed, |()| {
         see_other(&format!("/settings/users/{id}?done=role"))
@@ -416,8 +407,7 @@ pub fn disable(ctx: &Ctx, id: &str) -> Result<Answer> {
     ctx.must(Capability::ManageUsers)?;
     let tenant = &ctx.session.tenant;
     let disabled = PERSON.act(ctx, Ok(()), |tx, ()| {
-        people::disable_in(tx, &tenant.company_id, id)?;
-        audit::record(tx, tenant, &ctx.actor(), "user.disabled", id)
+        people::disable_in(tx, tenant, &ctx.actor(), id).map(|_| ())
     })?;
     answer(ctx, id, disabled, |()| {
         see_other("/settings/users?done=disabled")
@@ -428,10 +418,7 @@ pub fn disable(ctx: &Ctx, id: &str) -> Result<Answer> {
 pub fn enable(ctx: &Ctx, id: &str) -> Result<Answer> {
     ctx.must(Capability::ManageUsers)?;
     let tenant = &ctx.session.tenant;
-    ctx.write(|tx| {
-        people::enable_in(tx, &tenant.company_id, id)?;
-        audit::record(tx, tenant, &ctx.actor(), "user.enabled", id)
-    })?;
+    ctx.write(|tx| people::enable_in(tx, tenant, &ctx.actor(), id))?;
     Ok(see_other(&format!("/settings/users/{id}?done=enabled")))
 }
 
@@ -441,15 +428,7 @@ pub fn reset(ctx: &Ctx, id: &str) -> Result<Answer> {
     let lang = ctx.lang;
     let tenant = &ctx.session.tenant;
     let made = PERSON.act(ctx, Ok(()), |tx, ()| {
-        let made = links::reset(
-            tx,
-            &tenant.company_id,
-            id,
-            &ctx.actor(),
-            jiff::Timestamp::now(),
-        )?;
-        audit::record(tx, tenant, &ctx.actor(), "user.reset_link_made", id)?;
-        Ok(made)
+        links::reset(tx, tenant, &ctx.actor(), id, jiff::Timestamp::now())
     })?;
     answer(ctx, id, made, |made| {
         let sentence = match lang {

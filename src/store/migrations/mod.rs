@@ -27,6 +27,7 @@ mod to_5;
 mod to_6;
 mod to_7;
 mod to_8;
+mod to_9;
 
 use std::path::Path;
 
@@ -40,7 +41,7 @@ use refusal::{foreign_key_problem, Stop};
 /// The schema this binary writes and understands: what a fresh file gets.
 pub const SCHEMA: &str = include_str!("../../../schema.sql");
 /// The version `schema.sql` carries in `PRAGMA user_version`.
-pub const SCHEMA_VERSION: i64 = 8;
+pub const SCHEMA_VERSION: i64 = 9;
 
 /// One migration step: it brings a data file from version `number - 1` to
 /// `number`, inside the runner's transaction.
@@ -101,6 +102,11 @@ pub const MIGRATIONS: &[Migration] = &[
             "partners' IBAN, invoice e-mail, consumer flag and language"
         ),
         run: to_8::run,
+    },
+    Migration {
+        number: 9,
+        summary: "an audit row names the API key that acted",
+        run: to_9::run,
     },
 ];
 

@@ -10,7 +10,6 @@ use maud::html;
 use super::fields::{DELIVERED_ON, DRAFT, RATE};
 use super::page::figures_section;
 use crate::access::people::Capability;
-use crate::books::audit;
 use crate::books::company;
 use crate::books::drafts::{self, DraftState};
 use crate::books::invoices::issue::{self, IssueInput, IssueOptions};
@@ -139,9 +138,7 @@ pub fn issue(ctx: &Ctx, id: &str) -> Result<Answer> {
         rate,
     }));
     let issued = DRAFT.act(ctx, checked, |tx, options| {
-        let invoice_id = issue::issue(tx, tenant, id, &options)?;
-        audit::record(tx, tenant, &ctx.actor(), "draft.issued", id)?;
-        audit::record(tx, tenant, &ctx.actor(), "invoice.issued", &invoice_id)
+        issue::issue(tx, tenant, &ctx.actor(), id, &options).map(|_| ())
     });
     match issued {
         Ok(Acted::Done(())) => Ok(see_other(&format!("/drafts/{id}?done=issued"))),

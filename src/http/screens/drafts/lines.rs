@@ -11,7 +11,6 @@ use super::fields::DRAFT;
 use super::line_fields::{line_fields, read_line, stored_line};
 use super::page::{draft_page, RefusedForm};
 use crate::access::people::Capability;
-use crate::books::audit;
 use crate::books::company::{self, Company};
 use crate::books::drafts::{self, DraftState, DraftView, NewDraftLine};
 use crate::error::{Error, Result};
@@ -48,8 +47,7 @@ pub fn add_line(ctx: &Ctx, id: &str) -> Result<Answer> {
     let (input, read) = read_line(ctx, &currency);
     let checked = read.check(NewDraftLine::check(input, &company));
     let added = DRAFT.act(ctx, checked, |tx, line| {
-        drafts::add_line(tx, tenant, id, &line)?;
-        audit::record(tx, tenant, &ctx.actor(), "draft.line.added", id)
+        drafts::add_line(tx, tenant, &ctx.actor(), id, &line)
     })?;
     match added {
         Acted::Done(()) => Ok(see_other(&format!("/drafts/{id}?done=line-added#lines"))),
@@ -139,8 +137,7 @@ pub fn change_line(ctx: &Ctx, id: &str, n: &str) -> Result<Answer> {
     let (input, read) = read_line(ctx, &draft.currency);
     let checked = read.check(NewDraftLine::check(input, &company));
     let changed = DRAFT.act(ctx, checked, |tx, line| {
-        drafts::change_line(tx, tenant, id, number, &line)?;
-        audit::record(tx, tenant, &ctx.actor(), "draft.line.changed", id)
+        drafts::change_line(tx, tenant, &ctx.actor(), id, number, &line)
     })?;
     match changed {
         Acted::Done(()) => Ok(see_other(&format!("/drafts/{id}?done=line-changed#lines"))),
@@ -160,9 +157,6 @@ pub fn remove_line(ctx: &Ctx, id: &str, n: &str) -> Result<Answer> {
     ctx.must(Capability::Act)?;
     let tenant = &ctx.session.tenant;
     let number = line_number(n)?;
-    ctx.write(|tx| {
-        drafts::remove_line(tx, tenant, id, number)?;
-        audit::record(tx, tenant, &ctx.actor(), "draft.line.removed", id)
-    })?;
+    ctx.write(|tx| drafts::remove_line(tx, tenant, &ctx.actor(), id, number))?;
     Ok(see_other(&format!("/drafts/{id}?done=line-removed#lines")))
 }

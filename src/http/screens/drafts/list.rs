@@ -7,7 +7,6 @@ use maud::html;
 
 use super::fields::{kind_name, DRAFT, SEARCH};
 use crate::access::people::Capability;
-use crate::books::audit;
 use crate::books::company;
 use crate::books::customers;
 use crate::books::drafts::{self, DocumentType, DraftInput, NewDraft};
@@ -158,9 +157,7 @@ pub fn create(ctx: &Ctx) -> Result<Answer> {
     };
     let checked = NewDraft::empty(input, DocumentType::Invoice);
     let created = DRAFT.act(ctx, checked, |tx, new| {
-        let id = drafts::create(tx, tenant, &new)?;
-        audit::record(tx, tenant, &ctx.actor(), "draft.created", &id)?;
-        Ok(id)
+        drafts::create(tx, tenant, &ctx.actor(), &new)
     })?;
     match created {
         Acted::Done(id) => Ok(see_other(&format!("/drafts/{id}?done=created"))),

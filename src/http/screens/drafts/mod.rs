@@ -12,7 +12,7 @@
 //! carry the API's and the console's names (`description`, `quantity`,
 //! `unit`, `unitPrice`, `taxRate`, `vatCategory`, `exemptionReason`,
 //! `exemptionCode`, `buyerReference`, `orderReference`, `deliveredOn`,
-//! `rate`). Every act records the person in the audit.
+//! `rate`). Every act is the person's: the books record them in the audit.
 //!
 //! The screens of a draft are a folder: `list` (the list and a new
 //! draft), `page` (a draft's page and its references), `lines` (a line

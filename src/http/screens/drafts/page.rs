@@ -438,8 +438,7 @@ pub fn set_references(ctx: &Ctx, id: &str) -> Result<Answer> {
         period,
     }));
     let set = DRAFT.act(ctx, checked, |tx, change| {
-        drafts::set_references(tx, tenant, id, change)?;
-        audit::record(tx, tenant, &ctx.actor(), "draft.references.set", id)
+        drafts::set_references(tx, tenant, &ctx.actor(), id, change)
     })?;
     match set {
         Acted::Done(()) => Ok(see_other(&format!("/drafts/{id}?done=references"))),
