@@ -255,6 +255,29 @@ pub fn get(conn: &Connection, tenant: &Tenant, id: &str) -> Result<PurchaseView>
     Ok(stored(conn, tenant, id)?.view)
 }
 
+/// The supplier's credits that still have something left, oldest first:
+/// what may be applied to one of its bills.
+///
+/// Fails only on a storage error.
+pub fn open_credits(
+    conn: &Connection,
+    tenant: &Tenant,
+    supplier_id: &str,
+) -> Result<Vec<PurchaseView>> {
+    let ids = conn
+        .prepare_cached(
+            "SELECT id FROM purchases WHERE company_id = ?1 AND environment = ?2 AND supplier_id = ?3
+                 AND kind = 'credit' AND outstanding <> 0
+             ORDER BY seq",
+        )?
+        .query_map(
+            params![tenant.company_id, tenant.environment, supplier_id],
+            |r| r.get::<_, String>(0),
+        )?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    ids.iter().map(|id| get(conn, tenant, id)).collect()
+}
+
 /// The tenant's purchases, newest first, a page at a time.
 ///
 /// Fails only on a storage error.

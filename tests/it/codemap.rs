@@ -14,8 +14,7 @@ fn root() -> &'static Path {
 
 fn architecture() -> String {
     let path = root().join("ARCHITECTURE.md");
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 
 /// The backticked spans of `text` that start with `src/`, outside fenced

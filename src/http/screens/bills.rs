@@ -1,5 +1,5 @@
-//! The bills: the paged list of purchase documents, recording a bill and
-//! paying one. Fields carry the console flags' names in camelCase
+//! The bills: the paged list of purchase documents, recording a bill,
+//! paying one and applying a supplier's credit to it. Fields carry the console flags' names in camelCase
 //! (`supplierName`, `documentNumber`, `documentDate`, `dueDate`,
 //! `currency`, `net`, `tax`; the payment's `amount`, `on`, `method`,
 //! `reference`), amounts are typed as a person types them and read by
@@ -7,13 +7,14 @@
 //! `NewPurchase::check`, `purchases::record`, `NewPayment::check` and
 //! `settlement::pay_bill` do the rest, as `purchase record` and `purchase
 //! pay` do: the same ledger entry, the same event, the same audit row,
-//! naming the person.
+//! naming the person; `CreditRequest::check` and `settlement::apply_credit`
+//! apply a credit as `purchase apply-credit` does.
 
 use hyper::StatusCode;
 use maud::{html, Markup};
 
 use super::context::Ctx;
-use super::form::{required_note, Acted, Form, FormField, Problems, Reading};
+use super::form::{choice, required_note, Acted, Form, FormField, Problems, Reading};
 use super::history;
 use super::page::{csrf, may_act, money, pager, screen, screen_with, see_other, Screen};
 use super::payment::{self, PAYMENT};
@@ -21,8 +22,8 @@ use crate::access::people::Capability;
 use crate::books::audit;
 use crate::books::company;
 use crate::books::purchases::{self, NewPurchase, PurchaseInput, PurchaseKind, PurchaseView};
-use crate::books::settlement::{self, NewPayment, PaymentInput};
-use crate::error::Result;
+use crate::books::settlement::{self, CreditInput, CreditRequest, NewPayment, PaymentInput};
+use crate::error::{Error, Result};
 use crate::http::app::Answer;
 use crate::rules::locale;
 
@@ -62,6 +63,27 @@ const BILL: Form = Form::new(&[
     ("date", "documentDate"),
     ("due", "dueDate"),
 ]);
+
+/// A credit of the bill's supplier applied to the bill, as `purchase
+/// apply-credit` applies it; the books name its fields `amount` and `on`,
+/// which the payment's form on the same page names too.
+const CREDIT: Form = Form::new(&[
+    FormField::amount("creditAmount", "Amount", "Betrag").hint(
+        "Empty: as much as the credit and the bill allow",
+        "Leer: so viel, wie Gutschrift und Rechnung zulassen",
+    ),
+    FormField::date("creditOn", "Applied on", "Verrechnet am").hint("Empty: today", "Leer: heute"),
+])
+.naming(&[("credit", "Credit", "Gutschrift")])
+.renaming(&[("amount", "creditAmount"), ("on", "creditOn")])
+.wrong_state_above();
+
+/// Which form of a bill's page a refusal belongs to.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum BillForm {
+    Payment,
+    Credit,
+}
 
 /// The form of a new bill, with `value` of each field and the problems of a refusal.
 fn bill_form(ctx: &Ctx, value: &dyn Fn(&str) -> String, problems: &Problems) -> Markup {
@@ -195,9 +217,38 @@ fn bill_page(
     bill: &PurchaseView,
     status: StatusCode,
     value: &dyn Fn(&str) -> String,
-    problems: &Problems,
+    refused: Option<(BillForm, &Problems)>,
 ) -> Result<Answer> {
     let lang = ctx.lang;
+    let none = Problems::default();
+    let problems_of = |form: BillForm| match refused {
+        Some((which, problems)) if which == form => problems,
+        _ => &none,
+    };
+    let problems = problems_of(BillForm::Payment);
+    let credit_problems = problems_of(BillForm::Credit);
+    let open = bill.kind == PurchaseKind::Bill && bill.outstanding.minor > 0;
+    let credits = if open && may_act(ctx) {
+        purchases::open_credits(ctx.conn, &ctx.session.tenant, &bill.supplier_id)?
+    } else {
+        Vec::new()
+    };
+    let credit_options: Vec<(String, String)> = credits
+        .iter()
+        .map(|c| {
+            let left = money(lang, &c.outstanding)
+                .trim_start_matches('-')
+                .to_string();
+            (
+                c.id.clone(),
+                format!(
+                    "{} ({} {left})",
+                    c.document_number,
+                    lang.pick("left:", "übrig:")
+                ),
+            )
+        })
+        .collect();
     let history = audit::history(ctx.conn, &ctx.session.tenant, &bill.id)?;
     let history_section = history::section(ctx, &history)?;
     let notice = match ctx.query.get("done") {
@@ -206,6 +257,9 @@ fn bill_page(
         }
         Some("paid") if problems.list.is_empty() => {
             Some(lang.pick("The payment is recorded.", "Die Zahlung ist erfasst."))
+        }
+        Some("credited") if credit_problems.list.is_empty() => {
+            Some(lang.pick("The credit is applied.", "Die Gutschrift ist verrechnet."))
         }
         _ => None,
     };
@@ -226,7 +280,7 @@ fn bill_page(
                 div { dt { (lang.pick("Paid in full on", "Vollständig bezahlt am")) } dd { (locale::date(lang, paid)) } }
             }
         }
-        @if may_act(ctx) && bill.kind == PurchaseKind::Bill && bill.outstanding.minor > 0 {
+        @if may_act(ctx) && open {
             section aria-labelledby="pay-heading" {
                 h2 #pay-heading { (lang.pick("Pay this bill", "Diese Rechnung bezahlen")) }
                 (PAYMENT.summary(lang, problems))
@@ -234,6 +288,18 @@ fn bill_page(
                     (csrf(ctx))
                     (payment::fields(lang, value, None, problems))
                     button type="submit" { (lang.pick("Record payment", "Zahlung erfassen")) }
+                }
+            }
+        }
+        @if !credits.is_empty() {
+            section aria-labelledby="credit-heading" {
+                h2 #credit-heading { (lang.pick("Apply a credit of this supplier", "Gutschrift dieses Lieferanten verrechnen")) }
+                (CREDIT.summary(lang, credit_problems))
+                form.stack method="post" action=(format!("/bills/{}/credit", bill.id)) novalidate {
+                    (csrf(ctx))
+                    (choice(lang, "credit", &CREDIT.label(lang, "credit"), &credit_options, &value("credit"), None, credit_problems))
+                    (CREDIT.fields(lang, value, credit_problems))
+                    button type="submit" { (lang.pick("Apply credit", "Gutschrift verrechnen")) }
                 }
             }
         }
@@ -247,13 +313,7 @@ fn bill_page(
 /// GET /bills/{id}
 pub fn show(ctx: &Ctx, id: &str) -> Result<Answer> {
     let bill = purchases::get(ctx.conn, &ctx.session.tenant, id)?;
-    bill_page(
-        ctx,
-        &bill,
-        StatusCode::OK,
-        &|_| String::new(),
-        &Problems::default(),
-    )
+    bill_page(ctx, &bill, StatusCode::OK, &|_| String::new(), None)
 }
 
 /// POST /bills/{id}/pay `{amount, on, method, reference}`: money out
@@ -275,6 +335,47 @@ pub fn pay(ctx: &Ctx, id: &str) -> Result<Answer> {
     })?;
     match paid {
         Acted::Done(()) => Ok(see_other(&format!("/bills/{id}?done=paid"))),
-        Acted::Refused(r) => bill_page(ctx, &bill, r.status, &|f| ctx.typed(f), &r.problems),
+        Acted::Refused(r) => bill_page(
+            ctx,
+            &bill,
+            r.status,
+            &|f| ctx.typed(f),
+            Some((BillForm::Payment, &r.problems)),
+        ),
+    }
+}
+
+/// POST /bills/{id}/credit `{credit, creditAmount, creditOn}`: a credit of
+/// the bill's supplier applied to the bill, as `purchase apply-credit`
+/// applies it (no money moves).
+pub fn apply_credit(ctx: &Ctx, id: &str) -> Result<Answer> {
+    ctx.must(Capability::Act)?;
+    let tenant = &ctx.session.tenant;
+    let bill = purchases::get(ctx.conn, tenant, id)?;
+    let mut read = Reading::of(ctx);
+    let credit = ctx.form.get("credit").unwrap_or("").to_string();
+    if credit.is_empty() {
+        read.note(Error::invalid("credit", "is missing"));
+    }
+    let amount = match ctx.form.get("creditAmount") {
+        Some(_) => read.amount("creditAmount", &bill.currency),
+        None => None,
+    };
+    let checked = read.check(CreditRequest::check(CreditInput {
+        amount,
+        on: ctx.form.get("creditOn").map(str::to_string),
+    }));
+    let applied = CREDIT.act(ctx, checked, |tx, request| {
+        settlement::apply_credit(tx, tenant, &ctx.actor(), &credit, id, &request).map(|_| ())
+    })?;
+    match applied {
+        Acted::Done(()) => Ok(see_other(&format!("/bills/{id}?done=credited"))),
+        Acted::Refused(r) => bill_page(
+            ctx,
+            &bill,
+            r.status,
+            &|f| ctx.typed(f),
+            Some((BillForm::Credit, &r.problems)),
+        ),
     }
 }

@@ -235,6 +235,7 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["bills", "new"] if get => bills::new_form(ctx),
         ["bills", id] if get => bills::show(ctx, id),
         ["bills", id, "pay"] if post => bills::pay(ctx, id),
+        ["bills", id, "credit"] if post => bills::apply_credit(ctx, id),
         ["books"] if get => books::show(ctx),
         ["books", "close"] if post => books::close(ctx),
         ["books", "trial-balance"] if get => books::trial_balance(ctx),
