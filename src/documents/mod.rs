@@ -5,12 +5,17 @@
 //! kontor writes (`verdict`). The books build the model from a frozen
 //! invoice; nothing here reads storage or knows a surface.
 //!
+//! The bank's side comes in too: `statements` reads the statements a bank
+//! sends (camt.05x, MT940, a ZIP of them) into typed records, as hostile
+//! files, for the books to import.
+//!
 //! Amounts are minor units of the document's currency (its ISO 4217
 //! exponent), written with exactly that many decimals; quantities and rates
 //! are exact decimals. Terms are named by their EN 16931 ids (BT-…, BG-…).
 
 pub mod cii;
 pub mod pdf;
+pub mod statements;
 pub mod ubl;
 pub mod verdict;
 mod xml;
