@@ -1,0 +1,536 @@
+//! The matching ladder: which open items a bank line pays, and how sure that
+//! is. A pure function over the line's facts and the open items (with their
+//! numbers, open amounts, partners and creditor references), so it can be
+//! tested and measured without storage. The rungs, in order:
+//!
+//! - (a) a structured creditor reference (ISO 11649, checked) equal to an
+//!   item's: **certain**;
+//! - (b) one item's number in the remittance or end-to-end id and the amount
+//!   equal to its open amount: **certain**;
+//! - (c) several numbers and the amount equal to their open sum: **certain**;
+//! - (d) the counterparty's IBAN known for exactly one partner and the amount
+//!   equal to one of its open items, or to a sum of two to four of them:
+//!   **suggested**;
+//! - (e) numbers found but the amount lower (a partial payment, or one
+//!   reduced by fees within the company's tolerance) or higher (an
+//!   overpayment): **suggested**, the difference named;
+//! - (f) the counterparty's name alike a partner's and the amount equal to
+//!   one of its open items: **suggested**;
+//! - otherwise unmatched.
+//!
+//! Numbers are found with spaces, dashes, case and leading zeros tolerated
+//! (`re 2026-17` finds `RE2026-00017`), never inside a longer token
+//! (`XRE2026-00017`, `RE2026-000171`), and when one found number lies inside
+//! another found one (`RE2026-00017` in `RE2026-00017-2`) only the longer
+//! counts. A line is matched only up to its own amount and an item only up
+//! to its open amount; a certain match lowers the item's open amount for the
+//! lines after it, a suggestion does not. Only items of the line's direction
+//! (money in: invoices and suppliers' credits; money out: bills and credit
+//! notes) and currency are considered; the caller hands in only one
+//! company's and one environment's items.
+
+use std::collections::{HashMap, HashSet};
+
+use jiff::civil::Date;
+
+use crate::books::settlement::TargetKind;
+use crate::rules::creditor_reference::CreditorReference;
+
+/// Most items of one partner tried in sums for rung (d), oldest first.
+const SUM_CANDIDATES: usize = 24;
+/// Most items a sum of rung (d) may have.
+const SUM_ITEMS: usize = 4;
+/// Most segments of a number looked for (`RE`, `2026`, `00017` are three).
+const MAX_SEGMENTS: usize = 8;
+
+/// An open item as the ladder sees it.
+#[derive(Debug, Clone)]
+pub struct Item {
+    pub kind: TargetKind,
+    /// The document's id.
+    pub id: String,
+    pub number: String,
+    /// The partner's id and name.
+    pub partner: String,
+    pub partner_name: String,
+    /// What is still open, in minor units, signed as the bank line that
+    /// pays it: positive for money in (an invoice, a supplier's credit to be
+    /// refunded), negative for money out (a bill, a credit note to refund).
+    pub open: i64,
+    pub currency: String,
+    /// The item's ISO 11649 reference, if it was issued with one.
+    pub reference: Option<String>,
+    /// The document's date: the oldest is tried first.
+    pub dated: Date,
+}
+
+/// What the ladder reads of a bank line.
+#[derive(Debug, Clone, Default)]
+pub struct LineFacts {
+    /// Signed minor units: credits positive.
+    pub amount: i64,
+    pub currency: String,
+    pub iban: Option<String>,
+    pub name: Option<String>,
+    pub remittance: String,
+    pub end_to_end_id: Option<String>,
+    pub creditor_references: Vec<String>,
+}
+
+/// Why an allocation was proposed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Reason {
+    /// (a) The line's creditor reference is the item's.
+    CreditorReference(String),
+    /// (b) The item's number is named and the amount is its open amount.
+    Number,
+    /// (c) Several numbers are named and the amount is their open sum.
+    Combined,
+    /// (d) The IBAN is known for the item's partner and the amount is the
+    /// open amount of one item (or the sum of several).
+    KnownIban(String),
+    /// (e) Numbers are named and the line pays less than open by at most
+    /// the company's fee tolerance (the difference, minor units).
+    FeeReduced(i64),
+    /// (e) Numbers are named and the line pays less than open.
+    Partial(i64),
+    /// (e) Numbers are named and the line pays more than open.
+    Overpaid(i64),
+    /// (e) Several numbers are named and the amount equals one item's open amount.
+    OneOfSeveral,
+    /// (f) The name is alike the item's partner's and the amount is its open amount.
+    NameAlike,
+}
+
+impl Reason {
+    /// The reason in a sentence, amounts written by `money`.
+    pub fn sentence(&self, items: &[&Item], money: &dyn Fn(i64) -> String) -> String {
+        let numbers = items.iter().map(|i| i.number.as_str()).collect::<Vec<_>>().join(", ");
+        match self {
+            Reason::CreditorReference(r) => format!("The creditor reference {r} is the one of {numbers}."),
+            Reason::Number => format!("The remittance names {numbers} and the amount is its open amount."),
+            Reason::Combined => format!("The remittance names {numbers} and the amount is their open sum."),
+            Reason::KnownIban(iban) => {
+                let partner = items.first().map_or("", |i| i.partner_name.as_str());
+                if items.len() == 1 {
+                    format!("The IBAN {iban} is known for {partner} and the amount is the open amount of {numbers}.")
+                } else {
+                    format!("The IBAN {iban} is known for {partner} and the amount is the open sum of {numbers}.")
+                }
+            }
+            Reason::FeeReduced(d) => format!(
+                "The remittance names {numbers}; the amount is {} less than open, within the fee tolerance.",
+                money(*d)
+            ),
+            Reason::Partial(d) => format!(
+                "The remittance names {numbers}; the amount is {} less than open (a partial payment).",
+                money(*d)
+            ),
+            Reason::Overpaid(d) => format!(
+                "The remittance names {numbers}; the amount is {} more than open (an overpayment).",
+                money(*d)
+            ),
+            Reason::OneOfSeveral => format!(
+                "The remittance names several numbers; the amount is the open amount of {numbers}."
+            ),
+            Reason::NameAlike => format!(
+                "The payer's name is alike {} and the amount is the open amount of {numbers}.",
+                items.first().map_or("", |i| i.partner_name.as_str())
+            ),
+        }
+    }
+}
+
+/// Items and the amounts proposed for them (positive, at most each item's
+/// open amount and together at most the line's), with the reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Proposal {
+    /// (index into the ladder's items, amount in minor units, positive).
+    pub allocations: Vec<(usize, i64)>,
+    pub reason: Reason,
+}
+
+impl Proposal {
+    /// The amount allocated in all.
+    pub fn total(&self) -> i64 {
+        self.allocations.iter().map(|(_, a)| a).sum()
+    }
+}
+
+/// What the ladder made of a line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// To be settled now (rungs a–c); the items' open amounts are lowered.
+    Certain(Proposal),
+    /// For a person to confirm, best first (rungs d–f).
+    Suggested(Vec<Proposal>),
+    Unmatched,
+}
+
+/// A text cut into segments: runs of letters or of digits, upper case, each
+/// with whether it is glued to the one before (a letter next to a digit).
+fn segments(text: &str) -> Vec<(String, bool)> {
+    let mut out: Vec<(String, bool)> = Vec::new();
+    let mut current = String::new();
+    let mut glued = false;
+    // 0: no letter or digit, 1: a letter, 2: a digit.
+    let mut kind = 0u8;
+    for c in text.chars() {
+        let k = if c.is_ascii_digit() {
+            2
+        } else if c.is_alphanumeric() {
+            1
+        } else {
+            0
+        };
+        if k != kind {
+            if !current.is_empty() {
+                out.push((std::mem::take(&mut current), glued));
+            }
+            glued = kind != 0 && k != 0;
+        }
+        if k != 0 {
+            current.extend(c.to_uppercase());
+        }
+        kind = k;
+    }
+    if !current.is_empty() {
+        out.push((current, glued));
+    }
+    out
+}
+
+/// A digit run without its leading zeros (`00017` → `17`, `000` → `0`).
+fn unpadded(segment: &str) -> &str {
+    if segment.bytes().all(|b| b.is_ascii_digit()) {
+        let t = segment.trim_start_matches('0');
+        if t.is_empty() {
+            "0"
+        } else {
+            t
+        }
+    } else {
+        segment
+    }
+}
+
+/// The two keys a number is found by: its segments without leading zeros
+/// (`RE|2026|17`) and its letters and digits run together (`RE202600017`).
+fn keys(segments: &[(String, bool)]) -> (String, String) {
+    let mut split = String::new();
+    let mut compact = String::new();
+    for (i, (s, _)) in segments.iter().enumerate() {
+        if i > 0 {
+            split.push('|');
+        }
+        split.push_str(unpadded(s));
+        compact.push_str(s);
+    }
+    (split, compact)
+}
+
+/// A name reduced to the words that tell it apart: lower case, umlauts
+/// spelled out, legal forms and titles dropped.
+fn name_words(name: &str) -> HashSet<String> {
+    const NOISE: &[&str] = &[
+        "gmbh", "mbh", "ag", "kg", "ohg", "ek", "e", "k", "co", "ug", "haftungsbeschraenkt", "gbr",
+        "ltd", "inc", "llc", "sa", "sarl", "bv", "nv", "dr", "und", "the", "and", "von", "der",
+    ];
+    let mut folded = String::with_capacity(name.len());
+    for c in name.chars().flat_map(char::to_lowercase) {
+        match c {
+            'ä' => folded.push_str("ae"),
+            'ö' => folded.push_str("oe"),
+            'ü' => folded.push_str("ue"),
+            'ß' => folded.push_str("ss"),
+            c if c.is_alphanumeric() => folded.push(c),
+            _ => folded.push(' '),
+        }
+    }
+    folded
+        .split_whitespace()
+        .filter(|w| !NOISE.contains(w))
+        .map(str::to_string)
+        .collect()
+}
+
+/// Whether two names are alike: the words of one are all among the other's,
+/// and one of them has four letters at least.
+fn alike(a: &HashSet<String>, b: &HashSet<String>) -> bool {
+    let (small, large) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    !small.is_empty() && small.iter().any(|w| w.chars().count() >= 4) && small.is_subset(large)
+}
+
+/// The open items of one company, environment and moment, indexed for the
+/// ladder, with the open amounts lowered by each certain match.
+pub struct Ladder {
+    items: Vec<Item>,
+    by_reference: HashMap<String, usize>,
+    by_split: HashMap<String, Vec<usize>>,
+    by_compact: HashMap<String, Vec<usize>>,
+    by_partner: HashMap<String, Vec<usize>>,
+    by_amount: HashMap<i64, Vec<usize>>,
+    /// IBAN → the partners it is known for.
+    ibans: HashMap<String, Vec<String>>,
+    partner_words: HashMap<String, HashSet<String>>,
+    longest: usize,
+    fee_tolerance: i64,
+}
+
+impl Ladder {
+    /// Indexes `items`; `ibans` are (IBAN, partner id) pairs known from the
+    /// partners' particulars, received e-invoices and earlier settled lines;
+    /// `fee_tolerance` is how much less than open a payment may be to be
+    /// called fee-reduced rather than partial (minor units).
+    pub fn new(items: Vec<Item>, ibans: impl IntoIterator<Item = (String, String)>, fee_tolerance: i64) -> Ladder {
+        let mut ladder = Ladder {
+            by_reference: HashMap::new(),
+            by_split: HashMap::new(),
+            by_compact: HashMap::new(),
+            by_partner: HashMap::new(),
+            by_amount: HashMap::new(),
+            ibans: HashMap::new(),
+            partner_words: HashMap::new(),
+            longest: 1,
+            fee_tolerance: fee_tolerance.max(0),
+            items: Vec::new(),
+        };
+        let mut order: Vec<usize> = (0..items.len()).collect();
+        order.sort_by(|a, b| (items[*a].dated, &items[*a].number).cmp(&(items[*b].dated, &items[*b].number)));
+        for (i, item) in order.into_iter().map(|i| &items[i]).enumerate() {
+            if let Some(r) = &item.reference {
+                ladder.by_reference.insert(r.clone(), i);
+            }
+            let segs = segments(&item.number);
+            if !segs.is_empty() && segs.len() <= MAX_SEGMENTS {
+                ladder.longest = ladder.longest.max(segs.len());
+                let (split, compact) = keys(&segs);
+                ladder.by_split.entry(split).or_default().push(i);
+                ladder.by_compact.entry(compact).or_default().push(i);
+            }
+            ladder.by_partner.entry(item.partner.clone()).or_default().push(i);
+            ladder.by_amount.entry(item.open).or_default().push(i);
+            ladder
+                .partner_words
+                .entry(item.partner.clone())
+                .or_insert_with(|| name_words(&item.partner_name));
+            ladder.items.push(item.clone());
+        }
+        for (iban, partner) in ibans {
+            let partners = ladder.ibans.entry(iban).or_default();
+            if !partners.contains(&partner) {
+                partners.push(partner);
+            }
+        }
+        ladder
+    }
+
+    /// The items, oldest first (the indexes of the proposals point here).
+    pub fn items(&self) -> &[Item] {
+        &self.items
+    }
+
+    /// What is still open of an item, as a positive amount, if the line can
+    /// pay it (same direction and currency).
+    fn payable(&self, i: usize, line: &LineFacts) -> Option<i64> {
+        let item = &self.items[i];
+        let same_way = (item.open > 0) == (line.amount > 0);
+        (item.open != 0 && same_way && item.currency == line.currency).then(|| item.open.abs())
+    }
+
+    /// The items whose numbers the line names, in the order named.
+    fn named(&self, line: &LineFacts) -> Vec<usize> {
+        let mut text = line.remittance.clone();
+        if let Some(e2e) = &line.end_to_end_id {
+            text.push(' ');
+            text.push_str(e2e);
+        }
+        let segs = segments(&text);
+        let mut found: Vec<(usize, usize, usize)> = Vec::new(); // (start, end, item)
+        for start in 0..segs.len() {
+            if segs[start].1 {
+                continue;
+            }
+            let mut split = String::new();
+            let mut compact = String::new();
+            for end in start + 1..=(start + self.longest).min(segs.len()) {
+                let s = &segs[end - 1].0;
+                if end > start + 1 {
+                    split.push('|');
+                }
+                split.push_str(unpadded(s));
+                compact.push_str(s);
+                if segs.get(end).is_some_and(|next| next.1) {
+                    continue;
+                }
+                for map_key in [(&self.by_split, &split), (&self.by_compact, &compact)] {
+                    if let Some(hits) = map_key.0.get(map_key.1.as_str()) {
+                        for &i in hits {
+                            found.push((start, end, i));
+                        }
+                    }
+                }
+            }
+        }
+        // A number inside another found number does not count.
+        let spans = found.clone();
+        let mut named: Vec<usize> = Vec::new();
+        for (start, end, i) in found {
+            let inside = spans
+                .iter()
+                .any(|(s, e, j)| *j != i && *s <= start && end <= *e && (e - s) > (end - start));
+            if !inside && !named.contains(&i) && self.payable(i, line).is_some() {
+                named.push(i);
+            }
+        }
+        named
+    }
+
+    /// Places a line on the ladder. A certain match lowers the open amounts
+    /// of its items for the lines placed after it.
+    pub fn place(&mut self, line: &LineFacts) -> Outcome {
+        let amount = line.amount.abs();
+        if amount == 0 {
+            return Outcome::Unmatched;
+        }
+        // (a) The structured creditor reference.
+        for reference in &line.creditor_references {
+            let Ok(rf) = CreditorReference::parse("reference", reference) else {
+                continue;
+            };
+            if let Some(&i) = self.by_reference.get(rf.as_str()) {
+                if let Some(open) = self.payable(i, line) {
+                    let proposal = Proposal {
+                        allocations: vec![(i, open.min(amount))],
+                        reason: Reason::CreditorReference(rf.as_str().to_string()),
+                    };
+                    return self.settle(proposal, line);
+                }
+            }
+        }
+        let named = self.named(line);
+        let opens: Vec<i64> = named.iter().map(|i| self.payable(*i, line).unwrap_or(0)).collect();
+        let sum: i64 = opens.iter().sum();
+        // (b) and (c): the amount is exactly what the named items owe.
+        if !named.is_empty() && sum == amount {
+            let reason = if named.len() == 1 { Reason::Number } else { Reason::Combined };
+            let allocations = named.iter().copied().zip(opens.iter().copied()).collect();
+            return self.settle(Proposal { allocations, reason }, line);
+        }
+        let mut suggestions: Vec<Proposal> = Vec::new();
+        // (d) A known IBAN of exactly one partner.
+        if let Some(iban) = &line.iban {
+            if let Some([partner]) = self.ibans.get(iban).map(Vec::as_slice) {
+                if let Some(p) = self.by_iban(partner, iban, amount, line) {
+                    suggestions.push(p);
+                }
+            }
+        }
+        // (e) Numbers named, the amount differs.
+        if !named.is_empty() {
+            if named.len() > 1 {
+                for (i, open) in named.iter().zip(&opens) {
+                    if *open == amount {
+                        suggestions.push(Proposal { allocations: vec![(*i, *open)], reason: Reason::OneOfSeveral });
+                    }
+                }
+            }
+            let mut left = amount;
+            let mut allocations = Vec::new();
+            for (i, open) in named.iter().zip(&opens) {
+                let take = left.min(*open);
+                if take > 0 {
+                    allocations.push((*i, take));
+                    left -= take;
+                }
+            }
+            let reason = if amount > sum {
+                Reason::Overpaid(amount - sum)
+            } else if sum - amount <= self.fee_tolerance {
+                Reason::FeeReduced(sum - amount)
+            } else {
+                Reason::Partial(sum - amount)
+            };
+            suggestions.push(Proposal { allocations, reason });
+        }
+        // (f) The name alike and the amount equal.
+        if let Some(name) = line.name.as_deref().filter(|n| !n.trim().is_empty()) {
+            let words = name_words(name);
+            let signed = line.amount;
+            for &i in self.by_amount.get(&signed).map(Vec::as_slice).unwrap_or(&[]) {
+                let item = &self.items[i];
+                if self.payable(i, line) == Some(amount)
+                    && self.partner_words.get(&item.partner).is_some_and(|w| alike(w, &words))
+                {
+                    suggestions.push(Proposal { allocations: vec![(i, amount)], reason: Reason::NameAlike });
+                }
+            }
+        }
+        let mut seen = HashSet::new();
+        suggestions.retain(|p| seen.insert(p.allocations.clone()));
+        if suggestions.is_empty() {
+            Outcome::Unmatched
+        } else {
+            Outcome::Suggested(suggestions)
+        }
+    }
+
+    /// Rung (d) for one partner: one open item of the amount (the oldest), or
+    /// the first sum of two to four of its oldest items that makes it.
+    fn by_iban(&self, partner: &str, iban: &str, amount: i64, line: &LineFacts) -> Option<Proposal> {
+        let candidates: Vec<(usize, i64)> = self
+            .by_partner
+            .get(partner)?
+            .iter()
+            .filter_map(|&i| self.payable(i, line).map(|open| (i, open)))
+            .take(SUM_CANDIDATES)
+            .collect();
+        let reason = Reason::KnownIban(iban.to_string());
+        if let Some(&(i, open)) = candidates.iter().find(|(_, open)| *open == amount) {
+            return Some(Proposal { allocations: vec![(i, open)], reason });
+        }
+        let mut chosen = Vec::new();
+        for size in 2..=SUM_ITEMS.min(candidates.len()) {
+            if sum_of(&candidates, size, 0, amount, &mut chosen) {
+                return Some(Proposal { allocations: chosen, reason });
+            }
+        }
+        None
+    }
+
+    fn settle(&mut self, proposal: Proposal, line: &LineFacts) -> Outcome {
+        for &(i, amount) in &proposal.allocations {
+            let item = &mut self.items[i];
+            let before = item.open;
+            item.open -= if line.amount > 0 { amount } else { -amount };
+            if let Some(list) = self.by_amount.get_mut(&before) {
+                list.retain(|j| *j != i);
+            }
+            self.by_amount.entry(item.open).or_default().push(i);
+        }
+        Outcome::Certain(proposal)
+    }
+}
+
+/// Whether `size` of `candidates[from..]` add up to `target`; the chosen
+/// ones are left in `chosen`.
+fn sum_of(candidates: &[(usize, i64)], size: usize, from: usize, target: i64, chosen: &mut Vec<(usize, i64)>) -> bool {
+    if size == 0 {
+        return target == 0;
+    }
+    for k in from..candidates.len() {
+        let (i, open) = candidates[k];
+        if open > target {
+            continue;
+        }
+        chosen.push((i, open));
+        if sum_of(candidates, size - 1, k + 1, target - open, chosen) {
+            return true;
+        }
+        chosen.pop();
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests;
