@@ -357,3 +357,53 @@ fn a_zip_bomb_is_cut_off_at_the_bounds() {
         "The file total.zip holds more than 200 MB once decompressed, the most kontor reads of one ZIP."
     );
 }
+
+#[path = "../../../tests/it/support/statements.rs"]
+mod written;
+
+#[test]
+fn what_the_tests_write_reads_back_in_both_formats() {
+    let tx = |amount: i64, name: &str, remittance: &str| written::Tx {
+        amount,
+        name: name.into(),
+        iban: Some("DE60430609671122334455".into()),
+        remittance: remittance.into(),
+        end_to_end_id: Some("E2E-1".into()),
+        ..written::Tx::default()
+    };
+    let mut batch = vec![tx(1_000, "A", "RE2026-00001"), tx(2_000, "B", "RE2026-00002")];
+    batch[1].reference = Some("RF13RE202600023".into());
+    let entries = vec![
+        written::Entry { bank_reference: "R1".into(), booked_on: "2026-11-18".into(), reversal: false, txs: batch },
+        written::Entry {
+            bank_reference: "R2".into(),
+            booked_on: "2026-11-18".into(),
+            reversal: false,
+            txs: vec![tx(-595, "Holz Meier GmbH mit einem sehr langen Namen", &"Rechnung LF-58207 ".repeat(8))],
+        },
+        written::Entry {
+            bank_reference: "R3".into(),
+            booked_on: "2026-11-18".into(),
+            reversal: true,
+            txs: vec![written::Tx { return_reason: Some("AC04".into()), charges: 300, ..tx(-25_300, "Gärtnerei", "RE2026-00009") }],
+        },
+    ];
+    let camt = written::camt053("DE36760260000123456789", "S-1", 7, 100_000, "2026-11-18", &entries);
+    let mt = written::mt940("76026000/0123456789", "S-1", 7, 100_000, "2026-11-18", &entries);
+    for (name, text) in [("w.xml", camt), ("w.sta", mt)] {
+        let s = read(name, text.as_bytes()).unwrap_or_else(|e| panic!("{}", e.sentence())).statements;
+        assert!(s[0].account.same_account(&AccountId::read("DE36760260000123456789")), "{name}");
+        let l = lines(&s);
+        assert_eq!(l.iter().map(|l| l.amount).collect::<Vec<_>>(), [1_000, 2_000, -595, -25_300], "{name}");
+        assert_eq!(l[0].remittance, "RE2026-00001", "{name}");
+        assert_eq!(l[0].end_to_end_id.as_deref(), Some("E2E-1"), "{name}");
+        assert_eq!(l[0].counterparty.iban.as_ref().unwrap().as_str(), "DE60430609671122334455");
+        assert!(l[1].remittance.contains("RF13RE202600023"), "{name}: {}", l[1].remittance);
+        assert_eq!(l[2].remittance, "Rechnung LF-58207 ".repeat(8).trim(), "{name}");
+        assert_eq!(l[2].counterparty.name.as_deref(), Some("Holz Meier GmbH mit einem sehr langen Namen"), "{name}");
+        assert_eq!(l[3].counterparty.name.as_deref(), Some("Gärtnerei"), "{name}");
+        assert!(s[0].entries[2].reversal, "{name}");
+        let closing = s[0].closing.as_ref().unwrap().amount;
+        assert_eq!(closing, 100_000 + 1_000 + 2_000 - 595 - 25_300, "{name}");
+    }
+}
