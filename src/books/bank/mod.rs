@@ -2,4 +2,5 @@
 //! them, their lines and what each line settled. `matching` is the ladder
 //! that proposes which open items a line pays; it reads no storage.
 
+pub mod keys;
 pub mod matching;
