@@ -297,7 +297,8 @@ impl Ladder {
         };
         let mut order: Vec<usize> = (0..items.len()).collect();
         order.sort_by(|a, b| (items[*a].dated, &items[*a].number).cmp(&(items[*b].dated, &items[*b].number)));
-        for (i, item) in order.into_iter().map(|i| &items[i]).enumerate() {
+        let mut slots: Vec<Option<Item>> = items.into_iter().map(Some).collect();
+        for (i, item) in order.into_iter().filter_map(|i| slots[i].take()).enumerate() {
             if let Some(r) = &item.reference {
                 ladder.by_reference.insert(r.clone(), i);
             }
@@ -310,11 +311,10 @@ impl Ladder {
             }
             ladder.by_partner.entry(item.partner.clone()).or_default().push(i);
             ladder.by_amount.entry(item.open).or_default().push(i);
-            ladder
-                .partner_words
-                .entry(item.partner.clone())
-                .or_insert_with(|| name_words(&item.partner_name));
-            ladder.items.push(item.clone());
+            if !ladder.partner_words.contains_key(&item.partner) {
+                ladder.partner_words.insert(item.partner.clone(), name_words(&item.partner_name));
+            }
+            ladder.items.push(item);
         }
         for (iban, partner) in ibans {
             let partners = ladder.ibans.entry(iban).or_default();

@@ -87,12 +87,21 @@ pub fn camt053(iban: &str, id: &str, sequence: u64, opening: i64, day: &str, ent
             write!(x, "<Btch><NbOfTxs>{}</NbOfTxs></Btch>", e.txs.len()).unwrap();
         }
         for t in &e.txs {
-            x.push_str("<TxDtls><Refs>");
-            write!(x, "<EndToEndId>{}</EndToEndId>", escape(t.end_to_end_id.as_deref().unwrap_or("NOTPROVIDED"))).unwrap();
-            if let Some(m) = &t.mandate_id {
-                write!(x, "<MndtId>{m}</MndtId>").unwrap();
+            x.push_str("<TxDtls>");
+            if t.end_to_end_id.is_some() || t.mandate_id.is_some() {
+                x.push_str("<Refs>");
+                if let Some(e2e) = &t.end_to_end_id {
+                    write!(x, "<EndToEndId>{}</EndToEndId>", escape(e2e)).unwrap();
+                }
+                if let Some(m) = &t.mandate_id {
+                    write!(x, "<MndtId>{m}</MndtId>").unwrap();
+                }
+                x.push_str("</Refs>");
             }
-            write!(x, "</Refs><Amt Ccy=\"EUR\">{}</Amt><CdtDbtInd>{}</CdtDbtInd>", decimal(t.amount, '.'), cd(t.amount)).unwrap();
+            // A single transaction's amount is the entry's; a batch's each its own.
+            if e.txs.len() > 1 {
+                write!(x, "<Amt Ccy=\"EUR\">{}</Amt><CdtDbtInd>{}</CdtDbtInd>", decimal(t.amount, '.'), cd(t.amount)).unwrap();
+            }
             if t.charges > 0 {
                 write!(x, "<Chrgs><TtlChrgsAndTaxAmt Ccy=\"EUR\">{}</TtlChrgsAndTaxAmt></Chrgs>", decimal(t.charges, '.')).unwrap();
             }
