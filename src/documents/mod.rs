@@ -351,6 +351,10 @@ pub struct Document {
     pub buyer: Party,
     /// BG-16 by credit transfer; none: payment means "not defined" (1).
     pub transfer: Option<Transfer>,
+    /// BT-83, the remittance the payer is asked to give: the invoice's
+    /// ISO 11649 creditor reference (`RF…`) when it was issued with one;
+    /// none: the invoice number.
+    pub payment_reference: Option<String>,
     pub lines: Vec<Line>,
     pub breakdown: Vec<Breakdown>,
     /// BT-106 = BT-109.
@@ -366,6 +370,11 @@ pub struct Document {
 }
 
 impl Document {
+    /// BT-83 as written: the creditor reference, else the number.
+    pub fn remittance(&self) -> &str {
+        self.payment_reference.as_deref().unwrap_or(&self.number)
+    }
+
     /// `minor` units of the document's currency as a decimal text with the
     /// currency's number of decimals ("1570.80", JPY "1570").
     pub fn amount(&self, minor: i64) -> String {
@@ -515,6 +524,7 @@ pub(crate) mod samples {
             net: 125123,
             tax: 23174,
             gross: 148297,
+            payment_reference: None,
             paid: 0,
             due: 148297,
         }

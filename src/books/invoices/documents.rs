@@ -485,6 +485,7 @@ fn assemble(company: &Company, c: Content) -> Document {
         net: c.net,
         tax: c.tax,
         gross: c.gross,
+        payment_reference: None,
         paid: 0,
         due: c.gross,
     }
