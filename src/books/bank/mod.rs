@@ -2,5 +2,7 @@
 //! them, their lines and what each line settled. `matching` is the ladder
 //! that proposes which open items a line pays; it reads no storage.
 
+pub mod accounts;
 pub mod keys;
+pub mod lines;
 pub mod matching;
