@@ -221,3 +221,26 @@ pub fn find(conn: &Connection, tenant: &Tenant, account: &AccountId) -> Result<O
                 if AccountId::National { bank_code: c.clone(), number: n.clone() }.same_account(account))
     }))
 }
+
+/// The company's fee tolerance: how much less than open a payment may be to
+/// be called fee-reduced rather than partial (minor units of its currency).
+///
+/// Fails only on a storage error.
+pub fn fee_tolerance(conn: &Connection, company_id: &str) -> Result<i64> {
+    Ok(conn
+        .prepare_cached("SELECT fee_tolerance FROM companies WHERE id = ?1")?
+        .query_row(params![company_id], |r| r.get(0))?)
+}
+
+/// Sets the company's fee tolerance.
+///
+/// Fails with `Invalid` naming `feeTolerance` for a negative amount or one
+/// above 10^15.
+pub fn set_fee_tolerance(tx: &Tx, company_id: &str, minor: i64) -> Result<()> {
+    if !(0..=crate::rules::money::MAX_AMOUNT).contains(&minor) {
+        return Err(Error::invalid("feeTolerance", "must be 0 or a positive number of minor units"));
+    }
+    tx.prepare_cached("UPDATE companies SET fee_tolerance = ?2 WHERE id = ?1")?
+        .execute(params![company_id, minor])?;
+    Ok(())
+}
