@@ -170,7 +170,7 @@ fn mt940_of_a_german_sepa_export_imports_97_lines_into_20_accounts() {
 }
 
 #[test]
-fn mt940_of_a_savings_bank_finds_its_account_by_iban_and_reports_its_balance_gap() {
+fn mt940_of_a_savings_bank_finds_its_account_by_the_iban_its_bank_code_and_number_make() {
     let data = DataFile::new();
     let c = company_with(&data, &[&["--iban", "DE95 2075 2041 0291 5933 75"]]);
     let l = sample(&data, &c, "buxtehude.sta", 1, 3, 0);

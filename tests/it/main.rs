@@ -2,6 +2,7 @@
 //! over a fresh temporary data file and talks to it through HTTP and the console.
 
 mod audit;
+mod bank;
 mod books;
 mod codemap;
 mod console;

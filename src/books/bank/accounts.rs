@@ -8,6 +8,8 @@
 use rusqlite::{params, Connection};
 use serde::Serialize;
 
+use crate::books::audit::{self, Act, Actor};
+use crate::books::company;
 use crate::error::{Error, Result, Violations};
 use crate::rules::bank::{AccountId, Bic, Iban};
 use crate::rules::iso::Currency;
@@ -131,11 +133,13 @@ fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<BankAccount> {
 }
 
 /// Adds a bank account to the company. Its name defaults to the bank
-/// account's IBAN (or number), its currency to the company's.
+/// account's IBAN (or number), its currency to the company's. Recorded as
+/// `bank.account_added`.
 ///
 /// Fails with `Refused` when the company already has the account (the same
 /// IBAN, or the same bank code and number).
-pub fn add(tx: &Tx, tenant: &Tenant, company_currency: &Currency, account: NewBankAccount) -> Result<BankAccount> {
+pub fn add(tx: &Tx, tenant: &Tenant, actor: &Actor, account: NewBankAccount) -> Result<BankAccount> {
+    let company_currency = company::get(tx, &tenant.company_id)?.currency;
     let (bank_code, number) = match (&account.iban, &account.national) {
         (Some(iban), _) => iban
             .german_parts()
@@ -162,7 +166,7 @@ pub fn add(tx: &Tx, tenant: &Tenant, company_currency: &Currency, account: NewBa
         bank_code,
         account_number: number,
         bic: account.bic,
-        currency: account.currency.unwrap_or_else(|| company_currency.clone()),
+        currency: account.currency.unwrap_or(company_currency),
         created_at: clock::now(),
     };
     tx.prepare_cached(
@@ -182,6 +186,7 @@ pub fn add(tx: &Tx, tenant: &Tenant, company_currency: &Currency, account: NewBa
         view.currency,
         view.created_at
     ])?;
+    audit::record(tx, tenant, actor, Act::BankAccountAdded, &view.id)?;
     Ok(view)
 }
 
@@ -232,15 +237,17 @@ pub fn fee_tolerance(conn: &Connection, company_id: &str) -> Result<i64> {
         .query_row(params![company_id], |r| r.get(0))?)
 }
 
-/// Sets the company's fee tolerance.
+/// Sets the company's fee tolerance; recorded as
+/// `bank.fee_tolerance_changed` in the books `tenant` (the live books for
+/// the console, the books viewed on the screens).
 ///
-/// Fails with `Invalid` naming `feeTolerance` for a negative amount or one
-/// above 10^15.
-pub fn set_fee_tolerance(tx: &Tx, company_id: &str, minor: i64) -> Result<()> {
+/// Fails with `Invalid` naming `amount` for a negative amount or one above
+/// 10^15.
+pub fn set_fee_tolerance(tx: &Tx, tenant: &Tenant, actor: &Actor, minor: i64) -> Result<()> {
     if !(0..=crate::rules::money::MAX_AMOUNT).contains(&minor) {
-        return Err(Error::invalid("feeTolerance", "must be 0 or a positive number of minor units"));
+        return Err(Error::invalid("amount", "must be 0 or a positive number of minor units"));
     }
     tx.prepare_cached("UPDATE companies SET fee_tolerance = ?2 WHERE id = ?1")?
-        .execute(params![company_id, minor])?;
-    Ok(())
+        .execute(params![tenant.company_id, minor])?;
+    audit::record(tx, tenant, actor, Act::BankFeeToleranceChanged, &tenant.company_id)
 }

@@ -8,7 +8,7 @@
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
 
-use crate::books::audit::{self, Actor};
+use crate::books::audit::{self, Act, Actor};
 use crate::books::bank::apply;
 use crate::books::bank::lines::{self, LineView, State, Stored, Target};
 use crate::books::company;
@@ -92,7 +92,7 @@ fn day(tx: &Tx, tenant: &Tenant, line: &Stored) -> Result<jiff::civil::Date> {
 /// Fails with `NotFound` for an unknown line, `WrongState` for a line that
 /// is not open, `Invalid` for a suggestion it does not have, and as the
 /// settlement act refuses.
-pub fn confirm(tx: &Tx, tenant: &Tenant, id: &str, n: usize, difference: Difference, actor: &Actor) -> Result<LineView> {
+pub fn confirm(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, n: usize, difference: Difference) -> Result<LineView> {
     let line = open_line(tx, tenant, id)?;
     let count = line.suggestions.iter().filter(|s| !s.items.is_empty()).count();
     let Some(suggestion) = line.suggestions.iter().filter(|s| !s.items.is_empty()).nth(n.wrapping_sub(1)) else {
@@ -106,7 +106,7 @@ pub fn confirm(tx: &Tx, tenant: &Tenant, id: &str, n: usize, difference: Differe
         ));
     };
     let on = day(tx, tenant, &line)?;
-    apply::settle(tx, tenant, &line, &suggestion.items, on, actor, None)?;
+    apply::settle(tx, tenant, actor, &line, &suggestion.items, on, None)?;
     if suggestion.difference > 0 && difference != Difference::Open {
         // What the documents still owe after the line: settled without money.
         let mut owed = suggestion.difference;
@@ -120,13 +120,13 @@ pub fn confirm(tx: &Tx, tenant: &Tenant, id: &str, n: usize, difference: Differe
                     (_, TargetKind::Purchase) => Account::DiscountsReceived,
                 };
                 let part = Target { amount: take, ..target.clone() };
-                apply::difference(tx, tenant, &line, &part, account, on)?;
+                apply::difference(tx, tenant, actor, &line, &part, account, on)?;
                 owed -= take;
             }
         }
     }
     restate(tx, tenant, &lines::get(tx, tenant, id)?)?;
-    audit::record(tx, tenant, actor, "bank.line.confirmed", id)?;
+    audit::record(tx, tenant, actor, Act::BankLineConfirmed, id)?;
     lines::show(tx, tenant, id)
 }
 
@@ -174,7 +174,7 @@ fn document(tx: &Tx, tenant: &Tenant, number: &str, money_in: bool) -> Result<(T
 /// a line that is not open, `Invalid` for no part or an amount that is not
 /// positive, `Refused` when the parts add up to more than the line or a
 /// part to more than its document owes.
-pub fn split(tx: &Tx, tenant: &Tenant, id: &str, parts: &[(String, i64)], actor: &Actor) -> Result<LineView> {
+pub fn split(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, parts: &[(String, i64)]) -> Result<LineView> {
     let line = open_line(tx, tenant, id)?;
     let mut v = Violations::new();
     if parts.is_empty() {
@@ -205,9 +205,9 @@ pub fn split(tx: &Tx, tenant: &Tenant, id: &str, parts: &[(String, i64)], actor:
         ));
     }
     let on = day(tx, tenant, &line)?;
-    apply::settle(tx, tenant, &line, &targets, on, actor, None)?;
+    apply::settle(tx, tenant, actor, &line, &targets, on, None)?;
     restate(tx, tenant, &lines::get(tx, tenant, id)?)?;
-    audit::record(tx, tenant, actor, "bank.line.split", id)?;
+    audit::record(tx, tenant, actor, Act::BankLineSplit, id)?;
     lines::show(tx, tenant, id)
 }
 
@@ -218,14 +218,14 @@ pub fn split(tx: &Tx, tenant: &Tenant, id: &str, parts: &[(String, i64)], actor:
 ///
 /// Fails with `NotFound`, `WrongState` as `split`, `Invalid` for another
 /// account name, `Refused` for more than the line has left or closed books.
-pub fn book(tx: &Tx, tenant: &Tenant, id: &str, account: &str, amount: Option<i64>, actor: &Actor) -> Result<LineView> {
+pub fn book(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, account: &str, amount: Option<i64>) -> Result<LineView> {
     let line = open_line(tx, tenant, id)?;
     let account = apply::account_named(account.trim(), line.amount > 0)?;
     let left = apply::left(tx, tenant, &line)?;
     let on = day(tx, tenant, &line)?;
     apply::book(tx, tenant, &line, account, amount.unwrap_or(left), on)?;
     restate(tx, tenant, &lines::get(tx, tenant, id)?)?;
-    audit::record(tx, tenant, actor, "bank.line.booked", id)?;
+    audit::record(tx, tenant, actor, Act::BankLineBooked, id)?;
     lines::show(tx, tenant, id)
 }
 
@@ -234,7 +234,7 @@ pub fn book(tx: &Tx, tenant: &Tenant, id: &str, account: &str, amount: Option<i6
 ///
 /// Fails with `NotFound`, `WrongState` as `split` or when the line settled
 /// something already, `Invalid` for a missing or too long reason.
-pub fn ignore(tx: &Tx, tenant: &Tenant, id: &str, reason: &str, actor: &Actor) -> Result<LineView> {
+pub fn ignore(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, reason: &str) -> Result<LineView> {
     let line = open_line(tx, tenant, id)?;
     let reason = text::required("reason", Some(reason), MAX_REASON)?;
     if apply::left(tx, tenant, &line)? != line.amount.abs() {
@@ -243,7 +243,7 @@ pub fn ignore(tx: &Tx, tenant: &Tenant, id: &str, reason: &str, actor: &Actor) -
         )));
     }
     lines::set_state(tx, tenant, id, State::Ignored, &line.suggestions, Some(&reason))?;
-    audit::record(tx, tenant, actor, "bank.line.ignored", id)?;
+    audit::record(tx, tenant, actor, Act::BankLineIgnored, id)?;
     lines::show(tx, tenant, id)
 }
 
@@ -252,15 +252,15 @@ pub fn ignore(tx: &Tx, tenant: &Tenant, id: &str, reason: &str, actor: &Actor) -
 ///
 /// Fails with `NotFound` for an unknown line and `WrongState` for a line
 /// that did nothing or is a returned direct debit.
-pub fn undo(tx: &Tx, tenant: &Tenant, id: &str, actor: &Actor) -> Result<LineView> {
+pub fn undo(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str) -> Result<LineView> {
     let line = lines::get(tx, tenant, id)?;
     if line.state == State::Ignored {
         let state = if line.suggestions.iter().any(|s| !s.items.is_empty()) { State::Suggested } else { State::Unmatched };
         lines::set_state(tx, tenant, id, state, &line.suggestions, None)?;
     } else {
         let today = company::get(tx, &tenant.company_id)?.today();
-        apply::undo(tx, tenant, &line, today)?;
+        apply::undo(tx, tenant, actor, &line, today)?;
     }
-    audit::record(tx, tenant, actor, "bank.line.undone", id)?;
+    audit::record(tx, tenant, actor, Act::BankLineUndone, id)?;
     lines::show(tx, tenant, id)
 }

@@ -7,19 +7,18 @@
 //! returned direct debit's original line settled, and undo all of it by
 //! counter-postings. Each writes its row in `bank_settlements`; none deletes.
 
-use std::collections::HashSet;
-
 use jiff::civil::Date;
 use rusqlite::params;
 
-use crate::books::audit::{self, Actor};
+use rusqlite::OptionalExtension;
+
+use crate::books::audit::{self, Act, Actor};
 use crate::books::bank::lines::{self, SettlementKind, State, Stored, Target};
 use crate::books::ledger::{self, Account, Posting};
-use crate::books::settlement::{self, BankMoney, TargetKind};
+use crate::books::settlement::{self, BankSource, NewPayment, TargetKind};
 use crate::error::{Error, Result};
 use crate::store::db::Tx;
 use crate::store::ids;
-use crate::store::row::Row;
 use crate::store::tenant::Tenant;
 
 /// Settles `targets` from `line` on `on`: one payment per target through
@@ -30,50 +29,48 @@ use crate::store::tenant::Tenant;
 pub fn settle(
     tx: &Tx,
     tenant: &Tenant,
+    actor: &Actor,
     line: &Stored,
     targets: &[Target],
     on: Date,
-    actor: &Actor,
     import: Option<&str>,
 ) -> Result<()> {
     let total: i64 = targets.iter().map(|t| t.amount).sum();
-    let taken = settled_amount(tx, tenant, &line.id)?;
-    if total + taken > line.amount.abs() {
+    let left = left(tx, tenant, line)?;
+    if total > left {
         return Err(Error::refused(format!(
-            "The line {} pays {} minor units; it cannot settle {} more than the {} it settled already.",
-            line.id,
-            line.amount.abs(),
-            total,
-            taken
+            "The line {} has {} minor units left to settle; the documents named take {total}.",
+            line.id, left
         )));
     }
     for target in targets {
-        let money = BankMoney {
-            amount: target.amount,
-            on,
-            bank_account_id: line.bank_account_id.clone(),
+        let reference = line
+            .end_to_end_id
+            .clone()
+            .or_else(|| Some(line.remittance.clone()).filter(|r| !r.is_empty()));
+        let source = BankSource {
+            account_id: line.bank_account_id.clone(),
             line_id: line.id.clone(),
-            reference: line.end_to_end_id.clone().or_else(|| Some(line.remittance.clone()).filter(|r| !r.is_empty())),
+            import: import.map(str::to_string),
         };
-        let payment = settlement::pay_from_bank(tx, tenant, target.target_kind, &target.target_id, &line.currency, &money)?;
+        let payment = NewPayment::from_bank(target.amount, on, reference, source);
+        let paid = match target.target_kind {
+            TargetKind::Invoice => settlement::pay_invoice(tx, tenant, actor, &target.number, &payment)?.0,
+            TargetKind::Purchase => settlement::pay_bill(tx, tenant, actor, &target.target_id, &payment)?,
+        };
         lines::record_settlement(
             tx,
             tenant,
             &ids::new_id("bse"),
             &line.id,
             SettlementKind::Payment,
-            Some(&payment),
+            Some(&paid.id),
             Some(target),
             None,
             &line.bank_account_id,
             target.amount,
             on,
         )?;
-        let act = match import {
-            Some(_) => "bank.line.settled.at.import",
-            None => "bank.line.settled",
-        };
-        audit::record(tx, tenant, actor, act, &target.target_id)?;
     }
     Ok(())
 }
@@ -154,9 +151,17 @@ pub fn book(tx: &Tx, tenant: &Tenant, line: &Stored, account: Account, amount: i
 /// or a fee-reduced payment's difference), to `account`.
 ///
 /// Fails as the settlement act refuses.
-pub fn difference(tx: &Tx, tenant: &Tenant, line: &Stored, target: &Target, account: Account, on: Date) -> Result<()> {
+pub fn difference(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    line: &Stored,
+    target: &Target,
+    account: Account,
+    on: Date,
+) -> Result<()> {
     let id = ids::new_id("bse");
-    settlement::settle_without_money(tx, tenant, target.target_kind, &target.target_id, target.amount, on, account, &id)?;
+    settlement::settle_difference(tx, tenant, actor, target.target_kind, &target.target_id, target.amount, on, account, &id)?;
     lines::record_settlement(
         tx,
         tenant,
@@ -180,14 +185,7 @@ pub fn difference(tx: &Tx, tenant: &Tenant, line: &Stored, target: &Target, acco
 /// Returns whether the original was found.
 ///
 /// Fails only as the settlement act or storage fails.
-pub fn take_back(
-    tx: &Tx,
-    tenant: &Tenant,
-    line: &Stored,
-    on: Date,
-    actor: &Actor,
-    _fresh: &HashSet<&str>,
-) -> Result<bool> {
+pub fn take_back(tx: &Tx, tenant: &Tenant, actor: &Actor, line: &Stored, on: Date) -> Result<bool> {
     let returned = line.amount.abs() - line.charges;
     let Some(key) = line.end_to_end_id.as_deref().or(line.mandate_id.as_deref()) else {
         return Ok(false);
@@ -200,7 +198,7 @@ pub fn take_back(
              ORDER BY seq DESC LIMIT 1",
         )?
         .query_row(params![tenant.company_id, tenant.environment, returned, key, line.id], |r| r.get(0))
-        .optional_row()?;
+        .optional()?;
     let Some(original) = original else {
         return Ok(false);
     };
@@ -212,7 +210,7 @@ pub fn take_back(
             continue;
         };
         let id = ids::new_id("bse");
-        settlement::reverse_payment(tx, tenant, payment, on, &id)?;
+        settlement::reverse(tx, tenant, actor, kind, target_id, payment, s.amount, on, &id)?;
         let target = Target { target_kind: kind, target_id: target_id.clone(), number: number.clone(), amount: s.amount };
         lines::record_settlement(
             tx,
@@ -227,8 +225,8 @@ pub fn take_back(
             s.amount,
             on,
         )?;
-        audit::record(tx, tenant, actor, "bank.line.returned", target_id)?;
     }
+    audit::record(tx, tenant, actor, Act::BankLineReturned, &line.id)?;
     if line.charges > 0 {
         book(tx, tenant, line, Account::Fees, line.charges, on)?;
     }
@@ -242,7 +240,7 @@ pub fn take_back(
 ///
 /// Fails with `WrongState` for a line that did nothing, or a returned
 /// direct debit (its taking back stands).
-pub fn undo(tx: &Tx, tenant: &Tenant, line: &Stored, on: Date) -> Result<usize> {
+pub fn undo(tx: &Tx, tenant: &Tenant, actor: &Actor, line: &Stored, on: Date) -> Result<usize> {
     let done: Vec<_> = lines::settlements(tx, tenant, &line.id)?.into_iter().filter(|s| s.undone_at.is_none()).collect();
     if done.is_empty() {
         return Err(Error::wrong_state(format!("The line {} settled nothing that could be undone.", line.id)));
@@ -256,16 +254,13 @@ pub fn undo(tx: &Tx, tenant: &Tenant, line: &Stored, on: Date) -> Result<usize> 
     ledger::check_open(tx, tenant, on)?;
     for s in &done {
         match s.kind {
-            SettlementKind::Payment => {
-                let payment = s.payment_id.as_deref().ok_or_else(|| Error::internal("a payment settlement without payment"))?;
-                settlement::reverse_payment(tx, tenant, payment, on, &ids::new_id("bse"))?;
-            }
-            SettlementKind::Difference => {
+            SettlementKind::Payment | SettlementKind::Difference => {
                 let (Some(kind), Some(target)) = (s.target_kind, s.target_id.as_deref()) else {
-                    return Err(Error::internal("a difference without its document"));
+                    return Err(Error::internal("a settlement without its document"));
                 };
-                let account = s.account.as_deref().and_then(Account::parse).ok_or_else(|| Error::internal("a difference without account"))?;
-                settlement::reopen_without_money(tx, tenant, kind, target, s.amount, on, account, &ids::new_id("bse"))?;
+                // A payment's ledger entry is the payment; a difference's is the settlement row.
+                let original = s.payment_id.as_deref().unwrap_or(&s.id);
+                settlement::reverse(tx, tenant, actor, kind, target, original, s.amount, on, &ids::new_id("bse"))?;
             }
             SettlementKind::Booking => {
                 let account = s.account.as_deref().and_then(Account::parse).ok_or_else(|| Error::internal("a booking without account"))?;
@@ -283,35 +278,4 @@ pub fn undo(tx: &Tx, tenant: &Tenant, line: &Stored, on: Date) -> Result<usize> 
     let state = if line.suggestions.iter().any(|s| !s.items.is_empty()) { State::Suggested } else { State::Unmatched };
     lines::set_state(tx, tenant, &line.id, state, &line.suggestions, None)?;
     Ok(done.len())
-}
-
-/// The kind and id of the document a payment paid.
-pub fn payment_target(tx: &Tx, tenant: &Tenant, payment_id: &str) -> Result<(TargetKind, String)> {
-    tx.prepare_cached(
-        "SELECT invoice_id, purchase_id FROM payments WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
-    )?
-    .query_row(params![payment_id, tenant.company_id, tenant.environment], |row| {
-        let r = Row::new(row, "payments");
-        let invoice: Option<String> = r.get(0)?;
-        let purchase: Option<String> = r.get(1)?;
-        Ok(match (invoice, purchase) {
-            (Some(i), _) => (TargetKind::Invoice, i),
-            (None, p) => (TargetKind::Purchase, p.unwrap_or_default()),
-        })
-    })
-    .map_err(Error::from)
-}
-
-trait OptionalRow<T> {
-    fn optional_row(self) -> rusqlite::Result<Option<T>>;
-}
-
-impl<T> OptionalRow<T> for rusqlite::Result<T> {
-    fn optional_row(self) -> rusqlite::Result<Option<T>> {
-        match self {
-            Ok(v) => Ok(Some(v)),
-            Err(rusqlite::Error::QueryReturnedNoRows) => Ok(None),
-            Err(e) => Err(e),
-        }
-    }
 }

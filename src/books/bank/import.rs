@@ -11,13 +11,11 @@
 //! through the one settlement act; a returned direct debit takes back what
 //! the line it returns settled.
 
-use std::collections::HashSet;
-
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
-use crate::books::audit::Actor;
+use crate::books::audit::{self, Act, Actor};
 use crate::books::bank::accounts::{self, BankAccount};
 use crate::books::bank::apply;
 use crate::books::bank::items;
@@ -85,7 +83,7 @@ fn money(minor: i64, currency: &crate::rules::iso::Currency) -> String {
 /// Fails with `Invalid` naming the file when it is refused by its reader,
 /// and with `Refused` when a statement names an account the company does
 /// not have, or is kept in another currency than that account.
-pub fn file(tx: &Tx, tenant: &Tenant, name: &str, bytes: &[u8], actor: &Actor) -> Result<FileReport> {
+pub fn file(tx: &Tx, tenant: &Tenant, actor: &Actor, name: &str, bytes: &[u8]) -> Result<FileReport> {
     let company = company::get(tx, &tenant.company_id)?;
     let read = statements::read(name, bytes)?;
     let mut report = FileReport {
@@ -133,11 +131,16 @@ pub fn file(tx: &Tx, tenant: &Tenant, name: &str, bytes: &[u8], actor: &Actor) -
     }
     let file_id = ids::new_id("bfl");
     let now = clock::now();
+    let by = match actor {
+        Actor::Person { email, .. } => email.as_str(),
+        Actor::Key { name, .. } => name.as_str(),
+        Actor::System => "system",
+    };
     tx.prepare_cached(
         "INSERT INTO bank_files (id, company_id, environment, name, sha256, content, imported_at, imported_by)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?
-    .execute(params![file_id, tenant.company_id, tenant.environment, name, sha256, bytes, now, actor.name()])?;
+    .execute(params![file_id, tenant.company_id, tenant.environment, name, sha256, bytes, now, by])?;
     report.id = Some(file_id.clone());
     let mut fresh: Vec<String> = Vec::new();
     for (statement, account) in read.statements.iter().zip(&owners) {
@@ -145,10 +148,10 @@ pub fn file(tx: &Tx, tenant: &Tenant, name: &str, bytes: &[u8], actor: &Actor) -
     }
     drop(read);
     if !fresh.is_empty() {
-        match_lines(tx, tenant, &company, &fresh, &file_id, actor, &mut report)?;
+        match_lines(tx, tenant, actor, &company, &fresh, &file_id, &mut report)?;
     }
     report.preliminary = fresh_preliminary(tx, tenant, &file_id)?;
-    crate::books::audit::record(tx, tenant, actor, "bank.file.imported", &file_id)?;
+    audit::record(tx, tenant, actor, Act::BankFileImported, &file_id)?;
     Ok(report)
 }
 
@@ -384,20 +387,19 @@ pub fn suggestion(ladder: &Ladder, p: &Proposal, line_amount: i64, currency: &cr
 fn match_lines(
     tx: &Tx,
     tenant: &Tenant,
+    actor: &Actor,
     company: &Company,
     fresh: &[String],
     file_id: &str,
-    actor: &Actor,
     report: &mut FileReport,
 ) -> Result<()> {
     let tolerance = accounts::fee_tolerance(tx, &tenant.company_id)?;
     let mut ladder = Ladder::new(items::open(tx, tenant)?, items::known_ibans(tx, tenant)?, tolerance);
     let today = company.today();
-    let fresh_set: HashSet<&str> = fresh.iter().map(String::as_str).collect();
     for id in fresh {
         let line = lines::get(tx, tenant, id)?;
         if line.reversal && line.amount < 0 {
-            if apply::take_back(tx, tenant, &line, line.day(today), actor, &fresh_set)? {
+            if apply::take_back(tx, tenant, actor, &line, line.day(today))? {
                 report.settled += 1;
             } else {
                 report.unmatched += 1;
@@ -416,7 +418,7 @@ fn match_lines(
         match ladder.place(&facts) {
             Outcome::Certain(p) => {
                 let s = suggestion(&ladder, &p, line.amount, &line.currency);
-                match apply::settle(tx, tenant, &line, &s.items, line.day(today), actor, Some(file_id)) {
+                match apply::settle(tx, tenant, actor, &line, &s.items, line.day(today), Some(file_id)) {
                     Ok(()) if p.total() == line.amount.abs() => {
                         lines::set_state(tx, tenant, id, State::Settled, &[], None)?;
                         report.settled += 1;

@@ -265,6 +265,20 @@ pub fn insert(
     Ok(id)
 }
 
+/// The books a line belongs to (its company and environment), found by its
+/// id: a person names a line without its company.
+///
+/// Fails with `NotFound` for an unknown line.
+pub fn books_of(conn: &Connection, id: &str) -> Result<Tenant> {
+    conn.prepare_cached("SELECT company_id, environment FROM bank_lines WHERE id = ?1 AND state <> 'replaced'")?
+        .query_row(params![id], |row| {
+            let r = Row::new(row, "bank_lines");
+            Ok(Tenant::new(r.get::<String>(0)?, r.get(1)?))
+        })
+        .optional()?
+        .ok_or_else(|| Error::not_found(format!("The bank line {id}")))
+}
+
 /// The line `id` of the tenant.
 ///
 /// Fails with `NotFound` for another company's, another environment's or an

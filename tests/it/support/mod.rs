@@ -3,6 +3,7 @@
 //! `screens` holds the browser and the office the screens' tests use.
 
 pub mod screens;
+pub mod statements;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
