@@ -3,6 +3,7 @@
 
 mod audit;
 mod bank;
+mod bank_generated;
 mod books;
 mod codemap;
 mod console;

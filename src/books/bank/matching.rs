@@ -200,6 +200,31 @@ fn segments(text: &str) -> Vec<(String, bool)> {
     out
 }
 
+/// The creditor references written in a text: a word starting `RF` and
+/// two digits, alone or with the groups of four that follow it
+/// (`RF13 RE20 2600 023`), each that passes its check digits.
+fn written_references(text: &str) -> Vec<String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let mut found = Vec::new();
+    for (i, word) in words.iter().enumerate() {
+        let upper = word.to_ascii_uppercase();
+        if !(upper.starts_with("RF") && upper.as_bytes().get(2..4).is_some_and(|d| d.iter().all(u8::is_ascii_digit))) {
+            continue;
+        }
+        let mut candidate = String::new();
+        for next in &words[i..(i + 7).min(words.len())] {
+            candidate.push_str(next.trim_matches(|c: char| !c.is_ascii_alphanumeric()));
+            if candidate.len() > 25 {
+                break;
+            }
+            if CreditorReference::parse("reference", &candidate).is_ok() {
+                found.push(candidate.clone());
+            }
+        }
+    }
+    found
+}
+
 /// A digit run without its leading zeros (`00017` → `17`, `000` → `0`).
 fn unpadded(segment: &str) -> &str {
     if segment.bytes().all(|b| b.is_ascii_digit()) {
@@ -393,9 +418,10 @@ impl Ladder {
         if amount == 0 {
             return Outcome::Unmatched;
         }
-        // (a) The structured creditor reference.
-        for reference in &line.creditor_references {
-            let Ok(rf) = CreditorReference::parse("reference", reference) else {
+        // (a) The structured creditor reference, or one written in the
+        // remittance (MT940 has no field of its own for it).
+        for reference in line.creditor_references.iter().cloned().chain(written_references(&line.remittance)) {
+            let Ok(rf) = CreditorReference::parse("reference", &reference) else {
                 continue;
             };
             if let Some(&i) = self.by_reference.get(rf.as_str()) {
@@ -626,6 +652,18 @@ mod tests {
         let mut wrong = credit(119_000, "");
         wrong.creditor_references = vec!["RF14RE202600017".into()];
         assert_eq!(l.place(&wrong), Outcome::Unmatched);
+    }
+
+    #[test]
+    fn a_creditor_reference_written_in_the_remittance_counts_too() {
+        assert_eq!(written_references("Zahlung RF13 RE20 2600 023 danke"), ["RF13RE202600023"]);
+        assert_eq!(written_references("rf13re202600023."), ["RF13RE202600023"]);
+        assert!(written_references("RF14RE202600023 RF").is_empty());
+        let mut l = ladder();
+        assert_eq!(
+            certain(&mut l, &credit(47_600, "SVWZ RF13 RE20 2600 023")),
+            (n("RE2026-00023", 47_600), Reason::CreditorReference("RF13RE202600023".into()))
+        );
     }
 
     #[test]
