@@ -356,3 +356,72 @@ fn hostile_files_are_refused_with_a_sentence_and_nothing_is_stored() {
     assert!(report["files"][0]["refused"].is_string());
     assert_eq!(report["files"][1]["new"], json!(8));
 }
+
+/// Issues a one-line invoice to a new customer; returns its number.
+fn issue(w: &crate::support::World, amount: i64) -> String {
+    let c = w.client();
+    let customer = c.customer(&w.live, "Bäckerei Sonnenschein KG");
+    let draft = c.draft(&w.live, &customer);
+    w.data.line(&draft, amount, "19", false);
+    w.data.ok(&["draft", "issue", &draft])["number"].as_str().unwrap().to_string()
+}
+
+#[test]
+fn settlements_from_the_bank_arrive_as_webhooks_with_method_bank() {
+    let w = crate::support::World::webhooks(false);
+    let c = w.client();
+    let receiver = crate::receiver::Receiver::start();
+    let a = c.post(&w.live, "/v1/webhooks", &crate::support::unique(), &json!({"url": receiver.url("/all"), "events": ["*"]}));
+    assert_eq!(a.status, 201, "{:?}", a.body);
+    w.data.ok(&["bank", "account", "add", "--company", &w.company, "--iban", "DE36760260000123456789"]);
+    let number = issue(&w, 10_000);
+    let invoice = c.get(&w.live, &format!("/v1/invoices/{number}")).body;
+    let gross = invoice["gross"]["minor"].as_i64().unwrap();
+    // Every invoice issued now carries its creditor reference, in its documents too.
+    let rf = kontor::rules::creditor_reference::CreditorReference::of_number(&number).unwrap();
+    let cii = c.get(&w.live, &format!("/v1/invoices/{number}/document?format=cii"));
+    let xml = String::from_utf8_lossy(&cii.raw).to_string();
+    assert!(xml.contains(&format!("<ram:PaymentReference>{}</ram:PaymentReference>", rf.as_str())), "{xml}");
+    let today = invoice["issuedOn"].as_str().unwrap().to_string();
+    let mut t = tx(gross, "Bäckerei Sonnenschein KG", "");
+    t.reference = Some(rf.as_str().to_string());
+    let dir = tempfile::tempdir().unwrap();
+    let file = write(&dir, "s.xml", camt053("DE36760260000123456789", "S-1", 1, 0, &today, &[Entry { bank_reference: "A".into(), booked_on: today.clone(), reversal: false, txs: vec![t] }]).as_bytes());
+    w.data.ok(&["bank", "import", "--company", &w.company, &file]);
+    w.server.deliver_due(jiff::Timestamp::now()).unwrap();
+    let got = receiver.received("/all");
+    let bodies: Vec<Value> = got.iter().map(|r| r.json()).collect();
+    let payment = bodies.iter().find(|b| b["event"] == json!("payment.recorded")).expect("payment.recorded");
+    assert_eq!(payment["method"], json!("bank"));
+    assert_eq!(payment["amountMinor"], json!(gross.to_string()));
+    assert_eq!(payment["targetKind"], json!("invoice"));
+    let paid = bodies.iter().find(|b| b["event"] == json!("invoice.paid")).expect("invoice.paid");
+    assert_eq!(paid["number"], json!(number));
+    assert_eq!(paid["paidOn"], json!(today));
+    // The audit names the import as the act that recorded the payment.
+    let history = c.get(&w.live, &format!("/v1/invoices/{number}")).body;
+    assert_eq!(history["outstanding"]["minor"], json!(0));
+}
+
+#[test]
+fn lines_waiting_longer_than_three_days_need_attention() {
+    let w = crate::support::World::new();
+    let c = w.client();
+    w.data.ok(&["bank", "account", "add", "--company", &w.company, "--iban", "DE36760260000123456789"]);
+    let (ok, _, e) = import(&w.data, &w.company, &[&fixture("synthetic-dk-camt053.v8.xml")]);
+    assert!(ok, "{e}");
+    let today = c.tool(&w.live, "get_business_attention", json!({}))["structuredContent"]["as_of"].as_str().unwrap().to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let recent = Entry { bank_reference: "TODAY".into(), booked_on: today.clone(), reversal: false, txs: vec![tx(777, "Heute", "neu")] };
+    let fresh = write(&dir, "today.xml", camt053("DE36760260000123456789", "S-9", 9, 1_356_727, &today, &[recent]).as_bytes());
+    import(&w.data, &w.company, &[&fresh]);
+    let att = c.tool(&w.live, "get_business_attention", json!({}))["structuredContent"].clone();
+    let bank: Vec<&Value> = att["items"].as_array().unwrap().iter().filter(|i| i["kind"] == json!("bank_line")).collect();
+    assert_eq!(bank.len(), 8, "the day statement's eight lines, not today's: {att}");
+    assert!(bank[0]["sentence"].as_str().unwrap().contains("booked on 2026-11-18"), "{}", bank[0]);
+    // A line a person books stops needing attention.
+    let fee = lines(&w.data, &w.company, None).into_iter().find(|l| l["amount"]["minor"] == json!(-1_290)).unwrap();
+    w.data.ok(&["bank", "book", fee["id"].as_str().unwrap(), "--account", "fees"]);
+    let att = c.tool(&w.live, "get_business_attention", json!({}))["structuredContent"].clone();
+    assert_eq!(att["items"].as_array().unwrap().iter().filter(|i| i["kind"] == json!("bank_line")).count(), 7);
+}
