@@ -806,7 +806,7 @@ CREATE TABLE bank_entries (
     detailed_by      TEXT REFERENCES bank_statements (id),
     UNIQUE (id, company_id, environment)
 ) STRICT;
-CREATE UNIQUE INDEX bank_entries_key ON bank_entries (company_id, environment, bank_account_id, booked, entry_key);
+CREATE UNIQUE INDEX bank_entries_key ON bank_entries (company_id, environment, bank_account_id, entry_key, booked);
 
 CREATE TABLE bank_lines (
     seq                  INTEGER PRIMARY KEY,

@@ -24,6 +24,7 @@ mod particulars;
 mod pipeline;
 mod receiver;
 mod screens;
+mod screens_bank;
 mod screens_books;
 mod screens_drafts;
 mod screens_invoices;

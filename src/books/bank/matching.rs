@@ -217,8 +217,8 @@ fn written_references(text: &str) -> Vec<String> {
             if candidate.len() > 25 {
                 break;
             }
-            if CreditorReference::parse("reference", &candidate).is_ok() {
-                found.push(candidate.clone());
+            if let Ok(rf) = CreditorReference::parse("reference", &candidate) {
+                found.push(rf.as_str().to_string());
             }
         }
     }
