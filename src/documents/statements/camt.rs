@@ -262,12 +262,7 @@ impl Parse<'_> {
                 let in_account = p.iter().any(|n| n == "DbtrAcct" || n == "CdtrAcct");
                 if in_party {
                     party.name = Some(tidy(&text)).filter(|n| !n.is_empty());
-                } else if in_account && last == "IBAN" {
-                    match Iban::parse("IBAN", &text) {
-                        Ok(iban) => party.iban = Some(iban),
-                        Err(_) => party.account = Some(tidy(&text)),
-                    }
-                } else if in_account && ends(&p, &["Othr", "Id"]) {
+                } else if in_account && (last == "IBAN" || ends(&p, &["Othr", "Id"])) {
                     match Iban::parse("IBAN", &text) {
                         Ok(iban) => party.iban = Some(iban),
                         Err(_) => party.account = Some(tidy(&text)),

@@ -219,7 +219,7 @@ pub fn check(condition: bool, name: &str, what: impl FnOnce() -> String) -> Resu
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::documents::statements::model::*;
 
     fn ccy(code: &str) -> Currency {
         Currency::parse("c", code).unwrap()

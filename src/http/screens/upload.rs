@@ -115,7 +115,7 @@ pub fn files<'a>(body: &'a [u8], boundary: &str, name: &str) -> Result<Vec<(Stri
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::http::screens::upload::*;
 
     #[test]
     fn a_form_with_files_is_read() {
