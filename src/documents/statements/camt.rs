@@ -191,22 +191,27 @@ impl Parse<'_> {
     fn end(&mut self) -> Result<()> {
         let text = std::mem::take(&mut self.text);
         self.text = text.trim().to_string();
-        if self.tx.is_some() {
-            self.end_in_tx()?;
+        // The path is lent to the element's handler, not copied.
+        let path = std::mem::take(&mut self.path);
+        let handled = if self.tx.is_some() {
+            self.end_in_tx(&path)
         } else if self.entry.is_some() {
-            self.end_in_entry()?;
+            self.end_in_entry(&path)
         } else if self.balance.is_some() {
-            self.end_in_balance()?;
+            self.end_in_balance(&path)
         } else if self.statement.is_some() {
-            self.end_in_statement()?;
-        }
+            self.end_in_statement(&path)
+        } else {
+            Ok(())
+        };
+        self.path = path;
+        handled?;
         self.text.clear();
         self.path.pop();
         Ok(())
     }
 
-    fn end_in_tx(&mut self) -> Result<()> {
-        let p = self.path.clone();
+    fn end_in_tx(&mut self, p: &[String]) -> Result<()> {
         let amount = if ends(&p, &["TxDtls", "Amt"]) || ends(&p, &["AmtDtls", "TxAmt", "Amt"])
             || ends(&p, &["Chrgs", "TtlChrgsAndTaxAmt"]) || ends(&p, &["Chrgs", "Rcrd", "Amt"])
             || ends(&p, &["Chrgs", "Amt"])
@@ -283,8 +288,7 @@ impl Parse<'_> {
         Ok(())
     }
 
-    fn end_in_entry(&mut self) -> Result<()> {
-        let p = self.path.clone();
+    fn end_in_entry(&mut self, p: &[String]) -> Result<()> {
         if ends(&p, &["Ntry", "Amt"]) {
             let amount = self.amount()?;
             self.entry_mut().amount = Some(amount);
@@ -334,8 +338,7 @@ impl Parse<'_> {
         self.entry.as_mut().expect("inside an entry")
     }
 
-    fn end_in_balance(&mut self) -> Result<()> {
-        let p = self.path.clone();
+    fn end_in_balance(&mut self, p: &[String]) -> Result<()> {
         if ends(&p, &["Bal", "Tp", "CdOrPrtry", "Cd"]) {
             let code = self.text.clone();
             self.balance.as_mut().expect("in a balance").code = Some(code);
@@ -369,8 +372,7 @@ impl Parse<'_> {
         Ok(())
     }
 
-    fn end_in_statement(&mut self) -> Result<()> {
-        let p = self.path.clone();
+    fn end_in_statement(&mut self, p: &[String]) -> Result<()> {
         let at = |tail: &[&str]| p.len() == 3 + tail.len() && ends(&p, tail);
         if at(&["Id"]) {
             let t = tidy(&self.text);
