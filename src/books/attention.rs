@@ -1,7 +1,8 @@
 //! What needs a person's attention, most urgent first: overdue invoices, bills
 //! due within 7 days or overdue, drafts older than 14 days, transactions past
-//! their due date outside the workflow's last stage, and webhook endpoints
-//! whose last delivery failed. Read-only; bound to a `Tenant`.
+//! their due date outside the workflow's last stage, bank lines unmatched or
+//! suggested for more than 3 days, and webhook endpoints whose last delivery
+//! failed. Read-only; bound to a `Tenant`.
 
 use jiff::ToSpan;
 use rusqlite::{params, Connection};
@@ -22,7 +23,8 @@ use crate::store::tenant::Tenant;
 /// One thing to look at.
 #[derive(Debug, Clone, Serialize)]
 pub struct Item {
-    /// `overdue_invoice`, `bill_due`, `stale_draft`, `late_transaction` or `failing_webhook`.
+    /// `overdue_invoice`, `bill_due`, `stale_draft`, `late_transaction`,
+    /// `bank_line` or `failing_webhook`.
     pub kind: &'static str,
     pub id: String,
     pub sentence: String,
@@ -150,6 +152,33 @@ pub fn list(conn: &Connection, tenant: &Tenant) -> Result<Attention> {
             sentence: format!("{number} \"{title}\" was due on {due} and is still in {stage}."),
             amount: None,
             date: Some(due),
+        })
+    })?;
+    items.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);
+
+    // Bank lines nobody matched or confirmed for more than 3 days.
+    let waited = today.checked_sub(3.days()).unwrap_or(today);
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, state, amount, currency, booked_on, coalesce(counterparty_name, ''), remittance FROM bank_lines
+         WHERE company_id = ?1 AND environment = ?2 AND state IN ('unmatched', 'suggested') AND booked_on < ?3
+         ORDER BY booked_on, seq LIMIT ?4",
+    )?;
+    let rows = stmt.query_map(params![t.0, t.1, waited, PER_KIND], |row| {
+        let r = Row::new(row, "bank_lines");
+        let (state, booked, name, remittance): (String, Date, String, String) =
+            (r.get(1)?, r.get(4)?, r.get(5)?, r.get(6)?);
+        let who = if name.is_empty() { String::new() } else { format!(" from {name}") };
+        let what = if state == "suggested" {
+            "waits for a person to confirm a suggestion"
+        } else {
+            "matches no open invoice or bill"
+        };
+        Ok(Item {
+            kind: "bank_line",
+            id: r.get(0)?,
+            sentence: format!("A bank line{who} booked on {booked} ({remittance:?}) {what}."),
+            amount: Some(Money::new(r.get(2)?, &r.get(3)?)),
+            date: Some(booked),
         })
     })?;
     items.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);

@@ -73,6 +73,22 @@ stored_enum! {
         CompanyPaymentDaysChanged = "company.payment_days_changed",
         CompanyPlanChanged = "company.plan_changed",
         CompanyWorkflowChanged = "company.workflow_changed",
+        BankAccountAdded = "bank.account_added",
+        BankFeeToleranceChanged = "bank.fee_tolerance_changed",
+        BankFileImported = "bank.file_imported",
+        /// A payment the import settled from a bank line (a certain match).
+        PaymentImported = "payment.imported",
+        /// What a bank line left open of a document, settled without money.
+        DifferenceBooked = "difference.booked",
+        /// A settlement from a bank line undone by a counter-posting.
+        SettlementReversed = "settlement.reversed",
+        BankLineConfirmed = "bank.line_confirmed",
+        BankLineSplit = "bank.line_split",
+        BankLineBooked = "bank.line_booked",
+        BankLineIgnored = "bank.line_ignored",
+        BankLineUndone = "bank.line_undone",
+        /// A returned direct debit took back what its original line settled.
+        BankLineReturned = "bank.line_returned",
     }
 }
 

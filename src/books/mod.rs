@@ -6,6 +6,7 @@
 
 pub mod attention;
 pub mod audit;
+pub mod bank;
 pub mod company;
 pub mod customers;
 pub mod drafts;

@@ -5,6 +5,10 @@
 //! not before the document, in date order, not in closed books), the book
 //! amount, the document's new balance, the open items, the ledger entry and
 //! the record of the settlement with its events, in the caller's transaction.
+//! A bank line settles through the same act: its payment names the line and
+//! posts against that bank account's ledger detail; the difference a person
+//! books settles without money; and what a bank line settled is undone by a
+//! counter-posting (`reverse`), never deleted.
 
 use jiff::civil::Date;
 use rusqlite::{params, Connection};
@@ -74,6 +78,17 @@ pub struct NewPayment {
     on: Option<Date>,
     method: Method,
     reference: Option<String>,
+    bank: Option<BankSource>,
+}
+
+/// Where a payment from a bank line came from.
+#[derive(Debug, Clone)]
+pub struct BankSource {
+    /// The company's bank account: the bank posting's ledger detail.
+    pub account_id: String,
+    pub line_id: String,
+    /// The statement file, when the import settled it (a certain match).
+    pub import: Option<String>,
 }
 
 /// The longest reference of a payment (characters).
@@ -125,7 +140,29 @@ impl NewPayment {
             on,
             method,
             reference,
+            bank: None,
         })
+    }
+
+    /// A payment from a bank line: method `bank`, the line's amount for
+    /// the document and its booking day, posted against its bank account.
+    pub fn from_bank(amount: i64, on: Date, reference: Option<String>, source: BankSource) -> NewPayment {
+        let reference = reference.map(|r| r.chars().take(MAX_REFERENCE).collect());
+        NewPayment { amount, on: Some(on), method: Method::Bank, reference, bank: Some(source) }
+    }
+
+    /// The act the audit names: the import's own for its certain matches.
+    fn act(&self, person: Act) -> Act {
+        match &self.bank {
+            Some(BankSource { import: Some(_), .. }) => Act::PaymentImported,
+            _ => person,
+        }
+    }
+
+    /// The bank posting's ledger detail: the bank account, or '' for money
+    /// not tied to one.
+    fn detail(&self) -> &str {
+        self.bank.as_ref().map_or("", |b| b.account_id.as_str())
     }
 }
 
@@ -218,6 +255,9 @@ enum How<'a> {
     Money(&'a NewPayment),
     /// By a supplier's credit (open, negative), in the book currency.
     Credit(&'a Open),
+    /// Without money: the difference a person books to an account (a fee,
+    /// a discount), as the ledger entry named.
+    Difference(Account, &'a str),
 }
 
 /// What a settlement made.
@@ -323,6 +363,7 @@ fn settle(
     let what = match how {
         How::Money(_) => "payment",
         How::Credit(_) => "credit application",
+        How::Difference(..) => "settlement",
     };
     check_date(tx, tenant, doc, on, what, &mut verdict)?;
     if let How::Credit(credit) = &how {
@@ -345,17 +386,31 @@ fn settle(
     let (id, payment, postings) = match how {
         How::Money(payment) => {
             let view = write_payment(tx, tenant, doc, payment, amount_book, on)?;
+            let bank = payment.detail();
             let postings = match doc.side {
                 Side::Receivable => [
-                    Posting::debit(Account::Bank, amount_book),
+                    Posting::debit(Account::Bank, amount_book).of(bank),
                     Posting::credit(Account::Receivables, amount_book).of(&doc.partner_id),
                 ],
                 Side::Payable => [
                     Posting::debit(Account::Payables, amount_book).of(&doc.partner_id),
-                    Posting::credit(Account::Bank, amount_book),
+                    Posting::credit(Account::Bank, amount_book).of(bank),
                 ],
             };
             (view.id.clone(), Some(view), postings)
+        }
+        How::Difference(account, entry) => {
+            let postings = match doc.side {
+                Side::Receivable => [
+                    Posting::debit(account, amount_book),
+                    Posting::credit(Account::Receivables, amount_book).of(&doc.partner_id),
+                ],
+                Side::Payable => [
+                    Posting::debit(Account::Payables, amount_book).of(&doc.partner_id),
+                    Posting::credit(account, amount_book),
+                ],
+            };
+            (entry.to_string(), None, postings)
         }
         How::Credit(credit) => {
             // The credit has that much less left: its negative balance rises.
@@ -417,7 +472,8 @@ fn pay(
 }
 
 /// Moves what a document owes by `delta` (and its book amount by
-/// `delta_book`); the day it reaches zero is its `paid_on`.
+/// `delta_book`); the day it reaches zero is its `paid_on`, and it has none
+/// while anything is owed (a reversal reopens it).
 fn move_balance(
     tx: &Tx,
     tenant: &Tenant,
@@ -429,12 +485,12 @@ fn move_balance(
     let sql = match doc.side {
         Side::Receivable => {
             "UPDATE invoices SET outstanding = outstanding + ?2, outstanding_book = outstanding_book + ?3,
-                 paid_on = CASE WHEN outstanding + ?2 = 0 THEN ?4 ELSE paid_on END
+                 paid_on = CASE WHEN outstanding + ?2 = 0 THEN ?4 ELSE NULL END
              WHERE id = ?1 AND company_id = ?5 AND environment = ?6"
         }
         Side::Payable => {
             "UPDATE purchases SET outstanding = outstanding + ?2, outstanding_book = outstanding_book + ?3,
-                 paid_on = CASE WHEN outstanding + ?2 = 0 THEN ?4 ELSE paid_on END
+                 paid_on = CASE WHEN outstanding + ?2 = 0 THEN ?4 ELSE NULL END
              WHERE id = ?1 AND company_id = ?5 AND environment = ?6"
         }
     };
@@ -465,8 +521,8 @@ fn write_payment(
     let id = ids::new_id("pay");
     tx.prepare_cached(
         "INSERT INTO payments (id, company_id, environment, direction, invoice_id, purchase_id, currency, amount,
-             amount_book, method, reference, paid_on, recorded_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+             amount_book, method, reference, paid_on, recorded_at, bank_line_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
     )?
     .execute(params![
         id,
@@ -481,7 +537,8 @@ fn write_payment(
         p.method,
         p.reference,
         on,
-        clock::now()
+        clock::now(),
+        p.bank.as_ref().map(|b| &b.line_id)
     ])?;
     let mut f = Fields::new();
     f.insert("amountMinor", p.amount.to_string());
@@ -576,10 +633,21 @@ pub fn pay_invoice(
     if invoice.outstanding == 0 {
         return Err(Error::wrong_state(format!("{number} is paid in full.")));
     }
-    let doc = Open {
+    let doc = open_invoice(&invoice);
+    let (settled, on) = pay(tx, tenant, &company, &doc, payment)?;
+    if settled.cleared {
+        cleared_invoice(tx, tenant, &company, &invoice.id, on)?;
+    }
+    audit::record(tx, tenant, actor, payment.act(Act::PaymentRecorded), &invoice.id)?;
+    Ok((payment_of(settled)?, invoice.id))
+}
+
+/// An invoice as a settlement sees it.
+fn open_invoice(invoice: &invoices::Stored) -> Open {
+    Open {
         side: Side::Receivable,
         id: invoice.id.clone(),
-        label: number.to_string(),
+        label: invoice.number.clone(),
         partner_id: invoice.customer_id.clone(),
         currency: invoice.currency.clone(),
         rate: invoice.rate,
@@ -587,17 +655,134 @@ pub fn pay_invoice(
         due_on: invoice.due_on,
         outstanding: invoice.outstanding,
         outstanding_book: invoice.outstanding_book,
-    };
-    let (settled, on) = pay(tx, tenant, &company, &doc, payment)?;
-    if settled.cleared {
-        invoices::count(tx, tenant, Move::Paid)?;
-        let paid = invoices::stored_by_id(tx, tenant, &invoice.id)?;
-        let mut f = paid.event_fields(company.today());
-        f.insert("paidOn", on.to_string());
-        events::raise(tx, tenant, Event::InvoicePaid, &invoice.id, f)?;
     }
-    audit::record(tx, tenant, actor, Act::PaymentRecorded, &invoice.id)?;
-    Ok((payment_of(settled)?, invoice.id))
+}
+
+/// A document of the tenant by its kind and id, as a settlement sees it.
+fn open_document(tx: &Tx, tenant: &Tenant, kind: TargetKind, id: &str) -> Result<Open> {
+    match kind {
+        TargetKind::Invoice => Ok(open_invoice(&invoices::stored_by_id(tx, tenant, id)?)),
+        TargetKind::Purchase => Ok(open_purchase(tx, tenant, id)?.0),
+    }
+}
+
+/// Raises `invoice.paid` for an invoice a settlement cleared.
+fn cleared_invoice(tx: &Tx, tenant: &Tenant, company: &Company, id: &str, on: Date) -> Result<()> {
+    invoices::count(tx, tenant, Move::Paid)?;
+    let paid = invoices::stored_by_id(tx, tenant, id)?;
+    let mut f = paid.event_fields(company.today());
+    f.insert("paidOn", on.to_string());
+    events::raise(tx, tenant, Event::InvoicePaid, id, f)?;
+    Ok(())
+}
+
+/// Settles `amount` of a document without money, to `account` (a fee or a
+/// discount: the difference of a partial or fee-reduced payment a person
+/// books), as the ledger entry `entry`. Raises `invoice.paid` when it
+/// clears an invoice; recorded as `difference.booked` on the document.
+///
+/// Fails with `NotFound` for an unknown document, `WrongState` for one
+/// that owes nothing, and `Refused` as `settle` refuses.
+#[allow(clippy::too_many_arguments)]
+pub fn settle_difference(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    kind: TargetKind,
+    id: &str,
+    amount: i64,
+    on: Date,
+    account: Account,
+    entry: &str,
+) -> Result<()> {
+    let company = company::get(tx, &tenant.company_id)?;
+    let doc = open_document(tx, tenant, kind, id)?;
+    if doc.outstanding <= 0 {
+        return Err(Error::wrong_state(format!("{} owes nothing.", doc.label)));
+    }
+    let settled = settle(tx, tenant, &company, &doc, amount, on, How::Difference(account, entry))?;
+    if settled.cleared && kind == TargetKind::Invoice {
+        cleared_invoice(tx, tenant, &company, id, on)?;
+    }
+    audit::record(tx, tenant, actor, Act::DifferenceBooked, id)
+}
+
+/// Undoes a settlement of a document by a counter-posting dated `on` (the
+/// entry `entry` mirrors the ledger entry `original`): the document owes
+/// `amount` more again (reopened if it was paid), the open items follow,
+/// and a payment (`original` is its id) is marked reversed, never deleted.
+/// Only settlements from a bank line are undone so. Recorded as
+/// `settlement.reversed` on the document.
+///
+/// Fails with `NotFound` for an unknown document or entry, `WrongState` for
+/// a payment already reversed or not from a bank line, and `Refused` in
+/// closed books.
+#[allow(clippy::too_many_arguments)]
+pub fn reverse(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    kind: TargetKind,
+    id: &str,
+    original: &str,
+    amount: i64,
+    on: Date,
+    entry: &str,
+) -> Result<()> {
+    ledger::check_open(tx, tenant, on)?;
+    if original.starts_with("pay_") {
+        let (line, reversed): (Option<String>, Option<Date>) = tx
+            .prepare_cached(
+                "SELECT bank_line_id, reversed_on FROM payments WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
+            )?
+            .query_row(params![original, tenant.company_id, tenant.environment], |r| Ok((r.get(0)?, r.get(1)?)))
+            .map_err(|_| Error::not_found(format!("The payment {original}")))?;
+        if line.is_none() || reversed.is_some() {
+            return Err(Error::wrong_state(format!(
+                "The payment {original} is reversed already or was not made from a bank line."
+            )));
+        }
+        tx.prepare_cached("UPDATE payments SET reversed_on = ?2 WHERE id = ?1")?
+            .execute(params![original, on])?;
+    }
+    let mut mirror = Vec::new();
+    let mut stmt = tx.prepare_cached(
+        "SELECT account, detail, debit, credit FROM journal WHERE entry = ?1 AND company_id = ?2 AND environment = ?3",
+    )?;
+    let rows = stmt.query_map(params![original, tenant.company_id, tenant.environment], |row| {
+        let r = Row::new(row, "journal");
+        Ok((r.get::<Account>(0)?, r.get::<String>(1)?, r.get::<i64>(2)?, r.get::<i64>(3)?))
+    })?;
+    for row in rows {
+        mirror.push(row?);
+    }
+    let doc = open_document(tx, tenant, kind, id)?;
+    // What the entry took off the receivable (or payable) in the book currency.
+    let amount_book: i64 = match doc.side {
+        Side::Receivable => mirror.iter().filter(|m| m.0 == Account::Receivables).map(|m| m.3).sum(),
+        Side::Payable => mirror.iter().filter(|m| m.0 == Account::Payables).map(|m| m.2).sum(),
+    };
+    if mirror.is_empty() || amount_book == 0 {
+        return Err(Error::not_found(format!("The ledger entry {original} of {}", doc.label)));
+    }
+    let reopened = doc.outstanding == 0;
+    move_balance(tx, tenant, &doc, amount, amount_book, on)?;
+    report::change(tx, tenant, doc.side, on, doc.due_on, amount_book, if reopened { 1 } else { 0 })?;
+    if reopened && kind == TargetKind::Invoice {
+        invoices::count(tx, tenant, Move::Reopened)?;
+    }
+    let postings: Vec<Posting> = mirror
+        .iter()
+        .map(|(account, detail, debit, credit)| {
+            if *debit > 0 {
+                Posting::credit(*account, *debit).of(detail)
+            } else {
+                Posting::debit(*account, *credit).of(detail)
+            }
+        })
+        .collect();
+    ledger::post(tx, tenant, entry, on, &postings)?;
+    audit::record(tx, tenant, actor, Act::SettlementReversed, id)
 }
 
 /// A bill or credit of the tenant as a settlement sees it.
@@ -645,7 +830,7 @@ pub fn pay_bill(
         return Err(Error::wrong_state(format!("{id} is paid in full.")));
     }
     let (settled, _) = pay(tx, tenant, &company, &doc, payment)?;
-    audit::record(tx, tenant, actor, Act::BillPaid, id)?;
+    audit::record(tx, tenant, actor, payment.act(Act::BillPaid), id)?;
     payment_of(settled)
 }
 

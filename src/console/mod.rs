@@ -70,6 +70,7 @@ fn execute(cli: &Cli) -> Result<ExitCode> {
         Command::Purchase(cmd) => acts::purchases::run(&db()?, cmd, acting)?,
         Command::Books(cmd) => acts::books::run(&db()?, cmd, acting)?,
         Command::Webhook(cmd) => acts::webhooks::run(&db()?, cmd, acting)?,
+        Command::Bank(cmd) => return acts::bank::run(&db()?, cmd, acting),
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -135,7 +135,7 @@ pub fn write(doc: &Document, guideline: Guideline) -> std::io::Result<Vec<u8>> {
 
     x.open("ram:ApplicableHeaderTradeSettlement", &[]);
     if doc.type_code == TypeCode::Invoice {
-        x.text("ram:PaymentReference", &doc.number);
+        x.text("ram:PaymentReference", doc.remittance());
     }
     if let Some(accounting) = &doc.accounting_tax {
         x.text("ram:TaxCurrencyCode", &accounting.currency);

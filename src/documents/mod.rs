@@ -5,12 +5,17 @@
 //! kontor writes (`verdict`). The books build the model from a frozen
 //! invoice; nothing here reads storage or knows a surface.
 //!
+//! The bank's side comes in too: `statements` reads the statements a bank
+//! sends (camt.05x, MT940, a ZIP of them) into typed records, as hostile
+//! files, for the books to import.
+//!
 //! Amounts are minor units of the document's currency (its ISO 4217
 //! exponent), written with exactly that many decimals; quantities and rates
 //! are exact decimals. Terms are named by their EN 16931 ids (BT-…, BG-…).
 
 pub mod cii;
 pub mod pdf;
+pub mod statements;
 pub mod ubl;
 pub mod verdict;
 mod xml;
@@ -346,6 +351,10 @@ pub struct Document {
     pub buyer: Party,
     /// BG-16 by credit transfer; none: payment means "not defined" (1).
     pub transfer: Option<Transfer>,
+    /// BT-83, the remittance the payer is asked to give: the invoice's
+    /// ISO 11649 creditor reference (`RF…`) when it was issued with one;
+    /// none: the invoice number.
+    pub payment_reference: Option<String>,
     pub lines: Vec<Line>,
     pub breakdown: Vec<Breakdown>,
     /// BT-106 = BT-109.
@@ -361,6 +370,11 @@ pub struct Document {
 }
 
 impl Document {
+    /// BT-83 as written: the creditor reference, else the number.
+    pub fn remittance(&self) -> &str {
+        self.payment_reference.as_deref().unwrap_or(&self.number)
+    }
+
     /// `minor` units of the document's currency as a decimal text with the
     /// currency's number of decimals ("1570.80", JPY "1570").
     pub fn amount(&self, minor: i64) -> String {
@@ -510,6 +524,7 @@ pub(crate) mod samples {
             net: 125123,
             tax: 23174,
             gross: 148297,
+            payment_reference: None,
             paid: 0,
             due: 148297,
         }

@@ -96,7 +96,7 @@ pub fn write(doc: &Document) -> std::io::Result<Vec<u8>> {
                     x.text("cbc:PaymentDueDate", &due.to_string());
                 }
             }
-            x.text("cbc:PaymentID", &doc.number);
+            x.text("cbc:PaymentID", doc.remittance());
             x.open("cac:PayeeFinancialAccount", &[]);
             x.text("cbc:ID", &transfer.iban);
             x.optional("cbc:Name", transfer.account_holder.as_deref());

@@ -751,7 +751,7 @@ async fn serve_api(
 }
 
 /// A request to the screens: its head read, its form body (at most
-/// `screens::MAX_FORM`) read within the body deadline and the readers' cap,
+/// `screens::MAX_FORM`, a statement upload `screens::body_limit`'s) read within the body deadline and the readers' cap,
 /// then the screens' answer.
 async fn visit_screens(
     app: Arc<App>,
@@ -779,12 +779,14 @@ async fn visit_screens(
         body: Some(Vec::new()),
     };
     if has_body {
-        if declared.is_some_and(|length| length > screens::MAX_FORM as u64) {
+        // A statement upload may be larger than a form.
+        let limit = screens::body_limit(&visit.method, &visit.path);
+        if declared.is_some_and(|length| length > limit as u64) {
             linger(req.into_body());
             visit.body = None;
         } else {
             let deadline = limits.body_timeout;
-            let reading = read_at_most(req.into_body(), &limits.readers, screens::MAX_FORM);
+            let reading = read_at_most(req.into_body(), &limits.readers, limit);
             match tokio::time::timeout(deadline, reading).await {
                 Ok(body) => visit.body = body,
                 Err(_) => {

@@ -2,7 +2,9 @@
 //! length from the IBAN registry and its mod-97 check digits (ISO 7064,
 //! computed on integers digit by digit), and the BIC (ISO 9362) by its
 //! format. Both are kept upper case without spaces; `Iban::grouped` is the
-//! form a person reads on a document.
+//! form a person reads on a document. A statement may name an account by a
+//! German bank code and account number instead (`AccountId`); a German IBAN
+//! holds both, so the two spellings of one account are recognised as one.
 
 use crate::error::{Error, Result};
 use crate::rules::iso::CountryCode;
@@ -216,6 +218,104 @@ impl Iban {
     }
 }
 
+impl Iban {
+    /// The German IBAN of a bank code (Bankleitzahl, 8 digits) and an account
+    /// number (1 to 10 digits, zero-padded to 10): `DE`, the check digits,
+    /// the bank code, the account number. `None` when either does not fit
+    /// (a 13-digit account number, as some banks' internal accounts have,
+    /// has no IBAN). Banks with their own conversion rules for old account
+    /// numbers are not modelled: the plain rule holds for current accounts.
+    pub fn from_german(bank_code: &str, number: &str) -> Option<Iban> {
+        let number = number.trim_start_matches('0');
+        let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+        if bank_code.len() != 8 || !digits(bank_code) || number.len() > 10 || !digits(number) {
+            return None;
+        }
+        let bban = format!("{bank_code}{number:0>10}");
+        let check = 98 - mod_97(&format!("DE00{bban}"));
+        Some(Iban(format!("DE{check:02}{bban}")))
+    }
+
+    /// The bank code and the account number (as its 10 digits) of a German
+    /// IBAN; `None` for another country's.
+    pub fn german_parts(&self) -> Option<(&str, &str)> {
+        (self.country() == "DE").then(|| (&self.0[4..12], &self.0[12..22]))
+    }
+}
+
+/// How a statement names the account it is about: by IBAN, by a national
+/// bank code and account number (MT940's `:25:20752041/0291593375`), or by
+/// another identifier the bank gives (kept as written).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AccountId {
+    Iban(Iban),
+    National { bank_code: String, number: String },
+    Other(String),
+}
+
+impl AccountId {
+    /// Reads an account as a statement writes it: an IBAN (possibly
+    /// followed by its currency, as some MT940 `:25:` fields are), a bank
+    /// code and number separated by `/`, or anything else (trimmed).
+    pub fn read(text: &str) -> AccountId {
+        let text = text.trim();
+        if let Ok(iban) = Iban::parse("account", text) {
+            return AccountId::Iban(iban);
+        }
+        if text.len() > 3 {
+            let (head, tail) = text.split_at(text.len() - 3);
+            if tail.bytes().all(|b| b.is_ascii_uppercase()) {
+                if let Ok(iban) = Iban::parse("account", head.trim_end_matches('/')) {
+                    return AccountId::Iban(iban);
+                }
+            }
+        }
+        if let Some((code, number)) = text.split_once('/') {
+            let number = number.trim();
+            let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+            if digits(code.trim()) && digits(number) {
+                return AccountId::National {
+                    bank_code: code.trim().to_string(),
+                    number: number.to_string(),
+                };
+            }
+        }
+        AccountId::Other(text.to_string())
+    }
+
+    /// Whether both name the same account: equal IBANs, or a German IBAN and
+    /// the bank code and account number it holds (leading zeros of the
+    /// number aside), or equal national or other identifiers.
+    pub fn same_account(&self, other: &AccountId) -> bool {
+        let national = |id: &AccountId| -> Option<(String, String)> {
+            match id {
+                AccountId::Iban(iban) => iban
+                    .german_parts()
+                    .map(|(c, n)| (c.to_string(), n.trim_start_matches('0').to_string())),
+                AccountId::National { bank_code, number } => {
+                    Some((bank_code.clone(), number.trim_start_matches('0').to_string()))
+                }
+                AccountId::Other(_) => None,
+            }
+        };
+        match (self, other) {
+            (AccountId::Iban(a), AccountId::Iban(b)) => a == b,
+            (AccountId::Other(a), AccountId::Other(b)) => a.eq_ignore_ascii_case(b),
+            (a, b) => matches!((national(a), national(b)), (Some(x), Some(y)) if x == y),
+        }
+    }
+
+    /// The account as a person reads it in a sentence: the IBAN in groups,
+    /// `bank code/number`, or the identifier.
+    pub fn shown(&self) -> String {
+        match self {
+            AccountId::Iban(iban) => iban.grouped(),
+            AccountId::National { bank_code, number } => format!("{bank_code}/{number}"),
+            AccountId::Other(text) => text.clone(),
+        }
+    }
+}
+
 /// A checked BIC: 8 or 11 characters, upper case: 4 of the institution, the
 /// ISO country, 2 of the location, and optionally 3 of the branch.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -306,6 +406,46 @@ mod tests {
         assert!(Iban::parse("iban", "DEXX370400440532013000").is_err());
         assert!(Iban::parse("iban", "").is_err());
         assert!(Iban::parse("iban", "D").is_err());
+    }
+
+    #[test]
+    fn a_german_bank_code_and_account_number_make_an_iban() {
+        // The Sparkasse sample's `:25:20752041/0291593375`.
+        let iban = Iban::from_german("20752041", "0291593375").unwrap();
+        assert_eq!(iban.as_str(), "DE95207520410291593375");
+        assert_eq!(iban.german_parts(), Some(("20752041", "0291593375")));
+        assert_eq!(
+            Iban::from_german("37040044", "532013000").unwrap().as_str(),
+            "DE89370400440532013000"
+        );
+        assert!(Iban::from_german("50880050", "0194774600888").is_none());
+        assert!(Iban::from_german("5088005", "1").is_none());
+        assert!(Iban::from_german("5088005X", "1").is_none());
+        assert_eq!(Iban::parse("i", "NL91ABNA0417164300").unwrap().german_parts(), None);
+    }
+
+    #[test]
+    fn an_account_is_recognised_in_each_spelling() {
+        let iban = AccountId::read("DE95207520410291593375");
+        let national = AccountId::read("20752041/0291593375");
+        assert_eq!(
+            national,
+            AccountId::National {
+                bank_code: "20752041".into(),
+                number: "0291593375".into()
+            }
+        );
+        assert!(iban.same_account(&national) && national.same_account(&iban));
+        assert!(AccountId::read("20752041/291593375").same_account(&iban));
+        assert!(!AccountId::read("20752041/291593376").same_account(&iban));
+        assert_eq!(AccountId::read("DE95207520410291593375EUR"), iban);
+        assert_eq!(AccountId::read(" CH2801234000123456789 ").shown(), "CH28 0123 4000 1234 5678 9");
+        let long = AccountId::read("50880050/0194774600888");
+        assert!(long.same_account(&AccountId::read("50880050/194774600888")));
+        assert!(!long.same_account(&iban));
+        assert_eq!(long.shown(), "50880050/0194774600888");
+        assert_eq!(AccountId::read("ACC-1"), AccountId::Other("ACC-1".into()));
+        assert!(AccountId::read("acc-1").same_account(&AccountId::read("ACC-1")));
     }
 
     #[test]

@@ -1,11 +1,13 @@
 //! Rules that hold whatever the records say: exact money and its rounding,
 //! the ISO country and currency tables, the seller country's number formats,
 //! payment terms and sentences, the unit and VAT exemption code lists, the
-//! shapes and check digits of EU VAT ids, IBANs and BICs, and the electronic
-//! address schemes of e-invoices. Pure functions; no storage, no surface.
+//! shapes and check digits of EU VAT ids, IBANs, BICs and ISO 11649 creditor
+//! references, and the electronic address schemes of e-invoices. Pure
+//! functions; no storage, no surface.
 
 pub mod bank;
 pub mod countries;
+pub mod creditor_reference;
 pub mod eas;
 pub mod iso;
 pub mod jurisdiction;

@@ -7,7 +7,9 @@ and paid; a month is closed and the profit and loss and the balance sheet
 read final; a job moves a stage and gets a note; an invoice's PDF is
 downloaded, the invoice paid in two parts and another cancelled; the owner
 changes the payment days in Settings and invites an accountant, who opens
-the link in a browser of their own, sets a password and signs in; a viewer
+the link in a browser of their own, sets a password and signs in; the owner
+adds a bank account, uploads a statement, confirms a suggestion, splits a
+line, books a fee and undoes a settlement; a viewer
 is refused each act; a form posted from another site is refused; signing
 out ends the session. axe-core checks every page for serious or critical WCAG
 2.1 A/AA violations. Prints 'N passed, N failed' and exits non-zero on any
@@ -689,6 +691,88 @@ class Run:
         assert "This link was used already" in self.text(), self.text()
         self.axe("link-used")
 
+    def bank_statement_is_imported_and_its_lines_settled(self):
+        self.sign_in("owner")
+        self.open("/settings/bank")
+        self.axe("bank-accounts")
+        self.type_into("iban", "DE36 7602 6000 0123 4567 89")
+        self.type_into("name", "Geschäftskonto")
+        self.submit("Add account")
+        assert "Saved." in self.text() and "DE36 7602 6000 0123 4567 89" in self.text(), self.text()
+        # Two open invoices: one paid 10.00 short by its number (a
+        # suggestion), one by a stranger (split by a person).
+        self.open("/invoices?status=OPEN")
+        owed = []
+        for row in self.driver.find_elements(By.XPATH, "//main//tbody/tr"):
+            cells = row.find_elements(By.TAG_NAME, "td")
+            minor = int(re.sub(r"[^0-9]", "", cells[5].text))
+            if minor > 1000 and len(owed) < 2:
+                owed.append((cells[0].text, minor))
+        assert len(owed) == 2, self.text()
+        (first, first_owed), (second, second_owed) = owed
+        day = datetime.date.today().isoformat()
+
+        def entry(ref, minor, name, remittance):
+            credit = "CRDT" if minor > 0 else "DBIT"
+            amount = f"{abs(minor) // 100}.{abs(minor) % 100:02d}"
+            role = "Dbtr" if minor > 0 else "Cdtr"
+            return (f"<Ntry><Amt Ccy=\"EUR\">{amount}</Amt><CdtDbtInd>{credit}</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>"
+                    f"<BookgDt><Dt>{day}</Dt></BookgDt><ValDt><Dt>{day}</Dt></ValDt><AcctSvcrRef>{ref}</AcctSvcrRef>"
+                    f"<NtryDtls><TxDtls><RltdPties><{role}><Pty><Nm>{name}</Nm></Pty></{role}></RltdPties>"
+                    f"<RmtInf><Ustrd>{remittance}</Ustrd></RmtInf></TxDtls></NtryDtls></Ntry>")
+
+        stamp = int(time.time())
+        entries = [
+            entry(f"B1-{stamp}", first_owed - 1000, "Müller Bau GmbH", f"Rechnung {first}"),
+            entry(f"B2-{stamp}", second_owed, "Unbekannt", "Sammelzahlung"),
+            entry(f"B3-{stamp}", -1290, "", "Kontofuehrung"),
+        ]
+        camt = ('<?xml version="1.0" encoding="UTF-8"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08">'
+                f"<BkToCstmrStmt><GrpHdr><MsgId>M-{stamp}</MsgId></GrpHdr><Stmt><Id>S-{stamp}</Id>"
+                "<Acct><Id><IBAN>DE36760260000123456789</IBAN></Id><Ccy>EUR</Ccy></Acct>"
+                + "".join(entries) + "</Stmt></BkToCstmrStmt></Document>")
+        path = self.shots / f"statement-{stamp}.xml"
+        path.write_text(camt, encoding="utf-8")
+        self.link("Bank")
+        assert self.driver.title == "Bank · kontor", self.driver.title
+        self.axe("bank")
+        self.field("files").send_keys(str(path.resolve()))
+        self.submit("Import")
+        assert self.driver.title == "Statements imported · kontor", self.driver.title
+        assert path.name in self.text(), self.text()
+        self.axe("bank-imported")
+        # The suggestion: the number named, 10.00 less than open.
+        self.link("Lines with suggestions")
+        self.follow(self.driver.find_element(By.XPATH, "//main//tbody//a"))
+        assert first in self.text() and "partial payment" in self.text(), self.text()
+        self.axe("bank-line")
+        self.submit(f"Confirm {first}")
+        assert "The suggestion is settled." in self.text(), self.text()
+        assert "Settled" in self.text()
+        # The stranger's line, split over the second invoice.
+        self.open("/bank?state=unmatched")
+        rows = self.driver.find_elements(By.XPATH, "//main//tbody/tr[td[contains(., 'Unbekannt')]]")
+        self.follow(rows[0].find_element(By.TAG_NAME, "a"))
+        self.type_into("number1", second)
+        self.type_into("amount1", f"{second_owed // 100:,}.{second_owed % 100:02d}")
+        self.submit("Split")
+        assert "The line is split." in self.text(), self.text()
+        self.axe("bank-line-split")
+        split_line = self.path().split("?")[0]
+        # The bank's fee, booked to fees.
+        self.open("/bank?state=unmatched")
+        rows = self.driver.find_elements(By.XPATH, "//main//tbody/tr[td[contains(., 'Kontofuehrung')]]")
+        self.follow(rows[0].find_element(By.TAG_NAME, "a"))
+        self.submit("Book")
+        assert "The line is booked." in self.text(), self.text()
+        # The split undone: the invoice owes its gross again.
+        self.open(split_line)
+        self.submit("Undo (by counter-postings)")
+        assert "Undone by counter-postings." in self.text(), self.text()
+        assert "undone" in self.text()
+        self.axe("bank-line-undone")
+        self.shot("bank")
+
     def sign_out_ends_the_session(self):
         self.sign_in("owner")
         self.press("//button[normalize-space()='Sign out']")
@@ -711,6 +795,7 @@ class Run:
             self.check("viewer is refused an act", self.viewer_is_refused)
             self.check("forged cross-site post is refused", self.forged_post_is_refused)
             self.check("settings and an invitation", self.settings_and_an_invitation)
+            self.check("a statement is imported and its lines settled", self.bank_statement_is_imported_and_its_lines_settled)
             self.check("signing out ends the session", self.sign_out_ends_the_session)
         finally:
             self.driver.quit()

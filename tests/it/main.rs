@@ -2,6 +2,8 @@
 //! over a fresh temporary data file and talks to it through HTTP and the console.
 
 mod audit;
+mod bank;
+mod bank_generated;
 mod books;
 mod codemap;
 mod console;
@@ -22,6 +24,7 @@ mod particulars;
 mod pipeline;
 mod receiver;
 mod screens;
+mod screens_bank;
 mod screens_books;
 mod screens_drafts;
 mod screens_invoices;

@@ -261,7 +261,7 @@ fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Bui
     let frozen = tx
         .prepare_cached(
             "SELECT buyer_name, buyer_street, buyer_postal_code, buyer_city, buyer_country, buyer_vat_id,
-                 draft_id, corrects_id
+                 draft_id, corrects_id, payment_reference
              FROM invoices WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
         )?
         .query_row(params![invoice_id, tenant.company_id, tenant.environment], |row| {
@@ -275,6 +275,7 @@ fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Bui
                 vat_id: r.get(5)?,
                 draft_id: r.get(6)?,
                 corrects_id: r.get(7)?,
+                payment_reference: r.get(8)?,
             })
         })?;
     let customer = customers::get(tx, tenant, &invoice.customer_id)?;
@@ -308,7 +309,7 @@ fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Bui
     let (lines, categorised) = lines(tx, invoice_id, sign)?;
     let exponent = invoice.currency.exponent();
     let breakdown = breakdown(tx, invoice_id, sign)?;
-    let doc = assemble(
+    let mut doc = assemble(
         company,
         Content {
             type_code: if credit {
@@ -349,6 +350,7 @@ fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Bui
             tax_book: Some(at.tax_book * sign),
         },
     );
+    doc.payment_reference = frozen.payment_reference.clone();
     let xml = if exponent > 2 {
         Err(format!(
             "EN 16931 carries amounts with at most two decimals, and {} has {exponent}; the PDF carries no XML.",
@@ -485,6 +487,7 @@ fn assemble(company: &Company, c: Content) -> Document {
         net: c.net,
         tax: c.tax,
         gross: c.gross,
+        payment_reference: None,
         paid: 0,
         due: c.gross,
     }
@@ -620,6 +623,8 @@ struct Frozen {
     vat_id: Option<String>,
     draft_id: Option<String>,
     corrects_id: Option<String>,
+    /// The creditor reference the invoice was issued with (BT-83).
+    payment_reference: Option<String>,
 }
 
 /// The lines as the documents show them (a correction's made positive), and

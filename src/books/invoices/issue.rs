@@ -19,6 +19,7 @@ use crate::books::numbering;
 use crate::books::report::{self, Side};
 use crate::error::{Error, Result, Violations};
 use crate::outbox::events::{self, Kind};
+use crate::rules::creditor_reference::CreditorReference;
 use crate::rules::jurisdiction::{self, DocumentKind};
 use crate::rules::money::{self, Decimal};
 use crate::rules::vat_ids;
@@ -230,9 +231,10 @@ pub fn issue(
     tx.prepare_cached(
         "INSERT INTO invoices (id, company_id, environment, document_type, number, draft_id, customer_id, buyer_name,
              buyer_street, buyer_postal_code, buyer_city, buyer_country, buyer_vat_id, currency, rate, issued_on, due_on,
-             delivered_on, net, tax, gross, gross_book, outstanding, outstanding_book, payment_sentence, recorded_at)
+             delivered_on, net, tax, gross, gross_book, outstanding, outstanding_book, payment_sentence, recorded_at,
+             payment_reference)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21,
-             ?22, ?21, ?22, ?23, ?24)",
+             ?22, ?21, ?22, ?23, ?24, ?25)",
     )?
     .execute(params![
         id,
@@ -258,7 +260,10 @@ pub fn issue(
         totals.gross,
         gross_book,
         sentence,
-        clock::now()
+        clock::now(),
+        // The payment reference of BT-83, the EPC QR code and the PDF: the
+        // number's ISO 11649 creditor reference, for the bank import's rung (a).
+        CreditorReference::of_number(&number)
     ])?;
     let mut line = tx.prepare_cached(
         "INSERT INTO invoice_lines (invoice_id, description, quantity, unit_price, net, unit, vat_category, vat_rate,

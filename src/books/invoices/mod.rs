@@ -401,6 +401,8 @@ pub(crate) enum Move {
     Corrected,
     /// An open document paid in full.
     Paid,
+    /// A paid document open again (a payment from a bank line undone).
+    Reopened,
 }
 
 /// Moves the tallies the list's totals come from (in the act's transaction).
@@ -411,6 +413,7 @@ pub(crate) fn count(tx: &Tx, tenant: &Tenant, what: Move) -> Result<()> {
         Move::Issued => &[(Tally::All, 1), (Tally::Open, 1)],
         Move::Corrected => &[(Tally::All, 1), (Tally::Open, -1)],
         Move::Paid => &[(Tally::Open, -1), (Tally::Paid, 1)],
+        Move::Reopened => &[(Tally::Open, 1), (Tally::Paid, -1)],
     };
     let mut stmt = tx.prepare_cached(
         "INSERT INTO invoice_tallies (company_id, environment, tally, value) VALUES (?1, ?2, ?3, ?4)

@@ -7,6 +7,7 @@
 //! transaction; a command that only reads refuses `--as`. What the groups
 //! share lives in `acting` and `options`, never here.
 
+pub mod bank;
 pub mod books;
 pub mod company;
 pub mod customers;

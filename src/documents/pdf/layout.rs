@@ -604,10 +604,13 @@ impl<'a> Sheet<'a> {
                 lines.push((format!("BIC: {bic}"), false));
             }
             if !self.draft {
+                let reference = match &doc.payment_reference {
+                    Some(rf) => iban_grouped(rf),
+                    None => doc.number.clone(),
+                };
                 let purpose = format!(
-                    "{}: {}",
-                    self.t("Payment reference", "Verwendungszweck"),
-                    doc.number
+                    "{}: {reference}",
+                    self.t("Payment reference", "Verwendungszweck")
                 );
                 lines.extend(
                     self.wrap(&purpose, TEXT, false, width, 2)

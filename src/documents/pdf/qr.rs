@@ -9,8 +9,9 @@ const EPC_MAX: i64 = 99_999_999_999;
 
 /// The EPC069-12 (version 002) payload of a SEPA credit transfer of the
 /// amount due: only for a EUR invoice with an IBAN and an amount due above
-/// 0 and at most 999,999,999.99; the remittance is the invoice number,
-/// unstructured.
+/// 0 and at most 999,999,999.99; the remittance is the invoice's creditor
+/// reference, structured (field 10), when it has one, else its number,
+/// unstructured (field 11).
 pub fn epc_payload(doc: &Document) -> Option<String> {
     let transfer = doc.transfer.as_ref()?;
     let iban: String = transfer
@@ -59,8 +60,14 @@ pub fn epc_payload(doc: &Document) -> Option<String> {
             iban,
             format!("EUR{}", amount_text(doc.due, 2)),
             String::new(),
-            String::new(),
-            one_line(&doc.number, 140),
+            doc.payment_reference
+                .as_deref()
+                .map(|r| one_line(r, 35))
+                .unwrap_or_default(),
+            match doc.payment_reference {
+                Some(_) => String::new(),
+                None => one_line(&doc.number, 140),
+            },
         ]
         .join("\n"),
     )
@@ -140,6 +147,21 @@ mod tests {
         doc.due = 1;
         doc.transfer = None;
         assert_eq!(epc_payload(&doc), None, "no IBAN");
+    }
+
+    #[test]
+    fn a_creditor_reference_is_the_structured_remittance() {
+        let mut doc = mixed();
+        doc.payment_reference = Some("RF40RE20260001".into());
+        assert_eq!(
+            epc_payload(&doc).unwrap(),
+            "BCD\n002\n1\nSCT\nBYLADEM1001\nNordlicht GmbH\nDE02120300000000202051\n\
+             EUR1482.97\n\nRF40RE20260001\n"
+        );
+        let cii = String::from_utf8(crate::documents::cii::write(&doc, crate::documents::cii::Guideline::En16931).unwrap()).unwrap();
+        assert!(cii.contains("<ram:PaymentReference>RF40RE20260001</ram:PaymentReference>"), "{cii}");
+        let ubl = String::from_utf8(crate::documents::ubl::write(&doc).unwrap()).unwrap();
+        assert!(ubl.contains("<cbc:PaymentID>RF40RE20260001</cbc:PaymentID>"), "{ubl}");
         let mut doc = mixed();
         doc.transfer.as_mut().unwrap().account_holder = Some("N".repeat(100));
         let payload = epc_payload(&doc).unwrap();

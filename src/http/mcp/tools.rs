@@ -641,7 +641,7 @@ const TOOLS: &[Tool] = &[
         read_only: true,
         name: "get_business_attention",
         title: "What needs attention",
-        description: "Most urgent first: overdue invoices, bills due within 7 days or overdue, drafts older than 14 days, transactions past their due date outside the last stage, failing webhook endpoints.",
+        description: "Most urgent first: overdue invoices, bills due within 7 days or overdue, drafts older than 14 days, transactions past their due date outside the last stage, bank lines unmatched or suggested for more than 3 days, failing webhook endpoints.",
         operation: Operation::OutstandingReport,
         input: || schemas::object(json!({}), &[]),
         output: schemas::any_object,

@@ -126,6 +126,11 @@ const CHANGE: Form = Form::new(&[
         "Scheme and identifier, such as 0204:991-12345-67 or EM:invoices@example.com",
         "Schema und Kennung, etwa 0204:991-12345-67 oder EM:rechnung@example.com",
     ),
+    // The partner's bank account: the bank import knows its payments by it.
+    FormField::text("iban", "IBAN", "IBAN", 42).hint(
+        "The account the partner pays from, such as DE89 3704 0044 0532 0130 00",
+        "Das Konto, von dem der Partner zahlt, etwa DE89 3704 0044 0532 0130 00",
+    ),
 ])
 .naming(&[("einvoice", "E-invoice format", "E-Rechnungsformat")]);
 
@@ -157,6 +162,7 @@ fn stored(c: &Customer, field: &str) -> String {
         "phone" => c.phone.clone().unwrap_or_default(),
         "paymentDays" => c.payment_days.map(|d| d.to_string()).unwrap_or_default(),
         "buyerReference" => c.buyer_reference.clone().unwrap_or_default(),
+        "iban" => c.iban.as_ref().map(|i| i.grouped()).unwrap_or_default(),
         "electronicAddress" => c
             .electronic_address
             .as_ref()
@@ -408,6 +414,7 @@ pub fn update(ctx: &Ctx, id: &str) -> Result<Answer> {
         buyer_reference: ctx.patch("buyerReference"),
         electronic_address: ctx.patch("electronicAddress"),
         einvoice: given("einvoice"),
+        iban: ctx.patch("iban"),
         ..CustomerChangeInput::default()
     };
     let days = match ctx.form.sent("paymentDays").map(str::trim) {

@@ -33,6 +33,9 @@ pub fn act_name(lang: Lang, act: Act) -> String {
         ),
         Act::BillRecorded => ("recorded", "erfasst"),
         Act::BillPaid => ("payment recorded", "Zahlung erfasst"),
+        Act::PaymentImported => ("payment imported from the bank", "Zahlung aus dem Kontoauszug übernommen"),
+        Act::DifferenceBooked => ("difference booked", "Differenz ausgebucht"),
+        Act::SettlementReversed => ("settlement undone", "Zahlung rückgängig gemacht"),
         Act::BillCreditApplied => (
             "supplier's credit applied",
             "Gutschrift des Lieferanten verrechnet",
@@ -57,7 +60,16 @@ pub fn act_name(lang: Lang, act: Act) -> String {
         | Act::CompanyChanged
         | Act::CompanyPaymentDaysChanged
         | Act::CompanyPlanChanged
-        | Act::CompanyWorkflowChanged => return act.as_str().to_string(),
+        | Act::CompanyWorkflowChanged
+        | Act::BankAccountAdded
+        | Act::BankFeeToleranceChanged
+        | Act::BankFileImported
+        | Act::BankLineConfirmed
+        | Act::BankLineSplit
+        | Act::BankLineBooked
+        | Act::BankLineIgnored
+        | Act::BankLineUndone
+        | Act::BankLineReturned => return act.as_str().to_string(),
     };
     lang.pick(en, de).to_string()
 }

@@ -19,6 +19,8 @@
 //! below and a form description (`form::Form`); see `form` for the act's
 //! shape.
 
+mod bank;
+mod bank_accounts;
 mod bills;
 mod books;
 mod chart;
@@ -37,11 +39,18 @@ mod page;
 mod payment;
 mod session;
 mod settings;
+mod upload;
 mod users;
 mod visit;
 
 pub use links::link_path;
 pub use visit::{client_address, origin_of, Visit, MAX_FORM};
+
+/// The largest body a request to the screens may send: a form's, or the
+/// statement upload's.
+pub fn body_limit(method: &Method, path: &str) -> usize {
+    upload::body_limit(method, path, MAX_FORM)
+}
 
 use std::sync::Arc;
 
@@ -145,7 +154,13 @@ async fn with_session(app: Arc<App>, visit: Visit, browser: Lang) -> Answer {
         let query = Query::parse(&visit.query).unwrap_or_default();
         let form = match &visit.body {
             None => return page::failure(&Error::PayloadTooLarge, lang, Some(&session)),
-            Some(body) if !reads => match std::str::from_utf8(body).ok().map(Query::parse) {
+            Some(body) if !reads => match upload::boundary(visit.content_type.as_deref()) {
+                // A form with files: its text fields (the token among them).
+                Some(boundary) => match upload::fields(body, &boundary) {
+                    Ok(form) => form,
+                    Err(e) => return page::failure(&e, lang, Some(&session)),
+                },
+                None => match std::str::from_utf8(body).ok().map(Query::parse) {
                 Some(Ok(form)) => form,
                 _ => {
                     return page::failure(
@@ -154,6 +169,7 @@ async fn with_session(app: Arc<App>, visit: Visit, browser: Lang) -> Answer {
                         Some(&session),
                     )
                 }
+            },
             },
             Some(_) => Query::default(),
         };
@@ -241,6 +257,17 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["books", "trial-balance"] if get => books::trial_balance(ctx),
         ["books", "profit-and-loss"] if get => books::profit_and_loss(ctx),
         ["books", "balance-sheet"] if get => books::balance_sheet(ctx),
+        ["bank"] if get => bank::list(ctx),
+        ["bank", "import"] if post => bank::import(ctx),
+        ["bank", "lines", id] if get => bank::show(ctx, id),
+        ["bank", "lines", id, "confirm"] if post => bank::confirm(ctx, id),
+        ["bank", "lines", id, "split"] if post => bank::split(ctx, id),
+        ["bank", "lines", id, "book"] if post => bank::book(ctx, id),
+        ["bank", "lines", id, "ignore"] if post => bank::ignore(ctx, id),
+        ["bank", "lines", id, "undo"] if post => bank::undo(ctx, id),
+        ["settings", "bank"] if get => bank_accounts::show(ctx),
+        ["settings", "bank", "accounts"] if post => bank_accounts::add(ctx),
+        ["settings", "bank", "tolerance"] if post => bank_accounts::tolerance(ctx),
         ["settings"] if get => settings::show(ctx),
         ["settings", "company"] if post => settings::set_particulars(ctx),
         ["settings", "payment-days"] if post => settings::set_payment_days(ctx),

@@ -27,6 +27,7 @@ pub enum Screen {
     Drafts,
     Invoices,
     Bills,
+    Bank,
     Books,
     Settings,
     Developers,
@@ -36,13 +37,14 @@ pub enum Screen {
 
 impl Screen {
     /// The linked screens, in the navigation's order.
-    const LINKED: [Screen; 9] = [
+    const LINKED: [Screen; 10] = [
         Screen::Dashboard,
         Screen::Customers,
         Screen::Jobs,
         Screen::Drafts,
         Screen::Invoices,
         Screen::Bills,
+        Screen::Bank,
         Screen::Books,
         Screen::Settings,
         Screen::Developers,
@@ -64,6 +66,7 @@ impl Screen {
             Screen::Drafts => "/drafts",
             Screen::Invoices => "/invoices",
             Screen::Bills => "/bills",
+            Screen::Bank => "/bank",
             Screen::Books => "/books",
             Screen::Settings => "/settings",
             Screen::Developers => "/developers",
@@ -79,6 +82,7 @@ impl Screen {
             Screen::Drafts => lang.pick("Drafts", "Entwürfe"),
             Screen::Invoices => lang.pick("Invoices", "Rechnungen"),
             Screen::Bills => lang.pick("Bills", "Eingangsrechnungen"),
+            Screen::Bank => lang.pick("Bank", "Bank"),
             Screen::Books => lang.pick("Books", "Bücher"),
             Screen::Settings => lang.pick("Settings", "Einstellungen"),
             Screen::Developers => lang.pick("Developers", "Entwickler"),

@@ -235,6 +235,7 @@ fn page(ctx: &Ctx, status: StatusCode, refusal: Option<Refused>) -> Result<Answe
         }
         @if ctx.may(Capability::ManageUsers) {
             p { a href="/settings/users" { (lang.pick("People of this company", "Personen dieser Firma")) } }
+            p { a href="/settings/bank" { (lang.pick("Bank accounts and fee tolerance", "Bankkonten und Gebührentoleranz")) } }
         }
         section aria-labelledby="company-heading" {
             h2 #company-heading { (lang.pick("Company", "Firma")) }

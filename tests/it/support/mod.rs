@@ -2,7 +2,9 @@
 //! process, the server started in-process on port 0, and a small HTTP client;
 //! `screens` holds the browser and the office the screens' tests use.
 
+pub mod fill;
 pub mod screens;
+pub mod statements;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

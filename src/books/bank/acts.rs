@@ -1,0 +1,266 @@
+//! A person's acts on a bank line: confirm a suggestion (and settle the
+//! difference it leaves, or keep an overpayment as the customer's credit),
+//! split the line over several documents, book it to an account when no
+//! document is paid, ignore it with a reason, and undo what it did. Each
+//! act runs in the caller's transaction and writes its audit row; each
+//! settlement goes through the one settlement act (`apply`).
+
+use rusqlite::{params, OptionalExtension};
+use serde::Serialize;
+
+use crate::books::audit::{self, Act, Actor};
+use crate::books::bank::apply;
+use crate::books::bank::lines::{self, LineView, State, Stored, Target};
+use crate::books::company;
+use crate::books::ledger::Account;
+use crate::books::settlement::TargetKind;
+use crate::error::{Error, Result, Violations};
+use crate::rules::text;
+use crate::store::db::Tx;
+use crate::store::tenant::Tenant;
+
+/// Longest reason for ignoring a line.
+pub const MAX_REASON: usize = 200;
+
+/// What a difference left by a confirmed suggestion becomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Difference {
+    /// The documents stay open by the difference (the default).
+    Open,
+    /// Booked to the bank's fees.
+    Fees,
+    /// Booked as a discount (granted on an invoice, received on a bill).
+    Discount,
+}
+
+impl Difference {
+    /// Reads `open`, `fees` or `discount`.
+    ///
+    /// Fails with `Invalid` naming `difference` for another word.
+    pub fn read(text: &str) -> Result<Difference> {
+        match text.trim() {
+            "open" => Ok(Difference::Open),
+            "fees" => Ok(Difference::Fees),
+            "discount" => Ok(Difference::Discount),
+            other => Err(Error::invalid("difference", format!("is open, fees or discount, not {other:?}"))),
+        }
+    }
+}
+
+/// The line after an act, in its wire form.
+#[derive(Debug, Serialize)]
+pub struct Acted {
+    pub line: LineView,
+}
+
+/// The state a line is in after an act: settled when nothing is left,
+/// else suggested (if it has suggestions) or unmatched.
+fn restate(tx: &Tx, tenant: &Tenant, line: &Stored) -> Result<()> {
+    let left = apply::left(tx, tenant, line)?;
+    let state = if left == 0 {
+        State::Settled
+    } else if line.suggestions.iter().any(|s| !s.items.is_empty()) {
+        State::Suggested
+    } else {
+        State::Unmatched
+    };
+    let keep = if state == State::Settled { Vec::new() } else { line.suggestions.clone() };
+    lines::set_state(tx, tenant, &line.id, state, &keep, None)
+}
+
+fn open_line(tx: &Tx, tenant: &Tenant, id: &str) -> Result<Stored> {
+    let line = lines::get(tx, tenant, id)?;
+    match line.state {
+        State::Unmatched | State::Suggested => Ok(line),
+        State::Preliminary => Err(Error::wrong_state(format!(
+            "The line {id} is preliminary (not yet booked by the bank); it settles nothing."
+        ))),
+        State::Settled => Err(Error::wrong_state(format!("The line {id} is settled; undo it first."))),
+        State::Ignored => Err(Error::wrong_state(format!("The line {id} is ignored; undo that first."))),
+        State::Replaced => Err(Error::not_found(format!("The bank line {id}"))),
+    }
+}
+
+fn day(tx: &Tx, tenant: &Tenant, line: &Stored) -> Result<jiff::civil::Date> {
+    Ok(line.day(company::get(tx, &tenant.company_id)?.today()))
+}
+
+/// Confirms the line's suggestion `n` (1 is the best): its documents are
+/// settled from the line; the difference it leaves stays open or is booked
+/// to fees or as a discount.
+///
+/// Fails with `NotFound` for an unknown line, `WrongState` for a line that
+/// is not open, `Invalid` for a suggestion it does not have, and as the
+/// settlement act refuses.
+pub fn confirm(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, n: usize, difference: Difference) -> Result<LineView> {
+    let line = open_line(tx, tenant, id)?;
+    let count = line.suggestions.iter().filter(|s| !s.items.is_empty()).count();
+    let Some(suggestion) = line.suggestions.iter().filter(|s| !s.items.is_empty()).nth(n.wrapping_sub(1)) else {
+        return Err(Error::invalid(
+            "suggestion",
+            if count == 0 {
+                format!("is {n}, but the line {id} has no suggestion; split or book it")
+            } else {
+                format!("is {n}, but the line {id} has suggestions 1 to {count}")
+            },
+        ));
+    };
+    let on = day(tx, tenant, &line)?;
+    apply::settle(tx, tenant, actor, &line, &suggestion.items, on, None)?;
+    if suggestion.difference > 0 && difference != Difference::Open {
+        // What the documents still owe after the line: settled without money.
+        let mut owed = suggestion.difference;
+        for target in suggestion.items.iter().rev() {
+            let open = still_open(tx, tenant, target)?;
+            let take = owed.min(open);
+            if take > 0 {
+                let account = match (difference, target.target_kind) {
+                    (Difference::Fees, _) => Account::Fees,
+                    (_, TargetKind::Invoice) => Account::DiscountsGranted,
+                    (_, TargetKind::Purchase) => Account::DiscountsReceived,
+                };
+                let part = Target { amount: take, ..target.clone() };
+                apply::difference(tx, tenant, actor, &line, &part, account, on)?;
+                owed -= take;
+            }
+        }
+    }
+    restate(tx, tenant, &lines::get(tx, tenant, id)?)?;
+    audit::record(tx, tenant, actor, Act::BankLineConfirmed, id)?;
+    lines::show(tx, tenant, id)
+}
+
+/// What a document still owes, minor units.
+fn still_open(tx: &Tx, tenant: &Tenant, target: &Target) -> Result<i64> {
+    let sql = match target.target_kind {
+        TargetKind::Invoice => "SELECT outstanding FROM invoices WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
+        TargetKind::Purchase => "SELECT outstanding FROM purchases WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
+    };
+    Ok(tx
+        .prepare_cached(sql)?
+        .query_row(params![target.target_id, tenant.company_id, tenant.environment], |r| r.get(0))
+        .optional()?
+        .unwrap_or(0))
+}
+
+/// The document a person names by number for a line of money in (an
+/// invoice) or out (a bill), with what it still owes.
+///
+/// Fails with `NotFound` when the tenant has no such open document.
+fn document(tx: &Tx, tenant: &Tenant, number: &str, money_in: bool) -> Result<(TargetKind, String, String, i64)> {
+    let number = number.trim();
+    let sql = if money_in {
+        "SELECT id, number, outstanding FROM invoices WHERE company_id = ?1 AND environment = ?2
+           AND upper(number) = upper(?3) AND document_type = 'INVOICE'"
+    } else {
+        "SELECT id, document_number, outstanding FROM purchases WHERE company_id = ?1 AND environment = ?2
+           AND upper(document_number) = upper(?3) AND kind = 'bill' ORDER BY seq LIMIT 1"
+    };
+    let found: Option<(String, String, i64)> = tx
+        .prepare_cached(sql)?
+        .query_row(params![tenant.company_id, tenant.environment, number], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .optional()?;
+    let kind = if money_in { TargetKind::Invoice } else { TargetKind::Purchase };
+    found.map(|(id, n, open)| (kind, id, n, open)).ok_or_else(|| {
+        Error::not_found(format!("The {} {number}", if money_in { "invoice" } else { "bill" }))
+    })
+}
+
+/// Splits the line over documents named by number, each with the amount
+/// it gets (minor units); what the line has left afterwards stays to be
+/// booked.
+///
+/// Fails with `NotFound` for an unknown line or document, `WrongState` for
+/// a line that is not open, `Invalid` for no part or an amount that is not
+/// positive, `Refused` when the parts add up to more than the line or a
+/// part to more than its document owes.
+pub fn split(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, parts: &[(String, i64)]) -> Result<LineView> {
+    let line = open_line(tx, tenant, id)?;
+    let mut v = Violations::new();
+    if parts.is_empty() {
+        v.invalid("to", "is missing; name at least one document and its amount");
+    }
+    let mut targets = Vec::new();
+    for (i, (number, amount)) in parts.iter().enumerate() {
+        if *amount <= 0 {
+            v.invalid(format!("to[{i}]"), "must be a positive amount");
+            continue;
+        }
+        if let Some((kind, target_id, number, open)) = v.take(document(tx, tenant, number, line.amount > 0).map_err(|e| match e {
+            Error::NotFound(what) => Error::refused_at(format!("to[{i}]"), format!("names {what}, which the company does not have")),
+            other => other,
+        }))? {
+            if *amount > open {
+                v.refused(format!("to[{i}]"), format!("gives {number} {amount}, more than the {open} it still owes"));
+            }
+            targets.push(Target { target_kind: kind, target_id, number, amount: *amount });
+        }
+    }
+    v.finish()?;
+    let total: i64 = targets.iter().map(|t| t.amount).sum();
+    if total > apply::left(tx, tenant, &line)? {
+        return Err(Error::refused_at(
+            "to",
+            format!("adds up to {total}, more than the {} the line has left", apply::left(tx, tenant, &line)?),
+        ));
+    }
+    let on = day(tx, tenant, &line)?;
+    apply::settle(tx, tenant, actor, &line, &targets, on, None)?;
+    restate(tx, tenant, &lines::get(tx, tenant, id)?)?;
+    audit::record(tx, tenant, actor, Act::BankLineSplit, id)?;
+    lines::show(tx, tenant, id)
+}
+
+/// Books what the line has left (or `amount` of it) to an account picked
+/// from the short list: fees, interest, tax (the tax office), transfer
+/// (between the company's own accounts), other, and for money in credit (an
+/// overpayment kept as the customer's credit).
+///
+/// Fails with `NotFound`, `WrongState` as `split`, `Invalid` for another
+/// account name, `Refused` for more than the line has left or closed books.
+pub fn book(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, account: &str, amount: Option<i64>) -> Result<LineView> {
+    let line = open_line(tx, tenant, id)?;
+    let account = apply::account_named(account.trim(), line.amount > 0)?;
+    let left = apply::left(tx, tenant, &line)?;
+    let on = day(tx, tenant, &line)?;
+    apply::book(tx, tenant, &line, account, amount.unwrap_or(left), on)?;
+    restate(tx, tenant, &lines::get(tx, tenant, id)?)?;
+    audit::record(tx, tenant, actor, Act::BankLineBooked, id)?;
+    lines::show(tx, tenant, id)
+}
+
+/// Ignores a line that settled nothing, with the reason (a private
+/// transfer, a duplicate the bank sent twice).
+///
+/// Fails with `NotFound`, `WrongState` as `split` or when the line settled
+/// something already, `Invalid` for a missing or too long reason.
+pub fn ignore(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, reason: &str) -> Result<LineView> {
+    let line = open_line(tx, tenant, id)?;
+    let reason = text::required("reason", Some(reason), MAX_REASON)?;
+    if apply::left(tx, tenant, &line)? != line.amount.abs() {
+        return Err(Error::wrong_state(format!(
+            "The line {id} settled part of its amount already; undo that before ignoring it."
+        )));
+    }
+    lines::set_state(tx, tenant, id, State::Ignored, &line.suggestions, Some(&reason))?;
+    audit::record(tx, tenant, actor, Act::BankLineIgnored, id)?;
+    lines::show(tx, tenant, id)
+}
+
+/// Undoes what a line did, by counter-postings on today's date (payments
+/// reversed, never deleted), or takes an ignored line back.
+///
+/// Fails with `NotFound` for an unknown line and `WrongState` for a line
+/// that did nothing or is a returned direct debit.
+pub fn undo(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str) -> Result<LineView> {
+    let line = lines::get(tx, tenant, id)?;
+    if line.state == State::Ignored {
+        let state = if line.suggestions.iter().any(|s| !s.items.is_empty()) { State::Suggested } else { State::Unmatched };
+        lines::set_state(tx, tenant, id, state, &line.suggestions, None)?;
+    } else {
+        let today = company::get(tx, &tenant.company_id)?.today();
+        apply::undo(tx, tenant, actor, &line, today)?;
+    }
+    audit::record(tx, tenant, actor, Act::BankLineUndone, id)?;
+    lines::show(tx, tenant, id)
+}

@@ -1,0 +1,281 @@
+//! What a bank line does to the books, for the import and for a person's
+//! acts alike: settle documents through the one settlement act (a payment
+//! with method `bank`, the line's id and the bank account as the ledger's
+//! detail), settle a difference without money (to a fee or discount
+//! account), book money to an account (fees, interest, the tax office, a
+//! transfer, an overpayment kept as credit, other), take back what a
+//! returned direct debit's original line settled, and undo all of it by
+//! counter-postings. Each writes its row in `bank_settlements`; none deletes.
+
+use jiff::civil::Date;
+use rusqlite::params;
+
+use rusqlite::OptionalExtension;
+
+use crate::books::audit::{self, Act, Actor};
+use crate::books::bank::lines::{self, SettlementKind, State, Stored, Target};
+use crate::books::ledger::{self, Account, Posting};
+use crate::books::settlement::{self, BankSource, NewPayment, TargetKind};
+use crate::error::{Error, Result};
+use crate::store::db::Tx;
+use crate::store::ids;
+use crate::store::tenant::Tenant;
+
+/// Settles `targets` from `line` on `on`: one payment per target through
+/// the settlement act. `import` names the file when the import settles.
+///
+/// Fails as the settlement act refuses (more than is open, before the
+/// document, in closed books, a document of another currency).
+pub fn settle(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    line: &Stored,
+    targets: &[Target],
+    on: Date,
+    import: Option<&str>,
+) -> Result<()> {
+    let total: i64 = targets.iter().map(|t| t.amount).sum();
+    let left = left(tx, tenant, line)?;
+    if total > left {
+        return Err(Error::refused(format!(
+            "The line {} has {} minor units left to settle; the documents named take {total}.",
+            line.id, left
+        )));
+    }
+    for target in targets {
+        let reference = line
+            .end_to_end_id
+            .clone()
+            .or_else(|| Some(line.remittance.clone()).filter(|r| !r.is_empty()));
+        let source = BankSource {
+            account_id: line.bank_account_id.clone(),
+            line_id: line.id.clone(),
+            import: import.map(str::to_string),
+        };
+        let payment = NewPayment::from_bank(target.amount, on, reference, source);
+        let paid = match target.target_kind {
+            TargetKind::Invoice => settlement::pay_invoice(tx, tenant, actor, &target.number, &payment)?.0,
+            TargetKind::Purchase => settlement::pay_bill(tx, tenant, actor, &target.target_id, &payment)?,
+        };
+        lines::record_settlement(
+            tx,
+            tenant,
+            &ids::new_id("bse"),
+            &line.id,
+            SettlementKind::Payment,
+            Some(&paid.id),
+            Some(target),
+            None,
+            &line.bank_account_id,
+            target.amount,
+            on,
+        )?;
+    }
+    Ok(())
+}
+
+/// What the line settled or booked so far (not undone), minor units.
+fn settled_amount(tx: &Tx, tenant: &Tenant, line_id: &str) -> Result<i64> {
+    Ok(tx
+        .prepare_cached(
+            "SELECT coalesce(sum(amount), 0) FROM bank_settlements
+             WHERE line_id = ?1 AND company_id = ?2 AND environment = ?3 AND undone_at IS NULL
+               AND kind IN ('payment', 'booking')",
+        )?
+        .query_row(params![line_id, tenant.company_id, tenant.environment], |r| r.get(0))?)
+}
+
+/// What the line has left to settle or book, minor units.
+pub fn left(tx: &Tx, tenant: &Tenant, line: &Stored) -> Result<i64> {
+    Ok(line.amount.abs() - settled_amount(tx, tenant, &line.id)?)
+}
+
+/// The accounts a line without a document can be booked to, by the names a
+/// person picks from: `fees`, `interest`, `tax`, `transfer`, `other`, and
+/// `credit` (an overpayment kept as the customer's credit).
+pub fn account_named(name: &str, money_in: bool) -> Result<Account> {
+    Ok(match name {
+        "fees" => Account::Fees,
+        "interest" if money_in => Account::InterestIncome,
+        "interest" => Account::InterestExpense,
+        "tax" => Account::TaxOffice,
+        "transfer" => Account::Transfer,
+        "other" => Account::Suspense,
+        "credit" if money_in => Account::CustomerCredits,
+        _ => {
+            return Err(Error::invalid(
+                "account",
+                format!("is fees, interest, tax, transfer or other{}, not {name:?}", if money_in { " (or credit)" } else { "" }),
+            ))
+        }
+    })
+}
+
+/// Books `amount` of the line to `account`: money in is bank (the line's
+/// account) to `account`, money out the other way round.
+///
+/// Fails with `Refused` for more than the line has left, or in closed books.
+pub fn book(tx: &Tx, tenant: &Tenant, line: &Stored, account: Account, amount: i64, on: Date) -> Result<()> {
+    if amount <= 0 || amount > left(tx, tenant, line)? {
+        return Err(Error::refused_at(
+            "amount",
+            format!("is more than the line {} has left to book, or not positive", line.id),
+        ));
+    }
+    ledger::check_open(tx, tenant, on)?;
+    let id = ids::new_id("bse");
+    let postings = if line.amount > 0 {
+        [Posting::debit(Account::Bank, amount).of(&line.bank_account_id), Posting::credit(account, amount)]
+    } else {
+        [Posting::debit(account, amount), Posting::credit(Account::Bank, amount).of(&line.bank_account_id)]
+    };
+    ledger::post(tx, tenant, &id, on, &postings)?;
+    lines::record_settlement(
+        tx,
+        tenant,
+        &id,
+        &line.id,
+        SettlementKind::Booking,
+        None,
+        None,
+        Some(account.as_str()),
+        &line.bank_account_id,
+        amount,
+        on,
+    )?;
+    Ok(())
+}
+
+/// Settles what is left of a document without money (a partial payment's
+/// or a fee-reduced payment's difference), to `account`.
+///
+/// Fails as the settlement act refuses.
+pub fn difference(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    line: &Stored,
+    target: &Target,
+    account: Account,
+    on: Date,
+) -> Result<()> {
+    let id = ids::new_id("bse");
+    settlement::settle_difference(tx, tenant, actor, target.target_kind, &target.target_id, target.amount, on, account, &id)?;
+    lines::record_settlement(
+        tx,
+        tenant,
+        &id,
+        &line.id,
+        SettlementKind::Difference,
+        None,
+        Some(target),
+        Some(account.as_str()),
+        "",
+        target.amount,
+        on,
+    )?;
+    Ok(())
+}
+
+/// A returned direct debit (a reversed debit) takes back what its original
+/// line settled: the settled credit line of the same end-to-end id (else
+/// mandate) whose amount is the return's less the bank's charges. Its
+/// payments are reversed by counter-postings, the charges booked to fees.
+/// Returns whether the original was found.
+///
+/// Fails only as the settlement act or storage fails.
+pub fn take_back(tx: &Tx, tenant: &Tenant, actor: &Actor, line: &Stored, on: Date) -> Result<bool> {
+    let returned = line.amount.abs() - line.charges;
+    let Some(key) = line.end_to_end_id.as_deref().or(line.mandate_id.as_deref()) else {
+        return Ok(false);
+    };
+    let original: Option<String> = tx
+        .prepare_cached(
+            "SELECT id FROM bank_lines
+             WHERE company_id = ?1 AND environment = ?2 AND state = 'settled' AND amount = ?3
+               AND (end_to_end_id = ?4 OR mandate_id = ?4) AND id <> ?5
+             ORDER BY seq DESC LIMIT 1",
+        )?
+        .query_row(params![tenant.company_id, tenant.environment, returned, key, line.id], |r| r.get(0))
+        .optional()?;
+    let Some(original) = original else {
+        return Ok(false);
+    };
+    for s in lines::settlements(tx, tenant, &original)? {
+        if s.undone_at.is_some() || s.kind != SettlementKind::Payment {
+            continue;
+        }
+        let (Some(payment), Some(kind), Some(target_id), Some(number)) = (&s.payment_id, s.target_kind, &s.target_id, &s.number) else {
+            continue;
+        };
+        let id = ids::new_id("bse");
+        settlement::reverse(tx, tenant, actor, kind, target_id, payment, s.amount, on, &id)?;
+        let target = Target { target_kind: kind, target_id: target_id.clone(), number: number.clone(), amount: s.amount };
+        lines::record_settlement(
+            tx,
+            tenant,
+            &id,
+            &line.id,
+            SettlementKind::Return,
+            Some(payment),
+            Some(&target),
+            None,
+            &line.bank_account_id,
+            s.amount,
+            on,
+        )?;
+    }
+    audit::record(tx, tenant, actor, Act::BankLineReturned, &line.id)?;
+    if line.charges > 0 {
+        book(tx, tenant, line, Account::Fees, line.charges, on)?;
+    }
+    lines::set_state(tx, tenant, &line.id, State::Settled, &[], None)?;
+    Ok(true)
+}
+
+/// Undoes everything the line did by counter-postings (payments reversed,
+/// differences reopened, bookings reversed); nothing is deleted. The line
+/// goes back to suggested (with its suggestions) or unmatched.
+///
+/// Fails with `WrongState` for a line that did nothing, or a returned
+/// direct debit (its taking back stands).
+pub fn undo(tx: &Tx, tenant: &Tenant, actor: &Actor, line: &Stored, on: Date) -> Result<usize> {
+    let done: Vec<_> = lines::settlements(tx, tenant, &line.id)?.into_iter().filter(|s| s.undone_at.is_none()).collect();
+    if done.is_empty() {
+        return Err(Error::wrong_state(format!("The line {} settled nothing that could be undone.", line.id)));
+    }
+    if done.iter().any(|s| s.kind == SettlementKind::Return) {
+        return Err(Error::wrong_state(format!(
+            "The line {} is a returned direct debit; what it took back stays taken back.",
+            line.id
+        )));
+    }
+    ledger::check_open(tx, tenant, on)?;
+    for s in &done {
+        match s.kind {
+            SettlementKind::Payment | SettlementKind::Difference => {
+                let (Some(kind), Some(target)) = (s.target_kind, s.target_id.as_deref()) else {
+                    return Err(Error::internal("a settlement without its document"));
+                };
+                // A payment's ledger entry is the payment; a difference's is the settlement row.
+                let original = s.payment_id.as_deref().unwrap_or(&s.id);
+                settlement::reverse(tx, tenant, actor, kind, target, original, s.amount, on, &ids::new_id("bse"))?;
+            }
+            SettlementKind::Booking => {
+                let account = s.account.as_deref().and_then(Account::parse).ok_or_else(|| Error::internal("a booking without account"))?;
+                let postings = if line.amount > 0 {
+                    [Posting::credit(Account::Bank, s.amount).of(&s.detail), Posting::debit(account, s.amount)]
+                } else {
+                    [Posting::credit(account, s.amount), Posting::debit(Account::Bank, s.amount).of(&s.detail)]
+                };
+                ledger::post(tx, tenant, &ids::new_id("bse"), on, &postings)?;
+            }
+            SettlementKind::Return => {}
+        }
+        lines::mark_undone(tx, tenant, &s.id)?;
+    }
+    let state = if line.suggestions.iter().any(|s| !s.items.is_empty()) { State::Suggested } else { State::Unmatched };
+    lines::set_state(tx, tenant, &line.id, state, &line.suggestions, None)?;
+    Ok(done.len())
+}

@@ -1,0 +1,459 @@
+//! The import act: one statement file (camt, MT940 or a ZIP of them) read,
+//! checked against the company's bank accounts, stored with its SHA-256 and
+//! its lines, and matched, all in the caller's one transaction, so a file
+//! that fails halfway leaves nothing. Duplicates are counted, never stored
+//! twice, at three levels: the same file (its SHA-256), the same statement
+//! (account, message, statement id, sequence number) and the same entry
+//! (`keys::entry_keys`). A camt.054 that details a batch entry already
+//! imported replaces that entry's one line by its transactions (when nothing
+//! was settled from it yet), without adding money; a booked entry replaces
+//! the preliminary one it confirms. Certain matches are settled at once
+//! through the one settlement act; a returned direct debit takes back what
+//! the line it returns settled.
+
+use rusqlite::{params, OptionalExtension};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::books::audit::{self, Act, Actor};
+use crate::books::bank::accounts::{self, BankAccount};
+use crate::books::bank::apply;
+use crate::books::bank::items;
+use crate::books::bank::keys::{entry_keys, gap};
+use crate::books::bank::lines::{self, State, Suggestion, Target};
+use crate::books::bank::matching::{Ladder, LineFacts, Outcome, Proposal, Reason};
+use crate::books::company::{self, Company};
+use crate::documents::statements::{self, Message, Statement};
+use crate::error::{Error, Result};
+use crate::rules::locale::{self, Lang};
+use crate::store::clock;
+use crate::store::db::Tx;
+use crate::store::ids;
+use crate::store::tenant::Tenant;
+
+/// What the import of one file did, as the console prints it.
+#[derive(Debug, Clone, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileReport {
+    pub file: String,
+    /// Statements read (a ZIP's members' together).
+    pub statements: usize,
+    /// Lines read.
+    pub lines: usize,
+    /// Lines stored now.
+    pub new: usize,
+    /// Lines seen before (the same file, statement or entry).
+    pub duplicates: usize,
+    pub settled: usize,
+    pub suggested: usize,
+    pub unmatched: usize,
+    pub preliminary: usize,
+    /// The sentence why the file was refused; nothing of it was stored.
+    pub refused: Option<String>,
+    /// Breaks in the balance chain and other things a person should know.
+    pub notes: Vec<String>,
+    /// The stored file's id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+}
+
+impl FileReport {
+    /// The report of a refused file.
+    pub fn refused(file: &str, why: &Error) -> FileReport {
+        FileReport { file: file.to_string(), refused: Some(why.sentence()), ..FileReport::default() }
+    }
+}
+
+fn message_name(m: Message) -> &'static str {
+    match m {
+        Message::Report => "report",
+        Message::Statement => "statement",
+        Message::Notification => "notification",
+        Message::Mt940 => "mt940",
+    }
+}
+
+/// An amount as a sentence writes it: `1,190.00 EUR`.
+fn money(minor: i64, currency: &crate::rules::iso::Currency) -> String {
+    format!("{} {currency}", locale::number(Lang::En, minor, currency.exponent()))
+}
+
+/// Imports the statement file `name` into the tenant's bank accounts.
+///
+/// Fails with `Invalid` naming the file when it is refused by its reader,
+/// and with `Refused` when a statement names an account the company does
+/// not have, or is kept in another currency than that account.
+pub fn file(tx: &Tx, tenant: &Tenant, actor: &Actor, name: &str, bytes: &[u8]) -> Result<FileReport> {
+    let company = company::get(tx, &tenant.company_id)?;
+    let read = statements::read(name, bytes)?;
+    let mut report = FileReport {
+        file: name.to_string(),
+        statements: read.statements.len(),
+        lines: read.statements.iter().map(Statement::line_count).sum(),
+        ..FileReport::default()
+    };
+    let sha256 = hex::encode(Sha256::digest(bytes));
+    let seen: Option<(String, String)> = tx
+        .prepare_cached(
+            "SELECT name, imported_at FROM bank_files WHERE company_id = ?1 AND environment = ?2 AND sha256 = ?3",
+        )?
+        .query_row(params![tenant.company_id, tenant.environment, sha256], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    if let Some((before, at)) = seen {
+        report.duplicates = report.lines;
+        report.notes.push(format!(
+            "The same file was imported before (as {before}, at {at}); nothing of it was imported again."
+        ));
+        return Ok(report);
+    }
+    // Every statement belongs to one of the company's accounts, in its currency.
+    let mut owners: Vec<BankAccount> = Vec::with_capacity(read.statements.len());
+    for statement in &read.statements {
+        let Some(account) = accounts::find(tx, tenant, &statement.account)? else {
+            return Err(Error::refused(format!(
+                "The file {name} holds a statement of the account {}, which is none of the company's bank accounts; \
+                 add it first (kontor bank account add).",
+                statement.account.shown()
+            )));
+        };
+        let currency = statement
+            .currency
+            .clone()
+            .or_else(|| statement.entries.first().map(|e| e.currency.clone()));
+        if let Some(c) = currency.filter(|c| *c != account.currency) {
+            return Err(Error::refused(format!(
+                "The file {name} holds a statement in {c} of the account {}, which is kept in {}.",
+                account.shown(),
+                account.currency
+            )));
+        }
+        owners.push(account);
+    }
+    let file_id = ids::new_id("bfl");
+    let now = clock::now();
+    let by = match actor {
+        Actor::Person { email, .. } => email.as_str(),
+        Actor::Key { name, .. } => name.as_str(),
+        Actor::System => "system",
+    };
+    tx.prepare_cached(
+        "INSERT INTO bank_files (id, company_id, environment, name, sha256, content, imported_at, imported_by)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?
+    .execute(params![file_id, tenant.company_id, tenant.environment, name, sha256, bytes, now, by])?;
+    report.id = Some(file_id.clone());
+    let mut fresh: Vec<String> = Vec::new();
+    for (statement, account) in read.statements.iter().zip(&owners) {
+        store_statement(tx, tenant, &file_id, statement, account, &now, &mut report, &mut fresh)?;
+    }
+    drop(read);
+    if !fresh.is_empty() {
+        match_lines(tx, tenant, actor, &company, &fresh, &file_id, &mut report)?;
+    }
+    report.preliminary = fresh_preliminary(tx, tenant, &file_id)?;
+    audit::record(tx, tenant, actor, Act::BankFileImported, &file_id)?;
+    Ok(report)
+}
+
+fn fresh_preliminary(tx: &Tx, tenant: &Tenant, file_id: &str) -> Result<usize> {
+    let n: i64 = tx
+        .prepare_cached(
+            "SELECT count(*) FROM bank_lines l JOIN bank_entries e ON e.id = l.entry_id
+             JOIN bank_statements s ON s.id = e.statement_id
+             WHERE s.file_id = ?1 AND l.company_id = ?2 AND l.environment = ?3 AND l.state = 'preliminary'",
+        )?
+        .query_row(params![file_id, tenant.company_id, tenant.environment], |r| r.get(0))?;
+    Ok(n as usize)
+}
+
+/// Stores one statement's entries and lines (those not seen before); the
+/// ids of the booked lines to match are added to `fresh`.
+#[allow(clippy::too_many_arguments)]
+fn store_statement(
+    tx: &Tx,
+    tenant: &Tenant,
+    file_id: &str,
+    statement: &Statement,
+    account: &BankAccount,
+    now: &str,
+    report: &mut FileReport,
+    fresh: &mut Vec<String>,
+) -> Result<()> {
+    let message = message_name(statement.message);
+    let sequence = statement.sequence.clone().unwrap_or_default();
+    let known: Option<String> = tx
+        .prepare_cached(
+            "SELECT id FROM bank_statements WHERE company_id = ?1 AND environment = ?2 AND bank_account_id = ?3
+               AND message = ?4 AND statement_id = ?5 AND sequence = ?6",
+        )?
+        .query_row(
+            params![tenant.company_id, tenant.environment, account.id, message, statement.id, sequence],
+            |r| r.get(0),
+        )
+        .optional()?;
+    if known.is_some() {
+        report.duplicates += statement.line_count();
+        report.notes.push(format!(
+            "The statement {} ({}) of {} was imported before; its lines were not imported again.",
+            statement.id,
+            if sequence.is_empty() { "no sequence number" } else { &sequence },
+            account.shown()
+        ));
+        return Ok(());
+    }
+    // The balance chain: this opening against the last closing of the account.
+    if matches!(statement.message, Message::Statement | Message::Mt940) {
+        let last: Option<(i64, String)> = tx
+            .prepare_cached(
+                "SELECT closing, currency FROM bank_statements
+                 WHERE company_id = ?1 AND environment = ?2 AND bank_account_id = ?3
+                   AND message IN ('statement', 'mt940') AND closing IS NOT NULL
+                 ORDER BY closing_on DESC, seq DESC LIMIT 1",
+            )?
+            .query_row(params![tenant.company_id, tenant.environment, account.id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?;
+        if let Some(g) = gap(last.as_ref().map(|(a, c)| (*a, c.as_str())), statement) {
+            report.notes.push(format!(
+                "The balance chain of {} breaks at the statement {}: it opens with {}, but the statement before closed with {}.",
+                account.shown(),
+                g.statement,
+                money(g.opening, &account.currency),
+                money(g.last_closing, &account.currency)
+            ));
+        }
+    }
+    let statement_row = ids::new_id("bst");
+    tx.prepare_cached(
+        "INSERT INTO bank_statements (id, company_id, environment, file_id, bank_account_id, message, version,
+             statement_id, sequence, currency, opening, opening_on, closing, closing_on)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+    )?
+    .execute(params![
+        statement_row,
+        tenant.company_id,
+        tenant.environment,
+        file_id,
+        account.id,
+        message,
+        statement.version,
+        statement.id,
+        sequence,
+        account.currency,
+        statement.opening.as_ref().map(|b| b.amount),
+        statement.opening.as_ref().and_then(|b| b.on),
+        statement.closing.as_ref().map(|b| b.amount),
+        statement.closing.as_ref().and_then(|b| b.on),
+    ])?;
+    for (entry, key) in statement.entries.iter().zip(entry_keys(statement)) {
+        let booked = entry.booked;
+        let existing: Option<(String, i64)> = tx
+            .prepare_cached(
+                "SELECT id, booked FROM bank_entries WHERE company_id = ?1 AND environment = ?2
+                   AND bank_account_id = ?3 AND entry_key = ?4 AND booked >= ?5
+                 ORDER BY booked DESC LIMIT 1",
+            )?
+            .query_row(
+                params![tenant.company_id, tenant.environment, account.id, key, i64::from(booked)],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        let entry_id = match existing {
+            Some((id, 1)) if statement.message == Message::Notification && booked => {
+                if split_batch(tx, tenant, &id, entry.lines.len(), &statement_row)? {
+                    id
+                } else {
+                    report.duplicates += entry.lines.len();
+                    continue;
+                }
+            }
+            Some(_) => {
+                report.duplicates += entry.lines.len();
+                continue;
+            }
+            None => {
+                if booked {
+                    // The booked entry confirms a preliminary one: that one goes.
+                    tx.prepare_cached(
+                        "UPDATE bank_lines SET state = 'replaced' WHERE company_id = ?1 AND environment = ?2
+                           AND state = 'preliminary' AND entry_id IN (SELECT id FROM bank_entries
+                             WHERE company_id = ?1 AND environment = ?2 AND bank_account_id = ?3
+                               AND entry_key = ?4 AND booked = 0)",
+                    )?
+                    .execute(params![tenant.company_id, tenant.environment, account.id, key])?;
+                }
+                let id = ids::new_id("ben");
+                tx.prepare_cached(
+                    "INSERT INTO bank_entries (id, company_id, environment, statement_id, bank_account_id, entry_key,
+                         amount, currency, booked, booked_on, value_on, bank_reference, reversal, booking_text,
+                         transaction_code, batch)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                )?
+                .execute(params![
+                    id,
+                    tenant.company_id,
+                    tenant.environment,
+                    statement_row,
+                    account.id,
+                    key,
+                    entry.amount,
+                    entry.currency,
+                    i64::from(booked),
+                    entry.booked_on,
+                    entry.value_on,
+                    entry.bank_reference,
+                    i64::from(entry.reversal),
+                    entry.booking_text,
+                    entry.transaction_code,
+                    i64::from(entry.batch)
+                ])?;
+                id
+            }
+        };
+        for line in &entry.lines {
+            let state = if booked { State::Unmatched } else { State::Preliminary };
+            let id = lines::insert(
+                tx,
+                tenant,
+                &entry_id,
+                &account.id,
+                line,
+                &entry.currency,
+                entry.booked_on,
+                entry.value_on,
+                state,
+                entry.reversal,
+                now,
+            )?;
+            report.new += 1;
+            if booked {
+                fresh.push(id);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Replaces the one unsettled line of a booked batch entry by the
+/// transactions a camt.054 details; returns whether it did (an entry whose
+/// lines were settled, or that is already detailed, stays as it is).
+fn split_batch(tx: &Tx, tenant: &Tenant, entry_id: &str, details: usize, notification: &str) -> Result<bool> {
+    let (lines, open, detailed): (i64, i64, Option<String>) = tx
+        .prepare_cached(
+            "SELECT count(*), sum(l.state IN ('unmatched', 'suggested')), e.detailed_by
+             FROM bank_entries e JOIN bank_lines l ON l.entry_id = e.id AND l.state <> 'replaced'
+             WHERE e.id = ?1 AND e.company_id = ?2 AND e.environment = ?3",
+        )?
+        .query_row(params![entry_id, tenant.company_id, tenant.environment], |r| {
+            Ok((r.get(0)?, r.get::<_, Option<i64>>(1)?.unwrap_or(0), r.get(2)?))
+        })?;
+    if detailed.is_some() || lines != open || lines as usize >= details {
+        return Ok(false);
+    }
+    tx.prepare_cached(
+        "UPDATE bank_lines SET state = 'replaced' WHERE entry_id = ?1 AND company_id = ?2 AND environment = ?3",
+    )?
+    .execute(params![entry_id, tenant.company_id, tenant.environment])?;
+    tx.prepare_cached("UPDATE bank_entries SET detailed_by = ?2 WHERE id = ?1")?
+        .execute(params![entry_id, notification])?;
+    Ok(true)
+}
+
+/// A proposal of the ladder as stored: its targets, its reason in a
+/// sentence, the difference it leaves.
+pub fn suggestion(ladder: &Ladder, p: &Proposal, line_amount: i64, currency: &crate::rules::iso::Currency) -> Suggestion {
+    let items: Vec<_> = p.allocations.iter().map(|(i, _)| &ladder.items()[*i]).collect();
+    let shown = |m: i64| money(m, currency);
+    Suggestion {
+        items: p
+            .allocations
+            .iter()
+            .map(|(i, amount)| {
+                let item = &ladder.items()[*i];
+                Target { target_kind: item.kind, target_id: item.id.clone(), number: item.number.clone(), amount: *amount }
+            })
+            .collect(),
+        reason: p.reason.sentence(&items, &shown),
+        difference: match p.reason {
+            Reason::Partial(d) | Reason::FeeReduced(d) => d,
+            Reason::Overpaid(d) => -d,
+            _ => line_amount.abs() - p.total(),
+        },
+    }
+}
+
+/// Places the new booked lines on the ladder: certain matches settled now,
+/// suggestions kept for a person, returned direct debits taking back what
+/// their original line settled.
+fn match_lines(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    company: &Company,
+    fresh: &[String],
+    file_id: &str,
+    report: &mut FileReport,
+) -> Result<()> {
+    let tolerance = accounts::fee_tolerance(tx, &tenant.company_id)?;
+    let mut ladder = Ladder::new(items::open(tx, tenant)?, items::known_ibans(tx, tenant)?, tolerance);
+    let today = company.today();
+    for id in fresh {
+        let line = lines::get(tx, tenant, id)?;
+        if line.reversal && line.amount < 0 {
+            if apply::take_back(tx, tenant, actor, &line, line.day(today))? {
+                report.settled += 1;
+            } else {
+                report.unmatched += 1;
+            }
+            continue;
+        }
+        let facts = LineFacts {
+            amount: line.amount,
+            currency: line.currency.as_str().to_string(),
+            iban: line.counterparty_iban.clone(),
+            name: line.counterparty_name.clone(),
+            remittance: line.remittance.clone(),
+            end_to_end_id: line.end_to_end_id.clone(),
+            creditor_references: line.creditor_reference.iter().cloned().collect(),
+        };
+        match ladder.place(&facts) {
+            Outcome::Certain(p) => {
+                let s = suggestion(&ladder, &p, line.amount, &line.currency);
+                match apply::settle(tx, tenant, actor, &line, &s.items, line.day(today), Some(file_id)) {
+                    Ok(()) if p.total() == line.amount.abs() => {
+                        lines::set_state(tx, tenant, id, State::Settled, &[], None)?;
+                        report.settled += 1;
+                    }
+                    Ok(()) => {
+                        // The line paid more than the item owed: the rest waits for a person.
+                        let rest = Suggestion {
+                            items: Vec::new(),
+                            reason: format!(
+                                "{} The line pays {} more than that; keep it as the customer's credit or book it.",
+                                s.reason,
+                                money(line.amount.abs() - p.total(), &line.currency)
+                            ),
+                            difference: p.total() - line.amount.abs(),
+                        };
+                        lines::set_state(tx, tenant, id, State::Suggested, &[rest], None)?;
+                        report.suggested += 1;
+                    }
+                    Err(e @ (Error::Refused(_) | Error::WrongState(_) | Error::Invalid(_))) => {
+                        let mut s = s;
+                        s.reason = format!("{} It could not be settled at import: {}", s.reason, e.sentence());
+                        lines::set_state(tx, tenant, id, State::Suggested, &[s], None)?;
+                        report.suggested += 1;
+                    }
+                    Err(other) => return Err(other),
+                }
+            }
+            Outcome::Suggested(list) => {
+                let stored: Vec<Suggestion> =
+                    list.iter().map(|p| suggestion(&ladder, p, line.amount, &line.currency)).collect();
+                lines::set_state(tx, tenant, id, State::Suggested, &stored, None)?;
+                report.suggested += 1;
+            }
+            Outcome::Unmatched => report.unmatched += 1,
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,34 @@
+//! Which reader a single statement file goes to, told by its first bytes:
+//! XML (after a byte order mark and white space) to camt, a `:20:` field to
+//! MT940. A ZIP is not read here (`archive` reads its members through this).
+
+use crate::documents::statements::model::{check, refusal, Statement, MAX_FILE};
+use crate::documents::statements::{camt, mt940};
+use crate::error::Result;
+
+/// Whether the bytes start as a ZIP archive does.
+pub fn is_zip(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06")
+}
+
+/// Reads one camt or MT940 file of at most `MAX_FILE` bytes.
+///
+/// Fails with a sentence naming `name` when it is larger, is neither, or its
+/// reader refuses it.
+pub fn read_one(name: &str, bytes: &[u8]) -> Result<Vec<Statement>> {
+    check(bytes.len() as u64 <= MAX_FILE, name, || {
+        format!("is larger than {} MB, the most kontor reads of one statement file", MAX_FILE / 1024 / 1024)
+    })?;
+    let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let start = body.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(body.len());
+    let body = &body[start..];
+    if body.starts_with(b"<") {
+        camt::read(name, body)
+    } else if mt940::looks_like(body) || body.starts_with(b"-") || body.starts_with(b"{1:") {
+        mt940::read(name, body)
+    } else if body.is_empty() {
+        Err(refusal(name, "is empty"))
+    } else {
+        Err(refusal(name, "is neither camt XML, a ZIP of camt files, nor MT940"))
+    }
+}

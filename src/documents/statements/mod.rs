@@ -1,0 +1,44 @@
+//! Bank statements as banks deliver them, read into typed statements:
+//! camt.052/053/054 (`camt`), MT940 (`mt940`), a ZIP of them (`archive`).
+//! Every file is hostile until read: bounded in size (`model::MAX_FILE`,
+//! `model::MAX_ARCHIVE`), no DTD, no entity expansion, bounded depth; the
+//! answer is the statements or a sentence naming the file and what is wrong
+//! with it. Nothing here reads storage: the books decide which account a
+//! statement belongs to and what its lines settle.
+
+pub mod archive;
+pub mod camt;
+pub mod format;
+pub mod model;
+pub mod mt940;
+#[cfg(test)]
+mod samples;
+
+pub use model::{Balance, Entry, Line, Message, Party, Statement};
+
+use crate::error::Result;
+
+/// What one file held: its statements and, for a ZIP, how many members.
+#[derive(Debug)]
+pub struct Read {
+    pub statements: Vec<Statement>,
+    /// The files read: 1, or the members of a ZIP.
+    pub files: usize,
+}
+
+/// Reads a statement file of any format kontor accepts, told by its bytes
+/// (a `.sta` that holds camt XML is read as camt).
+///
+/// Fails with a sentence naming `name` when the file is refused (see
+/// `format::read_one` and `archive::read`).
+pub fn read(name: &str, bytes: &[u8]) -> Result<Read> {
+    if format::is_zip(bytes) {
+        model::check(bytes.len() as u64 <= model::MAX_ARCHIVE, name, || {
+            format!("is larger than {} MB, the most kontor reads of one ZIP", model::MAX_ARCHIVE / 1024 / 1024)
+        })?;
+        let (statements, files) = archive::read(name, bytes)?;
+        Ok(Read { statements, files })
+    } else {
+        Ok(Read { statements: format::read_one(name, bytes)?, files: 1 })
+    }
+}
