@@ -18,7 +18,7 @@
 
 pub mod cii;
 pub mod pdf;
-
+pub mod read;
 pub mod ubl;
 pub mod verdict;
 mod xml;
