@@ -169,6 +169,9 @@ pub enum Category {
     L,
     /// Tax for production, services and importation in Ceuta and Melilla (IPSI).
     M,
+    /// Split payment (Italy): VAT charged, paid by the buyer to the state.
+    /// Only read from received documents; kontor issues none.
+    B,
 }
 
 impl Category {
@@ -184,6 +187,20 @@ impl Category {
         Category::M,
     ];
 
+    /// Every category a received document may carry: `ALL` and B.
+    pub const RECEIVED: [Category; 10] = [
+        Category::S,
+        Category::Z,
+        Category::E,
+        Category::AE,
+        Category::K,
+        Category::G,
+        Category::O,
+        Category::L,
+        Category::M,
+        Category::B,
+    ];
+
     pub fn code(self) -> &'static str {
         match self {
             Category::S => "S",
@@ -195,11 +212,18 @@ impl Category {
             Category::O => "O",
             Category::L => "L",
             Category::M => "M",
+            Category::B => "B",
         }
     }
 
+    /// A category kontor issues (`ALL`).
     pub fn read(text: &str) -> Option<Category> {
         Category::ALL.into_iter().find(|c| c.code() == text)
+    }
+
+    /// A category a received document may carry (`RECEIVED`).
+    pub fn read_received(text: &str) -> Option<Category> {
+        Category::RECEIVED.into_iter().find(|c| c.code() == text)
     }
 
     /// Whether the category charges no VAT: its rate is 0.
@@ -231,6 +255,7 @@ impl Category {
             Category::O => "BR-O",
             Category::L => "BR-AF",
             Category::M => "BR-AG",
+            Category::B => "BR-B",
         }
     }
 }

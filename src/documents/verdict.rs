@@ -433,7 +433,18 @@ fn categories(doc: &Document, f: &mut Findings) {
             present.push(*c);
         }
     }
+    if present.contains(&Category::B) && present.contains(&Category::S) {
+        f.add(
+            "BR-B-02",
+            Lines,
+            "an invoice with split payment (B) cannot also carry standard rated (S) VAT",
+        );
+    }
     for category in present.iter().copied() {
+        // Split payment has no rule family of its own beyond BR-B.
+        if category == Category::B {
+            continue;
+        }
         if !doc.breakdown.iter().any(|b| b.category == category) {
             f.add(
                 rule(category, 1),
@@ -445,6 +456,7 @@ fn categories(doc: &Document, f: &mut Findings) {
     for (carrier, category, rate, _) in &taxed {
         let zero = rate.is_zero();
         let wrong = match category {
+            Category::B => false,
             Category::S => zero || rate.is_negative(),
             Category::L | Category::M => rate.is_negative(),
             _ => !zero,
@@ -465,7 +477,7 @@ fn categories(doc: &Document, f: &mut Findings) {
             );
         }
     }
-    for entry in &doc.breakdown {
+    for entry in doc.breakdown.iter().filter(|b| b.category != Category::B) {
         let c = entry.category;
         let per_rate = matches!(c, Category::S | Category::L | Category::M);
         let base: i64 = taxed
@@ -595,6 +607,7 @@ fn identities(doc: &Document, present: &[Category], f: &mut Findings) {
                     );
                 }
             }
+            Category::B => {}
             Category::O => {
                 if doc.seller.vat_id.is_some() || doc.buyer.vat_id.is_some() {
                     f.add(

@@ -502,6 +502,7 @@ impl<'a> Sheet<'a> {
             Category::O => self.t("outside the scope of VAT", "nicht steuerbar"),
             Category::L => "IGIC",
             Category::M => "IPSI",
+            Category::B => self.t("split payment", "Split Payment"),
         };
         if matches!(b.category, Category::S) && !b.rate.is_zero() {
             // The rate stands in its own column; reduced rates are not named.

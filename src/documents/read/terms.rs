@@ -141,7 +141,7 @@ impl Terms {
     /// A VAT category code (BT-151, BT-118, BT-95, BT-102): an unknown
     /// one is a finding of the code list and of `rule`, read as O.
     pub fn category(&mut self, code: Option<&str>, term: &'static str, rule: &'static str, place: &str) -> Category {
-        match code.and_then(Category::read) {
+        match code.and_then(Category::read_received) {
             Some(category) => category,
             None => {
                 match code {

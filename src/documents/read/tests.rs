@@ -48,8 +48,6 @@ fn rules(received: &Received) -> Vec<&'static str> {
 
 /// The documents that break EN 16931 on purpose or by their origin.
 const NOT_VALID: &[&str] = &[
-    // An Italian CIUS: VAT category B (split payment) is not EN 16931's.
-    "FT G2G_TD01 con Allegato, Bonifico e Split Payment.xml",
     // Its line and tax amounts do not add up to its totals.
     "not_validating_full_invoice_based_onTest_EeISI_300_CENfullmodel.ubl.xml",
 ];
