@@ -1,7 +1,7 @@
 //! kontor: a self-hosted accounting service over one SQLite file. The
 //! README's architecture section maps these folders; in short, surfaces on
 //! top (`console`, `http`), the books in the middle (`access`, `books`,
-//! `outbox`, and `documents`, the e-invoices the books write), the rules and the storage below (`rules`, `store`), and
+//! `outbox`, `inbox` (the mailbox of received e-invoices), and `documents`, the e-invoices the books write), the rules and the storage below (`rules`, `store`), and
 //! `error`, the one error type, under all of them. Arrows point down only; a
 //! test (`tests/it/layers.rs`) keeps it so.
 
@@ -11,6 +11,7 @@ pub mod console;
 pub mod documents;
 pub mod error;
 pub mod http;
+pub mod inbox;
 pub mod outbox;
 pub mod rules;
 pub mod store;

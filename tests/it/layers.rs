@@ -18,6 +18,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "access",
             "books",
             "outbox",
+            "inbox",
             "documents",
             "rules",
             "store",
@@ -44,6 +45,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
     // The documents are written from a model; they read no storage.
     ("documents", &["rules", "error"]),
     ("outbox", &["rules", "store", "error"]),
+    // The mailbox hands what it fetches to the books' receiving act.
+    ("inbox", &["books", "documents", "rules", "store", "error"]),
     ("rules", &["error"]),
     ("store", &["error"]),
     ("error", &[]),
