@@ -4,6 +4,7 @@
 mod books;
 mod console;
 mod customers;
+mod dovecot;
 mod durability;
 mod einvoice_figures;
 mod einvoices;
