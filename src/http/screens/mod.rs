@@ -23,6 +23,7 @@ mod jobs;
 mod links;
 mod login;
 mod page;
+pub mod received;
 mod session;
 mod settings;
 mod users;
