@@ -13,6 +13,7 @@ pub mod invoices;
 pub mod ledger;
 pub mod numbering;
 pub mod purchases;
+pub mod received;
 pub mod report;
 pub mod settlement;
 pub mod transactions;

@@ -375,6 +375,79 @@ pub enum PurchaseCommand {
         #[command(flatten)]
         mode: Mode,
     },
+    /// Receive e-invoices (XRechnung, Peppol UBL, ZUGFeRD/Factur-X) from
+    /// files: prints one result per file.
+    Receive {
+        #[arg(long)]
+        company: String,
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// A received bill as read from its file.
+    Show {
+        #[arg(long)]
+        company: String,
+        id: String,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// The received bills, newest first.
+    List {
+        #[arg(long)]
+        company: String,
+        /// received, booked or refused.
+        #[arg(long)]
+        state: Option<String>,
+        #[arg(long, default_value_t = 0)]
+        page: i64,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// Book a received bill (raises purchase.recorded).
+    Book {
+        #[arg(long)]
+        company: String,
+        id: String,
+        /// Book-currency units per unit of the bill's currency, for a bill
+        /// in another currency.
+        #[arg(long)]
+        rate: Option<String>,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// Refuse a received bill: it is kept and never booked.
+    Refuse {
+        #[arg(long)]
+        company: String,
+        id: String,
+        #[arg(long)]
+        reason: String,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// Write a received bill's file exactly as it arrived.
+    Original {
+        #[arg(long)]
+        company: String,
+        id: String,
+        #[arg(long)]
+        out: std::path::PathBuf,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// Mark a supplier trusted (its valid e-invoices are booked as they
+    /// arrive), or with --off no longer.
+    Trust {
+        #[arg(long)]
+        company: String,
+        supplier: String,
+        #[arg(long)]
+        off: bool,
+        #[command(flatten)]
+        mode: Mode,
+    },
 }
 
 /// The arguments of `purchase record`.

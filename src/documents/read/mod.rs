@@ -72,8 +72,7 @@ impl Received {
 pub fn file(bytes: &[u8], received_on: Date) -> Result<Received, Refusal> {
     if bytes.len() > MAX_FILE {
         return Err(Refusal::new(format!(
-            "The file has {:.1} MB; kontor reads e-invoices of at most {} MB.",
-            bytes.len() as f64 / (1024.0 * 1024.0),
+            "The file is larger than {} MB, the most an e-invoice kontor reads may have.",
             MAX_FILE / (1024 * 1024)
         )));
     }

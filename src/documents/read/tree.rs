@@ -315,7 +315,7 @@ fn line_of(text: &str, offset: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::documents::read::tree::*;
 
     fn refused(xml: &str) -> String {
         parse(xml.as_bytes()).unwrap_err().0
