@@ -56,7 +56,8 @@ fn undecided(tx: &Tx, tenant: &Tenant, id: &str) -> Result<()> {
 ///
 /// Fails with `NotFound` for an unknown bill, `WrongState` for one booked
 /// or refused, and `Refused` for closed books, a missing or pointless rate,
-/// or amounts that point in opposite directions.
+/// amounts that point in opposite directions, or a document of the same
+/// supplier and number booked before.
 pub fn book(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, rate: Option<Decimal>) -> Result<BillView> {
     undecided(tx, tenant, id)?;
     let received = bill::document(tx, tenant, id)?;
@@ -78,6 +79,24 @@ pub fn book(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, rate: Option<Deci
         company.currency.exponent(),
     )?;
     let supplier_id = customers::supplier_from(tx, tenant, &particulars(&received, &company.country))?;
+    // Two bills received before their supplier was known can turn out to
+    // be one supplier's: the second is a duplicate of the first.
+    let earlier: Option<String> = tx
+        .prepare_cached(
+            "SELECT id FROM purchases WHERE company_id = ?1 AND environment = ?2 AND supplier_id = ?3
+               AND document_number = ?4",
+        )?
+        .query_row(
+            params![tenant.company_id, tenant.environment, supplier_id, doc.number],
+            |r| r.get(0),
+        )
+        .optional()?;
+    if let Some(earlier) = earlier {
+        return Err(Error::refused(format!(
+            "{}'s document {} is already booked as {earlier}; this bill is a duplicate of it.",
+            doc.seller.name, doc.number
+        )));
+    }
     let due = doc.due_on.unwrap_or(doc.issued_on);
     if plan.is_zero() {
         // Nothing is owed: no purchase and no entry, the event says so.
