@@ -241,9 +241,7 @@ fn broken_copies_are_kept_and_flagged_hostile_files_refused_with_nothing_stored(
         assert_eq!((shown["valid"].clone(), shown["booked"].clone()), (Value::Bool(false), Value::Bool(false)));
     }
     let eicar = br"<Invoice>X5O!P%@AP[4\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*</Invoice>";
-    let bomb = format!(
-        "<?xml version=\"1.0\"?><!DOCTYPE r [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;\">]><r>&b;</r>"
-    );
+    let bomb = "<?xml version=\"1.0\"?><!DOCTYPE r [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;\">]><r>&b;</r>";
     let deep = format!("{}{}", "<a>".repeat(5_000), "</a>".repeat(5_000));
     let mut zip = b"PK\x03\x04".to_vec();
     zip.extend(vec![0u8; 1000]);

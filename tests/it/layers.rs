@@ -36,6 +36,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "access",
             "books",
             "outbox",
+            "inbox",
             "documents",
             "rules",
             "store",

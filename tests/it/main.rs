@@ -14,6 +14,7 @@ mod einvoices_in;
 mod hardening;
 mod hostile;
 mod idempotency;
+mod inbox;
 mod layers;
 mod ledger;
 mod lock;

@@ -18,6 +18,9 @@ use crate::rules::iso::CountryCode;
 use crate::rules::jurisdiction;
 use crate::rules::money::{self, Decimal};
 
+/// A VAT category and rate, as a purchase's part names them.
+type Vat = Option<(String, Decimal)>;
+
 /// A document's booking.
 pub(super) struct Plan {
     pub kind: PurchaseKind,
@@ -75,9 +78,11 @@ pub(super) fn plan(
     let from_other_state =
         seller != company_country && jurisdiction::in_eu(seller) && jurisdiction::in_eu(company_country);
     let reverse_rate = jurisdiction::standard_vat_rate(company_country)
-        .and_then(|r| Decimal::read_lenient(r));
+        .and_then(Decimal::read_lenient);
     let mut keyed: Vec<(String, i64, i64)> = Vec::new();
-    let mut vats: Vec<(String, Option<(String, Decimal)>, bool)> = Vec::new();
+    // Per tax key: the category and rate it stands for, and whether it is
+    // a reverse charge the buyer self-assesses.
+    let mut vats: Vec<(String, Vat, bool)> = Vec::new();
     for entry in &doc.breakdown {
         let reverse = entry.category == Category::AE;
         let key_rate = match (reverse, reverse_rate) {
