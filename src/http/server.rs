@@ -792,12 +792,13 @@ async fn visit_screens(
         body: Some(Vec::new()),
     };
     if has_body {
-        if declared.is_some_and(|length| length > screens::MAX_FORM as u64) {
+        let limit = screens::body_limit(&visit.method, &visit.path, visit.content_type.as_deref());
+        if declared.is_some_and(|length| length > limit as u64) {
             linger(req.into_body());
             visit.body = None;
         } else {
             let deadline = limits.body_timeout;
-            let reading = read_at_most(req.into_body(), &limits.readers, screens::MAX_FORM);
+            let reading = read_at_most(req.into_body(), &limits.readers, limit);
             match tokio::time::timeout(deadline, reading).await {
                 Ok(body) => visit.body = body,
                 Err(_) => {

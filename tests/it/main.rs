@@ -29,6 +29,7 @@ mod screens;
 mod screens_books;
 mod screens_drafts;
 mod screens_invoices;
+mod screens_received;
 mod screens_settings;
 mod settlement;
 mod stored;

@@ -20,6 +20,7 @@
 //! shape.
 
 mod bills;
+mod bills_received;
 mod books;
 mod chart;
 mod context;
@@ -42,7 +43,7 @@ mod users;
 mod visit;
 
 pub use links::link_path;
-pub use visit::{client_address, origin_of, Visit, MAX_FORM};
+pub use visit::{body_limit, client_address, origin_of, Visit, MAX_FORM};
 
 use std::sync::Arc;
 
@@ -52,6 +53,7 @@ use crate::access::links::LinkKind;
 use crate::access::sessions;
 use crate::error::{Error, Result};
 use crate::http::app::{self, in_store, Answer, App};
+use crate::http::multipart;
 use crate::http::query::{percent_decode, Query};
 use crate::rules::locale::Lang;
 use context::Ctx;
@@ -144,8 +146,27 @@ async fn with_session(app: Arc<App>, visit: Visit, browser: Lang) -> Answer {
     let answer = in_store(&app, reads, Some(tenant), move |conn| {
         let app = &*job_app;
         let query = Query::parse(&visit.query).unwrap_or_default();
+        let mut files = Vec::new();
         let form = match &visit.body {
             None => return page::failure(&Error::PayloadTooLarge, lang, Some(&session)),
+            Some(body) if !reads && multipart::is_multipart(visit.content_type.as_deref()) => {
+                match multipart::parse(visit.content_type.as_deref().unwrap_or_default(), body) {
+                    Ok(parts) => {
+                        let mut fields = Vec::new();
+                        for part in parts {
+                            match part.file_name {
+                                Some(_) => files.push(part),
+                                None => fields.push((
+                                    part.name,
+                                    String::from_utf8_lossy(&part.bytes).into_owned(),
+                                )),
+                            }
+                        }
+                        Query::from_pairs(fields)
+                    }
+                    Err(e) => return page::failure(&e, lang, Some(&session)),
+                }
+            }
             Some(body) if !reads => match std::str::from_utf8(body).ok().map(Query::parse) {
                 Some(Ok(form)) => form,
                 _ => {
@@ -178,6 +199,7 @@ async fn with_session(app: Arc<App>, visit: Visit, browser: Lang) -> Answer {
             lang,
             query,
             form,
+            files,
         };
         let answer = route(&ctx).unwrap_or_else(|e| page::failure(&e, lang, Some(&session)));
         drop(snapshot);
@@ -231,6 +253,12 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["invoices", number, "pay"] if post => invoices::pay(ctx, number),
         ["invoices", number, "cancel"] if get => invoices::cancel_form(ctx, number),
         ["invoices", number, "cancel"] if post => invoices::cancel(ctx, number),
+        ["bills", "received"] if post => bills_received::upload(ctx),
+        ["bills", "received", id] if get => bills_received::show(ctx, id),
+        ["bills", "received", id, "original"] if get => bills_received::original(ctx, id),
+        ["bills", "received", id, "attachments", n] if get => bills_received::attachment(ctx, id, n),
+        ["bills", "received", id, "book"] if post => bills_received::book(ctx, id),
+        ["bills", "received", id, "refuse"] if post => bills_received::refuse(ctx, id),
         ["bills"] if get => bills::list(ctx),
         ["bills"] if post => bills::create(ctx),
         ["bills", "new"] if get => bills::new_form(ctx),

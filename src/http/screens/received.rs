@@ -452,7 +452,7 @@ fn payment(v: &View) -> Markup {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::http::screens::received::*;
 
     /// Every syntax reads alike: the CII and UBL files of one case render
     /// the same figures.

@@ -16,6 +16,21 @@ pub const SESSION_COOKIE: &str = "kontor_session";
 pub const LOGIN_COOKIE: &str = "kontor_login";
 /// The largest form body the screens read.
 pub const MAX_FORM: usize = 64 * 1024;
+/// The largest upload of received e-invoices the Bills screen reads (a
+/// few files of up to 20 MB each).
+pub const MAX_UPLOAD: usize = 64 * 1024 * 1024;
+/// The one address a multipart upload is read for.
+pub const UPLOAD_PATH: &str = "/bills/received";
+
+/// The largest body the screens read for a request: an upload of received
+/// e-invoices may be `MAX_UPLOAD`, any other form `MAX_FORM`.
+pub fn body_limit(method: &Method, path: &str, content_type: Option<&str>) -> usize {
+    if method == Method::POST && path == UPLOAD_PATH && crate::http::multipart::is_multipart(content_type) {
+        MAX_UPLOAD
+    } else {
+        MAX_FORM
+    }
+}
 
 /// A request to the screens, as the server read it.
 pub struct Visit {
