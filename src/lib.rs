@@ -1,10 +1,10 @@
 //! kontor: a self-hosted accounting service over one SQLite file.
 //! `ARCHITECTURE.md` maps these folders and their files; in short, surfaces
 //! on top (`console`, `http`), the books in the middle (`access`, `books`,
-//! `outbox`, and `documents`, the e-invoices the books write), the rules
-//! and the storage below (`rules`, `store`), and `error`, the one error
-//! type, under all of them. Arrows point down only; a test
-//! (`tests/it/layers.rs`) keeps it so.
+//! `outbox`, `inbox`, the mailbox of received e-invoices, and `documents`,
+//! the e-invoices the books write and read), the rules and the storage below
+//! (`rules`, `store`), and `error`, the one error type, under all of them.
+//! Arrows point down only; a test (`tests/it/layers.rs`) keeps it so.
 
 pub mod access;
 pub mod books;
@@ -12,6 +12,7 @@ pub mod console;
 pub mod documents;
 pub mod error;
 pub mod http;
+pub mod inbox;
 pub mod outbox;
 pub mod rules;
 pub mod store;

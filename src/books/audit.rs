@@ -54,6 +54,15 @@ stored_enum! {
         BillRecorded = "bill.recorded",
         BillPaid = "bill.paid",
         BillCreditApplied = "bill.credit_applied",
+        /// A received e-invoice kept as a bill to decide on.
+        BillReceived = "bill.received",
+        /// A received bill booked: its purchase entered in the books.
+        BillBooked = "bill.booked",
+        /// A received bill refused: kept, never booked.
+        BillRefused = "bill.refused",
+        /// A supplier marked trusted (its valid e-invoices are booked as
+        /// they arrive), or no longer.
+        SupplierTrusted = "supplier.trusted",
         BooksClosed = "books.closed",
         KeyCreated = "key.created",
         KeyRevoked = "key.revoked",

@@ -14,6 +14,7 @@ pub mod invoices;
 pub mod ledger;
 pub mod numbering;
 pub mod purchases;
+pub mod received;
 pub mod report;
 pub mod settlement;
 pub mod transactions;

@@ -376,69 +376,203 @@ pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewPurchase) -> Res
         &company.country,
     )?;
     let id = ids::new_id("pur");
-    tx.prepare_cached(
-        "INSERT INTO purchases (id, company_id, environment, supplier_id, kind, document_number, document_date, due_on,
-             currency, rate, net, tax, gross, gross_book, outstanding, outstanding_book, recorded_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?13, ?14, ?15)",
-    )?
-    .execute(params![
-        id,
-        tenant.company_id,
-        tenant.environment,
-        supplier_id,
-        new.kind,
-        number,
-        new.date,
-        new.due,
-        new.currency,
-        rate,
-        net,
-        tax,
-        gross,
-        gross_book,
-        clock::now()
-    ])?;
-    ledger::post(
+    let net_book = gross_book - tax_book;
+    enter(
         tx,
         tenant,
-        &id,
-        new.date,
-        // A bill typed as two totals names no rate: its expense and input
-        // tax carry no tax key.
-        &[
-            Posting::debit(Account::Expenses, gross_book - tax_book),
-            Posting::debit(Account::InputTax, tax_book),
-            Posting::credit(Account::Payables, gross_book).of(&supplier_id),
-        ],
+        &Entry {
+            id: &id,
+            supplier_id: &supplier_id,
+            supplier_name: supplier,
+            kind: new.kind,
+            number,
+            date: new.date,
+            due: new.due,
+            currency: &new.currency,
+            rate,
+            net,
+            tax,
+            gross_book,
+            // A bill typed as two totals names no rate: its expense and
+            // input tax carry no tax key.
+            parts: vec![Part {
+                key: String::new(),
+                vat: None,
+                base: net,
+                amount: tax,
+                base_book: net_book,
+                amount_book: tax_book,
+                reverse_book: 0,
+            }],
+            lines: Vec::new(),
+            payment_reference: None,
+            payee_iban: None,
+        },
     )?;
+    audit::record(tx, tenant, actor, Act::BillRecorded, &id)?;
+    Ok(id)
+}
+
+/// One tax key of a purchase: its base and VAT as the document states them
+/// and in the book currency, signed as the purchase is (a credit negative),
+/// and the VAT a reverse charge received self-assesses (input and output
+/// tax alike, in the book currency).
+#[derive(Debug, Clone)]
+pub(crate) struct Part {
+    /// `S:19`, `AE:19:EU`, …; '' for a typed bill.
+    pub key: String,
+    pub vat: Option<(String, Decimal)>,
+    pub base: i64,
+    pub amount: i64,
+    pub base_book: i64,
+    pub amount_book: i64,
+    pub reverse_book: i64,
+}
+
+/// One line of a received bill, as its document states it.
+#[derive(Debug, Clone)]
+pub(crate) struct EntryLine {
+    pub line_id: String,
+    pub description: String,
+    pub quantity: Decimal,
+    pub unit: String,
+    pub unit_price: Decimal,
+    pub net: i64,
+    pub category: String,
+    pub rate: Decimal,
+}
+
+/// A purchase ready to be entered in the books: its figures signed as
+/// booked (a credit negative), per tax key, with its lines.
+pub(crate) struct Entry<'a> {
+    pub id: &'a str,
+    pub supplier_id: &'a str,
+    pub supplier_name: &'a str,
+    pub kind: PurchaseKind,
+    pub number: &'a str,
+    pub date: Date,
+    pub due: Date,
+    pub currency: &'a Currency,
+    pub rate: Decimal,
+    pub net: i64,
+    pub tax: i64,
+    pub gross_book: i64,
+    pub parts: Vec<Part>,
+    pub lines: Vec<EntryLine>,
+    pub payment_reference: Option<&'a str>,
+    pub payee_iban: Option<&'a str>,
+}
+
+/// Enters a purchase: its row, its lines and amounts per tax key, the
+/// ledger entry (per key expenses + input tax, a reverse charge's VAT as
+/// input and output tax / payables of the supplier), the open payable
+/// (a credit is never due) and `purchase.recorded`. Part of an act: typed
+/// (`record`) or received (`books::received`).
+///
+/// Fails with `Internal` when the parts do not add up to the total, and on
+/// a storage error.
+pub(crate) fn enter(tx: &Tx, tenant: &Tenant, e: &Entry) -> Result<()> {
+    let gross = e.net + e.tax;
+    tx.prepare_cached(
+        "INSERT INTO purchases (id, company_id, environment, supplier_id, kind, document_number, document_date, due_on,
+             currency, rate, net, tax, gross, gross_book, outstanding, outstanding_book, recorded_at,
+             payment_reference, payee_iban)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?13, ?14, ?15, ?16, ?17)",
+    )?
+    .execute(params![
+        e.id,
+        tenant.company_id,
+        tenant.environment,
+        e.supplier_id,
+        e.kind,
+        e.number,
+        e.date,
+        e.due,
+        e.currency,
+        e.rate,
+        e.net,
+        e.tax,
+        gross,
+        e.gross_book,
+        clock::now(),
+        e.payment_reference,
+        e.payee_iban
+    ])?;
+    let mut postings = Vec::with_capacity(e.parts.len() * 3 + 1);
+    for (n, part) in e.parts.iter().enumerate() {
+        tx.prepare_cached(
+            "INSERT INTO purchase_taxes (purchase_id, seq, tax_key, vat_category, vat_rate, base, amount,
+                 base_book, amount_book, reverse_book)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        )?
+        .execute(params![
+            e.id,
+            n as i64,
+            part.key,
+            part.vat.as_ref().map(|v| v.0.clone()),
+            part.vat.as_ref().map(|v| v.1),
+            part.base,
+            part.amount,
+            part.base_book,
+            part.amount_book,
+            part.reverse_book
+        ])?;
+        postings.push(Posting::debit(Account::Expenses, part.base_book).of(&part.key));
+        postings.push(
+            Posting::debit(Account::InputTax, part.amount_book + part.reverse_book).of(&part.key),
+        );
+        if part.reverse_book != 0 {
+            postings.push(Posting::credit(Account::OutputTax, part.reverse_book).of(&part.key));
+        }
+    }
+    postings.push(Posting::credit(Account::Payables, e.gross_book).of(e.supplier_id));
+    for (n, line) in e.lines.iter().enumerate() {
+        tx.prepare_cached(
+            "INSERT INTO purchase_lines (purchase_id, seq, line_id, description, quantity, unit, unit_price,
+                 net, vat_category, vat_rate)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        )?
+        .execute(params![
+            e.id,
+            n as i64,
+            line.line_id,
+            line.description,
+            line.quantity.to_string(),
+            line.unit,
+            line.unit_price.to_string(),
+            line.net,
+            line.category,
+            line.rate
+        ])?;
+    }
+    ledger::post(tx, tenant, e.id, e.date, &postings)?;
     // A supplier's credit lowers the payables but is never due and is not an
     // open document of its own.
-    let (due, documents) = match new.kind {
-        PurchaseKind::Bill => (new.due, 1),
+    let (due, documents) = match e.kind {
+        PurchaseKind::Bill => (e.due, 1),
         PurchaseKind::Credit => (NEVER_DUE, 0),
     };
     open_items::change(
         tx,
         tenant,
         Side::Payable,
-        new.date,
+        e.date,
         due,
-        gross_book,
+        e.gross_book,
         documents,
     )?;
     let mut f = Fields::new();
-    f.insert("currency", new.currency.to_string());
-    f.insert("documentDate", new.date.to_string());
-    f.insert("documentNumber", number.to_string());
-    f.insert("dueDate", new.due.to_string());
+    f.insert("currency", e.currency.to_string());
+    f.insert("documentDate", e.date.to_string());
+    f.insert("documentNumber", e.number.to_string());
+    f.insert("dueDate", e.due.to_string());
     f.insert("grossMinor", gross.to_string());
-    f.insert("kind", new.kind.as_str().to_string());
-    f.insert("netMinor", net.to_string());
-    f.insert("purchaseId", id.clone());
-    f.insert("supplierId", supplier_id);
-    f.insert("supplierName", supplier.to_string());
-    f.insert("taxMinor", tax.to_string());
-    events::raise(tx, tenant, Event::PurchaseRecorded, &id, f)?;
-    audit::record(tx, tenant, actor, Act::BillRecorded, &id)?;
-    Ok(id)
+    f.insert("kind", e.kind.as_str().to_string());
+    f.insert("netMinor", e.net.to_string());
+    f.insert("purchaseId", e.id.to_string());
+    f.insert("supplierId", e.supplier_id.to_string());
+    f.insert("supplierName", e.supplier_name.to_string());
+    f.insert("taxMinor", e.tax.to_string());
+    events::raise(tx, tenant, Event::PurchaseRecorded, e.id, f)?;
+    Ok(())
 }

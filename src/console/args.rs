@@ -379,6 +379,79 @@ pub enum PurchaseCommand {
         #[command(flatten)]
         mode: Mode,
     },
+    /// Receive e-invoices (XRechnung, Peppol UBL, ZUGFeRD/Factur-X) from
+    /// files: prints one result per file.
+    Receive {
+        #[arg(long)]
+        company: String,
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// A received bill as read from its file.
+    Show {
+        #[arg(long)]
+        company: String,
+        id: String,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// The received bills, newest first.
+    List {
+        #[arg(long)]
+        company: String,
+        /// received, booked or refused.
+        #[arg(long)]
+        state: Option<String>,
+        #[arg(long, default_value_t = 0)]
+        page: i64,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// Book a received bill (raises purchase.recorded).
+    Book {
+        #[arg(long)]
+        company: String,
+        id: String,
+        /// Book-currency units per unit of the bill's currency, for a bill
+        /// in another currency.
+        #[arg(long)]
+        rate: Option<String>,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// Refuse a received bill: it is kept and never booked.
+    Refuse {
+        #[arg(long)]
+        company: String,
+        id: String,
+        #[arg(long)]
+        reason: String,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// Write a received bill's file exactly as it arrived.
+    Original {
+        #[arg(long)]
+        company: String,
+        id: String,
+        #[arg(long)]
+        out: std::path::PathBuf,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// Mark a supplier trusted (its valid e-invoices are booked as they
+    /// arrive), or with --off no longer.
+    Trust {
+        #[arg(long)]
+        company: String,
+        supplier: String,
+        #[arg(long)]
+        off: bool,
+        #[command(flatten)]
+        mode: Mode,
+    },
 }
 
 /// The arguments of `purchase record`.
@@ -493,9 +566,73 @@ pub struct ServeArgs {
     /// names the client; without it, the peer is the client.
     #[arg(long = "trusted-proxy", value_name = "ADDR")]
     pub trusted_proxies: Vec<std::net::IpAddr>,
+    /// A mailbox of received e-invoices to poll: imaps://user@host/FOLDER
+    /// (imap:// on a loopback address only); the password comes from
+    /// KONTOR_INBOX_PASSWORD or --inbox-password-file.
+    #[arg(long, value_name = "URL")]
+    pub inbox: Option<String>,
+    /// The company whose bills the mailbox's e-invoices are.
+    #[arg(long, value_name = "ORG", requires = "inbox")]
+    pub inbox_company: Option<String>,
+    /// Receive into the company's test books.
+    #[arg(long, requires = "inbox")]
+    pub inbox_sandbox: bool,
+    /// Seconds between two polls (a poll at start, then every interval).
+    #[arg(long, default_value_t = 300, value_name = "SECONDS")]
+    pub inbox_interval: u64,
+    /// A PEM file of the CA certificates the mailbox's server is checked
+    /// against (default: the web's public roots).
+    #[arg(long, value_name = "PEM", requires = "inbox")]
+    pub inbox_ca_file: Option<std::path::PathBuf>,
+    /// A file whose first line is the mailbox's password.
+    #[arg(long, value_name = "FILE", requires = "inbox")]
+    pub inbox_password_file: Option<std::path::PathBuf>,
 }
 
 impl ServeArgs {
+    /// The mailbox `--inbox` names, with its password, company and
+    /// interval; none without `--inbox`.
+    ///
+    /// Fails with `Invalid` naming `inbox`, `inbox-company` or
+    /// `inbox-password-file` for an unreadable address, a missing company,
+    /// or no password (neither `KONTOR_INBOX_PASSWORD` nor a readable file).
+    pub fn mailbox(&self) -> crate::error::Result<Option<crate::inbox::poll::Mailbox>> {
+        use crate::error::Error;
+        let Some(url) = &self.inbox else {
+            return Ok(None);
+        };
+        let address = crate::inbox::address::MailboxAddress::parse(url)?;
+        let company = self.inbox_company.clone().ok_or_else(|| {
+            Error::invalid("inboxCompany", "is needed with --inbox: the company the bills are for")
+        })?;
+        let password = match &self.inbox_password_file {
+            Some(file) => std::fs::read_to_string(file)
+                .map_err(|e| Error::invalid("inboxPasswordFile", format!("cannot be read: {e}")))?
+                .lines()
+                .next()
+                .unwrap_or_default()
+                .to_string(),
+            None => std::env::var("KONTOR_INBOX_PASSWORD").map_err(|_| {
+                Error::invalid(
+                    "inbox",
+                    "needs its password in KONTOR_INBOX_PASSWORD or --inbox-password-file",
+                )
+            })?,
+        };
+        Ok(Some(crate::inbox::poll::Mailbox {
+            address,
+            password,
+            ca_file: self.inbox_ca_file.clone(),
+            company,
+            environment: if self.inbox_sandbox {
+                crate::store::tenant::Environment::Sandbox
+            } else {
+                crate::store::tenant::Environment::Production
+            },
+            interval: std::time::Duration::from_secs(self.inbox_interval.max(1)),
+        }))
+    }
+
     /// These arguments applied to a server's configuration.
     pub fn apply(&self, config: &mut crate::http::server::Config) {
         config.webhook_allow_loopback = self.webhook_allow_loopback;

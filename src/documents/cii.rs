@@ -4,7 +4,7 @@
 //! order follows the D16B schema.
 
 use super::xml::Xml;
-use super::{date_102, Address, Document, Party, TypeCode};
+use super::{date_102, Address, Document, Party};
 
 pub const EN16931: &str = "urn:cen.eu:en16931:2017";
 pub const XRECHNUNG: &str = "urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0";
@@ -61,30 +61,30 @@ pub fn write(doc: &Document, guideline: Guideline) -> std::io::Result<Vec<u8>> {
 
     x.open("rsm:ExchangedDocument", &[]);
     x.text("ram:ID", &doc.number);
-    x.text("ram:TypeCode", doc.type_code.code());
+    x.text("ram:TypeCode", &doc.type_code.code());
     x.open("ram:IssueDateTime", &[]);
     date(&mut x, "udt:DateTimeString", doc.issued_on);
     x.close("ram:IssueDateTime");
     for note in &doc.notes {
         x.open("ram:IncludedNote", &[]);
         x.text("ram:Content", &note.text);
-        x.optional("ram:SubjectCode", note.subject);
+        x.optional("ram:SubjectCode", note.subject.as_deref());
         x.close("ram:IncludedNote");
     }
     x.close("rsm:ExchangedDocument");
 
     x.open("rsm:SupplyChainTradeTransaction", &[]);
-    for (n, line) in doc.lines.iter().enumerate() {
+    for line in &doc.lines {
         x.open("ram:IncludedSupplyChainTradeLineItem", &[]);
         x.open("ram:AssociatedDocumentLineDocument", &[]);
-        x.text("ram:LineID", &(n + 1).to_string());
+        x.text("ram:LineID", &line.id);
         x.close("ram:AssociatedDocumentLineDocument");
         x.open("ram:SpecifiedTradeProduct", &[]);
         x.text("ram:Name", &line.name);
         x.close("ram:SpecifiedTradeProduct");
         x.open("ram:SpecifiedLineTradeAgreement", &[]);
         x.open("ram:NetPriceProductTradePrice", &[]);
-        x.text("ram:ChargeAmount", &doc.amount(line.price));
+        x.text("ram:ChargeAmount", &doc.price(&line.price));
         x.close("ram:NetPriceProductTradePrice");
         x.close("ram:SpecifiedLineTradeAgreement");
         x.open("ram:SpecifiedLineTradeDelivery", &[]);
@@ -134,17 +134,16 @@ pub fn write(doc: &Document, guideline: Guideline) -> std::io::Result<Vec<u8>> {
     x.close("ram:ApplicableHeaderTradeDelivery");
 
     x.open("ram:ApplicableHeaderTradeSettlement", &[]);
-    if doc.type_code == TypeCode::Invoice {
-        x.text("ram:PaymentReference", doc.remittance());
-    }
+    x.optional("ram:PaymentReference", doc.payment_reference.as_deref());
     if let Some(accounting) = &doc.accounting_tax {
         x.text("ram:TaxCurrencyCode", &accounting.currency);
     }
     x.text("ram:InvoiceCurrencyCode", &doc.currency);
     x.open("ram:SpecifiedTradeSettlementPaymentMeans", &[]);
+    let means = doc.payment_means.as_ref().map(|m| m.code.as_str());
     match &doc.transfer {
         Some(transfer) => {
-            x.text("ram:TypeCode", "58");
+            x.text("ram:TypeCode", means.unwrap_or("58"));
             x.open("ram:PayeePartyCreditorFinancialAccount", &[]);
             x.text("ram:IBANID", &transfer.iban);
             x.optional("ram:AccountName", transfer.account_holder.as_deref());
@@ -155,7 +154,7 @@ pub fn write(doc: &Document, guideline: Guideline) -> std::io::Result<Vec<u8>> {
                 x.close("ram:PayeeSpecifiedCreditorFinancialInstitution");
             }
         }
-        None => x.text("ram:TypeCode", "1"),
+        None => x.text("ram:TypeCode", means.unwrap_or("1")),
     }
     x.close("ram:SpecifiedTradeSettlementPaymentMeans");
     for entry in &doc.breakdown {
@@ -169,14 +168,18 @@ pub fn write(doc: &Document, guideline: Guideline) -> std::io::Result<Vec<u8>> {
         x.text("ram:RateApplicablePercent", &entry.rate.to_string());
         x.close("ram:ApplicableTradeTax");
     }
-    if let Some((from, to)) = doc.period {
+    if let Some(period) = doc.period {
         x.open("ram:BillingSpecifiedPeriod", &[]);
-        x.open("ram:StartDateTime", &[]);
-        date(&mut x, "udt:DateTimeString", from);
-        x.close("ram:StartDateTime");
-        x.open("ram:EndDateTime", &[]);
-        date(&mut x, "udt:DateTimeString", to);
-        x.close("ram:EndDateTime");
+        if let Some(from) = period.from {
+            x.open("ram:StartDateTime", &[]);
+            date(&mut x, "udt:DateTimeString", from);
+            x.close("ram:StartDateTime");
+        }
+        if let Some(to) = period.to {
+            x.open("ram:EndDateTime", &[]);
+            date(&mut x, "udt:DateTimeString", to);
+            x.close("ram:EndDateTime");
+        }
         x.close("ram:BillingSpecifiedPeriod");
     }
     if doc.payment_terms.is_some() || doc.due_on.is_some() {
@@ -190,7 +193,7 @@ pub fn write(doc: &Document, guideline: Guideline) -> std::io::Result<Vec<u8>> {
         x.close("ram:SpecifiedTradePaymentTerms");
     }
     x.open("ram:SpecifiedTradeSettlementHeaderMonetarySummation", &[]);
-    x.text("ram:LineTotalAmount", &doc.amount(doc.net));
+    x.text("ram:LineTotalAmount", &doc.amount(doc.line_total));
     x.text("ram:TaxBasisTotalAmount", &doc.amount(doc.net));
     x.text_with(
         "ram:TaxTotalAmount",
@@ -213,9 +216,11 @@ pub fn write(doc: &Document, guideline: Guideline) -> std::io::Result<Vec<u8>> {
     if let Some(preceding) = &doc.preceding {
         x.open("ram:InvoiceReferencedDocument", &[]);
         x.text("ram:IssuerAssignedID", &preceding.number);
-        x.open("ram:FormattedIssueDateTime", &[]);
-        date(&mut x, "qdt:DateTimeString", preceding.issued_on);
-        x.close("ram:FormattedIssueDateTime");
+        if let Some(issued_on) = preceding.issued_on {
+            x.open("ram:FormattedIssueDateTime", &[]);
+            date(&mut x, "qdt:DateTimeString", issued_on);
+            x.close("ram:FormattedIssueDateTime");
+        }
         x.close("ram:InvoiceReferencedDocument");
     }
     x.close("ram:ApplicableHeaderTradeSettlement");

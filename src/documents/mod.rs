@@ -1,20 +1,28 @@
-//! The documents of an issued invoice: one model of the EN 16931 terms an
+//! The documents of an invoice: one model of the EN 16931 terms an
 //! invoice carries (`Document`), written as UN/CEFACT CII D16B (`cii`, also
 //! with the XRechnung 3.0 guideline) and as UBL 2.1 for Peppol BIS Billing
-//! 3.0 (`ubl`), and checked against the business rules that concern what
-//! kontor writes (`verdict`). The books build the model from a frozen
-//! invoice; nothing here reads storage or knows a surface.
+//! 3.0 (`ubl`), read back from what suppliers send (`read`: CII, UBL and
+//! the PDFs that carry them), and checked against the EN 16931 business
+//! rules (`verdict`: what kontor writes before it is issued, and what a
+//! receiver must rely on). The books build the model from a frozen invoice
+//! or get it from a received file; nothing here reads storage or knows a
+//! surface.
 //!
 //! The bank's side comes in too: `statements` reads the statements a bank
 //! sends (camt.05x, MT940, a ZIP of them) into typed records, as hostile
 //! files, for the books to import.
 //!
 //! Amounts are minor units of the document's currency (its ISO 4217
-//! exponent), written with exactly that many decimals; quantities and rates
-//! are exact decimals. Terms are named by their EN 16931 ids (BT-…, BG-…).
+//! exponent), written with exactly that many decimals; prices, quantities
+//! and rates are exact decimals. Terms are named by their EN 16931 ids
+//! (BT-…, BG-…). Some terms only a received document carries (allowances
+//! and charges, card and direct-debit particulars, attachments, contract
+//! and project references, the payee): kontor's own invoices hold none of
+//! them, and the writers leave them out.
 
 pub mod cii;
 pub mod pdf;
+pub mod read;
 pub mod statements;
 pub mod ubl;
 pub mod verdict;
@@ -22,6 +30,7 @@ mod xml;
 
 use jiff::civil::Date;
 
+use crate::rules::creditor_reference::CreditorReference;
 use crate::rules::money::Decimal;
 
 /// The formats kontor writes.
@@ -98,21 +107,50 @@ impl Format {
     }
 }
 
-/// BT-3: what the document is.
+/// BT-3: what the document is (UNTDID 1001).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TypeCode {
     /// 380, a commercial invoice.
     Invoice,
     /// 381, a credit note (kontor's correction), amounts positive.
     CreditNote,
+    /// Any other code a received document carries (384 corrected invoice,
+    /// 389 self-billed invoice, 326 partial invoice, 875 partial
+    /// construction invoice, 261 self-billed credit note, …); never 380 or
+    /// 381.
+    Other(u16),
 }
 
 impl TypeCode {
-    pub fn code(self) -> &'static str {
-        match self {
-            TypeCode::Invoice => "380",
-            TypeCode::CreditNote => "381",
+    /// The codes read as credit notes: their amounts are written positive
+    /// and lower what is owed (381, 261, 262, 396, 532).
+    pub const CREDITS: [u16; 5] = [381, 261, 262, 396, 532];
+
+    /// The type of a code number.
+    pub fn of(number: u16) -> TypeCode {
+        match number {
+            380 => TypeCode::Invoice,
+            381 => TypeCode::CreditNote,
+            n => TypeCode::Other(n),
         }
+    }
+
+    pub fn number(self) -> u16 {
+        match self {
+            TypeCode::Invoice => 380,
+            TypeCode::CreditNote => 381,
+            TypeCode::Other(n) => n,
+        }
+    }
+
+    /// The code as documents write it ("380").
+    pub fn code(self) -> String {
+        self.number().to_string()
+    }
+
+    /// Whether the document credits the buyer rather than bills them.
+    pub fn is_credit(self) -> bool {
+        TypeCode::CREDITS.contains(&self.number())
     }
 }
 
@@ -137,6 +175,9 @@ pub enum Category {
     L,
     /// Tax for production, services and importation in Ceuta and Melilla (IPSI).
     M,
+    /// Split payment (Italy): VAT charged, paid by the buyer to the state.
+    /// Only read from received documents; kontor issues none.
+    B,
 }
 
 impl Category {
@@ -152,6 +193,20 @@ impl Category {
         Category::M,
     ];
 
+    /// Every category a received document may carry: `ALL` and B.
+    pub const RECEIVED: [Category; 10] = [
+        Category::S,
+        Category::Z,
+        Category::E,
+        Category::AE,
+        Category::K,
+        Category::G,
+        Category::O,
+        Category::L,
+        Category::M,
+        Category::B,
+    ];
+
     pub fn code(self) -> &'static str {
         match self {
             Category::S => "S",
@@ -163,11 +218,18 @@ impl Category {
             Category::O => "O",
             Category::L => "L",
             Category::M => "M",
+            Category::B => "B",
         }
     }
 
+    /// A category kontor issues (`ALL`).
     pub fn read(text: &str) -> Option<Category> {
         Category::ALL.into_iter().find(|c| c.code() == text)
+    }
+
+    /// A category a received document may carry (`RECEIVED`).
+    pub fn read_received(text: &str) -> Option<Category> {
+        Category::RECEIVED.into_iter().find(|c| c.code() == text)
     }
 
     /// Whether the category charges no VAT: its rate is 0.
@@ -199,16 +261,24 @@ impl Category {
             Category::O => "BR-O",
             Category::L => "BR-AF",
             Category::M => "BR-AG",
+            Category::B => "BR-B",
         }
     }
 }
 
-/// A postal address (BG-5 / BG-8).
+/// A postal address (BG-5 / BG-8 / BG-15).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Address {
+    /// BT-35: the first address line.
     pub street: Option<String>,
+    /// BT-36: the second address line.
+    pub additional: Option<String>,
+    /// BT-162: the third address line.
+    pub line_three: Option<String>,
     pub postal_code: Option<String>,
     pub city: Option<String>,
+    /// BT-39: the country subdivision.
+    pub subdivision: Option<String>,
     /// ISO 3166-1 alpha-2.
     pub country: String,
 }
@@ -222,7 +292,7 @@ pub struct Contact {
 }
 
 impl Contact {
-    fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.name.is_none() && self.phone.is_none() && self.email.is_none()
     }
 }
@@ -239,12 +309,17 @@ pub struct ElectronicAddress {
 pub struct Party {
     /// BT-27 / BT-44: the registered (legal) name.
     pub name: String,
+    /// BT-28 / BT-45: the name the party trades under, when another.
+    pub trading_name: Option<String>,
+    /// BT-29 / BT-46: an identifier of the party (a GLN, a customer
+    /// number), without its scheme.
+    pub identifier: Option<String>,
     pub address: Address,
     /// BT-31 / BT-48, compact, with its country prefix.
     pub vat_id: Option<String>,
     /// BT-32: the seller's tax registration (German Steuernummer).
     pub tax_number: Option<String>,
-    /// BT-30: the seller's legal registration ("HRB 12345").
+    /// BT-30 / BT-47: the legal registration ("HRB 12345").
     pub registration: Option<String>,
     /// BT-33: further legal information (court, managing directors).
     pub legal_info: Option<String>,
@@ -252,26 +327,135 @@ pub struct Party {
     pub contact: Contact,
 }
 
-/// BG-16/BG-17: how the buyer pays, by SEPA credit transfer.
+/// BG-16/BG-17: how the buyer pays, by credit transfer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Transfer {
+    /// BT-84: the IBAN (or another account identifier a received document
+    /// names).
     pub iban: String,
+    /// BT-86.
     pub bic: Option<String>,
+    /// BT-85.
     pub account_holder: Option<String>,
+}
+
+/// BT-81/BT-82: the payment means as a document codes it (UNTDID 4461: 58
+/// SEPA credit transfer, 59 SEPA direct debit, 30 credit transfer, 48 card,
+/// 1 not defined, …).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PaymentMeans {
+    pub code: String,
+    pub text: Option<String>,
+}
+
+/// BG-18: the card a received document says is charged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Card {
+    /// BT-87: the card's last digits as written.
+    pub number: String,
+    /// BT-88.
+    pub holder: Option<String>,
+}
+
+/// BG-19: the direct debit a received document announces.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DirectDebit {
+    /// BT-89.
+    pub mandate: Option<String>,
+    /// BT-90: the creditor identifier.
+    pub creditor_id: Option<String>,
+    /// BT-91: the account debited.
+    pub account: Option<String>,
+}
+
+/// BG-14 / BG-26: a period, one end or both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Period {
+    /// BT-73 / BT-134.
+    pub from: Option<Date>,
+    /// BT-74 / BT-135.
+    pub to: Option<Date>,
+}
+
+/// An allowance (less) or a charge (more): on the document (BG-20/BG-21)
+/// or on a line (BG-27/BG-28).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AllowanceCharge {
+    /// A charge adds, an allowance takes off.
+    pub charge: bool,
+    /// BT-92 / BT-99 / BT-136 / BT-141, positive as written.
+    pub amount: i64,
+    /// BT-93 / BT-100 / BT-137 / BT-142.
+    pub base: Option<i64>,
+    /// BT-94 / BT-101 / BT-138 / BT-143.
+    pub percent: Option<Decimal>,
+    /// BT-97 / BT-104 / BT-139 / BT-144.
+    pub reason: Option<String>,
+    /// BT-98 / BT-105 / BT-140 / BT-145.
+    pub reason_code: Option<String>,
+    /// BT-95/BT-96 / BT-102/BT-103: the VAT of a document-level one; none
+    /// on a line (the line's own VAT applies).
+    pub vat: Option<(Category, Decimal)>,
+}
+
+/// BG-24: a document that supports the invoice, by reference or embedded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Attachment {
+    /// BT-122.
+    pub id: String,
+    /// BT-123.
+    pub description: Option<String>,
+    /// BT-124: where it lies outside the invoice.
+    pub uri: Option<String>,
+    /// BT-125: the embedded file.
+    pub file: Option<EmbeddedFile>,
+}
+
+/// An embedded binary object (BT-125 with its mime code and file name).
+#[derive(Clone, PartialEq, Eq)]
+pub struct EmbeddedFile {
+    pub name: String,
+    pub mime: String,
+    pub bytes: Vec<u8>,
+}
+
+impl std::fmt::Debug for EmbeddedFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({}, {} bytes)", self.name, self.mime, self.bytes.len())
+    }
 }
 
 /// One invoice line (BG-25).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Line {
+    /// BT-126: the line's identifier (kontor numbers its own 1, 2, …).
+    pub id: String,
     /// BT-153.
     pub name: String,
+    /// BT-154.
+    pub description: Option<String>,
+    /// BT-127.
+    pub note: Option<String>,
+    /// BT-155: the seller's item identifier.
+    pub seller_item_id: Option<String>,
+    /// BT-132: the line of the buyer's order.
+    pub order_line: Option<String>,
     /// BT-129, exact.
     pub quantity: Decimal,
     /// BT-130, UN/ECE Rec 20.
     pub unit: String,
-    /// BT-146, net price per unit, minor units.
-    pub price: i64,
-    /// BT-131, quantity × price rounded, minor units.
+    /// BT-146, net price per `base_quantity` units, in units of the
+    /// currency (received prices may have more decimals than the currency).
+    pub price: Decimal,
+    /// BT-148: the gross price before the price discount.
+    pub gross_price: Option<Decimal>,
+    /// BT-149: how many units the price is for (one when absent).
+    pub base_quantity: Option<Decimal>,
+    /// BG-27/BG-28.
+    pub allowances: Vec<AllowanceCharge>,
+    /// BG-26.
+    pub period: Option<Period>,
+    /// BT-131, the line's net after its allowances and charges, minor units.
     pub net: i64,
     pub category: Category,
     /// BT-152.
@@ -305,14 +489,16 @@ pub struct AccountingTax {
 /// A preceding invoice (BG-3) a credit note corrects.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Preceding {
+    /// BT-25.
     pub number: String,
-    pub issued_on: Date,
+    /// BT-26.
+    pub issued_on: Option<Date>,
 }
 
 /// A note (BG-1) with its UNTDID 4451 subject code.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Note {
-    pub subject: Option<&'static str>,
+    pub subject: Option<String>,
     pub text: String,
 }
 
@@ -325,6 +511,8 @@ pub struct Document {
     pub number: String,
     /// BT-2.
     pub issued_on: Date,
+    /// BT-24 as received; the writers write their guideline's own.
+    pub specification: Option<String>,
     /// BT-5.
     pub currency: String,
     /// The currency's ISO 4217 exponent.
@@ -338,26 +526,47 @@ pub struct Document {
     pub buyer_reference: Option<String>,
     /// BT-13.
     pub order_reference: Option<String>,
+    /// BT-12.
+    pub contract_reference: Option<String>,
+    /// BT-11.
+    pub project_reference: Option<String>,
     pub preceding: Option<Preceding>,
     /// BT-72.
     pub delivered_on: Option<Date>,
     /// BG-15: where the goods or services went (written for an
     /// intra-community supply, BR-IC-12).
     pub deliver_to: Option<Address>,
-    /// BG-14: BT-73, BT-74.
-    pub period: Option<(Date, Date)>,
+    /// BG-14.
+    pub period: Option<Period>,
     pub notes: Vec<Note>,
     pub seller: Party,
     pub buyer: Party,
-    /// BG-16 by credit transfer; none: payment means "not defined" (1).
-    pub transfer: Option<Transfer>,
-    /// BT-83, the remittance the payer is asked to give: the invoice's
-    /// ISO 11649 creditor reference (`RF…`) when it was issued with one;
-    /// none: the invoice number.
+    /// BT-59: who is paid, when not the seller.
+    pub payee: Option<String>,
+    /// BT-81/BT-82; none: the writers write 58 with an account, else 1.
+    pub payment_means: Option<PaymentMeans>,
+    /// BT-83: the reference the payer gives with the payment. kontor's own
+    /// invoices ask for their ISO 11649 creditor reference (`RF…`) when they
+    /// were issued with one, else for their number; a credit note asks for
+    /// none.
     pub payment_reference: Option<String>,
+    /// BG-16 by credit transfer.
+    pub transfer: Option<Transfer>,
+    pub card: Option<Card>,
+    pub direct_debit: Option<DirectDebit>,
     pub lines: Vec<Line>,
+    /// BG-20/BG-21.
+    pub allowances: Vec<AllowanceCharge>,
     pub breakdown: Vec<Breakdown>,
-    /// BT-106 = BT-109.
+    /// BG-24.
+    pub attachments: Vec<Attachment>,
+    /// BT-106: the sum of the lines' nets.
+    pub line_total: i64,
+    /// BT-107.
+    pub allowance_total: i64,
+    /// BT-108.
+    pub charge_total: i64,
+    /// BT-109 = BT-106 − BT-107 + BT-108.
     pub net: i64,
     /// BT-110.
     pub tax: i64,
@@ -365,20 +574,40 @@ pub struct Document {
     pub gross: i64,
     /// BT-113.
     pub paid: i64,
-    /// BT-115 = BT-112 − BT-113.
+    /// BT-114.
+    pub rounding: i64,
+    /// BT-115 = BT-112 − BT-113 + BT-114.
     pub due: i64,
 }
 
 impl Document {
-    /// BT-83 as written: the creditor reference, else the number.
+    /// What the payer is asked to give with a transfer: BT-83, else the
+    /// number.
     pub fn remittance(&self) -> &str {
         self.payment_reference.as_deref().unwrap_or(&self.number)
+    }
+
+    /// BT-83 when it is an ISO 11649 creditor reference (`RF…`), which the
+    /// EPC QR code carries as structured remittance.
+    pub fn creditor_reference(&self) -> Option<&str> {
+        self.payment_reference
+            .as_deref()
+            .filter(|r| CreditorReference::parse("paymentReference", r).is_ok())
     }
 
     /// `minor` units of the document's currency as a decimal text with the
     /// currency's number of decimals ("1570.80", JPY "1570").
     pub fn amount(&self, minor: i64) -> String {
         amount_text(minor, self.exponent)
+    }
+
+    /// A price as documents write it: with at least the currency's number
+    /// of decimals ("12.00", "0.00101").
+    pub fn price(&self, price: &Decimal) -> String {
+        match price.to_minor(self.exponent) {
+            Some(minor) => self.amount(minor),
+            None => price.to_string(),
+        }
     }
 }
 
@@ -428,11 +657,20 @@ pub(crate) mod samples {
 
     /// A 19 % + 7 % invoice of a German seller with every particular.
     pub fn mixed() -> Document {
-        let line = |name: &str, q: &str, price: i64, net: i64, rate: &str| Line {
+        let line = |id: &str, name: &str, q: &str, price: i64, net: i64, rate: &str| Line {
+            id: id.into(),
             name: name.into(),
+            description: None,
+            note: None,
+            seller_item_id: None,
+            order_line: None,
             quantity: d(q),
             unit: "C62".into(),
-            price,
+            price: Decimal::from_minor(price, 2),
+            gross_price: None,
+            base_quantity: None,
+            allowances: Vec::new(),
+            period: None,
             net,
             category: Category::S,
             rate: d(rate),
@@ -441,6 +679,7 @@ pub(crate) mod samples {
             type_code: TypeCode::Invoice,
             number: "RE-2026-0001".into(),
             issued_on: Date::constant(2026, 11, 23),
+            specification: None,
             currency: "EUR".into(),
             exponent: 2,
             accounting_tax: None,
@@ -448,21 +687,26 @@ pub(crate) mod samples {
             payment_terms: Some("Zahlbar bis 07.12.2026 ohne Abzug.".into()),
             buyer_reference: Some("04011000-12345-34".into()),
             order_reference: Some("PO-1".into()),
+            contract_reference: None,
+            project_reference: None,
             preceding: None,
             delivered_on: Some(Date::constant(2026, 11, 20)),
             deliver_to: None,
             period: None,
             notes: vec![Note {
-                subject: Some("REG"),
+                subject: Some("REG".into()),
                 text: "Nordlicht GmbH, HRB 1, Amtsgericht Hamburg".into(),
             }],
             seller: Party {
                 name: "Nordlicht GmbH".into(),
+                trading_name: None,
+                identifier: None,
                 address: Address {
                     street: Some("Hafenstraße 1".into()),
                     postal_code: Some("20457".into()),
                     city: Some("Hamburg".into()),
                     country: "DE".into(),
+                    ..Address::default()
                 },
                 vat_id: Some("DE136695976".into()),
                 tax_number: Some("22/815/08154".into()),
@@ -485,6 +729,7 @@ pub(crate) mod samples {
                     postal_code: Some("28195".into()),
                     city: Some("Bremen".into()),
                     country: "DE".into(),
+                    ..Address::default()
                 },
                 vat_id: None,
                 electronic_address: Some(ElectronicAddress {
@@ -493,16 +738,22 @@ pub(crate) mod samples {
                 }),
                 ..Party::default()
             },
+            payee: None,
+            payment_means: None,
+            payment_reference: Some("RE-2026-0001".into()),
             transfer: Some(Transfer {
                 iban: "DE02120300000000202051".into(),
                 bic: Some("BYLADEM1001".into()),
                 account_holder: Some("Nordlicht GmbH".into()),
             }),
+            card: None,
+            direct_debit: None,
             lines: vec![
-                line("Beratung", "10", 12000, 120000, "19"),
-                line("Buch", "2.5", 1999, 4998, "7"),
-                line("Kabel", "0.125", 1000, 125, "19"),
+                line("1", "Beratung", "10", 12000, 120000, "19"),
+                line("2", "Buch", "2.5", 1999, 4998, "7"),
+                line("3", "Kabel", "0.125", 1000, 125, "19"),
             ],
+            allowances: Vec::new(),
             breakdown: vec![
                 Breakdown {
                     category: Category::S,
@@ -521,11 +772,15 @@ pub(crate) mod samples {
                     reason_code: None,
                 },
             ],
+            attachments: Vec::new(),
+            line_total: 125123,
+            allowance_total: 0,
+            charge_total: 0,
             net: 125123,
             tax: 23174,
             gross: 148297,
-            payment_reference: None,
             paid: 0,
+            rounding: 0,
             due: 148297,
         }
     }

@@ -2,7 +2,7 @@
 //! correction a `CreditNote`. Element order follows the UBL 2.1 schemas.
 
 use super::xml::Xml;
-use super::{Address, Category, Document, Party, TypeCode};
+use super::{Address, Category, Document, Party};
 
 pub const CUSTOMIZATION: &str =
     "urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0";
@@ -10,7 +10,7 @@ pub const PROFILE: &str = "urn:fdc:peppol.eu:2017:poacc:billing:01:1.0";
 
 /// Writes `doc` as a Peppol BIS Billing 3.0 UBL document.
 pub fn write(doc: &Document) -> std::io::Result<Vec<u8>> {
-    let credit = doc.type_code == TypeCode::CreditNote;
+    let credit = doc.type_code.is_credit();
     let root = if credit { "CreditNote" } else { "Invoice" };
     let mut x = Xml::new();
     let namespace = format!("urn:oasis:names:specification:ubl:schema:xsd:{root}-2");
@@ -33,12 +33,12 @@ pub fn write(doc: &Document) -> std::io::Result<Vec<u8>> {
     x.text("cbc:ID", &doc.number);
     x.text("cbc:IssueDate", &doc.issued_on.to_string());
     if credit {
-        x.text("cbc:CreditNoteTypeCode", doc.type_code.code());
+        x.text("cbc:CreditNoteTypeCode", &doc.type_code.code());
     } else {
         if let Some(due) = doc.due_on {
             x.text("cbc:DueDate", &due.to_string());
         }
-        x.text("cbc:InvoiceTypeCode", doc.type_code.code());
+        x.text("cbc:InvoiceTypeCode", &doc.type_code.code());
     }
     // UBL's note has no subject code; the text goes alone.
     for note in &doc.notes {
@@ -49,10 +49,10 @@ pub fn write(doc: &Document) -> std::io::Result<Vec<u8>> {
         x.text("cbc:TaxCurrencyCode", &accounting.currency);
     }
     x.optional("cbc:BuyerReference", doc.buyer_reference.as_deref());
-    if let Some((from, to)) = doc.period {
+    if let Some(period) = doc.period {
         x.open("cac:InvoicePeriod", &[]);
-        x.text("cbc:StartDate", &from.to_string());
-        x.text("cbc:EndDate", &to.to_string());
+        x.optional("cbc:StartDate", period.from.map(|d| d.to_string()).as_deref());
+        x.optional("cbc:EndDate", period.to.map(|d| d.to_string()).as_deref());
         x.close("cac:InvoicePeriod");
     }
     if let Some(order) = &doc.order_reference {
@@ -64,7 +64,10 @@ pub fn write(doc: &Document) -> std::io::Result<Vec<u8>> {
         x.open("cac:BillingReference", &[]);
         x.open("cac:InvoiceDocumentReference", &[]);
         x.text("cbc:ID", &preceding.number);
-        x.text("cbc:IssueDate", &preceding.issued_on.to_string());
+        x.optional(
+            "cbc:IssueDate",
+            preceding.issued_on.map(|d| d.to_string()).as_deref(),
+        );
         x.close("cac:InvoiceDocumentReference");
         x.close("cac:BillingReference");
     }
@@ -88,15 +91,16 @@ pub fn write(doc: &Document) -> std::io::Result<Vec<u8>> {
         x.close("cac:Delivery");
     }
     x.open("cac:PaymentMeans", &[]);
+    let means = doc.payment_means.as_ref().map(|m| m.code.as_str());
     match &doc.transfer {
         Some(transfer) => {
-            x.text("cbc:PaymentMeansCode", "58");
+            x.text("cbc:PaymentMeansCode", means.unwrap_or("58"));
             if credit {
                 if let Some(due) = doc.due_on {
                     x.text("cbc:PaymentDueDate", &due.to_string());
                 }
             }
-            x.text("cbc:PaymentID", doc.remittance());
+            x.optional("cbc:PaymentID", doc.payment_reference.as_deref());
             x.open("cac:PayeeFinancialAccount", &[]);
             x.text("cbc:ID", &transfer.iban);
             x.optional("cbc:Name", transfer.account_holder.as_deref());
@@ -108,7 +112,7 @@ pub fn write(doc: &Document) -> std::io::Result<Vec<u8>> {
             x.close("cac:PayeeFinancialAccount");
         }
         None => {
-            x.text("cbc:PaymentMeansCode", "1");
+            x.text("cbc:PaymentMeansCode", means.unwrap_or("1"));
             if credit {
                 if let Some(due) = doc.due_on {
                     x.text("cbc:PaymentDueDate", &due.to_string());
@@ -150,7 +154,11 @@ pub fn write(doc: &Document) -> std::io::Result<Vec<u8>> {
         x.close("cac:TaxTotal");
     }
     x.open("cac:LegalMonetaryTotal", &[]);
-    x.text_with("cbc:LineExtensionAmount", &currency, &doc.amount(doc.net));
+    x.text_with(
+        "cbc:LineExtensionAmount",
+        &currency,
+        &doc.amount(doc.line_total),
+    );
     x.text_with("cbc:TaxExclusiveAmount", &currency, &doc.amount(doc.net));
     x.text_with("cbc:TaxInclusiveAmount", &currency, &doc.amount(doc.gross));
     if doc.paid != 0 {
@@ -163,9 +171,9 @@ pub fn write(doc: &Document) -> std::io::Result<Vec<u8>> {
     } else {
         ("cac:InvoiceLine", "cbc:InvoicedQuantity")
     };
-    for (n, line) in doc.lines.iter().enumerate() {
+    for line in &doc.lines {
         x.open(line_element, &[]);
-        x.text("cbc:ID", &(n + 1).to_string());
+        x.text("cbc:ID", &line.id);
         x.text_with(
             quantity_element,
             &[("unitCode", &line.unit)],
@@ -184,7 +192,7 @@ pub fn write(doc: &Document) -> std::io::Result<Vec<u8>> {
         );
         x.close("cac:Item");
         x.open("cac:Price", &[]);
-        x.text_with("cbc:PriceAmount", &currency, &doc.amount(line.price));
+        x.text_with("cbc:PriceAmount", &currency, &doc.price(&line.price));
         x.close("cac:Price");
         x.close(line_element);
     }

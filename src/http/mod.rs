@@ -17,6 +17,7 @@ pub mod error;
 pub mod fields;
 pub mod kept_pages;
 pub mod mcp;
+pub mod multipart;
 pub mod openapi;
 pub mod query;
 pub mod rest;

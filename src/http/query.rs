@@ -60,6 +60,11 @@ impl Query {
         Ok(Query { pairs })
     }
 
+    /// A query of decoded pairs (a multipart form's fields).
+    pub fn from_pairs(pairs: Vec<(String, String)>) -> Query {
+        Query { pairs }
+    }
+
     /// The first value of `name`; an empty value counts as absent.
     pub fn get(&self, name: &str) -> Option<&str> {
         self.pairs

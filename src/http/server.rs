@@ -66,6 +66,8 @@ pub struct Config {
     pub webhook_allow_loopback: bool,
     /// Run the delivery worker (tests drive deliveries by hand instead).
     pub deliver: bool,
+    /// The mailbox of received e-invoices to poll (`serve --inbox`).
+    pub inbox: Option<crate::inbox::poll::Mailbox>,
     /// Public URLs the service is reached at (behind a proxy); their hosts are
     /// allowed in the agent protocol's `Host` and `Origin` checks.
     pub public_urls: Vec<String>,
@@ -102,6 +104,7 @@ impl Config {
             keep_pages: true,
             webhook_allow_loopback: false,
             deliver: true,
+            inbox: None,
             public_urls: Vec::new(),
             header_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(30),
@@ -322,6 +325,13 @@ fn start_with(
     if config.webhook_allow_loopback {
         tracing::warn!("--webhook-allow-loopback: webhooks may go to loopback addresses over http; for development and tests only");
     }
+    let mut poller = match config.inbox.clone() {
+        Some(mailbox) => {
+            tracing::info!(mailbox = %mailbox.address.shown(), every = ?mailbox.interval, "polling the mailbox of received e-invoices");
+            Some(crate::inbox::poll::Poller::start(db.clone(), mailbox)?)
+        }
+        None => None,
+    };
     let mut worker = if config.deliver {
         Some(Worker::start(db, app.webhook_policy)?)
     } else {
@@ -337,6 +347,9 @@ fn start_with(
             // Requests in flight to receivers finish and are recorded.
             if let Some(w) = worker.as_mut() {
                 w.stop();
+            }
+            if let Some(p) = poller.as_mut() {
+                p.stop();
             }
         })
         .map_err(Error::internal)?;
@@ -779,8 +792,7 @@ async fn visit_screens(
         body: Some(Vec::new()),
     };
     if has_body {
-        // A statement upload may be larger than a form.
-        let limit = screens::body_limit(&visit.method, &visit.path);
+        let limit = screens::body_limit(&visit.method, &visit.path, visit.content_type.as_deref());
         if declared.is_some_and(|length| length > limit as u64) {
             linger(req.into_body());
             visit.body = None;

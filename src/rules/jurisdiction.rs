@@ -131,6 +131,42 @@ pub fn in_eu(country: &str) -> bool {
     EU.contains(&country)
 }
 
+/// The standard VAT rate of an EU member state (percent), as of 2025: what
+/// a buyer self-assesses on a reverse charge received. `None` outside the
+/// EU.
+pub fn standard_vat_rate(country: &str) -> Option<&'static str> {
+    Some(match country {
+        "AT" => "20",
+        "BE" => "21",
+        "BG" => "20",
+        "CY" => "19",
+        "CZ" => "21",
+        "DE" => "19",
+        "DK" => "25",
+        "EE" => "24",
+        "ES" => "21",
+        "FI" => "25.5",
+        "FR" => "20",
+        "GR" => "24",
+        "HR" => "25",
+        "HU" => "27",
+        "IE" => "23",
+        "IT" => "22",
+        "LT" => "21",
+        "LU" => "17",
+        "LV" => "21",
+        "MT" => "18",
+        "NL" => "21",
+        "PL" => "23",
+        "PT" => "23",
+        "RO" => "21",
+        "SE" => "25",
+        "SI" => "22",
+        "SK" => "23",
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -99,6 +99,75 @@ impl Decimal {
         self.units < 0
     }
 
+    /// Reads a decimal as an outside document writes it (XML Schema's
+    /// `xs:decimal`: an optional sign, digits, an optional point and
+    /// fraction, surrounding white space), with up to 18 fraction digits
+    /// and an integer part below 10^18; `None` for anything else.
+    pub fn read_lenient(text: &str) -> Option<Decimal> {
+        let t = text.trim();
+        let (negative, digits) = match t.strip_prefix('-') {
+            Some(rest) => (true, rest),
+            None => (false, t.strip_prefix('+').unwrap_or(t)),
+        };
+        let (int, frac) = digits.split_once('.').unwrap_or((digits, ""));
+        if (int.is_empty() && frac.is_empty())
+            || !int.bytes().all(|b| b.is_ascii_digit())
+            || !frac.bytes().all(|b| b.is_ascii_digit())
+        {
+            return None;
+        }
+        let int = int.trim_start_matches('0');
+        let frac = frac.trim_end_matches('0');
+        if int.len() > 18 || frac.len() > 18 {
+            return None;
+        }
+        let int_value: i128 = if int.is_empty() { 0 } else { int.parse().ok()? };
+        let frac_value: i128 = if frac.is_empty() { 0 } else { frac.parse().ok()? };
+        let scale = frac.len() as u32;
+        let units = int_value * 10i128.pow(scale) + frac_value;
+        Some(
+            Decimal {
+                units: if negative { -units } else { units },
+                scale,
+            }
+            .normalised(),
+        )
+    }
+
+    /// `minor` units of a currency with `exponent` decimals as a decimal of
+    /// whole units (`157080`, 2 → `1570.8`).
+    pub fn from_minor(minor: i64, exponent: u8) -> Decimal {
+        Decimal {
+            units: minor as i128,
+            scale: exponent as u32,
+        }
+        .normalised()
+    }
+
+    /// The decimal as minor units of a currency with `exponent` decimals,
+    /// when it has no more decimals than that and fits; `None` otherwise.
+    pub fn to_minor(&self, exponent: u8) -> Option<i64> {
+        let d = self.normalised();
+        let exponent = exponent as u32;
+        if d.scale > exponent {
+            return None;
+        }
+        let units = d.units.checked_mul(10i128.checked_pow(exponent - d.scale)?)?;
+        i64::try_from(units).ok()
+    }
+
+    /// The decimal rounded half away from zero to minor units of a currency
+    /// with `exponent` decimals; `None` when it does not fit.
+    pub fn round_to_minor(&self, exponent: u8) -> Option<i64> {
+        let minor = self.times_int_div(10i128.checked_pow(exponent as u32)?, 1)?;
+        i64::try_from(minor).ok()
+    }
+
+    /// How many fraction digits the decimal has in its shortest form.
+    pub fn decimals(&self) -> u32 {
+        self.normalised().scale
+    }
+
     /// `self × factor / divisor`, rounded half away from zero to a whole number.
     fn times_int_div(&self, factor: i128, divisor: i128) -> Option<i128> {
         let numerator = self.units.checked_mul(factor)?;
@@ -371,6 +440,27 @@ pub fn totals(lines: &[Line]) -> Result<Totals> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn outside_decimals_read_leniently_and_convert_exactly() {
+        let d = |t: &str| Decimal::read_lenient(t);
+        assert_eq!(d(" 1163.4000 ").unwrap().to_string(), "1163.4");
+        assert_eq!(d("0.00101").unwrap().to_string(), "0.00101");
+        assert_eq!(d("-.5").unwrap().to_string(), "-0.5");
+        assert_eq!(d("+7.").unwrap().to_string(), "7");
+        assert_eq!(d("0.0000000000000000001"), None);
+        for bad in ["", ".", "1,5", "1e3", "--1", "12 3", "0x10"] {
+            assert_eq!(d(bad), None, "{bad:?}");
+        }
+        assert_eq!(d("1570.80").unwrap().to_minor(2), Some(157080));
+        assert_eq!(d("1570.805").unwrap().to_minor(2), None);
+        assert_eq!(d("1570.805").unwrap().round_to_minor(2), Some(157081));
+        assert_eq!(d("-0.005").unwrap().round_to_minor(2), Some(-1));
+        assert_eq!(d("12").unwrap().to_minor(0), Some(12));
+        assert_eq!(Decimal::from_minor(157080, 2).to_string(), "1570.8");
+        assert_eq!(Decimal::from_minor(-5, 3).to_string(), "-0.005");
+        assert_eq!(d("1.2500").unwrap().decimals(), 2);
+    }
 
     fn d(s: &str) -> Decimal {
         Decimal::parse("x", s).unwrap()

@@ -375,6 +375,37 @@ class Run:
         assert "Paid in full on" in self.text(), self.text()
         self.shot("bill")
 
+    def receive_read_book_and_refuse_e_invoices(self):
+        self.sign_in("accountant")
+        fixtures = Path(__file__).resolve().parents[1] / "fixtures" / "einvoices-in" / "zugferd-corpus" / "XML-Rechnung"
+        files = [fixtures / "CII" / "EN16931_Rabatte.cii.xml", fixtures / "FX" / "EN16931_Elektron.pdf"]
+        self.link("Bills")
+        self.axe("bills-with-received")
+        # One upload, two files.
+        self.field("files").send_keys("\n".join(str(f) for f in files))
+        self.submit("Receive")
+        assert "EN16931_Rabatte.cii.xml" in self.text() and "EN16931_Elektron.pdf" in self.text(), self.text()
+        self.axe("received-upload")
+        links = self.driver.find_elements(By.XPATH, "//main//a[starts-with(@href, '/bills/received/pur_')]")
+        assert len(links) == 2, self.text()
+        second = links[1].get_attribute("href")
+        self.follow(links[0])
+        text = self.text()
+        assert "VAT breakdown" in text and "Amount due" in text and "Allowance" in text, text
+        self.axe("received-invoice")
+        self.shot("received-invoice")
+        self.submit("Book this bill")
+        assert "The bill is booked." in self.text(), self.text()
+        self.axe("received-booked")
+        self.driver.get(second)
+        self.submit("Refuse this bill")
+        assert "Reason" in self.text()
+        self.axe("received-refuse-refused")
+        self.type_into("reason", "Die Bestellnummer fehlt")
+        self.submit("Refuse this bill")
+        assert "The bill is refused." in self.text() and "Die Bestellnummer fehlt" in self.text(), self.text()
+        self.axe("received-refused")
+
     def draft_is_filled_previewed_and_issued(self):
         self.sign_in("accountant")
         self.link("Drafts")
@@ -788,6 +819,7 @@ class Run:
             self.check("test data", self.test_data)
             self.check("an API key made in Developers works", self.developers_key_works)
             self.check("a webhook receives a bill recorded and paid", self.webhook_receives_a_bill)
+            self.check("e-invoices are received, read, booked and refused", self.receive_read_book_and_refuse_e_invoices)
             self.check("a draft is filled, previewed and issued", self.draft_is_filled_previewed_and_issued)
             self.check("a month is closed and the statements read", self.close_a_month_and_read_the_statements)
             self.check("a job moves a stage and gets a note", self.a_job_moves_and_gets_a_note)

@@ -70,16 +70,19 @@ fn document(c: &Client, key: &str, number: &str, format: &str) -> crate::support
 
 /// Writes every document of `number` into `KONTOR_EINVOICE_OUT`, when set,
 /// as `<name>.<format ending>`; the CII beside the PDF lets the validator
-/// compare it with the embedded XML.
+/// compare it with the embedded XML. Every document is also received by a
+/// second company and must read as the invoice stands
+/// (`einvoices_in::received_as_issued`).
 fn keep(w: &World, c: &Client, name: &str, number: &str) {
-    let Ok(dir) = std::env::var("KONTOR_EINVOICE_OUT") else {
-        return;
-    };
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = std::env::var("KONTOR_EINVOICE_OUT").ok();
+    if let Some(dir) = &dir {
+        std::fs::create_dir_all(dir).unwrap();
+    }
     let invoice = c.get(
         &w.live,
         &format!("/v1/invoices/{}", number.replace('/', "%2F")),
     );
+    let mut documents = Vec::new();
     for format in invoice.body["documents"].as_array().unwrap() {
         let format = format.as_str().unwrap();
         let a = document(c, &w.live, number, format);
@@ -90,8 +93,12 @@ fn keep(w: &World, c: &Client, name: &str, number: &str) {
             "xrechnung" => "xrechnung.xml",
             _ => "peppol.xml",
         };
-        std::fs::write(format!("{dir}/{name}.{ending}"), &a.raw).unwrap();
+        if let Some(dir) = &dir {
+            std::fs::write(format!("{dir}/{name}.{ending}"), &a.raw).unwrap();
+        }
+        documents.push((format.to_string(), a.raw.clone()));
     }
+    crate::einvoices_in::received_as_issued(&w.data, &invoice.body, &documents);
 }
 
 #[test]

@@ -23,6 +23,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "access",
             "books",
             "outbox",
+            "inbox",
             "documents",
             "rules",
             "store",
@@ -35,6 +36,7 @@ const ALLOWED: &[(&str, &[&str])] = &[
             "access",
             "books",
             "outbox",
+            "inbox",
             "documents",
             "rules",
             "store",
@@ -49,6 +51,8 @@ const ALLOWED: &[(&str, &[&str])] = &[
     // The documents are written from a model; they read no storage.
     ("documents", &["rules", "error"]),
     ("outbox", &["rules", "store", "error"]),
+    // The mailbox hands what it fetches to the books' receiving act.
+    ("inbox", &["books", "documents", "rules", "store", "error"]),
     ("rules", &["error"]),
     ("store", &["error"]),
     ("error", &[]),

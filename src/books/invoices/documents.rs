@@ -21,7 +21,7 @@ use crate::books::invoices::stored::{stored_by_id, stored_by_number, DocumentTyp
 use crate::documents::verdict::{self, Finding, Subject};
 use crate::documents::{
     cii, pdf, ubl, AccountingTax, Address, Breakdown, Category, Contact, Document,
-    ElectronicAddress, Format, Line, Note, Party, Preceding, Transfer, TypeCode,
+    ElectronicAddress, Format, Line, Note, Party, Period, Preceding, Transfer, TypeCode,
 };
 use crate::error::{Error, Result, Violation};
 use crate::rules::iso::Currency;
@@ -294,7 +294,7 @@ fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Bui
             (
                 Some(Preceding {
                     number: original.number,
-                    issued_on: original.issued_on,
+                    issued_on: Some(original.issued_on),
                 }),
                 draft_id,
             )
@@ -306,8 +306,8 @@ fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Bui
         None => None,
     };
 
-    let (lines, categorised) = lines(tx, invoice_id, sign)?;
     let exponent = invoice.currency.exponent();
+    let (lines, categorised) = lines(tx, invoice_id, sign, exponent)?;
     let breakdown = breakdown(tx, invoice_id, sign)?;
     let mut doc = assemble(
         company,
@@ -337,6 +337,7 @@ fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Bui
                     postal_code: Some(frozen.postal_code.clone()),
                     city: Some(frozen.city.clone()),
                     country: frozen.country.clone(),
+                    ..Address::default()
                 },
                 vat_id: frozen.vat_id.clone(),
                 electronic_address: electronic_address(&customer),
@@ -350,7 +351,11 @@ fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Bui
             tax_book: Some(at.tax_book * sign),
         },
     );
-    doc.payment_reference = frozen.payment_reference.clone();
+    // An invoice issued with a creditor reference asks for it instead of
+    // its number.
+    if doc.payment_reference.is_some() && frozen.payment_reference.is_some() {
+        doc.payment_reference = frozen.payment_reference.clone();
+    }
     let xml = if exponent > 2 {
         Err(format!(
             "EN 16931 carries amounts with at most two decimals, and {} has {exponent}; the PDF carries no XML.",
@@ -407,7 +412,7 @@ fn assemble(company: &Company, c: Content) -> Document {
     let mut notes = Vec::new();
     if let Some(text) = registration_note(company, legal_info.as_ref()) {
         notes.push(Note {
-            subject: Some("REG"),
+            subject: Some("REG".to_string()),
             text,
         });
     }
@@ -420,10 +425,14 @@ fn assemble(company: &Company, c: Content) -> Document {
             amount,
         });
     let buyer_address = c.buyer.address.clone();
+    // The buyer pays giving the invoice's number; a credit note (and a
+    // draft, which has none) is not paid.
+    let payment_reference = (!credit && !c.number.is_empty()).then(|| c.number.clone());
     Document {
         type_code: c.type_code,
         number: c.number,
         issued_on: c.issued_on,
+        specification: None,
         currency: c.currency.as_str().to_string(),
         exponent: c.currency.exponent(),
         accounting_tax,
@@ -437,6 +446,8 @@ fn assemble(company: &Company, c: Content) -> Document {
             .references
             .as_ref()
             .and_then(|r| r.order_reference.clone()),
+        contract_reference: None,
+        project_reference: None,
         preceding: c.preceding,
         delivered_on: Some(c.delivered_on),
         deliver_to: c
@@ -448,15 +459,21 @@ fn assemble(company: &Company, c: Content) -> Document {
             .references
             .as_ref()
             .and_then(|r| r.period)
-            .map(|p| (p.from, p.to)),
+            .map(|p| Period {
+                from: Some(p.from),
+                to: Some(p.to),
+            }),
         notes,
         seller: Party {
             name: company.seller_name().to_string(),
+            trading_name: None,
+            identifier: None,
             address: Address {
                 street: p.street.clone(),
                 postal_code: p.postal_code.clone(),
                 city: p.city.clone(),
                 country: country.to_string(),
+                ..Address::default()
             },
             vat_id: p.vat_id.clone(),
             tax_number: p.tax_number.clone(),
@@ -473,6 +490,9 @@ fn assemble(company: &Company, c: Content) -> Document {
             },
         },
         buyer: c.buyer,
+        payee: None,
+        payment_means: None,
+        payment_reference,
         transfer: p.iban.as_ref().filter(|_| !credit).map(|iban| Transfer {
             iban: iban.as_str().to_string(),
             bic: p.bic.as_ref().map(|b| b.as_str().to_string()),
@@ -482,13 +502,20 @@ fn assemble(company: &Company, c: Content) -> Document {
                     .unwrap_or_else(|| company.seller_name().to_string()),
             ),
         }),
+        card: None,
+        direct_debit: None,
         lines: c.lines,
+        allowances: Vec::new(),
         breakdown: c.breakdown,
+        attachments: Vec::new(),
+        line_total: c.net,
+        allowance_total: 0,
+        charge_total: 0,
         net: c.net,
         tax: c.tax,
         gross: c.gross,
-        payment_reference: None,
         paid: 0,
+        rounding: 0,
         due: c.gross,
     }
 }
@@ -548,15 +575,15 @@ pub fn draft_preview(conn: &Connection, tenant: &Tenant, draft_id: &str) -> Resu
             .map_or((Category::O, Decimal::from_int(0)), |v| {
                 (v.category, v.rate)
             });
-        lines.push(Line {
-            name: line.description.clone(),
-            quantity: line.quantity,
-            unit: line.unit.clone(),
-            price: line.unit_price_minor,
-            net: *net,
-            category,
-            rate,
-        });
+        lines.push(line_of(
+            lines.len(),
+            line.description.clone(),
+            line.quantity,
+            line.unit.clone(),
+            Decimal::from_minor(line.unit_price_minor, draft.currency.exponent()),
+            *net,
+            (category, rate),
+        ));
         vats.extend(vat);
     }
     let breakdown = figures
@@ -598,6 +625,7 @@ pub fn draft_preview(conn: &Connection, tenant: &Tenant, draft_id: &str) -> Resu
                     postal_code: Some(customer.postal_code.clone()),
                     city: Some(customer.city.clone()),
                     country: customer.country.as_str().to_string(),
+                    ..Address::default()
                 },
                 vat_id: customer.vat_id.clone(),
                 electronic_address: electronic_address(&customer),
@@ -629,7 +657,12 @@ struct Frozen {
 
 /// The lines as the documents show them (a correction's made positive), and
 /// whether each carries a VAT category.
-fn lines(conn: &Connection, invoice_id: &str, sign: i64) -> Result<(Vec<Line>, bool)> {
+fn lines(
+    conn: &Connection,
+    invoice_id: &str,
+    sign: i64,
+    exponent: u8,
+) -> Result<(Vec<Line>, bool)> {
     let mut stmt = conn.prepare_cached(
         "SELECT description, quantity, unit_price, net, unit, vat_category, vat_rate
          FROM invoice_lines WHERE invoice_id = ?1 ORDER BY seq",
@@ -668,17 +701,48 @@ fn lines(conn: &Connection, invoice_id: &str, sign: i64) -> Result<(Vec<Line>, b
                 (Category::O, Decimal::from_int(0))
             }
         };
-        out.push(Line {
+        out.push(line_of(
+            out.len(),
             name,
             quantity,
             unit,
-            price,
-            net: net * sign,
-            category,
-            rate,
-        });
+            Decimal::from_minor(price, exponent),
+            net * sign,
+            (category, rate),
+        ));
     }
     Ok((out, categorised))
+}
+
+/// The `n`th line (from 0) as kontor's documents carry it: numbered from 1,
+/// with no allowances, charges or item particulars.
+fn line_of(
+    n: usize,
+    name: String,
+    quantity: Decimal,
+    unit: String,
+    price: Decimal,
+    net: i64,
+    (category, rate): (Category, Decimal),
+) -> Line {
+    Line {
+        id: (n + 1).to_string(),
+        name,
+        description: None,
+        note: None,
+        seller_item_id: None,
+        order_line: None,
+        quantity,
+        unit,
+        price,
+        gross_price: None,
+        base_quantity: None,
+        allowances: Vec::new(),
+        period: None,
+        net,
+        category,
+        rate,
+    }
 }
 
 /// The VAT breakdown per (category, rate) from the frozen tax totals, with
@@ -792,17 +856,23 @@ fn registration_note(company: &Company, legal_info: Option<&String>) -> Option<S
 
 /// The payment terms of a correction: it names the invoice it corrects.
 fn credit_terms(language: Lang, preceding: &Preceding) -> String {
-    let (number, on) = (&preceding.number, preceding.issued_on);
+    let number = &preceding.number;
+    let on = |lang| {
+        preceding
+            .issued_on
+            .map(|day| locale::date(lang, day))
+            .unwrap_or_default()
+    };
     match language {
         // "Rechnungskorrektur", not "Gutschrift": in German VAT law the
         // latter names a buyer's self-billing (§14 Abs. 2 UStG).
         Lang::De => format!(
             "Korrektur der Rechnung {number} vom {}; der Betrag wird verrechnet oder erstattet.",
-            locale::date(Lang::De, on)
+            on(Lang::De)
         ),
         Lang::En => format!(
             "Credit note for invoice {number} of {}; the amount is set off or refunded.",
-            locale::date(Lang::En, on)
+            on(Lang::En)
         ),
     }
 }

@@ -16,5 +16,6 @@ pub mod invoices;
 pub mod keys;
 pub mod payments;
 pub mod purchases;
+pub mod received;
 pub mod users;
 pub mod webhooks;

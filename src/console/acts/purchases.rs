@@ -1,6 +1,8 @@
 //! `kontor purchase record | pay | apply-credit`: incoming bills and a
 //! supplier's credits, money out against a bill, and a credit set against a
-//! bill of the same supplier. Each prints the purchases it changed.
+//! bill of the same supplier. Each prints the purchases it changed. The
+//! received e-invoices' commands (`receive`, `show`, `list`, `book`,
+//! `refuse`, `original`, `trust`) are `received`'s.
 
 use serde_json::json;
 
@@ -9,6 +11,7 @@ use crate::books::company::{self, Owned};
 use crate::books::purchases::{self, NewPurchase, PurchaseInput};
 use crate::books::settlement::{self, CreditInput, CreditRequest, NewPayment};
 use crate::console::acting::{actor, print};
+use crate::console::acts::received;
 use crate::console::args::{Mode, PurchaseCommand, PurchaseRecordArgs};
 use crate::error::Result;
 use crate::store::db::Db;
@@ -41,6 +44,7 @@ pub fn run(db: &Db, cmd: &PurchaseCommand, acting: Option<&str>) -> Result<()> {
             })?;
             apply_credit(db, acting, credit, bill, &request, *mode)
         }
+        received_command => received::run(db, received_command, acting),
     }
 }
 

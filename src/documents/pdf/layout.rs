@@ -176,9 +176,10 @@ impl<'a> Sheet<'a> {
         if self.draft {
             return self.t("Invoice draft", "Rechnungsentwurf").to_string();
         }
-        let word = match self.doc.type_code {
-            TypeCode::Invoice => self.t("Invoice", "Rechnung"),
-            TypeCode::CreditNote => self.t("Credit note", "Rechnungskorrektur"),
+        let word = if self.doc.type_code.is_credit() {
+            self.t("Credit note", "Rechnungskorrektur")
+        } else {
+            self.t("Invoice", "Rechnung")
         };
         format!("{word} {}", self.doc.number)
     }
@@ -260,9 +261,10 @@ impl<'a> Sheet<'a> {
         let doc = self.doc;
         let lang = self.lang;
         let mut rows: Vec<(&str, String)> = Vec::new();
-        let number_label = match doc.type_code {
-            TypeCode::Invoice => self.t("Invoice number", "Rechnungsnummer"),
-            TypeCode::CreditNote => self.t("Credit note number", "Korrekturnummer"),
+        let number_label = if doc.type_code.is_credit() {
+            self.t("Credit note number", "Korrekturnummer")
+        } else {
+            self.t("Invoice number", "Rechnungsnummer")
         };
         let number = if self.draft {
             self.t("given at issue", "bei Ausstellung").to_string()
@@ -277,10 +279,15 @@ impl<'a> Sheet<'a> {
                 locale::date(lang, day),
             ));
         }
-        if let Some((from, to)) = doc.period {
+        if let Some(period) = doc.period {
+            let end = |day: Option<jiff::civil::Date>| day.map(|d| locale::date(lang, d));
             rows.push((
                 self.t("Service period", "Leistungszeitraum"),
-                format!("{} – {}", locale::date(lang, from), locale::date(lang, to)),
+                format!(
+                    "{} – {}",
+                    end(period.from).unwrap_or_default(),
+                    end(period.to).unwrap_or_default()
+                ),
             ));
         }
         if let Some(due) = doc.due_on {
@@ -322,17 +329,19 @@ impl<'a> Sheet<'a> {
             y += 17.0;
         }
         if let (TypeCode::CreditNote, Some(p)) = (self.doc.type_code, &self.doc.preceding) {
-            let text = match self.lang {
-                Lang::De => format!(
+            let text = match (self.lang, p.issued_on) {
+                (Lang::De, Some(day)) => format!(
                     "zu Rechnung {} vom {}",
                     p.number,
-                    locale::date(self.lang, p.issued_on)
+                    locale::date(self.lang, day)
                 ),
-                Lang::En => format!(
+                (Lang::De, None) => format!("zu Rechnung {}", p.number),
+                (Lang::En, Some(day)) => format!(
                     "for invoice {} of {}",
                     p.number,
-                    locale::date(self.lang, p.issued_on)
+                    locale::date(self.lang, day)
                 ),
+                (Lang::En, None) => format!("for invoice {}", p.number),
             };
             self.text_fit(LEFT, y - 3.0, 10.0, false, &text, RIGHT - LEFT);
             y += 12.0;
@@ -398,7 +407,10 @@ impl<'a> Sheet<'a> {
             self.text_right(COL_QTY_RIGHT, y, TEXT, false, &quantity);
             let unit = units::name(&line.unit, self.lang);
             self.text_fit(COL_UNIT, y, TEXT, false, unit, UNIT_WIDTH);
-            let price = locale::number(self.lang, line.price, exponent);
+            let price = match line.price.to_minor(exponent) {
+                Some(minor) => locale::number(self.lang, minor, exponent),
+                None => locale::decimal(self.lang, &line.price),
+            };
             self.text_right(COL_PRICE_RIGHT, y, TEXT, false, &price);
             let rate = line_rate(line.category, &line.rate.to_string(), self.lang);
             self.text_right(COL_RATE_RIGHT, y, TEXT, false, &rate);
@@ -490,6 +502,7 @@ impl<'a> Sheet<'a> {
             Category::O => self.t("outside the scope of VAT", "nicht steuerbar"),
             Category::L => "IGIC",
             Category::M => "IPSI",
+            Category::B => self.t("split payment", "Split Payment"),
         };
         if matches!(b.category, Category::S) && !b.rate.is_zero() {
             // The rate stands in its own column; reduced rates are not named.
@@ -532,9 +545,10 @@ impl<'a> Sheet<'a> {
                 false,
             ));
         }
-        let due_label = match doc.type_code {
-            TypeCode::Invoice => self.t("Amount due", "Zu zahlen"),
-            TypeCode::CreditNote => self.t("Amount credited", "Korrekturbetrag"),
+        let due_label = if doc.type_code.is_credit() {
+            self.t("Amount credited", "Korrekturbetrag")
+        } else {
+            self.t("Amount due", "Zu zahlen")
         };
         rows.push((due_label.into(), self.money(doc.due), true));
         if let Some(acc) = &doc.accounting_tax {
@@ -559,7 +573,7 @@ impl<'a> Sheet<'a> {
     fn notes(&mut self) {
         for note in &self.doc.notes {
             // The registration note repeats the footer's particulars.
-            if note.subject == Some("REG") {
+            if note.subject.as_deref() == Some("REG") {
                 continue;
             }
             for line in self.wrap(&note.text, TEXT, false, RIGHT - LEFT, 20) {
@@ -604,9 +618,9 @@ impl<'a> Sheet<'a> {
                 lines.push((format!("BIC: {bic}"), false));
             }
             if !self.draft {
-                let reference = match &doc.payment_reference {
+                let reference = match doc.creditor_reference() {
                     Some(rf) => iban_grouped(rf),
-                    None => doc.number.clone(),
+                    None => doc.remittance().to_string(),
                 };
                 let purpose = format!(
                     "{}: {reference}",

@@ -60,13 +60,12 @@ pub fn epc_payload(doc: &Document) -> Option<String> {
             iban,
             format!("EUR{}", amount_text(doc.due, 2)),
             String::new(),
-            doc.payment_reference
-                .as_deref()
+            doc.creditor_reference()
                 .map(|r| one_line(r, 35))
                 .unwrap_or_default(),
-            match doc.payment_reference {
+            match doc.creditor_reference() {
                 Some(_) => String::new(),
-                None => one_line(&doc.number, 140),
+                None => one_line(doc.remittance(), 140),
             },
         ]
         .join("\n"),

@@ -39,6 +39,7 @@ fn total(doc: &mut Document) {
         b.amount = percent_of(b.base, b.rate).unwrap();
     }
     doc.net = breakdown.iter().map(|b| b.base).sum();
+    doc.line_total = doc.net;
     doc.tax = breakdown.iter().map(|b| b.amount).sum();
     doc.gross = doc.net + doc.tax;
     doc.due = doc.gross - doc.paid;
@@ -51,9 +52,10 @@ pub(super) fn credit() -> Document {
     doc.number = "GS-2026-0001".into();
     doc.preceding = Some(Preceding {
         number: "RE-2026-0001".into(),
-        issued_on: Date::constant(2026, 11, 23),
+        issued_on: Some(Date::constant(2026, 11, 23)),
     });
     doc.transfer = None;
+    doc.payment_reference = None;
     doc.payment_terms = None;
     doc
 }
@@ -62,6 +64,7 @@ pub(super) fn credit() -> Document {
 pub(super) fn long() -> Document {
     let mut doc = mixed();
     doc.number = "RE-2026-0200".into();
+    let template = doc.lines[0].clone();
     doc.lines = (1..=200)
         .map(|n| {
             let quantity = d(&format!("{}.{}", n % 7 + 1, n % 4 * 25));
@@ -75,13 +78,15 @@ pub(super) fn long() -> Document {
                 format!("Artikel {n}")
             };
             Line {
+                id: n.to_string(),
                 name,
                 quantity,
                 unit: if n % 5 == 0 { "HUR" } else { "C62" }.into(),
-                price,
+                price: Decimal::from_minor(price, 2),
                 net: line_net(quantity, price).unwrap(),
                 category: Category::S,
                 rate: d(if n % 3 == 0 { "7" } else { "19" }),
+                ..template.clone()
             }
         })
         .collect();
@@ -97,8 +102,9 @@ pub(super) fn jpy() -> Document {
     doc.currency = "JPY".into();
     doc.exponent = 0;
     for line in &mut doc.lines {
-        line.price *= 2;
-        line.net = line_net(line.quantity, line.price).unwrap();
+        let minor = line.price.to_minor(2).unwrap() * 2;
+        line.price = Decimal::from_minor(minor, 0);
+        line.net = line_net(line.quantity, minor).unwrap();
     }
     total(&mut doc);
     doc.accounting_tax = Some(AccountingTax {
@@ -119,6 +125,7 @@ pub(super) fn usd() -> Document {
         postal_code: Some("1015 CJ".into()),
         city: Some("Amsterdam".into()),
         country: "NL".into(),
+        ..Address::default()
     };
     doc.seller.name = "Noorderlicht B.V.".into();
     doc.seller.vat_id = Some("NL000099998B57".into());
@@ -156,6 +163,7 @@ pub(super) fn reverse_charge() -> Document {
         postal_code: Some("1010".into()),
         city: Some("Wien".into()),
         country: "AT".into(),
+        ..Address::default()
     };
     for line in &mut doc.lines {
         line.category = Category::AE;
@@ -174,8 +182,9 @@ pub(super) fn plain() -> Document {
     doc.currency = "BHD".into();
     doc.exponent = 3;
     for line in &mut doc.lines {
-        line.price *= 10;
-        line.net = line_net(line.quantity, line.price).unwrap();
+        let minor = line.price.to_minor(2).unwrap() * 10;
+        line.price = Decimal::from_minor(minor, 3);
+        line.net = line_net(line.quantity, minor).unwrap();
     }
     total(&mut doc);
     doc

@@ -11,7 +11,7 @@ use maud::html;
 use super::context::Ctx;
 use super::form::{choice, search_form, Acted, Form, FormField, Problems, Reading};
 use super::page::{csrf, may_act, money, screen, screen_with, see_other, Screen};
-use super::upload;
+use super::visit::STATEMENT_UPLOAD;
 use crate::access::people::Capability;
 use crate::books::bank::acts::{self, Difference};
 use crate::books::bank::import::{self, FileReport};
@@ -85,7 +85,7 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
         @if may_act(ctx) {
             section aria-labelledby="upload-heading" {
                 h2 #upload-heading { (lang.pick("Import statements", "Kontoauszüge einlesen")) }
-                form.stack method="post" action=(upload::UPLOAD_PATH) enctype="multipart/form-data" {
+                form.stack method="post" action=(STATEMENT_UPLOAD) enctype="multipart/form-data" {
                     (csrf(ctx))
                     div.field {
                         label for="field-files" { (lang.pick("Statement files (camt XML, ZIP, MT940)", "Kontoauszüge (camt-XML, ZIP, MT940)")) }
@@ -145,17 +145,15 @@ pub fn import(ctx: &Ctx) -> Result<Answer> {
     ctx.must(Capability::Act)?;
     let lang = ctx.lang;
     let tenant = &ctx.session.tenant;
-    let body = ctx.visit.body.as_deref().unwrap_or_default();
-    let boundary = upload::boundary(ctx.visit.content_type.as_deref())
-        .ok_or_else(|| Error::bad_request("The statement files were not sent as a form with files."))?;
-    let files = upload::files(body, &boundary, "files")?;
+    let files: Vec<_> = ctx.files.iter().filter(|part| part.name == "files").collect();
     if files.is_empty() {
         return Err(Error::invalid("files", "is missing; choose at least one statement file"));
     }
     let mut reports = Vec::new();
-    for (name, bytes) in files {
+    for part in files {
+        let name = part.file_name.clone().unwrap_or_default();
         let report = ctx
-            .write(|tx| import::file(tx, tenant, &ctx.actor(), &name, bytes))
+            .write(|tx| import::file(tx, tenant, &ctx.actor(), &name, &part.bytes))
             .or_else(|e| match e {
                 Error::Internal(_) | Error::Busy => Err(e),
                 refusal => Ok(FileReport::refused(&name, &refusal)),

@@ -14,6 +14,7 @@ use hyper::StatusCode;
 use maud::{html, Markup};
 
 use super::context::Ctx;
+use super::bills_received;
 use super::form::{choice, required_note, Acted, Form, FormField, Problems, Reading};
 use super::history;
 use super::page::{csrf, may_act, money, pager, screen, screen_with, see_other, Screen};
@@ -120,7 +121,10 @@ fn new_page(
 pub fn list(ctx: &Ctx) -> Result<Answer> {
     let lang = ctx.lang;
     let page = purchases::list(ctx.conn, &ctx.session.tenant, ctx.paging())?;
+    let received = bills_received::section(ctx)?;
     let content = html! {
+        (received)
+        h2 { (lang.pick("Bills in the books", "Gebuchte Eingangsrechnungen")) }
         @if may_act(ctx) {
             p { a.button href="/bills/new" { (lang.pick("Record a bill", "Rechnung erfassen")) } }
         }

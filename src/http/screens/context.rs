@@ -12,6 +12,7 @@ use crate::access::sessions::Session;
 use crate::books::audit::Actor;
 use crate::error::{Error, Result};
 use crate::http::app::App;
+use crate::http::multipart::Part;
 use crate::http::query::Query;
 use crate::http::screens::visit::Visit;
 use crate::rules::locale::Lang;
@@ -28,6 +29,8 @@ pub struct Ctx<'a> {
     pub lang: Lang,
     pub query: Query,
     pub form: Query,
+    /// The files of a multipart upload (none for any other form).
+    pub files: Vec<Part>,
 }
 
 impl Ctx<'_> {

@@ -22,6 +22,7 @@
 mod bank;
 mod bank_accounts;
 mod bills;
+mod bills_received;
 mod books;
 mod chart;
 mod context;
@@ -37,20 +38,14 @@ mod links;
 mod login;
 mod page;
 mod payment;
+pub mod received;
 mod session;
 mod settings;
-mod upload;
 mod users;
 mod visit;
 
 pub use links::link_path;
-pub use visit::{client_address, origin_of, Visit, MAX_FORM};
-
-/// The largest body a request to the screens may send: a form's, or the
-/// statement upload's.
-pub fn body_limit(method: &Method, path: &str) -> usize {
-    upload::body_limit(method, path, MAX_FORM)
-}
+pub use visit::{body_limit, client_address, origin_of, Visit, MAX_FORM};
 
 use std::sync::Arc;
 
@@ -60,6 +55,7 @@ use crate::access::links::LinkKind;
 use crate::access::sessions;
 use crate::error::{Error, Result};
 use crate::http::app::{self, in_store, Answer, App};
+use crate::http::multipart;
 use crate::http::query::{percent_decode, Query};
 use crate::rules::locale::Lang;
 use context::Ctx;
@@ -152,15 +148,28 @@ async fn with_session(app: Arc<App>, visit: Visit, browser: Lang) -> Answer {
     let answer = in_store(&app, reads, Some(tenant), move |conn| {
         let app = &*job_app;
         let query = Query::parse(&visit.query).unwrap_or_default();
+        let mut files = Vec::new();
         let form = match &visit.body {
             None => return page::failure(&Error::PayloadTooLarge, lang, Some(&session)),
-            Some(body) if !reads => match upload::boundary(visit.content_type.as_deref()) {
-                // A form with files: its text fields (the token among them).
-                Some(boundary) => match upload::fields(body, &boundary) {
-                    Ok(form) => form,
+            Some(body) if !reads && multipart::is_multipart(visit.content_type.as_deref()) => {
+                match multipart::parse(visit.content_type.as_deref().unwrap_or_default(), body) {
+                    Ok(parts) => {
+                        let mut fields = Vec::new();
+                        for part in parts {
+                            match part.file_name {
+                                Some(_) => files.push(part),
+                                None => fields.push((
+                                    part.name,
+                                    String::from_utf8_lossy(&part.bytes).into_owned(),
+                                )),
+                            }
+                        }
+                        Query::from_pairs(fields)
+                    }
                     Err(e) => return page::failure(&e, lang, Some(&session)),
-                },
-                None => match std::str::from_utf8(body).ok().map(Query::parse) {
+                }
+            }
+            Some(body) if !reads => match std::str::from_utf8(body).ok().map(Query::parse) {
                 Some(Ok(form)) => form,
                 _ => {
                     return page::failure(
@@ -169,7 +178,6 @@ async fn with_session(app: Arc<App>, visit: Visit, browser: Lang) -> Answer {
                         Some(&session),
                     )
                 }
-            },
             },
             Some(_) => Query::default(),
         };
@@ -193,6 +201,7 @@ async fn with_session(app: Arc<App>, visit: Visit, browser: Lang) -> Answer {
             lang,
             query,
             form,
+            files,
         };
         let answer = route(&ctx).unwrap_or_else(|e| page::failure(&e, lang, Some(&session)));
         drop(snapshot);
@@ -246,6 +255,12 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["invoices", number, "pay"] if post => invoices::pay(ctx, number),
         ["invoices", number, "cancel"] if get => invoices::cancel_form(ctx, number),
         ["invoices", number, "cancel"] if post => invoices::cancel(ctx, number),
+        ["bills", "received"] if post => bills_received::upload(ctx),
+        ["bills", "received", id] if get => bills_received::show(ctx, id),
+        ["bills", "received", id, "original"] if get => bills_received::original(ctx, id),
+        ["bills", "received", id, "attachments", n] if get => bills_received::attachment(ctx, id, n),
+        ["bills", "received", id, "book"] if post => bills_received::book(ctx, id),
+        ["bills", "received", id, "refuse"] if post => bills_received::refuse(ctx, id),
         ["bills"] if get => bills::list(ctx),
         ["bills"] if post => bills::create(ctx),
         ["bills", "new"] if get => bills::new_form(ctx),

@@ -16,6 +16,27 @@ pub const SESSION_COOKIE: &str = "kontor_session";
 pub const LOGIN_COOKIE: &str = "kontor_login";
 /// The largest form body the screens read.
 pub const MAX_FORM: usize = 64 * 1024;
+/// The address that takes received e-invoices (the Bills screen's upload).
+pub const RECEIVED_UPLOAD: &str = "/bills/received";
+/// The address that takes bank statement files (the Bank screen's upload).
+pub const STATEMENT_UPLOAD: &str = "/bank/import";
+/// The only addresses a multipart upload is read for, with the largest body
+/// each takes: a few received e-invoices of up to 20 MB each; a ZIP of
+/// statements (200 MB) and the form around it.
+const UPLOADS: [(&str, usize); 2] = [
+    (RECEIVED_UPLOAD, 64 * 1024 * 1024),
+    (STATEMENT_UPLOAD, 200 * 1024 * 1024 + 64 * 1024),
+];
+
+/// The largest body the screens read for a request: a multipart upload to
+/// one of `UPLOADS` its own limit, any other form `MAX_FORM`.
+pub fn body_limit(method: &Method, path: &str, content_type: Option<&str>) -> usize {
+    let upload = UPLOADS.iter().find(|(at, _)| *at == path);
+    match upload {
+        Some((_, limit)) if method == Method::POST && crate::http::multipart::is_multipart(content_type) => *limit,
+        _ => MAX_FORM,
+    }
+}
 
 /// A request to the screens, as the server read it.
 pub struct Visit {

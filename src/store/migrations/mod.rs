@@ -29,6 +29,7 @@ mod to_7;
 mod to_8;
 mod to_9;
 mod to_10;
+mod to_11;
 
 use std::path::Path;
 
@@ -42,7 +43,7 @@ use refusal::{foreign_key_problem, Stop};
 /// The schema this binary writes and understands: what a fresh file gets.
 pub const SCHEMA: &str = include_str!("../../../schema.sql");
 /// The version `schema.sql` carries in `PRAGMA user_version`.
-pub const SCHEMA_VERSION: i64 = 10;
+pub const SCHEMA_VERSION: i64 = 11;
 
 /// One migration step: it brings a data file from version `number - 1` to
 /// `number`, inside the runner's transaction.
@@ -113,6 +114,14 @@ pub const MIGRATIONS: &[Migration] = &[
         number: 10,
         summary: "bank accounts, imported statements with their entries and lines, what each line settled",
         run: to_10::run,
+    },
+    Migration {
+        number: 11,
+        summary: concat!(
+            "received e-invoices: the files as they arrived, never changed; the bills read from them; ",
+            "a purchase's lines and amounts per tax key, payment reference and payee IBAN; trusted suppliers"
+        ),
+        run: to_11::run,
     },
 ];
 

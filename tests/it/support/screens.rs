@@ -79,6 +79,41 @@ impl Browser {
     }
 
     fn send(&mut self, method: &str, path: &str, form: Option<&[(&str, &str)]>) -> Page {
+        let body = form.map(|form| {
+            let pairs: Vec<String> = form
+                .iter()
+                .map(|(n, v)| format!("{}={}", encode(n), encode(v)))
+                .collect();
+            (
+                "application/x-www-form-urlencoded".to_string(),
+                pairs.join("&").into_bytes(),
+            )
+        });
+        self.send_body(method, path, body)
+    }
+
+    /// Posts a multipart form of `fields` and `files` (name, bytes) under
+    /// the field name `files`, as a browser uploads them.
+    pub(crate) fn upload(&mut self, path: &str, fields: &[(&str, &str)], files: &[(&str, &[u8])]) -> Page {
+        let boundary = "kontorTestBoundary7MA4YWxkTrZu0gW";
+        let mut body = Vec::new();
+        for (name, value) in fields {
+            body.extend(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n").as_bytes());
+        }
+        for (file_name, bytes) in files {
+            body.extend(format!("--{boundary}\r\nContent-Disposition: form-data; name=\"files\"; filename=\"{file_name}\"\r\nContent-Type: application/octet-stream\r\n\r\n").as_bytes());
+            body.extend_from_slice(bytes);
+            body.extend(b"\r\n");
+        }
+        body.extend(format!("--{boundary}--\r\n").as_bytes());
+        self.send_body(
+            "POST",
+            path,
+            Some((format!("multipart/form-data; boundary={boundary}"), body)),
+        )
+    }
+
+    fn send_body(&mut self, method: &str, path: &str, body: Option<(String, Vec<u8>)>) -> Page {
         let agent: ureq::Agent = ureq::Agent::config_builder()
             .http_status_as_error(false)
             .max_redirects(0)
@@ -102,19 +137,13 @@ impl Browser {
         if let Some(forwarded) = &self.forwarded_for {
             builder = builder.header("X-Forwarded-For", forwarded);
         }
-        let result = match form {
-            Some(form) => {
-                let body: Vec<String> = form
-                    .iter()
-                    .map(|(n, v)| format!("{}={}", encode(n), encode(v)))
-                    .collect();
-                agent.run(
-                    builder
-                        .header("Content-Type", "application/x-www-form-urlencoded")
-                        .body(body.join("&").into_bytes())
-                        .unwrap(),
-                )
-            }
+        let result = match body {
+            Some((content_type, body)) => agent.run(
+                builder
+                    .header("Content-Type", content_type)
+                    .body(body)
+                    .unwrap(),
+            ),
             None => agent.run(builder.body(()).unwrap()),
         };
         let mut response = result.expect("request sent");

@@ -135,6 +135,7 @@ pub fn category_name(lang: Lang, category: Category) -> &'static str {
             "M – Ceuta and Melilla (IPSI)",
             "M – Ceuta und Melilla (IPSI)",
         ),
+        Category::B => lang.pick("B – split payment (Italy)", "B – Split Payment (Italien)"),
     }
 }
 

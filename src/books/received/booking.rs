@@ -1,0 +1,182 @@
+//! How a received document is booked, worked out before anything is
+//! written: bill or supplier credit by the sign of what it is worth (a
+//! credit note's amounts are written positive, a corrected invoice's may be
+//! negative), its amounts per tax key (the category and rate of each VAT
+//! breakdown entry, `:EU` for a reverse charge from another member state),
+//! converted to the book currency with the remainder on the largest key,
+//! and for a reverse charge received (AE) the VAT the buyer self-assesses
+//! at its country's standard rate, as input and output tax alike.
+
+use crate::books::customers::SupplierParticulars;
+use crate::books::ledger;
+use crate::books::purchases::{EntryLine, Part, PurchaseKind};
+use crate::documents::read::Received;
+use crate::documents::{Category, Document};
+use crate::error::{Error, Result};
+use crate::rules::bank::Iban;
+use crate::rules::iso::CountryCode;
+use crate::rules::jurisdiction;
+use crate::rules::money::{self, Decimal};
+
+/// A VAT category and rate, as a purchase's part names them.
+type Vat = Option<(String, Decimal)>;
+
+/// A document's booking.
+pub(super) struct Plan {
+    pub kind: PurchaseKind,
+    /// Signed as booked: a credit negative.
+    pub net: i64,
+    pub tax: i64,
+    pub gross_book: i64,
+    pub parts: Vec<Part>,
+    pub lines: Vec<EntryLine>,
+}
+
+impl Plan {
+    /// Whether the document is worth nothing: it is booked without an
+    /// entry.
+    pub fn is_zero(&self) -> bool {
+        self.net == 0 && self.tax == 0
+    }
+}
+
+/// Works out the booking of `doc` for a company in `company_country`, the
+/// document converted at `rate` from exponent `exp` to `book_exp`.
+///
+/// Fails with `Refused` when its net and VAT point in opposite directions
+/// (neither a bill nor a credit), or an amount is too large to book.
+pub(super) fn plan(
+    doc: &Document,
+    company_country: &str,
+    rate: Decimal,
+    exp: u8,
+    book_exp: u8,
+) -> Result<Plan> {
+    let sign = if doc.type_code.is_credit() { -1 } else { 1 };
+    let (net, tax) = (sign * doc.net, sign * doc.tax);
+    let gross = net + tax;
+    let kind = if gross < 0 {
+        PurchaseKind::Credit
+    } else {
+        PurchaseKind::Bill
+    };
+    let consistent = match kind {
+        PurchaseKind::Bill => net >= 0 && tax >= 0,
+        PurchaseKind::Credit => net <= 0 && tax <= 0,
+    };
+    if !consistent {
+        return Err(Error::refused(format!(
+            "The document's net ({}) and VAT ({}) point in opposite directions; kontor books a bill or a credit, not both in one document. Ask the supplier for one of each.",
+            doc.amount(net),
+            doc.amount(tax)
+        )));
+    }
+    let gross_book = money::convert(gross, rate, exp, book_exp)?;
+    let tax_book = money::convert(tax, rate, exp, book_exp)?;
+    let net_book = gross_book - tax_book;
+    let seller = doc.seller.address.country.as_str();
+    let from_other_state =
+        seller != company_country && jurisdiction::in_eu(seller) && jurisdiction::in_eu(company_country);
+    let reverse_rate = jurisdiction::standard_vat_rate(company_country)
+        .and_then(Decimal::read_lenient);
+    let mut keyed: Vec<(String, i64, i64)> = Vec::new();
+    // Per tax key: the category and rate it stands for, and whether it is
+    // a reverse charge the buyer self-assesses.
+    let mut vats: Vec<(String, Vat, bool)> = Vec::new();
+    for entry in &doc.breakdown {
+        let reverse = entry.category == Category::AE;
+        let key_rate = match (reverse, reverse_rate) {
+            (true, Some(r)) => r,
+            _ => entry.rate,
+        };
+        let key = ledger::tax_key(entry.category.code(), &key_rate, from_other_state);
+        if !vats.iter().any(|(k, _, _)| *k == key) {
+            vats.push((
+                key.clone(),
+                Some((entry.category.code().to_string(), entry.rate)),
+                reverse,
+            ));
+        }
+        keyed.push((key, sign * entry.base, sign * entry.amount));
+    }
+    if keyed.is_empty() {
+        keyed.push((String::new(), net, tax));
+        vats.push((String::new(), None, false));
+    }
+    let book = ledger::split_by_key(&keyed, rate, exp, book_exp, net_book, tax_book)?;
+    let mut parts = Vec::with_capacity(book.len());
+    for (key, base_book, amount_book) in book {
+        let (vat, reverse) = vats
+            .iter()
+            .find(|(k, _, _)| *k == key)
+            .map(|(_, v, r)| (v.clone(), *r))
+            .unwrap_or((None, false));
+        let (base, amount) = keyed
+            .iter()
+            .filter(|(k, _, _)| *k == key)
+            .fold((0, 0), |(b, a), (_, base, amount)| (b + base, a + amount));
+        let reverse_book = match (reverse, reverse_rate) {
+            (true, Some(r)) => money::percent_of(base_book, r)?,
+            _ => 0,
+        };
+        parts.push(Part {
+            key,
+            vat,
+            base,
+            amount,
+            base_book,
+            amount_book,
+            reverse_book,
+        });
+    }
+    let lines = doc
+        .lines
+        .iter()
+        .map(|l| EntryLine {
+            line_id: l.id.clone(),
+            description: l.name.clone(),
+            quantity: l.quantity,
+            unit: l.unit.clone(),
+            unit_price: l.price,
+            net: sign * l.net,
+            category: l.category.code().to_string(),
+            rate: l.rate,
+        })
+        .collect();
+    if net_book + tax_book != gross_book {
+        return Err(Error::internal("a received bill's parts do not add up"));
+    }
+    Ok(Plan {
+        kind,
+        net,
+        tax,
+        gross_book,
+        parts,
+        lines,
+    })
+}
+
+/// The supplier particulars a received document names.
+pub(super) fn particulars<'a>(received: &'a Received, fallback: &CountryCode) -> SupplierParticulars<'a> {
+    let seller = &received.document.seller;
+    SupplierParticulars {
+        name: &seller.name,
+        street: seller.address.street.as_deref(),
+        postal_code: seller.address.postal_code.as_deref(),
+        city: seller.address.city.as_deref(),
+        country: CountryCode::parse("country", &seller.address.country)
+            .unwrap_or_else(|_| fallback.clone()),
+        vat_id: seller.vat_id.as_deref(),
+        email: seller.contact.email.as_deref(),
+        electronic_address: seller
+            .electronic_address
+            .as_ref()
+            .map(|a| format!("{}:{}", a.scheme, a.value)),
+        iban: received
+            .document
+            .transfer
+            .as_ref()
+            .map(|t| t.iban.as_str())
+            .filter(|iban| Iban::parse("iban", iban).is_ok()),
+    }
+}

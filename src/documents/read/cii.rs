@@ -1,0 +1,454 @@
+//! Reading UN/CEFACT Cross Industry Invoice D16B (`rsm:CrossIndustryInvoice`:
+//! XRechnung, Factur-X and ZUGFeRD 2.x in the profiles EN 16931 and
+//! EXTENDED) and, as far as it maps, ZUGFeRD 1.0's
+//! `rsm:CrossIndustryDocument`, whose aggregates carry older names (each
+//! step below names both) into the one model. Lines of EXTENDED marked
+//! `INFORMATION` are not part of the invoice's sums and are left out.
+
+use jiff::civil::Date;
+
+use super::terms::{accounting_tax, compact, text, type_code, AllowanceParts, Terms};
+use super::tree::{Node, Refusal};
+use crate::documents::verdict::Finding;
+use crate::documents::{
+    AccountingTax, Address, Breakdown, Card, Contact, DirectDebit, Document, ElectronicAddress,
+    Line, Note, Party, PaymentMeans, Period, Preceding, Transfer,
+};
+use crate::rules::money::Decimal;
+
+/// The CII D16B namespace of the root element.
+pub const NAMESPACE: &str = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100";
+/// ZUGFeRD 1.0's namespace.
+pub const NAMESPACE_ZUGFERD_1: &str = "urn:ferd:CrossIndustryDocument:invoice:1p0";
+
+const CONTEXT: &[&str] = &["ExchangedDocumentContext", "SpecifiedExchangedDocumentContext"];
+const HEADER: &[&str] = &["ExchangedDocument", "HeaderExchangedDocument"];
+const TRANSACTION: &[&str] = &["SupplyChainTradeTransaction", "SpecifiedSupplyChainTradeTransaction"];
+const AGREEMENT: &[&str] = &["ApplicableHeaderTradeAgreement", "ApplicableSupplyChainTradeAgreement"];
+const DELIVERY: &[&str] = &["ApplicableHeaderTradeDelivery", "ApplicableSupplyChainTradeDelivery"];
+const SETTLEMENT: &[&str] = &["ApplicableHeaderTradeSettlement", "ApplicableSupplyChainTradeSettlement"];
+const SUMMATION: &[&str] = &[
+    "SpecifiedTradeSettlementHeaderMonetarySummation",
+    "SpecifiedTradeSettlementMonetarySummation",
+];
+const LINE_AGREEMENT: &[&str] = &["SpecifiedLineTradeAgreement", "SpecifiedSupplyChainTradeAgreement"];
+const LINE_DELIVERY: &[&str] = &["SpecifiedLineTradeDelivery", "SpecifiedSupplyChainTradeDelivery"];
+const LINE_SETTLEMENT: &[&str] = &["SpecifiedLineTradeSettlement", "SpecifiedSupplyChainTradeSettlement"];
+const LINE_SUMMATION: &[&str] = &[
+    "SpecifiedTradeSettlementLineMonetarySummation",
+    "SpecifiedTradeSettlementMonetarySummation",
+];
+const RATE: &[&str] = &["RateApplicablePercent", "ApplicablePercent"];
+
+fn step<'a>(node: Option<&'a Node>, names: &[&str]) -> Option<&'a Node> {
+    node?.child_of(names)
+}
+
+/// Reads a CII document; a document without an issue date is dated
+/// `received_on` (and says so in its findings).
+///
+/// Fails with a `Refusal` when its currency is missing or unknown.
+pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), Refusal> {
+    let header = root.child_of(HEADER);
+    let transaction = root.child_of(TRANSACTION);
+    let agreement = step(transaction, AGREEMENT);
+    let delivery = step(transaction, DELIVERY);
+    let settlement = step(transaction, SETTLEMENT);
+    let summation = step(settlement, SUMMATION);
+    let (mut t, currency) = Terms::new(text(settlement, &["InvoiceCurrencyCode"]).as_deref())?;
+
+    let specification = root
+        .child_of(CONTEXT)
+        .and_then(|c| c.text_at(&["GuidelineSpecifiedDocumentContextParameter", "ID"]))
+        .map(str::to_string);
+    if specification.is_none() {
+        t.find("BR-01", "the specification identifier (BT-24) is missing");
+    }
+    let number = text(header, &["ID"]).unwrap_or_default();
+    let type_code = type_code(&mut t, text(header, &["TypeCode"]));
+    let issued_on = match t.date(header.and_then(|h| h.child("IssueDateTime")), "BT-2") {
+        Some(day) => day,
+        None => {
+            t.find(
+                "BR-03",
+                format!("the issue date (BT-2) is missing or unreadable; the document is dated the day it arrived, {received_on}"),
+            );
+            received_on
+        }
+    };
+    let notes = header
+        .map(|h| {
+            h.all("IncludedNote")
+                .filter_map(|n| {
+                    let text: Vec<&str> = n.all("Content").filter_map(Node::value).collect();
+                    (!text.is_empty()).then(|| Note {
+                        subject: n.string_at(&["SubjectCode"]),
+                        text: text.join("\n"),
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+
+    let seller = agreement.and_then(|a| a.child("SellerTradeParty"));
+    let buyer = agreement.and_then(|a| a.child("BuyerTradeParty"));
+    if seller.and_then(|s| s.child("PostalTradeAddress")).is_none() {
+        t.find("BR-08", "the seller's postal address (BG-5) is missing");
+    }
+    if buyer.and_then(|b| b.child("PostalTradeAddress")).is_none() {
+        t.find("BR-10", "the buyer's postal address (BG-8) is missing");
+    }
+
+    let mut lines = Vec::new();
+    if let Some(transaction) = transaction {
+        for (n, item) in transaction.all("IncludedSupplyChainTradeLineItem").enumerate() {
+            let status = item.text_at(&["AssociatedDocumentLineDocument", "LineStatusReasonCode"]);
+            if status == Some("INFORMATION") {
+                continue;
+            }
+            lines.push(line(&mut t, item, n + 1));
+        }
+    }
+
+    let means = settlement
+        .map(|s| s.all("SpecifiedTradeSettlementPaymentMeans").collect::<Vec<_>>())
+        .unwrap_or_default();
+    let first_means = means.first().copied();
+    let account = means
+        .iter()
+        .find_map(|m| m.child("PayeePartyCreditorFinancialAccount").map(|a| (m, a)));
+    let transfer = account.and_then(|(m, a)| {
+        let iban = a
+            .text_at(&["IBANID"])
+            .or_else(|| a.text_at(&["ProprietaryID"]))?;
+        Some(Transfer {
+            iban: compact(iban),
+            bic: m.string_at(&["PayeeSpecifiedCreditorFinancialInstitution", "BICID"]),
+            account_holder: a.string_at(&["AccountName"]),
+        })
+    });
+    let card = first_means
+        .and_then(|m| m.child("ApplicableTradeSettlementFinancialCard"))
+        .and_then(|c| {
+            Some(Card {
+                number: c.string_at(&["ID"])?,
+                holder: c.string_at(&["CardholderName"]),
+            })
+        });
+    let terms_nodes: Vec<&Node> = settlement
+        .map(|s| s.all("SpecifiedTradePaymentTerms").collect())
+        .unwrap_or_default();
+    let mandate = terms_nodes.iter().find_map(|n| n.string_at(&["DirectDebitMandateID"]));
+    let creditor_id = text(settlement, &["CreditorReferenceID"]);
+    let debited = means
+        .iter()
+        .find_map(|m| m.string_at(&["PayerPartyDebtorFinancialAccount", "IBANID"]));
+    let direct_debit = (mandate.is_some() || creditor_id.is_some() || debited.is_some()).then(|| DirectDebit {
+        mandate,
+        creditor_id,
+        account: debited.map(|a| compact(&a)),
+    });
+    let payment_terms: Vec<&str> = terms_nodes
+        .iter()
+        .flat_map(|n| n.all("Description"))
+        .filter_map(Node::value)
+        .collect();
+    let due_on = terms_nodes
+        .iter()
+        .find_map(|n| n.child("DueDateDateTime"))
+        .and_then(|d| t.date(Some(d), "BT-9"));
+
+    let breakdown = settlement
+        .map(|s| s.all("ApplicableTradeTax").collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .map(|tax| breakdown(&mut t, tax))
+        .collect();
+    let allowances = settlement
+        .map(|s| s.all("SpecifiedTradeAllowanceCharge").collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .map(|x| {
+            let category = x.child("CategoryTradeTax");
+            let parts = AllowanceParts {
+                category: category
+                    .and_then(|c| c.text_at(&["CategoryCode"]))
+                    .map(|code| (code, category.and_then(|c| c.child_of(RATE)))),
+                ..allowance_parts(x)
+            };
+            t.allowance_charge(parts, "the document")
+        })
+        .collect();
+
+    let tax_currency = text(settlement, &["TaxCurrencyCode"]).filter(|c| *c != currency);
+    let (tax, accounting_tax) = tax_totals(&mut t, summation, &currency, tax_currency.as_deref());
+    let amount = |t: &mut Terms, name: &str, term: &'static str| t.amount(summation.and_then(|s| s.child(name)), term);
+    let line_total = t.required_amount(summation.and_then(|s| s.child("LineTotalAmount")), "BT-106", "BR-12", "the sum of the line nets");
+    let net = t.required_amount(summation.and_then(|s| s.child("TaxBasisTotalAmount")), "BT-109", "BR-13", "the total without VAT");
+    let gross = t.required_amount(summation.and_then(|s| s.child("GrandTotalAmount")), "BT-112", "BR-14", "the total with VAT");
+    let due = t.required_amount(summation.and_then(|s| s.child("DuePayableAmount")), "BT-115", "BR-15", "the amount due");
+    let allowance_total = amount(&mut t, "AllowanceTotalAmount", "BT-107").unwrap_or(0);
+    let charge_total = amount(&mut t, "ChargeTotalAmount", "BT-108").unwrap_or(0);
+    let paid = amount(&mut t, "TotalPrepaidAmount", "BT-113").unwrap_or(0);
+    let rounding = amount(&mut t, "RoundingAmount", "BT-114").unwrap_or(0);
+
+    let preceding = settlement
+        .and_then(|s| s.child("InvoiceReferencedDocument"))
+        .and_then(|r| {
+            Some(Preceding {
+                number: r.string_at(&["IssuerAssignedID"])?,
+                issued_on: t.date(r.child("FormattedIssueDateTime"), "BT-26"),
+            })
+        });
+    let attachments = agreement
+        .map(|a| a.all("AdditionalReferencedDocument").collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|d| !matches!(d.text_at(&["TypeCode"]), Some("130") | Some("50")))
+        .map(|d| {
+            t.attachment(
+                d.child("IssuerAssignedID"),
+                d.child("Name"),
+                d.child("URIID"),
+                d.child("AttachmentBinaryObject"),
+            )
+        })
+        .collect();
+
+    let exponent = t.exponent;
+    let document = Document {
+        type_code,
+        number,
+        issued_on,
+        specification,
+        currency,
+        exponent,
+        accounting_tax,
+        due_on,
+        payment_terms: (!payment_terms.is_empty()).then(|| payment_terms.join("\n")),
+        buyer_reference: text(agreement, &["BuyerReference"]),
+        order_reference: text(agreement, &["BuyerOrderReferencedDocument", "IssuerAssignedID"]),
+        contract_reference: text(agreement, &["ContractReferencedDocument", "IssuerAssignedID"]),
+        project_reference: text(agreement, &["SpecifiedProcuringProject", "ID"]),
+        preceding,
+        delivered_on: delivery
+            .and_then(|d| d.at(&["ActualDeliverySupplyChainEvent", "OccurrenceDateTime"]))
+            .and_then(|d| t.date(Some(d), "BT-72")),
+        deliver_to: delivery
+            .and_then(|d| d.at(&["ShipToTradeParty", "PostalTradeAddress"]))
+            .map(address),
+        period: settlement
+            .and_then(|s| s.child("BillingSpecifiedPeriod"))
+            .and_then(|p| period(&mut t, p)),
+        notes,
+        seller: seller.map(party).unwrap_or_default(),
+        buyer: buyer.map(party).unwrap_or_default(),
+        payee: text(settlement, &["PayeeTradeParty", "Name"]),
+        payment_means: first_means.and_then(|m| {
+            Some(PaymentMeans {
+                code: m.string_at(&["TypeCode"])?,
+                text: m.string_at(&["Information"]),
+            })
+        }),
+        payment_reference: text(settlement, &["PaymentReference"]),
+        transfer,
+        card,
+        direct_debit,
+        lines,
+        allowances,
+        breakdown,
+        attachments,
+        line_total,
+        allowance_total,
+        charge_total,
+        net,
+        tax,
+        gross,
+        paid,
+        rounding,
+        due,
+    };
+    Ok((document, t.finish()))
+}
+
+/// BT-110 in the document's currency and BT-111 in the tax currency, told
+/// apart by their `currencyID`.
+fn tax_totals(
+    t: &mut Terms,
+    summation: Option<&Node>,
+    currency: &str,
+    tax_currency: Option<&str>,
+) -> (i64, Option<AccountingTax>) {
+    let mut tax = None;
+    let mut accounting = None;
+    for total in summation.into_iter().flat_map(|s| s.all("TaxTotalAmount")) {
+        let id = total.attribute("currencyID");
+        if id.is_none_or(|c| c == currency) && tax.is_none() {
+            tax = t.amount(Some(total), "BT-110");
+        } else if id.is_some() && id == tax_currency {
+            accounting = accounting_tax(t, total, id.unwrap_or_default());
+        }
+    }
+    (tax.unwrap_or(0), accounting)
+}
+
+fn allowance_parts(x: &Node) -> AllowanceParts<'_> {
+    AllowanceParts {
+        indicator: x.text_at(&["ChargeIndicator", "Indicator"]),
+        amount: x.child("ActualAmount"),
+        base: x.child("BasisAmount"),
+        percent: x.child("CalculationPercent"),
+        reason: x.child("Reason"),
+        reason_code: x.child("ReasonCode"),
+        category: None,
+    }
+}
+
+fn line(t: &mut Terms, item: &Node, n: usize) -> Line {
+    let place = format!("line {n}");
+    let document = item.child("AssociatedDocumentLineDocument");
+    let product = item.child("SpecifiedTradeProduct");
+    let agreement = item.child_of(LINE_AGREEMENT);
+    let delivery = item.child_of(LINE_DELIVERY);
+    let settlement = item.child_of(LINE_SETTLEMENT);
+    let net_price = agreement.and_then(|a| a.child("NetPriceProductTradePrice"));
+    let gross_price = agreement.and_then(|a| a.child("GrossPriceProductTradePrice"));
+    let quantity_node = delivery.and_then(|d| d.child("BilledQuantity"));
+    let tax = settlement.and_then(|s| s.child("ApplicableTradeTax"));
+
+    let id = text(document, &["LineID"]).unwrap_or_default();
+    let name = text(product, &["Name"]).unwrap_or_default();
+    let quantity = t.decimal(quantity_node, "BT-129");
+    if quantity.is_none() {
+        t.find("BR-22", format!("{place}: the invoiced quantity (BT-129) is missing"));
+    }
+    let unit = quantity_node.and_then(|q| q.attribute("unitCode")).unwrap_or_default().to_string();
+    let price = t.decimal(net_price.and_then(|p| p.child("ChargeAmount")), "BT-146");
+    if price.is_none() {
+        t.find("BR-26", format!("{place}: the item's net price (BT-146) is missing"));
+    }
+    let net_node = settlement
+        .and_then(|s| s.child_of(LINE_SUMMATION))
+        .and_then(|s| s.child("LineTotalAmount"));
+    let net = t.required_amount(net_node, "BT-131", "BR-24", &format!("{place}: the line's net amount"));
+    let category = t.category(
+        tax.and_then(|x| x.text_at(&["CategoryCode"])),
+        "BT-151",
+        "BR-CO-04",
+        &place,
+    );
+    let rate = t.rate(tax.and_then(|x| x.child_of(RATE)), "BT-152");
+    let allowances = settlement
+        .map(|s| s.all("SpecifiedTradeAllowanceCharge").collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .map(|x| t.allowance_charge(allowance_parts(x), &place))
+        .collect();
+    Line {
+        id,
+        name,
+        description: text(product, &["Description"]),
+        note: text(document, &["IncludedNote", "Content"]),
+        seller_item_id: text(product, &["SellerAssignedID"]),
+        order_line: text(agreement, &["BuyerOrderReferencedDocument", "LineID"]),
+        quantity: quantity.unwrap_or(Decimal::from_int(0)),
+        unit,
+        price: price.unwrap_or(Decimal::from_int(0)),
+        gross_price: t.decimal(gross_price.and_then(|p| p.child("ChargeAmount")), "BT-148"),
+        base_quantity: t.decimal(
+            net_price
+                .and_then(|p| p.child("BasisQuantity"))
+                .or_else(|| gross_price.and_then(|p| p.child("BasisQuantity"))),
+            "BT-149",
+        ),
+        allowances,
+        period: settlement
+            .and_then(|s| s.child("BillingSpecifiedPeriod"))
+            .and_then(|p| period(t, p)),
+        net,
+        category,
+        rate,
+    }
+}
+
+fn breakdown(t: &mut Terms, tax: &Node) -> Breakdown {
+    let code = tax.text_at(&["CategoryCode"]);
+    let category = t.category(code, "BT-118", "BR-47", "the VAT breakdown");
+    let base = t.required_amount(tax.child("BasisAmount"), "BT-116", "BR-45", "a breakdown's taxable amount");
+    let amount = t.required_amount(tax.child("CalculatedAmount"), "BT-117", "BR-46", "a breakdown's VAT");
+    let rate_node = tax.child_of(RATE);
+    if rate_node.is_none() && category != crate::documents::Category::O {
+        t.find("BR-48", format!("the breakdown of category {} has no rate (BT-119)", category.code()));
+    }
+    Breakdown {
+        category,
+        rate: t.rate(rate_node, "BT-119"),
+        base,
+        amount,
+        reason: tax.string_at(&["ExemptionReason"]),
+        reason_code: tax.string_at(&["ExemptionReasonCode"]),
+    }
+}
+
+fn period(t: &mut Terms, node: &Node) -> Option<Period> {
+    let from = t.date(node.child("StartDateTime"), "BT-73");
+    let to = t.date(node.child("EndDateTime"), "BT-74");
+    (from.is_some() || to.is_some()).then_some(Period { from, to })
+}
+
+fn address(node: &Node) -> Address {
+    Address {
+        street: node.string_at(&["LineOne"]),
+        additional: node.string_at(&["LineTwo"]),
+        line_three: node.string_at(&["LineThree"]),
+        postal_code: node.string_at(&["PostcodeCode"]),
+        city: node.string_at(&["CityName"]),
+        subdivision: node.string_at(&["CountrySubDivisionName"]),
+        country: node.string_at(&["CountryID"]).unwrap_or_default(),
+    }
+}
+
+fn party(node: &Node) -> Party {
+    let registrations = |scheme: &str| {
+        node.all("SpecifiedTaxRegistration")
+            .filter_map(|r| r.child("ID"))
+            .find(|id| id.attribute("schemeID") == Some(scheme))
+            .and_then(Node::value)
+            .map(compact)
+    };
+    let contact = node.child("DefinedTradeContact");
+    Party {
+        name: node.string_at(&["Name"]).unwrap_or_default(),
+        trading_name: node.string_at(&["SpecifiedLegalOrganization", "TradingBusinessName"]),
+        identifier: node
+            .text_at(&["ID"])
+            .or_else(|| node.text_at(&["GlobalID"]))
+            .map(str::to_string),
+        address: node.child("PostalTradeAddress").map(address).unwrap_or_default(),
+        vat_id: registrations("VA"),
+        tax_number: node
+            .all("SpecifiedTaxRegistration")
+            .filter_map(|r| r.child("ID"))
+            .find(|id| id.attribute("schemeID") == Some("FC"))
+            .and_then(Node::value)
+            .map(str::to_string),
+        registration: node.string_at(&["SpecifiedLegalOrganization", "ID"]),
+        legal_info: node.string_at(&["Description"]),
+        electronic_address: node
+            .at(&["URIUniversalCommunication", "URIID"])
+            .and_then(|u| {
+                Some(ElectronicAddress {
+                    scheme: u.attribute("schemeID").unwrap_or_default().to_string(),
+                    value: u.value()?.to_string(),
+                })
+            }),
+        contact: Contact {
+            name: contact.and_then(|c| {
+                c.string_at(&["PersonName"])
+                    .or_else(|| c.string_at(&["DepartmentName"]))
+            }),
+            phone: text(contact, &["TelephoneUniversalCommunication", "CompleteNumber"]),
+            email: text(contact, &["EmailURIUniversalCommunication", "URIID"]),
+        },
+    }
+}

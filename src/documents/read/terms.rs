@@ -1,0 +1,318 @@
+//! Reading single terms of a received document: amounts in the document's
+//! currency, exact decimals, dates in either syntax's form, codes and
+//! texts. A term that is there but unreadable, or has more decimals than
+//! its currency, becomes a finding (the document is kept and shown), never
+//! a guess; what the readers need but cannot do without is a `Refusal`.
+
+use base64::Engine;
+use jiff::civil::Date;
+
+use super::tree::{Node, Refusal};
+use crate::documents::verdict::{Finding, Findings, Subject};
+use crate::documents::{AccountingTax, AllowanceCharge, Attachment, Category, EmbeddedFile, TypeCode};
+use crate::rules::iso::Currency;
+use crate::rules::money::Decimal;
+
+/// The reading of one document: its currency's exponent and what was found
+/// wrong on the way.
+pub struct Terms {
+    pub exponent: u8,
+    pub findings: Findings,
+}
+
+impl Terms {
+    /// Reads the document currency (BT-5) the amounts are in.
+    ///
+    /// Fails with a `Refusal` when it is missing or not an ISO 4217 code:
+    /// without it no amount can be read.
+    pub fn new(currency: Option<&str>) -> Result<(Terms, String), Refusal> {
+        let Some(code) = currency else {
+            return Err(Refusal::new(
+                "The document names no currency (BT-5), so none of its amounts can be read.",
+            ));
+        };
+        let currency = Currency::parse("currency", code).map_err(|_| {
+            Refusal::new(format!(
+                "The document's currency {code:?} is not an ISO 4217 code, so none of its amounts can be read."
+            ))
+        })?;
+        Ok((
+            Terms {
+                exponent: currency.exponent(),
+                findings: Findings::new(),
+            },
+            currency.as_str().to_string(),
+        ))
+    }
+
+    /// Notes a broken rule.
+    pub fn find(&mut self, rule: &'static str, problem: impl Into<String>) {
+        self.findings.add(rule, Subject::Figures, problem);
+    }
+
+    /// An amount (BT-`term`) in minor units; `None` when absent. An
+    /// unreadable one is a finding and reads as absent; one with more
+    /// decimals than the currency is rounded half away from zero, with its
+    /// decimal rule's finding.
+    pub fn amount(&mut self, node: Option<&Node>, term: &'static str) -> Option<i64> {
+        let text = node?.value()?;
+        let Some(value) = Decimal::read_lenient(text) else {
+            self.find(
+                "SCHEMA",
+                format!("{term} is not an amount: {text:?}"),
+            );
+            return None;
+        };
+        match value.to_minor(self.exponent) {
+            Some(minor) => Some(minor),
+            None => {
+                let rounded = value.round_to_minor(self.exponent);
+                if rounded.is_none() {
+                    self.find("SCHEMA", format!("{term} is too large: {text}"));
+                    return None;
+                }
+                self.find(
+                    decimal_rule(term),
+                    format!(
+                        "{term} has more decimals ({text}) than its currency; it is read rounded"
+                    ),
+                );
+                rounded
+            }
+        }
+    }
+
+    /// A mandatory amount: absent, it is a finding of `rule` and reads 0.
+    pub fn required_amount(
+        &mut self,
+        node: Option<&Node>,
+        term: &'static str,
+        rule: &'static str,
+        what: &str,
+    ) -> i64 {
+        match self.amount(node, term) {
+            Some(minor) => minor,
+            None => {
+                if node.and_then(Node::value).is_none() {
+                    self.find(rule, format!("{what} ({term}) is missing"));
+                }
+                0
+            }
+        }
+    }
+
+    /// An exact decimal (a quantity, a price, a rate); an unreadable one is
+    /// a finding and reads as absent.
+    pub fn decimal(&mut self, node: Option<&Node>, term: &'static str) -> Option<Decimal> {
+        let text = node?.value()?;
+        let value = Decimal::read_lenient(text);
+        if value.is_none() {
+            self.find("SCHEMA", format!("{term} is not a number: {text:?}"));
+        }
+        value
+    }
+
+    /// A date as CII writes it (`DateTimeString` with format 102,
+    /// `YYYYMMDD`) or UBL (`YYYY-MM-DD`, a time zone ignored).
+    pub fn date(&mut self, node: Option<&Node>, term: &'static str) -> Option<Date> {
+        let node = node?;
+        let (text, format) = match node.child("DateTimeString") {
+            Some(inner) => (inner.value()?, inner.attribute("format")),
+            None => (node.value()?, None),
+        };
+        let parsed = match format {
+            Some("102") | None if text.len() == 8 && text.bytes().all(|b| b.is_ascii_digit()) => {
+                Date::strptime("%Y%m%d", text).ok()
+            }
+            None => text
+                .get(..10)
+                .and_then(|day| Date::strptime("%Y-%m-%d", day).ok()),
+            Some(_) => None,
+        };
+        if parsed.is_none() {
+            self.find(
+                "SCHEMA",
+                format!("{term} is not a date kontor reads: {text:?}"),
+            );
+        }
+        parsed
+    }
+
+    /// A VAT category code (BT-151, BT-118, BT-95, BT-102): an unknown
+    /// one is a finding of the code list and of `rule`, read as O.
+    pub fn category(&mut self, code: Option<&str>, term: &'static str, rule: &'static str, place: &str) -> Category {
+        match code.and_then(Category::read_received) {
+            Some(category) => category,
+            None => {
+                match code {
+                    Some(code) => self.find(
+                        "BR-CL-18",
+                        format!("{place}: the VAT category {code:?} ({term}) is not on EN 16931's list; it is read as O"),
+                    ),
+                    None => self.find(
+                        rule,
+                        format!("{place}: the VAT category ({term}) is missing; it is read as O"),
+                    ),
+                }
+                Category::O
+            }
+        }
+    }
+
+    /// A VAT rate; absent it reads 0 (O carries none).
+    pub fn rate(&mut self, node: Option<&Node>, term: &'static str) -> Decimal {
+        self.decimal(node, term).unwrap_or(Decimal::from_int(0))
+    }
+
+    /// An allowance or charge from its parts, as both syntaxes name them.
+    pub fn allowance_charge(&mut self, x: AllowanceParts<'_>, place: &str) -> AllowanceCharge {
+        let charge = x
+            .indicator
+            .is_some_and(|t| t.trim().eq_ignore_ascii_case("true") || t.trim() == "1");
+        let amount = self.amount(x.amount, "the allowance or charge amount");
+        if amount.is_none() {
+            self.find(
+                if charge { "BR-36" } else { "BR-31" },
+                format!(
+                    "{place}: an {} has no amount",
+                    if charge { "charge" } else { "allowance" }
+                ),
+            );
+        }
+        let vat = x.category.map(|(code, rate)| {
+            let category = self.category(Some(code), "BT-95", "BR-32", place);
+            (category, self.rate(rate, "BT-96"))
+        });
+        AllowanceCharge {
+            charge,
+            amount: amount.unwrap_or(0),
+            base: self.amount(x.base, "the allowance or charge base"),
+            percent: self.decimal(x.percent, "the allowance or charge percentage"),
+            reason: x.reason.and_then(Node::value).map(str::to_string),
+            reason_code: x.reason_code.and_then(Node::value).map(str::to_string),
+            vat,
+        }
+    }
+
+    /// BG-24: an attachment with its embedded file decoded from base64.
+    pub fn attachment(
+        &mut self,
+        id: Option<&Node>,
+        description: Option<&Node>,
+        uri: Option<&Node>,
+        binary: Option<&Node>,
+    ) -> Attachment {
+        let file = binary.and_then(|b| {
+            let text = b.value()?;
+            let compact: String = text.split_ascii_whitespace().collect();
+            match base64::engine::general_purpose::STANDARD.decode(compact.as_bytes()) {
+                Ok(bytes) => Some(EmbeddedFile {
+                    name: b.attribute("filename").unwrap_or("attachment").to_string(),
+                    mime: b
+                        .attribute("mimeCode")
+                        .unwrap_or("application/octet-stream")
+                        .to_string(),
+                    bytes,
+                }),
+                Err(_) => {
+                    self.find(
+                        "SCHEMA",
+                        "an attached document (BT-125) is not readable base64",
+                    );
+                    None
+                }
+            }
+        });
+        let id = id.and_then(Node::value).unwrap_or_default().to_string();
+        if id.is_empty() {
+            self.find("BR-52", "an attached document has no identifier (BT-122)");
+        }
+        Attachment {
+            id,
+            description: description.and_then(Node::value).map(str::to_string),
+            uri: uri.and_then(Node::value).map(str::to_string),
+            file,
+        }
+    }
+
+    pub fn finish(self) -> Vec<Finding> {
+        self.findings.into_vec()
+    }
+}
+
+/// The elements of an allowance or charge, found by the syntax's reader.
+#[derive(Default)]
+pub struct AllowanceParts<'a> {
+    pub indicator: Option<&'a str>,
+    pub amount: Option<&'a Node>,
+    pub base: Option<&'a Node>,
+    pub percent: Option<&'a Node>,
+    pub reason: Option<&'a Node>,
+    pub reason_code: Option<&'a Node>,
+    /// The VAT category code and the rate's element, document level only.
+    pub category: Option<(&'a str, Option<&'a Node>)>,
+}
+
+/// The decimal rule of an amount's term (BR-DEC-…): at most two decimals.
+fn decimal_rule(term: &str) -> &'static str {
+    match term {
+        "BT-106" => "BR-DEC-09",
+        "BT-107" => "BR-DEC-10",
+        "BT-108" => "BR-DEC-11",
+        "BT-109" => "BR-DEC-12",
+        "BT-110" => "BR-DEC-13",
+        "BT-112" => "BR-DEC-14",
+        "BT-113" => "BR-DEC-16",
+        "BT-114" => "BR-DEC-17",
+        "BT-115" => "BR-DEC-18",
+        "BT-116" => "BR-DEC-19",
+        "BT-117" => "BR-DEC-20",
+        "BT-131" => "BR-DEC-23",
+        _ => "BR-DEC",
+    }
+}
+
+/// Text of the first element down `path` under `node`, owned.
+pub fn text(node: Option<&Node>, path: &[&str]) -> Option<String> {
+    node?.string_at(path)
+}
+
+/// BT-3: absent it is an invoice (BR-04); a code that is no number of
+/// UNTDID 1001 reads as an invoice too, with its code-list finding.
+pub fn type_code(t: &mut Terms, code: Option<String>) -> TypeCode {
+    match code {
+        None => {
+            t.find("BR-04", "the invoice type code (BT-3) is missing; it is read as 380, an invoice");
+            TypeCode::Invoice
+        }
+        Some(code) => match code.parse::<u16>() {
+            Ok(n) if n > 0 && n < 1000 => TypeCode::of(n),
+            _ => {
+                t.find(
+                    "BR-CL-01",
+                    format!("the invoice type code {code:?} is not a code of UNTDID 1001; it is read as 380, an invoice"),
+                );
+                TypeCode::Invoice
+            }
+        },
+    }
+}
+
+/// BT-111: the VAT in the accounting currency.
+pub fn accounting_tax(t: &mut Terms, node: &Node, currency: &str) -> Option<AccountingTax> {
+    let exponent = Currency::parse("currency", currency).ok()?.exponent();
+    let value = t.decimal(Some(node), "BT-111")?;
+    Some(AccountingTax {
+        currency: currency.to_string(),
+        exponent,
+        amount: value.round_to_minor(exponent)?,
+    })
+}
+
+/// An identifier without its spaces, upper case (a VAT id, an IBAN).
+pub fn compact(text: &str) -> String {
+    text.chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_uppercase()
+}

@@ -1,0 +1,343 @@
+//! The received e-invoices of the Bills screen: the upload (one or many
+//! files, `POST /bills/received` as multipart form data), the list of what
+//! was received with its state (received, booked, refused), one received
+//! invoice as a person reads it (`received::document`, in the reader's
+//! language, for every syntax alike) with its verdict, the original file
+//! and the attached files to download, and the person's decision: book it
+//! (with a rate for another currency) or refuse it with a reason. The
+//! books' `received::receive`, `book` and `refuse` do the acts, as the
+//! console's `purchase receive | book | refuse` do.
+
+use hyper::StatusCode;
+use maud::{html, Markup};
+
+use super::context::Ctx;
+use super::form::{Acted, Form, FormField, Problems, Reading};
+use super::history;
+use super::page::{csrf, may_act, money, pager, screen, screen_with, security_headers, see_other, Screen};
+use super::received as view;
+use crate::access::people::Capability;
+use crate::books::audit;
+use crate::books::received::{self, BillState, BillView, Channel, Incoming, Receipt};
+use crate::error::{Error, Result};
+use crate::http::app::Answer;
+use crate::http::screens::visit::RECEIVED_UPLOAD;
+use crate::rules::locale::{self, Lang};
+
+/// Booking: the rate, for a bill in another currency.
+const BOOK: Form = Form::new(&[FormField::text(
+    "rate",
+    "Rate (book currency per unit of the bill's)",
+    "Kurs (Buchwährung je Einheit der Rechnungswährung)",
+    20,
+)
+.hint("Only for a bill in another currency", "Nur für eine Rechnung in anderer Währung")])
+.wrong_state_above();
+
+/// Refusing: the reason, for the supplier and the history.
+const REFUSE: Form = Form::new(&[FormField::text(
+    "reason",
+    "Reason",
+    "Grund",
+    received::MAX_REASON,
+)
+.required()])
+.wrong_state_above();
+
+fn state_name(lang: Lang, state: BillState) -> &'static str {
+    match state {
+        BillState::Received => lang.pick("to decide", "zu entscheiden"),
+        BillState::Booked => lang.pick("booked", "gebucht"),
+        BillState::Refused => lang.pick("refused", "abgelehnt"),
+    }
+}
+
+/// The upload form and the received e-invoices, for the Bills screen.
+///
+/// Fails only on a storage error.
+pub fn section(ctx: &Ctx) -> Result<Markup> {
+    let lang = ctx.lang;
+    let state = ctx.query.get("state").and_then(BillState::parse);
+    let page = received::list(ctx.conn, &ctx.session.tenant, state, ctx.paging())?;
+    let filter = |s: Option<BillState>, label: &str| {
+        let href = match s {
+            Some(s) => format!("/bills?state={}", s.as_str()),
+            None => "/bills".to_string(),
+        };
+        html! {
+            @if s == state { strong aria-current="page" { (label) } } @else { a href=(href) { (label) } }
+        }
+    };
+    Ok(html! {
+        section aria-labelledby="received-heading" {
+            h2 #received-heading { (lang.pick("Received e-invoices", "Empfangene E-Rechnungen")) }
+            @if may_act(ctx) {
+                form.stack method="post" action=(RECEIVED_UPLOAD) enctype="multipart/form-data" {
+                    (csrf(ctx))
+                    div.field {
+                        label for="files" { (lang.pick("E-invoices (XRechnung, Peppol UBL, ZUGFeRD/Factur-X PDF)", "E-Rechnungen (XRechnung, Peppol-UBL, ZUGFeRD/Factur-X-PDF)")) }
+                        input #files type="file" name="files" multiple accept=".xml,.pdf,application/xml,text/xml,application/pdf";
+                    }
+                    button type="submit" { (lang.pick("Receive", "Empfangen")) }
+                }
+            }
+            p.pages {
+                (filter(None, lang.pick("all", "alle")))
+                (filter(Some(BillState::Received), state_name(lang, BillState::Received)))
+                (filter(Some(BillState::Booked), state_name(lang, BillState::Booked)))
+                (filter(Some(BillState::Refused), state_name(lang, BillState::Refused)))
+            }
+            @if page.data.is_empty() {
+                p { (lang.pick("No e-invoice is received here.", "Hier ist keine E-Rechnung empfangen.")) }
+            } @else {
+                table {
+                    caption.visually-hidden { (lang.pick("Received e-invoices, newest first", "Empfangene E-Rechnungen, die neuesten zuerst")) }
+                    thead { tr {
+                        th scope="col" { (lang.pick("Supplier", "Lieferant")) }
+                        th scope="col" { (lang.pick("Number", "Nummer")) }
+                        th scope="col" { (lang.pick("Issued on", "Ausgestellt am")) }
+                        th scope="col" { (lang.pick("State", "Stand")) }
+                        th.amount scope="col" { (lang.pick("Amount due", "Zahlbetrag")) }
+                    } }
+                    tbody {
+                        @for b in &page.data {
+                            tr {
+                                td { a href=(format!("/bills/received/{}", b.id)) { (b.figures.supplier.name) } }
+                                td { (b.figures.number) }
+                                td { (locale::date(lang, b.figures.issued_on)) }
+                                td {
+                                    (state_name(lang, b.state))
+                                    @if !b.valid { " – " strong { (lang.pick("not a valid e-invoice", "keine gültige E-Rechnung")) } }
+                                }
+                                td.amount { (money(lang, &b.figures.payable)) }
+                            }
+                        }
+                    }
+                }
+                (pager(lang, &page, &|n| match state {
+                    Some(s) => format!("/bills?state={}&page={n}", s.as_str()),
+                    None => format!("/bills?page={n}"),
+                }, ("received e-invoices", "empfangene E-Rechnungen")))
+            }
+        }
+    })
+}
+
+/// POST /bills/received (multipart: `files`, one or many): each file
+/// received, and what became of each shown.
+pub fn upload(ctx: &Ctx) -> Result<Answer> {
+    ctx.must(Capability::Act)?;
+    let lang = ctx.lang;
+    let tenant = &ctx.session.tenant;
+    let files: Vec<_> = ctx.files.iter().filter(|f| !f.bytes.is_empty()).collect();
+    if files.is_empty() {
+        return Err(Error::invalid("files", "are missing: choose one or more e-invoices to receive"));
+    }
+    let mut receipts: Vec<Receipt> = Vec::with_capacity(files.len());
+    let person = ctx.session.person.email.clone();
+    for file in files {
+        let name = file.file_name.clone().unwrap_or_else(|| "upload".to_string());
+        receipts.push(ctx.write(|tx| {
+            received::receive(
+                tx,
+                tenant,
+                &ctx.actor(),
+                &Incoming {
+                    file_name: &name,
+                    bytes: &file.bytes,
+                    channel: Channel::Upload,
+                    channel_ref: Some(&person),
+                },
+            )
+        })?);
+    }
+    let content = html! {
+        ul.receipts {
+            @for r in &receipts {
+                li {
+                    strong { (r.file) } ": "
+                    @match (r.state, &r.id) {
+                        ("received", Some(id)) => {
+                            a href=(format!("/bills/received/{id}")) {
+                                @if let Some(f) = &r.figures { (f.supplier.name) " " (f.number) }
+                            }
+                            " – "
+                            @if r.booked { (lang.pick("received and booked", "empfangen und gebucht")) }
+                            @else if r.valid { (lang.pick("received", "empfangen")) }
+                            @else { (lang.pick("received, not a valid e-invoice", "empfangen, keine gültige E-Rechnung")) }
+                        }
+                        ("duplicate", _) => {
+                            (lang.pick("not received again: ", "nicht noch einmal empfangen: "))
+                            (r.refused.clone().unwrap_or_default())
+                            @if let Some(first) = &r.duplicate_of {
+                                " " a href=(format!("/bills/received/{first}")) { (lang.pick("the first", "die erste")) }
+                            }
+                        }
+                        _ => {
+                            (lang.pick("refused: ", "abgelehnt: ")) (r.refused.clone().unwrap_or_default())
+                        }
+                    }
+                }
+            }
+        }
+        p { a href="/bills" { (lang.pick("All bills", "Alle Eingangsrechnungen")) } }
+    };
+    Ok(screen(ctx, Screen::Bills, lang.pick("Received", "Empfangen"), content))
+}
+
+/// The page of one received bill.
+fn bill_page(ctx: &Ctx, bill: &BillView, status: StatusCode, problems: (&Problems, &Problems)) -> Result<Answer> {
+    let lang = ctx.lang;
+    let tenant = &ctx.session.tenant;
+    let received = received::document(ctx.conn, tenant, &bill.id)?;
+    let history = audit::history(ctx.conn, tenant, &bill.id)?;
+    let history_section = history::section(ctx, &history)?;
+    let id = &bill.id;
+    let notice = match ctx.query.get("done") {
+        Some("booked") => Some(lang.pick("The bill is booked.", "Die Rechnung ist gebucht.")),
+        Some("refused") => Some(lang.pick("The bill is refused.", "Die Rechnung ist abgelehnt.")),
+        _ => None,
+    };
+    let attachment = |n: usize| format!("/bills/received/{id}/attachments/{n}");
+    let content = html! {
+        @if let Some(notice) = notice { p.notice role="status" { (notice) } }
+        @if !bill.valid {
+            div.problem role="alert" {
+                p { strong { (lang.pick("Not a valid e-invoice.", "Keine gültige E-Rechnung.")) } " "
+                    (lang.pick("Book it as it is, or refuse it and ask the supplier for a correct one.", "Buchen Sie sie wie sie ist, oder lehnen Sie sie ab und bitten Sie den Lieferanten um eine korrekte.")) }
+            }
+        }
+        dl.particulars {
+            div { dt { (lang.pick("State", "Stand")) } dd { (state_name(lang, bill.state)) } }
+            @if let Some(reason) = &bill.refused {
+                div { dt { (lang.pick("Reason of the refusal", "Grund der Ablehnung")) } dd { (reason) } }
+            }
+            div { dt { (lang.pick("Received", "Empfangen")) } dd { (history::when(lang, &history::zone(ctx)?, &bill.received_at)) " (" (bill.channel.as_str()) ")" } }
+            div { dt { (lang.pick("Original file", "Originaldatei")) } dd {
+                a href=(format!("/bills/received/{id}/original")) download=(bill.file) { (bill.file) }
+                " (" (bill.figures.syntax.to_uppercase())
+                @if let Some(inside) = &received.carried_as { ", " (inside) }
+                ")"
+            } }
+            div { dt { "SHA-256" } dd { code { (bill.sha256) } } }
+            @if bill.booked {
+                div { dt { (lang.pick("Purchase", "Buchung")) } dd { a href=(format!("/bills/{id}")) { (lang.pick("Pay this bill", "Diese Rechnung bezahlen")) } } }
+            }
+        }
+        @if !bill.findings.is_empty() {
+            section aria-labelledby="findings-heading" {
+                h2 #findings-heading { (lang.pick("What the check found", "Was die Prüfung fand")) }
+                ul {
+                    @for f in &bill.findings {
+                        li { code { (f.rule) } " " (f.sentence) }
+                    }
+                }
+            }
+        }
+        (view::document(lang, &received.document, &attachment))
+        @if may_act(ctx) && bill.state == BillState::Received {
+            section aria-labelledby="book-heading" {
+                h2 #book-heading { (lang.pick("Book", "Buchen")) }
+                (BOOK.summary(lang, problems.0))
+                form.stack method="post" action=(format!("/bills/received/{id}/book")) novalidate aria-labelledby="book-heading" {
+                    (csrf(ctx))
+                    @if bill.figures.currency.as_str() != crate::books::company::get(ctx.conn, &tenant.company_id)?.currency.as_str() {
+                        (BOOK.fields(lang, &|f| ctx.typed(f), problems.0))
+                    }
+                    button type="submit" { (lang.pick("Book this bill", "Diese Rechnung buchen")) }
+                }
+            }
+            section aria-labelledby="refuse-heading" {
+                h2 #refuse-heading { (lang.pick("Refuse", "Ablehnen")) }
+                (REFUSE.summary(lang, problems.1))
+                form.stack method="post" action=(format!("/bills/received/{id}/refuse")) novalidate aria-labelledby="refuse-heading" {
+                    (csrf(ctx))
+                    (REFUSE.fields(lang, &|f| ctx.typed(f), problems.1))
+                    button type="submit" { (lang.pick("Refuse this bill", "Diese Rechnung ablehnen")) }
+                }
+            }
+        }
+        (history_section)
+        p { a href="/bills" { (lang.pick("All bills", "Alle Eingangsrechnungen")) } }
+    };
+    let title = format!("{} {}", bill.figures.supplier.name, bill.figures.number);
+    Ok(screen_with(ctx, status, Screen::Bills, &title, content))
+}
+
+/// GET /bills/received/{id}
+pub fn show(ctx: &Ctx, id: &str) -> Result<Answer> {
+    let bill = received::get(ctx.conn, &ctx.session.tenant, id)?;
+    let none = Problems::default();
+    bill_page(ctx, &bill, StatusCode::OK, (&none, &none))
+}
+
+fn download(body: Vec<u8>, media_type: &str, file_name: &str) -> Answer {
+    let safe: String = file_name
+        .chars()
+        .map(|c| if c.is_ascii_graphic() && c != '"' && c != '\\' { c } else { '_' })
+        .collect();
+    let mut headers = vec![
+        ("Content-Type", media_type.to_string()),
+        ("Content-Disposition", format!("attachment; filename=\"{safe}\"")),
+    ];
+    security_headers(&mut headers);
+    Answer {
+        status: StatusCode::OK,
+        headers,
+        body,
+        key_id: None,
+    }
+}
+
+/// GET /bills/received/{id}/original: the file exactly as it arrived.
+pub fn original(ctx: &Ctx, id: &str) -> Result<Answer> {
+    let kept = received::original(ctx.conn, &ctx.session.tenant, id)?;
+    Ok(download(kept.bytes, kept.media_type, &kept.file_name))
+}
+
+/// GET /bills/received/{id}/attachments/{n}: an attached file (BG-24, or
+/// another file the PDF embeds), as a download.
+pub fn attachment(ctx: &Ctx, id: &str, n: &str) -> Result<Answer> {
+    let received = received::document(ctx.conn, &ctx.session.tenant, id)?;
+    let file = n
+        .parse::<usize>()
+        .ok()
+        .and_then(|n| received.document.attachments.get(n))
+        .and_then(|a| a.file.as_ref())
+        .ok_or_else(|| Error::not_found(format!("Attachment {n} of bill {id}")))?;
+    // Never shown inline: an attached file is the supplier's, not ours.
+    Ok(download(file.bytes.clone(), "application/octet-stream", &file.name))
+}
+
+/// POST /bills/received/{id}/book `{rate}`
+pub fn book(ctx: &Ctx, id: &str) -> Result<Answer> {
+    ctx.must(Capability::Act)?;
+    let tenant = &ctx.session.tenant;
+    let bill = received::get(ctx.conn, tenant, id)?;
+    let mut read = Reading::of(ctx);
+    let rate = read.optional_decimal("rate");
+    let checked = read.check(Ok(rate));
+    let booked = BOOK.act(ctx, checked, |tx, rate| {
+        received::book(tx, tenant, &ctx.actor(), id, rate).map(|_| ())
+    })?;
+    match booked {
+        Acted::Done(()) => Ok(see_other(&format!("/bills/received/{id}?done=booked"))),
+        Acted::Refused(r) => bill_page(ctx, &bill, r.status, (&r.problems, &Problems::default())),
+    }
+}
+
+/// POST /bills/received/{id}/refuse `{reason}`
+pub fn refuse(ctx: &Ctx, id: &str) -> Result<Answer> {
+    ctx.must(Capability::Act)?;
+    let tenant = &ctx.session.tenant;
+    let bill = received::get(ctx.conn, tenant, id)?;
+    let reason = ctx.form.get("reason").unwrap_or_default().to_string();
+    let checked = Reading::of(ctx).check(Ok(reason));
+    let refused = REFUSE.act(ctx, checked, |tx, reason| {
+        received::refuse(tx, tenant, &ctx.actor(), id, &reason).map(|_| ())
+    })?;
+    match refused {
+        Acted::Done(()) => Ok(see_other(&format!("/bills/received/{id}?done=refused"))),
+        Acted::Refused(r) => bill_page(ctx, &bill, r.status, (&Problems::default(), &r.problems)),
+    }
+}
