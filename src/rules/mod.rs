@@ -1,11 +1,13 @@
 //! Rules that hold whatever the records say: exact money and its rounding,
 //! the ISO country and currency tables, the seller country's number formats,
 //! payment terms and sentences, the unit and VAT exemption code lists, the
-//! shapes and check digits of EU VAT ids, IBANs and BICs, and the electronic
-//! address schemes of e-invoices. Pure functions; no storage, no surface.
+//! shapes and check digits of EU VAT ids, IBANs and BICs, the electronic
+//! address schemes of e-invoices, and the default interest and flat sum a
+//! reminder states. Pure functions; no storage, no surface.
 
 pub mod bank;
 pub mod countries;
+pub mod default_interest;
 pub mod eas;
 pub mod iso;
 pub mod jurisdiction;
