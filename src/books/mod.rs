@@ -9,6 +9,7 @@ pub mod audit;
 pub mod company;
 pub mod customers;
 pub mod drafts;
+pub mod dunning;
 pub mod invoices;
 pub mod ledger;
 pub mod numbering;

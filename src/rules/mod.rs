@@ -3,7 +3,8 @@
 //! payment terms and sentences, the unit and VAT exemption code lists, the
 //! shapes and check digits of EU VAT ids, IBANs and BICs, the electronic
 //! address schemes of e-invoices, and the default interest and flat sum a
-//! reminder states. Pure functions; no storage, no surface.
+//! reminder states, and the texts with
+//! placeholders an owner writes. Pure functions; no storage, no surface.
 
 pub mod bank;
 pub mod countries;
@@ -13,6 +14,7 @@ pub mod iso;
 pub mod jurisdiction;
 pub mod locale;
 pub mod money;
+pub mod placeholders;
 mod stored_text;
 pub mod text;
 pub mod units;
