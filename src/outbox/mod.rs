@@ -10,3 +10,4 @@ pub mod delivery;
 pub mod endpoints;
 pub mod events;
 pub mod mail;
+pub mod vat_register;
