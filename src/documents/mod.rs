@@ -2,7 +2,8 @@
 //! invoice carries (`Document`), written as UN/CEFACT CII D16B (`cii`, also
 //! with the XRechnung 3.0 guideline) and as UBL 2.1 for Peppol BIS Billing
 //! 3.0 (`ubl`), and checked against the business rules that concern what
-//! kontor writes (`verdict`). The books build the model from a frozen
+//! kontor writes (`verdict`); and a reminder of an invoice (`reminder`),
+//! written as a PDF like the invoice. The books build the model from a frozen
 //! invoice; nothing here reads storage or knows a surface.
 //!
 //! Amounts are minor units of the document's currency (its ISO 4217
@@ -11,6 +12,7 @@
 
 pub mod cii;
 pub mod pdf;
+pub mod reminder;
 pub mod ubl;
 pub mod verdict;
 mod xml;
