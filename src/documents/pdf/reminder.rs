@@ -77,10 +77,7 @@ fn particulars(s: &mut Sheet, r: &Reminder) {
         ),
     ];
     if let Some(due) = inv.due_on {
-        rows.push((
-            s.t("Due date", "Fällig am").into(),
-            locale::date(lang, due),
-        ));
+        rows.push((s.t("Due date", "Fällig am").into(), locale::date(lang, due)));
     }
     if let Some(v) = &inv.buyer.vat_id {
         rows.push((s.t("Your VAT ID", "Ihre USt-IdNr.").into(), v.clone()));

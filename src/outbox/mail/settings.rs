@@ -36,6 +36,8 @@ pub struct SettingsInput {
     /// `drop_ca`.
     pub ca_pem: Option<String>,
     pub drop_ca: bool,
+    /// Whether an XML e-invoice goes with its PDF (default yes).
+    pub pdf_with_xml: Option<bool>,
 }
 
 /// Checked settings, ready to store.
@@ -52,6 +54,7 @@ pub struct Settings {
     bcc: Option<String>,
     ca_pem: Option<String>,
     drop_ca: bool,
+    pdf_with_xml: bool,
 }
 
 impl Settings {
@@ -149,6 +152,7 @@ impl Settings {
             bcc,
             ca_pem,
             drop_ca: input.drop_ca,
+            pdf_with_xml: input.pdf_with_xml.unwrap_or(true),
         })
     }
 }
@@ -172,6 +176,8 @@ pub struct View {
     pub bcc: Option<String>,
     /// Whether CA certificates of the company's own are trusted.
     pub own_ca: bool,
+    /// Whether an XML e-invoice goes with its PDF as a second attachment.
+    pub pdf_with_xml: bool,
     pub updated_at: String,
 }
 
@@ -205,13 +211,13 @@ pub fn save(tx: &Tx, company_id: &str, settings: &Settings, key: &SealingKey) ->
     };
     tx.execute(
         "INSERT INTO mail_settings (company_id, host, port, security, user, password_sealed, from_address,
-             from_name, reply_to, bcc, ca_pem, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+             from_name, reply_to, bcc, ca_pem, updated_at, pdf_with_xml)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
          ON CONFLICT (company_id) DO UPDATE SET host = excluded.host, port = excluded.port,
              security = excluded.security, user = excluded.user, password_sealed = excluded.password_sealed,
              from_address = excluded.from_address, from_name = excluded.from_name,
              reply_to = excluded.reply_to, bcc = excluded.bcc, ca_pem = excluded.ca_pem,
-             updated_at = excluded.updated_at",
+             updated_at = excluded.updated_at, pdf_with_xml = excluded.pdf_with_xml",
         params![
             company_id,
             settings.host,
@@ -224,13 +230,14 @@ pub fn save(tx: &Tx, company_id: &str, settings: &Settings, key: &SealingKey) ->
             settings.reply_to,
             settings.bcc,
             ca,
-            clock::now()
+            clock::now(),
+            settings.pdf_with_xml
         ],
     )?;
     view(tx, company_id)?.ok_or_else(|| Error::internal("mail settings vanished"))
 }
 
-const COLUMNS: &str = "host, port, security, user, password_sealed, from_address, from_name, reply_to, bcc, ca_pem, updated_at";
+const COLUMNS: &str = "host, port, security, user, password_sealed, from_address, from_name, reply_to, bcc, ca_pem, updated_at, pdf_with_xml";
 
 struct Stored {
     view: View,
@@ -259,6 +266,7 @@ fn stored(conn: &Connection, company_id: &str) -> Result<Option<Stored>> {
                         reply_to: r.get(7)?,
                         bcc: r.get(8)?,
                         own_ca: ca_pem.is_some(),
+                        pdf_with_xml: r.get(11)?,
                         updated_at: r.get(10)?,
                     },
                     sealed,

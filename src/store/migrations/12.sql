@@ -17,6 +17,8 @@ CREATE TABLE mail_settings (
     bcc             TEXT,
     -- PEM certificates to trust besides the system's
     ca_pem          TEXT,
+    -- whether an XML e-invoice goes with its PDF as a second attachment
+    pdf_with_xml    INTEGER NOT NULL DEFAULT 1 CHECK (pdf_with_xml IN (0, 1)),
     updated_at      TEXT NOT NULL
 ) STRICT;
 
