@@ -17,3 +17,4 @@ pub mod purchases;
 pub mod report;
 pub mod settlement;
 pub mod transactions;
+pub mod webhooks;

@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use crate::receiver::Receiver;
-use crate::screens::{Browser, Office};
+use crate::support::screens::{Browser, Office};
 
 /// The audit rows of company `company` written on the screens (not the
 /// console's, which name the system), as (actor, act).
@@ -224,7 +224,7 @@ fn a_webhook_registered_on_the_screens_receives_events_and_redelivers() {
     assert_eq!(listed.body["data"][0]["id"].as_str(), Some(id.as_str()));
     assert!(listed.body["data"][0].get("secret").is_none());
 
-    crate::screens::invoice(&office, &office.a, "Kunde GmbH", 10_000, "2026-02-02");
+    crate::support::screens::invoice(&office, &office.a, "Kunde GmbH", 10_000, "2026-02-02");
     assert_eq!(
         office.server.deliver_due(jiff::Timestamp::now()).unwrap(),
         1
@@ -298,7 +298,7 @@ fn a_webhook_registered_on_the_screens_receives_events_and_redelivers() {
 #[test]
 fn closing_a_period_asks_first_then_closes_the_books_the_console_and_tools_read() {
     let office = Office::new();
-    crate::screens::invoice(&office, &office.a, "Kunde GmbH", 123_456, "2026-01-05");
+    crate::support::screens::invoice(&office, &office.a, "Kunde GmbH", 123_456, "2026-01-05");
     let mut accountant = office.signed_in("accountant@alpha.de");
     let books = accountant.get("/books");
     assert_eq!(books.status, 200);
@@ -601,6 +601,128 @@ fn a_bill_recorded_and_paid_on_the_screens_posts_and_raises_as_the_console_does(
     );
     assert_eq!(refused.status, 404);
     assert!(!beta.get("/bills").body.contains("Papier AG"));
+}
+
+#[test]
+fn a_suppliers_credit_is_applied_to_its_bill_on_the_bills_page_as_the_console_applies_it() {
+    let office = Office::new();
+    let mut accountant = office.signed_in("accountant@alpha.de");
+    let location = accountant
+        .act("/bills/new", "/bills", &bill("R-5", "100.00", "19.00"))
+        .redirects_to_prefix("/bills/pur_");
+    let id = location
+        .trim_start_matches("/bills/")
+        .split('?')
+        .next()
+        .unwrap()
+        .to_string();
+    // No credit of this supplier yet: no form to apply one.
+    assert!(!accountant.get(&location).body.contains("/credit\""));
+    let credit = office.data.ok(&[
+        "purchase",
+        "record",
+        "--company",
+        &office.a,
+        "--supplier",
+        "Papier AG",
+        "--document-number",
+        "G-1",
+        "--date",
+        "2026-03-03",
+        "--due",
+        "2026-03-03",
+        "--currency",
+        "EUR",
+        "--net",
+        "5000",
+        "--tax",
+        "950",
+        "--kind",
+        "credit",
+    ]);
+    let credit_id = credit["id"].as_str().unwrap();
+    let page = accountant.get(&location);
+    assert!(
+        page.body.contains("Apply a credit of this supplier"),
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body
+            .contains(&format!("<option value=\"{credit_id}\"")),
+        "{}",
+        page.body
+    );
+
+    // Without a credit chosen: refused beside the choice, nothing applied.
+    let refused = accountant.act(&location, &format!("/bills/{id}/credit"), &[("credit", "")]);
+    assert_eq!(refused.status, 400, "{}", refused.body);
+    assert!(
+        refused.body.contains("Credit: is missing"),
+        "{}",
+        refused.body
+    );
+    // More than the credit has: the books' refusal, beside the amount.
+    let refused = accountant.act(
+        &location,
+        &format!("/bills/{id}/credit"),
+        &[
+            ("credit", credit_id),
+            ("creditAmount", "60.00"),
+            ("creditOn", "2026-03-04"),
+        ],
+    );
+    assert_eq!(refused.status, 409, "{}", refused.body);
+    assert!(refused.body.contains("value=\"60.00\""), "{}", refused.body);
+    assert_eq!(
+        office
+            .db()
+            .query_row("SELECT count(*) FROM credit_applications", [], |r| r
+                .get::<_, i64>(0))
+            .unwrap(),
+        0
+    );
+
+    // As much as both allow: the whole credit, 59.50 of the bill's 119.00.
+    accountant
+        .act(
+            &location,
+            &format!("/bills/{id}/credit"),
+            &[
+                ("credit", credit_id),
+                ("creditAmount", ""),
+                ("creditOn", "2026-03-04"),
+            ],
+        )
+        .redirects_to(&format!("/bills/{id}?done=credited"));
+    let done = accountant.get(&format!("/bills/{id}?done=credited"));
+    assert!(
+        done.body.contains("The credit is applied."),
+        "{}",
+        done.body
+    );
+    assert!(done.body.contains("<dd>€59.50</dd>"), "{}", done.body);
+    // Used up: no credit to apply any more.
+    assert!(!done.body.contains("Apply a credit of this supplier"));
+    let tb = trial_balance(&office, &office.a);
+    // The credit note and the application each debit 59.50; the bill and
+    // the application credit 119.00 and 59.50: 59.50 left owed.
+    assert_eq!(account(&tb, "payables"), (5_950 + 5_950, 11_900 + 5_950));
+    assert_eq!(
+        audit(&office, &office.a),
+        [
+            ("accountant@alpha.de".into(), "bill.recorded".into()),
+            ("accountant@alpha.de".into(), "bill.credit_applied".into()),
+        ]
+    );
+    // Another company's person does not reach it.
+    let mut beta = office.signed_in("owner@beta.de");
+    let refused = beta.act(
+        "/bills",
+        &format!("/bills/{id}/credit"),
+        &[("credit", credit_id)],
+    );
+    assert_eq!(refused.status, 404);
 }
 
 #[test]
