@@ -1,4 +1,4 @@
--- Step 11 → 12, frozen: each company's mail settings and templates, the
+-- Step 9 → 10, frozen: each company's mail settings and templates, the
 -- mail outbox and its attempts; the ladder of reminders, the owner's rows
 -- of the base-rate table, the reminders sent; the VAT register's answer
 -- kept with an invoice.
@@ -38,7 +38,7 @@ CREATE TABLE mails (
     company_id      TEXT NOT NULL REFERENCES companies (id),
     environment     TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
     purpose         TEXT NOT NULL CHECK (purpose IN ('invoice', 'reminder', 'test')),
-    invoice_id      TEXT REFERENCES invoices (id),
+    invoice_id      TEXT,
     recipient       TEXT NOT NULL,
     envelope_from   TEXT NOT NULL,
     -- a JSON array of addresses: the recipient and the archive copy
@@ -55,7 +55,9 @@ CREATE TABLE mails (
     sent_at         TEXT,
     created_at      TEXT NOT NULL,
     CHECK (state <> 'queued' OR next_attempt_at IS NOT NULL),
-    CHECK (purpose = 'test' OR invoice_id IS NOT NULL)
+    CHECK (purpose = 'test' OR invoice_id IS NOT NULL),
+    UNIQUE (id, company_id, environment),
+    FOREIGN KEY (invoice_id, company_id, environment) REFERENCES invoices (id, company_id, environment)
 ) STRICT;
 CREATE INDEX mails_queued ON mails (state, company_id, seq);
 CREATE INDEX mails_of_invoice ON mails (invoice_id, seq);
@@ -100,7 +102,7 @@ CREATE TABLE reminders (
     id               TEXT NOT NULL UNIQUE,
     company_id       TEXT NOT NULL REFERENCES companies (id),
     environment      TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
-    invoice_id       TEXT NOT NULL REFERENCES invoices (id),
+    invoice_id       TEXT NOT NULL,
     level            INTEGER NOT NULL CHECK (level BETWEEN 1 AND 5),
     on_day           TEXT NOT NULL,
     open             INTEGER NOT NULL CHECK (open > 0),
@@ -111,16 +113,20 @@ CREATE TABLE reminders (
     interest_percent TEXT,
     flat_sum         INTEGER CHECK (flat_sum IS NULL OR flat_sum > 0),
     new_due          TEXT NOT NULL,
-    mail_id          TEXT REFERENCES mails (id),
+    mail_id          TEXT,
     document         BLOB NOT NULL,
     created_at       TEXT NOT NULL,
-    UNIQUE (invoice_id, level)
+    UNIQUE (invoice_id, level),
+    FOREIGN KEY (invoice_id, company_id, environment) REFERENCES invoices (id, company_id, environment),
+    FOREIGN KEY (mail_id, company_id, environment) REFERENCES mails (id, company_id, environment)
 ) STRICT;
 
 -- What the VAT register answered when the invoice was issued. An invalid
 -- id refuses the issue, so it is never kept with an invoice.
 CREATE TABLE vat_checks (
-    invoice_id   TEXT PRIMARY KEY REFERENCES invoices (id),
+    invoice_id   TEXT PRIMARY KEY,
+    company_id   TEXT NOT NULL,
+    environment  TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
     vat_id       TEXT NOT NULL,
     register     TEXT NOT NULL CHECK (register IN ('VIES', 'EVATR', 'OFF')),
     outcome      TEXT NOT NULL CHECK (outcome IN ('VALID', 'UNREACHABLE', 'OFF')),
@@ -128,5 +134,6 @@ CREATE TABLE vat_checks (
     address      TEXT,
     consultation TEXT,
     requested_at TEXT NOT NULL,
-    detail       TEXT
+    detail       TEXT,
+    FOREIGN KEY (invoice_id, company_id, environment) REFERENCES invoices (id, company_id, environment)
 ) STRICT, WITHOUT ROWID;
