@@ -73,6 +73,15 @@ stored_enum! {
         CompanyPaymentDaysChanged = "company.payment_days_changed",
         CompanyPlanChanged = "company.plan_changed",
         CompanyWorkflowChanged = "company.workflow_changed",
+        MailSettingsChanged = "mail.settings_changed",
+        MailTemplateChanged = "mail.template_changed",
+        MailTestSent = "mail.test_sent",
+        /// An invoice written to the mail outbox (the mail's own state says
+        /// whether it went).
+        InvoiceSent = "invoice.sent",
+        DunningLevelsChanged = "dunning.levels_changed",
+        BaseRateAdded = "dunning.base_rate_added",
+        ReminderSent = "reminder.sent",
     }
 }
 

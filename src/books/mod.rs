@@ -15,6 +15,7 @@ pub mod ledger;
 pub mod numbering;
 pub mod purchases;
 pub mod report;
+pub mod sending;
 pub mod settlement;
 pub mod transactions;
 pub mod webhooks;

@@ -99,6 +99,14 @@ impl Decimal {
         self.units < 0
     }
 
+    /// `-self`.
+    pub fn negated(self) -> Decimal {
+        Decimal {
+            units: -self.units,
+            scale: self.scale,
+        }
+    }
+
     /// `self + other`, exactly; `None` past the range of a decimal.
     pub fn plus(self, other: Decimal) -> Option<Decimal> {
         let scale = self.scale.max(other.scale);

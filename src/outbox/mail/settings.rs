@@ -284,16 +284,35 @@ pub fn view(conn: &Connection, company_id: &str) -> Result<Option<View>> {
     Ok(stored(conn, company_id)?.map(|s| s.view))
 }
 
+/// Who the company's mail comes from, and whether an XML e-invoice goes
+/// with its PDF: what composing needs (never the password).
+///
+/// Fails with `Refused` when the company has no mail settings.
+pub fn sender(conn: &Connection, company_id: &str) -> Result<(Sender, bool)> {
+    let v = view(conn, company_id)?.ok_or_else(no_settings)?;
+    Ok((
+        Sender {
+            address: v.from,
+            name: v.from_name,
+            reply_to: v.reply_to,
+            bcc: v.bcc,
+        },
+        v.pdf_with_xml,
+    ))
+}
+
+fn no_settings() -> Error {
+    Error::refused(
+        "The company has no mail settings yet; the owner sets them in Settings or with kontor company mail.",
+    )
+}
+
 /// The server to send through and the sender, with the password opened.
 ///
 /// Fails with `Refused` when the company has no mail settings or the
 /// password cannot be opened with `key` (the sentence names the key file).
 pub fn server(conn: &Connection, company_id: &str, key: &SealingKey) -> Result<(Server, Sender)> {
-    let s = stored(conn, company_id)?.ok_or_else(|| {
-        Error::refused(
-            "The company has no mail settings yet; the owner sets them in Settings or with kontor company mail.",
-        )
-    })?;
+    let s = stored(conn, company_id)?.ok_or_else(no_settings)?;
     let password = match &s.sealed {
         Some(sealed) => Some(key.open(&context(company_id), sealed)?),
         None => None,

@@ -20,6 +20,7 @@
 
 mod rebuild;
 mod refusal;
+mod to_10;
 mod to_2;
 mod to_3;
 mod to_4;
@@ -28,7 +29,6 @@ mod to_6;
 mod to_7;
 mod to_8;
 mod to_9;
-mod to_10;
 
 use std::path::Path;
 
