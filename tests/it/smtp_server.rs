@@ -1,6 +1,6 @@
 //! A real SMTP server for the mail tests: Debian's aiosmtpd
 //! (tests/smtp/server.py under /usr/bin/python3) on a loopback port, with
-//! a self-signed certificate made by openssl for `localhost`, STARTTLS or
+//! a certificate for `localhost` signed by a CA of the test's own (openssl), STARTTLS or
 //! implicit TLS, AUTH with one login, and recipients that steer its
 //! answers (`busy-once…` 451 once, `busy…` 451, `reject…` 550); or a
 //! server that accepts and never speaks. Messages taken land in a folder
@@ -26,7 +26,7 @@ pub struct SmtpServer {
     pub port: u16,
     pub user: String,
     pub password: String,
-    /// The certificate a client trusts (PEM).
+    /// The CA certificate a client trusts (PEM).
     pub cert: PathBuf,
     dir: tempfile::TempDir,
     child: Child,
@@ -38,6 +38,10 @@ pub struct Taken {
     pub raw: Vec<u8>,
     pub mail_from: String,
     pub rcpt_tos: Vec<String>,
+    /// The message as Python's email package read it: `subject`,
+    /// `headers`, `contentType`, `parts` (`contentType`, `fileName`,
+    /// `disposition`, `sha256`, `size`, `text`).
+    pub read: serde_json::Value,
 }
 
 impl Taken {
@@ -50,22 +54,67 @@ fn project() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn self_signed(dir: &Path) -> (PathBuf, PathBuf) {
-    let (cert, key) = (dir.join("cert.pem"), dir.join("key.pem"));
+/// Runs openssl with `args` in `dir`.
+fn openssl(dir: &Path, args: &[&str]) {
     let status = Command::new("openssl")
-        .args(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2"])
-        .args(["-subj", "/CN=localhost"])
-        .args(["-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"])
-        .arg("-keyout")
-        .arg(&key)
-        .arg("-out")
-        .arg(&cert)
+        .current_dir(dir)
+        .args(args)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
         .unwrap_or_else(|e| panic!("openssl cannot run ({e}); install it with {INSTALL}"));
-    assert!(status.success(), "openssl could not make a certificate");
-    (cert, key)
+    assert!(status.success(), "openssl {args:?} failed");
+}
+
+/// A certificate authority of the test's own and the server's certificate
+/// for `localhost` and 127.0.0.1 signed by it: (the CA's PEM, the
+/// server's certificate, its key).
+fn certificates(dir: &Path) -> (PathBuf, PathBuf, PathBuf) {
+    let ec = [
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+    ];
+    let mut ca = vec!["req", "-x509", "-days", "2", "-subj", "/CN=kontor test CA"];
+    ca.extend(ec);
+    ca.extend(["-keyout", "ca.key", "-out", "ca.pem"]);
+    openssl(dir, &ca);
+    let mut request = vec!["req", "-subj", "/CN=localhost"];
+    request.extend(ec);
+    request.extend(["-keyout", "key.pem", "-out", "server.csr"]);
+    openssl(dir, &request);
+    std::fs::write(
+        dir.join("server.ext"),
+        "basicConstraints=CA:FALSE\nextendedKeyUsage=serverAuth\nsubjectAltName=DNS:localhost,IP:127.0.0.1\n",
+    )
+    .unwrap();
+    openssl(
+        dir,
+        &[
+            "x509",
+            "-req",
+            "-in",
+            "server.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-days",
+            "2",
+            "-extfile",
+            "server.ext",
+            "-out",
+            "cert.pem",
+        ],
+    );
+    (
+        dir.join("ca.pem"),
+        dir.join("cert.pem"),
+        dir.join("key.pem"),
+    )
 }
 
 impl SmtpServer {
@@ -73,7 +122,7 @@ impl SmtpServer {
     /// TLS), or hanging after accepting with `hang`.
     pub fn start(security: Security, hang: bool) -> SmtpServer {
         let dir = tempfile::tempdir().unwrap();
-        let (cert, key) = self_signed(dir.path());
+        let (ca, cert, key) = certificates(dir.path());
         let user = "rechnung@nordlicht.example".to_string();
         let password = format!("Geheim-{}-Pw", std::process::id());
         let mut cmd = Command::new("/usr/bin/python3");
@@ -100,7 +149,9 @@ impl SmtpServer {
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
-            .unwrap_or_else(|e| panic!("/usr/bin/python3 cannot run ({e}); install with {INSTALL}"));
+            .unwrap_or_else(|e| {
+                panic!("/usr/bin/python3 cannot run ({e}); install with {INSTALL}")
+            });
         let stdout = child.stdout.take().unwrap();
         let mut line = String::new();
         BufReader::new(stdout).read_line(&mut line).unwrap();
@@ -116,7 +167,7 @@ impl SmtpServer {
             port,
             user,
             password,
-            cert,
+            cert: ca,
             dir,
             child,
         }
@@ -143,6 +194,7 @@ impl SmtpServer {
                     .iter()
                     .map(|r| r.as_str().unwrap().to_string())
                     .collect(),
+                read: v,
             });
         }
         taken

@@ -6,7 +6,10 @@ choosing, printed as `listening PORT` once it accepts connections.
             [--user U --password P] [--hang]
 
 Every message taken is written to DIR as N.eml (the bytes as received) and
-N.json (mail_from, rcpt_tos). With --user, AUTH is required (after TLS)
+N.json: the envelope (mail_from, rcpt_tos) and the message as Python's
+email package reads it (subject and headers decoded; each leaf part with
+its content type, file name, the SHA-256 of its decoded bytes, and the
+text of a text part). With --user, AUTH is required (after TLS)
 and only that login is accepted. Recipients steer the answers: a local
 part starting with `busy-once` is answered 451 the first time it is seen
 and taken after that; `busy` always 451; `reject` 550. With --hang the
@@ -15,6 +18,9 @@ server accepts connections and never says a word. Runs until killed.
 
 import argparse
 import asyncio
+import email
+import email.policy
+import hashlib
 import json
 import os
 import socket
@@ -69,8 +75,30 @@ def main():
             n = counter[0]
             with open(os.path.join(a.out, f"{n}.eml"), "wb") as f:
                 f.write(envelope.original_content)
+            message = email.message_from_bytes(envelope.original_content, policy=email.policy.default)
+            parts = []
+            for part in message.walk():
+                if part.is_multipart():
+                    continue
+                data = part.get_payload(decode=True) or b""
+                parts.append({
+                    "contentType": part.get_content_type(),
+                    "fileName": part.get_filename(),
+                    "disposition": part.get_content_disposition(),
+                    "sha256": hashlib.sha256(data).hexdigest(),
+                    "size": len(data),
+                    "text": part.get_content() if part.get_content_maintype() == "text" else None,
+                })
+            headers = {k.lower(): str(v) for k, v in message.items()}
             with open(os.path.join(a.out, f"{n}.json"), "w") as f:
-                json.dump({"mail_from": envelope.mail_from, "rcpt_tos": envelope.rcpt_tos}, f)
+                json.dump({
+                    "mail_from": envelope.mail_from,
+                    "rcpt_tos": envelope.rcpt_tos,
+                    "subject": str(message["subject"]),
+                    "headers": headers,
+                    "contentType": message.get_content_type(),
+                    "parts": parts,
+                }, f)
             return f"250 2.0.0 Ok: queued as TEST{n}"
 
     def authenticator(server, session, envelope, mechanism, auth_data):
