@@ -236,6 +236,9 @@ fn page(ctx: &Ctx, status: StatusCode, refusal: Option<Refused>) -> Result<Answe
         @if ctx.may(Capability::ManageUsers) {
             p { a href="/settings/users" { (lang.pick("People of this company", "Personen dieser Firma")) } }
         }
+        @if owner {
+            p { a href="/settings/mail" { (lang.pick("Mail settings", "E-Mail-Einstellungen")) } }
+        }
         section aria-labelledby="company-heading" {
             h2 #company-heading { (lang.pick("Company", "Firma")) }
             dl.particulars {
