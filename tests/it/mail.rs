@@ -122,6 +122,10 @@ fn an_invoice_reaches_the_server_with_its_document_unchanged_in_german_and_engli
         m["headers"].get("bcc").is_none(),
         "the archive copy is blind"
     );
+    assert!(
+        !taken[0].text().contains("archiv@"),
+        "no header names the archive copy"
+    );
     assert_eq!(m["headers"]["reply-to"], "buchhaltung@nordlicht.example");
     assert!(m["headers"]["from"]
         .as_str()

@@ -107,7 +107,8 @@ def main():
             and auth_data.login.decode() == a.user
             and auth_data.password.decode() == a.password
         )
-        return AuthResult(success=ok)
+        # Not handled here: aiosmtpd answers 235 or 535 itself.
+        return AuthResult(success=ok, handled=False)
 
     def factory():
         kwargs = dict(hostname="localhost", timeout=60)
@@ -115,7 +116,9 @@ def main():
             kwargs.update(authenticator=authenticator, auth_required=True, auth_require_tls=True)
         if a.security == "starttls":
             kwargs.update(tls_context=context, require_starttls=True)
-        elif a.security == "none":
+        else:
+            # Implicit TLS: the whole connection is encrypted, though
+            # aiosmtpd only counts STARTTLS as TLS for AUTH.
             kwargs.update(auth_require_tls=False)
         return SMTP(Handler(), **kwargs)
 
