@@ -245,6 +245,38 @@ fn a_dunning_run_states_levels_fees_interest_and_the_flat_sum_to_the_cent() {
     ] {
         assert!(text.contains(needle), "{needle} in {text}");
     }
+    // Today (long after R) the agent's attention list says which overdue
+    // invoices are due for their next level: B its final reminder, C its
+    // friendly one, D its friendly one; A has had its last level.
+    let attention = api.tool(
+        &office.key_a,
+        "get_business_attention",
+        serde_json::json!({}),
+    );
+    let levels: Vec<(String, Option<i64>)> = attention["structuredContent"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["kind"] == "overdue_invoice")
+        .map(|i| {
+            let sentence = i["sentence"].as_str().unwrap();
+            let number = [&a, &b, &c, &d]
+                .into_iter()
+                .find(|n| sentence.contains(&format!("Invoice {n} ")))
+                .unwrap()
+                .clone();
+            (number, i["reminder_level"].as_i64())
+        })
+        .collect();
+    assert_eq!(
+        levels,
+        vec![
+            (a.clone(), None),
+            (b.clone(), Some(3)),
+            (c.clone(), Some(1)),
+            (d.clone(), Some(1))
+        ]
+    );
     // The invoice's page lists its reminders and their sends.
     let page = browser.get(&format!("/invoices/{a}"));
     assert!(page.body.contains("id=\"reminders\""), "{}", page.body);
