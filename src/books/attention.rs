@@ -1,8 +1,9 @@
-//! What needs a person's attention, most urgent first: overdue invoices, bills
-//! due within 7 days or overdue, drafts older than 14 days, transactions past
-//! their due date outside the workflow's last stage, bank lines unmatched or
-//! suggested for more than 3 days, and webhook endpoints whose last delivery
-//! failed. Read-only; bound to a `Tenant`.
+//! What needs a person's attention, most urgent first: overdue invoices
+//! (saying which are due for their next reminder), bills due within 7 days
+//! or overdue, drafts older than 14 days, transactions past their due date
+//! outside the workflow's last stage, bank lines unmatched or suggested for
+//! more than 3 days, and webhook endpoints whose last delivery failed.
+//! Read-only; bound to a `Tenant`.
 
 use jiff::ToSpan;
 use rusqlite::{params, Connection};
@@ -12,8 +13,9 @@ use jiff::civil::Date;
 
 use crate::books::company;
 use crate::books::drafts::{DocumentType, DraftState};
+use crate::books::dunning::run as dunning;
 use crate::books::purchases::PurchaseKind;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::outbox::endpoints::DeliveryState;
 use crate::rules::money::Money;
 use crate::store::clock;
@@ -32,6 +34,9 @@ pub struct Item {
     pub amount: Option<Money>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub date: Option<Date>,
+    /// An overdue invoice due for its next reminder: that level.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reminder_level: Option<u8>,
 }
 
 /// At most this many items of each kind.
@@ -68,9 +73,27 @@ pub fn list(conn: &Connection, tenant: &Tenant) -> Result<Attention> {
             sentence: format!("Invoice {number} to {buyer} was due on {due} and is not paid."),
             amount: Some(Money::new(r.get(4)?, &r.get(5)?)),
             date: Some(due),
+            reminder_level: None,
         })
     })?;
-    items.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);
+    let overdue = rows.collect::<rusqlite::Result<Vec<_>>>()?;
+    // Those due for their next reminder say so; a base-rate table without
+    // a rate for a day of default leaves the reminders unsaid.
+    let due_reminders = match dunning::run(conn, tenant, today) {
+        Ok(run) => run.proposals,
+        Err(Error::Refused(_)) => Vec::new(),
+        Err(other) => return Err(other),
+    };
+    items.extend(overdue.into_iter().map(|mut item| {
+        if let Some(p) = due_reminders.iter().find(|p| p.invoice_id == item.id) {
+            item.sentence = format!(
+                "{} It is due for its next reminder, level {} ({}).",
+                item.sentence, p.level, p.title
+            );
+            item.reminder_level = Some(p.level);
+        }
+        item
+    }));
 
     let soon = today.checked_add(7.days()).unwrap_or(today);
     let mut stmt = conn.prepare_cached(
@@ -95,6 +118,7 @@ pub fn list(conn: &Connection, tenant: &Tenant) -> Result<Attention> {
                 sentence: format!("Bill {number} of {supplier} {when}."),
                 amount: Some(Money::new(r.get(4)?, &r.get(5)?)),
                 date: Some(due),
+                reminder_level: None,
             })
         },
     )?;
@@ -131,6 +155,7 @@ pub fn list(conn: &Connection, tenant: &Tenant) -> Result<Attention> {
                 ),
                 amount: None,
                 date: Some(since),
+                reminder_level: None,
             })
         },
     )?;
@@ -152,6 +177,7 @@ pub fn list(conn: &Connection, tenant: &Tenant) -> Result<Attention> {
             sentence: format!("{number} \"{title}\" was due on {due} and is still in {stage}."),
             amount: None,
             date: Some(due),
+            reminder_level: None,
         })
     })?;
     items.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);
@@ -179,6 +205,7 @@ pub fn list(conn: &Connection, tenant: &Tenant) -> Result<Attention> {
             sentence: format!("A bank line{who} booked on {booked} ({remittance:?}) {what}."),
             amount: Some(Money::new(r.get(2)?, &r.get(3)?)),
             date: Some(booked),
+            reminder_level: None,
         })
     })?;
     items.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);
@@ -205,6 +232,7 @@ pub fn list(conn: &Connection, tenant: &Tenant) -> Result<Attention> {
             ),
             amount: None,
             date: None,
+            reminder_level: None,
         })
     })?;
     items.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);

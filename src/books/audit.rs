@@ -98,6 +98,15 @@ stored_enum! {
         BankLineUndone = "bank.line_undone",
         /// A returned direct debit took back what its original line settled.
         BankLineReturned = "bank.line_returned",
+        MailSettingsChanged = "mail.settings_changed",
+        MailTemplateChanged = "mail.template_changed",
+        MailTestSent = "mail.test_sent",
+        /// An invoice written to the mail outbox (the mail's own state says
+        /// whether it went).
+        InvoiceSent = "invoice.sent",
+        DunningLevelsChanged = "dunning.levels_changed",
+        BaseRateAdded = "dunning.base_rate_added",
+        ReminderSent = "reminder.sent",
     }
 }
 

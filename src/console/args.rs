@@ -6,7 +6,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::store::tenant::Environment;
+pub use crate::console::mode::Mode;
+pub use crate::console::sending_args::*;
 
 #[derive(Parser, Debug)]
 #[command(
@@ -52,9 +53,12 @@ pub enum Command {
     /// Money in against an invoice.
     #[command(subcommand)]
     Payment(PaymentCommand),
-    /// Cancel an invoice by a full correction.
+    /// Cancel an invoice by a full correction; write a document; send it by mail.
     #[command(subcommand)]
     Invoice(InvoiceCommand),
+    /// Reminders: the run of a day, sending them, the levels, the base rates.
+    #[command(subcommand)]
+    Dunning(DunningCommand),
     /// Incoming bills and money out against them.
     #[command(subcommand)]
     Purchase(PurchaseCommand),
@@ -98,23 +102,6 @@ pub enum WebhookCommand {
         #[command(flatten)]
         mode: Mode,
     },
-}
-
-/// Act in test mode (the sandbox books) instead of production.
-#[derive(Args, Debug, Clone, Copy)]
-pub struct Mode {
-    #[arg(long)]
-    pub sandbox: bool,
-}
-
-impl Mode {
-    pub fn environment(self) -> Environment {
-        if self.sandbox {
-            Environment::Sandbox
-        } else {
-            Environment::Production
-        }
-    }
 }
 
 #[derive(Subcommand, Debug)]
@@ -221,6 +208,8 @@ pub enum DraftCommand {
         /// Book-currency units per unit of the document's currency.
         #[arg(long)]
         rate: Option<String>,
+        #[command(flatten)]
+        register: RegisterArgs,
         #[command(flatten)]
         mode: Mode,
     },
@@ -336,6 +325,10 @@ pub enum InvoiceCommand {
         #[command(flatten)]
         mode: Mode,
     },
+    /// Send an issued invoice by mail to its customer (or --to); prints the send.
+    Send(InvoiceSendArgs),
+    /// The sends of an invoice: state, attempts, the server's reply, Message-ID.
+    Sends(InvoiceSendsArgs),
     /// Write one of an invoice's stored documents to a file.
     Document {
         #[arg(long)]
@@ -587,6 +580,11 @@ pub struct ServeArgs {
     /// A file whose first line is the mailbox's password.
     #[arg(long, value_name = "FILE", requires = "inbox")]
     pub inbox_password_file: Option<std::path::PathBuf>,
+    #[command(flatten)]
+    pub register: RegisterArgs,
+    /// Seconds each step of sending a mail may take (connecting, each reply).
+    #[arg(long, default_value_t = 60, value_name = "SECONDS")]
+    pub mail_timeout: u64,
 }
 
 impl ServeArgs {
@@ -634,7 +632,9 @@ impl ServeArgs {
     }
 
     /// These arguments applied to a server's configuration.
-    pub fn apply(&self, config: &mut crate::http::server::Config) {
+    ///
+    /// Fails with `Invalid` naming `vatRegister` for an unreadable register.
+    pub fn apply(&self, config: &mut crate::http::server::Config) -> crate::error::Result<()> {
         config.webhook_allow_loopback = self.webhook_allow_loopback;
         config.public_urls = self.public_urls.clone();
         config.header_timeout = std::time::Duration::from_secs(self.header_timeout.max(1));
@@ -651,6 +651,11 @@ impl ServeArgs {
             absolute: std::time::Duration::from_secs(self.session_absolute_hours.max(1) * 3600),
         };
         config.trusted_proxies = self.trusted_proxies.clone();
+        config.mail_time_limit = std::time::Duration::from_secs(self.mail_timeout.max(1));
+        config.vat_register_timeout =
+            std::time::Duration::from_secs(self.register.vat_register_timeout.max(1));
+        config.vat_register = self.register.service()?;
+        Ok(())
     }
 }
 
@@ -672,6 +677,10 @@ pub enum CompanyCommand {
         #[arg(long, value_enum)]
         clear: Vec<CompanyClear>,
     },
+    /// Set the company's mail settings (owner only); prints them, never the password.
+    Mail(Box<MailArgs>),
+    /// Set the company's own subject and body of a mail in one language.
+    MailText(MailTextArgs),
     /// Change a company's plan.
     Plan { company: String, plan: String },
     /// Set a company's workflow; the first stage is where transactions start.

@@ -36,7 +36,7 @@ pub fn open(path: &Path) -> Result<Db> {
 pub fn serve(path: PathBuf, args: &ServeArgs) -> Result<()> {
     let _log = log::start();
     let mut config = Config::new(&path, args.listen);
-    args.apply(&mut config);
+    args.apply(&mut config)?;
     config.inbox = args.mailbox()?;
     server::run_until_signal(config, |addr| {
         tracing::info!("serving {} on http://{addr}/v1", path.display());

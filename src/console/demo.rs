@@ -575,7 +575,7 @@ pub fn run(data: Option<PathBuf>, args: &ServeArgs) -> Result<()> {
     let demo = seed(&Db::open(&path, 1)?)?;
     let _log = super::log::start();
     let mut config = Config::new(&path, args.listen);
-    args.apply(&mut config);
+    args.apply(&mut config)?;
     server::run_until_signal(config, |addr| {
         println!(
             "kontor demo: {} ({}, Enterprise plan) in {}",

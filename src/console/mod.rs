@@ -7,8 +7,9 @@
 //!
 //! This file only declares the console's files and routes each parsed
 //! command to its group's file (`acts/`, `data`, `demo`, `vat_id`); what the
-//! groups share is in the leaves `acting` (who acts, in whose books, printing)
-//! and `options` (options and the books' fields).
+//! groups share is in the leaves `acting` (who acts, in whose books, printing),
+//! `options` (options and the books' fields) and `mode` (`--sandbox`). The
+//! command line is `args`, with sending's commands in `sending_args`.
 
 mod acting;
 mod acts;
@@ -16,7 +17,9 @@ mod args;
 mod data;
 pub mod demo;
 mod log;
+mod mode;
 mod options;
+mod sending_args;
 mod vat_id;
 
 use std::process::ExitCode;
@@ -38,6 +41,7 @@ pub fn run(cli: Cli) -> ExitCode {
 fn execute(cli: &Cli) -> Result<ExitCode> {
     let acting = cli.acting.as_deref();
     let db = || data::open(&data::path(&cli.data));
+    let key = || crate::store::sealed::SealingKey::beside(&data::path(&cli.data));
     let no_act = "this command is no act on a company";
     match &cli.command {
         Command::Serve(args) => {
@@ -60,7 +64,7 @@ fn execute(cli: &Cli) -> Result<ExitCode> {
             acting::no_actor(acting, no_act)?;
             data::backup(&db()?, to)?
         }
-        Command::Company(cmd) => acts::company::run(&db()?, cmd, acting)?,
+        Command::Company(cmd) => acts::company::run(&db()?, cmd, acting, &key)?,
         Command::Key(cmd) => acts::keys::run(&db()?, cmd, acting)?,
         Command::User(cmd) => acts::users::run(&db()?, cmd, acting)?,
         Command::Customer(cmd) => acts::customers::run(&db()?, cmd, acting)?,
@@ -71,6 +75,7 @@ fn execute(cli: &Cli) -> Result<ExitCode> {
         Command::Books(cmd) => acts::books::run(&db()?, cmd, acting)?,
         Command::Webhook(cmd) => acts::webhooks::run(&db()?, cmd, acting)?,
         Command::Bank(cmd) => return acts::bank::run(&db()?, cmd, acting),
+        Command::Dunning(cmd) => acts::dunning::run(&db()?, cmd, acting)?,
     }
     Ok(ExitCode::SUCCESS)
 }

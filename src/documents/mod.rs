@@ -4,9 +4,10 @@
 //! 3.0 (`ubl`), read back from what suppliers send (`read`: CII, UBL and
 //! the PDFs that carry them), and checked against the EN 16931 business
 //! rules (`verdict`: what kontor writes before it is issued, and what a
-//! receiver must rely on). The books build the model from a frozen invoice
-//! or get it from a received file; nothing here reads storage or knows a
-//! surface.
+//! receiver must rely on); and a reminder of an invoice (`reminder`),
+//! written as a PDF like the invoice. The books build the model from a
+//! frozen invoice or get it from a received file; nothing here reads
+//! storage or knows a surface.
 //!
 //! The bank's side comes in too: `statements` reads the statements a bank
 //! sends (camt.05x, MT940, a ZIP of them) into typed records, as hostile
@@ -23,6 +24,7 @@
 pub mod cii;
 pub mod pdf;
 pub mod read;
+pub mod reminder;
 pub mod statements;
 pub mod ubl;
 pub mod verdict;

@@ -22,7 +22,9 @@ use crate::access::sessions::Expiry;
 use crate::error::{Error, Result};
 use crate::http::kept_pages::KeptPages;
 use crate::outbox::address::Policy;
+use crate::outbox::vat_register::Register;
 use crate::store::db::Db;
+use crate::store::sealed::SealingKey;
 use crate::store::tenant::Tenant;
 
 /// Largest request body accepted (1 MiB).
@@ -47,6 +49,10 @@ pub struct App {
     pub screens: ScreenConfig,
     /// Pages of customers kept as the bytes of their answer.
     pub kept_pages: KeptPages,
+    /// The key the data file's secrets (SMTP passwords) are sealed with.
+    pub sealing: Arc<SealingKey>,
+    /// The VAT register an issue asks.
+    pub vat_register: Register,
 }
 
 /// How the screens of one server behave: session expiry, the cookie's

@@ -43,7 +43,10 @@ use crate::http::rest;
 use crate::http::screens::{self, Visit};
 use crate::outbox::address::Policy;
 use crate::outbox::delivery::Worker;
+use crate::outbox::mail;
+use crate::outbox::vat_register::{self, Register, Service};
 use crate::store::db::Db;
+use crate::store::sealed::SealingKey;
 
 /// How a server is started.
 #[derive(Debug, Clone)]
@@ -89,6 +92,13 @@ pub struct Config {
     pub session_expiry: Expiry,
     /// Proxies whose `X-Forwarded-For` names the client of the screens.
     pub trusted_proxies: Vec<IpAddr>,
+    /// The VAT register an issue asks, and how long it may take.
+    pub vat_register: Service,
+    pub vat_register_timeout: Duration,
+    /// Run the mail worker (tests send due mail by hand instead).
+    pub mail: bool,
+    /// How long each step of sending a mail may take.
+    pub mail_time_limit: Duration,
 }
 
 impl Config {
@@ -114,6 +124,10 @@ impl Config {
             tenant_share: true,
             session_expiry: Expiry::default(),
             trusted_proxies: Vec::new(),
+            vat_register: Service::default(),
+            vat_register_timeout: vat_register::TIME_LIMIT,
+            mail: true,
+            mail_time_limit: mail::delivery::TIME_LIMIT,
         }
     }
 }
@@ -176,6 +190,7 @@ fn raise_file_limit() -> Option<u64> {
 pub struct Server {
     pub addr: SocketAddr,
     app: Arc<App>,
+    mail_time_limit: Duration,
     stop: Option<oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
@@ -186,6 +201,7 @@ impl Server {
     ///
     /// Fails when the data file cannot be opened or the address cannot be bound.
     pub fn start(config: Config) -> Result<Server> {
+        let mail_time_limit = config.mail_time_limit;
         let (stop_tx, stop_rx) = oneshot::channel::<()>();
         let (addr, app, thread) = start_with(config, async move {
             let _ = stop_rx.await;
@@ -193,6 +209,7 @@ impl Server {
         Ok(Server {
             addr,
             app,
+            mail_time_limit,
             stop: Some(stop_tx),
             thread: Some(thread),
         })
@@ -204,6 +221,15 @@ impl Server {
     /// Fails only on a storage error.
     pub fn deliver_due(&self, at: jiff::Timestamp) -> Result<usize> {
         crate::outbox::delivery::run_due(&self.app.db, self.app.webhook_policy, at)
+    }
+
+    /// Sends every mail due at `at`, synchronously, through the mail
+    /// worker's own claim, send and record (each company's on its own
+    /// thread); returns the attempts made.
+    ///
+    /// Fails only on a storage error.
+    pub fn send_due_mail(&self, at: jiff::Timestamp) -> Result<usize> {
+        mail::delivery::run_due(&self.app.db, &self.app.sealing, self.mail_time_limit, at)
     }
 
     /// Stops accepting, lets in-flight requests finish, and waits for the end.
@@ -268,6 +294,7 @@ fn start_with(
     let lock = crate::store::lock::ServerLock::serve(&config.data)?;
     let db = Arc::new(Db::open(&config.data, config.connections)?);
     db.shares.enable(config.tenant_share);
+    let sealing = Arc::new(SealingKey::beside(&config.data)?);
     let app = Arc::new(App {
         db: db.clone(),
         keys: Default::default(),
@@ -280,6 +307,8 @@ fn start_with(
             allow_loopback: config.webhook_allow_loopback,
         },
         mcp_hosts: allowed_hosts(&config),
+        sealing: sealing.clone(),
+        vat_register: Register::new(config.vat_register.clone(), config.vat_register_timeout),
         screens: ScreenConfig {
             expiry: config.session_expiry,
             secure: config
@@ -332,6 +361,18 @@ fn start_with(
         }
         None => None,
     };
+    if config.vat_register == Service::Off {
+        tracing::warn!("--vat-register off: issuing asks no VAT register; invoices record that it was not asked");
+    }
+    let mut mail_worker = if config.mail {
+        Some(mail::delivery::Worker::start(
+            db.clone(),
+            sealing,
+            config.mail_time_limit,
+        )?)
+    } else {
+        None
+    };
     let mut worker = if config.deliver {
         Some(Worker::start(db, app.webhook_policy)?)
     } else {
@@ -350,6 +391,9 @@ fn start_with(
             }
             if let Some(p) = poller.as_mut() {
                 p.stop();
+            }
+            if let Some(w) = mail_worker.as_mut() {
+                w.stop();
             }
         })
         .map_err(Error::internal)?;

@@ -168,6 +168,32 @@ impl Decimal {
         self.normalised().scale
     }
 
+    /// `-self`.
+    pub fn negated(self) -> Decimal {
+        Decimal {
+            units: -self.units,
+            scale: self.scale,
+        }
+    }
+
+    /// `self + other`, exactly; `None` past the range of a decimal.
+    pub fn plus(self, other: Decimal) -> Option<Decimal> {
+        let scale = self.scale.max(other.scale);
+        let a = self
+            .units
+            .checked_mul(10i128.checked_pow(scale - self.scale)?)?;
+        let b = other
+            .units
+            .checked_mul(10i128.checked_pow(scale - other.scale)?)?;
+        Some(
+            Decimal {
+                units: a.checked_add(b)?,
+                scale,
+            }
+            .normalised(),
+        )
+    }
+
     /// `self × factor / divisor`, rounded half away from zero to a whole number.
     fn times_int_div(&self, factor: i128, divisor: i128) -> Option<i128> {
         let numerator = self.units.checked_mul(factor)?;
@@ -246,6 +272,22 @@ pub fn line_net(quantity: Decimal, unit_price: i64) -> Result<i64> {
 /// Fails with `Refused` when the result exceeds the largest bookable amount.
 pub fn percent_of(base: i64, rate: Decimal) -> Result<i64> {
     to_minor(rate.times_int_div(base as i128, 100), "A tax amount")
+}
+
+/// `rate` percent of `base` for `days` of a year of `year_days` days
+/// (`base × rate / 100 × days / year_days`), rounded half away from zero:
+/// simple interest.
+///
+/// Fails with `Refused` when the result exceeds the largest bookable amount.
+pub fn interest(base: i64, rate: Decimal, days: i64, year_days: i64) -> Result<i64> {
+    let numerator = (base as i128).checked_mul(days as i128);
+    let denominator = 100i128.checked_mul(year_days as i128);
+    to_minor(
+        numerator
+            .zip(denominator)
+            .and_then(|(n, d)| rate.times_int_div(n, d)),
+        "An interest amount",
+    )
 }
 
 /// Converts `amount` minor units of a currency with exponent `from_exp` into

@@ -1,6 +1,7 @@
 //! Storage: the data file, its pool and pragmas, the group-committing
 //! writer, the schema and its version; and the small things every layer
-//! stores in one form: tenants, instants and dates, random ids, pages.
+//! stores in one form: tenants, instants and dates, random ids, pages;
+//! and the secrets sealed under a key kept beside the data file.
 
 pub mod clock;
 pub mod db;
@@ -9,5 +10,6 @@ pub mod lock;
 pub mod migrations;
 pub mod page;
 pub mod row;
+pub mod sealed;
 pub mod share;
 pub mod tenant;

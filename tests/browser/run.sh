@@ -40,9 +40,30 @@ cleanup() {
         kill "$demo_pid" 2>/dev/null || true
         wait "$demo_pid" 2>/dev/null || true
     fi
+    if [ -n "${smtp_pid:-}" ]; then
+        kill "$smtp_pid" 2>/dev/null || true
+        wait "$smtp_pid" 2>/dev/null || true
+    fi
     rm -rf "$work"
 }
 trap cleanup EXIT
+
+# The mail flow's SMTP server: Debian's aiosmtpd (tests/smtp/install.sh) as
+# a relay on loopback, keeping what it takes in $work/mail.
+bash tests/smtp/install.sh >/dev/null
+smtp_pid=
+/usr/bin/python3 tests/smtp/server.py --out "$work/mail" --security none >"$work/smtp.out" 2>"$work/smtp.log" &
+smtp_pid=$!
+for _ in $(seq 1 50); do
+    grep -q '^listening ' "$work/smtp.out" 2>/dev/null && break
+    sleep 0.1
+done
+smtp_port=$(awk '/^listening /{print $2}' "$work/smtp.out")
+if [ -z "$smtp_port" ]; then
+    echo "the SMTP server did not start:" >&2
+    cat "$work/smtp.log" >&2
+    exit 1
+fi
 
 target/debug/kontor demo --data "$work/demo.db" --listen 127.0.0.1:0 --webhook-allow-loopback >"$work/demo.out" 2>"$work/demo.log" &
 demo_pid=$!
@@ -59,6 +80,8 @@ fi
 mkdir -p target/browser-screenshots
 SE_OFFLINE=true "$venv/bin/python" tests/browser/screens.py \
     --demo-output "$work/demo.out" \
+    --smtp-port "$smtp_port" \
+    --smtp-out "$work/mail" \
     --axe "$axe" \
     --screenshots target/browser-screenshots \
     --profile "$work/chromium-profile"

@@ -10,7 +10,11 @@ changes the payment days in Settings and invites an accountant, who opens
 the link in a browser of their own, sets a password and signs in; the owner
 adds a bank account, uploads a statement, confirms a suggestion, splits a
 line, books a fee and undoes a settlement; a viewer
-is refused each act; a form posted from another site is refused; signing
+is refused each act; a form posted from another site is refused; the
+owner configures mail and sends a test mail, an invoice is sent by e-mail
+to a customer whose invoice address and language were set on its page,
+the reminders of the day are run and sent, and the invoice's page shows
+the sends and the reminder (the mail reaching a local aiosmtpd); signing
 out ends the session. axe-core checks every page for serious or critical WCAG
 2.1 A/AA violations. Prints 'N passed, N failed' and exits non-zero on any
 failure."""
@@ -51,6 +55,8 @@ def read_demo(path):
 class Run:
     def __init__(self, args):
         self.base, self.people = read_demo(args.demo_output)
+        self.smtp_port = args.smtp_port
+        self.smtp_out = Path(args.smtp_out)
         self.axe_source = Path(args.axe).read_text()
         self.shots = Path(args.screenshots)
         options = webdriver.ChromeOptions()
@@ -804,6 +810,99 @@ class Run:
         self.axe("bank-line-undone")
         self.shot("bank")
 
+    def reload_until(self, element_id, word, seconds=15):
+        """Reloads the page until the element's text holds `word` (the mail
+        worker of the running demo sends within a second)."""
+        deadline = time.time() + seconds
+        while True:
+            if word in self.driver.find_element(By.ID, element_id).text:
+                return
+            assert time.time() < deadline, self.driver.find_element(By.ID, element_id).text
+            time.sleep(0.3)
+            self.driver.refresh()
+
+    def taken(self):
+        """The messages the SMTP server took, as it read them."""
+        return [json.loads(p.read_text()) for p in sorted(self.smtp_out.glob("*.json"), key=lambda p: int(p.stem))]
+
+    def mail_invoice_and_reminders(self):
+        self.sign_in("owner")
+        self.link("Settings")
+        self.link("Mail settings")
+        assert self.driver.title == "Mail settings · kontor", self.driver.title
+        self.axe("mail-settings")
+        self.driver.find_element(By.ID, "field-security").find_element(By.XPATH, "option[@value='none']").click()
+        self.type_into("host", "mail.example.org")
+        self.type_into("port", str(self.smtp_port))
+        self.type_into("from", "rechnung@nordlicht.example")
+        self.type_into("fromName", "Nordlicht Werkstatt")
+        self.type_into("bcc", "archiv@nordlicht.example")
+        self.submit("Save mail settings")
+        # No encryption only on this machine: refused beside the field, what was typed kept.
+        assert "only for a relay on this machine" in self.text(), self.text()
+        assert self.field("from").get_attribute("value") == "rechnung@nordlicht.example"
+        self.axe("mail-settings-refused")
+        self.type_into("host", "127.0.0.1")
+        self.submit("Save mail settings")
+        assert "The mail settings are saved." in self.text(), self.text()
+        self.type_into("to", "owner@nordlicht.example")
+        self.submit("Send a test mail")
+        assert "The test mail is on its way" in self.text(), self.text()
+        self.reload_until("test-state", "sent")
+        self.axe("mail-settings-tested")
+        # The reminders of the day: the oldest overdue invoice is due for its first.
+        self.link("Reminders")
+        assert self.driver.title == "Reminders · kontor", self.driver.title
+        self.axe("reminders")
+        first = self.driver.find_element(By.XPATH, "//table[@id='proposals']//tbody/tr[1]")
+        number = first.find_element(By.XPATH, "td[2]//a").text
+        customer = first.find_element(By.XPATH, "td[3]").text.split(" (")[0]
+        # Its customer gets an invoice address and English on its page.
+        self.link("Customers")
+        self.link(customer)
+        self.type_into("invoiceEmail", "invoices@customer.example")
+        self.driver.find_element(By.ID, "field-language").find_element(By.XPATH, "option[@value='en']").click()
+        self.submit("Save")
+        assert "Saved." in self.text(), self.text()
+        assert self.field("invoiceEmail").get_attribute("value") == "invoices@customer.example"
+        self.axe("customer-mail-fields")
+        # The invoice by e-mail.
+        self.open("/invoices/" + number)
+        self.link("Send by e-mail")
+        assert self.field("to").get_attribute("value") == "invoices@customer.example"
+        self.axe("invoice-send")
+        self.submit("Send")
+        assert "on its way by e-mail" in self.text(), self.text()
+        self.reload_until("sends", "sent")
+        self.axe("invoice-sent")
+        # The reminders: only this invoice's goes.
+        self.link("Reminders")
+        for box in self.driver.find_elements(By.XPATH, "//table[@id='proposals']//input[@type='checkbox']"):
+            if box.get_attribute("value") != number and box.is_selected():
+                box.click()
+        self.submit("Send the ticked reminders")
+        assert "1 reminders are recorded" in self.text(), self.text()
+        self.open("/invoices/" + number)
+        deadline = time.time() + 15
+        state = "//table[@id='sends']//tr[td[2][normalize-space()='reminder']]/td[4]"
+        while not any("sent" in e.text for e in self.driver.find_elements(By.XPATH, state)):
+            assert time.time() < deadline, self.text()
+            time.sleep(0.3)
+            self.driver.refresh()
+        level = self.driver.find_element(By.XPATH, "//table[@id='reminders']//tbody/tr[1]/td[1]").text
+        assert level == "1", level
+        self.axe("invoice-reminded")
+        self.shot("invoice-sent")
+        taken = self.taken()
+        subjects = [t["subject"] for t in taken]
+        # The test mail is in the seller's language (German for a German company).
+        assert any(s.startswith("Testnachricht von kontor") for s in subjects), subjects
+        invoice_mail = next(t for t in taken if t["subject"].startswith(f"Invoice {number}"))
+        assert invoice_mail["rcpt_tos"] == ["invoices@customer.example", "archiv@nordlicht.example"], invoice_mail
+        assert [p["contentType"] for p in invoice_mail["parts"]] == ["text/plain", "application/pdf"], invoice_mail
+        reminder = next(t for t in taken if "Payment reminder" in t["subject"])
+        assert reminder["parts"][1]["fileName"].endswith("-reminder-1.pdf"), reminder
+
     def sign_out_ends_the_session(self):
         self.sign_in("owner")
         self.press("//button[normalize-space()='Sign out']")
@@ -821,6 +920,7 @@ class Run:
             self.check("a webhook receives a bill recorded and paid", self.webhook_receives_a_bill)
             self.check("e-invoices are received, read, booked and refused", self.receive_read_book_and_refuse_e_invoices)
             self.check("a draft is filled, previewed and issued", self.draft_is_filled_previewed_and_issued)
+            self.check("mail configured, an invoice sent, the reminders run", self.mail_invoice_and_reminders)
             self.check("a month is closed and the statements read", self.close_a_month_and_read_the_statements)
             self.check("a job moves a stage and gets a note", self.a_job_moves_and_gets_a_note)
             self.check("an invoice is paid in parts and another cancelled", self.invoice_paid_in_parts_and_another_cancelled)
@@ -839,6 +939,8 @@ class Run:
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--demo-output", required=True)
+    parser.add_argument("--smtp-port", required=True)
+    parser.add_argument("--smtp-out", required=True)
     parser.add_argument("--axe", required=True)
     parser.add_argument("--screenshots", required=True)
     parser.add_argument("--profile", required=True)

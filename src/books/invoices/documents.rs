@@ -124,6 +124,20 @@ fn set_note(tx: &Tx, tenant: &Tenant, invoice_id: &str, note: &str) -> Result<()
     Ok(())
 }
 
+/// The document model of an issued invoice, for a letter about it (a
+/// reminder): its frozen rows, with the seller's particulars as they stand.
+///
+/// Fails with `NotFound` for an invoice the tenant does not have.
+pub(crate) fn letter_model(tx: &Tx, tenant: &Tenant, invoice_id: &str) -> Result<Document> {
+    let company = company::get(tx, &tenant.company_id)?;
+    let at = Issuing {
+        company: &company,
+        draft_id: None,
+        tax_book: 0,
+    };
+    Ok(build(tx, tenant, invoice_id, &at)?.doc)
+}
+
 /// What an invoice filled in bulk says of its documents.
 pub const FILLED_IN_BULK: &str = "Filled in bulk without documents.";
 

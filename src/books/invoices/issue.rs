@@ -13,7 +13,7 @@ use crate::books::audit::{self, Act, Actor};
 use crate::books::company;
 use crate::books::customers;
 use crate::books::drafts::{self, line_vat, DocumentType as DraftType, LineVat};
-use crate::books::invoices::{self, documents, Move};
+use crate::books::invoices::{self, documents, vat_check, Move};
 use crate::books::ledger::{self, Account, Posting};
 use crate::books::numbering;
 use crate::books::report::{self, Side};
@@ -47,6 +47,8 @@ pub struct IssueOptions {
     rate: Option<Decimal>,
     /// A bulk fill: no documents are written (the invoice says so).
     bulk: bool,
+    /// What the VAT register said about the customer's VAT id (`vat_check::ask`).
+    register: Option<vat_check::Asked>,
 }
 
 impl IssueOptions {
@@ -73,7 +75,16 @@ impl IssueOptions {
             delivered_on,
             rate,
             bulk: false,
+            register: None,
         })
+    }
+
+    /// The options with the VAT register's answer (`vat_check::ask`,
+    /// asked before the issue's transaction): an id it says is not valid
+    /// refuses the issue; any other answer is kept with the invoice.
+    pub fn with_register(mut self, asked: Option<vat_check::Asked>) -> IssueOptions {
+        self.register = asked;
+        self
     }
 
     /// Issue on `day`, nothing else given.
@@ -172,6 +183,15 @@ pub fn issue(
             Ok(None) => {}
         }
         vats.push(vat.unwrap_or(None));
+    }
+    if let Some(asked) = &options.register {
+        if customer.vat_id.as_deref() != Some(asked.vat_id.as_str()) {
+            verdict.refuse(
+                "The customer's VAT id changed while the VAT register was asked; issue again.",
+            );
+        } else if let Some(sentence) = vat_check::refusal(asked) {
+            verdict.refuse(sentence);
+        }
     }
     if let Some(vat_id) = &customer.vat_id {
         if let Err(reason) = vat_ids::check_by_prefix(customer.country.as_str(), vat_id) {
@@ -353,6 +373,9 @@ pub fn issue(
         &id,
         stored.event_fields(company.today()),
     )?;
+    if let Some(asked) = &options.register {
+        vat_check::keep(tx, tenant, &id, asked)?;
+    }
     audit::record(tx, tenant, actor, Act::DraftIssued, draft_id)?;
     audit::record(tx, tenant, actor, Act::InvoiceIssued, &id)?;
     Ok(id)

@@ -5,13 +5,15 @@
 //! are in `stored`, which everything here reads. The acts that make and move
 //! them live beside: `issue` (a draft becomes an invoice), `cancel` (a full
 //! correction), and `settlement` (payments, in `books::settlement`); and
-//! `documents`, the e-invoices written at issue. Every query is bound to a
+//! `documents`, the e-invoices written at issue; `vat_check`, the VAT
+//! register's answer at issue. Every query is bound to a
 //! `Tenant`.
 
 pub mod cancel;
 pub mod documents;
 pub mod issue;
 mod stored;
+pub mod vat_check;
 
 pub(crate) use stored::{abroad, book_figures_by_key, tax_key};
 pub(crate) use stored::{stored_by_id, stored_by_number, Stored};

@@ -1,4 +1,5 @@
-//! `kontor company create | show | set | plan | workflow`: a company, its
+//! `kontor company create | show | set | plan | workflow` (and `mail`,
+//! `mail-text`, in `sending`): a company, its
 //! seller's particulars, default payment days, plan and workflow. Each prints
 //! the company with its particulars.
 
@@ -8,18 +9,27 @@ use crate::books::company::{
     self, Company, CompanyInput, NewCompany, ParticularsChange, ParticularsInput,
 };
 use crate::console::acting::{actor, company_books, no_actor, print};
+use crate::console::acts::sending;
 use crate::console::args::{CompanyClear, CompanyCommand, CompanyCreateArgs, ParticularsArgs};
 use crate::console::options::patch;
 use crate::error::{Error, Result, Violations};
 use crate::store::db::{Db, Tx};
+use crate::store::sealed::SealingKey;
 use crate::store::tenant::Tenant;
 
 /// Runs a `company` command.
 ///
 /// Fails as the books refuse the command, or with `Refused` naming `as`
 /// when `--as` may not change the company's settings.
-pub fn run(db: &Db, cmd: &CompanyCommand, acting: Option<&str>) -> Result<()> {
+pub fn run(
+    db: &Db,
+    cmd: &CompanyCommand,
+    acting: Option<&str>,
+    key: &dyn Fn() -> Result<SealingKey>,
+) -> Result<()> {
     let company = match cmd {
+        CompanyCommand::Mail(args) => return sending::mail(db, &key()?, args, acting),
+        CompanyCommand::MailText(args) => return sending::mail_text(db, args, acting),
         CompanyCommand::Create(args) => create(db, args, acting)?,
         CompanyCommand::Show { company: id } => {
             no_actor(acting, "`company show` only reads")?;

@@ -8,12 +8,13 @@ use crate::books::drafts::{
     self, DocumentType, DraftInput, DraftLineInput, NewDraft, NewDraftLine, ReferencesChange,
     ReferencesInput, TaxInput,
 };
-use crate::books::invoices;
 use crate::books::invoices::issue::{self, IssueInput, IssueOptions};
+use crate::books::invoices::{self, vat_check};
 use crate::console::acting::{actor, books_of, print};
 use crate::console::args::{DraftClear, DraftCommand, DraftLineArgs, DraftSetArgs, Mode};
 use crate::console::options::patch;
 use crate::error::{Error, Result, Violations};
+use crate::outbox::vat_register::Register;
 use crate::store::db::Db;
 
 /// Runs a `draft` command.
@@ -45,6 +46,7 @@ pub fn run(db: &Db, cmd: &DraftCommand, acting: Option<&str>) -> Result<()> {
             on,
             delivered_on,
             rate,
+            register,
             mode,
         } => {
             let options = IssueOptions::check(IssueInput {
@@ -52,7 +54,7 @@ pub fn run(db: &Db, cmd: &DraftCommand, acting: Option<&str>) -> Result<()> {
                 delivered_on: delivered_on.clone(),
                 rate: rate.clone(),
             })?;
-            issue(db, acting, draft, &options, *mode)
+            issue(db, acting, draft, options, &register.register()?, *mode)
         }
     }
 }
@@ -99,19 +101,35 @@ fn set(db: &Db, acting: Option<&str>, args: &DraftSetArgs) -> Result<()> {
     Ok(())
 }
 
-/// `draft issue`: the draft issued; prints the invoice.
+/// `draft issue`: the VAT register asked (before the issue's
+/// transaction), the draft issued; prints the invoice as the API shows it,
+/// with the register's answer (`vatCheck`) when one was kept.
 fn issue(
     db: &Db,
     acting: Option<&str>,
     draft: &str,
-    options: &IssueOptions,
+    options: IssueOptions,
+    register: &Register,
     mode: Mode,
 ) -> Result<()> {
+    let asked = db.read(|conn| {
+        let t = company::owner(conn, Owned::Draft, draft, mode.environment())?;
+        vat_check::ask(conn, &t, draft, register)
+    })?;
+    let options = options.with_register(asked);
     print(&db.write(|tx| {
         let t = company::owner(tx, Owned::Draft, draft, mode.environment())?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-        let id = issue::issue(tx, &t, &actor, draft, options)?;
-        invoices::get_by_id(tx, &t, &id)
+        let id = issue::issue(tx, &t, &actor, draft, &options)?;
+        let mut shown = serde_json::to_value(invoices::get_by_id(tx, &t, &id)?)
+            .map_err(crate::error::Error::internal)?;
+        // The invoice as the API shows it; with the register's answer when
+        // one was kept (a customer with an EU VAT id).
+        if let Some(check) = vat_check::of_invoice(tx, &t, &id)? {
+            shown["vatCheck"] =
+                serde_json::to_value(check).map_err(crate::error::Error::internal)?;
+        }
+        Ok(shown)
     })?);
     Ok(())
 }

@@ -1,5 +1,6 @@
-//! `kontor invoice cancel | document`: cancelling an invoice by a full
-//! correction, and writing one of its stored documents to a file.
+//! `kontor invoice cancel | document` (and `send`, `sends`, in `sending`):
+//! cancelling an invoice by a full correction, and writing one of its
+//! stored documents to a file.
 
 use serde_json::json;
 
@@ -9,6 +10,7 @@ use crate::books::invoices;
 use crate::books::invoices::cancel::{self, CancelInput, Cancellation};
 use crate::books::invoices::documents as invoice_documents;
 use crate::console::acting::{actor, no_actor, print};
+use crate::console::acts::sending;
 use crate::console::args::{InvoiceCommand, Mode};
 use crate::documents::Format;
 use crate::error::{Error, Result};
@@ -34,6 +36,8 @@ pub fn run(db: &Db, cmd: &InvoiceCommand, acting: Option<&str>) -> Result<()> {
             })?;
             cancel(db, acting, company, number, &request, *mode)
         }
+        InvoiceCommand::Send(args) => sending::send(db, args, acting),
+        InvoiceCommand::Sends(args) => sending::sends(db, args, acting),
         InvoiceCommand::Document {
             company,
             number,

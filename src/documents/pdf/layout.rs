@@ -21,8 +21,8 @@ use crate::rules::units;
 /// The words across every page of a draft's preview.
 pub const DRAFT_MARK: &str = "ENTWURF / DRAFT";
 
-const LEFT: f32 = mm(25.0);
-const RIGHT: f32 = PAGE_W - mm(20.0);
+pub(super) const LEFT: f32 = mm(25.0);
+pub(super) const RIGHT: f32 = PAGE_W - mm(20.0);
 /// Where a continuation page's body starts.
 const BODY_TOP: f32 = mm(32.0);
 /// Below this the footer begins.
@@ -34,8 +34,8 @@ const FOOTER_SIZE: f32 = 7.0;
 const FOOTER_LEAD: f32 = 8.4;
 const FOOTER_LINES: usize = 6;
 
-const TEXT: f32 = 9.0;
-const LEAD: f32 = 11.5;
+pub(super) const TEXT: f32 = 9.0;
+pub(super) const LEAD: f32 = 11.5;
 
 /// The lines table's columns: right edges of the figures, left edges of texts.
 const COL_POS_RIGHT: f32 = LEFT + 16.0;
@@ -61,7 +61,8 @@ pub(super) struct Sheet<'a> {
     lang: Lang,
     faces: &'a Faces,
     pages: Vec<Vec<Op>>,
-    y: f32,
+    /// Where the next section starts.
+    pub(super) y: f32,
     /// Whether a new page repeats the lines table's head.
     in_table: bool,
     /// A draft's preview: no number, no payment reference, marked as a draft.
@@ -79,15 +80,8 @@ impl<'a> Sheet<'a> {
         lang: Lang,
         faces: &'a Faces,
     ) -> Vec<Vec<Op>> {
-        let mut s = Sheet {
-            doc,
-            lang,
-            faces,
-            pages: vec![Vec::new()],
-            y: 0.0,
-            in_table: false,
-            draft,
-        };
+        let mut s = Sheet::begin(doc, lang, faces);
+        s.draft = draft;
         s.letterhead();
         s.address_window();
         s.particulars();
@@ -100,12 +94,26 @@ impl<'a> Sheet<'a> {
         s.finish()
     }
 
+    /// An empty first page for `doc` in `lang`, for a layout to fill
+    /// section by section (the invoice's above, a reminder's).
+    pub(super) fn begin(doc: &'a Document, lang: Lang, faces: &'a Faces) -> Sheet<'a> {
+        Sheet {
+            doc,
+            lang,
+            faces,
+            pages: vec![Vec::new()],
+            y: 0.0,
+            in_table: false,
+            draft: false,
+        }
+    }
+
     /// The English or the German text, in the document's language.
-    fn t<'b>(&self, en: &'b str, de: &'b str) -> &'b str {
+    pub(super) fn t<'b>(&self, en: &'b str, de: &'b str) -> &'b str {
         self.lang.pick(en, de)
     }
 
-    fn face(&self, bold: bool) -> &'a Face {
+    pub(super) fn face(&self, bold: bool) -> &'a Face {
         if bold {
             &self.faces.bold
         } else {
@@ -122,7 +130,7 @@ impl<'a> Sheet<'a> {
     }
 
     /// Text at (x, y); returns its width.
-    fn text(&mut self, x: f32, y: f32, size: f32, bold: bool, text: &str) -> f32 {
+    pub(super) fn text(&mut self, x: f32, y: f32, size: f32, bold: bool, text: &str) -> f32 {
         let text = self.face(bold).drawable(text);
         let width = self.face(bold).width(&text, size);
         if !text.trim().is_empty() {
@@ -138,31 +146,46 @@ impl<'a> Sheet<'a> {
     }
 
     /// Text ending at `right`.
-    fn text_right(&mut self, right: f32, y: f32, size: f32, bold: bool, text: &str) {
+    pub(super) fn text_right(&mut self, right: f32, y: f32, size: f32, bold: bool, text: &str) {
         let text = self.face(bold).drawable(text);
         let width = self.face(bold).width(&text, size);
         self.text(right - width, y, size, bold, &text);
     }
 
     /// Text cut to `width` with an ellipsis.
-    fn text_fit(&mut self, x: f32, y: f32, size: f32, bold: bool, text: &str, width: f32) {
+    pub(super) fn text_fit(
+        &mut self,
+        x: f32,
+        y: f32,
+        size: f32,
+        bold: bool,
+        text: &str,
+        width: f32,
+    ) {
         let fitted = fit(self.face(bold), text, size, width);
         self.text(x, y, size, bold, &fitted);
     }
 
-    fn rule(&mut self, x: f32, y: f32, w: f32, thickness: f32, grey: u8) {
+    pub(super) fn rule(&mut self, x: f32, y: f32, w: f32, thickness: f32, grey: u8) {
         self.ops().push(Op::Rects {
             rects: vec![[x, y, w, thickness]],
             grey,
         });
     }
 
-    fn wrap(&self, text: &str, size: f32, bold: bool, width: f32, max_lines: usize) -> Vec<String> {
+    pub(super) fn wrap(
+        &self,
+        text: &str,
+        size: f32,
+        bold: bool,
+        width: f32,
+        max_lines: usize,
+    ) -> Vec<String> {
         wrap(self.face(bold), text, size, width, max_lines)
     }
 
     /// Makes room for `height` below the cursor, starting a page if needed.
-    fn need(&mut self, height: f32) {
+    pub(super) fn need(&mut self, height: f32) {
         if self.y + height > BODY_BOTTOM {
             self.pages.push(Vec::new());
             self.running_head();
@@ -196,7 +219,7 @@ impl<'a> Sheet<'a> {
         self.y = BODY_TOP;
     }
 
-    fn letterhead(&mut self) {
+    pub(super) fn letterhead(&mut self) {
         let seller = &self.doc.seller;
         let width = RIGHT - LEFT - mm(60.0);
         let name = self.wrap(&seller.name, 15.0, true, width, 2);
@@ -223,7 +246,7 @@ impl<'a> Sheet<'a> {
     /// The buyer's address in the window of a DIN 5008 form B letter (45 mm
     /// from the top, 20 mm from the left, 85 × 45 mm), under the seller's
     /// return line.
-    fn address_window(&mut self) {
+    pub(super) fn address_window(&mut self) {
         let width = mm(80.0);
         let back = one_line_address(&self.doc.seller, self.lang);
         let back = format!("{} · {back}", self.doc.seller.name);
@@ -512,7 +535,7 @@ impl<'a> Sheet<'a> {
         }
     }
 
-    fn money(&self, minor: i64) -> String {
+    pub(super) fn money(&self, minor: i64) -> String {
         money(self.doc, minor, self.lang)
     }
 
@@ -586,7 +609,7 @@ impl<'a> Sheet<'a> {
     }
 
     /// The payment sentence, the bank details and the EPC QR code.
-    fn payment(&mut self) {
+    pub(super) fn payment(&mut self) {
         let doc = self.doc;
         // A draft is not paid: no QR code, no payment reference.
         let qr = epc_payload(doc)
@@ -668,7 +691,7 @@ impl<'a> Sheet<'a> {
     }
 
     /// The footer and page numbers on every page.
-    fn finish(mut self) -> Vec<Vec<Op>> {
+    pub(super) fn finish(mut self) -> Vec<Vec<Op>> {
         let columns = self.footer_columns();
         let pages = std::mem::take(&mut self.pages);
         let total = pages.len();

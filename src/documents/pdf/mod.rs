@@ -24,7 +24,8 @@
 //! operations of a page), `text` (fitting and wrapping), `figures` (amounts,
 //! rates and IBANs as the page writes them), `qr` (the EPC payload and its
 //! QR code), `layout` (the sections of the page), `render` (krilla) and
-//! `xmp` (the Factur-X metadata). Country and unit names and the choice of
+//! `xmp` (the Factur-X metadata); `reminder` lays out a reminder's letter
+//! on the same sheet. Country and unit names and the choice of
 //! language come from `rules`.
 
 mod figures;
@@ -32,6 +33,7 @@ mod fonts;
 mod layout;
 mod page;
 mod qr;
+mod reminder;
 mod render;
 #[cfg(test)]
 mod samples;
@@ -47,6 +49,7 @@ use layout::Sheet;
 use render::render;
 use xmp::with_xmp;
 
+use crate::documents::reminder::Reminder;
 use crate::documents::Document;
 use crate::rules::locale::Lang;
 
@@ -78,6 +81,21 @@ pub fn write_draft(doc: &Document) -> std::io::Result<Vec<u8>> {
     let pages = Sheet::lay_out(doc, false, true, lang, faces);
     let title = lang.pick("Invoice draft", "Rechnungsentwurf");
     let pdf = render(doc, None, title, lang, faces, &pages)?;
+    with_xmp(&pdf, false)
+}
+
+/// Writes the letter of a reminder: the invoice's sheet (letterhead,
+/// address, footer, bank details and EPC QR code of the total) with the
+/// reminder's particulars, title, text and claim, in the reminder's
+/// language; a plain PDF/A-3b.
+///
+/// Fails as `write` does.
+pub fn write_reminder(r: &Reminder) -> std::io::Result<Vec<u8>> {
+    let faces = faces().ok_or_else(|| std::io::Error::other("the embedded font cannot be read"))?;
+    let doc = reminder::sheet_document(r);
+    let pages = reminder::lay_out(r, &doc, faces);
+    let title = format!("{} {}", r.title, r.invoice.number);
+    let pdf = render(&doc, None, &title, r.lang, faces, &pages)?;
     with_xmp(&pdf, false)
 }
 
@@ -153,6 +171,72 @@ mod tests {
             .unwrap();
         assert!(text.contains(&doc.number) && text.contains("Mit Banking-App scannen"));
         assert!(!text.contains(DRAFT_MARK));
+    }
+
+    #[test]
+    fn a_reminder_is_the_invoices_sheet_stating_its_claim() {
+        use crate::documents::reminder::StatedInterest;
+        use crate::rules::money::Decimal;
+        use jiff::civil::Date;
+        let mut invoice = mixed();
+        invoice.due = 119_000;
+        let r = Reminder {
+            invoice,
+            lang: Lang::De,
+            level: 2,
+            title: "1. Mahnung".into(),
+            text: "Sehr geehrte Damen und Herren,\n\nbitte zahlen Sie.".into(),
+            on: Date::constant(2026, 12, 31),
+            open: 119_000,
+            fee: 500,
+            interest: Some(StatedInterest {
+                from: Date::constant(2026, 12, 8),
+                through: Date::constant(2026, 12, 31),
+                days: 24,
+                percent: Decimal::parse("p", "10.27").unwrap(),
+                points: 9,
+                amount: 804,
+            }),
+            flat_sum: Some(4000),
+            new_due: Date::constant(2027, 1, 10),
+        };
+        assert_eq!(r.total(), 124_304);
+        let pdf = write_reminder(&r).unwrap();
+        assert!(pdf.starts_with(b"%PDF-1.7") && contains(&pdf, b"<pdfaid:part>3</pdfaid:part>"));
+        assert!(!contains(&pdf, b"factur-x.xml"));
+        assert_eq!(pdf, write_reminder(&r).unwrap(), "deterministic");
+        let text = lopdf::Document::load_mem(&pdf)
+            .unwrap()
+            .extract_text(&[1])
+            .unwrap();
+        for needle in [
+            "1. Mahnung",
+            "RE-2026-0001",
+            "07.12.2026",
+            "1.190,00",
+            "Mahngebühren",
+            "5,00",
+            "Verzugszinsen 08.12.2026 – 31.12.2026",
+            "10,27 %",
+            "8,04",
+            "40,00",
+            "1.243,04",
+            "10.01.2027",
+            "Mit Banking-App scannen",
+        ] {
+            assert!(text.contains(needle), "{needle} in {text}");
+        }
+        let mut en = r.clone();
+        en.lang = Lang::En;
+        en.title = "First reminder".into();
+        let text = lopdf::Document::load_mem(&write_reminder(&en).unwrap())
+            .unwrap()
+            .extract_text(&[1])
+            .unwrap();
+        assert!(
+            text.contains("Default interest") && text.contains("1,243.04"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -9,7 +9,9 @@ use hyper::StatusCode;
 use maud::{html, Markup};
 
 use super::context::Ctx;
-use super::form::{both, queried, required_note, search_form, Acted, Form, FormField, Problems};
+use super::form::{
+    both, choice, queried, required_note, search_form, Acted, Form, FormField, Problems,
+};
 use super::history;
 use super::page::{csrf, may_act, pager, screen, screen_with, see_other, Screen};
 use crate::access::people::Capability;
@@ -131,8 +133,27 @@ const CHANGE: Form = Form::new(&[
         "The account the partner pays from, such as DE89 3704 0044 0532 0130 00",
         "Das Konto, von dem der Partner zahlt, etwa DE89 3704 0044 0532 0130 00",
     ),
+    FormField::text(
+        "invoiceEmail",
+        "Invoice e-mail address",
+        "E-Mail-Adresse für Rechnungen",
+        customers::MAX_EMAIL,
+    )
+    .kind("email")
+    .hint(
+        "Where invoices and reminders are sent; empty: the e-mail address",
+        "Wohin Rechnungen und Mahnungen gehen; leer: die E-Mail-Adresse",
+    ),
 ])
-.naming(&[("einvoice", "E-invoice format", "E-Rechnungsformat")]);
+.naming(&[
+    ("einvoice", "E-invoice format", "E-Rechnungsformat"),
+    ("consumer", "Consumer", "Verbraucher"),
+    (
+        "language",
+        "Language of mail and reminders",
+        "Sprache von E-Mails und Mahnungen",
+    ),
+]);
 
 /// The search of the list.
 const SEARCH: FormField = FormField::text(
@@ -169,6 +190,9 @@ fn stored(c: &Customer, field: &str) -> String {
             .map(|a| format!("{}:{}", a.scheme, a.value))
             .unwrap_or_default(),
         "einvoice" => c.einvoice.as_str().to_string(),
+        "invoiceEmail" => c.invoice_email.clone().unwrap_or_default(),
+        "consumer" => if c.consumer { "yes" } else { "no" }.to_string(),
+        "language" => c.language.map(|l| l.code().to_string()).unwrap_or_default(),
         _ => String::new(),
     }
 }
@@ -194,6 +218,30 @@ fn form(
             (form.fields(lang, value, problems))
             @if change {
                 (format_field(lang, &format, problems))
+                (choice(
+                    lang,
+                    "language",
+                    &CHANGE.label(lang, "language"),
+                    &[
+                        (String::new(), lang.pick("By the customer's country", "Nach dem Land des Kunden").to_string()),
+                        ("de".to_string(), "Deutsch".to_string()),
+                        ("en".to_string(), "English".to_string()),
+                    ],
+                    &value("language"),
+                    None,
+                    problems,
+                ))
+                fieldset.choices {
+                    legend { (CHANGE.label(lang, "consumer")) }
+                    input type="hidden" name="consumer" value="no";
+                    div {
+                        input #field-consumer type="checkbox" name="consumer" value="yes" checked[value("consumer") == "yes"];
+                        label for="field-consumer" { (lang.pick(
+                            "A consumer, not a business (default interest of 5 points, no flat sum)",
+                            "Ein Verbraucher, kein Unternehmen (Verzugszinsen 5 Punkte, keine Pauschale)",
+                        )) }
+                    }
+                }
             }
             button type="submit" { (lang.pick("Save", "Speichern")) }
         }
@@ -370,6 +418,8 @@ fn customer_page(
                     div { dt { (lang.pick(f.en, f.de)) } dd { (stored(customer, f.name)) } }
                 }
                 div { dt { (CHANGE.label(lang, "einvoice")) } dd { (stored(customer, "einvoice")) } }
+                div { dt { (CHANGE.label(lang, "language")) } dd { (stored(customer, "language")) } }
+                div { dt { (CHANGE.label(lang, "consumer")) } dd { (if customer.consumer { lang.pick("yes", "ja") } else { lang.pick("no", "nein") }) } }
             }
         }
         (history_section)
@@ -415,6 +465,13 @@ pub fn update(ctx: &Ctx, id: &str) -> Result<Answer> {
         electronic_address: ctx.patch("electronicAddress"),
         einvoice: given("einvoice"),
         iban: ctx.patch("iban"),
+        invoice_email: ctx.patch("invoiceEmail"),
+        consumer: match ctx.form.all("consumer") {
+            sent if sent.contains(&"yes") => Some(true),
+            sent if sent.contains(&"no") => Some(false),
+            _ => None,
+        },
+        language: ctx.patch("language"),
         ..CustomerChangeInput::default()
     };
     let days = match ctx.form.sent("paymentDays").map(str::trim) {

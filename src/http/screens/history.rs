@@ -52,6 +52,8 @@ pub fn act_name(lang: Lang, act: Act) -> String {
         Act::UserResetLinkMade => ("reset link made", "Link zum Zurücksetzen erstellt"),
         Act::UserPasswordReset => ("password reset by link", "Passwort über Link neu gesetzt"),
         Act::UserPasswordSet => ("password set", "Passwort gesetzt"),
+        Act::InvoiceSent => ("sent by e-mail", "per E-Mail versandt"),
+        Act::ReminderSent => ("reminder sent", "Mahnung versandt"),
         // Acts on records without a history of their own (the books, a
         // key, an endpoint, an invitation, the company) by their code.
         Act::BooksClosed
@@ -74,6 +76,11 @@ pub fn act_name(lang: Lang, act: Act) -> String {
         | Act::BankLineIgnored
         | Act::BankLineUndone
         | Act::BankLineReturned => return act.as_str().to_string(),
+        | Act::MailSettingsChanged
+        | Act::MailTemplateChanged
+        | Act::MailTestSent
+        | Act::DunningLevelsChanged
+        | Act::BaseRateAdded => return act.as_str().to_string(),
     };
     lang.pick(en, de).to_string()
 }

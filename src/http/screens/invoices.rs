@@ -18,8 +18,11 @@ use maud::{html, Markup};
 use super::context::Ctx;
 use super::form::{queried, search_form, Acted, Form, FormField, Problems, Reading};
 use super::history;
-use super::page::{csrf, may_act, money, pager, screen_with, security_headers, see_other, Screen};
+use super::page::{
+    csrf, invoice_href, may_act, money, pager, screen_with, security_headers, see_other, Screen,
+};
 use super::payment::{self, method_name, PAYMENT};
+use super::sending;
 use crate::access::people::Capability;
 use crate::books::invoices::cancel::{self, CancelInput, Cancellation};
 use crate::books::invoices::{
@@ -50,12 +53,6 @@ const CANCEL: Form = Form::new(&[
         .hint("Shown on the credit note", "Steht auf der Stornorechnung"),
 ])
 .wrong_state_above();
-
-/// The address of a document's page (`/invoices/RE2026-00001`), and of its
-/// sub-pages with `rest` (`/pay`, `/cancel`, `/document?format=facturx`).
-fn href(number: &str, rest: &str) -> String {
-    format!("/invoices/{}{rest}", query::percent_encode(number))
-}
 
 /// The list's address with a status, a search and a page (of `size` rows,
 /// named when it is not the usual 25).
@@ -168,7 +165,7 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
                     tbody {
                         @for i in &page.data {
                             tr {
-                                td { a href=(href(&i.number, "")) { (i.number) } }
+                                td { a href=(invoice_href(&i.number, "")) { (i.number) } }
                                 td { (i.buyer) }
                                 td { (locale::date(lang, i.issued_on)) }
                                 td { (locale::date(lang, i.due_on)) }
@@ -212,6 +209,13 @@ fn invoice_page(
         Some("paid") => Some(
             lang.pick("The payment is recorded.", "Die Zahlung ist erfasst.")
                 .to_string(),
+        ),
+        Some("sent") => Some(
+            lang.pick(
+                "The invoice is on its way by e-mail; its state shows below.",
+                "Die Rechnung ist per E-Mail unterwegs; ihr Stand steht unten.",
+            )
+            .to_string(),
         ),
         Some("cancelled") => invoice.corrects.as_ref().map(|original| match lang {
             Lang::En => format!(
@@ -262,10 +266,10 @@ fn invoice_page(
                 div { dt { (lang.pick("Payment terms", "Zahlungsbedingungen")) } dd { (sentence) } }
             }
             @if let Some(by) = &invoice.cancelled_by {
-                div { dt { (lang.pick("Cancelled by the credit note", "Storniert durch die Stornorechnung")) } dd { a href=(href(by, "")) { (by) } } }
+                div { dt { (lang.pick("Cancelled by the credit note", "Storniert durch die Stornorechnung")) } dd { a href=(invoice_href(by, "")) { (by) } } }
             }
             @if let Some(original) = &invoice.corrects {
-                div { dt { (lang.pick("Cancels the invoice", "Storniert die Rechnung")) } dd { a href=(href(original, "")) { (original) } } }
+                div { dt { (lang.pick("Cancels the invoice", "Storniert die Rechnung")) } dd { a href=(invoice_href(original, "")) { (original) } } }
             }
             @if let Some(reason) = detail.and_then(|d| d.cancel_reason.as_ref()) {
                 div { dt { (lang.pick("Reason of the cancellation", "Grund der Stornierung")) } dd { (reason) } }
@@ -359,7 +363,7 @@ fn invoice_page(
                 @if may_act(ctx) && takes_payments {
                     h3 #pay-heading { (lang.pick("Record payment", "Zahlung erfassen")) }
                     (PAYMENT.summary(lang, problems))
-                    form.stack method="post" action=(href(&invoice.number, "/pay")) novalidate aria-labelledby="pay-heading" {
+                    form.stack method="post" action=(invoice_href(&invoice.number, "/pay")) novalidate aria-labelledby="pay-heading" {
                         (csrf(ctx))
                         (payment::fields(lang, value, Some(currency_hint.clone()), problems))
                         button type="submit" { (lang.pick("Record payment", "Zahlung erfassen")) }
@@ -375,7 +379,7 @@ fn invoice_page(
                 } @else {
                     ul {
                         @for format in &d.documents {
-                            li { a href=(href(&invoice.number, &format!("/document?format={format}"))) download { (format_name(lang, format)) } }
+                            li { a href=(invoice_href(&invoice.number, &format!("/document?format={format}"))) download { (format_name(lang, format)) } }
                         }
                     }
                 }
@@ -384,6 +388,7 @@ fn invoice_page(
                 }
             }
         }
+        (sending::sections(ctx, invoice)?)
         @if may_act(ctx) && !invoice.credit_note && !invoice.cancelled {
             section aria-labelledby="cancel-heading" {
                 h2 #cancel-heading { (lang.pick("Cancel invoice", "Rechnung stornieren")) }
@@ -393,7 +398,7 @@ fn invoice_page(
                         "Eine Stornierung stellt eine Stornorechnung aus, die diese Rechnung ganz aufhebt; das lässt sich nicht rückgängig machen.",
                     ))
                 }
-                p { a.button href=(href(&invoice.number, "/cancel")) { (lang.pick("Cancel invoice", "Rechnung stornieren")) } }
+                p { a.button href=(invoice_href(&invoice.number, "/cancel")) { (lang.pick("Cancel invoice", "Rechnung stornieren")) } }
             }
         }
         (history::section(ctx, &entries)?)
@@ -465,7 +470,7 @@ pub fn pay(ctx: &Ctx, number: &str) -> Result<Answer> {
         settlement::pay_invoice(tx, tenant, &ctx.actor(), number, &payment).map(|_| ())
     })?;
     match paid {
-        Acted::Done(()) => Ok(see_other(&href(number, "?done=paid"))),
+        Acted::Done(()) => Ok(see_other(&invoice_href(number, "?done=paid"))),
         Acted::Refused(r) => invoice_page(ctx, &invoice, r.status, &|f| ctx.typed(f), &r.problems),
     }
 }
@@ -502,12 +507,12 @@ fn cancel_page(
             ))
         }
         (CANCEL.summary(lang, problems))
-        form.stack method="post" action=(href(&invoice.number, "/cancel")) novalidate {
+        form.stack method="post" action=(invoice_href(&invoice.number, "/cancel")) novalidate {
             (csrf(ctx))
             (CANCEL.fields(lang, &|_| reason.to_string(), problems))
             button type="submit" { (lang.pick("Cancel the invoice", "Rechnung stornieren")) }
         }
-        p { a href=(href(&invoice.number, "")) { (lang.pick("Back to the invoice", "Zurück zur Rechnung")) } }
+        p { a href=(invoice_href(&invoice.number, "")) { (lang.pick("Back to the invoice", "Zurück zur Rechnung")) } }
     };
     let title = match lang {
         Lang::En => format!("Cancel {}?", invoice.number),
@@ -522,7 +527,7 @@ pub fn cancel_form(ctx: &Ctx, number: &str) -> Result<Answer> {
     ctx.must(Capability::Act)?;
     let invoice = invoices::get(ctx.conn, &ctx.session.tenant, number)?;
     if invoice.credit_note || invoice.cancelled {
-        return Ok(see_other(&href(number, "")));
+        return Ok(see_other(&invoice_href(number, "")));
     }
     cancel_page(ctx, &invoice, StatusCode::OK, "", &Problems::default())
 }
@@ -543,7 +548,7 @@ pub fn cancel(ctx: &Ctx, number: &str) -> Result<Answer> {
         Ok(invoices::get_by_id(tx, tenant, &correction)?.number)
     })?;
     match cancelled {
-        Acted::Done(credit_note) => Ok(see_other(&href(&credit_note, "?done=cancelled"))),
+        Acted::Done(credit_note) => Ok(see_other(&invoice_href(&credit_note, "?done=cancelled"))),
         Acted::Refused(r) => cancel_page(ctx, &invoice, r.status, reason, &r.problems),
     }
 }

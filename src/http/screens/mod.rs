@@ -36,9 +36,12 @@ mod invoices;
 mod jobs;
 mod links;
 mod login;
+mod mail_settings;
 mod page;
 mod payment;
 pub mod received;
+mod reminders;
+mod sending;
 mod session;
 mod settings;
 mod users;
@@ -261,6 +264,12 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["bills", "received", id, "attachments", n] if get => bills_received::attachment(ctx, id, n),
         ["bills", "received", id, "book"] if post => bills_received::book(ctx, id),
         ["bills", "received", id, "refuse"] if post => bills_received::refuse(ctx, id),
+        ["invoices", number, "send"] if get => sending::send_form(ctx, number),
+        ["invoices", number, "send"] if post => sending::send(ctx, number),
+        ["reminders"] if get => reminders::show(ctx),
+        ["reminders", "send"] if post => reminders::send(ctx),
+        ["reminders", "base-rate"] if post => reminders::add_base_rate(ctx),
+        ["reminders", id, "document"] if get => sending::reminder_document(ctx, id),
         ["bills"] if get => bills::list(ctx),
         ["bills"] if post => bills::create(ctx),
         ["bills", "new"] if get => bills::new_form(ctx),
@@ -287,6 +296,9 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["settings", "company"] if post => settings::set_particulars(ctx),
         ["settings", "payment-days"] if post => settings::set_payment_days(ctx),
         ["settings", "workflow"] if post => settings::set_workflow(ctx),
+        ["settings", "mail"] if get => mail_settings::show(ctx),
+        ["settings", "mail"] if post => mail_settings::save(ctx),
+        ["settings", "mail", "test"] if post => mail_settings::test(ctx),
         ["settings", "users"] if get => users::list(ctx),
         ["settings", "users", "invite"] if post => users::invite(ctx),
         ["settings", "users", id] if get => users::show(ctx, id),

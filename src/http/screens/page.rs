@@ -26,6 +26,7 @@ pub enum Screen {
     Jobs,
     Drafts,
     Invoices,
+    Reminders,
     Bills,
     Bank,
     Books,
@@ -37,12 +38,13 @@ pub enum Screen {
 
 impl Screen {
     /// The linked screens, in the navigation's order.
-    const LINKED: [Screen; 10] = [
+    const LINKED: [Screen; 11] = [
         Screen::Dashboard,
         Screen::Customers,
         Screen::Jobs,
         Screen::Drafts,
         Screen::Invoices,
+        Screen::Reminders,
         Screen::Bills,
         Screen::Bank,
         Screen::Books,
@@ -65,6 +67,7 @@ impl Screen {
             Screen::Jobs => "/jobs",
             Screen::Drafts => "/drafts",
             Screen::Invoices => "/invoices",
+            Screen::Reminders => "/reminders",
             Screen::Bills => "/bills",
             Screen::Bank => "/bank",
             Screen::Books => "/books",
@@ -81,6 +84,7 @@ impl Screen {
             Screen::Jobs => lang.pick("Jobs", "Vorgänge"),
             Screen::Drafts => lang.pick("Drafts", "Entwürfe"),
             Screen::Invoices => lang.pick("Invoices", "Rechnungen"),
+            Screen::Reminders => lang.pick("Reminders", "Mahnungen"),
             Screen::Bills => lang.pick("Bills", "Eingangsrechnungen"),
             Screen::Bank => lang.pick("Bank", "Bank"),
             Screen::Books => lang.pick("Books", "Bücher"),
@@ -370,6 +374,15 @@ pub fn own_pdf(body: Vec<u8>, file_name: &str) -> Answer {
         body,
         key_id: None,
     }
+}
+
+/// The address of a document's page (`/invoices/RE2026-00001`), and of its
+/// sub-pages with `rest` (`/pay`, `/cancel`, `/document?format=facturx`).
+pub fn invoice_href(number: &str, rest: &str) -> String {
+    format!(
+        "/invoices/{}{rest}",
+        crate::http::query::percent_encode(number)
+    )
 }
 
 /// A redirect after a form (303: the browser follows with GET).

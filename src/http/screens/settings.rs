@@ -237,6 +237,9 @@ fn page(ctx: &Ctx, status: StatusCode, refusal: Option<Refused>) -> Result<Answe
             p { a href="/settings/users" { (lang.pick("People of this company", "Personen dieser Firma")) } }
             p { a href="/settings/bank" { (lang.pick("Bank accounts and fee tolerance", "Bankkonten und Gebührentoleranz")) } }
         }
+        @if owner {
+            p { a href="/settings/mail" { (lang.pick("Mail settings", "E-Mail-Einstellungen")) } }
+        }
         section aria-labelledby="company-heading" {
             h2 #company-heading { (lang.pick("Company", "Firma")) }
             dl.particulars {

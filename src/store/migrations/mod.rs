@@ -30,6 +30,7 @@ mod to_8;
 mod to_9;
 mod to_10;
 mod to_11;
+mod to_12;
 
 use std::path::Path;
 
@@ -43,7 +44,7 @@ use refusal::{foreign_key_problem, Stop};
 /// The schema this binary writes and understands: what a fresh file gets.
 pub const SCHEMA: &str = include_str!("../../../schema.sql");
 /// The version `schema.sql` carries in `PRAGMA user_version`.
-pub const SCHEMA_VERSION: i64 = 11;
+pub const SCHEMA_VERSION: i64 = 12;
 
 /// One migration step: it brings a data file from version `number - 1` to
 /// `number`, inside the runner's transaction.
@@ -122,6 +123,14 @@ pub const MIGRATIONS: &[Migration] = &[
             "a purchase's lines and amounts per tax key, payment reference and payee IBAN; trusted suppliers"
         ),
         run: to_11::run,
+    },
+    Migration {
+        number: 12,
+        summary: concat!(
+            "mail settings, templates and the mail outbox; the ladder of reminders, ",
+            "the owner's base rates and the reminders sent; the VAT register's answer with an invoice"
+        ),
+        run: to_12::run,
     },
 ];
 

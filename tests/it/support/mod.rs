@@ -161,6 +161,9 @@ pub fn start_configured(data: &DataFile, adjust: &dyn Fn(&mut Config)) -> Server
     let mut config = Config::new(&data.path, "127.0.0.1:0".parse().unwrap());
     config.log_requests = false;
     config.deliver = false;
+    // Tests send due mail by hand and ask no VAT register but their own.
+    config.mail = false;
+    config.vat_register = kontor::outbox::vat_register::Service::Off;
     adjust(&mut config);
     Server::start(config).expect("server starts")
 }

@@ -69,8 +69,13 @@ pub(crate) struct Browser {
 
 impl Browser {
     fn new(server: &Server) -> Browser {
+        Browser::at(server.addr)
+    }
+
+    /// A browser of the server at `addr` (one running in another process).
+    pub(crate) fn at(addr: std::net::SocketAddr) -> Browser {
         Browser {
-            addr: server.addr,
+            addr,
             cookies: BTreeMap::new(),
             language: "en-GB,en;q=0.9",
             origin: None,
@@ -240,7 +245,7 @@ pub(crate) fn console_with_stdin(data: &DataFile, args: &[&str], stdin: &str) ->
 }
 
 /// A person added to a company by the console.
-fn person(data: &DataFile, company: &str, email: &str, role: &str) -> Value {
+pub(crate) fn person(data: &DataFile, company: &str, email: &str, role: &str) -> Value {
     console_with_stdin(
         data,
         &[

@@ -13,6 +13,7 @@ use crate::access::people::Capability;
 use crate::books::company;
 use crate::books::drafts::{self, DraftState};
 use crate::books::invoices::issue::{self, IssueInput, IssueOptions};
+use crate::books::invoices::vat_check;
 use crate::error::{Error, Result};
 use crate::http::app::Answer;
 use crate::http::screens::context::Ctx;
@@ -137,8 +138,10 @@ pub fn issue(ctx: &Ctx, id: &str) -> Result<Answer> {
             .map(str::to_string),
         rate,
     }));
+    // The VAT register is asked before the issue's transaction.
+    let asked = vat_check::ask(ctx.conn, tenant, id, &ctx.app.vat_register)?;
     let issued = DRAFT.act(ctx, checked, |tx, options| {
-        issue::issue(tx, tenant, &ctx.actor(), id, &options).map(|_| ())
+        issue::issue(tx, tenant, &ctx.actor(), id, &options.with_register(asked)).map(|_| ())
     });
     match issued {
         Ok(Acted::Done(())) => Ok(see_other(&format!("/drafts/{id}?done=issued"))),
