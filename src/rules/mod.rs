@@ -2,7 +2,8 @@
 //! the ISO country and currency tables, the seller country's number formats,
 //! payment terms and sentences, the unit and VAT exemption code lists, the
 //! shapes and check digits of EU VAT ids, IBANs and BICs, and the electronic
-//! address schemes of e-invoices. Pure functions; no storage, no surface.
+//! address schemes of e-invoices, the DATEV charts of accounts SKR03 and
+//! SKR04 (`skr`). Pure functions; no storage, no surface.
 
 pub mod bank;
 pub mod countries;
@@ -11,6 +12,7 @@ pub mod iso;
 pub mod jurisdiction;
 pub mod locale;
 pub mod money;
+pub mod skr;
 mod stored_text;
 pub mod text;
 pub mod units;
