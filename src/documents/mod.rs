@@ -3,13 +3,17 @@
 //! with the XRechnung 3.0 guideline) and as UBL 2.1 for Peppol BIS Billing
 //! 3.0 (`ubl`), and checked against the business rules that concern what
 //! kontor writes (`verdict`). The books build the model from a frozen
-//! invoice; nothing here reads storage or knows a surface.
+//! invoice; nothing here reads storage or knows a surface. Beside them
+//! the files for the tax adviser and the tax audit: the DATEV EXTF export
+//! (`datev`) and the GoBD data medium's CSV files and `index.xml` (`gobd`).
 //!
 //! Amounts are minor units of the document's currency (its ISO 4217
 //! exponent), written with exactly that many decimals; quantities and rates
 //! are exact decimals. Terms are named by their EN 16931 ids (BT-…, BG-…).
 
 pub mod cii;
+pub mod datev;
+pub mod gobd;
 pub mod pdf;
 pub mod ubl;
 pub mod verdict;
