@@ -87,6 +87,10 @@ pub enum Tax {
     /// tax at this rate (percent) itself onto its own tax account(s). A rate
     /// of 0 means the account is tied to a tax-free line of the VAT return.
     Automatic(u32),
+    /// An *Automatikkonto* of reverse charge received: DATEV books the net
+    /// amount and adds input tax and output tax at this rate (percent),
+    /// each computed from the net.
+    ReverseCharge(u32),
     /// An ordinary account booked with this BU-Schlüssel (tax key) beside
     /// it: DATEV splits out the tax at `rate` percent.
     Key { bu: &'static str, rate: u32 },
@@ -174,7 +178,7 @@ pub const TABLE: &[Row] = &[
     Row { ledger: "expenses", key: "S:7", skr03: 4900, skr04: 6300, name: "Sonstige betriebliche Aufwendungen", tax: Tax::Key { bu: "8", rate: 7 }, source: BU_KEYS },
     // A service bought from a business in another member state (§ 13b
     // Abs. 1 UStG): DATEV books the net amount and both taxes itself.
-    Row { ledger: "expenses", key: "AE:19:EU", skr03: 3123, skr04: 5923, name: "Sonstige Leistungen eines im anderen EU-Land ansässigen Unternehmers 19 % Vorsteuer und 19 % Umsatzsteuer", tax: Tax::Automatic(19), source: ODOO },
+    Row { ledger: "expenses", key: "AE:19:EU", skr03: 3123, skr04: 5923, name: "Sonstige Leistungen eines im anderen EU-Land ansässigen Unternehmers 19 % Vorsteuer und 19 % Umsatzsteuer", tax: Tax::ReverseCharge(19), source: ODOO },
     Row { ledger: "expenses", key: "", skr03: 4900, skr04: 6300, name: "Sonstige betriebliche Aufwendungen", tax: Tax::Key { bu: "9", rate: 19 }, source: BU_KEYS },
     Row { ledger: "expenses", key: "*", skr03: 4900, skr04: 6300, name: "Sonstige betriebliche Aufwendungen", tax: Tax::None, source: ODOO },
     // Accounts without a tax key.
@@ -262,6 +266,18 @@ pub fn is_supplier_account(number: u32) -> bool {
 /// account's number and the `BANK_ACCOUNTS - 1` after it).
 pub fn is_bank_account(chart: Chart, number: u32) -> bool {
     (chart.first_bank()..chart.first_bank() + BANK_ACCOUNTS).contains(&number)
+}
+
+/// The tax DATEV computes on `net` at `rate` percent (reverse charge):
+/// `net × rate / 100`, rounded half away from zero.
+pub fn tax_on_net(net: i64, rate: u32) -> i64 {
+    let numerator = net as i128 * rate as i128;
+    let rounded = if numerator >= 0 {
+        (numerator + 50) / 100
+    } else {
+        (numerator - 50) / 100
+    };
+    rounded as i64
 }
 
 /// The tax DATEV splits out of `gross` (minor units) at `rate` percent, as
