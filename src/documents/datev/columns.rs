@@ -304,7 +304,7 @@ pub fn partner_text(n: usize) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::documents::datev::columns::{booking_text, bookings, partner_text, partners};
 
     #[test]
     fn the_heading_rows_have_the_documented_widths_and_ends() {
