@@ -5,12 +5,14 @@
 //! kontor writes (`verdict`). The books build the model from a frozen
 //! invoice; nothing here reads storage or knows a surface. Beside them
 //! the files for the tax adviser and the tax audit: the DATEV EXTF export
-//! (`datev`) and the GoBD data medium's CSV files and `index.xml` (`gobd`).
+//! (`datev`, handed over as a ZIP: `archive`) and the GoBD data medium's
+//! CSV files and `index.xml` (`gobd`).
 //!
 //! Amounts are minor units of the document's currency (its ISO 4217
 //! exponent), written with exactly that many decimals; quantities and rates
 //! are exact decimals. Terms are named by their EN 16931 ids (BT-…, BG-…).
 
+pub mod archive;
 pub mod cii;
 pub mod datev;
 pub mod gobd;
