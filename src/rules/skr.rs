@@ -252,6 +252,21 @@ fn normalised(key: &str) -> String {
     parts.join(":")
 }
 
+/// The lowest number of `range` that `used` does not hold, if any.
+pub fn next_free(range: std::ops::RangeInclusive<u32>, used: &[u32]) -> Option<u32> {
+    let mut taken: Vec<u32> = used.iter().copied().filter(|n| range.contains(n)).collect();
+    taken.sort_unstable();
+    taken.dedup();
+    let mut candidate = *range.start();
+    for n in taken {
+        if n > candidate {
+            break;
+        }
+        candidate = n + 1;
+    }
+    range.contains(&candidate).then_some(candidate)
+}
+
 /// Whether `number` is a customer's personal account.
 pub fn is_customer_account(number: u32) -> bool {
     CUSTOMERS.contains(&number)
@@ -376,6 +391,14 @@ mod tests {
             assert!(!r.source.is_empty() && !r.name.is_empty());
             assert!(r.skr03 < 10_000 && r.skr04 < 10_000);
         }
+    }
+
+    #[test]
+    fn the_next_free_number_fills_the_lowest_gap() {
+        assert_eq!(next_free(CUSTOMERS, &[]), Some(10_000));
+        assert_eq!(next_free(CUSTOMERS, &[10_001, 10_000, 10_003, 70_000]), Some(10_002));
+        assert_eq!(next_free(SUPPLIERS, &[10_000]), Some(70_000));
+        assert_eq!(next_free(1200..=1201, &[1200, 1201]), None);
     }
 
     #[test]
