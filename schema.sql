@@ -1,6 +1,6 @@
 -- The kontor data file: the whole current schema, applied to a fresh file.
 -- `PRAGMA user_version` records the version a data file carries; numbered
--- migrations bring an older file up to this one (see src/store/migrations.rs).
+-- migrations bring an older file up to this one (see src/store/migrations/).
 --
 -- Conventions:
 -- * every table is STRICT;
@@ -140,6 +140,14 @@ CREATE TABLE customers (
     buyer_reference           TEXT,
     electronic_address        TEXT,
     einvoice_format           TEXT NOT NULL DEFAULT 'facturx' CHECK (einvoice_format IN ('facturx', 'xrechnung', 'peppol')),
+    -- For payments and mail (version 8): the partner's bank account (an
+    -- IBAN, compact), where invoices are sent (none: `email`), whether the
+    -- customer is a consumer rather than a business, and the language of
+    -- what kontor sends (none: by the customer's country).
+    iban                      TEXT,
+    invoice_email             TEXT,
+    consumer                  INTEGER NOT NULL DEFAULT 0 CHECK (consumer IN (0, 1)),
+    language                  TEXT CHECK (language IN ('de', 'en')),
     UNIQUE (company_id, environment, number),
     UNIQUE (id, company_id, environment)
 ) STRICT;
@@ -484,20 +492,27 @@ CREATE TABLE journal (
     posted_on   TEXT NOT NULL,
     account     TEXT NOT NULL,
     debit       INTEGER NOT NULL CHECK (debit >= 0),
-    credit      INTEGER NOT NULL CHECK (credit >= 0)
+    credit      INTEGER NOT NULL CHECK (credit >= 0),
+    -- within the account (version 8): the partner's id on receivables and
+    -- payables, the bank account's id on bank, the tax key (`S:19`,
+    -- `AE:0:EU`, …) on revenue, expenses and the taxes; '' for none
+    detail      TEXT NOT NULL DEFAULT ''
 ) STRICT;
 CREATE INDEX journal_entry ON journal (entry);
+CREATE INDEX journal_day ON journal (company_id, environment, posted_on, seq);
 
--- The journal summed per account and day, kept in the same transaction, so
--- balances as of any date read a few rows per day instead of every line.
+-- The journal summed per account, detail and day, kept in the same
+-- transaction, so balances as of any date read a few rows per day instead of
+-- every line. The partners of receivables and payables are summed under ''.
 CREATE TABLE account_days (
     company_id  TEXT NOT NULL REFERENCES companies (id),
     environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
     account     TEXT NOT NULL,
+    detail      TEXT NOT NULL DEFAULT '',
     posted_on   TEXT NOT NULL,
     debit       INTEGER NOT NULL,
     credit      INTEGER NOT NULL,
-    PRIMARY KEY (company_id, environment, account, posted_on)
+    PRIMARY KEY (company_id, environment, account, detail, posted_on)
 ) STRICT, WITHOUT ROWID;
 
 -- Open receivables and payables in the book currency, as changes summed per
@@ -656,8 +671,10 @@ CREATE TABLE sessions (
 ) STRICT;
 CREATE INDEX sessions_user ON sessions (user_id);
 
--- Who performed an act on a company's books: a person of the screens, or
--- the console (`system`). Event bodies stay as the contract defines them.
+-- Who performed an act on a company's books, written by the act itself: a
+-- person (`user_id`, `actor` their e-mail address), an API key (`key_id`,
+-- `actor` its name) or the console without `--as` (`actor` 'system').
+-- Event bodies stay as the contract defines them.
 CREATE TABLE audit (
     seq         INTEGER PRIMARY KEY,
     company_id  TEXT NOT NULL REFERENCES companies (id),
@@ -666,7 +683,8 @@ CREATE TABLE audit (
     actor       TEXT NOT NULL,
     act         TEXT NOT NULL,
     subject     TEXT NOT NULL,
-    at          TEXT NOT NULL
+    at          TEXT NOT NULL,
+    key_id      TEXT REFERENCES api_keys (id)
 ) STRICT;
 CREATE INDEX audit_subject ON audit (company_id, environment, subject, seq);
 

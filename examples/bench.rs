@@ -23,6 +23,7 @@ use hyper::server::conn::http1;
 use hyper::service::service_fn;
 use hyper::Response;
 use hyper_util::rt::TokioIo;
+use kontor::books::audit::Actor;
 use kontor::books::customers::{self, CustomerInput, NewCustomer};
 use kontor::books::drafts::{self, DocumentType, DraftInput, DraftLineInput, NewDraft};
 use kontor::books::invoices;
@@ -200,7 +201,7 @@ fn draft(
         }],
         &company,
     )?;
-    drafts::create(tx, tenant, &new)
+    drafts::create(tx, tenant, &Actor::System, &new)
 }
 
 /// An endpoint for every event at `url` (loopback allowed).
@@ -266,6 +267,8 @@ fn console(data: &std::path::Path, args: &[&str]) -> Value {
                     .map(|i| {
                         kontor::access::keys::create(
                             tx,
+                            &Tenant::new(*company, Environment::Production),
+                            &Actor::System,
                             kontor::access::keys::NewKey::all_scopes(
                                 company,
                                 &format!("bench {i}"),
@@ -374,6 +377,7 @@ fn fill(db: &kontor::store::db::Db, tenant: &Tenant, customer: &str, n: usize) {
                 let id = issue::issue(
                     tx,
                     tenant,
+                    &Actor::System,
                     &draft,
                     &IssueOptions::bulk_without_documents(on),
                 )?;
@@ -388,7 +392,7 @@ fn fill(db: &kontor::store::db::Db, tenant: &Tenant, customer: &str, n: usize) {
                         on: Some(paid_on.to_string()),
                         ..Default::default()
                     })?;
-                    settlement::pay_invoice(tx, tenant, &invoice.number, &payment)?;
+                    settlement::pay_invoice(tx, tenant, &Actor::System, &invoice.number, &payment)?;
                 }
             }
             Ok(())
@@ -441,7 +445,9 @@ fn books(dir: &std::path::Path, scale: usize) {
                 .collect();
             let tenant = Tenant::new(&company, Environment::Production);
             let customer = db
-                .write(|tx| customers::create(tx, &tenant, &bench_customer(tx, &tenant)?))
+                .write(|tx| {
+                    customers::create(tx, &tenant, &Actor::System, &bench_customer(tx, &tenant)?)
+                })
                 .unwrap();
             let started = Instant::now();
             fill(&db, &tenant, &customer, n);
@@ -506,7 +512,7 @@ fn books(dir: &std::path::Path, scale: usize) {
     let before = pages(&db);
     let started = Instant::now();
     for d in &drafts[..1_000] {
-        db.write(|tx| issue::issue(tx, tenant, d, &IssueOptions::default()))
+        db.write(|tx| issue::issue(tx, tenant, &Actor::System, d, &IssueOptions::default()))
             .unwrap();
     }
     let one_by_one = 1_000.0 / started.elapsed().as_secs_f64();
@@ -516,8 +522,10 @@ fn books(dir: &std::path::Path, scale: usize) {
             let db = &db;
             s.spawn(move || {
                 for d in chunk {
-                    db.write(|tx| issue::issue(tx, tenant, d, &IssueOptions::default()))
-                        .unwrap();
+                    db.write(|tx| {
+                        issue::issue(tx, tenant, &Actor::System, d, &IssueOptions::default())
+                    })
+                    .unwrap();
                 }
             });
         }
@@ -630,13 +638,13 @@ fn deliveries(dir: &std::path::Path) {
         })
         .unwrap();
     let customer = db
-        .write(|tx| customers::create(tx, &tenant, &bench_customer(tx, &tenant)?))
+        .write(|tx| customers::create(tx, &tenant, &Actor::System, &bench_customer(tx, &tenant)?))
         .unwrap();
     let issue_many = |n: usize| {
         db.write(|tx| {
             for _ in 0..n {
                 let d = draft(tx, &tenant, &customer, "1", 10_000)?;
-                issue::issue(tx, &tenant, &d, &IssueOptions::default())?;
+                issue::issue(tx, &tenant, &Actor::System, &d, &IssueOptions::default())?;
             }
             Ok(())
         })

@@ -20,6 +20,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use kontor::books::audit::Actor;
 use kontor::books::customers::{self, CustomerInput, NewCustomer};
 use kontor::store::db::Db;
 use kontor::store::tenant::{Environment, Tenant};
@@ -147,7 +148,7 @@ fn books(data: &str) -> (Vec<String>, String) {
                     },
                     &book,
                 )?;
-                customers::create(tx, &tenant, &new)?;
+                customers::create(tx, &tenant, &Actor::System, &new)?;
             }
             Ok(())
         })

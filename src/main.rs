@@ -3,7 +3,7 @@
 use clap::Parser;
 
 /// mimalloc: the JSON paths allocate many small strings; it answers them
-/// about a tenth faster than the system allocator (see the README's figures).
+/// about a tenth faster than the system allocator (see docs/performance.md).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -16,7 +16,7 @@ const FULL_MS: u64 = CAPACITY * REFILL_MS;
 
 /// What the bucket said about one request.
 #[derive(Debug, Clone, Copy)]
-pub struct Verdict {
+pub struct Allowance {
     pub allowed: bool,
     /// Whole tokens left after this request.
     pub remaining: u64,
@@ -52,13 +52,13 @@ fn ceil_div(a: u64, b: u64) -> u64 {
 impl RateLimiter {
     /// Takes one token for `key_id` when `consume` is true and one is there;
     /// with `consume` false only reports the level.
-    pub fn check(&self, key_id: &str, consume: bool) -> Verdict {
+    pub fn check(&self, key_id: &str, consume: bool) -> Allowance {
         self.take(key_id, u64::from(consume))
     }
 
     /// Takes `tokens` for `key_id` when all of them are there, else none;
     /// with 0 only reports the level.
-    pub fn take(&self, key_id: &str, tokens: u64) -> Verdict {
+    pub fn take(&self, key_id: &str, tokens: u64) -> Allowance {
         let now = Instant::now();
         let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
         match buckets.get_mut(key_id) {
@@ -68,16 +68,16 @@ impl RateLimiter {
                     level_ms: FULL_MS,
                     at: now,
                 };
-                let verdict = bucket.take(now, tokens);
+                let allowance = bucket.take(now, tokens);
                 buckets.insert(key_id.to_string(), bucket);
-                verdict
+                allowance
             }
         }
     }
 }
 
 impl Bucket {
-    fn take(&mut self, now: Instant, tokens: u64) -> Verdict {
+    fn take(&mut self, now: Instant, tokens: u64) -> Allowance {
         let elapsed = now.saturating_duration_since(self.at).as_millis() as u64;
         self.level_ms = (self.level_ms + elapsed).min(FULL_MS);
         self.at = now;
@@ -87,7 +87,7 @@ impl Bucket {
             self.level_ms -= tokens * REFILL_MS;
         }
         let missing = FULL_MS - self.level_ms;
-        Verdict {
+        Allowance {
             allowed,
             remaining: self.level_ms / REFILL_MS,
             reset_seconds: ceil_div(missing, 1000),

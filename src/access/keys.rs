@@ -14,6 +14,7 @@ use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
 use crate::access::scopes::{permissions_of, Scope};
+use crate::books::audit::{self, Act, Actor};
 use crate::books::company::{self, Plan};
 use crate::error::{Error, Result, Violations};
 use crate::rules::text;
@@ -28,7 +29,7 @@ const SECRET_LEN: usize = 40;
 /// `lastUsedAt` is written at most this often per key.
 const LAST_USED_GRANULARITY: SignedDuration = SignedDuration::from_secs(60);
 
-/// A key that passed authentication, with what the pipeline needs to know.
+/// A key that passed authentication, with what a request's later checks need to know.
 #[derive(Debug, Clone)]
 pub struct AuthedKey {
     pub id: String,
@@ -106,6 +107,9 @@ pub struct NewKey {
     expires_at: Option<String>,
 }
 
+/// The longest name of an API key (characters).
+pub const MAX_NAME: usize = 100;
+
 impl NewKey {
     /// Checks a new key: its company, a name of 1–100 characters, an
     /// environment, at least one scope, an expiry in the future.
@@ -114,7 +118,7 @@ impl NewKey {
     pub fn check(input: KeyInput) -> Result<NewKey> {
         let mut v = Violations::new();
         let company_id = v.take(text::required("company", input.company_id.as_deref(), 100))?;
-        let name = v.take(text::required("name", input.name.as_deref(), 100))?;
+        let name = v.take(text::required("name", input.name.as_deref(), MAX_NAME))?;
         let environment = match input.environment.as_deref() {
             None => {
                 v.invalid("environment", "is missing");
@@ -159,11 +163,18 @@ impl NewKey {
 }
 
 /// Mints a key and returns its record including `secret`, the full key, which
-/// is never shown again.
+/// is never shown again. Recorded as `key.created` by `actor` in `tenant`'s
+/// books (the key's company, as the person views it).
 ///
-/// Fails with `NotFound` for an unknown company.
-pub fn create(tx: &Tx, new: NewKey) -> Result<Value> {
+/// Fails with `NotFound` for an unknown company, and with an internal error
+/// when `tenant` is not the key's company.
+pub fn create(tx: &Tx, tenant: &Tenant, actor: &Actor, new: NewKey) -> Result<Value> {
     company::get(tx, &new.company_id)?;
+    if tenant.company_id != new.company_id {
+        return Err(Error::internal(
+            "a key is recorded in another company's books",
+        ));
+    }
     let name = new.name.as_str();
     let secret = format!(
         "{}{}",
@@ -186,6 +197,7 @@ pub fn create(tx: &Tx, new: NewKey) -> Result<Value> {
             new.expires_at
         ],
     )?;
+    audit::record(tx, tenant, actor, Act::KeyCreated, &id)?;
     let mut record = get_record(tx, &id)?;
     record["secret"] = json!(secret);
     Ok(record)
@@ -252,15 +264,28 @@ pub fn get(conn: &Connection, company_id: &str, id: &str) -> Result<Value> {
     Ok(record)
 }
 
-/// Revokes a key; from the next request on it answers 401. Revoking twice is harmless.
+/// The company a key belongs to.
 ///
 /// Fails with `NotFound` for an unknown key.
-pub fn revoke(tx: &Tx, id: &str) -> Result<Value> {
-    get_record(tx, id)?;
+pub fn company_of(conn: &Connection, id: &str) -> Result<String> {
+    conn.prepare_cached("SELECT company_id FROM api_keys WHERE id = ?1")?
+        .query_row([id], |r| r.get(0))
+        .optional()?
+        .ok_or_else(|| Error::not_found(format!("Key {id}")))
+}
+
+/// Revokes a key of the tenant's company; from the next request on it
+/// answers 401. Revoking twice is harmless. Recorded as `key.revoked` by
+/// `actor` in the tenant's books.
+///
+/// Fails with `NotFound` for a key that is not the company's.
+pub fn revoke(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str) -> Result<Value> {
+    get(tx, &tenant.company_id, id)?;
     tx.execute(
         "UPDATE api_keys SET revoked_at = ?2 WHERE id = ?1 AND revoked_at IS NULL",
         params![id, clock::now()],
     )?;
+    audit::record(tx, tenant, actor, Act::KeyRevoked, id)?;
     get_record(tx, id)
 }
 
@@ -557,6 +582,14 @@ pub fn note_use(usage: &UsageLog, key: &mut AuthedKey) {
 }
 
 impl AuthedKey {
+    /// The key as the actor of an act (REST, the agent tools).
+    pub fn actor(&self) -> Actor {
+        Actor::Key {
+            id: self.id.clone(),
+            name: self.name.clone(),
+        }
+    }
+
     /// The key identity object of GET /me.
     pub fn identity(&self) -> Value {
         json!({

@@ -13,6 +13,10 @@
 //! reset reaches only a person who belongs to no other company (a password
 //! opens every company of its person); the console's, made without `--as`,
 //! reaches anyone.
+//!
+//! Each act records itself in the company's audit: making an invitation or
+//! a reset link by who made it (in the books they view), joining and
+//! resetting by link by the link's own person (in the live books).
 
 use std::time::Duration;
 
@@ -22,13 +26,14 @@ use serde::Serialize;
 
 use crate::access::people::{self, Member, NewMember, Person, Role, UserInput};
 use crate::access::sessions::{hash_of, random_token};
-use crate::books::audit::Actor;
+use crate::books::audit::{self, Act, Actor};
 use crate::books::company;
 use crate::error::{Error, Result, Violations};
 use crate::rules::text;
 use crate::store::clock::format_instant;
 use crate::store::db::Tx;
 use crate::store::row::Row;
+use crate::store::tenant::{Environment, Tenant};
 use crate::stored_enum;
 
 stored_enum! {
@@ -69,6 +74,9 @@ pub struct NewInvitation {
     role: Role,
 }
 
+/// The longest name of an invited person (characters).
+pub const MAX_NAME: usize = 200;
+
 impl NewInvitation {
     /// Checks an invitation: an e-mail address, a name of 1–200 characters
     /// and a role are required.
@@ -77,7 +85,7 @@ impl NewInvitation {
     pub fn check(input: InvitationInput) -> Result<NewInvitation> {
         let mut v = Violations::new();
         let email = v.take(people::check_email(input.email.as_deref()))?;
-        let name = v.take(text::required("name", input.name.as_deref(), 200))?;
+        let name = v.take(text::required("name", input.name.as_deref(), MAX_NAME))?;
         let role = match input.role.as_deref() {
             Some(r) if !r.trim().is_empty() => v.take(Role::read(r))?,
             _ => v.take(Err(Error::invalid("role", "is missing")))?,
@@ -127,15 +135,12 @@ fn insert(
     by: &Actor,
     now: Timestamp,
 ) -> Result<Made> {
+    let created_by = by.person_id();
     let (kind, name, role, user_id) = match purpose {
         Purpose::Invitation { name, role } => (LinkKind::Invitation, Some(name), Some(role), None),
         Purpose::Reset { user_id } => (LinkKind::Reset, None, None, Some(user_id)),
     };
     let token = random_token();
-    let created_by = match by {
-        Actor::Person { id, .. } => Some(id.as_str()),
-        Actor::System => None,
-    };
     tx.prepare_cached(
         "INSERT INTO one_time_links
              (token_hash, kind, company_id, email, name, role, user_id, created_by, created_at)
@@ -160,19 +165,21 @@ fn insert(
     })
 }
 
-/// Makes an invitation to a company; an unused earlier invitation of the
-/// same address to the same company stops working.
+/// Makes an invitation to the tenant's company; an unused earlier
+/// invitation of the same address to the same company stops working.
+/// Recorded as `user.invited` on the address by `actor` in `tenant`'s books.
 ///
 /// Fails with `NotFound` for an unknown company, and `Refused` naming the
 /// field `email` when the address is a person of the company already or a
 /// person disabled in all of kontor.
 pub fn invite(
     tx: &Tx,
-    company_id: &str,
+    tenant: &Tenant,
+    actor: &Actor,
     new: &NewInvitation,
-    by: &Actor,
     now: Timestamp,
 ) -> Result<Made> {
+    let company_id = tenant.company_id.as_str();
     company::get(tx, company_id)?;
     let known: Option<(String, bool)> = tx
         .prepare_cached("SELECT id, disabled_at IS NOT NULL FROM users WHERE email = ?1")?
@@ -201,16 +208,27 @@ pub fn invite(
         name: &new.name,
         role: new.role,
     };
-    insert(tx, purpose, company_id, &new.email, by, now)
+    let made = insert(tx, purpose, company_id, &new.email, actor, now)?;
+    audit::record(tx, tenant, actor, Act::UserInvited, &made.email)?;
+    Ok(made)
 }
 
-/// Makes a password reset link for a person of a company; an unused
-/// earlier reset link of the person stops working.
+/// Makes a password reset link for a person of the tenant's company; an
+/// unused earlier reset link of the person stops working. Recorded as
+/// `user.reset_link_made` by `actor` in `tenant`'s books.
 ///
 /// Fails with `NotFound` when the person does not belong to the company,
-/// and `Refused` when they are disabled there, or when a person (not the
-/// console) asks for a person who belongs to other companies too.
-pub fn reset(tx: &Tx, company_id: &str, user_id: &str, by: &Actor, now: Timestamp) -> Result<Made> {
+/// and `Refused` when they are disabled there, or when anyone but the
+/// system (the console without `--as`) asks for a person who belongs to
+/// other companies too.
+pub fn reset(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    user_id: &str,
+    now: Timestamp,
+) -> Result<Made> {
+    let company_id = tenant.company_id.as_str();
     let member = people::member(tx, company_id, user_id)?;
     if member.disabled {
         return Err(Error::refused(format!(
@@ -218,7 +236,7 @@ pub fn reset(tx: &Tx, company_id: &str, user_id: &str, by: &Actor, now: Timestam
             member.email
         )));
     }
-    if matches!(by, Actor::Person { .. })
+    if !matches!(actor, Actor::System)
         && people::company_ids(tx, user_id)?
             .iter()
             .any(|c| c != company_id)
@@ -233,14 +251,16 @@ pub fn reset(tx: &Tx, company_id: &str, user_id: &str, by: &Actor, now: Timestam
         "DELETE FROM one_time_links WHERE kind = 'RESET' AND user_id = ?1 AND used_at IS NULL",
     )?
     .execute([user_id])?;
-    insert(
+    let made = insert(
         tx,
         Purpose::Reset { user_id },
         company_id,
         &member.email,
-        by,
+        actor,
         now,
-    )
+    )?;
+    audit::record(tx, tenant, actor, Act::UserResetLinkMade, user_id)?;
+    Ok(made)
 }
 
 /// The link a token opens, if it still works.
@@ -323,7 +343,8 @@ pub enum Joining {
 }
 
 /// Uses an invitation: the person belongs to the company with the role it
-/// offered; the link works no more.
+/// offered; the link works no more. Recorded as `user.joined` by the person
+/// in the company's live books.
 ///
 /// Fails as `open` fails (also for a reset's token: `NotFound`), with
 /// `Invalid` naming `name` or `password` for a bad name or password of a
@@ -343,10 +364,10 @@ pub fn accept(tx: &Tx, token: &str, joining: Joining, now: Timestamp) -> Result<
     };
     let member = match (&link.user_id, joining) {
         (None, Joining::New { name, password }) => {
-            people::add(tx, &NewMember::check(input(name, Some(password)))?)?
+            people::insert_member(tx, &NewMember::check(input(name, Some(password)))?)?
         }
         (Some(known), Joining::Known { user_id }) if *known == user_id => {
-            people::add(tx, &NewMember::check(input(invited_name.clone(), None))?)?
+            people::insert_member(tx, &NewMember::check(input(invited_name.clone(), None))?)?
         }
         _ => {
             return Err(Error::refused(
@@ -355,11 +376,18 @@ pub fn accept(tx: &Tx, token: &str, joining: Joining, now: Timestamp) -> Result<
         }
     };
     used(tx, &link, now)?;
+    let joined = Actor::Person {
+        id: member.id.clone(),
+        email: member.email.clone(),
+    };
+    let books = Tenant::new(member.company_id.clone(), Environment::Production);
+    audit::record(tx, &books, &joined, Act::UserJoined, &member.id)?;
     Ok(member)
 }
 
 /// Uses a reset link: the person's password is the new one, every session
-/// of theirs ends; the link works no more.
+/// of theirs ends; the link works no more. Recorded as
+/// `user.password_reset` by the person in the link's company's live books.
 ///
 /// Fails as `open` fails (also for an invitation's token: `NotFound`), with
 /// `Invalid` naming `password` for a password too short or too long, and
@@ -375,8 +403,14 @@ pub fn use_reset(tx: &Tx, token: &str, password: &str, now: Timestamp) -> Result
             "This link works no more: its person was disabled since it was made.",
         ));
     }
-    let person = people::set_password(tx, &link.email, password)?;
+    let person = people::store_password(tx, &link.email, password)?;
     used(tx, &link, now)?;
+    let reset_by = Actor::Person {
+        id: person.id.clone(),
+        email: person.email.clone(),
+    };
+    let books = Tenant::new(link.company_id.clone(), Environment::Production);
+    audit::record(tx, &books, &reset_by, Act::UserPasswordReset, &person.id)?;
     Ok(person)
 }
 

@@ -10,7 +10,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 use crate::access::passwords;
-use crate::books::audit::Actor;
+use crate::books::audit::{self, Act, Actor};
 use crate::books::company;
 use crate::error::{Error, Result, Violations};
 use crate::rules::locale::Lang;
@@ -20,6 +20,7 @@ use crate::store::db::Tx;
 use crate::store::ids;
 use crate::store::page::{Page, Paging};
 use crate::store::row::Row;
+use crate::store::tenant::{Environment, Tenant};
 use crate::stored_enum;
 
 stored_enum! {
@@ -94,11 +95,14 @@ pub struct NewMember {
     password: Option<String>,
 }
 
+/// The longest e-mail address of a person (characters).
+pub const MAX_EMAIL: usize = 254;
+
 /// An e-mail address as stored: trimmed, lower case, shaped like an address.
 ///
 /// Fails with `Invalid` naming the field `email`.
 pub fn check_email(email: Option<&str>) -> Result<String> {
-    let email = text::required("email", email, 254)?.to_lowercase();
+    let email = text::required("email", email, MAX_EMAIL)?.to_lowercase();
     if !text::email_shaped(&email) {
         return Err(Error::invalid("email", "is not an e-mail address"));
     }
@@ -177,12 +181,28 @@ fn user_id_of(conn: &Connection, email: &str) -> Result<Option<String>> {
 
 /// Adds a person to a company with a role. A person new to kontor needs a
 /// password (it is hashed here); one who exists already (another company's
-/// person) keeps theirs and must not be given one.
+/// person) keeps theirs and must not be given one. Recorded as `user.added`
+/// by `actor` in `tenant`'s books (the company's).
 ///
 /// Fails with `NotFound` for an unknown company, `Invalid` naming `password`
 /// when a new person has none or a known one is given one, and `Refused`
 /// when the person belongs to the company already.
-pub fn add(tx: &Tx, new: &NewMember) -> Result<Member> {
+pub fn add(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewMember) -> Result<Member> {
+    if tenant.company_id != new.company_id {
+        return Err(Error::internal(
+            "a person is recorded in another company's books",
+        ));
+    }
+    let member = insert_member(tx, new)?;
+    audit::record(tx, tenant, actor, Act::UserAdded, &member.id)?;
+    Ok(member)
+}
+
+/// Adds a person to a company with a role, as `add` does, unrecorded: part
+/// of an act that records itself (joining by invitation).
+///
+/// Fails as `add` fails.
+pub(super) fn insert_member(tx: &Tx, new: &NewMember) -> Result<Member> {
     company::get(tx, &new.company_id)?;
     let now = clock::now();
     let user_id = match (user_id_of(tx, &new.email)?, &new.password) {
@@ -330,10 +350,19 @@ fn keeps_an_owner(conn: &Connection, member: &Member, what: &str) -> Result<()> 
 /// company carry it from the next request on. Their other companies keep
 /// theirs.
 ///
-/// Fails with `NotFound` when the person does not belong to the company,
-/// and `Refused` when the company's only enabled owner would become
-/// something else.
-pub fn set_role(tx: &Tx, company_id: &str, user_id: &str, role: Role) -> Result<Member> {
+/// Recorded as `user.role_changed` by `actor` in `tenant`'s books.
+///
+/// Fails with `NotFound` when the person does not belong to the tenant's
+/// company, and `Refused` when the company's only enabled owner would
+/// become something else.
+pub fn set_role(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    user_id: &str,
+    role: Role,
+) -> Result<Member> {
+    let company_id = tenant.company_id.as_str();
     let current = member(tx, company_id, user_id)?;
     if role != Role::Owner {
         keeps_an_owner(tx, &current, "given another role")?;
@@ -342,16 +371,19 @@ pub fn set_role(tx: &Tx, company_id: &str, user_id: &str, role: Role) -> Result<
         "UPDATE memberships SET role = ?3 WHERE company_id = ?1 AND user_id = ?2",
         params![company_id, user_id, role],
     )?;
+    audit::record(tx, tenant, actor, Act::UserRoleChanged, user_id)?;
     member(tx, company_id, user_id)
 }
 
 /// Disables a person in one company: no session shows that company to
 /// them any more (theirs there end now); their other companies keep them.
-/// Disabling twice is harmless.
+/// Disabling twice is harmless. Recorded as `user.disabled` by `actor` in
+/// `tenant`'s books.
 ///
-/// Fails with `NotFound` when the person does not belong to the company,
-/// and `Refused` for the company's only enabled owner.
-pub fn disable_in(tx: &Tx, company_id: &str, user_id: &str) -> Result<Member> {
+/// Fails with `NotFound` when the person does not belong to the tenant's
+/// company, and `Refused` for the company's only enabled owner.
+pub fn disable_in(tx: &Tx, tenant: &Tenant, actor: &Actor, user_id: &str) -> Result<Member> {
+    let company_id = tenant.company_id.as_str();
     let current = member(tx, company_id, user_id)?;
     keeps_an_owner(tx, &current, "disabled")?;
     tx.execute(
@@ -363,19 +395,24 @@ pub fn disable_in(tx: &Tx, company_id: &str, user_id: &str) -> Result<Member> {
         "DELETE FROM sessions WHERE company_id = ?1 AND user_id = ?2",
         params![company_id, user_id],
     )?;
+    audit::record(tx, tenant, actor, Act::UserDisabled, user_id)?;
     member(tx, company_id, user_id)
 }
 
 /// Enables a person disabled in one company again (not one disabled in
 /// all of kontor: `user disable` without a company is the operator's).
+/// Recorded as `user.enabled` by `actor` in `tenant`'s books.
 ///
-/// Fails with `NotFound` when the person does not belong to the company.
-pub fn enable_in(tx: &Tx, company_id: &str, user_id: &str) -> Result<Member> {
+/// Fails with `NotFound` when the person does not belong to the tenant's
+/// company.
+pub fn enable_in(tx: &Tx, tenant: &Tenant, actor: &Actor, user_id: &str) -> Result<Member> {
+    let company_id = tenant.company_id.as_str();
     member(tx, company_id, user_id)?;
     tx.execute(
         "UPDATE memberships SET disabled_at = NULL WHERE company_id = ?1 AND user_id = ?2",
         params![company_id, user_id],
     )?;
+    audit::record(tx, tenant, actor, Act::UserEnabled, user_id)?;
     member(tx, company_id, user_id)
 }
 
@@ -435,25 +472,50 @@ pub fn id_by_email(conn: &Connection, email: &str) -> Result<String> {
 }
 
 /// Disables a person: they sign in nowhere and every session of theirs ends.
-/// Disabling twice is harmless.
+/// Disabling twice is harmless. An act of the operator across kontor:
+/// recorded as `user.disabled` by `actor` in the live books of every
+/// company the person belongs to.
 ///
 /// Fails with `NotFound` for an unknown e-mail address.
-pub fn disable(tx: &Tx, email: &str) -> Result<Person> {
+pub fn disable(tx: &Tx, actor: &Actor, email: &str) -> Result<Person> {
     let id = id_by_email(tx, email)?;
     tx.execute(
         "UPDATE users SET disabled_at = coalesce(disabled_at, ?2) WHERE id = ?1",
         params![id, clock::now()],
     )?;
     tx.execute("DELETE FROM sessions WHERE user_id = ?1", [&id])?;
+    record_everywhere(tx, actor, Act::UserDisabled, &id)?;
     person(tx, &id)
 }
 
 /// Sets a person's password; every session of theirs ends (a changed
-/// password signs everyone out who knew the old one).
+/// password signs everyone out who knew the old one). An act of the
+/// operator across kontor: recorded as `user.password_set` by `actor` in
+/// the live books of every company the person belongs to.
 ///
 /// Fails with `NotFound` for an unknown e-mail address and `Invalid` naming
 /// `password` for a password too short or too long.
-pub fn set_password(tx: &Tx, email: &str, password: &str) -> Result<Person> {
+pub fn set_password(tx: &Tx, actor: &Actor, email: &str, password: &str) -> Result<Person> {
+    let person = store_password(tx, email, password)?;
+    record_everywhere(tx, actor, Act::UserPasswordSet, &person.id)?;
+    Ok(person)
+}
+
+/// Records an act on a person in the live books of every company they
+/// belong to (an act of the operator across kontor).
+fn record_everywhere(tx: &Tx, actor: &Actor, act: Act, user_id: &str) -> Result<()> {
+    for company_id in company_ids(tx, user_id)? {
+        let books = Tenant::new(company_id, Environment::Production);
+        audit::record(tx, &books, actor, act, user_id)?;
+    }
+    Ok(())
+}
+
+/// Sets a person's password, as `set_password` does, unrecorded: part of
+/// an act that records itself (a reset by link).
+///
+/// Fails as `set_password` fails.
+pub(super) fn store_password(tx: &Tx, email: &str, password: &str) -> Result<Person> {
     passwords::check_new(password)?;
     let id = id_by_email(tx, email)?;
     tx.execute(

@@ -11,7 +11,7 @@ use jiff::civil::Date;
 
 use crate::books::company;
 use crate::books::drafts::{DocumentType, DraftState};
-use crate::books::purchases::Kind;
+use crate::books::purchases::PurchaseKind;
 use crate::error::Result;
 use crate::outbox::endpoints::DeliveryState;
 use crate::rules::money::Money;
@@ -77,22 +77,25 @@ pub fn list(conn: &Connection, tenant: &Tenant) -> Result<Attention> {
          WHERE p.company_id = ?1 AND p.environment = ?2 AND p.kind = ?5 AND p.outstanding <> 0 AND p.due_on <= ?3
          ORDER BY p.due_on, p.seq LIMIT ?4",
     )?;
-    let rows = stmt.query_map(params![t.0, t.1, soon, PER_KIND, Kind::Bill], |row| {
-        let r = Row::new(row, "purchases");
-        let (number, supplier, due): (String, String, Date) = (r.get(1)?, r.get(2)?, r.get(3)?);
-        let when = if due < today {
-            format!("was due on {due}")
-        } else {
-            format!("is due on {due}")
-        };
-        Ok(Item {
-            kind: "bill_due",
-            id: r.get(0)?,
-            sentence: format!("Bill {number} of {supplier} {when}."),
-            amount: Some(Money::new(r.get(4)?, &r.get(5)?)),
-            date: Some(due),
-        })
-    })?;
+    let rows = stmt.query_map(
+        params![t.0, t.1, soon, PER_KIND, PurchaseKind::Bill],
+        |row| {
+            let r = Row::new(row, "purchases");
+            let (number, supplier, due): (String, String, Date) = (r.get(1)?, r.get(2)?, r.get(3)?);
+            let when = if due < today {
+                format!("was due on {due}")
+            } else {
+                format!("is due on {due}")
+            };
+            Ok(Item {
+                kind: "bill_due",
+                id: r.get(0)?,
+                sentence: format!("Bill {number} of {supplier} {when}."),
+                amount: Some(Money::new(r.get(4)?, &r.get(5)?)),
+                date: Some(due),
+            })
+        },
+    )?;
     items.extend(rows.collect::<rusqlite::Result<Vec<_>>>()?);
 
     let old = jiff::Timestamp::now() - jiff::SignedDuration::from_hours(14 * 24);

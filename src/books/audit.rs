@@ -1,7 +1,23 @@
-//! Who performed an act on a company's books: each act of a person on the
-//! screens writes one row in the act's own transaction, naming the person,
-//! the act and the record it concerns; the console writes `system`. Event
-//! bodies stay as the contract defines them; this is the product's history.
+//! Who performed which act on a company's books: the product's history.
+//! Every act that changes something writes its own audit row, in its own
+//! transaction, beside its events: the act (an `Act`, stored as its
+//! `customer.created`-style name), who did it (an `Actor`: a person of the
+//! screens or of the console's `--as`, an API key of REST or the agent
+//! tools, or the system, the console without `--as`) and the record it
+//! concerns. No surface writes an audit row; a new surface cannot forget
+//! one. Event bodies stay as the contract defines them.
+//!
+//! The rule every act follows: it takes `actor: &Actor` right after the
+//! tenant, `act(tx, tenant, actor, …)`, and calls `record` before it
+//! returns. An act on the whole company (its settings, people, keys) takes
+//! the tenant it is recorded in: the books the person is viewing, the live
+//! books for the console. The exceptions: joining by invitation and
+//! resetting a password by link name their actor themselves (the link's
+//! person acts); the operator's acts across kontor take no tenant
+//! (`people::disable`, `people::set_password`: `(tx, actor, …)`, recorded in
+//! the live books of every company of the person); creating a company
+//! records nothing (nobody acts for it yet). The outbox names no books, so
+//! its acts on webhook endpoints are `books::webhooks`'.
 
 use rusqlite::{params, Connection};
 use serde::Serialize;
@@ -11,41 +27,119 @@ use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::row::Row;
 use crate::store::tenant::Tenant;
+use crate::stored_enum;
 
-/// Who acted: a person (their id and e-mail address) or the console.
+stored_enum! {
+    /// An act as the audit names it. The stored names are the history's:
+    /// a name, once written, stays.
+    pub enum Act {
+        CustomerCreated = "customer.created",
+        CustomerChanged = "customer.changed",
+        JobCreated = "job.created",
+        JobChanged = "job.changed",
+        JobMoved = "job.moved",
+        JobNoted = "job.noted",
+        DraftCreated = "draft.created",
+        DraftLineAdded = "draft.line.added",
+        DraftLineChanged = "draft.line.changed",
+        DraftLineRemoved = "draft.line.removed",
+        DraftReferencesSet = "draft.references.set",
+        /// The draft's side of issuing; the invoice's is `InvoiceIssued`.
+        DraftIssued = "draft.issued",
+        InvoiceIssued = "invoice.issued",
+        InvoiceCancelled = "invoice.cancelled",
+        /// The credit note of a cancellation, issued.
+        CorrectionIssued = "correction.issued",
+        PaymentRecorded = "payment.recorded",
+        BillRecorded = "bill.recorded",
+        BillPaid = "bill.paid",
+        BillCreditApplied = "bill.credit_applied",
+        BooksClosed = "books.closed",
+        KeyCreated = "key.created",
+        KeyRevoked = "key.revoked",
+        WebhookRegistered = "webhook.registered",
+        WebhookDisabled = "webhook.disabled",
+        WebhookRedelivered = "webhook.redelivered",
+        UserAdded = "user.added",
+        UserInvited = "user.invited",
+        UserJoined = "user.joined",
+        UserRoleChanged = "user.role_changed",
+        UserDisabled = "user.disabled",
+        UserEnabled = "user.enabled",
+        UserResetLinkMade = "user.reset_link_made",
+        UserPasswordReset = "user.password_reset",
+        UserPasswordSet = "user.password_set",
+        CompanyChanged = "company.changed",
+        CompanyPaymentDaysChanged = "company.payment_days_changed",
+        CompanyPlanChanged = "company.plan_changed",
+        CompanyWorkflowChanged = "company.workflow_changed",
+    }
+}
+
+/// Who acted.
 #[derive(Debug, Clone)]
 pub enum Actor {
+    /// A person (their id and e-mail address): on the screens, or named by
+    /// the console's `--as`.
     Person { id: String, email: String },
+    /// An API key (its id and name): REST and the agent tools.
+    Key { id: String, name: String },
+    /// The console without `--as` (the operator).
     System,
+}
+
+impl Actor {
+    /// The person's id, for a person.
+    pub fn person_id(&self) -> Option<&str> {
+        match self {
+            Actor::Person { id, .. } => Some(id),
+            Actor::Key { .. } | Actor::System => None,
+        }
+    }
+
+    /// The key's id, for a key.
+    pub fn key_id(&self) -> Option<&str> {
+        match self {
+            Actor::Key { id, .. } => Some(id),
+            Actor::Person { .. } | Actor::System => None,
+        }
+    }
 }
 
 /// One act in the history of a record.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Entry {
+    /// A person's e-mail address, a key's name, or `system`.
     pub actor: String,
-    pub act: String,
+    /// The key that acted, when a key did.
+    pub key_id: Option<String>,
+    pub act: Act,
     pub subject: String,
     pub at: String,
 }
 
-/// Records that `actor` performed `act` (`customer.created`, …) on the
-/// record `subject`, inside the act's transaction.
+/// Records that `actor` performed `act` on the record `subject`, inside
+/// the act's transaction: called by the acts themselves, never by a surface.
+/// A person's row names them by id and e-mail address, a key's by id and
+/// name, the system's as `system`.
 ///
 /// Fails only on a storage error.
-pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, act: &str, subject: &str) -> Result<()> {
-    let (user_id, name) = match actor {
-        Actor::Person { id, email } => (Some(id.as_str()), email.as_str()),
-        Actor::System => (None, "system"),
+pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, act: Act, subject: &str) -> Result<()> {
+    let name = match actor {
+        Actor::Person { email, .. } => email.as_str(),
+        Actor::Key { name, .. } => name.as_str(),
+        Actor::System => "system",
     };
     tx.prepare_cached(
-        "INSERT INTO audit (company_id, environment, user_id, actor, act, subject, at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO audit (company_id, environment, user_id, key_id, actor, act, subject, at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?
     .execute(params![
         tenant.company_id,
         tenant.environment,
-        user_id,
+        actor.person_id(),
+        actor.key_id(),
         name,
         act,
         subject,
@@ -56,7 +150,7 @@ pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, act: &str, subject: &str)
 
 /// The history of one record of the tenant, oldest first.
 ///
-/// Fails only on a storage error.
+/// Fails only on a storage error (or a stored act this binary does not know).
 pub fn history(conn: &Connection, tenant: &Tenant, subject: &str) -> Result<Vec<Entry>> {
     history_of(conn, tenant, &[subject])
 }
@@ -64,14 +158,14 @@ pub fn history(conn: &Connection, tenant: &Tenant, subject: &str) -> Result<Vec<
 /// The history of several records of the tenant together (an invoice and
 /// the draft it was issued from), oldest first.
 ///
-/// Fails only on a storage error.
+/// Fails only on a storage error (or a stored act this binary does not know).
 pub fn history_of(conn: &Connection, tenant: &Tenant, subjects: &[&str]) -> Result<Vec<Entry>> {
     if subjects.is_empty() {
         return Ok(Vec::new());
     }
     let places: Vec<String> = (0..subjects.len()).map(|i| format!("?{}", i + 3)).collect();
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT actor, act, subject, at FROM audit
+        "SELECT CAST(seq AS TEXT), actor, key_id, act, subject, at FROM audit
          WHERE company_id = ?1 AND environment = ?2 AND subject IN ({}) ORDER BY seq",
         places.join(", ")
     ))?;
@@ -80,10 +174,11 @@ pub fn history_of(conn: &Connection, tenant: &Tenant, subjects: &[&str]) -> Resu
     let rows = stmt.query_map(values.as_slice(), |row| {
         let r = Row::new(row, "audit");
         Ok(Entry {
-            actor: r.get(0)?,
-            act: r.get(1)?,
-            subject: r.get(2)?,
-            at: r.get(3)?,
+            actor: r.get(1)?,
+            key_id: r.get(2)?,
+            act: r.get(3)?,
+            subject: r.get(4)?,
+            at: r.get(5)?,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)

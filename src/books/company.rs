@@ -12,6 +12,7 @@ use jiff::tz::TimeZone;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
+use crate::books::audit::{self, Act, Actor};
 use crate::error::{Error, Result, Violations};
 use crate::rules::bank::{Bic, Iban};
 use crate::rules::eas::ElectronicAddress;
@@ -188,6 +189,20 @@ pub struct ParticularsChange {
     small_business: Option<bool>,
 }
 
+/// The longest texts of the seller's particulars (characters).
+pub const MAX_LEGAL_NAME: usize = 200;
+pub const MAX_STREET: usize = 200;
+pub const MAX_POSTAL_CODE: usize = 20;
+pub const MAX_CITY: usize = 100;
+pub const MAX_VAT_ID: usize = 30;
+pub const MAX_TAX_NUMBER: usize = 30;
+pub const MAX_REGISTRATION: usize = 200;
+pub const MAX_CONTACT_NAME: usize = 200;
+pub const MAX_CONTACT_PHONE: usize = 50;
+pub const MAX_CONTACT_EMAIL: usize = 254;
+pub const MAX_ACCOUNT_HOLDER: usize = 70;
+pub const MAX_MANAGING_DIRECTORS: usize = 500;
+
 impl ParticularsChange {
     /// Checks a change of the particulars of a seller in `country`: texts
     /// trimmed, printable and bounded (names, street, registration and
@@ -205,18 +220,22 @@ impl ParticularsChange {
         let mut text = |field: &str, given: &Patch<String>, max: usize| -> Result<Patch<String>> {
             Ok(v.take(given.text(field, max))?.unwrap_or_default())
         };
-        let legal_name = text("legalName", &input.legal_name, 200)?;
-        let street = text("street", &input.street, 200)?;
-        let postal_code = text("postalCode", &input.postal_code, 20)?;
-        let city = text("city", &input.city, 100)?;
-        let vat_id = text("vatId", &input.vat_id, 30)?;
-        let tax_number = text("taxNumber", &input.tax_number, 30)?;
-        let registration = text("registration", &input.registration, 200)?;
-        let contact_name = text("contactName", &input.contact_name, 200)?;
-        let contact_phone = text("contactPhone", &input.contact_phone, 50)?;
-        let contact_email = text("contactEmail", &input.contact_email, 254)?;
-        let account_holder = text("accountHolder", &input.account_holder, 70)?;
-        let managing_directors = text("managingDirectors", &input.managing_directors, 500)?;
+        let legal_name = text("legalName", &input.legal_name, MAX_LEGAL_NAME)?;
+        let street = text("street", &input.street, MAX_STREET)?;
+        let postal_code = text("postalCode", &input.postal_code, MAX_POSTAL_CODE)?;
+        let city = text("city", &input.city, MAX_CITY)?;
+        let vat_id = text("vatId", &input.vat_id, MAX_VAT_ID)?;
+        let tax_number = text("taxNumber", &input.tax_number, MAX_TAX_NUMBER)?;
+        let registration = text("registration", &input.registration, MAX_REGISTRATION)?;
+        let contact_name = text("contactName", &input.contact_name, MAX_CONTACT_NAME)?;
+        let contact_phone = text("contactPhone", &input.contact_phone, MAX_CONTACT_PHONE)?;
+        let contact_email = text("contactEmail", &input.contact_email, MAX_CONTACT_EMAIL)?;
+        let account_holder = text("accountHolder", &input.account_holder, MAX_ACCOUNT_HOLDER)?;
+        let managing_directors = text(
+            "managingDirectors",
+            &input.managing_directors,
+            MAX_MANAGING_DIRECTORS,
+        )?;
         // As XRechnung reads a telephone number (BR-DE-27): three digits at least.
         if let Patch::Value(phone) = &contact_phone {
             if phone.chars().filter(char::is_ascii_digit).count() < 3 {
@@ -638,14 +657,23 @@ pub fn create(tx: &Tx, new: NewCompany) -> Result<Company> {
     get(tx, &id)
 }
 
-/// Changes the seller's particulars of a company: what the change names is
-/// set or cleared, the rest stays. Documents issued before keep what they said.
+/// Changes the seller's particulars of the tenant's company: what the
+/// change names is set or cleared, the rest stays. Documents issued before
+/// keep what they said. Recorded as `company.changed` by `actor` in the
+/// tenant's books.
 ///
 /// Fails with `NotFound` for an unknown company.
-pub fn set_particulars(tx: &Tx, id: &str, change: ParticularsChange) -> Result<Company> {
+pub fn set_particulars(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    change: ParticularsChange,
+) -> Result<Company> {
+    let id = tenant.company_id.as_str();
     let company = get(tx, id)?;
     let particulars = change.applied_to(&company.particulars);
     write_particulars(tx, id, &particulars)?;
+    audit::record(tx, tenant, actor, Act::CompanyChanged, id)?;
     get(tx, id)
 }
 
@@ -746,10 +774,12 @@ pub fn owner(conn: &Connection, what: Owned, id: &str, environment: Environment)
         .ok_or_else(|| Error::not_found(format!("{name} {id}")))
 }
 
-/// Changes a company's plan.
+/// Changes the plan of the tenant's company. Recorded as
+/// `company.plan_changed` by `actor` in the tenant's books.
 ///
 /// Fails with `Invalid` for an unknown plan and `NotFound` for an unknown company.
-pub fn set_plan(tx: &Tx, id: &str, plan: &str) -> Result<Company> {
+pub fn set_plan(tx: &Tx, tenant: &Tenant, actor: &Actor, plan: &str) -> Result<Company> {
+    let id = tenant.company_id.as_str();
     let plan = Plan::read(plan)?;
     let changed = tx.execute(
         "UPDATE companies SET plan = ?2 WHERE id = ?1",
@@ -758,16 +788,24 @@ pub fn set_plan(tx: &Tx, id: &str, plan: &str) -> Result<Company> {
     if changed == 0 {
         return Err(Error::not_found(format!("Company {id}")));
     }
+    audit::record(tx, tenant, actor, Act::CompanyPlanChanged, id)?;
     get(tx, id)
 }
 
-/// Sets a company's default payment days (0–365), or clears them so the
-/// country's apply; documents issued from now on use them where the
-/// customer has no agreed days of their own.
+/// Sets the default payment days (0–365) of the tenant's company, or clears
+/// them so the country's apply; documents issued from now on use them where
+/// the customer has no agreed days of their own. Recorded as
+/// `company.payment_days_changed` by `actor` in the tenant's books.
 ///
 /// Fails with `Invalid` naming `paymentDays` outside 0–365, and `NotFound`
 /// for an unknown company.
-pub fn set_payment_days(tx: &Tx, id: &str, days: Option<i64>) -> Result<Company> {
+pub fn set_payment_days(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    days: Option<i64>,
+) -> Result<Company> {
+    let id = tenant.company_id.as_str();
     let days = days.map(check_payment_days).transpose()?;
     let changed = tx.execute(
         "UPDATE companies SET payment_days = ?2 WHERE id = ?1",
@@ -776,15 +814,19 @@ pub fn set_payment_days(tx: &Tx, id: &str, days: Option<i64>) -> Result<Company>
     if changed == 0 {
         return Err(Error::not_found(format!("Company {id}")));
     }
+    audit::record(tx, tenant, actor, Act::CompanyPaymentDaysChanged, id)?;
     get(tx, id)
 }
 
-/// Replaces a company's workflow; the first stage is where new transactions start.
-/// Transactions already in a stage that is no longer listed keep it.
+/// Replaces the workflow of the tenant's company; the first stage is where
+/// new transactions start. Transactions already in a stage that is no
+/// longer listed keep it. Recorded as `company.workflow_changed` by `actor`
+/// in the tenant's books.
 ///
 /// Fails with `Invalid` for no stages, a malformed or repeated stage key,
 /// and with `NotFound` for an unknown company.
-pub fn set_workflow(tx: &Tx, id: &str, stages: &[String]) -> Result<Company> {
+pub fn set_workflow(tx: &Tx, tenant: &Tenant, actor: &Actor, stages: &[String]) -> Result<Company> {
+    let id = tenant.company_id.as_str();
     if stages.is_empty() || stages.len() > 30 {
         return Err(Error::invalid("stages", "needs 1 to 30 stages"));
     }
@@ -806,5 +848,6 @@ pub fn set_workflow(tx: &Tx, id: &str, stages: &[String]) -> Result<Company> {
     if changed == 0 {
         return Err(Error::not_found(format!("Company {id}")));
     }
+    audit::record(tx, tenant, actor, Act::CompanyWorkflowChanged, id)?;
     get(tx, id)
 }

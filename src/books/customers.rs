@@ -8,11 +8,14 @@
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
+use crate::books::audit::{self, Act, Actor};
 use crate::books::company::{self, Company};
 use crate::books::numbering;
 use crate::error::{Error, Result, Violations};
+use crate::rules::bank::Iban;
 use crate::rules::eas::ElectronicAddress;
 use crate::rules::iso::{CountryCode, Currency};
+use crate::rules::locale::Lang;
 use crate::rules::text::Patch;
 use crate::rules::{text, vat_ids};
 use crate::store::clock;
@@ -27,7 +30,20 @@ use crate::stored_enum;
 const PARTNER_SERIES: &str = "customer";
 const FIRST_PARTNER_NUMBER: i64 = 10001;
 /// The longest search text.
-const MAX_SEARCH: usize = 200;
+pub const MAX_SEARCH: usize = 200;
+/// The longest texts of a customer's particulars (characters), and the
+/// lengths of its ISO codes.
+pub const MAX_NAME: usize = 200;
+pub const MAX_STREET: usize = 200;
+pub const MAX_POSTAL_CODE: usize = 20;
+pub const MAX_CITY: usize = 100;
+pub const MAX_COUNTRY: usize = 2;
+pub const MAX_VAT_ID: usize = 30;
+pub const MAX_CURRENCY: usize = 3;
+pub const MAX_EMAIL: usize = 254;
+pub const MAX_CONTACT: usize = 200;
+pub const MAX_PHONE: usize = 50;
+pub const MAX_BUYER_REFERENCE: usize = 200;
 
 stored_enum! {
     /// The e-invoice format a customer receives besides the readable PDF.
@@ -96,38 +112,54 @@ impl NewCustomer {
     /// Fails with `Invalid` naming every field that is missing, too long or malformed.
     pub fn check(input: CustomerInput, company: &Company) -> Result<NewCustomer> {
         let mut v = Violations::new();
-        let name = v.take(text::required("name", input.name.as_deref(), 200))?;
-        let street = v.take(text::required("street", input.street.as_deref(), 200))?;
+        let name = v.take(text::required("name", input.name.as_deref(), MAX_NAME))?;
+        let street = v.take(text::required(
+            "street",
+            input.street.as_deref(),
+            MAX_STREET,
+        ))?;
         let postal_code = v.take(text::required(
             "postalCode",
             input.postal_code.as_deref(),
-            20,
+            MAX_POSTAL_CODE,
         ))?;
-        let city = v.take(text::required("city", input.city.as_deref(), 100))?;
-        let country = match v.take(text::optional("country", input.country.as_deref(), 2))? {
+        let city = v.take(text::required("city", input.city.as_deref(), MAX_CITY))?;
+        let country = match v.take(text::optional(
+            "country",
+            input.country.as_deref(),
+            MAX_COUNTRY,
+        ))? {
             Some(Some(c)) => v.take(CountryCode::parse("country", &c))?,
             Some(None) => Some(company.country.clone()),
             None => None,
         };
         let vat_id = v
-            .take(text::optional("vatId", input.vat_id.as_deref(), 30))?
+            .take(text::optional("vatId", input.vat_id.as_deref(), MAX_VAT_ID))?
             .flatten()
             .map(|id| vat_ids::normalise(&id));
-        let currency = match v.take(text::optional("currency", input.currency.as_deref(), 3))? {
+        let currency = match v.take(text::optional(
+            "currency",
+            input.currency.as_deref(),
+            MAX_CURRENCY,
+        ))? {
             Some(Some(c)) => v.take(Currency::parse("currency", &c))?,
             _ => None,
         };
         let email = v
-            .take(text::optional("email", input.email.as_deref(), 254))?
+            .take(text::optional("email", input.email.as_deref(), MAX_EMAIL))?
             .flatten();
         if email.as_deref().is_some_and(|e| !text::email_shaped(e)) {
             v.invalid("email", "is not an e-mail address");
         }
         let contact = v
-            .take(text::optional("contact", input.contact.as_deref(), 200))?
+            .take(text::optional(
+                "contact",
+                input.contact.as_deref(),
+                MAX_CONTACT,
+            ))?
             .flatten();
         let phone = v
-            .take(text::optional("phone", input.phone.as_deref(), 50))?
+            .take(text::optional("phone", input.phone.as_deref(), MAX_PHONE))?
             .flatten();
         v.finish()?;
         match (name, street, postal_code, city, country) {
@@ -152,10 +184,19 @@ impl NewCustomer {
     }
 }
 
-/// Inserts a customer with the tenant's next partner number and returns its id.
+/// Inserts a customer with the tenant's next partner number and returns its
+/// id; recorded as `customer.created` by `actor`.
 ///
 /// Fails only on a storage error.
-pub fn create(tx: &Tx, tenant: &Tenant, new: &NewCustomer) -> Result<String> {
+pub fn create(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewCustomer) -> Result<String> {
+    let id = insert(tx, tenant, new)?;
+    audit::record(tx, tenant, actor, Act::CustomerCreated, &id)?;
+    Ok(id)
+}
+
+/// Inserts a partner with the tenant's next partner number; returns its id.
+/// Part of an act: creating a customer, or recording a bill of a new supplier.
+fn insert(tx: &Tx, tenant: &Tenant, new: &NewCustomer) -> Result<String> {
     let seq = numbering::take(tx, tenant, PARTNER_SERIES, FIRST_PARTNER_NUMBER)?;
     let id = ids::new_id("cus");
     tx.prepare_cached(
@@ -188,7 +229,7 @@ pub fn create(tx: &Tx, tenant: &Tenant, new: &NewCustomer) -> Result<String> {
 const COLUMNS: &str =
     "id, number, name, contact, email, phone, street, postal_code, city, country, vat_id,
      currency, is_customer, is_supplier, archived, created_at, payment_days,
-     buyer_reference, electronic_address, einvoice_format";
+     buyer_reference, electronic_address, einvoice_format, iban, invoice_email, consumer, language";
 
 /// A customer in its wire form.
 #[derive(Debug, Clone, Serialize)]
@@ -219,6 +260,28 @@ pub struct Customer {
     pub electronic_address: Option<ElectronicAddress>,
     /// The e-invoice format the customer receives (default facturx).
     pub einvoice: EinvoiceFormat,
+    /// The partner's bank account, compact: what its payments come from or
+    /// go to.
+    pub iban: Option<Iban>,
+    /// Where invoices are sent (none: `email`).
+    pub invoice_email: Option<String>,
+    /// A consumer rather than a business (default interest and the flat sum
+    /// of §288 BGB differ).
+    pub consumer: bool,
+    /// The language of what kontor sends the partner (`de`, `en`; none: by
+    /// its country).
+    #[serde(serialize_with = "language_code")]
+    pub language: Option<Lang>,
+}
+
+fn language_code<S: serde::Serializer>(
+    lang: &Option<Lang>,
+    s: S,
+) -> std::result::Result<S::Ok, S::Error> {
+    match lang {
+        Some(lang) => s.serialize_str(lang.code()),
+        None => s.serialize_none(),
+    }
 }
 
 fn from_row(row: &rusqlite::Row) -> rusqlite::Result<Customer> {
@@ -244,6 +307,13 @@ fn from_row(row: &rusqlite::Row) -> rusqlite::Result<Customer> {
         buyer_reference: r.get(17)?,
         electronic_address: r.get(18)?,
         einvoice: r.get(19)?,
+        iban: r.get(20)?,
+        invoice_email: r.get(21)?,
+        consumer: r.get(22)?,
+        language: r
+            .get::<Option<String>>(23)?
+            .as_deref()
+            .and_then(Lang::from_code),
     })
 }
 
@@ -287,10 +357,20 @@ pub fn payment_days(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Opti
     .ok_or_else(|| Error::not_found(format!("Customer {id}")))
 }
 
-/// Sets the customer's agreed payment days (0–365); documents issued from now on use them.
+/// Sets the customer's agreed payment days (0–365); documents issued from
+/// now on use them. Recorded as `customer.changed` by `actor`.
 ///
 /// Fails with `NotFound` for an unknown customer and `Invalid` for days outside 0–365.
-pub fn set_terms(tx: &Tx, tenant: &Tenant, id: &str, days: i64) -> Result<Customer> {
+pub fn set_terms(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, days: i64) -> Result<Customer> {
+    write_terms(tx, tenant, id, days)?;
+    audit::record(tx, tenant, actor, Act::CustomerChanged, id)?;
+    get(tx, tenant, id)
+}
+
+/// Writes the customer's agreed payment days, checked.
+///
+/// Fails with `NotFound` for an unknown customer and `Invalid` for days outside 0–365.
+fn write_terms(tx: &Tx, tenant: &Tenant, id: &str, days: i64) -> Result<()> {
     company::check_payment_days(days)?;
     let changed = tx.execute(
         "UPDATE customers SET payment_days = ?4 WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
@@ -299,7 +379,7 @@ pub fn set_terms(tx: &Tx, tenant: &Tenant, id: &str, days: i64) -> Result<Custom
     if changed == 0 {
         return Err(Error::not_found(format!("Customer {id}")));
     }
-    get(tx, tenant, id)
+    Ok(())
 }
 
 /// A change of a customer's master data and buyer's particulars as a
@@ -317,6 +397,11 @@ pub struct CustomerChangeInput {
     pub buyer_reference: Patch<String>,
     pub electronic_address: Patch<String>,
     pub einvoice: Option<String>,
+    pub iban: Patch<String>,
+    pub invoice_email: Patch<String>,
+    pub consumer: Option<bool>,
+    /// `de` or `en`; cleared: by the partner's country.
+    pub language: Patch<String>,
 }
 
 /// A checked change of a customer.
@@ -331,14 +416,30 @@ pub struct CustomerChange {
     buyer_reference: Patch<String>,
     electronic_address: Patch<ElectronicAddress>,
     einvoice: Option<EinvoiceFormat>,
+    iban: Patch<Iban>,
+    invoice_email: Patch<String>,
+    consumer: Option<bool>,
+    language: Patch<Lang>,
+    /// Agreed payment days set in the same act (a screen's one form).
+    payment_days: Option<i64>,
 }
 
 impl CustomerChange {
+    /// The change with the customer's agreed payment days set too (`None`:
+    /// they stay), so a form of both is one act with one audit row.
+    pub fn with_terms(self, payment_days: Option<i64>) -> CustomerChange {
+        CustomerChange {
+            payment_days,
+            ..self
+        }
+    }
+
     /// Checks a person's change of `current`: texts as at creation (name
     /// and street 200 characters, postal code 20, city 100), the country an
     /// ISO code, a buyer reference of at most 200 characters, an electronic
     /// address with a scheme of the EAS list, the format facturx, xrechnung
-    /// or peppol. A VAT id given here is compacted and checked at once by
+    /// or peppol, an IBAN with its check digits, an invoice e-mail address
+    /// shaped like one, a language `de` or `en`. A VAT id given here is compacted and checked at once by
     /// its own prefix's country (an id without a letter prefix by the
     /// customer's country, as changed); unlike one created through the API.
     ///
@@ -353,15 +454,18 @@ impl CustomerChange {
                     Some(text) => Ok(v.take(text::required(field, Some(text), max))?),
                 }
             };
-        let name = required("name", input.name.as_deref(), 200)?;
-        let street = required("street", input.street.as_deref(), 200)?;
-        let postal_code = required("postalCode", input.postal_code.as_deref(), 20)?;
-        let city = required("city", input.city.as_deref(), 100)?;
+        let name = required("name", input.name.as_deref(), MAX_NAME)?;
+        let street = required("street", input.street.as_deref(), MAX_STREET)?;
+        let postal_code = required("postalCode", input.postal_code.as_deref(), MAX_POSTAL_CODE)?;
+        let city = required("city", input.city.as_deref(), MAX_CITY)?;
         let country = match input.country.as_deref() {
             Some(c) => v.take(CountryCode::parse("country", c))?,
             None => None,
         };
-        let vat_id = match v.take(input.vat_id.text("vatId", 30))?.unwrap_or_default() {
+        let vat_id = match v
+            .take(input.vat_id.text("vatId", MAX_VAT_ID))?
+            .unwrap_or_default()
+        {
             Patch::Value(id) => {
                 let id = vat_ids::normalise(&id);
                 let country = country.as_ref().unwrap_or(&current.country);
@@ -373,7 +477,11 @@ impl CustomerChange {
             other => other,
         };
         let buyer_reference = v
-            .take(input.buyer_reference.text("buyerReference", 200))?
+            .take(
+                input
+                    .buyer_reference
+                    .text("buyerReference", MAX_BUYER_REFERENCE),
+            )?
             .unwrap_or_default();
         let electronic_address = v
             .take(
@@ -386,6 +494,22 @@ impl CustomerChange {
             Some(format) => v.take(EinvoiceFormat::read(format))?,
             None => None,
         };
+        let iban = v
+            .take(input.iban.read(|t| Iban::parse("iban", t)))?
+            .unwrap_or_default();
+        let invoice_email = v
+            .take(input.invoice_email.text("invoiceEmail", 254))?
+            .unwrap_or_default();
+        if matches!(&invoice_email, Patch::Value(e) if !text::email_shaped(e)) {
+            v.invalid("invoiceEmail", "is not an e-mail address");
+        }
+        let language = v
+            .take(input.language.read(|t| {
+                Lang::from_code(t)
+                    .filter(|_| matches!(t.trim(), "de" | "en"))
+                    .ok_or_else(|| Error::invalid("language", format!("is de or en, not {t:?}")))
+            }))?
+            .unwrap_or_default();
         v.finish()?;
         Ok(CustomerChange {
             name,
@@ -397,16 +521,29 @@ impl CustomerChange {
             buyer_reference,
             electronic_address,
             einvoice,
+            iban,
+            invoice_email,
+            consumer: input.consumer,
+            language,
+            payment_days: None,
         })
     }
 }
 
 /// Changes a customer of the tenant: what the change names is set or
-/// cleared, the rest stays. Documents issued before keep what they said;
-/// open drafts take the new values when they are issued.
+/// cleared (its agreed payment days too, when it carries them), the rest
+/// stays. Documents issued before keep what they said; open drafts take the
+/// new values when they are issued. Recorded as `customer.changed` by `actor`.
 ///
-/// Fails with `NotFound` when the tenant has no customer with this id.
-pub fn change(tx: &Tx, tenant: &Tenant, id: &str, change: CustomerChange) -> Result<Customer> {
+/// Fails with `NotFound` when the tenant has no customer with this id, and
+/// `Invalid` for payment days outside 0–365.
+pub fn change(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    id: &str,
+    change: CustomerChange,
+) -> Result<Customer> {
     let mut c = get(tx, tenant, id)?;
     let set = |value: Option<String>, current: &mut String| {
         if let Some(value) = value {
@@ -426,9 +563,16 @@ pub fn change(tx: &Tx, tenant: &Tenant, id: &str, change: CustomerChange) -> Res
     if let Some(format) = change.einvoice {
         c.einvoice = format;
     }
+    change.iban.apply(&mut c.iban);
+    change.invoice_email.apply(&mut c.invoice_email);
+    if let Some(consumer) = change.consumer {
+        c.consumer = consumer;
+    }
+    change.language.apply(&mut c.language);
     tx.prepare_cached(
         "UPDATE customers SET name = ?4, street = ?5, postal_code = ?6, city = ?7, country = ?8,
-             vat_id = ?9, buyer_reference = ?10, electronic_address = ?11, einvoice_format = ?12
+             vat_id = ?9, buyer_reference = ?10, electronic_address = ?11, einvoice_format = ?12,
+             iban = ?13, invoice_email = ?14, consumer = ?15, language = ?16
          WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
     )?
     .execute(params![
@@ -443,8 +587,16 @@ pub fn change(tx: &Tx, tenant: &Tenant, id: &str, change: CustomerChange) -> Res
         c.vat_id,
         c.buyer_reference,
         c.electronic_address,
-        c.einvoice
+        c.einvoice,
+        c.iban,
+        c.invoice_email,
+        c.consumer,
+        c.language.map(Lang::code)
     ])?;
+    if let Some(days) = change.payment_days {
+        write_terms(tx, tenant, id, days)?;
+    }
+    audit::record(tx, tenant, actor, Act::CustomerChanged, id)?;
     get(tx, tenant, id)
 }
 
@@ -482,7 +634,7 @@ pub(crate) fn supplier(
         is_customer: false,
         is_supplier: true,
     };
-    create(tx, tenant, &new)
+    insert(tx, tenant, &new)
 }
 
 /// The partner a supplier of this name is (a supplier first, else a

@@ -2,6 +2,15 @@
 //! chart, one entry per act, written in the act's transaction; balances per
 //! account as of any date; the trial balance; closing the books. Only acts
 //! post; reports read balances here and nothing else.
+//!
+//! A posting names an account and, within it, a detail: the partner on
+//! receivables and payables, the company's bank account on bank, the tax key
+//! (`TaxKey`) on revenue, expenses and the taxes; '' where an account has
+//! none (and on lines posted before details were kept). The detail is what an
+//! adviser's chart of accounts maps and what the VAT return sums; the day
+//! sums keep it for every account but the partners' (there are as many of
+//! those as partners), so balances per bank account or tax key read a few
+//! rows per day.
 
 use std::collections::BTreeMap;
 
@@ -9,10 +18,11 @@ use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
+use crate::books::audit::{self, Act, Actor};
 use crate::books::company::{self, Company};
 use crate::error::{Error, Result, Violations};
 use crate::rules::iso::Currency;
-use crate::rules::money::Money;
+use crate::rules::money::{self, Decimal, Money};
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::row::Row;
@@ -31,6 +41,23 @@ stored_enum! {
         Revenue = "revenue",
         Expenses = "expenses",
         Equity = "equity",
+        /// Bank charges.
+        Fees = "fees",
+        InterestIncome = "interest_income",
+        InterestExpense = "interest_expense",
+        /// Less received from a customer than invoiced, by an agreed discount
+        /// or within the fee tolerance (a sales deduction).
+        DiscountsGranted = "discounts_granted",
+        /// Less paid to a supplier than billed, by a discount taken.
+        DiscountsReceived = "discounts_received",
+        /// What the company owes customers who paid more than they owed.
+        CustomerCredits = "customer_credits",
+        /// VAT paid to or refunded by the tax office.
+        TaxOffice = "tax_office",
+        /// Money between two of the company's own accounts, in transit.
+        Transfer = "transfer",
+        /// Money received or paid that a person has not yet assigned.
+        Suspense = "suspense",
     }
 }
 
@@ -47,55 +74,150 @@ pub enum Class {
 impl Account {
     pub fn class(self) -> Class {
         match self {
-            Account::Receivables | Account::Bank | Account::InputTax => Class::Asset,
-            Account::Payables | Account::OutputTax => Class::Liability,
+            Account::Receivables
+            | Account::Bank
+            | Account::InputTax
+            | Account::Transfer
+            | Account::Suspense => Class::Asset,
+            Account::Payables
+            | Account::OutputTax
+            | Account::CustomerCredits
+            | Account::TaxOffice => Class::Liability,
             Account::Equity => Class::Equity,
-            Account::Revenue => Class::Income,
-            Account::Expenses => Class::Expense,
+            Account::Revenue | Account::InterestIncome | Account::DiscountsReceived => {
+                Class::Income
+            }
+            Account::Expenses
+            | Account::Fees
+            | Account::InterestExpense
+            | Account::DiscountsGranted => Class::Expense,
         }
+    }
+
+    /// Whether statements always show the account; the others appear once
+    /// something is posted to them.
+    pub fn always_shown(self) -> bool {
+        matches!(
+            self,
+            Account::Receivables
+                | Account::Bank
+                | Account::InputTax
+                | Account::Payables
+                | Account::OutputTax
+                | Account::Revenue
+                | Account::Expenses
+                | Account::Equity
+        )
+    }
+
+    /// Whether the account's detail names a partner (receivables and
+    /// payables): the day sums leave such details out.
+    fn personal(self) -> bool {
+        matches!(self, Account::Receivables | Account::Payables)
+    }
+}
+
+/// The tax key of a revenue, expense or tax posting: the VAT category of EN
+/// 16931 (`S`, `Z`, `E`, `AE`, `K`, `G`, `O`, `L`, `M`), the rate without
+/// trailing zeros, and `:EU` when the other party is a business in another
+/// member state under the reverse charge (`S:19`, `S:7`, `K:0`, `G:0`,
+/// `AE:0:EU`, `AE:19:EU` on the taxes of a service bought from one).
+pub fn tax_key(category: &str, rate: &Decimal, other_member_state: bool) -> String {
+    if other_member_state && category == "AE" {
+        format!("{category}:{rate}:EU")
+    } else {
+        format!("{category}:{rate}")
     }
 }
 
 /// One line of an entry. A negative amount books on the other side.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct Posting {
     pub account: Account,
+    /// The partner, bank account or tax key within the account ('' for none).
+    pub detail: String,
     pub debit: i64,
     pub credit: i64,
 }
 
 impl Posting {
     pub fn debit(account: Account, amount: i64) -> Posting {
-        if amount < 0 {
-            Posting {
-                account,
-                debit: 0,
-                credit: -amount,
-            }
+        let (debit, credit) = if amount < 0 {
+            (0, -amount)
         } else {
-            Posting {
-                account,
-                debit: amount,
-                credit: 0,
-            }
+            (amount, 0)
+        };
+        Posting {
+            account,
+            detail: String::new(),
+            debit,
+            credit,
         }
     }
 
     pub fn credit(account: Account, amount: i64) -> Posting {
-        if amount < 0 {
-            Posting {
-                account,
-                debit: -amount,
-                credit: 0,
-            }
+        let (debit, credit) = if amount < 0 {
+            (-amount, 0)
         } else {
-            Posting {
-                account,
-                debit: 0,
-                credit: amount,
-            }
+            (0, amount)
+        };
+        Posting {
+            account,
+            detail: String::new(),
+            debit,
+            credit,
         }
     }
+
+    /// The posting within `detail` of its account (a partner's id, a bank
+    /// account's id, a tax key).
+    pub fn of(self, detail: &str) -> Posting {
+        Posting {
+            detail: detail.to_string(),
+            ..self
+        }
+    }
+}
+
+/// Splits the book amounts of a document over its tax keys: each key's
+/// base and tax in the document's currency are converted at `rate`, and the
+/// rounding remainder lands on the largest key, so the parts sum exactly to
+/// `net_book` and `tax_book` (what the document's totals convert to).
+/// `parts` are (tax key, base, tax) in the document's currency; the result
+/// is (tax key, base in book currency, tax in book currency).
+///
+/// Fails with `Refused` when a converted amount is too large to book.
+pub fn split_by_key(
+    parts: &[(String, i64, i64)],
+    rate: Decimal,
+    from_exp: u8,
+    to_exp: u8,
+    net_book: i64,
+    tax_book: i64,
+) -> Result<Vec<(String, i64, i64)>> {
+    let mut out: Vec<(String, i64, i64)> = Vec::new();
+    for (key, base, tax) in parts {
+        let base = money::convert(*base, rate, from_exp, to_exp)?;
+        let tax = money::convert(*tax, rate, from_exp, to_exp)?;
+        match out.iter_mut().find(|(k, _, _)| k == key) {
+            Some(part) => {
+                part.1 += base;
+                part.2 += tax;
+            }
+            None => out.push((key.clone(), base, tax)),
+        }
+    }
+    if out.is_empty() {
+        out.push((String::new(), 0, 0));
+    }
+    let largest = (0..out.len())
+        .max_by_key(|i| (out[*i].1.abs(), std::cmp::Reverse(*i)))
+        .unwrap_or(0);
+    let base_sum: i64 = out.iter().map(|p| p.1).sum();
+    let tax_sum: i64 = out.iter().map(|p| p.2).sum();
+    out[largest].1 += net_book - base_sum;
+    out[largest].2 += tax_book - tax_sum;
+    Ok(out)
 }
 
 /// Writes one balanced entry named `entry` (the act's record id) on `date`.
@@ -112,13 +234,13 @@ pub fn post(tx: &Tx, tenant: &Tenant, entry: &str, date: Date, postings: &[Posti
     }
     let day = date.to_string();
     let mut line = tx.prepare_cached(
-        "INSERT INTO journal (company_id, environment, entry, posted_on, account, debit, credit)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO journal (company_id, environment, entry, posted_on, account, debit, credit, detail)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?;
     let mut sum = tx.prepare_cached(
-        "INSERT INTO account_days (company_id, environment, account, posted_on, debit, credit)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
-         ON CONFLICT (company_id, environment, account, posted_on)
+        "INSERT INTO account_days (company_id, environment, account, detail, posted_on, debit, credit)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+         ON CONFLICT (company_id, environment, account, detail, posted_on)
          DO UPDATE SET debit = debit + excluded.debit, credit = credit + excluded.credit",
     )?;
     for p in postings.iter().filter(|p| p.debit != 0 || p.credit != 0) {
@@ -129,13 +251,20 @@ pub fn post(tx: &Tx, tenant: &Tenant, entry: &str, date: Date, postings: &[Posti
             day,
             p.account,
             p.debit,
-            p.credit
+            p.credit,
+            p.detail
         ];
         line.execute(args)?;
+        let summed = if p.account.personal() {
+            ""
+        } else {
+            p.detail.as_str()
+        };
         sum.execute(params![
             tenant.company_id,
             tenant.environment,
             p.account,
+            summed,
             day,
             p.debit,
             p.credit
@@ -175,6 +304,41 @@ pub fn totals(
     Ok(out)
 }
 
+/// Debit and credit totals of each detail of `account` over the days in
+/// `from..=to` (all days up to `to` when `from` is `None`): its bank
+/// accounts, its tax keys. The partners of receivables and payables are not
+/// summed per day; their totals are all under ''.
+///
+/// Fails only on a storage error.
+pub fn totals_by_detail(
+    conn: &Connection,
+    tenant: &Tenant,
+    account: Account,
+    from: Option<Date>,
+    to: Date,
+) -> Result<BTreeMap<String, (i64, i64)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT detail, sum(debit), sum(credit) FROM account_days
+         WHERE company_id = ?1 AND environment = ?2 AND account = ?3 AND posted_on <= ?4
+             AND (?5 IS NULL OR posted_on >= ?5)
+         GROUP BY detail",
+    )?;
+    let rows = stmt.query_map(
+        params![tenant.company_id, tenant.environment, account, to, from],
+        |row| {
+            let r = Row::new(row, "account_days");
+            Ok((r.get::<String>(0)?, (r.get::<i64>(1)?, r.get::<i64>(2)?)))
+        },
+    )?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// Whether a statement shows `account` with these totals: the core chart
+/// always, the other accounts once something was posted to them.
+fn shown(account: Account, totals: (i64, i64)) -> bool {
+    account.always_shown() || totals != (0, 0)
+}
+
 /// The balance of `account` (debit minus credit) at the end of `as_of`.
 ///
 /// Fails only on a storage error.
@@ -190,6 +354,20 @@ pub fn balance(conn: &Connection, tenant: &Tenant, account: Account, as_of: Date
 #[serde(rename_all = "camelCase")]
 pub struct TrialBalanceRow {
     pub account: &'static str,
+    pub debit: i64,
+    pub credit: i64,
+    /// The account's totals per detail (bank account, tax key), when any of
+    /// its postings names one; they sum to the account's totals.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub details: Vec<DetailRow>,
+}
+
+/// One detail's totals within an account of the trial balance.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DetailRow {
+    /// The bank account's id or the tax key ('' for postings that name none).
+    pub detail: String,
     pub debit: i64,
     pub credit: i64,
 }
@@ -217,14 +395,28 @@ pub fn trial_balance(
     let company = company::get(conn, &tenant.company_id)?;
     let as_of = day_or_today("asOf", as_of, &company)?;
     let totals = totals(conn, tenant, None, as_of)?;
-    let accounts: Vec<TrialBalanceRow> = totals
-        .iter()
-        .map(|(a, (d, c))| TrialBalanceRow {
-            account: a.as_str(),
-            debit: *d,
-            credit: *c,
-        })
-        .collect();
+    let mut accounts: Vec<TrialBalanceRow> = Vec::new();
+    for (account, (debit, credit)) in totals.iter().filter(|(a, t)| shown(**a, **t)) {
+        let by_detail = totals_by_detail(conn, tenant, *account, None, as_of)?;
+        let details = if by_detail.keys().any(|d| !d.is_empty()) {
+            by_detail
+                .into_iter()
+                .map(|(detail, (debit, credit))| DetailRow {
+                    detail,
+                    debit,
+                    credit,
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        accounts.push(TrialBalanceRow {
+            account: account.as_str(),
+            debit: *debit,
+            credit: *credit,
+            details,
+        });
+    }
     let total_debit = accounts.iter().map(|r| r.debit).sum();
     let total_credit = accounts.iter().map(|r| r.credit).sum();
     Ok(TrialBalance {
@@ -300,11 +492,13 @@ pub struct Closed {
 }
 
 /// Closes the books through the day `through` (`YYYY-MM-DD`); closing only
-/// ever moves forward.
+/// ever moves forward. Recorded as `books.closed` by `actor`, the day as
+/// given naming what was closed.
 ///
 /// Fails with `Invalid` naming `through` when it is not a date, and
 /// `Refused` when the books are already closed through a later day.
-pub fn close(tx: &Tx, tenant: &Tenant, through: &str) -> Result<Closed> {
+pub fn close(tx: &Tx, tenant: &Tenant, actor: &Actor, through: &str) -> Result<Closed> {
+    let given = through;
     let through = clock::parse_date("through", through)?;
     if let Some(current) = closed_through(tx, tenant)? {
         if current > through {
@@ -319,6 +513,7 @@ pub fn close(tx: &Tx, tenant: &Tenant, through: &str) -> Result<Closed> {
          ON CONFLICT (company_id, environment) DO UPDATE SET through = excluded.through, closed_at = excluded.closed_at",
         params![tenant.company_id, tenant.environment, through, now],
     )?;
+    audit::record(tx, tenant, actor, Act::BooksClosed, given)?;
     Ok(Closed {
         company_id: tenant.company_id.clone(),
         environment: tenant.environment,
@@ -340,7 +535,9 @@ pub struct ProfitAndLoss {
     pub from: Date,
     pub to: Date,
     pub currency: Currency,
+    /// Every income account: revenue, interest received, discounts received.
     pub revenue: Money,
+    /// Every expense account: expenses, bank fees, interest paid, discounts granted.
     pub expenses: Money,
     pub result: Money,
     pub by_account: Vec<AccountAmount>,
@@ -376,15 +573,23 @@ pub fn profit_and_loss(
     }
     let totals = totals(conn, tenant, Some(from), to)?;
     let money = |minor| Money::new(minor, &company.currency);
+    let of = |a: Account| totals.get(&a).copied().unwrap_or((0, 0));
     let side = |a: Account| {
-        let (d, c) = totals.get(&a).copied().unwrap_or((0, 0));
+        let (d, c) = of(a);
         match a.class() {
             Class::Income => c - d,
             _ => d - c,
         }
     };
-    let revenue = side(Account::Revenue);
-    let expenses = side(Account::Expenses);
+    let sum = |class: Class| -> i64 {
+        Account::ALL
+            .iter()
+            .filter(|a| a.class() == class)
+            .map(|a| side(*a))
+            .sum()
+    };
+    let revenue = sum(Class::Income);
+    let expenses = sum(Class::Expense);
     Ok(ProfitAndLoss {
         from,
         to,
@@ -392,8 +597,10 @@ pub fn profit_and_loss(
         revenue: money(revenue),
         expenses: money(expenses),
         result: money(revenue - expenses),
-        by_account: [Account::Revenue, Account::Expenses]
-            .into_iter()
+        by_account: Account::ALL
+            .iter()
+            .copied()
+            .filter(|a| matches!(a.class(), Class::Income | Class::Expense) && shown(*a, of(*a)))
             .map(|a| AccountAmount {
                 account: a.as_str(),
                 amount: money(side(a)),
@@ -438,7 +645,7 @@ pub fn balance_sheet(
         Account::ALL
             .iter()
             .copied()
-            .filter(|a| a.class() == class)
+            .filter(|a| a.class() == class && shown(*a, totals.get(a).copied().unwrap_or((0, 0))))
             .map(|a| AccountAmount {
                 account: a.as_str(),
                 amount: money(sign * debit_side(a)),
@@ -450,7 +657,11 @@ pub fn balance_sheet(
     let total_assets: i64 = assets.iter().map(|a| a.amount.minor).sum();
     let total_liabilities: i64 = liabilities.iter().map(|a| a.amount.minor).sum();
     let equity = -debit_side(Account::Equity);
-    let result = -debit_side(Account::Revenue) - debit_side(Account::Expenses);
+    let result: i64 = Account::ALL
+        .iter()
+        .filter(|a| matches!(a.class(), Class::Income | Class::Expense))
+        .map(|a| -debit_side(*a))
+        .sum();
     Ok(BalanceSheet {
         as_of,
         currency: company.currency.clone(),

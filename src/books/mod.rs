@@ -18,3 +18,4 @@ pub mod report;
 pub mod settlement;
 pub mod transactions;
 pub mod vat;
+pub mod webhooks;

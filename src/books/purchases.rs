@@ -8,6 +8,7 @@ use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
+use crate::books::audit::{self, Act, Actor};
 use crate::books::company;
 use crate::books::customers;
 use crate::books::invoices;
@@ -28,7 +29,7 @@ use crate::stored_enum;
 
 stored_enum! {
     /// A bill (we owe) or a supplier's credit (we are owed less).
-    pub enum Kind {
+    pub enum PurchaseKind {
         Bill = "bill",
         Credit = "credit",
     }
@@ -63,9 +64,13 @@ pub struct NewPurchase {
     currency: Currency,
     net: i64,
     tax: i64,
-    kind: Kind,
+    kind: PurchaseKind,
     rate: Option<Decimal>,
 }
+
+/// The longest supplier's name and document number of a purchase (characters).
+pub const MAX_SUPPLIER: usize = 200;
+pub const MAX_DOCUMENT_NUMBER: usize = 100;
 
 impl NewPurchase {
     /// Checks a purchase document: the supplier's name (at most 200
@@ -78,7 +83,11 @@ impl NewPurchase {
     /// and `Refused` for a due date before the document date.
     pub fn check(input: PurchaseInput) -> Result<NewPurchase> {
         let mut v = Violations::new();
-        let supplier = v.take(text::required("supplier", input.supplier.as_deref(), 200))?;
+        let supplier = v.take(text::required(
+            "supplier",
+            input.supplier.as_deref(),
+            MAX_SUPPLIER,
+        ))?;
         let supplier_vat_id = v
             .take(text::optional(
                 "supplierVatId",
@@ -89,7 +98,7 @@ impl NewPurchase {
         let document_number = v.take(text::required(
             "documentNumber",
             input.document_number.as_deref(),
-            100,
+            MAX_DOCUMENT_NUMBER,
         ))?;
         let mut date_of = |field: &str, value: Option<&str>| -> Result<Option<Date>> {
             match value {
@@ -132,10 +141,10 @@ impl NewPurchase {
             );
         }
         let kind = match input.kind.as_deref() {
-            None => Kind::Bill,
-            Some(k) => Kind::parse(k.trim()).unwrap_or_else(|| {
+            None => PurchaseKind::Bill,
+            Some(k) => PurchaseKind::parse(k.trim()).unwrap_or_else(|| {
                 v.invalid("kind", format!("is bill or credit, not {k:?}"));
-                Kind::Bill
+                PurchaseKind::Bill
             }),
         };
         let rate = match input.rate.as_deref() {
@@ -173,7 +182,7 @@ impl NewPurchase {
 #[serde(rename_all = "camelCase")]
 pub struct PurchaseView {
     pub id: String,
-    pub kind: Kind,
+    pub kind: PurchaseKind,
     pub supplier_id: String,
     pub supplier: String,
     pub document_number: String,
@@ -191,7 +200,7 @@ pub struct PurchaseView {
 /// A purchase as stored.
 pub(crate) struct Stored {
     pub view: PurchaseView,
-    pub kind: Kind,
+    pub kind: PurchaseKind,
     pub rate: Decimal,
     pub outstanding: i64,
     pub outstanding_book: i64,
@@ -211,7 +220,7 @@ pub(crate) fn stored(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Sto
         let r = Row::new(row, "purchases");
         let currency: Currency = r.get(7)?;
         let money = |i: usize| -> rusqlite::Result<Money> { Ok(Money::new(r.get(i)?, &currency)) };
-        let kind: Kind = r.get(1)?;
+        let kind: PurchaseKind = r.get(1)?;
         Ok(Stored {
             view: PurchaseView {
                 id: r.get(0)?,
@@ -275,11 +284,12 @@ pub fn list(conn: &Connection, tenant: &Tenant, paging: Paging) -> Result<Page<P
 
 /// Records a purchase document; creates the supplier partner when new. Posts
 /// expenses + input tax / payables, opens the payable and raises
-/// `purchase.recorded`. Returns its id.
+/// `purchase.recorded`. Returns its id; recorded as `bill.recorded` by
+/// `actor` (a supplier partner it creates is part of the act).
 ///
 /// Fails with `Refused` for a document recorded before, closed books, a
 /// missing rate, or a document worth nothing in the book currency.
-pub fn record(tx: &Tx, tenant: &Tenant, new: &NewPurchase) -> Result<String> {
+pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewPurchase) -> Result<String> {
     let company = company::get(tx, &tenant.company_id)?;
     let (supplier, number) = (new.supplier.as_str(), new.document_number.as_str());
     let mut verdict = Violations::new();
@@ -307,7 +317,11 @@ pub fn record(tx: &Tx, tenant: &Tenant, new: &NewPurchase) -> Result<String> {
             "{supplier}'s document {number} is already recorded as {earlier}."
         ));
     }
-    let sign = if new.kind == Kind::Credit { -1 } else { 1 };
+    let sign = if new.kind == PurchaseKind::Credit {
+        -1
+    } else {
+        1
+    };
     let (net, tax) = (sign * new.net, sign * new.tax);
     let gross = net + tax;
     let (exp, book_exp) = (new.currency.exponent(), company.currency.exponent());
@@ -366,17 +380,19 @@ pub fn record(tx: &Tx, tenant: &Tenant, new: &NewPurchase) -> Result<String> {
         tenant,
         &id,
         new.date,
+        // A bill typed as two totals names no rate: its expense and input
+        // tax carry no tax key.
         &[
             Posting::debit(Account::Expenses, gross_book - tax_book),
             Posting::debit(Account::InputTax, tax_book),
-            Posting::credit(Account::Payables, gross_book),
+            Posting::credit(Account::Payables, gross_book).of(&supplier_id),
         ],
     )?;
     // A supplier's credit lowers the payables but is never due and is not an
     // open document of its own.
     let (due, documents) = match new.kind {
-        Kind::Bill => (new.due, 1),
-        Kind::Credit => (NEVER_DUE, 0),
+        PurchaseKind::Bill => (new.due, 1),
+        PurchaseKind::Credit => (NEVER_DUE, 0),
     };
     open_items::change(
         tx,
@@ -400,5 +416,6 @@ pub fn record(tx: &Tx, tenant: &Tenant, new: &NewPurchase) -> Result<String> {
     f.insert("supplierName", supplier.to_string());
     f.insert("taxMinor", tax.to_string());
     events::raise(tx, tenant, Event::PurchaseRecorded, &id, f)?;
+    audit::record(tx, tenant, actor, Act::BillRecorded, &id)?;
     Ok(id)
 }

@@ -10,10 +10,11 @@ use jiff::civil::Date;
 use rusqlite::{params, Connection};
 use serde::Serialize;
 
+use crate::books::audit::{self, Act, Actor};
 use crate::books::company::{self, Company};
 use crate::books::invoices::{self, DocumentType, Move};
 use crate::books::ledger::{self, Account, Posting};
-use crate::books::purchases::{self, Kind};
+use crate::books::purchases::{self, PurchaseKind};
 use crate::books::report::{self, Side, NEVER_DUE};
 use crate::error::{Error, Result, Violations};
 use crate::outbox::events::{self, Fields, Kind as Event};
@@ -75,6 +76,9 @@ pub struct NewPayment {
     reference: Option<String>,
 }
 
+/// The longest reference of a payment (characters).
+pub const MAX_REFERENCE: usize = 200;
+
 impl NewPayment {
     /// Checks a payment: a positive amount, a date `YYYY-MM-DD`, a method,
     /// a reference of at most 200 characters (blank is none).
@@ -109,7 +113,11 @@ impl NewPayment {
         };
         let reference = input.reference.filter(|r| !r.trim().is_empty());
         let reference = v
-            .take(text::optional("reference", reference.as_deref(), 200))?
+            .take(text::optional(
+                "reference",
+                reference.as_deref(),
+                MAX_REFERENCE,
+            ))?
             .flatten();
         v.finish()?;
         Ok(NewPayment {
@@ -195,6 +203,8 @@ struct Open {
     id: String,
     /// How a person names it (its number, or the bill's id).
     label: String,
+    /// The customer or supplier it is owed by or to.
+    partner_id: String,
     currency: Currency,
     rate: Decimal,
     date: Date,
@@ -338,10 +348,10 @@ fn settle(
             let postings = match doc.side {
                 Side::Receivable => [
                     Posting::debit(Account::Bank, amount_book),
-                    Posting::credit(Account::Receivables, amount_book),
+                    Posting::credit(Account::Receivables, amount_book).of(&doc.partner_id),
                 ],
                 Side::Payable => [
-                    Posting::debit(Account::Payables, amount_book),
+                    Posting::debit(Account::Payables, amount_book).of(&doc.partner_id),
                     Posting::credit(Account::Bank, amount_book),
                 ],
             };
@@ -370,8 +380,8 @@ fn settle(
                 clock::now()
             ])?;
             let postings = [
-                Posting::debit(Account::Payables, amount_book),
-                Posting::credit(Account::Payables, amount_book),
+                Posting::debit(Account::Payables, amount_book).of(&doc.partner_id),
+                Posting::credit(Account::Payables, amount_book).of(&credit.partner_id),
             ];
             (id, None, postings)
         }
@@ -538,7 +548,8 @@ pub fn invoice_payments(
 /// Records money in against the invoice `number`: partial payments are
 /// allowed, more than is outstanding is not. Raises `payment.recorded` and,
 /// when the payment clears the invoice, `invoice.paid`. Returns the payment
-/// and the invoice's id.
+/// and the invoice's id. Recorded as `payment.recorded` on the invoice by
+/// `actor`.
 ///
 /// Fails with `NotFound` for an unknown number, `WrongState` for a
 /// correction, a cancelled or a fully paid invoice, and `Refused` as `settle`
@@ -546,6 +557,7 @@ pub fn invoice_payments(
 pub fn pay_invoice(
     tx: &Tx,
     tenant: &Tenant,
+    actor: &Actor,
     number: &str,
     payment: &NewPayment,
 ) -> Result<(PaymentView, String)> {
@@ -568,6 +580,7 @@ pub fn pay_invoice(
         side: Side::Receivable,
         id: invoice.id.clone(),
         label: number.to_string(),
+        partner_id: invoice.customer_id.clone(),
         currency: invoice.currency.clone(),
         rate: invoice.rate,
         date: invoice.issued_on,
@@ -583,22 +596,24 @@ pub fn pay_invoice(
         f.insert("paidOn", on.to_string());
         events::raise(tx, tenant, Event::InvoicePaid, &invoice.id, f)?;
     }
+    audit::record(tx, tenant, actor, Act::PaymentRecorded, &invoice.id)?;
     Ok((payment_of(settled)?, invoice.id))
 }
 
 /// A bill or credit of the tenant as a settlement sees it.
-fn open_purchase(tx: &Tx, tenant: &Tenant, id: &str) -> Result<(Open, Kind, String)> {
+fn open_purchase(tx: &Tx, tenant: &Tenant, id: &str) -> Result<(Open, PurchaseKind, String)> {
     let p = purchases::stored(tx, tenant, id)?;
     let open = Open {
         side: Side::Payable,
         id: p.view.id.clone(),
         label: p.view.id.clone(),
+        partner_id: p.view.supplier_id.clone(),
         currency: p.view.currency.clone(),
         rate: p.rate,
         date: p.view.document_date,
         due_on: match p.kind {
-            Kind::Bill => p.view.due_on,
-            Kind::Credit => NEVER_DUE,
+            PurchaseKind::Bill => p.view.due_on,
+            PurchaseKind::Credit => NEVER_DUE,
         },
         outstanding: p.outstanding,
         outstanding_book: p.outstanding_book,
@@ -607,14 +622,21 @@ fn open_purchase(tx: &Tx, tenant: &Tenant, id: &str) -> Result<(Open, Kind, Stri
 }
 
 /// Records money out against a bill: partial payments allowed, more than is
-/// outstanding refused. Raises `payment.recorded`.
+/// outstanding refused. Raises `payment.recorded`; recorded as `bill.paid`
+/// by `actor`.
 ///
 /// Fails with `NotFound` for an unknown purchase, `WrongState` for a credit
 /// or a bill paid in full, and `Refused` as `settle` refuses.
-pub fn pay_bill(tx: &Tx, tenant: &Tenant, id: &str, payment: &NewPayment) -> Result<PaymentView> {
+pub fn pay_bill(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    id: &str,
+    payment: &NewPayment,
+) -> Result<PaymentView> {
     let company = company::get(tx, &tenant.company_id)?;
     let (doc, kind, _) = open_purchase(tx, tenant, id)?;
-    if kind == Kind::Credit {
+    if kind == PurchaseKind::Credit {
         return Err(Error::wrong_state(format!(
             "{id} is a supplier credit; it is applied to the supplier's bills, not paid."
         )));
@@ -623,13 +645,15 @@ pub fn pay_bill(tx: &Tx, tenant: &Tenant, id: &str, payment: &NewPayment) -> Res
         return Err(Error::wrong_state(format!("{id} is paid in full.")));
     }
     let (settled, _) = pay(tx, tenant, &company, &doc, payment)?;
+    audit::record(tx, tenant, actor, Act::BillPaid, id)?;
     payment_of(settled)
 }
 
 /// Applies a supplier's credit to a bill of the same supplier: the bill owes
 /// less and the credit has less left; no money moves, so no payment is
 /// recorded and no event raised. Both must be in the book currency (kontor
-/// books no exchange differences). The amount defaults to as much as both allow.
+/// books no exchange differences). The amount defaults to as much as both
+/// allow. Recorded as `bill.credit_applied` on the bill by `actor`.
 ///
 /// Fails with `NotFound` for an unknown credit or bill, `WrongState` when the
 /// credit is not a credit or is used up, or the bill is not a bill or is
@@ -638,6 +662,7 @@ pub fn pay_bill(tx: &Tx, tenant: &Tenant, id: &str, payment: &NewPayment) -> Res
 pub fn apply_credit(
     tx: &Tx,
     tenant: &Tenant,
+    actor: &Actor,
     credit_id: &str,
     bill_id: &str,
     request: &CreditRequest,
@@ -645,7 +670,7 @@ pub fn apply_credit(
     let company = company::get(tx, &tenant.company_id)?;
     let (credit, credit_kind, credit_supplier) = open_purchase(tx, tenant, credit_id)?;
     let (bill, bill_kind, bill_supplier) = open_purchase(tx, tenant, bill_id)?;
-    if credit_kind != Kind::Credit {
+    if credit_kind != PurchaseKind::Credit {
         return Err(Error::wrong_state(format!(
             "{credit_id} is a bill, not a supplier credit."
         )));
@@ -655,7 +680,7 @@ pub fn apply_credit(
             "The credit {credit_id} is used up."
         )));
     }
-    if bill_kind != Kind::Bill {
+    if bill_kind != PurchaseKind::Bill {
         return Err(Error::wrong_state(format!(
             "{bill_id} is a supplier credit, not a bill."
         )));
@@ -694,6 +719,7 @@ pub fn apply_credit(
         on,
         How::Credit(&credit),
     )?;
+    audit::record(tx, tenant, actor, Act::BillCreditApplied, bill_id)?;
     Ok(CreditView {
         id: settled.id,
         credit_id: credit_id.to_string(),

@@ -8,6 +8,7 @@ use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
+use crate::books::audit::{self, Act, Actor};
 use crate::books::company;
 use crate::books::customers;
 use crate::books::numbering;
@@ -21,11 +22,12 @@ use crate::store::row::Row;
 use crate::store::tenant::Tenant;
 
 const MAX_TITLE: usize = 200;
-const MAX_DESCRIPTION: usize = 5000;
+/// The longest description of a transaction, and the longest note.
+pub const MAX_DESCRIPTION: usize = 5000;
 const MAX_ID: usize = 100;
 const MAX_STAGE: usize = 40;
 /// The longest text a list filter takes.
-const MAX_FILTER: usize = 200;
+pub const MAX_FILTER: usize = 200;
 
 /// A new transaction as a caller gives it.
 #[derive(Debug, Default, Clone)]
@@ -94,11 +96,12 @@ fn optional_date(field: &str, text: Option<&str>) -> Result<Option<Date>> {
         .transpose()
 }
 
-/// Creates a transaction and returns its id.
+/// Creates a transaction and returns its id; recorded as `job.created` by
+/// `actor`.
 ///
 /// Fails with `NotFound` for a customer the tenant does not have, and with
 /// `Refused` for a stage outside the company's workflow.
-pub fn create(tx: &Tx, tenant: &Tenant, new: &NewTransaction) -> Result<String> {
+pub fn create(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewTransaction) -> Result<String> {
     let company = company::get(tx, &tenant.company_id)?;
     if let Some(customer_id) = &new.customer_id {
         customers::name_of(tx, tenant, customer_id)?;
@@ -131,6 +134,7 @@ pub fn create(tx: &Tx, tenant: &Tenant, new: &NewTransaction) -> Result<String> 
         started_on,
         now
     ])?;
+    audit::record(tx, tenant, actor, Act::JobCreated, &id)?;
     Ok(id)
 }
 
@@ -453,12 +457,14 @@ struct Current {
     archived: bool,
 }
 
-/// Applies a partial update; fields left out stay unchanged.
+/// Applies a partial update; fields left out stay unchanged. Recorded by
+/// `actor` as `job.moved` when the change names a stage, else as
+/// `job.changed`.
 ///
 /// Fails with `NotFound` for a transaction or customer the tenant does not
 /// have, `WrongState` when anything but `archived` would change on an
 /// archived transaction, and `Refused` for a stage outside the workflow.
-pub fn update(tx: &Tx, tenant: &Tenant, id: &str, change: &Change) -> Result<()> {
+pub fn update(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, change: &Change) -> Result<()> {
     let current = tx
         .query_row(
             "SELECT id, seq, title, description, due_on, stage, customer_id, archived FROM transactions
@@ -516,7 +522,12 @@ pub fn update(tx: &Tx, tenant: &Tenant, id: &str, change: &Change) -> Result<()>
                 tenant.company_id, tenant.environment],
         )?;
     }
-    Ok(())
+    let act = if change.stage.is_some() {
+        Act::JobMoved
+    } else {
+        Act::JobChanged
+    };
+    audit::record(tx, tenant, actor, act, id)
 }
 
 /// A note on a transaction.
@@ -612,10 +623,18 @@ impl NewNote {
     }
 }
 
-/// Adds a note, authored by `author`, to a transaction of the tenant; returns its id.
+/// Adds a note, signed `author` (the person's or the key's name), to a
+/// transaction of the tenant; returns its id. Recorded as `job.noted` on the
+/// transaction by `actor`.
 ///
 /// Fails with `NotFound` for a transaction the tenant does not have.
-pub fn add_note(tx: &Tx, tenant: &Tenant, note: &NewNote, author: &str) -> Result<String> {
+pub fn add_note(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    note: &NewNote,
+    author: &str,
+) -> Result<String> {
     get(tx, tenant, &note.transaction_id)?;
     let id = ids::new_id("not");
     tx.prepare_cached(
@@ -623,6 +642,7 @@ pub fn add_note(tx: &Tx, tenant: &Tenant, note: &NewNote, author: &str) -> Resul
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?
     .execute(params![id, tenant.company_id, tenant.environment, note.transaction_id, note.text, author, clock::now()])?;
+    audit::record(tx, tenant, actor, Act::JobNoted, &note.transaction_id)?;
     Ok(id)
 }
 

@@ -1,25 +1,26 @@
 //! What every console command shares about acting: who acts (the person
-//! `--as` names, or the system), in whose books, the one place an act's audit
-//! row is written, and the answer printed as pretty JSON on stdout. A leaf:
-//! it names no other file of the console.
+//! `--as` names, or the system), in whose books, and the answer printed as
+//! pretty JSON on stdout. The books' acts take the actor and write their
+//! audit rows themselves. A leaf: it names no other file of the console.
 
 use rusqlite::Connection;
 use serde::Serialize;
 
 use crate::access::people::{self, Capability};
-use crate::books::audit::{self, Actor};
+use crate::books::audit::Actor;
 use crate::books::company::{self, Owned};
 use crate::error::{Error, Result};
 use crate::store::db::Tx;
 use crate::store::tenant::{Environment, Tenant};
 
-/// Prints a record as pretty JSON on stdout.
+/// Prints a record as pretty JSON on stdout. A reader that stopped reading
+/// (`kontor … | head`) is no failure of the command: the act is done, and
+/// what was not read is dropped.
 pub fn print(value: &impl Serialize) {
+    use std::io::Write;
     let value = serde_json::to_value(value).unwrap_or_default();
-    println!(
-        "{}",
-        serde_json::to_string_pretty(&value).unwrap_or_default()
-    );
+    let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
 }
 
 /// Who a console act in `company_id` is recorded as: the person `--as`
@@ -70,13 +71,4 @@ pub fn books_of(
 /// the company's live books.
 pub fn company_books(company_id: &str) -> Tenant {
     Tenant::new(company_id, Environment::Production)
-}
-
-/// Records `act` on `subject` in `books`' audit, naming `actor`, in the
-/// act's own transaction: the one place a console command writes an audit
-/// row.
-///
-/// Fails when the row cannot be written.
-pub fn record(tx: &Tx, books: &Tenant, actor: &Actor, act: &str, subject: &str) -> Result<()> {
-    audit::record(tx, books, actor, act, subject)
 }

@@ -160,6 +160,18 @@ pub struct CustomerSetArgs {
     /// default), xrechnung or peppol.
     #[arg(long)]
     pub einvoice: Option<String>,
+    /// The partner's bank account (an IBAN), what its payments come from or go to.
+    #[arg(long)]
+    pub iban: Option<String>,
+    /// Where invoices are sent (default: the e-mail address).
+    #[arg(long)]
+    pub invoice_email: Option<String>,
+    /// Whether the customer is a consumer (true) or a business (false, the default).
+    #[arg(long)]
+    pub consumer: Option<bool>,
+    /// The language of what kontor sends the partner: de or en (default: by its country).
+    #[arg(long)]
+    pub language: Option<String>,
     /// Clear a value (repeatable).
     #[arg(long, value_enum)]
     pub clear: Vec<CustomerClear>,
@@ -173,6 +185,9 @@ pub enum CustomerClear {
     VatId,
     BuyerReference,
     ElectronicAddress,
+    Iban,
+    InvoiceEmail,
+    Language,
 }
 
 #[derive(Subcommand, Debug)]

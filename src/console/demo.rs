@@ -1,7 +1,8 @@
 //! The demo: a fresh data file with an Enterprise demo company, sample
 //! customers and transactions in both environments, a live and a test key
 //! with every scope, a ready-to-paste curl line, and then the server. It goes
-//! through the same domain functions as the API and the console.
+//! through the same domain functions as the API and the console, its acts
+//! recorded in the audit as the system's.
 
 use std::path::{Path, PathBuf};
 
@@ -11,6 +12,7 @@ use serde_json::Value;
 
 use crate::access::keys::{self, NewKey};
 use crate::access::people::{self, NewMember, Role, UserInput};
+use crate::books::audit::Actor;
 use crate::books::company::{self, Company, CompanyInput, NewCompany, ParticularsInput};
 use crate::books::customers::{
     self, CustomerChange, CustomerChangeInput, CustomerInput, NewCustomer,
@@ -30,6 +32,9 @@ use crate::http::server::{self, Config};
 use crate::rules::text::Patch;
 use crate::store::db::{Db, Tx};
 use crate::store::tenant::{Environment, Tenant};
+
+/// Who the demo's acts are recorded as: the system, as the console's.
+const SYSTEM: Actor = Actor::System;
 
 /// The data file the demo uses (and replaces) when `--data` is not given.
 pub const DEMO_DATA: &str = "kontor-demo.db";
@@ -103,7 +108,7 @@ fn buyer(
         },
         &current,
     )?;
-    customers::change(tx, tenant, id, change).map(|_| ())
+    customers::change(tx, tenant, &SYSTEM, id, change).map(|_| ())
 }
 
 /// The demo company's particulars: a GmbH in Hamburg with every particular
@@ -160,7 +165,7 @@ fn invoice(
         },
         DocumentType::Invoice,
     )?;
-    let draft = drafts::create(tx, tenant, &draft)?;
+    let draft = drafts::create(tx, tenant, &SYSTEM, &draft)?;
     for (description, quantity, price, rate) in lines {
         let line = NewDraftLine::check(
             DraftLineInput {
@@ -172,9 +177,9 @@ fn invoice(
             },
             company,
         )?;
-        drafts::add_line(tx, tenant, &draft, &line)?;
+        drafts::add_line(tx, tenant, &SYSTEM, &draft, &line)?;
     }
-    let id = issue::issue(tx, tenant, &draft, &IssueOptions::on(on))?;
+    let id = issue::issue(tx, tenant, &SYSTEM, &draft, &IssueOptions::on(on))?;
     Ok(invoices::get_by_id(tx, tenant, &id)?.number)
 }
 
@@ -200,7 +205,7 @@ fn books(
             method: Some("bank".into()),
             reference: Some(format!("Überweisung {number}")),
         })?;
-        settlement::pay_invoice(tx, live, number, &payment).map(|_| ())
+        settlement::pay_invoice(tx, live, &SYSTEM, number, &payment).map(|_| ())
     };
     invoice(
         tx,
@@ -251,14 +256,14 @@ fn books(
         reason: Some("Falscher Empfänger".into()),
         on: Some(ago(14).to_string()),
     })?;
-    cancel::cancel(tx, live, &wrong, &cancellation)?;
+    cancel::cancel(tx, live, &SYSTEM, &wrong, &cancellation)?;
     let open_draft = NewDraft::empty(
         DraftInput {
             customer_id: Some(rosa.to_string()),
         },
         DocumentType::Invoice,
     )?;
-    drafts::create(tx, live, &open_draft)?;
+    drafts::create(tx, live, &SYSTEM, &open_draft)?;
     let purchase = |number: &str, date: Date, due: Date, net: i64, kind: &str| {
         NewPurchase::check(PurchaseInput {
             supplier: Some("Holzhandel Meier KG".into()),
@@ -275,6 +280,7 @@ fn books(
     let open_bill = purchases::record(
         tx,
         live,
+        &SYSTEM,
         &purchase(
             "HM-2211",
             ago(12),
@@ -286,6 +292,7 @@ fn books(
     let paid_bill = purchases::record(
         tx,
         live,
+        &SYSTEM,
         &purchase("HM-2187", ago(35), ago(21), 90_000, "bill")?,
     )?;
     let payment = NewPayment::check(PaymentInput {
@@ -294,17 +301,18 @@ fn books(
         method: Some("bank".into()),
         reference: None,
     })?;
-    settlement::pay_bill(tx, live, &paid_bill, &payment)?;
+    settlement::pay_bill(tx, live, &SYSTEM, &paid_bill, &payment)?;
     let credit = purchases::record(
         tx,
         live,
+        &SYSTEM,
         &purchase("HM-G-0042", ago(8), ago(8), 20_000, "credit")?,
     )?;
     let application = settlement::CreditRequest::check(settlement::CreditInput {
         amount: None,
         on: Some(ago(7).to_string()),
     })?;
-    settlement::apply_credit(tx, live, &credit, &open_bill, &application)?;
+    settlement::apply_credit(tx, live, &SYSTEM, &credit, &open_bill, &application)?;
     invoice(
         tx,
         sandbox,
@@ -342,6 +350,7 @@ pub fn seed(db: &Db) -> Result<Demo> {
         let müller = customers::create(
             tx,
             &live,
+            &SYSTEM,
             &customer(
                 c,
                 "Müller Bau GmbH",
@@ -355,6 +364,7 @@ pub fn seed(db: &Db) -> Result<Demo> {
         let alpen = customers::create(
             tx,
             &live,
+            &SYSTEM,
             &customer(
                 c,
                 "Alpen Tischlerei KG",
@@ -368,6 +378,7 @@ pub fn seed(db: &Db) -> Result<Demo> {
         let stadt = customers::create(
             tx,
             &live,
+            &SYSTEM,
             &customer(
                 c,
                 "Stadtwerke Lüneburg",
@@ -381,6 +392,7 @@ pub fn seed(db: &Db) -> Result<Demo> {
         let rosa = customers::create(
             tx,
             &live,
+            &SYSTEM,
             &customer(
                 c,
                 "Café Rosa",
@@ -419,6 +431,7 @@ pub fn seed(db: &Db) -> Result<Demo> {
         let test_customer = customers::create(
             tx,
             &sandbox,
+            &SYSTEM,
             &customer(
                 c,
                 "Testkunde GmbH",
@@ -433,6 +446,7 @@ pub fn seed(db: &Db) -> Result<Demo> {
         transactions::create(
             tx,
             &live,
+            &SYSTEM,
             &job(
                 "Dachsanierung Lagerhalle",
                 Some(&müller),
@@ -443,6 +457,7 @@ pub fn seed(db: &Db) -> Result<Demo> {
         transactions::create(
             tx,
             &live,
+            &SYSTEM,
             &job(
                 "Einbauküche Musterhaus",
                 Some(&alpen),
@@ -453,6 +468,7 @@ pub fn seed(db: &Db) -> Result<Demo> {
         transactions::create(
             tx,
             &live,
+            &SYSTEM,
             &job(
                 "Wartung Heizungsanlage",
                 Some(&stadt),
@@ -463,12 +479,14 @@ pub fn seed(db: &Db) -> Result<Demo> {
         let old = transactions::create(
             tx,
             &live,
+            &SYSTEM,
             &job("Angebot Fensterbau (abgesagt)", None, None, None)?,
         )?;
-        transactions::update(tx, &live, &old, &Change::archive(true))?;
+        transactions::update(tx, &live, &SYSTEM, &old, &Change::archive(true))?;
         transactions::create(
             tx,
             &sandbox,
+            &SYSTEM,
             &job("Testauftrag", Some(&test_customer), None, None)?,
         )?;
         books(
@@ -481,7 +499,12 @@ pub fn seed(db: &Db) -> Result<Demo> {
         )?;
 
         let key = |environment, name: &str| {
-            keys::create(tx, NewKey::all_scopes(&company.id, name, environment))
+            keys::create(
+                tx,
+                &live,
+                &SYSTEM,
+                NewKey::all_scopes(&company.id, name, environment),
+            )
         };
         let live_key = secret_of(&key(Environment::Production, "demo live key")?);
         let test_key = secret_of(&key(Environment::Sandbox, "demo test key")?);
@@ -496,7 +519,7 @@ pub fn seed(db: &Db) -> Result<Demo> {
                 role: Some(role.as_str().into()),
                 password: Some(password.clone()),
             })?;
-            people::add(tx, &new)?;
+            people::add(tx, &live, &SYSTEM, &new)?;
             people.push((role, email.to_string(), password));
         }
         Ok(Demo {

@@ -7,7 +7,7 @@
 //!
 //! This file only declares the console's files and routes each parsed
 //! command to its group's file (`acts/`, `data`, `demo`, `vat_id`); what the
-//! groups share is in the leaves `acting` (who acts, the audit row, printing)
+//! groups share is in the leaves `acting` (who acts, in whose books, printing)
 //! and `options` (options and the books' fields).
 
 mod acting;

@@ -9,7 +9,7 @@ use std::io::{BufWriter, Read, Write};
 use clap::Subcommand;
 
 use crate::error::{Error, Result};
-use crate::rules::vat_ids::{self, Verdict};
+use crate::rules::vat_ids::{self, Judged};
 
 #[derive(Subcommand, Debug)]
 pub enum VatIdCommand {
@@ -37,12 +37,12 @@ fn check(input: &mut impl Read, output: &mut impl Write) -> Result<()> {
     for line in text.lines() {
         total += 1;
         let answer = match vat_ids::judge(line) {
-            Verdict::Valid(compact) => format!("valid\t{}", shown(&compact)),
-            Verdict::Invalid { compact, sentence } => {
+            Judged::Valid(compact) => format!("valid\t{}", shown(&compact)),
+            Judged::Invalid { compact, sentence } => {
                 not_valid += 1;
                 format!("invalid\t{}\t{}", shown(&compact), shown(&sentence))
             }
-            Verdict::Unchecked { compact, sentence } => {
+            Judged::Unchecked { compact, sentence } => {
                 not_valid += 1;
                 format!("unchecked\t{}\t{}", shown(&compact), shown(&sentence))
             }

@@ -68,7 +68,7 @@ impl Error {
 
 /// A fault of the agent protocol itself (not of the books): a JSON-RPC error.
 #[derive(Debug, Clone)]
-pub enum Fault {
+pub enum RpcFault {
     /// The body is not JSON.
     Parse,
     /// The message is not a valid JSON-RPC request; the detail says why.
@@ -88,10 +88,10 @@ pub enum Fault {
     UnsupportedVersion { supported: Value, requested: Value },
 }
 
-impl Fault {
+impl RpcFault {
     /// An invalid request with a message and no data.
-    pub fn invalid_request(message: impl Into<String>) -> Fault {
-        Fault::InvalidRequest {
+    pub fn invalid_request(message: impl Into<String>) -> RpcFault {
+        RpcFault::InvalidRequest {
             message: message.into(),
             data: None,
         }
@@ -100,32 +100,32 @@ impl Fault {
     /// The JSON-RPC error code.
     pub fn code(&self) -> i64 {
         match self {
-            Fault::Parse => -32700,
-            Fault::InvalidRequest { .. } => -32600,
-            Fault::MethodNotFound => -32601,
-            Fault::InvalidParams(_) => -32602,
-            Fault::Internal => -32603,
-            Fault::HeaderMismatch(_) => -32020,
-            Fault::UnsupportedVersion { .. } => -32022,
+            RpcFault::Parse => -32700,
+            RpcFault::InvalidRequest { .. } => -32600,
+            RpcFault::MethodNotFound => -32601,
+            RpcFault::InvalidParams(_) => -32602,
+            RpcFault::Internal => -32603,
+            RpcFault::HeaderMismatch(_) => -32020,
+            RpcFault::UnsupportedVersion { .. } => -32022,
         }
     }
 
     fn message(&self) -> String {
         match self {
-            Fault::Parse => "Parse error".into(),
-            Fault::InvalidRequest { message, .. } => message.clone(),
-            Fault::MethodNotFound => "Method not found".into(),
-            Fault::InvalidParams(detail) => detail.clone(),
-            Fault::Internal => "Internal error".into(),
-            Fault::HeaderMismatch(detail) => format!("Header mismatch: {detail}"),
-            Fault::UnsupportedVersion { .. } => "Unsupported protocol version".into(),
+            RpcFault::Parse => "Parse error".into(),
+            RpcFault::InvalidRequest { message, .. } => message.clone(),
+            RpcFault::MethodNotFound => "Method not found".into(),
+            RpcFault::InvalidParams(detail) => detail.clone(),
+            RpcFault::Internal => "Internal error".into(),
+            RpcFault::HeaderMismatch(detail) => format!("Header mismatch: {detail}"),
+            RpcFault::UnsupportedVersion { .. } => "Unsupported protocol version".into(),
         }
     }
 
     fn data(&self) -> Option<Value> {
         match self {
-            Fault::InvalidRequest { data, .. } => data.clone(),
-            Fault::UnsupportedVersion {
+            RpcFault::InvalidRequest { data, .. } => data.clone(),
+            RpcFault::UnsupportedVersion {
                 supported,
                 requested,
             } => Some(json!({ "supported": supported, "requested": requested })),
@@ -137,8 +137,8 @@ impl Fault {
     /// (revision 2026-07-28, and envelope faults of the older revisions).
     pub fn status(&self) -> StatusCode {
         match self {
-            Fault::MethodNotFound => StatusCode::NOT_FOUND,
-            Fault::Internal => StatusCode::INTERNAL_SERVER_ERROR,
+            RpcFault::MethodNotFound => StatusCode::NOT_FOUND,
+            RpcFault::Internal => StatusCode::INTERNAL_SERVER_ERROR,
             _ => StatusCode::BAD_REQUEST,
         }
     }
@@ -153,16 +153,16 @@ impl Fault {
     }
 }
 
-impl From<Error> for Fault {
+impl From<Error> for RpcFault {
     /// An error that reaches the protocol level: an internal one is logged and
     /// answered opaquely; anything else means the parameters were unusable.
-    fn from(e: Error) -> Fault {
+    fn from(e: Error) -> RpcFault {
         match e {
             Error::Internal(detail) => {
                 tracing::error!("{detail}");
-                Fault::Internal
+                RpcFault::Internal
             }
-            other => Fault::InvalidParams(other.sentence()),
+            other => RpcFault::InvalidParams(other.sentence()),
         }
     }
 }

@@ -94,7 +94,7 @@ pub fn no_repeated_keys(body: &[u8]) -> serde_json::Result<()> {
 }
 
 /// The fields of one JSON object, taken one by one.
-pub struct Fields {
+pub struct JsonFields {
     map: Map<String, Value>,
 }
 
@@ -113,35 +113,35 @@ fn mistyped(name: &str, wanted: &str, got: &Value) -> Error {
     Error::invalid(name, format!("must be {wanted}, not {}", type_name(got)))
 }
 
-impl Fields {
+impl JsonFields {
     /// Parses a request body that must be one JSON object.
     ///
     /// Fails with `Invalid` for an empty body, invalid JSON or another JSON
     /// type (null included).
-    pub fn parse(body: &[u8]) -> Result<Fields> {
-        Fields::object(parse_json(body)?)
+    pub fn parse(body: &[u8]) -> Result<JsonFields> {
+        JsonFields::object(parse_json(body)?)
     }
 
     /// Takes an already parsed request body, which must be an object: a
     /// body of `null` is no object (unlike a tool's absent arguments).
     ///
     /// Fails with `Invalid` for any other JSON type.
-    pub fn object(value: Value) -> Result<Fields> {
+    pub fn object(value: Value) -> Result<JsonFields> {
         match value {
             Value::Null => Err(Error::bad_request(
                 "The body must be a JSON object, not null.",
             )),
-            other => Fields::from_value(other),
+            other => JsonFields::from_value(other),
         }
     }
 
     /// Takes an already parsed value that must be an object (null counts as `{}`).
     ///
     /// Fails with `Invalid` for any other JSON type.
-    pub fn from_value(value: Value) -> Result<Fields> {
+    pub fn from_value(value: Value) -> Result<JsonFields> {
         match value {
-            Value::Object(map) => Ok(Fields { map }),
-            Value::Null => Ok(Fields { map: Map::new() }),
+            Value::Object(map) => Ok(JsonFields { map }),
+            Value::Null => Ok(JsonFields { map: Map::new() }),
             other => Err(Error::bad_request(format!(
                 "The body must be a JSON object, not {}.",
                 type_name(&other)

@@ -6,7 +6,7 @@
 use hyper::{Method, StatusCode};
 
 use crate::error::Error;
-use crate::http::pipeline::{refusal, Answer};
+use crate::http::app::{refusal, Answer};
 
 /// The document, as served.
 pub const DOCUMENT: &str = include_str!("openapi.json");

@@ -123,14 +123,14 @@ impl Query {
         Ok(Some(if negative { -magnitude } else { magnitude }))
     }
 
-    /// The paging parameters, bounded.
-    ///
-    /// Fails with `BadRequest` when `page` or `size` is not a whole number.
     /// Whether the query names nothing but `page` and `size`.
     pub fn only_paging(&self) -> bool {
         self.pairs.iter().all(|(n, _)| n == "page" || n == "size")
     }
 
+    /// The paging parameters, bounded.
+    ///
+    /// Fails with `BadRequest` when `page` or `size` is not a whole number.
     pub fn paging(&self) -> Result<Paging> {
         let page = self.int("page")?.unwrap_or(0).clamp(0, MAX_PAGE);
         let size = self.int("size")?.unwrap_or(DEFAULT_SIZE).clamp(1, MAX_SIZE);

@@ -1,7 +1,11 @@
-//! The HTTP layer: a hyper HTTP/1.1 server on a tokio runtime of its own, the
-//! body limit, graceful shutdown (in-flight requests finish; SIGINT/SIGTERM or
-//! an injected stop), and the hop onto a blocking thread where the
-//! synchronous pipeline runs. Nothing here knows a route or a rule.
+//! The top of `http`: a hyper HTTP/1.1 server on a tokio runtime of its own,
+//! the limits every connection and body is held to, graceful shutdown
+//! (in-flight requests finish; SIGINT/SIGTERM or an injected stop), and the
+//! one place that hands a request to its surface: the OpenAPI document, the
+//! screens, or the API (`/v1` and `/mcp`, after the key's checks and the
+//! body's reading), whose synchronous work runs on a pooled connection
+//! through the kernel's `in_store`. Nothing in `http` imports this file;
+//! nothing here knows a route or a rule.
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -27,16 +31,19 @@ use crate::access::idempotency;
 use crate::access::keys::UsageLog;
 use crate::access::sessions::Expiry;
 use crate::error::{Error, Result};
+use crate::http::admission::{self, Admitted, Gate, Turned};
+use crate::http::app::{
+    in_store, in_store_where, log_line, rate_headers, refusal, Answer, App, Request, ScreenConfig,
+    MAX_BODY,
+};
 use crate::http::connections::Connections;
 use crate::http::mcp;
 use crate::http::openapi;
-use crate::http::pipeline::{self, refusal, Admitted, Answer, App, Gate, Request, MAX_BODY};
 use crate::http::rest;
 use crate::http::screens::{self, Visit};
 use crate::outbox::address::Policy;
 use crate::outbox::delivery::Worker;
 use crate::store::db::Db;
-use crate::store::tenant::Tenant;
 
 /// How a server is started.
 #[derive(Debug, Clone)]
@@ -270,7 +277,7 @@ fn start_with(
             allow_loopback: config.webhook_allow_loopback,
         },
         mcp_hosts: allowed_hosts(&config),
-        screens: screens::Settings {
+        screens: ScreenConfig {
             expiry: config.session_expiry,
             secure: config
                 .public_urls
@@ -546,6 +553,7 @@ fn linger(body: Incoming) {
     });
 }
 
+/// Answers one request and writes its log line.
 async fn respond(
     app: Arc<App>,
     limits: Arc<Limits>,
@@ -556,60 +564,44 @@ async fn respond(
     let log_requests = app.log_requests;
     let method = req.method().clone();
     let path = req.uri().path().to_string();
-    // The OAuth discovery addresses do not exist here: keys are Bearer keys.
+    let answer = answer(app, &limits, req, peer).await;
+    if log_requests {
+        log_line(&method, &path, &answer, started);
+    }
+    into_response(answer)
+}
+
+/// The surface a request goes to: the OAuth discovery addresses (which do
+/// not exist here: keys are Bearer keys), the API's description (public,
+/// like the addresses it names), the screens (everything outside the API),
+/// or the API.
+async fn answer(
+    app: Arc<App>,
+    limits: &Limits,
+    req: HttpRequest<Incoming>,
+    peer: IpAddr,
+) -> Answer {
+    let path = req.uri().path();
     if path.starts_with("/.well-known/") {
-        let answer = refusal(&Error::not_found("This address"), Vec::new(), None);
-        if log_requests {
-            pipeline::log_line(&method, &path, &answer, started);
-        }
-        return into_response(answer);
+        refusal(&Error::not_found("This address"), Vec::new(), None)
+    } else if path == openapi::PATH {
+        openapi::answer(req.method())
+    } else if screens::owns(path) {
+        visit_screens(app, limits, req, peer).await
+    } else {
+        call_api(app, limits, req).await
     }
-    // The API's description is public, like the addresses it names.
-    if path == openapi::PATH {
-        let answer = openapi::answer(&method);
-        if log_requests {
-            pipeline::log_line(&method, &path, &answer, started);
-        }
-        return into_response(answer);
-    }
-    // Everything outside the API is the screens'.
-    if screens::owns(&path) {
-        let answer = visit_screens(app, &limits, req, peer).await;
-        if log_requests {
-            pipeline::log_line(&method, &path, &answer, started);
-        }
-        return into_response(answer);
-    }
-    let mcp_headers = (path == "/mcp").then(|| mcp::Headers {
-        origin: header(&req, "origin"),
-        host: header(&req, "host"),
-        protocol_version: header(&req, "mcp-protocol-version"),
-        method: header(&req, "mcp-method"),
-        name: header(&req, "mcp-name"),
-        duplicated: ["MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"]
-            .into_iter()
-            .find(|name| req.headers().get_all(*name).iter().count() > 1),
-    });
-    let declared = declared_length(&req);
+}
+
+/// A request to `/v1` or `/mcp`: its head read, the agent server's own
+/// checks, the key, the plan and the budget before a byte of the body is
+/// read, the body read within its limits, then the surface's work on a
+/// pooled connection.
+async fn call_api(app: Arc<App>, limits: &Limits, req: HttpRequest<Incoming>) -> Answer {
+    let mcp_headers = (req.uri().path() == "/mcp").then(|| mcp_headers(&req));
     let has_body = hyper::body::Body::size_hint(req.body()).exact() != Some(0);
-    let request = Request {
-        method: method.clone(),
-        path: path.clone(),
-        query: req.uri().query().unwrap_or("").to_string(),
-        authorization: header(&req, "authorization"),
-        idempotency_key: header(&req, "idempotency-key"),
-        repeated: ["authorization", "idempotency-key"]
-            .into_iter()
-            .filter(|name| req.headers().get_all(*name).iter().count() > 1)
-            .collect(),
-        body: Some(Vec::new()),
-    };
-    let finish = |answer: Answer| {
-        if log_requests {
-            pipeline::log_line(&method, &path, &answer, started);
-        }
-        into_response(answer)
-    };
+    let declared = declared_length(&req);
+    let mut request = api_request(&req);
     // An answer before the body is read closes the connection (lingering
     // long enough for the client to read it).
     let early = |answer: Answer, body: Incoming| {
@@ -620,53 +612,118 @@ async fn respond(
             answer
         }
     };
-    let refused: fn(pipeline::Turned) -> Answer = match mcp_headers {
+    let refused: fn(Turned) -> Answer = match mcp_headers {
         Some(_) => mcp::refused,
-        None => pipeline::Turned::answer,
+        None => Turned::answer,
     };
     if let Some(headers) = &mcp_headers {
         if let Err(answer) = mcp::precheck(&app, &request, headers) {
-            return finish(early(answer, req.into_body()));
+            return early(answer, req.into_body());
         }
     }
-    // The key, the plan and the budget, before a byte of a body is read: from
-    // the keys kept in memory, or (first use) from the data file.
-    let admitted = match pipeline::admit_kept(&app, &request) {
-        Gate::Passed(admitted) => admitted,
-        Gate::Turned(turned) => return finish(early(refused(turned), req.into_body())),
-        Gate::Unknown => match admit_stored(&app, &request, refused).await {
-            Ok(admitted) => admitted,
-            Err(answer) => return finish(early(answer, req.into_body())),
-        },
+    let admitted = match admit(&app, &request, refused).await {
+        Ok(admitted) => admitted,
+        Err(answer) => return early(answer, req.into_body()),
     };
-    let mut request = request;
     if has_body {
-        let too_large = |admitted: &Admitted, error: Error| {
-            closing(refusal(
-                &error,
-                pipeline::rate_headers(&admitted.verdict),
-                Some(admitted.key.id.clone()),
-            ))
-        };
-        if declared.is_some_and(|length| length > MAX_BODY as u64) {
-            linger(req.into_body());
-            return finish(too_large(&admitted, Error::PayloadTooLarge));
-        }
-        let deadline = limits.body_timeout;
-        match tokio::time::timeout(deadline, read_body(req.into_body(), &limits.readers)).await {
-            Err(_) => return finish(too_large(&admitted, Error::TooSlow(deadline.as_secs()))),
+        match read_api_body(limits, req.into_body(), declared, &admitted).await {
             Ok(body) => request.body = body,
+            Err(answer) => return answer,
         }
     }
+    serve_api(app, request, mcp_headers, admitted).await
+}
+
+/// The head of a request to the API, as the surfaces read it (the body
+/// follows once the key passed).
+fn api_request(req: &HttpRequest<Incoming>) -> Request {
+    Request {
+        method: req.method().clone(),
+        path: req.uri().path().to_string(),
+        query: req.uri().query().unwrap_or("").to_string(),
+        authorization: header(req, "authorization"),
+        idempotency_key: header(req, "idempotency-key"),
+        repeated: ["authorization", "idempotency-key"]
+            .into_iter()
+            .filter(|name| req.headers().get_all(*name).iter().count() > 1)
+            .collect(),
+        body: Some(Vec::new()),
+    }
+}
+
+/// What `/mcp` reads of a request's headers.
+fn mcp_headers(req: &HttpRequest<Incoming>) -> mcp::Headers {
+    mcp::Headers {
+        origin: header(req, "origin"),
+        host: header(req, "host"),
+        protocol_version: header(req, "mcp-protocol-version"),
+        method: header(req, "mcp-method"),
+        name: header(req, "mcp-name"),
+        duplicated: ["MCP-Protocol-Version", "Mcp-Method", "Mcp-Name"]
+            .into_iter()
+            .find(|name| req.headers().get_all(*name).iter().count() > 1),
+    }
+}
+
+/// The key, the plan and the budget of a request: from the keys kept in
+/// memory, or (first use) from the data file.
+///
+/// Fails with the refusal rendered by `refused`, or 503 when no connection
+/// frees up in time.
+async fn admit(
+    app: &Arc<App>,
+    request: &Request,
+    refused: fn(Turned) -> Answer,
+) -> std::result::Result<Admitted, Answer> {
+    match admission::admit_kept(app, request) {
+        Gate::Passed(admitted) => Ok(admitted),
+        Gate::Turned(turned) => Err(refused(turned)),
+        Gate::Unknown => admit_from_store(app, request, refused).await,
+    }
+}
+
+/// Reads the body of an admitted request within the body deadline and
+/// the readers' cap; `None` inside when it is larger than `MAX_BODY`.
+///
+/// Fails with the answer (closing the connection) when it declares more
+/// than `MAX_BODY` or arrives too slowly.
+async fn read_api_body(
+    limits: &Limits,
+    body: Incoming,
+    declared: Option<u64>,
+    admitted: &Admitted,
+) -> std::result::Result<Option<Vec<u8>>, Answer> {
+    let too_large = |error: Error| {
+        closing(refusal(
+            &error,
+            rate_headers(&admitted.allowance),
+            Some(admitted.key.id.clone()),
+        ))
+    };
+    if declared.is_some_and(|length| length > MAX_BODY as u64) {
+        linger(body);
+        return Err(too_large(Error::PayloadTooLarge));
+    }
+    let deadline = limits.body_timeout;
+    tokio::time::timeout(deadline, read_body(body, &limits.readers))
+        .await
+        .map_err(|_| too_large(Error::TooSlow(deadline.as_secs())))
+}
+
+/// The work of an admitted API request on a pooled connection of its
+/// company's share: the agent server's for `/mcp`, REST's otherwise. The
+/// data file is read and written on the blocking pool, so a slow read never
+/// holds a worker other requests need; a read of bounded cost may run right
+/// here when its share and a connection are free at once.
+async fn serve_api(
+    app: Arc<App>,
+    request: Request,
+    mcp_headers: Option<mcp::Headers>,
+    admitted: Admitted,
+) -> Answer {
     let tenant = admitted.key.tenant.clone();
-    let (busy_headers, busy_key) = (
-        pipeline::rate_headers(&admitted.verdict),
-        admitted.key.id.clone(),
-    );
+    let (busy_headers, busy_key) = (rate_headers(&admitted.allowance), admitted.key.id.clone());
     let busy = move |e: Error| refusal(&e, busy_headers, Some(busy_key));
-    // The data file is read and written on the blocking pool, so a slow read
-    // never holds a worker other requests need; a read of bounded cost may
-    // run right here when its share and a connection are free at once.
     let bounded = mcp_headers.is_none() && rest::bounded(&request);
     let (reads, serve): (bool, Serve) = match mcp_headers {
         Some(headers) => {
@@ -683,16 +740,14 @@ async fn respond(
         None => {
             let app = app.clone();
             (
-                method == hyper::Method::GET,
+                request.method == hyper::Method::GET,
                 Box::new(move |conn| rest::handle(&app, conn, &request, admitted)),
             )
         }
     };
-    finish(
-        in_store_where(&app, reads, bounded, Some(tenant), serve)
-            .await
-            .unwrap_or_else(busy),
-    )
+    in_store_where(&app, reads, bounded, Some(tenant), serve)
+        .await
+        .unwrap_or_else(busy)
 }
 
 /// A request to the screens: its head read, its form body (at most
@@ -751,67 +806,17 @@ type Serve = Box<dyn FnOnce(&Connection) -> Answer + Send>;
 ///
 /// Fails with the refusal rendered by `refused`, or 503 when no connection
 /// frees up in time.
-async fn admit_stored(
+async fn admit_from_store(
     app: &Arc<App>,
     request: &Request,
-    refused: fn(pipeline::Turned) -> Answer,
+    refused: fn(Turned) -> Answer,
 ) -> std::result::Result<Admitted, Answer> {
     let (reader, request) = (app.clone(), request.clone());
     in_store(app, true, None, move |conn| {
-        pipeline::admit_stored(&reader, conn, &request).map_err(refused)
+        admission::admit_stored(&reader, conn, &request).map_err(refused)
     })
     .await
     .unwrap_or_else(|e| Err(refusal(&e, Vec::new(), None)))
-}
-
-/// Runs `job` on a pooled connection within `tenant`'s share (none: a
-/// request of nobody known yet). The share and the connection are waited
-/// for on the worker without holding it (100 ms at most), then `job` runs
-/// on a blocking thread; when reads run on the workers, a `job` that only
-/// `reads` runs right here if both are free at once.
-///
-/// Fails with `Busy` when the share or the pool stays full, and `Internal`
-/// when `job` panicked.
-pub(crate) async fn in_store<T: Send + 'static>(
-    app: &Arc<App>,
-    reads: bool,
-    tenant: Option<Tenant>,
-    job: impl FnOnce(&Connection) -> T + Send + 'static,
-) -> Result<T> {
-    in_store_where(app, reads, false, tenant, job).await
-}
-
-/// `in_store`, where a `bounded` read (one whose cost does not grow with
-/// the books, `rest::bounded`) also runs right here when its share and a
-/// connection are free at once, saving the hand-over to a blocking thread
-/// and back.
-///
-/// Fails as `in_store`.
-async fn in_store_where<T: Send + 'static>(
-    app: &Arc<App>,
-    reads: bool,
-    bounded: bool,
-    tenant: Option<Tenant>,
-    job: impl FnOnce(&Connection) -> T + Send + 'static,
-) -> Result<T> {
-    let shares = &app.db.shares;
-    if reads && (bounded || app.reads_on_workers) {
-        if let Some(conn) = shares
-            .try_admit(tenant.as_ref())
-            .and_then(|admission| app.db.try_checkout(admission))
-        {
-            return std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(&conn)))
-                .map_err(|_| Error::internal("a handler panicked"));
-        }
-    }
-    let admission = shares.admit(tenant.as_ref()).await?;
-    let app = app.clone();
-    tokio::task::spawn_blocking(move || {
-        let conn = app.db.checkout(admission)?;
-        Ok(job(&conn))
-    })
-    .await
-    .map_err(|e| Error::internal(format!("handler failed: {e}")))?
 }
 
 /// The header name for a name an answer uses (the common ones without parsing).

@@ -1,7 +1,9 @@
 //! Webhook endpoints of a tenant (register, list, disable), the delivery log
 //! and redelivery. An event's fan-out to the endpoints subscribed to it is
 //! `events`'s (in the act's transaction); sending is the delivery worker's
-//! (`delivery`).
+//! (`delivery`). Registering, disabling and redelivering are the work of
+//! acts whose audit row `books::webhooks` writes (the outbox names no
+//! books): surfaces call those acts, and read here.
 
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;

@@ -4,10 +4,15 @@
 #
 # 1. openapi-spec-validator validates the document fetched from the server;
 # 2. schemathesis runs every phase (examples, coverage, fuzzing, stateful)
-#    against the demo, with the checks below: no 5xx, every status, header,
-#    content type and body as documented, no invalid input accepted, 400
-#    without a required header, 405 with Allow for undocumented methods,
-#    401 without a key.
+#    with every check (use_after_free aside, below), seed 4711 and 25
+#    examples an operation, the configuration with which others found query
+#    values the document allowed and the server refused (a control character
+#    in a search, the 31st of November): a schema-valid request must not be
+#    refused;
+# 3. schemathesis runs every phase again for a few minutes with the checks
+#    below: no 5xx, every status, header, content type and body as
+#    documented, no invalid input accepted, 400 without a required header,
+#    405 with Allow for undocumented methods, 401 without a key.
 #
 # The demo serves with --webhook-allow-loopback, so registrations may point at
 # loopback; no act raises an event during the run, so nothing is delivered.
@@ -17,7 +22,7 @@
 # into target/ci-venv from PyPI. Prints its elapsed time; exits non-zero on
 # any failure.
 #
-#     bash tests/interop/openapi.sh            # about 5 minutes on 2 cores
+#     bash tests/interop/openapi.sh            # about 6 minutes on 2 cores
 #     ST_MAX_TIME=60 bash tests/interop/openapi.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -96,9 +101,7 @@ checks=$checks,unsupported_method,allow_header_conformance,ignored_auth
 # 404 NICHT_GEFUNDEN for the customer, as the contract has drafts do).
 # `use_after_free` does not apply: DELETE /webhooks/{id} disables an endpoint
 # and keeps it (its log stays readable), as documented. `positive_data_acceptance`
-# does not either: schema-valid input can be refused by the books (a stage
-# outside the workflow, a customer id that does not exist, the 30th of
-# February), with the documented 400, 404 or 409.
+# is left to the seeded run below, whose cases are always the same.
 status=0
 # One worker: with two, Hypothesis parses its filters' lambda sources from two
 # threads at once, which Debian's Python 3.11 sometimes answers with
@@ -108,17 +111,28 @@ status=0
 # Run from target/, where schemathesis keeps its replay cache (.schemathesis/).
 root=$(pwd)
 mkdir -p target/openapi-interop
-(cd target/openapi-interop && KONTOR_KEYS=$rotation SCHEMATHESIS_HOOKS=openapi_hooks \
-    PYTHONPATH="$root/tests/interop" "$root/target/ci-venv/bin/st" run "$base/openapi.json" \
-    --phases examples,coverage,fuzzing,stateful \
-    --checks "$checks" \
-    --max-time "$max_time" \
-    --max-examples 100 \
-    --workers 1 \
-    --request-timeout 10 \
-    --suppress-health-check all \
-    --generation-database none \
-    --no-color) || status=$?
+schemathesis() {
+    (cd target/openapi-interop && KONTOR_KEYS=$rotation SCHEMATHESIS_HOOKS=openapi_hooks \
+        PYTHONPATH="$root/tests/interop" "$root/target/ci-venv/bin/st" run "$base/openapi.json" \
+        --phases examples,coverage,fuzzing,stateful \
+        --workers 1 \
+        --request-timeout 10 \
+        --suppress-health-check all \
+        --generation-database none \
+        --no-color "$@")
+}
+# Every check, seeded, on the fresh demo (about 40 s): every schema-valid
+# request is accepted (positive_data_acceptance), so the document says what
+# the server refuses (control characters in free text, days that do not
+# exist). Every check but use_after_free, which fails on the one DELETE of
+# the API by design: its stateful phase chains POST /webhooks, DELETE
+# /webhooks/{id} and GET /webhooks/{id}/deliveries, and reads the log's 200
+# as a deleted resource still served, where disabling keeps the log.
+echo "openapi interop: every check but use_after_free, seed 4711, 25 examples an operation"
+schemathesis --checks all --exclude-checks use_after_free --seed 4711 --max-examples 25 ||
+    status=$?
+echo "openapi interop: the checks above, for at most $max_time s"
+schemathesis --checks "$checks" --max-time "$max_time" --max-examples 100 || status=$?
 # The request log of the demo: how many answers the budget refused.
 answered=$(grep -cE '[A-Z]+ /v1/[^ ]* [0-9]{3} ' "$demo_dir/err" || true)
 limited=$(grep -cE '[A-Z]+ /v1/[^ ]* 429 ' "$demo_dir/err" || true)

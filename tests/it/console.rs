@@ -320,3 +320,21 @@ fn vat_ids_are_checked_from_stdin_without_a_data_file() {
     let left: Vec<_> = std::fs::read_dir(dir.path()).expect("listed").collect();
     assert!(left.is_empty(), "no data file is made: {left:?}");
 }
+
+#[test]
+fn a_reader_that_stops_reading_is_no_failure_of_the_command() {
+    let data = DataFile::new();
+    let company = data.company("Pipe GmbH", "ENTERPRISE");
+    // stdout is a pipe whose reading end is closed before the command writes.
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_kontor"))
+        .args(["company", "show", &company, "--data"])
+        .arg(&data.path)
+        .stdout(writer)
+        .output()
+        .expect("run kontor");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

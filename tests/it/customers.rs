@@ -29,7 +29,8 @@ fn a_created_customer_reads_back_whole() {
             "phone": "+49 40 123", "street": "Hafenstraße 12", "postalCode": "20457", "city": "Hamburg",
             "country": "AT", "vatId": "ATU12345678", "currency": "CHF", "customer": true, "supplier": false,
             "archived": false, "paymentDays": null, "createdAt": created_at,
-            "buyerReference": null, "electronicAddress": null, "einvoice": "facturx"
+            "buyerReference": null, "electronicAddress": null, "einvoice": "facturx",
+            "iban": null, "invoiceEmail": null, "consumer": false, "language": null
         })
     );
     assert_eq!(c.get(&w.live, &format!("/v1/customers/{id}")).body, a.body);

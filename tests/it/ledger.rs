@@ -465,3 +465,199 @@ fn country_rules_decide_number_due_date_and_sentence() {
         }
     }
 }
+
+/// The trial balance's details of one account: detail → (debit, credit).
+fn details(tb: &Value, account: &str) -> HashMap<String, (i64, i64)> {
+    let row = tb["accounts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["account"] == account)
+        .unwrap_or_else(|| panic!("no {account} in {tb}"));
+    row["details"]
+        .as_array()
+        .map(|d| {
+            d.iter()
+                .map(|d| {
+                    (
+                        d["detail"].as_str().unwrap().to_string(),
+                        (d["debit"].as_i64().unwrap(), d["credit"].as_i64().unwrap()),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+#[test]
+fn revenue_and_output_tax_are_posted_per_tax_key_and_a_correction_reverses_them_key_by_key() {
+    let w = World::new();
+    let c = w.client();
+    let domestic = c.customer(&w.live, "Kunde KG");
+    let eu = c
+        .post(
+            &w.live,
+            "/v1/customers",
+            &unique(),
+            &json!({"name": "Bau GmbH", "street": "Ring 1", "postalCode": "1010", "city": "Wien",
+                    "country": "AT", "vatId": "ATU13585627"}),
+        )
+        .body;
+    let line = |draft: &str, price: &str, rest: &[&str]| {
+        let mut args = vec![
+            "draft",
+            "line",
+            draft,
+            "--description",
+            "Arbeit",
+            "--quantity",
+            "1",
+            "--unit-price",
+            price,
+        ];
+        args.extend(rest);
+        w.data.ok(&args);
+    };
+    // 1,000.00 at 19 % and 500.00 at 7 % to a German customer.
+    let mixed = c.draft(&w.live, &domestic);
+    line(&mixed, "100000", &["--tax-rate", "19"]);
+    line(&mixed, "50000", &["--tax-rate", "7"]);
+    let mixed = w.data.ok(&["draft", "issue", &mixed, "--on", "2026-03-02"]);
+    // 800.00 under the reverse charge to an Austrian business.
+    let ae = c.draft(&w.live, &eu);
+    line(
+        &ae,
+        "80000",
+        &[
+            "--vat-category",
+            "AE",
+            "--exemption-reason",
+            "Steuerschuldnerschaft des Leistungsempfängers",
+            "--exemption-code",
+            "VATEX-EU-AE",
+        ],
+    );
+    w.data.ok(&["draft", "issue", &ae, "--on", "2026-03-02"]);
+    let tb = w.data.ok(&[
+        "books",
+        "trial-balance",
+        "--company",
+        &w.company,
+        "--as-of",
+        "2026-03-31",
+    ]);
+    let expected_revenue: HashMap<String, (i64, i64)> = [
+        ("S:19".to_string(), (0, 100_000)),
+        ("S:7".to_string(), (0, 50_000)),
+        ("AE:0:EU".to_string(), (0, 80_000)),
+    ]
+    .into();
+    assert_eq!(details(&tb, "revenue"), expected_revenue);
+    let expected_tax: HashMap<String, (i64, i64)> = [
+        ("S:19".to_string(), (0, 19_000)),
+        ("S:7".to_string(), (0, 3_500)),
+    ]
+    .into();
+    assert_eq!(details(&tb, "output_tax"), expected_tax);
+    // The partners are not summed per day: receivables show no details.
+    assert!(details(&tb, "receivables").is_empty());
+    assert_eq!(tb["balanced"], json!(true));
+
+    // Cancelling the mixed invoice reverses each key.
+    let number = mixed["number"].as_str().unwrap();
+    w.data.ok(&[
+        "invoice",
+        "cancel",
+        "--company",
+        &w.company,
+        number,
+        "--reason",
+        "Irrtum",
+        "--on",
+        "2026-03-05",
+    ]);
+    let tb = w.data.ok(&[
+        "books",
+        "trial-balance",
+        "--company",
+        &w.company,
+        "--as-of",
+        "2026-03-31",
+    ]);
+    let revenue = details(&tb, "revenue");
+    assert_eq!(revenue["S:19"], (100_000, 100_000));
+    assert_eq!(revenue["S:7"], (50_000, 50_000));
+    assert_eq!(revenue["AE:0:EU"], (0, 80_000));
+    let tax = details(&tb, "output_tax");
+    assert_eq!(tax["S:19"], (19_000, 19_000));
+    assert_eq!(tax["S:7"], (3_500, 3_500));
+    assert_eq!(tb["balanced"], json!(true));
+}
+
+#[test]
+fn a_partners_iban_invoice_address_consumer_flag_and_language_are_kept_and_shown() {
+    let w = World::new();
+    let c = w.client();
+    let customer = c.customer(&w.live, "Frau Berger");
+    let id = customer["id"].as_str().unwrap();
+    let set = w.data.ok(&[
+        "customer",
+        "set",
+        id,
+        "--iban",
+        "de89 3704 0044 0532 0130 00",
+        "--invoice-email",
+        "rechnungen@berger.example",
+        "--consumer",
+        "true",
+        "--language",
+        "en",
+    ]);
+    let shown = c.get(&w.live, &format!("/v1/customers/{id}")).body;
+    for view in [&set, &shown] {
+        assert_eq!(view["iban"], json!("DE89370400440532013000"));
+        assert_eq!(view["invoiceEmail"], json!("rechnungen@berger.example"));
+        assert_eq!(view["consumer"], json!(true));
+        assert_eq!(view["language"], json!("en"));
+    }
+    // Refused whole, each field named; nothing changed.
+    let (ok, _, err) = w.data.console(&[
+        "customer",
+        "set",
+        id,
+        "--iban",
+        "DE89370400440532013001",
+        "--invoice-email",
+        "kein-at",
+        "--language",
+        "fr",
+    ]);
+    assert!(!ok, "{err}");
+    for option in ["--iban", "--invoice-email", "--language"] {
+        assert!(err.contains(option), "{option} in {err}");
+    }
+    assert_eq!(c.get(&w.live, &format!("/v1/customers/{id}")).body, shown);
+    // Cleared again.
+    let cleared = w.data.ok(&[
+        "customer",
+        "set",
+        id,
+        "--clear",
+        "iban",
+        "--clear",
+        "invoice-email",
+        "--clear",
+        "language",
+        "--consumer",
+        "false",
+    ]);
+    assert_eq!(
+        (
+            &cleared["iban"],
+            &cleared["invoiceEmail"],
+            &cleared["consumer"],
+            &cleared["language"]
+        ),
+        (&json!(null), &json!(null), &json!(false), &json!(null))
+    );
+}

@@ -571,6 +571,25 @@ fn the_v1_demo_file_becomes_a_fresh_file_with_every_row_and_every_record_reads_t
         )
         .unwrap();
     assert_eq!(wrong_side, 0);
+    // Every receivables and payables line names the partner of its record.
+    let partners: (i64, i64) = conn
+        .query_row(
+            "SELECT count(*), count(*) FILTER (WHERE detail IN (SELECT id FROM customers)) FROM journal
+             WHERE account IN ('receivables', 'payables')",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert!(partners.0 > 0 && partners.0 == partners.1, "{partners:?}");
+    let wrong_partner: i64 = conn
+        .query_row(
+            "SELECT count(*) FROM journal j JOIN invoices i ON i.id = j.entry
+             WHERE j.account = 'receivables' AND j.detail <> i.customer_id",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(wrong_partner, 0);
     drop(conn);
 
     // Every record through the API, in both environments.

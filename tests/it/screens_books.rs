@@ -7,7 +7,7 @@
 use serde_json::Value;
 
 use crate::receiver::Receiver;
-use crate::screens::{Browser, Office};
+use crate::support::screens::{Browser, Office};
 
 /// The audit rows of company `company` written on the screens (not the
 /// console's, which name the system), as (actor, act).
@@ -224,7 +224,7 @@ fn a_webhook_registered_on_the_screens_receives_events_and_redelivers() {
     assert_eq!(listed.body["data"][0]["id"].as_str(), Some(id.as_str()));
     assert!(listed.body["data"][0].get("secret").is_none());
 
-    crate::screens::invoice(&office, &office.a, "Kunde GmbH", 10_000, "2026-02-02");
+    crate::support::screens::invoice(&office, &office.a, "Kunde GmbH", 10_000, "2026-02-02");
     assert_eq!(
         office.server.deliver_due(jiff::Timestamp::now()).unwrap(),
         1
@@ -298,7 +298,7 @@ fn a_webhook_registered_on_the_screens_receives_events_and_redelivers() {
 #[test]
 fn closing_a_period_asks_first_then_closes_the_books_the_console_and_tools_read() {
     let office = Office::new();
-    crate::screens::invoice(&office, &office.a, "Kunde GmbH", 123_456, "2026-01-05");
+    crate::support::screens::invoice(&office, &office.a, "Kunde GmbH", 123_456, "2026-01-05");
     let mut accountant = office.signed_in("accountant@alpha.de");
     let books = accountant.get("/books");
     assert_eq!(books.status, 200);

@@ -8,7 +8,7 @@
 
 use serde_json::Value;
 
-use crate::screens::{people_audit, Browser, Office};
+use crate::support::screens::{people_audit, Browser, Office};
 
 const GERMAN: &str = "de-DE,de;q=0.9";
 const ENGLISH: &str = "en-GB,en;q=0.9";

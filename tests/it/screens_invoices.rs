@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-use crate::screens::{invoice, people_audit, Office};
+use crate::support::screens::{invoice, people_audit, Office};
 
 /// The screens' address of an invoice (or of `rest` below it).
 fn at(number: &str, rest: &str) -> String {
@@ -435,7 +435,7 @@ fn a_refused_payment_keeps_what_was_typed_and_says_why_beside_the_field() {
     let office = Office::new();
     let number = invoice(&office, &office.a, "Kunde GmbH", 100_000, "2026-11-02");
     let mut accountant = office.signed_in("accountant@alpha.de");
-    let pay = |browser: &mut crate::screens::Browser, amount: &str, on: &str| {
+    let pay = |browser: &mut crate::support::screens::Browser, amount: &str, on: &str| {
         browser.act(
             &at(&number, ""),
             &at(&number, "/pay"),

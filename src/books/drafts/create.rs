@@ -7,6 +7,7 @@ use rusqlite::params;
 
 use super::lines::{insert_line, DraftLineInput, NewDraftLine, MAX_LINES};
 use super::stored::{DocumentType, DraftState};
+use crate::books::audit::{self, Act, Actor};
 use crate::books::company::{self, Company};
 use crate::books::customers;
 use crate::error::{Error, Result, Violations};
@@ -97,10 +98,11 @@ impl NewDraft {
 }
 
 /// Creates a draft for a customer of the tenant, in the customer's currency
-/// (else the company's), with its lines. Returns its id.
+/// (else the company's), with its lines. Returns its id; recorded as
+/// `draft.created` by `actor`.
 ///
 /// Fails with `NotFound` for a customer the tenant does not have.
-pub fn create(tx: &Tx, tenant: &Tenant, new: &NewDraft) -> Result<String> {
+pub fn create(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewDraft) -> Result<String> {
     let customer = customers::get(tx, tenant, &new.customer_id)?;
     let company = company::get(tx, &tenant.company_id)?;
     let id = ids::new_id("drf");
@@ -121,5 +123,6 @@ pub fn create(tx: &Tx, tenant: &Tenant, new: &NewDraft) -> Result<String> {
     for line in &new.lines {
         insert_line(tx, &id, line)?;
     }
+    audit::record(tx, tenant, actor, Act::DraftCreated, &id)?;
     Ok(id)
 }

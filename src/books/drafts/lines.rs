@@ -9,6 +9,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
 use super::stored::open;
+use crate::books::audit::{self, Act, Actor};
 use crate::books::company::Company;
 use crate::documents::Category;
 use crate::error::{Error, Result, Violations};
@@ -449,11 +450,17 @@ pub(super) fn insert_line(tx: &Tx, draft_id: &str, line: &NewDraftLine) -> Resul
 }
 
 /// Adds a line to an open draft. A line may come without a tax decision;
-/// issuing refuses it then.
+/// issuing refuses it then. Recorded as `draft.line.added` by `actor`.
 ///
 /// Fails with `NotFound` for an unknown draft, `WrongState` for an issued
 /// one, and `Refused` for a draft already holding 200 lines.
-pub fn add_line(tx: &Tx, tenant: &Tenant, id: &str, line: &NewDraftLine) -> Result<()> {
+pub fn add_line(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    id: &str,
+    line: &NewDraftLine,
+) -> Result<()> {
     open(tx, tenant, id)?;
     let lines: i64 = tx
         .prepare_cached("SELECT count(*) FROM draft_lines WHERE draft_id = ?1")?
@@ -463,7 +470,8 @@ pub fn add_line(tx: &Tx, tenant: &Tenant, id: &str, line: &NewDraftLine) -> Resu
             "A draft holds at most {MAX_LINES} lines."
         )));
     }
-    insert_line(tx, id, line)
+    insert_line(tx, id, line)?;
+    audit::record(tx, tenant, actor, Act::DraftLineAdded, id)
 }
 
 /// The stored row of line `number` (from 1) of a draft.
@@ -484,13 +492,15 @@ fn line_row(tx: &Tx, id: &str, number: usize) -> Result<i64> {
 }
 
 /// Replaces line `number` (from 1, in the order the lines are shown) of an
-/// open draft with a checked line; the line keeps its place.
+/// open draft with a checked line; the line keeps its place. Recorded as
+/// `draft.line.changed` by `actor`.
 ///
 /// Fails with `NotFound` for an unknown draft or line, and `WrongState` for
 /// an issued draft.
 pub fn change_line(
     tx: &Tx,
     tenant: &Tenant,
+    actor: &Actor,
     id: &str,
     number: usize,
     line: &NewDraftLine,
@@ -512,17 +522,18 @@ pub fn change_line(
         line.vat_category.map(|c| c.code()),
         line.exemption_code
     ])?;
-    Ok(())
+    audit::record(tx, tenant, actor, Act::DraftLineChanged, id)
 }
 
-/// Removes line `number` (from 1) of an open draft; the lines after it move up.
+/// Removes line `number` (from 1) of an open draft; the lines after it move
+/// up. Recorded as `draft.line.removed` by `actor`.
 ///
 /// Fails with `NotFound` for an unknown draft or line, and `WrongState` for
 /// an issued draft.
-pub fn remove_line(tx: &Tx, tenant: &Tenant, id: &str, number: usize) -> Result<()> {
+pub fn remove_line(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, number: usize) -> Result<()> {
     open(tx, tenant, id)?;
     let seq = line_row(tx, id, number)?;
     tx.prepare_cached("DELETE FROM draft_lines WHERE seq = ?1")?
         .execute([seq])?;
-    Ok(())
+    audit::record(tx, tenant, actor, Act::DraftLineRemoved, id)
 }

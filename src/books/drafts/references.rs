@@ -7,6 +7,7 @@ use rusqlite::{params, Connection};
 use serde::Serialize;
 
 use super::stored::{open, stored, Period};
+use crate::books::audit::{self, Act, Actor};
 use crate::books::customers;
 use crate::error::{Result, Violations};
 use crate::rules::text::Patch;
@@ -106,9 +107,16 @@ impl ReferencesChange {
 }
 
 /// Sets or clears a draft's buyer reference, order reference and period.
+/// Recorded as `draft.references.set` by `actor`.
 ///
 /// Fails with `NotFound` for an unknown draft and `WrongState` for an issued one.
-pub fn set_references(tx: &Tx, tenant: &Tenant, id: &str, change: ReferencesChange) -> Result<()> {
+pub fn set_references(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    id: &str,
+    change: ReferencesChange,
+) -> Result<()> {
     let mut draft = open(tx, tenant, id)?;
     change.buyer_reference.apply(&mut draft.buyer_reference);
     change.order_reference.apply(&mut draft.order_reference);
@@ -126,5 +134,5 @@ pub fn set_references(tx: &Tx, tenant: &Tenant, id: &str, change: ReferencesChan
         draft.period.map(|p| p.from),
         draft.period.map(|p| p.to)
     ])?;
-    Ok(())
+    audit::record(tx, tenant, actor, Act::DraftReferencesSet, id)
 }

@@ -1,12 +1,13 @@
 //! Cancelling an invoice by a full correction: a CORRECTION document
 //! (`creditNote`, negated figures and lines, the next number of its series)
 //! reverses it, the original becomes CANCELLED, the ledger entry is reversed,
-//! the receivable closed, the tallies moved and `invoice.cancelled` raised,
-//! all in the caller's transaction.
+//! the receivable closed, the tallies moved, `invoice.cancelled` raised and
+//! the act recorded in the audit, all in the caller's transaction.
 
 use jiff::civil::Date;
 use rusqlite::{params, Connection};
 
+use crate::books::audit::{self, Act, Actor};
 use crate::books::company::{self, Company};
 use crate::books::invoices::{self, DocumentType, Move};
 use crate::books::ledger::{self, Account, Posting};
@@ -36,13 +37,20 @@ pub struct Cancellation {
     on: Option<Date>,
 }
 
+/// The longest reason of a cancellation (characters).
+pub const MAX_REASON: usize = 1000;
+
 impl Cancellation {
     /// Checks the request: a reason of 1–1000 characters, a date `YYYY-MM-DD`.
     ///
     /// Fails with `Invalid` naming `on`, or `reason` when it is missing or too long.
     pub fn check(input: CancelInput) -> Result<Cancellation> {
         let mut v = Violations::new();
-        let reason = v.take(text::required("reason", input.reason.as_deref(), 1000))?;
+        let reason = v.take(text::required(
+            "reason",
+            input.reason.as_deref(),
+            MAX_REASON,
+        ))?;
         let on = match input.on.as_deref() {
             Some(d) => v.take(clock::parse_date("on", d))?,
             None => None,
@@ -83,7 +91,8 @@ pub fn next_number(conn: &Connection, tenant: &Tenant) -> Result<String> {
 }
 
 /// Cancels the invoice `number` by a full correction. Returns (original id,
-/// correction id).
+/// correction id). Recorded by `actor` as `invoice.cancelled` on the
+/// original and `correction.issued` on the correction.
 ///
 /// Fails with `NotFound` for an unknown number, `WrongState` for a correction
 /// or an already cancelled invoice, and `Refused` once a payment exists, for
@@ -91,6 +100,7 @@ pub fn next_number(conn: &Connection, tenant: &Tenant) -> Result<String> {
 pub fn cancel(
     tx: &Tx,
     tenant: &Tenant,
+    actor: &Actor,
     number: &str,
     request: &Cancellation,
 ) -> Result<(String, String)> {
@@ -127,7 +137,7 @@ pub fn cancel(
     }
     verdict.take(ledger::check_open(tx, tenant, on))?;
     verdict.finish()?;
-    let (net_book, tax_book, gross_book) = original.book_figures(&company)?;
+    let (_, tax_book, gross_book) = original.book_figures(&company)?;
     let year = on.year();
     let seq = numbering::take(tx, tenant, &series(&company, year), 1)?;
     let correction_number = correction_number(&company, year, seq);
@@ -182,17 +192,14 @@ pub fn cancel(
             tax_book: -tax_book,
         },
     )?;
-    ledger::post(
-        tx,
-        tenant,
-        &correction_id,
-        on,
-        &[
-            Posting::debit(Account::Revenue, net_book),
-            Posting::debit(Account::OutputTax, tax_book),
-            Posting::credit(Account::Receivables, gross_book),
-        ],
-    )?;
+    // The reverse of the original's entry, key by key.
+    let mut postings = Vec::new();
+    for (key, base, tax) in invoices::book_figures_by_key(tx, &company, &original)? {
+        postings.push(Posting::debit(Account::Revenue, base).of(&key));
+        postings.push(Posting::debit(Account::OutputTax, tax).of(&key));
+    }
+    postings.push(Posting::credit(Account::Receivables, gross_book).of(&original.customer_id));
+    ledger::post(tx, tenant, &correction_id, on, &postings)?;
     report::change(
         tx,
         tenant,
@@ -209,5 +216,7 @@ pub fn cancel(
     f.insert("cancelledByNumber", correction_number);
     f.insert("reason", reason.to_string());
     events::raise(tx, tenant, Kind::InvoiceCancelled, &original.id, f)?;
+    audit::record(tx, tenant, actor, Act::InvoiceCancelled, &original.id)?;
+    audit::record(tx, tenant, actor, Act::CorrectionIssued, &correction_id)?;
     Ok((original.id, correction_id))
 }

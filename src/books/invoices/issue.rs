@@ -2,12 +2,14 @@
 //! (its verdict names every rule it breaks), takes the next number of the
 //! seller country's series, freezes buyer, lines, taxes, figures and dates,
 //! posts receivables / revenue + output tax, opens the receivable, counts it,
-//! marks the draft issued and raises `invoice.issued`: all in the caller's
+//! marks the draft issued, raises `invoice.issued` and records the act in
+//! the audit (on the draft and on the invoice): all in the caller's
 //! transaction, so all of it happens or none.
 
 use jiff::civil::Date;
 use rusqlite::params;
 
+use crate::books::audit::{self, Act, Actor};
 use crate::books::company;
 use crate::books::customers;
 use crate::books::drafts::{self, line_vat, DocumentType as DraftType, LineVat};
@@ -99,11 +101,19 @@ impl IssueOptions {
 /// customer's VAT id malformed for the customer's country, a document in
 /// another currency without a rate (or the book currency with a rate other
 /// than 1), a date in closed books, a total that is not positive or is
-/// worth nothing in the book currency. Returns the invoice's id.
+/// worth nothing in the book currency. Returns the invoice's id. Recorded
+/// by `actor` as `draft.issued` on the draft and `invoice.issued` on the
+/// invoice.
 ///
 /// Fails with `NotFound` for an unknown draft, `WrongState` for an issued
 /// one, and `Refused` with the verdict.
-pub fn issue(tx: &Tx, tenant: &Tenant, draft_id: &str, options: &IssueOptions) -> Result<String> {
+pub fn issue(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    draft_id: &str,
+    options: &IssueOptions,
+) -> Result<String> {
     let draft = drafts::open(tx, tenant, draft_id)?;
     if draft.document_type == DraftType::Quote {
         return Err(Error::refused(
@@ -294,17 +304,31 @@ pub fn issue(tx: &Tx, tenant: &Tenant, draft_id: &str, options: &IssueOptions) -
             },
         )?;
     }
-    ledger::post(
-        tx,
-        tenant,
-        &id,
-        issued_on,
-        &[
-            Posting::debit(Account::Receivables, gross_book),
-            Posting::credit(Account::Revenue, gross_book - tax_book),
-            Posting::credit(Account::OutputTax, tax_book),
-        ],
-    )?;
+    let abroad = invoices::abroad(company.country.as_str(), customer.country.as_str());
+    let parts: Vec<(String, i64, i64)> = totals
+        .taxes
+        .iter()
+        .map(|t| {
+            (
+                invoices::tax_key(t.category, &t.rate, abroad),
+                t.base,
+                t.amount,
+            )
+        })
+        .collect();
+    let mut postings = vec![Posting::debit(Account::Receivables, gross_book).of(&customer.id)];
+    for (key, base, tax) in ledger::split_by_key(
+        &parts,
+        rate,
+        from_exp,
+        to_exp,
+        gross_book - tax_book,
+        tax_book,
+    )? {
+        postings.push(Posting::credit(Account::Revenue, base).of(&key));
+        postings.push(Posting::credit(Account::OutputTax, tax).of(&key));
+    }
+    ledger::post(tx, tenant, &id, issued_on, &postings)?;
     report::change(
         tx,
         tenant,
@@ -324,5 +348,7 @@ pub fn issue(tx: &Tx, tenant: &Tenant, draft_id: &str, options: &IssueOptions) -
         &id,
         stored.event_fields(company.today()),
     )?;
+    audit::record(tx, tenant, actor, Act::DraftIssued, draft_id)?;
+    audit::record(tx, tenant, actor, Act::InvoiceIssued, &id)?;
     Ok(id)
 }

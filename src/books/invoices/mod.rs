@@ -13,6 +13,7 @@ pub mod documents;
 pub mod issue;
 mod stored;
 
+pub(crate) use stored::{abroad, book_figures_by_key, tax_key};
 pub(crate) use stored::{stored_by_id, stored_by_number, Stored};
 pub use stored::{DocumentType, PaymentState};
 
@@ -20,7 +21,7 @@ use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
-use crate::books::audit;
+use crate::books::audit::{self, Act};
 use crate::books::company;
 use crate::error::{Error, Result, Violations};
 use crate::rules::iso::Currency;
@@ -289,7 +290,7 @@ pub fn history(conn: &Connection, tenant: &Tenant, number: &str) -> Result<Vec<a
     subjects.extend(draft.as_deref());
     // The draft's issue is the invoice's `invoice.issued`: said once.
     let mut entries = audit::history_of(conn, tenant, &subjects)?;
-    entries.retain(|e| e.act != "draft.issued");
+    entries.retain(|e| e.act != Act::DraftIssued);
     Ok(entries)
 }
 
@@ -314,7 +315,7 @@ impl Status {
 }
 
 /// The longest search text of the list.
-const MAX_SEARCH: usize = 200;
+pub const MAX_SEARCH: usize = 200;
 
 /// The filters of an invoice list as a caller gives them.
 #[derive(Debug, Default, Clone)]

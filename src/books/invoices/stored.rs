@@ -8,9 +8,11 @@ use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::books::company::Company;
+use crate::books::ledger;
 use crate::error::{Error, Result};
 use crate::outbox::events::Fields;
 use crate::rules::iso::Currency;
+use crate::rules::jurisdiction;
 use crate::rules::money::{self, Decimal};
 use crate::store::row::Row;
 use crate::store::tenant::Tenant;
@@ -139,6 +141,61 @@ impl Stored {
         )?;
         Ok((self.gross_book - tax_book, tax_book, self.gross_book))
     }
+}
+
+/// The ledger's tax key of one of a document's taxes: its VAT category (a
+/// tax without one, as documents issued before categories were recorded:
+/// `S` when it charges, `O` when not), its rate, and whether the buyer is a
+/// business in another member state.
+pub(crate) fn tax_key(category: Option<&str>, rate: &Decimal, abroad: bool) -> String {
+    let category = category.unwrap_or(if rate.is_zero() { "O" } else { "S" });
+    ledger::tax_key(category, rate, abroad)
+}
+
+/// Whether a document for a buyer in `buyer_country` goes to another member
+/// state than the seller's `seller_country`.
+pub(crate) fn abroad(seller_country: &str, buyer_country: &str) -> bool {
+    buyer_country != seller_country && jurisdiction::in_eu(buyer_country)
+}
+
+/// The revenue and output tax of a stored document per tax key in the book
+/// currency, as its issue posted them: (tax key, base, tax).
+///
+/// Fails with `Refused` when a converted amount is too large to book, and
+/// on a storage error.
+pub(crate) fn book_figures_by_key(
+    conn: &Connection,
+    company: &Company,
+    doc: &Stored,
+) -> Result<Vec<(String, i64, i64)>> {
+    let buyer_country: String = conn
+        .prepare_cached("SELECT buyer_country FROM invoices WHERE id = ?1")?
+        .query_row([&doc.id], |r| r.get(0))?;
+    let abroad = abroad(company.country.as_str(), &buyer_country);
+    let mut stmt = conn.prepare_cached(
+        "SELECT vat_category, rate, base, amount FROM invoice_taxes WHERE invoice_id = ?1 ORDER BY seq",
+    )?;
+    let parts = stmt
+        .query_map([&doc.id], |row| {
+            let r = Row::new(row, "invoice_taxes");
+            let category: Option<String> = r.get(0)?;
+            let rate: Decimal = r.get(1)?;
+            Ok((
+                tax_key(category.as_deref(), &rate, abroad),
+                r.get(2)?,
+                r.get(3)?,
+            ))
+        })?
+        .collect::<rusqlite::Result<Vec<(String, i64, i64)>>>()?;
+    let (net_book, tax_book, _) = doc.book_figures(company)?;
+    ledger::split_by_key(
+        &parts,
+        doc.rate,
+        doc.currency.exponent(),
+        company.currency.exponent(),
+        net_book,
+        tax_book,
+    )
 }
 
 /// A stored document of the tenant by id.

@@ -13,7 +13,7 @@ use serde::Serialize;
 use crate::books::company;
 use crate::books::invoices::DocumentType;
 use crate::books::ledger;
-use crate::books::purchases::Kind;
+use crate::books::purchases::PurchaseKind;
 use crate::error::Result;
 use crate::rules::iso::Currency;
 use crate::rules::money::Money;
@@ -172,7 +172,7 @@ pub fn open_documents(
                                         WHERE a.bill_id = u.id AND a.applied_on <= ?3), 0) AS open
              FROM purchases u JOIN customers c ON c.id = u.supplier_id
              WHERE u.company_id = ?1 AND u.environment = ?2 AND u.kind = ?4 AND u.document_date <= ?3",
-            Kind::Bill.as_str(),
+            PurchaseKind::Bill.as_str(),
         ),
     };
     let filtered = format!("SELECT * FROM ({sql}) WHERE open <> 0");

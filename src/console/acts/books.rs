@@ -4,7 +4,7 @@
 use crate::access::people::Capability;
 use crate::books::company;
 use crate::books::ledger;
-use crate::console::acting::{actor, no_actor, print, record};
+use crate::console::acting::{actor, no_actor, print};
 use crate::console::args::BooksCommand;
 use crate::error::Result;
 use crate::store::db::Db;
@@ -21,10 +21,8 @@ pub fn run(db: &Db, cmd: &BooksCommand, acting: Option<&str>) -> Result<()> {
             mode,
         } => print(&db.write(|tx| {
             let t = company::tenant(tx, company, mode.environment())?;
-            let closed = ledger::close(tx, &t, through)?;
             let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-            record(tx, &t, &actor, "books.closed", through)?;
-            Ok(closed)
+            ledger::close(tx, &t, &actor, through)
         })?),
         BooksCommand::TrialBalance {
             company,

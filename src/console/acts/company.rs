@@ -3,14 +3,16 @@
 //! the company with its particulars.
 
 use crate::access::people::Capability;
+use crate::books::audit::Actor;
 use crate::books::company::{
     self, Company, CompanyInput, NewCompany, ParticularsChange, ParticularsInput,
 };
-use crate::console::acting::{actor, company_books, no_actor, print, record};
+use crate::console::acting::{actor, company_books, no_actor, print};
 use crate::console::args::{CompanyClear, CompanyCommand, CompanyCreateArgs, ParticularsArgs};
 use crate::console::options::patch;
 use crate::error::{Error, Result, Violations};
 use crate::store::db::{Db, Tx};
+use crate::store::tenant::Tenant;
 
 /// Runs a `company` command.
 ///
@@ -30,15 +32,15 @@ pub fn run(db: &Db, cmd: &CompanyCommand, acting: Option<&str>) -> Result<()> {
             clear,
         } => set(db, acting, id, particulars, *payment_days, clear)?,
         CompanyCommand::Plan { company: id, plan } => {
-            change_settings(db, acting, id, "company.plan_changed", |tx| {
-                company::set_plan(tx, id, plan)
+            change_settings(db, acting, id, |tx, books, actor| {
+                company::set_plan(tx, books, actor, plan)
             })?
         }
         CompanyCommand::Workflow {
             company: id,
             stages,
-        } => change_settings(db, acting, id, "company.workflow_changed", |tx| {
-            company::set_workflow(tx, id, stages)
+        } => change_settings(db, acting, id, |tx, books, actor| {
+            company::set_workflow(tx, books, actor, stages)
         })?,
     };
     print(&company.view());
@@ -87,35 +89,30 @@ fn set(
         let current = company::get(tx, id)?;
         let actor = actor(tx, acting, id, Capability::ManageSettings)?;
         let change = ParticularsChange::check(input, &current.country)?;
+        let books = company_books(id);
         let mut company = current;
         if !change.is_empty() {
-            company = company::set_particulars(tx, id, change)?;
-            record(tx, &company_books(id), &actor, "company.changed", id)?;
+            company = company::set_particulars(tx, &books, &actor, change)?;
         }
         if let Some(days) = days {
-            company = company::set_payment_days(tx, id, days)?;
-            let act = "company.payment_days_changed";
-            record(tx, &company_books(id), &actor, act, id)?;
+            company = company::set_payment_days(tx, &books, &actor, days)?;
         }
         Ok(company)
     })
 }
 
 /// One change of a company's settings (`plan`, `workflow`) by a person who
-/// may change them, recorded as `act`.
+/// may change them (or the system), in the company's live books.
 fn change_settings(
     db: &Db,
     acting: Option<&str>,
     id: &str,
-    act: &str,
-    change: impl FnOnce(&Tx) -> Result<Company>,
+    change: impl FnOnce(&Tx, &Tenant, &Actor) -> Result<Company>,
 ) -> Result<Company> {
     db.write(|tx| {
         let company_id = company::get(tx, id)?.id;
         let actor = actor(tx, acting, &company_id, Capability::ManageSettings)?;
-        let company = change(tx)?;
-        record(tx, &company_books(id), &actor, act, id)?;
-        Ok(company)
+        change(tx, &company_books(&company_id), &actor)
     })
 }
 

@@ -4,7 +4,7 @@
 use crate::access::people::Capability;
 use crate::books::company::{self, Owned};
 use crate::books::customers::{self, CustomerChange, CustomerChangeInput};
-use crate::console::acting::{actor, books_of, print, record};
+use crate::console::acting::{actor, books_of, print};
 use crate::console::args::{CustomerClear, CustomerCommand, CustomerSetArgs, Mode};
 use crate::console::options::patch;
 use crate::error::{Result, Violations};
@@ -35,10 +35,8 @@ fn terms(
 ) -> Result<()> {
     print(&db.write(|tx| {
         let t = company::owner(tx, Owned::Customer, customer, mode.environment())?;
-        let changed = customers::set_terms(tx, &t, customer, payment_days)?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-        record(tx, &t, &actor, "customer.changed", customer)?;
-        Ok(changed)
+        customers::set_terms(tx, &t, &actor, customer, payment_days)
     })?);
     Ok(())
 }
@@ -52,10 +50,8 @@ fn set(db: &Db, acting: Option<&str>, args: &CustomerSetArgs) -> Result<()> {
         let t = books_of(tx, &args.company, Owned::Customer, customer, environment)?;
         let current = customers::get(tx, &t, customer)?;
         let change = CustomerChange::check(input, &current)?;
-        let changed = customers::change(tx, &t, customer, change)?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-        record(tx, &t, &actor, "customer.changed", customer)?;
-        Ok(changed)
+        customers::change(tx, &t, &actor, customer, change)
     })?);
     Ok(())
 }
@@ -87,6 +83,20 @@ impl CustomerSetArgs {
                 cleared(CustomerClear::ElectronicAddress),
             ),
             einvoice: self.einvoice.clone(),
+            iban: patch(&mut v, "iban", &self.iban, cleared(CustomerClear::Iban)),
+            invoice_email: patch(
+                &mut v,
+                "invoiceEmail",
+                &self.invoice_email,
+                cleared(CustomerClear::InvoiceEmail),
+            ),
+            consumer: self.consumer,
+            language: patch(
+                &mut v,
+                "language",
+                &self.language,
+                cleared(CustomerClear::Language),
+            ),
         };
         v.finish()?;
         Ok(input)

@@ -10,7 +10,7 @@ use crate::books::drafts::{
 };
 use crate::books::invoices;
 use crate::books::invoices::issue::{self, IssueInput, IssueOptions};
-use crate::console::acting::{actor, books_of, print, record};
+use crate::console::acting::{actor, books_of, print};
 use crate::console::args::{DraftClear, DraftCommand, DraftLineArgs, DraftSetArgs, Mode};
 use crate::console::options::patch;
 use crate::error::{Error, Result, Violations};
@@ -61,9 +61,8 @@ pub fn run(db: &Db, cmd: &DraftCommand, acting: Option<&str>) -> Result<()> {
 fn create(db: &Db, acting: Option<&str>, company: &str, new: NewDraft, mode: Mode) -> Result<()> {
     print(&db.write(|tx| {
         let t = company::tenant(tx, company, mode.environment())?;
-        let id = drafts::create(tx, &t, &new)?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-        record(tx, &t, &actor, "draft.created", &id)?;
+        let id = drafts::create(tx, &t, &actor, &new)?;
         drafts::get(tx, &t, &id)
     })?);
     Ok(())
@@ -76,9 +75,8 @@ fn line(db: &Db, acting: Option<&str>, args: &DraftLineArgs) -> Result<()> {
     print(&db.write(|tx| {
         let t = company::owner(tx, Owned::Draft, draft, args.mode.environment())?;
         let line = NewDraftLine::check(input, &company::get(tx, &t.company_id)?)?;
-        drafts::add_line(tx, &t, draft, &line)?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-        record(tx, &t, &actor, "draft.line.added", draft)?;
+        drafts::add_line(tx, &t, &actor, draft, &line)?;
         drafts::get(tx, &t, draft)
     })?);
     Ok(())
@@ -93,9 +91,8 @@ fn set(db: &Db, acting: Option<&str>, args: &DraftSetArgs) -> Result<()> {
         let t = books_of(tx, &args.company, Owned::Draft, draft, environment)?;
         // Without a change, `draft set` only shows the draft.
         if !change.is_empty() {
-            drafts::set_references(tx, &t, draft, change)?;
             let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-            record(tx, &t, &actor, "draft.references.set", draft)?;
+            drafts::set_references(tx, &t, &actor, draft, change)?;
         }
         drafts::get(tx, &t, draft)
     })?);
@@ -112,10 +109,8 @@ fn issue(
 ) -> Result<()> {
     print(&db.write(|tx| {
         let t = company::owner(tx, Owned::Draft, draft, mode.environment())?;
-        let id = issue::issue(tx, &t, draft, options)?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-        record(tx, &t, &actor, "draft.issued", draft)?;
-        record(tx, &t, &actor, "invoice.issued", &id)?;
+        let id = issue::issue(tx, &t, &actor, draft, options)?;
         invoices::get_by_id(tx, &t, &id)
     })?);
     Ok(())

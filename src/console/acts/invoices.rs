@@ -8,7 +8,7 @@ use crate::books::company;
 use crate::books::invoices;
 use crate::books::invoices::cancel::{self, CancelInput, Cancellation};
 use crate::books::invoices::documents as invoice_documents;
-use crate::console::acting::{actor, no_actor, print, record};
+use crate::console::acting::{actor, no_actor, print};
 use crate::console::args::{InvoiceCommand, Mode};
 use crate::documents::Format;
 use crate::error::{Error, Result};
@@ -59,10 +59,8 @@ fn cancel(
 ) -> Result<()> {
     print(&db.write(|tx| {
         let t = company::tenant(tx, company, mode.environment())?;
-        let (original, correction) = cancel::cancel(tx, &t, number, request)?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-        record(tx, &t, &actor, "invoice.cancelled", &original)?;
-        record(tx, &t, &actor, "correction.issued", &correction)?;
+        let (original, correction) = cancel::cancel(tx, &t, &actor, number, request)?;
         Ok(json!({
             "cancelled": invoices::get_by_id(tx, &t, &original)?,
             "correction": invoices::get_by_id(tx, &t, &correction)?,

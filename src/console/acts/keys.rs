@@ -6,7 +6,7 @@ use serde_json::Value;
 use crate::access::keys::{self, KeyInput, NewKey};
 use crate::access::people::Capability;
 use crate::books::company;
-use crate::console::acting::{actor, company_books, no_actor, print, record};
+use crate::console::acting::{actor, company_books, no_actor, print};
 use crate::console::args::KeyCommand;
 use crate::error::Result;
 use crate::store::db::Db;
@@ -48,20 +48,15 @@ fn create(db: &Db, acting: Option<&str>, company: &str, new: NewKey) -> Result<V
     db.write(|tx| {
         company::get(tx, company)?;
         let actor = actor(tx, acting, company, Capability::ManageDevelopers)?;
-        let key = keys::create(tx, new)?;
-        let id = key["id"].as_str().unwrap_or_default();
-        record(tx, &company_books(company), &actor, "key.created", id)?;
-        Ok(key)
+        keys::create(tx, &company_books(company), &actor, new)
     })
 }
 
 /// `key revoke`: the key, revoked.
 fn revoke(db: &Db, acting: Option<&str>, key: &str) -> Result<Value> {
     db.write(|tx| {
-        let revoked = keys::revoke(tx, key)?;
-        let company = revoked["companyId"].as_str().unwrap_or_default();
-        let actor = actor(tx, acting, company, Capability::ManageDevelopers)?;
-        record(tx, &company_books(company), &actor, "key.revoked", key)?;
-        Ok(revoked)
+        let company = keys::company_of(tx, key)?;
+        let actor = actor(tx, acting, &company, Capability::ManageDevelopers)?;
+        keys::revoke(tx, &company_books(&company), &actor, key)
     })
 }

@@ -1,11 +1,11 @@
 //! The console's commands on the books, one file per command group of
 //! `args`, each command read into the books' input types and run as one call
 //! of the books in one transaction, its result printed as JSON (in the API's
-//! shape where the API has one). Every act writes its audit row in the same
-//! transaction, naming the person `--as` names (an enabled person of the
-//! company whose role allows the act) or else the system; a command that only
-//! reads refuses `--as`. What the groups share lives in `acting` and
-//! `options`, never here.
+//! shape where the API has one). Each act is given who acts, the person
+//! `--as` names (an enabled person of the company whose role allows the act)
+//! or else the system, and writes its audit row itself in the same
+//! transaction; a command that only reads refuses `--as`. What the groups
+//! share lives in `acting` and `options`, never here.
 
 pub mod books;
 pub mod company;

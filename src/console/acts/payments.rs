@@ -7,7 +7,7 @@ use crate::access::people::Capability;
 use crate::books::company;
 use crate::books::invoices;
 use crate::books::settlement::{self, NewPayment};
-use crate::console::acting::{actor, print, record};
+use crate::console::acting::{actor, print};
 use crate::console::args::PaymentCommand;
 use crate::error::Result;
 use crate::store::db::Db;
@@ -26,9 +26,8 @@ pub fn run(db: &Db, cmd: &PaymentCommand, acting: Option<&str>) -> Result<()> {
     let payment = NewPayment::check(payment.input())?;
     print(&db.write(|tx| {
         let t = company::tenant(tx, company, mode.environment())?;
-        let (paid, invoice_id) = settlement::pay_invoice(tx, &t, invoice, &payment)?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-        record(tx, &t, &actor, "payment.recorded", &invoice_id)?;
+        let (paid, invoice_id) = settlement::pay_invoice(tx, &t, &actor, invoice, &payment)?;
         Ok(json!({ "payment": paid, "invoice": invoices::get_by_id(tx, &t, &invoice_id)? }))
     })?);
     Ok(())

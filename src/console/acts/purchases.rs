@@ -8,7 +8,7 @@ use crate::access::people::Capability;
 use crate::books::company::{self, Owned};
 use crate::books::purchases::{self, NewPurchase, PurchaseInput};
 use crate::books::settlement::{self, CreditInput, CreditRequest, NewPayment};
-use crate::console::acting::{actor, print, record};
+use crate::console::acting::{actor, print};
 use crate::console::args::{Mode, PurchaseCommand, PurchaseRecordArgs};
 use crate::error::Result;
 use crate::store::db::Db;
@@ -49,9 +49,8 @@ fn record_bill(db: &Db, acting: Option<&str>, args: &PurchaseRecordArgs) -> Resu
     let new = NewPurchase::check(args.input())?;
     print(&db.write(|tx| {
         let t = company::tenant(tx, &args.company, args.mode.environment())?;
-        let id = purchases::record(tx, &t, &new)?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-        record(tx, &t, &actor, "bill.recorded", &id)?;
+        let id = purchases::record(tx, &t, &actor, &new)?;
         purchases::get(tx, &t, &id)
     })?);
     Ok(())
@@ -67,9 +66,8 @@ fn pay(
 ) -> Result<()> {
     print(&db.write(|tx| {
         let t = company::owner(tx, Owned::Purchase, purchase, mode.environment())?;
-        let paid = settlement::pay_bill(tx, &t, purchase, payment)?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-        record(tx, &t, &actor, "bill.paid", purchase)?;
+        let paid = settlement::pay_bill(tx, &t, &actor, purchase, payment)?;
         Ok(json!({ "payment": paid, "purchase": purchases::get(tx, &t, purchase)? }))
     })?);
     Ok(())
@@ -86,9 +84,8 @@ fn apply_credit(
 ) -> Result<()> {
     print(&db.write(|tx| {
         let t = company::owner(tx, Owned::Purchase, credit, mode.environment())?;
-        let applied = settlement::apply_credit(tx, &t, credit, bill, request)?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-        record(tx, &t, &actor, "bill.credit_applied", bill)?;
+        let applied = settlement::apply_credit(tx, &t, &actor, credit, bill, request)?;
         Ok(json!({
             "application": applied,
             "credit": purchases::get(tx, &t, credit)?,

@@ -11,10 +11,10 @@ use crate::access::links;
 use crate::access::people::{self, Capability, Member};
 use crate::books::audit::Actor;
 use crate::books::company;
-use crate::console::acting::{actor, company_books, no_actor, print, record};
+use crate::console::acting::{actor, company_books, no_actor, print};
 use crate::console::args::{UserCommand, UserCreateArgs};
 use crate::error::{Error, Result};
-use crate::store::db::{Db, Tx};
+use crate::store::db::Db;
 
 /// Runs a `user` command.
 ///
@@ -71,10 +71,7 @@ fn create(db: &Db, args: &UserCreateArgs, acting: Option<&str>) -> Result<Member
     db.write(|tx| {
         company::get(tx, company)?;
         let actor = actor(tx, acting, company, Capability::ManageUsers)?;
-        let member = people::add(tx, &new)?;
-        let books = company_books(company);
-        record(tx, &books, &actor, "user.added", &member.id)?;
-        Ok(member)
+        people::add(tx, &company_books(company), &actor, &new)
     })
 }
 
@@ -98,16 +95,12 @@ fn on_member(
         company::get(tx, company)?;
         let actor = actor(tx, acting, company, Capability::ManageUsers)?;
         let id = people::member_by_email(tx, company, email)?.id;
-        let (member, act) = match change {
-            Change::Disable => (people::disable_in(tx, company, &id)?, "user.disabled"),
-            Change::Enable => (people::enable_in(tx, company, &id)?, "user.enabled"),
-            Change::Role(role) => (
-                people::set_role(tx, company, &id, role)?,
-                "user.role_changed",
-            ),
-        };
-        record(tx, &company_books(company), &actor, act, &member.id)?;
-        Ok(member)
+        let books = company_books(company);
+        match change {
+            Change::Disable => people::disable_in(tx, &books, &actor, &id),
+            Change::Enable => people::enable_in(tx, &books, &actor, &id),
+            Change::Role(role) => people::set_role(tx, &books, &actor, &id, role),
+        }
     })
 }
 
@@ -117,11 +110,7 @@ fn disable_everywhere(db: &Db, acting: Option<&str>, email: &str) -> Result<()> 
         acting,
         "`user disable` without --company acts across kontor; name the company",
     )?;
-    let person = db.write(|tx| {
-        let person = people::disable(tx, email)?;
-        record_everywhere(tx, &person.id, "user.disabled")?;
-        Ok(person)
-    })?;
+    let person = db.write(|tx| people::disable(tx, &Actor::System, email))?;
     print(&json!({ "id": person.id, "email": person.email, "disabled": true }));
     Ok(())
 }
@@ -133,11 +122,7 @@ fn set_password(db: &Db, acting: Option<&str>, email: &str) -> Result<()> {
         "`user password` acts across kontor; use `user reset --company` to act as an owner",
     )?;
     let password = password_from_stdin()?;
-    let person = db.write(|tx| {
-        let person = people::set_password(tx, email, &password)?;
-        record_everywhere(tx, &person.id, "user.password_set")?;
-        Ok(person)
-    })?;
+    let person = db.write(|tx| people::set_password(tx, &Actor::System, email, &password))?;
     print(&json!({ "id": person.id, "email": person.email, "passwordChanged": true }));
     Ok(())
 }
@@ -164,10 +149,8 @@ fn reset(
         company::get(tx, company)?;
         let actor = actor(tx, acting, company, Capability::ManageUsers)?;
         let member = people::member_by_email(tx, company, email)?;
-        let made = links::reset(tx, company, &member.id, &actor, jiff::Timestamp::now())?;
-        let act = "user.reset_link_made";
-        record(tx, &company_books(company), &actor, act, &member.id)?;
-        Ok(made)
+        let books = company_books(company);
+        links::reset(tx, &books, &actor, &member.id, jiff::Timestamp::now())
     })?;
     let path = crate::http::screens::link_path(made.kind, &made.token);
     let mut out = json!({
@@ -191,14 +174,4 @@ fn password_from_stdin() -> Result<String> {
         .read_line(&mut line)
         .map_err(|_| Error::invalid("password", "cannot be read from standard input"))?;
     Ok(line.trim_end_matches(['\n', '\r']).to_string())
-}
-
-/// Records an act on a person in every company they belong to (an act
-/// of the operator across kontor).
-fn record_everywhere(tx: &Tx, user_id: &str, act: &str) -> Result<()> {
-    for company_id in people::company_ids(tx, user_id)? {
-        let books = company_books(&company_id);
-        record(tx, &books, &Actor::System, act, user_id)?;
-    }
-    Ok(())
 }

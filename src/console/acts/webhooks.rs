@@ -3,7 +3,8 @@
 
 use crate::access::people::Capability;
 use crate::books::company::{self, Owned};
-use crate::console::acting::{actor, no_actor, print, record};
+use crate::books::webhooks;
+use crate::console::acting::{actor, no_actor, print};
 use crate::console::args::WebhookCommand;
 use crate::error::Result;
 use crate::outbox::endpoints;
@@ -32,9 +33,8 @@ pub fn run(db: &Db, cmd: &WebhookCommand, acting: Option<&str>) -> Result<()> {
         })?),
         WebhookCommand::Redeliver { delivery, mode } => print(&db.write(|tx| {
             let t = company::owner(tx, Owned::Delivery, delivery, mode.environment())?;
-            let id = endpoints::redeliver(tx, &t, delivery)?;
             let actor = actor(tx, acting, &t.company_id, Capability::ManageDevelopers)?;
-            record(tx, &t, &actor, "webhook.redelivered", &id)?;
+            let id = webhooks::redeliver(tx, &t, &actor, delivery)?;
             endpoints::delivery(tx, &t, &id)
         })?),
     }

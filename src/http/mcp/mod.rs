@@ -20,8 +20,9 @@ use rusqlite::Connection;
 use serde_json::{json, Value};
 
 use crate::error::Error;
-use crate::http::error::Fault;
-use crate::http::pipeline::{self, refusal, Admitted, Answer, App, Request, Turned};
+use crate::http::admission::{self, Admitted, Turned};
+use crate::http::app::{rate_headers, refusal, Answer, App, Request};
+use crate::http::error::RpcFault;
 use tools::Context;
 
 /// The initialize-based revisions served, newest first.
@@ -87,7 +88,7 @@ fn answer(
 
 /// The answer of a fault that ends the whole POST.
 fn fault(
-    fault: Fault,
+    fault: RpcFault,
     status: StatusCode,
     headers: Vec<(&'static str, String)>,
     key_id: Option<String>,
@@ -160,7 +161,7 @@ pub fn precheck(app: &App, req: &Request, headers: &Headers) -> std::result::Res
         return Err(refusal(&Error::MethodNotAllowed("POST"), Vec::new(), None));
     }
     if !origin_allowed(headers, &app.mcp_hosts) {
-        let denied = Fault::invalid_request("Origin or Host not allowed");
+        let denied = RpcFault::invalid_request("Origin or Host not allowed");
         return Err(fault(denied, StatusCode::FORBIDDEN, Vec::new(), None));
     }
     Ok(())
@@ -197,7 +198,7 @@ pub fn handle(
     // A request that only reads does so in one snapshot; one that creates
     // must see its own writes.
     let reads = !writes && matches!(parsed, Some(Ok(_)));
-    pipeline::in_store(
+    admission::with_key_confirmed(
         app,
         conn,
         req,
@@ -215,14 +216,14 @@ fn answer_message(
     parsed: Parsed,
     admitted: Admitted,
 ) -> Answer {
-    let Admitted { key, verdict } = admitted;
-    let mut rate = pipeline::rate_headers(&verdict);
+    let Admitted { key, allowance } = admitted;
+    let mut rate = rate_headers(&allowance);
     let Some(parsed) = parsed else {
-        let too_large = Fault::invalid_request("The body is larger than 1 MiB");
+        let too_large = RpcFault::invalid_request("The body is larger than 1 MiB");
         return fault(too_large, StatusCode::PAYLOAD_TOO_LARGE, rate, Some(key.id));
     };
     let Ok(message) = parsed else {
-        return fault(Fault::Parse, StatusCode::BAD_REQUEST, rate, Some(key.id));
+        return fault(RpcFault::Parse, StatusCode::BAD_REQUEST, rate, Some(key.id));
     };
     let context = Context {
         app,
@@ -236,21 +237,21 @@ fn answer_message(
     // Each item of a batch spends from the budget like a request of its own.
     if let Value::Array(items) = &message {
         if items.len() > MAX_BATCH {
-            let too_many = Fault::invalid_request("A batch holds at most 100 messages");
+            let too_many = RpcFault::invalid_request("A batch holds at most 100 messages");
             return fault(too_many, StatusCode::BAD_REQUEST, rate, Some(key.id));
         }
         if items.len() > 1 {
             // All of the batch or none of it.
-            let verdict = app.limiter.take(&key.id, items.len() as u64 - 1);
-            if !verdict.allowed {
-                let wait_seconds = verdict.retry_after_seconds.max(1);
+            let allowance = app.limiter.take(&key.id, items.len() as u64 - 1);
+            if !allowance.allowed {
+                let wait_seconds = allowance.retry_after_seconds.max(1);
                 return refusal(
                     &Error::RateLimited { wait_seconds },
-                    pipeline::rate_headers(&verdict),
+                    rate_headers(&allowance),
                     Some(key.id),
                 );
             }
-            rate = pipeline::rate_headers(&verdict);
+            rate = rate_headers(&allowance);
         }
     }
     if modern {
@@ -277,11 +278,11 @@ fn modern_era(
     message: Value,
     h: &Headers,
 ) -> (StatusCode, Option<Value>, Option<String>) {
-    let ended = |id: &Value, f: Fault| (f.status(), Some(f.response(id)), None);
+    let ended = |id: &Value, f: RpcFault| (f.status(), Some(f.response(id)), None);
     let Value::Object(m) = message else {
         return ended(
             &Value::Null,
-            Fault::invalid_request("Invalid Request: one JSON-RPC request per POST"),
+            RpcFault::invalid_request("Invalid Request: one JSON-RPC request per POST"),
         );
     };
     let method = m
@@ -292,7 +293,7 @@ fn modern_era(
     if m.get("jsonrpc").and_then(Value::as_str) != Some("2.0") || method.is_empty() {
         return ended(
             &m.get("id").cloned().unwrap_or(Value::Null),
-            Fault::invalid_request("Invalid Request"),
+            RpcFault::invalid_request("Invalid Request"),
         );
     }
     let Some(id) = m.get("id").cloned() else {
@@ -301,7 +302,7 @@ fn modern_era(
     if !(id.is_string() || id.is_i64() || id.is_u64()) {
         return ended(
             &Value::Null,
-            Fault::invalid_request("Invalid Request: id must be a string or an integer"),
+            RpcFault::invalid_request("Invalid Request: id must be a string or an integer"),
         );
     }
     let params = m.get("params").cloned().unwrap_or(json!({}));
@@ -310,7 +311,7 @@ fn modern_era(
     if !meta["io.modelcontextprotocol/clientCapabilities"].is_object() {
         return ended(
             &id,
-            Fault::InvalidParams(
+            RpcFault::InvalidParams(
                 "Invalid params: _meta needs io.modelcontextprotocol/clientCapabilities".into(),
             ),
         );
@@ -319,12 +320,12 @@ fn modern_era(
     if !requested.is_string() {
         return ended(
             &id,
-            Fault::InvalidParams(
+            RpcFault::InvalidParams(
                 "Invalid params: _meta needs io.modelcontextprotocol/protocolVersion".into(),
             ),
         );
     }
-    let mismatch = |what: String| ended(&id, Fault::HeaderMismatch(what));
+    let mismatch = |what: String| ended(&id, RpcFault::HeaderMismatch(what));
     if let Some(header) = h.duplicated {
         return mismatch(format!("{header} is sent more than once"));
     }
@@ -343,7 +344,7 @@ fn modern_era(
     if requested.as_str() != Some(MODERN) {
         return ended(
             &id,
-            Fault::UnsupportedVersion {
+            RpcFault::UnsupportedVersion {
                 supported: json!(ALL_VERSIONS),
                 requested,
             },
@@ -393,7 +394,7 @@ fn modern_era(
             let stream = format!("{}{}", event(ack), event(end));
             (StatusCode::OK, None, Some(stream))
         }
-        _ => ended(&id, Fault::MethodNotFound),
+        _ => ended(&id, RpcFault::MethodNotFound),
     }
 }
 
@@ -405,7 +406,7 @@ fn initialize_era(
 ) -> (StatusCode, Option<Value>) {
     let version = header_version.unwrap_or(UNNAMED_VERSION);
     if !VERSIONS.contains(&version) {
-        let unsupported = Fault::InvalidRequest {
+        let unsupported = RpcFault::InvalidRequest {
             message: "Unsupported MCP-Protocol-Version".into(),
             data: Some(json!({ "supported": VERSIONS, "requested": version })),
         };
@@ -415,7 +416,7 @@ fn initialize_era(
     match message {
         Value::Array(items) => {
             if version != "2025-03-26" || items.is_empty() {
-                let refused = Fault::invalid_request("Batches are served only for 2025-03-26");
+                let refused = RpcFault::invalid_request("Batches are served only for 2025-03-26");
                 return (
                     StatusCode::BAD_REQUEST,
                     Some(refused.response(&Value::Null)),
@@ -438,17 +439,18 @@ fn initialize_era(
 /// Answers one message of the initialize-based revisions; notifications get no answer.
 fn one(c: &Context, message: Value) -> Option<Value> {
     let Value::Object(m) = message else {
-        return Some(Fault::invalid_request("Invalid Request").response(&Value::Null));
+        return Some(RpcFault::invalid_request("Invalid Request").response(&Value::Null));
     };
     let id = m.get("id").cloned();
     let method = m.get("method").and_then(Value::as_str);
     if m.get("jsonrpc").and_then(Value::as_str) != Some("2.0") || method.is_none() {
         let id = id.unwrap_or(Value::Null);
-        return Some(Fault::invalid_request("Invalid Request").response(&id));
+        return Some(RpcFault::invalid_request("Invalid Request").response(&id));
     }
     let id = id?; // a notification: accepted, nothing to answer
     if !(id.is_string() || id.is_i64() || id.is_u64()) {
-        let invalid = Fault::invalid_request("Invalid Request: id must be a string or an integer");
+        let invalid =
+            RpcFault::invalid_request("Invalid Request: id must be a string or an integer");
         return Some(invalid.response(&Value::Null));
     }
     let params = m.get("params").cloned().unwrap_or(json!({}));
@@ -457,7 +459,7 @@ fn one(c: &Context, message: Value) -> Option<Value> {
         "ping" => Ok(json!({})),
         "tools/list" => Ok(json!({ "tools": tools::list(&c.key.scopes) })),
         "tools/call" => tools::call(c, &params),
-        _ => Err(Fault::MethodNotFound),
+        _ => Err(RpcFault::MethodNotFound),
     };
     Some(match result {
         Ok(result) => json!({ "jsonrpc": "2.0", "id": id, "result": result }),

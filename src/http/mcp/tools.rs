@@ -1,9 +1,10 @@
 //! The fifteen tools: their table (name, annotations, the `Operation` of the
 //! access table they need, schemas), and for each the translation of its
-//! snake_case arguments into the books' input types, one books call, and the
+//! snake_case arguments into the books' input types, one books call (an act
+//! given the key as who acts, which the books record in the audit), and the
 //! result. Business refusals are tool results with `isError: true` and
 //! `{code, fehler}`, fields named as the tool's arguments; protocol faults
-//! are `Fault`s. No rule lives here.
+//! are `RpcFault`s. No rule lives here.
 
 use rusqlite::Connection;
 use serde::Serialize;
@@ -20,9 +21,10 @@ use crate::books::report::{self, Side};
 use crate::books::transactions::{self, NewNote, NewTransaction, NoteInput, TransactionInput};
 use crate::books::{attention, customers, ledger};
 use crate::error::{Error, Result};
-use crate::http::error::Fault;
-use crate::http::fields::Fields;
-use crate::http::pipeline::App;
+use crate::http::app::App;
+use crate::http::error::RpcFault;
+use crate::http::fields::JsonFields;
+use crate::rules::text;
 use crate::store::db::Tx;
 use crate::store::page::{Page, Paging};
 use crate::store::tenant::Tenant;
@@ -53,7 +55,7 @@ struct Tool {
     operation: Operation,
     input: fn() -> Value,
     output: fn() -> Value,
-    run: fn(&Context, Fields) -> Result<Value>,
+    run: fn(&Context, JsonFields) -> Result<Value>,
     /// Arguments whose names differ from the books' field names: (books, argument).
     renames: &'static [(&'static str, &'static str)],
 }
@@ -81,16 +83,7 @@ impl Tool {
             .iter()
             .find(|(books, _)| *books == field)
             .map_or(field, |(_, argument)| argument);
-        let mut snake = String::with_capacity(field.len() + 4);
-        for c in field.chars() {
-            if c.is_ascii_uppercase() {
-                snake.push('_');
-                snake.push(c.to_ascii_lowercase());
-            } else {
-                snake.push(c);
-            }
-        }
-        format!("The argument {snake}")
+        format!("The argument {}", text::camel_to(field, '_'))
     }
 }
 
@@ -113,24 +106,26 @@ pub fn list(scopes: &[Scope]) -> Vec<Value> {
 /// Fails with a fault for a tool the key may not call or unknown to it,
 /// arguments that are not an object, or an internal error; any other refusal
 /// is a tool result with `isError`.
-pub fn call(c: &Context, params: &Value) -> std::result::Result<Value, Fault> {
+pub fn call(c: &Context, params: &Value) -> std::result::Result<Value, RpcFault> {
     let name = params["name"].as_str().unwrap_or("");
     let tool = TOOLS
         .iter()
         .find(|t| t.name == name && t.operation.allowed_for(&c.key.scopes))
-        .ok_or_else(|| Fault::InvalidParams(format!("Unknown tool: {name}")))?;
+        .ok_or_else(|| RpcFault::InvalidParams(format!("Unknown tool: {name}")))?;
     let arguments = params.get("arguments").cloned().unwrap_or(json!({}));
     if !arguments.is_object() {
-        return Err(Fault::InvalidParams("arguments must be an object".into()));
+        return Err(RpcFault::InvalidParams(
+            "arguments must be an object".into(),
+        ));
     }
-    let fields = Fields::from_value(arguments).map_err(Fault::from)?;
+    let fields = JsonFields::from_value(arguments).map_err(RpcFault::from)?;
     match (tool.run)(c, fields) {
         Ok(value) => Ok(json!({
             "content": [{ "type": "text", "text": value.to_string() }],
             "structuredContent": value,
             "isError": false,
         })),
-        Err(e @ Error::Internal(_)) => Err(Fault::from(e)),
+        Err(e @ Error::Internal(_)) => Err(RpcFault::from(e)),
         Err(e) => {
             let refusal = e.tool_refusal(&|field| tool.argument(field));
             let text = format!(
@@ -154,7 +149,7 @@ fn to_value<T: Serialize>(v: &T) -> Value {
 /// A required id argument.
 ///
 /// Fails with `Invalid` naming it when it is missing.
-fn id(f: &mut Fields, name: &str) -> Result<String> {
+fn id(f: &mut JsonFields, name: &str) -> Result<String> {
     f.text(name)?
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())
@@ -164,14 +159,14 @@ fn id(f: &mut Fields, name: &str) -> Result<String> {
 /// The optional `idempotency_key` of a create, trimmed.
 ///
 /// Fails with `Invalid` when it is not a string.
-fn idempotency_key(f: &mut Fields) -> Result<Option<String>> {
+fn idempotency_key(f: &mut JsonFields) -> Result<Option<String>> {
     Ok(f.text("idempotency_key")?.map(|k| k.trim().to_string()))
 }
 
 /// `limit` (1–100, default 25) and the opaque `cursor` as a page.
 ///
 /// Fails with `Invalid` for an unreadable limit or cursor.
-fn paging(f: &mut Fields) -> Result<Paging> {
+fn paging(f: &mut JsonFields) -> Result<Paging> {
     let limit = match f.int("limit")? {
         None => 25,
         Some(l) if (1..=100).contains(&l) => l,
@@ -212,13 +207,13 @@ fn list_answer<T: Serialize>(page: Page<T>) -> Value {
     json!({ "items": page.data, "next_cursor": next, "total": page.total })
 }
 
-fn get_customer(c: &Context, mut f: Fields) -> Result<Value> {
+fn get_customer(c: &Context, mut f: JsonFields) -> Result<Value> {
     let id = id(&mut f, "customer_id")?;
     f.finish()?;
     Ok(to_value(&customers::get(c.conn, c.tenant(), &id)?))
 }
 
-fn search_customers(c: &Context, mut f: Fields) -> Result<Value> {
+fn search_customers(c: &Context, mut f: JsonFields) -> Result<Value> {
     let query = f.text("query")?;
     let paging = paging(&mut f)?;
     f.finish()?;
@@ -230,13 +225,13 @@ fn search_customers(c: &Context, mut f: Fields) -> Result<Value> {
     )?))
 }
 
-fn get_invoice(c: &Context, mut f: Fields) -> Result<Value> {
+fn get_invoice(c: &Context, mut f: JsonFields) -> Result<Value> {
     let number = id(&mut f, "number")?;
     f.finish()?;
     Ok(to_value(&invoices::get(c.conn, c.tenant(), &number)?))
 }
 
-fn list_invoices(c: &Context, mut f: Fields) -> Result<Value> {
+fn list_invoices(c: &Context, mut f: JsonFields) -> Result<Value> {
     // The schema names the two statuses; a tool refuses what REST ignores.
     let status = match f.text("status")? {
         None => None,
@@ -262,7 +257,7 @@ fn list_invoices(c: &Context, mut f: Fields) -> Result<Value> {
     )?))
 }
 
-fn get_transaction(c: &Context, mut f: Fields) -> Result<Value> {
+fn get_transaction(c: &Context, mut f: JsonFields) -> Result<Value> {
     let id = id(&mut f, "transaction_id")?;
     f.finish()?;
     Ok(to_value(&transactions::get_with_notes(
@@ -272,7 +267,7 @@ fn get_transaction(c: &Context, mut f: Fields) -> Result<Value> {
     )?))
 }
 
-fn list_transactions(c: &Context, mut f: Fields) -> Result<Value> {
+fn list_transactions(c: &Context, mut f: JsonFields) -> Result<Value> {
     let input = transactions::FilterInput {
         stage: f.text("stage")?,
         search: f.text("search")?,
@@ -292,7 +287,7 @@ fn list_transactions(c: &Context, mut f: Fields) -> Result<Value> {
     )?))
 }
 
-fn open_list(c: &Context, mut f: Fields, side: Side) -> Result<Value> {
+fn open_list(c: &Context, mut f: JsonFields, side: Side) -> Result<Value> {
     let as_of = f.text("as_of")?;
     let paging = paging(&mut f)?;
     f.finish()?;
@@ -310,15 +305,15 @@ fn open_list(c: &Context, mut f: Fields, side: Side) -> Result<Value> {
     Ok(answer)
 }
 
-fn list_receivables(c: &Context, f: Fields) -> Result<Value> {
+fn list_receivables(c: &Context, f: JsonFields) -> Result<Value> {
     open_list(c, f, Side::Receivable)
 }
 
-fn list_payables(c: &Context, f: Fields) -> Result<Value> {
+fn list_payables(c: &Context, f: JsonFields) -> Result<Value> {
     open_list(c, f, Side::Payable)
 }
 
-fn get_profit_and_loss(c: &Context, mut f: Fields) -> Result<Value> {
+fn get_profit_and_loss(c: &Context, mut f: JsonFields) -> Result<Value> {
     let (from, to) = (f.text("from")?, f.text("to")?);
     f.finish()?;
     Ok(to_value(&ledger::profit_and_loss(
@@ -329,7 +324,7 @@ fn get_profit_and_loss(c: &Context, mut f: Fields) -> Result<Value> {
     )?))
 }
 
-fn get_balance_sheet(c: &Context, mut f: Fields) -> Result<Value> {
+fn get_balance_sheet(c: &Context, mut f: JsonFields) -> Result<Value> {
     let as_of = f.text("as_of")?;
     f.finish()?;
     Ok(to_value(&ledger::balance_sheet(
@@ -339,13 +334,13 @@ fn get_balance_sheet(c: &Context, mut f: Fields) -> Result<Value> {
     )?))
 }
 
-fn get_business_attention(c: &Context, f: Fields) -> Result<Value> {
+fn get_business_attention(c: &Context, f: JsonFields) -> Result<Value> {
     f.finish()?;
     Ok(to_value(&attention::list(c.conn, c.tenant())?))
 }
 
 /// A create's arguments without its `idempotency_key`: what its fingerprint covers.
-fn fingerprint_of(f: &Fields) -> Value {
+fn fingerprint_of(f: &JsonFields) -> Value {
     let mut args = f.snapshot();
     if let Some(map) = args.as_object_mut() {
         map.remove("idempotency_key");
@@ -389,7 +384,7 @@ fn create_once<T: Serialize>(
 
 /// One named tax of a draft line's `taxes`.
 fn tax_input(value: Value) -> Result<TaxInput> {
-    let mut f = Fields::from_value(value)?;
+    let mut f = JsonFields::from_value(value)?;
     let tax = TaxInput {
         name: f.text("name")?,
         rate_percent: f.number_text("rate_percent")?,
@@ -401,7 +396,7 @@ fn tax_input(value: Value) -> Result<TaxInput> {
 
 /// One of a draft tool's `lines`.
 fn line_input(value: Value) -> Result<DraftLineInput> {
-    let mut f = Fields::from_value(value)?;
+    let mut f = JsonFields::from_value(value)?;
     let taxes = match f.array("taxes")? {
         None => None,
         Some(taxes) => Some(
@@ -438,7 +433,7 @@ fn draft_lines(items: Vec<Value>) -> Result<Vec<DraftLineInput>> {
         .collect()
 }
 
-fn create_draft(c: &Context, mut f: Fields, kind: DocumentType, tool: &str) -> Result<Value> {
+fn create_draft(c: &Context, mut f: JsonFields, kind: DocumentType, tool: &str) -> Result<Value> {
     let arguments = fingerprint_of(&f);
     let key = idempotency_key(&mut f)?;
     let input = DraftInput {
@@ -449,25 +444,26 @@ fn create_draft(c: &Context, mut f: Fields, kind: DocumentType, tool: &str) -> R
     let company = company::get(c.conn, &c.tenant().company_id)?;
     let new = NewDraft::whole(input, kind, lines, &company)?;
     let tenant = c.tenant();
+    let actor = c.key.actor();
     create_once(
         c,
         tool,
         key,
         arguments,
-        |tx| drafts::create(tx, tenant, &new),
+        |tx| drafts::create(tx, tenant, &actor, &new),
         |conn, id| drafts::get(conn, tenant, id),
     )
 }
 
-fn create_invoice_draft(c: &Context, f: Fields) -> Result<Value> {
+fn create_invoice_draft(c: &Context, f: JsonFields) -> Result<Value> {
     create_draft(c, f, DocumentType::Invoice, "create_invoice_draft")
 }
 
-fn create_quote_draft(c: &Context, f: Fields) -> Result<Value> {
+fn create_quote_draft(c: &Context, f: JsonFields) -> Result<Value> {
     create_draft(c, f, DocumentType::Quote, "create_quote_draft")
 }
 
-fn create_transaction(c: &Context, mut f: Fields) -> Result<Value> {
+fn create_transaction(c: &Context, mut f: JsonFields) -> Result<Value> {
     let arguments = fingerprint_of(&f);
     let key = idempotency_key(&mut f)?;
     let input = TransactionInput {
@@ -480,17 +476,18 @@ fn create_transaction(c: &Context, mut f: Fields) -> Result<Value> {
     f.finish()?;
     let new = NewTransaction::check(input)?;
     let tenant = c.tenant();
+    let actor = c.key.actor();
     create_once(
         c,
         "create_transaction",
         key,
         arguments,
-        |tx| transactions::create(tx, tenant, &new),
+        |tx| transactions::create(tx, tenant, &actor, &new),
         |conn, id| transactions::get(conn, tenant, id),
     )
 }
 
-fn add_transaction_note(c: &Context, mut f: Fields) -> Result<Value> {
+fn add_transaction_note(c: &Context, mut f: JsonFields) -> Result<Value> {
     let arguments = fingerprint_of(&f);
     let key = idempotency_key(&mut f)?;
     let input = NoteInput {
@@ -501,12 +498,13 @@ fn add_transaction_note(c: &Context, mut f: Fields) -> Result<Value> {
     let note = NewNote::check(input)?;
     let tenant = c.tenant();
     let author = c.key.name.as_str();
+    let actor = c.key.actor();
     let made = create_once(
         c,
         "add_transaction_note",
         key,
         arguments,
-        |tx| transactions::add_note(tx, tenant, &note, author),
+        |tx| transactions::add_note(tx, tenant, &actor, &note, author),
         |conn, id| transactions::note(conn, tenant, id),
     )?;
     let transaction = transactions::get_with_notes(c.conn, tenant, note.transaction_id())?;

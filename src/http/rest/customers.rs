@@ -2,7 +2,7 @@
 //! from `{name, street, postalCode, city, country?, vatId?, currency?,
 //! email?, contact?, phone?}`.
 
-use super::{Call, Reply};
+use super::call::{Call, Reply};
 use crate::books::company;
 use crate::books::customers::{self, CustomerInput, NewCustomer};
 use crate::error::Result;
@@ -53,10 +53,11 @@ pub fn create(call: &Call) -> Result<Reply> {
     let tenant = call.tenant();
     let company = company::get(call.conn, &tenant.company_id)?;
     let new = NewCustomer::check(input, &company)?;
+    let actor = call.key.actor();
     call.create_once(
         key,
         &fingerprint,
-        |tx| customers::create(tx, tenant, &new),
+        |tx| customers::create(tx, tenant, &actor, &new),
         |conn, id| customers::get(conn, tenant, id),
     )
 }

@@ -1,6 +1,6 @@
 //! `/v1/invoices/drafts`: an invoice draft for a customer, from `{customerId}` alone.
 
-use super::{Call, Reply};
+use super::call::{Call, Reply};
 use crate::books::drafts::{self, DocumentType, DraftInput, NewDraft};
 use crate::error::Result;
 
@@ -13,10 +13,11 @@ pub fn create(call: &Call) -> Result<Reply> {
     f.finish()?;
     let new = NewDraft::empty(input, DocumentType::Invoice)?;
     let tenant = call.tenant();
+    let actor = call.key.actor();
     call.create_once(
         key,
         &fingerprint,
-        |tx| drafts::create(tx, tenant, &new),
+        |tx| drafts::create(tx, tenant, &actor, &new),
         |conn, id| drafts::get(conn, tenant, id),
     )
 }

@@ -1,7 +1,7 @@
 //! `/v1/invoices`: the list of issued documents (`status`, `from`, `to`) and
 //! one document by its number, and the e-invoice files stored at issue.
 
-use super::{Call, Reply};
+use super::call::{Call, Reply};
 use crate::books::invoices::{self, documents, Filter, FilterInput, Status};
 use crate::documents::Format;
 use crate::error::Result;

@@ -1,10 +1,14 @@
 //! The REST API under `/v1`: the route table, the order of checks of
-//! decisions §2 after `admit` (path → scopes → readable request → record →
-//! rules), and the one place where a handler's `Result` becomes an answer.
-//! Each resource's handlers live in a file of their own and only translate:
-//! query string or body → the books' input type → one books call → JSON.
-//! Synchronous: the server calls `handle` with the body already read.
+//! decisions §2 after the key's admission (path → scopes → readable
+//! request → record → rules), and the one place where a handler's `Result`
+//! becomes an answer. Each resource's handlers live in a file of their own
+//! and only translate: query string or body → the books' input type → one
+//! books call → JSON; an act is given the key as who acts, and the books
+//! record it in the audit. What they are given and give back (`Call`,
+//! `Reply`) is in `call`. Synchronous: the server calls `handle` with the body
+//! already read.
 
+mod call;
 mod customers;
 mod drafts;
 mod invoices;
@@ -14,149 +18,14 @@ mod webhooks;
 
 use hyper::{Method, StatusCode};
 use rusqlite::Connection;
-use serde::Serialize;
 
-use crate::access::idempotency::{self, Outcome};
 use crate::access::keys::AuthedKey;
 use crate::access::scopes::Operation;
 use crate::error::{Error, Result};
-use crate::http::fields::{self, Fields};
-use crate::http::pipeline::{self, json_bytes, refusal, Admitted, Answer, App, Request, Turned};
+use crate::http::admission::{self, Admitted, Turned};
+use crate::http::app::{rate_headers, refusal, Answer, App, Request};
 use crate::http::query::{percent_decode, Query};
-use crate::store::db::Tx;
-use crate::store::tenant::Tenant;
-
-/// A handler's successful result, its body already serialised.
-pub struct Reply {
-    pub status: u16,
-    pub body: Vec<u8>,
-    pub replayed: bool,
-    /// Headers besides the JSON default (a file's type, name and ETag).
-    pub headers: Vec<(&'static str, String)>,
-}
-
-impl Reply {
-    pub fn ok(body: &impl Serialize) -> Reply {
-        Reply::json(json_bytes(body))
-    }
-
-    /// 200 with JSON bytes made before.
-    pub fn json(body: Vec<u8>) -> Reply {
-        Reply {
-            status: 200,
-            body,
-            replayed: false,
-            headers: Vec::new(),
-        }
-    }
-
-    /// A file: its bytes as they are, with its content type and `headers`.
-    pub fn file(
-        content_type: &'static str,
-        body: Vec<u8>,
-        mut headers: Vec<(&'static str, String)>,
-    ) -> Reply {
-        headers.push(("Content-Type", content_type.to_string()));
-        Reply {
-            status: 200,
-            body,
-            replayed: false,
-            headers,
-        }
-    }
-}
-
-impl<T: Serialize> From<Outcome<T>> for Reply {
-    fn from(o: Outcome<T>) -> Reply {
-        Reply {
-            status: o.status,
-            body: json_bytes(&o.body),
-            replayed: o.replayed,
-            headers: Vec::new(),
-        }
-    }
-}
-
-/// One authenticated, permitted call, handed to a resource's handler.
-pub struct Call<'a> {
-    pub app: &'a App,
-    /// The request's read connection; for a GET, inside one read transaction,
-    /// so every read of the handler sees one snapshot.
-    pub conn: &'a Connection,
-    pub key: &'a AuthedKey,
-    pub method: &'a Method,
-    pub path: &'a str,
-    pub query: &'a Query,
-    pub body: &'a [u8],
-    idempotency_key: Option<&'a str>,
-    /// Whether the Idempotency-Key header came more than once.
-    idempotency_key_repeated: bool,
-}
-
-impl Call<'_> {
-    pub fn tenant(&self) -> &Tenant {
-        &self.key.tenant
-    }
-
-    /// Creates a record once per Idempotency-Key: 201 with the record read
-    /// back, or the replay of the first answer. `create` returns the new id.
-    ///
-    /// Fails with what `create` or `read` fail with, or `IdempotencyConflict`.
-    pub fn create_once<T: Serialize>(
-        &self,
-        key: &str,
-        fingerprint: &str,
-        create: impl FnOnce(&Tx) -> Result<String>,
-        read: impl Fn(&Connection, &str) -> Result<T>,
-    ) -> Result<Reply> {
-        self.act_once(key, fingerprint, 201, create, read)
-    }
-
-    /// Like `create_once`, answering `status` (202 for work accepted).
-    ///
-    /// Fails with what `create` or `read` fail with, or `IdempotencyConflict`.
-    pub fn act_once<T: Serialize>(
-        &self,
-        key: &str,
-        fingerprint: &str,
-        status: u16,
-        create: impl FnOnce(&Tx) -> Result<String>,
-        read: impl Fn(&Connection, &str) -> Result<T>,
-    ) -> Result<Reply> {
-        let outcome = idempotency::run(
-            &self.app.db,
-            self.conn,
-            self.tenant(),
-            key,
-            fingerprint,
-            |tx| Ok((status, create(tx)?)),
-            read,
-        )?;
-        Ok(Reply::from(outcome))
-    }
-
-    /// The request's checked Idempotency-Key.
-    ///
-    /// Fails with `Invalid` for a missing, repeated or overlong key.
-    pub fn idempotency_key(&self) -> Result<&str> {
-        if self.idempotency_key_repeated {
-            return Err(Error::bad_request(
-                "The Idempotency-Key header is sent more than once; send one.",
-            ));
-        }
-        idempotency::check_key(self.idempotency_key)
-    }
-
-    /// For a POST: the checked Idempotency-Key, the request's fingerprint and the body's fields.
-    ///
-    /// Fails with `Invalid` for a missing, repeated or overlong key or an unreadable body.
-    pub fn idempotent_body(&self) -> Result<(&str, String, Fields)> {
-        let key = self.idempotency_key()?;
-        let parsed = fields::parse_json(self.body)?;
-        let fingerprint = idempotency::fingerprint(self.method.as_str(), self.path, &parsed);
-        Ok((key, fingerprint, Fields::object(parsed)?))
-    }
-}
+use call::{Call, Reply};
 
 /// Every address of the API, with the ids its path carries.
 #[derive(Debug)]
@@ -321,7 +190,7 @@ fn dispatch(call: &Call, route: Route) -> Result<Reply> {
 /// waits for the writer: call it on a blocking thread then.
 pub fn handle(app: &App, conn: &Connection, req: &Request, admitted: Admitted) -> Answer {
     let reads = req.method == Method::GET;
-    pipeline::in_store(
+    admission::with_key_confirmed(
         app,
         conn,
         req,
@@ -329,8 +198,8 @@ pub fn handle(app: &App, conn: &Connection, req: &Request, admitted: Admitted) -
         reads,
         Turned::answer,
         |conn, admitted| {
-            let Admitted { key, verdict } = admitted;
-            let mut headers = pipeline::rate_headers(&verdict);
+            let Admitted { key, allowance } = admitted;
+            let mut headers = rate_headers(&allowance);
             match handle_admitted(app, conn, req, &key) {
                 Ok(reply) => {
                     if reply.replayed {

@@ -1,6 +1,6 @@
 //! `/v1/reports/outstanding`: open receivables and payables as of a day.
 
-use super::{Call, Reply};
+use super::call::{Call, Reply};
 use crate::books::report;
 use crate::error::Result;
 

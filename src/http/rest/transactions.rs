@@ -1,12 +1,12 @@
 //! `/v1/transactions`: the list with its filters, one transaction, creation
 //! and partial updates.
 
-use super::{Call, Reply};
+use super::call::{Call, Reply};
 use crate::books::transactions::{
     self, Change, Filter, FilterInput, NewTransaction, PatchInput, TransactionInput,
 };
 use crate::error::Result;
-use crate::http::fields::Fields;
+use crate::http::fields::JsonFields;
 
 /// GET /v1/transactions
 pub fn list(call: &Call) -> Result<Reply> {
@@ -42,17 +42,18 @@ pub fn create(call: &Call) -> Result<Reply> {
     f.finish()?;
     let new = NewTransaction::check(input)?;
     let tenant = call.tenant();
+    let actor = call.key.actor();
     call.create_once(
         key,
         &fingerprint,
-        |tx| transactions::create(tx, tenant, &new),
+        |tx| transactions::create(tx, tenant, &actor, &new),
         |conn, id| transactions::get(conn, tenant, id),
     )
 }
 
 /// PATCH /v1/transactions/{id}
 pub fn update(call: &Call, id: &str) -> Result<Reply> {
-    let mut f = Fields::parse(call.body)?;
+    let mut f = JsonFields::parse(call.body)?;
     let input = PatchInput {
         title: f.patch_text("title")?,
         description: f.patch_text("description")?,
@@ -65,8 +66,9 @@ pub fn update(call: &Call, id: &str) -> Result<Reply> {
     f.finish()?;
     let change = Change::check(input)?;
     let tenant = call.tenant();
+    let actor = call.key.actor();
     let body = call.app.db.write(|tx| {
-        transactions::update(tx, tenant, id, &change)?;
+        transactions::update(tx, tenant, &actor, id, &change)?;
         transactions::get(tx, tenant, id)
     })?;
     Ok(Reply::ok(&body))

@@ -3,10 +3,11 @@
 
 use serde_json::json;
 
-use super::{Call, Reply};
+use super::call::{Call, Reply};
 use crate::access::idempotency;
+use crate::books::webhooks;
 use crate::error::Result;
-use crate::http::fields::{self, Fields};
+use crate::http::fields::{self, JsonFields};
 use crate::outbox::endpoints::{self, EndpointInput, NewEndpoint};
 
 /// POST /v1/webhooks
@@ -23,10 +24,11 @@ pub fn create(call: &Call) -> Result<Reply> {
     // The answer to a registration carries the secret for the key that
     // registered it (its replays too, while the endpoint is enabled).
     let caller = call.key.id.as_str();
+    let actor = call.key.actor();
     call.create_once(
         key,
         &fingerprint,
-        |tx| endpoints::create(tx, tenant, &new, Some(caller)),
+        |tx| webhooks::register(tx, tenant, &actor, &new),
         |conn, id| endpoints::as_registered(conn, tenant, id, caller),
     )
 }
@@ -49,8 +51,12 @@ pub fn events() -> Result<Reply> {
 /// DELETE /v1/webhooks/{id}
 pub fn disable(call: &Call, id: &str) -> Result<Reply> {
     let tenant = call.tenant();
+    let actor = call.key.actor();
     Ok(Reply::ok(
-        &call.app.db.write(|tx| endpoints::disable(tx, tenant, id))?,
+        &call
+            .app
+            .db
+            .write(|tx| webhooks::disable(tx, tenant, &actor, id))?,
     ))
 }
 
@@ -73,15 +79,16 @@ pub fn redeliver(call: &Call, endpoint: &str, delivery_id: &str) -> Result<Reply
     } else {
         fields::parse_json(call.body)?
     };
-    Fields::object(body.clone())?.finish()?;
+    JsonFields::object(body.clone())?.finish()?;
     let fingerprint = idempotency::fingerprint(call.method.as_str(), call.path, &body);
     let tenant = call.tenant();
     endpoints::delivery_to(call.conn, tenant, endpoint, delivery_id)?;
+    let actor = call.key.actor();
     call.act_once(
         key,
         &fingerprint,
         202,
-        |tx| endpoints::redeliver(tx, tenant, delivery_id),
+        |tx| webhooks::redeliver(tx, tenant, &actor, delivery_id),
         |conn, id| endpoints::delivery(conn, tenant, id),
     )
 }

@@ -4,22 +4,37 @@
 //! the profit and loss and the balance sheet, each marked final when the
 //! books are closed through its last day and preliminary otherwise. The
 //! same `books::ledger` functions serve `books close`, `books
-//! trial-balance` and the agent tools. Closing records the person in the audit.
+//! trial-balance` and the agent tools; closing records the person in the audit.
 
 use hyper::StatusCode;
 use maud::{html, Markup};
 
-use super::page::{csrf, may_act, screen, screen_with, Field, Problems, Screen};
-use super::{see_other, Ctx};
+use super::context::Ctx;
+use super::form::{queried, Acted, Form, FormField, Problems, Reading};
+use super::page::{csrf, may_act, money, screen, screen_with, see_other, Screen};
 use crate::access::people::Capability;
-use crate::books::audit;
 use crate::books::ledger::{self, AccountAmount};
-use crate::error::{Error, Result};
-use crate::http::pipeline::Answer;
-use crate::rules::iso::Currency;
+use crate::error::Result;
+use crate::http::app::Answer;
 use crate::rules::locale::{self, Lang};
 use crate::rules::money::Money;
 use crate::store::clock;
+
+/// Closing a period: the day it closes through. A refusal of the whole
+/// (closing cannot move back) belongs to it.
+const CLOSE: Form = Form::new(&[FormField::date(
+    "through",
+    "Close the books through",
+    "Bücher abschließen bis einschließlich",
+)
+.required()])
+.whole_at("through");
+
+/// The days a statement is read for.
+const AS_OF: FormField = FormField::date("asOf", "As of", "Stichtag");
+const FROM: FormField = FormField::date("from", "From", "Von");
+const TO: FormField = FormField::date("to", "To", "Bis");
+const STATEMENT: Form = Form::new(&[AS_OF, FROM, TO]);
 
 fn title(lang: Lang) -> &'static str {
     lang.pick("Books", "Bücher")
@@ -38,20 +53,6 @@ fn account_name(lang: Lang, account: &str) -> &str {
         "equity" => lang.pick("Equity", "Eigenkapital"),
         other => other,
     }
-}
-
-fn label(lang: Lang, field: &str) -> String {
-    match field {
-        "through" => lang.pick(
-            "Close the books through",
-            "Bücher abschließen bis einschließlich",
-        ),
-        "asOf" => lang.pick("As of", "Stichtag"),
-        "from" => lang.pick("From", "Von"),
-        "to" => lang.pick("To", "Bis"),
-        other => other,
-    }
-    .to_string()
 }
 
 /// The statement's flag: final, or preliminary while the books are open.
@@ -83,19 +84,6 @@ fn links(lang: Lang) -> Markup {
     }
 }
 
-fn date_field<'a>(lang: Lang, name: &'a str, value: &'a str, required: bool) -> Field<'a> {
-    Field {
-        name,
-        label: label(lang, name),
-        value,
-        required,
-        max: 10,
-        kind: "date",
-        autocomplete: None,
-        hint: None,
-    }
-}
-
 /// The overview page: where the books stand and the closing form.
 fn overview(ctx: &Ctx, status: StatusCode, through: &str, problems: &Problems) -> Result<Answer> {
     let lang = ctx.lang;
@@ -122,10 +110,10 @@ fn overview(ctx: &Ctx, status: StatusCode, through: &str, problems: &Problems) -
                     "Once closed, nothing dated on or before that day can be recorded, and closing never moves back.",
                     "Nach dem Abschluss kann nichts mehr mit einem Datum bis zu diesem Tag erfasst werden; ein Abschluss geht nie zurück.",
                 )) }
-                (problems.summary(lang, &|f| label(lang, f)))
+                (CLOSE.summary(lang, problems))
                 form.stack method="post" action="/books/close" novalidate {
                     (csrf(ctx))
-                    (date_field(lang, "through", through, true).render(lang, problems))
+                    (CLOSE.fields(lang, &|_| through.to_string(), problems))
                     button type="submit" { (lang.pick("Continue", "Weiter")) }
                 }
             }
@@ -152,26 +140,9 @@ pub fn close(ctx: &Ctx) -> Result<Answer> {
     let lang = ctx.lang;
     let tenant = &ctx.session.tenant;
     let through = ctx.form.sent("through").unwrap_or("").trim().to_string();
-    let refused = |e: Error| match e {
-        Error::Invalid(_) | Error::Refused(_) => {
-            // A refusal about the whole (closing cannot move back) belongs to `through`.
-            let list = e
-                .violations()
-                .iter()
-                .map(|v| match v.field {
-                    None => crate::error::Violation::at("through", v.message.clone()),
-                    Some(_) => v.clone(),
-                })
-                .collect();
-            overview(ctx, e.status(), &through, &Problems { list })
-        }
-        e => Err(e),
-    };
-    let day = match clock::parse_date("through", &through) {
-        Ok(day) => day,
-        Err(e) => return refused(e),
-    };
-    if ctx.form.get("confirmed") != Some("yes") {
+    let mut read = Reading::of(ctx);
+    let day = read.take(clock::parse_date("through", &through));
+    if let Some(day) = day.filter(|_| ctx.form.get("confirmed") != Some("yes")) {
         let content = html! {
             p {
                 (lang.pick("Close the books through ", "Die Bücher abschließen bis einschließlich "))
@@ -196,13 +167,12 @@ pub fn close(ctx: &Ctx) -> Result<Answer> {
             content,
         ));
     }
-    let closed = ctx.app.db.write(|tx| {
-        ledger::close(tx, tenant, &through)?;
-        audit::record(tx, tenant, &ctx.actor(), "books.closed", &through)
-    });
+    let closed = CLOSE.act(ctx, read.check(Ok(())), |tx, ()| {
+        ledger::close(tx, tenant, &ctx.actor(), &through).map(|_| ())
+    })?;
     match closed {
-        Ok(()) => Ok(see_other("/books?closed=1")),
-        Err(e) => refused(e),
+        Acted::Done(()) => Ok(see_other("/books?closed=1")),
+        Acted::Refused(r) => overview(ctx, r.status, &through, &r.problems),
     }
 }
 
@@ -211,40 +181,29 @@ fn statement(
     ctx: &Ctx,
     page_title: &str,
     action: &str,
-    fields: &[(&str, &str)],
+    fields: &[(&FormField, &str)],
     figures: Result<Markup>,
 ) -> Result<Answer> {
     let lang = ctx.lang;
-    let (figures, problems) = match figures {
-        Ok(m) => (Some(m), Problems::default()),
-        Err(e @ Error::Invalid(_)) => (None, Problems::of(&e)),
-        Err(e) => return Err(e),
-    };
+    let (figures, problems) = queried(figures)?;
     let content = html! {
         (links(lang))
-        (problems.summary(lang, &|f| label(lang, f)))
+        (STATEMENT.summary(lang, &problems))
         form.search method="get" action=(action) {
-            @for (name, value) in fields {
-                (date_field(lang, name, value, false).render(lang, &problems))
+            @for (field, value) in fields {
+                (field.render(lang, value, &problems))
             }
             button type="submit" { (lang.pick("Show", "Anzeigen")) }
         }
         @if let Some(figures) = figures { (figures) }
     };
-    let status = if problems.list.is_empty() {
-        StatusCode::OK
-    } else {
-        StatusCode::BAD_REQUEST
-    };
-    Ok(screen_with(ctx, status, Screen::Books, page_title, content))
-}
-
-fn amount(lang: Lang, minor: i64, currency: &Currency) -> String {
-    locale::amount(lang, minor, currency)
-}
-
-fn money(lang: Lang, m: &Money) -> String {
-    locale::amount(lang, m.minor, &m.currency)
+    Ok(screen_with(
+        ctx,
+        problems.query_status(),
+        Screen::Books,
+        page_title,
+        content,
+    ))
 }
 
 /// GET /books/trial-balance?asOf=…
@@ -270,16 +229,16 @@ pub fn trial_balance(ctx: &Ctx) -> Result<Answer> {
                     @for row in &tb.accounts {
                         tr {
                             th scope="row" { (account_name(lang, row.account)) }
-                            td.amount { (amount(lang, row.debit, &tb.currency)) }
-                            td.amount { (amount(lang, row.credit, &tb.currency)) }
+                            td.amount { (locale::amount(lang, row.debit, &tb.currency)) }
+                            td.amount { (locale::amount(lang, row.credit, &tb.currency)) }
                         }
                     }
                 }
                 tfoot {
                     tr {
                         th scope="row" { (lang.pick("Total", "Summe")) }
-                        td.amount { (amount(lang, tb.total_debit, &tb.currency)) }
-                        td.amount { (amount(lang, tb.total_credit, &tb.currency)) }
+                        td.amount { (locale::amount(lang, tb.total_debit, &tb.currency)) }
+                        td.amount { (locale::amount(lang, tb.total_credit, &tb.currency)) }
                     }
                 }
             }
@@ -292,7 +251,7 @@ pub fn trial_balance(ctx: &Ctx) -> Result<Answer> {
         ctx,
         lang.pick("Trial balance", "Summen- und Saldenliste"),
         "/books/trial-balance",
-        &[("asOf", as_of)],
+        &[(&AS_OF, as_of)],
         figures,
     )
 }
@@ -345,7 +304,7 @@ pub fn profit_and_loss(ctx: &Ctx) -> Result<Answer> {
         ctx,
         lang.pick("Profit and loss", "Gewinn und Verlust"),
         "/books/profit-and-loss",
-        &[("from", from), ("to", to)],
+        &[(&FROM, from), (&TO, to)],
         figures,
     )
 }
@@ -382,7 +341,7 @@ pub fn balance_sheet(ctx: &Ctx) -> Result<Answer> {
         ctx,
         lang.pick("Balance sheet", "Bilanz"),
         "/books/balance-sheet",
-        &[("asOf", as_of)],
+        &[(&AS_OF, as_of)],
         figures,
     )
 }

@@ -169,7 +169,7 @@ pub fn bars(lang: Lang, chart: &Bars) -> Markup {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::http::screens::chart::*;
 
     #[test]
     fn the_scale_steps_by_one_two_or_five_and_covers_the_largest_figure() {

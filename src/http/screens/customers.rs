@@ -3,13 +3,15 @@
 //! (`name`, `street`, `postalCode`, …) and are checked by the books'
 //! `NewCustomer::check`, so a refusal reads as it does through the API; a
 //! refused form comes back with what was typed and the problem beside each
-//! field. Every act records the person in the audit.
+//! field. Every act is the person's: the books record them in the audit.
 
 use hyper::StatusCode;
 use maud::{html, Markup};
 
-use super::page::{csrf, may_act, screen, screen_with, search_form, FormField, Problems, Screen};
-use super::{see_other, Ctx};
+use super::context::Ctx;
+use super::form::{both, queried, required_note, search_form, Acted, Form, FormField, Problems};
+use super::history;
+use super::page::{csrf, may_act, pager, screen, screen_with, see_other, Screen};
 use crate::access::people::Capability;
 use crate::books::audit;
 use crate::books::company;
@@ -17,231 +19,124 @@ use crate::books::customers::{
     self, Customer, CustomerChange, CustomerChangeInput, CustomerInput, EinvoiceFormat, NewCustomer,
 };
 use crate::error::{Error, Result};
-use crate::http::pipeline::Answer;
+use crate::http::app::Answer;
 use crate::http::query;
 use crate::rules::locale::Lang;
-use crate::rules::text::Patch;
-use crate::store::page::Paging;
 
-/// The fields of a new customer in order, named as the API names them.
-const FIELDS: &[FormField] = &[
-    FormField {
-        name: "name",
-        en: "Name",
-        de: "Name",
-        max: 200,
-        kind: "text",
-        autocomplete: Some("organization"),
-        required: true,
-    },
-    FormField {
-        name: "street",
-        en: "Street and number",
-        de: "Straße und Hausnummer",
-        max: 200,
-        kind: "text",
-        autocomplete: Some("street-address"),
-        required: true,
-    },
-    FormField {
-        name: "postalCode",
-        en: "Postal code",
-        de: "Postleitzahl",
-        max: 20,
-        kind: "text",
-        autocomplete: Some("postal-code"),
-        required: true,
-    },
-    FormField {
-        name: "city",
-        en: "City",
-        de: "Ort",
-        max: 100,
-        kind: "text",
-        autocomplete: Some("address-level2"),
-        required: true,
-    },
-    FormField {
-        name: "country",
-        en: "Country",
-        de: "Land",
-        max: 2,
-        kind: "text",
-        autocomplete: Some("country"),
-        required: false,
-    },
-    FormField {
-        name: "vatId",
-        en: "VAT ID",
-        de: "USt-IdNr.",
-        max: 30,
-        kind: "text",
-        autocomplete: None,
-        required: false,
-    },
-    FormField {
-        name: "currency",
-        en: "Invoicing currency",
-        de: "Rechnungswährung",
-        max: 3,
-        kind: "text",
-        autocomplete: None,
-        required: false,
-    },
-    FormField {
-        name: "email",
-        en: "E-mail address",
-        de: "E-Mail-Adresse",
-        max: 254,
-        kind: "email",
-        autocomplete: Some("email"),
-        required: false,
-    },
-    FormField {
-        name: "contact",
-        en: "Contact person",
-        de: "Ansprechperson",
-        max: 200,
-        kind: "text",
-        autocomplete: Some("name"),
-        required: false,
-    },
-    FormField {
-        name: "phone",
-        en: "Phone",
-        de: "Telefon",
-        max: 50,
-        kind: "tel",
-        autocomplete: Some("tel"),
-        required: false,
-    },
-];
+/// The fields every customer has, as the API names them.
+const NAME: FormField = FormField::text("name", "Name", "Name", customers::MAX_NAME)
+    .required()
+    .autocomplete("organization");
+const STREET: FormField = FormField::text(
+    "street",
+    "Street and number",
+    "Straße und Hausnummer",
+    customers::MAX_STREET,
+)
+.required()
+.autocomplete("street-address");
+const POSTAL_CODE: FormField = FormField::text(
+    "postalCode",
+    "Postal code",
+    "Postleitzahl",
+    customers::MAX_POSTAL_CODE,
+)
+.required()
+.autocomplete("postal-code");
+const CITY: FormField = FormField::text("city", "City", "Ort", customers::MAX_CITY)
+    .required()
+    .autocomplete("address-level2");
+const COUNTRY: FormField =
+    FormField::text("country", "Country", "Land", customers::MAX_COUNTRY).autocomplete("country");
+const VAT_ID: FormField = FormField::text("vatId", "VAT ID", "USt-IdNr.", customers::MAX_VAT_ID);
 
-/// The fields of a customer's change: the address, the VAT id, the terms
-/// and the e-invoice settings, as `customer change` and `customer terms`
-/// name them (`paymentDays` has no API field; it is the console flag's name).
-const CHANGE_FIELDS: &[FormField] = &[
-    FormField {
-        name: "name",
-        en: "Name",
-        de: "Name",
-        max: 200,
-        kind: "text",
-        autocomplete: Some("organization"),
-        required: true,
-    },
-    FormField {
-        name: "street",
-        en: "Street and number",
-        de: "Straße und Hausnummer",
-        max: 200,
-        kind: "text",
-        autocomplete: Some("street-address"),
-        required: true,
-    },
-    FormField {
-        name: "postalCode",
-        en: "Postal code",
-        de: "Postleitzahl",
-        max: 20,
-        kind: "text",
-        autocomplete: Some("postal-code"),
-        required: true,
-    },
-    FormField {
-        name: "city",
-        en: "City",
-        de: "Ort",
-        max: 100,
-        kind: "text",
-        autocomplete: Some("address-level2"),
-        required: true,
-    },
-    FormField {
-        name: "country",
-        en: "Country",
-        de: "Land",
-        max: 2,
-        kind: "text",
-        autocomplete: Some("country"),
-        required: true,
-    },
-    FormField {
-        name: "vatId",
-        en: "VAT ID",
-        de: "USt-IdNr.",
-        max: 30,
-        kind: "text",
-        autocomplete: None,
-        required: false,
-    },
-    FormField {
-        name: "paymentDays",
-        en: "Payment days",
-        de: "Zahlungsziel in Tagen",
-        max: 3,
-        kind: "text",
-        autocomplete: None,
-        required: false,
-    },
-    FormField {
-        name: "buyerReference",
-        en: "Buyer reference (Leitweg-ID)",
-        de: "Käuferreferenz (Leitweg-ID)",
-        max: 200,
-        kind: "text",
-        autocomplete: None,
-        required: false,
-    },
-    FormField {
-        name: "electronicAddress",
-        en: "Electronic address",
-        de: "Elektronische Adresse",
-        max: 120,
-        kind: "text",
-        autocomplete: None,
-        required: false,
-    },
-];
+/// A new customer's form, its fields in order as the API names them.
+const NEW: Form = Form::new(&[
+    NAME,
+    STREET,
+    POSTAL_CODE,
+    CITY,
+    COUNTRY.hint(
+        "Two-letter ISO code such as DE; empty: the company's country",
+        "Zweibuchstabiger ISO-Code wie DE; leer: das Land der Firma",
+    ),
+    VAT_ID,
+    FormField::text(
+        "currency",
+        "Invoicing currency",
+        "Rechnungswährung",
+        customers::MAX_CURRENCY,
+    )
+    .hint(
+        "ISO code such as EUR; empty: the company's currency",
+        "ISO-Code wie EUR; leer: die Währung der Firma",
+    ),
+    FormField::text(
+        "email",
+        "E-mail address",
+        "E-Mail-Adresse",
+        customers::MAX_EMAIL,
+    )
+    .kind("email")
+    .autocomplete("email"),
+    FormField::text(
+        "contact",
+        "Contact person",
+        "Ansprechperson",
+        customers::MAX_CONTACT,
+    )
+    .autocomplete("name"),
+    FormField::text("phone", "Phone", "Telefon", customers::MAX_PHONE)
+        .kind("tel")
+        .autocomplete("tel"),
+]);
 
-fn label(lang: Lang, field: &str) -> String {
-    if field == "einvoice" {
-        return lang.pick("E-invoice format", "E-Rechnungsformat").into();
-    }
-    FIELDS
-        .iter()
-        .chain(CHANGE_FIELDS)
-        .find(|f| f.name == field)
-        .map_or(field, |f| lang.pick(f.en, f.de))
-        .to_string()
-}
+/// A customer's change: the address, the VAT id, the terms and the
+/// e-invoice settings, as `customer change` and `customer terms` name them
+/// (`paymentDays` has no API field; it is the console flag's name).
+const CHANGE: Form = Form::new(&[
+    NAME,
+    STREET,
+    POSTAL_CODE,
+    CITY,
+    COUNTRY.required().hint(
+        "Two-letter ISO code such as DE",
+        "Zweibuchstabiger ISO-Code wie DE",
+    ),
+    VAT_ID,
+    // Up to 365 days.
+    FormField::text("paymentDays", "Payment days", "Zahlungsziel in Tagen", 3).hint(
+        "0 to 365; empty: the company's or the country's",
+        "0 bis 365; leer: das der Firma oder des Landes",
+    ),
+    FormField::text(
+        "buyerReference",
+        "Buyer reference (Leitweg-ID)",
+        "Käuferreferenz (Leitweg-ID)",
+        customers::MAX_BUYER_REFERENCE,
+    ),
+    // Scheme and identifier, as the EAS code list reads them.
+    FormField::text(
+        "electronicAddress",
+        "Electronic address",
+        "Elektronische Adresse",
+        120,
+    )
+    .hint(
+        "Scheme and identifier, such as 0204:991-12345-67 or EM:invoices@example.com",
+        "Schema und Kennung, etwa 0204:991-12345-67 oder EM:rechnung@example.com",
+    ),
+])
+.naming(&[("einvoice", "E-invoice format", "E-Rechnungsformat")]);
 
-fn hint(lang: Lang, field: &str, change: bool) -> Option<String> {
-    match field {
-        "country" if change => Some(lang.pick(
-            "Two-letter ISO code such as DE",
-            "Zweibuchstabiger ISO-Code wie DE",
-        )),
-        "country" => Some(lang.pick(
-            "Two-letter ISO code such as DE; empty: the company's country",
-            "Zweibuchstabiger ISO-Code wie DE; leer: das Land der Firma",
-        )),
-        "currency" => Some(lang.pick(
-            "ISO code such as EUR; empty: the company's currency",
-            "ISO-Code wie EUR; leer: die Währung der Firma",
-        )),
-        "paymentDays" => Some(lang.pick(
-            "0 to 365; empty: the company's or the country's",
-            "0 bis 365; leer: das der Firma oder des Landes",
-        )),
-        "electronicAddress" => Some(lang.pick(
-            "Scheme and identifier, such as 0204:991-12345-67 or EM:invoices@example.com",
-            "Schema und Kennung, etwa 0204:991-12345-67 oder EM:rechnung@example.com",
-        )),
-        _ => None,
-    }
-    .map(str::to_string)
-}
+/// The search of the list.
+const SEARCH: FormField = FormField::text(
+    "search",
+    "Search name, number, e-mail or city",
+    "Name, Nummer, E-Mail oder Ort suchen",
+    customers::MAX_SEARCH,
+)
+.kind("search");
 
 /// The customer's stored value of a field, as the form shows it.
 fn stored(c: &Customer, field: &str) -> String {
@@ -272,27 +167,25 @@ fn stored(c: &Customer, field: &str) -> String {
     }
 }
 
-/// The form of `fields` with `value` of each and the problems of a refusal;
-/// a change also offers the e-invoice format.
+/// The form of a new customer, or of a customer's `change` (which also
+/// offers the e-invoice format), with `value` of each field and the
+/// problems of a refusal.
 fn form(
     ctx: &Ctx,
     action: &str,
-    fields: &[FormField],
+    change: bool,
     value: &dyn Fn(&str) -> String,
     problems: &Problems,
 ) -> Markup {
     let lang = ctx.lang;
-    let values: Vec<String> = fields.iter().map(|f| value(f.name)).collect();
-    let change = std::ptr::eq(fields, CHANGE_FIELDS);
+    let form = if change { &CHANGE } else { &NEW };
     let format = value("einvoice");
     html! {
-        (problems.summary(lang, &|f| label(lang, f)))
+        (form.summary(lang, problems))
         form.stack method="post" action=(action) novalidate {
             (csrf(ctx))
-            p.legend { (lang.pick("Fields marked * are required.", "Mit * markierte Felder sind Pflichtfelder.")) }
-            @for (i, f) in fields.iter().enumerate() {
-                (f.render(lang, &values[i], hint(lang, f.name, change), problems))
-            }
+            (required_note(lang))
+            (form.fields(lang, value, problems))
             @if change {
                 (format_field(lang, &format, problems))
             }
@@ -308,13 +201,10 @@ fn format_field(lang: Lang, chosen: &str, problems: &Problems) -> Markup {
         EinvoiceFormat::Xrechnung => "XRechnung",
         EinvoiceFormat::Peppol => "Peppol BIS 3.0",
     };
-    let wrong = problems
-        .list
-        .iter()
-        .any(|v| v.field.as_deref() == Some("einvoice"));
+    let wrong = problems.at("einvoice");
     html! {
         div.field.wrong[wrong] {
-            label for="field-einvoice" { (label(lang, "einvoice")) }
+            label for="field-einvoice" { (CHANGE.label(lang, "einvoice")) }
             select #field-einvoice name="einvoice" aria-invalid=[wrong.then_some("true")] {
                 @for f in EinvoiceFormat::ALL {
                     option value=(f.as_str()) selected[f.as_str() == chosen] { (name(*f)) }
@@ -345,13 +235,13 @@ fn input(ctx: &Ctx) -> CustomerInput {
 pub fn list(ctx: &Ctx) -> Result<Answer> {
     let lang = ctx.lang;
     let search = ctx.query.get("search").unwrap_or("");
-    let paging = ctx.query.paging().unwrap_or(Paging { page: 0, size: 25 });
-    let (page, problems) =
-        match customers::list(ctx.conn, &ctx.session.tenant, Some(search), paging) {
-            Ok(page) => (Some(page), Problems::default()),
-            Err(e @ Error::Invalid(_)) => (None, Problems::of(&e)),
-            Err(e) => return Err(e),
-        };
+    let paging = ctx.paging();
+    let (page, problems) = queried(customers::list(
+        ctx.conn,
+        &ctx.session.tenant,
+        Some(search),
+        paging,
+    ))?;
     let link = |to: i64| {
         let mut href = format!("/customers?page={to}");
         if !search.is_empty() {
@@ -364,7 +254,7 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
         @if may_act(ctx) {
             p { a.button href="/customers/new" { (lang.pick("New customer", "Neuer Kunde")) } }
         }
-        (search_form(lang, "/customers", &[], lang.pick("Search name, number, e-mail or city", "Name, Nummer, E-Mail oder Ort suchen").into(), search, &problems))
+        (search_form(lang, "/customers", &[], &SEARCH, search, &problems))
         @if let Some(page) = &page {
             @if page.data.is_empty() {
                 p { (lang.pick("No customer found.", "Kein Kunde gefunden.")) }
@@ -392,39 +282,17 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
                         }
                     }
                 }
-                nav.pages aria-label=(lang.pick("Pages", "Seiten")) {
-                    @if page.page > 0 {
-                        a href=(link(page.page - 1)) rel="prev" { (lang.pick("Previous page", "Vorige Seite")) }
-                    }
-                    span {
-                        (match lang {
-                            Lang::En => format!("Page {} of {} ({} customers)", page.page + 1, pages(page.total, page.size), page.total),
-                            Lang::De => format!("Seite {} von {} ({} Kunden)", page.page + 1, pages(page.total, page.size), page.total),
-                        })
-                    }
-                    @if page.more {
-                        a href=(link(page.page + 1)) rel="next" { (lang.pick("Next page", "Nächste Seite")) }
-                    }
-                }
+                (pager(lang, page, &link, ("customers", "Kunden")))
             }
         }
     };
-    let status = if problems.list.is_empty() {
-        StatusCode::OK
-    } else {
-        StatusCode::BAD_REQUEST
-    };
     Ok(screen_with(
         ctx,
-        status,
+        problems.query_status(),
         Screen::Customers,
         lang.pick("Customers", "Kunden"),
         content,
     ))
-}
-
-fn pages(total: i64, size: i64) -> i64 {
-    ((total + size - 1) / size.max(1)).max(1)
 }
 
 /// GET /customers/new
@@ -434,7 +302,7 @@ pub fn new_form(ctx: &Ctx) -> Result<Answer> {
     let content = form(
         ctx,
         "/customers",
-        FIELDS,
+        false,
         &|_| String::new(),
         &Problems::default(),
     );
@@ -451,28 +319,22 @@ pub fn create(ctx: &Ctx) -> Result<Answer> {
     ctx.must(Capability::Act)?;
     let tenant = &ctx.session.tenant;
     let company = company::get(ctx.conn, &tenant.company_id)?;
-    let created = NewCustomer::check(input(ctx), &company).and_then(|new| {
-        ctx.app.db.write(|tx| {
-            let id = customers::create(tx, tenant, &new)?;
-            audit::record(tx, tenant, &ctx.actor(), "customer.created", &id)?;
-            Ok(id)
-        })
-    });
+    let created = NEW.act(ctx, NewCustomer::check(input(ctx), &company), |tx, new| {
+        customers::create(tx, tenant, &ctx.actor(), &new)
+    })?;
     match created {
-        Ok(id) => Ok(see_other(&format!("/customers/{id}?saved=1"))),
-        Err(e @ (Error::Invalid(_) | Error::Refused(_))) => {
+        Acted::Done(id) => Ok(see_other(&format!("/customers/{id}?saved=1"))),
+        Acted::Refused(r) => {
             let lang = ctx.lang;
-            let typed = |f: &str| ctx.form.get(f).unwrap_or("").to_string();
-            let content = form(ctx, "/customers", FIELDS, &typed, &Problems::of(&e));
+            let content = form(ctx, "/customers", false, &|f| ctx.typed(f), &r.problems);
             Ok(screen_with(
                 ctx,
-                e.status(),
+                r.status,
                 Screen::Customers,
                 lang.pick("New customer", "Neuer Kunde"),
                 content,
             ))
         }
-        Err(e) => Err(e),
     }
 }
 
@@ -487,7 +349,7 @@ fn customer_page(
 ) -> Result<Answer> {
     let lang = ctx.lang;
     let history = audit::history(ctx.conn, &ctx.session.tenant, &customer.id)?;
-    let history_section = super::history::section(ctx, &history)?;
+    let history_section = history::section(ctx, &history)?;
     let saved = ctx.query.get("saved") == Some("1") && problems.list.is_empty();
     let content = html! {
         p { (lang.pick("Customer number ", "Kundennummer ")) strong { (customer.number) } }
@@ -495,13 +357,13 @@ fn customer_page(
             p.notice role="status" { (lang.pick("Saved.", "Gespeichert.")) }
         }
         @if may_act(ctx) {
-            (form(ctx, &format!("/customers/{}", customer.id), CHANGE_FIELDS, value, problems))
+            (form(ctx, &format!("/customers/{}", customer.id), true, value, problems))
         } @else {
             dl.particulars {
-                @for f in FIELDS.iter().chain(CHANGE_FIELDS).filter(|f| !matches!(f.name, "name")) {
+                @for f in NEW.text_fields().iter().chain(CHANGE.text_fields()).filter(|f| f.name != "name") {
                     div { dt { (lang.pick(f.en, f.de)) } dd { (stored(customer, f.name)) } }
                 }
-                div { dt { (label(lang, "einvoice")) } dd { (stored(customer, "einvoice")) } }
+                div { dt { (CHANGE.label(lang, "einvoice")) } dd { (stored(customer, "einvoice")) } }
             }
         }
         (history_section)
@@ -536,21 +398,17 @@ pub fn update(ctx: &Ctx, id: &str) -> Result<Answer> {
     // A required field sent empty is missing; an optional one sent empty
     // is cleared; a field not sent stays as it is.
     let given = |name: &str| ctx.form.sent(name).map(str::to_string);
-    let patch = |name: &str| match ctx.form.sent(name).map(str::trim) {
-        None => Patch::Absent,
-        Some("") => Patch::Null,
-        Some(text) => Patch::Value(text.to_string()),
-    };
     let input = CustomerChangeInput {
         name: given("name"),
         street: given("street"),
         postal_code: given("postalCode"),
         city: given("city"),
         country: given("country"),
-        vat_id: patch("vatId"),
-        buyer_reference: patch("buyerReference"),
-        electronic_address: patch("electronicAddress"),
+        vat_id: ctx.patch("vatId"),
+        buyer_reference: ctx.patch("buyerReference"),
+        electronic_address: ctx.patch("electronicAddress"),
         einvoice: given("einvoice"),
+        ..CustomerChangeInput::default()
     };
     let days = match ctx.form.sent("paymentDays").map(str::trim) {
         None | Some("") => Ok(None),
@@ -560,36 +418,14 @@ pub fn update(ctx: &Ctx, id: &str) -> Result<Answer> {
             .and_then(company::check_payment_days)
             .map(Some),
     };
-    let checked = match (CustomerChange::check(input, &customer), days) {
-        (Ok(change), Ok(days)) => Ok((change, days)),
-        (Err(e), Ok(_)) | (Ok(_), Err(e)) => Err(e),
-        (Err(e), Err(d)) => Err(joined(e, d)),
-    };
-    let changed = checked.and_then(|(change, days)| {
-        ctx.app.db.write(|tx| {
-            customers::change(tx, tenant, id, change)?;
-            if let Some(days) = days {
-                customers::set_terms(tx, tenant, id, days)?;
-            }
-            audit::record(tx, tenant, &ctx.actor(), "customer.changed", id)
-        })
-    });
+    let checked = both(CustomerChange::check(input, &customer), days);
+    let changed = CHANGE.act(ctx, checked, |tx, (change, days)| {
+        customers::change(tx, tenant, &ctx.actor(), id, change.with_terms(days)).map(|_| ())
+    })?;
     match changed {
-        Ok(()) => Ok(see_other(&format!("/customers/{id}?saved=1"))),
-        Err(e @ (Error::Invalid(_) | Error::Refused(_))) => {
-            let typed = |f: &str| ctx.form.get(f).unwrap_or("").to_string();
-            customer_page(ctx, &customer, e.status(), &typed, &Problems::of(&e))
+        Acted::Done(()) => Ok(see_other(&format!("/customers/{id}?saved=1"))),
+        Acted::Refused(r) => {
+            customer_page(ctx, &customer, r.status, &|f| ctx.typed(f), &r.problems)
         }
-        Err(e) => Err(e),
-    }
-}
-
-/// Both refusals' violations at once (an unreadable field outranks a rule's).
-fn joined(first: Error, second: Error) -> Error {
-    let mut all = first.violations().to_vec();
-    all.extend(second.violations().iter().cloned());
-    match (&first, &second) {
-        (Error::Refused(_), Error::Refused(_)) => Error::Refused(all),
-        _ => Error::Invalid(all),
     }
 }

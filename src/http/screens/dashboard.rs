@@ -7,11 +7,11 @@
 use maud::{html, Markup};
 
 use super::chart::{self, Bars, Group, Series};
-use super::page::{screen, Screen};
-use super::Ctx;
+use super::context::Ctx;
+use super::page::{money, screen, Screen};
 use crate::books::report::{self, Figures, OpenDocument, Side};
 use crate::error::Result;
-use crate::http::pipeline::Answer;
+use crate::http::app::Answer;
 use crate::rules::locale::{self, Lang};
 
 /// The most overdue invoices or bills listed (the oldest due first).
@@ -20,14 +20,13 @@ const OVERDUE_SHOWN: i64 = 20;
 const MONTHS: u8 = 12;
 
 fn figures(lang: Lang, caption: &str, f: &Figures) -> Markup {
-    let money = |m: &crate::rules::money::Money| locale::amount(lang, m.minor, &m.currency);
     html! {
         section.figures aria-label=(caption) {
             h2 { (caption) }
             dl {
-                div { dt { (lang.pick("Outstanding", "Offen")) } dd { (money(&f.outstanding)) } }
-                div { dt { (lang.pick("Due", "Fällig")) } dd { (money(&f.due)) } }
-                div.overdue[f.overdue.minor != 0] { dt { (lang.pick("Overdue", "Überfällig")) } dd { (money(&f.overdue)) } }
+                div { dt { (lang.pick("Outstanding", "Offen")) } dd { (money(lang, &f.outstanding)) } }
+                div { dt { (lang.pick("Due", "Fällig")) } dd { (money(lang, &f.due)) } }
+                div.overdue[f.overdue.minor != 0] { dt { (lang.pick("Overdue", "Überfällig")) } dd { (money(lang, &f.overdue)) } }
                 div { dt { (lang.pick("Open documents", "Offene Belege")) } dd { (f.count) } }
             }
         }
@@ -93,7 +92,7 @@ fn overdue_table(lang: Lang, side: Side, open: &[OpenDocument]) -> Markup {
                                 td { (d.partner) }
                                 td { (locale::date(lang, d.date)) }
                                 td { (locale::date(lang, d.due_on)) }
-                                td.amount { (locale::amount(lang, d.outstanding.minor, &d.outstanding.currency)) }
+                                td.amount { (money(lang, &d.outstanding)) }
                             }
                         }
                     }

@@ -3,43 +3,54 @@
 //! answer; revoke one) and the webhook endpoints of the data being viewed
 //! (register, disable), with each endpoint's delivery log and redelivery.
 //! Keys and endpoints are made by the same `access::keys` and
-//! `outbox::endpoints` functions the console and the API call; a key made
-//! here binds to the company being viewed. Every act records the person in
-//! the audit.
+//! `books::webhooks` acts the console and the API call; a key made here
+//! binds to the company being viewed. Every act records the person in the
+//! audit, in the books being viewed.
 
 use hyper::StatusCode;
 use maud::{html, Markup};
 use serde_json::Value;
 
-use super::page::{csrf, pager, screen, screen_with, Field, Problems, Screen};
-use super::{see_other, Ctx};
+use super::context::Ctx;
+use super::form::{Acted, Form, FormField, Problems};
+use super::history;
+use super::page::{csrf, pager, screen, screen_with, see_other, Screen};
 use crate::access::keys::{self, KeyInput, NewKey};
 use crate::access::people::Capability;
 use crate::access::scopes::Scope;
-use crate::books::audit;
-use crate::error::{Error, Result};
-use crate::http::pipeline::Answer;
+use crate::books::webhooks;
+use crate::error::Result;
+use crate::http::app::Answer;
 use crate::outbox::endpoints::{self, DeliveryState, Endpoint, EndpointInput, NewEndpoint};
 use crate::outbox::events::Kind;
 use crate::rules::locale::Lang;
-use crate::store::page::Paging;
 use crate::store::tenant::Environment;
+
+/// A new API key: its name, its scopes (a group of checkboxes) and its
+/// environment (a choice).
+const KEY: Form =
+    Form::new(&[
+        FormField::text("name", "Key name", "Name des Schlüssels", keys::MAX_NAME).required(),
+    ])
+    .naming(&[
+        ("scopes", "Scopes", "Berechtigungen"),
+        ("environment", "Environment", "Umgebung"),
+    ]);
+
+/// A new webhook endpoint: its address, its events (a group of
+/// checkboxes) and a description. A refusal of the address as a whole
+/// (unreadable, not public) is about the one field that holds it.
+const ENDPOINT: Form = Form::new(&[URL, DESCRIPTION])
+    .naming(&[("events", "Events", "Ereignisse")])
+    .whole_at("url");
+const URL: FormField = FormField::text("url", "URL", "URL", 2000)
+    .required()
+    .kind("url")
+    .hint("A public https address", "Eine öffentliche https-Adresse");
+const DESCRIPTION: FormField = FormField::text("description", "Description", "Beschreibung", 200);
 
 fn title(lang: Lang) -> &'static str {
     lang.pick("Developers", "Entwickler")
-}
-
-fn label(lang: Lang, field: &str) -> String {
-    match field {
-        "name" => lang.pick("Key name", "Name des Schlüssels"),
-        "scopes" => lang.pick("Scopes", "Berechtigungen"),
-        "environment" => lang.pick("Environment", "Umgebung"),
-        "url" => "URL",
-        "events" => lang.pick("Events", "Ereignisse"),
-        "description" => lang.pick("Description", "Beschreibung"),
-        other => other,
-    }
-    .to_string()
 }
 
 /// The environment a key form offers first: the one being viewed.
@@ -69,25 +80,16 @@ struct Typed<'a> {
 
 fn key_form(ctx: &Ctx, typed: &Typed, problems: &Problems) -> Markup {
     let lang = ctx.lang;
-    let wrong = |f: &str| problems.list.iter().any(|v| v.field.as_deref() == Some(f));
+    let wrong = |f: &str| problems.at(f);
     html! {
         section aria-labelledby="new-key-heading" {
             h2 #new-key-heading { (lang.pick("New API key", "Neuer API-Schlüssel")) }
-            (problems.summary(lang, &|f| label(lang, f)))
+            (KEY.summary(lang, problems))
             form.stack method="post" action="/developers/keys" novalidate {
                 (csrf(ctx))
-                (Field {
-                    name: "name",
-                    label: label(lang, "name"),
-                    value: typed.name,
-                    required: true,
-                    max: 100,
-                    kind: "text",
-                    autocomplete: None,
-                    hint: None,
-                }.render(lang, problems))
+                (KEY.fields(lang, &|_| typed.name.to_string(), problems))
                 fieldset.choices.wrong[wrong("scopes")] aria-invalid=[wrong("scopes").then_some("true")] {
-                    legend { (label(lang, "scopes")) " " span.required aria-hidden="true" { "*" } }
+                    legend { (KEY.label(lang, "scopes")) " " span.required aria-hidden="true" { "*" } }
                     @for scope in Scope::ALL {
                         @let id = format!("scope-{}", scope.name().replace(':', "-"));
                         div {
@@ -98,7 +100,7 @@ fn key_form(ctx: &Ctx, typed: &Typed, problems: &Problems) -> Markup {
                     }
                 }
                 div.field.wrong[wrong("environment")] {
-                    label for="field-environment" { (label(lang, "environment")) }
+                    label for="field-environment" { (KEY.label(lang, "environment")) }
                     select #field-environment name="environment" {
                         option value="live" selected[typed.environment == "live"] { (environment_name(lang, "live")) }
                         option value="test" selected[typed.environment == "test"] { (environment_name(lang, "test")) }
@@ -112,25 +114,16 @@ fn key_form(ctx: &Ctx, typed: &Typed, problems: &Problems) -> Markup {
 
 fn endpoint_form(ctx: &Ctx, typed: &Typed, problems: &Problems) -> Markup {
     let lang = ctx.lang;
-    let wrong = |f: &str| problems.list.iter().any(|v| v.field.as_deref() == Some(f));
+    let wrong = |f: &str| problems.at(f);
     html! {
         section aria-labelledby="new-endpoint-heading" {
             h2 #new-endpoint-heading { (lang.pick("Register a webhook endpoint", "Webhook-Endpunkt registrieren")) }
-            (problems.summary(lang, &|f| label(lang, f)))
+            (ENDPOINT.summary(lang, problems))
             form.stack method="post" action="/developers/webhooks" novalidate {
                 (csrf(ctx))
-                (Field {
-                    name: "url",
-                    label: label(lang, "url"),
-                    value: typed.url,
-                    required: true,
-                    max: 2000,
-                    kind: "url",
-                    autocomplete: None,
-                    hint: Some(lang.pick("A public https address", "Eine öffentliche https-Adresse").into()),
-                }.render(lang, problems))
+                (URL.render(lang, typed.url, problems))
                 fieldset.choices.wrong[wrong("events")] {
-                    legend { (label(lang, "events")) " " span.required aria-hidden="true" { "*" } }
+                    legend { (ENDPOINT.label(lang, "events")) " " span.required aria-hidden="true" { "*" } }
                     div {
                         input type="checkbox" id="event-all" name="events" value="*" checked[typed.events.contains(&"*")];
                         label for="event-all" { (lang.pick("Every event", "Alle Ereignisse")) }
@@ -144,16 +137,7 @@ fn endpoint_form(ctx: &Ctx, typed: &Typed, problems: &Problems) -> Markup {
                         }
                     }
                 }
-                (Field {
-                    name: "description",
-                    label: label(lang, "description"),
-                    value: typed.description,
-                    required: false,
-                    max: 200,
-                    kind: "text",
-                    autocomplete: None,
-                    hint: None,
-                }.render(lang, problems))
+                (DESCRIPTION.render(lang, typed.description, problems))
                 button type="submit" { (lang.pick("Register", "Registrieren")) }
             }
         }
@@ -175,8 +159,8 @@ fn keys_table(ctx: &Ctx, keys: &[Value], zone: &jiff::tz::TimeZone) -> Markup {
                         tr {
                             th scope="col" { "Name" }
                             th scope="col" { (lang.pick("Key", "Schlüssel")) }
-                            th scope="col" { (label(lang, "environment")) }
-                            th scope="col" { (label(lang, "scopes")) }
+                            th scope="col" { (KEY.label(lang, "environment")) }
+                            th scope="col" { (KEY.label(lang, "scopes")) }
                             th scope="col" { (lang.pick("Last used", "Zuletzt benutzt")) }
                             th scope="col" { (lang.pick("State", "Stand")) }
                         }
@@ -195,7 +179,7 @@ fn keys_table(ctx: &Ctx, keys: &[Value], zone: &jiff::tz::TimeZone) -> Markup {
                                 }
                                 td {
                                     @if let Some(at) = k["lastUsedAt"].as_str() {
-                                        (super::history::when(lang, zone, at))
+                                        (history::when(lang, zone, at))
                                     }
                                 }
                                 td {
@@ -207,7 +191,7 @@ fn keys_table(ctx: &Ctx, keys: &[Value], zone: &jiff::tz::TimeZone) -> Markup {
                                             }
                                         }
                                     } @else {
-                                        (lang.pick("revoked ", "widerrufen ")) (super::history::when(lang, zone, &text(k, "revokedAt")))
+                                        (lang.pick("revoked ", "widerrufen ")) (history::when(lang, zone, &text(k, "revokedAt")))
                                     }
                                 }
                             }
@@ -232,8 +216,8 @@ fn endpoints_table(ctx: &Ctx, page: &crate::store::page::Page<Endpoint>) -> Mark
                     thead {
                         tr {
                             th scope="col" { "URL" }
-                            th scope="col" { (label(lang, "events")) }
-                            th scope="col" { (label(lang, "description")) }
+                            th scope="col" { (ENDPOINT.label(lang, "events")) }
+                            th scope="col" { (ENDPOINT.label(lang, "description")) }
                             th scope="col" { (lang.pick("State", "Stand")) }
                         }
                     }
@@ -274,8 +258,7 @@ fn overview(
     let tenant = &ctx.session.tenant;
     let listed = keys::list(ctx.conn, &tenant.company_id)?;
     let keys: Vec<Value> = listed["data"].as_array().cloned().unwrap_or_default();
-    let paging = ctx.query.paging().unwrap_or(Paging { page: 0, size: 25 });
-    let page = endpoints::list(ctx.conn, tenant, paging)?;
+    let page = endpoints::list(ctx.conn, tenant, ctx.paging())?;
     let notice = match ctx.query.get("done") {
         Some("revoked") => Some(lang.pick("The key is revoked.", "Der Schlüssel ist widerrufen.")),
         _ => None,
@@ -292,7 +275,7 @@ fn overview(
             (environment_name(lang, environment_value(tenant.environment)))
             ")."
         }
-        (keys_table(ctx, &keys, &super::history::zone(ctx)?))
+        (keys_table(ctx, &keys, &history::zone(ctx)?))
         (key_form(ctx, typed, key_problems))
         (endpoints_table(ctx, &page))
         (endpoint_form(ctx, typed, endpoint_problems))
@@ -336,23 +319,18 @@ pub fn create_key(ctx: &Ctx) -> Result<Answer> {
     let lang = ctx.lang;
     let tenant = &ctx.session.tenant;
     let scopes = ctx.form.all("scopes");
-    let created = NewKey::check(KeyInput {
+    let checked = NewKey::check(KeyInput {
         company_id: Some(tenant.company_id.clone()),
         name: ctx.form.get("name").map(str::to_string),
         environment: ctx.form.get("environment").map(str::to_string),
         scopes: Some(scopes.join(",")),
         expires_at: None,
-    })
-    .and_then(|new| {
-        ctx.app.db.write(|tx| {
-            let key = keys::create(tx, new)?;
-            let id = key["id"].as_str().unwrap_or_default().to_string();
-            audit::record(tx, tenant, &ctx.actor(), "key.created", &id)?;
-            Ok(key)
-        })
     });
+    let created = KEY.act(ctx, checked, |tx, new| {
+        keys::create(tx, tenant, &ctx.actor(), new)
+    })?;
     match created {
-        Ok(key) => {
+        Acted::Done(key) => {
             let text = |f: &str| key[f].as_str().unwrap_or("").to_string();
             let content = html! {
                 p.notice role="status" {
@@ -379,22 +357,15 @@ pub fn create_key(ctx: &Ctx) -> Result<Answer> {
                 content,
             ))
         }
-        Err(e @ (Error::Invalid(_) | Error::Refused(_))) => {
+        Acted::Refused(r) => {
             let typed = Typed {
                 name: ctx.form.sent("name").unwrap_or(""),
                 scopes,
                 environment: ctx.form.get("environment").unwrap_or(""),
                 ..empty(ctx)
             };
-            overview(
-                ctx,
-                e.status(),
-                &typed,
-                &Problems::of(&e),
-                &Problems::default(),
-            )
+            overview(ctx, r.status, &typed, &r.problems, &Problems::default())
         }
-        Err(e) => Err(e),
     }
 }
 
@@ -402,11 +373,7 @@ pub fn create_key(ctx: &Ctx) -> Result<Answer> {
 pub fn revoke_key(ctx: &Ctx, id: &str) -> Result<Answer> {
     ctx.must(Capability::ManageDevelopers)?;
     let tenant = &ctx.session.tenant;
-    ctx.app.db.write(|tx| {
-        keys::get(tx, &tenant.company_id, id)?;
-        keys::revoke(tx, id)?;
-        audit::record(tx, tenant, &ctx.actor(), "key.revoked", id)
-    })?;
+    ctx.write(|tx| keys::revoke(tx, tenant, &ctx.actor(), id))?;
     Ok(see_other("/developers?done=revoked"))
 }
 
@@ -422,15 +389,12 @@ pub fn create_endpoint(ctx: &Ctx) -> Result<Answer> {
         events: Some(events.iter().map(|e| e.to_string()).collect()),
         description: ctx.form.get("description").map(str::to_string),
     };
-    let created = NewEndpoint::check(input, ctx.app.webhook_policy).and_then(|new| {
-        ctx.app.db.write(|tx| {
-            let endpoint = endpoints::create_shown(tx, tenant, &new)?;
-            audit::record(tx, tenant, &ctx.actor(), "webhook.registered", &endpoint.id)?;
-            Ok(endpoint)
-        })
-    });
+    let checked = NewEndpoint::check(input, ctx.app.webhook_policy);
+    let created = ENDPOINT.act(ctx, checked, |tx, new| {
+        webhooks::register_shown(tx, tenant, &ctx.actor(), &new)
+    })?;
     match created {
-        Ok(endpoint) => {
+        Acted::Done(endpoint) => {
             let content = html! {
                 p.notice role="status" {
                     (lang.pick("The endpoint ", "Der Endpunkt ")) strong { (endpoint.url) }
@@ -458,28 +422,15 @@ pub fn create_endpoint(ctx: &Ctx) -> Result<Answer> {
                 content,
             ))
         }
-        Err(e @ (Error::Invalid(_) | Error::Refused(_))) => {
-            // A refusal of the address as a whole (unreadable, not public)
-            // is about the one field that holds it.
-            let problems = Problems {
-                list: e
-                    .violations()
-                    .iter()
-                    .map(|v| match v.field {
-                        None => crate::error::Violation::at("url", v.message.clone()),
-                        Some(_) => v.clone(),
-                    })
-                    .collect(),
-            };
+        Acted::Refused(r) => {
             let typed = Typed {
                 url: ctx.form.sent("url").unwrap_or(""),
                 events,
                 description: ctx.form.sent("description").unwrap_or(""),
                 ..empty(ctx)
             };
-            overview(ctx, e.status(), &typed, &Problems::default(), &problems)
+            overview(ctx, r.status, &typed, &Problems::default(), &r.problems)
         }
-        Err(e) => Err(e),
     }
 }
 
@@ -497,9 +448,8 @@ pub fn endpoint(ctx: &Ctx, id: &str) -> Result<Answer> {
     let lang = ctx.lang;
     let tenant = &ctx.session.tenant;
     let endpoint = endpoints::get(ctx.conn, tenant, id)?;
-    let zone = super::history::zone(ctx)?;
-    let paging = ctx.query.paging().unwrap_or(Paging { page: 0, size: 25 });
-    let log = endpoints::deliveries(ctx.conn, tenant, Some(id), paging)?;
+    let zone = history::zone(ctx)?;
+    let log = endpoints::deliveries(ctx.conn, tenant, Some(id), ctx.paging())?;
     let notice = match ctx.query.get("done") {
         Some("disabled") => Some(lang.pick(
             "The endpoint is disabled; nothing more is sent to it.",
@@ -517,10 +467,10 @@ pub fn endpoint(ctx: &Ctx, id: &str) -> Result<Answer> {
         }
         dl.particulars {
             div { dt { "URL" } dd { (endpoint.url) } }
-            div { dt { (label(lang, "events")) } dd { (endpoint.events.join(", ")) } }
-            div { dt { (label(lang, "description")) } dd { (endpoint.description.as_deref().unwrap_or("")) } }
+            div { dt { (ENDPOINT.label(lang, "events")) } dd { (endpoint.events.join(", ")) } }
+            div { dt { (ENDPOINT.label(lang, "description")) } dd { (endpoint.description.as_deref().unwrap_or("")) } }
             div { dt { (lang.pick("State", "Stand")) } dd { (enabled_name(lang, endpoint.enabled)) } }
-            div { dt { (lang.pick("Registered", "Registriert")) } dd { (super::history::when(lang, &zone, &endpoint.created_at)) } }
+            div { dt { (lang.pick("Registered", "Registriert")) } dd { (history::when(lang, &zone, &endpoint.created_at)) } }
         }
         @if endpoint.enabled {
             form method="post" action=(format!("/developers/webhooks/{id}/disable")) {
@@ -555,7 +505,7 @@ pub fn endpoint(ctx: &Ctx, id: &str) -> Result<Answer> {
                                     @if let Some(status) = d.last_status { (status) " " }
                                     (d.last_error.as_deref().unwrap_or(""))
                                 }
-                                td { (super::history::when(lang, &zone, &d.created_at)) }
+                                td { (history::when(lang, &zone, &d.created_at)) }
                                 td {
                                     @if endpoint.enabled {
                                         form method="post" action=(format!("/developers/webhooks/{id}/deliveries/{}/redeliver", d.id)) {
@@ -587,10 +537,7 @@ pub fn endpoint(ctx: &Ctx, id: &str) -> Result<Answer> {
 pub fn disable_endpoint(ctx: &Ctx, id: &str) -> Result<Answer> {
     ctx.must(Capability::ManageDevelopers)?;
     let tenant = &ctx.session.tenant;
-    ctx.app.db.write(|tx| {
-        endpoints::disable(tx, tenant, id)?;
-        audit::record(tx, tenant, &ctx.actor(), "webhook.disabled", id)
-    })?;
+    ctx.write(|tx| webhooks::disable(tx, tenant, &ctx.actor(), id))?;
     Ok(see_other(&format!(
         "/developers/webhooks/{id}?done=disabled"
     )))
@@ -600,10 +547,9 @@ pub fn disable_endpoint(ctx: &Ctx, id: &str) -> Result<Answer> {
 pub fn redeliver(ctx: &Ctx, id: &str, delivery: &str) -> Result<Answer> {
     ctx.must(Capability::ManageDevelopers)?;
     let tenant = &ctx.session.tenant;
-    ctx.app.db.write(|tx| {
+    ctx.write(|tx| {
         endpoints::delivery_to(tx, tenant, id, delivery)?;
-        let again = endpoints::redeliver(tx, tenant, delivery)?;
-        audit::record(tx, tenant, &ctx.actor(), "webhook.redelivered", &again)
+        webhooks::redeliver(tx, tenant, &ctx.actor(), delivery)
     })?;
     Ok(see_other(&format!(
         "/developers/webhooks/{id}?done=redelivered"

@@ -1,52 +1,74 @@
 //! The history of a record on its page: who did what and when, from the
-//! audit rows the screens and the console write, each act named in the
-//! person's language and each time in the company's time zone.
+//! audit rows the books' acts write (whoever acted: a person, an API key,
+//! the console), each act named in the person's language and each time in
+//! the company's time zone.
 
 use maud::{html, Markup};
 
-use super::Ctx;
-use crate::books::audit::Entry;
+use super::context::Ctx;
+use crate::books::audit::{Act, Entry};
 use crate::books::company;
 use crate::error::Result;
 use crate::rules::locale::{self, Lang};
 use crate::store::clock;
 
-/// An act's name for a person; an act this table does not know by its code.
-pub fn act_name(lang: Lang, act: &str) -> String {
+/// An act's name for a person; an act no record's page shows by its code.
+pub fn act_name(lang: Lang, act: Act) -> String {
     let (en, de) = match act {
-        "customer.created" => ("created", "angelegt"),
-        "customer.changed" => ("changed", "geändert"),
-        "job.moved" => ("moved to another stage", "in eine andere Phase verschoben"),
-        "job.noted" => ("note added", "Notiz hinzugefügt"),
-        "draft.created" => ("draft created", "Entwurf angelegt"),
-        "draft.line.added" => ("line added", "Position hinzugefügt"),
-        "draft.line.changed" => ("line changed", "Position geändert"),
-        "draft.line.removed" => ("line removed", "Position entfernt"),
-        "draft.references.set" => ("references set", "Referenzen gesetzt"),
-        "draft.issued" | "invoice.issued" => ("issued", "ausgestellt"),
-        "payment.recorded" => ("payment recorded", "Zahlung erfasst"),
-        "invoice.cancelled" => ("cancelled", "storniert"),
-        "correction.issued" => (
+        Act::CustomerCreated | Act::JobCreated => ("created", "angelegt"),
+        Act::CustomerChanged | Act::JobChanged => ("changed", "geändert"),
+        Act::JobMoved => ("moved to another stage", "in eine andere Phase verschoben"),
+        Act::JobNoted => ("note added", "Notiz hinzugefügt"),
+        Act::DraftCreated => ("draft created", "Entwurf angelegt"),
+        Act::DraftLineAdded => ("line added", "Position hinzugefügt"),
+        Act::DraftLineChanged => ("line changed", "Position geändert"),
+        Act::DraftLineRemoved => ("line removed", "Position entfernt"),
+        Act::DraftReferencesSet => ("references set", "Referenzen gesetzt"),
+        Act::DraftIssued | Act::InvoiceIssued => ("issued", "ausgestellt"),
+        Act::PaymentRecorded => ("payment recorded", "Zahlung erfasst"),
+        Act::InvoiceCancelled => ("cancelled", "storniert"),
+        Act::CorrectionIssued => (
             "issued as the credit note of a cancellation",
             "als Stornorechnung ausgestellt",
         ),
-        "bill.recorded" => ("recorded", "erfasst"),
-        "bill.paid" => ("payment recorded", "Zahlung erfasst"),
-        "bill.credit_applied" => (
+        Act::BillRecorded => ("recorded", "erfasst"),
+        Act::BillPaid => ("payment recorded", "Zahlung erfasst"),
+        Act::BillCreditApplied => (
             "supplier's credit applied",
             "Gutschrift des Lieferanten verrechnet",
         ),
-        "user.added" => ("added", "hinzugefügt"),
-        "user.joined" => ("joined by invitation", "über Einladung beigetreten"),
-        "user.role_changed" => ("role changed", "Rolle geändert"),
-        "user.disabled" => ("disabled", "gesperrt"),
-        "user.enabled" => ("enabled again", "wieder freigegeben"),
-        "user.reset_link_made" => ("reset link made", "Link zum Zurücksetzen erstellt"),
-        "user.password_reset" => ("password reset by link", "Passwort über Link neu gesetzt"),
-        "user.password_set" => ("password set", "Passwort gesetzt"),
-        other => return other.to_string(),
+        Act::UserAdded => ("added", "hinzugefügt"),
+        Act::UserJoined => ("joined by invitation", "über Einladung beigetreten"),
+        Act::UserRoleChanged => ("role changed", "Rolle geändert"),
+        Act::UserDisabled => ("disabled", "gesperrt"),
+        Act::UserEnabled => ("enabled again", "wieder freigegeben"),
+        Act::UserResetLinkMade => ("reset link made", "Link zum Zurücksetzen erstellt"),
+        Act::UserPasswordReset => ("password reset by link", "Passwort über Link neu gesetzt"),
+        Act::UserPasswordSet => ("password set", "Passwort gesetzt"),
+        // Acts on records without a history of their own (the books, a
+        // key, an endpoint, an invitation, the company) by their code.
+        Act::BooksClosed
+        | Act::KeyCreated
+        | Act::KeyRevoked
+        | Act::WebhookRegistered
+        | Act::WebhookDisabled
+        | Act::WebhookRedelivered
+        | Act::UserInvited
+        | Act::CompanyChanged
+        | Act::CompanyPaymentDaysChanged
+        | Act::CompanyPlanChanged
+        | Act::CompanyWorkflowChanged => return act.as_str().to_string(),
     };
     lang.pick(en, de).to_string()
+}
+
+/// Who acted, for a person: an e-mail address, `system`, or an API key by
+/// its name.
+fn actor_name(lang: Lang, entry: &Entry) -> String {
+    match entry.key_id {
+        Some(_) => format!("{}{}", lang.pick("API key ", "API-Schlüssel "), entry.actor),
+        None => entry.actor.clone(),
+    }
 }
 
 /// A moment of the audit (RFC 3339) as a person reads it in `zone`:
@@ -88,7 +110,7 @@ pub fn section(ctx: &Ctx, entries: &[Entry]) -> Result<Markup> {
             } @else {
                 ul.history {
                     @for entry in entries {
-                        li { (when(lang, &zone, &entry.at)) " · " (entry.actor) " · " (act_name(lang, &entry.act)) }
+                        li { (when(lang, &zone, &entry.at)) " · " (actor_name(lang, entry)) " · " (act_name(lang, entry.act)) }
                     }
                 }
             }

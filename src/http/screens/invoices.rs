@@ -9,43 +9,47 @@
 //! number it would take now. `NewPayment::check` with
 //! `settlement::pay_invoice` and `Cancellation::check` with
 //! `invoices::cancel::cancel` do the rest, as the console's `payment record`
-//! and `invoice cancel` do: the same ledger entries, the same events. Every
-//! act records the person in the audit.
+//! and `invoice cancel` do: the same ledger entries, the same events, the
+//! same audit rows, naming the person.
 
 use hyper::StatusCode;
 use maud::{html, Markup};
 
-use super::page::{
-    csrf, may_act, pager, screen_with, search_form, Field, Problems, Screen, PAYMENT_FIELDS,
-};
-use super::{security_headers, see_other, Ctx};
+use super::context::Ctx;
+use super::form::{queried, search_form, Acted, Form, FormField, Problems, Reading};
+use super::history;
+use super::page::{csrf, may_act, money, pager, screen_with, security_headers, see_other, Screen};
+use super::payment::{self, method_name, PAYMENT};
 use crate::access::people::Capability;
-use crate::books::audit;
 use crate::books::invoices::cancel::{self, CancelInput, Cancellation};
 use crate::books::invoices::{
     self, documents, Filter, FilterInput, InvoiceView, PaymentState, Status,
 };
 use crate::books::settlement::{self, NewPayment, PaymentInput};
 use crate::documents::Format;
-use crate::error::{Error, Result, Violation};
-use crate::http::pipeline::Answer;
+use crate::error::Result;
+use crate::http::app::Answer;
 use crate::http::query;
 use crate::rules::locale::{self, Lang};
-use crate::rules::money::Money;
-use crate::store::page::{Paging, DEFAULT_SIZE};
+use crate::store::page::DEFAULT_SIZE;
 
-fn label(lang: Lang, field: &str) -> String {
-    match field {
-        "method" => lang.pick("Method", "Zahlungsart"),
-        "reason" => lang.pick("Reason", "Grund"),
-        "search" => lang.pick("Search", "Suche"),
-        other => PAYMENT_FIELDS
-            .iter()
-            .find(|f| f.name == other)
-            .map_or(other, |f| lang.pick(f.en, f.de)),
-    }
-    .to_string()
-}
+/// The search of the list: part of the number or the customer's name.
+const SEARCH: FormField = FormField::text(
+    "search",
+    "Search number or customer",
+    "Nummer oder Kunde suchen",
+    invoices::MAX_SEARCH,
+)
+.kind("search");
+
+/// The cancellation's one field; a wrong state (paid, cancelled already)
+/// is said above it.
+const CANCEL: Form = Form::new(&[
+    FormField::text("reason", "Reason", "Grund", cancel::MAX_REASON)
+        .required()
+        .hint("Shown on the credit note", "Steht auf der Stornorechnung"),
+])
+.wrong_state_above();
 
 /// The address of a document's page (`/invoices/RE2026-00001`), and of its
 /// sub-pages with `rest` (`/pay`, `/cancel`, `/document?format=facturx`).
@@ -71,10 +75,6 @@ fn list_href(status: Option<&str>, search: &str, page: i64, size: i64) -> String
     out
 }
 
-fn money(lang: Lang, m: &Money) -> String {
-    locale::amount(lang, m.minor, &m.currency)
-}
-
 /// Where a document stands, for a person; overdue in bold.
 fn state(lang: Lang, state: PaymentState) -> Markup {
     match state {
@@ -83,15 +83,6 @@ fn state(lang: Lang, state: PaymentState) -> Markup {
         PaymentState::Paid => html! { (lang.pick("paid", "bezahlt")) },
         PaymentState::Cancelled => html! { (lang.pick("cancelled", "storniert")) },
         PaymentState::Correction => html! { (lang.pick("credit note", "Stornorechnung")) },
-    }
-}
-
-fn method_name(lang: Lang, method: &str) -> &'static str {
-    match method {
-        "cash" => lang.pick("cash", "bar"),
-        "card" => lang.pick("card", "Karte"),
-        "other" => lang.pick("other", "anders"),
-        _ => lang.pick("bank transfer", "Überweisung"),
     }
 }
 
@@ -129,20 +120,14 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
         None => None,
     };
     let search = ctx.query.get("search").unwrap_or("");
-    let paging = ctx.query.paging().unwrap_or(Paging {
-        page: 0,
-        size: DEFAULT_SIZE,
-    });
+    let paging = ctx.paging();
     let checked = Filter::check(FilterInput {
         status,
         search: Some(search.to_string()),
         ..FilterInput::default()
     });
-    let (page, problems) = match checked.and_then(|f| invoices::list(ctx.conn, tenant, f, paging)) {
-        Ok(page) => (Some(page), Problems::default()),
-        Err(e @ Error::Invalid(_)) => (None, Problems::of(&e)),
-        Err(e) => return Err(e),
-    };
+    let (page, problems) =
+        queried(checked.and_then(|f| invoices::list(ctx.conn, tenant, f, paging)))?;
     let tabs = [
         (None, lang.pick("All", "Alle")),
         (Some("OPEN"), lang.pick("Open", "Offen")),
@@ -162,7 +147,7 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
                 }
             }
         }
-        (search_form(lang, "/invoices", status_param.map(|s| ("status", s)).as_slice(), lang.pick("Search number or customer", "Nummer oder Kunde suchen").into(), search, &problems))
+        (search_form(lang, "/invoices", status_param.map(|s| ("status", s)).as_slice(), &SEARCH, search, &problems))
         @if let Some(page) = &page {
             @if page.data.is_empty() {
                 p { (lang.pick("No invoice found.", "Keine Rechnung gefunden.")) }
@@ -198,14 +183,9 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
             }
         }
     };
-    let code = if problems.list.is_empty() {
-        StatusCode::OK
-    } else {
-        StatusCode::BAD_REQUEST
-    };
     Ok(screen_with(
         ctx,
-        code,
+        problems.query_status(),
         Screen::Invoices,
         lang.pick("Invoices", "Rechnungen"),
         content,
@@ -248,7 +228,6 @@ fn invoice_page(
     let detail = invoice.detail.as_ref();
     let takes_payments =
         !invoice.credit_note && !invoice.cancelled && invoice.outstanding.minor > 0;
-    let method = value("method");
     let currency_hint = match lang {
         Lang::En => format!(
             "Such as 1,234.56; outstanding {}",
@@ -256,7 +235,6 @@ fn invoice_page(
         ),
         Lang::De => format!("Etwa 1.234,56; offen {}", money(lang, &invoice.outstanding)),
     };
-    let pay_values: Vec<String> = PAYMENT_FIELDS.iter().map(|f| value(f.name)).collect();
     let content = html! {
         @if let Some(notice) = &notice {
             p.notice role="status" { (notice) }
@@ -360,10 +338,10 @@ fn invoice_page(
                         caption.visually-hidden { (lang.pick("Payments, in the order recorded", "Zahlungen, in der Reihenfolge der Erfassung")) }
                         thead {
                             tr {
-                                th scope="col" { (label(lang, "on")) }
-                                th.amount scope="col" { (label(lang, "amount")) }
-                                th scope="col" { (label(lang, "method")) }
-                                th scope="col" { (label(lang, "reference")) }
+                                th scope="col" { (PAYMENT.label(lang, "on")) }
+                                th.amount scope="col" { (PAYMENT.label(lang, "amount")) }
+                                th scope="col" { (PAYMENT.label(lang, "method")) }
+                                th scope="col" { (PAYMENT.label(lang, "reference")) }
                             }
                         }
                         tbody {
@@ -380,24 +358,10 @@ fn invoice_page(
                 }
                 @if may_act(ctx) && takes_payments {
                     h3 #pay-heading { (lang.pick("Record payment", "Zahlung erfassen")) }
-                    (problems.summary(lang, &|f| label(lang, f)))
+                    (PAYMENT.summary(lang, problems))
                     form.stack method="post" action=(href(&invoice.number, "/pay")) novalidate aria-labelledby="pay-heading" {
                         (csrf(ctx))
-                        @for (i, f) in PAYMENT_FIELDS.iter().enumerate() {
-                            (f.render(lang, &pay_values[i], match f.name {
-                                "amount" => Some(currency_hint.clone()),
-                                "on" => Some(lang.pick("Empty: today", "Leer: heute").to_string()),
-                                _ => None,
-                            }, problems))
-                        }
-                        div.field {
-                            label for="field-method" { (label(lang, "method")) }
-                            select #field-method name="method" {
-                                @for m in ["bank", "cash", "card", "other"] {
-                                    option value=(m) selected[method == m] { (method_name(lang, m)) }
-                                }
-                            }
-                        }
+                        (payment::fields(lang, value, Some(currency_hint.clone()), problems))
                         button type="submit" { (lang.pick("Record payment", "Zahlung erfassen")) }
                     }
                 }
@@ -432,7 +396,7 @@ fn invoice_page(
                 p { a.button href=(href(&invoice.number, "/cancel")) { (lang.pick("Cancel invoice", "Rechnung stornieren")) } }
             }
         }
-        (super::history::section(ctx, &entries)?)
+        (history::section(ctx, &entries)?)
         p { a href="/invoices" { (lang.pick("All invoices", "Alle Rechnungen")) } }
     };
     Ok(screen_with(
@@ -481,82 +445,28 @@ pub fn document(ctx: &Ctx, number: &str) -> Result<Answer> {
     })
 }
 
-/// The refusal of a form's own reading and the books' check together; a
-/// field the form could not read keeps only that problem.
-fn refusal(read: Vec<Violation>, checked: Option<Error>) -> Error {
-    let mut list = read.clone();
-    let mut refused = false;
-    if let Some(e) = checked {
-        refused = matches!(e, Error::Refused(_));
-        for v in e.violations() {
-            if !read.iter().any(|r| r.field == v.field) {
-                list.push(v.clone());
-            }
-        }
-    }
-    if refused && read.is_empty() {
-        Error::Refused(list)
-    } else {
-        Error::Invalid(list)
-    }
-}
-
-/// A refusal of the books as the form shows it: beside its field, or above
-/// the form in a sentence.
-fn as_form_refusal(e: Error) -> Error {
-    match e {
-        Error::Invalid(_) | Error::Refused(_) => refusal(Vec::new(), Some(e)),
-        Error::WrongState(sentence) => Error::Refused(vec![Violation::whole(sentence)]),
-        e => e,
-    }
-}
-
 /// POST /invoices/{number}/pay `{amount, on, method, reference}`: money in
 /// against the invoice, as `payment record` records it.
 pub fn pay(ctx: &Ctx, number: &str) -> Result<Answer> {
     ctx.must(Capability::Act)?;
     let tenant = &ctx.session.tenant;
     let invoice = invoices::get(ctx.conn, tenant, number)?;
-    let mut read = Vec::new();
-    let minor = match locale::parse_amount(
-        ctx.lang,
-        "amount",
-        ctx.form.sent("amount").unwrap_or(""),
-        &invoice.currency,
-    ) {
-        Ok(minor) => Some(minor),
-        Err(e) => {
-            read.extend(e.violations().iter().cloned());
-            None
-        }
-    };
+    let mut read = Reading::of(ctx);
+    let minor = read.amount("amount", &invoice.currency);
     // An amount the form could not read goes to the books' check as a
     // stand-in, so every other field's problem is said at once too.
-    let checked = NewPayment::check(PaymentInput {
+    let checked = read.check(NewPayment::check(PaymentInput {
         amount: Some(minor.unwrap_or(1)),
         on: ctx.form.get("on").map(str::to_string),
         method: ctx.form.get("method").map(str::to_string),
         reference: ctx.form.get("reference").map(str::to_string),
-    });
-    let paid = match checked {
-        Ok(payment) if read.is_empty() => ctx
-            .app
-            .db
-            .write(|tx| {
-                let (_, id) = settlement::pay_invoice(tx, tenant, number, &payment)?;
-                audit::record(tx, tenant, &ctx.actor(), "payment.recorded", &id)
-            })
-            .map_err(as_form_refusal),
-        Ok(_) => Err(refusal(read, None)),
-        Err(e) => Err(refusal(read, Some(e))),
-    };
+    }));
+    let paid = PAYMENT.act(ctx, checked, |tx, payment| {
+        settlement::pay_invoice(tx, tenant, &ctx.actor(), number, &payment).map(|_| ())
+    })?;
     match paid {
-        Ok(()) => Ok(see_other(&href(number, "?done=paid"))),
-        Err(e @ (Error::Invalid(_) | Error::Refused(_))) => {
-            let typed = |f: &str| ctx.form.sent(f).unwrap_or("").to_string();
-            invoice_page(ctx, &invoice, e.status(), &typed, &Problems::of(&e))
-        }
-        Err(e) => Err(e),
+        Acted::Done(()) => Ok(see_other(&href(number, "?done=paid"))),
+        Acted::Refused(r) => invoice_page(ctx, &invoice, r.status, &|f| ctx.typed(f), &r.problems),
     }
 }
 
@@ -591,19 +501,10 @@ fn cancel_page(
                 "Das lässt sich nicht rückgängig machen. Die Nummer ist die, die die Stornorechnung jetzt erhielte; nimmt ein anderes Dokument sie zuerst, erhält die Stornorechnung die nächste, und das Ergebnis nennt sie.",
             ))
         }
-        (problems.summary(lang, &|f| label(lang, f)))
+        (CANCEL.summary(lang, problems))
         form.stack method="post" action=(href(&invoice.number, "/cancel")) novalidate {
             (csrf(ctx))
-            (Field {
-                name: "reason",
-                label: label(lang, "reason"),
-                value: reason,
-                required: true,
-                max: 1000,
-                kind: "text",
-                autocomplete: None,
-                hint: Some(lang.pick("Shown on the credit note", "Steht auf der Stornorechnung").to_string()),
-            }.render(lang, problems))
+            (CANCEL.fields(lang, &|_| reason.to_string(), problems))
             button type="submit" { (lang.pick("Cancel the invoice", "Rechnung stornieren")) }
         }
         p { a href=(href(&invoice.number, "")) { (lang.pick("Back to the invoice", "Zurück zur Rechnung")) } }
@@ -633,24 +534,16 @@ pub fn cancel(ctx: &Ctx, number: &str) -> Result<Answer> {
     let tenant = &ctx.session.tenant;
     let invoice = invoices::get(ctx.conn, tenant, number)?;
     let reason = ctx.form.sent("reason").unwrap_or("");
-    let done = Cancellation::check(CancelInput {
+    let checked = Cancellation::check(CancelInput {
         reason: Some(reason.to_string()),
         on: None,
-    })
-    .and_then(|request| {
-        ctx.app.db.write(|tx| {
-            let (original, correction) = cancel::cancel(tx, tenant, number, &request)?;
-            audit::record(tx, tenant, &ctx.actor(), "invoice.cancelled", &original)?;
-            audit::record(tx, tenant, &ctx.actor(), "correction.issued", &correction)?;
-            Ok(invoices::get_by_id(tx, tenant, &correction)?.number)
-        })
-    })
-    .map_err(as_form_refusal);
-    match done {
-        Ok(credit_note) => Ok(see_other(&href(&credit_note, "?done=cancelled"))),
-        Err(e @ (Error::Invalid(_) | Error::Refused(_))) => {
-            cancel_page(ctx, &invoice, e.status(), reason, &Problems::of(&e))
-        }
-        Err(e) => Err(e),
+    });
+    let cancelled = CANCEL.act(ctx, checked, |tx, request| {
+        let (_, correction) = cancel::cancel(tx, tenant, &ctx.actor(), number, &request)?;
+        Ok(invoices::get_by_id(tx, tenant, &correction)?.number)
+    })?;
+    match cancelled {
+        Acted::Done(credit_note) => Ok(see_other(&href(&credit_note, "?done=cancelled"))),
+        Acted::Refused(r) => cancel_page(ctx, &invoice, r.status, reason, &r.problems),
     }
 }

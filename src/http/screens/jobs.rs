@@ -4,39 +4,51 @@
 //! The stage moves by the books' `Change::check` and `transactions::update`
 //! (the same partial update as `PATCH /v1/transactions/{id}`), the note by
 //! `NewNote::check` and `transactions::add_note` (as the agent tool
-//! `add_transaction_note`), authored by the person. Every act records the
-//! person in the audit.
+//! `add_transaction_note`), authored by the person. Every act is the
+//! person's: the books record them in the audit.
 
 use hyper::StatusCode;
 use maud::{html, Markup};
 
-use super::page::{csrf, may_act, pager, screen_with, search_form, Problems, Screen};
-use super::{see_other, Ctx};
+use super::context::Ctx;
+use super::form::{message, queried, search_form, Acted, Form, FormField, Problems};
+use super::history;
+use super::page::{csrf, may_act, pager, screen_with, see_other, Screen};
 use crate::access::people::Capability;
 use crate::books::audit;
 use crate::books::company;
 use crate::books::transactions::{
     self, Change, Filter, FilterInput, NewNote, NoteInput, PatchInput, TransactionRecord,
 };
-use crate::error::{Error, Result};
-use crate::http::pipeline::Answer;
+use crate::error::Result;
+use crate::http::app::Answer;
 use crate::http::query;
 use crate::rules::locale::{self, Lang};
 use crate::rules::text::Patch;
 use crate::store::page::Paging;
 
+/// A job's forms: its stage (a choice of the workflow's) and a note (a
+/// text area); the list's search. A wrong state (an archived job) is said
+/// above the forms.
+const JOB: Form = Form::new(&[])
+    .naming(&[
+        ("stage", "Stage", "Phase"),
+        ("text", "Note", "Notiz"),
+        ("search", "Search", "Suche"),
+    ])
+    .wrong_state_above();
+
+/// The search of the list.
+const SEARCH: FormField = FormField::text(
+    "search",
+    "Search title, description or number",
+    "Titel, Beschreibung oder Nummer suchen",
+    transactions::MAX_FILTER,
+)
+.kind("search");
+
 fn title(lang: Lang) -> &'static str {
     lang.pick("Jobs", "Vorgänge")
-}
-
-fn label(lang: Lang, field: &str) -> String {
-    match field {
-        "stage" => lang.pick("Stage", "Phase"),
-        "text" => lang.pick("Note", "Notiz"),
-        "search" => lang.pick("Search", "Suche"),
-        other => other,
-    }
-    .to_string()
 }
 
 /// The address of the list with a stage, a search and a page.
@@ -60,7 +72,7 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
     let company = company::get(ctx.conn, &tenant.company_id)?;
     let stage = ctx.query.get("stage");
     let search = ctx.query.get("search").unwrap_or("");
-    let paging = ctx.query.paging().unwrap_or(Paging { page: 0, size: 25 });
+    let paging = ctx.paging();
     let filter = |stage: Option<&str>| {
         Filter::check(FilterInput {
             stage: stage.map(str::to_string),
@@ -69,11 +81,7 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
         })
     };
     let (page, problems) =
-        match filter(stage).and_then(|f| transactions::list(ctx.conn, tenant, &f, paging)) {
-            Ok(page) => (Some(page), Problems::default()),
-            Err(e @ Error::Invalid(_)) => (None, Problems::of(&e)),
-            Err(e) => return Err(e),
-        };
+        queried(filter(stage).and_then(|f| transactions::list(ctx.conn, tenant, &f, paging)))?;
     // How many jobs each stage holds (with the search applied).
     let mut tabs = Vec::new();
     for s in &company.workflow {
@@ -104,8 +112,8 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
                 }
             }
         }
-        (search_form(lang, "/jobs", stage.map(|s| ("stage", s)).as_slice(), lang.pick("Search title, description or number", "Titel, Beschreibung oder Nummer suchen").into(), search, &problems))
-        (problems.summary(lang, &|f| label(lang, f)))
+        (search_form(lang, "/jobs", stage.map(|s| ("stage", s)).as_slice(), &SEARCH, search, &problems))
+        (JOB.summary(lang, &problems))
         @if let Some(page) = &page {
             @if page.data.is_empty() {
                 p { (lang.pick("No job found.", "Kein Vorgang gefunden.")) }
@@ -117,7 +125,7 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
                             th scope="col" { (lang.pick("Number", "Nummer")) }
                             th scope="col" { (lang.pick("Title", "Titel")) }
                             th scope="col" { (lang.pick("Customer", "Kunde")) }
-                            th scope="col" { (label(lang, "stage")) }
+                            th scope="col" { (JOB.label(lang, "stage")) }
                             th scope="col" { (lang.pick("Due", "Fällig")) }
                         }
                     }
@@ -137,12 +145,13 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
             }
         }
     };
-    let status = if problems.list.is_empty() {
-        StatusCode::OK
-    } else {
-        StatusCode::BAD_REQUEST
-    };
-    Ok(screen_with(ctx, status, Screen::Jobs, title(lang), content))
+    Ok(screen_with(
+        ctx,
+        problems.query_status(),
+        Screen::Jobs,
+        title(lang),
+        content,
+    ))
 }
 
 /// The page of one job with what a refused form had typed.
@@ -159,8 +168,8 @@ fn job_page(
     let company = company::get(ctx.conn, &tenant.company_id)?;
     let notes = transactions::notes(ctx.conn, tenant, &job.id)?;
     let history = audit::history(ctx.conn, tenant, &job.id)?;
-    let history_section = super::history::section(ctx, &history)?;
-    let zone = super::history::zone(ctx)?;
+    let history_section = history::section(ctx, &history)?;
+    let zone = history::zone(ctx)?;
     let chosen = typed_stage.unwrap_or(&job.stage);
     let notice = match ctx.query.get("done") {
         Some("moved") if problems.list.is_empty() => {
@@ -171,21 +180,15 @@ fn job_page(
         }
         _ => None,
     };
-    let stage_wrong = problems
-        .list
-        .iter()
-        .any(|v| v.field.as_deref() == Some("stage"));
-    let note_wrong = problems
-        .list
-        .iter()
-        .any(|v| v.field.as_deref() == Some("text"));
+    let stage_wrong = problems.at("stage");
+    let note_wrong = problems.at("text");
     let content: Markup = html! {
         @if let Some(notice) = notice {
             p.notice role="status" { (notice) }
         }
         dl.particulars {
             div { dt { (lang.pick("Number", "Nummer")) } dd { (job.number) } }
-            div { dt { (label(lang, "stage")) } dd { (job.stage) } }
+            div { dt { (JOB.label(lang, "stage")) } dd { (job.stage) } }
             div { dt { (lang.pick("Customer", "Kunde")) } dd { (job.customer.as_deref().unwrap_or("")) } }
             div { dt { (lang.pick("Started", "Begonnen")) } dd { (locale::date(lang, job.started_on)) } }
             div { dt { (lang.pick("Due", "Fällig")) } dd { @if let Some(due) = job.due_on { (locale::date(lang, due)) } } }
@@ -196,14 +199,14 @@ fn job_page(
         @if let Some(description) = &job.description {
             p { (description) }
         }
-        (problems.summary(lang, &|f| label(lang, f)))
+        (JOB.summary(lang, problems))
         @if may_act(ctx) {
             section aria-labelledby="stage-heading" {
                 h2 #stage-heading { (lang.pick("Move to a stage", "In eine Phase verschieben")) }
                 form.search method="post" action=(format!("/jobs/{}/stage", job.id)) {
                     (csrf(ctx))
                     div.field.wrong[stage_wrong] {
-                        label for="field-stage" { (label(lang, "stage")) }
+                        label for="field-stage" { (JOB.label(lang, "stage")) }
                         select #field-stage name="stage"
                             aria-invalid=[stage_wrong.then_some("true")]
                             aria-describedby=[stage_wrong.then_some("field-stage-error")] {
@@ -230,7 +233,7 @@ fn job_page(
             } @else {
                 ul {
                     @for n in &notes {
-                        li { (super::history::when(lang, &zone, &n.created_at)) " · " (n.author) ": " (n.text) }
+                        li { (history::when(lang, &zone, &n.created_at)) " · " (n.author) ": " (n.text) }
                     }
                 }
             }
@@ -238,17 +241,14 @@ fn job_page(
                 form.stack method="post" action=(format!("/jobs/{}/notes", job.id)) novalidate {
                     (csrf(ctx))
                     div.field.wrong[note_wrong] {
-                        label for="field-text" { (label(lang, "text")) " " span.required aria-hidden="true" { "*" } }
-                        textarea #field-text name="text" rows="4" maxlength="5000" required
+                        label for="field-text" { (JOB.label(lang, "text")) " " span.required aria-hidden="true" { "*" } }
+                        textarea #field-text name="text" rows="4" maxlength=(transactions::MAX_DESCRIPTION) required
                             aria-invalid=[note_wrong.then_some("true")]
                             aria-describedby=[note_wrong.then_some("field-text-error")] { (typed_note) }
                         @if note_wrong {
                             p.error #field-text-error {
-                                @for v in problems.list.iter().filter(|v| v.field.as_deref() == Some("text")) {
-                                    (match (lang, v.message.as_str()) {
-                                        (Lang::De, "is missing") => "fehlt".to_string(),
-                                        (_, m) => m.to_string(),
-                                    }) " "
+                                @for v in problems.of_field("text") {
+                                    (message(lang, v)) " "
                                 }
                             }
                         }
@@ -270,19 +270,23 @@ pub fn show(ctx: &Ctx, id: &str) -> Result<Answer> {
     job_page(ctx, &job, StatusCode::OK, None, "", &Problems::default())
 }
 
-/// A refusal of one of a job's forms: the page again, with the problem.
-fn refused(ctx: &Ctx, id: &str, e: Error, stage: Option<&str>, note: &str) -> Result<Answer> {
-    match e {
-        Error::Invalid(_) | Error::Refused(_) => {
+/// Answers an act on a job: on to its page saying what was `done`, or the
+/// page again with what was typed (the `stage` chosen, the `note`) and
+/// the problem.
+fn answer(
+    ctx: &Ctx,
+    id: &str,
+    done: &str,
+    acted: Acted<()>,
+    stage: Option<&str>,
+    note: &str,
+) -> Result<Answer> {
+    match acted {
+        Acted::Done(()) => Ok(see_other(&format!("/jobs/{id}?done={done}"))),
+        Acted::Refused(r) => {
             let job = transactions::get(ctx.conn, &ctx.session.tenant, id)?;
-            job_page(ctx, &job, e.status(), stage, note, &Problems::of(&e))
+            job_page(ctx, &job, r.status, stage, note, &r.problems)
         }
-        Error::WrongState(sentence) => {
-            let job = transactions::get(ctx.conn, &ctx.session.tenant, id)?;
-            let e = Error::Refused(vec![crate::error::Violation::whole(sentence)]);
-            job_page(ctx, &job, e.status(), stage, note, &Problems::of(&e))
-        }
-        e => Err(e),
     }
 }
 
@@ -292,20 +296,14 @@ pub fn move_stage(ctx: &Ctx, id: &str) -> Result<Answer> {
     let tenant = &ctx.session.tenant;
     transactions::get(ctx.conn, tenant, id)?;
     let stage = ctx.form.sent("stage").unwrap_or("");
-    let moved = Change::check(PatchInput {
+    let checked = Change::check(PatchInput {
         stage: Patch::Value(stage.to_string()),
         ..PatchInput::default()
-    })
-    .and_then(|change| {
-        ctx.app.db.write(|tx| {
-            transactions::update(tx, tenant, id, &change)?;
-            audit::record(tx, tenant, &ctx.actor(), "job.moved", id)
-        })
     });
-    match moved {
-        Ok(()) => Ok(see_other(&format!("/jobs/{id}?done=moved"))),
-        Err(e) => refused(ctx, id, e, Some(stage), ""),
-    }
+    let moved = JOB.act(ctx, checked, |tx, change| {
+        transactions::update(tx, tenant, &ctx.actor(), id, &change)
+    })?;
+    answer(ctx, id, "moved", moved, Some(stage), "")
 }
 
 /// POST /jobs/{id}/notes `{text}`: a note authored by the person.
@@ -314,18 +312,13 @@ pub fn add_note(ctx: &Ctx, id: &str) -> Result<Answer> {
     let tenant = &ctx.session.tenant;
     transactions::get(ctx.conn, tenant, id)?;
     let text = ctx.form.sent("text").unwrap_or("");
-    let added = NewNote::check(NoteInput {
+    let checked = NewNote::check(NoteInput {
         transaction_id: Some(id.to_string()),
         text: Some(text.to_string()),
-    })
-    .and_then(|note| {
-        ctx.app.db.write(|tx| {
-            transactions::add_note(tx, tenant, &note, &ctx.session.person.name)?;
-            audit::record(tx, tenant, &ctx.actor(), "job.noted", id)
-        })
     });
-    match added {
-        Ok(()) => Ok(see_other(&format!("/jobs/{id}?done=noted"))),
-        Err(e) => refused(ctx, id, e, None, text),
-    }
+    let added = JOB.act(ctx, checked, |tx, note| {
+        let author = &ctx.session.person.name;
+        transactions::add_note(tx, tenant, &ctx.actor(), &note, author).map(|_| ())
+    })?;
+    answer(ctx, id, "noted", added, None, text)
 }

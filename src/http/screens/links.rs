@@ -12,7 +12,7 @@
 //! cap, the same waits after failures), and keeps it. A reset sets a new
 //! password, ends every session of the person and forgets the failed
 //! sign-ins of their account. The acts are `access::links`' (`accept`,
-//! `use_reset`), each with its audit row naming the person.
+//! `use_reset`), each recording its audit row naming the person.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -20,18 +20,17 @@ use std::time::Instant;
 use hyper::StatusCode;
 use maud::html;
 
-use super::page::{bare, failure, Field, Problems};
-use super::{cookie, minutes, same_origin, set_cookie, Visit, HASHING_WAIT};
+use super::form::{Form, FormField, Problems};
+use super::login::{too_many_failures, HASHING_WAIT};
+use super::page::{bare, failure, role_label};
+use super::visit::{cookie, same_origin, set_cookie, Visit};
 use crate::access::links::{self, Joining, Link, LinkKind};
 use crate::access::sessions::{self, random_token};
 use crate::access::{passwords, people};
-use crate::books::audit::{self, Actor};
 use crate::error::{Error, Result, Violation, Violations};
-use crate::http::pipeline::{Answer, App};
+use crate::http::app::{in_store, Answer, App};
 use crate::http::query::Query;
-use crate::http::server::in_store;
 use crate::rules::locale::Lang;
-use crate::store::tenant::{Environment, Tenant};
 
 /// The cookie that carries a link form's token.
 const LINK_COOKIE: &str = "kontor_link";
@@ -59,15 +58,30 @@ fn form_token(visit: &Visit) -> String {
         .unwrap_or_else(random_token)
 }
 
-fn label(lang: Lang, field: &str) -> String {
-    match field {
-        "name" => lang.pick("Your name", "Ihr Name"),
-        "password" => lang.pick("Password", "Passwort"),
-        "passwordRepeat" => lang.pick("The password again", "Das Passwort noch einmal"),
-        other => other,
-    }
-    .to_string()
-}
+/// The name of a person new to kontor.
+const NAME: FormField = FormField::text("name", "Your name", "Ihr Name", links::MAX_NAME)
+    .required()
+    .autocomplete("name");
+/// The password of a person kontor knows by the invited address.
+const PASSWORD: FormField =
+    FormField::text("password", "Password", "Passwort", passwords::MAX_LENGTH)
+        .required()
+        .kind("password")
+        .autocomplete("current-password");
+/// A new password, and the same again.
+const NEW_PASSWORD: FormField = PASSWORD.autocomplete("new-password");
+const PASSWORD_REPEAT: FormField = FormField::text(
+    "passwordRepeat",
+    "The password again",
+    "Das Passwort noch einmal",
+    passwords::MAX_LENGTH,
+)
+.required()
+.kind("password")
+.autocomplete("new-password");
+
+/// The form of an open link.
+const LINK_FORM: Form = Form::new(&[NAME, PASSWORD, PASSWORD_REPEAT]);
 
 /// The page of an open link: its form, with what was typed (never a
 /// password) and the problems of a refusal.
@@ -93,20 +107,7 @@ fn form_page(
         form_token,
     } = *opened;
     let known = link.kind == LinkKind::Invitation && link.user_id.is_some();
-    let role = link
-        .role
-        .map(|r| super::users::role_label(lang, r))
-        .unwrap_or("");
-    let password = |name: &'static str, autocomplete: &'static str, hint: Option<String>| Field {
-        name,
-        label: label(lang, name),
-        value: "",
-        required: true,
-        max: passwords::MAX_LENGTH,
-        kind: "password",
-        autocomplete: Some(autocomplete),
-        hint,
-    };
+    let role = link.role.map(|r| role_label(lang, r)).unwrap_or("");
     let new_hint = Some(match lang {
         Lang::En => format!("At least {} characters", passwords::MIN_LENGTH),
         Lang::De => format!("Mindestens {} Zeichen", passwords::MIN_LENGTH),
@@ -144,28 +145,19 @@ fn form_page(
                 "kontor kennt Sie unter dieser Adresse: Geben Sie Ihr Passwort ein, um beizutreten; es bleibt, wie es ist.",
             )) }
         }
-        (problems.summary(lang, &|f| label(lang, f)))
+        (LINK_FORM.summary(lang, problems))
         form.stack method="post" action=(action) novalidate {
             input type="hidden" name="csrf" value=(form_token);
             input type="hidden" name="token" value=(token);
             input type="hidden" name="email" value=(link.email) autocomplete="username";
             @if known {
-                (password("password", "current-password", None).render(lang, problems))
+                (PASSWORD.render(lang, "", problems))
             } @else {
                 @if link.kind == LinkKind::Invitation {
-                    (Field {
-                        name: "name",
-                        label: label(lang, "name"),
-                        value: name,
-                        required: true,
-                        max: 200,
-                        kind: "text",
-                        autocomplete: Some("name"),
-                        hint: None,
-                    }.render(lang, problems))
+                    (NAME.render(lang, name, problems))
                 }
-                (password("password", "new-password", new_hint).render(lang, problems))
-                (password("passwordRepeat", "new-password", None).render(lang, problems))
+                (NEW_PASSWORD.render_hinted(lang, "", new_hint, problems))
+                (PASSWORD_REPEAT.render(lang, "", problems))
             }
             button type="submit" { (button) }
         }
@@ -322,12 +314,10 @@ pub async fn submit(app: Arc<App>, visit: Visit, lang: Lang, kind: LinkKind) -> 
             .wait(&link.email, visit.client, Instant::now())
         {
             drop(turn);
-            let minutes = minutes(wait);
-            let sentence = match lang {
-                Lang::En => format!("Too many failed sign-ins. Please wait {minutes} minutes and try again."),
-                Lang::De => format!("Zu viele fehlgeschlagene Anmeldungen. Bitte {minutes} Minuten warten und es dann erneut versuchen."),
-            };
-            return refuse(Error::Refused(vec![Violation::at("password", sentence)]));
+            return refuse(Error::Refused(vec![Violation::at(
+                "password",
+                too_many_failures(lang, wait),
+            )]));
         }
         let email = link.email.clone();
         let credentials = in_store(&app, true, None, move |conn| {
@@ -368,32 +358,13 @@ pub async fn submit(app: Arc<App>, visit: Visit, lang: Lang, kind: LinkKind) -> 
         }
     };
     let writer = app.clone();
-    let company = link.company_id.clone();
     let token_used = token.clone();
     let used = in_store(&app, false, None, move |_| {
         let token = token_used;
         let now = jiff::Timestamp::now();
         writer.db.write(|tx| match kind {
-            LinkKind::Invitation => {
-                let member = links::accept(tx, &token, joining, now)?;
-                let tenant = Tenant::new(member.company_id.clone(), Environment::Production);
-                let actor = Actor::Person {
-                    id: member.id.clone(),
-                    email: member.email.clone(),
-                };
-                audit::record(tx, &tenant, &actor, "user.joined", &member.id)?;
-                Ok(member.email)
-            }
-            LinkKind::Reset => {
-                let person = links::use_reset(tx, &token, &password, now)?;
-                let tenant = Tenant::new(company.clone(), Environment::Production);
-                let actor = Actor::Person {
-                    id: person.id.clone(),
-                    email: person.email.clone(),
-                };
-                audit::record(tx, &tenant, &actor, "user.password_reset", &person.id)?;
-                Ok(person.email)
-            }
+            LinkKind::Invitation => Ok(links::accept(tx, &token, joining, now)?.email),
+            LinkKind::Reset => Ok(links::use_reset(tx, &token, &password, now)?.email),
         })
     })
     .await
@@ -410,12 +381,12 @@ pub async fn submit(app: Arc<App>, visit: Visit, lang: Lang, kind: LinkKind) -> 
         (LinkKind::Invitation, Lang::En) => format!(
             "Welcome: you belong to {} as {} now. Sign in with {email}.",
             link.company,
-            link.role.map(|r| super::users::role_label(lang, r)).unwrap_or("")
+            link.role.map(|r| role_label(lang, r)).unwrap_or("")
         ),
         (LinkKind::Invitation, Lang::De) => format!(
             "Willkommen: Sie gehören jetzt zu {}, als {}. Melden Sie sich mit {email} an.",
             link.company,
-            link.role.map(|r| super::users::role_label(lang, r)).unwrap_or("")
+            link.role.map(|r| role_label(lang, r)).unwrap_or("")
         ),
         (LinkKind::Reset, Lang::En) => format!(
             "Your password is set and every session of yours has ended. Sign in with {email}."

@@ -2,24 +2,54 @@
 //! so no other site can sign a browser in), the waits failed attempts earn,
 //! the password check (the same work and the same answer for an unknown
 //! account, capped in how many run at once), and a new session with a new
-//! id. Signing out is in `session`.
+//! id. The invitation and reset pages (`links`) check a password the same
+//! way, with the same turn and waits. Signing out is in `session`.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use hyper::StatusCode;
 use maud::html;
 
-use super::page::{bare, Field, Problems};
-use super::{cookie, minutes, same_origin, see_other, set_cookie, Settings, Visit, HASHING_WAIT};
-use super::{LOGIN_COOKIE, SESSION_COOKIE};
+use super::form::{FormField, Problems};
+use super::page::{bare, failure, see_other};
+use super::visit::{cookie, same_origin, set_cookie, Visit, LOGIN_COOKIE, SESSION_COOKIE};
 use crate::access::sessions::{self, random_token};
 use crate::access::{passwords, people};
 use crate::error::{Error, Result};
-use crate::http::pipeline::{Answer, App};
+use crate::http::app::{in_store, Answer, App, ScreenConfig};
 use crate::http::query::Query;
-use crate::http::server::in_store;
 use crate::rules::locale::Lang;
+
+/// How long a sign-in waits for its turn at the password check before it
+/// is told kontor is busy.
+pub const HASHING_WAIT: Duration = Duration::from_secs(10);
+
+/// The e-mail address and the password of the sign-in.
+const EMAIL: FormField = FormField::text(
+    "email",
+    "E-mail address",
+    "E-Mail-Adresse",
+    people::MAX_EMAIL,
+)
+.required()
+.kind("email")
+.autocomplete("username");
+const PASSWORD: FormField =
+    FormField::text("password", "Password", "Passwort", passwords::MAX_LENGTH)
+        .required()
+        .kind("password")
+        .autocomplete("current-password");
+
+/// The sentence of a sign-in refused for the failures before it: try again
+/// after `wait`, said in whole minutes, rounded up.
+pub fn too_many_failures(lang: Lang, wait: Duration) -> String {
+    let minutes = wait.as_secs().div_ceil(60).max(1);
+    match lang {
+        Lang::En => format!("Too many failed sign-ins. Please wait {minutes} minutes and try again."),
+        Lang::De => format!("Zu viele fehlgeschlagene Anmeldungen. Bitte {minutes} Minuten warten und es dann erneut versuchen."),
+    }
+}
 
 /// The sign-in form's token: the browser's, when it has a well-formed one.
 fn form_token(visit: &Visit) -> String {
@@ -31,7 +61,7 @@ fn form_token(visit: &Visit) -> String {
 
 /// The sign-in page, with `email` as typed and what went wrong.
 fn page(
-    settings: &Settings,
+    settings: &ScreenConfig,
     lang: Lang,
     status: StatusCode,
     token: &str,
@@ -39,34 +69,14 @@ fn page(
     problem: Option<String>,
 ) -> Answer {
     let problems = Problems::default();
-    let email_field = Field {
-        name: "email",
-        label: lang.pick("E-mail address", "E-Mail-Adresse").into(),
-        value: email,
-        required: true,
-        max: 254,
-        kind: "email",
-        autocomplete: Some("username"),
-        hint: None,
-    };
-    let password_field = Field {
-        name: "password",
-        label: lang.pick("Password", "Passwort").into(),
-        value: "",
-        required: true,
-        max: passwords::MAX_LENGTH,
-        kind: "password",
-        autocomplete: Some("current-password"),
-        hint: None,
-    };
     let content = html! {
         @if let Some(problem) = &problem {
             p.problem role="alert" { (problem) }
         }
         form.stack method="post" action="/login" {
             input type="hidden" name="csrf" value=(token);
-            (email_field.render(lang, &problems))
-            (password_field.render(lang, &problems))
+            (EMAIL.render(lang, email, &problems))
+            (PASSWORD.render(lang, "", &problems))
             button type="submit" { (lang.pick("Sign in", "Anmelden")) }
         }
     };
@@ -79,7 +89,7 @@ fn page(
 }
 
 /// GET /login
-pub fn form(settings: &Settings, visit: &Visit, lang: Lang) -> Answer {
+pub fn form(settings: &ScreenConfig, visit: &Visit, lang: Lang) -> Answer {
     page(settings, lang, StatusCode::OK, &form_token(visit), "", None)
 }
 
@@ -118,12 +128,10 @@ pub async fn submit(app: Arc<App>, visit: Visit, lang: Lang) -> Answer {
         );
     }
     if let Some(wait) = settings.lockout.wait(&email, visit.client, Instant::now()) {
-        let minutes = minutes(wait);
-        let sentence = match lang {
-            Lang::En => format!("Too many failed sign-ins. Please wait {minutes} minutes and try again."),
-            Lang::De => format!("Zu viele fehlgeschlagene Anmeldungen. Bitte {minutes} Minuten warten und es dann erneut versuchen."),
-        };
-        return refuse(StatusCode::TOO_MANY_REQUESTS, &sentence);
+        return refuse(
+            StatusCode::TOO_MANY_REQUESTS,
+            &too_many_failures(lang, wait),
+        );
     }
     let wrong = lang.pick(
         "The e-mail address or the password is wrong.",
@@ -136,12 +144,12 @@ pub async fn submit(app: Arc<App>, visit: Visit, lang: Lang) -> Answer {
     .await
     {
         Ok(Ok(found)) => found,
-        Ok(Err(e)) | Err(e) => return super::page::failure(&e, lang, None),
+        Ok(Err(e)) | Err(e) => return failure(&e, lang, None),
     };
     let stored = credentials.as_ref().map(|(_, hash)| hash.clone());
     let waited = tokio::time::timeout(HASHING_WAIT, settings.hashing.acquire()).await;
     let Ok(Ok(turn)) = waited else {
-        return super::page::failure(&Error::Busy, lang, None);
+        return failure(&Error::Busy, lang, None);
     };
     let verified =
         tokio::task::spawn_blocking(move || passwords::verify(&password, stored.as_deref()))
@@ -188,6 +196,6 @@ pub async fn submit(app: Arc<App>, visit: Visit, lang: Lang) -> Answer {
         }
         // A person who belongs to no company has nowhere to go.
         Ok(Err(Error::NotFound(_))) => refuse(StatusCode::UNAUTHORIZED, wrong),
-        Ok(Err(e)) | Err(e) => super::page::failure(&e, lang, None),
+        Ok(Err(e)) | Err(e) => failure(&e, lang, None),
     }
 }

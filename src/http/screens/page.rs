@@ -1,18 +1,21 @@
-//! The frame of every screen: the document head with its title, the skip
-//! link, the company and environment shown, the navigation (only screens
-//! that exist are linked), the person's switches (company, live/test data,
-//! language) and sign-out; form fields with their labels and the refusal
-//! beside them; and the pages that say something went wrong.
+//! The frame of every screen and the answers the screens give: the
+//! document head with its title, the skip link, the company and
+//! environment shown, the navigation (only screens that exist are linked),
+//! the person's switches (company, live/test data, language) and sign-out;
+//! the pages that say something went wrong; an HTML answer with the
+//! security headers of every page, a redirect after a form, one of
+//! kontor's own PDFs; and how a page shows money, a role and a list's pages.
 
 use hyper::StatusCode;
 use maud::{html, Markup, DOCTYPE};
 
-use super::{html as answer_html, Ctx};
-use crate::access::people::{self, Capability};
+use crate::access::people::{self, Capability, Role};
 use crate::access::sessions::Session;
-use crate::error::{Error, Violation};
-use crate::http::pipeline::Answer;
-use crate::rules::locale::Lang;
+use crate::error::Error;
+use crate::http::app::Answer;
+use crate::http::screens::context::Ctx;
+use crate::rules::locale::{self, Lang};
+use crate::rules::money::Money;
 use crate::store::tenant::Environment;
 
 /// The screens a person can open, in the navigation's order.
@@ -68,7 +71,7 @@ impl Screen {
         }
     }
 
-    fn label(self, lang: Lang) -> &'static str {
+    fn name(self, lang: Lang) -> &'static str {
         match self {
             Screen::Dashboard => lang.pick("Dashboard", "Übersicht"),
             Screen::Customers => lang.pick("Customers", "Kunden"),
@@ -125,9 +128,9 @@ fn header(lang: Lang, session: &Session, current: Screen, switches: Markup) -> M
                     @for screen in Screen::LINKED.into_iter().filter(|s| s.shown_to(session)) {
                         li {
                             @if screen == current {
-                                a href=(screen.href()) aria-current="page" { (screen.label(lang)) }
+                                a href=(screen.href()) aria-current="page" { (screen.name(lang)) }
                             } @else {
-                                a href=(screen.href()) { (screen.label(lang)) }
+                                a href=(screen.href()) { (screen.name(lang)) }
                             }
                         }
                     }
@@ -146,7 +149,7 @@ fn switches(ctx: &Ctx) -> Markup {
     let sandbox = session.tenant.environment == Environment::Sandbox;
     html! {
         div.person {
-            span.who { (session.person.name) " (" (role_name(lang, session)) ")" }
+            span.who { (session.person.name) " (" (role_label(lang, session.role)) ")" }
             @if companies.len() > 1 {
                 form method="post" action="/session/company" {
                     (csrf(ctx))
@@ -184,9 +187,9 @@ fn switches(ctx: &Ctx) -> Markup {
     }
 }
 
-fn role_name(lang: Lang, session: &Session) -> &'static str {
-    use crate::access::people::Role;
-    match session.role {
+/// A role as the screens name it.
+pub fn role_label(lang: Lang, role: Role) -> &'static str {
+    match role {
         Role::Owner => lang.pick("owner", "Inhaber"),
         Role::Accountant => lang.pick("accountant", "Buchhaltung"),
         Role::Viewer => lang.pick("viewer", "nur lesen"),
@@ -212,7 +215,7 @@ pub fn screen_with(
     content: Markup,
 ) -> Answer {
     let header = header(ctx.lang, ctx.session, current, switches(ctx));
-    answer_html(status, document(ctx.lang, title, header, content))
+    html_answer(status, document(ctx.lang, title, header, content))
 }
 
 /// A page without a session (the sign-in).
@@ -220,7 +223,7 @@ pub fn bare(lang: Lang, status: StatusCode, title: &str, content: Markup) -> Ans
     let header = html! {
         header.top { div.brand { span.name { "kontor" } } }
     };
-    answer_html(status, document(lang, title, header, content))
+    html_answer(status, document(lang, title, header, content))
 }
 
 /// A page saying what went wrong, for a refusal no form shows beside its field.
@@ -277,7 +280,7 @@ pub fn failure(error: &Error, lang: Lang, session: Option<&Session>) -> Answer {
             document(lang, title, header, content)
         }
     };
-    answer_html(error.status(), page)
+    html_answer(error.status(), page)
 }
 
 /// A page for an address that does not exist.
@@ -296,214 +299,93 @@ pub fn forged(lang: Lang, session: &Session) -> Answer {
         }
     };
     let header = header(lang, session, Screen::None, html! {});
-    answer_html(
+    html_answer(
         StatusCode::FORBIDDEN,
         document(lang, lang.pick("Refused", "Abgelehnt"), header, content),
     )
 }
 
-/// A refusal's message for one field, in the page's language where the
-/// predicate is a common one; the books' English otherwise.
-fn message(lang: Lang, v: &Violation) -> String {
-    let text = match (lang, v.message.as_str()) {
-        (Lang::De, "is missing") => "fehlt".to_string(),
-        (Lang::De, "is not an e-mail address") => "ist keine E-Mail-Adresse".to_string(),
-        (_, m) => m.to_string(),
-    };
-    match &v.hint {
-        Some(hint) => format!("{text} ({hint})"),
-        None => text,
+/// The content security policy of every page: no script from anywhere,
+/// styles from this host only, no framing.
+const PAGE_POLICY: &str = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+/// The headers every page carries: no script from anywhere, styles from
+/// this host only, no framing, no sniffing.
+pub fn security_headers(headers: &mut Vec<(&'static str, String)>) {
+    headers.push(("Content-Security-Policy", PAGE_POLICY.into()));
+    headers.push(("X-Frame-Options", "DENY".into()));
+    headers.push(("X-Content-Type-Options", "nosniff".into()));
+    headers.push(("Referrer-Policy", "same-origin".into()));
+}
+
+/// An HTML answer.
+pub fn html_answer(status: StatusCode, body: String) -> Answer {
+    let mut headers = vec![("Content-Type", "text/html; charset=utf-8".to_string())];
+    security_headers(&mut headers);
+    Answer {
+        status,
+        headers,
+        body: body.into_bytes(),
+        key_id: None,
     }
 }
 
-/// The violations of a refused form, for its fields and its summary.
-#[derive(Default)]
-pub struct Problems {
-    pub list: Vec<Violation>,
-}
-
-impl Problems {
-    /// The problems of a refusal (empty for other errors).
-    pub fn of(error: &Error) -> Problems {
-        Problems {
-            list: error.violations().to_vec(),
+/// A page that shows one of kontor's own PDFs in an `<object>` (a draft's
+/// preview): every page's policy plus `object-src 'self'`, because
+/// `default-src 'none'` forbids every embedded object. Only documents of
+/// this origin may be embedded (kontor's PDFs carry no script); the page
+/// itself still may not be framed, and nothing else changes.
+pub fn embedding_own_pdfs(mut answer: Answer) -> Answer {
+    for (name, value) in &mut answer.headers {
+        if *name == "Content-Security-Policy" {
+            *value = format!("{PAGE_POLICY}; object-src 'self'");
         }
     }
+    answer
+}
 
-    fn of_field(&self, field: &str) -> Vec<&Violation> {
-        self.list
-            .iter()
-            .filter(|v| v.field.as_deref() == Some(field))
-            .collect()
-    }
-
-    /// The summary above a refused form: every problem, whole ones in full.
-    pub fn summary(&self, lang: Lang, label: &dyn Fn(&str) -> String) -> Markup {
-        html! {
-            @if !self.list.is_empty() {
-                div.problem role="alert" {
-                    p { (lang.pick("Nothing was saved. Please correct:", "Es wurde nichts gespeichert. Bitte korrigieren:")) }
-                    ul {
-                        @for v in &self.list {
-                            li {
-                                @match &v.field {
-                                    Some(field) => { (label(field)) ": " (message(lang, v)) }
-                                    None => { (v.message) }
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
+/// A PDF for kontor's own pages (a draft's preview): shown inline, and
+/// embeddable by pages of this origin only (`frame-ancestors 'self'`,
+/// `X-Frame-Options: SAMEORIGIN`), where every other page may not be
+/// framed at all. Like every answer it is `no-store`: never kept by the
+/// browser either.
+pub fn own_pdf(body: Vec<u8>, file_name: &str) -> Answer {
+    Answer {
+        status: StatusCode::OK,
+        headers: vec![
+            ("Content-Type", "application/pdf".to_string()),
+            (
+                "Content-Disposition",
+                format!("inline; filename=\"{file_name}\""),
+            ),
+            ("Content-Security-Policy", "frame-ancestors 'self'".into()),
+            ("X-Frame-Options", "SAMEORIGIN".into()),
+            ("X-Content-Type-Options", "nosniff".into()),
+            ("Referrer-Policy", "same-origin".into()),
+        ],
+        body,
+        key_id: None,
     }
 }
 
-/// A field as a form's list names it: the API's name of the field (or the
-/// console flag's), its labels, its input kind and bounds.
-pub struct FormField {
-    pub name: &'static str,
-    pub en: &'static str,
-    pub de: &'static str,
-    pub max: usize,
-    pub kind: &'static str,
-    pub autocomplete: Option<&'static str>,
-    pub required: bool,
-}
-
-impl FormField {
-    /// The field with its value and hint, and what to fix beside it.
-    pub fn render(
-        &self,
-        lang: Lang,
-        value: &str,
-        hint: Option<String>,
-        problems: &Problems,
-    ) -> Markup {
-        Field {
-            name: self.name,
-            label: lang.pick(self.en, self.de).to_string(),
-            value,
-            required: self.required,
-            max: self.max,
-            kind: self.kind,
-            autocomplete: self.autocomplete,
-            hint,
-        }
-        .render(lang, problems)
+/// A redirect after a form (303: the browser follows with GET).
+pub fn see_other(location: &str) -> Answer {
+    let mut headers = vec![
+        ("Location", location.to_string()),
+        ("Content-Type", "text/html; charset=utf-8".to_string()),
+    ];
+    security_headers(&mut headers);
+    Answer {
+        status: StatusCode::SEE_OTHER,
+        headers,
+        body: Vec::new(),
+        key_id: None,
     }
 }
 
-/// The text fields of a payment, of an invoice or of a bill, as the
-/// console's flags name them (`--amount`, `--on`, `--reference`).
-pub const PAYMENT_FIELDS: &[FormField] = &[
-    FormField {
-        name: "amount",
-        en: "Amount",
-        de: "Betrag",
-        max: 30,
-        kind: "text",
-        autocomplete: None,
-        required: true,
-    },
-    FormField {
-        name: "on",
-        en: "Paid on",
-        de: "Bezahlt am",
-        max: 10,
-        kind: "date",
-        autocomplete: None,
-        required: false,
-    },
-    FormField {
-        name: "reference",
-        en: "Reference",
-        de: "Verwendungszweck",
-        max: 200,
-        kind: "text",
-        autocomplete: None,
-        required: false,
-    },
-];
-
-/// One text field of a form: its label, the value typed (or stored), and
-/// what to fix beside it when the form was refused.
-pub struct Field<'a> {
-    pub name: &'a str,
-    pub label: String,
-    pub value: &'a str,
-    pub required: bool,
-    pub max: usize,
-    pub kind: &'a str,
-    pub autocomplete: Option<&'a str>,
-    pub hint: Option<String>,
-}
-
-impl Field<'_> {
-    pub fn render(&self, lang: Lang, problems: &Problems) -> Markup {
-        let wrong = problems.of_field(self.name);
-        let id = format!("field-{}", self.name);
-        let error_id = format!("{id}-error");
-        let hint_id = format!("{id}-hint");
-        let described = match (self.hint.is_some(), wrong.is_empty()) {
-            (true, false) => Some(format!("{hint_id} {error_id}")),
-            (true, true) => Some(hint_id.clone()),
-            (false, false) => Some(error_id.clone()),
-            (false, true) => None,
-        };
-        html! {
-            div.field.wrong[!wrong.is_empty()] {
-                label for=(id) {
-                    (self.label)
-                    @if self.required { " " span.required aria-hidden="true" { "*" } }
-                }
-                @if let Some(hint) = &self.hint {
-                    span.hint id=(hint_id) { (hint) }
-                }
-                input id=(id) type=(self.kind) name=(self.name) value=(self.value)
-                    maxlength=(self.max) required[self.required]
-                    autocomplete=[self.autocomplete]
-                    aria-invalid=[(!wrong.is_empty()).then_some("true")]
-                    aria-describedby=[described];
-                @if !wrong.is_empty() {
-                    p.error id=(error_id) {
-                        @for v in &wrong { (message(lang, v)) " " }
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// The search form of a list: `action` with the field `search` (its label
-/// `label`, its value `value`, a refusal beside it) and the list's other
-/// parameters kept as hidden fields.
-pub fn search_form(
-    lang: Lang,
-    action: &str,
-    keep: &[(&str, &str)],
-    label: String,
-    value: &str,
-    problems: &Problems,
-) -> Markup {
-    html! {
-        form.search method="get" action=(action) role="search" {
-            @for (name, kept) in keep {
-                input type="hidden" name=(name) value=(kept);
-            }
-            (Field {
-                name: "search",
-                label,
-                value,
-                required: false,
-                max: 200,
-                kind: "search",
-                autocomplete: None,
-                hint: None,
-            }.render(lang, problems))
-            button type="submit" { (lang.pick("Search", "Suchen")) }
-        }
-    }
+/// An amount of money as a person reads it, in the page's language.
+pub fn money(lang: Lang, m: &Money) -> String {
+    locale::amount(lang, m.minor, &m.currency)
 }
 
 /// Whether the session may act, for showing the forms that act.

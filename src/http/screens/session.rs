@@ -2,19 +2,19 @@
 //! in the data file, not only in the browser), switch to another of their
 //! companies or between live and test data, and choose the language.
 
-use super::{see_other, set_cookie, Ctx, SESSION_COOKIE};
+use super::context::Ctx;
+use super::page::see_other;
+use super::visit::{set_cookie, SESSION_COOKIE};
 use crate::access::people;
 use crate::access::sessions;
 use crate::error::{Error, Result};
-use crate::http::pipeline::Answer;
+use crate::http::app::Answer;
 use crate::rules::locale::Lang;
 use crate::store::tenant::Environment;
 
 /// POST /logout
 pub fn logout(ctx: &Ctx) -> Result<Answer> {
-    ctx.app
-        .db
-        .write(|tx| sessions::end(tx, &ctx.session.token_hash))?;
+    ctx.write(|tx| sessions::end(tx, &ctx.session.token_hash))?;
     let mut answer = see_other("/login");
     answer.headers.push((
         "Set-Cookie",
@@ -29,9 +29,7 @@ pub fn switch_company(ctx: &Ctx) -> Result<Answer> {
         .form
         .get("companyId")
         .ok_or_else(|| Error::invalid("companyId", "is missing"))?;
-    ctx.app
-        .db
-        .write(|tx| sessions::switch(tx, ctx.session, company, Environment::Production))?;
+    ctx.write(|tx| sessions::switch(tx, ctx.session, company, Environment::Production))?;
     Ok(see_other("/dashboard"))
 }
 
@@ -39,9 +37,7 @@ pub fn switch_company(ctx: &Ctx) -> Result<Answer> {
 pub fn switch_environment(ctx: &Ctx) -> Result<Answer> {
     let environment = Environment::read(ctx.form.get("environment").unwrap_or(""))?;
     let company = ctx.session.tenant.company_id.clone();
-    ctx.app
-        .db
-        .write(|tx| sessions::switch(tx, ctx.session, &company, environment))?;
+    ctx.write(|tx| sessions::switch(tx, ctx.session, &company, environment))?;
     Ok(see_other("/dashboard"))
 }
 
@@ -54,8 +50,6 @@ pub fn language(ctx: &Ctx) -> Result<Answer> {
                 .ok_or_else(|| Error::invalid("language", "is de, en or browser"))?,
         ),
     };
-    ctx.app
-        .db
-        .write(|tx| people::set_locale(tx, &ctx.session.person.id, locale))?;
+    ctx.write(|tx| people::set_locale(tx, &ctx.session.person.id, locale))?;
     Ok(see_other("/dashboard"))
 }

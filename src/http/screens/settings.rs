@@ -6,23 +6,22 @@
 //! `kontor company workflow` call (`ParticularsChange::check` and
 //! `company::set_particulars`, `company::set_payment_days`,
 //! `company::set_workflow`), so a refusal reads as it does there. Each form
-//! is one act with its audit row; a refused form comes back with what was
+//! is one act, which records its audit row; a refused form comes back with what was
 //! typed and the problem beside the field. The people of the company are
 //! in `users`.
 
 use hyper::StatusCode;
 use maud::html;
 
-use super::page::{csrf, screen_with, Field, Problems, Screen};
-use super::{see_other, Ctx};
+use super::context::Ctx;
+use super::form::{Acted, Form, FormField, Problems};
+use super::page::{csrf, screen_with, see_other, Screen};
 use crate::access::people::Capability;
-use crate::books::audit;
 use crate::books::company::{self, Company, ParticularsChange, ParticularsInput};
-use crate::error::{Error, Result, Violation};
-use crate::http::pipeline::Answer;
+use crate::error::{Error, Result};
+use crate::http::app::Answer;
 use crate::rules::jurisdiction;
 use crate::rules::locale::Lang;
-use crate::rules::text::Patch;
 
 /// The forms of the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,175 +31,127 @@ enum Part {
     Workflow,
 }
 
-/// One text field of the particulars, named as `company set` names its
-/// flag (in camelCase).
-struct Particular {
-    name: &'static str,
-    en: &'static str,
-    de: &'static str,
-    max: usize,
-    kind: &'static str,
-    autocomplete: Option<&'static str>,
-}
+/// The seller's particulars, each named as `company set` names its flag
+/// (in camelCase); a field left empty is cleared. The one refusal of the
+/// whole the books give them is the VAT id's check.
+const PARTICULARS: Form = Form::new(&[
+    FormField::text(
+        "legalName",
+        "Registered name",
+        "Firmierung",
+        company::MAX_LEGAL_NAME,
+    )
+    .autocomplete("organization")
+    .hint(
+        "Only when it differs from the company's name",
+        "Nur wenn sie vom Namen der Firma abweicht",
+    ),
+    FormField::text(
+        "street",
+        "Street and number",
+        "Straße und Hausnummer",
+        company::MAX_STREET,
+    )
+    .autocomplete("street-address"),
+    FormField::text(
+        "postalCode",
+        "Postal code",
+        "Postleitzahl",
+        company::MAX_POSTAL_CODE,
+    )
+    .autocomplete("postal-code"),
+    FormField::text("city", "City", "Ort", company::MAX_CITY).autocomplete("address-level2"),
+    FormField::text("vatId", "VAT ID", "USt-IdNr.", company::MAX_VAT_ID),
+    FormField::text(
+        "taxNumber",
+        "Tax number",
+        "Steuernummer",
+        company::MAX_TAX_NUMBER,
+    ),
+    FormField::text(
+        "registration",
+        "Register entry",
+        "Registereintrag",
+        company::MAX_REGISTRATION,
+    )
+    .hint(
+        "Such as HRB 12345, Amtsgericht Hamburg",
+        "Etwa HRB 12345, Amtsgericht Hamburg",
+    ),
+    FormField::text(
+        "managingDirectors",
+        "Managing directors",
+        "Geschäftsführung",
+        company::MAX_MANAGING_DIRECTORS,
+    ),
+    FormField::text(
+        "contactName",
+        "Contact person",
+        "Ansprechpartner",
+        company::MAX_CONTACT_NAME,
+    )
+    .autocomplete("name"),
+    FormField::text(
+        "contactPhone",
+        "Contact telephone",
+        "Telefon",
+        company::MAX_CONTACT_PHONE,
+    )
+    .kind("tel")
+    .autocomplete("tel"),
+    FormField::text(
+        "contactEmail",
+        "Contact e-mail address",
+        "E-Mail-Adresse",
+        company::MAX_CONTACT_EMAIL,
+    )
+    .kind("email")
+    .autocomplete("email"),
+    // Scheme and identifier, as the EAS code list reads them.
+    FormField::text(
+        "electronicAddress",
+        "Electronic address",
+        "Elektronische Adresse",
+        120,
+    )
+    .hint(
+        "Scheme and identifier, such as 9930:DE123456789 or EM:invoices@example.com",
+        "Schema und Kennung, etwa 9930:DE123456789 oder EM:rechnung@example.com",
+    ),
+    // Up to 34 characters, in groups of four.
+    FormField::text("iban", "IBAN", "IBAN", 50)
+        .hint("Spaces are allowed", "Leerzeichen sind erlaubt"),
+    // 8 or 11 characters.
+    FormField::text("bic", "BIC", "BIC", 11),
+    FormField::text(
+        "accountHolder",
+        "Account holder",
+        "Kontoinhaber",
+        company::MAX_ACCOUNT_HOLDER,
+    ),
+])
+.naming(&[(
+    "smallBusiness",
+    "Small business (§19 UStG)",
+    "Kleinunternehmer (§19 UStG)",
+)])
+.whole_at("vatId");
 
-const PARTICULARS: &[Particular] = &[
-    Particular {
-        name: "legalName",
-        en: "Registered name",
-        de: "Firmierung",
-        max: 200,
-        kind: "text",
-        autocomplete: Some("organization"),
-    },
-    Particular {
-        name: "street",
-        en: "Street and number",
-        de: "Straße und Hausnummer",
-        max: 200,
-        kind: "text",
-        autocomplete: Some("street-address"),
-    },
-    Particular {
-        name: "postalCode",
-        en: "Postal code",
-        de: "Postleitzahl",
-        max: 20,
-        kind: "text",
-        autocomplete: Some("postal-code"),
-    },
-    Particular {
-        name: "city",
-        en: "City",
-        de: "Ort",
-        max: 100,
-        kind: "text",
-        autocomplete: Some("address-level2"),
-    },
-    Particular {
-        name: "vatId",
-        en: "VAT ID",
-        de: "USt-IdNr.",
-        max: 30,
-        kind: "text",
-        autocomplete: None,
-    },
-    Particular {
-        name: "taxNumber",
-        en: "Tax number",
-        de: "Steuernummer",
-        max: 30,
-        kind: "text",
-        autocomplete: None,
-    },
-    Particular {
-        name: "registration",
-        en: "Register entry",
-        de: "Registereintrag",
-        max: 200,
-        kind: "text",
-        autocomplete: None,
-    },
-    Particular {
-        name: "managingDirectors",
-        en: "Managing directors",
-        de: "Geschäftsführung",
-        max: 500,
-        kind: "text",
-        autocomplete: None,
-    },
-    Particular {
-        name: "contactName",
-        en: "Contact person",
-        de: "Ansprechpartner",
-        max: 200,
-        kind: "text",
-        autocomplete: Some("name"),
-    },
-    Particular {
-        name: "contactPhone",
-        en: "Contact telephone",
-        de: "Telefon",
-        max: 50,
-        kind: "tel",
-        autocomplete: Some("tel"),
-    },
-    Particular {
-        name: "contactEmail",
-        en: "Contact e-mail address",
-        de: "E-Mail-Adresse",
-        max: 254,
-        kind: "email",
-        autocomplete: Some("email"),
-    },
-    Particular {
-        name: "electronicAddress",
-        en: "Electronic address",
-        de: "Elektronische Adresse",
-        max: 120,
-        kind: "text",
-        autocomplete: None,
-    },
-    Particular {
-        name: "iban",
-        en: "IBAN",
-        de: "IBAN",
-        max: 50,
-        kind: "text",
-        autocomplete: None,
-    },
-    Particular {
-        name: "bic",
-        en: "BIC",
-        de: "BIC",
-        max: 11,
-        kind: "text",
-        autocomplete: None,
-    },
-    Particular {
-        name: "accountHolder",
-        en: "Account holder",
-        de: "Kontoinhaber",
-        max: 70,
-        kind: "text",
-        autocomplete: None,
-    },
-];
+/// The default payment days (up to 365; its hint names the country's).
+const PAYMENT_DAYS_FIELD: FormField =
+    FormField::text("paymentDays", "Payment days", "Zahlungsziel in Tagen", 3);
+const PAYMENT_DAYS: Form = Form::new(&[PAYMENT_DAYS_FIELD]);
+
+/// The workflow's stage keys, in order (up to 30 of up to 40 characters).
+const WORKFLOW: Form = Form::new(&[FormField::text("stages", "Stages", "Stufen", 1300)
+    .required()
+    .hint(
+        "The stage keys in order, separated by spaces: upper-case letters, digits and _. New jobs start in the first. Add, rename, reorder or drop one here; a job in a stage no longer listed keeps it until moved.",
+        "Die Stufen-Schlüssel in ihrer Reihenfolge, durch Leerzeichen getrennt: Großbuchstaben, Ziffern und _. Neue Vorgänge beginnen in der ersten. Hier hinzufügen, umbenennen, umordnen oder streichen; ein Vorgang in einer nicht mehr genannten Stufe behält sie, bis er verschoben wird.",
+    )]);
 
 fn title(lang: Lang) -> &'static str {
     lang.pick("Settings", "Einstellungen")
-}
-
-fn label(lang: Lang, field: &str) -> String {
-    match field {
-        "smallBusiness" => lang.pick("Small business (§19 UStG)", "Kleinunternehmer (§19 UStG)"),
-        "paymentDays" => lang.pick("Payment days", "Zahlungsziel in Tagen"),
-        "stages" => lang.pick("Stages", "Stufen"),
-        other => PARTICULARS
-            .iter()
-            .find(|p| p.name == other)
-            .map_or(other, |p| lang.pick(p.en, p.de)),
-    }
-    .to_string()
-}
-
-fn hint(lang: Lang, field: &str) -> Option<String> {
-    match field {
-        "legalName" => Some(lang.pick(
-            "Only when it differs from the company's name",
-            "Nur wenn sie vom Namen der Firma abweicht",
-        )),
-        "registration" => Some(lang.pick(
-            "Such as HRB 12345, Amtsgericht Hamburg",
-            "Etwa HRB 12345, Amtsgericht Hamburg",
-        )),
-        "electronicAddress" => Some(lang.pick(
-            "Scheme and identifier, such as 9930:DE123456789 or EM:invoices@example.com",
-            "Schema und Kennung, etwa 9930:DE123456789 oder EM:rechnung@example.com",
-        )),
-        "iban" => Some(lang.pick("Spaces are allowed", "Leerzeichen sind erlaubt")),
-        _ => None,
-    }
-    .map(str::to_string)
 }
 
 /// The stored value of a field, as the form shows it.
@@ -238,13 +189,13 @@ fn stored(c: &Company, field: &str) -> String {
 }
 
 /// A refused form: which, and its problems.
-struct Refusal<'a> {
+struct Refused<'a> {
     part: Part,
     problems: &'a Problems,
 }
 
 /// The settings page; a refused form shows what was typed and its problems.
-fn page(ctx: &Ctx, status: StatusCode, refusal: Option<Refusal>) -> Result<Answer> {
+fn page(ctx: &Ctx, status: StatusCode, refusal: Option<Refused>) -> Result<Answer> {
     let lang = ctx.lang;
     let company = company::get(ctx.conn, &ctx.session.tenant.company_id)?;
     let owner = ctx.may(Capability::ManageSettings);
@@ -297,28 +248,16 @@ fn page(ctx: &Ctx, status: StatusCode, refusal: Option<Refusal>) -> Result<Answe
         section aria-labelledby="particulars-heading" {
             h2 #particulars-heading { (lang.pick("Particulars on invoices", "Angaben auf Rechnungen")) }
             @if owner {
-                (problems(Part::Particulars).summary(lang, &|f| label(lang, f)))
+                (PARTICULARS.summary(lang, problems(Part::Particulars)))
                 form.stack method="post" action="/settings/company" novalidate {
                     (csrf(ctx))
                     p.legend { (lang.pick(
                         "A field left empty is cleared.",
                         "Ein leer gelassenes Feld wird gelöscht.",
                     )) }
-                    @for p in PARTICULARS {
-                        @let shown = value(Part::Particulars, p.name);
-                        (Field {
-                            name: p.name,
-                            label: lang.pick(p.en, p.de).to_string(),
-                            value: &shown,
-                            required: false,
-                            max: p.max,
-                            kind: p.kind,
-                            autocomplete: p.autocomplete,
-                            hint: hint(lang, p.name),
-                        }.render(lang, problems(Part::Particulars)))
-                    }
+                    (PARTICULARS.fields(lang, &|f| value(Part::Particulars, f), problems(Part::Particulars)))
                     fieldset.choices {
-                        legend { (label(lang, "smallBusiness")) }
+                        legend { (PARTICULARS.label(lang, "smallBusiness")) }
                         input type="hidden" name="smallBusiness" value="no";
                         div {
                             input #field-smallBusiness type="checkbox" name="smallBusiness" value="yes" checked[small_business];
@@ -332,11 +271,11 @@ fn page(ctx: &Ctx, status: StatusCode, refusal: Option<Refusal>) -> Result<Answe
                 }
             } @else {
                 dl.particulars {
-                    @for p in PARTICULARS {
+                    @for p in PARTICULARS.text_fields() {
                         div { dt { (lang.pick(p.en, p.de)) } dd { (stored(&company, p.name)) } }
                     }
                     div {
-                        dt { (label(lang, "smallBusiness")) }
+                        dt { (PARTICULARS.label(lang, "smallBusiness")) }
                         dd { (if company.particulars.small_business { lang.pick("yes", "ja") } else { lang.pick("no", "nein") }) }
                     }
                 }
@@ -345,23 +284,13 @@ fn page(ctx: &Ctx, status: StatusCode, refusal: Option<Refusal>) -> Result<Answe
         section aria-labelledby="terms-heading" {
             h2 #terms-heading { (lang.pick("Payment days", "Zahlungsziel")) }
             @if owner {
-                (problems(Part::PaymentDays).summary(lang, &|f| label(lang, f)))
+                (PAYMENT_DAYS.summary(lang, problems(Part::PaymentDays)))
                 form.stack method="post" action="/settings/payment-days" novalidate {
                     (csrf(ctx))
-                    @let shown = value(Part::PaymentDays, "paymentDays");
-                    (Field {
-                        name: "paymentDays",
-                        label: label(lang, "paymentDays"),
-                        value: &shown,
-                        required: false,
-                        max: 3,
-                        kind: "text",
-                        autocomplete: None,
-                        hint: Some(match lang {
-                            Lang::En => format!("0 to 365, for customers without agreed days of their own; empty: the country's {country_days}"),
-                            Lang::De => format!("0 bis 365, für Kunden ohne eigenes vereinbartes Ziel; leer: das des Landes, {country_days}"),
-                        }),
-                    }.render(lang, problems(Part::PaymentDays)))
+                    (PAYMENT_DAYS_FIELD.render_hinted(lang, &value(Part::PaymentDays, "paymentDays"), Some(match lang {
+                        Lang::En => format!("0 to 365, for customers without agreed days of their own; empty: the country's {country_days}"),
+                        Lang::De => format!("0 bis 365, für Kunden ohne eigenes vereinbartes Ziel; leer: das des Landes, {country_days}"),
+                    }), problems(Part::PaymentDays)))
                     button type="submit" { (lang.pick("Save payment days", "Zahlungsziel speichern")) }
                 }
             } @else {
@@ -381,23 +310,10 @@ fn page(ctx: &Ctx, status: StatusCode, refusal: Option<Refusal>) -> Result<Answe
                 }
             }
             @if owner {
-                (problems(Part::Workflow).summary(lang, &|f| label(lang, f)))
+                (WORKFLOW.summary(lang, problems(Part::Workflow)))
                 form.stack method="post" action="/settings/workflow" novalidate {
                     (csrf(ctx))
-                    @let shown = value(Part::Workflow, "stages");
-                    (Field {
-                        name: "stages",
-                        label: label(lang, "stages"),
-                        value: &shown,
-                        required: true,
-                        max: 1300,
-                        kind: "text",
-                        autocomplete: None,
-                        hint: Some(lang.pick(
-                            "The stage keys in order, separated by spaces: upper-case letters, digits and _. New jobs start in the first. Add, rename, reorder or drop one here; a job in a stage no longer listed keeps it until moved.",
-                            "Die Stufen-Schlüssel in ihrer Reihenfolge, durch Leerzeichen getrennt: Großbuchstaben, Ziffern und _. Neue Vorgänge beginnen in der ersten. Hier hinzufügen, umbenennen, umordnen oder streichen; ein Vorgang in einer nicht mehr genannten Stufe behält sie, bis er verschoben wird.",
-                        ).to_string()),
-                    }.render(lang, problems(Part::Workflow)))
+                    (WORKFLOW.fields(lang, &|f| value(Part::Workflow, f), problems(Part::Workflow)))
                     button type="submit" { (lang.pick("Save workflow", "Arbeitsablauf speichern")) }
                 }
             }
@@ -417,22 +333,19 @@ pub fn show(ctx: &Ctx) -> Result<Answer> {
     page(ctx, StatusCode::OK, None)
 }
 
-/// Answers a refused form with the page, what was typed and the problems;
-/// another error passes on.
-fn refused(ctx: &Ctx, part: Part, e: Error) -> Result<Answer> {
-    match e {
-        Error::Invalid(_) | Error::Refused(_) => {
-            let problems = Problems::of(&e);
-            page(
-                ctx,
-                e.status(),
-                Some(Refusal {
-                    part,
-                    problems: &problems,
-                }),
-            )
-        }
-        other => Err(other),
+/// Answers an act of one form of the page: the page again with what was
+/// typed and the problems, or on to the page saying what is `saved`.
+fn answer(ctx: &Ctx, part: Part, saved: &str, acted: Acted<()>) -> Result<Answer> {
+    match acted {
+        Acted::Done(()) => Ok(see_other(&format!("/settings?saved={saved}"))),
+        Acted::Refused(r) => page(
+            ctx,
+            r.status,
+            Some(Refused {
+                part,
+                problems: &r.problems,
+            }),
+        ),
     }
 }
 
@@ -442,28 +355,23 @@ pub fn set_particulars(ctx: &Ctx) -> Result<Answer> {
     ctx.must(Capability::ManageSettings)?;
     let tenant = &ctx.session.tenant;
     let company = company::get(ctx.conn, &tenant.company_id)?;
-    let patch = |name: &str| match ctx.form.sent(name).map(str::trim) {
-        None => Patch::Absent,
-        Some("") => Patch::Null,
-        Some(text) => Patch::Value(text.to_string()),
-    };
     let small = ctx.form.all("smallBusiness");
     let input = ParticularsInput {
-        legal_name: patch("legalName"),
-        street: patch("street"),
-        postal_code: patch("postalCode"),
-        city: patch("city"),
-        vat_id: patch("vatId"),
-        tax_number: patch("taxNumber"),
-        registration: patch("registration"),
-        contact_name: patch("contactName"),
-        contact_phone: patch("contactPhone"),
-        contact_email: patch("contactEmail"),
-        electronic_address: patch("electronicAddress"),
-        iban: patch("iban"),
-        bic: patch("bic"),
-        account_holder: patch("accountHolder"),
-        managing_directors: patch("managingDirectors"),
+        legal_name: ctx.patch("legalName"),
+        street: ctx.patch("street"),
+        postal_code: ctx.patch("postalCode"),
+        city: ctx.patch("city"),
+        vat_id: ctx.patch("vatId"),
+        tax_number: ctx.patch("taxNumber"),
+        registration: ctx.patch("registration"),
+        contact_name: ctx.patch("contactName"),
+        contact_phone: ctx.patch("contactPhone"),
+        contact_email: ctx.patch("contactEmail"),
+        electronic_address: ctx.patch("electronicAddress"),
+        iban: ctx.patch("iban"),
+        bic: ctx.patch("bic"),
+        account_holder: ctx.patch("accountHolder"),
+        managing_directors: ctx.patch("managingDirectors"),
         small_business: if small.contains(&"yes") {
             Some(true)
         } else if small.contains(&"no") {
@@ -472,42 +380,11 @@ pub fn set_particulars(ctx: &Ctx) -> Result<Answer> {
             None
         },
     };
-    let saved = ParticularsChange::check(input, &company.country)
-        // The one whole-sentence refusal of the particulars is the VAT id's check.
-        .map_err(|e| at_field(e, "vatId"))
-        .and_then(|change| {
-            ctx.app.db.write(|tx| {
-                company::set_particulars(tx, &tenant.company_id, change)?;
-                audit::record(
-                    tx,
-                    tenant,
-                    &ctx.actor(),
-                    "company.changed",
-                    &tenant.company_id,
-                )
-            })
-        });
-    match saved {
-        Ok(()) => Ok(see_other("/settings?saved=particulars")),
-        Err(e) => refused(ctx, Part::Particulars, e),
-    }
-}
-
-/// A refusal's whole sentences placed beside `field`.
-fn at_field(e: Error, field: &str) -> Error {
-    let place = |v: Vec<Violation>| {
-        v.into_iter()
-            .map(|v| match v.field {
-                None => Violation::at(field, v.message),
-                Some(_) => v,
-            })
-            .collect()
-    };
-    match e {
-        Error::Invalid(v) => Error::Invalid(place(v)),
-        Error::Refused(v) => Error::Refused(place(v)),
-        other => other,
-    }
+    let checked = ParticularsChange::check(input, &company.country);
+    let saved = PARTICULARS.act(ctx, checked, |tx, change| {
+        company::set_particulars(tx, tenant, &ctx.actor(), change).map(|_| ())
+    })?;
+    answer(ctx, Part::Particulars, "particulars", saved)
 }
 
 /// POST /settings/payment-days `{paymentDays}`: the default payment days
@@ -522,22 +399,10 @@ pub fn set_payment_days(ctx: &Ctx) -> Result<Answer> {
             .map(Some)
             .map_err(|_| Error::invalid("paymentDays", "is a whole number of days")),
     };
-    let saved = days.and_then(|days| {
-        ctx.app.db.write(|tx| {
-            company::set_payment_days(tx, &tenant.company_id, days)?;
-            audit::record(
-                tx,
-                tenant,
-                &ctx.actor(),
-                "company.payment_days_changed",
-                &tenant.company_id,
-            )
-        })
-    });
-    match saved {
-        Ok(()) => Ok(see_other("/settings?saved=paymentDays")),
-        Err(e) => refused(ctx, Part::PaymentDays, e),
-    }
+    let saved = PAYMENT_DAYS.act(ctx, days, |tx, days| {
+        company::set_payment_days(tx, tenant, &ctx.actor(), days).map(|_| ())
+    })?;
+    answer(ctx, Part::PaymentDays, "paymentDays", saved)
 }
 
 /// POST /settings/workflow `{stages}`: the stage keys in order, separated
@@ -553,18 +418,8 @@ pub fn set_workflow(ctx: &Ctx) -> Result<Answer> {
         .filter(|s| !s.is_empty())
         .map(str::to_string)
         .collect();
-    let saved = ctx.app.db.write(|tx| {
-        company::set_workflow(tx, &tenant.company_id, &stages)?;
-        audit::record(
-            tx,
-            tenant,
-            &ctx.actor(),
-            "company.workflow_changed",
-            &tenant.company_id,
-        )
-    });
-    match saved {
-        Ok(()) => Ok(see_other("/settings?saved=workflow")),
-        Err(e) => refused(ctx, Part::Workflow, e),
-    }
+    let saved = WORKFLOW.act(ctx, Ok(stages), |tx, stages| {
+        company::set_workflow(tx, tenant, &ctx.actor(), &stages).map(|_| ())
+    })?;
+    answer(ctx, Part::Workflow, "workflow", saved)
 }

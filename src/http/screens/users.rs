@@ -8,32 +8,46 @@
 //! enabled owner; a reset reaches only a person of this company alone), the
 //! same the console's `user role`, `user disable --company` and `user
 //! reset` follow. Only the company's own people are found here. Every act
-//! records the person in the audit.
+//! records the person in the audit, in the books being viewed.
 
 use hyper::StatusCode;
 use maud::{html, Markup};
 
-use super::page::{csrf, pager, screen, screen_with, Field, Problems, Screen};
-use super::{link_path, see_other, Ctx};
+use super::context::Ctx;
+use super::form::{Acted, Form, FormField, Problems};
+use super::history;
+use super::links::link_path;
+use super::page::{csrf, pager, role_label, screen, screen_with, see_other, Screen};
 use crate::access::links::{self, InvitationInput, LinkKind, Made, NewInvitation};
 use crate::access::people::{self, Capability, Member, Role};
 use crate::books::audit;
-use crate::error::{Error, Result};
-use crate::http::pipeline::Answer;
+use crate::error::Result;
+use crate::http::app::Answer;
 use crate::rules::locale::Lang;
-use crate::store::page::Paging;
+
+/// The invitation: the person's e-mail address, name and role.
+const INVITATION: Form = Form::new(&[
+    FormField::text(
+        "email",
+        "E-mail address",
+        "E-Mail-Adresse",
+        people::MAX_EMAIL,
+    )
+    .required()
+    .kind("email")
+    .autocomplete("off"),
+    FormField::text("name", "Name", "Name", links::MAX_NAME)
+        .required()
+        .autocomplete("off"),
+])
+.naming(&[("role", "Role", "Rolle")]);
+
+/// An act on a person (a role, disabling, a reset link): a refusal, also
+/// of the person's state, is said in a sentence on their page.
+const PERSON: Form = Form::new(&[]).wrong_state_above();
 
 fn title(lang: Lang) -> &'static str {
     lang.pick("People", "Personen")
-}
-
-/// A role as the screens name it.
-pub fn role_label(lang: Lang, role: Role) -> &'static str {
-    match role {
-        Role::Owner => lang.pick("owner", "Inhaber"),
-        Role::Accountant => lang.pick("accountant", "Buchhaltung"),
-        Role::Viewer => lang.pick("viewer", "nur lesen"),
-    }
 }
 
 fn state_label(lang: Lang, m: &Member) -> &'static str {
@@ -44,26 +58,13 @@ fn state_label(lang: Lang, m: &Member) -> &'static str {
     }
 }
 
-fn label(lang: Lang, field: &str) -> String {
-    match field {
-        "email" => lang.pick("E-mail address", "E-Mail-Adresse"),
-        "name" => "Name",
-        "role" => lang.pick("Role", "Rolle"),
-        other => other,
-    }
-    .to_string()
-}
-
 /// The choice of a role, `chosen` selected.
 fn role_select(lang: Lang, id: &str, chosen: &str, problems: &Problems) -> Markup {
-    let wrong = problems
-        .list
-        .iter()
-        .any(|v| v.field.as_deref() == Some("role"));
+    let wrong = problems.at("role");
     let error_id = format!("{id}-error");
     html! {
         div.field.wrong[wrong] {
-            label for=(id) { (label(lang, "role")) }
+            label for=(id) { (INVITATION.label(lang, "role")) }
             select id=(id) name="role" aria-invalid=[wrong.then_some("true")]
                 aria-describedby=[wrong.then_some(error_id.as_str())] {
                 @for role in Role::ALL.iter().copied() {
@@ -101,8 +102,7 @@ const EMPTY: Typed<'static> = Typed {
 fn overview(ctx: &Ctx, status: StatusCode, typed: &Typed, problems: &Problems) -> Result<Answer> {
     let lang = ctx.lang;
     let company_id = &ctx.session.tenant.company_id;
-    let paging = ctx.query.paging().unwrap_or(Paging { page: 0, size: 25 });
-    let people = people::page(ctx.conn, company_id, paging)?;
+    let people = people::page(ctx.conn, company_id, ctx.paging())?;
     let pending = links::pending(ctx.conn, company_id, jiff::Timestamp::now())?;
     let notice = match ctx.query.get("done") {
         Some("disabled") => Some(lang.pick(
@@ -123,8 +123,8 @@ fn overview(ctx: &Ctx, status: StatusCode, typed: &Typed, problems: &Problems) -
                 thead {
                     tr {
                         th scope="col" { "Name" }
-                        th scope="col" { (label(lang, "email")) }
-                        th scope="col" { (label(lang, "role")) }
+                        th scope="col" { (INVITATION.label(lang, "email")) }
+                        th scope="col" { (INVITATION.label(lang, "role")) }
                         th scope="col" { (lang.pick("State", "Stand")) }
                     }
                 }
@@ -151,8 +151,8 @@ fn overview(ctx: &Ctx, status: StatusCode, typed: &Typed, problems: &Problems) -
                     thead {
                         tr {
                             th scope="col" { "Name" }
-                            th scope="col" { (label(lang, "email")) }
-                            th scope="col" { (label(lang, "role")) }
+                            th scope="col" { (INVITATION.label(lang, "email")) }
+                            th scope="col" { (INVITATION.label(lang, "role")) }
                             th scope="col" { (lang.pick("Valid until", "Gültig bis")) }
                         }
                     }
@@ -175,29 +175,13 @@ fn overview(ctx: &Ctx, status: StatusCode, typed: &Typed, problems: &Problems) -
                 "kontor makes a link valid for 24 hours and shows it to you once; give it to the person. It works once.",
                 "kontor erstellt einen 24 Stunden gültigen Link und zeigt ihn Ihnen einmal; geben Sie ihn der Person. Er funktioniert einmal.",
             )) }
-            (problems.summary(lang, &|f| label(lang, f)))
+            (INVITATION.summary(lang, problems))
             form.stack method="post" action="/settings/users/invite" novalidate {
                 (csrf(ctx))
-                (Field {
-                    name: "email",
-                    label: label(lang, "email"),
-                    value: typed.email,
-                    required: true,
-                    max: 254,
-                    kind: "email",
-                    autocomplete: Some("off"),
-                    hint: None,
-                }.render(lang, problems))
-                (Field {
-                    name: "name",
-                    label: label(lang, "name"),
-                    value: typed.name,
-                    required: true,
-                    max: 200,
-                    kind: "text",
-                    autocomplete: Some("off"),
-                    hint: None,
-                }.render(lang, problems))
+                (INVITATION.fields(lang, &|f| match f {
+                    "email" => typed.email.to_string(),
+                    _ => typed.name.to_string(),
+                }, problems))
                 (role_select(lang, "field-role", typed.role, problems))
                 button type="submit" { (lang.pick("Invite", "Einladen")) }
             }
@@ -278,41 +262,30 @@ pub fn invite(ctx: &Ctx) -> Result<Answer> {
     ctx.must(Capability::ManageUsers)?;
     let lang = ctx.lang;
     let tenant = &ctx.session.tenant;
-    let made = NewInvitation::check(InvitationInput {
+    let checked = NewInvitation::check(InvitationInput {
         email: ctx.form.get("email").map(str::to_string),
         name: ctx.form.get("name").map(str::to_string),
         role: ctx.form.get("role").map(str::to_string),
-    })
-    .and_then(|new| {
-        ctx.app.db.write(|tx| {
-            let made = links::invite(
-                tx,
-                &tenant.company_id,
-                &new,
-                &ctx.actor(),
-                jiff::Timestamp::now(),
-            )?;
-            audit::record(tx, tenant, &ctx.actor(), "user.invited", &made.email)?;
-            Ok(made)
-        })
     });
+    let made = INVITATION.act(ctx, checked, |tx, new| {
+        links::invite(tx, tenant, &ctx.actor(), &new, jiff::Timestamp::now())
+    })?;
     match made {
-        Ok(made) => {
+        Acted::Done(made) => {
             let sentence = match lang {
                 Lang::En => format!("{} is invited.", made.email),
                 Lang::De => format!("{} ist eingeladen.", made.email),
             };
             Ok(shown_link(ctx, &made, sentence, "/settings/users"))
         }
-        Err(e @ (Error::Invalid(_) | Error::Refused(_))) => {
+        Acted::Refused(r) => {
             let typed = Typed {
                 email: ctx.form.sent("email").unwrap_or(""),
                 name: ctx.form.sent("name").unwrap_or(""),
                 role: ctx.form.get("role").unwrap_or(""),
             };
-            overview(ctx, e.status(), &typed, &Problems::of(&e))
+            overview(ctx, r.status, &typed, &r.problems)
         }
-        Err(e) => Err(e),
     }
 }
 
@@ -325,7 +298,7 @@ fn person_page(
 ) -> Result<Answer> {
     let lang = ctx.lang;
     let history = audit::history(ctx.conn, &ctx.session.tenant, &member.id)?;
-    let history_section = super::history::section(ctx, &history)?;
+    let history_section = history::section(ctx, &history)?;
     let notice = match ctx.query.get("done") {
         Some("role") => Some(lang.pick("The role is changed.", "Die Rolle ist geändert.")),
         Some("enabled") => Some(lang.pick(
@@ -342,8 +315,8 @@ fn person_page(
             p.notice role="status" { (notice) }
         }
         dl.particulars {
-            div { dt { (label(lang, "email")) } dd { (member.email) } }
-            div { dt { (label(lang, "role")) } dd { (role_label(lang, member.role)) } }
+            div { dt { (INVITATION.label(lang, "email")) } dd { (member.email) } }
+            div { dt { (INVITATION.label(lang, "role")) } dd { (role_label(lang, member.role)) } }
             div { dt { (lang.pick("State", "Stand")) } dd { (state_label(lang, member)) } }
         }
         section aria-labelledby="role-heading" {
@@ -399,14 +372,20 @@ pub fn show(ctx: &Ctx, id: &str) -> Result<Answer> {
     person_page(ctx, &member, StatusCode::OK, None)
 }
 
-/// Answers a refused act on a person with their page and the sentence.
-fn refused_on(ctx: &Ctx, id: &str, e: Error) -> Result<Answer> {
-    match e {
-        Error::Invalid(_) | Error::Refused(_) | Error::WrongState(_) => {
+/// Answers an act on a person: on to `done`, or their page again with
+/// the refusal in a sentence.
+fn answer<T>(
+    ctx: &Ctx,
+    id: &str,
+    acted: Acted<T>,
+    done: impl FnOnce(T) -> Answer,
+) -> Result<Answer> {
+    match acted {
+        Acted::Done(made) => Ok(done(made)),
+        Acted::Refused(r) => {
             let member = people::member(ctx.conn, &ctx.session.tenant.company_id, id)?;
-            person_page(ctx, &member, e.status(), Some(e.sentence()))
+            person_page(ctx, &member, r.status, Some(r.sentence()))
         }
-        other => Err(other),
     }
 }
 
@@ -414,40 +393,32 @@ fn refused_on(ctx: &Ctx, id: &str, e: Error) -> Result<Answer> {
 pub fn set_role(ctx: &Ctx, id: &str) -> Result<Answer> {
     ctx.must(Capability::ManageUsers)?;
     let tenant = &ctx.session.tenant;
-    let changed = Role::read(ctx.form.get("role").unwrap_or("")).and_then(|role| {
-        ctx.app.db.write(|tx| {
-            people::set_role(tx, &tenant.company_id, id, role)?;
-            audit::record(tx, tenant, &ctx.actor(), "user.role_changed", id)
-        })
-    });
-    match changed {
-        Ok(()) => Ok(see_other(&format!("/settings/users/{id}?done=role"))),
-        Err(e) => refused_on(ctx, id, e),
-    }
+    let role = Role::read(ctx.form.get("role").unwrap_or(""));
+    let changed = PERSON.act(ctx, role, |tx, role| {
+        people::set_role(tx, tenant, &ctx.actor(), id, role).map(|_| ())
+    })?;
+    answer(ctx, id, changed, |()| {
+        see_other(&format!("/settings/users/{id}?done=role"))
+    })
 }
 
 /// POST /settings/users/{id}/disable
 pub fn disable(ctx: &Ctx, id: &str) -> Result<Answer> {
     ctx.must(Capability::ManageUsers)?;
     let tenant = &ctx.session.tenant;
-    let disabled = ctx.app.db.write(|tx| {
-        people::disable_in(tx, &tenant.company_id, id)?;
-        audit::record(tx, tenant, &ctx.actor(), "user.disabled", id)
-    });
-    match disabled {
-        Ok(()) => Ok(see_other("/settings/users?done=disabled")),
-        Err(e) => refused_on(ctx, id, e),
-    }
+    let disabled = PERSON.act(ctx, Ok(()), |tx, ()| {
+        people::disable_in(tx, tenant, &ctx.actor(), id).map(|_| ())
+    })?;
+    answer(ctx, id, disabled, |()| {
+        see_other("/settings/users?done=disabled")
+    })
 }
 
 /// POST /settings/users/{id}/enable
 pub fn enable(ctx: &Ctx, id: &str) -> Result<Answer> {
     ctx.must(Capability::ManageUsers)?;
     let tenant = &ctx.session.tenant;
-    ctx.app.db.write(|tx| {
-        people::enable_in(tx, &tenant.company_id, id)?;
-        audit::record(tx, tenant, &ctx.actor(), "user.enabled", id)
-    })?;
+    ctx.write(|tx| people::enable_in(tx, tenant, &ctx.actor(), id))?;
     Ok(see_other(&format!("/settings/users/{id}?done=enabled")))
 }
 
@@ -456,30 +427,14 @@ pub fn reset(ctx: &Ctx, id: &str) -> Result<Answer> {
     ctx.must(Capability::ManageUsers)?;
     let lang = ctx.lang;
     let tenant = &ctx.session.tenant;
-    let made = ctx.app.db.write(|tx| {
-        let made = links::reset(
-            tx,
-            &tenant.company_id,
-            id,
-            &ctx.actor(),
-            jiff::Timestamp::now(),
-        )?;
-        audit::record(tx, tenant, &ctx.actor(), "user.reset_link_made", id)?;
-        Ok(made)
-    });
-    match made {
-        Ok(made) => {
-            let sentence = match lang {
-                Lang::En => format!("A reset link for {} is made.", made.email),
-                Lang::De => format!("Ein Link zum Zurücksetzen für {} ist erstellt.", made.email),
-            };
-            Ok(shown_link(
-                ctx,
-                &made,
-                sentence,
-                &format!("/settings/users/{id}"),
-            ))
-        }
-        Err(e) => refused_on(ctx, id, e),
-    }
+    let made = PERSON.act(ctx, Ok(()), |tx, ()| {
+        links::reset(tx, tenant, &ctx.actor(), id, jiff::Timestamp::now())
+    })?;
+    answer(ctx, id, made, |made| {
+        let sentence = match lang {
+            Lang::En => format!("A reset link for {} is made.", made.email),
+            Lang::De => format!("Ein Link zum Zurücksetzen für {} ist erstellt.", made.email),
+        };
+        shown_link(ctx, &made, sentence, &format!("/settings/users/{id}"))
+    })
 }

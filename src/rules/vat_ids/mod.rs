@@ -333,7 +333,7 @@ fn rule_of_country(country: &str) -> Option<&'static Rule> {
 
 /// What a VAT id is, judged by its own prefix.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Verdict {
+pub enum Judged {
     /// The id passes its state's format and check digits; its compact form.
     Valid(String),
     /// The id fails its state's rule (or has GR for EL): its compact form
@@ -413,7 +413,7 @@ fn compact_under(rule: &Rule, upper: &str) -> String {
 /// digits; Invalid with a sentence (e.g. "The VAT id DE136695975 fails the
 /// German check digit.") when not, or when it starts GR (Greek ids start
 /// EL); Unchecked when its first two characters are no prefix known here.
-pub fn judge(text: &str) -> Verdict {
+pub fn judge(text: &str) -> Judged {
     let upper = upper_trimmed(text);
     let prefix = prefix_of(&upper);
     let Some(rule) = rule_of_prefix(&prefix) else {
@@ -421,13 +421,13 @@ pub fn judge(text: &str) -> Verdict {
         if prefix == "GR" {
             let sentence =
                 format!("The VAT id {compact} starts with GR, but Greek VAT ids start with EL.");
-            return Verdict::Invalid { compact, sentence };
+            return Judged::Invalid { compact, sentence };
         }
         let sentence = format!(
             "The VAT id {compact} does not start with the prefix of a state whose \
              VAT ids kontor checks (the EU's, XI, CH, GB and NO)."
         );
-        return Verdict::Unchecked { compact, sentence };
+        return Judged::Unchecked { compact, sentence };
     };
     let compact = compact_under(rule, &upper);
     let number = compact.get(rule.prefix.len()..).unwrap_or("");
@@ -437,10 +437,10 @@ pub fn judge(text: &str) -> Verdict {
         Err(Fault::Format)
     };
     match fault {
-        Ok(()) => Verdict::Valid(compact),
+        Ok(()) => Judged::Valid(compact),
         Err(fault) => {
             let sentence = refusal(rule, &compact, fault);
-            Verdict::Invalid { compact, sentence }
+            Judged::Invalid { compact, sentence }
         }
     }
 }
@@ -469,9 +469,9 @@ fn without_white_space(text: &str) -> String {
 /// white space. Never fails; checking is `check_by_prefix`'s.
 pub fn normalise(text: &str) -> String {
     match judge(text) {
-        Verdict::Valid(compact)
-        | Verdict::Invalid { compact, .. }
-        | Verdict::Unchecked { compact, .. } => compact,
+        Judged::Valid(compact)
+        | Judged::Invalid { compact, .. }
+        | Judged::Unchecked { compact, .. } => compact,
     }
 }
 
@@ -506,8 +506,8 @@ pub fn compact_by_prefix(country: &str, vat_id: &str) -> Result<String, String> 
         }
     }
     match judge(vat_id) {
-        Verdict::Valid(compact) | Verdict::Unchecked { compact, .. } => Ok(compact),
-        Verdict::Invalid { sentence, .. } => Err(sentence),
+        Judged::Valid(compact) | Judged::Unchecked { compact, .. } => Ok(compact),
+        Judged::Invalid { sentence, .. } => Err(sentence),
     }
 }
 
@@ -556,13 +556,13 @@ mod tests {
         assert_eq!(KNOWN.len(), RULES.len());
         for (rule, &(typed, compact, invalid)) in RULES.iter().zip(KNOWN) {
             assert!(compact.starts_with(rule.prefix), "{compact}");
-            assert_eq!(judge(typed), Verdict::Valid(compact.to_string()), "{typed}");
+            assert_eq!(judge(typed), Judged::Valid(compact.to_string()), "{typed}");
             assert_eq!(normalise(typed), compact);
             assert_eq!(check_by_prefix("DE", typed), Ok(()), "{typed}");
             assert_eq!(compact_by_prefix("US", typed), Ok(compact.to_string()));
             assert_eq!(
                 judge(invalid),
-                Verdict::Invalid {
+                Judged::Invalid {
                     compact: invalid.to_string(),
                     sentence: format!(
                         "The VAT id {invalid} fails the {} {}.",
@@ -621,7 +621,7 @@ mod tests {
             ("che 107787577 tva", "CHE107787577TVA"),
         ];
         for (typed, compact) in forms {
-            assert_eq!(judge(typed), Verdict::Valid(compact.to_string()), "{typed}");
+            assert_eq!(judge(typed), Judged::Valid(compact.to_string()), "{typed}");
         }
     }
 
@@ -629,19 +629,13 @@ mod tests {
     fn a_state_takes_only_its_own_separators() {
         // Estonian ids are written with spaces only, Czech with spaces and
         // slashes, German with , . - / and spaces.
-        assert_eq!(
-            judge("EE 100 931 558"),
-            Verdict::Valid("EE100931558".into())
-        );
-        assert!(matches!(judge("EE-100931558"), Verdict::Invalid { .. }));
-        assert!(matches!(judge("CZ-25123891"), Verdict::Invalid { .. }));
-        assert_eq!(
-            judge("DE-136.695/976"),
-            Verdict::Valid("DE136695976".into())
-        );
+        assert_eq!(judge("EE 100 931 558"), Judged::Valid("EE100931558".into()));
+        assert!(matches!(judge("EE-100931558"), Judged::Invalid { .. }));
+        assert!(matches!(judge("CZ-25123891"), Judged::Invalid { .. }));
+        assert_eq!(judge("DE-136.695/976"), Judged::Valid("DE136695976".into()));
         assert_eq!(
             judge("EE-100931558"),
-            Verdict::Invalid {
+            Judged::Invalid {
                 compact: "EE-100931558".into(),
                 sentence: "The VAT id EE-100931558 is not in the Estonian format: \
                            EE followed by 9 digits."
@@ -693,7 +687,7 @@ mod tests {
         for id in cases {
             let verdict = judge(id);
             assert!(
-                matches!(&verdict, Verdict::Invalid { sentence, .. } if sentence.contains("is not in the")),
+                matches!(&verdict, Judged::Invalid { sentence, .. } if sentence.contains("is not in the")),
                 "{id}: {verdict:?}"
             );
         }
@@ -739,7 +733,7 @@ mod tests {
             compact_by_prefix("DE", "us 12 345"),
             Ok("US12345".to_string())
         );
-        assert!(matches!(judge("US12345"), Verdict::Unchecked { .. }));
+        assert!(matches!(judge("US12345"), Judged::Unchecked { .. }));
     }
 
     #[test]

@@ -26,6 +26,8 @@ mod to_4;
 mod to_5;
 mod to_6;
 mod to_7;
+mod to_8;
+mod to_9;
 
 use std::path::Path;
 
@@ -39,7 +41,7 @@ use refusal::{foreign_key_problem, Stop};
 /// The schema this binary writes and understands: what a fresh file gets.
 pub const SCHEMA: &str = include_str!("../../../schema.sql");
 /// The version `schema.sql` carries in `PRAGMA user_version`.
-pub const SCHEMA_VERSION: i64 = 7;
+pub const SCHEMA_VERSION: i64 = 9;
 
 /// One migration step: it brings a data file from version `number - 1` to
 /// `number`, inside the runner's transaction.
@@ -92,6 +94,19 @@ pub const MIGRATIONS: &[Migration] = &[
         number: 7,
         summary: "a count of changes to each company's partners, kept by triggers",
         run: to_7::run,
+    },
+    Migration {
+        number: 8,
+        summary: concat!(
+            "journal lines name their partner, bank account or tax key; day sums per detail; ",
+            "partners' IBAN, invoice e-mail, consumer flag and language"
+        ),
+        run: to_8::run,
+    },
+    Migration {
+        number: 9,
+        summary: "an audit row names the API key that acted",
+        run: to_9::run,
     },
 ];
 

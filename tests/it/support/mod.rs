@@ -1,5 +1,8 @@
 //! Test support: a fresh temporary data file, the console run as a real
-//! process, the server started in-process on port 0, and a small HTTP client.
+//! process, the server started in-process on port 0, and a small HTTP client;
+//! `screens` holds the browser and the office the screens' tests use.
+
+pub mod screens;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -1,0 +1,325 @@
+//! The screens as a browser uses them, for the tests of the screens: a
+//! browser keeping its cookies and not following redirects (`Browser`), the
+//! page it got (`Page`), and an office of two companies with their people
+//! and a server (`Office`), with the console and audit reads those tests share.
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use kontor::http::server::{Config, Server};
+use rusqlite::Connection;
+use serde_json::Value;
+
+use crate::support::{start_configured, Client, DataFile};
+
+pub(crate) const PASSWORD: &str = "correct horse battery";
+
+/// A page as the browser got it.
+#[derive(Debug)]
+pub(crate) struct Page {
+    pub(crate) status: u16,
+    headers: Vec<(String, String)>,
+    pub(crate) body: String,
+    /// The body's bytes (a downloaded document, a PDF).
+    pub(crate) raw: Vec<u8>,
+}
+
+impl Page {
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    pub(crate) fn cookies_set(&self) -> Vec<&str> {
+        self.headers
+            .iter()
+            .filter(|(n, _)| n.eq_ignore_ascii_case("set-cookie"))
+            .map(|(_, v)| v.as_str())
+            .collect()
+    }
+
+    /// The form token of the page.
+    pub(crate) fn csrf(&self) -> String {
+        let at = self
+            .body
+            .find("name=\"csrf\" value=\"")
+            .unwrap_or_else(|| panic!("no form token in {}", self.body));
+        let rest = &self.body[at + "name=\"csrf\" value=\"".len()..];
+        rest[..rest.find('"').unwrap()].to_string()
+    }
+
+    #[track_caller]
+    pub(crate) fn redirects_to(&self, location: &str) {
+        assert_eq!(self.status, 303, "{}", self.body);
+        assert_eq!(self.header("location"), Some(location));
+    }
+}
+
+/// A browser: a cookie jar, a language, the headers a browser sends.
+pub(crate) struct Browser {
+    addr: std::net::SocketAddr,
+    pub(crate) cookies: BTreeMap<String, String>,
+    pub(crate) language: &'static str,
+    pub(crate) origin: Option<String>,
+    pub(crate) forwarded_for: Option<String>,
+}
+
+impl Browser {
+    fn new(server: &Server) -> Browser {
+        Browser {
+            addr: server.addr,
+            cookies: BTreeMap::new(),
+            language: "en-GB,en;q=0.9",
+            origin: None,
+            forwarded_for: None,
+        }
+    }
+
+    fn send(&mut self, method: &str, path: &str, form: Option<&[(&str, &str)]>) -> Page {
+        let agent: ureq::Agent = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .max_redirects(0)
+            .build()
+            .into();
+        let mut builder = ureq::http::Request::builder()
+            .method(method)
+            .uri(format!("http://{}{}", self.addr, path))
+            .header("Accept-Language", self.language);
+        if !self.cookies.is_empty() {
+            let jar: Vec<String> = self
+                .cookies
+                .iter()
+                .map(|(n, v)| format!("{n}={v}"))
+                .collect();
+            builder = builder.header("Cookie", jar.join("; "));
+        }
+        if let Some(origin) = &self.origin {
+            builder = builder.header("Origin", origin);
+        }
+        if let Some(forwarded) = &self.forwarded_for {
+            builder = builder.header("X-Forwarded-For", forwarded);
+        }
+        let result = match form {
+            Some(form) => {
+                let body: Vec<String> = form
+                    .iter()
+                    .map(|(n, v)| format!("{}={}", encode(n), encode(v)))
+                    .collect();
+                agent.run(
+                    builder
+                        .header("Content-Type", "application/x-www-form-urlencoded")
+                        .body(body.join("&").into_bytes())
+                        .unwrap(),
+                )
+            }
+            None => agent.run(builder.body(()).unwrap()),
+        };
+        let mut response = result.expect("request sent");
+        let headers: Vec<(String, String)> = response
+            .headers()
+            .iter()
+            .map(|(n, v)| (n.as_str().to_string(), v.to_str().unwrap_or("").to_string()))
+            .collect();
+        let raw = response.body_mut().read_to_vec().unwrap_or_default();
+        let page = Page {
+            status: response.status().as_u16(),
+            body: String::from_utf8_lossy(&raw).into_owned(),
+            raw,
+            headers,
+        };
+        for set in page.cookies_set() {
+            let pair = set.split(';').next().unwrap();
+            let (name, value) = pair.split_once('=').unwrap();
+            if value.is_empty() || set.contains("Max-Age=0") {
+                self.cookies.remove(name);
+            } else {
+                self.cookies.insert(name.to_string(), value.to_string());
+            }
+        }
+        page
+    }
+
+    pub(crate) fn get(&mut self, path: &str) -> Page {
+        self.send("GET", path, None)
+    }
+
+    pub(crate) fn post(&mut self, path: &str, form: &[(&str, &str)]) -> Page {
+        self.send("POST", path, Some(form))
+    }
+
+    /// Opens the sign-in page and signs in.
+    pub(crate) fn login(&mut self, email: &str, password: &str) -> Page {
+        let token = self.get("/login").csrf();
+        self.post(
+            "/login",
+            &[("csrf", &token), ("email", email), ("password", password)],
+        )
+    }
+
+    /// Posts a form of `page_path` with that page's token.
+    pub(crate) fn act(&mut self, page_path: &str, to: &str, form: &[(&str, &str)]) -> Page {
+        let token = self.get(page_path).csrf();
+        let mut fields = vec![("csrf", token.as_str())];
+        fields.extend_from_slice(form);
+        self.post(to, &fields)
+    }
+
+    pub(crate) fn session(&self) -> Option<String> {
+        self.cookies.get("kontor_session").cloned()
+    }
+}
+
+fn encode(text: &str) -> String {
+    let mut out = String::new();
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// Runs the console with `stdin` on its standard input; the command must succeed.
+pub(crate) fn console_with_stdin(data: &DataFile, args: &[&str], stdin: &str) -> Value {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kontor"))
+        .args(args)
+        .arg("--data")
+        .arg(&data.path)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "kontor {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// A person added to a company by the console.
+fn person(data: &DataFile, company: &str, email: &str, role: &str) -> Value {
+    console_with_stdin(
+        data,
+        &[
+            "user",
+            "create",
+            "--company",
+            company,
+            "--email",
+            email,
+            "--name",
+            email.split('@').next().unwrap(),
+            "--role",
+            role,
+            "--password-stdin",
+        ],
+        &format!("{PASSWORD}\n"),
+    )
+}
+
+/// Two companies, A with an owner, an accountant and a viewer, B with its
+/// owner; a server.
+pub(crate) struct Office {
+    pub(crate) data: DataFile,
+    pub(crate) server: Server,
+    pub(crate) a: String,
+    pub(crate) b: String,
+    pub(crate) key_a: String,
+}
+
+impl Office {
+    pub(crate) fn new() -> Office {
+        Office::configured(|_| {})
+    }
+
+    pub(crate) fn configured(adjust: impl Fn(&mut Config)) -> Office {
+        let data = DataFile::new();
+        let a = data.company("Alpha GmbH", "ENTERPRISE");
+        let b = data.company("Beta GmbH", "ENTERPRISE");
+        person(&data, &a, "owner@alpha.de", "owner");
+        person(&data, &a, "accountant@alpha.de", "accountant");
+        person(&data, &a, "viewer@alpha.de", "viewer");
+        person(&data, &b, "owner@beta.de", "owner");
+        let key_a = data.key(&a, "production", "all");
+        let server = start_configured(&data, &adjust);
+        Office {
+            data,
+            server,
+            a,
+            b,
+            key_a,
+        }
+    }
+
+    pub(crate) fn browser(&self) -> Browser {
+        Browser::new(&self.server)
+    }
+
+    pub(crate) fn signed_in(&self, email: &str) -> Browser {
+        let mut browser = self.browser();
+        browser.login(email, PASSWORD).redirects_to("/dashboard");
+        browser
+    }
+
+    pub(crate) fn db(&self) -> Connection {
+        Connection::open(&self.data.path).unwrap()
+    }
+
+    pub(crate) fn count(&self, sql: &str) -> i64 {
+        self.db().query_row(sql, [], |r| r.get(0)).unwrap()
+    }
+
+    pub(crate) fn api(&self) -> Client {
+        Client {
+            addr: self.server.addr,
+        }
+    }
+}
+
+/// The audit rows that people of company `company` wrote, as (actor, act),
+/// oldest first (the console's rows name the system or `--as`).
+pub(crate) fn people_audit(office: &Office, company: &str) -> Vec<(String, String)> {
+    office
+        .db()
+        .prepare("SELECT actor, act FROM audit WHERE company_id = ?1 AND user_id IS NOT NULL ORDER BY seq")
+        .unwrap()
+        .query_map([company], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
+}
+
+impl Page {
+    #[track_caller]
+    pub(crate) fn redirects_to_prefix(&self, prefix: &str) -> String {
+        assert_eq!(self.status, 303, "{}", self.body);
+        let location = self.header("location").unwrap().to_string();
+        assert!(location.starts_with(prefix), "{location}");
+        location
+    }
+}
+
+/// Issues an invoice of `net` minor units at 19 % for a new customer of
+/// `company`, dated `on` (so due 14 days later); returns its number.
+pub(crate) fn invoice(office: &Office, company: &str, name: &str, net: i64, on: &str) -> String {
+    let key = office.data.key(company, "production", "all");
+    let customer = office.api().customer(&key, name);
+    let draft = office.api().draft(&key, &customer);
+    office.data.line(&draft, net, "19", false);
+    let issued = office.data.ok(&["draft", "issue", &draft, "--on", on]);
+    issued["number"].as_str().unwrap().to_string()
+}
