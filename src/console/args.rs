@@ -64,6 +64,12 @@ pub enum Command {
     /// The webhook delivery log; sending an event again.
     #[command(subcommand)]
     Webhook(WebhookCommand),
+    /// The books for the tax adviser (DATEV) and a tax audit (GoBD).
+    #[command(subcommand)]
+    Export(ExportCommand),
+    /// The VAT return's figures and the EC sales list of a period.
+    #[command(subcommand)]
+    Vat(VatCommand),
     /// VAT ids: check them, one per line on stdin (no data file needed).
     #[command(subcommand)]
     VatId(super::vat_id::VatIdCommand),
@@ -403,6 +409,14 @@ pub struct PurchaseRecordArgs {
     pub kind: Option<String>,
     #[arg(long)]
     pub rate: Option<String>,
+    /// The VAT rate in percent the bill charges (19, 7, 0); without it the
+    /// bill is two totals and its VAT names no rate.
+    #[arg(long)]
+    pub tax_rate: Option<String>,
+    /// A service bought under the reverse charge (§ 13b UStG): --tax is 0,
+    /// the company owes the VAT at --tax-rate (default 19) and deducts it.
+    #[arg(long)]
+    pub reverse_charge: bool,
     #[command(flatten)]
     pub mode: Mode,
 }
@@ -527,9 +541,32 @@ pub enum CompanyCommand {
         /// Default payment days, 0–365 (`--clear payment-days`: the country's).
         #[arg(long)]
         payment_days: Option<i64>,
+        #[command(flatten)]
+        datev: Box<DatevArgs>,
         /// Clear a value (repeatable).
         #[arg(long, value_enum)]
         clear: Vec<CompanyClear>,
+    },
+    /// Give a partner the DATEV personal account number (only before the
+    /// books' first DATEV export).
+    AccountNumber {
+        company: String,
+        /// The partner's id (`cus_…`).
+        #[arg(long)]
+        partner: String,
+        /// customer (10000–69999) or supplier (70000–99999).
+        #[arg(long)]
+        side: String,
+        #[arg(long)]
+        number: u32,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// The DATEV personal account numbers given to partners.
+    AccountNumbers {
+        company: String,
+        #[command(flatten)]
+        mode: Mode,
     },
     /// Change a company's plan.
     Plan { company: String, plan: String },
@@ -636,6 +673,85 @@ pub enum CompanyClear {
     AccountHolder,
     ManagingDirectors,
     PaymentDays,
+    DatevAdviser,
+    DatevClient,
+}
+
+/// What the tax adviser's DATEV import needs, as `company set` takes it.
+#[derive(Args, Debug, Clone)]
+pub struct DatevArgs {
+    /// The chart of accounts the adviser books in: skr03 or skr04.
+    #[arg(long)]
+    pub chart: Option<String>,
+    /// The DATEV adviser number (Beraternummer, 1001–9999999).
+    #[arg(long)]
+    pub datev_adviser: Option<String>,
+    /// The DATEV client number (Mandantennummer, 1–99999).
+    #[arg(long)]
+    pub datev_client: Option<String>,
+    /// The first day of the fiscal year, MM-DD (default 01-01).
+    #[arg(long)]
+    pub fiscal_year_start: Option<String>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ExportCommand {
+    /// The DATEV export (EXTF): a ZIP with the bookings and the partners of
+    /// a period, final when the books are closed through its end.
+    Datev {
+        #[arg(long)]
+        company: String,
+        #[arg(long)]
+        from: String,
+        #[arg(long)]
+        to: String,
+        /// The ZIP file to write.
+        #[arg(long)]
+        out: PathBuf,
+        /// Add the issued invoices' documents, named by Belegfeld 1.
+        #[arg(long)]
+        documents: bool,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// The GoBD data medium of a fiscal year: CSV files, index.xml and the
+    /// documents, into a new folder.
+    Gobd {
+        #[arg(long)]
+        company: String,
+        /// The calendar year the fiscal year starts in.
+        #[arg(long)]
+        year: i16,
+        /// The folder to write (it must not exist yet, or be empty).
+        #[arg(long)]
+        out: PathBuf,
+        #[command(flatten)]
+        mode: Mode,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum VatCommand {
+    /// The VAT return's figures (Umsatzsteuer-Voranmeldung) of a month or
+    /// quarter, each with its postings.
+    Return {
+        #[arg(long)]
+        company: String,
+        /// 2026-10 or 2026-Q4.
+        #[arg(long)]
+        period: String,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// The EC sales list (Zusammenfassende Meldung) of a month or quarter.
+    EcSales {
+        #[arg(long)]
+        company: String,
+        #[arg(long)]
+        period: String,
+        #[command(flatten)]
+        mode: Mode,
+    },
 }
 
 #[derive(Subcommand, Debug)]

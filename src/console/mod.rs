@@ -70,6 +70,8 @@ fn execute(cli: &Cli) -> Result<ExitCode> {
         Command::Purchase(cmd) => acts::purchases::run(&db()?, cmd, acting)?,
         Command::Books(cmd) => acts::books::run(&db()?, cmd, acting)?,
         Command::Webhook(cmd) => acts::webhooks::run(&db()?, cmd, acting)?,
+        Command::Export(cmd) => acts::export::run(&db()?, cmd, acting)?,
+        Command::Vat(cmd) => acts::vat::run(&db()?, cmd, acting)?,
     }
     Ok(ExitCode::SUCCESS)
 }

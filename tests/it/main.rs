@@ -1,6 +1,7 @@
 //! The integration tests: every test starts its own server in-process on port 0
 //! over a fresh temporary data file and talks to it through HTTP and the console.
 
+mod adviser;
 mod audit;
 mod books;
 mod codemap;

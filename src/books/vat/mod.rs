@@ -6,4 +6,5 @@
 
 pub mod ec_sales;
 pub mod figures;
+pub mod filing;
 pub mod period;

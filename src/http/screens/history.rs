@@ -45,6 +45,10 @@ pub fn act_name(lang: Lang, act: Act) -> String {
         Act::UserResetLinkMade => ("reset link made", "Link zum Zurücksetzen erstellt"),
         Act::UserPasswordReset => ("password reset by link", "Passwort über Link neu gesetzt"),
         Act::UserPasswordSet => ("password set", "Passwort gesetzt"),
+        Act::AccountNumberChanged => (
+            "DATEV account number given",
+            "DATEV-Kontonummer vergeben",
+        ),
         // Acts on records without a history of their own (the books, a
         // key, an endpoint, an invitation, the company) by their code.
         Act::BooksClosed
@@ -57,7 +61,10 @@ pub fn act_name(lang: Lang, act: Act) -> String {
         | Act::CompanyChanged
         | Act::CompanyPaymentDaysChanged
         | Act::CompanyPlanChanged
-        | Act::CompanyWorkflowChanged => return act.as_str().to_string(),
+        | Act::CompanyWorkflowChanged
+        | Act::CompanyDatevChanged
+        | Act::ExportedDatev
+        | Act::ExportedGobd => return act.as_str().to_string(),
     };
     lang.pick(en, de).to_string()
 }

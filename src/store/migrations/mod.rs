@@ -28,6 +28,7 @@ mod to_6;
 mod to_7;
 mod to_8;
 mod to_9;
+mod to_13;
 
 use std::path::Path;
 
@@ -41,7 +42,7 @@ use refusal::{foreign_key_problem, Stop};
 /// The schema this binary writes and understands: what a fresh file gets.
 pub const SCHEMA: &str = include_str!("../../../schema.sql");
 /// The version `schema.sql` carries in `PRAGMA user_version`.
-pub const SCHEMA_VERSION: i64 = 9;
+pub const SCHEMA_VERSION: i64 = 10;
 
 /// One migration step: it brings a data file from version `number - 1` to
 /// `number`, inside the runner's transaction.
@@ -107,6 +108,13 @@ pub const MIGRATIONS: &[Migration] = &[
         number: 9,
         summary: "an audit row names the API key that acted",
         run: to_9::run,
+    },
+    // The plan's step 13 (files `to_13.rs`, `13.sql`), numbered 10 here:
+    // steps are consecutive, and the lead renumbers them as they land.
+    Migration {
+        number: 10,
+        summary: "DATEV settings of companies; account numbers of partners and bank accounts; exports made",
+        run: to_13::run,
     },
 ];
 

@@ -1,7 +1,9 @@
 //! Test support: a fresh temporary data file, the console run as a real
 //! process, the server started in-process on port 0, and a small HTTP client;
-//! `screens` holds the browser and the office the screens' tests use.
+//! `screens` holds the browser and the office the screens' tests use;
+//! `extf` reads DATEV EXTF files back, built from the published column lists.
 
+pub mod extf;
 pub mod screens;
 
 use std::net::SocketAddr;
