@@ -23,6 +23,7 @@ mod particulars;
 mod pipeline;
 mod receiver;
 mod screens;
+mod screens_adviser;
 mod screens_books;
 mod screens_drafts;
 mod screens_invoices;

@@ -514,3 +514,41 @@ fn invoice_documents(
     }
     Ok(out)
 }
+
+/// An export made, as the export page lists it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Made {
+    pub id: String,
+    /// `datev` or `gobd`.
+    pub kind: String,
+    pub from: Date,
+    pub to: Date,
+    #[serde(rename = "final")]
+    pub is_final: bool,
+    pub rows: i64,
+    pub made_at: String,
+}
+
+/// The tenant's exports, newest first (at most `limit`).
+///
+/// Fails only on a storage error.
+pub fn made(conn: &Connection, tenant: &Tenant, limit: i64) -> Result<Vec<Made>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, kind, period_from, period_to, final, rows, made_at FROM exports
+         WHERE company_id = ?1 AND environment = ?2 ORDER BY seq DESC LIMIT ?3",
+    )?;
+    let rows = stmt.query_map(params![tenant.company_id, tenant.environment, limit], |r| {
+        let row = crate::store::row::Row::new(r, "exports");
+        Ok(Made {
+            id: row.get(0)?,
+            kind: row.get(1)?,
+            from: row.get(2)?,
+            to: row.get(3)?,
+            is_final: row.get(4)?,
+            rows: row.get(5)?,
+            made_at: row.get(6)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}

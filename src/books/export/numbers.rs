@@ -225,8 +225,9 @@ pub fn list(conn: &Connection, tenant: &Tenant) -> Result<Vec<Given>> {
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
-/// Gives a partner of the tenant's books the personal account `number` on
-/// `side` (a number it had is replaced). Recorded as
+/// Gives a partner of the tenant's books (named by its id or its number,
+/// `K10001`) the personal account `number` on `side` (a number it had is
+/// replaced). Recorded as
 /// `account_number.changed` by `actor`, the partner named.
 ///
 /// Fails with `NotFound` for a partner the books do not have, `Invalid`
@@ -240,18 +241,19 @@ pub fn change(
     side: Side,
     number: u32,
 ) -> Result<Given> {
+    let given = partner_id.trim();
     let known: Option<String> = tx
         .prepare_cached(
-            "SELECT name FROM customers WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
+            "SELECT id FROM customers WHERE (id = ?1 OR number = ?1) AND company_id = ?2 AND environment = ?3",
         )?
-        .query_row(
-            params![partner_id, tenant.company_id, tenant.environment],
-            |r| r.get(0),
-        )
+        .query_row(params![given, tenant.company_id, tenant.environment], |r| {
+            r.get(0)
+        })
         .optional()?;
-    if known.is_none() {
-        return Err(Error::not_found(format!("Customer {partner_id}")));
-    }
+    let Some(partner_id) = known else {
+        return Err(Error::not_found(format!("Customer {given}")));
+    };
+    let partner_id = partner_id.as_str();
     let range = range(Chart::Skr03, side.ledger());
     if !range.contains(&number) {
         return Err(Error::invalid(

@@ -19,12 +19,14 @@
 //! below and a form description (`form::Form`); see `form` for the act's
 //! shape.
 
+mod adviser;
 mod bills;
 mod books;
 mod chart;
 mod context;
 mod customers;
 mod dashboard;
+mod datev;
 mod developers;
 mod drafts;
 mod form;
@@ -240,10 +242,16 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["books", "trial-balance"] if get => books::trial_balance(ctx),
         ["books", "profit-and-loss"] if get => books::profit_and_loss(ctx),
         ["books", "balance-sheet"] if get => books::balance_sheet(ctx),
+        ["books", "vat"] if get => adviser::vat(ctx),
+        ["books", "export"] if get => adviser::export_show(ctx),
+        ["books", "export", "datev"] if post => adviser::export_datev(ctx),
         ["settings"] if get => settings::show(ctx),
         ["settings", "company"] if post => settings::set_particulars(ctx),
         ["settings", "payment-days"] if post => settings::set_payment_days(ctx),
         ["settings", "workflow"] if post => settings::set_workflow(ctx),
+        ["settings", "datev"] if get => datev::show(ctx),
+        ["settings", "datev"] if post => datev::set(ctx),
+        ["settings", "datev", "number"] if post => datev::set_number(ctx),
         ["settings", "users"] if get => users::list(ctx),
         ["settings", "users", "invite"] if post => users::invite(ctx),
         ["settings", "users", id] if get => users::show(ctx, id),

@@ -236,6 +236,10 @@ fn page(ctx: &Ctx, status: StatusCode, refusal: Option<Refused>) -> Result<Answe
         @if ctx.may(Capability::ManageUsers) {
             p { a href="/settings/users" { (lang.pick("People of this company", "Personen dieser Firma")) } }
         }
+        p { a href="/settings/datev" { (lang.pick(
+            "DATEV: chart of accounts, adviser and client numbers, fiscal year, account numbers",
+            "DATEV: Kontenrahmen, Berater- und Mandantennummer, Wirtschaftsjahr, Kontonummern",
+        )) } }
         section aria-labelledby="company-heading" {
             h2 #company-heading { (lang.pick("Company", "Firma")) }
             dl.particulars {
