@@ -130,7 +130,25 @@ const PINNED: &str = "kontor issue 21 (pinned); DATEV SKR03/SKR04";
 /// Odoo's transcription of the DATEV charts: odoo/odoo,
 /// addons/l10n_de/data/template/account.account-de_skr03.csv and
 /// account.account-de_skr04.csv (commit 05a629cd), read for each number.
+/// Checked again line by line against those files: SKR04 1370, 1401,
+/// 1406, 1407, 1408, 3300, 3500, 4125, 4185, 4200, 4300,
+/// 4336, 4337, 4338, 4400, 4730, 5730, 5923, 6300, 6855, 7100, 7300 and
+/// SKR03 3123, 3730, 4900, 4970, 8100, 8120, 8125, 8730, each under the
+/// name given here.
 const ODOO: &str = "odoo/odoo l10n_de account.account-de_skr03.csv / -de_skr04.csv @05a629cd";
+/// The money-in-transit account 1360/1460 "Geldtransit": neither of
+/// Odoo's files has it (its SKR03 goes from 1357 to 1370, its SKR04 from
+/// 1457 to 1480); the pair is named by a public bookkeeping guide
+/// (wohnmeta.de, "Wie buche ich das Konto 1360/1460 Geldtransit SKR
+/// 03/04"). Unverified against a chart file.
+const TRANSIT: &str = "unverified against a chart file: wohnmeta.de guide to 1360/1460 Geldtransit SKR 03/04";
+/// Trade receivables as one account (lines without a partner): SKR04 1200
+/// is in Odoo's SKR04 file; Odoo's SKR03 file names 1400 "Verrechnungskonto
+/// Ist-Versteuerung" and 1401 the trade receivables, where DATEV's SKR03
+/// collects the receivables on 1400. SKR03 1400 is kept, unverified
+/// against a DATEV file; personal accounts carry every line that names its
+/// customer, so only old lines without one land here.
+const RECEIVABLES: &str = "SKR04 1200: odoo/odoo @05a629cd; SKR03 1400: unverified (Odoo @05a629cd names 1401)";
 /// DATEV's BU-Schlüssel for input tax (8 = 7 %, 9 = 19 %) and the lifting
 /// of the automatic (40), as the DATEV tax key list documents them
 /// (DATEV Hilfe-Dokument 1008613; ledermann/datev's sample booking
@@ -182,7 +200,7 @@ pub const TABLE: &[Row] = &[
     Row { ledger: "expenses", key: "", skr03: 4900, skr04: 6300, name: "Sonstige betriebliche Aufwendungen", tax: Tax::Key { bu: "9", rate: 19 }, source: BU_KEYS },
     Row { ledger: "expenses", key: "*", skr03: 4900, skr04: 6300, name: "Sonstige betriebliche Aufwendungen", tax: Tax::None, source: ODOO },
     // Accounts without a tax key.
-    Row { ledger: "receivables", key: "", skr03: 1400, skr04: 1200, name: "Forderungen aus Lieferungen und Leistungen", tax: Tax::None, source: ODOO },
+    Row { ledger: "receivables", key: "", skr03: 1400, skr04: 1200, name: "Forderungen aus Lieferungen und Leistungen", tax: Tax::None, source: RECEIVABLES },
     Row { ledger: "payables", key: "", skr03: 1600, skr04: 3300, name: "Verbindlichkeiten aus Lieferungen und Leistungen", tax: Tax::None, source: ODOO },
     Row { ledger: "bank", key: "", skr03: 1200, skr04: 1800, name: "Bank", tax: Tax::None, source: PINNED },
     Row { ledger: "equity", key: "", skr03: 800, skr04: 2900, name: "Gezeichnetes Kapital", tax: Tax::None, source: ODOO },
@@ -193,7 +211,7 @@ pub const TABLE: &[Row] = &[
     Row { ledger: "discounts_received", key: "", skr03: 3730, skr04: 5730, name: "Erhaltene Skonti", tax: Tax::None, source: ODOO },
     Row { ledger: "customer_credits", key: "", skr03: 1700, skr04: 3500, name: "Sonstige Verbindlichkeiten", tax: Tax::None, source: ODOO },
     Row { ledger: "tax_office", key: "", skr03: 1780, skr04: 3820, name: "Umsatzsteuer-Vorauszahlungen", tax: Tax::None, source: ODOO },
-    Row { ledger: "transfer", key: "", skr03: 1360, skr04: 1460, name: "Geldtransit", tax: Tax::None, source: ODOO },
+    Row { ledger: "transfer", key: "", skr03: 1360, skr04: 1460, name: "Geldtransit", tax: Tax::None, source: TRANSIT },
     Row { ledger: "suspense", key: "", skr03: 1590, skr04: 1370, name: "Durchlaufende Posten", tax: Tax::None, source: ODOO },
 ];
 
