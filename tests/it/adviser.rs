@@ -569,3 +569,29 @@ fn split(line: &str) -> Vec<String> {
     out.push(field);
     out
 }
+
+#[test]
+fn a_bill_says_its_rate_and_a_reverse_charge_from_a_german_supplier_feeds_kz_84_and_85() {
+    let w = World::new();
+    // A domestic § 13b service (a builder without a foreign VAT id).
+    bill(&w, "Bau Nord GmbH", "BN-1", "2026-11-03", "100000", "0", &["--reverse-charge"]);
+    bill(&w, "Papier AG", "P-9", "2026-11-04", "10000", "700", &["--tax-rate", "7"]);
+    let vat = w.data.ok(&["vat", "return", "--company", &w.company, "--period", "2026-11"]);
+    let expected: BTreeMap<String, String> = [("84", "1000"), ("85", "190.00"), ("66", "7.00"), ("67", "190.00"), ("83", "-7.00")]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    assert_eq!(kz(&vat), expected, "{vat:#}");
+    assert_eq!(vat["postings"]["66"][0]["key"], json!("S:7"));
+    // Refused: VAT on a reverse-charge bill, a rate above 100 %.
+    let (ok, _, err) = w.data.console(&[
+        "purchase", "record", "--company", &w.company, "--supplier", "X", "--document-number", "1", "--date", "2026-11-05",
+        "--due", "2026-11-05", "--currency", "EUR", "--net", "100", "--tax", "19", "--reverse-charge",
+    ]);
+    assert!(!ok && err.contains("--tax") && err.contains("reverse charge"), "{err}");
+    let (ok, _, err) = w.data.console(&[
+        "purchase", "record", "--company", &w.company, "--supplier", "X", "--document-number", "2", "--date", "2026-11-05",
+        "--due", "2026-11-05", "--currency", "EUR", "--net", "100", "--tax", "19", "--tax-rate", "150",
+    ]);
+    assert!(!ok && err.contains("--tax-rate"), "{err}");
+}
