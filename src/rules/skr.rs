@@ -134,21 +134,34 @@ const PINNED: &str = "kontor issue 21 (pinned); DATEV SKR03/SKR04";
 /// 1406, 1407, 1408, 3300, 3500, 4125, 4185, 4200, 4300,
 /// 4336, 4337, 4338, 4400, 4730, 5730, 5923, 6300, 6855, 7100, 7300 and
 /// SKR03 3123, 3730, 4900, 4970, 8100, 8120, 8125, 8730, each under the
-/// name given here.
+/// name given here. SKR03 1570, 1577, 1578, 1590, 1600, 1700, 1770, 1780,
+/// 1785, 1787 and 2100 read again, under the same names, in Odoo's older
+/// SKR03 file (addons/l10n_de_skr03/data/account.account.template.csv
+/// @0dbe60e4).
 const ODOO: &str = "odoo/odoo l10n_de account.account-de_skr03.csv / -de_skr04.csv @05a629cd";
-/// The money-in-transit account 1360/1460 "Geldtransit": neither of
-/// Odoo's files has it (its SKR03 goes from 1357 to 1370, its SKR04 from
-/// 1457 to 1480); the pair is named by a public bookkeeping guide
-/// (wohnmeta.de, "Wie buche ich das Konto 1360/1460 Geldtransit SKR
-/// 03/04"). Unverified against a chart file.
-const TRANSIT: &str = "unverified against a chart file: wohnmeta.de guide to 1360/1460 Geldtransit SKR 03/04";
+/// The money-in-transit account 1360/1460 "Geldtransit": no chart file
+/// found has it. Odoo's SKR03 and SKR04 files @05a629cd go from 1357 to
+/// 1370 and from 1457 to 1480; Odoo's older SKR03 file
+/// (addons/l10n_de_skr03/data/account.account.template.csv @0dbe60e4)
+/// also goes from 1357 to 1370 and gives SKR03 1460 to doubtful
+/// receivables; a text search of a public code index found "Geldtransit"
+/// in no chart file (GnuCash's, Odoo's or another's). The pair
+/// is named by a public bookkeeping guide only (wohnmeta.de, "Wie buche
+/// ich das Konto 1360/1460 Geldtransit SKR 03/04"). Unverified against a
+/// chart file.
+const TRANSIT: &str = "unverified against a chart file (not in Odoo @05a629cd nor @0dbe60e4): wohnmeta.de guide to 1360/1460 Geldtransit SKR 03/04";
 /// Trade receivables as one account (lines without a partner): SKR04 1200
-/// is in Odoo's SKR04 file; Odoo's SKR03 file names 1400 "Verrechnungskonto
-/// Ist-Versteuerung" and 1401 the trade receivables, where DATEV's SKR03
-/// collects the receivables on 1400. SKR03 1400 is kept, unverified
-/// against a DATEV file; personal accounts carry every line that names its
-/// customer, so only old lines without one land here.
-const RECEIVABLES: &str = "SKR04 1200: odoo/odoo @05a629cd; SKR03 1400: unverified (Odoo @05a629cd names 1401)";
+/// is in Odoo's SKR04 file @05a629cd. SKR03 1400 "Forderungen aus
+/// Lieferungen u.Leistung" (a receivable account) is in Odoo's older SKR03
+/// file, addons/l10n_de_skr03/data/account.account.template.csv @0dbe60e4
+/// (beside 1401 and 1410 of the same name), and in GnuCash's
+/// data/accounts/de_DE/acctchrt_skr03.gnucash-xea @15d3eb48 ("1400 Ford.
+/// a. Lieferungen und Leistungen", RECEIVABLE); Odoo's newer file @05a629cd
+/// names 1400 "Verrechnungskonto Ist-Versteuerung" and 1401 the trade
+/// receivables. 1400 is kept, as the two older files have it; personal
+/// accounts carry every line that names its customer, so only old lines
+/// without one land here.
+const RECEIVABLES: &str = "SKR04 1200: odoo/odoo @05a629cd; SKR03 1400: odoo/odoo l10n_de_skr03 account.account.template.csv @0dbe60e4 and Gnucash/gnucash acctchrt_skr03.gnucash-xea @15d3eb48 (Odoo @05a629cd names 1401)";
 /// DATEV's BU-Schlüssel for input tax (8 = 7 %, 9 = 19 %) and the lifting
 /// of the automatic (40), as the DATEV tax key list documents them
 /// (DATEV Hilfe-Dokument 1008613; ledermann/datev's sample booking
