@@ -84,6 +84,15 @@ fn the_owner_sets_datev_an_accountant_downloads_the_export_and_the_vat_return_sa
     assert!(vat.body.contains("Preliminary"), "{}", vat.body);
     let zip = accountant.act("/books/export", "/books/export/datev", &[("from", "2026-10-01"), ("to", "2026-10-31")]);
     assert!(zip.header("content-disposition").unwrap().contains("DATEV_55003_20261001_20261031.zip"));
+    // The closed month's ZIP is final in its header and in the list.
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(zip.raw.clone())).unwrap();
+    let mut bytes = Vec::new();
+    archive.by_name(&stapel).unwrap().read_to_end(&mut bytes).unwrap();
+    let read = extf::read(&bytes, &extf::booking_headings());
+    assert_eq!(read.header[20], "1", "Festschreibung of a closed month");
+    assert!(!read.header[16].contains("vorläufig"), "{:?}", read.header);
+    let page = accountant.get("/books/export");
+    assert!(page.body.contains(">final</strong>") && page.body.contains(">preliminary</strong>"), "both exports listed: {}", page.body);
 
     // Each act is the person's in the audit.
     let acts: Vec<String> = people_audit(&office, &office.a).into_iter().map(|(_, act)| act).collect();
