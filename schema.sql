@@ -51,7 +51,14 @@ CREATE TABLE companies (
     small_business            INTEGER NOT NULL DEFAULT 0 CHECK (small_business IN (0, 1)),
     -- How much less than open a bank line may pay to be fee-reduced rather
     -- than partial (version 10; minor units).
-    fee_tolerance             INTEGER NOT NULL DEFAULT 0 CHECK (fee_tolerance >= 0)
+    fee_tolerance             INTEGER NOT NULL DEFAULT 0 CHECK (fee_tolerance >= 0),
+    -- What the tax adviser's DATEV import needs (version 13): the chart of
+    -- accounts, the adviser's and client's numbers (none until set), and
+    -- the first day of the fiscal year as MM-DD.
+    chart             TEXT NOT NULL DEFAULT 'skr03' CHECK (chart IN ('skr03', 'skr04')),
+    datev_adviser     INTEGER CHECK (datev_adviser BETWEEN 1001 AND 9999999),
+    datev_client      INTEGER CHECK (datev_client BETWEEN 1 AND 99999),
+    fiscal_year_start TEXT NOT NULL DEFAULT '01-01' CHECK (fiscal_year_start GLOB '[01][0-9]-[0-3][0-9]')
 ) STRICT;
 
 CREATE TABLE api_keys (
@@ -1125,3 +1132,35 @@ CREATE TABLE vat_checks (
     detail       TEXT,
     FOREIGN KEY (invoice_id, company_id, environment) REFERENCES invoices (id, company_id, environment)
 ) STRICT, WITHOUT ROWID;
+
+-- The account numbers given for the tax adviser's chart (version 13): a
+-- partner's personal account on receivables (10000–69999) or payables
+-- (70000–99999), a bank account's number; kept once given, changeable by
+-- an owner until the first DATEV export of the books.
+CREATE TABLE account_numbers (
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    account     TEXT NOT NULL CHECK (account IN ('receivables', 'payables', 'bank')),
+    detail      TEXT NOT NULL CHECK (detail <> ''),
+    number      INTEGER NOT NULL CHECK (number BETWEEN 1 AND 99999),
+    given_at    TEXT NOT NULL,
+    PRIMARY KEY (company_id, environment, account, detail),
+    UNIQUE (company_id, environment, number)
+) STRICT, WITHOUT ROWID;
+
+-- The exports handed to the tax adviser (DATEV) and the tax audit (GoBD),
+-- with their period and whether the period was closed (version 13).
+CREATE TABLE exports (
+    seq         INTEGER PRIMARY KEY,
+    id          TEXT NOT NULL UNIQUE,
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    kind        TEXT NOT NULL CHECK (kind IN ('datev', 'gobd')),
+    period_from TEXT NOT NULL,
+    period_to   TEXT NOT NULL,
+    final       INTEGER NOT NULL CHECK (final IN (0, 1)),
+    rows        INTEGER NOT NULL CHECK (rows >= 0),
+    made_at     TEXT NOT NULL,
+    CHECK (period_from <= period_to)
+) STRICT;
+CREATE INDEX exports_tenant ON exports (company_id, environment, kind, seq);

@@ -107,6 +107,14 @@ stored_enum! {
         DunningLevelsChanged = "dunning.levels_changed",
         BaseRateAdded = "dunning.base_rate_added",
         ReminderSent = "reminder.sent",
+        /// The chart of accounts, DATEV numbers or fiscal year changed.
+        CompanyDatevChanged = "company.datev_changed",
+        /// A partner's personal account number given or changed by a person.
+        AccountNumberChanged = "account_number.changed",
+        /// The books exported for the tax adviser (DATEV).
+        ExportedDatev = "export.datev",
+        /// The books exported for a tax audit (GoBD).
+        ExportedGobd = "export.gobd",
     }
 }
 

@@ -17,6 +17,7 @@ use crate::books::report::open_items::{self, Side, NEVER_DUE};
 use crate::error::{Error, Result, Violations};
 use crate::outbox::events::{self, Fields, Kind as Event};
 use crate::rules::iso::Currency;
+use crate::rules::jurisdiction;
 use crate::rules::money::{self, Decimal, Money};
 use crate::rules::text;
 use crate::store::clock;
@@ -51,6 +52,13 @@ pub struct PurchaseInput {
     pub kind: Option<String>,
     /// Book-currency units per unit of the document's currency.
     pub rate: Option<String>,
+    /// The VAT rate in percent the bill charges (`19`, `7`, `0`); none: the
+    /// bill is two totals, and its lines carry no tax key.
+    pub tax_rate: Option<String>,
+    /// A service bought under the reverse charge (§ 13b UStG, category AE):
+    /// the supplier charges no VAT (`tax` is 0) and the company owes it at
+    /// `tax_rate` (19 when none is given) and deducts it again.
+    pub reverse_charge: bool,
 }
 
 /// A checked purchase document.
@@ -66,7 +74,22 @@ pub struct NewPurchase {
     tax: i64,
     kind: PurchaseKind,
     rate: Option<Decimal>,
+    taxed: Taxed,
 }
+
+/// What a purchase says of its VAT.
+#[derive(Debug, Clone)]
+enum Taxed {
+    /// Two totals: no rate, no tax key.
+    Totals,
+    /// The VAT at this rate (percent) charged on the bill.
+    Rate(Decimal),
+    /// The reverse charge at this rate: the company owes the tax.
+    ReverseCharge(Decimal),
+}
+
+/// The rate of the reverse charge when a bill names none (Germany's).
+const REVERSE_CHARGE_RATE: i64 = 19;
 
 /// The longest supplier's name and document number of a purchase (characters).
 pub const MAX_SUPPLIER: usize = 200;
@@ -151,6 +174,30 @@ impl NewPurchase {
             Some(r) => v.take(Decimal::parse("rate", r))?,
             None => None,
         };
+        let tax_rate = match input.tax_rate.as_deref() {
+            Some(r) => match v.take(Decimal::parse("taxRate", r))? {
+                // d × 10^8 / 100 is exact for the six fraction digits a rate has.
+                Some(d) if d.is_negative() || money::percent_of(100_000_000, d)? > 100_000_000 => {
+                    v.invalid("taxRate", "is a percentage from 0 to 100");
+                    None
+                }
+                d => d,
+            },
+            None => None,
+        };
+        let taxed = match (input.reverse_charge, tax_rate) {
+            (true, rate) => {
+                if input.tax.is_some_and(|t| t != 0) {
+                    v.refused(
+                        "tax",
+                        "is 0 under the reverse charge: the supplier charges no VAT, the company owes it",
+                    );
+                }
+                Taxed::ReverseCharge(rate.unwrap_or(Decimal::from_int(REVERSE_CHARGE_RATE)))
+            }
+            (false, Some(rate)) => Taxed::Rate(rate),
+            (false, None) => Taxed::Totals,
+        };
         if let (Some(date), Some(due)) = (date, due) {
             if due < date {
                 v.refused("due", format!("{due} lies before the document date {date}"));
@@ -170,6 +217,7 @@ impl NewPurchase {
                     tax,
                     kind,
                     rate,
+                    taxed,
                 })
             }
             _ => Err(Error::internal("a checked purchase lacks a field")),
@@ -393,17 +441,7 @@ pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewPurchase) -> Res
             net,
             tax,
             gross_book,
-            // A bill typed as two totals names no rate: its expense and
-            // input tax carry no tax key.
-            parts: vec![Part {
-                key: String::new(),
-                vat: None,
-                base: net,
-                amount: tax,
-                base_book: net_book,
-                amount_book: tax_book,
-                reverse_book: 0,
-            }],
+            parts: vec![typed_part(new, company.country.as_str(), net, tax, net_book, tax_book)?],
             lines: Vec::new(),
             payment_reference: None,
             payee_iban: None,
@@ -411,6 +449,40 @@ pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewPurchase) -> Res
     )?;
     audit::record(tx, tenant, actor, Act::BillRecorded, &id)?;
     Ok(id)
+}
+
+/// The one tax key of a typed bill. A bill typed as two totals names no
+/// rate: its expense and input tax carry no tax key. A rate files them
+/// under `S:rate` (`E:0` for 0). Under the reverse charge the supplier
+/// charged nothing, and the company owes the tax on the net and deducts it
+/// again: both taxes under `AE:rate`, with `:EU` for a supplier in another
+/// member state (its VAT id's prefix says where).
+fn typed_part(new: &NewPurchase, country: &str, net: i64, tax: i64, net_book: i64, tax_book: i64) -> Result<Part> {
+    let (key, vat, reverse_book) = match &new.taxed {
+        Taxed::Totals => (String::new(), None, 0),
+        Taxed::Rate(r) => {
+            let category = if r.is_zero() { "E" } else { "S" };
+            (ledger::tax_key(category, r, false), Some((category.to_string(), *r)), 0)
+        }
+        Taxed::ReverseCharge(r) => {
+            let from_eu = new.supplier_vat_id.as_deref().is_some_and(|id| {
+                let prefix = id.trim().get(..2).unwrap_or("").to_ascii_uppercase();
+                let prefix = if prefix == "EL" { "GR".to_string() } else { prefix };
+                prefix != country && jurisdiction::in_eu(&prefix)
+            });
+            let due = money::percent_of(net_book, *r)?;
+            (ledger::tax_key("AE", r, from_eu), Some(("AE".to_string(), *r)), due)
+        }
+    };
+    Ok(Part {
+        key,
+        vat,
+        base: net,
+        amount: tax,
+        base_book: net_book,
+        amount_book: tax_book,
+        reverse_book,
+    })
 }
 
 /// One tax key of a purchase: its base and VAT as the document states them

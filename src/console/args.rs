@@ -7,6 +7,8 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 pub use crate::console::mode::Mode;
+pub use crate::console::adviser_args::*;
+pub use crate::console::bank_args::*;
 pub use crate::console::sending_args::*;
 
 #[derive(Parser, Debug)]
@@ -72,6 +74,12 @@ pub enum Command {
     /// their lines: confirm, split, book, ignore, undo.
     #[command(subcommand)]
     Bank(BankCommand),
+    /// The books for the tax adviser (DATEV) and a tax audit (GoBD).
+    #[command(subcommand)]
+    Export(ExportCommand),
+    /// The VAT return's figures and the EC sales list of a period.
+    #[command(subcommand)]
+    Vat(VatCommand),
     /// VAT ids: check them, one per line on stdin (no data file needed).
     #[command(subcommand)]
     VatId(super::vat_id::VatIdCommand),
@@ -473,6 +481,14 @@ pub struct PurchaseRecordArgs {
     pub kind: Option<String>,
     #[arg(long)]
     pub rate: Option<String>,
+    /// The VAT rate in percent the bill charges (19, 7, 0); without it the
+    /// bill is two totals and its VAT names no rate.
+    #[arg(long)]
+    pub tax_rate: Option<String>,
+    /// A service bought under the reverse charge (§ 13b UStG): --tax is 0,
+    /// the company owes the VAT at --tax-rate (default 19) and deducts it.
+    #[arg(long)]
+    pub reverse_charge: bool,
     #[command(flatten)]
     pub mode: Mode,
 }
@@ -673,6 +689,8 @@ pub enum CompanyCommand {
         /// Default payment days, 0–365 (`--clear payment-days`: the country's).
         #[arg(long)]
         payment_days: Option<i64>,
+        #[command(flatten)]
+        datev: Box<DatevArgs>,
         /// Clear a value (repeatable).
         #[arg(long, value_enum)]
         clear: Vec<CompanyClear>,
@@ -681,6 +699,27 @@ pub enum CompanyCommand {
     Mail(Box<MailArgs>),
     /// Set the company's own subject and body of a mail in one language.
     MailText(MailTextArgs),
+    /// Give a partner the DATEV personal account number (only before the
+    /// books' first DATEV export).
+    AccountNumber {
+        company: String,
+        /// The partner's id (`cus_…`).
+        #[arg(long)]
+        partner: String,
+        /// customer (10000–69999) or supplier (70000–99999).
+        #[arg(long)]
+        side: String,
+        #[arg(long)]
+        number: u32,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// The DATEV personal account numbers given to partners.
+    AccountNumbers {
+        company: String,
+        #[command(flatten)]
+        mode: Mode,
+    },
     /// Change a company's plan.
     Plan { company: String, plan: String },
     /// Set a company's workflow; the first stage is where transactions start.
@@ -786,6 +825,8 @@ pub enum CompanyClear {
     AccountHolder,
     ManagingDirectors,
     PaymentDays,
+    DatevAdviser,
+    DatevClient,
 }
 
 #[derive(Subcommand, Debug)]
@@ -882,109 +923,4 @@ pub struct UserCreateArgs {
     /// Read the password from the first line of standard input.
     #[arg(long)]
     pub password_stdin: bool,
-}
-
-#[derive(Subcommand, Debug)]
-pub enum BankCommand {
-    /// The company's bank accounts: add one, list them.
-    #[command(subcommand)]
-    Account(BankAccountCommand),
-    /// Import statement files: camt.052/053/054 (.02 to .13) as .xml, a .zip
-    /// of them, MT940 (.sta, .mt940, .txt); each file its own transaction.
-    Import {
-        #[arg(long)]
-        company: String,
-        #[command(flatten)]
-        mode: Mode,
-        #[arg(required = true, value_name = "FILE")]
-        files: Vec<PathBuf>,
-    },
-    /// The statement lines, newest first: unmatched, suggested, settled,
-    /// ignored or preliminary.
-    Lines {
-        #[arg(long)]
-        company: String,
-        #[arg(long)]
-        state: Option<String>,
-        /// Part of the counterparty's name or IBAN, the remittance or the end-to-end id.
-        #[arg(long)]
-        search: Option<String>,
-        #[command(flatten)]
-        mode: Mode,
-    },
-    /// One line with its suggestions and what it settled.
-    Line { line: String },
-    /// Settle the documents of a line's suggestion (1: the best).
-    Confirm {
-        line: String,
-        #[arg(long, default_value_t = 1)]
-        suggestion: usize,
-        /// What the documents still owe after a partial or fee-reduced
-        /// payment: open (the default), fees or discount.
-        #[arg(long)]
-        difference: Option<String>,
-    },
-    /// Split a line over documents: `--to NUMBER=MINOR` for each.
-    Split {
-        line: String,
-        #[arg(long = "to", num_args = 1.., required = true, value_name = "NUMBER=MINOR")]
-        to: Vec<String>,
-    },
-    /// Book what a line has left to an account: fees, interest, tax,
-    /// transfer, other, or (money in) credit, the customer's credit.
-    Book {
-        line: String,
-        #[arg(long)]
-        account: String,
-        /// Minor units (default: all the line has left).
-        #[arg(long)]
-        amount: Option<i64>,
-    },
-    /// Ignore a line that settles nothing, with the reason.
-    Ignore {
-        line: String,
-        #[arg(long)]
-        reason: String,
-    },
-    /// Undo what a line did by counter-postings (or take back an ignore).
-    Undo { line: String },
-    /// How much less than open a payment may be to be fee-reduced rather than partial.
-    Tolerance {
-        #[arg(long)]
-        company: String,
-        /// Minor units.
-        #[arg(long, allow_hyphen_values = true)]
-        amount: i64,
-    },
-}
-
-#[derive(Subcommand, Debug)]
-pub enum BankAccountCommand {
-    /// Add a bank account: by IBAN, or by bank code and account number for
-    /// an account no IBAN expresses.
-    Add {
-        #[arg(long)]
-        company: String,
-        #[command(flatten)]
-        mode: Mode,
-        #[arg(long)]
-        iban: Option<String>,
-        /// BANKCODE/NUMBER.
-        #[arg(long)]
-        account: Option<String>,
-        #[arg(long)]
-        bic: Option<String>,
-        #[arg(long)]
-        name: Option<String>,
-        /// Default: the company's currency.
-        #[arg(long)]
-        currency: Option<String>,
-    },
-    /// The company's bank accounts.
-    List {
-        #[arg(long)]
-        company: String,
-        #[command(flatten)]
-        mode: Mode,
-    },
 }

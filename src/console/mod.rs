@@ -9,11 +9,14 @@
 //! command to its group's file (`acts/`, `data`, `demo`, `vat_id`); what the
 //! groups share is in the leaves `acting` (who acts, in whose books, printing),
 //! `options` (options and the books' fields) and `mode` (`--sandbox`). The
-//! command line is `args`, with sending's commands in `sending_args`.
+//! command line is `args`, with sending's commands in `sending_args`, the
+//! bank's in `bank_args` and the tax adviser's in `adviser_args`.
 
 mod acting;
 mod acts;
+mod adviser_args;
 mod args;
+mod bank_args;
 mod data;
 pub mod demo;
 mod log;
@@ -76,6 +79,8 @@ fn execute(cli: &Cli) -> Result<ExitCode> {
         Command::Webhook(cmd) => acts::webhooks::run(&db()?, cmd, acting)?,
         Command::Bank(cmd) => return acts::bank::run(&db()?, cmd, acting),
         Command::Dunning(cmd) => acts::dunning::run(&db()?, cmd, acting)?,
+        Command::Export(cmd) => acts::export::run(&db()?, cmd, acting)?,
+        Command::Vat(cmd) => acts::vat::run(&db()?, cmd, acting)?,
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -13,6 +13,10 @@
 //! sends (camt.05x, MT940, a ZIP of them) into typed records, as hostile
 //! files, for the books to import.
 //!
+//! Beside them the files for the tax adviser and the tax audit: the DATEV
+//! EXTF export (`datev`, handed over as a ZIP: `archive`) and the GoBD data
+//! medium's CSV files and `index.xml` (`gobd`).
+//!
 //! Amounts are minor units of the document's currency (its ISO 4217
 //! exponent), written with exactly that many decimals; prices, quantities
 //! and rates are exact decimals. Terms are named by their EN 16931 ids
@@ -21,7 +25,10 @@
 //! and project references, the payee): kontor's own invoices hold none of
 //! them, and the writers leave them out.
 
+pub mod archive;
 pub mod cii;
+pub mod datev;
+pub mod gobd;
 pub mod pdf;
 pub mod read;
 pub mod reminder;

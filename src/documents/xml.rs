@@ -60,6 +60,24 @@ impl Xml {
         }
     }
 
+    /// `<name/>`.
+    pub fn empty(&mut self, name: &str) {
+        self.event(Event::Empty(BytesStart::new(name)));
+    }
+
+    /// `<!DOCTYPE text>`, after the declaration and before the root.
+    pub fn doctype(&mut self, text: &str) {
+        self.event(Event::DocType(BytesText::from_escaped(text)));
+    }
+
+    /// `<name>escaped</name>` with `escaped` written as it is: for character
+    /// references a reader must see as such (`&#13;&#10;`).
+    pub fn escaped(&mut self, name: &str, escaped: &str) {
+        self.open(name, &[]);
+        self.event(Event::Text(BytesText::from_escaped(escaped)));
+        self.close(name);
+    }
+
     /// The document's bytes.
     pub fn finish(self) -> std::io::Result<Vec<u8>> {
         match self.failed {

@@ -25,12 +25,15 @@ import datetime
 import http.server
 import json
 import re
+import shutil
 import subprocess
+import tempfile
 import sys
 import threading
 import time
 import traceback
 import urllib.request
+import zipfile
 from pathlib import Path
 
 from selenium import webdriver
@@ -903,6 +906,76 @@ class Run:
         reminder = next(t for t in taken if "Payment reminder" in t["subject"])
         assert reminder["parts"][1]["fileName"].endswith("-reminder-1.pdf"), reminder
 
+    def tax_adviser_settings_export_and_vat_return(self):
+        self.sign_in("owner")
+        self.link("Settings")
+        self.link("DATEV: chart of accounts, adviser and client numbers, fiscal year, account numbers")
+        assert self.driver.title == "DATEV settings · kontor", self.driver.title
+        self.axe("datev-settings")
+        self.type_into("datevAdviser", "29098")
+        self.type_into("datevClient", "5500x")
+        self.submit("Save DATEV settings")
+        assert self.field("datevClient").get_attribute("value") == "5500x"
+        assert "1 to 99999" in self.driver.find_element(By.ID, "field-datevClient-error").text
+        self.axe("datev-settings-refused")
+        self.type_into("datevClient", "55003")
+        self.submit("Save DATEV settings")
+        assert "The DATEV settings are saved." in self.text(), self.text()
+        # The VAT return: last month was closed by the flow before, this
+        # month is open.
+        today = datetime.date.today()
+        last = today.replace(day=1) - datetime.timedelta(days=1)
+        self.link("Books")
+        self.link("VAT return")
+        assert self.driver.title == "VAT return · kontor", self.driver.title
+        self.type_into("period", last.strftime("%Y-%m"))
+        self.submit("Show")
+        assert "Final" in self.text() and "ELSTER" in self.text(), self.text()
+        self.axe("vat-return")
+        self.shot("vat-return")
+        self.type_into("period", today.strftime("%Y-%m"))
+        self.submit("Show")
+        assert "Preliminary" in self.text(), self.text()
+        self.type_into("period", "last month")
+        self.submit("Show")
+        assert "is a month" in self.driver.find_element(By.ID, "field-period-error").text
+        self.axe("vat-return-refused")
+        # The export: refused beside its field, then downloaded.
+        self.link("Export")
+        assert self.driver.title == "Export · kontor", self.driver.title
+        assert "preliminary" in self.text(), self.text()
+        self.axe("export")
+        self.set_value("from", today.isoformat())
+        self.set_value("to", last.isoformat())
+        self.submit("Download the DATEV export")
+        assert "lies after to" in self.driver.find_element(By.ID, "field-from-error").text
+        self.axe("export-refused")
+        # The download: Chromium saves the ZIP into a folder of its own.
+        downloads = Path(tempfile.mkdtemp(prefix="kontor-datev-"))
+        self.driver.execute_cdp_cmd(
+            "Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": str(downloads)}
+        )
+        self.set_value("from", last.replace(day=1).isoformat())
+        self.set_value("to", last.isoformat())
+        self.driver.find_element(By.XPATH, "//main//button[normalize-space()='Download the DATEV export']").click()
+        deadline = time.time() + 20
+        zips = []
+        while time.time() < deadline:
+            zips = [f for f in downloads.iterdir() if f.suffix == ".zip"]
+            if zips:
+                break
+            time.sleep(0.2)
+        assert zips, f"no ZIP downloaded: {list(downloads.iterdir())}"
+        assert zips[0].name.startswith("DATEV_55003_") and not zips[0].name.endswith("_vorlaeufig.zip"), zips[0].name
+        with zipfile.ZipFile(zips[0]) as archive:
+            names = archive.namelist()
+        assert any(n.startswith("EXTF_Buchungsstapel_") for n in names), names
+        assert any(n.startswith("EXTF_Debitoren_Kreditoren_") for n in names), names
+        shutil.rmtree(downloads, ignore_errors=True)
+        self.open("/books/export")
+        assert "final" in self.text(), "the closed month's export is listed final: " + self.text()
+        self.shot("export")
+
     def sign_out_ends_the_session(self):
         self.sign_in("owner")
         self.press("//button[normalize-space()='Sign out']")
@@ -928,6 +1001,7 @@ class Run:
             self.check("forged cross-site post is refused", self.forged_post_is_refused)
             self.check("settings and an invitation", self.settings_and_an_invitation)
             self.check("a statement is imported and its lines settled", self.bank_statement_is_imported_and_its_lines_settled)
+            self.check("the tax adviser's settings, the VAT return and the DATEV export", self.tax_adviser_settings_export_and_vat_return)
             self.check("signing out ends the session", self.sign_out_ends_the_session)
         finally:
             self.driver.quit()

@@ -1,6 +1,7 @@
 //! The integration tests: every test starts its own server in-process on port 0
 //! over a fresh temporary data file and talks to it through HTTP and the console.
 
+mod adviser;
 mod audit;
 mod bank;
 mod bank_generated;
@@ -31,6 +32,7 @@ mod pipeline;
 mod receiver;
 mod screens;
 mod screens_bank;
+mod screens_adviser;
 mod screens_books;
 mod screens_drafts;
 mod screens_invoices;

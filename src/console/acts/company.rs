@@ -9,8 +9,12 @@ use crate::books::company::{
     self, Company, CompanyInput, NewCompany, ParticularsChange, ParticularsInput,
 };
 use crate::console::acting::{actor, company_books, no_actor, print};
+use crate::books::export::numbers;
+use crate::books::export::settings::{self, SettingsChange, SettingsInput};
 use crate::console::acts::sending;
-use crate::console::args::{CompanyClear, CompanyCommand, CompanyCreateArgs, ParticularsArgs};
+use crate::console::args::{
+    CompanyClear, CompanyCommand, CompanyCreateArgs, DatevArgs, ParticularsArgs,
+};
 use crate::console::options::patch;
 use crate::error::{Error, Result, Violations};
 use crate::store::db::{Db, Tx};
@@ -39,8 +43,32 @@ pub fn run(
             company: id,
             particulars,
             payment_days,
+            datev,
             clear,
-        } => set(db, acting, id, particulars, *payment_days, clear)?,
+        } => set(db, acting, id, particulars, *payment_days, datev, clear)?,
+        CompanyCommand::AccountNumber {
+            company: id,
+            partner,
+            side,
+            number,
+            mode,
+        } => {
+            let side = numbers::Side::parse("side", side)?;
+            print(&db.write(|tx| {
+                let t = company::tenant(tx, id, mode.environment())?;
+                let actor = actor(tx, acting, id, Capability::ManageSettings)?;
+                numbers::change(tx, &t, &actor, partner, side, *number)
+            })?);
+            return Ok(());
+        }
+        CompanyCommand::AccountNumbers { company: id, mode } => {
+            no_actor(acting, "`company account-numbers` only reads")?;
+            print(&db.read(|conn| {
+                let t = company::tenant(conn, id, mode.environment())?;
+                numbers::list(conn, &t)
+            })?);
+            return Ok(());
+        }
         CompanyCommand::Plan { company: id, plan } => {
             change_settings(db, acting, id, |tx, books, actor| {
                 company::set_plan(tx, books, actor, plan)
@@ -53,7 +81,15 @@ pub fn run(
             company::set_workflow(tx, books, actor, stages)
         })?,
     };
-    print(&company.view());
+    let settings = db.read(|conn| settings::get(conn, &company.id))?;
+    let mut shown = serde_json::to_value(company.view()).unwrap_or_default();
+    if let Some(map) = shown.as_object_mut() {
+        map.insert(
+            "datev".into(),
+            serde_json::to_value(&settings).unwrap_or_default(),
+        );
+    }
+    print(&shown);
     Ok(())
 }
 
@@ -73,17 +109,19 @@ fn create(db: &Db, args: &CompanyCreateArgs, acting: Option<&str>) -> Result<Com
     db.write(|tx| company::create(tx, new))
 }
 
-/// `company set`: the particulars and default payment days given, each
-/// change recorded as its own act.
+/// `company set`: the particulars, default payment days and DATEV settings
+/// given, each change recorded as its own act.
 fn set(
     db: &Db,
     acting: Option<&str>,
     id: &str,
     particulars: &ParticularsArgs,
     payment_days: Option<i64>,
+    datev: &DatevArgs,
     clear: &[CompanyClear],
 ) -> Result<Company> {
     let input = particulars.input(clear)?;
+    let datev = SettingsChange::check(datev.input(clear)?)?;
     let days = match (payment_days, clear.contains(&CompanyClear::PaymentDays)) {
         (Some(_), true) => {
             return Err(Error::invalid(
@@ -106,6 +144,9 @@ fn set(
         }
         if let Some(days) = days {
             company = company::set_payment_days(tx, &books, &actor, days)?;
+        }
+        if !datev.is_empty() {
+            settings::set(tx, &books, &actor, datev)?;
         }
         Ok(company)
     })
@@ -180,6 +221,33 @@ impl ParticularsArgs {
                 (_, true) => Some(false),
                 _ => None,
             },
+        };
+        v.finish()?;
+        Ok(input)
+    }
+}
+
+impl DatevArgs {
+    /// The DATEV settings as given, the numbers named in `clear` cleared.
+    ///
+    /// Fails with `Invalid` for a number both given and cleared.
+    fn input(&self, clear: &[CompanyClear]) -> Result<SettingsInput> {
+        let mut v = Violations::new();
+        let input = SettingsInput {
+            chart: self.chart.clone(),
+            datev_adviser: patch(
+                &mut v,
+                "datevAdviser",
+                &self.datev_adviser,
+                clear.contains(&CompanyClear::DatevAdviser),
+            ),
+            datev_client: patch(
+                &mut v,
+                "datevClient",
+                &self.datev_client,
+                clear.contains(&CompanyClear::DatevClient),
+            ),
+            fiscal_year_start: self.fiscal_year_start.clone(),
         };
         v.finish()?;
         Ok(input)

@@ -113,6 +113,8 @@ impl PurchaseRecordArgs {
             tax: Some(self.tax),
             kind: self.kind.clone(),
             rate: self.rate.clone(),
+            tax_rate: self.tax_rate.clone(),
+            reverse_charge: self.reverse_charge,
         }
     }
 }

@@ -204,6 +204,7 @@ pub fn create(ctx: &Ctx) -> Result<Answer> {
         tax: Some(tax.unwrap_or(0)),
         kind: Some("bill".into()),
         rate: None,
+        ..PurchaseInput::default()
     }));
     let recorded = BILL.act(ctx, checked, |tx, new| {
         purchases::record(tx, tenant, &ctx.actor(), &new)

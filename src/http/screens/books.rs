@@ -56,7 +56,7 @@ fn account_name(lang: Lang, account: &str) -> &str {
 }
 
 /// The statement's flag: final, or preliminary while the books are open.
-fn flag(lang: Lang, is_final: bool) -> Markup {
+pub(super) fn flag(lang: Lang, is_final: bool) -> Markup {
     html! {
         p {
             @if is_final {
@@ -71,7 +71,7 @@ fn flag(lang: Lang, is_final: bool) -> Markup {
 }
 
 /// The links between the books' pages.
-fn links(lang: Lang) -> Markup {
+pub(super) fn links(lang: Lang) -> Markup {
     html! {
         nav.sub aria-label=(lang.pick("Statements", "Abschlüsse")) {
             ul {
@@ -79,6 +79,8 @@ fn links(lang: Lang) -> Markup {
                 li { a href="/books/trial-balance" { (lang.pick("Trial balance", "Summen- und Saldenliste")) } }
                 li { a href="/books/profit-and-loss" { (lang.pick("Profit and loss", "Gewinn und Verlust")) } }
                 li { a href="/books/balance-sheet" { (lang.pick("Balance sheet", "Bilanz")) } }
+                li { a href="/books/vat" { (lang.pick("VAT return", "Umsatzsteuer-Voranmeldung")) } }
+                li { a href="/books/export" { (lang.pick("Export", "Export")) } }
             }
         }
     }

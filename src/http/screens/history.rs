@@ -54,6 +54,10 @@ pub fn act_name(lang: Lang, act: Act) -> String {
         Act::UserPasswordSet => ("password set", "Passwort gesetzt"),
         Act::InvoiceSent => ("sent by e-mail", "per E-Mail versandt"),
         Act::ReminderSent => ("reminder sent", "Mahnung versandt"),
+        Act::AccountNumberChanged => (
+            "DATEV account number given",
+            "DATEV-Kontonummer vergeben",
+        ),
         // Acts on records without a history of their own (the books, a
         // key, an endpoint, an invitation, the company) by their code.
         Act::BooksClosed
@@ -81,6 +85,9 @@ pub fn act_name(lang: Lang, act: Act) -> String {
         | Act::MailTestSent
         | Act::DunningLevelsChanged
         | Act::BaseRateAdded => return act.as_str().to_string(),
+        | Act::CompanyDatevChanged
+        | Act::ExportedDatev
+        | Act::ExportedGobd => return act.as_str().to_string(),
     };
     lang.pick(en, de).to_string()
 }

@@ -21,6 +21,7 @@
 
 mod bank;
 mod bank_accounts;
+mod adviser;
 mod bills;
 mod bills_received;
 mod books;
@@ -28,6 +29,7 @@ mod chart;
 mod context;
 mod customers;
 mod dashboard;
+mod datev;
 mod developers;
 mod drafts;
 mod form;
@@ -292,6 +294,9 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["settings", "bank"] if get => bank_accounts::show(ctx),
         ["settings", "bank", "accounts"] if post => bank_accounts::add(ctx),
         ["settings", "bank", "tolerance"] if post => bank_accounts::tolerance(ctx),
+        ["books", "vat"] if get => adviser::vat(ctx),
+        ["books", "export"] if get => adviser::export_show(ctx),
+        ["books", "export", "datev"] if post => adviser::export_datev(ctx),
         ["settings"] if get => settings::show(ctx),
         ["settings", "company"] if post => settings::set_particulars(ctx),
         ["settings", "payment-days"] if post => settings::set_payment_days(ctx),
@@ -299,6 +304,9 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["settings", "mail"] if get => mail_settings::show(ctx),
         ["settings", "mail"] if post => mail_settings::save(ctx),
         ["settings", "mail", "test"] if post => mail_settings::test(ctx),
+        ["settings", "datev"] if get => datev::show(ctx),
+        ["settings", "datev"] if post => datev::set(ctx),
+        ["settings", "datev", "number"] if post => datev::set_number(ctx),
         ["settings", "users"] if get => users::list(ctx),
         ["settings", "users", "invite"] if post => users::invite(ctx),
         ["settings", "users", id] if get => users::show(ctx, id),

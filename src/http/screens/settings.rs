@@ -240,6 +240,10 @@ fn page(ctx: &Ctx, status: StatusCode, refusal: Option<Refused>) -> Result<Answe
         @if owner {
             p { a href="/settings/mail" { (lang.pick("Mail settings", "E-Mail-Einstellungen")) } }
         }
+        p { a href="/settings/datev" { (lang.pick(
+            "DATEV: chart of accounts, adviser and client numbers, fiscal year, account numbers",
+            "DATEV: Kontenrahmen, Berater- und Mandantennummer, Wirtschaftsjahr, Kontonummern",
+        )) } }
         section aria-labelledby="company-heading" {
             h2 #company-heading { (lang.pick("Company", "Firma")) }
             dl.particulars {

@@ -31,6 +31,7 @@ mod to_9;
 mod to_10;
 mod to_11;
 mod to_12;
+mod to_13;
 
 use std::path::Path;
 
@@ -44,7 +45,7 @@ use refusal::{foreign_key_problem, Stop};
 /// The schema this binary writes and understands: what a fresh file gets.
 pub const SCHEMA: &str = include_str!("../../../schema.sql");
 /// The version `schema.sql` carries in `PRAGMA user_version`.
-pub const SCHEMA_VERSION: i64 = 12;
+pub const SCHEMA_VERSION: i64 = 13;
 
 /// One migration step: it brings a data file from version `number - 1` to
 /// `number`, inside the runner's transaction.
@@ -131,6 +132,11 @@ pub const MIGRATIONS: &[Migration] = &[
             "the owner's base rates and the reminders sent; the VAT register's answer with an invoice"
         ),
         run: to_12::run,
+    },
+    Migration {
+        number: 13,
+        summary: "DATEV settings of companies; account numbers of partners and bank accounts; exports made",
+        run: to_13::run,
     },
 ];
 

@@ -1,8 +1,10 @@
 //! Test support: a fresh temporary data file, the console run as a real
 //! process, the server started in-process on port 0, and a small HTTP client;
-//! `screens` holds the browser and the office the screens' tests use.
+//! `screens` holds the browser and the office the screens' tests use;
+//! `extf` reads DATEV EXTF files back, built from the published column lists.
 
 pub mod fill;
+pub mod extf;
 pub mod screens;
 pub mod statements;
 

@@ -1,0 +1,452 @@
+//! From one ledger entry to DATEV bookings: each journal line lands on the
+//! account of the chosen chart (`rules::skr`), a tax line is folded into
+//! the line it belongs to when that account carries the tax (an
+//! *Automatikkonto* or a BU-Schlüssel) and DATEV would compute the same
+//! tax from the booked amount, and the entry's legs are paired so that one
+//! booking stands for one posting pair: the personal account against each
+//! revenue (the invoice), the bank against the personal account (the
+//! payment), the bank against the fees (the bank line). Pure functions.
+
+use crate::documents::datev::Side;
+use crate::error::{Error, Result};
+use crate::rules::skr::{self, Chart, Tax, BU_NO_AUTOMATIC};
+
+/// A journal line as the ledger holds it.
+#[derive(Debug, Clone)]
+pub struct Line<'a> {
+    /// The ledger account's stored name.
+    pub account: &'a str,
+    /// The line's detail: the tax key, the partner's or bank account's id.
+    pub detail: &'a str,
+    pub debit: i64,
+    pub credit: i64,
+}
+
+/// What an entry's line became on the chart: `amount` (debit positive) on
+/// `account`, with a BU-Schlüssel when it needs one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Leg {
+    pub account: u32,
+    pub amount: i64,
+    pub bu: Option<&'static str>,
+    /// Which leg is the booking's `Konto` when two compete: the bank (0),
+    /// a personal account (1), anything else (2).
+    pub rank: u8,
+}
+
+/// One booking: `amount` on `account` on `side`, against `contra`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pair {
+    pub account: u32,
+    pub contra: u32,
+    pub amount: i64,
+    pub side: Side,
+    pub bu: Option<&'static str>,
+}
+
+/// The numbers a company gave its partners and bank accounts.
+pub trait Numbers {
+    /// The personal or bank account number of the line's detail (the
+    /// partner's id on receivables and payables, the bank account's id on
+    /// bank); `None` when the detail names none.
+    fn number(&self, account: &str, detail: &str) -> Option<u32>;
+}
+
+/// The legs of one entry on `chart`.
+///
+/// Fails with `Internal` naming the account when the table does not know a
+/// ledger account (every account the books post to is in it; a test says
+/// so).
+pub fn legs(
+    chart: Chart,
+    small_business: bool,
+    lines: &[Line<'_>],
+    numbers: &impl Numbers,
+) -> Result<Vec<Leg>> {
+    let mut used = vec![false; lines.len()];
+    let mut legs: Vec<Leg> = Vec::with_capacity(lines.len());
+    // The base lines first, each taking its tax lines where DATEV would
+    // compute the same tax.
+    for (i, line) in lines.iter().enumerate() {
+        if !matches!(line.account, "revenue" | "expenses") {
+            continue;
+        }
+        let row = row_of(line, small_business)?;
+        let base = line.debit - line.credit;
+        let taxes: Vec<usize> = lines
+            .iter()
+            .enumerate()
+            .filter(|(j, t)| {
+                !used[*j]
+                    && t.detail == line.detail
+                    && match line.account {
+                        "revenue" => t.account == "output_tax",
+                        _ => t.account == "input_tax" || t.account == "output_tax",
+                    }
+            })
+            .map(|(j, _)| j)
+            .collect();
+        let tax_of = |account: &str| -> i64 {
+            taxes
+                .iter()
+                .filter(|j| lines[**j].account == account)
+                .map(|j| lines[*j].debit - lines[*j].credit)
+                .sum()
+        };
+        let (input, output) = (tax_of("input_tax"), tax_of("output_tax"));
+        let number = row.number(chart);
+        let (amount, bu, folded) = match row.tax {
+            Tax::Automatic(rate) if rate > 0 => {
+                let gross = base + input + output;
+                if input == 0 && skr::tax_in_gross(gross, rate) == output {
+                    (gross, None, true)
+                } else {
+                    (base, Some(BU_NO_AUTOMATIC), false)
+                }
+            }
+            Tax::Key { bu, rate } => {
+                let gross = base + input + output;
+                let own = if line.account == "revenue" { output } else { input };
+                let other = if line.account == "revenue" { input } else { output };
+                if other == 0 && skr::tax_in_gross(gross, rate) == own {
+                    (gross, Some(bu), true)
+                } else {
+                    (base, None, false)
+                }
+            }
+            Tax::ReverseCharge(rate) => {
+                let due = skr::tax_on_net(base, rate);
+                if input == due && output == -due {
+                    (base, None, true)
+                } else {
+                    (base, Some(BU_NO_AUTOMATIC), false)
+                }
+            }
+            Tax::Automatic(_) | Tax::None => (base, None, false),
+        };
+        if folded {
+            for j in &taxes {
+                used[*j] = true;
+            }
+        }
+        used[i] = true;
+        legs.push(Leg {
+            account: number,
+            amount,
+            bu,
+            rank: 2,
+        });
+    }
+    for (i, line) in lines.iter().enumerate() {
+        if used[i] {
+            continue;
+        }
+        let row = row_of(line, small_business)?;
+        let own = match line.account {
+            "receivables" | "payables" | "bank" if !line.detail.is_empty() => {
+                numbers.number(line.account, line.detail)
+            }
+            _ => None,
+        };
+        let rank = match line.account {
+            "bank" => 0,
+            "receivables" | "payables" => 1,
+            _ => 2,
+        };
+        legs.push(Leg {
+            account: own.unwrap_or_else(|| row.number(chart)),
+            amount: line.debit - line.credit,
+            bu: None,
+            rank,
+        });
+    }
+    // Legs on the same account with the same key are one.
+    let mut merged: Vec<Leg> = Vec::with_capacity(legs.len());
+    for leg in legs {
+        match merged
+            .iter_mut()
+            .find(|m| m.account == leg.account && m.bu == leg.bu)
+        {
+            Some(m) => m.amount += leg.amount,
+            None => merged.push(leg),
+        }
+    }
+    merged.retain(|l| l.amount != 0);
+    Ok(merged)
+}
+
+fn row_of(line: &Line<'_>, small_business: bool) -> Result<&'static skr::Row> {
+    let key = if skr::keyed(line.account) { line.detail } else { "" };
+    skr::row(line.account, key, small_business).ok_or_else(|| {
+        Error::internal(format!(
+            "the ledger account {} has no place in the charts of accounts",
+            line.account
+        ))
+    })
+}
+
+/// The bookings of one entry's legs: when one side has a single leg, it is
+/// every booking's `account` and each leg of the other side its `contra`;
+/// else legs of equal amounts pair first and the rest pair largest first,
+/// split where they differ. The amounts of the bookings add up to the
+/// entry's on every account.
+pub fn pairs(legs: &[Leg]) -> Vec<Pair> {
+    let debits: Vec<Leg> = legs.iter().copied().filter(|l| l.amount > 0).collect();
+    let credits: Vec<Leg> = legs.iter().copied().filter(|l| l.amount < 0).collect();
+    let mut out = Vec::new();
+    let booking = |anchor: &Leg, other: &Leg, amount: i64| Pair {
+        account: anchor.account,
+        contra: other.account,
+        amount,
+        side: if anchor.amount > 0 {
+            Side::Debit
+        } else {
+            Side::Credit
+        },
+        bu: other.bu.or(anchor.bu),
+    };
+    if debits.len() == 1 && credits.len() == 1 {
+        let (d, c) = (&debits[0], &credits[0]);
+        let (anchor, other) = if c.rank < d.rank { (c, d) } else { (d, c) };
+        out.push(booking(anchor, other, d.amount.min(-c.amount)));
+        return out;
+    }
+    if debits.len() == 1 || credits.len() == 1 {
+        let (anchor, others) = if debits.len() == 1 {
+            (&debits[0], &credits)
+        } else {
+            (&credits[0], &debits)
+        };
+        for other in others {
+            out.push(booking(anchor, other, other.amount.abs()));
+        }
+        return out;
+    }
+    let mut debits: Vec<(Leg, i64)> = debits.into_iter().map(|l| (l, l.amount)).collect();
+    let mut credits: Vec<(Leg, i64)> = credits.into_iter().map(|l| (l, -l.amount)).collect();
+    for d in debits.iter_mut() {
+        if let Some(c) = credits.iter_mut().find(|c| c.1 == d.1 && c.1 > 0) {
+            let (anchor, other) = if c.0.rank < d.0.rank { (&c.0, &d.0) } else { (&d.0, &c.0) };
+            out.push(booking(anchor, other, d.1));
+            c.1 = 0;
+            d.1 = 0;
+        }
+    }
+    debits.sort_by_key(|d| std::cmp::Reverse(d.1));
+    credits.sort_by_key(|c| std::cmp::Reverse(c.1));
+    let (mut i, mut j) = (0, 0);
+    while i < debits.len() && j < credits.len() {
+        if debits[i].1 == 0 {
+            i += 1;
+            continue;
+        }
+        if credits[j].1 == 0 {
+            j += 1;
+            continue;
+        }
+        let amount = debits[i].1.min(credits[j].1);
+        let (d, c) = (debits[i].0, credits[j].0);
+        let (anchor, other) = if c.rank < d.rank { (&c, &d) } else { (&d, &c) };
+        out.push(booking(anchor, other, amount));
+        debits[i].1 -= amount;
+        credits[j].1 -= amount;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Fixed;
+
+    impl Numbers for Fixed {
+        fn number(&self, account: &str, detail: &str) -> Option<u32> {
+            match (account, detail) {
+                ("receivables", "cus_a") => Some(10_000),
+                ("payables", "cus_s") => Some(70_000),
+                ("bank", "bac_1") => Some(1200),
+                ("bank", "bac_2") => Some(1201),
+                _ => None,
+            }
+        }
+    }
+
+    fn line<'a>(account: &'a str, detail: &'a str, debit: i64, credit: i64) -> Line<'a> {
+        Line { account, detail, debit, credit }
+    }
+
+    fn bookings(chart: Chart, lines: &[Line<'_>]) -> Vec<Pair> {
+        pairs(&legs(chart, false, lines, &Fixed).unwrap())
+    }
+
+    /// Every account's total over the bookings, debit positive.
+    fn totals(pairs: &[Pair]) -> std::collections::BTreeMap<u32, i64> {
+        let mut out = std::collections::BTreeMap::new();
+        for p in pairs {
+            let signed = if p.side == Side::Debit { p.amount } else { -p.amount };
+            *out.entry(p.account).or_insert(0) += signed;
+            *out.entry(p.contra).or_insert(0) -= signed;
+        }
+        out.retain(|_, v| *v != 0);
+        out
+    }
+
+    #[test]
+    fn an_invoice_at_two_rates_is_one_gross_booking_per_rate_on_the_automatic_accounts() {
+        let lines = [
+            line("receivables", "cus_a", 22_600, 0),
+            line("revenue", "S:19", 0, 10_000),
+            line("output_tax", "S:19", 0, 1_900),
+            line("revenue", "S:7", 0, 10_000),
+            line("output_tax", "S:7", 0, 700),
+        ];
+        let b = bookings(Chart::Skr03, &lines);
+        assert_eq!(
+            b,
+            vec![
+                Pair { account: 10_000, contra: 8400, amount: 11_900, side: Side::Debit, bu: None },
+                Pair { account: 10_000, contra: 8300, amount: 10_700, side: Side::Debit, bu: None },
+            ]
+        );
+        let b4 = bookings(Chart::Skr04, &lines);
+        assert_eq!((b4[0].contra, b4[1].contra), (4400, 4300));
+    }
+
+    #[test]
+    fn a_credit_note_books_the_other_way() {
+        let lines = [
+            line("receivables", "cus_a", 0, 11_900),
+            line("revenue", "S:19", 10_000, 0),
+            line("output_tax", "S:19", 1_900, 0),
+        ];
+        assert_eq!(
+            bookings(Chart::Skr03, &lines),
+            vec![Pair { account: 10_000, contra: 8400, amount: 11_900, side: Side::Credit, bu: None }]
+        );
+    }
+
+    #[test]
+    fn a_payment_is_the_bank_against_the_personal_account() {
+        let lines = [line("bank", "bac_2", 5_000, 0), line("receivables", "cus_a", 0, 5_000)];
+        assert_eq!(
+            bookings(Chart::Skr03, &lines),
+            vec![Pair { account: 1201, contra: 10_000, amount: 5_000, side: Side::Debit, bu: None }]
+        );
+        // Money not tied to a bank account lands on the first bank number.
+        let lines = [line("bank", "", 5_000, 0), line("receivables", "cus_a", 0, 5_000)];
+        assert_eq!(bookings(Chart::Skr04, &lines)[0].account, 1800);
+    }
+
+    #[test]
+    fn a_bill_at_19_percent_is_the_gross_with_bu_9_on_the_expense_account() {
+        let lines = [
+            line("expenses", "S:19", 20_000, 0),
+            line("input_tax", "S:19", 3_800, 0),
+            line("payables", "cus_s", 0, 23_800),
+        ];
+        assert_eq!(
+            bookings(Chart::Skr03, &lines),
+            vec![Pair { account: 70_000, contra: 4900, amount: 23_800, side: Side::Credit, bu: Some("9") }]
+        );
+    }
+
+    #[test]
+    fn a_reverse_charge_service_bought_is_the_net_on_the_automatic_account() {
+        let lines = [
+            line("expenses", "AE:19:EU", 50_000, 0),
+            line("input_tax", "AE:19:EU", 9_500, 0),
+            line("output_tax", "AE:19:EU", 0, 9_500),
+            line("payables", "cus_s", 0, 50_000),
+        ];
+        assert_eq!(
+            bookings(Chart::Skr04, &lines),
+            vec![Pair { account: 70_000, contra: 5923, amount: 50_000, side: Side::Credit, bu: None }]
+        );
+    }
+
+    #[test]
+    fn a_tax_datev_would_not_compute_is_booked_on_its_own() {
+        // 19 % of 100.00 is 19.00, but the bill says 18.50.
+        let lines = [
+            line("expenses", "S:19", 10_000, 0),
+            line("input_tax", "S:19", 1_850, 0),
+            line("payables", "cus_s", 0, 11_850),
+        ];
+        let b = bookings(Chart::Skr03, &lines);
+        assert_eq!(
+            b,
+            vec![
+                Pair { account: 70_000, contra: 4900, amount: 10_000, side: Side::Credit, bu: None },
+                Pair { account: 70_000, contra: 1576, amount: 1_850, side: Side::Credit, bu: None },
+            ]
+        );
+        // On an automatic revenue account the automatic is lifted (BU 40).
+        let lines = [
+            line("receivables", "cus_a", 11_800, 0),
+            line("revenue", "S:19", 0, 10_000),
+            line("output_tax", "S:19", 0, 1_800),
+        ];
+        let b = bookings(Chart::Skr03, &lines);
+        assert_eq!(b[0].bu, Some("40"));
+        assert_eq!(b[1].contra, 1776);
+    }
+
+    #[test]
+    fn tax_free_sales_are_booked_on_their_own_accounts() {
+        let lines = [
+            line("receivables", "cus_a", 30_000, 0),
+            line("revenue", "K:0", 0, 10_000),
+            line("revenue", "G:0", 0, 10_000),
+            line("revenue", "AE:0:EU", 0, 10_000),
+        ];
+        let contras: Vec<u32> = bookings(Chart::Skr03, &lines).iter().map(|p| p.contra).collect();
+        assert_eq!(contras, vec![8125, 8120, 8336]);
+    }
+
+    #[test]
+    fn a_bank_fee_and_a_transfer_pair_with_the_bank() {
+        let lines = [line("fees", "", 250, 0), line("bank", "bac_1", 0, 250)];
+        assert_eq!(
+            bookings(Chart::Skr03, &lines),
+            vec![Pair { account: 1200, contra: 4970, amount: 250, side: Side::Credit, bu: None }]
+        );
+    }
+
+    #[test]
+    fn a_credit_applied_on_the_same_personal_account_books_nothing() {
+        let lines = [line("payables", "cus_s", 1_000, 0), line("payables", "cus_s", 0, 1_000)];
+        assert!(bookings(Chart::Skr03, &lines).is_empty());
+    }
+
+    #[test]
+    fn entries_with_several_legs_on_both_sides_pair_exactly_and_keep_every_total() {
+        let legs = [
+            Leg { account: 1200, amount: 7_000, bu: None, rank: 0 },
+            Leg { account: 4970, amount: 300, bu: None, rank: 2 },
+            Leg { account: 1201, amount: 2_700, bu: None, rank: 0 },
+            Leg { account: 10_000, amount: -6_000, bu: None, rank: 1 },
+            Leg { account: 10_001, amount: -4_000, bu: None, rank: 1 },
+        ];
+        let p = pairs(&legs);
+        let mut expected = std::collections::BTreeMap::new();
+        for l in legs {
+            expected.insert(l.account, l.amount);
+        }
+        assert_eq!(totals(&p), expected);
+        assert!(p.iter().all(|b| b.amount > 0 && b.account != b.contra));
+    }
+
+    #[test]
+    fn old_lines_without_a_key_use_the_default_accounts() {
+        let lines = [
+            line("receivables", "", 11_900, 0),
+            line("revenue", "", 0, 10_000),
+            line("output_tax", "", 0, 1_900),
+        ];
+        assert_eq!(
+            bookings(Chart::Skr03, &lines),
+            vec![Pair { account: 1400, contra: 8400, amount: 11_900, side: Side::Debit, bu: None }]
+        );
+    }
+}

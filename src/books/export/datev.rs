@@ -1,0 +1,554 @@
+//! The DATEV export: the journal of a period within one fiscal year as a
+//! `Buchungsstapel` on the company's chart and the `Debitoren/Kreditoren`
+//! of the partners it names, in one ZIP, with the issued invoices'
+//! documents beside them when asked (each named by its Belegfeld 1). Final
+//! when the books are closed through the period's last day, else
+//! preliminary (`Festschreibung` 0, "vorläufig" in the header). An act: it
+//! gives the partners it meets their account numbers, records the export
+//! and its audit row, all in the caller's transaction.
+
+use std::collections::HashMap;
+
+use jiff::civil::Date;
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::Serialize;
+
+use crate::books::audit::{self, Act, Actor};
+use crate::books::company::{self, Company};
+use crate::books::export::bookings::{self, Line};
+use crate::books::export::numbers::Book;
+use crate::books::export::settings::{self, Settings};
+use crate::books::ledger;
+use crate::documents::archive;
+use crate::documents::datev::{self, Batch, Booking, Client, Partner, BATCH_LIMIT};
+use crate::error::{Error, Result, Violations};
+use crate::store::clock;
+use crate::store::db::Tx;
+use crate::store::ids;
+use crate::store::tenant::Tenant;
+
+/// An export as a person asks for it.
+#[derive(Debug, Default, Clone)]
+pub struct ExportInput {
+    pub from: Option<String>,
+    pub to: Option<String>,
+    /// Add the issued invoices' documents.
+    pub documents: bool,
+}
+
+/// A checked request: a period, with or without the documents.
+#[derive(Debug, Clone)]
+pub struct ExportRequest {
+    pub from: Date,
+    pub to: Date,
+    pub documents: bool,
+}
+
+impl ExportRequest {
+    /// Checks the period: two dates `YYYY-MM-DD`, `from` not after `to`.
+    ///
+    /// Fails with `Invalid` naming `from` or `to`.
+    pub fn check(input: ExportInput) -> Result<ExportRequest> {
+        let mut v = Violations::new();
+        let mut day = |field: &str, text: Option<&str>| match text.map(str::trim) {
+            None | Some("") => {
+                v.invalid(field, "is missing");
+                Ok(None)
+            }
+            Some(t) => v.take(clock::parse_date(field, t)),
+        };
+        let from = day("from", input.from.as_deref())?;
+        let to = day("to", input.to.as_deref())?;
+        if let (Some(f), Some(t)) = (from, to) {
+            if f > t {
+                v.invalid("from", format!("lies after to ({f} > {t})"));
+            }
+        }
+        v.finish()?;
+        match (from, to) {
+            (Some(from), Some(to)) => Ok(ExportRequest {
+                from,
+                to,
+                documents: input.documents,
+            }),
+            _ => Err(Error::internal("a checked export lacks a day")),
+        }
+    }
+}
+
+/// What an export made.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Exported {
+    pub id: String,
+    pub from: Date,
+    pub to: Date,
+    /// Whether the books are closed through `to` (else preliminary).
+    #[serde(rename = "final")]
+    pub is_final: bool,
+    pub chart: &'static str,
+    /// The ZIP's name as offered for download.
+    pub file_name: String,
+    /// The names of the files in the ZIP, in order.
+    pub files: Vec<String>,
+    pub bookings: usize,
+    pub partners: usize,
+    pub documents: usize,
+    #[serde(skip)]
+    pub zip: Vec<u8>,
+}
+
+/// A journal line of the period, with its entry and day.
+struct Journal {
+    entry: String,
+    day: Date,
+    account: String,
+    detail: String,
+    debit: i64,
+    credit: i64,
+}
+
+/// The lines of the tenant's journal posted in `from..=to`, entry by entry.
+fn journal(conn: &Connection, tenant: &Tenant, from: Date, to: Date) -> Result<Vec<Journal>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT entry, posted_on, account, detail, debit, credit FROM journal
+         WHERE company_id = ?1 AND environment = ?2 AND posted_on BETWEEN ?3 AND ?4
+         ORDER BY posted_on, seq",
+    )?;
+    let rows = stmt.query_map(params![tenant.company_id, tenant.environment, from, to], |r| {
+        let row = crate::store::row::Row::new(r, "journal");
+        Ok(Journal {
+            entry: row.get(0)?,
+            day: row.get(1)?,
+            account: row.get(2)?,
+            detail: row.get(3)?,
+            debit: row.get(4)?,
+            credit: row.get(5)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// What the bookings of one entry say of their document.
+#[derive(Debug, Clone, Default)]
+pub struct Document {
+    /// Belegfeld 1 before its rule: the invoice's or bill's number.
+    pub number: String,
+    /// The invoice a credit note corrects.
+    pub corrects: String,
+    pub text: String,
+    /// The buyer's VAT id, on the sales to businesses in other member states.
+    pub vat_id: Option<String>,
+    /// The invoice's id, when the entry issued one (its documents go along).
+    pub invoice: Option<String>,
+}
+
+/// The document the entry `entry` names: an invoice or correction
+/// (`inv_`), a payment (`pay_`), a bill (`pur_`), a credit applied
+/// (`cra_`); another entry is named by its id.
+///
+/// Fails only on a storage error.
+pub fn document(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Document> {
+    let t = (&tenant.company_id, &tenant.environment);
+    let found = match entry.split('_').next() {
+        Some("inv") => conn
+            .prepare_cached(
+                "SELECT i.number, coalesce(c.number, ''), i.buyer_name, i.buyer_vat_id, i.document_type
+                 FROM invoices i LEFT JOIN invoices c ON c.id = i.corrects_id
+                 WHERE i.id = ?1 AND i.company_id = ?2 AND i.environment = ?3",
+            )?
+            .query_row(params![entry, t.0, t.1], |r| {
+                let kind: String = r.get(4)?;
+                let number: String = r.get(0)?;
+                let what = if kind == "CORRECTION" { "Stornorechnung" } else { "Rechnung" };
+                Ok(Document {
+                    text: format!("{what} {number} {}", r.get::<_, String>(2)?),
+                    number,
+                    corrects: r.get(1)?,
+                    vat_id: r.get(3)?,
+                    invoice: Some(entry.to_string()),
+                })
+            })
+            .optional()?,
+        Some("pay") => conn
+            .prepare_cached(
+                "SELECT coalesce(i.number, p.document_number), coalesce(i.buyer_name, s.name), y.direction
+                 FROM payments y
+                 LEFT JOIN invoices i ON i.id = y.invoice_id
+                 LEFT JOIN purchases p ON p.id = y.purchase_id
+                 LEFT JOIN customers s ON s.id = p.supplier_id
+                 WHERE y.id = ?1 AND y.company_id = ?2 AND y.environment = ?3",
+            )?
+            .query_row(params![entry, t.0, t.1], |r| {
+                let number: String = r.get(0)?;
+                let direction: String = r.get(2)?;
+                let what = if direction == "in" { "Zahlungseingang" } else { "Zahlung" };
+                Ok(Document {
+                    text: format!("{what} {number} {}", r.get::<_, String>(1)?),
+                    number,
+                    ..Document::default()
+                })
+            })
+            .optional()?,
+        Some("pur") => conn
+            .prepare_cached(
+                "SELECT p.document_number, s.name, p.kind FROM purchases p JOIN customers s ON s.id = p.supplier_id
+                 WHERE p.id = ?1 AND p.company_id = ?2 AND p.environment = ?3",
+            )?
+            .query_row(params![entry, t.0, t.1], |r| {
+                let number: String = r.get(0)?;
+                let kind: String = r.get(2)?;
+                let what = if kind == "credit" { "Gutschrift" } else { "Eingangsrechnung" };
+                Ok(Document {
+                    text: format!("{what} {number} {}", r.get::<_, String>(1)?),
+                    number,
+                    ..Document::default()
+                })
+            })
+            .optional()?,
+        Some("cra") => conn
+            .prepare_cached(
+                "SELECT b.document_number, c.document_number FROM credit_applications a
+                 JOIN purchases b ON b.id = a.bill_id JOIN purchases c ON c.id = a.credit_id
+                 WHERE a.id = ?1 AND a.company_id = ?2 AND a.environment = ?3",
+            )?
+            .query_row(params![entry, t.0, t.1], |r| {
+                let number: String = r.get(0)?;
+                Ok(Document {
+                    text: format!("Gutschrift {} mit {number} verrechnet", r.get::<_, String>(1)?),
+                    number,
+                    ..Document::default()
+                })
+            })
+            .optional()?,
+        _ => None,
+    };
+    Ok(found.unwrap_or_else(|| Document {
+        number: entry.to_string(),
+        text: entry.to_string(),
+        ..Document::default()
+    }))
+}
+
+/// Whether the lines of an entry sell to a business in another member
+/// state (an intra-community supply or a service taxed there): its
+/// bookings carry the buyer's VAT id.
+fn to_eu_business(lines: &[Journal]) -> bool {
+    lines.iter().any(|l| {
+        l.account == "revenue" && (l.detail.starts_with("K:") || (l.detail.starts_with("AE:") && l.detail.ends_with(":EU")))
+    })
+}
+
+/// The header's client: the settings, the moment, who exported.
+///
+/// Fails with `Refused` naming the adviser's or the client's number when
+/// the settings lack it.
+pub fn client(company: &Company, settings: &Settings, fiscal_year: Date, actor: &Actor) -> Result<Client> {
+    let mut v = Violations::new();
+    if settings.datev_adviser.is_none() {
+        v.refused("datevAdviser", "is needed for a DATEV export; set it in the company's settings");
+    }
+    if settings.datev_client.is_none() {
+        v.refused("datevClient", "is needed for a DATEV export; set it in the company's settings");
+    }
+    v.finish()?;
+    let zone = clock::zone(&company.timezone)?;
+    let created = jiff::Timestamp::now().to_zoned(zone).datetime();
+    let exported_by = match actor {
+        Actor::Person { email, .. } => email.clone(),
+        Actor::Key { name, .. } => name.clone(),
+        Actor::System => "kontor".to_string(),
+    };
+    Ok(Client {
+        created,
+        exported_by: exported_by.chars().take(25).collect(),
+        adviser: settings.datev_adviser.unwrap_or_default(),
+        client: settings.datev_client.unwrap_or_default(),
+        fiscal_year_start: fiscal_year,
+        chart: settings.chart,
+        currency: company.currency.to_string(),
+    })
+}
+
+/// Exports the tenant's books of the request's period for the tax adviser.
+/// Recorded as `export.datev` by `actor`; partners met for the first time
+/// keep the account numbers given here.
+///
+/// Fails with `Refused` naming `datevAdviser` or `datevClient` when the
+/// settings lack them, and `Refused` when the period spans two fiscal years.
+pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, request: &ExportRequest) -> Result<Exported> {
+    let company = company::get(tx, &tenant.company_id)?;
+    let settings = settings::get(tx, &tenant.company_id)?;
+    let (from, to) = (request.from, request.to);
+    let fiscal_year = settings.fiscal_year_start.year_of(from);
+    let fiscal_end = settings.fiscal_year_start.end_of(fiscal_year);
+    let mut v = Violations::new();
+    let client = v.take(client(&company, &settings, fiscal_year, actor))?;
+    if to > fiscal_end {
+        v.refused(
+            "to",
+            format!(
+                "lies in the next fiscal year: a DATEV batch is of one fiscal year ({fiscal_year} to {fiscal_end})"
+            ),
+        );
+    }
+    v.finish()?;
+    let Some(client) = client else {
+        return Err(Error::internal("a checked export lacks its client"));
+    };
+    let is_final = ledger::is_final(tx, tenant, to)?;
+    let lines = journal(tx, tenant, from, to)?;
+    let mut book = Book::load(tx, tenant, settings.chart)?;
+    let small_business = company.particulars.small_business;
+    let mut out: Vec<Booking> = Vec::new();
+    let mut invoices: Vec<(String, String)> = Vec::new();
+    let mut partners: Vec<(String, &'static str)> = Vec::new();
+    let mut seen: std::collections::HashSet<(String, &'static str)> = Default::default();
+    let mut start = 0;
+    while start < lines.len() {
+        let entry = &lines[start].entry;
+        let end = lines[start..]
+            .iter()
+            .position(|l| &l.entry != entry)
+            .map_or(lines.len(), |n| start + n);
+        let of_entry = &lines[start..end];
+        for l in of_entry {
+            book.give(&l.account, &l.detail)?;
+            let side = match l.account.as_str() {
+                "receivables" => Some("receivables"),
+                "payables" => Some("payables"),
+                _ => None,
+            };
+            if let Some(side) = side.filter(|_| !l.detail.is_empty()) {
+                if seen.insert((l.detail.clone(), side)) {
+                    partners.push((l.detail.clone(), side));
+                }
+            }
+        }
+        let as_lines: Vec<Line<'_>> = of_entry
+            .iter()
+            .map(|l| Line {
+                account: &l.account,
+                detail: &l.detail,
+                debit: l.debit,
+                credit: l.credit,
+            })
+            .collect();
+        let legs = bookings::legs(settings.chart, small_business, &as_lines, &book)?;
+        let pairs = bookings::pairs(&legs);
+        if !pairs.is_empty() {
+            let doc = document(tx, tenant, entry)?;
+            let vat_id = if to_eu_business(of_entry) { doc.vat_id.clone() } else { None };
+            if let Some(invoice) = &doc.invoice {
+                invoices.push((invoice.clone(), doc.number.clone()));
+            }
+            for p in pairs {
+                out.push(Booking {
+                    amount: p.amount,
+                    side: p.side,
+                    account: p.account,
+                    contra: p.contra,
+                    bu: p.bu,
+                    date: of_entry[0].day,
+                    document: doc.number.clone(),
+                    document2: doc.corrects.clone(),
+                    text: doc.text.clone(),
+                    vat_id: vat_id.clone(),
+                });
+            }
+        }
+        start = end;
+    }
+    book.keep(tx, tenant)?;
+    let stamp = |d: Date| d.strftime("%Y%m%d").to_string();
+    let period = format!("{}_{}", stamp(from), stamp(to));
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let chunks: Vec<&[Booking]> = if out.is_empty() {
+        vec![&out[..]]
+    } else {
+        out.chunks(BATCH_LIMIT).collect()
+    };
+    let several = chunks.len() > 1;
+    for (i, chunk) in chunks.iter().enumerate() {
+        let batch = Batch {
+            client: &client,
+            from,
+            to,
+            is_final,
+            bookings: chunk,
+        };
+        let name = if several {
+            format!("EXTF_Buchungsstapel_{period}_{}.csv", i + 1)
+        } else {
+            format!("EXTF_Buchungsstapel_{period}.csv")
+        };
+        files.push((name, datev::bookings_file(&batch)));
+    }
+    let people = partner_records(tx, tenant, &partners, &book)?;
+    files.push((
+        format!("EXTF_Debitoren_Kreditoren_{period}.csv"),
+        datev::partners_file(&client, &people),
+    ));
+    let mut documents = 0;
+    if request.documents {
+        for (invoice, number) in &invoices {
+            for (name, bytes) in invoice_documents(tx, tenant, invoice, number)? {
+                if !files.iter().any(|(n, _)| *n == name) {
+                    files.push((name, bytes));
+                    documents += 1;
+                }
+            }
+        }
+    }
+    let zip = archive::zip(&files, client.created)?;
+    let id = ids::new_id("exp");
+    tx.prepare_cached(
+        "INSERT INTO exports (id, company_id, environment, kind, period_from, period_to, final, rows, made_at)
+         VALUES (?1, ?2, ?3, 'datev', ?4, ?5, ?6, ?7, ?8)",
+    )?
+    .execute(params![
+        id,
+        tenant.company_id,
+        tenant.environment,
+        from,
+        to,
+        is_final,
+        out.len() as i64,
+        clock::now()
+    ])?;
+    audit::record(tx, tenant, actor, Act::ExportedDatev, &id)?;
+    Ok(Exported {
+        id,
+        from,
+        to,
+        is_final,
+        chart: settings.chart.as_str(),
+        file_name: format!(
+            "DATEV_{}_{period}{}.zip",
+            client.client,
+            if is_final { "" } else { "_vorlaeufig" }
+        ),
+        files: files.iter().map(|(n, _)| n.clone()).collect(),
+        bookings: out.len(),
+        partners: people.len(),
+        documents,
+        zip,
+    })
+}
+
+/// The personal accounts of `partners` (id and side), by account number.
+fn partner_records(
+    conn: &Connection,
+    tenant: &Tenant,
+    partners: &[(String, &'static str)],
+    book: &Book,
+) -> Result<Vec<Partner>> {
+    use crate::books::export::bookings::Numbers;
+    let mut stmt = conn.prepare_cached(
+        "SELECT name, vat_id, street, postal_code, city, country, email, iban, number FROM customers
+         WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
+    )?;
+    let mut out = Vec::with_capacity(partners.len());
+    for (id, side) in partners {
+        let Some(account) = book.number(side, id) else {
+            continue;
+        };
+        let found = stmt
+            .query_row(params![id, tenant.company_id, tenant.environment], |r| {
+                Ok(Partner {
+                    account,
+                    name: r.get(0)?,
+                    vat_id: r.get(1)?,
+                    street: r.get(2)?,
+                    postal_code: r.get(3)?,
+                    city: r.get(4)?,
+                    country: r.get(5)?,
+                    email: r.get(6)?,
+                    iban: r.get(7)?,
+                    number: r.get(8)?,
+                })
+            })
+            .optional()?;
+        if let Some(p) = found {
+            out.push(p);
+        }
+    }
+    out.sort_by_key(|p| p.account);
+    Ok(out)
+}
+
+/// An issued invoice's documents, each named by the invoice's Belegfeld 1
+/// in the folder `Belege/`: the PDF `.pdf`, an XML `.xml` (a second XML
+/// format with its name added).
+fn invoice_documents(
+    conn: &Connection,
+    tenant: &Tenant,
+    invoice: &str,
+    number: &str,
+) -> Result<Vec<(String, Vec<u8>)>> {
+    let field = datev::document_field(number);
+    let mut stmt = conn.prepare_cached(
+        "SELECT format, content FROM invoice_documents
+         WHERE invoice_id = ?1 AND company_id = ?2 AND environment = ?3 ORDER BY seq",
+    )?;
+    let rows = stmt.query_map(params![invoice, tenant.company_id, tenant.environment], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, Vec<u8>>(1)?))
+    })?;
+    let mut out: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut names: HashMap<String, usize> = HashMap::new();
+    for row in rows {
+        let (format, bytes) = row?;
+        let base = if format == "facturx" {
+            format!("Belege/{}.pdf", field.replace('/', "-"))
+        } else {
+            format!("Belege/{}.xml", field.replace('/', "-"))
+        };
+        let n = names.entry(base.clone()).or_insert(0);
+        *n += 1;
+        let name = if *n == 1 {
+            base
+        } else {
+            format!("Belege/{}_{format}.xml", field.replace('/', "-"))
+        };
+        out.push((name, bytes));
+    }
+    Ok(out)
+}
+
+/// An export made, as the export page lists it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Made {
+    pub id: String,
+    /// `datev` or `gobd`.
+    pub kind: String,
+    pub from: Date,
+    pub to: Date,
+    #[serde(rename = "final")]
+    pub is_final: bool,
+    pub rows: i64,
+    pub made_at: String,
+}
+
+/// The tenant's exports, newest first (at most `limit`).
+///
+/// Fails only on a storage error.
+pub fn made(conn: &Connection, tenant: &Tenant, limit: i64) -> Result<Vec<Made>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT id, kind, period_from, period_to, final, rows, made_at FROM exports
+         WHERE company_id = ?1 AND environment = ?2 ORDER BY seq DESC LIMIT ?3",
+    )?;
+    let rows = stmt.query_map(params![tenant.company_id, tenant.environment, limit], |r| {
+        let row = crate::store::row::Row::new(r, "exports");
+        Ok(Made {
+            id: row.get(0)?,
+            kind: row.get(1)?,
+            from: row.get(2)?,
+            to: row.get(3)?,
+            is_final: row.get(4)?,
+            rows: row.get(5)?,
+            made_at: row.get(6)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}

@@ -1,0 +1,145 @@
+//! The VAT return and the EC sales list of a tenant's books for a period,
+//! read from the journal alone: every revenue, tax and expense line of the
+//! period with its tax key goes to `figures`, and every sale to a business
+//! in another member state to `ec_sales` with the buyer's VAT id. Final
+//! when the books are closed through the period's last day. Reads only.
+
+use jiff::civil::Date;
+use rusqlite::{params, Connection};
+use serde::Serialize;
+
+use crate::books::ledger;
+use crate::books::vat::ec_sales::{self, Kind, Supply};
+use crate::books::vat::figures::{self, Behind, Figures, Posting};
+use crate::books::vat::period::Period;
+use crate::error::Result;
+use crate::store::row::Row;
+use crate::store::tenant::Tenant;
+
+/// The VAT return of a period.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct VatReturn {
+    pub period: String,
+    pub from: Date,
+    pub to: Date,
+    /// Whether the books are closed through `to` (else the figures may change).
+    #[serde(rename = "final")]
+    pub is_final: bool,
+    /// Each Kz as on the form: bases in whole euros, taxes with cents.
+    pub kz: std::collections::BTreeMap<&'static str, String>,
+    /// The tax of Kz 81 and 86 as the form computes it from the bases.
+    pub tax: std::collections::BTreeMap<&'static str, String>,
+    /// The output tax the books hold for Kz 81 and 86.
+    pub booked_tax: std::collections::BTreeMap<&'static str, String>,
+    /// The form's tax less the booked one, per Kz.
+    pub difference: std::collections::BTreeMap<&'static str, String>,
+    /// The postings behind each Kz.
+    pub postings: std::collections::BTreeMap<&'static str, Vec<Behind>>,
+}
+
+/// The EC sales list of a period.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EcSales {
+    pub period: String,
+    pub from: Date,
+    pub to: Date,
+    #[serde(rename = "final")]
+    pub is_final: bool,
+    pub rows: Vec<ec_sales::Row>,
+}
+
+/// The tenant's journal lines with a tax key's meaning (revenue, the taxes,
+/// expenses) posted in `from..=to`, in order.
+fn keyed_lines(conn: &Connection, tenant: &Tenant, from: Date, to: Date) -> Result<Vec<Posting>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT entry, posted_on, account, detail, debit, credit FROM journal
+         WHERE company_id = ?1 AND environment = ?2 AND posted_on BETWEEN ?3 AND ?4
+             AND account IN ('revenue', 'output_tax', 'input_tax', 'expenses')
+         ORDER BY posted_on, seq",
+    )?;
+    let rows = stmt.query_map(params![tenant.company_id, tenant.environment, from, to], |row| {
+        let r = Row::new(row, "journal");
+        Ok(Posting {
+            entry: r.get(0)?,
+            date: r.get(1)?,
+            account: r.get(2)?,
+            key: r.get(3)?,
+            debit: r.get(4)?,
+            credit: r.get(5)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The VAT return's figures of `period` in the tenant's books.
+///
+/// Fails only on a storage error.
+pub fn vat_return(conn: &Connection, tenant: &Tenant, period: &Period) -> Result<VatReturn> {
+    let lines = keyed_lines(conn, tenant, period.from, period.to)?;
+    let Figures {
+        kz,
+        postings,
+        tax,
+        booked_tax,
+        difference,
+    } = figures::figures(&lines);
+    Ok(VatReturn {
+        period: period.label.clone(),
+        from: period.from,
+        to: period.to,
+        is_final: ledger::is_final(conn, tenant, period.to)?,
+        kz,
+        tax,
+        booked_tax,
+        difference,
+        postings,
+    })
+}
+
+/// The EC sales list of `period` in the tenant's books: the sales to
+/// businesses in other member states per buyer VAT id (as the invoice
+/// names it) and kind.
+///
+/// Fails only on a storage error.
+pub fn ec_sales_list(conn: &Connection, tenant: &Tenant, period: &Period) -> Result<EcSales> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT j.detail, j.debit, j.credit, coalesce(i.buyer_vat_id, '') FROM journal j
+         JOIN invoices i ON i.id = j.entry AND i.company_id = j.company_id AND i.environment = j.environment
+         WHERE j.company_id = ?1 AND j.environment = ?2 AND j.posted_on BETWEEN ?3 AND ?4
+             AND j.account = 'revenue'
+         ORDER BY j.posted_on, j.seq",
+    )?;
+    let rows = stmt.query_map(
+        params![tenant.company_id, tenant.environment, period.from, period.to],
+        |row| {
+            let r = Row::new(row, "journal");
+            Ok((
+                r.get::<String>(0)?,
+                r.get::<i64>(1)?,
+                r.get::<i64>(2)?,
+                r.get::<String>(3)?,
+            ))
+        },
+    )?;
+    let mut supplies = Vec::new();
+    for row in rows {
+        let (key, debit, credit, vat_id) = row?;
+        let Some(kind) = Kind::of_key(&key) else {
+            continue;
+        };
+        supplies.push(Supply {
+            vat_id,
+            kind,
+            base: credit - debit,
+        });
+    }
+    Ok(EcSales {
+        period: period.label.clone(),
+        from: period.from,
+        to: period.to,
+        is_final: ledger::is_final(conn, tenant, period.to)?,
+        rows: ec_sales::rows(&supplies),
+    })
+}

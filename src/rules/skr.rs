@@ -1,0 +1,466 @@
+//! The DATEV standard charts of accounts SKR03 and SKR04 as data: one table
+//! saying, for each of kontor's ledger accounts and each tax key its lines
+//! carry, which account number a German tax adviser expects, whether that
+//! account carries the tax automatically (an *Automatikkonto*: DATEV splits
+//! the tax out of the gross amount booked on it) or needs a BU-Schlüssel
+//! beside it, and where the number comes from. Personal accounts (customers
+//! 10000–69999, suppliers 70000–99999) and the company's bank accounts
+//! (1200/1800 and the numbers after) are numbered per company by the books;
+//! here are only their ranges. Pure data and lookups: no storage.
+//!
+//! Ledger accounts and tax keys are named by their stored spellings
+//! (`revenue`, `S:19`, …; see the ledger's second dimension), so the table
+//! is read the same way the journal is.
+
+use crate::error::{Error, Result};
+
+/// A DATEV standard chart of accounts (*Standardkontenrahmen*).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Chart {
+    Skr03,
+    Skr04,
+}
+
+impl Chart {
+    pub const ALL: [Chart; 2] = [Chart::Skr03, Chart::Skr04];
+
+    /// The stored and shown spelling: `skr03`, `skr04`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Chart::Skr03 => "skr03",
+            Chart::Skr04 => "skr04",
+        }
+    }
+
+    /// The chart a person names (`skr03`, `SKR04`, …).
+    ///
+    /// Fails with `Invalid` naming `field` for anything else.
+    pub fn parse(field: &str, text: &str) -> Result<Chart> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "skr03" | "03" => Ok(Chart::Skr03),
+            "skr04" | "04" => Ok(Chart::Skr04),
+            _ => Err(Error::invalid(
+                field,
+                format!("is skr03 or skr04, not {text:?}"),
+            )),
+        }
+    }
+
+    /// The value of the EXTF header's field 27 (`SKR`): `03` or `04`.
+    pub fn datev_code(self) -> &'static str {
+        match self {
+            Chart::Skr03 => "03",
+            Chart::Skr04 => "04",
+        }
+    }
+
+    /// The first bank account's number; a company's further bank accounts
+    /// take the numbers after it (1201, 1202, … in SKR03).
+    pub fn first_bank(self) -> u32 {
+        match self {
+            Chart::Skr03 => 1200,
+            Chart::Skr04 => 1800,
+        }
+    }
+}
+
+/// How many bank accounts a company may number from `first_bank` on.
+pub const BANK_ACCOUNTS: u32 = 50;
+
+/// Customers' personal accounts (*Debitoren*), five digits with the
+/// G/L account length 4.
+pub const CUSTOMERS: std::ops::RangeInclusive<u32> = 10_000..=69_999;
+/// Suppliers' personal accounts (*Kreditoren*).
+pub const SUPPLIERS: std::ops::RangeInclusive<u32> = 70_000..=99_999;
+
+/// The G/L account length (*Sachkontenlänge*) of both charts as kontor
+/// exports them.
+pub const GL_LENGTH: u8 = 4;
+
+/// How DATEV treats the tax of what is booked on an account.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Tax {
+    /// The account has nothing to do with VAT (or is itself a tax account):
+    /// the amount is booked as it is.
+    None,
+    /// An *Automatikkonto*: DATEV books the gross amount and splits out the
+    /// tax at this rate (percent) itself onto its own tax account(s). A rate
+    /// of 0 means the account is tied to a tax-free line of the VAT return.
+    Automatic(u32),
+    /// An *Automatikkonto* of reverse charge received: DATEV books the net
+    /// amount and adds input tax and output tax at this rate (percent),
+    /// each computed from the net.
+    ReverseCharge(u32),
+    /// An ordinary account booked with this BU-Schlüssel (tax key) beside
+    /// it: DATEV splits out the tax at `rate` percent.
+    Key { bu: &'static str, rate: u32 },
+}
+
+/// One row of the table: where `ledger` lines with tax key `key` land.
+#[derive(Debug, Clone, Copy)]
+pub struct Row {
+    /// The ledger account's stored name.
+    pub ledger: &'static str,
+    /// The tax key (`S:19`, `AE:0:EU`, …); `*` for every key no other row
+    /// of the account names, `''` for lines without a key (books from
+    /// before the ledger carried one), `§19` for a small business's
+    /// tax-exempt revenue.
+    pub key: &'static str,
+    pub skr03: u32,
+    pub skr04: u32,
+    /// The account's name in the charts (SKR03's wording).
+    pub name: &'static str,
+    pub tax: Tax,
+    /// Where the numbers come from.
+    pub source: &'static str,
+}
+
+impl Row {
+    pub fn number(&self, chart: Chart) -> u32 {
+        match chart {
+            Chart::Skr03 => self.skr03,
+            Chart::Skr04 => self.skr04,
+        }
+    }
+}
+
+/// The issue's pinned numbers (issue 21, "Pinned details": revenue,
+/// output and input tax per rate, bank).
+const PINNED: &str = "kontor issue 21 (pinned); DATEV SKR03/SKR04";
+/// Odoo's transcription of the DATEV charts: odoo/odoo,
+/// addons/l10n_de/data/template/account.account-de_skr03.csv and
+/// account.account-de_skr04.csv (commit 05a629cd), read for each number.
+/// Checked again line by line against those files: SKR04 1370, 1401,
+/// 1406, 1407, 1408, 3300, 3500, 4125, 4185, 4200, 4300,
+/// 4336, 4337, 4338, 4400, 4730, 5730, 5923, 6300, 6855, 7100, 7300 and
+/// SKR03 3123, 3730, 4900, 4970, 8100, 8120, 8125, 8730, each under the
+/// name given here. SKR03 1570, 1577, 1578, 1590, 1600, 1700, 1770, 1780,
+/// 1785, 1787 and 2100 read again, under the same names, in Odoo's older
+/// SKR03 file (addons/l10n_de_skr03/data/account.account.template.csv
+/// @0dbe60e4).
+const ODOO: &str = "odoo/odoo l10n_de account.account-de_skr03.csv / -de_skr04.csv @05a629cd";
+/// The money-in-transit account 1360/1460 "Geldtransit": no chart file
+/// found has it. Odoo's SKR03 and SKR04 files @05a629cd go from 1357 to
+/// 1370 and from 1457 to 1480; Odoo's older SKR03 file
+/// (addons/l10n_de_skr03/data/account.account.template.csv @0dbe60e4)
+/// also goes from 1357 to 1370 and gives SKR03 1460 to doubtful
+/// receivables; a text search of a public code index found "Geldtransit"
+/// in no chart file (GnuCash's, Odoo's or another's). The pair
+/// is named by a public bookkeeping guide only (wohnmeta.de, "Wie buche
+/// ich das Konto 1360/1460 Geldtransit SKR 03/04"). Unverified against a
+/// chart file.
+const TRANSIT: &str = "unverified against a chart file (not in Odoo @05a629cd nor @0dbe60e4): wohnmeta.de guide to 1360/1460 Geldtransit SKR 03/04";
+/// Trade receivables as one account (lines without a partner): SKR04 1200
+/// is in Odoo's SKR04 file @05a629cd. SKR03 1400 "Forderungen aus
+/// Lieferungen u.Leistung" (a receivable account) is in Odoo's older SKR03
+/// file, addons/l10n_de_skr03/data/account.account.template.csv @0dbe60e4
+/// (beside 1401 and 1410 of the same name), and in GnuCash's
+/// data/accounts/de_DE/acctchrt_skr03.gnucash-xea @15d3eb48 ("1400 Ford.
+/// a. Lieferungen und Leistungen", RECEIVABLE); Odoo's newer file @05a629cd
+/// names 1400 "Verrechnungskonto Ist-Versteuerung" and 1401 the trade
+/// receivables. 1400 is kept, as the two older files have it; personal
+/// accounts carry every line that names its customer, so only old lines
+/// without one land here.
+const RECEIVABLES: &str = "SKR04 1200: odoo/odoo @05a629cd; SKR03 1400: odoo/odoo l10n_de_skr03 account.account.template.csv @0dbe60e4 and Gnucash/gnucash acctchrt_skr03.gnucash-xea @15d3eb48 (Odoo @05a629cd names 1401)";
+/// DATEV's BU-Schlüssel for input tax (8 = 7 %, 9 = 19 %) and the lifting
+/// of the automatic (40), as the DATEV tax key list documents them
+/// (DATEV Hilfe-Dokument 1008613; ledermann/datev's sample booking
+/// `1200;4940;"8"` books 7 % input tax with key 8).
+const BU_KEYS: &str = "DATEV Steuerschlüssel (Dok. 1008613); ledermann/datev examples/EXTF_Buchungsstapel.csv";
+
+/// The table. Lookups take the first row of the account whose key equals
+/// the line's key, else the account's `*` row.
+pub const TABLE: &[Row] = &[
+    // Revenue per VAT rate and category.
+    Row { ledger: "revenue", key: "S:19", skr03: 8400, skr04: 4400, name: "Erlöse 19 % USt", tax: Tax::Automatic(19), source: PINNED },
+    Row { ledger: "revenue", key: "S:7", skr03: 8300, skr04: 4300, name: "Erlöse 7 % USt", tax: Tax::Automatic(7), source: PINNED },
+    Row { ledger: "revenue", key: "K:0", skr03: 8125, skr04: 4125, name: "Steuerfreie innergemeinschaftliche Lieferungen nach § 4 Nr. 1b UStG", tax: Tax::Automatic(0), source: PINNED },
+    Row { ledger: "revenue", key: "G:0", skr03: 8120, skr04: 4120, name: "Steuerfreie Umsätze nach § 4 Nr. 1a UStG (Ausfuhr)", tax: Tax::Automatic(0), source: PINNED },
+    Row { ledger: "revenue", key: "AE:0:EU", skr03: 8336, skr04: 4336, name: "Erlöse aus im anderen EU-Land steuerpflichtigen sonstigen Leistungen, für die der Leistungsempfänger die Umsatzsteuer schuldet", tax: Tax::Automatic(0), source: PINNED },
+    Row { ledger: "revenue", key: "AE:0", skr03: 8337, skr04: 4337, name: "Erlöse aus Leistungen, für die der Leistungsempfänger die Umsatzsteuer nach § 13b UStG schuldet", tax: Tax::Automatic(0), source: ODOO },
+    Row { ledger: "revenue", key: "§19", skr03: 8195, skr04: 4185, name: "Erlöse als Kleinunternehmer nach § 19 Abs. 1 UStG", tax: Tax::None, source: ODOO },
+    Row { ledger: "revenue", key: "E:0", skr03: 8100, skr04: 4100, name: "Steuerfreie Umsätze § 4 Nr. 8 ff. UStG", tax: Tax::Automatic(0), source: ODOO },
+    Row { ledger: "revenue", key: "O:0", skr03: 8338, skr04: 4338, name: "Erlöse aus im Drittland steuerbaren Leistungen, im Inland nicht steuerbare Umsätze", tax: Tax::Automatic(0), source: ODOO },
+    Row { ledger: "revenue", key: "L:0", skr03: 8338, skr04: 4338, name: "Erlöse aus im Drittland steuerbaren Leistungen, im Inland nicht steuerbare Umsätze", tax: Tax::Automatic(0), source: ODOO },
+    Row { ledger: "revenue", key: "M:0", skr03: 8338, skr04: 4338, name: "Erlöse aus im Drittland steuerbaren Leistungen, im Inland nicht steuerbare Umsätze", tax: Tax::Automatic(0), source: ODOO },
+    // Old lines without a key: revenue at 19 % (the stated default).
+    Row { ledger: "revenue", key: "", skr03: 8400, skr04: 4400, name: "Erlöse 19 % USt", tax: Tax::Automatic(19), source: PINNED },
+    // Any other key (another rate, Z): the plain revenue account, its tax
+    // booked on its own.
+    Row { ledger: "revenue", key: "*", skr03: 8200, skr04: 4200, name: "Erlöse", tax: Tax::None, source: ODOO },
+    // Output tax per rate; of reverse charge received (§ 13b).
+    Row { ledger: "output_tax", key: "S:19", skr03: 1776, skr04: 3806, name: "Umsatzsteuer 19 %", tax: Tax::None, source: PINNED },
+    Row { ledger: "output_tax", key: "S:7", skr03: 1771, skr04: 3801, name: "Umsatzsteuer 7 %", tax: Tax::None, source: PINNED },
+    Row { ledger: "output_tax", key: "AE:19:EU", skr03: 1787, skr04: 3837, name: "Umsatzsteuer nach § 13b UStG 19 %", tax: Tax::None, source: ODOO },
+    Row { ledger: "output_tax", key: "AE:19", skr03: 1787, skr04: 3837, name: "Umsatzsteuer nach § 13b UStG 19 %", tax: Tax::None, source: ODOO },
+    Row { ledger: "output_tax", key: "AE:*", skr03: 1785, skr04: 3835, name: "Umsatzsteuer nach § 13b UStG", tax: Tax::None, source: ODOO },
+    Row { ledger: "output_tax", key: "", skr03: 1776, skr04: 3806, name: "Umsatzsteuer 19 %", tax: Tax::None, source: PINNED },
+    Row { ledger: "output_tax", key: "*", skr03: 1770, skr04: 3800, name: "Umsatzsteuer", tax: Tax::None, source: ODOO },
+    // Input tax per rate; of reverse charge received.
+    Row { ledger: "input_tax", key: "S:19", skr03: 1576, skr04: 1406, name: "Abziehbare Vorsteuer 19 %", tax: Tax::None, source: PINNED },
+    Row { ledger: "input_tax", key: "S:7", skr03: 1571, skr04: 1401, name: "Abziehbare Vorsteuer 7 %", tax: Tax::None, source: PINNED },
+    Row { ledger: "input_tax", key: "AE:19:EU", skr03: 1577, skr04: 1407, name: "Abziehbare Vorsteuer nach § 13b UStG 19 %", tax: Tax::None, source: ODOO },
+    Row { ledger: "input_tax", key: "AE:19", skr03: 1577, skr04: 1407, name: "Abziehbare Vorsteuer nach § 13b UStG 19 %", tax: Tax::None, source: ODOO },
+    Row { ledger: "input_tax", key: "AE:*", skr03: 1578, skr04: 1408, name: "Abziehbare Vorsteuer nach § 13b UStG", tax: Tax::None, source: ODOO },
+    Row { ledger: "input_tax", key: "", skr03: 1576, skr04: 1406, name: "Abziehbare Vorsteuer 19 %", tax: Tax::None, source: PINNED },
+    Row { ledger: "input_tax", key: "*", skr03: 1570, skr04: 1400, name: "Abziehbare Vorsteuer", tax: Tax::None, source: ODOO },
+    // Expenses: the other operating expenses, with the input tax key.
+    Row { ledger: "expenses", key: "S:19", skr03: 4900, skr04: 6300, name: "Sonstige betriebliche Aufwendungen", tax: Tax::Key { bu: "9", rate: 19 }, source: BU_KEYS },
+    Row { ledger: "expenses", key: "S:7", skr03: 4900, skr04: 6300, name: "Sonstige betriebliche Aufwendungen", tax: Tax::Key { bu: "8", rate: 7 }, source: BU_KEYS },
+    // A service bought from a business in another member state (§ 13b
+    // Abs. 1 UStG): DATEV books the net amount and both taxes itself.
+    Row { ledger: "expenses", key: "AE:19:EU", skr03: 3123, skr04: 5923, name: "Sonstige Leistungen eines im anderen EU-Land ansässigen Unternehmers 19 % Vorsteuer und 19 % Umsatzsteuer", tax: Tax::ReverseCharge(19), source: ODOO },
+    Row { ledger: "expenses", key: "", skr03: 4900, skr04: 6300, name: "Sonstige betriebliche Aufwendungen", tax: Tax::Key { bu: "9", rate: 19 }, source: BU_KEYS },
+    Row { ledger: "expenses", key: "*", skr03: 4900, skr04: 6300, name: "Sonstige betriebliche Aufwendungen", tax: Tax::None, source: ODOO },
+    // Accounts without a tax key.
+    Row { ledger: "receivables", key: "", skr03: 1400, skr04: 1200, name: "Forderungen aus Lieferungen und Leistungen", tax: Tax::None, source: RECEIVABLES },
+    Row { ledger: "payables", key: "", skr03: 1600, skr04: 3300, name: "Verbindlichkeiten aus Lieferungen und Leistungen", tax: Tax::None, source: ODOO },
+    Row { ledger: "bank", key: "", skr03: 1200, skr04: 1800, name: "Bank", tax: Tax::None, source: PINNED },
+    Row { ledger: "equity", key: "", skr03: 800, skr04: 2900, name: "Gezeichnetes Kapital", tax: Tax::None, source: ODOO },
+    Row { ledger: "fees", key: "", skr03: 4970, skr04: 6855, name: "Nebenkosten des Geldverkehrs", tax: Tax::None, source: ODOO },
+    Row { ledger: "interest_income", key: "", skr03: 2650, skr04: 7100, name: "Sonstige Zinsen und ähnliche Erträge", tax: Tax::None, source: ODOO },
+    Row { ledger: "interest_expense", key: "", skr03: 2100, skr04: 7300, name: "Zinsen und ähnliche Aufwendungen", tax: Tax::None, source: ODOO },
+    Row { ledger: "discounts_granted", key: "", skr03: 8730, skr04: 4730, name: "Gewährte Skonti", tax: Tax::None, source: ODOO },
+    Row { ledger: "discounts_received", key: "", skr03: 3730, skr04: 5730, name: "Erhaltene Skonti", tax: Tax::None, source: ODOO },
+    Row { ledger: "customer_credits", key: "", skr03: 1700, skr04: 3500, name: "Sonstige Verbindlichkeiten", tax: Tax::None, source: ODOO },
+    Row { ledger: "tax_office", key: "", skr03: 1780, skr04: 3820, name: "Umsatzsteuer-Vorauszahlungen", tax: Tax::None, source: ODOO },
+    Row { ledger: "transfer", key: "", skr03: 1360, skr04: 1460, name: "Geldtransit", tax: Tax::None, source: TRANSIT },
+    Row { ledger: "suspense", key: "", skr03: 1590, skr04: 1370, name: "Durchlaufende Posten", tax: Tax::None, source: ODOO },
+];
+
+/// The BU-Schlüssel that books an amount on an *Automatikkonto* without its
+/// automatic tax (*Aufhebung der Automatik*): used when the booked tax is
+/// not the one DATEV would split out of the gross amount.
+pub const BU_NO_AUTOMATIC: &str = "40";
+
+/// The ledger accounts whose detail is a tax key.
+pub fn keyed(ledger: &str) -> bool {
+    matches!(ledger, "revenue" | "output_tax" | "input_tax" | "expenses")
+}
+
+/// The row where a line of `ledger` with tax key `key` lands (the detail
+/// of every other account is not looked at). A small business's
+/// tax-exempt revenue (`E:…`) lands on its own account.
+///
+/// `None` only for a ledger account the table does not know.
+pub fn row(ledger: &str, key: &str, small_business: bool) -> Option<&'static Row> {
+    let of_account = || TABLE.iter().filter(move |r| r.ledger == ledger);
+    if !keyed(ledger) {
+        return of_account().next();
+    }
+    let key = normalised(key);
+    if small_business && ledger == "revenue" && key.starts_with("E:") {
+        return of_account().find(|r| r.key == "§19");
+    }
+    let category = key.split(':').next().unwrap_or("");
+    of_account()
+        .find(|r| r.key == key)
+        .or_else(|| {
+            // A category's own catch-all (`AE:*`).
+            of_account().find(|r| r.key.strip_suffix(":*") == Some(category) && !key.is_empty())
+        })
+        .or_else(|| {
+            // Categories whose rate does not matter for the account.
+            let zero_rated = format!("{category}:0");
+            match category {
+                "K" | "G" | "E" | "O" | "L" | "M" => of_account().find(|r| r.key == zero_rated),
+                _ => None,
+            }
+        })
+        .or_else(|| of_account().find(|r| r.key == "*"))
+}
+
+/// A tax key as the table spells it: the rate without trailing zeros
+/// (`S:19.0` → `S:19`), the rest as it is.
+fn normalised(key: &str) -> String {
+    let mut parts: Vec<String> = key.split(':').map(str::to_string).collect();
+    if let Some(rate) = parts.get_mut(1) {
+        if rate.contains('.') {
+            let trimmed = rate.trim_end_matches('0').trim_end_matches('.');
+            *rate = if trimmed.is_empty() { "0".into() } else { trimmed.into() };
+        }
+    }
+    parts.join(":")
+}
+
+/// The lowest number of `range` that `used` does not hold, if any.
+pub fn next_free(range: std::ops::RangeInclusive<u32>, used: &[u32]) -> Option<u32> {
+    let mut taken: Vec<u32> = used.iter().copied().filter(|n| range.contains(n)).collect();
+    taken.sort_unstable();
+    taken.dedup();
+    let mut candidate = *range.start();
+    for n in taken {
+        if n > candidate {
+            break;
+        }
+        candidate = n + 1;
+    }
+    range.contains(&candidate).then_some(candidate)
+}
+
+/// Whether `number` is a customer's personal account.
+pub fn is_customer_account(number: u32) -> bool {
+    CUSTOMERS.contains(&number)
+}
+
+/// Whether `number` is a supplier's personal account.
+pub fn is_supplier_account(number: u32) -> bool {
+    SUPPLIERS.contains(&number)
+}
+
+/// Whether `number` is a bank account number of `chart` (the first bank
+/// account's number and the `BANK_ACCOUNTS - 1` after it).
+pub fn is_bank_account(chart: Chart, number: u32) -> bool {
+    (chart.first_bank()..chart.first_bank() + BANK_ACCOUNTS).contains(&number)
+}
+
+/// The tax DATEV computes on `net` at `rate` percent (reverse charge):
+/// `net × rate / 100`, rounded half away from zero.
+pub fn tax_on_net(net: i64, rate: u32) -> i64 {
+    let numerator = net as i128 * rate as i128;
+    let rounded = if numerator >= 0 {
+        (numerator + 50) / 100
+    } else {
+        (numerator - 50) / 100
+    };
+    rounded as i64
+}
+
+/// The tax DATEV splits out of `gross` (minor units) at `rate` percent, as
+/// its automatic does: `gross × rate / (100 + rate)`, rounded half away
+/// from zero.
+pub fn tax_in_gross(gross: i64, rate: u32) -> i64 {
+    let numerator = gross as i128 * rate as i128;
+    let denominator = 100 + rate as i128;
+    let half = denominator / 2;
+    let rounded = if numerator >= 0 {
+        (numerator + half) / denominator
+    } else {
+        (numerator - half) / denominator
+    };
+    rounded as i64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn number(chart: Chart, ledger: &str, key: &str) -> u32 {
+        row(ledger, key, false).expect("a row").number(chart)
+    }
+
+    #[test]
+    fn the_pinned_accounts_are_the_tables() {
+        for (ledger, key, skr03, skr04) in [
+            ("revenue", "S:19", 8400, 4400),
+            ("revenue", "S:7", 8300, 4300),
+            ("revenue", "K:0", 8125, 4125),
+            ("revenue", "G:0", 8120, 4120),
+            ("revenue", "AE:0:EU", 8336, 4336),
+            ("output_tax", "S:19", 1776, 3806),
+            ("output_tax", "S:7", 1771, 3801),
+            ("input_tax", "S:19", 1576, 1406),
+            ("input_tax", "S:7", 1571, 1401),
+            ("bank", "", 1200, 1800),
+        ] {
+            assert_eq!(number(Chart::Skr03, ledger, key), skr03, "{ledger} {key}");
+            assert_eq!(number(Chart::Skr04, ledger, key), skr04, "{ledger} {key}");
+        }
+    }
+
+    #[test]
+    fn every_ledger_account_and_key_lands_on_exactly_one_account() {
+        let accounts = [
+            "receivables", "bank", "input_tax", "payables", "output_tax", "revenue",
+            "expenses", "equity", "fees", "interest_income", "interest_expense",
+            "discounts_granted", "discounts_received", "customer_credits", "tax_office",
+            "transfer", "suspense",
+        ];
+        let keys = [
+            "", "S:19", "S:7", "S:5.5", "S:19.00", "K:0", "G:0", "AE:0:EU", "AE:0", "E:0", "Z:0",
+            "O:0", "L:0", "M:0", "AE:19:EU", "AE:7:EU", "AE:19",
+        ];
+        for account in accounts {
+            for key in keys {
+                for small in [false, true] {
+                    let found = row(account, key, small);
+                    assert!(found.is_some(), "{account} {key:?} lands nowhere");
+                    let found = found.unwrap();
+                    for chart in Chart::ALL {
+                        let n = found.number(chart);
+                        assert!((1..10_000).contains(&n), "{account} {key}: {n} is a G/L account");
+                    }
+                }
+            }
+        }
+        assert!(row("unknown", "", false).is_none());
+    }
+
+    #[test]
+    fn the_empty_key_of_old_lines_maps_to_the_stated_defaults() {
+        assert_eq!(number(Chart::Skr03, "revenue", ""), 8400);
+        assert_eq!(number(Chart::Skr04, "output_tax", ""), 3806);
+        assert_eq!(number(Chart::Skr03, "input_tax", ""), 1576);
+        assert_eq!(row("expenses", "", false).unwrap().tax, Tax::Key { bu: "9", rate: 19 });
+    }
+
+    #[test]
+    fn keys_without_their_own_row_fall_back_by_category_then_to_the_catch_all() {
+        assert_eq!(number(Chart::Skr03, "revenue", "S:19.0"), 8400);
+        assert_eq!(number(Chart::Skr03, "revenue", "S:5.5"), 8200);
+        assert_eq!(number(Chart::Skr03, "output_tax", "AE:7:EU"), 1785);
+        assert_eq!(number(Chart::Skr04, "input_tax", "AE:7"), 1408);
+        assert_eq!(number(Chart::Skr03, "expenses", "AE:7:EU"), 4900);
+        assert_eq!(number(Chart::Skr03, "revenue", "K:19"), 8125);
+        assert_eq!(row("revenue", "E:0", true).unwrap().skr03, 8195);
+        assert_eq!(row("revenue", "E:0", false).unwrap().skr04, 4100);
+    }
+
+    #[test]
+    fn every_row_names_its_source_and_a_chart_account_on_both_charts() {
+        for r in TABLE {
+            assert!(!r.source.is_empty() && !r.name.is_empty());
+            assert!(r.skr03 < 10_000 && r.skr04 < 10_000);
+        }
+    }
+
+    #[test]
+    fn the_next_free_number_fills_the_lowest_gap() {
+        assert_eq!(next_free(CUSTOMERS, &[]), Some(10_000));
+        assert_eq!(next_free(CUSTOMERS, &[10_001, 10_000, 10_003, 70_000]), Some(10_002));
+        assert_eq!(next_free(SUPPLIERS, &[10_000]), Some(70_000));
+        assert_eq!(next_free(1200..=1201, &[1200, 1201]), None);
+    }
+
+    #[test]
+    fn personal_and_bank_ranges() {
+        assert!(is_customer_account(10_000) && is_customer_account(69_999));
+        assert!(!is_customer_account(70_000) && is_supplier_account(70_000));
+        assert!(is_supplier_account(99_999) && !is_supplier_account(100_000));
+        assert!(is_bank_account(Chart::Skr03, 1201) && !is_bank_account(Chart::Skr03, 1800));
+        assert!(is_bank_account(Chart::Skr04, 1800));
+    }
+
+    #[test]
+    fn the_automatic_splits_the_tax_the_way_the_invoice_computed_it() {
+        assert_eq!(tax_in_gross(11_900, 19), 1_900);
+        assert_eq!(tax_in_gross(10_700, 7), 700);
+        assert_eq!(tax_in_gross(-11_900, 19), -1_900);
+        // Net 0.03 at 19 % is 0.01 tax (0.0057 rounded); gross 0.04.
+        assert_eq!(tax_in_gross(4, 19), 1);
+        // Every net with its rounded tax comes back the same from the gross.
+        for net in 0..20_000i64 {
+            for rate in [7u32, 19] {
+                let tax = (net * rate as i64 + 50) / 100;
+                assert_eq!(tax_in_gross(net + tax, rate), tax, "net {net} at {rate}");
+            }
+        }
+    }
+
+    #[test]
+    fn charts_are_read_as_people_write_them() {
+        assert_eq!(Chart::parse("chart", "SKR03").unwrap(), Chart::Skr03);
+        assert_eq!(Chart::parse("chart", " skr04 ").unwrap().datev_code(), "04");
+        assert!(Chart::parse("chart", "skr14").is_err());
+    }
+}
