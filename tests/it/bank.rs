@@ -425,3 +425,41 @@ fn lines_waiting_longer_than_three_days_need_attention() {
     let att = c.tool(&w.live, "get_business_attention", json!({}))["structuredContent"].clone();
     assert_eq!(att["items"].as_array().unwrap().iter().filter(|i| i["kind"] == json!("bank_line")).count(), 7);
 }
+
+#[test]
+fn the_first_account_names_the_iban_on_invoices_and_each_account_is_its_own_ledger_detail() {
+    let data = DataFile::new();
+    let c = company_with(&data, &[]);
+    data.ok(&["company", "set", &c, "--clear", "iban", "--clear", "bic"]);
+    data.ok(&["bank", "account", "add", "--company", &c, "--iban", "DE36 7602 6000 0123 4567 89", "--bic", "GENODEF1N02"]);
+    data.ok(&["bank", "account", "add", "--company", &c, "--iban", "DE95207520410291593375"]);
+    let accounts = data.ok(&["bank", "account", "list", "--company", &c]);
+    let ids: Vec<String> = accounts.as_array().unwrap().iter().map(|a| a["id"].as_str().unwrap().to_string()).collect();
+    assert_eq!(ids.len(), 2, "{accounts}");
+    // The company named no IBAN: the first account is the one on its invoices.
+    let particulars = data.ok(&["company", "show", &c])["particulars"].clone();
+    assert_eq!((particulars["iban"].clone(), particulars["bic"].clone()), (json!("DE36760260000123456789"), json!("GENODEF1N02")));
+    // A sandbox account changes nothing of what invoices say.
+    data.ok(&["bank", "account", "add", "--company", &c, "--sandbox", "--iban", "DE02120300000000202051"]);
+    assert_eq!(data.ok(&["company", "show", &c])["particulars"]["iban"], json!("DE36760260000123456789"));
+    // A fee in each account: the trial balance shows bank per account, the sum on the row.
+    let dir = tempfile::tempdir().unwrap();
+    let first = statement("S-1", 1, 0, &[entry("A", vec![tx(-1_000, "Bank", "Kontofuehrung")])]);
+    let second = camt053("DE95207520410291593375", "T-1", 1, 0, "2026-11-18", &[entry("B", vec![tx(-2_500, "Bank", "Entgelt")])]);
+    let (ok, _, e) = import(&data, &c, &[&write(&dir, "1.xml", first.as_bytes()), &write(&dir, "2.xml", second.as_bytes())]);
+    assert!(ok, "{e}");
+    for line in lines(&data, &c, None) {
+        data.ok(&["bank", "book", line["id"].as_str().unwrap(), "--account", "fees"]);
+    }
+    let tb = data.ok(&["books", "trial-balance", "--company", &c]);
+    let bank = tb["accounts"].as_array().unwrap().iter().find(|a| a["account"] == "bank").unwrap().clone();
+    assert_eq!((bank["debit"].clone(), bank["credit"].clone()), (json!(0), json!(3_500)), "{bank}");
+    let mut details: Vec<(String, i64)> = bank["details"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| (d["detail"].as_str().unwrap().to_string(), d["credit"].as_i64().unwrap()))
+        .collect();
+    details.sort_by_key(|d| d.1);
+    assert_eq!(details, [(ids[0].clone(), 1_000), (ids[1].clone(), 2_500)]);
+}

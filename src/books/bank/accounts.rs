@@ -13,12 +13,12 @@ use crate::books::company;
 use crate::error::{Error, Result, Violations};
 use crate::rules::bank::{AccountId, Bic, Iban};
 use crate::rules::iso::Currency;
-use crate::rules::text;
+use crate::rules::text::{self, Patch};
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::ids;
 use crate::store::row::Row;
-use crate::store::tenant::Tenant;
+use crate::store::tenant::{Environment, Tenant};
 
 /// Longest name of an account.
 pub const MAX_NAME: usize = 100;
@@ -139,7 +139,8 @@ fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<BankAccount> {
 /// Fails with `Refused` when the company already has the account (the same
 /// IBAN, or the same bank code and number).
 pub fn add(tx: &Tx, tenant: &Tenant, actor: &Actor, account: NewBankAccount) -> Result<BankAccount> {
-    let company_currency = company::get(tx, &tenant.company_id)?.currency;
+    let company = company::get(tx, &tenant.company_id)?;
+    let company_currency = company.currency.clone();
     let (bank_code, number) = match (&account.iban, &account.national) {
         (Some(iban), _) => iban
             .german_parts()
@@ -187,7 +188,31 @@ pub fn add(tx: &Tx, tenant: &Tenant, actor: &Actor, account: NewBankAccount) -> 
         view.created_at
     ])?;
     audit::record(tx, tenant, actor, Act::BankAccountAdded, &view.id)?;
+    on_invoices_if_none(tx, tenant, actor, &company, &view)?;
     Ok(view)
+}
+
+/// The IBAN on a company's invoices is one of its bank accounts: a company
+/// whose particulars name no IBAN yet takes the first account added with
+/// one (and its BIC) as the account its invoices name, recorded as a change
+/// of its particulars by the same actor. A company that already names one
+/// keeps it (adding that IBAN as an account is how a person makes its
+/// statements importable); a sandbox account never changes the particulars.
+fn on_invoices_if_none(tx: &Tx, tenant: &Tenant, actor: &Actor, company: &company::Company, view: &BankAccount) -> Result<()> {
+    let (Environment::Production, None, Some(iban)) = (tenant.environment, &company.particulars.iban, &view.iban) else {
+        return Ok(());
+    };
+    let input = company::ParticularsInput {
+        iban: Patch::Value(iban.as_str().to_string()),
+        bic: match &view.bic {
+            Some(bic) if company.particulars.bic.is_none() => Patch::Value(bic.as_str().to_string()),
+            _ => Patch::Absent,
+        },
+        ..Default::default()
+    };
+    let change = company::ParticularsChange::check(input, &company.country)?;
+    company::set_particulars(tx, tenant, actor, change)?;
+    Ok(())
 }
 
 /// The company's bank accounts, in the order they were added.

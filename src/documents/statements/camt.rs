@@ -212,44 +212,44 @@ impl Parse<'_> {
     }
 
     fn end_in_tx(&mut self, p: &[String]) -> Result<()> {
-        let amount = if ends(&p, &["TxDtls", "Amt"]) || ends(&p, &["AmtDtls", "TxAmt", "Amt"])
-            || ends(&p, &["Chrgs", "TtlChrgsAndTaxAmt"]) || ends(&p, &["Chrgs", "Rcrd", "Amt"])
-            || ends(&p, &["Chrgs", "Amt"])
+        let amount = if ends(p, &["TxDtls", "Amt"]) || ends(p, &["AmtDtls", "TxAmt", "Amt"])
+            || ends(p, &["Chrgs", "TtlChrgsAndTaxAmt"]) || ends(p, &["Chrgs", "Rcrd", "Amt"])
+            || ends(p, &["Chrgs", "Amt"])
         {
             Some(self.amount()?)
         } else {
             None
         };
-        let credit = if ends(&p, &["TxDtls", "CdtDbtInd"]) { Some(self.credit()?) } else { None };
+        let credit = if ends(p, &["TxDtls", "CdtDbtInd"]) { Some(self.credit()?) } else { None };
         let text = self.text.clone();
         let tx = self.tx.as_mut().expect("inside a transaction");
         let last = p.last().map(String::as_str).unwrap_or("");
-        if ends(&p, &["TxDtls", "Amt"]) {
+        if ends(p, &["TxDtls", "Amt"]) {
             tx.amount = amount;
-        } else if ends(&p, &["AmtDtls", "TxAmt", "Amt"]) {
+        } else if ends(p, &["AmtDtls", "TxAmt", "Amt"]) {
             tx.tx_amount = amount;
-        } else if ends(&p, &["Chrgs", "TtlChrgsAndTaxAmt"]) {
+        } else if ends(p, &["Chrgs", "TtlChrgsAndTaxAmt"]) {
             tx.charges_total = amount.map(|a| a.0);
-        } else if ends(&p, &["Chrgs", "Rcrd", "Amt"]) || ends(&p, &["Chrgs", "Amt"]) {
+        } else if ends(p, &["Chrgs", "Rcrd", "Amt"]) || ends(p, &["Chrgs", "Amt"]) {
             tx.charges_records += amount.map_or(0, |a| a.0);
         } else if credit.is_some() {
             tx.credit = credit;
-        } else if ends(&p, &["TxDtls", "RvslInd"]) {
+        } else if ends(p, &["TxDtls", "RvslInd"]) {
             tx.reversal = flag(&text);
-        } else if ends(&p, &["Refs", "EndToEndId"]) {
+        } else if ends(p, &["Refs", "EndToEndId"]) {
             tx.line.end_to_end_id = reference(&text);
-        } else if ends(&p, &["Refs", "MndtId"]) {
+        } else if ends(p, &["Refs", "MndtId"]) {
             tx.line.mandate_id = reference(&text);
-        } else if ends(&p, &["Refs", "AcctSvcrRef"]) {
+        } else if ends(p, &["Refs", "AcctSvcrRef"]) {
             tx.line.bank_reference = reference(&text);
-        } else if ends(&p, &["RmtInf", "Ustrd"]) {
+        } else if ends(p, &["RmtInf", "Ustrd"]) {
             tx.unstructured.push(text);
-        } else if ends(&p, &["Strd", "CdtrRefInf", "Ref"]) {
+        } else if ends(p, &["Strd", "CdtrRefInf", "Ref"]) {
             let r = tidy(&text);
             if !r.is_empty() {
                 tx.line.creditor_references.push(r);
             }
-        } else if ends(&p, &["RtrInf", "Rsn", "Cd"]) || ends(&p, &["RtrInf", "Rsn", "Prtry"]) {
+        } else if ends(p, &["RtrInf", "Rsn", "Cd"]) || ends(p, &["RtrInf", "Rsn", "Prtry"]) {
             tx.line.return_reason = reference(&text);
         } else if p.iter().any(|n| n == "RltdPties") {
             let role = if p.iter().any(|n| n == "Dbtr" || n == "DbtrAcct") {
@@ -260,26 +260,26 @@ impl Parse<'_> {
                 None
             };
             if let Some(party) = role {
-                let in_party = ends(&p, &["Dbtr", "Nm"])
-                    || ends(&p, &["Dbtr", "Pty", "Nm"])
-                    || ends(&p, &["Cdtr", "Nm"])
-                    || ends(&p, &["Cdtr", "Pty", "Nm"]);
+                let in_party = ends(p, &["Dbtr", "Nm"])
+                    || ends(p, &["Dbtr", "Pty", "Nm"])
+                    || ends(p, &["Cdtr", "Nm"])
+                    || ends(p, &["Cdtr", "Pty", "Nm"]);
                 let in_account = p.iter().any(|n| n == "DbtrAcct" || n == "CdtrAcct");
                 if in_party {
                     party.name = Some(tidy(&text)).filter(|n| !n.is_empty());
-                } else if in_account && (last == "IBAN" || ends(&p, &["Othr", "Id"])) {
+                } else if in_account && (last == "IBAN" || ends(p, &["Othr", "Id"])) {
                     match Iban::parse("IBAN", &text) {
                         Ok(iban) => party.iban = Some(iban),
                         Err(_) => party.account = Some(tidy(&text)),
                     }
                 }
             }
-        } else if ends(&p, &["DbtrAgt", "FinInstnId", "BICFI"]) || ends(&p, &["DbtrAgt", "FinInstnId", "BIC"]) {
+        } else if ends(p, &["DbtrAgt", "FinInstnId", "BICFI"]) || ends(p, &["DbtrAgt", "FinInstnId", "BIC"]) {
             tx.debtor_agent = Some(tidy(&text));
-        } else if ends(&p, &["CdtrAgt", "FinInstnId", "BICFI"]) || ends(&p, &["CdtrAgt", "FinInstnId", "BIC"]) {
+        } else if ends(p, &["CdtrAgt", "FinInstnId", "BICFI"]) || ends(p, &["CdtrAgt", "FinInstnId", "BIC"]) {
             tx.creditor_agent = Some(tidy(&text));
         }
-        if last == "TxDtls" && ends(&p, &["NtryDtls", "TxDtls"]) {
+        if last == "TxDtls" && ends(p, &["NtryDtls", "TxDtls"]) {
             let tx = self.tx.take().expect("inside a transaction");
             if let Some(entry) = self.entry.as_mut() {
                 entry.txs.push(tx);
@@ -289,39 +289,39 @@ impl Parse<'_> {
     }
 
     fn end_in_entry(&mut self, p: &[String]) -> Result<()> {
-        if ends(&p, &["Ntry", "Amt"]) {
+        if ends(p, &["Ntry", "Amt"]) {
             let amount = self.amount()?;
             self.entry_mut().amount = Some(amount);
-        } else if ends(&p, &["Ntry", "CdtDbtInd"]) {
+        } else if ends(p, &["Ntry", "CdtDbtInd"]) {
             let credit = self.credit()?;
             self.entry_mut().credit = Some(credit);
-        } else if ends(&p, &["Ntry", "RvslInd"]) {
+        } else if ends(p, &["Ntry", "RvslInd"]) {
             let r = flag(&self.text) == Some(true);
             self.entry_mut().reversal = r;
-        } else if ends(&p, &["Ntry", "Sts"]) || ends(&p, &["Ntry", "Sts", "Cd"]) {
+        } else if ends(p, &["Ntry", "Sts"]) || ends(p, &["Ntry", "Sts", "Cd"]) {
             if !self.text.is_empty() {
                 let s = self.text.clone();
                 self.entry_mut().status = Some(s);
             }
-        } else if ends(&p, &["BookgDt", "Dt"]) || ends(&p, &["BookgDt", "DtTm"]) {
+        } else if ends(p, &["BookgDt", "Dt"]) || ends(p, &["BookgDt", "DtTm"]) {
             let d = self.date()?;
             self.entry_mut().booked_on = Some(d);
-        } else if ends(&p, &["ValDt", "Dt"]) || ends(&p, &["ValDt", "DtTm"]) {
+        } else if ends(p, &["ValDt", "Dt"]) || ends(p, &["ValDt", "DtTm"]) {
             let d = self.date()?;
             self.entry_mut().value_on = Some(d);
-        } else if ends(&p, &["Ntry", "AcctSvcrRef"]) {
+        } else if ends(p, &["Ntry", "AcctSvcrRef"]) {
             let r = reference(&self.text);
             self.entry_mut().bank_reference = r;
-        } else if ends(&p, &["Ntry", "BkTxCd", "Domn", "Cd"])
-            || ends(&p, &["Ntry", "BkTxCd", "Domn", "Fmly", "Cd"])
-            || ends(&p, &["Ntry", "BkTxCd", "Domn", "Fmly", "SubFmlyCd"])
+        } else if ends(p, &["Ntry", "BkTxCd", "Domn", "Cd"])
+            || ends(p, &["Ntry", "BkTxCd", "Domn", "Fmly", "Cd"])
+            || ends(p, &["Ntry", "BkTxCd", "Domn", "Fmly", "SubFmlyCd"])
         {
             let t = tidy(&self.text);
             self.entry_mut().domain.push(t);
-        } else if ends(&p, &["Ntry", "BkTxCd", "Prtry", "Cd"]) {
+        } else if ends(p, &["Ntry", "BkTxCd", "Prtry", "Cd"]) {
             let t = tidy(&self.text);
             self.entry_mut().proprietary = Some(t);
-        } else if ends(&p, &["Ntry", "AddtlNtryInf"]) {
+        } else if ends(p, &["Ntry", "AddtlNtryInf"]) {
             let t = tidy(&self.text);
             self.entry_mut().booking_text = Some(t).filter(|t| !t.is_empty());
         } else if p.len() == 4 && p[3] == "Ntry" {
@@ -339,16 +339,16 @@ impl Parse<'_> {
     }
 
     fn end_in_balance(&mut self, p: &[String]) -> Result<()> {
-        if ends(&p, &["Bal", "Tp", "CdOrPrtry", "Cd"]) {
+        if ends(p, &["Bal", "Tp", "CdOrPrtry", "Cd"]) {
             let code = self.text.clone();
             self.balance.as_mut().expect("in a balance").code = Some(code);
-        } else if ends(&p, &["Bal", "Amt"]) {
+        } else if ends(p, &["Bal", "Amt"]) {
             let amount = self.amount()?;
             self.balance.as_mut().expect("in a balance").amount = Some(amount);
-        } else if ends(&p, &["Bal", "CdtDbtInd"]) {
+        } else if ends(p, &["Bal", "CdtDbtInd"]) {
             let credit = self.credit()?;
             self.balance.as_mut().expect("in a balance").credit = Some(credit);
-        } else if ends(&p, &["Bal", "Dt", "Dt"]) || ends(&p, &["Bal", "Dt", "DtTm"]) {
+        } else if ends(p, &["Bal", "Dt", "Dt"]) || ends(p, &["Bal", "Dt", "DtTm"]) {
             let d = self.date()?;
             self.balance.as_mut().expect("in a balance").on = Some(d);
         } else if p.len() == 4 && p[3] == "Bal" {
@@ -373,7 +373,7 @@ impl Parse<'_> {
     }
 
     fn end_in_statement(&mut self, p: &[String]) -> Result<()> {
-        let at = |tail: &[&str]| p.len() == 3 + tail.len() && ends(&p, tail);
+        let at = |tail: &[&str]| p.len() == 3 + tail.len() && ends(p, tail);
         if at(&["Id"]) {
             let t = tidy(&self.text);
             self.statement.as_mut().expect("in a statement").id = Some(t);
