@@ -472,7 +472,6 @@ pub fn update(ctx: &Ctx, id: &str) -> Result<Answer> {
             _ => None,
         },
         language: ctx.patch("language"),
-        ..CustomerChangeInput::default()
     };
     let days = match ctx.form.sent("paymentDays").map(str::trim) {
         None | Some("") => Ok(None),
