@@ -2,7 +2,8 @@
 //! business and a consumer: the levels chosen, fees and default interest to
 //! the cent against figures worked out here from the base-rate table, one
 //! €40 flat sum per invoice, the reminder's PDF read with pdftotext, a paid
-//! invoice reminded no further, an unticked invoice left out.
+//! invoice reminded no further, an unticked invoice left out; a partial
+//! payment lowering the open amount and a cancellation stopping the ladder.
 
 use std::process::Command;
 
@@ -281,4 +282,55 @@ fn a_dunning_run_states_levels_fees_interest_and_the_flat_sum_to_the_cent() {
     let page = browser.get(&format!("/invoices/{a}"));
     assert!(page.body.contains("id=\"reminders\""), "{}", page.body);
     assert!(page.body.matches("/document\"").count() >= 3);
+}
+
+#[test]
+fn a_partial_payment_lowers_the_open_amount_and_a_cancellation_stops_the_ladder() {
+    let smtp = SmtpServer::start(Security::StartTls, false);
+    let office = Office::new();
+    let api = office.api();
+    configure(&office.data, &office.a, &smtp, None);
+    let business = api.customer(&office.key_a, "Kunde Handel GmbH");
+    office.data.ok(&[
+        "customer",
+        "set",
+        business["id"].as_str().unwrap(),
+        "--invoice-email",
+        "einkauf@kunde.example",
+    ]);
+    let f = issue(&office, &business, "2026-05-07"); // due 05-21
+    let g = issue(&office, &business, "2026-05-07"); // due 05-21
+    office.data.ok(&[
+        "payment",
+        "record",
+        "--company",
+        &office.a,
+        "--invoice",
+        &f,
+        "--amount",
+        "40000",
+        "--on",
+        "2026-05-25",
+    ]);
+    // 28 May: both get the friendly reminder; F states what is left of it.
+    let first = dunning(&office, &["send", "--on", "2026-05-28"]);
+    assert_eq!(numbers(&first["sent"]), vec![f.clone(), g.clone()]);
+    assert_eq!(first["sent"][0]["open"]["minor"], 79_000);
+    assert_eq!(first["sent"][1]["open"]["minor"], 119_000);
+    office.data.ok(&[
+        "invoice",
+        "cancel",
+        "--company",
+        &office.a,
+        &g,
+        "--reason",
+        "Doppelt berechnet",
+        "--on",
+        "2026-05-29",
+    ]);
+    // 15 June, past the first reminder's 14 days: F its level 2, G nothing.
+    let run = dunning(&office, &["run", "--on", "2026-06-15"]);
+    assert_eq!(numbers(&run["proposals"]), vec![f.clone()], "{run}");
+    assert_eq!(run["proposals"][0]["level"], 2);
+    assert_eq!(run["proposals"][0]["open"]["minor"], 79_000);
 }

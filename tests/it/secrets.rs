@@ -164,6 +164,16 @@ fn the_smtp_password_is_in_no_answer_page_log_error_or_file() {
     ] {
         let page = browser.get(path);
         assert_eq!(page.status, 200, "{path}");
+        if path.starts_with("/invoices/") {
+            // The failed send is shown on the invoice's page with its reply.
+            assert!(
+                page.body.contains("id=\"sends\"")
+                    && page.body.contains("535")
+                    && page.body.contains("failed"),
+                "{}",
+                page.body
+            );
+        }
         seen.borrow_mut().push((path.to_string(), page.body));
     }
     let form = browser.get("/settings/mail");
