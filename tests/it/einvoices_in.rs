@@ -211,6 +211,92 @@ pub fn received_as_issued(data: &DataFile, invoice: &Value, documents: &[(String
     balanced(data, &company);
 }
 
+/// How far a bomb unpacks: beyond the 20 MB a file may have.
+const BOMB: usize = 21 * 1024 * 1024;
+
+/// `BOMB` spaces, deflated to a few dozen kB (level 2: the debug build
+/// deflates a run at that level in about a second, at the best level in six).
+fn deflated(raw: bool) -> Vec<u8> {
+    use std::io::Write;
+    let content = vec![b' '; BOMB];
+    let out = if raw {
+        let mut z = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::new(2));
+        z.write_all(&content).unwrap();
+        z.finish().unwrap()
+    } else {
+        let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::new(2));
+        z.write_all(&content).unwrap();
+        z.finish().unwrap()
+    };
+    assert!(out.len() < 200_000);
+    out
+}
+
+/// A PDF whose catalogue names `factur-x.xml` as an embedded file that
+/// unpacks to `BOMB` bytes.
+fn pdf_bomb() -> Vec<u8> {
+    use lopdf::{dictionary, Document, Object, Stream};
+    let mut pdf = Document::with_version("1.7");
+    let pages = pdf.new_object_id();
+    let page = pdf.add_object(dictionary! {
+        "Type" => "Page", "Parent" => pages, "MediaBox" => vec![0.into(), 0.into(), 595.into(), 842.into()],
+    });
+    pdf.objects.insert(pages, Object::Dictionary(dictionary! { "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1 }));
+    let file = pdf.add_object(Stream::new(
+        dictionary! { "Type" => "EmbeddedFile", "Filter" => "FlateDecode" },
+        deflated(false),
+    ));
+    let spec = pdf.add_object(dictionary! {
+        "Type" => "Filespec",
+        "F" => Object::string_literal("factur-x.xml"),
+        "UF" => Object::string_literal("factur-x.xml"),
+        "EF" => dictionary! { "F" => file },
+    });
+    let names = pdf.add_object(dictionary! {
+        "EmbeddedFiles" => dictionary! { "Names" => vec![Object::string_literal("factur-x.xml"), spec.into()] },
+    });
+    let catalog = pdf.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages, "Names" => names });
+    pdf.trailer.set("Root", catalog);
+    let mut out = Vec::new();
+    pdf.save_to(&mut out).unwrap();
+    out
+}
+
+/// A well-formed ZIP archive of one entry, `factur-x.xml`, that unpacks to
+/// `BOMB` bytes.
+fn zip_bomb() -> Vec<u8> {
+    let data = deflated(true);
+    let mut crc = flate2::Crc::new();
+    crc.update(&vec![b' '; BOMB]);
+    let name = b"factur-x.xml";
+    let (crc, packed, size) = (crc.sum(), data.len() as u32, BOMB as u32);
+    let mut zip = Vec::new();
+    // Local file header: version 20, no flags, deflate, no time.
+    zip.extend(b"PK\x03\x04\x14\x00\x00\x00\x08\x00\x00\x00\x00\x00");
+    for n in [crc, packed, size] {
+        zip.extend(n.to_le_bytes());
+    }
+    zip.extend((name.len() as u16).to_le_bytes());
+    zip.extend([0, 0]);
+    zip.extend(name);
+    zip.extend(&data);
+    let central = zip.len() as u32;
+    zip.extend(b"PK\x01\x02\x14\x00\x14\x00\x00\x00\x08\x00\x00\x00\x00\x00");
+    for n in [crc, packed, size] {
+        zip.extend(n.to_le_bytes());
+    }
+    zip.extend((name.len() as u16).to_le_bytes());
+    zip.extend([0u8; 12]); // extra, comment, disk, internal and external attributes
+    zip.extend(0u32.to_le_bytes()); // the local header's offset
+    zip.extend(name);
+    let directory = zip.len() as u32 - central;
+    zip.extend(b"PK\x05\x06\x00\x00\x00\x00\x01\x00\x01\x00");
+    zip.extend(directory.to_le_bytes());
+    zip.extend(central.to_le_bytes());
+    zip.extend([0, 0]);
+    zip
+}
+
 #[test]
 fn broken_copies_are_kept_and_flagged_hostile_files_refused_with_nothing_stored() {
     let data = DataFile::new();
@@ -247,6 +333,8 @@ fn broken_copies_are_kept_and_flagged_hostile_files_refused_with_nothing_stored(
     zip.extend(vec![0u8; 1000]);
     let hostile = [
         write("dtd.xml", bomb.as_bytes()),
+        write("pdf-bomb.pdf", &pdf_bomb()),
+        write("zip-bomb.zip", &zip_bomb()),
         write("big.xml", &vec![b' '; 30 * 1024 * 1024]),
         write("deep.xml", deep.as_bytes()),
         write("eicar.xml", eicar),
@@ -264,6 +352,9 @@ fn broken_copies_are_kept_and_flagged_hostile_files_refused_with_nothing_stored(
         assert!(r["id"].is_null());
         assert!(!r["refused"].as_str().unwrap().is_empty(), "{r}");
     }
+    // The bombs are refused for what they are, not unpacked.
+    assert!(out[1]["refused"].as_str().unwrap().contains("20 MB"), "{}", out[1]);
+    assert!(out[2]["refused"].as_str().unwrap().contains("ZIP"), "{}", out[2]);
     assert_eq!(data.ok(&["purchase", "list", "--company", &company])["total"], before);
     // A file that cannot be read at all: non-zero, the others still go in.
     let (ok, json, stderr) = data.console(&[
