@@ -45,8 +45,9 @@ fn figures_of(r: &Value) -> Figures {
         type_code: r["typeCode"].as_str().unwrap().to_string(),
         number: r["number"].as_str().unwrap().to_string(),
         issued_on: r["issuedOn"].as_str().unwrap().to_string(),
+        due_on: r["dueOn"].as_str().unwrap_or_default().to_string(),
         seller: r["supplier"]["name"].as_str().unwrap().to_string(),
-        buyer: String::new(),
+        buyer: r["buyer"]["name"].as_str().unwrap().to_string(),
         currency: r["currency"].as_str().unwrap().to_string(),
         totals: [
             minor(&r["lineTotal"]),
@@ -141,9 +142,7 @@ fn every_fixture_is_received_as_its_xml_says_and_books_a_balanced_bill() {
                 Some("received") => {
                     let at = all.iter().position(|p| p == *path).unwrap();
                     let expected = &expected[at];
-                    let mut got = figures_of(r);
-                    got.buyer = expected.buyer.clone();
-                    assert_eq!(&got, expected, "{}", path.display());
+                    assert_eq!(&figures_of(r), expected, "{}", path.display());
                     let id = r["id"].as_str().unwrap();
                     let mut args = vec!["purchase", "book", "--company", company.as_str(), id];
                     if expected.currency != "EUR" {
