@@ -5,7 +5,9 @@
 //! second company equal their invoice (`received_as_issued`, called for
 //! every scenario of `einvoices`); broken copies are kept and flagged,
 //! hostile files refused with nothing stored; the kept file is never
-//! changed; duplicates name the first.
+//! changed; duplicates name the first; a bill finds its supplier by VAT
+//! id, a trusted supplier's is booked as it arrives, a credit note is
+//! booked as a credit with its payment means kept.
 
 use std::path::{Path, PathBuf};
 
@@ -404,4 +406,60 @@ fn duplicates_name_the_first_and_the_kept_file_is_never_changed() {
     // A refused bill is not booked, a booked one not twice.
     let (ok, _, stderr) = data.console(&["purchase", "book", "--company", &company, &id]);
     assert!(!ok && stderr.contains("refused"), "{stderr}");
+}
+
+/// The account `name` of a trial balance: (debit, credit).
+fn account(data: &DataFile, company: &str, name: &str) -> (i64, i64) {
+    let tb = data.ok(&["books", "trial-balance", "--company", company]);
+    let row = tb["accounts"].as_array().unwrap().iter().find(|a| a["account"] == name).unwrap().clone();
+    (row["debit"].as_i64().unwrap(), row["credit"].as_i64().unwrap())
+}
+
+#[test]
+fn a_bill_finds_its_supplier_by_vat_id_a_trusted_supplier_is_booked_at_once_and_a_credit_note_is_a_credit() {
+    let data = DataFile::new();
+    let company = receiver(&data, "Empfänger");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/einvoices-in");
+    // A partner known under another name but with the seller's VAT id
+    // (the corpus' DE123456789, which fails the German check digit, as a
+    // typed bill takes it).
+    let known = data.ok(&[
+        "purchase", "record", "--company", &company, "--supplier", "Anders benannt GmbH",
+        "--supplier-vat-id", "DE123456789", "--document-number", "A-1",
+        "--date", "2026-01-02", "--due", "2026-01-20", "--currency", "EUR", "--net", "1000", "--tax", "190",
+    ])["supplierId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let einfach = root.join("zugferd-corpus/XML-Rechnung/CII/EN16931_Einfach.cii.xml");
+    let first = receive(&data, &company, &einfach);
+    assert_eq!(first["supplier"]["id"], known.as_str(), "{first}");
+    assert_eq!(first["booked"], false);
+    let booked = book(&data, &company, first["id"].as_str().unwrap(), "EUR");
+    assert_eq!((booked["state"].as_str(), booked["supplier"]["id"].as_str()), (Some("booked"), Some(known.as_str())));
+    // Trusted, its next valid document is booked as it arrives.
+    data.ok(&["purchase", "trust", "--company", &company, &known]);
+    let dir = tempfile::tempdir().unwrap();
+    let next = dir.path().join("next.xml");
+    std::fs::write(&next, std::fs::read_to_string(&einfach).unwrap().replacen(">471102<", ">471103<", 1)).unwrap();
+    let second = receive(&data, &company, &next);
+    assert_eq!((second["state"].as_str(), second["booked"].as_bool()), (Some("received"), Some(true)), "{second}");
+    let shown = data.ok(&["purchase", "show", "--company", &company, second["id"].as_str().unwrap()]);
+    assert_eq!(shown["state"], "booked");
+    // An untrusted supplier's document waits for a person.
+    let other = receive(&data, &company, &root.join("cen/cii/examples/CII_example3.xml"));
+    assert_eq!(other["booked"], false, "{other}");
+    balanced(&data, &company);
+
+    // A credit note (381), amounts written positive, booked as a credit:
+    // payables debited, expenses credited; its payment means kept.
+    let company = receiver(&data, "Empfänger der Gutschrift");
+    let credit = receive(&data, &company, &root.join("cen/ubl/examples/ubl-tc434-creditnote1.xml"));
+    assert_eq!((credit["typeCode"].as_str(), minor(&credit["taxInclusive"])), (Some("381"), 10011), "{credit}");
+    let booked = book(&data, &company, credit["id"].as_str().unwrap(), "EUR");
+    assert_eq!(booked["paymentReference"], "010676609538");
+    assert_eq!(booked["iban"], "BE91000000143476");
+    assert_eq!(account(&data, &company, "payables"), (10011, 0));
+    assert_eq!(account(&data, &company, "expenses"), (0, 10011));
+    balanced(&data, &company);
 }
