@@ -6,8 +6,9 @@
 //! every scenario of `einvoices`); broken copies are kept and flagged,
 //! hostile files refused with nothing stored; the kept file is never
 //! changed; duplicates name the first; a bill finds its supplier by VAT
-//! id, a trusted supplier's is booked as it arrives, a credit note is
-//! booked as a credit with its payment means kept.
+//! id, else by IBAN; a trusted supplier's is booked as it arrives; a credit
+//! note is booked as a credit with its payment means kept; a reverse charge
+//! received posts the VAT the receiver owes as input and output tax.
 
 use std::path::{Path, PathBuf};
 
@@ -207,9 +208,35 @@ pub fn received_as_issued(data: &DataFile, invoice: &Value, documents: &[(String
         } else {
             let booked = book(data, &company, id, currency);
             assert_eq!(booked["state"], "booked", "{format}");
+            reverse_charge_self_assessed(data, &company, &r);
         }
     }
     balanced(data, &company);
+}
+
+/// A reverse charge received (AE) from a seller of the receiver's own
+/// country: the receiver (German) owes the VAT at 19 % of the base itself,
+/// posted as input tax and output tax alike under the key `AE:19`.
+fn reverse_charge_self_assessed(data: &DataFile, company: &str, receipt: &Value) {
+    let Some(ae) = receipt["taxes"].as_array().unwrap().iter().find(|t| t["category"] == "AE") else {
+        return;
+    };
+    let base = minor(&ae["base"]).abs();
+    let owed = (base * 19 + 50) / 100;
+    let tb = data.ok(&["books", "trial-balance", "--company", company]);
+    let detail = |account: &str| -> (i64, i64) {
+        let row = tb["accounts"].as_array().unwrap().iter().find(|a| a["account"] == account).unwrap();
+        let d = row["details"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{account} has no details: {tb}"))
+            .iter()
+            .find(|d| d["detail"] == "AE:19")
+            .unwrap_or_else(|| panic!("{account} has no AE:19: {tb}"));
+        (d["debit"].as_i64().unwrap(), d["credit"].as_i64().unwrap())
+    };
+    assert!(owed > 0);
+    assert_eq!(detail("input_tax"), (owed, 0), "{tb}");
+    assert_eq!(detail("output_tax"), (0, owed), "{tb}");
 }
 
 /// How far a bomb unpacks: beyond the 20 MB a file may have.
@@ -416,7 +443,7 @@ fn account(data: &DataFile, company: &str, name: &str) -> (i64, i64) {
 }
 
 #[test]
-fn a_bill_finds_its_supplier_by_vat_id_a_trusted_supplier_is_booked_at_once_and_a_credit_note_is_a_credit() {
+fn a_bill_finds_its_supplier_by_vat_id_then_iban_a_trusted_supplier_is_booked_at_once_and_a_credit_note_is_a_credit() {
     let data = DataFile::new();
     let company = receiver(&data, "Empfänger");
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/einvoices-in");
@@ -453,13 +480,39 @@ fn a_bill_finds_its_supplier_by_vat_id_a_trusted_supplier_is_booked_at_once_and_
 
     // A credit note (381), amounts written positive, booked as a credit:
     // payables debited, expenses credited; its payment means kept.
+    // Its seller is found by the IBAN it names when no partner has its VAT
+    // id, and by its VAT id before anyone's IBAN.
+    let creditnote = root.join("cen/ubl/examples/ubl-tc434-creditnote1.xml");
+    let partner = |company: &str, name: &str, vat_id: Option<&str>| -> String {
+        let mut args = vec![
+            "purchase", "record", "--company", company, "--supplier", name, "--document-number", "A-1",
+            "--date", "2026-01-02", "--due", "2026-01-20", "--currency", "EUR", "--net", "1000", "--tax", "190",
+        ];
+        if let Some(vat_id) = vat_id {
+            args.extend(["--supplier-vat-id", vat_id]);
+        }
+        data.ok(&args)["supplierId"].as_str().unwrap().to_string()
+    };
+    let with_iban = |company: &str| -> String {
+        let id = partner(company, "Konto bekannt", None);
+        data.ok(&["customer", "set", "--company", company, &id, "--iban", "BE91000000143476"]);
+        id
+    };
+    let both = receiver(&data, "Empfänger mit zwei Partnern");
+    let by_iban = with_iban(&both);
+    let by_vat_id = partner(&both, "Steuernummer bekannt", Some("BE0000000196"));
+    assert_eq!(receive(&data, &both, &creditnote)["supplier"]["id"], by_vat_id.as_str());
+    assert_ne!(by_iban, by_vat_id);
     let company = receiver(&data, "Empfänger der Gutschrift");
-    let credit = receive(&data, &company, &root.join("cen/ubl/examples/ubl-tc434-creditnote1.xml"));
+    let by_iban = with_iban(&company);
+    let credit = receive(&data, &company, &creditnote);
+    assert_eq!(credit["supplier"]["id"], by_iban.as_str(), "{credit}");
     assert_eq!((credit["typeCode"].as_str(), minor(&credit["taxInclusive"])), (Some("381"), 10011), "{credit}");
     let booked = book(&data, &company, credit["id"].as_str().unwrap(), "EUR");
     assert_eq!(booked["paymentReference"], "010676609538");
     assert_eq!(booked["iban"], "BE91000000143476");
-    assert_eq!(account(&data, &company, "payables"), (10011, 0));
-    assert_eq!(account(&data, &company, "expenses"), (0, 10011));
+    // The partner's typed bill (11.90) and the credit (100.11).
+    assert_eq!(account(&data, &company, "payables"), (10011, 1190));
+    assert_eq!(account(&data, &company, "expenses"), (1000, 10011));
     balanced(&data, &company);
 }
