@@ -8,7 +8,9 @@
 //! changed; duplicates name the first; a bill finds its supplier by VAT
 //! id, else by IBAN; a trusted supplier's is booked as it arrives; a credit
 //! note is booked as a credit with its payment means kept; a reverse charge
-//! received posts the VAT the receiver owes as input and output tax.
+//! received posts the VAT the receiver owes as input and output tax;
+//! booking raises `purchase.recorded` with a typed bill's fields and a
+//! typed credit's signs.
 
 use std::path::{Path, PathBuf};
 
@@ -515,4 +517,49 @@ fn a_bill_finds_its_supplier_by_vat_id_then_iban_a_trusted_supplier_is_booked_at
     assert_eq!(account(&data, &company, "payables"), (10011, 1190));
     assert_eq!(account(&data, &company, "expenses"), (1000, 10011));
     balanced(&data, &company);
+}
+
+#[test]
+fn booking_a_received_bill_raises_purchase_recorded_with_the_fields_and_signs_of_a_typed_one() {
+    let w = crate::support::World::webhooks(false);
+    let c = w.client();
+    let r = crate::receiver::Receiver::start();
+    let a = c.post(
+        &w.live,
+        "/v1/webhooks",
+        &crate::support::unique(),
+        &serde_json::json!({"url": r.url("/p"), "events": ["purchase.recorded"], "description": "bills"}),
+    );
+    assert_eq!(a.status, 201, "{:?}", a.body);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/einvoices-in");
+    let mut booked = Vec::new();
+    for file in ["zugferd-corpus/XML-Rechnung/CII/EN16931_Einfach.cii.xml", "cen/ubl/examples/ubl-tc434-creditnote1.xml"] {
+        let got = receive(&w.data, &w.company, &root.join(file));
+        booked.push(book(&w.data, &w.company, got["id"].as_str().unwrap(), "EUR"));
+    }
+    // The same credit typed: its event is what a received credit note's
+    // must look like.
+    w.data.ok(&[
+        "purchase", "record", "--company", &w.company, "--supplier", "My Supplier Company", "--document-number", "T-1",
+        "--date", "2019-09-23", "--due", "2019-09-23", "--currency", "EUR", "--net", "10011", "--tax", "0",
+        "--kind", "credit",
+    ]);
+    assert_eq!(w.server.deliver_due(jiff::Timestamp::now()).unwrap(), 3);
+    let events: Vec<Value> = r.received("/p").iter().map(|e| e.json()).collect();
+    let of = |number: &str| events.iter().find(|e| e["documentNumber"] == number).unwrap_or_else(|| panic!("{number}: {events:?}"));
+    let (bill, credit, typed) = (of("471102"), of("018304 / 28865"), of("T-1"));
+    let keys = |e: &Value| e.as_object().unwrap().keys().cloned().collect::<Vec<_>>();
+    assert_eq!(keys(bill), keys(typed));
+    assert_eq!(keys(credit), keys(typed));
+    assert_eq!(bill["purchaseId"], booked[0]["id"]);
+    assert_eq!(bill["supplierId"], booked[0]["supplier"]["id"]);
+    assert_eq!(
+        (bill["kind"].as_str(), bill["netMinor"].as_str(), bill["taxMinor"].as_str(), bill["grossMinor"].as_str()),
+        (Some("bill"), Some("47300"), Some("5687"), Some("52987"))
+    );
+    assert_eq!((bill["documentDate"].as_str(), bill["supplierName"].as_str()), (Some("2018-03-05"), Some("Lieferant GmbH")));
+    assert_eq!(credit["purchaseId"], booked[1]["id"]);
+    for field in ["kind", "netMinor", "taxMinor", "grossMinor", "currency", "documentDate", "supplierName"] {
+        assert_eq!(credit[field], typed[field], "{field}: {credit} against {typed}");
+    }
 }
