@@ -6,7 +6,7 @@
 //! every scenario of `einvoices`); broken copies are kept and flagged,
 //! hostile files refused with nothing stored; the kept file is never
 //! changed; duplicates name the first; a bill finds its supplier by VAT
-//! id, else by IBAN; a trusted supplier's is booked as it arrives; a credit
+//! id, else electronic address, else IBAN; a trusted supplier's is booked as it arrives; a credit
 //! note is booked as a credit with its payment means kept; a reverse charge
 //! received posts the VAT the receiver owes as input and output tax;
 //! booking raises `purchase.recorded` with a typed bill's fields and a
@@ -445,7 +445,7 @@ fn account(data: &DataFile, company: &str, name: &str) -> (i64, i64) {
 }
 
 #[test]
-fn a_bill_finds_its_supplier_by_vat_id_then_iban_a_trusted_supplier_is_booked_at_once_and_a_credit_note_is_a_credit() {
+fn a_bill_finds_its_supplier_by_vat_id_electronic_address_or_iban_a_trusted_supplier_is_booked_at_once_and_a_credit_note_is_a_credit() {
     let data = DataFile::new();
     let company = receiver(&data, "Empfänger");
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/einvoices-in");
@@ -482,8 +482,8 @@ fn a_bill_finds_its_supplier_by_vat_id_then_iban_a_trusted_supplier_is_booked_at
 
     // A credit note (381), amounts written positive, booked as a credit:
     // payables debited, expenses credited; its payment means kept.
-    // Its seller is found by the IBAN it names when no partner has its VAT
-    // id, and by its VAT id before anyone's IBAN.
+    // Its seller is found by its VAT id, else its electronic address, else
+    // the IBAN it names.
     let creditnote = root.join("cen/ubl/examples/ubl-tc434-creditnote1.xml");
     let partner = |company: &str, name: &str, vat_id: Option<&str>| -> String {
         let mut args = vec![
@@ -500,11 +500,20 @@ fn a_bill_finds_its_supplier_by_vat_id_then_iban_a_trusted_supplier_is_booked_at
         data.ok(&["customer", "set", "--company", company, &id, "--iban", "BE91000000143476"]);
         id
     };
-    let both = receiver(&data, "Empfänger mit zwei Partnern");
-    let by_iban = with_iban(&both);
-    let by_vat_id = partner(&both, "Steuernummer bekannt", Some("BE0000000196"));
-    assert_eq!(receive(&data, &both, &creditnote)["supplier"]["id"], by_vat_id.as_str());
-    assert_ne!(by_iban, by_vat_id);
+    let with_address = |company: &str| -> String {
+        let id = partner(company, "Adresse bekannt", None);
+        data.ok(&["customer", "set", "--company", company, &id, "--electronic-address", "0201:0000000196"]);
+        id
+    };
+    let three = receiver(&data, "Empfänger mit drei Partnern");
+    with_iban(&three);
+    with_address(&three);
+    let by_vat_id = partner(&three, "Steuernummer bekannt", Some("BE0000000196"));
+    assert_eq!(receive(&data, &three, &creditnote)["supplier"]["id"], by_vat_id.as_str());
+    let two = receiver(&data, "Empfänger mit zwei Partnern");
+    with_iban(&two);
+    let by_address = with_address(&two);
+    assert_eq!(receive(&data, &two, &creditnote)["supplier"]["id"], by_address.as_str());
     let company = receiver(&data, "Empfänger der Gutschrift");
     let by_iban = with_iban(&company);
     let credit = receive(&data, &company, &creditnote);
