@@ -10,13 +10,16 @@ use sxd_document::parser;
 use sxd_xpath::{Context, Factory, Value};
 
 /// What the XML says, amounts in minor units (every fixture's currency has
-/// two decimals), rates as decimal strings without trailing zeros.
+/// two decimals), rates as decimal strings without trailing zeros, dates
+/// as ISO 8601.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Figures {
     pub syntax: &'static str,
     pub type_code: String,
     pub number: String,
     pub issued_on: String,
+    /// BT-9, empty when the document names none.
+    pub due_on: String,
     pub seller: String,
     pub buyer: String,
     pub currency: String,
@@ -70,6 +73,7 @@ pub fn of_xml(xml: &str) -> Figures {
             type_code: x.text("/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:TypeCode"),
             number: x.text("/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:ID"),
             issued_on: iso(&x.text("/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:IssueDateTime/udt:DateTimeString")),
+            due_on: iso(&x.text("//ram:ApplicableHeaderTradeSettlement/ram:SpecifiedTradePaymentTerms/ram:DueDateDateTime/udt:DateTimeString")),
             seller: x.text("//ram:ApplicableHeaderTradeAgreement/ram:SellerTradeParty/ram:Name"),
             buyer: x.text("//ram:ApplicableHeaderTradeAgreement/ram:BuyerTradeParty/ram:Name"),
             totals: [
@@ -100,6 +104,7 @@ pub fn of_xml(xml: &str) -> Figures {
             type_code: x.text("/*/cbc:InvoiceTypeCode | /*/cbc:CreditNoteTypeCode"),
             number: x.text("/*/cbc:ID"),
             issued_on: x.text("/*/cbc:IssueDate"),
+            due_on: x.text("/*/cbc:DueDate | /*/cac:PaymentMeans/cbc:PaymentDueDate"),
             seller: x.text("/*/cac:AccountingSupplierParty/cac:Party/cac:PartyLegalEntity/cbc:RegistrationName"),
             buyer: x.text("/*/cac:AccountingCustomerParty/cac:Party/cac:PartyLegalEntity/cbc:RegistrationName"),
             totals: [
@@ -219,6 +224,9 @@ fn rate(text: &str) -> String {
 
 /// `YYYYMMDD` as `YYYY-MM-DD`.
 fn iso(day: &str) -> String {
+    if day.is_empty() {
+        return String::new();
+    }
     format!("{}-{}-{}", &day[..4], &day[4..6], &day[6..8])
 }
 

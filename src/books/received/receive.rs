@@ -51,6 +51,18 @@ pub struct Receipt {
     pub refused: Option<String>,
     /// The bill a duplicate repeats.
     pub duplicate_of: Option<String>,
+    /// Whom the document bills (BG-7), as it names them; none when the
+    /// file is not kept.
+    pub buyer: Option<Buyer>,
+}
+
+/// The buyer a received document names: its name (BT-44) and VAT id
+/// (BT-48).
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Buyer {
+    pub name: String,
+    pub vat_id: Option<String>,
 }
 
 impl Receipt {
@@ -65,6 +77,7 @@ impl Receipt {
             booked: false,
             refused: Some(sentence),
             duplicate_of: first,
+            buyer: None,
         }
     }
 }
@@ -224,6 +237,10 @@ pub fn receive(tx: &Tx, tenant: &Tenant, actor: &Actor, file: &Incoming) -> Resu
         booked,
         refused: None,
         duplicate_of: None,
+        buyer: Some(Buyer {
+            name: doc.buyer.name.clone(),
+            vat_id: doc.buyer.vat_id.clone(),
+        }),
     })
 }
 

@@ -52,6 +52,7 @@ pub fn run(db: &Db, cmd: &PurchaseCommand, acting: Option<&str>) -> Result<()> {
                             booked: false,
                             refused: Some(format!("The file cannot be read: {e}.")),
                             duplicate_of: None,
+                            buyer: None,
                         });
                         continue;
                     }
