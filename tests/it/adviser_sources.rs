@@ -1,14 +1,16 @@
 //! What the bank and the inbox feed into the tax adviser's exports, through
 //! the console: a reverse charge read from a received e-invoice (category
 //! AE) lands in the VAT return's § 13b figures and in the DATEV export on
-//! the chart's reverse-charge accounts, and a bank fee booked from a bank
-//! line lands on the chart's fee account.
+//! the chart's reverse-charge accounts; a bank fee booked from a bank line
+//! lands on the chart's fee account; the received file goes into the DATEV
+//! ZIP (`--documents`) and the GoBD medium beside the issued ones, and the
+//! GoBD medium's `bank_lines.csv` holds the imported lines.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{json, Value};
 
-use crate::adviser::{file, kz, totals, unzip};
+use crate::adviser::{file, kz, split, totals, unzip};
 use crate::support::extf;
 use crate::support::statements::{camt053, Entry, Tx};
 use crate::support::{unique, DataFile, World};
@@ -92,6 +94,7 @@ struct Scene {
     w: World,
     company: String,
     number: String,
+    cii: Vec<u8>,
     dir: tempfile::TempDir,
 }
 
@@ -124,12 +127,12 @@ fn scene() -> Scene {
     assert_eq!(line_of(&lines, -80_000)["state"], json!("settled"), "{lines:#?}");
     let fee = line_of(&lines, -1_250);
     data.ok(&["bank", "book", fee["id"].as_str().unwrap(), "--account", "fees"]);
-    Scene { w, company, number, dir }
+    Scene { w, company, number, cii, dir }
 }
 
 #[test]
 fn a_reverse_charge_received_as_an_e_invoice_and_a_bank_fee_reach_the_vat_return_and_the_datev_export() {
-    let Scene { w, company, number, dir } = scene();
+    let Scene { w, company, number, dir, .. } = scene();
     let data = &w.data;
     // The VAT return: the supplier is German, so § 13b Abs. 2 (Kz 84/85),
     // the tax owed deducted again (Kz 67): 19 % of 800.00.
@@ -160,4 +163,43 @@ fn a_reverse_charge_received_as_an_e_invoice_and_a_bank_fee_reach_the_vat_return
     assert_eq!(taxes.len(), 1, "{bookings:#?}");
     assert_eq!(taxes[0].document, number);
     assert!(bookings.iter().any(|b| [b.account, b.contra].contains(&70000) && b.amount == 80_000), "{bookings:#?}");
+}
+
+#[test]
+fn the_received_file_goes_into_the_datev_zip_and_the_gobd_medium_which_lists_the_bank_lines() {
+    let Scene { w, company, number, cii, dir } = scene();
+    let data = &w.data;
+    let out = dir.path().join("datev.zip");
+    let printed = data.ok(&[
+        "export", "datev", "--company", &company, "--from", "2026-10-01", "--to", "2026-10-31", "--out",
+        out.to_str().unwrap(), "--documents",
+    ]);
+    let files = unzip(&out);
+    // The received file, unchanged, named by its Belegfeld 1.
+    assert_eq!(files.get(&format!("Belege/{number}.xml")), Some(&cii), "{:?}", files.keys().collect::<Vec<_>>());
+    assert_eq!(printed["export"]["documents"], json!(1), "{printed}");
+
+    let medium = dir.path().join("pruefung");
+    data.ok(&["export", "gobd", "--company", &company, "--year", "2026", "--out", medium.to_str().unwrap()]);
+    let received: Vec<std::path::PathBuf> = std::fs::read_dir(medium.join("documents/received"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(received.len(), 1, "{received:?}");
+    assert_eq!(std::fs::read(&received[0]).unwrap(), cii);
+    assert!(received[0].file_name().unwrap().to_str().unwrap().starts_with(&number));
+    let text = std::fs::read_to_string(medium.join("bank_lines.csv")).unwrap();
+    let mut rows = text.trim_end_matches("\r\n").split("\r\n").map(split);
+    let header = rows.next().unwrap();
+    let rows: Vec<Vec<String>> = rows.collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    let column = |name: &str| header.iter().position(|h| h == name).unwrap_or_else(|| panic!("{name} in {header:?}"));
+    let amounts: Vec<&str> = rows.iter().map(|r| r[column("amount")].as_str()).collect();
+    assert_eq!(amounts, ["-800,00", "-12,50"]);
+    assert!(rows.iter().all(|r| r[column("account")] == RECEIVER_IBAN && r[column("booked_on")] == "20.10.2026"), "{text}");
+    let states: Vec<&str> = rows.iter().map(|r| r[column("state")].as_str()).collect();
+    assert_eq!(states, ["settled", "settled"], "{text}");
+    assert_eq!(rows[0][column("counterparty_iban")], ISSUER_IBAN);
+    let index = std::fs::read_to_string(medium.join("index.xml")).unwrap();
+    assert!(index.contains("<Name>counterparty_iban</Name>"), "{index}");
 }
