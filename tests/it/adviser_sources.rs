@@ -1,10 +1,11 @@
 //! What the bank and the inbox feed into the tax adviser's exports, through
 //! the console: a reverse charge read from a received e-invoice (category
 //! AE) lands in the VAT return's § 13b figures and in the DATEV export on
-//! the chart's reverse-charge accounts; a bank fee booked from a bank line
-//! lands on the chart's fee account; the received file goes into the DATEV
-//! ZIP (`--documents`) and the GoBD medium beside the issued ones, and the
-//! GoBD medium's `bank_lines.csv` holds the imported lines.
+//! the chart's reverse-charge accounts; the received file goes into the
+//! DATEV ZIP (`--documents`) and the GoBD medium beside the issued ones; a
+//! bank fee booked from a bank line lands on the chart's fee account; the
+//! GoBD medium's `bank_lines.csv` holds the imported lines; and the payee
+//! IBAN of a received bill lets the bank's rung (d) find the bill.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -202,4 +203,45 @@ fn the_received_file_goes_into_the_datev_zip_and_the_gobd_medium_which_lists_the
     assert_eq!(rows[0][column("counterparty_iban")], ISSUER_IBAN);
     let index = std::fs::read_to_string(medium.join("index.xml")).unwrap();
     assert!(index.contains("<Name>counterparty_iban</Name>"), "{index}");
+}
+
+#[test]
+fn a_received_bills_payee_iban_lets_the_bank_find_the_bill_of_a_supplier_known_by_vat_id_only() {
+    let w = World::new();
+    let data = &w.data;
+    let company = receiver(data);
+    // The issuer is already a partner, known by its VAT id, no IBAN.
+    let known = data.ok(&[
+        "purchase", "record", "--company", &company, "--supplier", "Handel (Altbestand)", "--supplier-vat-id", "DE136695976",
+        "--document-number", "ALT-1", "--date", "2026-10-01", "--due", "2026-10-31", "--currency", "EUR", "--net", "10000",
+        "--tax", "1900",
+    ])["supplierId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (number, cii) = own_invoice(
+        &w,
+        json!({"name": "Empfänger GmbH", "street": "Markt 1", "postalCode": "28195", "city": "Bremen", "country": "DE"}),
+        "50000",
+        &["--tax-rate", "19"],
+        "2026-10-06",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let receipt = receive(data, &company, &dir, "rechnung.xml", &cii);
+    assert_eq!(receipt["supplier"]["id"], json!(known), "{receipt}");
+    data.ok(&["purchase", "book", "--company", &company, receipt["id"].as_str().unwrap()]);
+    let key = data.key(&company, "production", "all");
+    let partner = w.client().get(&key, &format!("/v1/customers/{known}")).body;
+    assert_eq!(partner["id"], json!(known), "{partner}");
+    assert!(partner["iban"].is_null(), "the partner's own particulars name no IBAN: {partner}");
+    // A transfer of the bill's 595.00 to the account the e-invoice names,
+    // under a name and a purpose that say nothing.
+    let lines = import(data, &company, &dir, "2026-10-20", vec![tx(-59_500, "Zahlungsempfaenger", Some(ISSUER_IBAN), "Ueberweisung")]);
+    let line = line_of(&lines, -59_500);
+    let said = line.to_string();
+    assert!(
+        said.contains(&number) && said.contains(ISSUER_IBAN),
+        "rung (d) names the bill {number} by the IBAN {ISSUER_IBAN}: {line:#}"
+    );
+    assert!(["suggested", "settled"].contains(&line["state"].as_str().unwrap()), "{line:#}");
 }
