@@ -160,6 +160,8 @@ fn a_reverse_charge_received_as_an_e_invoice_and_a_bank_fee_reach_the_vat_return
     let fee = bookings.iter().find(|b| b.amount == 1_250).unwrap_or_else(|| panic!("the fee in {bookings:#?}"));
     let accounts: BTreeSet<u32> = [fee.account, fee.contra].into_iter().collect();
     assert_eq!((accounts, fee.bu.as_str()), ([1200, 4970].into_iter().collect(), ""));
+    // The bank line's own reference and what it says, not an id of kontor's.
+    assert_eq!((fee.document.as_str(), fee.text.as_str()), ("REF-1", "Bank Sparkasse Kontofuehrung Oktober"));
     let taxes: Vec<&extf::Booking> = bookings.iter().filter(|b| b.amount == 15_200).collect();
     assert_eq!(taxes.len(), 1, "{bookings:#?}");
     assert_eq!(taxes[0].document, number);

@@ -149,7 +149,9 @@ pub struct Document {
 
 /// The document the entry `entry` names: an invoice or correction
 /// (`inv_`), a payment (`pay_`), a bill (`pur_`), a credit applied
-/// (`cra_`); another entry is named by its id.
+/// (`cra_`), a bank line's amount booked or settled without a payment
+/// (`bse_`: the document's number a difference settles, else the bank's
+/// reference of the line); another entry is named by its id.
 ///
 /// Fails only on a storage error.
 pub fn document(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Document> {
@@ -223,6 +225,28 @@ pub fn document(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Docum
                 Ok(Document {
                     text: format!("Gutschrift {} mit {number} verrechnet", r.get::<_, String>(1)?),
                     number,
+                    ..Document::default()
+                })
+            })
+            .optional()?,
+        Some("bse") => conn
+            .prepare_cached(
+                "SELECT coalesce(s.number, l.bank_reference, e.bank_reference, l.end_to_end_id, l.id),
+                        coalesce(l.counterparty_name, ''), l.remittance
+                 FROM bank_settlements s JOIN bank_lines l ON l.id = s.line_id
+                 LEFT JOIN bank_entries e ON e.id = l.entry_id
+                 WHERE s.id = ?1 AND s.company_id = ?2 AND s.environment = ?3",
+            )?
+            .query_row(params![entry, t.0, t.1], |r| {
+                let text = ["Bank".to_string(), r.get(1)?, r.get(2)?]
+                    .iter()
+                    .map(|p| p.trim())
+                    .filter(|p| !p.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                Ok(Document {
+                    number: r.get(0)?,
+                    text,
                     ..Document::default()
                 })
             })
