@@ -1,7 +1,8 @@
 //! What the bank and the inbox feed into the tax adviser's exports, through
 //! the console: a reverse charge read from a received e-invoice (category
-//! AE) lands in the VAT return's § 13b figures and in the DATEV export on
-//! the chart's reverse-charge accounts; the received file goes into the
+//! AE), from a German seller and from one in another member state, lands
+//! in the VAT return's § 13b figures and in the DATEV export on the
+//! chart's reverse-charge accounts; the received file goes into the
 //! DATEV ZIP (`--documents`) and the GoBD medium beside the issued ones; a
 //! bank fee booked from a bank line lands on the chart's fee account; the
 //! GoBD medium's `bank_lines.csv` holds the imported lines; and the payee
@@ -246,4 +247,62 @@ fn a_received_bills_payee_iban_lets_the_bank_find_the_bill_of_a_supplier_known_b
         "rung (d) names the bill {number} by the IBAN {ISSUER_IBAN}: {line:#}"
     );
     assert!(["suggested", "settled"].contains(&line["state"].as_str().unwrap()), "{line:#}");
+}
+
+#[test]
+fn a_reverse_charge_received_from_another_member_state_feeds_kz_46_47_and_datevs_3123() {
+    let w = World::new();
+    let data = &w.data;
+    // An Austrian company of the same data file sells a service to the
+    // German receiver under the reverse charge.
+    let seller = data.ok(&[
+        "company", "create", "--name", "Wien Montage GmbH", "--country", "AT", "--currency", "EUR", "--plan", "ENTERPRISE",
+        "--legal-name", "Wien Montage GmbH", "--street", "Ring 1", "--postal-code", "1010", "--city", "Wien",
+        "--vat-id", "ATU13585627", "--iban", "AT611904300234573201",
+    ])["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let key = data.key(&seller, "production", "all");
+    let c = w.client();
+    let buyer = c.post(
+        &key,
+        "/v1/customers",
+        &unique(),
+        &json!({"name": "Empfänger GmbH", "street": "Markt 1", "postalCode": "28195", "city": "Bremen", "country": "DE", "vatId": "DE136695976"}),
+    );
+    assert_eq!(buyer.status, 201, "{:?}", buyer.body);
+    let draft = c.draft(&key, &buyer.body);
+    data.ok(&[
+        "draft", "line", &draft, "--description", "Wartung", "--quantity", "1", "--unit-price", "80000", "--vat-category", "AE",
+        "--exemption-reason", "Reverse charge", "--exemption-code", "VATEX-EU-AE",
+    ]);
+    let number = data.ok(&["draft", "issue", &draft, "--on", "2026-10-06", "--delivered-on", "2026-10-06"])["number"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let cii = c.get(&key, &format!("/v1/invoices/{}/document?format=cii", number.replace('/', "%2F")));
+    assert_eq!(cii.status, 200);
+    let company = receiver(data);
+    let dir = tempfile::tempdir().unwrap();
+    let receipt = receive(data, &company, &dir, "rechnung.xml", &cii.raw);
+    data.ok(&["purchase", "book", "--company", &company, receipt["id"].as_str().unwrap()]);
+    let vat = data.ok(&["vat", "return", "--company", &company, "--period", "2026-10"]);
+    let expected: BTreeMap<String, String> = [("46", "800"), ("47", "152.00"), ("67", "152.00"), ("83", "0.00")]
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    assert_eq!(kz(&vat), expected, "{vat:#}");
+    assert_eq!(vat["postings"]["47"][0]["key"], json!("AE:19:EU"), "{vat:#}");
+    let out = dir.path().join("datev.zip");
+    data.ok(&["export", "datev", "--company", &company, "--from", "2026-10-01", "--to", "2026-10-31", "--out", out.to_str().unwrap()]);
+    let files = unzip(&out);
+    let bookings = extf::bookings(&extf::read(file(&files, "EXTF_Buchungsstapel_"), &extf::booking_headings()));
+    assert_eq!(bookings.len(), 1, "{bookings:#?}");
+    let b = &bookings[0];
+    // 3123 is an automatic account: DATEV adds input and output tax itself,
+    // so the booking carries no BU-Schlüssel and no tax lines.
+    let accounts: BTreeSet<u32> = [b.account, b.contra].into_iter().collect();
+    assert_eq!(accounts, [3123, 70000].into_iter().collect(), "{b:#?}");
+    assert_eq!((b.amount, b.bu.as_str(), b.document.as_str()), (80_000, "", number.as_str()), "{b:#?}");
 }
