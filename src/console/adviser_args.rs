@@ -40,7 +40,8 @@ pub enum ExportCommand {
         /// The ZIP file to write.
         #[arg(long)]
         out: PathBuf,
-        /// Add the issued invoices' documents, named by Belegfeld 1.
+        /// Add the documents, named by Belegfeld 1: the issued invoices' and
+        /// the received files of the bills booked in the period.
         #[arg(long)]
         documents: bool,
         #[command(flatten)]

@@ -123,7 +123,7 @@ fn month() -> Month {
     }
 }
 
-fn kz(figures: &Value) -> BTreeMap<String, String> {
+pub(crate) fn kz(figures: &Value) -> BTreeMap<String, String> {
     figures["kz"]
         .as_object()
         .unwrap()
@@ -133,7 +133,7 @@ fn kz(figures: &Value) -> BTreeMap<String, String> {
 }
 
 /// The files of a ZIP by name.
-fn unzip(path: &Path) -> BTreeMap<String, Vec<u8>> {
+pub(crate) fn unzip(path: &Path) -> BTreeMap<String, Vec<u8>> {
     let mut archive = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
     let mut out = BTreeMap::new();
     for i in 0..archive.len() {
@@ -156,14 +156,14 @@ fn export(m: &Month, dir: &Path, name: &str, extra: &[&str]) -> (Value, BTreeMap
     (printed, unzip(&out))
 }
 
-fn file<'a>(files: &'a BTreeMap<String, Vec<u8>>, prefix: &str) -> &'a [u8] {
+pub(crate) fn file<'a>(files: &'a BTreeMap<String, Vec<u8>>, prefix: &str) -> &'a [u8] {
     let found: Vec<_> = files.iter().filter(|(n, _)| n.starts_with(prefix)).collect();
     assert_eq!(found.len(), 1, "one {prefix}* in {:?}", files.keys().collect::<Vec<_>>());
     found[0].1
 }
 
 /// Each account's total over the bookings, debit positive (cents).
-fn totals(bookings: &[Booking]) -> BTreeMap<u32, i64> {
+pub(crate) fn totals(bookings: &[Booking]) -> BTreeMap<u32, i64> {
     let mut out = BTreeMap::new();
     for b in bookings {
         let signed = if b.side == "S" { b.amount } else { -b.amount };
@@ -550,7 +550,7 @@ fn index_tables(xml: &str) -> Vec<IndexTable> {
 }
 
 /// A CSV line split at `;` outside quotes, quotes removed.
-fn split(line: &str) -> Vec<String> {
+pub(crate) fn split(line: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut field = String::new();
     let mut quoted = false;

@@ -2,6 +2,7 @@
 //! over a fresh temporary data file and talks to it through HTTP and the console.
 
 mod adviser;
+mod adviser_sources;
 mod audit;
 mod bank;
 mod bank_generated;

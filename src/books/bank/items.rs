@@ -68,8 +68,9 @@ pub fn open(conn: &Connection, tenant: &Tenant) -> Result<Vec<Item>> {
 }
 
 /// The IBANs known for the tenant's partners: (IBAN, partner id) pairs from
-/// the partners' own particulars and from the counterparties of lines that
-/// settled a partner's document.
+/// the partners' own particulars, from the counterparties of lines that
+/// settled a partner's document, and from the payee accounts of the
+/// suppliers' received bills (the IBAN the e-invoice asks to be paid to).
 ///
 /// Fails only on a storage error.
 pub fn known_ibans(conn: &Connection, tenant: &Tenant) -> Result<Vec<(String, String)>> {
@@ -82,7 +83,10 @@ pub fn known_ibans(conn: &Connection, tenant: &Tenant) -> Result<Vec<(String, St
          LEFT JOIN invoices i ON s.target_kind = 'invoice' AND i.id = s.target_id
          LEFT JOIN purchases p ON s.target_kind = 'purchase' AND p.id = s.target_id
          WHERE s.company_id = ?1 AND s.environment = ?2 AND s.kind = 'payment' AND s.undone_at IS NULL
-           AND l.counterparty_iban IS NOT NULL",
+           AND l.counterparty_iban IS NOT NULL
+         UNION
+         SELECT replace(upper(payee_iban), ' ', ''), supplier_id FROM purchases
+         WHERE company_id = ?1 AND environment = ?2 AND payee_iban IS NOT NULL",
     )?;
     let rows = stmt.query_map(params![tenant.company_id, tenant.environment], |row| {
         let r = Row::new(row, "customers");

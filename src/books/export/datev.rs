@@ -1,7 +1,8 @@
 //! The DATEV export: the journal of a period within one fiscal year as a
 //! `Buchungsstapel` on the company's chart and the `Debitoren/Kreditoren`
 //! of the partners it names, in one ZIP, with the issued invoices'
-//! documents beside them when asked (each named by its Belegfeld 1). Final
+//! documents and the received bills' files beside them when asked (each
+//! named by its Belegfeld 1). Final
 //! when the books are closed through the period's last day, else
 //! preliminary (`Festschreibung` 0, "vorläufig" in the header). An act: it
 //! gives the partners it meets their account numbers, records the export
@@ -32,7 +33,7 @@ use crate::store::tenant::Tenant;
 pub struct ExportInput {
     pub from: Option<String>,
     pub to: Option<String>,
-    /// Add the issued invoices' documents.
+    /// Add the documents: the issued invoices' and the received bills'.
     pub documents: bool,
 }
 
@@ -141,11 +142,16 @@ pub struct Document {
     pub vat_id: Option<String>,
     /// The invoice's id, when the entry issued one (its documents go along).
     pub invoice: Option<String>,
+    /// The bill's id, when the entry booked one (its received file, if it
+    /// came as an e-invoice, goes along).
+    pub bill: Option<String>,
 }
 
 /// The document the entry `entry` names: an invoice or correction
 /// (`inv_`), a payment (`pay_`), a bill (`pur_`), a credit applied
-/// (`cra_`); another entry is named by its id.
+/// (`cra_`), a bank line's amount booked or settled without a payment
+/// (`bse_`: the document's number a difference settles, else the bank's
+/// reference of the line); another entry is named by its id.
 ///
 /// Fails only on a storage error.
 pub fn document(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Document> {
@@ -167,6 +173,7 @@ pub fn document(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Docum
                     corrects: r.get(1)?,
                     vat_id: r.get(3)?,
                     invoice: Some(entry.to_string()),
+                    bill: None,
                 })
             })
             .optional()?,
@@ -202,6 +209,7 @@ pub fn document(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Docum
                 Ok(Document {
                     text: format!("{what} {number} {}", r.get::<_, String>(1)?),
                     number,
+                    bill: Some(entry.to_string()),
                     ..Document::default()
                 })
             })
@@ -217,6 +225,28 @@ pub fn document(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Docum
                 Ok(Document {
                     text: format!("Gutschrift {} mit {number} verrechnet", r.get::<_, String>(1)?),
                     number,
+                    ..Document::default()
+                })
+            })
+            .optional()?,
+        Some("bse") => conn
+            .prepare_cached(
+                "SELECT coalesce(s.number, l.bank_reference, e.bank_reference, l.end_to_end_id, l.id),
+                        coalesce(l.counterparty_name, ''), l.remittance
+                 FROM bank_settlements s JOIN bank_lines l ON l.id = s.line_id
+                 LEFT JOIN bank_entries e ON e.id = l.entry_id
+                 WHERE s.id = ?1 AND s.company_id = ?2 AND s.environment = ?3",
+            )?
+            .query_row(params![entry, t.0, t.1], |r| {
+                let text = ["Bank".to_string(), r.get(1)?, r.get(2)?]
+                    .iter()
+                    .map(|p| p.trim())
+                    .filter(|p| !p.is_empty())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                Ok(Document {
+                    number: r.get(0)?,
+                    text,
                     ..Document::default()
                 })
             })
@@ -302,6 +332,7 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, request: &ExportRequest) 
     let small_business = company.particulars.small_business;
     let mut out: Vec<Booking> = Vec::new();
     let mut invoices: Vec<(String, String)> = Vec::new();
+    let mut bills: Vec<(String, String)> = Vec::new();
     let mut partners: Vec<(String, &'static str)> = Vec::new();
     let mut seen: std::collections::HashSet<(String, &'static str)> = Default::default();
     let mut start = 0;
@@ -341,6 +372,9 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, request: &ExportRequest) 
             let vat_id = if to_eu_business(of_entry) { doc.vat_id.clone() } else { None };
             if let Some(invoice) = &doc.invoice {
                 invoices.push((invoice.clone(), doc.number.clone()));
+            }
+            if let Some(bill) = &doc.bill {
+                bills.push((bill.clone(), doc.number.clone()));
             }
             for p in pairs {
                 out.push(Booking {
@@ -397,6 +431,12 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, request: &ExportRequest) 
                     files.push((name, bytes));
                     documents += 1;
                 }
+            }
+        }
+        for (bill, number) in &bills {
+            if let Some((name, bytes)) = received_document(tx, tenant, bill, number, &files)? {
+                files.push((name, bytes));
+                documents += 1;
             }
         }
     }
@@ -513,6 +553,57 @@ fn invoice_documents(
         out.push((name, bytes));
     }
     Ok(out)
+}
+
+/// A booked bill's received file, unchanged, named by the bill's Belegfeld 1
+/// in `Belege/` with the ending it arrived with (`.xml`, `.pdf`); a name an
+/// issued document (or another bill of the same number) already has gets
+/// `_Eingang` (and a count) added. `None` for a bill a person typed.
+fn received_document(
+    conn: &Connection,
+    tenant: &Tenant,
+    bill: &str,
+    number: &str,
+    taken: &[(String, Vec<u8>)],
+) -> Result<Option<(String, Vec<u8>)>> {
+    let found = conn
+        .prepare_cached(
+            "SELECT f.file_name, f.content FROM bills b
+             JOIN received_files f ON f.id = b.file_id AND f.company_id = b.company_id AND f.environment = b.environment
+             WHERE b.id = ?1 AND b.company_id = ?2 AND b.environment = ?3",
+        )?
+        .query_row(params![bill, tenant.company_id, tenant.environment], |r| {
+            Ok((r.get::<_, String>(0)?, r.get::<_, Vec<u8>>(1)?))
+        })
+        .optional()?;
+    let Some((file_name, bytes)) = found else {
+        return Ok(None);
+    };
+    let ending = file_ending(&file_name);
+    let field = datev::document_field(number).replace('/', "-");
+    let free = |name: &str| !taken.iter().any(|(n, _)| n == name);
+    let mut name = format!("Belege/{field}.{ending}");
+    let mut n = 1;
+    while !free(&name) {
+        name = if n == 1 {
+            format!("Belege/{field}_Eingang.{ending}")
+        } else {
+            format!("Belege/{field}_Eingang_{n}.{ending}")
+        };
+        n += 1;
+    }
+    Ok(Some((name, bytes)))
+}
+
+/// The ending a received file is written with: its own (`xml`, `pdf`) in
+/// lower case, or `xml` when its name has none of one to four letters and
+/// digits.
+pub(crate) fn file_ending(file_name: &str) -> String {
+    file_name
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .filter(|e| (1..=4).contains(&e.len()) && e.chars().all(|c| c.is_ascii_alphanumeric()))
+        .unwrap_or_else(|| "xml".to_string())
 }
 
 /// An export made, as the export page lists it.

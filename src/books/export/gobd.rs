@@ -1,9 +1,9 @@
 //! The GoBD data medium of a fiscal year (*Datenträgerüberlassung*, Z3):
 //! the journal, the accounts with their chart numbers, the partners, the
-//! invoices and their lines, the bills, the payments and the bank lines as
-//! CSV files with their `index.xml`, and the issued documents unchanged.
-//! Every table is written, an empty one as its header row (the bank lines
-//! are empty until the books keep bank statements). An act: the export is
+//! invoices and their lines, the bills, the payments and the imported bank
+//! lines as CSV files with their `index.xml`, and the issued and received
+//! documents unchanged. Every table is written, an empty one as its header
+//! row. An act: the export is
 //! recorded with its audit row; the files are handed back to be written.
 
 use jiff::civil::Date;
@@ -366,17 +366,36 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
     let bank_lines = table(
         "bank_lines.csv",
         "Bankumsaetze",
-        "Umsätze der Bankkonten (leer, solange die Bücher keine Kontoauszüge führen)",
+        "Umsätze der Bankkonten aus den eingelesenen Kontoauszügen",
         vec![
             col("id", "Kennung", TEXT),
             col("account", "Bankkonto", TEXT),
             col("booked_on", "Buchungstag", DATE),
-            col("amount", "Betrag", Kind::Number(book_exp)),
+            col("currency", "Währung", TEXT),
+            col("amount", "Betrag", Kind::Number(2)),
             col("counterparty", "Gegenseite", TEXT),
+            col("counterparty_iban", "IBAN der Gegenseite", TEXT),
             col("purpose", "Verwendungszweck", TEXT),
+            col("state", "Stand (unmatched/suggested/settled/ignored)", TEXT),
         ],
         1,
-        Vec::new(),
+        rows(
+            tx,
+            tenant,
+            from,
+            to,
+            "SELECT l.id, coalesce(a.iban, a.bank_code || '/' || a.account_number), l.booked_on, l.currency, l.amount,
+                    l.counterparty_name, l.counterparty_iban, l.remittance, l.state
+             FROM bank_lines l
+             JOIN bank_accounts a ON a.id = l.bank_account_id AND a.company_id = l.company_id AND a.environment = l.environment
+             WHERE l.company_id = ?1 AND l.environment = ?2 AND l.booked_on BETWEEN ?3 AND ?4
+               AND l.state NOT IN ('preliminary', 'replaced')
+             ORDER BY l.booked_on, l.seq",
+            |r| {
+                let exp = money_exp(r, 3);
+                Ok(vec![text(r, 0)?, text(r, 1)?, date(r, 2)?, text(r, 3)?, amount(r, 4, exp)?, text(r, 5)?, text(r, 6)?, text(r, 7)?, text(r, 8)?])
+            },
+        )?,
     );
     let tables = [journal, accounts, partners, invoices, invoice_lines, bills, payments, bank_lines];
     let supplier = Supplier {
@@ -422,6 +441,29 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
                 .collect();
             let ext = if format == "facturx" { "pdf" } else { "xml" };
             files.push((format!("documents/issued/{safe}_{format}.{ext}"), bytes));
+            documents += 1;
+        }
+    }
+    // The received documents of the year's bills, whatever became of them,
+    // unchanged, named by the bill's number and id.
+    {
+        let mut stmt = tx.prepare(
+            "SELECT b.document_number, b.id, f.file_name, f.content FROM bills b
+             JOIN received_files f ON f.id = b.file_id AND f.company_id = b.company_id AND f.environment = b.environment
+             WHERE b.company_id = ?1 AND b.environment = ?2 AND b.issued_on BETWEEN ?3 AND ?4 ORDER BY b.issued_on, b.seq",
+        )?;
+        let found = stmt
+            .query_map(params![tenant.company_id, tenant.environment, from, to], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, Vec<u8>>(3)?))
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        for (number, id, file_name, bytes) in found {
+            let safe: String = number
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '-' })
+                .collect();
+            let ending = crate::books::export::datev::file_ending(&file_name);
+            files.push((format!("documents/received/{safe}_{id}.{ending}"), bytes));
             documents += 1;
         }
     }

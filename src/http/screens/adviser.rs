@@ -30,7 +30,7 @@ const EXPORT: Form = Form::new(&[
     FormField::date("to", "To", "Bis").required(),
 ])
 .naming(&[
-    ("documents", "With the invoices' documents", "Mit den Belegen der Rechnungen"),
+    ("documents", "With the documents of invoices and received bills", "Mit den Belegen der Rechnungen und Eingangsrechnungen"),
     ("datevAdviser", "DATEV adviser number", "Beraternummer"),
     ("datevClient", "DATEV client number", "Mandantennummer"),
 ]);
