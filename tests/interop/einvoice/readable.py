@@ -6,7 +6,9 @@ number, the amount due as the seller's language writes it, and the IBAN
 grouped by four; for a EUR invoice (type 380) with an IBAN and an amount due
 above 0, the pages rendered at 300 dpi hold an EPC QR code that `zbarimg`
 decodes to BCD/002/1/SCT, the BIC, the IBAN, EUR and the amount, and the
-number as remittance (the code stands on the last page). Exit 1 on any
+remittance: the ISO 11649 creditor reference the CII names as BT-83
+(`RF…`, structured, also shown grouped by four in the text), else the
+number (unstructured). The code stands on the last page. Exit 1 on any
 mismatch.
 
     python3 tests/interop/einvoice/readable.py DIR
@@ -55,6 +57,8 @@ def main(folder: str) -> int:
         due = text(root, settlement + "ram:SpecifiedTradeSettlementHeaderMonetarySummation/ram:DuePayableAmount")
         iban = text(root, settlement + "ram:SpecifiedTradeSettlementPaymentMeans/ram:PayeePartyCreditorFinancialAccount/ram:IBANID")
         bic = text(root, settlement + "ram:SpecifiedTradeSettlementPaymentMeans/ram:PayeeSpecifiedCreditorFinancialInstitution/ram:BICID")
+        reference = text(root, settlement + "ram:PaymentReference")
+        creditor_reference = reference if reference and reference.startswith("RF") else None
         country = text(root, "rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeAgreement/ram:SellerTradeParty/ram:PostalTradeAddress/ram:CountryID")
         german = country in ("DE", "AT", "CH", "LI")
         page = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
@@ -67,6 +71,10 @@ def main(folder: str) -> int:
             grouped = " ".join(iban[i:i + 4] for i in range(0, len(iban), 4))
             if grouped not in page:
                 problems.append(f"IBAN {grouped} not in the text")
+        if creditor_reference:
+            grouped = " ".join(creditor_reference[i:i + 4] for i in range(0, len(creditor_reference), 4))
+            if grouped not in page:
+                problems.append(f"creditor reference {grouped} not in the text")
         qr = ""
         if kind == "380" and currency == "EUR" and iban and due and float(due) > 0:
             with tempfile.TemporaryDirectory() as tmp:
@@ -75,7 +83,9 @@ def main(folder: str) -> int:
                 images = sorted(str(p) for p in pathlib.Path(tmp).glob("page*.png"))
                 qr = subprocess.run(["zbarimg", "--quiet", "--raw", *images], capture_output=True, text=True).stdout
             fields = qr.rstrip("\n").split("\n")
-            expected = ["BCD", "002", "1", "SCT", bic or "", None, iban, f"EUR{due}", "", "", number]
+            expected = ["BCD", "002", "1", "SCT", bic or "", None, iban, f"EUR{due}", ""]
+            # Structured remittance (a creditor reference) or unstructured (the number).
+            expected += [creditor_reference] if creditor_reference else ["", number]
             if len(fields) < len(expected) or any(e is not None and f != e for f, e in zip(fields, expected)):
                 problems.append(f"QR code decodes to {fields!r}, expected {expected!r}")
             qr = " + QR"
