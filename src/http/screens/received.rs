@@ -93,7 +93,9 @@ struct View<'a> {
 }
 
 impl View<'_> {
-    fn money(&self, minor: i64) -> String {
+    /// An amount of the document as a person reads it: in the page's notation
+    /// when kontor knows the currency, else as the document writes it.
+    fn document_amount(&self, minor: i64) -> String {
         match &self.currency {
             Some(c) => locale::amount(self.lang, minor, c),
             None => format!("{} {}", self.doc.amount(minor), self.doc.currency),
@@ -102,7 +104,7 @@ impl View<'_> {
 
     fn price(&self, price: &Decimal) -> String {
         match price.to_minor(self.doc.exponent) {
-            Some(minor) => self.money(minor),
+            Some(minor) => self.document_amount(minor),
             None => format!("{} {}", locale::decimal(self.lang, price), self.doc.currency),
         }
     }
@@ -212,8 +214,8 @@ pub fn document(lang: Lang, doc: &Document, attachment: &dyn Fn(usize) -> String
                             @if let Some(code) = &b.reason_code { br; (code) }
                         }
                         td.amount { (v.rate(&b.rate)) }
-                        td.amount { (v.money(b.base)) }
-                        td.amount { (v.money(b.amount)) }
+                        td.amount { (v.document_amount(b.base)) }
+                        td.amount { (v.document_amount(b.amount)) }
                     }
                 }
             }
@@ -221,26 +223,26 @@ pub fn document(lang: Lang, doc: &Document, attachment: &dyn Fn(usize) -> String
         section aria-labelledby="totals-heading" {
             h2 #totals-heading { (lang.pick("Totals", "Summen")) }
             dl.particulars {
-                div { dt { (lang.pick("Sum of the lines", "Summe der Positionen")) } dd { (v.money(doc.line_total)) } }
+                div { dt { (lang.pick("Sum of the lines", "Summe der Positionen")) } dd { (v.document_amount(doc.line_total)) } }
                 @if doc.allowance_total != 0 {
-                    div { dt { (lang.pick("Allowances", "Nachlässe")) } dd { (v.money(doc.allowance_total)) } }
+                    div { dt { (lang.pick("Allowances", "Nachlässe")) } dd { (v.document_amount(doc.allowance_total)) } }
                 }
                 @if doc.charge_total != 0 {
-                    div { dt { (lang.pick("Charges", "Zuschläge")) } dd { (v.money(doc.charge_total)) } }
+                    div { dt { (lang.pick("Charges", "Zuschläge")) } dd { (v.document_amount(doc.charge_total)) } }
                 }
-                div { dt { (lang.pick("Total without VAT", "Gesamt netto")) } dd { (v.money(doc.net)) } }
-                div { dt { (lang.pick("VAT", "Umsatzsteuer")) } dd { (v.money(doc.tax)) } }
+                div { dt { (lang.pick("Total without VAT", "Gesamt netto")) } dd { (v.document_amount(doc.net)) } }
+                div { dt { (lang.pick("VAT", "Umsatzsteuer")) } dd { (v.document_amount(doc.tax)) } }
                 @if let Some(acc) = &doc.accounting_tax {
                     div { dt { (lang.pick("VAT in ", "Umsatzsteuer in ")) (acc.currency) } dd { (crate::documents::amount_text(acc.amount, acc.exponent)) " " (acc.currency) } }
                 }
-                div { dt { (lang.pick("Total with VAT", "Gesamt brutto")) } dd { (v.money(doc.gross)) } }
+                div { dt { (lang.pick("Total with VAT", "Gesamt brutto")) } dd { (v.document_amount(doc.gross)) } }
                 @if doc.paid != 0 {
-                    div { dt { (lang.pick("Paid already", "Bereits gezahlt")) } dd { (v.money(doc.paid)) } }
+                    div { dt { (lang.pick("Paid already", "Bereits gezahlt")) } dd { (v.document_amount(doc.paid)) } }
                 }
                 @if doc.rounding != 0 {
-                    div { dt { (lang.pick("Rounding", "Rundung")) } dd { (v.money(doc.rounding)) } }
+                    div { dt { (lang.pick("Rounding", "Rundung")) } dd { (v.document_amount(doc.rounding)) } }
                 }
-                div { dt { strong { (lang.pick("Amount due", "Zahlbetrag")) } } dd { strong { (v.money(doc.due)) } } }
+                div { dt { strong { (lang.pick("Amount due", "Zahlbetrag")) } } dd { strong { (v.document_amount(doc.due)) } } }
             }
         }
         (payment(&v))
@@ -349,7 +351,7 @@ fn reason(x: &AllowanceCharge) -> String {
 
 /// An allowance as a negative amount, a charge as a positive one.
 fn signed(v: &View, x: &AllowanceCharge) -> String {
-    v.money(if x.charge { x.amount } else { -x.amount })
+    v.document_amount(if x.charge { x.amount } else { -x.amount })
 }
 
 fn lines(v: &View) -> Markup {
@@ -396,7 +398,7 @@ fn line_row(v: &View, line: &Line) -> Markup {
                 }
             }
             td.amount { (line.category.code()) " " (v.rate(&line.rate)) }
-            td.amount { (v.money(line.net)) }
+            td.amount { (v.document_amount(line.net)) }
         }
         @for x in &line.allowances {
             tr {
