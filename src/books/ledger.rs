@@ -237,12 +237,6 @@ pub fn post(tx: &Tx, tenant: &Tenant, entry: &str, date: Date, postings: &[Posti
         "INSERT INTO journal (company_id, environment, entry, posted_on, account, debit, credit, detail)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
     )?;
-    let mut sum = tx.prepare_cached(
-        "INSERT INTO account_days (company_id, environment, account, detail, posted_on, debit, credit)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-         ON CONFLICT (company_id, environment, account, detail, posted_on)
-         DO UPDATE SET debit = debit + excluded.debit, credit = credit + excluded.credit",
-    )?;
     for p in postings.iter().filter(|p| p.debit != 0 || p.credit != 0) {
         let args = params![
             tenant.company_id,
@@ -260,15 +254,14 @@ pub fn post(tx: &Tx, tenant: &Tenant, entry: &str, date: Date, postings: &[Posti
         } else {
             p.detail.as_str()
         };
-        sum.execute(params![
-            tenant.company_id,
-            tenant.environment,
-            p.account,
-            summed,
-            day,
-            p.debit,
-            p.credit
-        ])?;
+        tx.add_up(
+            "INSERT INTO account_days (company_id, environment, account, detail, posted_on, debit, credit)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+             ON CONFLICT (company_id, environment, account, detail, posted_on)
+             DO UPDATE SET debit = debit + excluded.debit, credit = credit + excluded.credit",
+            [&tenant.company_id, tenant.environment.as_str(), p.account.as_str(), summed, &day],
+            [p.debit, p.credit],
+        )?;
     }
     Ok(())
 }

@@ -14,7 +14,8 @@
 //! This module knows no table; `migrations` owns the schema, its version and
 //! `PRAGMA user_version`.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
 use std::ops::Deref;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
@@ -42,13 +43,73 @@ pub type Pool = r2d2::Pool<SqliteConnectionManager>;
 pub struct Tx<'a> {
     conn: &'a Connection,
     raised: &'a Cell<bool>,
+    /// The additions to running sums gathered by `gathering`, by statement and row.
+    gathered: RefCell<Option<Gathered>>,
 }
+
+/// Additions to running sums waiting to be written: per upsert statement
+/// and key, the deltas added up.
+type Gathered = BTreeMap<(&'static str, Vec<String>), Vec<i64>>;
 
 impl Tx<'_> {
     /// Notes that this transaction wrote events, so the outbox's listeners
     /// are woken once it commits.
     pub fn note_events(&self) {
         self.raised.set(true);
+    }
+
+    /// Adds `deltas` to a running sum (a day's account totals, the open
+    /// items, the invoice tallies): `upsert` is an `INSERT … ON CONFLICT DO
+    /// UPDATE` that adds its values to the row's, binding `key` as `?1…?K`
+    /// and `deltas` as the parameters after. Written at once, or once per
+    /// row when `gathering` ends.
+    ///
+    /// Fails only on a storage error.
+    pub fn add_up<const K: usize, const D: usize>(
+        &self,
+        upsert: &'static str,
+        key: [&str; K],
+        deltas: [i64; D],
+    ) -> Result<()> {
+        if let Some(gathered) = self.gathered.borrow_mut().as_mut() {
+            let sums = gathered
+                .entry((upsert, key.iter().map(|k| k.to_string()).collect()))
+                .or_insert_with(|| vec![0; D]);
+            for (sum, delta) in sums.iter_mut().zip(deltas) {
+                *sum += delta;
+            }
+            return Ok(());
+        }
+        self.write_sum(upsert, &key, &deltas)
+    }
+
+    fn write_sum(&self, upsert: &str, key: &[impl AsRef<str>], deltas: &[i64]) -> Result<()> {
+        let key: Vec<&str> = key.iter().map(AsRef::as_ref).collect();
+        let values = key.iter().map(|k| k as &dyn rusqlite::ToSql).chain(deltas.iter().map(|d| d as &dyn rusqlite::ToSql));
+        self.conn.prepare_cached(upsert)?.execute(rusqlite::params_from_iter(values))?;
+        Ok(())
+    }
+
+    /// Runs `f` with the additions of `add_up` gathered, and writes each
+    /// row's sum once when `f` has succeeded: the acts of a bulk act (a bank
+    /// import settling thousands of documents) then write a day's totals
+    /// once instead of once per act. Inside `f` the running sums read stale;
+    /// `f` must not read them. Nested, it runs `f` in the outer gathering.
+    ///
+    /// Fails with what `f` fails with (nothing gathered is written then), or
+    /// on a storage error.
+    pub fn gathering<T>(&self, f: impl FnOnce() -> Result<T>) -> Result<T> {
+        if self.gathered.borrow().is_some() {
+            return f();
+        }
+        *self.gathered.borrow_mut() = Some(Gathered::new());
+        let outcome = f();
+        let gathered = self.gathered.borrow_mut().take().unwrap_or_default();
+        let value = outcome?;
+        for ((upsert, key), deltas) in &gathered {
+            self.write_sum(upsert, key, deltas)?;
+        }
+        Ok(value)
     }
 }
 
@@ -301,6 +362,7 @@ impl Db {
                     f(&Tx {
                         conn: &st.conn,
                         raised: &st.raised,
+                        gathered: RefCell::new(None),
                     })
                 }))
                 .unwrap_or_else(|_| Err(Error::internal("a write panicked; it was rolled back")));
@@ -417,5 +479,60 @@ mod tests {
             .read(|c| Ok(c.query_row("SELECT count(*) FROM blobs", [], |r| r.get(0))?))
             .unwrap();
         assert_eq!(rows, 1);
+    }
+
+    const ADD: &str = "INSERT INTO sums (k, a, b) VALUES (?1, ?2, ?3)
+         ON CONFLICT (k) DO UPDATE SET a = a + excluded.a, b = b + excluded.b";
+
+    fn sums(db: &Db) -> Vec<(String, i64, i64)> {
+        db.read(|c| {
+            let mut stmt = c.prepare("SELECT k, a, b FROM sums ORDER BY k")?;
+            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+            Ok(rows.collect::<rusqlite::Result<_>>()?)
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn gathered_sums_are_written_once_as_the_same_sums_and_not_at_all_when_the_write_fails() {
+        let dir = tempfile::tempdir().unwrap();
+        let db = Db::open(&dir.path().join("t.db"), 1).unwrap();
+        db.write(|tx| Ok(tx.execute_batch("CREATE TABLE sums (k TEXT PRIMARY KEY, a INTEGER NOT NULL, b INTEGER NOT NULL) STRICT")?))
+            .unwrap();
+        let adds = [("x", 5, 1), ("y", -2, 0), ("x", 7, 1), ("x", -1, 0)];
+        db.write(|tx| {
+            for (k, a, b) in adds {
+                tx.add_up(ADD, [k], [a, b])?;
+            }
+            Ok(())
+        })
+        .unwrap();
+        let at_once = sums(&db);
+        assert_eq!(at_once, vec![("x".to_string(), 11, 2), ("y".to_string(), -2, 0)]);
+        // Gathered: nothing written inside, the same sums added after.
+        db.write(|tx| {
+            tx.gathering(|| {
+                for (k, a, b) in adds {
+                    tx.add_up(ADD, [k], [a, b])?;
+                }
+                let inside: i64 = tx.query_row("SELECT a FROM sums WHERE k = 'x'", [], |r| r.get(0))?;
+                assert_eq!(inside, 11, "nothing is written while gathering");
+                Ok(())
+            })
+        })
+        .unwrap();
+        assert_eq!(sums(&db), vec![("x".to_string(), 22, 4), ("y".to_string(), -4, 0)]);
+        // A gathering whose work fails writes nothing of what it gathered,
+        // even when the write around it goes on and commits.
+        db.write(|tx| {
+            let failed = tx.gathering(|| {
+                tx.add_up(ADD, ["z"], [1, 1])?;
+                Err::<(), _>(Error::refused("no"))
+            });
+            assert!(failed.is_err());
+            tx.add_up(ADD, ["y"], [1, 0])
+        })
+        .unwrap();
+        assert_eq!(sums(&db), vec![("x".to_string(), 22, 4), ("y".to_string(), -3, 0)]);
     }
 }

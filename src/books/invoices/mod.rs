@@ -417,12 +417,13 @@ pub(crate) fn count(tx: &Tx, tenant: &Tenant, what: Move) -> Result<()> {
         Move::Paid => &[(Tally::Open, -1), (Tally::Paid, 1)],
         Move::Reopened => &[(Tally::Open, 1), (Tally::Paid, -1)],
     };
-    let mut stmt = tx.prepare_cached(
-        "INSERT INTO invoice_tallies (company_id, environment, tally, value) VALUES (?1, ?2, ?3, ?4)
-         ON CONFLICT (company_id, environment, tally) DO UPDATE SET value = value + excluded.value",
-    )?;
     for (which, delta) in changes {
-        stmt.execute(params![tenant.company_id, tenant.environment, which, delta])?;
+        tx.add_up(
+            "INSERT INTO invoice_tallies (company_id, environment, tally, value) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (company_id, environment, tally) DO UPDATE SET value = value + excluded.value",
+            [&tenant.company_id, tenant.environment.as_str(), which.as_str()],
+            [*delta],
+        )?;
     }
     Ok(())
 }

@@ -5,7 +5,6 @@
 //! report reads it.
 
 use jiff::civil::Date;
-use rusqlite::params;
 
 use crate::error::Result;
 use crate::store::db::Tx;
@@ -36,20 +35,18 @@ pub fn change(
     amount: i64,
     documents: i64,
 ) -> Result<()> {
-    tx.prepare_cached(
+    tx.add_up(
         "INSERT INTO open_items (company_id, environment, side, effective_on, due_on, amount, documents)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
          ON CONFLICT (company_id, environment, side, effective_on, due_on)
          DO UPDATE SET amount = amount + excluded.amount, documents = documents + excluded.documents",
-    )?
-    .execute(params![
-        tenant.company_id,
-        tenant.environment,
-        side,
-        effective_on,
-        due_on,
-        amount,
-        documents
-    ])?;
-    Ok(())
+        [
+            &tenant.company_id,
+            tenant.environment.as_str(),
+            side.as_str(),
+            &effective_on.to_string(),
+            &due_on.to_string(),
+        ],
+        [amount, documents],
+    )
 }
