@@ -170,7 +170,7 @@ fn import(data: &str, company: &str, file: &str) {
     let report = db
         .write(|tx| {
             let t = kontor::store::tenant::Tenant::new(company, kontor::store::tenant::Environment::Production);
-            kontor::books::bank::import::file(tx, &t, &Actor::System, "bench.xml", &bytes)
+            kontor::books::bank::import::file(tx, &t, &Actor::System, "bench.xml", std::borrow::Cow::Owned(bytes))
         })
         .unwrap();
     println!(

@@ -131,6 +131,16 @@ pub enum Actor {
 }
 
 impl Actor {
+    /// How a record names the actor: a person by e-mail address, a key by
+    /// its name, the system as `system`.
+    pub fn name(&self) -> &str {
+        match self {
+            Actor::Person { email, .. } => email,
+            Actor::Key { name, .. } => name,
+            Actor::System => "system",
+        }
+    }
+
     /// The person's id, for a person.
     pub fn person_id(&self) -> Option<&str> {
         match self {
@@ -168,11 +178,7 @@ pub struct Entry {
 ///
 /// Fails only on a storage error.
 pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, act: Act, subject: &str) -> Result<()> {
-    let name = match actor {
-        Actor::Person { email, .. } => email.as_str(),
-        Actor::Key { name, .. } => name.as_str(),
-        Actor::System => "system",
-    };
+    let name = actor.name();
     tx.prepare_cached(
         "INSERT INTO audit (company_id, environment, user_id, key_id, actor, act, subject, at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",

@@ -635,8 +635,13 @@ pub fn pay_invoice(
     }
     let doc = open_invoice(&invoice);
     let (settled, on) = pay(tx, tenant, &company, &doc, payment)?;
+    let mut invoice = invoice;
     if settled.cleared {
-        cleared_invoice(tx, tenant, &company, &invoice.id, on)?;
+        // The invoice as `settle` left it: nothing owed since `on`.
+        invoice.outstanding = 0;
+        invoice.outstanding_book = 0;
+        invoice.paid_on = Some(on);
+        cleared_invoice(tx, tenant, &company, &invoice, on)?;
     }
     audit::record(tx, tenant, actor, payment.act(Act::PaymentRecorded), &invoice.id)?;
     Ok((payment_of(settled)?, invoice.id))
@@ -666,13 +671,13 @@ fn open_document(tx: &Tx, tenant: &Tenant, kind: TargetKind, id: &str) -> Result
     }
 }
 
-/// Raises `invoice.paid` for an invoice a settlement cleared.
-fn cleared_invoice(tx: &Tx, tenant: &Tenant, company: &Company, id: &str, on: Date) -> Result<()> {
+/// Raises `invoice.paid` for an invoice a settlement cleared (`paid`, as it
+/// stands after the settlement).
+fn cleared_invoice(tx: &Tx, tenant: &Tenant, company: &Company, paid: &invoices::Stored, on: Date) -> Result<()> {
     invoices::count(tx, tenant, Move::Paid)?;
-    let paid = invoices::stored_by_id(tx, tenant, id)?;
     let mut f = paid.event_fields(company.today());
     f.insert("paidOn", on.to_string());
-    events::raise(tx, tenant, Event::InvoicePaid, id, f)?;
+    events::raise(tx, tenant, Event::InvoicePaid, &paid.id, f)?;
     Ok(())
 }
 
@@ -702,7 +707,7 @@ pub fn settle_difference(
     }
     let settled = settle(tx, tenant, &company, &doc, amount, on, How::Difference(account, entry))?;
     if settled.cleared && kind == TargetKind::Invoice {
-        cleared_invoice(tx, tenant, &company, id, on)?;
+        cleared_invoice(tx, tenant, &company, &invoices::stored_by_id(tx, tenant, id)?, on)?;
     }
     audit::record(tx, tenant, actor, Act::DifferenceBooked, id)
 }

@@ -243,14 +243,11 @@ fn bank_total(data: &DataFile, company: &str) -> i64 {
         .map_or(0, |a| a["debit"].as_i64().unwrap() - a["credit"].as_i64().unwrap())
 }
 
-#[test]
-fn a_camt054_detailing_a_batch_splits_its_line_and_adds_no_money() {
-    let data = DataFile::new();
-    let c = company_with(&data, &[&["--iban", "DE36760260000123456789"]]);
-    let dir = tempfile::tempdir().unwrap();
+/// A camt.053 whose batch entry names its total only (no transactions),
+/// and the camt.054 detailing that entry's three transactions.
+fn batch_and_its_notification() -> (String, String) {
     let batch = vec![tx(11_900, "Autohaus Ostwind", "Wartung"), tx(23_800, "Dr. Ilse Kranich", "Wartung"), tx(5_950, "Tischlerei", "Wartung")];
-    // The statement names the batch's total only (no transactions).
-    let detailed = statement("S-1", 1, 0, &[entry("BATCH-1", batch.clone())]);
+    let detailed = statement("S-1", 1, 0, &[entry("BATCH-1", batch)]);
     let start = detailed.find("<TxDtls>").unwrap();
     let end = detailed.rfind("</TxDtls>").unwrap() + "</TxDtls>".len();
     let whole = format!("{}{}", &detailed[..start], &detailed[end..]);
@@ -259,6 +256,15 @@ fn a_camt054_detailing_a_batch_splits_its_line_and_adds_no_money() {
         .replace("BkToCstmrStmt", "BkToCstmrDbtCdtNtfctn")
         .replace("<Stmt>", "<Ntfctn>")
         .replace("</Stmt>", "</Ntfctn>");
+    (whole, notification)
+}
+
+#[test]
+fn a_camt054_detailing_a_batch_splits_its_line_and_adds_no_money() {
+    let data = DataFile::new();
+    let c = company_with(&data, &[&["--iban", "DE36760260000123456789"]]);
+    let dir = tempfile::tempdir().unwrap();
+    let (whole, notification) = batch_and_its_notification();
     let (ok, r, e) = import(&data, &c, &[&write(&dir, "053.xml", whole.as_bytes())]);
     assert!(ok, "{e}");
     assert_eq!(r["files"][0]["lines"], json!(1));
@@ -276,6 +282,22 @@ fn a_camt054_detailing_a_batch_splits_its_line_and_adds_no_money() {
     let (_, r, _) = import(&data, &c, &[&write(&dir, "054b.xml", notification.replace("S-1", "S-1 ").as_bytes())]);
     assert_eq!(r["files"][0]["new"], json!(0), "{r}");
     assert_eq!(lines(&data, &c, None).len(), 3);
+}
+
+#[test]
+fn a_zip_holding_a_batch_and_the_camt054_detailing_it_imports_the_details_once() {
+    let data = DataFile::new();
+    let c = company_with(&data, &[&["--iban", "DE36760260000123456789"]]);
+    let dir = tempfile::tempdir().unwrap();
+    let (whole, notification) = batch_and_its_notification();
+    let zip = zip_of(&[("053.xml", whole.as_bytes()), ("054.xml", notification.as_bytes())]);
+    let (ok, r, e) = import(&data, &c, &[&write(&dir, "day.zip", &zip)]);
+    assert!(ok, "{e} {r}");
+    assert_eq!((r["files"][0]["statements"].clone(), r["files"][0]["lines"].clone()), (json!(2), json!(4)), "{r}");
+    assert_eq!(r["files"][0]["unmatched"], json!(3), "the batch's own line is replaced, not matched: {r}");
+    let shown = oldest_first(&data, &c);
+    assert_eq!(shown.iter().map(|l| l["amount"]["minor"].as_i64().unwrap()).collect::<Vec<_>>(), [11_900, 23_800, 5_950]);
+    assert_eq!(lines(&data, &c, None).len(), 3, "the batch's money once, as its three transactions");
 }
 
 #[test]

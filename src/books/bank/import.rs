@@ -11,6 +11,8 @@
 //! through the one settlement act; a returned direct debit takes back what
 //! the line it returns settled.
 
+use std::borrow::Cow;
+
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -22,7 +24,7 @@ use crate::books::bank::items;
 use crate::books::bank::keys::{entry_keys, gap};
 use crate::books::bank::lines::{self, State, Suggestion, Target};
 use crate::books::bank::matching::{Ladder, LineFacts, Outcome, Proposal, Reason};
-use crate::books::company::{self, Company};
+use crate::books::company;
 use crate::documents::statements::{self, Message, Statement};
 use crate::error::{Error, Result};
 use crate::rules::locale::{self, Lang};
@@ -78,21 +80,16 @@ fn money(minor: i64, currency: &crate::rules::iso::Currency) -> String {
     format!("{} {currency}", locale::number(Lang::En, minor, currency.exponent()))
 }
 
-/// Imports the statement file `name` into the tenant's bank accounts.
+/// Imports the statement file `name` into the tenant's bank accounts. The
+/// bytes are let go once stored and read (a caller that hands them over
+/// owned holds no copy of a large file while its lines are matched).
 ///
 /// Fails with `Invalid` naming the file when it is refused by its reader,
 /// and with `Refused` when a statement names an account the company does
 /// not have, or is kept in another currency than that account.
-pub fn file(tx: &Tx, tenant: &Tenant, actor: &Actor, name: &str, bytes: &[u8]) -> Result<FileReport> {
+pub fn file(tx: &Tx, tenant: &Tenant, actor: &Actor, name: &str, bytes: Cow<'_, [u8]>) -> Result<FileReport> {
     let company = company::get(tx, &tenant.company_id)?;
-    let read = statements::read(name, bytes)?;
-    let mut report = FileReport {
-        file: name.to_string(),
-        statements: read.statements.len(),
-        lines: read.statements.iter().map(Statement::line_count).sum(),
-        ..FileReport::default()
-    };
-    let sha256 = hex::encode(Sha256::digest(bytes));
+    let sha256 = hex::encode(Sha256::digest(&bytes));
     let seen: Option<(String, String)> = tx
         .prepare_cached(
             "SELECT name, imported_at FROM bank_files WHERE company_id = ?1 AND environment = ?2 AND sha256 = ?3",
@@ -100,12 +97,38 @@ pub fn file(tx: &Tx, tenant: &Tenant, actor: &Actor, name: &str, bytes: &[u8]) -
         .query_row(params![tenant.company_id, tenant.environment, sha256], |r| Ok((r.get(0)?, r.get(1)?)))
         .optional()?;
     if let Some((before, at)) = seen {
-        report.duplicates = report.lines;
-        report.notes.push(format!(
-            "The same file was imported before (as {before}, at {at}); nothing of it was imported again."
-        ));
-        return Ok(report);
+        let read = statements::read(name, &bytes)?;
+        return Ok(FileReport {
+            file: name.to_string(),
+            statements: read.statements.len(),
+            lines: read.statements.iter().map(Statement::line_count).sum(),
+            duplicates: read.statements.iter().map(Statement::line_count).sum(),
+            notes: vec![format!(
+                "The same file was imported before (as {before}, at {at}); nothing of it was imported again."
+            )],
+            ..FileReport::default()
+        });
     }
+    // The file is stored before it is read, while nothing else of it is
+    // held: SQLite copies the bytes twice on their way into the row. A file
+    // refused below takes its row with it (the caller's write fails).
+    statements::check_size(name, &bytes)?;
+    let file_id = ids::new_id("bfl");
+    let now = clock::now();
+    let by = actor.name();
+    tx.prepare_cached(
+        "INSERT INTO bank_files (id, company_id, environment, name, sha256, content, imported_at, imported_by)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?
+    .execute(params![file_id, tenant.company_id, tenant.environment, name, sha256, bytes.as_ref(), now, by])?;
+    let read = statements::read(name, &bytes)?;
+    drop(bytes);
+    let mut report = FileReport {
+        file: name.to_string(),
+        statements: read.statements.len(),
+        lines: read.statements.iter().map(Statement::line_count).sum(),
+        ..FileReport::default()
+    };
     // Every statement belongs to one of the company's accounts, in its currency.
     let mut owners: Vec<BankAccount> = Vec::with_capacity(read.statements.len());
     for statement in &read.statements {
@@ -129,26 +152,15 @@ pub fn file(tx: &Tx, tenant: &Tenant, actor: &Actor, name: &str, bytes: &[u8]) -
         }
         owners.push(account);
     }
-    let file_id = ids::new_id("bfl");
-    let now = clock::now();
-    let by = match actor {
-        Actor::Person { email, .. } => email.as_str(),
-        Actor::Key { name, .. } => name.as_str(),
-        Actor::System => "system",
-    };
-    tx.prepare_cached(
-        "INSERT INTO bank_files (id, company_id, environment, name, sha256, content, imported_at, imported_by)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-    )?
-    .execute(params![file_id, tenant.company_id, tenant.environment, name, sha256, bytes, now, by])?;
     report.id = Some(file_id.clone());
-    let mut fresh: Vec<String> = Vec::new();
-    for (statement, account) in read.statements.iter().zip(&owners) {
+    // The lines are stored as they are read, unmatched; each statement read
+    // is dropped once stored, before the open items are read for the ladder.
+    let mut fresh: Vec<i64> = Vec::new();
+    for (statement, account) in read.statements.into_iter().zip(&owners) {
         store_statement(tx, tenant, &file_id, statement, account, &now, &mut report, &mut fresh)?;
     }
-    drop(read);
     if !fresh.is_empty() {
-        match_lines(tx, tenant, actor, &company, &fresh, &file_id, &mut report)?;
+        match_lines(tx, tenant, actor, company.today(), &fresh, &file_id, &mut report)?;
     }
     report.preliminary = fresh_preliminary(tx, tenant, &file_id)?;
     audit::record(tx, tenant, actor, Act::BankFileImported, &file_id)?;
@@ -173,11 +185,11 @@ fn store_statement(
     tx: &Tx,
     tenant: &Tenant,
     file_id: &str,
-    statement: &Statement,
+    statement: Statement,
     account: &BankAccount,
     now: &str,
     report: &mut FileReport,
-    fresh: &mut Vec<String>,
+    fresh: &mut Vec<i64>,
 ) -> Result<()> {
     let message = message_name(statement.message);
     let sequence = statement.sequence.clone().unwrap_or_default();
@@ -212,7 +224,7 @@ fn store_statement(
             )?
             .query_row(params![tenant.company_id, tenant.environment, account.id], |r| Ok((r.get(0)?, r.get(1)?)))
             .optional()?;
-        if let Some(g) = gap(last.as_ref().map(|(a, c)| (*a, c.as_str())), statement) {
+        if let Some(g) = gap(last.as_ref().map(|(a, c)| (*a, c.as_str())), &statement) {
             report.notes.push(format!(
                 "The balance chain of {} breaks at the statement {}: it opens with {}, but the statement before closed with {}.",
                 account.shown(),
@@ -244,7 +256,15 @@ fn store_statement(
         statement.closing.as_ref().map(|b| b.amount),
         statement.closing.as_ref().and_then(|b| b.on),
     ])?;
-    for (entry, key) in statement.entries.iter().zip(entry_keys(statement)) {
+    // Whether the account has preliminary lines a booked entry may confirm.
+    let mut preliminary: bool = tx
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM bank_lines WHERE company_id = ?1 AND environment = ?2
+               AND state = 'preliminary' AND bank_account_id = ?3)",
+        )?
+        .query_row(params![tenant.company_id, tenant.environment, account.id], |r| r.get(0))?;
+    let keys = entry_keys(&statement);
+    for (entry, key) in statement.entries.into_iter().zip(keys) {
         let booked = entry.booked;
         let existing: Option<(String, i64)> = tx
             .prepare_cached(
@@ -271,7 +291,7 @@ fn store_statement(
                 continue;
             }
             None => {
-                if booked {
+                if booked && preliminary {
                     // The booked entry confirms a preliminary one: that one goes.
                     tx.prepare_cached(
                         "UPDATE bank_lines SET state = 'replaced' WHERE company_id = ?1 AND environment = ?2
@@ -311,7 +331,7 @@ fn store_statement(
         };
         for line in &entry.lines {
             let state = if booked { State::Unmatched } else { State::Preliminary };
-            let id = lines::insert(
+            let row = lines::insert(
                 tx,
                 tenant,
                 &entry_id,
@@ -326,7 +346,9 @@ fn store_statement(
             )?;
             report.new += 1;
             if booked {
-                fresh.push(id);
+                fresh.push(row);
+            } else {
+                preliminary = true;
             }
         }
     }
@@ -381,79 +403,99 @@ pub fn suggestion(ladder: &Ladder, p: &Proposal, line_amount: i64, currency: &cr
     }
 }
 
-/// Places the new booked lines on the ladder: certain matches settled now,
+/// Places the new booked lines on the ladder: certain matches settled now
+/// (the running sums of their settlements written once, at the end),
 /// suggestions kept for a person, returned direct debits taking back what
-/// their original line settled.
+/// their original line settled. A line a camt.054 of the same file
+/// detailed (replaced by its transactions) is not matched itself.
 fn match_lines(
     tx: &Tx,
     tenant: &Tenant,
     actor: &Actor,
-    company: &Company,
-    fresh: &[String],
+    today: jiff::civil::Date,
+    fresh: &[i64],
     file_id: &str,
     report: &mut FileReport,
 ) -> Result<()> {
     let tolerance = accounts::fee_tolerance(tx, &tenant.company_id)?;
     let mut ladder = Ladder::new(items::open(tx, tenant)?, items::known_ibans(tx, tenant)?, tolerance);
-    let today = company.today();
-    for id in fresh {
-        let line = lines::get(tx, tenant, id)?;
-        if line.reversal && line.amount < 0 {
-            if apply::take_back(tx, tenant, actor, &line, line.day(today))? {
-                report.settled += 1;
-            } else {
-                report.unmatched += 1;
-            }
-            continue;
+    tx.gathering(|| {
+        for row in fresh {
+            let Some(line) = lines::get_stored(tx, tenant, *row)? else {
+                continue;
+            };
+            match_line(tx, tenant, actor, &mut ladder, &line, line.day(today), file_id, report)?;
         }
-        let facts = LineFacts {
-            amount: line.amount,
-            currency: line.currency.as_str().to_string(),
-            iban: line.counterparty_iban.clone(),
-            name: line.counterparty_name.clone(),
-            remittance: line.remittance.clone(),
-            end_to_end_id: line.end_to_end_id.clone(),
-            creditor_references: line.creditor_reference.iter().cloned().collect(),
-        };
-        match ladder.place(&facts) {
-            Outcome::Certain(p) => {
-                let s = suggestion(&ladder, &p, line.amount, &line.currency);
-                match apply::settle(tx, tenant, actor, &line, &s.items, line.day(today), Some(file_id)) {
-                    Ok(()) if p.total() == line.amount.abs() => {
-                        lines::set_state(tx, tenant, id, State::Settled, &[], None)?;
-                        report.settled += 1;
-                    }
-                    Ok(()) => {
-                        // The line paid more than the item owed: the rest waits for a person.
-                        let rest = Suggestion {
-                            items: Vec::new(),
-                            reason: format!(
-                                "{} The line pays {} more than that; keep it as the customer's credit or book it.",
-                                s.reason,
-                                money(line.amount.abs() - p.total(), &line.currency)
-                            ),
-                            difference: p.total() - line.amount.abs(),
-                        };
-                        lines::set_state(tx, tenant, id, State::Suggested, &[rest], None)?;
-                        report.suggested += 1;
-                    }
-                    Err(e @ (Error::Refused(_) | Error::WrongState(_) | Error::Invalid(_))) => {
-                        let mut s = s;
-                        s.reason = format!("{} It could not be settled at import: {}", s.reason, e.sentence());
-                        lines::set_state(tx, tenant, id, State::Suggested, &[s], None)?;
-                        report.suggested += 1;
-                    }
-                    Err(other) => return Err(other),
+        Ok(())
+    })
+}
+
+/// Places one stored line on the ladder and settles or suggests what it gives.
+#[allow(clippy::too_many_arguments)]
+fn match_line(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    ladder: &mut Ladder,
+    line: &lines::Stored,
+    on: jiff::civil::Date,
+    file_id: &str,
+    report: &mut FileReport,
+) -> Result<()> {
+    if line.reversal && line.amount < 0 {
+        if apply::take_back(tx, tenant, actor, line, on)? {
+            report.settled += 1;
+        } else {
+            report.unmatched += 1;
+        }
+        return Ok(());
+    }
+    let facts = LineFacts {
+        amount: line.amount,
+        currency: line.currency.as_str().to_string(),
+        iban: line.counterparty_iban.clone(),
+        name: line.counterparty_name.clone(),
+        remittance: line.remittance.clone(),
+        end_to_end_id: line.end_to_end_id.clone(),
+        creditor_references: line.creditor_reference.iter().cloned().collect(),
+    };
+    match ladder.place(&facts) {
+        Outcome::Certain(p) => {
+            let s = suggestion(ladder, &p, line.amount, &line.currency);
+            match apply::settle(tx, tenant, actor, line, &s.items, on, Some(file_id)) {
+                Ok(()) if p.total() == line.amount.abs() => {
+                    lines::set_state(tx, tenant, &line.id, State::Settled, &[], None)?;
+                    report.settled += 1;
                 }
+                Ok(()) => {
+                    // The line paid more than the item owed: the rest waits for a person.
+                    let rest = Suggestion {
+                        items: Vec::new(),
+                        reason: format!(
+                            "{} The line pays {} more than that; keep it as the customer's credit or book it.",
+                            s.reason,
+                            money(line.amount.abs() - p.total(), &line.currency)
+                        ),
+                        difference: p.total() - line.amount.abs(),
+                    };
+                    lines::set_state(tx, tenant, &line.id, State::Suggested, &[rest], None)?;
+                    report.suggested += 1;
+                }
+                Err(e @ (Error::Refused(_) | Error::WrongState(_) | Error::Invalid(_))) => {
+                    let mut s = s;
+                    s.reason = format!("{} It could not be settled at import: {}", s.reason, e.sentence());
+                    lines::set_state(tx, tenant, &line.id, State::Suggested, &[s], None)?;
+                    report.suggested += 1;
+                }
+                Err(other) => return Err(other),
             }
-            Outcome::Suggested(list) => {
-                let stored: Vec<Suggestion> =
-                    list.iter().map(|p| suggestion(&ladder, p, line.amount, &line.currency)).collect();
-                lines::set_state(tx, tenant, id, State::Suggested, &stored, None)?;
-                report.suggested += 1;
-            }
-            Outcome::Unmatched => report.unmatched += 1,
         }
+        Outcome::Suggested(list) => {
+            let stored: Vec<Suggestion> = list.iter().map(|p| suggestion(ladder, p, line.amount, &line.currency)).collect();
+            lines::set_state(tx, tenant, &line.id, State::Suggested, &stored, None)?;
+            report.suggested += 1;
+        }
+        Outcome::Unmatched => report.unmatched += 1,
     }
     Ok(())
 }

@@ -212,7 +212,8 @@ fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Stored> {
     })
 }
 
-/// Stores a line read from a statement under its entry.
+/// Stores a line read from a statement under its entry; returns its row
+/// (`seq`), by which `get_stored` finds it.
 ///
 /// Fails only on a storage error.
 #[allow(clippy::too_many_arguments)]
@@ -228,7 +229,7 @@ pub fn insert(
     state: State,
     reversal: bool,
     imported_at: &str,
-) -> Result<String> {
+) -> Result<i64> {
     let id = ids::new_id("bln");
     tx.prepare_cached(
         "INSERT INTO bank_lines (id, company_id, environment, entry_id, bank_account_id, amount, currency, booked_on,
@@ -262,7 +263,7 @@ pub fn insert(
         i64::from(reversal),
         imported_at,
     ])?;
-    Ok(id)
+    Ok(tx.last_insert_rowid())
 }
 
 /// The books a line belongs to (its company and environment), found by its
@@ -277,6 +278,18 @@ pub fn books_of(conn: &Connection, id: &str) -> Result<Tenant> {
         })
         .optional()?
         .ok_or_else(|| Error::not_found(format!("The bank line {id}")))
+}
+
+/// The line stored in the row `seq` of the tenant, unless replaced since.
+///
+/// Fails only on a storage error.
+pub fn get_stored(conn: &Connection, tenant: &Tenant, seq: i64) -> Result<Option<Stored>> {
+    Ok(conn
+        .prepare_cached(&format!(
+            "SELECT {COLUMNS} FROM bank_lines WHERE seq = ?1 AND company_id = ?2 AND environment = ?3 AND state <> 'replaced'"
+        ))?
+        .query_row(params![seq, tenant.company_id, tenant.environment], from_row)
+        .optional()?)
 }
 
 /// The line `id` of the tenant.

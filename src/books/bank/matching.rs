@@ -320,10 +320,9 @@ impl Ladder {
             fee_tolerance: fee_tolerance.max(0),
             items: Vec::new(),
         };
-        let mut order: Vec<usize> = (0..items.len()).collect();
-        order.sort_by(|a, b| (items[*a].dated, &items[*a].number).cmp(&(items[*b].dated, &items[*b].number)));
-        let mut slots: Vec<Option<Item>> = items.into_iter().map(Some).collect();
-        for (i, item) in order.into_iter().filter_map(|i| slots[i].take()).enumerate() {
+        let mut items = items;
+        items.sort_by(|a, b| (a.dated, &a.number).cmp(&(b.dated, &b.number)));
+        for (i, item) in items.iter().enumerate() {
             if let Some(r) = &item.reference {
                 ladder.by_reference.insert(r.clone(), i);
             }
@@ -339,8 +338,8 @@ impl Ladder {
             if !ladder.partner_words.contains_key(&item.partner) {
                 ladder.partner_words.insert(item.partner.clone(), name_words(&item.partner_name));
             }
-            ladder.items.push(item);
         }
+        ladder.items = items;
         for (iban, partner) in ibans {
             let partners = ladder.ibans.entry(iban).or_default();
             if !partners.contains(&partner) {

@@ -51,11 +51,12 @@ pub fn run(db: &Db, cmd: &BankCommand, acting: Option<&str>) -> Result<ExitCode>
                 let name = path.to_string_lossy().to_string();
                 let report = match std::fs::read(path) {
                     Err(e) => FileReport::refused(&name, &Error::bad_request(format!("The file {name} cannot be read: {e}."))),
+                    // Handed over, so the file's bytes are let go once stored.
                     Ok(bytes) => db
                         .write(|tx| {
                             let t = company::tenant(tx, company, mode.environment())?;
                             let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-                            import::file(tx, &t, &actor, &name, &bytes)
+                            import::file(tx, &t, &actor, &name, std::borrow::Cow::Owned(bytes))
                         })
                         .or_else(|e| match e {
                             Error::Internal(_) | Error::Busy => Err(e),

@@ -11,14 +11,21 @@ pub fn is_zip(bytes: &[u8]) -> bool {
     bytes.starts_with(b"PK\x03\x04") || bytes.starts_with(b"PK\x05\x06")
 }
 
+/// Refuses a statement file of more than `MAX_FILE` bytes.
+///
+/// Fails with a sentence naming `name`.
+pub fn check_size(name: &str, bytes: &[u8]) -> Result<()> {
+    check(bytes.len() as u64 <= MAX_FILE, name, || {
+        format!("is larger than {} MB, the most kontor reads of one statement file", MAX_FILE / 1024 / 1024)
+    })
+}
+
 /// Reads one camt or MT940 file of at most `MAX_FILE` bytes.
 ///
 /// Fails with a sentence naming `name` when it is larger, is neither, or its
 /// reader refuses it.
 pub fn read_one(name: &str, bytes: &[u8]) -> Result<Vec<Statement>> {
-    check(bytes.len() as u64 <= MAX_FILE, name, || {
-        format!("is larger than {} MB, the most kontor reads of one statement file", MAX_FILE / 1024 / 1024)
-    })?;
+    check_size(name, bytes)?;
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let start = body.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(body.len());
     let body = &body[start..];

@@ -33,12 +33,24 @@ pub struct Read {
 /// `format::read_one` and `archive::read`).
 pub fn read(name: &str, bytes: &[u8]) -> Result<Read> {
     if format::is_zip(bytes) {
-        model::check(bytes.len() as u64 <= model::MAX_ARCHIVE, name, || {
-            format!("is larger than {} MB, the most kontor reads of one ZIP", model::MAX_ARCHIVE / 1024 / 1024)
-        })?;
+        check_size(name, bytes)?;
         let (statements, files) = archive::read(name, bytes)?;
         Ok(Read { statements, files })
     } else {
         Ok(Read { statements: format::read_one(name, bytes)?, files: 1 })
+    }
+}
+
+/// Refuses a file larger than kontor reads: a ZIP of more than
+/// `model::MAX_ARCHIVE` bytes, any other file of more than `model::MAX_FILE`.
+///
+/// Fails with a sentence naming `name`.
+pub fn check_size(name: &str, bytes: &[u8]) -> Result<()> {
+    if format::is_zip(bytes) {
+        model::check(bytes.len() as u64 <= model::MAX_ARCHIVE, name, || {
+            format!("is larger than {} MB, the most kontor reads of one ZIP", model::MAX_ARCHIVE / 1024 / 1024)
+        })
+    } else {
+        format::check_size(name, bytes)
     }
 }

@@ -153,7 +153,7 @@ pub fn import(ctx: &Ctx) -> Result<Answer> {
     for part in files {
         let name = part.file_name.clone().unwrap_or_default();
         let report = ctx
-            .write(|tx| import::file(tx, tenant, &ctx.actor(), &name, &part.bytes))
+            .write(|tx| import::file(tx, tenant, &ctx.actor(), &name, std::borrow::Cow::Borrowed(&part.bytes)))
             .or_else(|e| match e {
                 Error::Internal(_) | Error::Busy => Err(e),
                 refusal => Ok(FileReport::refused(&name, &refusal)),
