@@ -98,11 +98,12 @@ pub fn file(tx: &Tx, tenant: &Tenant, actor: &Actor, name: &str, bytes: Cow<'_, 
         .optional()?;
     if let Some((before, at)) = seen {
         let read = statements::read(name, &bytes)?;
+        let lines = read.statements.iter().map(Statement::line_count).sum();
         return Ok(FileReport {
             file: name.to_string(),
             statements: read.statements.len(),
-            lines: read.statements.iter().map(Statement::line_count).sum(),
-            duplicates: read.statements.iter().map(Statement::line_count).sum(),
+            lines,
+            duplicates: lines,
             notes: vec![format!(
                 "The same file was imported before (as {before}, at {at}); nothing of it was imported again."
             )],
