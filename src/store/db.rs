@@ -90,6 +90,28 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// Runs `f` so that, when it fails, nothing it wrote remains (a
+    /// savepoint rolled back) and nothing it gathered either, while the
+    /// transaction goes on: for a bulk act that takes a refusal of one of
+    /// its parts as an answer, not as the end.
+    ///
+    /// Fails with what `f` fails with, or on a storage error.
+    pub fn attempt<T>(&self, f: impl FnOnce() -> Result<T>) -> Result<T> {
+        let gathered = self.gathered.borrow().clone();
+        self.conn.execute_batch("SAVEPOINT attempt")?;
+        match f() {
+            Ok(value) => {
+                self.conn.execute_batch("RELEASE attempt")?;
+                Ok(value)
+            }
+            Err(e) => {
+                self.conn.execute_batch("ROLLBACK TO attempt; RELEASE attempt")?;
+                *self.gathered.borrow_mut() = gathered;
+                Err(e)
+            }
+        }
+    }
+
     /// Runs `f` with the additions of `add_up` gathered, and writes each
     /// row's sum once when `f` has succeeded: the acts of a bulk act (a bank
     /// import settling thousands of documents) then write a day's totals

@@ -426,6 +426,37 @@ fn settlements_from_the_bank_arrive_as_webhooks_with_method_bank() {
 }
 
 #[test]
+fn a_combined_payment_refused_for_one_of_its_invoices_settles_neither() {
+    let w = crate::support::World::new();
+    let c = w.client();
+    w.data.ok(&["bank", "account", "add", "--company", &w.company, "--iban", "DE36760260000123456789"]);
+    let customer = c.customer(&w.live, "Bäckerei Sonnenschein KG");
+    let mut issued = Vec::new();
+    // The second invoice is dated after the bank's booking day: its payment is refused.
+    for (amount, on) in [(10_000, "2026-11-02"), (20_000, "2026-11-20")] {
+        let draft = c.draft(&w.live, &customer);
+        w.data.line(&draft, amount, "19", false);
+        let number = w.data.ok(&["draft", "issue", &draft, "--on", on])["number"].as_str().unwrap().to_string();
+        let gross = c.get(&w.live, &format!("/v1/invoices/{number}")).body["gross"]["minor"].as_i64().unwrap();
+        issued.push((number, gross));
+    }
+    let names = format!("Rechnungen {} und {}", issued[0].0, issued[1].0);
+    let paying = tx(issued[0].1 + issued[1].1, "Bäckerei Sonnenschein KG", &names);
+    let dir = tempfile::tempdir().unwrap();
+    let (ok, r, e) = import(&w.data, &w.company, &[&write(&dir, "s.xml", statement("S-1", 1, 0, &[entry("C-1", vec![paying])]).as_bytes())]);
+    assert!(ok, "{e}");
+    assert_eq!((r["files"][0]["settled"].clone(), r["files"][0]["suggested"].clone()), (json!(0), json!(1)), "{r}");
+    for (number, gross) in &issued {
+        let invoice = c.get(&w.live, &format!("/v1/invoices/{number}")).body;
+        assert_eq!(invoice["outstanding"]["minor"], json!(gross), "{number} is owed in full: {invoice}");
+    }
+    let line = &lines(&w.data, &w.company, Some("suggested"))[0];
+    assert_eq!(line["settlements"], json!([]), "{line}");
+    assert!(line["suggestions"][0]["reason"].as_str().unwrap().contains("could not be settled at import"), "{line}");
+    assert_eq!(bank_total(&w.data, &w.company), 0, "no money booked");
+}
+
+#[test]
 fn lines_waiting_longer_than_three_days_need_attention() {
     let w = crate::support::World::new();
     let c = w.client();

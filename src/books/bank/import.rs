@@ -463,7 +463,15 @@ fn match_line(
     match ladder.place(&facts) {
         Outcome::Certain(p) => {
             let s = suggestion(ladder, &p, line.amount, &line.currency);
-            match apply::settle(tx, tenant, actor, line, &s.items, on, Some(file_id)) {
+            // A payment of several documents settles all of them or none:
+            // one refused undoes the others (one alone writes nothing before
+            // its checks pass).
+            let settled = if s.items.len() > 1 {
+                tx.attempt(|| apply::settle(tx, tenant, actor, line, &s.items, on, Some(file_id)))
+            } else {
+                apply::settle(tx, tenant, actor, line, &s.items, on, Some(file_id))
+            };
+            match settled {
                 Ok(()) if p.total() == line.amount.abs() => {
                     lines::set_state(tx, tenant, &line.id, State::Settled, &[], None)?;
                     report.settled += 1;
