@@ -83,8 +83,7 @@ impl Tx<'_> {
         self.write_sum(upsert, &key, &deltas)
     }
 
-    fn write_sum(&self, upsert: &str, key: &[impl AsRef<str>], deltas: &[i64]) -> Result<()> {
-        let key: Vec<&str> = key.iter().map(AsRef::as_ref).collect();
+    fn write_sum(&self, upsert: &str, key: &[impl rusqlite::ToSql], deltas: &[i64]) -> Result<()> {
         let values = key.iter().map(|k| k as &dyn rusqlite::ToSql).chain(deltas.iter().map(|d| d as &dyn rusqlite::ToSql));
         self.conn.prepare_cached(upsert)?.execute(rusqlite::params_from_iter(values))?;
         Ok(())

@@ -68,3 +68,24 @@ pub fn random_bytes(n: usize) -> Vec<u8> {
     getrandom::fill(&mut buf).expect("the operating system's random source failed");
     buf
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_drawn_ahead_are_well_formed_and_never_repeat_across_refills() {
+        // 5,000 ids take 64 bytes each: some 80 refills of the 4 KiB drawn ahead.
+        let ids: Vec<String> = (0..5_000).map(|_| new_id("tst")).collect();
+        for id in &ids {
+            let rest = id.strip_prefix("tst_").expect("the prefix");
+            assert_eq!(rest.len(), 20, "{id}");
+            assert!(rest.bytes().all(|b| BASE62.contains(&b)), "{id}");
+        }
+        let distinct: std::collections::HashSet<&String> = ids.iter().collect();
+        assert_eq!(distinct.len(), ids.len());
+        // Every character of the alphabet turns up (100,000 draws of 62).
+        let seen: std::collections::HashSet<u8> = ids.iter().flat_map(|id| id.bytes().skip(4)).collect();
+        assert_eq!(seen.len(), 62);
+    }
+}

@@ -420,6 +420,7 @@ fn settlements_from_the_bank_arrive_as_webhooks_with_method_bank() {
     let paid = bodies.iter().find(|b| b["event"] == json!("invoice.paid")).expect("invoice.paid");
     assert_eq!(paid["number"], json!(number));
     assert_eq!(paid["paidOn"], json!(today));
+    assert_eq!((paid["amountDueMinor"].clone(), paid["paymentState"].clone()), (json!("0"), json!("PAID")), "{paid}");
     // The audit names the import as the act that recorded the payment.
     let history = c.get(&w.live, &format!("/v1/invoices/{number}")).body;
     assert_eq!(history["outstanding"]["minor"], json!(0));

@@ -189,6 +189,7 @@ fn after_every_random_act_the_books_balance_and_agree_with_the_report() {
                     assert_eq!(paid.last().unwrap().0, "invoice.paid");
                     assert_eq!(paid.last().unwrap().1["paidOn"], json!(on));
                     assert_eq!(paid.last().unwrap().1["amountDueMinor"], json!("0"));
+                    assert_eq!(paid.last().unwrap().1["paymentState"], json!("PAID"));
                     event_count += 1;
                     *acts.entry("pay in full").or_default() += 1;
                 } else {
