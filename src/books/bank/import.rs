@@ -156,13 +156,17 @@ pub fn file(tx: &Tx, tenant: &Tenant, actor: &Actor, name: &str, bytes: Cow<'_, 
     report.id = Some(file_id.clone());
     // The lines are stored as they are read, unmatched; each statement read
     // is dropped once stored, before the open items are read for the ladder.
-    let mut fresh: Vec<i64> = Vec::new();
-    for (statement, account) in read.statements.into_iter().zip(&owners) {
-        store_statement(tx, tenant, &file_id, statement, account, &now, &mut report, &mut fresh)?;
-    }
-    if !fresh.is_empty() {
-        match_lines(tx, tenant, actor, company.today(), &fresh, &file_id, &mut report)?;
-    }
+    // Thousands of rows: their ids are handed out in order (`ids::in_order`).
+    ids::in_order(|| {
+        let mut fresh: Vec<i64> = Vec::new();
+        for (statement, account) in read.statements.into_iter().zip(&owners) {
+            store_statement(tx, tenant, &file_id, statement, account, &now, &mut report, &mut fresh)?;
+        }
+        if !fresh.is_empty() {
+            match_lines(tx, tenant, actor, company.today(), &fresh, &file_id, &mut report)?;
+        }
+        Ok::<(), Error>(())
+    })?;
     report.preliminary = fresh_preliminary(tx, tenant, &file_id)?;
     audit::record(tx, tenant, actor, Act::BankFileImported, &file_id)?;
     Ok(report)
