@@ -187,6 +187,10 @@ fn synthetic_german_bank_statement_imports_eight_lines_of_six_entries() {
     let l = sample(&data, &c, "synthetic-dk-camt053.v8.xml", 1, 8, 0);
     let amounts: Vec<i64> = l.iter().map(|l| l["amount"]["minor"].as_i64().unwrap()).collect();
     assert_eq!(amounts, [119_000, 47_600, 11_900, 23_800, 5_950, -25_300, -59_500, -1_290]);
+    // The import hands its ids out in ascending order (reference, "The
+    // import's order"): random, yet the lines' index takes them in order.
+    let ids: Vec<&str> = l.iter().map(|l| l["id"].as_str().unwrap()).collect();
+    assert!(ids.windows(2).all(|w| w[0] < w[1]), "{ids:?}");
     assert_eq!(l[0]["counterparty"], json!({"name": "Bäckerei Sonnenschein KG", "iban": "DE60430609671122334455"}));
     assert_eq!(l[0]["remittance"], json!("RE-2026-00017 Kd-Nr. 10023"));
     assert_eq!(l[1]["remittance"], json!("RF13RE202600023"));
