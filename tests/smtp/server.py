@@ -73,8 +73,12 @@ def main():
         async def handle_DATA(self, server, session, envelope):
             counter[0] += 1
             n = counter[0]
-            with open(os.path.join(a.out, f"{n}.eml"), "wb") as f:
+            # Each file is written under a passing name and renamed whole,
+            # the envelope last: a reader that finds N.json finds both complete.
+            eml = os.path.join(a.out, f"{n}.eml")
+            with open(eml + ".part", "wb") as f:
                 f.write(envelope.original_content)
+            os.replace(eml + ".part", eml)
             message = email.message_from_bytes(envelope.original_content, policy=email.policy.default)
             parts = []
             for part in message.walk():
@@ -90,7 +94,8 @@ def main():
                     "text": part.get_content() if part.get_content_maintype() == "text" else None,
                 })
             headers = {k.lower(): str(v) for k, v in message.items()}
-            with open(os.path.join(a.out, f"{n}.json"), "w") as f:
+            envelope_file = os.path.join(a.out, f"{n}.json")
+            with open(envelope_file + ".part", "w") as f:
                 json.dump({
                     "mail_from": envelope.mail_from,
                     "rcpt_tos": envelope.rcpt_tos,
@@ -99,6 +104,7 @@ def main():
                     "contentType": message.get_content_type(),
                     "parts": parts,
                 }, f)
+            os.replace(envelope_file + ".part", envelope_file)
             return f"250 2.0.0 Ok: queued as TEST{n}"
 
     def authenticator(server, session, envelope, mechanism, auth_data):
