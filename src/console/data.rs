@@ -9,7 +9,7 @@ use serde_json::json;
 use crate::console::acting::print;
 use crate::console::args::ServeArgs;
 use crate::console::log;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::http::server::{self, Config};
 use crate::store::db::{Db, SCHEMA_VERSION};
 
@@ -27,6 +27,24 @@ pub fn path(data: &Option<PathBuf>) -> PathBuf {
 /// newer kontor).
 pub fn open(path: &Path) -> Result<Db> {
     Db::open(path, 2)
+}
+
+/// Opens the data file for a command on books already begun. A file that
+/// is not there is refused, not started empty: a forgotten or mistyped
+/// `--data` would otherwise leave an empty file behind and answer that the
+/// company was not found.
+///
+/// Fails with `Refused` naming the path when there is no file, else as
+/// `open` fails.
+pub fn open_existing(path: &Path) -> Result<Db> {
+    if !path.exists() {
+        return Err(Error::refused(format!(
+            "There is no data file at {}: name the books' file with --data PATH, or begin books with \
+             `kontor company create` (or `kontor demo`).",
+            path.display()
+        )));
+    }
+    open(path)
 }
 
 /// `serve`: the REST API, the agent tools and the screens over the data

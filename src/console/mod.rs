@@ -43,7 +43,8 @@ pub fn run(cli: Cli) -> ExitCode {
 /// Fails as the command fails.
 fn execute(cli: &Cli) -> Result<ExitCode> {
     let acting = cli.acting.as_deref();
-    let db = || data::open(&data::path(&cli.data));
+    // Only `serve`, `demo` and `company create` begin a data file.
+    let db = || data::open_existing(&data::path(&cli.data));
     let key = || crate::store::sealed::SealingKey::beside(&data::path(&cli.data));
     let no_act = "this command is no act on a company";
     match &cli.command {
@@ -66,6 +67,9 @@ fn execute(cli: &Cli) -> Result<ExitCode> {
         Command::Backup { to } => {
             acting::no_actor(acting, no_act)?;
             data::backup(&db()?, to)?
+        }
+        Command::Company(cmd @ CompanyCommand::Create(_)) => {
+            acts::company::run(&data::open(&data::path(&cli.data))?, cmd, acting, &key)?
         }
         Command::Company(cmd) => acts::company::run(&db()?, cmd, acting, &key)?,
         Command::Key(cmd) => acts::keys::run(&db()?, cmd, acting)?,
