@@ -504,11 +504,14 @@ mod tests {
         r.ask(&question("FR40303265045"), TODAY);
         assert_eq!(count.load(Ordering::SeqCst), 2, "a busy answer is not kept");
         let (url, _, _) = stand_in("");
-        let started = std::time::Instant::now();
+        // The stand-in holds its answer 3 s and then hangs up: a request
+        // that waited for it would end "not reachable", not timed out.
         let a = Register::new(Service::Vies(url), Duration::from_millis(500))
             .ask(&question("FR40303265045"), TODAY);
-        assert!(matches!(a, Answer::Unreachable { .. }), "{a:?}");
-        assert!(started.elapsed() < Duration::from_secs(3));
+        assert!(
+            matches!(&a, Answer::Unreachable { reason, .. } if reason.starts_with("no answer within")),
+            "{a:?}"
+        );
         let port = TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
