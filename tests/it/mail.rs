@@ -319,19 +319,18 @@ fn a_hanging_server_holds_back_only_its_own_companys_mail() {
     configure(&w.data, &other, &good, None);
     let stuck = invoice_for(&w, &c, &w.live, "a@kunde.example", "de");
     let fine = invoice_for(&w, &c, &other_key, "b@kunde.example", "de");
-    let started = Instant::now();
     w.data
         .ok(&["invoice", "send", "--company", &w.company, &stuck]);
     w.data.ok(&["invoice", "send", "--company", &other, &fine]);
-    // The running worker delivers the other company's mail within seconds,
-    // while the first company's attempt still waits for a greeting.
+    // The running worker delivers the other company's mail within seconds
+    // (the hanging attempt's limit is 8 s), while the first company's
+    // attempt still waits for a greeting: it has not ended (below).
     let taken = good.wait_for(1, Duration::from_secs(6));
     assert_eq!(
         taken.len(),
         1,
         "the other company's mail went while the first hung"
     );
-    assert!(started.elapsed() < Duration::from_secs(8));
     // The worker records the attempt as soon as the server answered.
     let recorded = Instant::now();
     while sends(&w.data, &other, &fine)[0]["state"] != "sent" {
