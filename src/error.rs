@@ -299,6 +299,23 @@ impl Violations {
     }
 }
 
+/// Whether a network wait's time limit ended what failed: among the
+/// error's causes an I/O error of kind `TimedOut`, or `WouldBlock`, as a
+/// socket's read or write limit arrives on Linux (EAGAIN), which the mail
+/// and IMAP clients pass on as a plain network error.
+pub fn is_time_out(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut cause = Some(e);
+    while let Some(c) = cause {
+        if let Some(io) = c.downcast_ref::<std::io::Error>() {
+            if matches!(io.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) {
+                return true;
+            }
+        }
+        cause = c.source();
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -65,10 +65,27 @@ pub struct Session {
     imap: imap::Session<Wire>,
     delimiter: String,
     can_move: bool,
+    /// The time limit of every network wait.
+    limit: Duration,
 }
 
 fn failed(what: &str, e: impl std::fmt::Display) -> Error {
     Error::refused(format!("The mailbox {what}: {e}."))
+}
+
+/// What an IMAP command's failure says: a wait the time limit ended is
+/// told as such, not as the socket's "Resource temporarily unavailable".
+fn unanswered(what: &str, e: imap::Error, limit: Duration) -> Error {
+    // The IMAP client names its I/O error as a `cause`, not a `source`.
+    let timed_out = match &e {
+        imap::Error::Io(io) => crate::error::is_time_out(io),
+        other => crate::error::is_time_out(other),
+    };
+    if timed_out {
+        failed(what, format!("no answer within {} s", limit.as_secs()))
+    } else {
+        failed(what, e)
+    }
 }
 
 impl Session {
@@ -78,15 +95,20 @@ impl Session {
     /// reached, the TLS handshake or the CA file fails, the login is
     /// refused, or the folder does not exist.
     pub fn open(address: &MailboxAddress, password: &str, ca_file: Option<&Path>) -> Result<Session> {
+        Session::open_within(address, password, ca_file, TIMEOUT)
+    }
+
+    /// `open` with `limit` on every network wait of the session.
+    fn open_within(address: &MailboxAddress, password: &str, ca_file: Option<&Path>, limit: Duration) -> Result<Session> {
         let target = (address.host.as_str(), address.port)
             .to_socket_addrs()
             .map_err(|e| failed("host cannot be resolved", e))?
             .next()
             .ok_or_else(|| failed("host cannot be resolved", "no address"))?;
-        let tcp = TcpStream::connect_timeout(&target, TIMEOUT)
+        let tcp = TcpStream::connect_timeout(&target, limit)
             .map_err(|e| failed("server cannot be reached", e))?;
-        tcp.set_read_timeout(Some(TIMEOUT))
-            .and_then(|_| tcp.set_write_timeout(Some(TIMEOUT)))
+        tcp.set_read_timeout(Some(limit))
+            .and_then(|_| tcp.set_write_timeout(Some(limit)))
             .map_err(|e| failed("connection cannot be set up", e))?;
         let wire = if address.tls {
             let config = tls_config(ca_file)?;
@@ -101,10 +123,10 @@ impl Session {
         let mut client = imap::Client::new(wire);
         client
             .read_greeting()
-            .map_err(|e| failed("server did not greet", e))?;
+            .map_err(|e| unanswered("server did not greet", e, limit))?;
         let mut imap = client
             .login(&address.user, password)
-            .map_err(|(e, _)| failed(&format!("refused the login of {}", address.user), e))?;
+            .map_err(|(e, _)| unanswered(&format!("refused the login of {}", address.user), e, limit))?;
         let can_move = imap
             .capabilities()
             .map(|c| c.has_str("MOVE"))
@@ -115,11 +137,12 @@ impl Session {
             .and_then(|names| names.iter().find_map(|n| n.delimiter().map(str::to_string)))
             .unwrap_or_else(|| "/".to_string());
         imap.select(&address.folder)
-            .map_err(|e| failed(&format!("folder {} cannot be opened", address.folder), e))?;
+            .map_err(|e| unanswered(&format!("folder {} cannot be opened", address.folder), e, limit))?;
         Ok(Session {
             imap,
             delimiter,
             can_move,
+            limit,
         })
     }
 
@@ -130,7 +153,7 @@ impl Session {
         let mut uids: Vec<u32> = self
             .imap
             .uid_search("ALL")
-            .map_err(|e| failed("cannot be searched", e))?
+            .map_err(|e| unanswered("cannot be searched", e, self.limit))?
             .into_iter()
             .collect();
         uids.sort_unstable();
@@ -145,7 +168,7 @@ impl Session {
         let sizes = self
             .imap
             .uid_fetch(uid.to_string(), "RFC822.SIZE")
-            .map_err(|e| failed("cannot be read", e))?;
+            .map_err(|e| unanswered("cannot be read", e, self.limit))?;
         let size = sizes.iter().find_map(|f| f.size);
         if size.is_none_or(|s| s > MAX_MESSAGE) {
             return Ok(None);
@@ -153,7 +176,7 @@ impl Session {
         let fetched = self
             .imap
             .uid_fetch(uid.to_string(), "BODY.PEEK[]")
-            .map_err(|e| failed("cannot be read", e))?;
+            .map_err(|e| unanswered("cannot be read", e, self.limit))?;
         Ok(fetched.iter().find_map(|f| f.body().map(<[u8]>::to_vec)))
     }
 
@@ -170,17 +193,17 @@ impl Session {
         if self.can_move {
             self.imap
                 .uid_mv(&set, &target)
-                .map_err(|e| failed(&format!("refused to move a message to {target}"), e))?;
+                .map_err(|e| unanswered(&format!("refused to move a message to {target}"), e, self.limit))?;
         } else {
             self.imap
                 .uid_copy(&set, &target)
-                .map_err(|e| failed(&format!("refused to copy a message to {target}"), e))?;
+                .map_err(|e| unanswered(&format!("refused to copy a message to {target}"), e, self.limit))?;
             self.imap
                 .uid_store(&set, "+FLAGS.SILENT (\\Deleted)")
-                .map_err(|e| failed("refused to flag a moved message", e))?;
+                .map_err(|e| unanswered("refused to flag a moved message", e, self.limit))?;
             self.imap
                 .uid_expunge(&set)
-                .map_err(|e| failed("refused to expunge a moved message", e))?;
+                .map_err(|e| unanswered("refused to expunge a moved message", e, self.limit))?;
         }
         Ok(())
     }
@@ -214,4 +237,30 @@ fn tls_config(ca_file: Option<&Path>) -> Result<ClientConfig> {
         .map_err(|e| failed("TLS cannot be configured", e))?
         .with_root_certificates(roots)
         .with_no_client_auth())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::net::TcpListener;
+
+    use super::*;
+
+    #[test]
+    fn a_server_that_never_greets_is_told_as_no_answer_within_the_limit() {
+        // The server takes the connection, says nothing for 3 s and hangs
+        // up: a session that waited for it would end "IO error: …", not
+        // timed out.
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            let (_stream, _) = listener.accept().unwrap();
+            std::thread::sleep(Duration::from_secs(3));
+        });
+        let address = MailboxAddress::parse(&format!("imap://kontor@127.0.0.1:{port}")).unwrap();
+        let refused = match Session::open_within(&address, "secret", None, Duration::from_secs(1)) {
+            Ok(_) => panic!("a silent server gave a session"),
+            Err(e) => e.sentence(),
+        };
+        assert_eq!(refused, "The mailbox server did not greet: no answer within 1 s.");
+    }
 }

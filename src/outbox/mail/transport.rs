@@ -256,7 +256,7 @@ fn attempt(server: &Server, from: &str, to: &[String], raw: &[u8], limit: Durati
                     reply: Some(code.to_string()),
                     error: sentence,
                 },
-                None if e.is_timeout() || timed_out(&e) => temporary(format!(
+                None if e.is_timeout() || crate::error::is_time_out(&e) => temporary(format!(
                     "no answer within {} s: {sentence}",
                     limit.as_secs()
                 )),
@@ -264,22 +264,6 @@ fn attempt(server: &Server, from: &str, to: &[String], raw: &[u8], limit: Durati
             }
         }
     }
-}
-
-/// Whether a socket's time limit ended the attempt: a read or write the
-/// limit cut short surfaces from the socket as `WouldBlock` (Linux's
-/// EAGAIN) or `TimedOut`, which lettre reports as a network error.
-fn timed_out(e: &(dyn std::error::Error + 'static)) -> bool {
-    let mut cause = Some(e);
-    while let Some(c) = cause {
-        if let Some(io) = c.downcast_ref::<std::io::Error>() {
-            if matches!(io.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) {
-                return true;
-            }
-        }
-        cause = c.source();
-    }
-    false
 }
 
 /// The error and its causes in one sentence.
