@@ -87,6 +87,8 @@ pub struct BankSource {
     /// The company's bank account: the bank posting's ledger detail.
     pub account_id: String,
     pub line_id: String,
+    /// The line's currency: it settles documents owed in it only.
+    pub currency: Currency,
     /// The statement file, when the import settled it (a certain match).
     pub import: Option<String>,
 }
@@ -268,13 +270,15 @@ struct Settled {
     payment: Option<PaymentView>,
 }
 
-/// The latest day `doc_id` was settled on, if ever.
+/// The latest day `doc_id` was settled on, if ever (a payment undone by a
+/// counter-posting does not count).
 fn last_settled(tx: &Tx, tenant: &Tenant, doc_id: &str) -> Result<Option<Date>> {
     Ok(tx
         .prepare_cached(
             "SELECT max(d) FROM (
                  SELECT max(paid_on) AS d FROM payments
                  WHERE (invoice_id = ?1 OR purchase_id = ?1) AND company_id = ?2 AND environment = ?3
+                   AND reversed_on IS NULL
                  UNION ALL
                  SELECT max(applied_on) FROM credit_applications
                  WHERE (bill_id = ?1 OR credit_id = ?1) AND company_id = ?2 AND environment = ?3)",
@@ -365,6 +369,14 @@ fn settle(
         How::Credit(_) => "credit application",
         How::Difference(..) => "settlement",
     };
+    if let How::Money(NewPayment { bank: Some(line), .. }) = &how {
+        if line.currency != doc.currency {
+            verdict.refuse(format!(
+                "The bank line {} is in {}; {} is owed in {}, and kontor converts no bank money.",
+                line.line_id, line.currency, doc.label, doc.currency
+            ));
+        }
+    }
     check_date(tx, tenant, doc, on, what, &mut verdict)?;
     if let How::Credit(credit) = &how {
         check_date(tx, tenant, credit, on, what, &mut verdict)?;

@@ -231,13 +231,13 @@ fn tx(amount: i64, name: &str, remittance: &str) -> Tx {
     Tx { amount, name: name.into(), remittance: remittance.into(), ..Tx::default() }
 }
 
-fn write(dir: &tempfile::TempDir, name: &str, content: &[u8]) -> String {
+pub fn write(dir: &tempfile::TempDir, name: &str, content: &[u8]) -> String {
     let path = dir.path().join(name);
     std::fs::write(&path, content).unwrap();
     path.to_string_lossy().to_string()
 }
 
-fn bank_total(data: &DataFile, company: &str) -> i64 {
+pub fn bank_total(data: &DataFile, company: &str) -> i64 {
     let tb = data.ok(&["books", "trial-balance", "--company", company]);
     tb["accounts"]
         .as_array()
@@ -249,7 +249,7 @@ fn bank_total(data: &DataFile, company: &str) -> i64 {
 
 /// A camt.053 whose batch entry names its total only (no transactions),
 /// and the camt.054 detailing that entry's three transactions.
-fn batch_and_its_notification() -> (String, String) {
+pub fn batch_and_its_notification() -> (String, String) {
     let batch = vec![tx(11_900, "Autohaus Ostwind", "Wartung"), tx(23_800, "Dr. Ilse Kranich", "Wartung"), tx(5_950, "Tischlerei", "Wartung")];
     let detailed = statement("S-1", 1, 0, &[entry("BATCH-1", batch)]);
     let start = detailed.find("<TxDtls>").unwrap();

@@ -5,6 +5,7 @@ mod adviser;
 mod adviser_sources;
 mod audit;
 mod bank;
+mod bank_acts;
 mod bank_generated;
 mod books;
 mod codemap;

@@ -270,7 +270,7 @@ pub fn fee_tolerance(conn: &Connection, company_id: &str) -> Result<i64> {
 /// 10^15.
 pub fn set_fee_tolerance(tx: &Tx, tenant: &Tenant, actor: &Actor, minor: i64) -> Result<()> {
     if !(0..=crate::rules::money::MAX_AMOUNT).contains(&minor) {
-        return Err(Error::invalid("amount", "must be 0 or a positive number of minor units"));
+        return Err(Error::invalid("amount", "must be 0 or a positive number of minor units, at most 10^15"));
     }
     tx.prepare_cached("UPDATE companies SET fee_tolerance = ?2 WHERE id = ?1")?
         .execute(params![tenant.company_id, minor])?;

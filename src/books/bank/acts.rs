@@ -64,8 +64,8 @@ fn restate(tx: &Tx, tenant: &Tenant, line: &Stored) -> Result<()> {
     } else {
         State::Unmatched
     };
-    let keep = if state == State::Settled { Vec::new() } else { line.suggestions.clone() };
-    lines::set_state(tx, tenant, &line.id, state, &keep, None)
+    // A settled line keeps its suggestions: undone, it offers them again.
+    lines::set_state(tx, tenant, &line.id, state, &line.suggestions, None)
 }
 
 fn open_line(tx: &Tx, tenant: &Tenant, id: &str) -> Result<Stored> {
@@ -153,17 +153,26 @@ fn document(tx: &Tx, tenant: &Tenant, number: &str, money_in: bool) -> Result<(T
         "SELECT id, number, outstanding FROM invoices WHERE company_id = ?1 AND environment = ?2
            AND upper(number) = upper(?3) AND document_type = 'INVOICE'"
     } else {
+        // A bill by its supplier's number, or by its id where two
+        // suppliers' bills share that number.
         "SELECT id, document_number, outstanding FROM purchases WHERE company_id = ?1 AND environment = ?2
-           AND upper(document_number) = upper(?3) AND kind = 'bill' ORDER BY seq LIMIT 1"
+           AND (upper(document_number) = upper(?3) OR id = ?3) AND kind = 'bill' ORDER BY id = ?3 DESC, seq LIMIT 2"
     };
-    let found: Option<(String, String, i64)> = tx
+    let found: Vec<(String, String, i64)> = tx
         .prepare_cached(sql)?
-        .query_row(params![tenant.company_id, tenant.environment, number], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
-        .optional()?;
+        .query_map(params![tenant.company_id, tenant.environment, number], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .collect::<rusqlite::Result<_>>()?;
     let kind = if money_in { TargetKind::Invoice } else { TargetKind::Purchase };
-    found.map(|(id, n, open)| (kind, id, n, open)).ok_or_else(|| {
-        Error::not_found(format!("The {} {number}", if money_in { "invoice" } else { "bill" }))
-    })
+    match found.as_slice() {
+        [] => Err(Error::not_found(format!(
+            "{number}, which is no {} of the company",
+            if money_in { "invoice that takes payments" } else { "bill" }
+        ))),
+        [(id, _, _), (other, _, _)] if id != number => Err(Error::refused(format!(
+            "{number} is the number of bills of two suppliers ({id}, {other}); name the bill by its id."
+        ))),
+        [(id, n, open), ..] => Ok((kind, id.clone(), n.clone(), *open)),
+    }
 }
 
 /// Splits the line over documents named by number, each with the amount
@@ -187,7 +196,7 @@ pub fn split(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, parts: &[(String
             continue;
         }
         if let Some((kind, target_id, number, open)) = v.take(document(tx, tenant, number, line.amount > 0).map_err(|e| match e {
-            Error::NotFound(what) => Error::refused_at(format!("to[{i}]"), format!("names {what}, which the company does not have")),
+            Error::NotFound(what) => Error::refused_at(format!("to[{i}]"), format!("names {what}")),
             other => other,
         }))? {
             if *amount > open {

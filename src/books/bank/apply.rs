@@ -14,6 +14,7 @@ use rusqlite::OptionalExtension;
 
 use crate::books::audit::{self, Act, Actor};
 use crate::books::bank::lines::{self, SettlementKind, State, Stored, Target};
+use crate::books::company;
 use crate::books::ledger::{self, Account, Posting};
 use crate::books::settlement::{self, BankSource, NewPayment, TargetKind};
 use crate::error::{Error, Result};
@@ -51,6 +52,7 @@ pub fn settle(
         let source = BankSource {
             account_id: line.bank_account_id.clone(),
             line_id: line.id.clone(),
+            currency: line.currency.clone(),
             import: import.map(str::to_string),
         };
         let payment = NewPayment::from_bank(target.amount, on, reference, source);
@@ -115,13 +117,21 @@ pub fn account_named(name: &str, money_in: bool) -> Result<Account> {
 /// Books `amount` of the line to `account`: money in is bank (the line's
 /// account) to `account`, money out the other way round.
 ///
-/// Fails with `Refused` for more than the line has left, or in closed books.
+/// Fails with `Refused` for more than the line has left, a line in another
+/// currency than the books, or in closed books.
 pub fn book(tx: &Tx, tenant: &Tenant, line: &Stored, account: Account, amount: i64, on: Date) -> Result<()> {
     if amount <= 0 || amount > left(tx, tenant, line)? {
         return Err(Error::refused_at(
             "amount",
             format!("is more than the line {} has left to book, or not positive", line.id),
         ));
+    }
+    let books = company::get(tx, &tenant.company_id)?.currency;
+    if line.currency != books {
+        return Err(Error::refused(format!(
+            "The bank line {} is in {}; the books are kept in {}, and kontor converts no bank money.",
+            line.id, line.currency, books
+        )));
     }
     ledger::check_open(tx, tenant, on)?;
     let id = ids::new_id("bse");
@@ -192,9 +202,12 @@ pub fn take_back(tx: &Tx, tenant: &Tenant, actor: &Actor, line: &Stored, on: Dat
     };
     let original: Option<String> = tx
         .prepare_cached(
-            "SELECT id FROM bank_lines
+            "SELECT id FROM bank_lines l
              WHERE company_id = ?1 AND environment = ?2 AND state = 'settled' AND amount = ?3
                AND (end_to_end_id = ?4 OR mandate_id = ?4) AND id <> ?5
+               AND EXISTS (SELECT 1 FROM bank_settlements s JOIN payments p ON p.id = s.payment_id
+                           WHERE s.line_id = l.id AND s.kind = 'payment' AND s.undone_at IS NULL
+                             AND p.reversed_on IS NULL)
              ORDER BY seq DESC LIMIT 1",
         )?
         .query_row(params![tenant.company_id, tenant.environment, returned, key, line.id], |r| r.get(0))
@@ -204,6 +217,9 @@ pub fn take_back(tx: &Tx, tenant: &Tenant, actor: &Actor, line: &Stored, on: Dat
     };
     for s in lines::settlements(tx, tenant, &original)? {
         if s.undone_at.is_some() || s.kind != SettlementKind::Payment {
+            continue;
+        }
+        if s.payment_id.as_deref().map(|p| reversed_on(tx, tenant, p)).transpose()?.flatten().is_some() {
             continue;
         }
         let (Some(payment), Some(kind), Some(target_id), Some(number)) = (&s.payment_id, s.target_kind, &s.target_id, &s.number) else {
@@ -234,12 +250,21 @@ pub fn take_back(tx: &Tx, tenant: &Tenant, actor: &Actor, line: &Stored, on: Dat
     Ok(true)
 }
 
+/// The day the payment `payment_id` was undone by a counter-posting, if it was.
+fn reversed_on(tx: &Tx, tenant: &Tenant, payment_id: &str) -> Result<Option<Date>> {
+    Ok(tx
+        .prepare_cached("SELECT reversed_on FROM payments WHERE id = ?1 AND company_id = ?2 AND environment = ?3")?
+        .query_row(params![payment_id, tenant.company_id, tenant.environment], |r| r.get(0))
+        .optional()?
+        .flatten())
+}
+
 /// Undoes everything the line did by counter-postings (payments reversed,
 /// differences reopened, bookings reversed); nothing is deleted. The line
 /// goes back to suggested (with its suggestions) or unmatched.
 ///
-/// Fails with `WrongState` for a line that did nothing, or a returned
-/// direct debit (its taking back stands).
+/// Fails with `WrongState` for a line that did nothing, a returned direct
+/// debit (its taking back stands), or a line such a debit returned.
 pub fn undo(tx: &Tx, tenant: &Tenant, actor: &Actor, line: &Stored, on: Date) -> Result<usize> {
     let done: Vec<_> = lines::settlements(tx, tenant, &line.id)?.into_iter().filter(|s| s.undone_at.is_none()).collect();
     if done.is_empty() {
@@ -250,6 +275,15 @@ pub fn undo(tx: &Tx, tenant: &Tenant, actor: &Actor, line: &Stored, on: Date) ->
             "The line {} is a returned direct debit; what it took back stays taken back.",
             line.id
         )));
+    }
+    for s in &done {
+        if let Some(when) = s.payment_id.as_deref().map(|p| reversed_on(tx, tenant, p)).transpose()?.flatten() {
+            return Err(Error::wrong_state(format!(
+                "The line {} was returned: a returned direct debit took its payment {} back on {when}.",
+                line.id,
+                s.payment_id.as_deref().unwrap_or_default()
+            )));
+        }
     }
     ledger::check_open(tx, tenant, on)?;
     for s in &done {

@@ -151,6 +151,17 @@ pub fn file(tx: &Tx, tenant: &Tenant, actor: &Actor, name: &str, bytes: Cow<'_, 
                 account.currency
             )));
         }
+        if let Some(e) = statement.entries.iter().find(|e| e.currency != account.currency) {
+            return Err(Error::refused(format!(
+                "The file {name} holds an entry of {} {} in the statement {} of the account {}, \
+                 which is kept in {}.",
+                locale::number(Lang::En, e.amount, e.currency.exponent()),
+                e.currency,
+                statement.id,
+                account.shown(),
+                account.currency
+            )));
+        }
         owners.push(account);
     }
     report.id = Some(file_id.clone());
@@ -362,7 +373,8 @@ fn store_statement(
 
 /// Replaces the one unsettled line of a booked batch entry by the
 /// transactions a camt.054 details; returns whether it did (an entry whose
-/// lines were settled, or that is already detailed, stays as it is).
+/// lines were settled, even in part, or that is already detailed, stays as
+/// it is).
 fn split_batch(tx: &Tx, tenant: &Tenant, entry_id: &str, details: usize, notification: &str) -> Result<bool> {
     let (lines, open, detailed): (i64, i64, Option<String>) = tx
         .prepare_cached(
@@ -374,6 +386,17 @@ fn split_batch(tx: &Tx, tenant: &Tenant, entry_id: &str, details: usize, notific
             Ok((r.get(0)?, r.get::<_, Option<i64>>(1)?.unwrap_or(0), r.get(2)?))
         })?;
     if detailed.is_some() || lines != open || lines as usize >= details {
+        return Ok(false);
+    }
+    // A line settled in part (a split, a booking not undone) keeps its
+    // entry: its transactions would offer that money again.
+    let settled: bool = tx
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM bank_settlements s JOIN bank_lines l ON l.id = s.line_id
+               WHERE l.entry_id = ?1 AND s.company_id = ?2 AND s.environment = ?3 AND s.undone_at IS NULL)",
+        )?
+        .query_row(params![entry_id, tenant.company_id, tenant.environment], |r| r.get(0))?;
+    if settled {
         return Ok(false);
     }
     tx.prepare_cached(
@@ -448,10 +471,20 @@ fn match_line(
     report: &mut FileReport,
 ) -> Result<()> {
     if line.reversal && line.amount < 0 {
-        if apply::take_back(tx, tenant, actor, line, on)? {
-            report.settled += 1;
-        } else {
-            report.unmatched += 1;
+        // A return that cannot take back (closed books) waits for a person;
+        // the rest of the file imports.
+        match tx.attempt(|| apply::take_back(tx, tenant, actor, line, on)) {
+            Ok(true) => report.settled += 1,
+            Ok(false) => report.unmatched += 1,
+            Err(e @ (Error::Refused(_) | Error::WrongState(_) | Error::Invalid(_))) => {
+                report.unmatched += 1;
+                report.notes.push(format!(
+                    "The returned direct debit {} could not take back what its original line settled: {}",
+                    line.id,
+                    e.sentence()
+                ));
+            }
+            Err(other) => return Err(other),
         }
         return Ok(());
     }
@@ -477,7 +510,8 @@ fn match_line(
             };
             match settled {
                 Ok(()) if p.total() == line.amount.abs() => {
-                    lines::set_state(tx, tenant, &line.id, State::Settled, &[], None)?;
+                    // Kept for an undo, which offers the match again.
+                    lines::set_state(tx, tenant, &line.id, State::Settled, &[s], None)?;
                     report.settled += 1;
                 }
                 Ok(()) => {

@@ -434,10 +434,11 @@ pub fn mark_undone(tx: &Tx, tenant: &Tenant, settlement_id: &str) -> Result<()> 
 
 fn view(conn: &Connection, tenant: &Tenant, s: Stored) -> Result<LineView> {
     let money = |m: i64| Money::new(m, &s.currency);
+    // A settled line's suggestions wait for an undo; they are not shown.
     let suggestions = s
         .suggestions
         .iter()
-        .filter(|g| !g.items.is_empty())
+        .filter(|g| !g.items.is_empty() && s.state != State::Settled)
         .map(|g| SuggestionView {
             target_kind: g.items[0].target_kind,
             number: g.items.iter().map(|t| t.number.as_str()).collect::<Vec<_>>().join(", "),

@@ -36,6 +36,9 @@ use jiff::civil::Date;
 use crate::books::settlement::TargetKind;
 use crate::rules::creditor_reference::CreditorReference;
 
+/// Most readings of the numbers a line names, when a number names several items.
+const MAX_READINGS: usize = 8;
+
 /// Most items of one partner tried in sums for rung (d), oldest first.
 const SUM_CANDIDATES: usize = 24;
 /// Most items a sum of rung (d) may have.
@@ -362,8 +365,10 @@ impl Ladder {
         (item.open != 0 && same_way && item.currency == line.currency).then(|| item.open.abs())
     }
 
-    /// The items whose numbers the line names, in the order named.
-    fn named(&self, line: &LineFacts) -> Vec<usize> {
+    /// The items whose numbers the line names, in the order named: one
+    /// list per number written, holding every item that number names (more
+    /// than one when two suppliers' bills share it).
+    fn named(&self, line: &LineFacts) -> Vec<Vec<usize>> {
         let mut text = line.remittance.clone();
         if let Some(e2e) = &line.end_to_end_id {
             text.push(' ');
@@ -398,16 +403,37 @@ impl Ladder {
         }
         // A number inside another found number does not count.
         let spans = found.clone();
-        let mut named: Vec<usize> = Vec::new();
+        let mut named: Vec<((usize, usize), Vec<usize>)> = Vec::new();
         for (start, end, i) in found {
             let inside = spans
                 .iter()
                 .any(|(s, e, j)| *j != i && *s <= start && end <= *e && (e - s) > (end - start));
-            if !inside && !named.contains(&i) && self.payable(i, line).is_some() {
-                named.push(i);
+            let seen = named.iter().any(|(_, items)| items.contains(&i));
+            if inside || seen || self.payable(i, line).is_none() {
+                continue;
+            }
+            match named.iter_mut().find(|(span, _)| *span == (start, end)) {
+                Some((_, items)) => items.push(i),
+                None => named.push(((start, end), vec![i])),
             }
         }
-        named
+        named.into_iter().map(|(_, items)| items).collect()
+    }
+
+    /// The readings of the numbers a line names: one item per number
+    /// written, every combination where a number names several (at most
+    /// `MAX_READINGS`).
+    fn readings(&self, line: &LineFacts) -> Vec<Vec<usize>> {
+        let mut readings: Vec<Vec<usize>> = vec![Vec::new()];
+        for items in self.named(line) {
+            readings = readings
+                .iter()
+                .flat_map(|r| items.iter().map(move |i| r.iter().copied().chain([*i]).collect::<Vec<_>>()))
+                .take(MAX_READINGS)
+                .collect();
+        }
+        readings.retain(|r| !r.is_empty());
+        readings
     }
 
     /// Places a line on the ladder. A certain match lowers the open amounts
@@ -433,16 +459,24 @@ impl Ladder {
                 }
             }
         }
-        let named = self.named(line);
-        let opens: Vec<i64> = named.iter().map(|i| self.payable(*i, line).unwrap_or(0)).collect();
-        let sum: i64 = opens.iter().sum();
-        // (b) and (c): the amount is exactly what the named items owe.
-        if !named.is_empty() && sum == amount {
-            let reason = if named.len() == 1 { Reason::Number } else { Reason::Combined };
-            let allocations = named.iter().copied().zip(opens.iter().copied()).collect();
-            return self.settle(Proposal { allocations, reason }, line);
+        // The items named: a number two suppliers' bills share is read as
+        // either bill, never as both.
+        let groups = self.readings(line);
+        let opens: Vec<Vec<i64>> =
+            groups.iter().map(|g| g.iter().map(|i| self.payable(*i, line).unwrap_or(0)).collect()).collect();
+        // (b) and (c): the amount is exactly what the named items owe;
+        // certain when one reading of the numbers makes it.
+        let mut exact: Vec<Proposal> = Vec::new();
+        for (group, open) in groups.iter().zip(&opens) {
+            if open.iter().sum::<i64>() == amount {
+                let reason = if group.len() == 1 { Reason::Number } else { Reason::Combined };
+                exact.push(Proposal { allocations: group.iter().copied().zip(open.iter().copied()).collect(), reason });
+            }
         }
-        let mut suggestions: Vec<Proposal> = Vec::new();
+        if exact.len() == 1 {
+            return self.settle(exact.remove(0), line);
+        }
+        let mut suggestions: Vec<Proposal> = exact;
         // (d) A known IBAN of exactly one partner.
         if let Some(iban) = &line.iban {
             if let Some([partner]) = self.ibans.get(iban).map(Vec::as_slice) {
@@ -452,9 +486,13 @@ impl Ladder {
             }
         }
         // (e) Numbers named, the amount differs.
-        if !named.is_empty() {
+        for (named, opens) in groups.iter().zip(&opens) {
+            let sum: i64 = opens.iter().sum();
+            if sum == amount {
+                continue;
+            }
             if named.len() > 1 {
-                for (i, open) in named.iter().zip(&opens) {
+                for (i, open) in named.iter().zip(opens) {
                     if *open == amount {
                         suggestions.push(Proposal { allocations: vec![(*i, *open)], reason: Reason::OneOfSeveral });
                     }
@@ -462,7 +500,7 @@ impl Ladder {
             }
             let mut left = amount;
             let mut allocations = Vec::new();
-            for (i, open) in named.iter().zip(&opens) {
+            for (i, open) in named.iter().zip(opens) {
                 let take = left.min(*open);
                 if take > 0 {
                     allocations.push((*i, take));

@@ -1,0 +1,214 @@
+//! Bank lines acted on where the ways cross: a camt.054 arriving for a
+//! batch entry already settled in part, a returned direct debit met twice
+//! or in closed books, lines in another currency than their documents, an
+//! undo followed by an earlier line, a confirmed suggestion undone, and a
+//! bill number two suppliers share.
+
+use serde_json::{json, Value};
+
+use crate::bank::{bank_total, batch_and_its_notification, import, lines, write};
+use crate::support::statements::{camt053, Entry, Tx};
+use crate::support::World;
+
+const IBAN: &str = "DE36760260000123456789";
+
+/// A company with its bank account, and invoices issued on `on` for the
+/// given nets (19 %); returns their numbers and gross amounts.
+fn books(w: &World, on: &str, nets: &[i64]) -> Vec<(String, i64)> {
+    w.data.ok(&["bank", "account", "add", "--company", &w.company, "--iban", IBAN]);
+    let c = w.client();
+    let customer = c.customer(&w.live, "Bäckerei Sonnenschein KG");
+    nets.iter()
+        .map(|net| {
+            let draft = c.draft(&w.live, &customer);
+            w.data.line(&draft, *net, "19", false);
+            let invoice = w.data.ok(&["draft", "issue", &draft, "--on", on]);
+            (invoice["number"].as_str().unwrap().to_string(), invoice["gross"]["minor"].as_i64().unwrap())
+        })
+        .collect()
+}
+
+fn outstanding(w: &World, number: &str) -> i64 {
+    let c = w.client();
+    c.get(&w.live, &format!("/v1/invoices/{number}")).body["outstanding"]["minor"].as_i64().unwrap()
+}
+
+fn tx(amount: i64, remittance: &str) -> Tx {
+    Tx { amount, name: "Bäckerei Sonnenschein KG".into(), remittance: remittance.into(), ..Tx::default() }
+}
+
+fn entry(reference: &str, day: &str, reversal: bool, t: Tx) -> Entry {
+    Entry { bank_reference: reference.into(), booked_on: day.into(), reversal, txs: vec![t] }
+}
+
+/// Imports a statement of the entries on `day`; returns the file's report.
+fn import_day(w: &World, dir: &tempfile::TempDir, id: &str, day: &str, entries: &[Entry]) -> Value {
+    let file = write(dir, &format!("{id}.xml"), camt053(IBAN, id, 1, 0, day, entries).as_bytes());
+    let (ok, r, e) = import(&w.data, &w.company, &[&file]);
+    assert!(ok, "{id}: {e} {r}");
+    r["files"][0].clone()
+}
+
+fn line_by(w: &World, remittance: &str) -> Value {
+    lines(&w.data, &w.company, None)
+        .into_iter()
+        .find(|l| l["remittance"] == json!(remittance))
+        .unwrap_or_else(|| panic!("no line {remittance}"))
+}
+
+#[test]
+fn a_camt054_for_a_batch_settled_in_part_adds_nothing() {
+    let w = World::new();
+    let issued = books(&w, "2026-11-02", &[10_000]);
+    let dir = tempfile::tempdir().unwrap();
+    let (whole, notification) = batch_and_its_notification();
+    let (ok, _, e) = import(&w.data, &w.company, &[&write(&dir, "053.xml", whole.as_bytes())]);
+    assert!(ok, "{e}");
+    let batch = lines(&w.data, &w.company, None)[0]["id"].as_str().unwrap().to_string();
+    w.data.ok(&["bank", "split", &batch, "--to", &format!("{}=5000", issued[0].0)]);
+    let before = bank_total(&w.data, &w.company);
+    let (ok, r, e) = import(&w.data, &w.company, &[&write(&dir, "054.xml", notification.as_bytes())]);
+    assert!(ok, "{e}");
+    assert_eq!((r["files"][0]["new"].clone(), r["files"][0]["duplicates"].clone()), (json!(0), json!(3)), "{r}");
+    let all = lines(&w.data, &w.company, None);
+    assert_eq!(all.len(), 1, "the split line stays: {all:?}");
+    assert_eq!(all[0]["id"], json!(batch));
+    assert_eq!(bank_total(&w.data, &w.company), before, "no money offered twice");
+    // What it settled can still be undone.
+    w.data.ok(&["bank", "undo", &batch]);
+    assert_eq!(outstanding(&w, &issued[0].0), issued[0].1);
+}
+
+#[test]
+fn a_returned_debit_takes_back_once_and_waits_in_closed_books() {
+    let w = World::new();
+    let issued = books(&w, "2026-11-02", &[10_000, 20_000]);
+    let dir = tempfile::tempdir().unwrap();
+    let collected = |n: usize| {
+        let (number, gross) = &issued[n];
+        let mut t = tx(*gross, number);
+        t.end_to_end_id = Some(format!("E2E-{number}"));
+        t
+    };
+    let returned = |n: usize| {
+        let mut t = collected(n);
+        t.amount = -t.amount;
+        t.return_reason = Some("AC04".into());
+        t
+    };
+    let r = import_day(&w, &dir, "S-1", "2026-11-05", &[entry("C-0", "2026-11-05", false, collected(0)), entry("C-1", "2026-11-05", false, collected(1))]);
+    assert_eq!(r["settled"], json!(2), "{r}");
+    let r = import_day(&w, &dir, "S-2", "2026-11-06", &[entry("R-0", "2026-11-06", true, returned(0))]);
+    assert_eq!(r["settled"], json!(1), "{r}");
+    assert_eq!(outstanding(&w, &issued[0].0), issued[0].1, "owed again");
+    // The collection's line cannot be undone: its payment went back.
+    let original = lines(&w.data, &w.company, None)
+        .into_iter()
+        .find(|l| l["remittance"] == json!(issued[0].0) && l["amount"]["minor"].as_i64() > Some(0))
+        .unwrap();
+    let (ok, _, e) = w.data.console(&["bank", "undo", original["id"].as_str().unwrap()]);
+    assert!(!ok && e.contains("was returned"), "{e}");
+    // The same return again takes nothing back; the file's other line imports.
+    let again = import_day(&w, &dir, "S-3", "2026-11-07", &[entry("R-0b", "2026-11-07", true, returned(0)), entry("X-1", "2026-11-07", false, tx(4_200, "Spende"))]);
+    assert_eq!((again["new"].clone(), again["unmatched"].clone()), (json!(2), json!(2)), "{again}");
+    assert_eq!(outstanding(&w, &issued[0].0), issued[0].1, "taken back once");
+    // A return dated in closed books waits for a person; the file imports.
+    w.data.ok(&["books", "close", "--company", &w.company, "--through", "2026-11-10"]);
+    let closed = import_day(&w, &dir, "S-4", "2026-11-09", &[entry("R-1", "2026-11-09", true, returned(1)), entry("X-2", "2026-11-09", false, tx(4_300, "Spende 2"))]);
+    assert_eq!((closed["new"].clone(), closed["unmatched"].clone()), (json!(2), json!(2)), "{closed}");
+    assert!(closed["notes"].to_string().contains("could not take back"), "{closed}");
+    assert_eq!(outstanding(&w, &issued[1].0), 0, "still paid");
+}
+
+#[test]
+fn a_line_settles_and_books_only_in_its_documents_and_the_books_currency() {
+    let w = World::new();
+    let issued = books(&w, "2026-11-02", &[10_000]);
+    let dir = tempfile::tempdir().unwrap();
+    // An entry in dollars in the euro account is refused with its file.
+    let euros = camt053(IBAN, "S-1", 1, 0, "2026-11-05", &[entry("U-1", "2026-11-05", false, tx(50_000, "misc"))]);
+    let at = euros.find("<Ntry>").unwrap();
+    let dollars = format!("{}{}", &euros[..at], euros[at..].replace("Ccy=\"EUR\"", "Ccy=\"USD\""));
+    assert_ne!(dollars, euros);
+    let (ok, r, e) = import(&w.data, &w.company, &[&write(&dir, "usd-entry.xml", dollars.as_bytes())]);
+    assert!(!ok, "{r}");
+    assert!(r["files"][0]["refused"].as_str().unwrap_or(&e).contains("USD"), "{r} {e}");
+    assert!(lines(&w.data, &w.company, None).is_empty());
+    // A dollar account's line settles no euro invoice and books nothing.
+    w.data.ok(&["bank", "account", "add", "--company", &w.company, "--iban", "DE89370400440532013000", "--currency", "USD"]);
+    let usd = camt053("DE89370400440532013000", "U-1", 1, 0, "2026-11-05", &[entry("U-2", "2026-11-05", false, tx(issued[0].1, "Zahlung"))])
+        .replace("Ccy=\"EUR\"", "Ccy=\"USD\"")
+        .replace("<Ccy>EUR</Ccy>", "<Ccy>USD</Ccy>");
+    let (ok, _, e) = import(&w.data, &w.company, &[&write(&dir, "usd.xml", usd.as_bytes())]);
+    assert!(ok, "{e}");
+    let line = lines(&w.data, &w.company, None)[0]["id"].as_str().unwrap().to_string();
+    let before = bank_total(&w.data, &w.company);
+    let (ok, _, e) = w.data.console(&["bank", "split", &line, "--to", &format!("{}={}", issued[0].0, issued[0].1)]);
+    assert!(!ok && e.contains("USD") && e.contains("EUR"), "{e}");
+    let (ok, _, e) = w.data.console(&["bank", "book", &line, "--account", "interest"]);
+    assert!(!ok && e.contains("USD"), "{e}");
+    assert_eq!(outstanding(&w, &issued[0].0), issued[0].1);
+    assert_eq!(bank_total(&w.data, &w.company), before);
+    assert_eq!(lines(&w.data, &w.company, Some("unmatched")).len(), 1);
+}
+
+#[test]
+fn an_undone_settlement_lets_an_earlier_line_settle_and_offers_its_suggestion_again() {
+    let w = World::new();
+    let issued = books(&w, "2026-11-02", &[10_000]);
+    let (number, gross) = issued[0].clone();
+    let dir = tempfile::tempdir().unwrap();
+    import_day(&w, &dir, "S-1", "2026-11-05", &[entry("A-1", "2026-11-05", false, tx(gross, "Zahlung ohne Nummer"))]);
+    let later = import_day(&w, &dir, "S-2", "2026-11-06", &[entry("A-2", "2026-11-06", false, tx(gross - 1_000, &format!("{number} Teilzahlung")))]);
+    assert_eq!(later["suggested"], json!(1), "{later}");
+    let partial = line_by(&w, &format!("{number} Teilzahlung"));
+    let id = partial["id"].as_str().unwrap();
+    w.data.ok(&["bank", "confirm", id]);
+    w.data.ok(&["bank", "undo", id]);
+    let undone = line_by(&w, &format!("{number} Teilzahlung"));
+    assert_eq!(undone["state"], json!("suggested"), "{undone}");
+    assert_eq!(undone["suggestions"], partial["suggestions"], "{undone}");
+    // The earlier line now settles the invoice: the undone payment no
+    // longer holds the date order.
+    let earlier = line_by(&w, "Zahlung ohne Nummer");
+    w.data.ok(&["bank", "split", earlier["id"].as_str().unwrap(), "--to", &format!("{number}={gross}")]);
+    assert_eq!(outstanding(&w, &number), 0);
+}
+
+#[test]
+fn a_bill_number_two_suppliers_share_names_either_bill_never_both() {
+    let w = World::new();
+    books(&w, "2026-11-02", &[]);
+    let mut bills = Vec::new();
+    for (supplier, number, net) in [("Holzhandel Meier KG", "LF-1", "10000"), ("Anderer Lieferant", "lf-1", "20000")] {
+        let bill = w.data.ok(&[
+            "purchase", "record", "--company", &w.company, "--supplier", supplier, "--document-number", number,
+            "--date", "2026-11-02", "--due", "2026-11-30", "--currency", "EUR", "--net", net, "--tax", "0",
+        ]);
+        bills.push(bill["id"].as_str().unwrap().to_string());
+    }
+    let dir = tempfile::tempdir().unwrap();
+    // 300.00 is neither bill nor both as one: two suggestions, one bill each.
+    let r = import_day(&w, &dir, "S-1", "2026-11-05", &[entry("B-1", "2026-11-05", false, tx(-30_000, "Zahlung LF-1"))]);
+    assert_eq!(r["suggested"], json!(1), "{r}");
+    let line = line_by(&w, "Zahlung LF-1");
+    let suggestions = line["suggestions"].as_array().unwrap();
+    assert!(!suggestions.is_empty(), "{line}");
+    for s in suggestions {
+        assert_eq!(s["items"].as_array().unwrap().len(), 1, "one bill: {s}");
+    }
+    // 100.00 is the first bill's open amount: certain, and the other is untouched.
+    let r = import_day(&w, &dir, "S-2", "2026-11-06", &[entry("B-2", "2026-11-06", false, tx(-10_000, "Rechnung LF-1"))]);
+    assert_eq!(r["settled"], json!(1), "{r}");
+    let paid = line_by(&w, "Rechnung LF-1");
+    assert_eq!(paid["settlements"].as_array().unwrap().len(), 1, "{paid}");
+    assert_eq!(paid["settlements"][0]["amount"]["minor"], json!(10_000), "{paid}");
+    // A person splitting by that number is asked for the bill's id.
+    let open = line["id"].as_str().unwrap();
+    let (ok, _, e) = w.data.console(&["bank", "split", open, "--to", "lf-1=20000"]);
+    assert!(!ok && e.contains("two suppliers"), "{e}");
+    w.data.ok(&["bank", "split", open, "--to", &format!("{}=20000", bills[1])]);
+    // A number that is no invoice taking payments is named as such.
+    let (ok, _, e) = w.data.console(&["bank", "split", open, "--to", "RE-NONE=100"]);
+    assert!(!ok && e.contains("RE-NONE, which is no bill of the company"), "{e}");
+}
