@@ -212,3 +212,22 @@ fn a_bill_number_two_suppliers_share_names_either_bill_never_both() {
     let (ok, _, e) = w.data.console(&["bank", "split", open, "--to", "RE-NONE=100"]);
     assert!(!ok && e.contains("RE-NONE, which is no bill of the company"), "{e}");
 }
+
+#[test]
+fn an_overpayment_by_creditor_reference_leaves_the_rest_to_book() {
+    let w = World::new();
+    let issued = books(&w, "2026-11-02", &[10_000]);
+    let (number, gross) = issued[0].clone();
+    let rf = kontor::rules::creditor_reference::CreditorReference::of_number(&number).unwrap();
+    let mut t = tx(gross + 500, "Danke");
+    t.reference = Some(rf.as_str().to_string());
+    let dir = tempfile::tempdir().unwrap();
+    let r = import_day(&w, &dir, "S-1", "2026-11-05", &[entry("O-1", "2026-11-05", false, t)]);
+    assert_eq!((r["settled"].clone(), r["suggested"].clone(), r["unmatched"].clone()), (json!(0), json!(0), json!(1)), "{r}");
+    assert!(r["notes"].to_string().contains("5.00 EUR more"), "{r}");
+    assert_eq!(outstanding(&w, &number), 0);
+    let line = lines(&w.data, &w.company, None)[0].clone();
+    assert_eq!(line["state"], json!("unmatched"), "{line}");
+    w.data.ok(&["bank", "book", line["id"].as_str().unwrap(), "--account", "credit"]);
+    assert_eq!(lines(&w.data, &w.company, None)[0]["state"], json!("settled"));
+}

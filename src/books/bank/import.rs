@@ -515,18 +515,17 @@ fn match_line(
                     report.settled += 1;
                 }
                 Ok(()) => {
-                    // The line paid more than the item owed: the rest waits for a person.
-                    let rest = Suggestion {
-                        items: Vec::new(),
-                        reason: format!(
-                            "{} The line pays {} more than that; keep it as the customer's credit or book it.",
-                            s.reason,
-                            money(line.amount.abs() - p.total(), &line.currency)
-                        ),
-                        difference: p.total() - line.amount.abs(),
-                    };
-                    lines::set_state(tx, tenant, &line.id, State::Suggested, &[rest], None)?;
-                    report.suggested += 1;
+                    // The line paid more than the item owed: the rest waits
+                    // for a person to book (as the customer's credit, or to
+                    // an account), as what a split leaves does.
+                    report.notes.push(format!(
+                        "{} The line {} pays {} more than that; keep it as the customer's credit or book it.",
+                        s.reason,
+                        line.id,
+                        money(line.amount.abs() - p.total(), &line.currency)
+                    ));
+                    lines::set_state(tx, tenant, &line.id, State::Unmatched, &[], None)?;
+                    report.unmatched += 1;
                 }
                 Err(e @ (Error::Refused(_) | Error::WrongState(_) | Error::Invalid(_))) => {
                     let mut s = s;
