@@ -164,6 +164,11 @@ fn an_undone_settlement_lets_an_earlier_line_settle_and_offers_its_suggestion_ag
     let partial = line_by(&w, &format!("{number} Teilzahlung"));
     let id = partial["id"].as_str().unwrap();
     w.data.ok(&["bank", "confirm", id]);
+    // While that payment stands, the earlier line cannot settle the
+    // invoice; the refusal speaks of the line, not of options it lacks.
+    let earlier = line_by(&w, "Zahlung ohne Nummer");
+    let (ok, _, e) = w.data.console(&["bank", "split", earlier["id"].as_str().unwrap(), "--to", &format!("{number}=1000")]);
+    assert!(!ok && e.contains("The line's booking day is 2026-11-05") && !e.contains("--on"), "{e}");
     w.data.ok(&["bank", "undo", id]);
     let undone = line_by(&w, &format!("{number} Teilzahlung"));
     assert_eq!(undone["state"], json!("suggested"), "{undone}");

@@ -17,7 +17,7 @@ use crate::books::bank::lines::{self, SettlementKind, State, Stored, Target};
 use crate::books::company;
 use crate::books::ledger::{self, Account, Posting};
 use crate::books::settlement::{self, BankSource, NewPayment, TargetKind};
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, Violation};
 use crate::store::db::Tx;
 use crate::store::ids;
 use crate::store::tenant::Tenant;
@@ -57,8 +57,8 @@ pub fn settle(
         };
         let payment = NewPayment::from_bank(target.amount, on, reference, source);
         let paid = match target.target_kind {
-            TargetKind::Invoice => settlement::pay_invoice(tx, tenant, actor, &target.number, &payment)?.0,
-            TargetKind::Purchase => settlement::pay_bill(tx, tenant, actor, &target.target_id, &payment)?,
+            TargetKind::Invoice => settlement::pay_invoice(tx, tenant, actor, &target.number, &payment).map_err(in_line_words)?.0,
+            TargetKind::Purchase => settlement::pay_bill(tx, tenant, actor, &target.target_id, &payment).map_err(in_line_words)?,
         };
         lines::record_settlement(
             tx,
@@ -75,6 +75,23 @@ pub fn settle(
         )?;
     }
     Ok(())
+}
+
+/// A refusal of the settlement act in a bank line's words: the payment's
+/// day and amount are the line's, not fields a person gave.
+fn in_line_words(e: Error) -> Error {
+    match e {
+        Error::Refused(list) => Error::Refused(
+            list.into_iter()
+                .map(|v| match v.field.as_deref() {
+                    Some("on") => Violation::whole(format!("The line's booking day {}", v.message)),
+                    Some("amount") => Violation::whole(format!("The amount {}", v.message)),
+                    _ => v,
+                })
+                .collect(),
+        ),
+        other => other,
+    }
 }
 
 /// What the line settled or booked so far (not undone), minor units.
