@@ -70,6 +70,7 @@ fn a_camt054_for_a_batch_settled_in_part_adds_nothing() {
     let (ok, r, e) = import(&w.data, &w.company, &[&write(&dir, "054.xml", notification.as_bytes())]);
     assert!(ok, "{e}");
     assert_eq!((r["files"][0]["new"].clone(), r["files"][0]["duplicates"].clone()), (json!(0), json!(3)), "{r}");
+    assert!(r["files"][0]["notes"].to_string().contains("BATCH-1 of DE36 7602 6000 0123 4567 89 was acted on already"), "{r}");
     let all = lines(&w.data, &w.company, None);
     assert_eq!(all.len(), 1, "the split line stays: {all:?}");
     assert_eq!(all[0]["id"], json!(batch));
@@ -108,6 +109,7 @@ fn a_returned_debit_takes_back_once_and_waits_in_closed_books() {
         .unwrap();
     let (ok, _, e) = w.data.console(&["bank", "undo", original["id"].as_str().unwrap()]);
     assert!(!ok && e.contains("was returned"), "{e}");
+    assert_eq!(original["settlements"][0]["returnedOn"], json!("2026-11-06"), "{original}");
     // The same return again takes nothing back; the file's other line imports.
     let again = import_day(&w, &dir, "S-3", "2026-11-07", &[entry("R-0b", "2026-11-07", true, returned(0)), entry("X-1", "2026-11-07", false, tx(4_200, "Spende"))]);
     assert_eq!((again["new"].clone(), again["unmatched"].clone()), (json!(2), json!(2)), "{again}");

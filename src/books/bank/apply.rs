@@ -236,7 +236,7 @@ pub fn take_back(tx: &Tx, tenant: &Tenant, actor: &Actor, line: &Stored, on: Dat
         if s.undone_at.is_some() || s.kind != SettlementKind::Payment {
             continue;
         }
-        if s.payment_id.as_deref().map(|p| reversed_on(tx, tenant, p)).transpose()?.flatten().is_some() {
+        if s.returned_on.is_some() {
             continue;
         }
         let (Some(payment), Some(kind), Some(target_id), Some(number)) = (&s.payment_id, s.target_kind, &s.target_id, &s.number) else {
@@ -267,15 +267,6 @@ pub fn take_back(tx: &Tx, tenant: &Tenant, actor: &Actor, line: &Stored, on: Dat
     Ok(true)
 }
 
-/// The day the payment `payment_id` was undone by a counter-posting, if it was.
-fn reversed_on(tx: &Tx, tenant: &Tenant, payment_id: &str) -> Result<Option<Date>> {
-    Ok(tx
-        .prepare_cached("SELECT reversed_on FROM payments WHERE id = ?1 AND company_id = ?2 AND environment = ?3")?
-        .query_row(params![payment_id, tenant.company_id, tenant.environment], |r| r.get(0))
-        .optional()?
-        .flatten())
-}
-
 /// Undoes everything the line did by counter-postings (payments reversed,
 /// differences reopened, bookings reversed); nothing is deleted. The line
 /// goes back to suggested (with its suggestions) or unmatched.
@@ -294,7 +285,7 @@ pub fn undo(tx: &Tx, tenant: &Tenant, actor: &Actor, line: &Stored, on: Date) ->
         )));
     }
     for s in &done {
-        if let Some(when) = s.payment_id.as_deref().map(|p| reversed_on(tx, tenant, p)).transpose()?.flatten() {
+        if let Some(when) = s.returned_on {
             return Err(Error::wrong_state(format!(
                 "The line {} was returned: a returned direct debit took its payment {} back on {when}.",
                 line.id,

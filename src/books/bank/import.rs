@@ -295,11 +295,24 @@ fn store_statement(
             .optional()?;
         let entry_id = match existing {
             Some((id, 1)) if statement.message == Message::Notification && booked => {
-                if split_batch(tx, tenant, &id, entry.lines.len(), &statement_row)? {
-                    id
-                } else {
-                    report.duplicates += entry.lines.len();
-                    continue;
+                match split_batch(tx, tenant, &id, entry.lines.len(), &statement_row)? {
+                    Detailing::Replaced => id,
+                    Detailing::Kept => {
+                        report.duplicates += entry.lines.len();
+                        continue;
+                    }
+                    Detailing::Settled => {
+                        report.duplicates += entry.lines.len();
+                        report.notes.push(format!(
+                            "The entry {} of {} was acted on already (settled, in part, or ignored); the {} transactions \
+                             the statement {} details it by were not imported (they would offer that money again).",
+                            entry.bank_reference.as_deref().unwrap_or(&key),
+                            account.shown(),
+                            entry.lines.len(),
+                            statement.id
+                        ));
+                        continue;
+                    }
                 }
             }
             Some(_) => {
@@ -371,11 +384,20 @@ fn store_statement(
     Ok(())
 }
 
+/// What became of a batch entry a camt.054 details.
+enum Detailing {
+    /// Its line was replaced by the transactions.
+    Replaced,
+    /// It stays: detailed already, or not a batch of fewer lines.
+    Kept,
+    /// It stays: its line was settled, even in part, or ignored.
+    Settled,
+}
+
 /// Replaces the one unsettled line of a booked batch entry by the
-/// transactions a camt.054 details; returns whether it did (an entry whose
-/// lines were settled, even in part, or that is already detailed, stays as
-/// it is).
-fn split_batch(tx: &Tx, tenant: &Tenant, entry_id: &str, details: usize, notification: &str) -> Result<bool> {
+/// transactions a camt.054 details (an entry whose lines were settled,
+/// even in part, or that is already detailed, stays as it is).
+fn split_batch(tx: &Tx, tenant: &Tenant, entry_id: &str, details: usize, notification: &str) -> Result<Detailing> {
     let (lines, open, detailed): (i64, i64, Option<String>) = tx
         .prepare_cached(
             "SELECT count(*), sum(l.state IN ('unmatched', 'suggested')), e.detailed_by
@@ -385,8 +407,11 @@ fn split_batch(tx: &Tx, tenant: &Tenant, entry_id: &str, details: usize, notific
         .query_row(params![entry_id, tenant.company_id, tenant.environment], |r| {
             Ok((r.get(0)?, r.get::<_, Option<i64>>(1)?.unwrap_or(0), r.get(2)?))
         })?;
-    if detailed.is_some() || lines != open || lines as usize >= details {
-        return Ok(false);
+    if detailed.is_some() || lines as usize >= details {
+        return Ok(Detailing::Kept);
+    }
+    if lines != open {
+        return Ok(Detailing::Settled);
     }
     // A line settled in part (a split, a booking not undone) keeps its
     // entry: its transactions would offer that money again.
@@ -397,7 +422,7 @@ fn split_batch(tx: &Tx, tenant: &Tenant, entry_id: &str, details: usize, notific
         )?
         .query_row(params![entry_id, tenant.company_id, tenant.environment], |r| r.get(0))?;
     if settled {
-        return Ok(false);
+        return Ok(Detailing::Settled);
     }
     tx.prepare_cached(
         "UPDATE bank_lines SET state = 'replaced' WHERE entry_id = ?1 AND company_id = ?2 AND environment = ?3",
@@ -405,7 +430,7 @@ fn split_batch(tx: &Tx, tenant: &Tenant, entry_id: &str, details: usize, notific
     .execute(params![entry_id, tenant.company_id, tenant.environment])?;
     tx.prepare_cached("UPDATE bank_entries SET detailed_by = ?2 WHERE id = ?1")?
         .execute(params![entry_id, notification])?;
-    Ok(true)
+    Ok(Detailing::Replaced)
 }
 
 /// A proposal of the ladder as stored: its targets, its reason in a

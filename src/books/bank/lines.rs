@@ -107,6 +107,9 @@ pub struct SettlementView {
     pub on: Date,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub undone_at: Option<String>,
+    /// The day a returned direct debit took this payment back.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub returned_on: Option<Date>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -330,8 +333,11 @@ pub fn set_state(
 /// Fails only on a storage error.
 pub fn settlements(conn: &Connection, tenant: &Tenant, line_id: &str) -> Result<Vec<Settlement>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT id, kind, payment_id, target_kind, target_id, number, account, detail, amount, on_day, undone_at
-         FROM bank_settlements WHERE line_id = ?1 AND company_id = ?2 AND environment = ?3 ORDER BY seq",
+        "SELECT s.id, s.kind, s.payment_id, s.target_kind, s.target_id, s.number, s.account, s.detail, s.amount,
+             s.on_day, s.undone_at, p.reversed_on
+         FROM bank_settlements s
+         LEFT JOIN payments p ON p.id = s.payment_id AND s.kind = 'payment' AND s.undone_at IS NULL
+         WHERE s.line_id = ?1 AND s.company_id = ?2 AND s.environment = ?3 ORDER BY s.seq",
     )?;
     let rows = stmt.query_map(params![line_id, tenant.company_id, tenant.environment], |row| {
         let r = Row::new(row, "bank_settlements");
@@ -347,6 +353,7 @@ pub fn settlements(conn: &Connection, tenant: &Tenant, line_id: &str) -> Result<
             amount: r.get(8)?,
             on: r.get(9)?,
             undone_at: r.get(10)?,
+            returned_on: r.get(11)?,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
@@ -378,6 +385,9 @@ pub struct Settlement {
     pub amount: i64,
     pub on: Date,
     pub undone_at: Option<String>,
+    /// The day a returned direct debit took this payment back (a payment
+    /// reversed while its settlement stands).
+    pub returned_on: Option<Date>,
 }
 
 /// Records what a line did; returns its id.
@@ -461,6 +471,7 @@ fn view(conn: &Connection, tenant: &Tenant, s: Stored) -> Result<LineView> {
             amount: money(x.amount),
             on: x.on,
             undone_at: x.undone_at,
+            returned_on: x.returned_on,
         })
         .collect();
     Ok(LineView {
