@@ -301,7 +301,7 @@ fn store_statement(
                         report.duplicates += entry.lines.len();
                         continue;
                     }
-                    Detailing::Settled => {
+                    Detailing::ActedOn => {
                         report.duplicates += entry.lines.len();
                         report.notes.push(format!(
                             "The entry {} of {} was acted on already (settled, in part, or ignored); the {} transactions \
@@ -391,7 +391,7 @@ enum Detailing {
     /// It stays: detailed already, or not a batch of fewer lines.
     Kept,
     /// It stays: its line was settled, even in part, or ignored.
-    Settled,
+    ActedOn,
 }
 
 /// Replaces the one unsettled line of a booked batch entry by the
@@ -411,7 +411,7 @@ fn split_batch(tx: &Tx, tenant: &Tenant, entry_id: &str, details: usize, notific
         return Ok(Detailing::Kept);
     }
     if lines != open {
-        return Ok(Detailing::Settled);
+        return Ok(Detailing::ActedOn);
     }
     // A line settled in part (a split, a booking not undone) keeps its
     // entry: its transactions would offer that money again.
@@ -422,7 +422,7 @@ fn split_batch(tx: &Tx, tenant: &Tenant, entry_id: &str, details: usize, notific
         )?
         .query_row(params![entry_id, tenant.company_id, tenant.environment], |r| r.get(0))?;
     if settled {
-        return Ok(Detailing::Settled);
+        return Ok(Detailing::ActedOn);
     }
     tx.prepare_cached(
         "UPDATE bank_lines SET state = 'replaced' WHERE entry_id = ?1 AND company_id = ?2 AND environment = ?3",
