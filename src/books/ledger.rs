@@ -266,6 +266,22 @@ pub fn post(tx: &Tx, tenant: &Tenant, entry: &str, date: Date, postings: &[Posti
     Ok(())
 }
 
+/// The lines of the entry `entry` of the tenant, in the order posted:
+/// (account, detail, debit, credit).
+///
+/// Fails only on a storage error.
+pub fn entry_lines(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Vec<(Account, String, i64, i64)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT account, detail, debit, credit FROM journal
+         WHERE entry = ?1 AND company_id = ?2 AND environment = ?3 ORDER BY seq",
+    )?;
+    let rows = stmt.query_map(params![entry, tenant.company_id, tenant.environment], |row| {
+        let r = Row::new(row, "journal");
+        Ok((r.get::<Account>(0)?, r.get::<String>(1)?, r.get::<i64>(2)?, r.get::<i64>(3)?))
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// Debit and credit totals of every account over the days in `from..=to`
 /// (all days up to `to` when `from` is `None`).
 ///

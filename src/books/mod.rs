@@ -9,6 +9,7 @@ pub mod audit;
 pub mod bank;
 pub mod company;
 pub mod customers;
+pub mod discount;
 pub mod drafts;
 pub mod dunning;
 pub mod export;

@@ -16,6 +16,7 @@ use serde::Serialize;
 
 use crate::books::audit::{self, Act, Actor};
 use crate::books::company::{self, Company};
+use crate::books::discount;
 use crate::books::invoices::{self, DocumentType, Move};
 use crate::books::ledger::{self, Account, Posting};
 use crate::books::purchases::{self, PurchaseKind};
@@ -400,11 +401,11 @@ fn settle(
             let view = write_payment(tx, tenant, doc, payment, amount_book, on)?;
             let bank = payment.detail();
             let postings = match doc.side {
-                Side::Receivable => [
+                Side::Receivable => vec![
                     Posting::debit(Account::Bank, amount_book).of(bank),
                     Posting::credit(Account::Receivables, amount_book).of(&doc.partner_id),
                 ],
-                Side::Payable => [
+                Side::Payable => vec![
                     Posting::debit(Account::Payables, amount_book).of(&doc.partner_id),
                     Posting::credit(Account::Bank, amount_book).of(bank),
                 ],
@@ -412,16 +413,20 @@ fn settle(
             (view.id.clone(), Some(view), postings)
         }
         How::Difference(account, entry) => {
-            let postings = match doc.side {
-                Side::Receivable => [
-                    Posting::debit(account, amount_book),
-                    Posting::credit(Account::Receivables, amount_book).of(&doc.partner_id),
-                ],
-                Side::Payable => [
-                    Posting::debit(Account::Payables, amount_book).of(&doc.partner_id),
-                    Posting::credit(account, amount_book),
-                ],
+            let mut postings = match account {
+                Account::DiscountsGranted | Account::DiscountsReceived => {
+                    let own = ledger::entry_lines(tx, tenant, &doc.id)?;
+                    discount::postings(doc.side, &own, account, amount_book)?
+                }
+                _ => vec![match doc.side {
+                    Side::Receivable => Posting::debit(account, amount_book),
+                    Side::Payable => Posting::credit(account, amount_book),
+                }],
             };
+            postings.push(match doc.side {
+                Side::Receivable => Posting::credit(Account::Receivables, amount_book).of(&doc.partner_id),
+                Side::Payable => Posting::debit(Account::Payables, amount_book).of(&doc.partner_id),
+            });
             (entry.to_string(), None, postings)
         }
         How::Credit(credit) => {
@@ -446,7 +451,7 @@ fn settle(
                 on,
                 clock::now()
             ])?;
-            let postings = [
+            let postings = vec![
                 Posting::debit(Account::Payables, amount_book).of(&doc.partner_id),
                 Posting::credit(Account::Payables, amount_book).of(&credit.partner_id),
             ];
@@ -762,17 +767,7 @@ pub fn reverse(
         tx.prepare_cached("UPDATE payments SET reversed_on = ?2 WHERE id = ?1")?
             .execute(params![original, on])?;
     }
-    let mut mirror = Vec::new();
-    let mut stmt = tx.prepare_cached(
-        "SELECT account, detail, debit, credit FROM journal WHERE entry = ?1 AND company_id = ?2 AND environment = ?3",
-    )?;
-    let rows = stmt.query_map(params![original, tenant.company_id, tenant.environment], |row| {
-        let r = Row::new(row, "journal");
-        Ok((r.get::<Account>(0)?, r.get::<String>(1)?, r.get::<i64>(2)?, r.get::<i64>(3)?))
-    })?;
-    for row in rows {
-        mirror.push(row?);
-    }
+    let mirror = ledger::entry_lines(tx, tenant, original)?;
     let doc = open_document(tx, tenant, kind, id)?;
     // What the entry took off the receivable (or payable) in the book currency.
     let amount_book: i64 = match doc.side {

@@ -139,6 +139,14 @@ const PINNED: &str = "kontor issue 21 (pinned); DATEV SKR03/SKR04";
 /// SKR03 file (addons/l10n_de_skr03/data/account.account.template.csv
 /// @0dbe60e4).
 const ODOO: &str = "odoo/odoo l10n_de account.account-de_skr03.csv / -de_skr04.csv @05a629cd";
+/// The discount accounts by tax key, each read with its name and tax in
+/// Odoo's charts at later commits: odoo/odoo,
+/// addons/l10n_de/data/template/account.account-de_skr03.csv @bd6873f0
+/// (8736 and 3736 with the 19 % taxes, 8731 and 3731 with the 7 % ones,
+/// 8741, 8742, 8743, 3151) and account.account-de_skr04.csv @dbd5b3b3
+/// (4736, 4731, 4741, 4742, 4743, 5736, 5731, 5951). A `*` or '' line is
+/// the plain 8730/4730, 3730/5730 above.
+const SKONTI: &str = "odoo/odoo l10n_de account.account-de_skr03.csv @bd6873f0 / -de_skr04.csv @dbd5b3b3";
 /// The money-in-transit account 1360/1460 "Geldtransit": no chart file
 /// found has it. Odoo's SKR03 and SKR04 files @05a629cd go from 1357 to
 /// 1370 and from 1457 to 1480; Odoo's older SKR03 file
@@ -220,8 +228,21 @@ pub const TABLE: &[Row] = &[
     Row { ledger: "fees", key: "", skr03: 4970, skr04: 6855, name: "Nebenkosten des Geldverkehrs", tax: Tax::None, source: ODOO },
     Row { ledger: "interest_income", key: "", skr03: 2650, skr04: 7100, name: "Sonstige Zinsen und ähnliche Erträge", tax: Tax::None, source: ODOO },
     Row { ledger: "interest_expense", key: "", skr03: 2100, skr04: 7300, name: "Zinsen und ähnliche Aufwendungen", tax: Tax::None, source: ODOO },
-    Row { ledger: "discounts_granted", key: "", skr03: 8730, skr04: 4730, name: "Gewährte Skonti", tax: Tax::None, source: ODOO },
-    Row { ledger: "discounts_received", key: "", skr03: 3730, skr04: 5730, name: "Erhaltene Skonti", tax: Tax::None, source: ODOO },
+    // Discounts with their tax (§ 17 UStG): the discount's part of each
+    // tax key of the invoice or bill, on the automatic account of its
+    // rate; lines without a key (booked before discounts carried their
+    // tax) and other keys on the plain accounts.
+    Row { ledger: "discounts_granted", key: "S:19", skr03: 8736, skr04: 4736, name: "Gewährte Skonti 19 % USt", tax: Tax::Automatic(19), source: SKONTI },
+    Row { ledger: "discounts_granted", key: "S:7", skr03: 8731, skr04: 4731, name: "Gewährte Skonti 7 % USt", tax: Tax::Automatic(7), source: SKONTI },
+    Row { ledger: "discounts_granted", key: "K:0", skr03: 8743, skr04: 4743, name: "Gewährte Skonti aus steuerfreien innergemeinschaftlichen Lieferungen § 4 Nr. 1b UStG", tax: Tax::Automatic(0), source: SKONTI },
+    Row { ledger: "discounts_granted", key: "AE:0:EU", skr03: 8742, skr04: 4742, name: "Gewährte Skonti aus Erlösen aus im anderen EU-Land steuerpflichtigen sonstigen Leistungen, für die der Leistungsempfänger die Umsatzsteuer schuldet", tax: Tax::Automatic(0), source: SKONTI },
+    Row { ledger: "discounts_granted", key: "AE:0", skr03: 8741, skr04: 4741, name: "Gewährte Skonti aus Leistungen, für die der Leistungsempfänger die Umsatzsteuer nach § 13b UStG schuldet", tax: Tax::Automatic(0), source: SKONTI },
+    Row { ledger: "discounts_granted", key: "*", skr03: 8730, skr04: 4730, name: "Gewährte Skonti", tax: Tax::None, source: ODOO },
+    Row { ledger: "discounts_received", key: "S:19", skr03: 3736, skr04: 5736, name: "Erhaltene Skonti 19 % Vorsteuer", tax: Tax::Automatic(19), source: SKONTI },
+    Row { ledger: "discounts_received", key: "S:7", skr03: 3731, skr04: 5731, name: "Erhaltene Skonti 7 % Vorsteuer", tax: Tax::Automatic(7), source: SKONTI },
+    Row { ledger: "discounts_received", key: "AE:19:EU", skr03: 3151, skr04: 5951, name: "Erhaltene Skonti aus Leistungen, für die als Leistungsempfänger die Steuer nach § 13b UStG geschuldet wird 19 % Vorsteuer und 19 % Umsatzsteuer", tax: Tax::ReverseCharge(19), source: SKONTI },
+    Row { ledger: "discounts_received", key: "AE:19", skr03: 3151, skr04: 5951, name: "Erhaltene Skonti aus Leistungen, für die als Leistungsempfänger die Steuer nach § 13b UStG geschuldet wird 19 % Vorsteuer und 19 % Umsatzsteuer", tax: Tax::ReverseCharge(19), source: SKONTI },
+    Row { ledger: "discounts_received", key: "*", skr03: 3730, skr04: 5730, name: "Erhaltene Skonti", tax: Tax::None, source: ODOO },
     Row { ledger: "customer_credits", key: "", skr03: 1700, skr04: 3500, name: "Sonstige Verbindlichkeiten", tax: Tax::None, source: ODOO },
     Row { ledger: "tax_office", key: "", skr03: 1780, skr04: 3820, name: "Umsatzsteuer-Vorauszahlungen", tax: Tax::None, source: ODOO },
     Row { ledger: "transfer", key: "", skr03: 1360, skr04: 1460, name: "Geldtransit", tax: Tax::None, source: TRANSIT },
@@ -235,7 +256,10 @@ pub const BU_NO_AUTOMATIC: &str = "40";
 
 /// The ledger accounts whose detail is a tax key.
 pub fn keyed(ledger: &str) -> bool {
-    matches!(ledger, "revenue" | "output_tax" | "input_tax" | "expenses")
+    matches!(
+        ledger,
+        "revenue" | "output_tax" | "input_tax" | "expenses" | "discounts_granted" | "discounts_received"
+    )
 }
 
 /// The row where a line of `ledger` with tax key `key` lands (the detail
@@ -349,9 +373,17 @@ mod tests {
         row(ledger, key, false).expect("a row").number(chart)
     }
 
+    /// Each (ledger account, key) lands on its (SKR03, SKR04) numbers.
+    fn lands(rows: &[(&str, &str, u32, u32)]) {
+        for (ledger, key, skr03, skr04) in rows {
+            assert_eq!(number(Chart::Skr03, ledger, key), *skr03, "{ledger} {key}");
+            assert_eq!(number(Chart::Skr04, ledger, key), *skr04, "{ledger} {key}");
+        }
+    }
+
     #[test]
     fn the_pinned_accounts_are_the_tables() {
-        for (ledger, key, skr03, skr04) in [
+        lands(&[
             ("revenue", "S:19", 8400, 4400),
             ("revenue", "S:7", 8300, 4300),
             ("revenue", "K:0", 8125, 4125),
@@ -362,10 +394,7 @@ mod tests {
             ("input_tax", "S:19", 1576, 1406),
             ("input_tax", "S:7", 1571, 1401),
             ("bank", "", 1200, 1800),
-        ] {
-            assert_eq!(number(Chart::Skr03, ledger, key), skr03, "{ledger} {key}");
-            assert_eq!(number(Chart::Skr04, ledger, key), skr04, "{ledger} {key}");
-        }
+        ]);
     }
 
     #[test]
@@ -394,6 +423,22 @@ mod tests {
             }
         }
         assert!(row("unknown", "", false).is_none());
+    }
+
+    #[test]
+    fn a_discount_lands_on_the_discount_account_of_its_key() {
+        lands(&[
+            ("discounts_granted", "S:19", 8736, 4736),
+            ("discounts_granted", "S:7", 8731, 4731),
+            ("discounts_granted", "K:0", 8743, 4743),
+            ("discounts_granted", "AE:0:EU", 8742, 4742),
+            ("discounts_granted", "", 8730, 4730),
+            ("discounts_granted", "S:5.5", 8730, 4730),
+            ("discounts_received", "S:19", 3736, 5736),
+            ("discounts_received", "S:7", 3731, 5731),
+            ("discounts_received", "AE:19:EU", 3151, 5951),
+            ("discounts_received", "", 3730, 5730),
+        ]);
     }
 
     #[test]

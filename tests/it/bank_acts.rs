@@ -238,3 +238,118 @@ fn an_overpayment_by_creditor_reference_leaves_the_rest_to_book() {
     w.data.ok(&["bank", "book", line["id"].as_str().unwrap(), "--account", "credit"]);
     assert_eq!(lines(&w.data, &w.company, None)[0]["state"], json!("settled"));
 }
+
+/// Records a bill of `supplier` dated `date` (EUR); `rest` adds options.
+fn bill(w: &World, supplier: &str, number: &str, date: &str, net: &str, tax: &str, rest: &[&str]) {
+    let mut args = vec![
+        "purchase", "record", "--company", &w.company, "--supplier", supplier, "--document-number", number,
+        "--date", date, "--due", "2026-12-31", "--currency", "EUR", "--net", net, "--tax", tax,
+    ];
+    args.extend(rest);
+    w.data.ok(&args);
+}
+
+/// Confirms the one suggestion of the line paid with `remittance`, the rest
+/// booked as a discount; returns the line as confirmed.
+fn confirm_discount(w: &World, remittance: &str) -> Value {
+    let line = line_by(w, remittance);
+    assert_eq!(line["state"], json!("suggested"), "{line:#}");
+    w.data.ok(&["bank", "confirm", line["id"].as_str().unwrap(), "--difference", "discount"])
+}
+
+#[test]
+fn a_discount_takes_its_vat_back_in_the_vat_return_the_ec_sales_list_and_the_datev_export() {
+    let w = World::new();
+    let c = w.client();
+    w.data.ok(&["company", "set", &w.company, "--chart", "skr03", "--datev-adviser", "29098", "--datev-client", "55003"]);
+    w.data.ok(&["bank", "account", "add", "--company", &w.company, "--iban", IBAN]);
+    let kunde = c.customer(&w.live, "Kunde Müller KG");
+    let bau = c.post(&w.live, "/v1/customers", &crate::support::unique(), &json!({
+        "name": "Bau GmbH", "street": "Ring 1", "postalCode": "1010", "city": "Wien", "country": "AT", "vatId": "ATU13585627"
+    }));
+    assert_eq!(bau.status, 201, "{:?}", bau.body);
+    // 100.00 at 19 % and 100.00 at 7 %: 226.00; 1,000.00 of goods to Austria.
+    let draft = c.draft(&w.live, &kunde);
+    w.data.line(&draft, 10_000, "19", false);
+    w.data.line(&draft, 10_000, "7", false);
+    let mixed = w.data.ok(&["draft", "issue", &draft, "--on", "2026-11-02"])["number"].as_str().unwrap().to_string();
+    let draft = c.draft(&w.live, &bau.body);
+    w.data.ok(&[
+        "draft", "line", &draft, "--description", "Ware", "--quantity", "1", "--unit-price", "100000",
+        "--vat-category", "K", "--exemption-code", "VATEX-EU-IC",
+    ]);
+    let goods = w.data.ok(&["draft", "issue", &draft, "--on", "2026-11-02"])["number"].as_str().unwrap().to_string();
+    // A bill of 200.00 + 38.00 and a 500.00 service from Ireland (reverse charge).
+    bill(&w, "Papier AG", "LF-77", "2026-11-03", "20000", "3800", &["--tax-rate", "19"]);
+    bill(&w, "Cloud Services Ltd", "INV-9001", "2026-11-03", "50000", "0", &["--reverse-charge", "--supplier-vat-id", "IE6388047V"]);
+    // Each paid less 2 % (Skonto).
+    let dir = tempfile::tempdir().unwrap();
+    let pay = |amount: i64, name: &str, remittance: &str| Tx { amount, name: name.into(), remittance: remittance.into(), ..Tx::default() };
+    import_day(&w, &dir, "SK-1", "2026-11-10", &[
+        entry("SK-A", "2026-11-10", false, pay(22_148, "Kunde Müller KG", &mixed)),
+        entry("SK-B", "2026-11-10", false, pay(98_000, "Bau GmbH", &goods)),
+        entry("SK-C", "2026-11-10", false, pay(-23_324, "Papier AG", "LF-77")),
+        entry("SK-D", "2026-11-10", false, pay(-49_000, "Cloud Services Ltd", "INV-9001")),
+    ]);
+    for remittance in [mixed.as_str(), goods.as_str(), "LF-77", "INV-9001"] {
+        let confirmed = confirm_discount(&w, remittance);
+        assert_eq!(confirmed["line"]["state"], json!("settled"), "{confirmed:#}");
+    }
+    assert_eq!(outstanding(&w, &mixed), 0);
+    assert_eq!(outstanding(&w, &goods), 0);
+
+    // The VAT return: each base and tax less its discount's part.
+    // 4.52 off 226.00: 2.38 of the 19 % (2.00 + 0.38), 2.14 of the 7 % (2.00 + 0.14);
+    // 4.76 off the bill: 0.76 input tax; 10.00 off the service: 1.90 of both taxes.
+    let vat = w.data.ok(&["vat", "return", "--company", &w.company, "--period", "2026-11"]);
+    let expected: std::collections::BTreeMap<String, String> = [
+        ("81", "98"), ("86", "98"), ("41", "980"), ("46", "490"), ("47", "93.10"),
+        ("66", "37.24"), ("67", "93.10"), ("83", "-11.76"),
+    ]
+    .iter()
+    .map(|(k, v)| (k.to_string(), v.to_string()))
+    .collect();
+    assert_eq!(crate::adviser::kz(&vat), expected, "{vat:#}");
+    assert_eq!(vat["bookedTax"], json!({"81": "18.62", "86": "6.86"}), "{vat:#}");
+    // The EC sales list: the supply to Austria less its discount.
+    let ec = w.data.ok(&["vat", "ec-sales", "--company", &w.company, "--period", "2026-11"]);
+    assert_eq!(ec["rows"], json!([{"vatId": "ATU13585627", "country": "AT", "amount": "980", "kind": "L"}]), "{ec:#}");
+    // The ledger still balances, and the profit and loss shows the net discounts.
+    let tb = w.data.ok(&["books", "trial-balance", "--company", &w.company]);
+    let account = |name: &str| tb["accounts"].as_array().unwrap().iter().find(|a| a["account"] == json!(name)).cloned();
+    let granted = account("discounts_granted").expect("discounts granted");
+    assert_eq!((granted["debit"].as_i64(), granted["credit"].as_i64()), (Some(400 + 2_000), Some(0)), "{granted:#}");
+    let received = account("discounts_received").expect("discounts received");
+    assert_eq!(received["credit"].as_i64(), Some(400 + 1_000), "{received:#}");
+
+    // DATEV: each discount its gross on the automatic account of its rate.
+    let out = dir.path().join("november.zip");
+    w.data.ok(&["export", "datev", "--company", &w.company, "--from", "2026-11-01", "--to", "2026-11-30", "--out", out.to_str().unwrap()]);
+    let files = crate::adviser::unzip(&out);
+    let read = crate::support::extf::read(
+        crate::adviser::file(&files, "EXTF_Buchungsstapel_"),
+        &crate::support::extf::booking_headings(),
+    );
+    let bookings = crate::support::extf::bookings(&read);
+    let mut discounts: Vec<(u32, i64, String)> = bookings
+        .iter()
+        .filter(|b| [8736, 8731, 8743, 3736, 3151, 8730, 3730].contains(&b.contra))
+        .map(|b| (b.contra, b.amount, b.bu.clone()))
+        .collect();
+    discounts.sort();
+    assert_eq!(
+        discounts,
+        vec![
+            (3151, 1_000, String::new()),
+            (3736, 476, String::new()),
+            (8731, 214, String::new()),
+            (8736, 238, String::new()),
+            (8743, 2_000, String::new()),
+        ],
+        "{bookings:#?}"
+    );
+    // Undone, the discount's tax comes back with it.
+    w.data.ok(&["bank", "undo", line_by(&w, "LF-77")["id"].as_str().unwrap()]);
+    let vat = w.data.ok(&["vat", "return", "--company", &w.company, "--period", "2026-11"]);
+    assert_eq!(vat["kz"]["66"], json!("38.00"), "{vat:#}");
+}

@@ -68,9 +68,13 @@ pub fn legs(
     // The base lines first, each taking its tax lines where DATEV would
     // compute the same tax.
     for (i, line) in lines.iter().enumerate() {
-        if !matches!(line.account, "revenue" | "expenses") {
-            continue;
-        }
+        // Revenue and a discount granted carry output tax; expenses and a
+        // discount received input tax (and a reverse charge's output tax).
+        let sale = match line.account {
+            "revenue" | "discounts_granted" => true,
+            "expenses" | "discounts_received" => false,
+            _ => continue,
+        };
         let row = row_of(line, small_business)?;
         let base = line.debit - line.credit;
         let taxes: Vec<usize> = lines
@@ -79,9 +83,10 @@ pub fn legs(
             .filter(|(j, t)| {
                 !used[*j]
                     && t.detail == line.detail
-                    && match line.account {
-                        "revenue" => t.account == "output_tax",
-                        _ => t.account == "input_tax" || t.account == "output_tax",
+                    && if sale {
+                        t.account == "output_tax"
+                    } else {
+                        t.account == "input_tax" || t.account == "output_tax"
                     }
             })
             .map(|(j, _)| j)
@@ -94,11 +99,12 @@ pub fn legs(
                 .sum()
         };
         let (input, output) = (tax_of("input_tax"), tax_of("output_tax"));
+        let (own, other) = if sale { (output, input) } else { (input, output) };
         let number = row.number(chart);
         let (amount, bu, folded) = match row.tax {
             Tax::Automatic(rate) if rate > 0 => {
                 let gross = base + input + output;
-                if input == 0 && skr::tax_in_gross(gross, rate) == output {
+                if other == 0 && skr::tax_in_gross(gross, rate) == own {
                     (gross, None, true)
                 } else {
                     (base, Some(BU_NO_AUTOMATIC), false)
@@ -106,8 +112,6 @@ pub fn legs(
             }
             Tax::Key { bu, rate } => {
                 let gross = base + input + output;
-                let own = if line.account == "revenue" { output } else { input };
-                let other = if line.account == "revenue" { input } else { output };
                 if other == 0 && skr::tax_in_gross(gross, rate) == own {
                     (gross, Some(bu), true)
                 } else {
@@ -435,6 +439,44 @@ mod tests {
         }
         assert_eq!(totals(&p), expected);
         assert!(p.iter().all(|b| b.amount > 0 && b.account != b.contra));
+    }
+
+    #[test]
+    fn a_discount_is_its_gross_on_the_automatic_discount_account_of_its_rate() {
+        // 2.38 granted on an invoice at 19 %: 2.00 and 0.38 output tax back.
+        let lines = [
+            line("discounts_granted", "S:19", 200, 0),
+            line("output_tax", "S:19", 38, 0),
+            line("receivables", "cus_a", 0, 238),
+        ];
+        assert_eq!(
+            bookings(Chart::Skr03, &lines),
+            vec![Pair { account: 10_000, contra: 8736, amount: 238, side: Side::Credit, bu: None }]
+        );
+        // 1.07 received on a bill at 7 %, 0.07 input tax back.
+        let lines = [
+            line("payables", "cus_s", 107, 0),
+            line("discounts_received", "S:7", 0, 100),
+            line("input_tax", "S:7", 0, 7),
+        ];
+        assert_eq!(
+            bookings(Chart::Skr04, &lines),
+            vec![Pair { account: 70_000, contra: 5731, amount: 107, side: Side::Debit, bu: None }]
+        );
+        // Of a reverse-charge service: the net, both taxes DATEV's own.
+        let lines = [
+            line("payables", "cus_s", 400, 0),
+            line("discounts_received", "AE:19:EU", 0, 400),
+            line("input_tax", "AE:19:EU", 0, 76),
+            line("output_tax", "AE:19:EU", 76, 0),
+        ];
+        assert_eq!(
+            bookings(Chart::Skr03, &lines),
+            vec![Pair { account: 70_000, contra: 3151, amount: 400, side: Side::Debit, bu: None }]
+        );
+        // A discount booked before discounts carried their tax: the plain account.
+        let lines = [line("discounts_granted", "", 238, 0), line("receivables", "cus_a", 0, 238)];
+        assert_eq!(bookings(Chart::Skr03, &lines)[0].contra, 8730);
     }
 
     #[test]

@@ -16,7 +16,9 @@ use serde::Serialize;
 pub struct Posting {
     pub entry: String,
     pub date: Date,
-    /// `revenue`, `output_tax`, `input_tax` or `expenses`.
+    /// `revenue`, `output_tax`, `input_tax`, `expenses`,
+    /// `discounts_granted` (counted as revenue) or `discounts_received`
+    /// (counted as expenses).
     pub account: String,
     /// The tax key; `''` on lines from before the ledger carried one (read
     /// as `S:19`, the stated default).
@@ -71,6 +73,14 @@ enum Shown {
 /// The Kz a posting feeds, if any; the booked tax of Kz 81/86 is read as
 /// the pseudo-figures `81T` and `86T`.
 fn kz_of(account: &str, key: &str) -> Option<(&'static str, Counts, Shown)> {
+    // A discount with its key changes the base of its supply or purchase;
+    // one without (booked before discounts carried their tax) changes none.
+    let account = match account {
+        "discounts_granted" | "discounts_received" if key.is_empty() => return None,
+        "discounts_granted" => "revenue",
+        "discounts_received" => "expenses",
+        other => other,
+    };
     let key = if key.is_empty() { "S:19" } else { key };
     let mut parts = key.split(':');
     let category = parts.next().unwrap_or("");
@@ -269,6 +279,32 @@ mod tests {
         let f = figures(&[p("old", "revenue", "", 0, 10_000), p("old", "output_tax", "", 0, 1_900)]);
         assert_eq!(f.kz["81"], "100");
         assert_eq!(f.difference["81"], "0.00");
+    }
+
+    #[test]
+    fn a_discount_with_its_key_lowers_its_base_and_one_without_counts_nowhere() {
+        let f = figures(&[
+            p("inv", "revenue", "S:19", 0, 10_000),
+            p("inv", "output_tax", "S:19", 0, 1_900),
+            p("sk", "discounts_granted", "S:19", 200, 0),
+            p("sk", "output_tax", "S:19", 38, 0),
+            p("eu", "revenue", "K:0", 0, 50_000),
+            p("eusk", "discounts_granted", "K:0", 1_000, 0),
+            p("bill", "expenses", "AE:19:EU", 20_000, 0),
+            p("bill", "input_tax", "AE:19:EU", 3_800, 0),
+            p("bill", "output_tax", "AE:19:EU", 0, 3_800),
+            p("bsk", "discounts_received", "AE:19:EU", 0, 400),
+            p("bsk", "input_tax", "AE:19:EU", 0, 76),
+            p("bsk", "output_tax", "AE:19:EU", 76, 0),
+            p("old", "discounts_granted", "", 500, 0),
+        ]);
+        assert_eq!(f.kz["81"], "98");
+        assert_eq!(f.booked_tax["81"], "18.62");
+        assert_eq!(f.kz["41"], "490");
+        assert_eq!(f.kz["46"], "196");
+        assert_eq!(f.kz["47"], "37.24");
+        assert_eq!(f.kz["67"], "37.24");
+        assert!(f.postings.values().flatten().all(|b| b.entry != "old"));
     }
 
     #[test]

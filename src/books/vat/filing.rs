@@ -56,7 +56,7 @@ fn keyed_lines(conn: &Connection, tenant: &Tenant, from: Date, to: Date) -> Resu
     let mut stmt = conn.prepare_cached(
         "SELECT entry, posted_on, account, detail, debit, credit FROM journal
          WHERE company_id = ?1 AND environment = ?2 AND posted_on BETWEEN ?3 AND ?4
-             AND account IN ('revenue', 'output_tax', 'input_tax', 'expenses')
+             AND account IN ('revenue', 'output_tax', 'input_tax', 'expenses', 'discounts_granted', 'discounts_received')
          ORDER BY posted_on, seq",
     )?;
     let rows = stmt.query_map(params![tenant.company_id, tenant.environment, from, to], |row| {
@@ -100,16 +100,24 @@ pub fn vat_return(conn: &Connection, tenant: &Tenant, period: &Period) -> Result
 
 /// The EC sales list of `period` in the tenant's books: the sales to
 /// businesses in other member states per buyer VAT id (as the invoice
-/// names it) and kind.
+/// names it) and kind, less the discounts granted on them in the period
+/// (under the customer's VAT id).
 ///
 /// Fails only on a storage error.
 pub fn ec_sales_list(conn: &Connection, tenant: &Tenant, period: &Period) -> Result<EcSales> {
     let mut stmt = conn.prepare_cached(
-        "SELECT j.detail, j.debit, j.credit, coalesce(i.buyer_vat_id, '') FROM journal j
+        "SELECT j.detail, j.debit, j.credit, coalesce(i.buyer_vat_id, ''), j.posted_on, j.seq FROM journal j
          JOIN invoices i ON i.id = j.entry AND i.company_id = j.company_id AND i.environment = j.environment
          WHERE j.company_id = ?1 AND j.environment = ?2 AND j.posted_on BETWEEN ?3 AND ?4
              AND j.account = 'revenue'
-         ORDER BY j.posted_on, j.seq",
+         UNION ALL
+         SELECT j.detail, j.debit, j.credit, coalesce(c.vat_id, ''), j.posted_on, j.seq FROM journal j
+         JOIN journal r ON r.entry = j.entry AND r.company_id = j.company_id AND r.environment = j.environment
+             AND r.account = 'receivables'
+         JOIN customers c ON c.id = r.detail AND c.company_id = j.company_id AND c.environment = j.environment
+         WHERE j.company_id = ?1 AND j.environment = ?2 AND j.posted_on BETWEEN ?3 AND ?4
+             AND j.account = 'discounts_granted'
+         ORDER BY 5, 6",
     )?;
     let rows = stmt.query_map(
         params![tenant.company_id, tenant.environment, period.from, period.to],
