@@ -73,16 +73,17 @@ fn failed(what: &str, e: impl std::fmt::Display) -> Error {
     Error::refused(format!("The mailbox {what}: {e}."))
 }
 
-/// What an IMAP command's failure says: a wait the time limit ended is
-/// told as such, not as the socket's "Resource temporarily unavailable".
-fn unanswered(what: &str, e: imap::Error, limit: Duration) -> Error {
+/// What an IMAP command's failure says: `what` the server answered, or,
+/// for a wait the time limit ended, `waited` (the step it did not answer)
+/// with the limit, not the socket's "Resource temporarily unavailable".
+fn unanswered(what: &str, waited: &str, e: imap::Error, limit: Duration) -> Error {
     // The IMAP client names its I/O error as a `cause`, not a `source`.
     let timed_out = match &e {
         imap::Error::Io(io) => crate::error::is_time_out(io),
         other => crate::error::is_time_out(other),
     };
     if timed_out {
-        failed(what, format!("no answer within {} s", limit.as_secs()))
+        failed(waited, format!("no answer within {} s", limit.as_secs()))
     } else {
         failed(what, e)
     }
@@ -123,10 +124,15 @@ impl Session {
         let mut client = imap::Client::new(wire);
         client
             .read_greeting()
-            .map_err(|e| unanswered("server did not greet", e, limit))?;
+            .map_err(|e| unanswered("server did not greet", "server did not greet", e, limit))?;
         let mut imap = client
             .login(&address.user, password)
-            .map_err(|(e, _)| unanswered(&format!("refused the login of {}", address.user), e, limit))?;
+            .map_err(|(e, _)| unanswered(
+                    &format!("refused the login of {}", address.user),
+                    &format!("did not answer the login of {}", address.user),
+                    e,
+                    limit,
+                ))?;
         let can_move = imap
             .capabilities()
             .map(|c| c.has_str("MOVE"))
@@ -137,7 +143,7 @@ impl Session {
             .and_then(|names| names.iter().find_map(|n| n.delimiter().map(str::to_string)))
             .unwrap_or_else(|| "/".to_string());
         imap.select(&address.folder)
-            .map_err(|e| unanswered(&format!("folder {} cannot be opened", address.folder), e, limit))?;
+            .map_err(|e| unanswered(&format!("folder {} cannot be opened", address.folder), &format!("did not open the folder {}", address.folder), e, limit))?;
         Ok(Session {
             imap,
             delimiter,
@@ -153,7 +159,7 @@ impl Session {
         let mut uids: Vec<u32> = self
             .imap
             .uid_search("ALL")
-            .map_err(|e| unanswered("cannot be searched", e, self.limit))?
+            .map_err(|e| unanswered("cannot be searched", "did not answer the search", e, self.limit))?
             .into_iter()
             .collect();
         uids.sort_unstable();
@@ -168,7 +174,7 @@ impl Session {
         let sizes = self
             .imap
             .uid_fetch(uid.to_string(), "RFC822.SIZE")
-            .map_err(|e| unanswered("cannot be read", e, self.limit))?;
+            .map_err(|e| unanswered("cannot be read", "did not answer the reading of a message", e, self.limit))?;
         let size = sizes.iter().find_map(|f| f.size);
         if size.is_none_or(|s| s > MAX_MESSAGE) {
             return Ok(None);
@@ -176,7 +182,7 @@ impl Session {
         let fetched = self
             .imap
             .uid_fetch(uid.to_string(), "BODY.PEEK[]")
-            .map_err(|e| unanswered("cannot be read", e, self.limit))?;
+            .map_err(|e| unanswered("cannot be read", "did not answer the reading of a message", e, self.limit))?;
         Ok(fetched.iter().find_map(|f| f.body().map(<[u8]>::to_vec)))
     }
 
@@ -193,17 +199,17 @@ impl Session {
         if self.can_move {
             self.imap
                 .uid_mv(&set, &target)
-                .map_err(|e| unanswered(&format!("refused to move a message to {target}"), e, self.limit))?;
+                .map_err(|e| unanswered(&format!("refused to move a message to {target}"), &format!("did not answer the move of a message to {target}"), e, self.limit))?;
         } else {
             self.imap
                 .uid_copy(&set, &target)
-                .map_err(|e| unanswered(&format!("refused to copy a message to {target}"), e, self.limit))?;
+                .map_err(|e| unanswered(&format!("refused to copy a message to {target}"), &format!("did not answer the copy of a message to {target}"), e, self.limit))?;
             self.imap
                 .uid_store(&set, "+FLAGS.SILENT (\\Deleted)")
-                .map_err(|e| unanswered("refused to flag a moved message", e, self.limit))?;
+                .map_err(|e| unanswered("refused to flag a moved message", "did not answer the flagging of a moved message", e, self.limit))?;
             self.imap
                 .uid_expunge(&set)
-                .map_err(|e| unanswered("refused to expunge a moved message", e, self.limit))?;
+                .map_err(|e| unanswered("refused to expunge a moved message", "did not answer the expunging of a moved message", e, self.limit))?;
         }
         Ok(())
     }
@@ -241,26 +247,43 @@ fn tls_config(ca_file: Option<&Path>) -> Result<ClientConfig> {
 
 #[cfg(test)]
 mod tests {
+    use std::io::Write;
     use std::net::TcpListener;
 
     use super::*;
 
-    #[test]
-    fn a_server_that_never_greets_is_told_as_no_answer_within_the_limit() {
-        // The server takes the connection, says nothing for 3 s and hangs
-        // up: a session that waited for it would end "IO error: …", not
-        // timed out.
+    /// What a session with a 1 s limit says of a server that takes the
+    /// connection, writes `said` and then says nothing for 3 s.
+    fn refusal_of_a_server_that_stops_after(said: &'static [u8]) -> String {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let port = listener.local_addr().unwrap().port();
         std::thread::spawn(move || {
-            let (_stream, _) = listener.accept().unwrap();
+            let (mut stream, _) = listener.accept().unwrap();
+            stream.write_all(said).unwrap();
             std::thread::sleep(Duration::from_secs(3));
         });
         let address = MailboxAddress::parse(&format!("imap://kontor@127.0.0.1:{port}")).unwrap();
-        let refused = match Session::open_within(&address, "secret", None, Duration::from_secs(1)) {
+        match Session::open_within(&address, "secret", None, Duration::from_secs(1)) {
             Ok(_) => panic!("a silent server gave a session"),
             Err(e) => e.sentence(),
-        };
-        assert_eq!(refused, "The mailbox server did not greet: no answer within 1 s.");
+        }
+    }
+
+    #[test]
+    fn a_server_that_never_greets_is_told_as_no_answer_within_the_limit() {
+        // A session that waited for the server would end "IO error: …",
+        // not timed out.
+        assert_eq!(
+            refusal_of_a_server_that_stops_after(b""),
+            "The mailbox server did not greet: no answer within 1 s."
+        );
+    }
+
+    #[test]
+    fn a_login_never_answered_is_told_as_unanswered_not_refused() {
+        assert_eq!(
+            refusal_of_a_server_that_stops_after(b"* OK IMAP4rev1 ready\r\n"),
+            "The mailbox did not answer the login of kontor: no answer within 1 s."
+        );
     }
 }
