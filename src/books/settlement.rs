@@ -416,7 +416,7 @@ fn settle(
             let mut postings = match account {
                 Account::DiscountsGranted | Account::DiscountsReceived => {
                     let own = ledger::entry_lines(tx, tenant, &doc.id)?;
-                    discount::postings(doc.side, &own, account, amount_book)?
+                    discount::postings(doc.side, &own, account, amount_book)
                 }
                 _ => vec![match doc.side {
                     Side::Receivable => Posting::debit(account, amount_book),

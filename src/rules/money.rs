@@ -290,24 +290,6 @@ pub fn interest(base: i64, rate: Decimal, days: i64, year_days: i64) -> Result<i
     )
 }
 
-/// The tax held in `gross` at `rate` percent, `gross × rate / (100 +
-/// rate)`, rounded half away from zero: what a reduction of a gross amount
-/// takes off the tax (§ 17 UStG).
-///
-/// Fails with `Refused` when the result exceeds the largest bookable amount.
-pub fn tax_in_gross(gross: i64, rate: Decimal) -> Result<i64> {
-    let scale = 10i128.checked_pow(rate.scale);
-    let denominator = scale
-        .and_then(|s| s.checked_mul(100))
-        .and_then(|d| d.checked_add(rate.units))
-        .filter(|d| *d > 0);
-    let numerator = (gross as i128).checked_mul(rate.units);
-    to_minor(
-        numerator.zip(denominator).map(|(n, d)| round_div(n, d)),
-        "A tax amount",
-    )
-}
-
 /// The part of `amount` that `part` is of `whole` (`whole` > 0), rounded
 /// down: shares that leave their remainder to one of them.
 pub fn share_of(amount: i64, part: i64, whole: i64) -> i64 {
@@ -318,13 +300,14 @@ pub fn share_of(amount: i64, part: i64, whole: i64) -> i64 {
     (n.div_euclid(whole as i128)) as i64
 }
 
-/// `amount × part / whole` (`whole` > 0), rounded half away from zero; 0
-/// for a `whole` of 0 or less.
+/// `amount × part / whole`, rounded half away from zero; 0 for a `whole`
+/// of 0.
 pub fn in_proportion(amount: i64, part: i64, whole: i64) -> i64 {
-    if whole <= 0 {
+    if whole == 0 {
         return 0;
     }
-    round_div(amount as i128 * part as i128, whole as i128) as i64
+    let n = amount as i128 * part as i128 * whole.signum() as i128;
+    round_div(n, whole.unsigned_abs() as i128) as i64
 }
 
 /// Converts `amount` minor units of a currency with exponent `from_exp` into
@@ -521,20 +504,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_tax_in_a_gross_amount_and_a_share_round_as_said() {
-        let r = |t: &str| Decimal::read_lenient(t).unwrap();
-        // 2.38 of a 19 % gross: 0.38 tax.
-        assert_eq!(tax_in_gross(238, r("19")).unwrap(), 38);
-        assert_eq!(tax_in_gross(-238, r("19")).unwrap(), -38);
-        // 1.07 at 7 %: 0.07; 10.00 at 5.5 %: 0.5213… → 0.52.
-        assert_eq!(tax_in_gross(107, r("7")).unwrap(), 7);
-        assert_eq!(tax_in_gross(1000, r("5.5")).unwrap(), 52);
-        assert_eq!(tax_in_gross(1000, r("0")).unwrap(), 0);
+    fn a_share_rounds_down_and_a_proportion_half_away_from_zero() {
         assert_eq!(share_of(238, 119, 226), 125);
         assert_eq!(share_of(238, 107, 226), 112);
         assert_eq!(share_of(5, 1, 0), 0);
         assert_eq!(in_proportion(476, 700, 10_700), 31);
         assert_eq!(in_proportion(-3, 1, 2), -2);
+        assert_eq!(in_proportion(-48, -380, -2_380), -8);
+        assert_eq!(in_proportion(5, 1, 0), 0);
     }
 
     #[test]

@@ -348,6 +348,15 @@ fn a_discount_takes_its_vat_back_in_the_vat_return_the_ec_sales_list_and_the_dat
         ],
         "{bookings:#?}"
     );
+    // The discount on the supply to Austria names the buyer's VAT id, as its invoice does.
+    let eu = |contra: &str| {
+        read.rows
+            .iter()
+            .find(|r| r["Gegenkonto (ohne BU-Schlüssel)"] == contra)
+            .map(|r| r["EU-Land u. UStID (Bestimmung)"].clone())
+            .unwrap_or_else(|| panic!("no booking against {contra}"))
+    };
+    assert_eq!((eu("8125"), eu("8743")), ("ATU13585627".to_string(), "ATU13585627".to_string()));
     // Undone, the discount's tax comes back with it.
     w.data.ok(&["bank", "undo", line_by(&w, "LF-77")["id"].as_str().unwrap()]);
     let vat = w.data.ok(&["vat", "return", "--company", &w.company, "--period", "2026-11"]);

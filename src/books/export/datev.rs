@@ -150,8 +150,9 @@ pub struct Document {
 /// The document the entry `entry` names: an invoice or correction
 /// (`inv_`), a payment (`pay_`), a bill (`pur_`), a credit applied
 /// (`cra_`), a bank line's amount booked or settled without a payment
-/// (`bse_`: the document's number a difference settles, else the bank's
-/// reference of the line); another entry is named by its id.
+/// (`bse_`: the document's number a difference settles, with the
+/// invoice's buyer VAT id, else the bank's reference of the line); another
+/// entry is named by its id.
 ///
 /// Fails only on a storage error.
 pub fn document(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Document> {
@@ -232,9 +233,11 @@ pub fn document(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Docum
         Some("bse") => conn
             .prepare_cached(
                 "SELECT coalesce(s.number, l.bank_reference, e.bank_reference, l.end_to_end_id, l.id),
-                        coalesce(l.counterparty_name, ''), l.remittance
+                        coalesce(l.counterparty_name, ''), l.remittance, i.buyer_vat_id
                  FROM bank_settlements s JOIN bank_lines l ON l.id = s.line_id
                  LEFT JOIN bank_entries e ON e.id = l.entry_id
+                 LEFT JOIN invoices i ON i.id = s.target_id AND s.target_kind = 'invoice'
+                     AND i.company_id = s.company_id AND i.environment = s.environment
                  WHERE s.id = ?1 AND s.company_id = ?2 AND s.environment = ?3",
             )?
             .query_row(params![entry, t.0, t.1], |r| {
@@ -247,6 +250,7 @@ pub fn document(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Docum
                 Ok(Document {
                     number: r.get(0)?,
                     text,
+                    vat_id: r.get(3)?,
                     ..Document::default()
                 })
             })
@@ -261,11 +265,12 @@ pub fn document(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Docum
 }
 
 /// Whether the lines of an entry sell to a business in another member
-/// state (an intra-community supply or a service taxed there): its
-/// bookings carry the buyer's VAT id.
+/// state (an intra-community supply or a service taxed there), or grant a
+/// discount on such a sale: its bookings carry the buyer's VAT id.
 fn to_eu_business(lines: &[Journal]) -> bool {
     lines.iter().any(|l| {
-        l.account == "revenue" && (l.detail.starts_with("K:") || (l.detail.starts_with("AE:") && l.detail.ends_with(":EU")))
+        matches!(l.account.as_str(), "revenue" | "discounts_granted")
+            && (l.detail.starts_with("K:") || (l.detail.starts_with("AE:") && l.detail.ends_with(":EU")))
     })
 }
 

@@ -101,7 +101,8 @@ pub fn vat_return(conn: &Connection, tenant: &Tenant, period: &Period) -> Result
 /// The EC sales list of `period` in the tenant's books: the sales to
 /// businesses in other member states per buyer VAT id (as the invoice
 /// names it) and kind, less the discounts granted on them in the period
-/// (under the customer's VAT id).
+/// (under the VAT id of the invoice discounted; an undone discount, whose
+/// entry names no invoice, under the customer's).
 ///
 /// Fails only on a storage error.
 pub fn ec_sales_list(conn: &Connection, tenant: &Tenant, period: &Period) -> Result<EcSales> {
@@ -111,7 +112,13 @@ pub fn ec_sales_list(conn: &Connection, tenant: &Tenant, period: &Period) -> Res
          WHERE j.company_id = ?1 AND j.environment = ?2 AND j.posted_on BETWEEN ?3 AND ?4
              AND j.account = 'revenue'
          UNION ALL
-         SELECT j.detail, j.debit, j.credit, coalesce(c.vat_id, ''), j.posted_on, j.seq FROM journal j
+         SELECT j.detail, j.debit, j.credit,
+                coalesce((SELECT i.buyer_vat_id FROM bank_settlements s
+                          JOIN invoices i ON i.id = s.target_id AND i.company_id = s.company_id AND i.environment = s.environment
+                          WHERE s.id = j.entry AND s.company_id = j.company_id AND s.environment = j.environment
+                              AND s.target_kind = 'invoice'), c.vat_id, ''),
+                j.posted_on, j.seq
+         FROM journal j
          JOIN journal r ON r.entry = j.entry AND r.company_id = j.company_id AND r.environment = j.environment
              AND r.account = 'receivables'
          JOIN customers c ON c.id = r.detail AND c.company_id = j.company_id AND c.environment = j.environment
