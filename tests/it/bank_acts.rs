@@ -362,3 +362,32 @@ fn a_discount_takes_its_vat_back_in_the_vat_return_the_ec_sales_list_and_the_dat
     let vat = w.data.ok(&["vat", "return", "--company", &w.company, "--period", "2026-11"]);
     assert_eq!(vat["kz"]["66"], json!("38.00"), "{vat:#}");
 }
+
+#[test]
+fn a_returned_debit_takes_back_the_discount_its_collection_was_granted() {
+    let w = World::new();
+    let issued = books(&w, "2026-11-02", &[10_000]);
+    let (number, gross) = issued[0].clone();
+    let dir = tempfile::tempdir().unwrap();
+    // Collected less 2 %, the rest granted as a discount.
+    let mut collected = tx(gross - 238, &number);
+    collected.end_to_end_id = Some("E2E-SKONTO".into());
+    import_day(&w, &dir, "D-1", "2026-11-05", &[entry("C-1", "2026-11-05", false, collected.clone())]);
+    let confirmed = confirm_discount(&w, &number);
+    assert_eq!(confirmed["line"]["state"], json!("settled"), "{confirmed:#}");
+    assert_eq!(outstanding(&w, &number), 0);
+    let vat = w.data.ok(&["vat", "return", "--company", &w.company, "--period", "2026-11"]);
+    assert_eq!((vat["kz"]["81"].clone(), vat["bookedTax"]["81"].clone()), (json!("98"), json!("18.62")), "{vat:#}");
+    // The debit comes back: the whole invoice is owed again, its VAT whole.
+    let mut returned = collected;
+    returned.amount = -returned.amount;
+    returned.return_reason = Some("AC04".into());
+    let r = import_day(&w, &dir, "D-2", "2026-11-06", &[entry("R-1", "2026-11-06", true, returned)]);
+    assert_eq!(r["settled"], json!(1), "{r}");
+    assert_eq!(outstanding(&w, &number), gross, "the discount went back with the payment");
+    let vat = w.data.ok(&["vat", "return", "--company", &w.company, "--period", "2026-11"]);
+    assert_eq!((vat["kz"]["81"].clone(), vat["bookedTax"]["81"].clone()), (json!("100"), json!("19.00")), "{vat:#}");
+    let tb = w.data.ok(&["books", "trial-balance", "--company", &w.company]);
+    let granted = tb["accounts"].as_array().unwrap().iter().find(|a| a["account"] == json!("discounts_granted")).cloned().unwrap();
+    assert_eq!(granted["debit"], granted["credit"], "{granted:#}");
+}

@@ -208,8 +208,10 @@ pub fn difference(
 /// A returned direct debit (a reversed debit) takes back what its original
 /// line settled: the settled credit line of the same end-to-end id (else
 /// mandate) whose amount is the return's less the bank's charges. Its
-/// payments are reversed by counter-postings, the charges booked to fees.
-/// Returns whether the original was found.
+/// payments are reversed by counter-postings, and so are the differences
+/// booked with them (a discount or fees granted for a payment that did not
+/// come: the document owes its whole amount again); the charges are booked
+/// to fees. Returns whether the original was found.
 ///
 /// Fails only as the settlement act or storage fails.
 pub fn take_back(tx: &Tx, tenant: &Tenant, actor: &Actor, line: &Stored, on: Date) -> Result<bool> {
@@ -233,10 +235,19 @@ pub fn take_back(tx: &Tx, tenant: &Tenant, actor: &Actor, line: &Stored, on: Dat
         return Ok(false);
     };
     for s in lines::settlements(tx, tenant, &original)? {
-        if s.undone_at.is_some() || s.kind != SettlementKind::Payment {
+        if s.undone_at.is_some() || s.returned_on.is_some() {
             continue;
         }
-        if s.returned_on.is_some() {
+        if s.kind == SettlementKind::Difference {
+            let (Some(kind), Some(target_id)) = (s.target_kind, &s.target_id) else {
+                continue;
+            };
+            // A difference's ledger entry is its settlement row.
+            settlement::reverse(tx, tenant, actor, kind, target_id, &s.id, s.amount, on, &ids::new_id("bse"))?;
+            lines::mark_undone(tx, tenant, &s.id)?;
+            continue;
+        }
+        if s.kind != SettlementKind::Payment {
             continue;
         }
         let (Some(payment), Some(kind), Some(target_id), Some(number)) = (&s.payment_id, s.target_kind, &s.target_id, &s.number) else {
