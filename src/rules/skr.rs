@@ -255,11 +255,18 @@ pub const TABLE: &[Row] = &[
 pub const BU_NO_AUTOMATIC: &str = "40";
 
 /// The ledger accounts whose detail is a tax key.
+pub const KEYED: [&str; 6] = [
+    "revenue",
+    "output_tax",
+    "input_tax",
+    "expenses",
+    "discounts_granted",
+    "discounts_received",
+];
+
+/// Whether `ledger`'s detail is a tax key.
 pub fn keyed(ledger: &str) -> bool {
-    matches!(
-        ledger,
-        "revenue" | "output_tax" | "input_tax" | "expenses" | "discounts_granted" | "discounts_received"
-    )
+    KEYED.contains(&ledger)
 }
 
 /// The row where a line of `ledger` with tax key `key` lands (the detail

@@ -49,7 +49,7 @@ fn issue(w: &World, draft: &str, on: &str) -> String {
 }
 
 /// Records a bill of `supplier` dated and due `date`; `rest` adds options.
-fn bill(w: &World, supplier: &str, number: &str, date: &str, net: &str, tax: &str, rest: &[&str]) -> String {
+pub(crate) fn bill(w: &World, supplier: &str, number: &str, date: &str, net: &str, tax: &str, rest: &[&str]) -> String {
     let mut args = vec![
         "purchase", "record", "--company", &w.company, "--supplier", supplier, "--document-number", number,
         "--date", date, "--due", date, "--currency", "EUR", "--net", net, "--tax", tax,

@@ -6,6 +6,7 @@
 
 use serde_json::{json, Value};
 
+use crate::adviser::bill;
 use crate::bank::{bank_total, batch_and_its_notification, import, lines, write};
 use crate::support::statements::{camt053, Entry, Tx};
 use crate::support::World;
@@ -237,16 +238,6 @@ fn an_overpayment_by_creditor_reference_leaves_the_rest_to_book() {
     assert_eq!(line["state"], json!("unmatched"), "{line}");
     w.data.ok(&["bank", "book", line["id"].as_str().unwrap(), "--account", "credit"]);
     assert_eq!(lines(&w.data, &w.company, None)[0]["state"], json!("settled"));
-}
-
-/// Records a bill of `supplier` dated `date` (EUR); `rest` adds options.
-fn bill(w: &World, supplier: &str, number: &str, date: &str, net: &str, tax: &str, rest: &[&str]) {
-    let mut args = vec![
-        "purchase", "record", "--company", &w.company, "--supplier", supplier, "--document-number", number,
-        "--date", date, "--due", "2026-12-31", "--currency", "EUR", "--net", net, "--tax", tax,
-    ];
-    args.extend(rest);
-    w.data.ok(&args);
 }
 
 /// Confirms the one suggestion of the line paid with `remittance`, the rest

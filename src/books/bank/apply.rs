@@ -238,23 +238,19 @@ pub fn take_back(tx: &Tx, tenant: &Tenant, actor: &Actor, line: &Stored, on: Dat
         if s.undone_at.is_some() || s.returned_on.is_some() {
             continue;
         }
-        if s.kind == SettlementKind::Difference {
-            let (Some(kind), Some(target_id)) = (s.target_kind, &s.target_id) else {
+        match s.kind {
+            SettlementKind::Difference => {
+                reverse(tx, tenant, actor, &s, on)?;
+                lines::mark_undone(tx, tenant, &s.id)?;
                 continue;
-            };
-            // A difference's ledger entry is its settlement row.
-            settlement::reverse(tx, tenant, actor, kind, target_id, &s.id, s.amount, on, &ids::new_id("bse"))?;
-            lines::mark_undone(tx, tenant, &s.id)?;
-            continue;
-        }
-        if s.kind != SettlementKind::Payment {
-            continue;
+            }
+            SettlementKind::Payment => {}
+            SettlementKind::Booking | SettlementKind::Return => continue,
         }
         let (Some(payment), Some(kind), Some(target_id), Some(number)) = (&s.payment_id, s.target_kind, &s.target_id, &s.number) else {
             continue;
         };
-        let id = ids::new_id("bse");
-        settlement::reverse(tx, tenant, actor, kind, target_id, payment, s.amount, on, &id)?;
+        let id = reverse(tx, tenant, actor, &s, on)?;
         let target = Target { target_kind: kind, target_id: target_id.clone(), number: number.clone(), amount: s.amount };
         lines::record_settlement(
             tx,
@@ -276,6 +272,23 @@ pub fn take_back(tx: &Tx, tenant: &Tenant, actor: &Actor, line: &Stored, on: Dat
     }
     lines::set_state(tx, tenant, &line.id, State::Settled, &[], None)?;
     Ok(true)
+}
+
+/// Reverses what a payment or difference `s` of a line settled, by the
+/// settlement act's counter-posting dated `on`; returns the counter-
+/// posting's entry id.
+///
+/// Fails with `Internal` for a settlement without its document, else as
+/// the settlement act refuses.
+fn reverse(tx: &Tx, tenant: &Tenant, actor: &Actor, s: &lines::Settlement, on: Date) -> Result<String> {
+    let (Some(kind), Some(target)) = (s.target_kind, s.target_id.as_deref()) else {
+        return Err(Error::internal("a settlement without its document"));
+    };
+    // A payment's ledger entry is the payment; a difference's is the settlement row.
+    let original = s.payment_id.as_deref().unwrap_or(&s.id);
+    let id = ids::new_id("bse");
+    settlement::reverse(tx, tenant, actor, kind, target, original, s.amount, on, &id)?;
+    Ok(id)
 }
 
 /// Undoes everything the line did by counter-postings (payments reversed,
@@ -308,12 +321,7 @@ pub fn undo(tx: &Tx, tenant: &Tenant, actor: &Actor, line: &Stored, on: Date) ->
     for s in &done {
         match s.kind {
             SettlementKind::Payment | SettlementKind::Difference => {
-                let (Some(kind), Some(target)) = (s.target_kind, s.target_id.as_deref()) else {
-                    return Err(Error::internal("a settlement without its document"));
-                };
-                // A payment's ledger entry is the payment; a difference's is the settlement row.
-                let original = s.payment_id.as_deref().unwrap_or(&s.id);
-                settlement::reverse(tx, tenant, actor, kind, target, original, s.amount, on, &ids::new_id("bse"))?;
+                reverse(tx, tenant, actor, s, on)?;
             }
             SettlementKind::Booking => {
                 let account = s.account.as_deref().and_then(Account::parse).ok_or_else(|| Error::internal("a booking without account"))?;

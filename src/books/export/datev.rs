@@ -20,6 +20,7 @@ use crate::books::export::bookings::{self, Line};
 use crate::books::export::numbers::Book;
 use crate::books::export::settings::{self, Settings};
 use crate::books::ledger;
+use crate::books::vat::ec_sales::Kind;
 use crate::documents::archive;
 use crate::documents::datev::{self, Batch, Booking, Client, Partner, BATCH_LIMIT};
 use crate::error::{Error, Result, Violations};
@@ -265,13 +266,12 @@ pub fn document(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Docum
 }
 
 /// Whether the lines of an entry sell to a business in another member
-/// state (an intra-community supply or a service taxed there), or grant a
-/// discount on such a sale: its bookings carry the buyer's VAT id.
+/// state (a sale the EC sales list counts), or grant a discount on such a
+/// sale: its bookings carry the buyer's VAT id.
 fn to_eu_business(lines: &[Journal]) -> bool {
-    lines.iter().any(|l| {
-        matches!(l.account.as_str(), "revenue" | "discounts_granted")
-            && (l.detail.starts_with("K:") || (l.detail.starts_with("AE:") && l.detail.ends_with(":EU")))
-    })
+    lines
+        .iter()
+        .any(|l| matches!(l.account.as_str(), "revenue" | "discounts_granted") && Kind::of_key(&l.detail).is_some())
 }
 
 /// The header's client: the settings, the moment, who exported.

@@ -13,6 +13,7 @@ use crate::books::vat::ec_sales::{self, Kind, Supply};
 use crate::books::vat::figures::{self, Behind, Figures, Posting};
 use crate::books::vat::period::Period;
 use crate::error::Result;
+use crate::rules::skr;
 use crate::store::row::Row;
 use crate::store::tenant::Tenant;
 
@@ -53,12 +54,13 @@ pub struct EcSales {
 /// The tenant's journal lines with a tax key's meaning (revenue, the taxes,
 /// expenses) posted in `from..=to`, in order.
 fn keyed_lines(conn: &Connection, tenant: &Tenant, from: Date, to: Date) -> Result<Vec<Posting>> {
-    let mut stmt = conn.prepare_cached(
+    let accounts = skr::KEYED.map(|a| format!("'{a}'")).join(", ");
+    let mut stmt = conn.prepare_cached(&format!(
         "SELECT entry, posted_on, account, detail, debit, credit FROM journal
          WHERE company_id = ?1 AND environment = ?2 AND posted_on BETWEEN ?3 AND ?4
-             AND account IN ('revenue', 'output_tax', 'input_tax', 'expenses', 'discounts_granted', 'discounts_received')
-         ORDER BY posted_on, seq",
-    )?;
+             AND account IN ({accounts})
+         ORDER BY posted_on, seq"
+    ))?;
     let rows = stmt.query_map(params![tenant.company_id, tenant.environment, from, to], |row| {
         let r = Row::new(row, "journal");
         Ok(Posting {
