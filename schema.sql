@@ -803,7 +803,8 @@ CREATE TABLE bank_entries (
     environment      TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
     statement_id     TEXT NOT NULL REFERENCES bank_statements (id),
     bank_account_id  TEXT NOT NULL,
-    -- the bank's reference ('ref:…') or a digest of the entry ('sum:…')
+    -- what the entry says: its days, its signed amount and a digest of its
+    -- reference and lines ('… sum:…'); see books::bank::keys
     entry_key        TEXT NOT NULL,
     amount           INTEGER NOT NULL,
     currency         TEXT NOT NULL CHECK (currency GLOB '[A-Z][A-Z][A-Z]'),
@@ -817,9 +818,19 @@ CREATE TABLE bank_entries (
     batch            INTEGER NOT NULL CHECK (batch IN (0, 1)),
     -- the camt.054 that detailed this entry's transactions, if one did
     detailed_by      TEXT REFERENCES bank_statements (id),
+    -- its day, its signed amount and the bank's reference ('… ref:…'), for
+    -- a reference with a digit; looked up for a reference that tells
+    -- entries apart in its file
+    reference_key    TEXT,
+    -- the keys without their days ('ref:…' or 'sum:…'): by it and the
+    -- amount a booked entry finds the preliminary one it confirms
+    identity         TEXT NOT NULL DEFAULT '',
     UNIQUE (id, company_id, environment)
 ) STRICT;
 CREATE UNIQUE INDEX bank_entries_key ON bank_entries (company_id, environment, bank_account_id, entry_key, booked);
+CREATE INDEX bank_entries_reference ON bank_entries (company_id, environment, bank_account_id, reference_key)
+    WHERE reference_key IS NOT NULL;
+CREATE INDEX bank_entries_identity ON bank_entries (company_id, environment, bank_account_id, identity, amount);
 
 CREATE TABLE bank_lines (
     seq                  INTEGER PRIMARY KEY,
@@ -850,6 +861,8 @@ CREATE TABLE bank_lines (
     suggestions          TEXT NOT NULL DEFAULT '[]',
     ignored_reason       TEXT,
     imported_at          TEXT NOT NULL,
+    -- what the reader changed to read the line, as a JSON array of sentences
+    notes                TEXT NOT NULL DEFAULT '[]',
     FOREIGN KEY (entry_id, company_id, environment) REFERENCES bank_entries (id, company_id, environment),
     FOREIGN KEY (bank_account_id, company_id, environment) REFERENCES bank_accounts (id, company_id, environment),
     UNIQUE (id, company_id, environment)

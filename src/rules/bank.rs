@@ -254,33 +254,38 @@ pub enum AccountId {
 }
 
 impl AccountId {
-    /// Reads an account as a statement writes it: an IBAN (possibly
-    /// followed by its currency, as some MT940 `:25:` fields are), a bank
-    /// code and number separated by `/`, or anything else (trimmed).
+    /// Reads an account as a statement writes it: an IBAN, or a bank code
+    /// and number separated by `/`, either possibly followed by its currency
+    /// (`DE…EUR`, `20752041/0291593375EUR`, `20752041/0291593375 EUR`, as
+    /// some MT940 `:25:` fields are), or anything else (trimmed).
     pub fn read(text: &str) -> AccountId {
         let text = text.trim();
-        if let Ok(iban) = Iban::parse("account", text) {
-            return AccountId::Iban(iban);
+        if let Some(id) = AccountId::known(text) {
+            return id;
         }
         if text.len() > 3 {
             let (head, tail) = text.split_at(text.len() - 3);
             if tail.bytes().all(|b| b.is_ascii_uppercase()) {
-                if let Ok(iban) = Iban::parse("account", head.trim_end_matches('/')) {
-                    return AccountId::Iban(iban);
+                if let Some(id) = AccountId::known(head.trim_end().trim_end_matches('/')) {
+                    return id;
                 }
             }
         }
-        if let Some((code, number)) = text.split_once('/') {
-            let number = number.trim();
-            let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-            if digits(code.trim()) && digits(number) {
-                return AccountId::National {
-                    bank_code: code.trim().to_string(),
-                    number: number.to_string(),
-                };
-            }
-        }
         AccountId::Other(text.to_string())
+    }
+
+    /// An IBAN, or a bank code and number of digits separated by `/`.
+    fn known(text: &str) -> Option<AccountId> {
+        if let Ok(iban) = Iban::parse("account", text) {
+            return Some(AccountId::Iban(iban));
+        }
+        let (code, number) = text.split_once('/')?;
+        let number = number.trim();
+        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+        (digits(code.trim()) && digits(number)).then(|| AccountId::National {
+            bank_code: code.trim().to_string(),
+            number: number.to_string(),
+        })
     }
 
     /// Whether both name the same account: equal IBANs, or a German IBAN and
@@ -439,6 +444,9 @@ mod tests {
         assert!(AccountId::read("20752041/291593375").same_account(&iban));
         assert!(!AccountId::read("20752041/291593376").same_account(&iban));
         assert_eq!(AccountId::read("DE95207520410291593375EUR"), iban);
+        assert_eq!(AccountId::read("20752041/0291593375EUR"), national);
+        assert_eq!(AccountId::read("20752041/0291593375 EUR"), national);
+        assert_eq!(AccountId::read("DE95207520410291593375 EUR"), iban);
         assert_eq!(AccountId::read(" CH2801234000123456789 ").shown(), "CH28 0123 4000 1234 5678 9");
         let long = AccountId::read("50880050/0194774600888");
         assert!(long.same_account(&AccountId::read("50880050/194774600888")));

@@ -7,6 +7,7 @@ mod audit;
 mod bank;
 mod bank_acts;
 mod bank_generated;
+mod bank_written;
 mod books;
 mod codemap;
 mod console;

@@ -21,7 +21,7 @@ use crate::books::audit::{self, Act, Actor};
 use crate::books::bank::accounts::{self, BankAccount};
 use crate::books::bank::apply;
 use crate::books::bank::items;
-use crate::books::bank::keys::{entry_keys, gap};
+use crate::books::bank::keys::{entry_keys, gap, Placeholders};
 use crate::books::bank::lines::{self, State, Suggestion, Target};
 use crate::books::bank::matching::{Ladder, LineFacts, Outcome, Proposal, Reason};
 use crate::books::company;
@@ -168,10 +168,12 @@ pub fn file(tx: &Tx, tenant: &Tenant, actor: &Actor, name: &str, bytes: Cow<'_, 
     // The lines are stored as they are read, unmatched; each statement read
     // is dropped once stored, before the open items are read for the ladder.
     // Thousands of rows: their ids are handed out in order (`ids::in_order`).
+    let placeholders = Placeholders::of(&read.statements);
     ids::in_order(|| {
         let mut fresh: Vec<i64> = Vec::new();
         for (statement, account) in read.statements.into_iter().zip(&owners) {
-            store_statement(tx, tenant, &file_id, statement, account, &now, &mut report, &mut fresh)?;
+            let at = Where { file_id: &file_id, account, placeholders: &placeholders, now: &now };
+            store_statement(tx, tenant, &at, statement, &mut report, &mut fresh)?;
         }
         if !fresh.is_empty() {
             match_lines(tx, tenant, actor, company.today(), &fresh, &file_id, &mut report)?;
@@ -194,19 +196,62 @@ fn fresh_preliminary(tx: &Tx, tenant: &Tenant, file_id: &str) -> Result<usize> {
     Ok(n as usize)
 }
 
+/// Where a statement is stored: its file, its account, the references of
+/// its file that tell no entry apart, and the moment of the import.
+struct Where<'a> {
+    file_id: &'a str,
+    account: &'a BankAccount,
+    placeholders: &'a Placeholders,
+    now: &'a str,
+}
+
+/// The earlier line an entry repeats, as the import's note names it.
+fn repeated(tx: &Tx, tenant: &Tenant, entry_id: &str) -> Result<Option<(String, String, String)>> {
+    Ok(tx
+        .prepare_cached(
+            "SELECT l.id, s.statement_id, f.name FROM bank_lines l
+             JOIN bank_entries e ON e.id = l.entry_id
+             JOIN bank_statements s ON s.id = e.statement_id
+             JOIN bank_files f ON f.id = s.file_id
+             WHERE e.id = ?1 AND l.company_id = ?2 AND l.environment = ?3
+             ORDER BY l.state = 'replaced', l.seq LIMIT 1",
+        )?
+        .query_row(params![entry_id, tenant.company_id, tenant.environment], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })
+        .optional()?)
+}
+
+/// The note for an entry of `statement` not imported because it repeats
+/// `earlier` (its first line, that line's statement and file).
+fn repeat_note(entry: &statements::Entry, statement: &str, earlier: Option<(String, String, String)>) -> String {
+    let day = entry.booked_on.or(entry.value_on).map_or_else(|| "undated".to_string(), |d| format!("of {d}"));
+    let reference = entry.bank_reference.as_deref().map(|r| format!(", reference {r},")).unwrap_or_default();
+    let (what, verb) = match entry.lines.len() {
+        1 => ("The line".to_string(), "repeats"),
+        n => (format!("The {n} lines of the entry"), "repeat"),
+    };
+    let head = format!("{what} {day} over {}{reference} in the statement {statement}", money(entry.amount, &entry.currency));
+    match earlier {
+        Some((line, before, file)) => {
+            format!("{head} {verb} the line {line} of the statement {before} (file {file}); not imported again.")
+        }
+        None => format!("{head} {verb} an entry imported before; not imported again."),
+    }
+}
+
 /// Stores one statement's entries and lines (those not seen before); the
 /// ids of the booked lines to match are added to `fresh`.
-#[allow(clippy::too_many_arguments)]
 fn store_statement(
     tx: &Tx,
     tenant: &Tenant,
-    file_id: &str,
+    at: &Where<'_>,
     statement: Statement,
-    account: &BankAccount,
-    now: &str,
     report: &mut FileReport,
     fresh: &mut Vec<i64>,
 ) -> Result<()> {
+    let Where { file_id, account, placeholders, now } = *at;
+    let mut statement = statement;
     let message = message_name(statement.message);
     let sequence = statement.sequence.clone().unwrap_or_default();
     let known: Option<String> = tx
@@ -279,17 +324,36 @@ fn store_statement(
                AND state = 'preliminary' AND bank_account_id = ?3)",
         )?
         .query_row(params![tenant.company_id, tenant.environment, account.id], |r| r.get(0))?;
-    let keys = entry_keys(&statement);
+    let keys = entry_keys(&statement, placeholders);
+    let statement_notes = std::mem::take(&mut statement.notes);
+    report.notes.extend(statement_notes.into_iter().map(|n| format!("The statement {}: {n}", statement.id)));
     for (entry, key) in statement.entries.into_iter().zip(keys) {
         let booked = entry.booked;
+        // A booked entry repeats a booked one that says the same, or bears
+        // the same telling reference for the same money on the same day; a
+        // preliminary one any entry, and a booked one also by its identity
+        // (a report may date an entry otherwise than the statement that
+        // books it).
+        let reference_key = key.reference_key.as_deref().filter(|_| key.telling);
         let existing: Option<(String, i64)> = tx
             .prepare_cached(
                 "SELECT id, booked FROM bank_entries WHERE company_id = ?1 AND environment = ?2
-                   AND bank_account_id = ?3 AND entry_key = ?4 AND booked >= ?5
-                 ORDER BY booked DESC LIMIT 1",
+                   AND bank_account_id = ?3 AND booked >= ?5
+                   AND (entry_key = ?4 OR reference_key = ?8
+                        OR (?5 = 0 AND booked = 1 AND identity = ?6 AND amount = ?7))
+                 ORDER BY booked DESC, entry_key = ?4 DESC, seq LIMIT 1",
             )?
             .query_row(
-                params![tenant.company_id, tenant.environment, account.id, key, i64::from(booked)],
+                params![
+                    tenant.company_id,
+                    tenant.environment,
+                    account.id,
+                    key.key,
+                    i64::from(booked),
+                    key.identity,
+                    entry.amount,
+                    reference_key
+                ],
                 |r| Ok((r.get(0)?, r.get(1)?)),
             )
             .optional()?;
@@ -299,6 +363,8 @@ fn store_statement(
                     Detailing::Replaced => id,
                     Detailing::Kept => {
                         report.duplicates += entry.lines.len();
+                        let earlier = repeated(tx, tenant, &id)?;
+                        report.notes.push(repeat_note(&entry, &statement.id, earlier));
                         continue;
                     }
                     Detailing::ActedOn => {
@@ -306,7 +372,7 @@ fn store_statement(
                         report.notes.push(format!(
                             "The entry {} of {} was acted on already (settled, in part, or ignored); the {} transactions \
                              the statement {} details it by were not imported (they would offer that money again).",
-                            entry.bank_reference.as_deref().unwrap_or(&key),
+                            entry.bank_reference.as_deref().unwrap_or(&key.key),
                             account.shown(),
                             entry.lines.len(),
                             statement.id
@@ -315,27 +381,32 @@ fn store_statement(
                     }
                 }
             }
-            Some(_) => {
+            Some((id, _)) => {
                 report.duplicates += entry.lines.len();
+                let earlier = repeated(tx, tenant, &id)?;
+                report.notes.push(repeat_note(&entry, &statement.id, earlier));
                 continue;
             }
             None => {
                 if booked && preliminary {
-                    // The booked entry confirms a preliminary one: that one goes.
+                    // The booked entry confirms a preliminary one (the
+                    // oldest of the same money and identity): that one goes.
                     tx.prepare_cached(
                         "UPDATE bank_lines SET state = 'replaced' WHERE company_id = ?1 AND environment = ?2
-                           AND state = 'preliminary' AND entry_id IN (SELECT id FROM bank_entries
-                             WHERE company_id = ?1 AND environment = ?2 AND bank_account_id = ?3
-                               AND entry_key = ?4 AND booked = 0)",
+                           AND state = 'preliminary' AND entry_id = (SELECT e.id FROM bank_entries e
+                             WHERE e.company_id = ?1 AND e.environment = ?2 AND e.bank_account_id = ?3
+                               AND e.identity = ?4 AND e.amount = ?5 AND e.booked = 0
+                               AND EXISTS (SELECT 1 FROM bank_lines p WHERE p.entry_id = e.id AND p.state = 'preliminary')
+                             ORDER BY e.seq LIMIT 1)",
                     )?
-                    .execute(params![tenant.company_id, tenant.environment, account.id, key])?;
+                    .execute(params![tenant.company_id, tenant.environment, account.id, key.identity, entry.amount])?;
                 }
                 let id = ids::new_id("ben");
                 tx.prepare_cached(
                     "INSERT INTO bank_entries (id, company_id, environment, statement_id, bank_account_id, entry_key,
-                         amount, currency, booked, booked_on, value_on, bank_reference, reversal, booking_text,
-                         transaction_code, batch)
-                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                         reference_key, identity, amount, currency, booked, booked_on, value_on, bank_reference,
+                         reversal, booking_text, transaction_code, batch)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
                 )?
                 .execute(params![
                     id,
@@ -343,7 +414,9 @@ fn store_statement(
                     tenant.environment,
                     statement_row,
                     account.id,
-                    key,
+                    key.key,
+                    key.reference_key,
+                    key.identity,
                     entry.amount,
                     entry.currency,
                     i64::from(booked),
@@ -358,6 +431,7 @@ fn store_statement(
                 id
             }
         };
+        let notes = serde_json::Value::from(entry.notes.clone()).to_string();
         for line in &entry.lines {
             let state = if booked { State::Unmatched } else { State::Preliminary };
             let row = lines::insert(
@@ -371,6 +445,7 @@ fn store_statement(
                 entry.value_on,
                 state,
                 entry.reversal,
+                &notes,
                 now,
             )?;
             report.new += 1;
@@ -379,6 +454,14 @@ fn store_statement(
             } else {
                 preliminary = true;
             }
+        }
+        for note in &entry.notes {
+            let reference = entry.bank_reference.as_deref().map(|r| format!(" (reference {r})")).unwrap_or_default();
+            report.notes.push(format!(
+                "The entry over {}{reference} in the statement {}: {note}",
+                money(entry.amount, &entry.currency),
+                statement.id
+            ));
         }
     }
     Ok(())

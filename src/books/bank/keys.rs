@@ -1,51 +1,111 @@
-//! How an import tells what it has seen before: the key of an entry (the
-//! bank's reference, else a digest of what makes the entry itself), and the
-//! balance chain of an account (each statement's opening balance is the
-//! closing balance of the one before). Pure functions over the read
-//! statements; the import stores the keys and compares.
+//! How an import tells what it has seen before: the keys of an entry (what
+//! makes it the same money), and the balance chain of an account (each
+//! statement's opening balance is the closing balance of the one before).
+//! Pure functions over the read statements; the import stores the keys and
+//! compares.
+//!
+//! An entry is the same entry only if it is the same money: the same
+//! account (the stored keys' own column), day and signed amount, and either
+//! the same bank reference, where the bank gives one that tells entries
+//! apart, or the same reference, counterparty, end-to-end id and remittance.
+//! A reference alone is not enough: banks reuse references freely (an MT940
+//! `:61:` reference after `//` that is the same short text on many lines,
+//! `NONREF`), and a credit whose reference equals an earlier debit's is
+//! other money. Whether a reference tells entries apart is a fact of the
+//! file it comes in (it stands on one entry only), so both keys are kept
+//! for every entry and the reference key is only looked up for an entry
+//! whose reference tells.
+
+use std::collections::{HashMap, HashSet};
 
 use sha2::{Digest, Sha256};
 
-use crate::documents::statements::{Entry, Statement};
+use crate::documents::statements::{Entry, Message, Statement};
 
-/// The keys of a statement's entries, in order. An entry the bank gives a
-/// reference is keyed `ref:` + that reference; another is keyed `sum:` + the
-/// SHA-256 of its account, booking date, value date, signed amount,
-/// counterparty IBAN, end-to-end id and remittance (white space and case
-/// aside), with a count for the second and later entries of one statement
-/// that agree in all of these (two equal fees on one day are two entries).
-pub fn entry_keys(statement: &Statement) -> Vec<String> {
-    let account = statement.account.shown();
-    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+/// The keys of an entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntryKey {
+    /// What the entry says: its day (booked, else value date), value date,
+    /// signed amount and `sum:` with the digest of its reference and each
+    /// line's counterparty IBAN, end-to-end id and remittance; a count
+    /// follows for repeats within one statement (two equal fees on one day
+    /// are two entries). Unique per account among booked entries.
+    pub key: String,
+    /// The day, the signed amount and `ref:` with the bank's reference, for
+    /// a reference with a digit in it (a short text such as `UEBERWEISUNG`
+    /// is none).
+    pub reference_key: Option<String>,
+    /// Whether the reference tells this entry apart in its file (see
+    /// `Placeholders`): only then is `reference_key` looked up.
+    pub telling: bool,
+    /// The keys without their days: `ref:` and the reference, else `sum:`
+    /// and the digest. By it and the amount a booked entry finds the
+    /// preliminary one it confirms (a camt.052 may date it otherwise).
+    pub identity: String,
+}
+
+/// The bank references of a file that tell no entry apart: those that stand
+/// on more than one entry of the same kind of message in the file (the
+/// readers already drop the words for none, such as `NONREF`).
+#[derive(Debug, Default)]
+pub struct Placeholders(HashSet<(Message, String)>);
+
+impl Placeholders {
+    /// The placeholders among the references of `statements` (one file's).
+    pub fn of(statements: &[Statement]) -> Placeholders {
+        let mut counts: HashMap<(Message, &str), usize> = HashMap::new();
+        for s in statements {
+            for e in &s.entries {
+                if let Some(r) = &e.bank_reference {
+                    *counts.entry((s.message, r.as_str())).or_insert(0) += 1;
+                }
+            }
+        }
+        Placeholders(counts.into_iter().filter(|(_, n)| *n > 1).map(|((m, r), _)| (m, r.to_string())).collect())
+    }
+
+    fn holds(&self, message: Message, reference: &str) -> bool {
+        self.0.contains(&(message, reference.to_string()))
+    }
+}
+
+/// A reference with a digit: a short text (`UEBERWEISUNG`) keys nothing.
+fn keyed_reference(entry: &Entry) -> Option<&str> {
+    entry.bank_reference.as_deref().filter(|r| r.bytes().any(|b| b.is_ascii_digit()))
+}
+
+/// The keys of a statement's entries, in order (see `EntryKey`).
+pub fn entry_keys(statement: &Statement, placeholders: &Placeholders) -> Vec<EntryKey> {
+    let mut seen: HashMap<String, usize> = HashMap::new();
     statement
         .entries
         .iter()
         .map(|entry| {
-            let base = match &entry.bank_reference {
-                Some(reference) => format!("ref:{reference}"),
-                None => format!("sum:{}", digest(&account, entry)),
-            };
+            let shown = |d: Option<jiff::civil::Date>| d.map_or_else(|| "-".to_string(), |d| d.to_string());
+            let day = shown(entry.booked_on.or(entry.value_on));
+            let sum = format!("sum:{}", digest(entry));
+            let base = format!("{day} {} {} {sum}", shown(entry.value_on), entry.amount);
             let n = seen.entry(base.clone()).or_insert(0);
             *n += 1;
-            if *n == 1 {
-                base
-            } else {
-                format!("{base}#{n}")
+            let key = if *n == 1 { base } else { format!("{base}#{n}") };
+            let reference = keyed_reference(entry);
+            EntryKey {
+                key,
+                reference_key: reference.map(|r| format!("{day} {} ref:{r}", entry.amount)),
+                telling: reference.is_some_and(|r| !placeholders.holds(statement.message, r)),
+                identity: reference.map_or(sum, |r| format!("ref:{r}")),
             }
         })
         .collect()
 }
 
-fn digest(account: &str, entry: &Entry) -> String {
+fn digest(entry: &Entry) -> String {
     let mut h = Sha256::new();
     let mut part = |text: &str| {
         h.update(text.as_bytes());
         h.update([0u8]);
     };
-    part(account);
-    part(&entry.booked_on.map(|d| d.to_string()).unwrap_or_default());
-    part(&entry.value_on.map(|d| d.to_string()).unwrap_or_default());
-    part(&entry.amount.to_string());
+    part(entry.bank_reference.as_deref().unwrap_or(""));
     for line in &entry.lines {
         part(line.counterparty.iban.as_ref().map_or("", |i| i.as_str()));
         part(line.end_to_end_id.as_deref().unwrap_or(""));
@@ -90,25 +150,70 @@ mod tests {
         read(name, &std::fs::read(path).unwrap()).unwrap().statements
     }
 
+    fn keys(statement: &Statement, all: &[Statement]) -> Vec<EntryKey> {
+        entry_keys(statement, &Placeholders::of(all))
+    }
+
     #[test]
     fn every_entry_of_the_samples_has_its_own_key() {
         for name in ["sepa_mt9401.sta", "synthetic-dk-camt053.v8.xml", "buxtehude.sta"] {
             let statements = sample(name);
-            let mut keys: Vec<(String, String)> = statements
+            let mut all: Vec<(String, String)> = statements
                 .iter()
-                .flat_map(|s| entry_keys(s).into_iter().map(|k| (s.account.shown(), k)))
+                .flat_map(|s| keys(s, &statements).into_iter().map(|k| (s.account.shown(), k.key)))
                 .collect();
-            let all = keys.len();
-            keys.sort();
-            keys.dedup();
-            assert_eq!(keys.len(), all, "{name}");
+            let count = all.len();
+            all.sort();
+            all.dedup();
+            assert_eq!(all.len(), count, "{name}");
         }
-        let keys = entry_keys(&sample("synthetic-dk-camt053.v8.xml")[0]);
-        assert_eq!(keys[0], "ref:2026111800217000001");
-        let keys = entry_keys(&sample("buxtehude.sta")[0]);
-        assert!(keys.iter().all(|k| k.starts_with("sum:")));
+        let dk = sample("synthetic-dk-camt053.v8.xml");
+        let first = &keys(&dk[0], &dk)[0];
+        assert_eq!(first.reference_key.as_deref(), Some("2026-11-18 119000 ref:2026111800217000001"));
+        assert!(first.telling);
+        assert_eq!(first.identity, "ref:2026111800217000001");
+        let bux = sample("buxtehude.sta");
+        assert!(keys(&bux[0], &bux).iter().all(|k| k.key.contains(" sum:") && !k.telling));
         // The same statement read twice gives the same keys.
-        assert_eq!(keys, entry_keys(&sample("buxtehude.sta")[0]));
+        assert_eq!(keys(&bux[0], &bux), keys(&sample("buxtehude.sta")[0], &bux));
+    }
+
+    #[test]
+    fn a_reference_does_not_make_other_money_the_same_entry() {
+        let mut statements = sample("synthetic-dk-camt053.v8.xml");
+        let s = &mut statements[0];
+        let first = s.entries[0].clone();
+        let alone = |e: Entry| {
+            let st = Statement { entries: vec![e], ..s.clone() };
+            keys(&st, std::slice::from_ref(&st)).remove(0)
+        };
+        let original = alone(first.clone());
+        // Another amount, another sign, another day under the same reference.
+        let mut other = first.clone();
+        other.amount = -first.amount;
+        let mut later = first.clone();
+        later.booked_on = first.booked_on.map(|d| d.tomorrow().unwrap());
+        for changed in [other, later] {
+            let k = alone(changed);
+            assert_ne!(k.key, original.key);
+            assert_ne!(k.reference_key, original.reference_key);
+        }
+        // A reference on two entries of one file tells neither apart.
+        s.entries[1].bank_reference = first.bank_reference.clone();
+        let k = entry_keys(&statements[0], &Placeholders::of(&statements));
+        assert!(!k[0].telling && !k[1].telling, "{k:?}");
+        assert!(k[2].telling);
+        assert_ne!(k[0].key, k[1].key);
+    }
+
+    #[test]
+    fn a_reference_without_a_digit_keys_nothing() {
+        let mut statements = sample("synthetic-dk-camt053.v8.xml");
+        statements[0].entries[0].bank_reference = Some("UEBERWEISUNG".into());
+        let k = entry_keys(&statements[0], &Placeholders::of(&statements));
+        assert_eq!((k[0].reference_key.clone(), k[0].telling), (None, false));
+        assert!(k[0].identity.starts_with("sum:"));
+        assert!(k[1].identity.starts_with("ref:"));
     }
 
     #[test]
@@ -116,8 +221,8 @@ mod tests {
         let mut statement = sample("buxtehude.sta").remove(0);
         let first = statement.entries[0].clone();
         statement.entries.push(first);
-        let keys = entry_keys(&statement);
-        assert_eq!(keys[3], format!("{}#2", keys[0]));
+        let k = keys(&statement, std::slice::from_ref(&statement));
+        assert_eq!(k[3].key, format!("{}#2", k[0].key));
     }
 
     #[test]

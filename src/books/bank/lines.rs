@@ -146,6 +146,10 @@ pub struct LineView {
     pub reversal: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ignored_reason: Option<String>,
+    /// What the reader changed to read the line (a day its month does not
+    /// have, an amount with more decimals than its currency).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     pub suggestions: Vec<SuggestionView>,
     pub settlements: Vec<SettlementView>,
 }
@@ -176,6 +180,7 @@ pub struct Stored {
     pub reversal: bool,
     pub ignored_reason: Option<String>,
     pub suggestions: Vec<Suggestion>,
+    pub notes: Vec<String>,
 }
 
 impl Stored {
@@ -187,11 +192,12 @@ impl Stored {
 
 const COLUMNS: &str = "id, state, amount, currency, booked_on, value_on, bank_account_id, counterparty_name,
     counterparty_iban, remittance, end_to_end_id, mandate_id, creditor_reference, bank_reference, return_reason,
-    charges, reversal, ignored_reason, suggestions";
+    charges, reversal, ignored_reason, suggestions, notes";
 
 fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Stored> {
     let r = Row::new(row, "bank_lines");
     let suggestions: String = r.get(18)?;
+    let notes: String = r.get(19)?;
     Ok(Stored {
         id: r.get(0)?,
         state: r.get(1)?,
@@ -212,6 +218,7 @@ fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Stored> {
         reversal: r.get::<i64>(16)? == 1,
         ignored_reason: r.get(17)?,
         suggestions: serde_json::from_str(&suggestions).unwrap_or_default(),
+        notes: serde_json::from_str(&notes).unwrap_or_default(),
     })
 }
 
@@ -231,6 +238,7 @@ pub fn insert(
     value_on: Option<Date>,
     state: State,
     reversal: bool,
+    notes: &str,
     imported_at: &str,
 ) -> Result<i64> {
     let id = ids::new_id("bln");
@@ -238,8 +246,9 @@ pub fn insert(
         "INSERT INTO bank_lines (id, company_id, environment, entry_id, bank_account_id, amount, currency, booked_on,
              value_on, state, counterparty_name, counterparty_iban, counterparty_account, counterparty_bic, remittance,
              creditor_reference, end_to_end_id, mandate_id, bank_reference, return_reason, charges, reversal,
-             imported_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)",
+             imported_at, notes)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23,
+             ?24)",
     )?
     .execute(params![
         id,
@@ -265,6 +274,7 @@ pub fn insert(
         line.charges,
         i64::from(reversal),
         imported_at,
+        notes,
     ])?;
     Ok(tx.last_insert_rowid())
 }
@@ -491,6 +501,7 @@ fn view(conn: &Connection, tenant: &Tenant, s: Stored) -> Result<LineView> {
         charges: s.charges,
         reversal: s.reversal,
         ignored_reason: s.ignored_reason,
+        notes: s.notes,
         suggestions,
         settlements,
     })

@@ -17,7 +17,7 @@ use quick_xml::events::{BytesStart, Event};
 use quick_xml::Reader;
 
 use crate::documents::statements::model::{
-    check, date, minor, reference, refusal, tidy, Balance, Entry, Line, Message, Party,
+    check, date, minor_rounded, reference, refusal, tidy, Balance, Entry, Line, Message, Party,
     Statement, MAX_DEPTH, MAX_TEXT,
 };
 use crate::error::Result;
@@ -93,6 +93,7 @@ struct StmtDraft {
     opening: Option<Balance>,
     closing: Option<Balance>,
     entries: Vec<Entry>,
+    notes: Vec<String>,
 }
 
 struct Parse<'n> {
@@ -109,6 +110,8 @@ struct Parse<'n> {
     balance: Option<BalDraft>,
     entry: Option<NtryDraft>,
     tx: Option<Tx>,
+    /// Notes of what was read since the last entry or statement began.
+    notes: Vec<String>,
     done: Vec<Statement>,
     /// The line of the file being read, for the sentences.
     line: usize,
@@ -131,7 +134,10 @@ impl Parse<'_> {
         refusal(self.name, format_args!("cannot be read at line {}: {what}", self.line))
     }
 
-    fn amount(&self) -> Result<(i64, Currency)> {
+    /// The amount of the element just closed; one with more decimals than
+    /// its currency is rounded, with a note for the entry (or statement) it
+    /// belongs to.
+    fn amount(&mut self) -> Result<(i64, Currency)> {
         let code = match (&self.ccy, self.statement.as_ref().and_then(|s| s.currency.clone())) {
             (Some(code), _) => code.clone(),
             (None, Some(account)) => account.as_str().to_string(),
@@ -139,7 +145,8 @@ impl Parse<'_> {
         };
         let currency = Currency::parse("Ccy", &code)
             .map_err(|_| self.refuse(format_args!("{code:?} is no ISO 4217 currency")))?;
-        let value = minor(&self.text, &currency).map_err(|e| self.refuse(e))?;
+        let (value, note) = minor_rounded(&self.text, &currency).map_err(|e| self.refuse(e))?;
+        self.notes.extend(note);
         Ok((value, currency))
     }
 
@@ -178,6 +185,10 @@ impl Parse<'_> {
             self.balance = Some(BalDraft::default());
         } else if self.statement.is_some() && depth == 4 && p[3] == "Ntry" {
             self.entry = Some(NtryDraft::default());
+            let balances = std::mem::take(&mut self.notes);
+            if let Some(statement) = self.statement.as_mut() {
+                statement.notes.extend(balances);
+            }
         } else if self.entry.is_some() && ends(p, &["Ntry", "NtryDtls", "TxDtls"]) {
             self.tx = Some(Tx::default());
         } else if self.entry.is_some() && ends(p, &["Ntry", "NtryDtls", "Btch"]) {
@@ -395,7 +406,10 @@ impl Parse<'_> {
             let Some(id) = draft.id.filter(|id| !id.is_empty()) else {
                 return Err(self.refuse("a statement has no Id"));
             };
+            let mut notes = draft.notes;
+            notes.append(&mut self.notes);
             self.done.push(Statement {
+                notes,
                 message: self.message,
                 version: self.version.clone(),
                 account,
@@ -412,7 +426,7 @@ impl Parse<'_> {
 
     /// The entry with its lines: one per transaction, the amounts adding up
     /// to the entry's (see `split`).
-    fn finish_entry(&self, draft: NtryDraft) -> Result<Entry> {
+    fn finish_entry(&mut self, draft: NtryDraft) -> Result<Entry> {
         let Some((amount, currency)) = draft.amount.clone() else {
             return Err(self.refuse("an entry (Ntry) has no amount"));
         };
@@ -440,6 +454,7 @@ impl Parse<'_> {
             transaction_code,
             batch: draft.batch || several,
             lines,
+            notes: std::mem::take(&mut self.notes),
         })
     }
 }
@@ -518,6 +533,7 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Vec<Statement>> {
         balance: None,
         entry: None,
         tx: None,
+        notes: Vec::new(),
         done: Vec::new(),
         line: 1,
     };

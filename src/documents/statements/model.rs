@@ -28,7 +28,7 @@ pub const MAX_TEXT: usize = 100_000;
 pub const MAX_KEPT: usize = 1_000;
 
 /// Which message a statement came in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Message {
     /// camt.052: an intraday report; nothing in it is booked yet.
@@ -108,6 +108,10 @@ pub struct Entry {
     /// Details several transactions (a batch, "Sammler").
     pub batch: bool,
     pub lines: Vec<Line>,
+    /// What the reader changed to read the entry at all (a 30 February read
+    /// as the month's last day, an amount rounded to the currency), each a
+    /// sentence kept with its lines.
+    pub notes: Vec<String>,
 }
 
 /// One statement (or report, or notification) of one account.
@@ -126,6 +130,9 @@ pub struct Statement {
     pub opening: Option<Balance>,
     pub closing: Option<Balance>,
     pub entries: Vec<Entry>,
+    /// What the reader changed to read a balance (an amount rounded to the
+    /// currency), each a sentence.
+    pub notes: Vec<String>,
 }
 
 impl Statement {
@@ -144,8 +151,26 @@ pub fn refusal(name: &str, what: impl std::fmt::Display) -> Error {
 /// `300,`) into minor units of `currency`.
 ///
 /// Fails with a sentence when it is no unsigned decimal, has more decimals
-/// than the currency's minor unit, or is larger than 10^15 minor units.
+/// than the currency's minor unit (other than trailing zeros), or is larger
+/// than 10^15 minor units.
 pub fn minor(text: &str, currency: &Currency) -> std::result::Result<i64, String> {
+    match minor_rounded(text, currency)? {
+        (value, None) => Ok(value),
+        (_, Some(_)) => Err(format!(
+            "{text:?} has more decimals than {currency} has ({})",
+            currency.exponent()
+        )),
+    }
+}
+
+/// Reads an amount as `minor` does, but one with more decimals than the
+/// currency has is rounded to its minor unit, half away from zero (as
+/// kontor rounds every amount), and comes with a sentence saying so; trailing
+/// zeros are no decimals (a direct bank writes `1234.5600000000000`).
+///
+/// Fails with a sentence when it is no unsigned decimal or is larger than
+/// 10^15 minor units.
+pub fn minor_rounded(text: &str, currency: &Currency) -> std::result::Result<(i64, Option<String>), String> {
     let bad = || format!("{text:?} is not an amount of {currency}");
     let t = text.trim();
     let (int, frac) = match t.split_once(['.', ',']) {
@@ -158,22 +183,26 @@ pub fn minor(text: &str, currency: &Currency) -> std::result::Result<i64, String
     }
     let exponent = usize::from(currency.exponent());
     let frac = frac.trim_end_matches('0');
-    if frac.len() > exponent {
-        return Err(format!(
-            "{text:?} has more decimals than {currency} has ({exponent})"
-        ));
-    }
+    let (kept, dropped) = frac.split_at(frac.len().min(exponent));
+    let up = dropped.as_bytes().first().is_some_and(|d| *d >= b'5');
     let int = int.trim_start_matches('0');
     if int.len() > 15 {
         return Err(bad());
     }
     let whole: i64 = if int.is_empty() { 0 } else { int.parse().map_err(|_| bad())? };
-    let fraction: i64 = format!("{frac:0<exponent$}").parse().unwrap_or(0);
-    whole
+    let fraction: i64 = format!("{kept:0<exponent$}").parse().unwrap_or(0);
+    let value = whole
         .checked_mul(10i64.pow(exponent as u32))
-        .and_then(|w| w.checked_add(fraction))
+        .and_then(|w| w.checked_add(fraction + i64::from(up)))
         .filter(|m| *m <= crate::rules::money::MAX_AMOUNT)
-        .ok_or_else(bad)
+        .ok_or_else(bad)?;
+    let note = (!dropped.is_empty()).then(|| {
+        format!(
+            "The amount {t} has more decimals than {currency} has ({exponent}); it was read as {} {currency}.",
+            crate::rules::locale::number(crate::rules::locale::Lang::En, value, currency.exponent())
+        )
+    });
+    Ok((value, note))
 }
 
 /// Reads a date (`2014-12-31`) or the date of a moment as the bank wrote it
@@ -235,9 +264,24 @@ mod tests {
         assert_eq!(minor("2700.00", &ccy("JPY")), Ok(2700));
         assert_eq!(minor("1.005", &ccy("BHD")), Ok(1005));
         assert!(minor("8.851", &ccy("EUR")).unwrap_err().contains("more decimals"));
+        assert_eq!(minor("1234.5600000000000", &ccy("EUR")), Ok(123456));
         for bad in ["", "-1", "1.2.3", "1e5", "x", ".5", "99999999999999999999"] {
             assert!(minor(bad, &ccy("EUR")).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn more_decimals_than_the_currency_has_are_rounded_with_a_note() {
+        assert_eq!(minor_rounded("8.85", &ccy("EUR")), Ok((885, None)));
+        assert_eq!(minor_rounded("1234.5600000000000", &ccy("EUR")), Ok((123456, None)));
+        let (value, note) = minor_rounded("1234.5650000000001", &ccy("EUR")).unwrap();
+        assert_eq!(value, 123457);
+        assert!(note.unwrap().contains("read as 1,234.57 EUR"));
+        assert_eq!(minor_rounded("0.004", &ccy("EUR")).unwrap().0, 0);
+        assert_eq!(minor_rounded("0.005", &ccy("EUR")).unwrap().0, 1);
+        assert_eq!(minor_rounded("9.999", &ccy("EUR")).unwrap().0, 1000);
+        assert_eq!(minor_rounded("12.5", &ccy("JPY")).unwrap().0, 13);
+        assert!(minor_rounded("1e5", &ccy("EUR")).is_err());
     }
 
     #[test]

@@ -16,7 +16,7 @@
 use jiff::civil::Date;
 
 use crate::documents::statements::model::{
-    check, minor, reference, refusal, tidy, Balance, Entry, Line, Message, Party, Statement,
+    check, minor_rounded, reference, refusal, tidy, Balance, Entry, Line, Message, Party, Statement,
     MAX_TEXT,
 };
 use crate::error::Result;
@@ -51,6 +51,10 @@ fn tag_of(line: &str) -> Option<(&str, &str)> {
 
 fn fields(name: &str, text: &str) -> Result<Vec<Field>> {
     let mut out: Vec<Field> = Vec::new();
+    // After a message's end (`-`, `-}`, `-}{5:…}`) and before the next
+    // field, a bank may write lines of its own (a sender, `940`, a
+    // receiver): they belong to no field.
+    let mut between = false;
     for (i, raw) in text.split('\n').enumerate() {
         let mut line = raw.trim_end_matches('\r');
         // SWIFT envelopes: `{1:…}{2:…}{4:` before the fields, `-}` after.
@@ -60,11 +64,27 @@ fn fields(name: &str, text: &str) -> Result<Vec<Field>> {
                 None => continue,
             }
         }
-        if line == "-" || line == "-}" || line.is_empty() {
+        // The envelope's end may close the last field's own line.
+        if let Some(at) = line.find("-}") {
+            if at > 0 {
+                line = &line[..at];
+            } else {
+                between = true;
+                continue;
+            }
+        }
+        if line.trim() == "-" {
+            between = true;
+            continue;
+        }
+        if line.is_empty() {
             continue;
         }
         if let Some((tag, value)) = tag_of(line) {
+            between = false;
             out.push(Field { tag: tag.to_string(), value: value.to_string(), line: i + 1 });
+        } else if between {
+            continue;
         } else if let Some(last) = out.last_mut() {
             if last.value.len() + line.len() > MAX_TEXT {
                 return Err(refusal(name, format_args!("has a field longer than {MAX_TEXT} characters at line {}", i + 1)));
@@ -86,12 +106,33 @@ fn yymmdd(text: &str) -> Option<Date> {
     Date::new(year, text[2..4].parse().ok()?, text[4..6].parse().ok()?).ok()
 }
 
+/// A day of a `:61:` line: a day the month does not have (banks computing
+/// interest on 30/360 write 30 February on closing entries) is read as the
+/// month's last day, with a note saying so; days beyond 31 are no day.
+fn day_of(year: i16, month: i8, day: i8, written: &str) -> Option<(Date, Option<String>)> {
+    if let Ok(d) = Date::new(year, month, day) {
+        return Some((d, None));
+    }
+    if !(1..=31).contains(&day) {
+        return None;
+    }
+    let last = Date::new(year, month, 1).ok()?.last_of_month();
+    Some((
+        last,
+        Some(format!(
+            "The line's date {written} names a day its month does not have (30/360 interest \
+             days); it was read as {last}, the month's last day."
+        )),
+    ))
+}
+
 /// A balance field: `C181126EUR13564,13`.
-fn balance(name: &str, field: &Field) -> Result<Balance> {
+fn balance(name: &str, field: &Field, notes: &mut Vec<String>) -> Result<Balance> {
     let bad = |what: &str| {
         refusal(name, format_args!("has a :{}: balance on line {} that cannot be read: {what}", field.tag, field.line))
     };
-    let v = field.value.trim();
+    // A balance is one line; what a bank writes after it is none of it.
+    let v = field.value.split('\n').next().unwrap_or("").trim();
     let sign = match v.get(..1) {
         Some("C") => 1,
         Some("D") => -1,
@@ -100,7 +141,8 @@ fn balance(name: &str, field: &Field) -> Result<Balance> {
     let on = v.get(1..7).and_then(yymmdd).ok_or_else(|| bad("no date YYMMDD after the mark"))?;
     let code = v.get(7..10).ok_or_else(|| bad("no currency"))?;
     let currency = Currency::parse("currency", code).map_err(|_| bad("no ISO 4217 currency after the date"))?;
-    let amount = minor(&v[10..], &currency).map_err(|e| bad(&e))?;
+    let (amount, note) = minor_rounded(&v[10..], &currency).map_err(|e| bad(&e))?;
+    notes.extend(note.map(|n| format!("The :{}: balance on line {}: {n}", field.tag, field.line)));
     Ok(Balance { amount: sign * amount, currency, on: Some(on) })
 }
 
@@ -112,6 +154,8 @@ struct Booking {
     reversal: bool,
     swift_code: String,
     bank_reference: Option<String>,
+    /// What was changed to read the line (its day, its amount).
+    notes: Vec<String>,
 }
 
 /// Reads `:61:` — `YYMMDD[MMDD](C|D|RC|RD)[funds code]amount(N|F|S)xxx
@@ -121,10 +165,19 @@ fn booking(name: &str, field: &Field, currency: &Currency) -> Result<Booking> {
         refusal(name, format_args!("has a :61: line on line {} that cannot be read: {what}", field.line))
     };
     let first = field.value.split('\n').next().unwrap_or("").trim_end();
-    let value_on = first.get(..6).and_then(yymmdd).ok_or_else(|| bad("it does not start with a value date YYMMDD"))?;
+    let mut notes = Vec::new();
+    let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
+    let value = first.get(..6).filter(|t| digits(t)).ok_or_else(|| bad("it does not start with a value date YYMMDD"))?;
+    let yy: i16 = value[..2].parse().map_err(|_| bad("the value date"))?;
+    let value_year = if yy >= 80 { 1900 + yy } else { 2000 + yy };
+    let month: i8 = value[2..4].parse().map_err(|_| bad("the value date"))?;
+    let day: i8 = value[4..6].parse().map_err(|_| bad("the value date"))?;
+    let (value_on, note) =
+        day_of(value_year, month, day, value).ok_or_else(|| bad("the value date YYMMDD is no day"))?;
+    notes.extend(note);
     let mut rest = &first[6..];
     let mut booked_on = value_on;
-    if rest.len() >= 4 && rest.as_bytes()[..4].iter().all(u8::is_ascii_digit) {
+    if rest.len() >= 4 && digits(&rest[..4]) {
         let month: i8 = rest[..2].parse().map_err(|_| bad("the booking date"))?;
         let day: i8 = rest[2..4].parse().map_err(|_| bad("the booking date"))?;
         let mut year = value_on.year();
@@ -133,7 +186,11 @@ fn booking(name: &str, field: &Field, currency: &Currency) -> Result<Booking> {
         } else if month == 12 && value_on.month() == 1 {
             year -= 1;
         }
-        booked_on = Date::new(year, month, day).map_err(|_| bad("the booking date MMDD is no day"))?;
+        let (d, note) = day_of(year, month, day, &rest[..4]).ok_or_else(|| bad("the booking date MMDD is no day"))?;
+        if note.is_some() && notes.is_empty() {
+            notes.extend(note);
+        }
+        booked_on = d;
         rest = &rest[4..];
     }
     let (credit, reversal, after) = if let Some(r) = rest.strip_prefix("RC") {
@@ -155,11 +212,13 @@ fn booking(name: &str, field: &Field, currency: &Currency) -> Result<Booking> {
     let end = after
         .find(|c: char| !(c.is_ascii_digit() || c == ','))
         .ok_or_else(|| bad("no transaction type after the amount"))?;
-    let amount = minor(&after[..end], currency).map_err(|e| bad(&e))?;
+    let (amount, note) = minor_rounded(&after[..end], currency).map_err(|e| bad(&e))?;
+    notes.extend(note);
     check(after[..end].contains(','), name, || {
         format!("has a :61: line on line {} whose amount {:?} has no decimal comma", field.line, &after[..end])
     })?;
-    let rest = &after[end..];
+    // Some banks write a space between the amount and the type (`D12,35 NTRF`).
+    let rest = after[end..].trim_start_matches(' ');
     let swift_code = rest.get(..4).filter(|c| matches!(c.as_bytes()[0], b'N' | b'F' | b'S'));
     let Some(swift_code) = swift_code else {
         return Err(bad("no transaction type (N, F or S and three characters) after the amount"));
@@ -174,6 +233,7 @@ fn booking(name: &str, field: &Field, currency: &Currency) -> Result<Booking> {
         reversal,
         swift_code: swift_code.to_string(),
         bank_reference: bank.and_then(reference),
+        notes,
     })
 }
 
@@ -301,8 +361,9 @@ fn statement(name: &str, fields: &[Field]) -> Result<Statement> {
     let account = find("25").ok_or_else(|| {
         refusal(name, format_args!("has a statement (:20: on line {}) without its :25: account", head.line))
     })?;
-    let opening = fields.iter().find(|f| f.tag.starts_with("60")).map(|f| balance(name, f)).transpose()?;
-    let closing = fields.iter().find(|f| f.tag.starts_with("62")).map(|f| balance(name, f)).transpose()?;
+    let mut notes = Vec::new();
+    let opening = fields.iter().find(|f| f.tag.starts_with("60")).map(|f| balance(name, f, &mut notes)).transpose()?;
+    let closing = fields.iter().find(|f| f.tag.starts_with("62")).map(|f| balance(name, f, &mut notes)).transpose()?;
     let currency = opening
         .as_ref()
         .or(closing.as_ref())
@@ -335,6 +396,7 @@ fn statement(name: &str, fields: &[Field]) -> Result<Statement> {
             transaction_code,
             batch: false,
             lines: vec![line],
+            notes: b.notes,
         });
     }
     let number = find("28C").or_else(|| find("28")).map(|f| tidy(&f.value));
@@ -353,5 +415,6 @@ fn statement(name: &str, fields: &[Field]) -> Result<Statement> {
         opening,
         closing,
         entries,
+        notes,
     })
 }

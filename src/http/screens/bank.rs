@@ -253,6 +253,9 @@ fn line_page(ctx: &Ctx, line: &LineView, status: StatusCode, form: &Form, proble
             @if let Some(reason) = &line.ignored_reason {
                 div { dt { (lang.pick("Ignored because", "Ignoriert, weil")) } dd { (reason) } }
             }
+            @for note in &line.notes {
+                div { dt { (lang.pick("Read with a change", "Beim Einlesen geändert")) } dd { (note) } }
+            }
         }
         @if !line.settlements.is_empty() {
             section aria-labelledby="settled-heading" {

@@ -32,6 +32,7 @@ mod to_10;
 mod to_11;
 mod to_12;
 mod to_13;
+mod to_14;
 
 use std::path::Path;
 
@@ -45,7 +46,7 @@ use refusal::{foreign_key_problem, Stop};
 /// The schema this binary writes and understands: what a fresh file gets.
 pub const SCHEMA: &str = include_str!("../../../schema.sql");
 /// The version `schema.sql` carries in `PRAGMA user_version`.
-pub const SCHEMA_VERSION: i64 = 13;
+pub const SCHEMA_VERSION: i64 = 14;
 
 /// One migration step: it brings a data file from version `number - 1` to
 /// `number`, inside the runner's transaction.
@@ -137,6 +138,14 @@ pub const MIGRATIONS: &[Migration] = &[
         number: 13,
         summary: "DATEV settings of companies; account numbers of partners and bank accounts; exports made",
         run: to_13::run,
+    },
+    Migration {
+        number: 14,
+        summary: concat!(
+            "a bank entry is keyed by what makes it the same money (day, amount, a telling reference or ",
+            "what it says), with its identity; a bank line keeps the notes of what its reader changed"
+        ),
+        run: to_14::run,
     },
 ];
 
