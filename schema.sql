@@ -894,12 +894,15 @@ CREATE TABLE bank_settlements (
     on_day       TEXT NOT NULL,
     created_at   TEXT NOT NULL,
     undone_at    TEXT,
+    -- the ledger entry that undid it (version 14; none for older undos)
+    undone_by    TEXT,
     CHECK ((kind IN ('payment', 'return') AND payment_id IS NOT NULL AND target_id IS NOT NULL)
         OR (kind = 'difference' AND target_id IS NOT NULL AND account IS NOT NULL)
         OR (kind = 'booking' AND account IS NOT NULL)),
     FOREIGN KEY (line_id, company_id, environment) REFERENCES bank_lines (id, company_id, environment)
 ) STRICT;
 CREATE INDEX bank_settlements_line ON bank_settlements (line_id);
+CREATE INDEX bank_settlements_undone ON bank_settlements (undone_by) WHERE undone_by IS NOT NULL;
 
 
 -- The files received as e-invoices, byte for byte as they arrived, with

@@ -229,6 +229,27 @@ fn a_month_with_every_case_gives_the_vat_return_the_ec_sales_list_and_the_datev_
     // Each figure's postings: Kz 81 is invoice A's, E's and the credit note's.
     let behind: Vec<i64> = vat["postings"]["81"].as_array().unwrap().iter().map(|p| p["amount"].as_i64().unwrap()).collect();
     assert_eq!(behind, vec![100_099, 20_000, -20_000]);
+    // … each naming its document: kind, number and id.
+    let documents = |kz: &str| -> Vec<(String, String)> {
+        vat["postings"][kz]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                let d = &p["document"];
+                assert!(d["id"].as_str().is_some_and(|id| id.starts_with("inv_") || id.starts_with("pur_")), "{p}");
+                (d["kind"].as_str().unwrap().to_string(), d["number"].as_str().unwrap().to_string())
+            })
+            .collect()
+    };
+    let named = |kind: &str, number: &str| (kind.to_string(), number.to_string());
+    assert_eq!(
+        documents("81"),
+        [named("invoice", &m.invoice_a), named("invoice", &m.invoice_e), named("creditNote", &m.correction)]
+    );
+    assert_eq!(documents("66"), [named("bill", "B-4711"), named("bill", "RG 2026/10#7")]);
+    assert_eq!(documents("46"), [named("bill", "INV-9001")]);
+    assert_eq!(documents("67"), [named("bill", "INV-9001")]);
     for kz in expected.keys().filter(|k| *k != "83") {
         assert!(vat["postings"][kz].as_array().is_some_and(|p| !p.is_empty()), "Kz {kz} lists its postings");
     }

@@ -302,6 +302,13 @@ fn a_discount_takes_its_vat_back_in_the_vat_return_the_ec_sales_list_and_the_dat
     .collect();
     assert_eq!(crate::adviser::kz(&vat), expected, "{vat:#}");
     assert_eq!(vat["bookedTax"], json!({"81": "18.62", "86": "6.86"}), "{vat:#}");
+    // Each discount's posting names the document it was granted on.
+    let numbers = |kz: &str| -> Vec<String> {
+        vat["postings"][kz].as_array().unwrap().iter().map(|p| p["document"]["number"].as_str().unwrap().to_string()).collect()
+    };
+    assert_eq!(numbers("81"), [mixed.clone(), mixed.clone()], "{vat:#}");
+    assert_eq!(numbers("66"), ["LF-77", "LF-77"], "{vat:#}");
+    assert_eq!(numbers("67"), ["INV-9001", "INV-9001"], "{vat:#}");
     // The EC sales list: the supply to Austria less its discount.
     let ec = w.data.ok(&["vat", "ec-sales", "--company", &w.company, "--period", "2026-11"]);
     assert_eq!(ec["rows"], json!([{"vatId": "ATU13585627", "country": "AT", "amount": "980", "kind": "L"}]), "{ec:#}");
@@ -352,6 +359,10 @@ fn a_discount_takes_its_vat_back_in_the_vat_return_the_ec_sales_list_and_the_dat
     w.data.ok(&["bank", "undo", line_by(&w, "LF-77")["id"].as_str().unwrap()]);
     let vat = w.data.ok(&["vat", "return", "--company", &w.company, "--period", "2026-11"]);
     assert_eq!(vat["kz"]["66"], json!("38.00"), "{vat:#}");
+    // The counter-posting of the undo names the bill too.
+    let behind_66: Vec<&Value> = vat["postings"]["66"].as_array().unwrap().iter().collect();
+    assert_eq!(behind_66.len(), 3, "{vat:#}");
+    assert!(behind_66.iter().all(|p| p["document"]["number"] == json!("LF-77") && p["document"]["kind"] == json!("bill")), "{vat:#}");
 }
 
 #[test]
@@ -378,6 +389,10 @@ fn a_returned_debit_takes_back_the_discount_its_collection_was_granted() {
     assert_eq!(outstanding(&w, &number), gross, "the discount went back with the payment");
     let vat = w.data.ok(&["vat", "return", "--company", &w.company, "--period", "2026-11"]);
     assert_eq!((vat["kz"]["81"].clone(), vat["bookedTax"]["81"].clone()), (json!("100"), json!("19.00")), "{vat:#}");
+    // The issue, the discount and its taking back all name the invoice.
+    let behind: Vec<&Value> = vat["postings"]["81"].as_array().unwrap().iter().collect();
+    assert_eq!(behind.len(), 3, "{vat:#}");
+    assert!(behind.iter().all(|p| p["document"]["number"] == json!(number)), "{vat:#}");
     let tb = w.data.ok(&["books", "trial-balance", "--company", &w.company]);
     let granted = tb["accounts"].as_array().unwrap().iter().find(|a| a["account"] == json!("discounts_granted")).cloned().unwrap();
     assert_eq!(granted["debit"], granted["credit"], "{granted:#}");

@@ -410,6 +410,7 @@ fn a_data_file_of_version_13_has_its_entries_keyed_anew() {
         "DROP INDEX bank_entries_reference; DROP INDEX bank_entries_identity;
          ALTER TABLE bank_entries DROP COLUMN reference_key; ALTER TABLE bank_entries DROP COLUMN identity;
          ALTER TABLE bank_lines DROP COLUMN notes;
+         DROP INDEX bank_settlements_undone; ALTER TABLE bank_settlements DROP COLUMN undone_by;
          UPDATE bank_entries SET entry_key = coalesce('ref:' || bank_reference || '#' || seq, 'sum:' || seq);
          PRAGMA user_version = 13;",
     )

@@ -240,8 +240,8 @@ pub fn take_back(tx: &Tx, tenant: &Tenant, actor: &Actor, line: &Stored, on: Dat
         }
         match s.kind {
             SettlementKind::Difference => {
-                reverse(tx, tenant, actor, &s, on)?;
-                lines::mark_undone(tx, tenant, &s.id)?;
+                let by = reverse(tx, tenant, actor, &s, on)?;
+                lines::mark_undone(tx, tenant, &s.id, Some(&by))?;
                 continue;
             }
             SettlementKind::Payment => {}
@@ -319,10 +319,8 @@ pub fn undo(tx: &Tx, tenant: &Tenant, actor: &Actor, line: &Stored, on: Date) ->
     }
     ledger::check_open(tx, tenant, on)?;
     for s in &done {
-        match s.kind {
-            SettlementKind::Payment | SettlementKind::Difference => {
-                reverse(tx, tenant, actor, s, on)?;
-            }
+        let by = match s.kind {
+            SettlementKind::Payment | SettlementKind::Difference => Some(reverse(tx, tenant, actor, s, on)?),
             SettlementKind::Booking => {
                 let account = s.account.as_deref().and_then(Account::parse).ok_or_else(|| Error::internal("a booking without account"))?;
                 let postings = if line.amount > 0 {
@@ -330,11 +328,13 @@ pub fn undo(tx: &Tx, tenant: &Tenant, actor: &Actor, line: &Stored, on: Date) ->
                 } else {
                     [Posting::credit(account, s.amount), Posting::debit(Account::Bank, s.amount).of(&s.detail)]
                 };
-                ledger::post(tx, tenant, &ids::new_id("bse"), on, &postings)?;
+                let id = ids::new_id("bse");
+                ledger::post(tx, tenant, &id, on, &postings)?;
+                Some(id)
             }
-            SettlementKind::Return => {}
-        }
-        lines::mark_undone(tx, tenant, &s.id)?;
+            SettlementKind::Return => None,
+        };
+        lines::mark_undone(tx, tenant, &s.id, by.as_deref())?;
     }
     let state = if line.suggestions.iter().any(|s| !s.items.is_empty()) { State::Suggested } else { State::Unmatched };
     lines::set_state(tx, tenant, &line.id, state, &line.suggestions, None)?;

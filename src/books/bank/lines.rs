@@ -441,14 +441,15 @@ pub fn record_settlement(
     Ok(())
 }
 
-/// Marks a line's settlement undone.
+/// Marks a line's settlement undone by the ledger entry `by_entry` (none
+/// for a return, whose taking back stands on its own).
 ///
 /// Fails only on a storage error.
-pub fn mark_undone(tx: &Tx, tenant: &Tenant, settlement_id: &str) -> Result<()> {
+pub fn mark_undone(tx: &Tx, tenant: &Tenant, settlement_id: &str, by_entry: Option<&str>) -> Result<()> {
     tx.prepare_cached(
-        "UPDATE bank_settlements SET undone_at = ?4 WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
+        "UPDATE bank_settlements SET undone_at = ?4, undone_by = ?5 WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
     )?
-    .execute(params![settlement_id, tenant.company_id, tenant.environment, crate::store::clock::now()])?;
+    .execute(params![settlement_id, tenant.company_id, tenant.environment, crate::store::clock::now(), by_entry])?;
     Ok(())
 }
 

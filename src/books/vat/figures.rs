@@ -28,7 +28,7 @@ pub struct Posting {
 }
 
 /// A posting behind a figure, its amount signed the way the figure counts
-/// it (cents).
+/// it (cents), and the document behind its entry.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Behind {
     pub entry: String,
@@ -36,6 +36,21 @@ pub struct Behind {
     pub account: String,
     pub key: String,
     pub amount: i64,
+    /// The invoice, credit note, bill or supplier credit the entry belongs
+    /// to (a discount's and a settlement's too); none for an entry of no
+    /// document.
+    pub document: Option<DocumentRef>,
+}
+
+/// A document as a figure's posting names it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct DocumentRef {
+    /// `invoice`, `creditNote` (a correction issued), `bill` or
+    /// `supplierCredit`.
+    pub kind: &'static str,
+    pub id: String,
+    /// The invoice's number, or the supplier's document number of a bill.
+    pub number: String,
 }
 
 /// The return's figures.
@@ -150,6 +165,7 @@ pub fn figures(postings: &[Posting]) -> Figures {
             account: p.account.clone(),
             key: p.key.clone(),
             amount,
+            document: None,
         });
     }
     let mut out = Figures::default();

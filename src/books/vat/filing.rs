@@ -5,12 +5,12 @@
 //! when the books are closed through the period's last day. Reads only.
 
 use jiff::civil::Date;
-use rusqlite::{params, Connection};
+use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 use crate::books::ledger;
 use crate::books::vat::ec_sales::{self, Kind, Supply};
-use crate::books::vat::figures::{self, Behind, Figures, Posting};
+use crate::books::vat::figures::{self, Behind, DocumentRef, Figures, Posting};
 use crate::books::vat::period::Period;
 use crate::error::Result;
 use crate::rules::skr;
@@ -82,11 +82,18 @@ pub fn vat_return(conn: &Connection, tenant: &Tenant, period: &Period) -> Result
     let lines = keyed_lines(conn, tenant, period.from, period.to)?;
     let Figures {
         kz,
-        postings,
+        mut postings,
         tax,
         booked_tax,
         difference,
     } = figures::figures(&lines);
+    let mut known: std::collections::HashMap<String, Option<DocumentRef>> = std::collections::HashMap::new();
+    for behind in postings.values_mut().flatten() {
+        if !known.contains_key(&behind.entry) {
+            known.insert(behind.entry.clone(), document_of(conn, tenant, &behind.entry)?);
+        }
+        behind.document = known[&behind.entry].clone();
+    }
     Ok(VatReturn {
         period: period.label.clone(),
         from: period.from,
@@ -98,6 +105,60 @@ pub fn vat_return(conn: &Connection, tenant: &Tenant, period: &Period) -> Result
         difference,
         postings,
     })
+}
+
+/// The document a ledger entry belongs to: an invoice or a bill posts as
+/// itself; a payment, a credit applied, a bank line's settlement (a
+/// discount, a difference) and the entry that undid one belong to the
+/// document they settled.
+///
+/// Fails only on a storage error.
+fn document_of(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Option<DocumentRef>> {
+    let t = (&tenant.company_id, &tenant.environment);
+    let target = |sql: &str| -> Result<Option<(String, String)>> {
+        Ok(conn
+            .prepare_cached(sql)?
+            .query_row(params![entry, t.0, t.1], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?)
+    };
+    let found = match target("SELECT 'invoice', id FROM invoices WHERE id = ?1 AND company_id = ?2 AND environment = ?3")? {
+        Some(f) => Some(f),
+        None => match target("SELECT 'purchase', id FROM purchases WHERE id = ?1 AND company_id = ?2 AND environment = ?3")? {
+            Some(f) => Some(f),
+            None => target(
+                "SELECT target_kind, target_id FROM bank_settlements
+                 WHERE (id = ?1 OR undone_by = ?1) AND company_id = ?2 AND environment = ?3 AND target_id IS NOT NULL
+                 UNION ALL
+                 SELECT CASE WHEN invoice_id IS NULL THEN 'purchase' ELSE 'invoice' END, coalesce(invoice_id, purchase_id)
+                 FROM payments WHERE id = ?1 AND company_id = ?2 AND environment = ?3
+                 UNION ALL
+                 SELECT 'purchase', bill_id FROM credit_applications WHERE id = ?1 AND company_id = ?2 AND environment = ?3
+                 LIMIT 1",
+            )?,
+        },
+    };
+    let Some((kind, id)) = found else {
+        return Ok(None);
+    };
+    let sql = if kind == "invoice" {
+        "SELECT CASE document_type WHEN 'CORRECTION' THEN 'creditNote' ELSE 'invoice' END, number FROM invoices
+         WHERE id = ?1 AND company_id = ?2 AND environment = ?3"
+    } else {
+        "SELECT CASE kind WHEN 'credit' THEN 'supplierCredit' ELSE 'bill' END, document_number FROM purchases
+         WHERE id = ?1 AND company_id = ?2 AND environment = ?3"
+    };
+    let named: Option<(String, String)> =
+        conn.prepare_cached(sql)?.query_row(params![id, t.0, t.1], |r| Ok((r.get(0)?, r.get(1)?))).optional()?;
+    Ok(named.map(|(kind, number)| DocumentRef {
+        kind: match kind.as_str() {
+            "creditNote" => "creditNote",
+            "supplierCredit" => "supplierCredit",
+            "bill" => "bill",
+            _ => "invoice",
+        },
+        id,
+        number,
+    }))
 }
 
 /// The EC sales list of `period` in the tenant's books: the sales to
