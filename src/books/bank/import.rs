@@ -21,7 +21,7 @@ use crate::books::audit::{self, Act, Actor};
 use crate::books::bank::accounts::{self, BankAccount};
 use crate::books::bank::apply;
 use crate::books::bank::items;
-use crate::books::bank::keys::{entry_keys, gap, Placeholders};
+use crate::books::bank::keys::{entry_keys, gap, EntryKey, Placeholders};
 use crate::books::bank::lines::{self, State, Suggestion, Target};
 use crate::books::bank::matching::{Ladder, LineFacts, Outcome, Proposal, Reason};
 use crate::books::company;
@@ -205,6 +205,51 @@ struct Where<'a> {
     now: &'a str,
 }
 
+/// The entry an entry of the account repeats, if any, with whether it is
+/// booked: a booked entry repeats a booked one that says the same, or
+/// bears the same telling reference for the same money on the same day; a
+/// preliminary one any entry so, and a booked one also by its identity (a
+/// report may date an entry otherwise than the statement that books it).
+/// Each way is one look-up by its own index.
+fn repeats(tx: &Tx, tenant: &Tenant, account: &str, key: &EntryKey, booked: bool, amount: i64) -> Result<Option<(String, i64)>> {
+    let t = (&tenant.company_id, &tenant.environment);
+    let by_key = tx
+        .prepare_cached(
+            "SELECT id, booked FROM bank_entries WHERE company_id = ?1 AND environment = ?2
+               AND bank_account_id = ?3 AND entry_key = ?4 AND booked >= ?5
+             ORDER BY booked DESC LIMIT 1",
+        )?
+        .query_row(params![t.0, t.1, account, key.key, i64::from(booked)], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    if by_key.is_some() {
+        return Ok(by_key);
+    }
+    if let Some(reference_key) = key.reference_key.as_deref().filter(|_| key.telling) {
+        let by_reference = tx
+            .prepare_cached(
+                "SELECT id, booked FROM bank_entries WHERE company_id = ?1 AND environment = ?2
+                   AND bank_account_id = ?3 AND reference_key = ?4 AND booked >= ?5
+                 ORDER BY booked DESC, seq LIMIT 1",
+            )?
+            .query_row(params![t.0, t.1, account, reference_key, i64::from(booked)], |r| Ok((r.get(0)?, r.get(1)?)))
+            .optional()?;
+        if by_reference.is_some() {
+            return Ok(by_reference);
+        }
+    }
+    if booked {
+        return Ok(None);
+    }
+    Ok(tx
+        .prepare_cached(
+            "SELECT id, booked FROM bank_entries WHERE company_id = ?1 AND environment = ?2
+               AND bank_account_id = ?3 AND identity = ?4 AND amount = ?5 AND booked = 1
+             ORDER BY seq LIMIT 1",
+        )?
+        .query_row(params![t.0, t.1, account, key.identity, amount], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?)
+}
+
 /// The earlier line an entry repeats, as the import's note names it.
 fn repeated(tx: &Tx, tenant: &Tenant, entry_id: &str) -> Result<Option<(String, String, String)>> {
     Ok(tx
@@ -334,29 +379,7 @@ fn store_statement(
         // preliminary one any entry, and a booked one also by its identity
         // (a report may date an entry otherwise than the statement that
         // books it).
-        let reference_key = key.reference_key.as_deref().filter(|_| key.telling);
-        let existing: Option<(String, i64)> = tx
-            .prepare_cached(
-                "SELECT id, booked FROM bank_entries WHERE company_id = ?1 AND environment = ?2
-                   AND bank_account_id = ?3 AND booked >= ?5
-                   AND (entry_key = ?4 OR reference_key = ?8
-                        OR (?5 = 0 AND booked = 1 AND identity = ?6 AND amount = ?7))
-                 ORDER BY booked DESC, entry_key = ?4 DESC, seq LIMIT 1",
-            )?
-            .query_row(
-                params![
-                    tenant.company_id,
-                    tenant.environment,
-                    account.id,
-                    key.key,
-                    i64::from(booked),
-                    key.identity,
-                    entry.amount,
-                    reference_key
-                ],
-                |r| Ok((r.get(0)?, r.get(1)?)),
-            )
-            .optional()?;
+        let existing = repeats(tx, tenant, &account.id, &key, booked, entry.amount)?;
         let entry_id = match existing {
             Some((id, 1)) if statement.message == Message::Notification && booked => {
                 match split_batch(tx, tenant, &id, entry.lines.len(), &statement_row)? {
