@@ -11,8 +11,11 @@
 //! Each entry pays one invoice: most by number in the remittance (certain),
 //! some by creditor reference (certain), some partially (suggested), some by
 //! an unknown payer (unmatched). It prints, per size: the statement's size,
-//! the import's time and peak RSS (VmHWM), the read and ladder alone, and
-//! how time and memory grow from the smallest size.
+//! the import's time and peak RSS (VmHWM), the bare-write floor beside it
+//! (on a copy of the same filled books, in a process of its own: exactly
+//! the rows the import leaves, written table by table with nothing read,
+//! matched or checked, one transaction, commit included), the read and
+//! ladder alone, and how each grows from the smallest size.
 
 use std::process::{Command, ExitCode};
 use std::time::Instant;
@@ -183,6 +186,153 @@ fn import(data: &str, company: &str, file: &str) {
     );
 }
 
+/// The bare-write floor: on a copy of the filled books, the rows the
+/// import of `file` leaves (its file, statement, entries and lines in their
+/// final state; per certain match the invoice's new balance, the payment,
+/// the line's settlement, the audit row, two journal lines and two events),
+/// written table by table in one transaction with nothing read, matched or
+/// checked: what SQLite alone takes to store what the import stores. The
+/// rows are made before the clock starts; prints the seconds.
+fn floor(data: &str, company: &str, file: &str) {
+    use rusqlite::params;
+    let bytes = std::fs::read(file).unwrap();
+    let read = statements::read("bench.xml", &bytes).unwrap();
+    let db = kontor::store::db::Db::open(std::path::Path::new(data), 1).unwrap();
+    let (account, invoices): (String, Vec<(String, String, i64)>) = db
+        .read(|conn| {
+            let account = conn.query_row("SELECT id FROM bank_accounts WHERE company_id = ?1", [company], |r| r.get(0))?;
+            let mut stmt = conn.prepare("SELECT id, customer_id, gross FROM invoices WHERE company_id = ?1 ORDER BY seq")?;
+            let rows = stmt.query_map([company], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?;
+            Ok((account, rows))
+        })
+        .unwrap();
+    let lines: Vec<&statements::Line> = read.statements.iter().flat_map(|s| &s.entries).flat_map(|e| &e.lines).collect();
+    // Which lines the import settles: every one paying its invoice whole by
+    // number or creditor reference (9 in 10 but the short payment; the
+    // unknown payer's is the tenth).
+    let settles = |i: usize| !matches!(i % 10, 1 | 2);
+    let now = "2026-11-18T12:00:00Z";
+    let day = "2026-11-18";
+    let p = "PRODUCTION";
+    let started = Instant::now();
+    db.write(|tx| {
+        kontor::store::ids::in_order(|| {
+            let id = kontor::store::ids::new_id;
+            let file_id = id("bfl");
+            tx.execute(
+                "INSERT INTO bank_files (id, company_id, environment, name, sha256, content, imported_at, imported_by)
+                 VALUES (?1, ?2, ?3, 'bench.xml', ?4, ?5, ?6, 'system')",
+                params![file_id, company, p, "0".repeat(64), bytes, now],
+            )?;
+            let statement = id("bst");
+            tx.execute(
+                "INSERT INTO bank_statements (id, company_id, environment, file_id, bank_account_id, message, version,
+                     statement_id, sequence, currency, opening, closing)
+                 VALUES (?1, ?2, ?3, ?4, ?5, 'statement', 'camt.053.001.08', 'BENCH', '1', 'EUR', 0, 0)",
+                params![statement, company, p, file_id, account],
+            )?;
+            let entries: Vec<String> = lines.iter().map(|_| id("ben")).collect();
+            let line_ids: Vec<String> = lines.iter().map(|_| id("bln")).collect();
+            let mut entry = tx.prepare(
+                "INSERT INTO bank_entries (id, company_id, environment, statement_id, bank_account_id, entry_key,
+                     reference_key, identity, amount, currency, booked, booked_on, value_on, bank_reference, reversal, batch)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 'EUR', 1, ?10, ?10, ?11, 0, 0)",
+            )?;
+            for (i, l) in lines.iter().enumerate() {
+                let reference = format!("B{i:08}");
+                entry.execute(params![
+                    entries[i],
+                    company,
+                    p,
+                    statement,
+                    account,
+                    format!("{day} {day} {} sum:{i:032x}", l.amount),
+                    format!("{day} {} ref:{reference}", l.amount),
+                    format!("ref:{reference}"),
+                    l.amount,
+                    day,
+                    reference
+                ])?;
+            }
+            let mut line = tx.prepare(
+                "INSERT INTO bank_lines (id, company_id, environment, entry_id, bank_account_id, amount, currency,
+                     booked_on, value_on, state, counterparty_name, remittance, reversal, imported_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'EUR', ?7, ?7, ?8, ?9, ?10, 0, ?11)",
+            )?;
+            for (i, l) in lines.iter().enumerate() {
+                let state = if settles(i) { "settled" } else if i % 10 == 1 { "suggested" } else { "unmatched" };
+                line.execute(params![
+                    line_ids[i],
+                    company,
+                    p,
+                    entries[i],
+                    account,
+                    l.amount,
+                    day,
+                    state,
+                    l.counterparty.name,
+                    l.remittance,
+                    now
+                ])?;
+            }
+            let settled: Vec<usize> = (0..lines.len().min(invoices.len())).filter(|i| settles(*i)).collect();
+            let payments: Vec<String> = settled.iter().map(|_| id("pay")).collect();
+            let mut balance = tx.prepare(
+                "UPDATE invoices SET outstanding = 0, outstanding_book = 0, paid_on = ?2 WHERE id = ?1",
+            )?;
+            for i in &settled {
+                balance.execute(params![invoices[*i].0, day])?;
+            }
+            let mut payment = tx.prepare(
+                "INSERT INTO payments (id, company_id, environment, direction, invoice_id, currency, amount, amount_book,
+                     method, paid_on, recorded_at, bank_line_id)
+                 VALUES (?1, ?2, ?3, 'in', ?4, 'EUR', ?5, ?5, 'bank', ?6, ?7, ?8)",
+            )?;
+            for (k, i) in settled.iter().enumerate() {
+                payment.execute(params![payments[k], company, p, invoices[*i].0, invoices[*i].2, day, now, line_ids[*i]])?;
+            }
+            let mut settlement = tx.prepare(
+                "INSERT INTO bank_settlements (id, company_id, environment, line_id, kind, payment_id, target_kind,
+                     target_id, number, amount, on_day, created_at)
+                 VALUES (?1, ?2, ?3, ?4, 'payment', ?5, 'invoice', ?6, ?7, ?8, ?9, ?10)",
+            )?;
+            for (k, i) in settled.iter().enumerate() {
+                settlement.execute(params![
+                    id("bse"), company, p, line_ids[*i], payments[k], invoices[*i].0, number(*i), invoices[*i].2, day, now
+                ])?;
+            }
+            let mut audit = tx.prepare(
+                "INSERT INTO audit (company_id, environment, actor, act, subject, at)
+                 VALUES (?1, ?2, 'system', 'payment.recorded', ?3, ?4)",
+            )?;
+            for k in 0..settled.len() {
+                audit.execute(params![company, p, payments[k], now])?;
+            }
+            let mut journal = tx.prepare(
+                "INSERT INTO journal (company_id, environment, entry, posted_on, account, debit, credit, detail)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            )?;
+            for (k, i) in settled.iter().enumerate() {
+                let amount = invoices[*i].2;
+                journal.execute(params![company, p, payments[k], day, "bank", amount, 0, account])?;
+                journal.execute(params![company, p, payments[k], day, "receivables", 0, amount, invoices[*i].1])?;
+            }
+            let mut event = tx.prepare(
+                "INSERT INTO events (id, company_id, environment, kind, subject, body, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?;
+            for (k, i) in settled.iter().enumerate() {
+                let body = format!("{{\"amountMinor\":\"{}\",\"event\":\"payment.recorded\",\"id\":\"{}\"}}", invoices[*i].2, payments[k]);
+                event.execute(params![id("evt"), company, p, "payment.recorded", payments[k], body, now])?;
+                event.execute(params![id("evt"), company, p, "invoice.paid", invoices[*i].0, body, now])?;
+            }
+            Ok::<(), kontor::error::Error>(())
+        })
+    })
+    .unwrap();
+    println!("{:.3}", started.elapsed().as_secs_f64());
+}
+
 /// One size, measured in this process (the statement written beforehand by
 /// the parent into `file`): prints one line of figures.
 fn run(n: usize, file: &str) {
@@ -234,11 +384,18 @@ fn main() -> ExitCode {
         import(&args[i + 1], &args[i + 2], &args[i + 3]);
         return ExitCode::SUCCESS;
     }
+    if let Some(i) = args.iter().position(|a| a == "--floor") {
+        floor(&args[i + 1], &args[i + 2], &args[i + 3]);
+        return ExitCode::SUCCESS;
+    }
     let dir = std::env::temp_dir().join(format!("kontor-bank-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a temporary folder");
     // (The figures of the read and the ladder alone follow the imports'.)
     println!("a camt.053.001.08 imported into books holding as many open invoices");
-    println!("{:>8} {:>9} {:>10} {:>10} {:>8} {:>9} {:>9}", "entries", "MB", "import s", "peak MiB", "settled", "suggested", "unmatched");
+    println!(
+        "{:>8} {:>9} {:>10} {:>10} {:>8} {:>9} {:>9} {:>9} {:>7}",
+        "entries", "MB", "import s", "peak MiB", "settled", "suggested", "unmatched", "floor s", "import/floor"
+    );
     let mut imports = Vec::new();
     for n in SIZES {
         let data = dir.join(format!("{n}.db"));
@@ -251,23 +408,51 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
         let size = std::fs::metadata(&file).map_or(0, |m| m.len());
+        // The floor's copy of the same filled books, before the import.
+        let copy = dir.join(format!("{n}-floor.db"));
+        let copy_s = copy.to_string_lossy().to_string();
+        std::fs::copy(&data, &copy).expect("copy the filled books");
         let out = Command::new(&args[0]).args(["--import", &data_s, &company, &file_s]).output().expect("import");
         let f: Vec<f64> = String::from_utf8_lossy(&out.stdout).split_whitespace().map(|x| x.parse().unwrap_or(0.0)).collect();
         if f.len() < 5 {
             eprintln!("importing {n} failed: {}", String::from_utf8_lossy(&out.stderr));
             return ExitCode::FAILURE;
         }
-        println!("{:>8} {:>9.1} {:>10.3} {:>10.1} {:>8} {:>9} {:>9}", n, size as f64 / 1e6, f[0], f[1], f[2], f[3], f[4]);
-        imports.push((n as f64, f[0], f[1]));
-        for p in [&data, &file] {
+        let out = Command::new(&args[0]).args(["--floor", &copy_s, &company, &file_s]).output().expect("floor");
+        let Ok(bare) = String::from_utf8_lossy(&out.stdout).trim().parse::<f64>() else {
+            eprintln!("the floor of {n} failed: {}", String::from_utf8_lossy(&out.stderr));
+            return ExitCode::FAILURE;
+        };
+        println!(
+            "{:>8} {:>9.1} {:>10.3} {:>10.1} {:>8} {:>9} {:>9} {:>9.3} {:>12.2}",
+            n,
+            size as f64 / 1e6,
+            f[0],
+            f[1],
+            f[2],
+            f[3],
+            f[4],
+            bare,
+            f[0] / bare
+        );
+        imports.push((n as f64, f[0], f[1], bare));
+        for p in [&data, &file, &copy] {
             let _ = std::fs::remove_file(p);
         }
-        for end in ["-wal", "-shm"] {
-            let _ = std::fs::remove_file(format!("{data_s}{end}"));
+        for (base, end) in [(&data_s, "-wal"), (&data_s, "-shm"), (&copy_s, "-wal"), (&copy_s, "-shm")] {
+            let _ = std::fs::remove_file(format!("{base}{end}"));
         }
     }
     let (a, b) = (imports[0], imports[imports.len() - 1]);
-    println!("import from {} to {} entries (x{:.0}): time x{:.1}, peak RSS x{:.1}", a.0, b.0, b.0 / a.0, b.1 / a.1, b.2 / a.2);
+    println!(
+        "import from {} to {} entries (x{:.0}): time x{:.1}, peak RSS x{:.1}; the floor's time x{:.1}",
+        a.0,
+        b.0,
+        b.0 / a.0,
+        b.1 / a.1,
+        b.2 / a.2,
+        b.3 / a.3
+    );
     println!();
     println!("the read and the ladder alone (no storage)");
     println!("{:>8} {:>9} {:>9} {:>9} {:>10} {:>8} {:>9} {:>9}", "entries", "MB", "read s", "match s", "peak MiB", "certain", "suggested", "unmatched");
