@@ -655,7 +655,7 @@ fn deliveries(dir: &std::path::Path) {
     let policy = kontor::outbox::address::Policy {
         allow_loopback: true,
     };
-    let worker = kontor::outbox::delivery::Worker::start(db.clone(), policy).unwrap();
+    let worker = kontor::outbox::delivery::start(db.clone(), policy).unwrap();
     let took = until_delivered(&db, &endpoints, 10_000);
     println!(
         "  {:<44} {:>9.0} deliveries/s ({:.2} s for 10,000)",

@@ -42,7 +42,6 @@ use crate::http::openapi;
 use crate::http::rest;
 use crate::http::screens::{self, Visit};
 use crate::outbox::address::Policy;
-use crate::outbox::delivery::Worker;
 use crate::outbox::mail;
 use crate::outbox::vat_register::{self, Register, Service};
 use crate::store::db::Db;
@@ -220,7 +219,8 @@ impl Server {
     ///
     /// Fails only on a storage error.
     pub fn deliver_due(&self, at: jiff::Timestamp) -> Result<usize> {
-        crate::outbox::delivery::run_due(&self.app.db, self.app.webhook_policy, at)
+        let webhooks = crate::outbox::delivery::Webhooks::new(self.app.db.clone(), self.app.webhook_policy);
+        crate::outbox::dispatch::run_due(&webhooks, at)
     }
 
     /// Sends every mail due at `at`, synchronously, through the mail
@@ -229,7 +229,8 @@ impl Server {
     ///
     /// Fails only on a storage error.
     pub fn send_due_mail(&self, at: jiff::Timestamp) -> Result<usize> {
-        mail::delivery::run_due(&self.app.db, &self.app.sealing, self.mail_time_limit, at)
+        let mails = mail::delivery::Mails::new(self.app.db.clone(), self.app.sealing.clone(), self.mail_time_limit);
+        crate::outbox::dispatch::run_due(&mails, at)
     }
 
     /// Stops accepting, lets in-flight requests finish, and waits for the end.
@@ -365,16 +366,16 @@ fn start_with(
         tracing::warn!("--vat-register off: issuing asks no VAT register; invoices record that it was not asked");
     }
     let mut mail_worker = if config.mail {
-        Some(mail::delivery::Worker::start(
+        Some(crate::outbox::dispatch::Worker::start(mail::delivery::Mails::new(
             db.clone(),
             sealing,
             config.mail_time_limit,
-        )?)
+        ))?)
     } else {
         None
     };
     let mut worker = if config.deliver {
-        Some(Worker::start(db, app.webhook_policy)?)
+        Some(crate::outbox::delivery::start(db, app.webhook_policy)?)
     } else {
         None
     };

@@ -10,10 +10,7 @@
 
 use std::collections::HashSet;
 use std::io::Read;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use hmac::{Hmac, Mac};
@@ -25,6 +22,7 @@ use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
 
 use crate::error::Result;
 use crate::outbox::address::{self, Policy, Refusal};
+use crate::outbox::dispatch::{Outbox, Worker};
 use crate::outbox::events::DeliveryState;
 use crate::store::clock;
 use crate::store::db::Db;
@@ -305,22 +303,6 @@ pub fn send(agent: &ureq::Agent, policy: Policy, job: Job) -> Outcome {
     }
 }
 
-/// `send`, with a panic turned into a failed attempt, so the dispatcher hears
-/// back about every job it handed out.
-fn sent_or_failed(agent: &ureq::Agent, policy: Policy, job: Job) -> Outcome {
-    let copy = job.clone();
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| send(agent, policy, job)))
-        .unwrap_or_else(|_| Outcome {
-            job: copy,
-            started_at: clock::now(),
-            status: None,
-            error: Some("the sender failed".into()),
-            answer: String::new(),
-            duration_ms: 0,
-            retry_after: None,
-        })
-}
-
 /// ±20 % of `seconds`, in milliseconds, from the OS random source.
 fn jittered_ms(seconds: i64) -> i64 {
     let r = crate::store::ids::random_bytes(2);
@@ -438,178 +420,68 @@ pub fn record(db: &Db, now: Timestamp, outcomes: &[Outcome]) -> Result<()> {
     })
 }
 
-/// Sends every delivery due at `now`, endpoint by endpoint, until none is
-/// due; returns the attempts made. For tests and tools: it drives the same
-/// claim, send and record as the worker, synchronously.
-///
-/// Fails only on a storage error.
-pub fn run_due(db: &Db, policy: Policy, now: Timestamp) -> Result<usize> {
-    let agent = agent(policy);
-    let mut made = 0;
-    loop {
-        let jobs = claim(db, now, SENDERS, &HashSet::new())?;
-        if jobs.is_empty() {
-            return Ok(made);
-        }
-        made += jobs.len();
-        let outcomes: Vec<Outcome> = std::thread::scope(|s| {
-            let handles: Vec<_> = jobs
-                .into_iter()
-                .map(|job| s.spawn(|| sent_or_failed(&agent, policy, job)))
-                .collect();
-            handles.into_iter().filter_map(|h| h.join().ok()).collect()
-        });
-        record(db, now, &outcomes)?;
-        // A delivery that failed is not due again at `now`; a delivered head
-        // makes the endpoint's next delivery the head.
-        if outcomes.iter().all(|o| !o.delivered()) {
-            return Ok(made);
-        }
-    }
-}
-
-enum Message {
-    Done(Box<Outcome>),
-    Wake,
-}
-
-/// The running worker: a dispatcher and `SENDERS` sender threads.
-pub struct Worker {
-    stop: Arc<AtomicBool>,
-    wake: Sender<Message>,
-    dispatcher: Option<JoinHandle<()>>,
-}
-
-impl Worker {
-    /// Starts the dispatcher and the senders over `db`, releasing old leases first.
-    ///
-    /// Fails only on a storage error.
-    pub fn start(db: Arc<Db>, policy: Policy) -> Result<Worker> {
-        release_leases(&db)?;
-        let stop = Arc::new(AtomicBool::new(false));
-        let (tx, rx) = mpsc::channel::<Message>();
-        let waker = tx.clone();
-        db.on_events(Box::new(move || {
-            let _ = waker.send(Message::Wake);
-        }));
-        let dispatcher = {
-            let stop = stop.clone();
-            let tx = tx.clone();
-            std::thread::Builder::new()
-                .name("kontor-dispatch".into())
-                .spawn(move || dispatch(&db, policy, &stop, tx, rx))
-                .map_err(crate::error::Error::internal)?
-        };
-        Ok(Worker {
-            stop,
-            wake: tx,
-            dispatcher: Some(dispatcher),
-        })
-    }
-
-    /// Stops claiming, lets the requests in flight finish and records them.
-    pub fn stop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        let _ = self.wake.send(Message::Wake);
-        if let Some(d) = self.dispatcher.take() {
-            let _ = d.join();
-        }
-    }
-}
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        self.stop();
-    }
-}
-
-fn dispatch(
-    db: &Db,
+/// The webhook outbox as the worker loop (`dispatch`) sees it: its lanes
+/// are endpoints; an attempt is one signed request (redirects followed by
+/// hand); its schedule is `SCHEDULE`.
+pub struct Webhooks {
+    db: Arc<Db>,
     policy: Policy,
-    stop: &AtomicBool,
-    done: Sender<Message>,
-    inbox: Receiver<Message>,
-) {
-    let (jobs_tx, jobs_rx) = mpsc::channel::<Job>();
-    let jobs_rx = Arc::new(Mutex::new(jobs_rx));
-    let agent = agent(policy);
-    let senders: Vec<JoinHandle<()>> = (0..SENDERS)
-        .filter_map(|i| {
-            let jobs = jobs_rx.clone();
-            let done = done.clone();
-            let agent = agent.clone();
-            std::thread::Builder::new()
-                .name(format!("kontor-send-{i}"))
-                .spawn(move || loop {
-                    let job = match jobs.lock().map(|rx| rx.recv()) {
-                        Ok(Ok(job)) => job,
-                        _ => return,
-                    };
-                    let outcome = sent_or_failed(&agent, policy, job);
-                    if done.send(Message::Done(Box::new(outcome))).is_err() {
-                        return;
-                    }
-                })
-                .ok()
-        })
-        .collect();
-    if senders.len() < SENDERS {
-        tracing::error!(
-            "only {} of {SENDERS} webhook sender threads started",
-            senders.len()
-        );
+    agent: ureq::Agent,
+}
+
+impl Webhooks {
+    pub fn new(db: Arc<Db>, policy: Policy) -> Webhooks {
+        Webhooks { agent: agent(policy), db, policy }
     }
-    let mut busy: HashSet<String> = HashSet::new();
-    let mut finished: Vec<Outcome> = Vec::new();
-    loop {
-        let stopping = stop.load(Ordering::SeqCst);
-        if !finished.is_empty() {
-            // Outcomes that cannot be recorded now are kept and recorded next time round.
-            match record(db, Timestamp::now(), &finished) {
-                Ok(()) => finished.clear(),
-                Err(e) => tracing::error!("cannot record deliveries yet: {e}"),
-            }
-        }
-        if stopping && busy.is_empty() {
-            break;
-        }
-        if !stopping {
-            match claim(
-                db,
-                Timestamp::now(),
-                senders.len().saturating_sub(busy.len()),
-                &busy,
-            ) {
-                Ok(jobs) => {
-                    for job in jobs {
-                        busy.insert(job.endpoint_id.clone());
-                        let _ = jobs_tx.send(job);
-                    }
-                }
-                Err(e) => tracing::error!("cannot claim deliveries: {e}"),
-            }
-        }
-        // Wait for a finished send, new events of this process, or the next
-        // poll (events written by the console in another process).
-        match inbox.recv_timeout(Duration::from_millis(500)) {
-            Ok(message) => {
-                let mut take = |m: Message| {
-                    if let Message::Done(o) = m {
-                        busy.remove(&o.job.endpoint_id);
-                        finished.push(*o);
-                    }
-                };
-                take(message);
-                while let Ok(more) = inbox.try_recv() {
-                    take(more);
-                }
-            }
-            Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => break,
+}
+
+impl Outbox for Webhooks {
+    type Job = Job;
+    type Done = Outcome;
+    const NAME: &'static str = "kontor-send";
+    const SENDERS: usize = SENDERS;
+
+    fn lane(job: &Job) -> &str {
+        &job.endpoint_id
+    }
+    fn job(done: &Outcome) -> &Job {
+        &done.job
+    }
+    fn succeeded(done: &Outcome) -> bool {
+        done.delivered()
+    }
+    fn failed(job: Job) -> Outcome {
+        Outcome {
+            job,
+            started_at: clock::now(),
+            status: None,
+            error: Some("the sender failed".into()),
+            answer: String::new(),
+            duration_ms: 0,
+            retry_after: None,
         }
     }
-    drop(jobs_tx);
-    for s in senders {
-        let _ = s.join();
+    fn release_leases(&self) -> Result<usize> {
+        release_leases(&self.db)
     }
+    fn claim(&self, now: Timestamp, room: usize, busy: &HashSet<String>) -> Result<Vec<Job>> {
+        claim(&self.db, now, room, busy)
+    }
+    fn send(&self, job: &Job) -> Outcome {
+        send(&self.agent, self.policy, job.clone())
+    }
+    fn record(&self, now: Timestamp, done: &[Outcome]) -> Result<()> {
+        record(&self.db, now, done)
+    }
+}
+
+/// Starts the webhook worker over `db`, woken by the events this process
+/// writes (the console's come at the next poll).
+///
+/// Fails on a storage error, or when its thread cannot start.
+pub fn start(db: Arc<Db>, policy: Policy) -> Result<Worker<Webhooks>> {
+    let worker = Worker::start(Webhooks::new(db.clone(), policy))?;
+    let waker = worker.waker();
+    db.on_events(Box::new(move || waker.wake()));
+    Ok(worker)
 }

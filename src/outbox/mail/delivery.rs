@@ -1,9 +1,8 @@
 //! The mail outbox and its worker. An act writes the composed message as a
 //! `mails` row in its own transaction (`enqueue`); plain worker threads
-//! send what is due, as the webhook worker does: a dispatcher claims the
-//! oldest due mail of each company (a lease a restart releases), at most
-//! one per company in flight, and hands it to a pool of senders; each
-//! attempt reads the company's settings as they are then, opens the
+//! send what is due on the loop every outbox shares (`outbox::dispatch`):
+//! the oldest due mail of each company is claimed (a lease a restart
+//! releases), at most one per company in flight; each attempt reads the company's settings as they are then, opens the
 //! password, sends the stored bytes unchanged and is recorded with the
 //! server's reply. A 4xx reply, a time-out or a connection that fails is
 //! tried again (1 min, 5 min, 30 min, 2 h, 6 h, 12 h; seven attempts in
@@ -11,16 +10,14 @@
 //! only its own company's mail, for the time limit of one attempt.
 
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
-use std::sync::{Arc, Mutex};
-use std::thread::JoinHandle;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use jiff::{SignedDuration, Timestamp};
 use rusqlite::params;
 
 use crate::error::Result;
+use crate::outbox::dispatch::Outbox;
 use crate::outbox::mail::message::Composed;
 use crate::outbox::mail::settings;
 use crate::outbox::mail::transport::{self, Outcome};
@@ -144,22 +141,6 @@ pub fn send(db: &Db, key: &SealingKey, limit: Duration, job: Job) -> Attempt {
     }
 }
 
-/// `send`, with a panic turned into a failed attempt, so the dispatcher
-/// hears back about every job it handed out.
-fn sent_or_failed(db: &Db, key: &SealingKey, limit: Duration, job: Job) -> Attempt {
-    let copy = job.clone();
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| send(db, key, limit, job)))
-        .unwrap_or_else(|_| Attempt {
-            job: copy,
-            started_at: clock::now(),
-            duration_ms: 0,
-            outcome: Outcome::Temporary {
-                reply: None,
-                error: "the sender failed".into(),
-            },
-        })
-}
-
 /// Releases every lease (a starting server: whatever an earlier process
 /// held it no longer sends).
 ///
@@ -278,183 +259,55 @@ pub fn record(db: &Db, now: Timestamp, attempts: &[Attempt]) -> Result<()> {
     })
 }
 
-/// Sends every mail due at `now`, company by company, until none is due;
-/// returns the attempts made. For tests and tools: it drives the same
-/// claim, send and record as the worker, synchronously, each company's
-/// mail on its own thread.
-///
-/// Fails only on a storage error.
-pub fn run_due(db: &Db, key: &SealingKey, limit: Duration, now: Timestamp) -> Result<usize> {
-    let mut made = 0;
-    loop {
-        let jobs = claim(db, now, SENDERS, &HashSet::new())?;
-        if jobs.is_empty() {
-            return Ok(made);
-        }
-        made += jobs.len();
-        let attempts: Vec<Attempt> = std::thread::scope(|s| {
-            let handles: Vec<_> = jobs
-                .into_iter()
-                .map(|job| s.spawn(|| sent_or_failed(db, key, limit, job)))
-                .collect();
-            handles.into_iter().filter_map(|h| h.join().ok()).collect()
-        });
-        record(db, now, &attempts)?;
-        // A mail tried and not sent is not due again at `now`; a sent one
-        // makes its company's next mail the oldest.
-        if attempts
-            .iter()
-            .all(|a| !matches!(a.outcome, Outcome::Sent { .. }))
-        {
-            return Ok(made);
-        }
-    }
-}
-
-enum Message {
-    Done(Box<Attempt>),
-    Wake,
-}
-
-/// The running mail worker: a dispatcher and `SENDERS` sender threads.
-pub struct Worker {
-    stop: Arc<AtomicBool>,
-    wake: Sender<Message>,
-    dispatcher: Option<JoinHandle<()>>,
-}
-
-impl Worker {
-    /// Starts the dispatcher and the senders over `db`, releasing old
-    /// leases first; each attempt's steps are limited to `limit`.
-    ///
-    /// Fails only on a storage error.
-    pub fn start(db: Arc<Db>, key: Arc<SealingKey>, limit: Duration) -> Result<Worker> {
-        release_leases(&db)?;
-        let stop = Arc::new(AtomicBool::new(false));
-        let (tx, rx) = mpsc::channel::<Message>();
-        let dispatcher = {
-            let stop = stop.clone();
-            let tx = tx.clone();
-            std::thread::Builder::new()
-                .name("kontor-mail".into())
-                .spawn(move || dispatch(db, key, limit, &stop, tx, rx))
-                .map_err(crate::error::Error::internal)?
-        };
-        Ok(Worker {
-            stop,
-            wake: tx,
-            dispatcher: Some(dispatcher),
-        })
-    }
-
-    /// Looks for due mail now rather than at the next poll.
-    pub fn wake(&self) {
-        let _ = self.wake.send(Message::Wake);
-    }
-
-    /// Stops claiming, lets the attempts in flight finish and records them.
-    pub fn stop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
-        let _ = self.wake.send(Message::Wake);
-        if let Some(d) = self.dispatcher.take() {
-            let _ = d.join();
-        }
-    }
-}
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        self.stop();
-    }
-}
-
-fn dispatch(
+/// The mail outbox as the worker loop (`dispatch`) sees it: its lanes are
+/// companies; an attempt reads the company's settings as they are then
+/// and sends the stored bytes, each step limited to `limit`; its schedule
+/// is `SCHEDULE` (a 5xx reply fails at once).
+pub struct Mails {
     db: Arc<Db>,
     key: Arc<SealingKey>,
     limit: Duration,
-    stop: &AtomicBool,
-    done: Sender<Message>,
-    inbox: Receiver<Message>,
-) {
-    let (jobs_tx, jobs_rx) = mpsc::channel::<Job>();
-    let jobs_rx = Arc::new(Mutex::new(jobs_rx));
-    let senders: Vec<JoinHandle<()>> = (0..SENDERS)
-        .filter_map(|i| {
-            let jobs = jobs_rx.clone();
-            let done = done.clone();
-            let db = db.clone();
-            let key = key.clone();
-            std::thread::Builder::new()
-                .name(format!("kontor-mail-{i}"))
-                .spawn(move || loop {
-                    let job = match jobs.lock().map(|rx| rx.recv()) {
-                        Ok(Ok(job)) => job,
-                        _ => return,
-                    };
-                    let attempt = sent_or_failed(&db, &key, limit, job);
-                    if done.send(Message::Done(Box::new(attempt))).is_err() {
-                        return;
-                    }
-                })
-                .ok()
-        })
-        .collect();
-    if senders.len() < SENDERS {
-        tracing::error!(
-            "only {} of {SENDERS} mail sender threads started",
-            senders.len()
-        );
+}
+
+impl Mails {
+    pub fn new(db: Arc<Db>, key: Arc<SealingKey>, limit: Duration) -> Mails {
+        Mails { db, key, limit }
     }
-    let mut busy: HashSet<String> = HashSet::new();
-    let mut finished: Vec<Attempt> = Vec::new();
-    loop {
-        let stopping = stop.load(Ordering::SeqCst);
-        if !finished.is_empty() {
-            match record(&db, Timestamp::now(), &finished) {
-                Ok(()) => finished.clear(),
-                Err(e) => tracing::error!("cannot record mail attempts yet: {e}"),
-            }
-        }
-        if stopping && busy.is_empty() {
-            break;
-        }
-        if !stopping {
-            match claim(
-                &db,
-                Timestamp::now(),
-                senders.len().saturating_sub(busy.len()),
-                &busy,
-            ) {
-                Ok(jobs) => {
-                    for job in jobs {
-                        busy.insert(job.company_id.clone());
-                        let _ = jobs_tx.send(job);
-                    }
-                }
-                Err(e) => tracing::error!("cannot claim mail: {e}"),
-            }
-        }
-        // Wait for a finished attempt, a wake-up, or the next poll (mail
-        // written by the console in another process).
-        match inbox.recv_timeout(Duration::from_millis(250)) {
-            Ok(message) => {
-                let mut take = |m: Message| {
-                    if let Message::Done(a) = m {
-                        busy.remove(&a.job.company_id);
-                        finished.push(*a);
-                    }
-                };
-                take(message);
-                while let Ok(more) = inbox.try_recv() {
-                    take(more);
-                }
-            }
-            Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => break,
+}
+
+impl Outbox for Mails {
+    type Job = Job;
+    type Done = Attempt;
+    const NAME: &'static str = "kontor-mail";
+    const SENDERS: usize = SENDERS;
+
+    fn lane(job: &Job) -> &str {
+        &job.company_id
+    }
+    fn job(done: &Attempt) -> &Job {
+        &done.job
+    }
+    fn succeeded(done: &Attempt) -> bool {
+        matches!(done.outcome, Outcome::Sent { .. })
+    }
+    fn failed(job: Job) -> Attempt {
+        Attempt {
+            job,
+            started_at: clock::now(),
+            duration_ms: 0,
+            outcome: Outcome::Temporary { reply: None, error: "the sender failed".into() },
         }
     }
-    drop(jobs_tx);
-    for s in senders {
-        let _ = s.join();
+    fn release_leases(&self) -> Result<usize> {
+        release_leases(&self.db)
+    }
+    fn claim(&self, now: Timestamp, room: usize, busy: &HashSet<String>) -> Result<Vec<Job>> {
+        claim(&self.db, now, room, busy)
+    }
+    fn send(&self, job: &Job) -> Attempt {
+        send(&self.db, &self.key, self.limit, job.clone())
+    }
+    fn record(&self, now: Timestamp, done: &[Attempt]) -> Result<()> {
+        record(&self.db, now, done)
     }
 }
