@@ -78,6 +78,8 @@ CREATE TABLE api_keys (
     last_used_at TEXT
 ) STRICT;
 CREATE INDEX api_keys_company ON api_keys (company_id, seq);
+-- what a composite reference into the keys points at (version 15)
+CREATE UNIQUE INDEX api_keys_tenant ON api_keys (id, company_id, environment);
 
 -- The generation of what a key may do: a server keeps keys in memory and
 -- reads this one row on every request; any change that could make a kept key
@@ -474,12 +476,14 @@ CREATE TABLE payments (
     recorded_at TEXT NOT NULL,
     -- the bank line it was settled from, and the day a person undid it by a
     -- counter-posting (version 10)
-    bank_line_id TEXT REFERENCES bank_lines (id),
+    bank_line_id TEXT,
     reversed_on  TEXT,
     CHECK ((direction = 'in' AND invoice_id IS NOT NULL AND purchase_id IS NULL)
         OR (direction = 'out' AND purchase_id IS NOT NULL AND invoice_id IS NULL)),
+    UNIQUE (id, company_id, environment),
     FOREIGN KEY (invoice_id, company_id, environment) REFERENCES invoices (id, company_id, environment),
-    FOREIGN KEY (purchase_id, company_id, environment) REFERENCES purchases (id, company_id, environment)
+    FOREIGN KEY (purchase_id, company_id, environment) REFERENCES purchases (id, company_id, environment),
+    FOREIGN KEY (bank_line_id, company_id, environment) REFERENCES bank_lines (id, company_id, environment)
 ) STRICT;
 CREATE INDEX payments_invoice ON payments (invoice_id) WHERE invoice_id IS NOT NULL;
 CREATE INDEX payments_purchase ON payments (purchase_id) WHERE purchase_id IS NOT NULL;
@@ -707,7 +711,8 @@ CREATE TABLE audit (
     act         TEXT NOT NULL,
     subject     TEXT NOT NULL,
     at          TEXT NOT NULL,
-    key_id      TEXT REFERENCES api_keys (id)
+    key_id      TEXT,
+    FOREIGN KEY (key_id, company_id, environment) REFERENCES api_keys (id, company_id, environment)
 ) STRICT;
 CREATE INDEX audit_subject ON audit (company_id, environment, subject, seq);
 
@@ -795,13 +800,15 @@ CREATE TABLE bank_statements (
     FOREIGN KEY (file_id, company_id, environment) REFERENCES bank_files (id, company_id, environment),
     FOREIGN KEY (bank_account_id, company_id, environment) REFERENCES bank_accounts (id, company_id, environment)
 ) STRICT;
+-- what a composite reference into the statements points at (version 15)
+CREATE UNIQUE INDEX bank_statements_tenant ON bank_statements (id, company_id, environment);
 
 CREATE TABLE bank_entries (
     seq              INTEGER PRIMARY KEY,
     id               TEXT NOT NULL UNIQUE,
     company_id       TEXT NOT NULL REFERENCES companies (id),
     environment      TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
-    statement_id     TEXT NOT NULL REFERENCES bank_statements (id),
+    statement_id     TEXT NOT NULL,
     bank_account_id  TEXT NOT NULL,
     -- what the entry says: its days, its signed amount and a digest of its
     -- reference and lines ('… sum:…'); see books::bank::keys
@@ -817,7 +824,7 @@ CREATE TABLE bank_entries (
     transaction_code TEXT,
     batch            INTEGER NOT NULL CHECK (batch IN (0, 1)),
     -- the camt.054 that detailed this entry's transactions, if one did
-    detailed_by      TEXT REFERENCES bank_statements (id),
+    detailed_by      TEXT,
     -- its day, its signed amount and the bank's reference ('… ref:…'), for
     -- a reference with a digit; looked up for a reference that tells
     -- entries apart in its file
@@ -825,7 +832,10 @@ CREATE TABLE bank_entries (
     -- the keys without their days ('ref:…' or 'sum:…'): by it and the
     -- amount a booked entry finds the preliminary one it confirms
     identity         TEXT NOT NULL DEFAULT '',
-    UNIQUE (id, company_id, environment)
+    UNIQUE (id, company_id, environment),
+    FOREIGN KEY (statement_id, company_id, environment) REFERENCES bank_statements (id, company_id, environment),
+    FOREIGN KEY (detailed_by, company_id, environment) REFERENCES bank_statements (id, company_id, environment),
+    FOREIGN KEY (bank_account_id, company_id, environment) REFERENCES bank_accounts (id, company_id, environment)
 ) STRICT;
 CREATE UNIQUE INDEX bank_entries_key ON bank_entries (company_id, environment, bank_account_id, entry_key, booked);
 CREATE INDEX bank_entries_reference ON bank_entries (company_id, environment, bank_account_id, reference_key)
@@ -883,7 +893,7 @@ CREATE TABLE bank_settlements (
     environment  TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
     line_id      TEXT NOT NULL,
     kind         TEXT NOT NULL CHECK (kind IN ('payment', 'difference', 'booking', 'return')),
-    payment_id   TEXT REFERENCES payments (id),
+    payment_id   TEXT,
     target_kind  TEXT CHECK (target_kind IN ('invoice', 'purchase')),
     target_id    TEXT,
     number       TEXT,
@@ -899,7 +909,8 @@ CREATE TABLE bank_settlements (
     CHECK ((kind IN ('payment', 'return') AND payment_id IS NOT NULL AND target_id IS NOT NULL)
         OR (kind = 'difference' AND target_id IS NOT NULL AND account IS NOT NULL)
         OR (kind = 'booking' AND account IS NOT NULL)),
-    FOREIGN KEY (line_id, company_id, environment) REFERENCES bank_lines (id, company_id, environment)
+    FOREIGN KEY (line_id, company_id, environment) REFERENCES bank_lines (id, company_id, environment),
+    FOREIGN KEY (payment_id, company_id, environment) REFERENCES payments (id, company_id, environment)
 ) STRICT;
 CREATE INDEX bank_settlements_line ON bank_settlements (line_id);
 CREATE INDEX bank_settlements_undone ON bank_settlements (undone_by) WHERE undone_by IS NOT NULL;

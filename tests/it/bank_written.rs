@@ -411,6 +411,7 @@ fn a_data_file_of_version_13_has_its_entries_keyed_anew() {
          ALTER TABLE bank_entries DROP COLUMN reference_key; ALTER TABLE bank_entries DROP COLUMN identity;
          ALTER TABLE bank_lines DROP COLUMN notes;
          DROP INDEX bank_settlements_undone; ALTER TABLE bank_settlements DROP COLUMN undone_by;
+         DROP INDEX api_keys_tenant; DROP INDEX bank_statements_tenant;
          UPDATE bank_entries SET entry_key = coalesce('ref:' || bank_reference || '#' || seq, 'sum:' || seq);
          PRAGMA user_version = 13;",
     )

@@ -33,6 +33,7 @@ mod to_11;
 mod to_12;
 mod to_13;
 mod to_14;
+mod to_15;
 
 use std::path::Path;
 
@@ -46,7 +47,7 @@ use refusal::{foreign_key_problem, Stop};
 /// The schema this binary writes and understands: what a fresh file gets.
 pub const SCHEMA: &str = include_str!("../../../schema.sql");
 /// The version `schema.sql` carries in `PRAGMA user_version`.
-pub const SCHEMA_VERSION: i64 = 14;
+pub const SCHEMA_VERSION: i64 = 15;
 
 /// One migration step: it brings a data file from version `number - 1` to
 /// `number`, inside the runner's transaction.
@@ -146,6 +147,14 @@ pub const MIGRATIONS: &[Migration] = &[
             "what it says), with its identity; a bank line keeps the notes of what its reader changed"
         ),
         run: to_14::run,
+    },
+    Migration {
+        number: 15,
+        summary: concat!(
+            "every reference into a company-owned table is composite with company and environment ",
+            "(a payment's bank line, an audit row's key, a bank entry's statements, a settlement's payment)"
+        ),
+        run: to_15::run,
     },
 ];
 
