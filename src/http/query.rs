@@ -3,7 +3,7 @@
 //! out-of-range values bounded).
 
 use crate::error::{Error, Result};
-use crate::store::page::{Paging, DEFAULT_SIZE, MAX_PAGE, MAX_SIZE};
+use crate::store::page::Paging;
 
 /// Decodes `%XX` escapes (and `+` as a space when `plus_is_space`).
 /// Returns `None` when the result is not UTF-8 or an escape is broken.
@@ -137,9 +137,7 @@ impl Query {
     ///
     /// Fails with `BadRequest` when `page` or `size` is not a whole number.
     pub fn paging(&self) -> Result<Paging> {
-        let page = self.int("page")?.unwrap_or(0).clamp(0, MAX_PAGE);
-        let size = self.int("size")?.unwrap_or(DEFAULT_SIZE).clamp(1, MAX_SIZE);
-        Ok(Paging { page, size })
+        Ok(Paging::bounded(self.int("page")?, self.int("size")?))
     }
 }
 
@@ -161,6 +159,7 @@ pub fn percent_encode(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::page::MAX_PAGE;
 
     #[test]
     fn what_is_encoded_decodes_back() {

@@ -1,6 +1,7 @@
 //! The JSON schemas the tools publish in `tools/list`: their inputs (snake_case
 //! arguments, the paging of lists, the draft lines) and outputs.
 
+use crate::store::page::{DEFAULT_SIZE, MAX_SIZE};
 use serde_json::{json, Map, Value};
 
 /// An object schema with `properties`, the `required` names and nothing else allowed.
@@ -38,7 +39,15 @@ pub fn list_output() -> Value {
 
 /// `extra` with the paging arguments `limit` and `cursor`.
 pub fn paged(mut extra: Map<String, Value>) -> Value {
-    extra.insert("limit".into(), json!({ "type": "integer", "minimum": 1, "maximum": 100, "description": "Items per page (default 25)." }));
+    extra.insert(
+        "limit".into(),
+        json!({
+            "type": "integer",
+            "minimum": 1,
+            "maximum": MAX_SIZE,
+            "description": format!("Items per page (default {DEFAULT_SIZE}; a value out of range is bounded)."),
+        }),
+    );
     extra.insert(
         "cursor".into(),
         json!({ "type": "string", "description": "The next_cursor of the previous page." }),

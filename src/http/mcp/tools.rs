@@ -163,20 +163,12 @@ fn idempotency_key(f: &mut JsonFields) -> Result<Option<String>> {
     Ok(f.text("idempotency_key")?.map(|k| k.trim().to_string()))
 }
 
-/// `limit` (1–100, default 25) and the opaque `cursor` as a page.
+/// `limit` and the opaque `cursor` as a page; a limit out of range is
+/// bounded as every surface bounds a page's size (`Paging::bounded`).
 ///
 /// Fails with `Invalid` for an unreadable limit or cursor.
 fn paging(f: &mut JsonFields) -> Result<Paging> {
-    let limit = match f.int("limit")? {
-        None => 25,
-        Some(l) if (1..=100).contains(&l) => l,
-        Some(_) => {
-            return Err(Error::invalid(
-                "limit",
-                "must be a whole number from 1 to 100",
-            ))
-        }
-    };
+    let limit = Paging::bounded(None, f.int("limit")?).size;
     let offset = match f.text("cursor")? {
         None => 0,
         Some(c) => c
