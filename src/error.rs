@@ -321,6 +321,14 @@ mod tests {
     use super::*;
 
     #[test]
+    fn values_are_listed_once_whatever_their_number() {
+        assert_eq!(listed(&[]), "");
+        assert_eq!(listed(&["de"]), "de");
+        assert_eq!(listed(&["de", "en"]), "de or en");
+        assert_eq!(not_one_of(&["bill", "credit", "x"], "y"), "is bill, credit or x, not \"y\"");
+    }
+
+    #[test]
     fn violations_name_their_fields_in_a_surface_spelling() {
         let mut v = Violations::new();
         v.invalid("postalCode", "is missing");
@@ -339,3 +347,20 @@ mod tests {
         );
     }
 }
+
+/// `a`, `a or b`, `a, b or c`: values as a sentence lists them.
+pub fn listed(values: &[&str]) -> String {
+    match values {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// What a refusal of `got` says when a field takes one of `values`:
+/// `is a, b or c, not "x"`. Every such refusal is written by this one
+/// function (the stored enums' `not_one_of` call it with their spellings).
+pub fn not_one_of(values: &[&str], got: &str) -> String {
+    format!("is {}, not {got:?}", listed(values))
+}
+

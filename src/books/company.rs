@@ -41,10 +41,7 @@ impl Plan {
     /// Fails with `Invalid` naming the field `plan` for an unknown plan.
     pub fn read(text: &str) -> Result<Plan> {
         Plan::parse(&text.trim().to_ascii_uppercase()).ok_or_else(|| {
-            Error::invalid(
-                "plan",
-                format!("is STARTER, PROFESSIONAL or ENTERPRISE, not {text:?}"),
-            )
+            Error::invalid("plan", Plan::not_one_of(text))
         })
     }
 

@@ -166,7 +166,7 @@ impl NewPurchase {
         let kind = match input.kind.as_deref() {
             None => PurchaseKind::Bill,
             Some(k) => PurchaseKind::parse(k.trim()).unwrap_or_else(|| {
-                v.invalid("kind", format!("is bill or credit, not {k:?}"));
+                v.invalid("kind", PurchaseKind::not_one_of(k));
                 PurchaseKind::Bill
             }),
         };

@@ -125,7 +125,7 @@ impl NewPayment {
         let method = match input.method.as_deref() {
             None => Method::Bank,
             Some(m) => Method::parse(m.trim()).unwrap_or_else(|| {
-                v.invalid("method", format!("is bank, cash, card or other, not {m:?}"));
+                v.invalid("method", Method::not_one_of(m));
                 Method::Bank
             }),
         };

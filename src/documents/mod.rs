@@ -87,14 +87,11 @@ impl Format {
         let name = text.ok_or_else(|| {
             crate::error::Error::invalid(
                 "format",
-                "is missing; give facturx, cii, xrechnung or peppol",
+                format!("is missing; give {}", crate::error::listed(&Format::ALL.map(Format::as_str))),
             )
         })?;
         Format::read(name).ok_or_else(|| {
-            crate::error::Error::invalid(
-                "format",
-                format!("is facturx, cii, xrechnung or peppol, not {name:?}"),
-            )
+            crate::error::Error::invalid("format", crate::error::not_one_of(&Format::ALL.map(Format::as_str), name))
         })
     }
 

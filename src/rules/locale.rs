@@ -27,6 +27,9 @@ pub enum Lang {
 }
 
 impl Lang {
+    /// The language tags a person may choose, as `code` gives them.
+    pub const CODES: [&'static str; 2] = ["de", "en"];
+
     /// The language tag (`de`, `en`), as `lang` attributes and stored choices carry it.
     pub fn code(self) -> &'static str {
         match self {

@@ -39,10 +39,7 @@ impl Chart {
         match text.trim().to_ascii_lowercase().as_str() {
             "skr03" | "03" => Ok(Chart::Skr03),
             "skr04" | "04" => Ok(Chart::Skr04),
-            _ => Err(Error::invalid(
-                field,
-                format!("is skr03 or skr04, not {text:?}"),
-            )),
+            _ => Err(Error::invalid(field, crate::error::not_one_of(&Chart::ALL.map(Chart::as_str), text))),
         }
     }
 

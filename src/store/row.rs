@@ -92,6 +92,13 @@ macro_rules! stored_enum {
             pub fn parse(text: &str) -> Option<$name> {
                 match text { $($text => Some($name::$variant),)+ _ => None }
             }
+
+            /// What a refusal of `got` says: `is a, b or c, not "x"`, with
+            /// every spelling.
+            #[allow(dead_code)]
+            pub fn not_one_of(got: &str) -> String {
+                $crate::error::not_one_of(&[$($text),+], got)
+            }
         }
 
         impl serde::Serialize for $name {
@@ -119,4 +126,26 @@ macro_rules! stored_enum {
             }
         }
     };
+}
+
+#[cfg(test)]
+mod tests {
+    crate::stored_enum! {
+        /// A plan, for the test.
+        enum Plan {
+            Starter = "STARTER",
+            Professional = "PROFESSIONAL",
+            Enterprise = "ENTERPRISE",
+        }
+    }
+
+    #[test]
+    fn a_stored_enum_refuses_with_every_spelling_it_has() {
+        assert_eq!(Plan::not_one_of("gold"), "is STARTER, PROFESSIONAL or ENTERPRISE, not \"gold\"");
+        assert_eq!(Plan::parse("PROFESSIONAL"), Some(Plan::Professional));
+        assert_eq!(Plan::ALL.len(), 3);
+        assert_eq!(Plan::Starter.as_str(), "STARTER");
+        assert_eq!(Plan::parse("Enterprise"), None);
+        let _ = Plan::Enterprise;
+    }
 }

@@ -32,10 +32,7 @@ impl Environment {
         match text.to_ascii_lowercase().as_str() {
             "production" | "live" => Ok(Environment::Production),
             "sandbox" | "test" => Ok(Environment::Sandbox),
-            _ => Err(Error::invalid(
-                "environment",
-                format!("is production or sandbox, not {text:?}"),
-            )),
+            _ => Err(Error::invalid("environment", crate::error::not_one_of(&["production", "sandbox"], text))),
         }
     }
 }

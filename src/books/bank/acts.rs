@@ -42,7 +42,7 @@ impl Difference {
             "open" => Ok(Difference::Open),
             "fees" => Ok(Difference::Fees),
             "discount" => Ok(Difference::Discount),
-            other => Err(Error::invalid("difference", format!("is open, fees or discount, not {other:?}"))),
+            other => Err(Error::invalid("difference", crate::error::not_one_of(&["open", "fees", "discount"], other))),
         }
     }
 }

@@ -530,10 +530,10 @@ pub struct Filter {
 /// Fails with `Invalid` naming `state` for another word than the five states.
 pub fn read_state(text: &str) -> Result<State> {
     match State::parse(text.trim()) {
-        Some(State::Replaced) | None => Err(Error::invalid(
-            "state",
-            format!("is unmatched, suggested, settled, ignored or preliminary, not {text:?}"),
-        )),
+        Some(State::Replaced) | None => {
+            let shown: Vec<&str> = State::ALL.iter().filter(|s| **s != State::Replaced).map(|s| s.as_str()).collect();
+            Err(Error::invalid("state", crate::error::not_one_of(&shown, text)))
+        }
         Some(state) => Ok(state),
     }
 }

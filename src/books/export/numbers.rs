@@ -47,10 +47,7 @@ impl Side {
         match text.trim().to_ascii_lowercase().as_str() {
             "customer" | "receivables" | "debitor" => Ok(Side::Customer),
             "supplier" | "payables" | "kreditor" => Ok(Side::Supplier),
-            _ => Err(Error::invalid(
-                field,
-                format!("is customer or supplier, not {text:?}"),
-            )),
+            _ => Err(Error::invalid(field, crate::error::not_one_of(&["customer", "supplier"], text))),
         }
     }
 }

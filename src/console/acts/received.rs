@@ -95,7 +95,7 @@ pub fn run(db: &Db, cmd: &PurchaseCommand, acting: Option<&str>) -> Result<()> {
             let state = match state.as_deref() {
                 None => None,
                 Some(s) => Some(BillState::parse(s).ok_or_else(|| {
-                    Error::invalid("state", format!("is received, booked or refused, not {s:?}"))
+                    Error::invalid("state", BillState::not_one_of(s))
                 })?),
             };
             print(&db.read(|conn| {

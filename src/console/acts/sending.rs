@@ -89,15 +89,12 @@ pub fn mail(db: &Db, key: &SealingKey, args: &MailArgs, acting: Option<&str>) ->
 /// `language` or `bodyFile`.
 pub fn mail_text(db: &Db, args: &MailTextArgs, acting: Option<&str>) -> Result<()> {
     let purpose = Purpose::parse(args.purpose.trim()).ok_or_else(|| {
-        Error::invalid(
-            "purpose",
-            format!("is invoice or reminder, not {:?}", args.purpose),
-        )
+        Error::invalid("purpose", Purpose::not_one_of(&args.purpose))
     })?;
     let lang = Lang::from_code(args.language.trim())
         .filter(|l| l.code() == args.language.trim())
         .ok_or_else(|| {
-            Error::invalid("language", format!("is de or en, not {:?}", args.language))
+            Error::invalid("language", crate::error::not_one_of(&Lang::CODES, &args.language))
         })?;
     let texts = Template {
         subject: args.subject.clone(),

@@ -229,7 +229,7 @@ fn list_invoices(c: &Context, mut f: JsonFields) -> Result<Value> {
         None => None,
         Some(s) => Some(
             Status::named(&s)
-                .ok_or_else(|| Error::invalid("status", format!("is OPEN or PAID, not {s:?}")))?,
+                .ok_or_else(|| Error::invalid("status", crate::error::not_one_of(&["OPEN", "PAID"], &s)))?,
         ),
     };
     let input = invoices::FilterInput {

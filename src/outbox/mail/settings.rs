@@ -68,13 +68,13 @@ impl Settings {
         let mut v = Violations::new();
         let security = match input.security.as_deref().map(str::trim) {
             None | Some("") => {
-                v.invalid("security", "is missing; give tls, starttls or none");
+                v.invalid("security", format!("is missing; give {}", crate::error::listed(&Security::ALL.iter().map(|s| s.as_str()).collect::<Vec<_>>())));
                 None
             }
             Some(s) => match Security::parse(&s.to_ascii_lowercase()) {
                 Some(sec) => Some(sec),
                 None => {
-                    v.invalid("security", format!("is tls, starttls or none, not {s:?}"));
+                    v.invalid("security", Security::not_one_of(&s));
                     None
                 }
             },
