@@ -24,7 +24,7 @@ use crate::books::report::{self, Side, NEVER_DUE};
 use crate::error::{Error, Result, Violations};
 use crate::outbox::events::{self, Fields, Kind as Event};
 use crate::rules::iso::Currency;
-use crate::rules::locale::{self, Lang};
+use crate::rules::locale;
 use crate::rules::money::{self, Decimal, Money};
 use crate::rules::text;
 use crate::store::clock;
@@ -356,11 +356,9 @@ fn settle(
         verdict.refused(
             "amount",
             format!(
-                "is {} {}, more than the {} {} outstanding on {}; overpayments are refused",
-                locale::number(Lang::En, amount, doc.currency.exponent()),
-                doc.currency,
-                locale::number(Lang::En, doc.outstanding, doc.currency.exponent()),
-                doc.currency,
+                "is {}, more than the {} outstanding on {}; overpayments are refused",
+                locale::in_sentence(amount, &doc.currency),
+                locale::in_sentence(doc.outstanding, &doc.currency),
                 doc.label
             ),
         );

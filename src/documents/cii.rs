@@ -204,7 +204,7 @@ pub fn write(doc: &Document, guideline: Guideline) -> std::io::Result<Vec<u8>> {
         x.text_with(
             "ram:TaxTotalAmount",
             &[("currencyID", &accounting.currency)],
-            &super::amount_text(accounting.amount, accounting.exponent),
+            &crate::rules::money::minor_text(accounting.amount, accounting.exponent, '.'),
         );
     }
     x.text("ram:GrandTotalAmount", &doc.amount(doc.gross));

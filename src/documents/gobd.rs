@@ -11,6 +11,7 @@
 use jiff::civil::Date;
 
 use crate::documents::xml::Xml;
+use crate::rules::money::minor_text;
 
 /// The DTD file the index names, written beside it.
 pub const DTD_FILE: &str = "gdpdu-01-09-2004.dtd";
@@ -118,22 +119,6 @@ pub struct Supplier {
     pub comment: String,
 }
 
-/// A number of minor units with `decimals` decimals and a decimal comma.
-fn decimal(minor: i64, decimals: u8) -> String {
-    if decimals == 0 {
-        return minor.to_string();
-    }
-    let unit = 10u64.pow(decimals as u32);
-    let sign = if minor < 0 { "-" } else { "" };
-    let abs = minor.unsigned_abs();
-    format!(
-        "{sign}{},{:0width$}",
-        abs / unit,
-        abs % unit,
-        width = decimals as usize
-    )
-}
-
 fn quoted(text: &str, out: &mut String) {
     out.push('"');
     for c in text.chars() {
@@ -167,7 +152,7 @@ pub fn csv(table: &Table) -> Vec<u8> {
             }
             match value {
                 Value::Text(t) => quoted(t, &mut out),
-                Value::Amount(minor, decimals) => out.push_str(&decimal(*minor, *decimals)),
+                Value::Amount(minor, decimals) => out.push_str(&minor_text(*minor, *decimals, ',')),
                 Value::Int(n) => out.push_str(&n.to_string()),
                 Value::Date(d) => out.push_str(&d.strftime("%d.%m.%Y").to_string()),
                 Value::Empty => {}
@@ -313,8 +298,8 @@ mod tests {
 
     #[test]
     fn decimals_of_any_accuracy() {
-        assert_eq!(decimal(1, 3), "0,001");
-        assert_eq!(decimal(-100, 2), "-1,00");
-        assert_eq!(decimal(42, 0), "42");
+        assert_eq!(minor_text(1, 3, ','), "0,001");
+        assert_eq!(minor_text(-100, 2, ','), "-1,00");
+        assert_eq!(minor_text(42, 0, ','), "42");
     }
 }

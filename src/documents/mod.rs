@@ -40,7 +40,7 @@ mod xml;
 use jiff::civil::Date;
 
 use crate::rules::creditor_reference::CreditorReference;
-use crate::rules::money::Decimal;
+use crate::rules::money::{minor_text, Decimal};
 
 /// The formats kontor writes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -604,7 +604,7 @@ impl Document {
     /// `minor` units of the document's currency as a decimal text with the
     /// currency's number of decimals ("1570.80", JPY "1570").
     pub fn amount(&self, minor: i64) -> String {
-        amount_text(minor, self.exponent)
+        minor_text(minor, self.exponent, '.')
     }
 
     /// A price as documents write it: with at least the currency's number
@@ -615,22 +615,6 @@ impl Document {
             None => price.to_string(),
         }
     }
-}
-
-/// `minor` units as a decimal text with `exponent` decimals.
-pub fn amount_text(minor: i64, exponent: u8) -> String {
-    let sign = if minor < 0 { "-" } else { "" };
-    let abs = minor.unsigned_abs();
-    if exponent == 0 {
-        return format!("{sign}{abs}");
-    }
-    let pow = 10u64.pow(exponent as u32);
-    format!(
-        "{sign}{}.{:0width$}",
-        abs / pow,
-        abs % pow,
-        width = exponent as usize
-    )
 }
 
 /// A date as `YYYYMMDD` (CII format 102).
@@ -644,11 +628,11 @@ mod tests {
 
     #[test]
     fn amounts_carry_their_currencys_decimals() {
-        assert_eq!(amount_text(157080, 2), "1570.80");
-        assert_eq!(amount_text(5, 2), "0.05");
-        assert_eq!(amount_text(-5, 2), "-0.05");
-        assert_eq!(amount_text(1570, 0), "1570");
-        assert_eq!(amount_text(1_570_125, 3), "1570.125");
+        assert_eq!(minor_text(157080, 2, '.'), "1570.80");
+        assert_eq!(minor_text(5, 2, '.'), "0.05");
+        assert_eq!(minor_text(-5, 2, '.'), "-0.05");
+        assert_eq!(minor_text(1570, 0, '.'), "1570");
+        assert_eq!(minor_text(1_570_125, 3, '.'), "1570.125");
         assert_eq!(date_102(Date::constant(2026, 1, 5)), "20260105");
     }
 }

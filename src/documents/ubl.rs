@@ -149,7 +149,7 @@ pub fn write(doc: &Document) -> std::io::Result<Vec<u8>> {
         x.text_with(
             "cbc:TaxAmount",
             &[("currencyID", &accounting.currency)],
-            &super::amount_text(accounting.amount, accounting.exponent),
+            &crate::rules::money::minor_text(accounting.amount, accounting.exponent, '.'),
         );
         x.close("cac:TaxTotal");
     }

@@ -131,32 +131,33 @@ fn symbol(currency: &Currency) -> Option<&'static str> {
 }
 
 /// `minor` units of a currency with `exponent` decimals as a number in the
-/// language's notation, grouped by thousands: `1.234,56` or `1,234.56`.
+/// language's notation, grouped by thousands: `1.234,56` or `1,234.56`
+/// (the digits are `money::minor_text`'s).
 pub fn number(lang: Lang, minor: i64, exponent: u8) -> String {
-    let negative = minor < 0;
-    let digits = minor.unsigned_abs().to_string();
-    let exponent = exponent as usize;
-    let padded = if digits.len() <= exponent {
-        format!("{}{digits}", "0".repeat(exponent + 1 - digits.len()))
-    } else {
-        digits
+    let plain = crate::rules::money::minor_text(minor, exponent, lang.decimal_separator());
+    let (sign, unsigned) = match plain.strip_prefix('-') {
+        Some(rest) => ("-", rest),
+        None => ("", plain.as_str()),
     };
-    let (whole, fraction) = padded.split_at(padded.len() - exponent);
-    let mut out = String::new();
-    if negative {
-        out.push('-');
-    }
+    let split = unsigned.find(lang.decimal_separator()).unwrap_or(unsigned.len());
+    let (whole, fraction) = unsigned.split_at(split);
+    let mut out = String::with_capacity(plain.len() + whole.len() / 3);
+    out.push_str(sign);
     for (i, c) in whole.chars().enumerate() {
         if i > 0 && (whole.len() - i) % 3 == 0 {
             out.push(lang.group_separator());
         }
         out.push(c);
     }
-    if !fraction.is_empty() {
-        out.push(lang.decimal_separator());
-        out.push_str(fraction);
-    }
+    out.push_str(fraction);
     out
+}
+
+/// An amount as a sentence of the books names it: `1,234.56 EUR` (grouped,
+/// in English notation, with its currency's code). Every amount inside a
+/// refusal or a note is written by this one function.
+pub fn in_sentence(minor: i64, currency: &Currency) -> String {
+    format!("{} {currency}", number(Lang::En, minor, currency.exponent()))
 }
 
 /// An amount for a person: `1.234,56 €` (German) or `€1,234.56` (English);

@@ -236,6 +236,22 @@ impl Serialize for Decimal {
     }
 }
 
+/// `minor` units with `exponent` decimals as decimal text: the sign, the
+/// whole units, `separator` and exactly `exponent` decimals (none for a
+/// currency without minor units): `-1234.50`, `1234,50`, `1570`. The one
+/// way an amount becomes text: documents and exports write it as it is
+/// (`.` in XML and JSON, `,` for DATEV and the GoBD export), a person reads
+/// it grouped by `locale::number`.
+pub fn minor_text(minor: i64, exponent: u8, separator: char) -> String {
+    let sign = if minor < 0 { "-" } else { "" };
+    let abs = minor.unsigned_abs();
+    if exponent == 0 {
+        return format!("{sign}{abs}");
+    }
+    let unit = 10u64.pow(u32::from(exponent));
+    format!("{sign}{}{separator}{:0width$}", abs / unit, abs % unit, width = usize::from(exponent))
+}
+
 /// `n / d` rounded half away from zero (`d` > 0).
 fn round_div(n: i128, d: i128) -> i128 {
     let q = n / d;
@@ -537,6 +553,16 @@ mod tests {
 
     fn d(s: &str) -> Decimal {
         Decimal::parse("x", s).unwrap()
+    }
+
+    #[test]
+    fn minor_units_are_written_with_the_currencys_decimals_and_the_separator_given() {
+        assert_eq!(minor_text(157080, 2, '.'), "1570.80");
+        assert_eq!(minor_text(5, 2, '.'), "0.05");
+        assert_eq!(minor_text(-5, 2, ','), "-0,05");
+        assert_eq!(minor_text(1570, 0, '.'), "1570");
+        assert_eq!(minor_text(1_570_125, 3, ','), "1570,125");
+        assert_eq!(minor_text(i64::MIN, 2, '.'), "-92233720368547758.08");
     }
 
     #[test]

@@ -27,7 +27,7 @@ use crate::books::bank::matching::{Ladder, LineFacts, Outcome, Proposal, Reason}
 use crate::books::company;
 use crate::documents::statements::{self, Message, Statement};
 use crate::error::{Error, Result};
-use crate::rules::locale::{self, Lang};
+use crate::rules::locale;
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::ids;
@@ -77,7 +77,7 @@ fn message_name(m: Message) -> &'static str {
 
 /// An amount as a sentence writes it: `1,190.00 EUR`.
 fn money(minor: i64, currency: &crate::rules::iso::Currency) -> String {
-    format!("{} {currency}", locale::number(Lang::En, minor, currency.exponent()))
+    locale::in_sentence(minor, currency)
 }
 
 /// Imports the statement file `name` into the tenant's bank accounts. The
@@ -153,10 +153,9 @@ pub fn file(tx: &Tx, tenant: &Tenant, actor: &Actor, name: &str, bytes: Cow<'_, 
         }
         if let Some(e) = statement.entries.iter().find(|e| e.currency != account.currency) {
             return Err(Error::refused(format!(
-                "The file {name} holds an entry of {} {} in the statement {} of the account {}, \
+                "The file {name} holds an entry of {} in the statement {} of the account {}, \
                  which is kept in {}.",
-                locale::number(Lang::En, e.amount, e.currency.exponent()),
-                e.currency,
+                money(e.amount, &e.currency),
                 statement.id,
                 account.shown(),
                 account.currency

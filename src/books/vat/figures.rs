@@ -136,9 +136,7 @@ fn kz_of(account: &str, key: &str) -> Option<(&'static str, Counts, Shown)> {
 
 /// Cents as euros with two decimals: `-1234.5` → `"-1234.50"`.
 pub fn euros(cents: i64) -> String {
-    let sign = if cents < 0 { "-" } else { "" };
-    let abs = cents.unsigned_abs();
-    format!("{sign}{}.{:02}", abs / 100, abs % 100)
+    crate::rules::money::minor_text(cents, 2, '.')
 }
 
 /// Whole euros of `cents`, the cents dropped toward zero.

@@ -128,9 +128,7 @@ pub fn document_field(number: &str) -> String {
 
 /// An amount of minor units (exponent 2) with a decimal comma: `1234,56`.
 pub fn amount(minor: i64) -> String {
-    let sign = if minor < 0 { "-" } else { "" };
-    let abs = minor.unsigned_abs();
-    format!("{sign}{},{:02}", abs / 100, abs % 100)
+    crate::rules::money::minor_text(minor, 2, ',')
 }
 
 /// The header's `Bezeichnung` of a batch (30 characters at most).

@@ -2,7 +2,8 @@
 //! a SEPA credit transfer of the amount due, the code's modules (error
 //! correction M), and the few rectangles that draw its dark modules.
 
-use crate::documents::{amount_text, Document, TypeCode};
+use crate::documents::{Document, TypeCode};
+use crate::rules::money::minor_text;
 
 /// The largest amount an EPC QR code carries: 999,999,999.99 EUR.
 const EPC_MAX: i64 = 99_999_999_999;
@@ -58,7 +59,7 @@ pub fn epc_payload(doc: &Document) -> Option<String> {
             bic,
             name,
             iban,
-            format!("EUR{}", amount_text(doc.due, 2)),
+            format!("EUR{}", minor_text(doc.due, 2, '.')),
             String::new(),
             doc.creditor_reference()
                 .map(|r| one_line(r, 35))

@@ -233,7 +233,7 @@ pub fn document(lang: Lang, doc: &Document, attachment: &dyn Fn(usize) -> String
                 div { dt { (lang.pick("Total without VAT", "Gesamt netto")) } dd { (v.document_amount(doc.net)) } }
                 div { dt { (lang.pick("VAT", "Umsatzsteuer")) } dd { (v.document_amount(doc.tax)) } }
                 @if let Some(acc) = &doc.accounting_tax {
-                    div { dt { (lang.pick("VAT in ", "Umsatzsteuer in ")) (acc.currency) } dd { (crate::documents::amount_text(acc.amount, acc.exponent)) " " (acc.currency) } }
+                    div { dt { (lang.pick("VAT in ", "Umsatzsteuer in ")) (acc.currency) } dd { (locale::number(lang, acc.amount, acc.exponent)) " " (acc.currency) } }
                 }
                 div { dt { (lang.pick("Total with VAT", "Gesamt brutto")) } dd { (v.document_amount(doc.gross)) } }
                 @if doc.paid != 0 {
