@@ -572,3 +572,92 @@ fn booking_a_received_bill_raises_purchase_recorded_with_the_fields_and_signs_of
         assert_eq!(credit[field], typed[field], "{field}: {credit} against {typed}");
     }
 }
+
+/// A file written for these tests (`tests/fixtures/einvoices-written`).
+fn written(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/einvoices-written").join(name)
+}
+
+/// The rules of a receipt's findings.
+fn rules_of(r: &Value) -> Vec<String> {
+    r["findings"].as_array().unwrap().iter().map(|f| f["rule"].as_str().unwrap().to_string()).collect()
+}
+
+/// The sentences of a receipt's findings of `rule`.
+fn sentences(r: &Value, rule: &str) -> Vec<String> {
+    r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == rule)
+        .map(|f| f["sentence"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A trial balance's (debit, credit) of `account` within the tax key
+/// `key`; none when it has no such detail.
+fn keyed(data: &DataFile, company: &str, account: &str, key: &str) -> Option<(i64, i64)> {
+    let tb = data.ok(&["books", "trial-balance", "--company", company]);
+    let row = tb["accounts"].as_array().unwrap().iter().find(|a| a["account"] == account)?.clone();
+    let d = row["details"].as_array()?.iter().find(|d| d["detail"] == key)?.clone();
+    Some((d["debit"].as_i64().unwrap(), d["credit"].as_i64().unwrap()))
+}
+
+/// A VAT category the document does not give or gives outside EN 16931's
+/// list: missing at 19 % it is S (and booked under `S:19`); written `VAT`
+/// it is kept as written and booked only under the category a person
+/// names, never at once for a trusted supplier; missing at 0 % it is kept
+/// as not given and booked as the person says, a category unfit for the
+/// rate refused. A refused booking changes nothing.
+#[test]
+fn a_vat_category_outside_the_list_is_kept_as_written_and_booked_as_a_person_names_it() {
+    let data = DataFile::new();
+    let company = receiver(&data, "Empfänger");
+    let missing = receive(&data, &company, &written("category-missing.cii.xml"));
+    assert_eq!(missing["taxes"][0]["category"], "S", "{missing}");
+    assert!(sentences(&missing, "BR-47")[0].contains("it is read as S, the standard rate"), "{missing}");
+    assert!(!rules_of(&missing).iter().any(|r| r.starts_with("BR-O-")), "{missing}");
+    book(&data, &company, missing["id"].as_str().unwrap(), "EUR");
+    assert_eq!(keyed(&data, &company, "input_tax", "S:19"), Some((950, 0)));
+    assert_eq!(keyed(&data, &company, "input_tax", "O:19"), None);
+    // A document that names its categories takes none.
+    let plain = receive(&data, &company, &written("factur-x-basic.xml"));
+    let (ok, _, stderr) = data.console(&["purchase", "book", "--company", &company, plain["id"].as_str().unwrap(), "--category", "S"]);
+    assert!(!ok && stderr.contains("names each of its categories"), "{stderr}");
+
+    let unlisted = receive(&data, &company, &written("category-unlisted.ubl.xml"));
+    assert_eq!(unlisted["taxes"][0]["category"], "VAT", "{unlisted}");
+    assert!(sentences(&unlisted, "BR-CL-18")[0].contains("it is kept as written"), "{unlisted}");
+    assert_eq!(unlisted["valid"], true, "{unlisted}");
+    let id = unlisted["id"].as_str().unwrap();
+    let tb = data.ok(&["books", "trial-balance", "--company", &company]);
+    let (ok, _, stderr) = data.console(&["purchase", "book", "--company", &company, id]);
+    assert!(!ok && stderr.contains("--category is needed") && stderr.contains("\"VAT\""), "{stderr}");
+    let (ok, _, stderr) = data.console(&["purchase", "book", "--company", &company, id, "--category", "X"]);
+    assert!(!ok && stderr.contains("is not a VAT category"), "{stderr}");
+    assert_eq!(data.ok(&["purchase", "show", "--company", &company, id])["state"], "received");
+    assert_eq!(data.ok(&["books", "trial-balance", "--company", &company]), tb);
+    let booked = data.ok(&["purchase", "book", "--company", &company, id, "--category", "s"]);
+    assert_eq!(booked["state"], "booked");
+    assert_eq!(keyed(&data, &company, "input_tax", "S:19"), Some((950 + 1710, 0)));
+    // A trusted supplier's next such document waits for a person too.
+    data.ok(&["purchase", "trust", "--company", &company, booked["supplier"]["id"].as_str().unwrap()]);
+    let dir = tempfile::tempdir().unwrap();
+    let next = dir.path().join("next.xml");
+    let text = std::fs::read_to_string(written("category-unlisted.ubl.xml")).unwrap();
+    std::fs::write(&next, text.replace("PEP-2025-0611", "PEP-2025-0612")).unwrap();
+    let next = receive(&data, &company, &next);
+    assert_eq!((next["valid"].as_bool(), next["booked"].as_bool()), (Some(true), Some(false)), "{next}");
+
+    let zero = receive(&data, &company, &written("category-missing-zero.cii.xml"));
+    assert_eq!(zero["taxes"][0]["category"], "", "{zero}");
+    assert!(sentences(&zero, "BR-47")[0].contains("does not say which it is"), "{zero}");
+    let id = zero["id"].as_str().unwrap();
+    let (ok, _, stderr) = data.console(&["purchase", "book", "--company", &company, id]);
+    assert!(!ok && stderr.contains("a VAT category the document does not give"), "{stderr}");
+    let (ok, _, stderr) = data.console(&["purchase", "book", "--company", &company, id, "--category", "S"]);
+    assert!(!ok && stderr.contains("cannot carry the document's rate of 0 %"), "{stderr}");
+    data.ok(&["purchase", "book", "--company", &company, id, "--category", "E"]);
+    assert_eq!(keyed(&data, &company, "expenses", "E:0"), Some((45000, 0)));
+    balanced(&data, &company);
+}

@@ -587,7 +587,7 @@ pub fn draft_preview(conn: &Connection, tenant: &Tenant, draft_id: &str) -> Resu
         let (category, rate) = vat
             .as_ref()
             .map_or((Category::O, Decimal::from_int(0)), |v| {
-                (v.category, v.rate)
+                (v.category.clone(), v.rate)
             });
         lines.push(line_of(
             lines.len(),

@@ -219,7 +219,9 @@ pub fn receive(tx: &Tx, tenant: &Tenant, actor: &Actor, file: &Incoming) -> Resu
         if received.valid() && customers::trusted_supplier(tx, tenant, supplier_id)? {
             // A trusted supplier's bill that cannot be booked as it stands
             // (closed books, another currency) waits for a person.
-            match decide::book(tx, tenant, actor, &id, None) {
+            // One whose VAT category is not on EN 16931's list waits for
+            // the person who says which it is.
+            match decide::book(tx, tenant, actor, &id, None, None) {
                 Ok(_) => booked = true,
                 Err(Error::Refused(_)) => {}
                 Err(e) => return Err(e),

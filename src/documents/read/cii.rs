@@ -169,11 +169,9 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
         .unwrap_or_default()
         .into_iter()
         .map(|x| {
-            let category = x.child("CategoryTradeTax");
+            let tax = x.child("CategoryTradeTax");
             let parts = AllowanceParts {
-                category: category
-                    .and_then(|c| c.text_at(&["CategoryCode"]))
-                    .map(|code| (code, category.and_then(|c| c.child_of(RATE)))),
+                vat: tax.map(|c| (c.text_at(&["CategoryCode"]), c.child_of(RATE))),
                 ..allowance_parts(x)
             };
             t.allowance_charge(parts, "the document")
@@ -300,7 +298,7 @@ fn allowance_parts(x: &Node) -> AllowanceParts<'_> {
         percent: x.child("CalculationPercent"),
         reason: x.child("Reason"),
         reason_code: x.child("ReasonCode"),
-        category: None,
+        vat: None,
     }
 }
 
@@ -331,13 +329,13 @@ fn line(t: &mut Terms, item: &Node, n: usize) -> Line {
         .and_then(|s| s.child_of(LINE_SUMMATION))
         .and_then(|s| s.child("LineTotalAmount"));
     let net = t.required_amount(net_node, "BT-131", "BR-24", &format!("{place}: the line's net amount"));
-    let category = t.category(
+    let (category, rate) = t.vat(
         tax.and_then(|x| x.text_at(&["CategoryCode"])),
-        "BT-151",
+        tax.and_then(|x| x.child_of(RATE)),
+        ("BT-151", "BT-152"),
         "BR-CO-04",
         &place,
     );
-    let rate = t.rate(tax.and_then(|x| x.child_of(RATE)), "BT-152");
     let allowances = settlement
         .map(|s| s.all("SpecifiedTradeAllowanceCharge").collect::<Vec<_>>())
         .unwrap_or_default()
@@ -372,17 +370,20 @@ fn line(t: &mut Terms, item: &Node, n: usize) -> Line {
 }
 
 fn breakdown(t: &mut Terms, tax: &Node) -> Breakdown {
-    let code = tax.text_at(&["CategoryCode"]);
-    let category = t.category(code, "BT-118", "BR-47", "the VAT breakdown");
+    let rate_node = tax.child_of(RATE);
+    let (category, rate) = t.vat(
+        tax.text_at(&["CategoryCode"]),
+        rate_node,
+        ("BT-118", "BT-119"),
+        "BR-47",
+        "the VAT breakdown",
+    );
     let base = t.required_amount(tax.child("BasisAmount"), "BT-116", "BR-45", "a breakdown's taxable amount");
     let amount = t.required_amount(tax.child("CalculatedAmount"), "BT-117", "BR-46", "a breakdown's VAT");
-    let rate_node = tax.child_of(RATE);
-    if rate_node.is_none() && category != crate::documents::Category::O {
-        t.find("BR-48", format!("the breakdown of category {} has no rate (BT-119)", category.code()));
-    }
+    t.breakdown_rate(&category, rate_node.is_some());
     Breakdown {
         category,
-        rate: t.rate(rate_node, "BT-119"),
+        rate,
         base,
         amount,
         reason: tax.string_at(&["ExemptionReason"]),

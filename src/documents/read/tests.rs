@@ -95,7 +95,7 @@ fn a_pdf_reads_as_its_xml_and_ubl_as_cii() {
             (d.line_total, d.allowance_total, d.charge_total, d.net),
             (d.tax, d.gross, d.paid, d.due),
             (&d.breakdown, &d.seller.vat_id, &d.seller.name, &d.buyer.name),
-            d.lines.iter().map(|l| (l.net, l.category, l.rate)).collect::<Vec<_>>(),
+            d.lines.iter().map(|l| (l.net, &l.category, l.rate)).collect::<Vec<_>>(),
         )
     }
     let corpus = fixtures().join("zugferd-corpus/XML-Rechnung");
@@ -364,4 +364,50 @@ fn hostile_and_foreign_files_are_refused_with_a_sentence() {
     // EICAR inside a PDF's XML.
     let carried = pdf_carrying("factur-x.xml", eicar, true);
     assert!(refused(&carried).contains("EICAR"));
+}
+
+/// The files written for these tests (`tests/fixtures/einvoices-written`).
+fn written(name: &str) -> Received {
+    read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/einvoices-written").join(name))
+}
+
+/// The sentences of a rule's findings.
+fn said(received: &Received, rule: &str) -> Vec<String> {
+    received
+        .findings
+        .iter()
+        .filter(|f| f.rule == rule)
+        .map(|f| f.problem.clone())
+        .collect()
+}
+
+/// A VAT category is read as the document gives it: missing at 19 % it
+/// is S, with a finding that says so; missing at 0 % it stays not given;
+/// a code outside EN 16931's list stays as written. None becomes O, and
+/// none brings findings of a category the document does not use.
+#[test]
+fn a_vat_category_is_read_as_the_document_gives_it() {
+    let r = written("category-missing.cii.xml");
+    let d = &r.document;
+    assert_eq!((d.lines[0].category.code(), d.breakdown[0].category.code()), ("S", "S"));
+    let missing = [said(&r, "BR-CO-04"), said(&r, "BR-47")].concat();
+    assert_eq!(missing.len(), 2, "{:?}", r.findings);
+    assert!(missing.iter().all(|s| s.contains("is missing; with its rate of 19 % it is read as S, the standard rate")), "{missing:?}");
+    assert!(!rules(&r).iter().any(|rule| rule.starts_with("BR-O-") || rule.starts_with("BR-S-")), "{:?}", r.findings);
+
+    let r = written("category-missing-zero.cii.xml");
+    let d = &r.document;
+    assert_eq!((d.lines[0].category.code(), d.breakdown[0].category.code()), ("", ""));
+    assert!(said(&r, "BR-47")[0].contains("does not say which it is"), "{:?}", r.findings);
+    assert!(!rules(&r).iter().any(|rule| rule.starts_with("BR-O-") || rule.starts_with("BR-E-")), "{:?}", r.findings);
+    assert_eq!(d.unlisted_categories(), [""]);
+
+    let r = written("category-unlisted.ubl.xml");
+    let d = &r.document;
+    assert_eq!((d.lines[0].category.code(), d.breakdown[0].category.code()), ("VAT", "VAT"));
+    assert!(said(&r, "BR-CL-18")[0].contains("\"VAT\" (BT-151) is not on EN 16931's list"), "{:?}", r.findings);
+    assert!(said(&r, "BR-CL-18").iter().all(|s| s.contains("kept as written")));
+    assert!(!rules(&r).iter().any(|rule| rule.starts_with("BR-O-")), "{:?}", r.findings);
+    assert!(r.valid(), "{:?}", r.findings);
+    assert_eq!(d.unlisted_categories(), ["VAT"]);
 }

@@ -10,7 +10,7 @@ use super::terms::{accounting_tax, compact, text, type_code, AllowanceParts, Ter
 use super::tree::{Node, Refusal};
 use crate::documents::verdict::Finding;
 use crate::documents::{
-    Address, Breakdown, Card, Category, Contact, DirectDebit, Document, ElectronicAddress, Line,
+    Address, Breakdown, Card, Contact, DirectDebit, Document, ElectronicAddress, Line,
     Note, Party, PaymentMeans, Period, Preceding, Transfer,
 };
 use crate::rules::money::Decimal;
@@ -131,11 +131,9 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
         .collect::<Vec<_>>()
         .into_iter()
         .map(|x| {
-            let category = x.child("TaxCategory");
+            let tax = x.child("TaxCategory");
             let parts = AllowanceParts {
-                category: category
-                    .and_then(|c| c.text_at(&["ID"]))
-                    .map(|code| (code, category.and_then(|c| c.child("Percent")))),
+                vat: tax.map(|c| (c.text_at(&["ID"]), c.child("Percent"))),
                 ..allowance_parts(x)
             };
             t.allowance_charge(parts, "the document")
@@ -256,7 +254,7 @@ fn allowance_parts(x: &Node) -> AllowanceParts<'_> {
         percent: x.child("MultiplierFactorNumeric"),
         reason: x.child("AllowanceChargeReason"),
         reason_code: x.child("AllowanceChargeReasonCode"),
-        category: None,
+        vat: None,
     }
 }
 
@@ -275,8 +273,13 @@ fn line(t: &mut Terms, node: &Node, n: usize, credit: bool) -> Line {
         t.find("BR-26", format!("{place}: the item's net price (BT-146) is missing"));
     }
     let net = t.required_amount(node.child("LineExtensionAmount"), "BT-131", "BR-24", &format!("{place}: the line's net amount"));
-    let category = t.category(tax.and_then(|x| x.text_at(&["ID"])), "BT-151", "BR-CO-04", &place);
-    let rate = t.rate(tax.and_then(|x| x.child("Percent")), "BT-152");
+    let (category, rate) = t.vat(
+        tax.and_then(|x| x.text_at(&["ID"])),
+        tax.and_then(|x| x.child("Percent")),
+        ("BT-151", "BT-152"),
+        "BR-CO-04",
+        &place,
+    );
     let allowances = node
         .all("AllowanceCharge")
         .collect::<Vec<_>>()
@@ -308,14 +311,18 @@ fn line(t: &mut Terms, node: &Node, n: usize, credit: bool) -> Line {
 
 fn subtotal(t: &mut Terms, sub: &Node) -> Breakdown {
     let category_node = sub.child("TaxCategory");
-    let category = t.category(category_node.and_then(|c| c.text_at(&["ID"])), "BT-118", "BR-47", "the VAT breakdown");
     let rate_node = category_node.and_then(|c| c.child("Percent"));
-    if rate_node.is_none() && category != Category::O {
-        t.find("BR-48", format!("the breakdown of category {} has no rate (BT-119)", category.code()));
-    }
+    let (category, rate) = t.vat(
+        category_node.and_then(|c| c.text_at(&["ID"])),
+        rate_node,
+        ("BT-118", "BT-119"),
+        "BR-47",
+        "the VAT breakdown",
+    );
+    t.breakdown_rate(&category, rate_node.is_some());
     Breakdown {
         category,
-        rate: t.rate(rate_node, "BT-119"),
+        rate,
         base: t.required_amount(sub.child("TaxableAmount"), "BT-116", "BR-45", "a breakdown's taxable amount"),
         amount: t.required_amount(sub.child("TaxAmount"), "BT-117", "BR-46", "a breakdown's VAT"),
         reason: text(category_node, &["TaxExemptionReason"]),

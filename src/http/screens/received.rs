@@ -68,7 +68,7 @@ fn means_name(lang: Lang, code: &str) -> String {
 }
 
 /// How a person names a VAT category.
-pub fn category(lang: Lang, c: Category) -> &'static str {
+pub fn category(lang: Lang, c: &Category) -> &'static str {
     match c {
         Category::S => lang.pick("standard rate", "Regelsteuersatz"),
         Category::Z => lang.pick("zero rated", "Nullsatz"),
@@ -83,6 +83,23 @@ pub fn category(lang: Lang, c: Category) -> &'static str {
         Category::L => lang.pick("Canary Islands (IGIC)", "Kanarische Inseln (IGIC)"),
         Category::M => lang.pick("Ceuta and Melilla (IPSI)", "Ceuta und Melilla (IPSI)"),
         Category::B => lang.pick("split payment (Italy)", "Split Payment (Italien)"),
+        Category::Unlisted(code) if code.is_empty() => lang.pick(
+            "not given by the document",
+            "im Dokument nicht angegeben",
+        ),
+        Category::Unlisted(_) => lang.pick(
+            "not on EN 16931's list, as written",
+            "nicht in der Liste der EN 16931, wie geschrieben",
+        ),
+    }
+}
+
+/// A VAT category's code as a line or a breakdown shows it: "–" for one
+/// the document does not give.
+fn category_code(c: &Category) -> &str {
+    match c.code() {
+        "" => "–",
+        code => code,
     }
 }
 
@@ -190,7 +207,7 @@ pub fn document(lang: Lang, doc: &Document, attachment: &dyn Fn(usize) -> String
                         tr {
                             td { (allowance_kind(lang, x)) }
                             td { (reason(x)) }
-                            td { @if let Some((c, r)) = &x.vat { (c.code()) " " (v.rate(r)) } }
+                            td { @if let Some((c, r)) = &x.vat { (category_code(c)) " " (v.rate(r)) } }
                             td.amount { (signed(&v, x)) }
                         }
                     }
@@ -209,7 +226,7 @@ pub fn document(lang: Lang, doc: &Document, attachment: &dyn Fn(usize) -> String
                 @for b in &doc.breakdown {
                     tr {
                         td {
-                            (b.category.code()) " – " (category(lang, b.category))
+                            (category_code(&b.category)) " – " (category(lang, &b.category))
                             @if let Some(r) = &b.reason { br; (r) }
                             @if let Some(code) = &b.reason_code { br; (code) }
                         }
@@ -397,7 +414,7 @@ fn line_row(v: &View, line: &Line) -> Markup {
                     @if gross != &line.price { br; small { (lang.pick("list price ", "Listenpreis ")) (v.price(gross)) } }
                 }
             }
-            td.amount { (line.category.code()) " " (v.rate(&line.rate)) }
+            td.amount { (category_code(&line.category)) " " (v.rate(&line.rate)) }
             td.amount { (v.document_amount(line.net)) }
         }
         @for x in &line.allowances {
