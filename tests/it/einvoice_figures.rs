@@ -90,7 +90,11 @@ pub fn of_xml(xml: &str) -> Figures {
                 .into_iter()
                 .map(|t| (t[0].clone(), rate(&t[1]), minor(&t[2]), minor(&t[3])))
                 .collect(),
-            lines: x.count("//rsm:SupplyChainTradeTransaction/ram:IncludedSupplyChainTradeLineItem"),
+            // The lines that make the sums: Factur-X EXTENDED's
+            // BR-FXEXT-CO-10 counts those whose BT-X-8 is DETAIL or absent.
+            lines: x.count(
+                "//rsm:SupplyChainTradeTransaction/ram:IncludedSupplyChainTradeLineItem[not(ram:AssociatedDocumentLineDocument/ram:LineStatusReasonCode) or ram:AssociatedDocumentLineDocument/ram:LineStatusReasonCode = 'DETAIL']",
+            ),
         }
     } else {
         let currency = x.text("/*/cbc:DocumentCurrencyCode");

@@ -1,9 +1,28 @@
 //! Reading UN/CEFACT Cross Industry Invoice D16B (`rsm:CrossIndustryInvoice`:
-//! XRechnung, Factur-X and ZUGFeRD 2.x in the profiles EN 16931 and
+//! XRechnung, Factur-X and ZUGFeRD 2.x in every profile, MINIMUM to
 //! EXTENDED) and, as far as it maps, ZUGFeRD 1.0's
 //! `rsm:CrossIndustryDocument`, whose aggregates carry older names (each
-//! step below names both) into the one model. Lines of EXTENDED marked
-//! `INFORMATION` are not part of the invoice's sums and are left out.
+//! step below names both) into the one model.
+//!
+//! Two terms of EXTENDED enter the sums as the Factur-X EXTENDED business
+//! rules say (the EXTENDED schematron of Factur-X 1.08, whose rules name
+//! BT-X-8 where 1.07.3's still summed every line):
+//! - the line hierarchy (BT-X-8, `ram:LineStatusReasonCode`, below the
+//!   parent line's id BT-X-304, `ram:ParentLineID`): only a line marked
+//!   `DETAIL` ("regular item position") or not marked counts
+//!   (BR-FXEXT-CO-10 for BT-106, BR-FXEXT-CO-13 for BT-109,
+//!   BR-FXEXT-S-08 and its siblings for BT-116); a `GROUP` line ("subtotal
+//!   or group") only sums its sub-lines and an `INFORMATION` line is for
+//!   information only, so both are left out of the model, whose lines are
+//!   those that make the sums;
+//! - the logistics service charges (BG-X-42,
+//!   `ram:SpecifiedLogisticsServiceCharge` of the header settlement:
+//!   BT-X-271 description, BT-X-272 amount, BT-X-273/274 category and rate
+//!   in `ram:AppliedTradeTax`) count as document-level charges: in the sum
+//!   of charges BT-108 (BR-FXEXT-CO-12), the total without VAT BT-109
+//!   (BR-FXEXT-CO-13) and their category's taxable amount BT-116
+//!   (BR-FXEXT-S-08 and siblings), so they are read as charges (BG-21)
+//!   with their own VAT.
 
 use jiff::civil::Date;
 
@@ -102,11 +121,9 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
     let mut lines = Vec::new();
     if let Some(transaction) = transaction {
         for (n, item) in transaction.all("IncludedSupplyChainTradeLineItem").enumerate() {
-            let status = item.text_at(&["AssociatedDocumentLineDocument", "LineStatusReasonCode"]);
-            if status == Some("INFORMATION") {
-                continue;
+            if counts(item) {
+                lines.push(line(&mut t, item, n + 1));
             }
-            lines.push(line(&mut t, item, n + 1));
         }
     }
 
@@ -164,7 +181,7 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
         .into_iter()
         .map(|tax| breakdown(&mut t, tax))
         .collect();
-    let allowances = settlement
+    let mut allowances: Vec<_> = settlement
         .map(|s| s.all("SpecifiedTradeAllowanceCharge").collect::<Vec<_>>())
         .unwrap_or_default()
         .into_iter()
@@ -177,6 +194,20 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
             t.allowance_charge(parts, "the document")
         })
         .collect();
+    for x in settlement
+        .map(|s| s.all("SpecifiedLogisticsServiceCharge").collect::<Vec<_>>())
+        .unwrap_or_default()
+    {
+        let tax = x.child("AppliedTradeTax");
+        let parts = AllowanceParts {
+            indicator: Some("true"),
+            amount: x.child("AppliedAmount"),
+            reason: x.child("Description"),
+            vat: tax.map(|c| (c.text_at(&["CategoryCode"]), c.child_of(RATE))),
+            ..AllowanceParts::default()
+        };
+        allowances.push(t.allowance_charge(parts, "a logistics service charge"));
+    }
 
     let tax_currency = text(settlement, &["TaxCurrencyCode"]).filter(|c| *c != currency);
     let (tax, accounting_tax) = tax_totals(&mut t, summation, &currency, tax_currency.as_deref());
@@ -300,6 +331,15 @@ fn allowance_parts(x: &Node) -> AllowanceParts<'_> {
         reason_code: x.child("ReasonCode"),
         vat: None,
     }
+}
+
+/// Whether a line counts in the sums: its BT-X-8 is `DETAIL` or not
+/// given (BR-FXEXT-CO-10); `GROUP` and `INFORMATION` lines do not.
+fn counts(item: &Node) -> bool {
+    matches!(
+        item.text_at(&["AssociatedDocumentLineDocument", "LineStatusReasonCode"]),
+        None | Some("DETAIL")
+    )
 }
 
 fn line(t: &mut Terms, item: &Node, n: usize) -> Line {

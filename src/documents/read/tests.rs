@@ -371,6 +371,13 @@ fn written(name: &str) -> Received {
     read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/einvoices-written").join(name))
 }
 
+fn written_text(name: &str) -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/einvoices-written").join(name),
+    )
+    .unwrap()
+}
+
 /// The sentences of a rule's findings.
 fn said(received: &Received, rule: &str) -> Vec<String> {
     received
@@ -410,4 +417,31 @@ fn a_vat_category_is_read_as_the_document_gives_it() {
     assert!(!rules(&r).iter().any(|rule| rule.starts_with("BR-O-")), "{:?}", r.findings);
     assert!(r.valid(), "{:?}", r.findings);
     assert_eq!(d.unlisted_categories(), ["VAT"]);
+}
+
+/// EXTENDED's sub-lines count once: the DETAIL lines under a GROUP line
+/// and the lines without a status make BT-106, the GROUP line and the
+/// INFORMATION line do not; its logistics service charge is a charge in
+/// BT-108, BT-109 and the 19 % breakdown (Factur-X EXTENDED
+/// BR-FXEXT-CO-10, -CO-12, -CO-13, -S-08).
+#[test]
+fn extended_counts_its_sub_lines_once_and_its_logistics_charges_as_charges() {
+    let r = written("factur-x-extended.xml");
+    let d = &r.document;
+    assert!(r.valid(), "{:?}", r.findings);
+    let ids: Vec<&str> = d.lines.iter().map(|l| l.id.as_str()).collect();
+    assert_eq!(ids, ["1.1", "1.2", "2"]);
+    let logistics = d
+        .allowances
+        .iter()
+        .find(|x| x.reason.as_deref() == Some("Versandkosten"))
+        .unwrap_or_else(|| panic!("{:?}", d.allowances));
+    assert!(logistics.charge);
+    assert_eq!(logistics.amount, 1500);
+    let (category, rate) = logistics.vat.as_ref().unwrap();
+    assert_eq!((category.code(), rate.to_string().as_str()), ("S", "19"));
+    // Without the hierarchy a GROUP line would count beside its details.
+    let flat = written_text("factur-x-extended.xml").replace("<ram:LineStatusReasonCode>GROUP</ram:LineStatusReasonCode>", "");
+    let r = file(flat.as_bytes(), DAY).unwrap();
+    assert!(rules(&r).contains(&"BR-CO-10"), "{:?}", r.findings);
 }
