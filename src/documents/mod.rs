@@ -372,6 +372,30 @@ pub struct Party {
     pub contact: Contact,
 }
 
+impl Party {
+    /// The name a person knows the party by: its legal name (BT-27,
+    /// BT-44), else the trading name (BT-28, BT-45) a received document
+    /// gives without it; empty when it gives neither.
+    pub fn known_as(&self) -> &str {
+        match (self.name.trim(), &self.trading_name) {
+            ("", Some(trading)) => trading,
+            _ => &self.name,
+        }
+    }
+}
+
+/// BG-11: the seller's tax representative, who accounts for the seller's
+/// VAT in the buyer's country (only a received document names one).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TaxRepresentative {
+    /// BT-62.
+    pub name: String,
+    /// BT-63, compact, with its country prefix.
+    pub vat_id: Option<String>,
+    /// BG-12; none when the document gives no address.
+    pub address: Option<Address>,
+}
+
 /// BG-16/BG-17: how the buyer pays, by credit transfer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Transfer {
@@ -586,6 +610,9 @@ pub struct Document {
     pub notes: Vec<Note>,
     pub seller: Party,
     pub buyer: Party,
+    /// BG-11: the seller's tax representative; kontor's own documents name
+    /// none, and the writers leave it out.
+    pub tax_representative: Option<TaxRepresentative>,
     /// BT-59: who is paid, when not the seller.
     pub payee: Option<String>,
     /// BT-81/BT-82; none: the writers write 58 with an account, else 1.
@@ -802,6 +829,7 @@ pub(crate) mod samples {
                 }),
                 ..Party::default()
             },
+            tax_representative: None,
             payee: None,
             payment_means: None,
             payment_reference: Some("RE-2026-0001".into()),

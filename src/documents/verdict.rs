@@ -7,7 +7,7 @@
 //! missing or wrong, and the sentence a person reads; the books add how to
 //! fix it.
 
-use super::{AllowanceCharge, Category, Document, Format, TypeCode};
+use super::{AllowanceCharge, Category, Document, Format, TaxRepresentative, TypeCode};
 #[cfg(test)]
 use super::Breakdown;
 use crate::rules::money::{self, Decimal};
@@ -199,6 +199,9 @@ fn mandatory(doc: &Document, f: &mut Findings) {
             }
         }
     }
+    if let Some(representative) = &doc.tax_representative {
+        representative_terms(representative, f);
+    }
     if doc.seller.vat_id.is_none()
         && doc.seller.registration.is_none()
         && doc.seller.identifier.is_none()
@@ -219,6 +222,32 @@ fn mandatory(doc: &Document, f: &mut Findings) {
             Figures,
             "an amount is due but neither a due date nor payment terms are given",
         );
+    }
+}
+
+/// What a seller's tax representative (BG-11) must carry: its name
+/// (BR-18), its postal address (BR-19) with a country (BR-20), and its VAT
+/// id (BR-56).
+fn representative_terms(r: &TaxRepresentative, f: &mut Findings) {
+    use Subject::*;
+    if r.name.trim().is_empty() {
+        f.add("BR-18", Figures, "the seller's tax representative has no name");
+    }
+    match &r.address {
+        None => f.add(
+            "BR-19",
+            Figures,
+            "the seller's tax representative has no postal address",
+        ),
+        Some(a) if a.country.trim().is_empty() => f.add(
+            "BR-20",
+            Figures,
+            "the seller's tax representative's address has no country",
+        ),
+        Some(_) => {}
+    }
+    if r.vat_id.is_none() {
+        f.add("BR-56", Figures, "the seller's tax representative has no VAT id");
     }
 }
 
@@ -528,10 +557,18 @@ fn categories(doc: &Document, f: &mut Findings) {
 }
 
 /// Who must be identified, per category (BR-x-02/03/04), and the
-/// delivery an intra-community supply needs (BR-IC-11/12).
+/// delivery an intra-community supply needs (BR-IC-11/12). Wherever
+/// EN 16931 asks for the seller's VAT id (BT-31) it takes the seller's
+/// tax representative's (BT-63) as well (BR-S-02…04, BR-Z-02…04,
+/// BR-E-02…04, BR-AE-02…04, BR-IC-02…04, BR-G-02…04, BR-AF-02…04,
+/// BR-AG-02…04), and BR-O-02 forbids both.
 fn identities(doc: &Document, present: &[&Category], f: &mut Findings) {
     use Subject::*;
-    let seller_vat = doc.seller.vat_id.is_some();
+    let representative_vat = doc
+        .tax_representative
+        .as_ref()
+        .is_some_and(|r| r.vat_id.is_some());
+    let seller_vat = doc.seller.vat_id.is_some() || representative_vat;
     let seller_tax = seller_vat || doc.seller.tax_number.is_some();
     let buyer_known = doc.buyer.vat_id.is_some() || doc.buyer.registration.is_some();
     for category in present.iter().copied() {
@@ -609,7 +646,7 @@ fn identities(doc: &Document, present: &[&Category], f: &mut Findings) {
             }
             Category::B | Category::Unlisted(_) => {}
             Category::O => {
-                if doc.seller.vat_id.is_some() || doc.buyer.vat_id.is_some() {
+                if seller_vat || doc.buyer.vat_id.is_some() {
                     f.add(
                         "BR-O-02",
                         Lines,

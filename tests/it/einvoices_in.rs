@@ -661,3 +661,32 @@ fn a_vat_category_outside_the_list_is_kept_as_written_and_booked_as_a_person_nam
     assert_eq!(keyed(&data, &company, "expenses", "E:0"), Some((45000, 0)));
     balanced(&data, &company);
 }
+
+/// The seller's tax representative (BG-11) is read, and its VAT id
+/// (BT-63) satisfies BR-S-02 for a seller without its own, in CII and
+/// UBL; a UBL seller with a trading name but no legal name breaks BR-06.
+#[test]
+fn the_sellers_tax_representative_satisfies_br_s_02_and_br_06_asks_for_the_legal_name() {
+    let data = DataFile::new();
+    let company = receiver(&data, "Empfänger");
+    for name in ["tax-representative.cii.xml", "tax-representative.ubl.xml"] {
+        let r = receive(&data, &company, &written(name));
+        assert_eq!(r["valid"], true, "{name}: {r}");
+        assert!(!rules_of(&r).contains(&"BR-S-02".to_string()), "{name}: {r}");
+        assert_eq!(r["supplier"]["name"], "Lumière Atelier SARL", "{name}");
+        book(&data, &company, r["id"].as_str().unwrap(), "EUR");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let trading = dir.path().join("trading.xml");
+    let text = std::fs::read_to_string(written("tax-representative.ubl.xml")).unwrap();
+    std::fs::write(
+        &trading,
+        text.replace("<cbc:RegistrationName>Lumière Atelier SARL</cbc:RegistrationName>", "").replace("FR-2025-00732", "FR-2025-00733"),
+    )
+    .unwrap();
+    let r = receive(&data, &company, &trading);
+    assert!(rules_of(&r).contains(&"BR-06".to_string()), "{r}");
+    assert_eq!(r["valid"], false);
+    assert_eq!(r["supplier"]["name"], "Atelier Lumière", "{r}");
+    balanced(&data, &company);
+}

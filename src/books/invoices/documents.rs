@@ -504,6 +504,7 @@ fn assemble(company: &Company, c: Content) -> Document {
             },
         },
         buyer: c.buyer,
+        tax_representative: None,
         payee: None,
         payment_means: None,
         payment_reference,

@@ -239,7 +239,7 @@ fn check_named(doc: &Document, named: Option<&Category>) -> Result<()> {
 pub(super) fn particulars<'a>(received: &'a Received, fallback: &CountryCode) -> SupplierParticulars<'a> {
     let seller = &received.document.seller;
     SupplierParticulars {
-        name: &seller.name,
+        name: seller.known_as(),
         street: seller.address.street.as_deref(),
         postal_code: seller.address.postal_code.as_deref(),
         city: seller.address.city.as_deref(),

@@ -106,7 +106,8 @@ pub fn book(
     if let Some(earlier) = earlier {
         return Err(Error::refused(format!(
             "{}'s document {} is already booked as {earlier}; this bill is a duplicate of it.",
-            doc.seller.name, doc.number
+            doc.seller.known_as(),
+            doc.number
         )));
     }
     let due = doc.due_on.unwrap_or(doc.issued_on);
@@ -122,7 +123,7 @@ pub fn book(
         f.insert("netMinor", "0".to_string());
         f.insert("purchaseId", id.to_string());
         f.insert("supplierId", supplier_id.clone());
-        f.insert("supplierName", doc.seller.name.clone());
+        f.insert("supplierName", doc.seller.known_as().to_string());
         f.insert("taxMinor", "0".to_string());
         events::raise(tx, tenant, Event::PurchaseRecorded, id, f)?;
     } else {
@@ -132,7 +133,7 @@ pub fn book(
             &Entry {
                 id,
                 supplier_id: &supplier_id,
-                supplier_name: &doc.seller.name,
+                supplier_name: doc.seller.known_as(),
                 kind: plan.kind,
                 number: &doc.number,
                 date: doc.issued_on,

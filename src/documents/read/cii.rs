@@ -30,8 +30,9 @@ use super::terms::{accounting_tax, compact, text, type_code, AllowanceParts, Ter
 use super::tree::{Node, Refusal};
 use crate::documents::verdict::Finding;
 use crate::documents::{
-    AccountingTax, Address, Breakdown, Card, Contact, DirectDebit, Document, ElectronicAddress,
-    Line, Note, Party, PaymentMeans, Period, Preceding, Transfer,
+    AccountingTax, Address, Breakdown, Card, Contact, DirectDebit, Document,
+    ElectronicAddress, Line, Note, Party, PaymentMeans, Period, Preceding, TaxRepresentative,
+    Transfer,
 };
 use crate::rules::money::Decimal;
 
@@ -272,6 +273,16 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
         notes,
         seller: seller.map(party).unwrap_or_default(),
         buyer: buyer.map(party).unwrap_or_default(),
+        tax_representative: agreement
+            .and_then(|a| a.child("SellerTaxRepresentativeTradeParty"))
+            .map(|r| {
+                let p = party(r);
+                TaxRepresentative {
+                    name: p.name,
+                    vat_id: p.vat_id,
+                    address: r.child("PostalTradeAddress").map(address),
+                }
+            }),
         payee: text(settlement, &["PayeeTradeParty", "Name"]),
         payment_means: first_means.and_then(|m| {
             Some(PaymentMeans {

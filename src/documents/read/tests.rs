@@ -445,3 +445,38 @@ fn extended_counts_its_sub_lines_once_and_its_logistics_charges_as_charges() {
     let r = file(flat.as_bytes(), DAY).unwrap();
     assert!(rules(&r).contains(&"BR-CO-10"), "{:?}", r.findings);
 }
+
+/// The seller's tax representative (BG-11) is read in both syntaxes, and
+/// its VAT id (BT-63) is what BR-S-02 asks of a seller without its own;
+/// BR-06 asks for the seller's legal name (BT-27), which a trading name
+/// (BT-28) does not stand for.
+#[test]
+fn the_tax_representative_is_read_and_stands_for_the_sellers_vat_id() {
+    for name in ["tax-representative.cii.xml", "tax-representative.ubl.xml"] {
+        let r = written(name);
+        let d = &r.document;
+        assert!(r.valid(), "{name}: {:?}", r.findings);
+        assert_eq!(d.seller.vat_id, None, "{name}");
+        assert_eq!((d.seller.name.as_str(), d.seller.trading_name.as_deref()), ("Lumière Atelier SARL", Some("Atelier Lumière")));
+        let rep = d.tax_representative.as_ref().unwrap_or_else(|| panic!("{name}"));
+        assert_eq!((rep.name.as_str(), rep.vat_id.as_deref()), ("Fiskalvertretung Main GmbH", Some("DE811907980")), "{name}");
+        let address = rep.address.as_ref().unwrap();
+        assert_eq!((address.city.as_deref(), address.country.as_str()), (Some("Frankfurt am Main"), "DE"), "{name}");
+        // Without the representative, the seller has no VAT id at all.
+        let text = written_text(name);
+        let start = text.find("<ram:SellerTaxRepresentativeTradeParty>").or_else(|| text.find("<cac:TaxRepresentativeParty>")).unwrap();
+        let end = text.find("</ram:SellerTaxRepresentativeTradeParty>").map(|e| e + 40).or_else(|| text.find("</cac:TaxRepresentativeParty>").map(|e| e + 29)).unwrap();
+        let alone = format!("{}{}", &text[..start], &text[end..]);
+        let r = file(alone.as_bytes(), DAY).unwrap();
+        assert!(rules(&r).contains(&"BR-S-02"), "{name}: {:?}", r.findings);
+    }
+    let trading_only = written_text("tax-representative.ubl.xml").replace("<cbc:RegistrationName>Lumière Atelier SARL</cbc:RegistrationName>", "");
+    let r = file(trading_only.as_bytes(), DAY).unwrap();
+    assert!(rules(&r).contains(&"BR-06"), "{:?}", r.findings);
+    assert_eq!(r.document.seller.known_as(), "Atelier Lumière");
+    // A representative without its VAT id or address breaks BR-56 and BR-19.
+    let bare = written_text("tax-representative.cii.xml").replace("<ram:ID schemeID=\"VA\">DE811907980</ram:ID>", "");
+    let bare = bare.replacen("<ram:PostcodeCode>60311</ram:PostcodeCode>", "", 1);
+    let r = file(bare.as_bytes(), DAY).unwrap();
+    assert!(rules(&r).contains(&"BR-56") && rules(&r).contains(&"BR-S-02"), "{:?}", r.findings);
+}

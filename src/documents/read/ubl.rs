@@ -2,7 +2,9 @@
 //! Billing 3.0, plain EN 16931) into the one model. A credit note's
 //! amounts are read as written (positive), its due date from its payment
 //! means; a note written `#SUBJECT#text` (as XRechnung does) gives its
-//! subject code.
+//! subject code. A party's name (BT-27, BT-44) is its legal
+//! name, `cac:PartyLegalEntity/cbc:RegistrationName`, as EN 16931's UBL
+//! binding maps it; `cac:PartyName` is the trading name (BT-28, BT-45).
 
 use jiff::civil::Date;
 
@@ -11,7 +13,7 @@ use super::tree::{Node, Refusal};
 use crate::documents::verdict::Finding;
 use crate::documents::{
     Address, Breakdown, Card, Contact, DirectDebit, Document, ElectronicAddress, Line,
-    Note, Party, PaymentMeans, Period, Preceding, Transfer,
+    Note, Party, PaymentMeans, Period, Preceding, TaxRepresentative, Transfer,
 };
 use crate::rules::money::Decimal;
 
@@ -199,6 +201,15 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
         notes,
         seller: seller.map(|p| party(p, true)).unwrap_or_default(),
         buyer: buyer.map(|p| party(p, false)).unwrap_or_default(),
+        tax_representative: root.child("TaxRepresentativeParty").map(|r| {
+            let p = party(r, false);
+            TaxRepresentative {
+                // BT-62 is the representative's `cac:PartyName`.
+                name: p.trading_name.unwrap_or(p.name),
+                vat_id: p.vat_id,
+                address: r.child("PostalAddress").map(address),
+            }
+        }),
         payee: text(r, &["PayeeParty", "PartyName", "Name"]),
         payment_means: first.and_then(|m| {
             let code = m.child("PaymentMeansCode")?;
@@ -353,9 +364,7 @@ fn address(node: &Node) -> Address {
 fn party(node: &Node, seller: bool) -> Party {
     let legal = node.child("PartyLegalEntity");
     let trading = node.string_at(&["PartyName", "Name"]);
-    let name = text(legal, &["RegistrationName"])
-        .or_else(|| trading.clone())
-        .unwrap_or_default();
+    let name = text(legal, &["RegistrationName"]).unwrap_or_default();
     let schemes: Vec<(Option<&str>, &str)> = node
         .all("PartyTaxScheme")
         .filter_map(|s| Some((s.text_at(&["TaxScheme", "ID"]), s.text_at(&["CompanyID"])?)))

@@ -1,15 +1,15 @@
 //! A received e-invoice as a person reads it, whatever its syntax: the
-//! document's kind and references, seller and buyer, every line with its
-//! allowances and charges, the document's allowances and charges, the VAT
-//! breakdown, the totals, how and whom to pay, the notes and the attached
-//! documents (each a download), in the reader's language. Everything comes
-//! from the one document model the readers fill; nothing here reads
-//! storage.
+//! document's kind and references, seller, buyer and the seller's tax
+//! representative, every line with its allowances and charges, the
+//! document's allowances and charges, the VAT breakdown, the totals, how
+//! and whom to pay, the notes and the attached documents (each a
+//! download), in the reader's language. Everything comes from the one
+//! document model the readers fill; nothing here reads storage.
 
 use maud::{html, Markup};
 
 use crate::documents::{
-    AllowanceCharge, Category, Document, Line, Party, Period, TypeCode,
+    AllowanceCharge, Category, Document, Line, Party, Period, TaxRepresentative, TypeCode,
 };
 use crate::rules::countries;
 use crate::rules::iso::Currency;
@@ -191,6 +191,9 @@ pub fn document(lang: Lang, doc: &Document, attachment: &dyn Fn(usize) -> String
         div.cards {
             (party(&v, lang.pick("Seller", "Verkäufer"), "seller-heading", &doc.seller))
             (party(&v, lang.pick("Buyer", "Käufer"), "buyer-heading", &doc.buyer))
+            @if let Some(r) = &doc.tax_representative {
+                (representative(lang, r))
+            }
         }
         (lines(&v))
         @if !doc.allowances.is_empty() {
@@ -342,6 +345,22 @@ fn party(v: &View, title: &str, id: &str, p: &Party) -> Markup {
                 @if let Some(x) = &p.contact.name { div { dt { (lang.pick("Contact", "Ansprechpartner")) } dd { (x) } } }
                 @if let Some(x) = &p.contact.phone { div { dt { (lang.pick("Phone", "Telefon")) } dd { (x) } } }
                 @if let Some(x) = &p.contact.email { div { dt { (lang.pick("E-mail", "E-Mail")) } dd { (x) } } }
+            }
+        }
+    }
+}
+
+/// BG-11: the seller's tax representative, who accounts for its VAT.
+fn representative(lang: Lang, r: &TaxRepresentative) -> Markup {
+    html! {
+        section.figures aria-labelledby="representative-heading" {
+            h2 #representative-heading { (lang.pick("Seller's tax representative", "Steuerlicher Vertreter des Verkäufers")) }
+            p {
+                strong { (r.name) }
+                @if let Some(a) = &r.address { br; (address_line(lang, a)) }
+            }
+            dl {
+                @if let Some(x) = &r.vat_id { div { dt { (lang.pick("VAT id", "USt-IdNr.")) } dd { (x) } } }
             }
         }
     }
