@@ -690,3 +690,18 @@ fn the_sellers_tax_representative_satisfies_br_s_02_and_br_06_asks_for_the_legal
     assert_eq!(r["supplier"]["name"], "Atelier Lumière", "{r}");
     balanced(&data, &company);
 }
+
+/// A UBL `CreditNote` without a type code is a credit note (381), booked
+/// as a supplier credit: payables debited, expenses credited.
+#[test]
+fn a_ubl_credit_note_without_a_type_code_is_booked_as_a_supplier_credit() {
+    let data = DataFile::new();
+    let company = receiver(&data, "Empfänger");
+    let r = receive(&data, &company, &written("creditnote-without-type-code.ubl.xml"));
+    assert_eq!(r["typeCode"], "381", "{r}");
+    assert!(sentences(&r, "BR-04")[0].contains("381, a credit note"), "{r}");
+    book(&data, &company, r["id"].as_str().unwrap(), "EUR");
+    assert_eq!(account(&data, &company, "payables"), (5950, 0));
+    assert_eq!(account(&data, &company, "expenses"), (0, 5000));
+    balanced(&data, &company);
+}

@@ -32,7 +32,7 @@ use crate::documents::verdict::Finding;
 use crate::documents::{
     AccountingTax, Address, Breakdown, Card, Contact, DirectDebit, Document,
     ElectronicAddress, Line, Note, Party, PaymentMeans, Period, Preceding, TaxRepresentative,
-    Transfer,
+    Transfer, TypeCode,
 };
 use crate::rules::money::Decimal;
 
@@ -85,7 +85,7 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
         t.find("BR-01", "the specification identifier (BT-24) is missing");
     }
     let number = text(header, &["ID"]).unwrap_or_default();
-    let type_code = type_code(&mut t, text(header, &["TypeCode"]));
+    let type_code = type_code(&mut t, text(header, &["TypeCode"]), TypeCode::Invoice);
     let issued_on = match t.date(header.and_then(|h| h.child("IssueDateTime")), "BT-2") {
         Some(day) => day,
         None => {

@@ -328,22 +328,33 @@ pub fn text(node: Option<&Node>, path: &[&str]) -> Option<String> {
     node?.string_at(path)
 }
 
-/// BT-3: absent it is an invoice (BR-04); a code that is no number of
-/// UNTDID 1001 reads as an invoice too, with its code-list finding.
-pub fn type_code(t: &mut Terms, code: Option<String>) -> TypeCode {
+/// BT-3: absent it is what the root element says (BR-04): `by_root`,
+/// an invoice (380) but for a UBL `CreditNote` (381); a code that is no
+/// number of UNTDID 1001 reads as that too, with its code-list finding.
+pub fn type_code(t: &mut Terms, code: Option<String>, by_root: TypeCode) -> TypeCode {
+    let what = |c: TypeCode| match c {
+        TypeCode::CreditNote => "381, a credit note, as its root element says",
+        _ => "380, an invoice",
+    };
     match code {
         None => {
-            t.find("BR-04", "the invoice type code (BT-3) is missing; it is read as 380, an invoice");
-            TypeCode::Invoice
+            t.find(
+                "BR-04",
+                format!("the invoice type code (BT-3) is missing; it is read as {}", what(by_root)),
+            );
+            by_root
         }
         Some(code) => match code.parse::<u16>() {
             Ok(n) if n > 0 && n < 1000 => TypeCode::of(n),
             _ => {
                 t.find(
                     "BR-CL-01",
-                    format!("the invoice type code {code:?} is not a code of UNTDID 1001; it is read as 380, an invoice"),
+                    format!(
+                        "the invoice type code {code:?} is not a code of UNTDID 1001; it is read as {}",
+                        what(by_root)
+                    ),
                 );
-                TypeCode::Invoice
+                by_root
             }
         },
     }

@@ -480,3 +480,16 @@ fn the_tax_representative_is_read_and_stands_for_the_sellers_vat_id() {
     let r = file(bare.as_bytes(), DAY).unwrap();
     assert!(rules(&r).contains(&"BR-56") && rules(&r).contains(&"BR-S-02"), "{:?}", r.findings);
 }
+
+/// A UBL `CreditNote` without a type code is what its root element says.
+#[test]
+fn a_ubl_credit_note_without_a_type_code_is_a_credit_note() {
+    let r = written("creditnote-without-type-code.ubl.xml");
+    assert_eq!(r.document.type_code.number(), 381);
+    assert!(r.document.type_code.is_credit());
+    assert!(said(&r, "BR-04")[0].contains("read as 381, a credit note"), "{:?}", r.findings);
+    // An invoice without one stays an invoice.
+    let invoice = written_text("en16931.ubl.xml").replace("<cbc:InvoiceTypeCode>380</cbc:InvoiceTypeCode>", "");
+    let r = file(invoice.as_bytes(), DAY).unwrap();
+    assert_eq!(r.document.type_code.number(), 380);
+}

@@ -1,8 +1,9 @@
 //! Reading UBL 2.1 `Invoice` and `CreditNote` (XRechnung, Peppol BIS
 //! Billing 3.0, plain EN 16931) into the one model. A credit note's
 //! amounts are read as written (positive), its due date from its payment
-//! means; a note written `#SUBJECT#text` (as XRechnung does) gives its
-//! subject code. A party's name (BT-27, BT-44) is its legal
+//! means, and without a type code (BT-3) it is what its root element says,
+//! a credit note (381); a note written `#SUBJECT#text` (as XRechnung does)
+//! gives its subject code. A party's name (BT-27, BT-44) is its legal
 //! name, `cac:PartyLegalEntity/cbc:RegistrationName`, as EN 16931's UBL
 //! binding maps it; `cac:PartyName` is the trading name (BT-28, BT-45).
 
@@ -13,7 +14,7 @@ use super::tree::{Node, Refusal};
 use crate::documents::verdict::Finding;
 use crate::documents::{
     Address, Breakdown, Card, Contact, DirectDebit, Document, ElectronicAddress, Line,
-    Note, Party, PaymentMeans, Period, Preceding, TaxRepresentative, Transfer,
+    Note, Party, PaymentMeans, Period, Preceding, TaxRepresentative, Transfer, TypeCode,
 };
 use crate::rules::money::Decimal;
 
@@ -38,6 +39,7 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
     let type_code = type_code(
         &mut t,
         text(r, &[if credit { "CreditNoteTypeCode" } else { "InvoiceTypeCode" }]),
+        if credit { TypeCode::CreditNote } else { TypeCode::Invoice },
     );
     let issued_on = match t.date(root.child("IssueDate"), "BT-2") {
         Some(day) => day,
