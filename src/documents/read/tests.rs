@@ -493,3 +493,21 @@ fn a_ubl_credit_note_without_a_type_code_is_a_credit_note() {
     let r = file(invoice.as_bytes(), DAY).unwrap();
     assert_eq!(r.document.type_code.number(), 380);
 }
+
+/// MINIMUM and BASIC WL say in words that they are no invoice, in every
+/// spelling of their guideline id.
+#[test]
+fn minimum_and_basic_wl_are_said_to_be_booking_aids_not_invoices() {
+    for (name, profile) in [("factur-x-minimum.xml", "MINIMUM"), ("factur-x-basicwl.xml", "BASIC WL")] {
+        let r = written(name);
+        let notice = said(&r, "KONTOR-PROFILE");
+        assert_eq!(notice.len(), 1, "{name}: {:?}", r.findings);
+        assert!(notice[0].contains(&format!("the profile {profile} ")), "{}", notice[0]);
+        assert!(notice[0].contains("no invoice under EN 16931 and § 14 UStG"), "{}", notice[0]);
+        assert!(notice[0].contains("a booking aid only"), "{}", notice[0]);
+    }
+    let zugferd_2 = written_text("factur-x-minimum.xml")
+        .replace("urn:factur-x.eu:1p0:minimum", "urn:zugferd.de:2p0:minimum");
+    let r = file(zugferd_2.as_bytes(), DAY).unwrap();
+    assert_eq!(said(&r, "KONTOR-PROFILE").len(), 1, "{:?}", r.findings);
+}

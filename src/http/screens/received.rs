@@ -1,6 +1,7 @@
 //! A received e-invoice as a person reads it, whatever its syntax: the
-//! document's kind and references, seller, buyer and the seller's tax
-//! representative, every line with its allowances and charges, the
+//! document's kind and references (and, for a MINIMUM or BASIC WL file,
+//! that it is a booking aid and no invoice), seller, buyer and the seller's
+//! tax representative, every line with its allowances and charges, the
 //! document's allowances and charges, the VAT breakdown, the totals, how
 //! and whom to pay, the notes and the attached documents (each a
 //! download), in the reader's language. Everything comes from the one
@@ -8,6 +9,7 @@
 
 use maud::{html, Markup};
 
+use crate::documents::read::Profile;
 use crate::documents::{
     AllowanceCharge, Category, Document, Line, Party, Period, TaxRepresentative, TypeCode,
 };
@@ -148,7 +150,21 @@ pub fn document(lang: Lang, doc: &Document, attachment: &dyn Fn(usize) -> String
         doc,
         currency: Currency::parse("currency", &doc.currency).ok(),
     };
+    let profile = Profile::of(doc.specification.as_deref());
     html! {
+        @if profile.is_booking_aid() {
+            div.problem role="alert" {
+                p {
+                    strong { (lang.pick("Profile ", "Profil ")) (profile.name()) ": "
+                        (lang.pick("no invoice.", "keine Rechnung.")) }
+                    " "
+                    (lang.pick(
+                        "A file of this profile is no invoice under EN 16931 and § 14 UStG, only a booking aid: it lacks the invoice's lines. Ask the supplier for the invoice itself.",
+                        "Eine Datei dieses Profils ist keine Rechnung im Sinne der EN 16931 und des § 14 UStG, nur eine Buchungshilfe: ihr fehlen die Positionen der Rechnung. Fordern Sie beim Lieferanten die Rechnung selbst an.",
+                    ))
+                }
+            }
+        }
         section aria-labelledby="document-heading" {
             h2 #document-heading { (kind(lang, doc.type_code)) " " (doc.number) }
             dl.particulars {
