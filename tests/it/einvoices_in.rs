@@ -603,6 +603,50 @@ fn keyed(data: &DataFile, company: &str, account: &str, key: &str) -> Option<(i6
     Some((d["debit"].as_i64().unwrap(), d["credit"].as_i64().unwrap()))
 }
 
+/// Every profile, in each syntax it has: received with every total its
+/// file states (BT-106, BT-109, BT-110, BT-112, BT-115 kept with the bill,
+/// the VAT breakdown, the lines that count), valid but for the two
+/// profiles that are booking aids, which say so in words in the JSON;
+/// booked into balanced books. A cut copy is refused and leaves nothing.
+#[test]
+fn every_profile_is_received_with_the_totals_its_file_states() {
+    let data = DataFile::new();
+    let company = receiver(&data, "Empfänger aller Profile");
+    let cases = [
+        ("factur-x-minimum.xml", "cii", false, true),
+        ("factur-x-basicwl.xml", "cii", false, true),
+        ("factur-x-basic.xml", "cii", true, false),
+        ("factur-x-en16931.xml", "cii", true, false),
+        ("factur-x-extended.xml", "cii", true, false),
+        ("xrechnung.cii.xml", "cii", true, false),
+        ("en16931.ubl.xml", "ubl", true, false),
+        ("xrechnung.ubl.xml", "ubl", true, false),
+    ];
+    for (name, syntax, valid, booking_aid) in cases {
+        let path = written(name);
+        let r = receive(&data, &company, &path);
+        assert_eq!(r["state"], "received", "{name}: {r}");
+        assert_eq!(r["syntax"], syntax, "{name}");
+        assert_eq!(figures_of(&r), einvoice_figures::of_file(&path), "{name}");
+        assert_eq!(r["valid"], valid, "{name}: {r}");
+        let notice = sentences(&r, "KONTOR-PROFILE");
+        assert_eq!(!notice.is_empty(), booking_aid, "{name}: {r}");
+        for sentence in notice {
+            assert!(sentence.contains("is no invoice under EN 16931 and § 14 UStG: it is a booking aid only"), "{sentence}");
+        }
+        let booked = book(&data, &company, r["id"].as_str().unwrap(), "EUR");
+        assert_eq!(booked["state"], "booked", "{name}");
+    }
+    balanced(&data, &company);
+    let before = data.ok(&["purchase", "list", "--company", &company])["total"].clone();
+    let dir = tempfile::tempdir().unwrap();
+    let cut = dir.path().join("cut.xml");
+    let text = std::fs::read(written("factur-x-extended.xml")).unwrap();
+    std::fs::write(&cut, &text[..text.len() / 2]).unwrap();
+    assert_eq!(receive(&data, &company, &cut)["state"], "refused");
+    assert_eq!(data.ok(&["purchase", "list", "--company", &company])["total"], before);
+}
+
 /// A VAT category the document does not give or gives outside EN 16931's
 /// list: missing at 19 % it is S (and booked under `S:19`); written `VAT`
 /// it is kept as written and booked only under the category a person
