@@ -419,6 +419,11 @@ pub enum PurchaseCommand {
         /// in another currency.
         #[arg(long)]
         rate: Option<String>,
+        /// The VAT category (S, Z, E, AE, K, G, O, L, M) to book what the
+        /// document writes outside EN 16931's list, or leaves out at a zero
+        /// rate, under; at the document's rate.
+        #[arg(long)]
+        category: Option<String>,
         #[command(flatten)]
         mode: Mode,
     },

@@ -160,8 +160,9 @@ impl TypeCode {
     }
 }
 
-/// BT-151 / BT-118: a VAT category of UNTDID 5305 as EN 16931 uses it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// BT-151 / BT-118: a VAT category of UNTDID 5305 as EN 16931 uses it,
+/// or, in a received document, a code outside that list kept as written.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Category {
     /// Standard rate.
     S,
@@ -184,6 +185,13 @@ pub enum Category {
     /// Split payment (Italy): VAT charged, paid by the buyer to the state.
     /// Only read from received documents; kontor issues none.
     B,
+    /// A code a received document writes that EN 16931's list (UNTDID
+    /// 5305: S, Z, E, AE, K, G, O, L, M, and B) does not hold, kept as
+    /// written; empty when the document gives none and its rate does not
+    /// say which (see `read::terms`). No tax key follows from it: booking
+    /// asks a person which category it is. Only read from received
+    /// documents.
+    Unlisted(String),
 }
 
 impl Category {
@@ -213,8 +221,19 @@ impl Category {
         Category::B,
     ];
 
-    pub fn code(self) -> &'static str {
+    /// The code as documents write it; an unlisted one as it was written.
+    pub fn code(&self) -> &str {
         match self {
+            Category::Unlisted(code) => code,
+            listed => listed.listed_code().unwrap_or_default(),
+        }
+    }
+
+    /// The code of a category on EN 16931's list, as a text that lives as
+    /// long as the program (the totals key their taxes by it); none for an
+    /// unlisted one.
+    pub fn listed_code(&self) -> Option<&'static str> {
+        Some(match self {
             Category::S => "S",
             Category::Z => "Z",
             Category::E => "E",
@@ -225,7 +244,13 @@ impl Category {
             Category::L => "L",
             Category::M => "M",
             Category::B => "B",
-        }
+            Category::Unlisted(_) => return None,
+        })
+    }
+
+    /// Whether EN 16931's list holds the category (it is no `Unlisted`).
+    pub fn is_listed(&self) -> bool {
+        !matches!(self, Category::Unlisted(_))
     }
 
     /// A category kontor issues (`ALL`).
@@ -238,8 +263,35 @@ impl Category {
         Category::RECEIVED.into_iter().find(|c| c.code() == text)
     }
 
+    /// The category a person names (a draft's line, a received bill's
+    /// booking), in either letter case: one of `ALL`.
+    ///
+    /// Fails with `Invalid` naming `field` for anything else.
+    pub fn named(field: &str, text: &str) -> crate::error::Result<Category> {
+        let code = text.trim();
+        Category::read(&code.to_ascii_uppercase()).ok_or_else(|| {
+            crate::error::Error::invalid(
+                field,
+                format!("{code:?} is not a VAT category: S, Z, E, AE, K, G, O, L or M"),
+            )
+        })
+    }
+
+    /// Whether the category can carry `rate` (BR-S-05…07, BR-Z-05…07,
+    /// BR-E-05…07, BR-AE-05…07, BR-IC-05…07, BR-G-05…07, BR-O-05…07,
+    /// BR-AF-05…07, BR-AG-05…07): S a rate above 0, L and M none below 0,
+    /// every other listed category 0; B and an unlisted one any.
+    pub fn fits(&self, rate: &Decimal) -> bool {
+        match self {
+            Category::B | Category::Unlisted(_) => true,
+            Category::S => !rate.is_zero() && !rate.is_negative(),
+            Category::L | Category::M => !rate.is_negative(),
+            _ => rate.is_zero(),
+        }
+    }
+
     /// Whether the category charges no VAT: its rate is 0.
-    pub fn zero_rated(self) -> bool {
+    pub fn zero_rated(&self) -> bool {
         matches!(
             self,
             Category::Z | Category::E | Category::AE | Category::K | Category::G | Category::O
@@ -248,27 +300,11 @@ impl Category {
 
     /// Whether the breakdown must say why nothing is charged (BT-120/121):
     /// E, AE, K, G and O; Z must not (BR-Z-10).
-    pub fn needs_reason(self) -> bool {
+    pub fn needs_reason(&self) -> bool {
         matches!(
             self,
             Category::E | Category::AE | Category::K | Category::G | Category::O
         )
-    }
-
-    /// The EN 16931 rule family of the category (BR-S, BR-IC, …), for verdicts.
-    pub fn rules(self) -> &'static str {
-        match self {
-            Category::S => "BR-S",
-            Category::Z => "BR-Z",
-            Category::E => "BR-E",
-            Category::AE => "BR-AE",
-            Category::K => "BR-IC",
-            Category::G => "BR-G",
-            Category::O => "BR-O",
-            Category::L => "BR-AF",
-            Category::M => "BR-AG",
-            Category::B => "BR-B",
-        }
     }
 }
 
@@ -331,6 +367,30 @@ pub struct Party {
     pub legal_info: Option<String>,
     pub electronic_address: Option<ElectronicAddress>,
     pub contact: Contact,
+}
+
+impl Party {
+    /// The name a person knows the party by: its legal name (BT-27,
+    /// BT-44), else the trading name (BT-28, BT-45) a received document
+    /// gives without it; empty when it gives neither.
+    pub fn known_as(&self) -> &str {
+        match (self.name.trim(), &self.trading_name) {
+            ("", Some(trading)) => trading,
+            _ => &self.name,
+        }
+    }
+}
+
+/// BG-11: the seller's tax representative, who accounts for the seller's
+/// VAT in the buyer's country (only a received document names one).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TaxRepresentative {
+    /// BT-62.
+    pub name: String,
+    /// BT-63, compact, with its country prefix.
+    pub vat_id: Option<String>,
+    /// BG-12; none when the document gives no address.
+    pub address: Option<Address>,
 }
 
 /// BG-16/BG-17: how the buyer pays, by credit transfer.
@@ -547,6 +607,9 @@ pub struct Document {
     pub notes: Vec<Note>,
     pub seller: Party,
     pub buyer: Party,
+    /// BG-11: the seller's tax representative; kontor's own documents name
+    /// none, and the writers leave it out.
+    pub tax_representative: Option<TaxRepresentative>,
     /// BT-59: who is paid, when not the seller.
     pub payee: Option<String>,
     /// BT-81/BT-82; none: the writers write 58 with an account, else 1.
@@ -587,6 +650,25 @@ pub struct Document {
 }
 
 impl Document {
+    /// The VAT categories outside EN 16931's list its lines and VAT
+    /// breakdown carry, each once, as written (empty for one the document
+    /// does not give): none has a tax key until a person says which
+    /// category it is.
+    pub fn unlisted_categories(&self) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        let all = self
+            .lines
+            .iter()
+            .map(|l| &l.category)
+            .chain(self.breakdown.iter().map(|b| &b.category));
+        for category in all.filter(|c| !c.is_listed()) {
+            if !out.contains(&category.code()) {
+                out.push(category.code());
+            }
+        }
+        out
+    }
+
     /// What the payer is asked to give with a transfer: BT-83, else the
     /// number.
     pub fn remittance(&self) -> &str {
@@ -728,6 +810,7 @@ pub(crate) mod samples {
                 }),
                 ..Party::default()
             },
+            tax_representative: None,
             payee: None,
             payment_means: None,
             payment_reference: Some("RE-2026-0001".into()),

@@ -136,7 +136,7 @@ pub fn write(doc: &Document) -> std::io::Result<Vec<u8>> {
         tax_category(
             &mut x,
             "cac:TaxCategory",
-            entry.category,
+            &entry.category,
             &entry.rate.to_string(),
             entry.reason_code.as_deref(),
             entry.reason.as_deref(),
@@ -185,7 +185,7 @@ pub fn write(doc: &Document) -> std::io::Result<Vec<u8>> {
         tax_category(
             &mut x,
             "cac:ClassifiedTaxCategory",
-            line.category,
+            &line.category,
             &line.rate.to_string(),
             None,
             None,
@@ -203,7 +203,7 @@ pub fn write(doc: &Document) -> std::io::Result<Vec<u8>> {
 fn tax_category(
     x: &mut Xml,
     element: &str,
-    category: Category,
+    category: &Category,
     rate: &str,
     reason_code: Option<&str>,
     reason: Option<&str>,
@@ -211,7 +211,7 @@ fn tax_category(
     x.open(element, &[]);
     x.text("cbc:ID", category.code());
     // Peppol: no percent for "not subject to VAT" (O).
-    if category != Category::O {
+    if *category != Category::O {
         x.text("cbc:Percent", rate);
     }
     x.optional("cbc:TaxExemptionReasonCode", reason_code);

@@ -7,7 +7,7 @@
 //! missing or wrong, and the sentence a person reads; the books add how to
 //! fix it.
 
-use super::{AllowanceCharge, Category, Document, Format, TypeCode};
+use super::{AllowanceCharge, Category, Document, Format, TaxRepresentative, TypeCode};
 #[cfg(test)]
 use super::Breakdown;
 use crate::rules::money::{self, Decimal};
@@ -199,6 +199,9 @@ fn mandatory(doc: &Document, f: &mut Findings) {
             }
         }
     }
+    if let Some(representative) = &doc.tax_representative {
+        representative_terms(representative, f);
+    }
     if doc.seller.vat_id.is_none()
         && doc.seller.registration.is_none()
         && doc.seller.identifier.is_none()
@@ -219,6 +222,32 @@ fn mandatory(doc: &Document, f: &mut Findings) {
             Figures,
             "an amount is due but neither a due date nor payment terms are given",
         );
+    }
+}
+
+/// What a seller's tax representative (BG-11) must carry: its name
+/// (BR-18), its postal address (BR-19) with a country (BR-20), and its VAT
+/// id (BR-56).
+fn representative_terms(r: &TaxRepresentative, f: &mut Findings) {
+    use Subject::*;
+    if r.name.trim().is_empty() {
+        f.add("BR-18", Figures, "the seller's tax representative has no name");
+    }
+    match &r.address {
+        None => f.add(
+            "BR-19",
+            Figures,
+            "the seller's tax representative has no postal address",
+        ),
+        Some(a) if a.country.trim().is_empty() => f.add(
+            "BR-20",
+            Figures,
+            "the seller's tax representative's address has no country",
+        ),
+        Some(_) => {}
+    }
+    if r.vat_id.is_none() {
+        f.add("BR-56", Figures, "the seller's tax representative has no VAT id");
     }
 }
 
@@ -404,14 +433,15 @@ enum Carrier {
 
 /// Every (carrier, category, rate, net amount) of the document: lines at
 /// their net, allowances negative, charges positive.
-fn taxed(doc: &Document) -> Vec<(Carrier, Category, Decimal, i64)> {
+fn taxed(doc: &Document) -> Vec<(Carrier, &Category, Decimal, i64)> {
     let mut out: Vec<_> = doc
         .lines
         .iter()
-        .map(|l| (Carrier::Line, l.category, l.rate, l.net))
+        .map(|l| (Carrier::Line, &l.category, l.rate, l.net))
         .collect();
     for x in &doc.allowances {
-        if let Some((category, rate)) = x.vat {
+        if let Some((category, rate)) = &x.vat {
+            let rate = *rate;
             if x.charge {
                 out.push((Carrier::Charge, category, rate, x.amount));
             } else {
@@ -423,17 +453,19 @@ fn taxed(doc: &Document) -> Vec<(Carrier, Category, Decimal, i64)> {
 }
 
 /// The rules of each VAT category present (BR-S, BR-Z, BR-E, BR-AE,
-/// BR-IC, BR-G, BR-O, BR-AF, BR-AG: -01 to -10).
+/// BR-IC, BR-G, BR-O, BR-AF, BR-AG: -01 to -10). A category outside
+/// EN 16931's list has no rule family: its reading said so, and the sums
+/// still count it.
 fn categories(doc: &Document, f: &mut Findings) {
     use Subject::*;
     let taxed = taxed(doc);
-    let mut present: Vec<Category> = Vec::new();
+    let mut present: Vec<&Category> = Vec::new();
     for (_, c, _, _) in &taxed {
         if !present.contains(c) {
-            present.push(*c);
+            present.push(c);
         }
     }
-    if present.contains(&Category::B) && present.contains(&Category::S) {
+    if present.contains(&&Category::B) && present.contains(&&Category::S) {
         f.add(
             "BR-B-02",
             Lines,
@@ -442,10 +474,10 @@ fn categories(doc: &Document, f: &mut Findings) {
     }
     for category in present.iter().copied() {
         // Split payment has no rule family of its own beyond BR-B.
-        if category == Category::B {
+        if *category == Category::B || !category.is_listed() {
             continue;
         }
-        if !doc.breakdown.iter().any(|b| b.category == category) {
+        if !doc.breakdown.iter().any(|b| b.category == *category) {
             f.add(
                 rule(category, 1),
                 Figures,
@@ -454,14 +486,7 @@ fn categories(doc: &Document, f: &mut Findings) {
         }
     }
     for (carrier, category, rate, _) in &taxed {
-        let zero = rate.is_zero();
-        let wrong = match category {
-            Category::B => false,
-            Category::S => zero || rate.is_negative(),
-            Category::L | Category::M => rate.is_negative(),
-            _ => !zero,
-        };
-        if wrong {
+        if !category.fits(rate) {
             let (n, what) = match carrier {
                 Carrier::Line => (5, "a line"),
                 Carrier::Allowance => (6, "an allowance"),
@@ -477,8 +502,12 @@ fn categories(doc: &Document, f: &mut Findings) {
             );
         }
     }
-    for entry in doc.breakdown.iter().filter(|b| b.category != Category::B) {
-        let c = entry.category;
+    for entry in doc
+        .breakdown
+        .iter()
+        .filter(|b| b.category != Category::B && b.category.is_listed())
+    {
+        let c = &entry.category;
         let per_rate = matches!(c, Category::S | Category::L | Category::M);
         let base: i64 = taxed
             .iter()
@@ -528,10 +557,18 @@ fn categories(doc: &Document, f: &mut Findings) {
 }
 
 /// Who must be identified, per category (BR-x-02/03/04), and the
-/// delivery an intra-community supply needs (BR-IC-11/12).
-fn identities(doc: &Document, present: &[Category], f: &mut Findings) {
+/// delivery an intra-community supply needs (BR-IC-11/12). Wherever
+/// EN 16931 asks for the seller's VAT id (BT-31) it takes the seller's
+/// tax representative's (BT-63) as well (BR-S-02…04, BR-Z-02…04,
+/// BR-E-02…04, BR-AE-02…04, BR-IC-02…04, BR-G-02…04, BR-AF-02…04,
+/// BR-AG-02…04), and BR-O-02 forbids both.
+fn identities(doc: &Document, present: &[&Category], f: &mut Findings) {
     use Subject::*;
-    let seller_vat = doc.seller.vat_id.is_some();
+    let representative_vat = doc
+        .tax_representative
+        .as_ref()
+        .is_some_and(|r| r.vat_id.is_some());
+    let seller_vat = doc.seller.vat_id.is_some() || representative_vat;
     let seller_tax = seller_vat || doc.seller.tax_number.is_some();
     let buyer_known = doc.buyer.vat_id.is_some() || doc.buyer.registration.is_some();
     for category in present.iter().copied() {
@@ -607,9 +644,9 @@ fn identities(doc: &Document, present: &[Category], f: &mut Findings) {
                     );
                 }
             }
-            Category::B => {}
+            Category::B | Category::Unlisted(_) => {}
             Category::O => {
-                if doc.seller.vat_id.is_some() || doc.buyer.vat_id.is_some() {
+                if seller_vat || doc.buyer.vat_id.is_some() {
                     f.add(
                         "BR-O-02",
                         Lines,
@@ -629,7 +666,7 @@ fn identities(doc: &Document, present: &[Category], f: &mut Findings) {
 }
 
 /// The rule `n` of a category's family ("BR-S-08").
-fn rule(c: Category, n: u8) -> &'static str {
+fn rule(c: &Category, n: u8) -> &'static str {
     const IDS: [[&str; 10]; 9] = [
         ["BR-S-01", "BR-S-02", "BR-S-03", "BR-S-04", "BR-S-05", "BR-S-06", "BR-S-07", "BR-S-08", "BR-S-09", "BR-S-10"],
         ["BR-Z-01", "BR-Z-02", "BR-Z-03", "BR-Z-04", "BR-Z-05", "BR-Z-06", "BR-Z-07", "BR-Z-08", "BR-Z-09", "BR-Z-10"],
@@ -641,7 +678,7 @@ fn rule(c: Category, n: u8) -> &'static str {
         ["BR-AF-01", "BR-AF-02", "BR-AF-03", "BR-AF-04", "BR-AF-05", "BR-AF-06", "BR-AF-07", "BR-AF-08", "BR-AF-09", "BR-AF-10"],
         ["BR-AG-01", "BR-AG-02", "BR-AG-03", "BR-AG-04", "BR-AG-05", "BR-AG-06", "BR-AG-07", "BR-AG-08", "BR-AG-09", "BR-AG-10"],
     ];
-    let family = Category::ALL.iter().position(|x| *x == c).unwrap_or(0);
+    let family = Category::ALL.iter().position(|x| x == c).unwrap_or(0);
     IDS[family][(n.clamp(1, 10) - 1) as usize]
 }
 

@@ -90,7 +90,11 @@ pub fn of_xml(xml: &str) -> Figures {
                 .into_iter()
                 .map(|t| (t[0].clone(), rate(&t[1]), minor(&t[2]), minor(&t[3])))
                 .collect(),
-            lines: x.count("//rsm:SupplyChainTradeTransaction/ram:IncludedSupplyChainTradeLineItem"),
+            // The lines that make the sums: Factur-X EXTENDED's
+            // BR-FXEXT-CO-10 counts those whose BT-X-8 is DETAIL or absent.
+            lines: x.count(
+                "//rsm:SupplyChainTradeTransaction/ram:IncludedSupplyChainTradeLineItem[not(ram:AssociatedDocumentLineDocument/ram:LineStatusReasonCode) or ram:AssociatedDocumentLineDocument/ram:LineStatusReasonCode = 'DETAIL']",
+            ),
         }
     } else {
         let currency = x.text("/*/cbc:DocumentCurrencyCode");
@@ -121,6 +125,28 @@ pub fn of_xml(xml: &str) -> Figures {
                 .collect(),
             lines: x.count("/*/cac:InvoiceLine | /*/cac:CreditNoteLine"),
         }
+    }
+}
+
+/// The totals a bill does not keep but its page shows from the document:
+/// BT-107 (allowances), BT-108 (charges), BT-113 (paid), in minor units;
+/// 0 when the file gives none.
+pub fn shown_totals(path: &Path) -> [i64; 3] {
+    let xml = std::fs::read_to_string(path).unwrap().replace("\r\n", "\n");
+    let package = parser::parse(xml.trim_start_matches('\u{feff}')).expect("well-formed XML");
+    let doc = package.as_document();
+    if xml.contains("CrossIndustryInvoice") {
+        let x = XPath { doc, namespaces: CII };
+        let sum = |name: &str| {
+            minor(&x.text(&format!(
+                "//ram:ApplicableHeaderTradeSettlement/ram:SpecifiedTradeSettlementHeaderMonetarySummation/ram:{name}"
+            )))
+        };
+        [sum("AllowanceTotalAmount"), sum("ChargeTotalAmount"), sum("TotalPrepaidAmount")]
+    } else {
+        let x = XPath { doc, namespaces: UBL };
+        let total = |name: &str| minor(&x.text(&format!("/*/cac:LegalMonetaryTotal/cbc:{name}")));
+        [total("AllowanceTotalAmount"), total("ChargeTotalAmount"), total("PrepaidAmount")]
     }
 }
 

@@ -572,3 +572,180 @@ fn booking_a_received_bill_raises_purchase_recorded_with_the_fields_and_signs_of
         assert_eq!(credit[field], typed[field], "{field}: {credit} against {typed}");
     }
 }
+
+/// A file written for these tests (`tests/fixtures/einvoices-written`).
+fn written(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/einvoices-written").join(name)
+}
+
+/// The rules of a receipt's findings.
+fn rules_of(r: &Value) -> Vec<String> {
+    r["findings"].as_array().unwrap().iter().map(|f| f["rule"].as_str().unwrap().to_string()).collect()
+}
+
+/// The sentences of a receipt's findings of `rule`.
+fn sentences(r: &Value, rule: &str) -> Vec<String> {
+    r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == rule)
+        .map(|f| f["sentence"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// A trial balance's (debit, credit) of `account` within the tax key
+/// `key`; none when it has no such detail.
+fn keyed(data: &DataFile, company: &str, account: &str, key: &str) -> Option<(i64, i64)> {
+    let tb = data.ok(&["books", "trial-balance", "--company", company]);
+    let row = tb["accounts"].as_array().unwrap().iter().find(|a| a["account"] == account)?.clone();
+    let d = row["details"].as_array()?.iter().find(|d| d["detail"] == key)?.clone();
+    Some((d["debit"].as_i64().unwrap(), d["credit"].as_i64().unwrap()))
+}
+
+/// Every profile, in each syntax it has: received with every total its
+/// file states (BT-106, BT-109, BT-110, BT-112, BT-115 kept with the bill,
+/// the VAT breakdown, the lines that count), valid but for the two
+/// profiles that are booking aids, which say so in words in the JSON;
+/// booked into balanced books. A cut copy is refused and leaves nothing.
+#[test]
+fn every_profile_is_received_with_the_totals_its_file_states() {
+    let data = DataFile::new();
+    let company = receiver(&data, "Empfänger aller Profile");
+    let cases = [
+        ("factur-x-minimum.xml", "cii", false, true),
+        ("factur-x-basicwl.xml", "cii", false, true),
+        ("factur-x-basic.xml", "cii", true, false),
+        ("factur-x-en16931.xml", "cii", true, false),
+        ("factur-x-extended.xml", "cii", true, false),
+        ("xrechnung.cii.xml", "cii", true, false),
+        ("en16931.ubl.xml", "ubl", true, false),
+        ("xrechnung.ubl.xml", "ubl", true, false),
+    ];
+    for (name, syntax, valid, booking_aid) in cases {
+        let path = written(name);
+        let r = receive(&data, &company, &path);
+        assert_eq!(r["state"], "received", "{name}: {r}");
+        assert_eq!(r["syntax"], syntax, "{name}");
+        assert_eq!(figures_of(&r), einvoice_figures::of_file(&path), "{name}");
+        assert_eq!(r["valid"], valid, "{name}: {r}");
+        let notice = sentences(&r, "KONTOR-PROFILE");
+        assert_eq!(!notice.is_empty(), booking_aid, "{name}: {r}");
+        for sentence in notice {
+            assert!(sentence.contains("is no invoice under EN 16931 and § 14 UStG: it is a booking aid only"), "{sentence}");
+        }
+        let booked = book(&data, &company, r["id"].as_str().unwrap(), "EUR");
+        assert_eq!(booked["state"], "booked", "{name}");
+    }
+    balanced(&data, &company);
+    let before = data.ok(&["purchase", "list", "--company", &company])["total"].clone();
+    let dir = tempfile::tempdir().unwrap();
+    let cut = dir.path().join("cut.xml");
+    let text = std::fs::read(written("factur-x-extended.xml")).unwrap();
+    std::fs::write(&cut, &text[..text.len() / 2]).unwrap();
+    assert_eq!(receive(&data, &company, &cut)["state"], "refused");
+    assert_eq!(data.ok(&["purchase", "list", "--company", &company])["total"], before);
+}
+
+/// A VAT category the document does not give or gives outside EN 16931's
+/// list: missing at 19 % it is S (and booked under `S:19`); written `VAT`
+/// it is kept as written and booked only under the category a person
+/// names, never at once for a trusted supplier; missing at 0 % it is kept
+/// as not given and booked as the person says, a category unfit for the
+/// rate refused. A refused booking changes nothing.
+#[test]
+fn a_vat_category_outside_the_list_is_kept_as_written_and_booked_as_a_person_names_it() {
+    let data = DataFile::new();
+    let company = receiver(&data, "Empfänger");
+    let missing = receive(&data, &company, &written("category-missing.cii.xml"));
+    assert_eq!(missing["taxes"][0]["category"], "S", "{missing}");
+    assert!(sentences(&missing, "BR-47")[0].contains("it is read as S, the standard rate"), "{missing}");
+    assert!(!rules_of(&missing).iter().any(|r| r.starts_with("BR-O-")), "{missing}");
+    book(&data, &company, missing["id"].as_str().unwrap(), "EUR");
+    assert_eq!(keyed(&data, &company, "input_tax", "S:19"), Some((950, 0)));
+    assert_eq!(keyed(&data, &company, "input_tax", "O:19"), None);
+    // A document that names its categories takes none.
+    let plain = receive(&data, &company, &written("factur-x-basic.xml"));
+    let (ok, _, stderr) = data.console(&["purchase", "book", "--company", &company, plain["id"].as_str().unwrap(), "--category", "S"]);
+    assert!(!ok && stderr.contains("names each of its categories"), "{stderr}");
+
+    let unlisted = receive(&data, &company, &written("category-unlisted.ubl.xml"));
+    assert_eq!(unlisted["taxes"][0]["category"], "VAT", "{unlisted}");
+    assert!(sentences(&unlisted, "BR-CL-18")[0].contains("it is kept as written"), "{unlisted}");
+    assert_eq!(unlisted["valid"], true, "{unlisted}");
+    let id = unlisted["id"].as_str().unwrap();
+    let tb = data.ok(&["books", "trial-balance", "--company", &company]);
+    let (ok, _, stderr) = data.console(&["purchase", "book", "--company", &company, id]);
+    assert!(!ok && stderr.contains("--category is needed") && stderr.contains("\"VAT\""), "{stderr}");
+    let (ok, _, stderr) = data.console(&["purchase", "book", "--company", &company, id, "--category", "X"]);
+    assert!(!ok && stderr.contains("is not a VAT category"), "{stderr}");
+    assert_eq!(data.ok(&["purchase", "show", "--company", &company, id])["state"], "received");
+    assert_eq!(data.ok(&["books", "trial-balance", "--company", &company]), tb);
+    let booked = data.ok(&["purchase", "book", "--company", &company, id, "--category", "s"]);
+    assert_eq!(booked["state"], "booked");
+    assert_eq!(keyed(&data, &company, "input_tax", "S:19"), Some((950 + 1710, 0)));
+    // A trusted supplier's next such document waits for a person too.
+    data.ok(&["purchase", "trust", "--company", &company, booked["supplier"]["id"].as_str().unwrap()]);
+    let dir = tempfile::tempdir().unwrap();
+    let next = dir.path().join("next.xml");
+    let text = std::fs::read_to_string(written("category-unlisted.ubl.xml")).unwrap();
+    std::fs::write(&next, text.replace("PEP-2025-0611", "PEP-2025-0612")).unwrap();
+    let next = receive(&data, &company, &next);
+    assert_eq!((next["valid"].as_bool(), next["booked"].as_bool()), (Some(true), Some(false)), "{next}");
+
+    let zero = receive(&data, &company, &written("category-missing-zero.cii.xml"));
+    assert_eq!(zero["taxes"][0]["category"], "", "{zero}");
+    assert!(sentences(&zero, "BR-47")[0].contains("does not say which it is"), "{zero}");
+    let id = zero["id"].as_str().unwrap();
+    let (ok, _, stderr) = data.console(&["purchase", "book", "--company", &company, id]);
+    assert!(!ok && stderr.contains("a VAT category the document does not give"), "{stderr}");
+    let (ok, _, stderr) = data.console(&["purchase", "book", "--company", &company, id, "--category", "S"]);
+    assert!(!ok && stderr.contains("cannot carry the document's rate of 0 %"), "{stderr}");
+    data.ok(&["purchase", "book", "--company", &company, id, "--category", "E"]);
+    assert_eq!(keyed(&data, &company, "expenses", "E:0"), Some((45000, 0)));
+    balanced(&data, &company);
+}
+
+/// The seller's tax representative (BG-11) is read, and its VAT id
+/// (BT-63) satisfies BR-S-02 for a seller without its own, in CII and
+/// UBL; a UBL seller with a trading name but no legal name breaks BR-06.
+#[test]
+fn the_sellers_tax_representative_satisfies_br_s_02_and_br_06_asks_for_the_legal_name() {
+    let data = DataFile::new();
+    let company = receiver(&data, "Empfänger");
+    for name in ["tax-representative.cii.xml", "tax-representative.ubl.xml"] {
+        let r = receive(&data, &company, &written(name));
+        assert_eq!(r["valid"], true, "{name}: {r}");
+        assert!(!rules_of(&r).contains(&"BR-S-02".to_string()), "{name}: {r}");
+        assert_eq!(r["supplier"]["name"], "Lumière Atelier SARL", "{name}");
+        book(&data, &company, r["id"].as_str().unwrap(), "EUR");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let trading = dir.path().join("trading.xml");
+    let text = std::fs::read_to_string(written("tax-representative.ubl.xml")).unwrap();
+    std::fs::write(
+        &trading,
+        text.replace("<cbc:RegistrationName>Lumière Atelier SARL</cbc:RegistrationName>", "").replace("FR-2025-00732", "FR-2025-00733"),
+    )
+    .unwrap();
+    let r = receive(&data, &company, &trading);
+    assert!(rules_of(&r).contains(&"BR-06".to_string()), "{r}");
+    assert_eq!(r["valid"], false);
+    assert_eq!(r["supplier"]["name"], "Atelier Lumière", "{r}");
+    balanced(&data, &company);
+}
+
+/// A UBL `CreditNote` without a type code is a credit note (381), booked
+/// as a supplier credit: payables debited, expenses credited.
+#[test]
+fn a_ubl_credit_note_without_a_type_code_is_booked_as_a_supplier_credit() {
+    let data = DataFile::new();
+    let company = receiver(&data, "Empfänger");
+    let r = receive(&data, &company, &written("creditnote-without-type-code.ubl.xml"));
+    assert_eq!(r["typeCode"], "381", "{r}");
+    assert!(sentences(&r, "BR-04")[0].contains("381, a credit note"), "{r}");
+    book(&data, &company, r["id"].as_str().unwrap(), "EUR");
+    assert_eq!(account(&data, &company, "payables"), (5950, 0));
+    assert_eq!(account(&data, &company, "expenses"), (0, 5000));
+    balanced(&data, &company);
+}

@@ -100,3 +100,76 @@ fn received_e_invoices_are_uploaded_read_booked_and_refused_on_the_bills_screen(
     let mut other = office.signed_in("owner@beta.de");
     assert_eq!(other.get(&format!("/bills/received/{}", ids[0])).status, 404);
 }
+
+fn written(name: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/einvoices-written").join(name)
+}
+
+/// A received e-invoice of each profile on its page: the totals the bill
+/// does not keep (allowances, charges, paid already) as its file states
+/// them, a MINIMUM or BASIC WL file said in words to be no invoice, in
+/// English and German, the seller's tax representative, EXTENDED's lines
+/// that count and its logistics charge; a document whose VAT category is
+/// outside EN 16931's list is booked under the category the person picks.
+#[test]
+fn received_e_invoices_of_every_profile_read_as_their_files_state() {
+    let office = Office::new();
+    let mut accountant = office.signed_in("accountant@alpha.de");
+    let names = [
+        "factur-x-minimum.xml",
+        "factur-x-basicwl.xml",
+        "factur-x-en16931.xml",
+        "factur-x-extended.xml",
+        "en16931.ubl.xml",
+        "tax-representative.cii.xml",
+        "category-unlisted.ubl.xml",
+    ];
+    let files: Vec<(String, Vec<u8>)> = names.iter().map(|n| (n.to_string(), std::fs::read(written(n)).unwrap())).collect();
+    let token = accountant.get("/bills").csrf();
+    let uploads: Vec<(&str, &[u8])> = files.iter().map(|(n, b)| (n.as_str(), b.as_slice())).collect();
+    let page = accountant.upload("/bills/received", &[("csrf", &token)], &uploads);
+    let ids = linked(&page.body);
+    assert_eq!(ids.len(), names.len(), "{}", page.body);
+    let eur = kontor::rules::iso::Currency::parse("c", "EUR").unwrap();
+    let shown = |minor: i64| kontor::rules::locale::amount(kontor::rules::locale::Lang::En, minor, &eur);
+    let mut pages = Vec::new();
+    for (name, id) in names.iter().zip(&ids) {
+        let body = accountant.get(&format!("/bills/received/{id}")).body;
+        let [allowances, charges, paid] = crate::einvoice_figures::shown_totals(&written(name));
+        for (label, minor) in [("Allowances", allowances), ("Charges", charges), ("Paid already", paid)] {
+            if minor != 0 {
+                assert!(body.contains(&format!("<dt>{label}</dt><dd>{}</dd>", shown(minor))), "{name}: {label} {minor}\n{body}");
+            }
+        }
+        let booking_aid = name.contains("minimum") || name.contains("basicwl");
+        assert_eq!(body.contains("is no invoice under EN 16931 and § 14 UStG, only a booking aid"), booking_aid, "{name}\n{body}");
+        pages.push(body);
+    }
+    assert!(pages[0].contains("Profile MINIMUM: no invoice."), "{}", pages[0]);
+    assert!(pages[1].contains("Profile BASIC WL: no invoice."), "{}", pages[1]);
+    let mut german = office.signed_in("owner@alpha.de");
+    german.language = "de-DE,de;q=0.9";
+    let de = german.get(&format!("/bills/received/{}", ids[0])).body;
+    assert!(de.contains("keine Rechnung im Sinne der EN 16931 und des § 14 UStG, nur eine Buchungshilfe"), "{de}");
+    // EXTENDED: the sub-lines and the line without a status, not the
+    // GROUP and INFORMATION lines; the logistics charge among the charges.
+    let extended = &pages[3];
+    for text in ["Konferenztisch 180 cm", "Montage je Stunde", "Raumplaner (Broschüre)", "Versandkosten"] {
+        assert!(extended.contains(text), "{text}\n{extended}");
+    }
+    assert!(!extended.contains("Montagepaket Besprechungsraum") && !extended.contains("Altmöbelrücknahme"), "{extended}");
+    // The seller's tax representative, with its VAT id and address.
+    let representative = &pages[5];
+    for text in ["Seller's tax representative", "Fiskalvertretung Main GmbH", "DE811907980", "Frankfurt am Main"] {
+        assert!(representative.contains(text), "{text}\n{representative}");
+    }
+    // The category written "VAT": the book form asks for one.
+    let unlisted = &pages[6];
+    assert!(unlisted.contains("name=\"category\"") && unlisted.contains("&quot;VAT&quot;"), "{unlisted}");
+    let at = format!("/bills/received/{}", ids[6]);
+    let refused = accountant.act(&at, &format!("{at}/book"), &[]);
+    assert_eq!(refused.status, 409, "{}", refused.body);
+    assert!(refused.body.contains("is needed"), "{}", refused.body);
+    let booked = accountant.act(&at, &format!("{at}/book"), &[("category", "S")]);
+    booked.redirects_to(&format!("{at}?done=booked"));
+}

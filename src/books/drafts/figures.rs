@@ -46,8 +46,8 @@ pub(crate) fn line_vat(
         }
         _ => return Ok(None),
     };
-    let category = match line.vat_category {
-        Some(category) => category,
+    let category = match &line.vat_category {
+        Some(category) => category.clone(),
         None if !tax.rate.is_zero() => Category::S,
         None if eu_seller => {
             return Err(format!(
@@ -79,7 +79,7 @@ pub(crate) fn money_lines(lines: &[DraftLine], vats: &[Option<LineVat>]) -> Vec<
             quantity: l.quantity,
             unit_price: l.unit_price_minor,
             taxes: l.taxes.clone(),
-            category: vat.as_ref().map(|v| v.category.code()),
+            category: vat.as_ref().and_then(|v| v.category.listed_code()),
         })
         .collect()
 }

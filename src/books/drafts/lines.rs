@@ -232,16 +232,7 @@ impl NewDraftLine {
         };
         let vat_category = match input.vat_category.as_deref().map(str::trim) {
             None | Some("") => None,
-            Some(code) => match Category::read(&code.to_ascii_uppercase()) {
-                Some(c) => Some(c),
-                None => {
-                    v.invalid(
-                        "vatCategory",
-                        format!("{code:?} is not a VAT category: S, Z, E, AE, K, G, O, L or M"),
-                    );
-                    None
-                }
-            },
+            Some(code) => v.take(Category::named("vatCategory", code))?,
         };
         let exemption_reason = v
             .take(text::optional(
@@ -283,7 +274,7 @@ impl NewDraftLine {
                     "is not given by a small business (§19 UStG), which charges no VAT; leave the rate out",
                 );
             }
-            if vat_category.is_some_and(|c| !c.zero_rated()) {
+            if vat_category.as_ref().is_some_and(|c| !c.zero_rated()) {
                 v.refused(
                     "vatCategory",
                     "charges VAT, which a small business (§19 UStG) does not; leave it out (E applies)",
@@ -297,9 +288,9 @@ impl NewDraftLine {
             ),
             other => (other, exemption_reason),
         };
-        let zero_rated = vat_category.is_some_and(|c| c.zero_rated());
+        let zero_rated = vat_category.as_ref().is_some_and(|c| c.zero_rated());
         if (exemption_reason.is_some() || exemption_code.is_some())
-            && vat_category.is_some_and(|c| !c.zero_rated())
+            && vat_category.as_ref().is_some_and(|c| !c.zero_rated())
         {
             v.invalid(
                 "exemptionReason",
@@ -327,7 +318,10 @@ impl NewDraftLine {
                             "taxRatePercent",
                             format!(
                                 "is {rate}, but category {} charges no VAT; its rate is 0",
-                                vat_category.map(|c| c.code()).unwrap_or_default()
+                                vat_category
+                                    .as_ref()
+                                    .map(Category::code)
+                                    .unwrap_or_default()
                             ),
                         );
                         Vec::new()
@@ -353,7 +347,7 @@ impl NewDraftLine {
                                     "exemptionReason",
                                     format!(
                                         "is needed: category {} needs the reason for the exemption, as a text or a VATEX code",
-                                        vat_category.map(|c| c.code()).unwrap_or_default()
+                                        vat_category.as_ref().map(Category::code).unwrap_or_default()
                                     ),
                                 );
                                 Vec::new()
@@ -443,7 +437,7 @@ pub(super) fn insert_line(tx: &Tx, draft_id: &str, line: &NewDraftLine) -> Resul
         line.unit_price,
         encode_taxes(&line.taxes)?,
         line.unit,
-        line.vat_category.map(|c| c.code()),
+        line.vat_category.as_ref().map(Category::code),
         line.exemption_code
     ])?;
     Ok(())
@@ -519,7 +513,7 @@ pub fn change_line(
         line.unit_price,
         encode_taxes(&line.taxes)?,
         line.unit,
-        line.vat_category.map(|c| c.code()),
+        line.vat_category.as_ref().map(Category::code),
         line.exemption_code
     ])?;
     audit::record(tx, tenant, actor, Act::DraftLineChanged, id)

@@ -504,6 +504,7 @@ fn assemble(company: &Company, c: Content) -> Document {
             },
         },
         buyer: c.buyer,
+        tax_representative: None,
         payee: None,
         payment_means: None,
         payment_reference,
@@ -587,7 +588,7 @@ pub fn draft_preview(conn: &Connection, tenant: &Tenant, draft_id: &str) -> Resu
         let (category, rate) = vat
             .as_ref()
             .map_or((Category::O, Decimal::from_int(0)), |v| {
-                (v.category, v.rate)
+                (v.category.clone(), v.rate)
             });
         lines.push(line_of(
             lines.len(),

@@ -5,7 +5,10 @@
 //! breakdown entry, `:EU` for a reverse charge from another member state),
 //! converted to the book currency with the remainder on the largest key,
 //! and for a reverse charge received (AE) the VAT the buyer self-assesses
-//! at its country's standard rate, as input and output tax alike.
+//! at its country's standard rate, as input and output tax alike. A VAT
+//! category the document writes outside EN 16931's list, or leaves out
+//! at a zero rate, makes no tax key: it is booked under the category a
+//! person names for it (at the document's rate), and refused without one.
 
 use crate::books::customers::SupplierParticulars;
 use crate::books::ledger;
@@ -41,17 +44,28 @@ impl Plan {
 }
 
 /// Works out the booking of `doc` for a company in `company_country`, the
-/// document converted at `rate` from exponent `exp` to `book_exp`.
+/// document converted at `rate` from exponent `exp` to `book_exp`, its
+/// unlisted VAT category booked as `named`.
 ///
 /// Fails with `Refused` when its net and VAT point in opposite directions
-/// (neither a bill nor a credit), or an amount is too large to book.
+/// (neither a bill nor a credit), an amount is too large to book, or the
+/// category a person names is missing, not needed or unfit (`category`).
 pub(super) fn plan(
     doc: &Document,
     company_country: &str,
     rate: Decimal,
     exp: u8,
     book_exp: u8,
+    named: Option<&Category>,
 ) -> Result<Plan> {
+    check_named(doc, named)?;
+    // An unlisted category is booked as the one named for it.
+    let keyed_as = |c: &'_ Category| -> Category {
+        match named {
+            Some(n) if !c.is_listed() => n.clone(),
+            _ => c.clone(),
+        }
+    };
     let sign = if doc.type_code.is_credit() { -1 } else { 1 };
     let (net, tax) = (sign * doc.net, sign * doc.tax);
     let gross = net + tax;
@@ -84,16 +98,17 @@ pub(super) fn plan(
     // a reverse charge the buyer self-assesses.
     let mut vats: Vec<(String, Vat, bool)> = Vec::new();
     for entry in &doc.breakdown {
-        let reverse = entry.category == Category::AE;
+        let category = keyed_as(&entry.category);
+        let reverse = category == Category::AE;
         let key_rate = match (reverse, reverse_rate) {
             (true, Some(r)) => r,
             _ => entry.rate,
         };
-        let key = ledger::tax_key(entry.category.code(), &key_rate, from_other_state);
+        let key = ledger::tax_key(category.code(), &key_rate, from_other_state);
         if !vats.iter().any(|(k, _, _)| *k == key) {
             vats.push((
                 key.clone(),
-                Some((entry.category.code().to_string(), entry.rate)),
+                Some((category.code().to_string(), entry.rate)),
                 reverse,
             ));
         }
@@ -139,7 +154,7 @@ pub(super) fn plan(
             unit: l.unit.clone(),
             unit_price: l.price,
             net: sign * l.net,
-            category: l.category.code().to_string(),
+            category: keyed_as(&l.category).code().to_string(),
             rate: l.rate,
         })
         .collect();
@@ -156,11 +171,75 @@ pub(super) fn plan(
     })
 }
 
+/// Whether `named` can book the document's VAT categories: a listed one
+/// is booked as itself, an unlisted one as the category a person names
+/// for it, which must fit the rate of every entry it stands for
+/// (`Category::fits`).
+///
+/// Fails with `Refused` (naming `category`) when the document carries an
+/// unlisted category and none is named, two different ones (one named
+/// category cannot stand for both), none and one is named anyway, or the
+/// named one does not fit a rate.
+fn check_named(doc: &Document, named: Option<&Category>) -> Result<()> {
+    let unlisted = doc.unlisted_categories();
+    let shown = |code: &str| match code {
+        "" => "a VAT category the document does not give".to_string(),
+        code => format!("the VAT category {code:?}, which is not on EN 16931's list"),
+    };
+    match (unlisted.as_slice(), named) {
+        ([], None) => {}
+        ([], Some(c)) => {
+            return Err(Error::refused_at(
+                "category",
+                format!(
+                    "is for a document whose VAT category is not on EN 16931's list; this one names each of its categories, so it is booked under them, not under {}",
+                    c.code()
+                ),
+            ))
+        }
+        ([code], None) => {
+            return Err(Error::refused_at(
+                "category",
+                format!(
+                    "is needed: the document carries {}, so kontor knows no tax key for it; say which category it is (S, Z, E, AE, K, G, O, L or M), booked at the document's rate",
+                    shown(code)
+                ),
+            ))
+        }
+        ([_], Some(c)) => {
+            let wrong: Vec<String> = doc
+                .breakdown
+                .iter()
+                .filter(|b| !b.category.is_listed() && !c.fits(&b.rate))
+                .map(|b| format!("{} %", b.rate))
+                .collect();
+            if !wrong.is_empty() {
+                return Err(Error::refused_at(
+                    "category",
+                    format!(
+                        "is {}, which cannot carry the document's rate of {}; name a category that fits it",
+                        c.code(),
+                        wrong.join(" and ")
+                    ),
+                ));
+            }
+        }
+        (several, _) => {
+            let list: Vec<String> = several.iter().map(|c| shown(c)).collect();
+            return Err(Error::refused(format!(
+                "The document carries {}; one category named for them cannot tell them apart. Refuse it and ask the supplier for a document with EN 16931's VAT categories.",
+                list.join(" and ")
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The supplier particulars a received document names.
 pub(super) fn particulars<'a>(received: &'a Received, fallback: &CountryCode) -> SupplierParticulars<'a> {
     let seller = &received.document.seller;
     SupplierParticulars {
-        name: &seller.name,
+        name: seller.known_as(),
         street: seller.address.street.as_deref(),
         postal_code: seller.address.postal_code.as_deref(),
         city: seller.address.city.as_deref(),

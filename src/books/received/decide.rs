@@ -14,6 +14,7 @@ use crate::books::customers;
 use crate::books::invoices;
 use crate::books::ledger;
 use crate::books::purchases::{self, Entry};
+use crate::documents::Category;
 use crate::error::{Error, Result, Violations};
 use crate::outbox::events::{self, Fields, Kind as Event};
 use crate::rules::iso::Currency;
@@ -49,16 +50,26 @@ fn undecided(tx: &Tx, tenant: &Tenant, id: &str) -> Result<()> {
 /// Books a received bill: its purchase (the bill's id) with the document's
 /// lines and amounts per tax key, dated on the document's issue date and
 /// due on its due date (the issue date when it names none), at `rate` book
-/// units per unit of its currency (none for the book currency); the
-/// supplier matched by VAT id, electronic address, IBAN or name, else
-/// created; recorded as `bill.booked` by `actor`. A document worth nothing
-/// is booked without an entry.
+/// units per unit of its currency (none for the book currency), a VAT
+/// category the document writes outside EN 16931's list (or leaves out at
+/// a zero rate) under the `category` a person names for it; the supplier
+/// matched by VAT id, electronic address, IBAN or name, else created;
+/// recorded as `bill.booked` by `actor`. A document worth nothing is
+/// booked without an entry.
 ///
 /// Fails with `NotFound` for an unknown bill, `WrongState` for one booked
 /// or refused, and `Refused` for closed books, a missing or pointless rate,
-/// amounts that point in opposite directions, or a document of the same
-/// supplier and number booked before.
-pub fn book(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, rate: Option<Decimal>) -> Result<BillView> {
+/// a missing, needless or unfit category, amounts that point in opposite
+/// directions, or a document of the same supplier and number booked
+/// before.
+pub fn book(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    id: &str,
+    rate: Option<Decimal>,
+    category: Option<&Category>,
+) -> Result<BillView> {
     undecided(tx, tenant, id)?;
     let received = bill::document(tx, tenant, id)?;
     let doc = &received.document;
@@ -77,6 +88,7 @@ pub fn book(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, rate: Option<Deci
         rate,
         currency.exponent(),
         company.currency.exponent(),
+        category,
     )?;
     let supplier_id = customers::supplier_from(tx, tenant, &particulars(&received, &company.country))?;
     // Two bills received before their supplier was known can turn out to
@@ -94,7 +106,8 @@ pub fn book(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, rate: Option<Deci
     if let Some(earlier) = earlier {
         return Err(Error::refused(format!(
             "{}'s document {} is already booked as {earlier}; this bill is a duplicate of it.",
-            doc.seller.name, doc.number
+            doc.seller.known_as(),
+            doc.number
         )));
     }
     let due = doc.due_on.unwrap_or(doc.issued_on);
@@ -110,7 +123,7 @@ pub fn book(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, rate: Option<Deci
         f.insert("netMinor", "0".to_string());
         f.insert("purchaseId", id.to_string());
         f.insert("supplierId", supplier_id.clone());
-        f.insert("supplierName", doc.seller.name.clone());
+        f.insert("supplierName", doc.seller.known_as().to_string());
         f.insert("taxMinor", "0".to_string());
         events::raise(tx, tenant, Event::PurchaseRecorded, id, f)?;
     } else {
@@ -120,7 +133,7 @@ pub fn book(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, rate: Option<Deci
             &Entry {
                 id,
                 supplier_id: &supplier_id,
-                supplier_name: &doc.seller.name,
+                supplier_name: doc.seller.known_as(),
                 kind: plan.kind,
                 number: &doc.number,
                 date: doc.issued_on,

@@ -126,13 +126,14 @@ pub fn receive(tx: &Tx, tenant: &Tenant, actor: &Actor, file: &Incoming) -> Resu
     let supplier = particulars(&received, &company.country);
     let supplier_id = customers::supplier_of(tx, tenant, &supplier)?;
     let vat_id = supplier.vat_id.map(crate::rules::vat_ids::normalise);
-    if let Some(first) = same_document(tx, tenant, supplier_id.as_deref(), vat_id.as_deref(), &doc.seller.name, &doc.number)? {
+    let seller_name = doc.seller.known_as();
+    if let Some(first) = same_document(tx, tenant, supplier_id.as_deref(), vat_id.as_deref(), seller_name, &doc.number)? {
         return Ok(Receipt::not_kept(
             file.file_name,
             "duplicate",
             format!(
-                "{}'s document {} was received before, as {first}.",
-                doc.seller.name, doc.number
+                "{seller_name}'s document {} was received before, as {first}.",
+                doc.number
             ),
             Some(first),
         ));
@@ -194,7 +195,7 @@ pub fn receive(tx: &Tx, tenant: &Tenant, actor: &Actor, file: &Incoming) -> Resu
         received.valid(),
         json(&findings)?,
         supplier_id,
-        doc.seller.name,
+        seller_name,
         vat_id,
         doc.number,
         doc.type_code.number(),
@@ -219,7 +220,9 @@ pub fn receive(tx: &Tx, tenant: &Tenant, actor: &Actor, file: &Incoming) -> Resu
         if received.valid() && customers::trusted_supplier(tx, tenant, supplier_id)? {
             // A trusted supplier's bill that cannot be booked as it stands
             // (closed books, another currency) waits for a person.
-            match decide::book(tx, tenant, actor, &id, None) {
+            // One whose VAT category is not on EN 16931's list waits for
+            // the person who says which it is.
+            match decide::book(tx, tenant, actor, &id, None, None) {
                 Ok(_) => booked = true,
                 Err(Error::Refused(_)) => {}
                 Err(e) => return Err(e),
@@ -238,7 +241,7 @@ pub fn receive(tx: &Tx, tenant: &Tenant, actor: &Actor, file: &Incoming) -> Resu
         refused: None,
         duplicate_of: None,
         buyer: Some(Buyer {
-            name: doc.buyer.name.clone(),
+            name: doc.buyer.known_as().to_string(),
             vat_id: doc.buyer.vat_id.clone(),
         }),
     })

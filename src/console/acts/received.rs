@@ -14,6 +14,7 @@ use crate::books::received::{self, BillState, Channel, Incoming, Receipt};
 use crate::console::acting::{actor, no_actor, print};
 use crate::console::args::PurchaseCommand;
 use crate::documents::read::MAX_FILE;
+use crate::documents::Category;
 use crate::error::{Error, Result};
 use crate::rules::money::Decimal;
 use crate::store::db::Db;
@@ -112,13 +113,18 @@ pub fn run(db: &Db, cmd: &PurchaseCommand, acting: Option<&str>) -> Result<()> {
             company,
             id,
             rate,
+            category,
             mode,
         } => {
             let rate = rate.as_deref().map(|r| Decimal::parse("rate", r)).transpose()?;
+            let category = category
+                .as_deref()
+                .map(|c| Category::named("category", c))
+                .transpose()?;
             print(&db.write(|tx| {
                 let t = company::tenant(tx, company, mode.environment())?;
                 let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-                received::book(tx, &t, &actor, id, rate)
+                received::book(tx, &t, &actor, id, rate, category.as_ref())
             })?)
         }
         PurchaseCommand::Refuse {

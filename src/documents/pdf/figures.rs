@@ -7,7 +7,7 @@ use crate::rules::iso::Currency;
 use crate::rules::locale::{self, Lang};
 
 /// A line's VAT: its rate, with the category when it is not the standard one.
-pub(super) fn line_rate(category: Category, rate: &str, lang: Lang) -> String {
+pub(super) fn line_rate(category: &Category, rate: &str, lang: Lang) -> String {
     let shown = crate::rules::money::Decimal::parse("rate", rate)
         .map_or_else(|_| rate.to_string(), |d| locale::decimal(lang, &d));
     let percent = match lang {
@@ -53,8 +53,8 @@ mod tests {
 
     #[test]
     fn figures_are_written_in_the_documents_language() {
-        assert_eq!(line_rate(Category::S, "5.5", Lang::De), "5,5 %");
-        assert_eq!(line_rate(Category::AE, "0", Lang::En), "AE 0%");
+        assert_eq!(line_rate(&Category::S, "5.5", Lang::De), "5,5 %");
+        assert_eq!(line_rate(&Category::AE, "0", Lang::En), "AE 0%");
         assert_eq!(
             iban_grouped("DE02120300000000202051"),
             "DE02 1203 0000 0000 2020 51"

@@ -435,7 +435,7 @@ impl<'a> Sheet<'a> {
                 None => locale::decimal(self.lang, &line.price),
             };
             self.text_right(COL_PRICE_RIGHT, y, TEXT, false, &price);
-            let rate = line_rate(line.category, &line.rate.to_string(), self.lang);
+            let rate = line_rate(&line.category, &line.rate.to_string(), self.lang);
             self.text_right(COL_RATE_RIGHT, y, TEXT, false, &rate);
             let net = locale::number(self.lang, line.net, exponent);
             self.text_right(COL_NET_RIGHT, y, TEXT, false, &net);
@@ -512,7 +512,7 @@ impl<'a> Sheet<'a> {
             Lang::De => jurisdiction::tax_name(&self.doc.seller.address.country),
             Lang::En => "VAT",
         };
-        let word = match b.category {
+        let word = match &b.category {
             Category::S => self.t("standard rate", "Normalsatz"),
             Category::Z => self.t("zero rated", "Nullsatz"),
             Category::E => self.t("exempt", "steuerfrei"),
@@ -526,6 +526,11 @@ impl<'a> Sheet<'a> {
             Category::L => "IGIC",
             Category::M => "IPSI",
             Category::B => self.t("split payment", "Split Payment"),
+            // Only a received document carries one; kontor writes none.
+            Category::Unlisted(_) => self.t(
+                "category not on EN 16931's list",
+                "Kategorie außerhalb der EN 16931",
+            ),
         };
         if matches!(b.category, Category::S) && !b.rate.is_zero() {
             // The rate stands in its own column; reduced rates are not named.

@@ -26,7 +26,7 @@ fn total(doc: &mut Document) {
         {
             Some(b) => b.base += line.net,
             None => breakdown.push(Breakdown {
-                category: line.category,
+                category: line.category.clone(),
                 rate: line.rate,
                 base: line.net,
                 amount: 0,

@@ -1,8 +1,10 @@
 //! What a receiver checks beyond the EN 16931 rules of `verdict`: the code
 //! lists (BR-CL-…, reported, never making a document invalid) and kontor's
 //! own notices about what it keeps as written though a person may want to
-//! look twice (KONTOR-…: a due date before the issue date, a zero total).
+//! look twice (KONTOR-…: a due date before the issue date, a zero total, a
+//! profile that is a booking aid and no invoice).
 
+use super::profile::Profile;
 use crate::documents::verdict::{Finding, Findings, Subject};
 use crate::documents::{Document, TypeCode};
 use crate::rules::iso::CountryCode;
@@ -19,6 +21,18 @@ const TYPE_CODES: &[u16] = &[
 /// The receiver's findings on `doc` besides the EN 16931 rules.
 pub fn received(doc: &Document) -> Vec<Finding> {
     let mut f = Findings::new();
+    let profile = Profile::of(doc.specification.as_deref());
+    if profile.is_booking_aid() {
+        f.add(
+            "KONTOR-PROFILE",
+            Subject::Figures,
+            format!(
+                "the profile {} ({}) is no invoice under EN 16931 and § 14 UStG: it is a booking aid only, without the invoice's lines; ask the supplier for the invoice itself (EN 16931, EXTENDED or XRechnung)",
+                profile.name(),
+                doc.specification.as_deref().unwrap_or_default().trim()
+            ),
+        );
+    }
     let code = doc.type_code.number();
     if let TypeCode::Other(n) = doc.type_code {
         if !TYPE_CODES.contains(&n) {

@@ -1,9 +1,28 @@
 //! Reading UN/CEFACT Cross Industry Invoice D16B (`rsm:CrossIndustryInvoice`:
-//! XRechnung, Factur-X and ZUGFeRD 2.x in the profiles EN 16931 and
+//! XRechnung, Factur-X and ZUGFeRD 2.x in every profile, MINIMUM to
 //! EXTENDED) and, as far as it maps, ZUGFeRD 1.0's
 //! `rsm:CrossIndustryDocument`, whose aggregates carry older names (each
-//! step below names both) into the one model. Lines of EXTENDED marked
-//! `INFORMATION` are not part of the invoice's sums and are left out.
+//! step below names both) into the one model.
+//!
+//! Two terms of EXTENDED enter the sums as the Factur-X EXTENDED business
+//! rules say (the EXTENDED schematron of Factur-X 1.08, whose rules name
+//! BT-X-8 where 1.07.3's still summed every line):
+//! - the line hierarchy (BT-X-8, `ram:LineStatusReasonCode`, below the
+//!   parent line's id BT-X-304, `ram:ParentLineID`): only a line marked
+//!   `DETAIL` ("regular item position") or not marked counts
+//!   (BR-FXEXT-CO-10 for BT-106, BR-FXEXT-CO-13 for BT-109,
+//!   BR-FXEXT-S-08 and its siblings for BT-116); a `GROUP` line ("subtotal
+//!   or group") only sums its sub-lines and an `INFORMATION` line is for
+//!   information only, so both are left out of the model, whose lines are
+//!   those that make the sums;
+//! - the logistics service charges (BG-X-42,
+//!   `ram:SpecifiedLogisticsServiceCharge` of the header settlement:
+//!   BT-X-271 description, BT-X-272 amount, BT-X-273/274 category and rate
+//!   in `ram:AppliedTradeTax`) count as document-level charges: in the sum
+//!   of charges BT-108 (BR-FXEXT-CO-12), the total without VAT BT-109
+//!   (BR-FXEXT-CO-13) and their category's taxable amount BT-116
+//!   (BR-FXEXT-S-08 and siblings), so they are read as charges (BG-21)
+//!   with their own VAT.
 
 use jiff::civil::Date;
 
@@ -11,8 +30,9 @@ use super::terms::{accounting_tax, compact, text, type_code, AllowanceParts, Ter
 use super::tree::{Node, Refusal};
 use crate::documents::verdict::Finding;
 use crate::documents::{
-    AccountingTax, Address, Breakdown, Card, Contact, DirectDebit, Document, ElectronicAddress,
-    Line, Note, Party, PaymentMeans, Period, Preceding, Transfer,
+    AccountingTax, Address, Breakdown, Card, Contact, DirectDebit, Document,
+    ElectronicAddress, Line, Note, Party, PaymentMeans, Period, Preceding, TaxRepresentative,
+    Transfer, TypeCode,
 };
 use crate::rules::money::Decimal;
 
@@ -65,7 +85,7 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
         t.find("BR-01", "the specification identifier (BT-24) is missing");
     }
     let number = text(header, &["ID"]).unwrap_or_default();
-    let type_code = type_code(&mut t, text(header, &["TypeCode"]));
+    let type_code = type_code(&mut t, text(header, &["TypeCode"]), TypeCode::Invoice);
     let issued_on = match t.date(header.and_then(|h| h.child("IssueDateTime")), "BT-2") {
         Some(day) => day,
         None => {
@@ -102,11 +122,9 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
     let mut lines = Vec::new();
     if let Some(transaction) = transaction {
         for (n, item) in transaction.all("IncludedSupplyChainTradeLineItem").enumerate() {
-            let status = item.text_at(&["AssociatedDocumentLineDocument", "LineStatusReasonCode"]);
-            if status == Some("INFORMATION") {
-                continue;
+            if counts(item) {
+                lines.push(line(&mut t, item, n + 1));
             }
-            lines.push(line(&mut t, item, n + 1));
         }
     }
 
@@ -164,21 +182,33 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
         .into_iter()
         .map(|tax| breakdown(&mut t, tax))
         .collect();
-    let allowances = settlement
+    let mut allowances: Vec<_> = settlement
         .map(|s| s.all("SpecifiedTradeAllowanceCharge").collect::<Vec<_>>())
         .unwrap_or_default()
         .into_iter()
         .map(|x| {
-            let category = x.child("CategoryTradeTax");
+            let tax = x.child("CategoryTradeTax");
             let parts = AllowanceParts {
-                category: category
-                    .and_then(|c| c.text_at(&["CategoryCode"]))
-                    .map(|code| (code, category.and_then(|c| c.child_of(RATE)))),
+                vat: tax.map(|c| (c.text_at(&["CategoryCode"]), c.child_of(RATE))),
                 ..allowance_parts(x)
             };
             t.allowance_charge(parts, "the document")
         })
         .collect();
+    for x in settlement
+        .map(|s| s.all("SpecifiedLogisticsServiceCharge").collect::<Vec<_>>())
+        .unwrap_or_default()
+    {
+        let tax = x.child("AppliedTradeTax");
+        let parts = AllowanceParts {
+            indicator: Some("true"),
+            amount: x.child("AppliedAmount"),
+            reason: x.child("Description"),
+            vat: tax.map(|c| (c.text_at(&["CategoryCode"]), c.child_of(RATE))),
+            ..AllowanceParts::default()
+        };
+        allowances.push(t.allowance_charge(parts, "a logistics service charge"));
+    }
 
     let tax_currency = text(settlement, &["TaxCurrencyCode"]).filter(|c| *c != currency);
     let (tax, accounting_tax) = tax_totals(&mut t, summation, &currency, tax_currency.as_deref());
@@ -243,6 +273,16 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
         notes,
         seller: seller.map(party).unwrap_or_default(),
         buyer: buyer.map(party).unwrap_or_default(),
+        tax_representative: agreement
+            .and_then(|a| a.child("SellerTaxRepresentativeTradeParty"))
+            .map(|r| {
+                let p = party(r);
+                TaxRepresentative {
+                    name: p.name,
+                    vat_id: p.vat_id,
+                    address: r.child("PostalTradeAddress").map(address),
+                }
+            }),
         payee: text(settlement, &["PayeeTradeParty", "Name"]),
         payment_means: first_means.and_then(|m| {
             Some(PaymentMeans {
@@ -300,8 +340,17 @@ fn allowance_parts(x: &Node) -> AllowanceParts<'_> {
         percent: x.child("CalculationPercent"),
         reason: x.child("Reason"),
         reason_code: x.child("ReasonCode"),
-        category: None,
+        vat: None,
     }
+}
+
+/// Whether a line counts in the sums: its BT-X-8 is `DETAIL` or not
+/// given (BR-FXEXT-CO-10); `GROUP` and `INFORMATION` lines do not.
+fn counts(item: &Node) -> bool {
+    matches!(
+        item.text_at(&["AssociatedDocumentLineDocument", "LineStatusReasonCode"]),
+        None | Some("DETAIL")
+    )
 }
 
 fn line(t: &mut Terms, item: &Node, n: usize) -> Line {
@@ -331,13 +380,13 @@ fn line(t: &mut Terms, item: &Node, n: usize) -> Line {
         .and_then(|s| s.child_of(LINE_SUMMATION))
         .and_then(|s| s.child("LineTotalAmount"));
     let net = t.required_amount(net_node, "BT-131", "BR-24", &format!("{place}: the line's net amount"));
-    let category = t.category(
+    let (category, rate) = t.vat(
         tax.and_then(|x| x.text_at(&["CategoryCode"])),
-        "BT-151",
+        tax.and_then(|x| x.child_of(RATE)),
+        ("BT-151", "BT-152"),
         "BR-CO-04",
         &place,
     );
-    let rate = t.rate(tax.and_then(|x| x.child_of(RATE)), "BT-152");
     let allowances = settlement
         .map(|s| s.all("SpecifiedTradeAllowanceCharge").collect::<Vec<_>>())
         .unwrap_or_default()
@@ -372,17 +421,20 @@ fn line(t: &mut Terms, item: &Node, n: usize) -> Line {
 }
 
 fn breakdown(t: &mut Terms, tax: &Node) -> Breakdown {
-    let code = tax.text_at(&["CategoryCode"]);
-    let category = t.category(code, "BT-118", "BR-47", "the VAT breakdown");
+    let rate_node = tax.child_of(RATE);
+    let (category, rate) = t.vat(
+        tax.text_at(&["CategoryCode"]),
+        rate_node,
+        ("BT-118", "BT-119"),
+        "BR-47",
+        "the VAT breakdown",
+    );
     let base = t.required_amount(tax.child("BasisAmount"), "BT-116", "BR-45", "a breakdown's taxable amount");
     let amount = t.required_amount(tax.child("CalculatedAmount"), "BT-117", "BR-46", "a breakdown's VAT");
-    let rate_node = tax.child_of(RATE);
-    if rate_node.is_none() && category != crate::documents::Category::O {
-        t.find("BR-48", format!("the breakdown of category {} has no rate (BT-119)", category.code()));
-    }
+    t.breakdown_rate(&category, rate_node.is_some());
     Breakdown {
         category,
-        rate: t.rate(rate_node, "BT-119"),
+        rate,
         base,
         amount,
         reason: tax.string_at(&["ExemptionReason"]),

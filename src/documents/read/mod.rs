@@ -3,20 +3,23 @@
 //! 1.0's `CrossIndustryDocument`, UBL `Invoice` and `CreditNote`, a PDF
 //! carrying one of them), read into the one model every writer of kontor
 //! uses, and checked as a receiver must (`verdict::en16931` and the code
-//! lists and notices of `check`). Anything that is not an e-invoice at all
-//! (a plain PDF, a ZIP, another XML, a file over 20 MB, an XML declaring a
-//! DTD, one carrying the EICAR test signature) is a `Refusal` with a
-//! sentence; nothing is guessed.
+//! lists and notices of `check`, which says of a MINIMUM or BASIC WL file,
+//! by its `profile`, that it is a booking aid and no invoice). Anything
+//! that is not an e-invoice at all (a plain PDF, a ZIP, another XML, a
+//! file over 20 MB, an XML declaring a DTD, one carrying the EICAR test
+//! signature) is a `Refusal` with a sentence; nothing is guessed.
 
 mod check;
 pub mod cii;
 pub mod pdf;
+pub mod profile;
 mod terms;
 pub mod tree;
 pub mod ubl;
 
 use jiff::civil::Date;
 
+pub use profile::Profile;
 pub use tree::Refusal;
 
 use crate::documents::verdict::{self, Finding, Findings};

@@ -138,30 +138,76 @@ impl Terms {
         parsed
     }
 
-    /// A VAT category code (BT-151, BT-118, BT-95, BT-102): an unknown
-    /// one is a finding of the code list and of `rule`, read as O.
-    pub fn category(&mut self, code: Option<&str>, term: &'static str, rule: &'static str, place: &str) -> Category {
-        match code.and_then(Category::read_received) {
-            Some(category) => category,
-            None => {
-                match code {
-                    Some(code) => self.find(
+    /// A VAT category code (BT-151, BT-118, BT-95, BT-102) and its rate
+    /// (`terms`: the code's term and the rate's), as the document gives
+    /// them; absent, the rate reads 0 (O carries none). The category is
+    /// never made up:
+    /// - a code on EN 16931's list (UNTDID 5305: S, Z, E, AE, K, G, O, L,
+    ///   M, and B) is that category;
+    /// - any other code is kept as written (`Unlisted`), with the code
+    ///   list's finding (BR-CL-18); booking asks a person which it is;
+    /// - a missing code (a finding of `rule`: BR-CO-04 on a line, BR-47 in
+    ///   the breakdown, BR-32 / BR-37 on an allowance or charge) with a rate
+    ///   above zero is S, the standard rate, which is what a charged rate
+    ///   means but in the Canary Islands (L) and Ceuta and Melilla (M);
+    /// - a missing code with a rate of zero, or none, is kept as not given
+    ///   (`Unlisted("")`): Z, E, AE, K, G and O all charge nothing, and
+    ///   they differ in what the buyer owes (AE: the buyer self-assesses),
+    ///   so booking asks a person which it is.
+    pub fn vat(
+        &mut self,
+        code: Option<&str>,
+        rate: Option<&Node>,
+        terms: (&'static str, &'static str),
+        rule: &'static str,
+        place: &str,
+    ) -> (Category, Decimal) {
+        let (term, rate_term) = terms;
+        let rate = self.decimal(rate, rate_term).unwrap_or(Decimal::from_int(0));
+        let category = match code {
+            Some(code) => match Category::read_received(code) {
+                Some(category) => category,
+                None => {
+                    self.find(
                         "BR-CL-18",
-                        format!("{place}: the VAT category {code:?} ({term}) is not on EN 16931's list; it is read as O"),
-                    ),
-                    None => self.find(
-                        rule,
-                        format!("{place}: the VAT category ({term}) is missing; it is read as O"),
-                    ),
+                        format!(
+                            "{place}: the VAT category {code:?} ({term}) is not on EN 16931's list (S, Z, E, AE, K, G, O, L, M); it is kept as written, and booking asks which category it is"
+                        ),
+                    );
+                    Category::Unlisted(code.to_string())
                 }
-                Category::O
+            },
+            None if !rate.is_zero() && !rate.is_negative() => {
+                self.find(
+                    rule,
+                    format!(
+                        "{place}: the VAT category ({term}) is missing; with its rate of {rate} % it is read as S, the standard rate"
+                    ),
+                );
+                Category::S
             }
-        }
+            None => {
+                self.find(
+                    rule,
+                    format!(
+                        "{place}: the VAT category ({term}) is missing, and a rate of {rate} % does not say which it is (Z, E, AE, K, G and O all charge nothing); it is kept as not given, and booking asks which category it is"
+                    ),
+                );
+                Category::Unlisted(String::new())
+            }
+        };
+        (category, rate)
     }
 
-    /// A VAT rate; absent it reads 0 (O carries none).
-    pub fn rate(&mut self, node: Option<&Node>, term: &'static str) -> Decimal {
-        self.decimal(node, term).unwrap_or(Decimal::from_int(0))
+    /// BR-48: a VAT breakdown names its rate (BT-119), unless its category
+    /// is O (not subject to VAT) or the document gives none to name it for.
+    pub fn breakdown_rate(&mut self, category: &Category, given: bool) {
+        if !given && *category != Category::O && !category.code().is_empty() {
+            self.find(
+                "BR-48",
+                format!("the breakdown of category {} has no rate (BT-119)", category.code()),
+            );
+        }
     }
 
     /// An allowance or charge from its parts, as both syntaxes name them.
@@ -179,9 +225,13 @@ impl Terms {
                 ),
             );
         }
-        let vat = x.category.map(|(code, rate)| {
-            let category = self.category(Some(code), "BT-95", "BR-32", place);
-            (category, self.rate(rate, "BT-96"))
+        let vat = x.vat.map(|(code, rate)| {
+            let (terms, rule) = if charge {
+                (("BT-102", "BT-103"), "BR-37")
+            } else {
+                (("BT-95", "BT-96"), "BR-32")
+            };
+            self.vat(code, rate, terms, rule, place)
         });
         AllowanceCharge {
             charge,
@@ -249,8 +299,9 @@ pub struct AllowanceParts<'a> {
     pub percent: Option<&'a Node>,
     pub reason: Option<&'a Node>,
     pub reason_code: Option<&'a Node>,
-    /// The VAT category code and the rate's element, document level only.
-    pub category: Option<(&'a str, Option<&'a Node>)>,
+    /// The VAT category code and the rate's element, when the document
+    /// gives a tax for it at all; document level only.
+    pub vat: Option<(Option<&'a str>, Option<&'a Node>)>,
 }
 
 /// The decimal rule of an amount's term (BR-DEC-…): at most two decimals.
@@ -277,22 +328,33 @@ pub fn text(node: Option<&Node>, path: &[&str]) -> Option<String> {
     node?.string_at(path)
 }
 
-/// BT-3: absent it is an invoice (BR-04); a code that is no number of
-/// UNTDID 1001 reads as an invoice too, with its code-list finding.
-pub fn type_code(t: &mut Terms, code: Option<String>) -> TypeCode {
+/// BT-3: absent it is what the root element says (BR-04): `by_root`,
+/// an invoice (380) but for a UBL `CreditNote` (381); a code that is no
+/// number of UNTDID 1001 reads as that too, with its code-list finding.
+pub fn type_code(t: &mut Terms, code: Option<String>, by_root: TypeCode) -> TypeCode {
+    let what = |c: TypeCode| match c {
+        TypeCode::CreditNote => "381, a credit note, as its root element says",
+        _ => "380, an invoice",
+    };
     match code {
         None => {
-            t.find("BR-04", "the invoice type code (BT-3) is missing; it is read as 380, an invoice");
-            TypeCode::Invoice
+            t.find(
+                "BR-04",
+                format!("the invoice type code (BT-3) is missing; it is read as {}", what(by_root)),
+            );
+            by_root
         }
         Some(code) => match code.parse::<u16>() {
             Ok(n) if n > 0 && n < 1000 => TypeCode::of(n),
             _ => {
                 t.find(
                     "BR-CL-01",
-                    format!("the invoice type code {code:?} is not a code of UNTDID 1001; it is read as 380, an invoice"),
+                    format!(
+                        "the invoice type code {code:?} is not a code of UNTDID 1001; it is read as {}",
+                        what(by_root)
+                    ),
                 );
-                TypeCode::Invoice
+                by_root
             }
         },
     }

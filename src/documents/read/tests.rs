@@ -95,7 +95,7 @@ fn a_pdf_reads_as_its_xml_and_ubl_as_cii() {
             (d.line_total, d.allowance_total, d.charge_total, d.net),
             (d.tax, d.gross, d.paid, d.due),
             (&d.breakdown, &d.seller.vat_id, &d.seller.name, &d.buyer.name),
-            d.lines.iter().map(|l| (l.net, l.category, l.rate)).collect::<Vec<_>>(),
+            d.lines.iter().map(|l| (l.net, &l.category, l.rate)).collect::<Vec<_>>(),
         )
     }
     let corpus = fixtures().join("zugferd-corpus/XML-Rechnung");
@@ -364,4 +364,191 @@ fn hostile_and_foreign_files_are_refused_with_a_sentence() {
     // EICAR inside a PDF's XML.
     let carried = pdf_carrying("factur-x.xml", eicar, true);
     assert!(refused(&carried).contains("EICAR"));
+}
+
+/// The files written for these tests (`tests/fixtures/einvoices-written`).
+fn written(name: &str) -> Received {
+    read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/einvoices-written").join(name))
+}
+
+fn written_text(name: &str) -> String {
+    std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/einvoices-written").join(name),
+    )
+    .unwrap()
+}
+
+/// The sentences of a rule's findings.
+fn said(received: &Received, rule: &str) -> Vec<String> {
+    received
+        .findings
+        .iter()
+        .filter(|f| f.rule == rule)
+        .map(|f| f.problem.clone())
+        .collect()
+}
+
+/// Every document of every profile, read into the totals its file states
+/// (BT-106, BT-107, BT-108, BT-109, BT-110, BT-112, BT-113, BT-115), valid
+/// as EN 16931 and Factur-X EXTENDED say, the profiles that are no
+/// invoice said to be booking aids; and neither a cut copy nor one with
+/// unreadable amounts makes the reader panic.
+#[test]
+fn every_profile_is_read_into_the_totals_its_file_states() {
+    let cases: &[(&str, [i64; 8], bool, bool)] = &[
+        ("factur-x-minimum.xml", [0, 0, 0, 10000, 1900, 11900, 0, 11900], false, true),
+        ("factur-x-basicwl.xml", [20000, 2000, 1000, 19000, 3610, 22610, 2610, 20000], false, true),
+        ("factur-x-basic.xml", [14400, 0, 0, 14400, 2196, 16596, 0, 16596], true, false),
+        ("factur-x-en16931.xml", [24000, 1000, 500, 23500, 3865, 27365, 7365, 20000], true, false),
+        ("factur-x-extended.xml", [35000, 500, 1500, 36000, 6240, 42240, 0, 42240], true, false),
+        ("xrechnung.cii.xml", [76000, 0, 0, 76000, 14440, 90440, 0, 90440], true, false),
+        ("en16931.ubl.xml", [13200, 200, 400, 13400, 2186, 15586, 5586, 10000], true, false),
+        ("xrechnung.ubl.xml", [36000, 0, 0, 36000, 6840, 42840, 0, 42840], true, false),
+    ];
+    for (name, totals, valid, booking_aid) in cases {
+        let r = written(name);
+        let d = &r.document;
+        assert_eq!(
+            [d.line_total, d.allowance_total, d.charge_total, d.net, d.tax, d.gross, d.paid, d.due],
+            *totals,
+            "{name}"
+        );
+        assert_eq!(r.valid(), *valid, "{name}: {:?}", r.findings);
+        assert_eq!(!said(&r, "KONTOR-PROFILE").is_empty(), *booking_aid, "{name}: {:?}", r.findings);
+        let text = written_text(name);
+        for cut in (0..text.len()).step_by(97) {
+            let _ = file(&text.as_bytes()[..cut], DAY);
+        }
+        for garbage in ["abc", "1e400", "-", "99999999999999999999999.999", ""] {
+            let broken = text
+                .replace(">19.00<", &format!(">{garbage}<"))
+                .replace(">S<", &format!(">{garbage}<"))
+                .replace(">380<", &format!(">{garbage}<"));
+            let _ = file(broken.as_bytes(), DAY);
+        }
+    }
+}
+
+/// MINIMUM and BASIC WL say in words that they are no invoice, in every
+/// spelling of their guideline id.
+#[test]
+fn minimum_and_basic_wl_are_said_to_be_booking_aids_not_invoices() {
+    for (name, profile) in [("factur-x-minimum.xml", "MINIMUM"), ("factur-x-basicwl.xml", "BASIC WL")] {
+        let r = written(name);
+        let notice = said(&r, "KONTOR-PROFILE");
+        assert_eq!(notice.len(), 1, "{name}: {:?}", r.findings);
+        assert!(notice[0].contains(&format!("the profile {profile} ")), "{}", notice[0]);
+        assert!(notice[0].contains("no invoice under EN 16931 and § 14 UStG"), "{}", notice[0]);
+        assert!(notice[0].contains("a booking aid only"), "{}", notice[0]);
+    }
+    let zugferd_2 = written_text("factur-x-minimum.xml")
+        .replace("urn:factur-x.eu:1p0:minimum", "urn:zugferd.de:2p0:minimum");
+    let r = file(zugferd_2.as_bytes(), DAY).unwrap();
+    assert_eq!(said(&r, "KONTOR-PROFILE").len(), 1, "{:?}", r.findings);
+}
+
+/// EXTENDED's sub-lines count once: the DETAIL lines under a GROUP line
+/// and the lines without a status make BT-106, the GROUP line and the
+/// INFORMATION line do not; its logistics service charge is a charge in
+/// BT-108, BT-109 and the 19 % breakdown (Factur-X EXTENDED
+/// BR-FXEXT-CO-10, -CO-12, -CO-13, -S-08).
+#[test]
+fn extended_counts_its_sub_lines_once_and_its_logistics_charges_as_charges() {
+    let r = written("factur-x-extended.xml");
+    let d = &r.document;
+    assert!(r.valid(), "{:?}", r.findings);
+    let ids: Vec<&str> = d.lines.iter().map(|l| l.id.as_str()).collect();
+    assert_eq!(ids, ["1.1", "1.2", "2"]);
+    let logistics = d
+        .allowances
+        .iter()
+        .find(|x| x.reason.as_deref() == Some("Versandkosten"))
+        .unwrap_or_else(|| panic!("{:?}", d.allowances));
+    assert!(logistics.charge);
+    assert_eq!(logistics.amount, 1500);
+    let (category, rate) = logistics.vat.as_ref().unwrap();
+    assert_eq!((category.code(), rate.to_string().as_str()), ("S", "19"));
+    // Without the hierarchy a GROUP line would count beside its details.
+    let flat = written_text("factur-x-extended.xml").replace("<ram:LineStatusReasonCode>GROUP</ram:LineStatusReasonCode>", "");
+    let r = file(flat.as_bytes(), DAY).unwrap();
+    assert!(rules(&r).contains(&"BR-CO-10"), "{:?}", r.findings);
+}
+
+/// A VAT category is read as the document gives it: missing at 19 % it
+/// is S, with a finding that says so; missing at 0 % it stays not given;
+/// a code outside EN 16931's list stays as written. None becomes O, and
+/// none brings findings of a category the document does not use.
+#[test]
+fn a_vat_category_is_read_as_the_document_gives_it() {
+    let r = written("category-missing.cii.xml");
+    let d = &r.document;
+    assert_eq!((d.lines[0].category.code(), d.breakdown[0].category.code()), ("S", "S"));
+    let missing = [said(&r, "BR-CO-04"), said(&r, "BR-47")].concat();
+    assert_eq!(missing.len(), 2, "{:?}", r.findings);
+    assert!(missing.iter().all(|s| s.contains("is missing; with its rate of 19 % it is read as S, the standard rate")), "{missing:?}");
+    assert!(!rules(&r).iter().any(|rule| rule.starts_with("BR-O-") || rule.starts_with("BR-S-")), "{:?}", r.findings);
+
+    let r = written("category-missing-zero.cii.xml");
+    let d = &r.document;
+    assert_eq!((d.lines[0].category.code(), d.breakdown[0].category.code()), ("", ""));
+    assert!(said(&r, "BR-47")[0].contains("does not say which it is"), "{:?}", r.findings);
+    assert!(!rules(&r).iter().any(|rule| rule.starts_with("BR-O-") || rule.starts_with("BR-E-")), "{:?}", r.findings);
+    assert_eq!(d.unlisted_categories(), [""]);
+
+    let r = written("category-unlisted.ubl.xml");
+    let d = &r.document;
+    assert_eq!((d.lines[0].category.code(), d.breakdown[0].category.code()), ("VAT", "VAT"));
+    assert!(said(&r, "BR-CL-18")[0].contains("\"VAT\" (BT-151) is not on EN 16931's list"), "{:?}", r.findings);
+    assert!(said(&r, "BR-CL-18").iter().all(|s| s.contains("kept as written")));
+    assert!(!rules(&r).iter().any(|rule| rule.starts_with("BR-O-")), "{:?}", r.findings);
+    assert!(r.valid(), "{:?}", r.findings);
+    assert_eq!(d.unlisted_categories(), ["VAT"]);
+}
+
+/// The seller's tax representative (BG-11) is read in both syntaxes, and
+/// its VAT id (BT-63) is what BR-S-02 asks of a seller without its own;
+/// BR-06 asks for the seller's legal name (BT-27), which a trading name
+/// (BT-28) does not stand for.
+#[test]
+fn the_tax_representative_is_read_and_stands_for_the_sellers_vat_id() {
+    for name in ["tax-representative.cii.xml", "tax-representative.ubl.xml"] {
+        let r = written(name);
+        let d = &r.document;
+        assert!(r.valid(), "{name}: {:?}", r.findings);
+        assert_eq!(d.seller.vat_id, None, "{name}");
+        assert_eq!((d.seller.name.as_str(), d.seller.trading_name.as_deref()), ("Lumière Atelier SARL", Some("Atelier Lumière")));
+        let rep = d.tax_representative.as_ref().unwrap_or_else(|| panic!("{name}"));
+        assert_eq!((rep.name.as_str(), rep.vat_id.as_deref()), ("Fiskalvertretung Main GmbH", Some("DE811907980")), "{name}");
+        let address = rep.address.as_ref().unwrap();
+        assert_eq!((address.city.as_deref(), address.country.as_str()), (Some("Frankfurt am Main"), "DE"), "{name}");
+        // Without the representative, the seller has no VAT id at all.
+        let text = written_text(name);
+        let start = text.find("<ram:SellerTaxRepresentativeTradeParty>").or_else(|| text.find("<cac:TaxRepresentativeParty>")).unwrap();
+        let end = text.find("</ram:SellerTaxRepresentativeTradeParty>").map(|e| e + 40).or_else(|| text.find("</cac:TaxRepresentativeParty>").map(|e| e + 29)).unwrap();
+        let alone = format!("{}{}", &text[..start], &text[end..]);
+        let r = file(alone.as_bytes(), DAY).unwrap();
+        assert!(rules(&r).contains(&"BR-S-02"), "{name}: {:?}", r.findings);
+    }
+    let trading_only = written_text("tax-representative.ubl.xml").replace("<cbc:RegistrationName>Lumière Atelier SARL</cbc:RegistrationName>", "");
+    let r = file(trading_only.as_bytes(), DAY).unwrap();
+    assert!(rules(&r).contains(&"BR-06"), "{:?}", r.findings);
+    assert_eq!(r.document.seller.known_as(), "Atelier Lumière");
+    // A representative without its VAT id or address breaks BR-56 and BR-19.
+    let bare = written_text("tax-representative.cii.xml").replace("<ram:ID schemeID=\"VA\">DE811907980</ram:ID>", "");
+    let bare = bare.replacen("<ram:PostcodeCode>60311</ram:PostcodeCode>", "", 1);
+    let r = file(bare.as_bytes(), DAY).unwrap();
+    assert!(rules(&r).contains(&"BR-56") && rules(&r).contains(&"BR-S-02"), "{:?}", r.findings);
+}
+
+/// A UBL `CreditNote` without a type code is what its root element says.
+#[test]
+fn a_ubl_credit_note_without_a_type_code_is_a_credit_note() {
+    let r = written("creditnote-without-type-code.ubl.xml");
+    assert_eq!(r.document.type_code.number(), 381);
+    assert!(r.document.type_code.is_credit());
+    assert!(said(&r, "BR-04")[0].contains("read as 381, a credit note"), "{:?}", r.findings);
+    // An invoice without one stays an invoice.
+    let invoice = written_text("en16931.ubl.xml").replace("<cbc:InvoiceTypeCode>380</cbc:InvoiceTypeCode>", "");
+    let r = file(invoice.as_bytes(), DAY).unwrap();
+    assert_eq!(r.document.type_code.number(), 380);
 }

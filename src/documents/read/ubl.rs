@@ -1,8 +1,11 @@
 //! Reading UBL 2.1 `Invoice` and `CreditNote` (XRechnung, Peppol BIS
 //! Billing 3.0, plain EN 16931) into the one model. A credit note's
 //! amounts are read as written (positive), its due date from its payment
-//! means; a note written `#SUBJECT#text` (as XRechnung does) gives its
-//! subject code.
+//! means, and without a type code (BT-3) it is what its root element says,
+//! a credit note (381); a note written `#SUBJECT#text` (as XRechnung does)
+//! gives its subject code. A party's name (BT-27, BT-44) is its legal
+//! name, `cac:PartyLegalEntity/cbc:RegistrationName`, as EN 16931's UBL
+//! binding maps it; `cac:PartyName` is the trading name (BT-28, BT-45).
 
 use jiff::civil::Date;
 
@@ -10,8 +13,8 @@ use super::terms::{accounting_tax, compact, text, type_code, AllowanceParts, Ter
 use super::tree::{Node, Refusal};
 use crate::documents::verdict::Finding;
 use crate::documents::{
-    Address, Breakdown, Card, Category, Contact, DirectDebit, Document, ElectronicAddress, Line,
-    Note, Party, PaymentMeans, Period, Preceding, Transfer,
+    Address, Breakdown, Card, Contact, DirectDebit, Document, ElectronicAddress, Line,
+    Note, Party, PaymentMeans, Period, Preceding, TaxRepresentative, Transfer, TypeCode,
 };
 use crate::rules::money::Decimal;
 
@@ -36,6 +39,7 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
     let type_code = type_code(
         &mut t,
         text(r, &[if credit { "CreditNoteTypeCode" } else { "InvoiceTypeCode" }]),
+        if credit { TypeCode::CreditNote } else { TypeCode::Invoice },
     );
     let issued_on = match t.date(root.child("IssueDate"), "BT-2") {
         Some(day) => day,
@@ -131,11 +135,9 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
         .collect::<Vec<_>>()
         .into_iter()
         .map(|x| {
-            let category = x.child("TaxCategory");
+            let tax = x.child("TaxCategory");
             let parts = AllowanceParts {
-                category: category
-                    .and_then(|c| c.text_at(&["ID"]))
-                    .map(|code| (code, category.and_then(|c| c.child("Percent")))),
+                vat: tax.map(|c| (c.text_at(&["ID"]), c.child("Percent"))),
                 ..allowance_parts(x)
             };
             t.allowance_charge(parts, "the document")
@@ -201,6 +203,15 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
         notes,
         seller: seller.map(|p| party(p, true)).unwrap_or_default(),
         buyer: buyer.map(|p| party(p, false)).unwrap_or_default(),
+        tax_representative: root.child("TaxRepresentativeParty").map(|r| {
+            let p = party(r, false);
+            TaxRepresentative {
+                // BT-62 is the representative's `cac:PartyName`.
+                name: p.trading_name.unwrap_or(p.name),
+                vat_id: p.vat_id,
+                address: r.child("PostalAddress").map(address),
+            }
+        }),
         payee: text(r, &["PayeeParty", "PartyName", "Name"]),
         payment_means: first.and_then(|m| {
             let code = m.child("PaymentMeansCode")?;
@@ -256,7 +267,7 @@ fn allowance_parts(x: &Node) -> AllowanceParts<'_> {
         percent: x.child("MultiplierFactorNumeric"),
         reason: x.child("AllowanceChargeReason"),
         reason_code: x.child("AllowanceChargeReasonCode"),
-        category: None,
+        vat: None,
     }
 }
 
@@ -275,8 +286,13 @@ fn line(t: &mut Terms, node: &Node, n: usize, credit: bool) -> Line {
         t.find("BR-26", format!("{place}: the item's net price (BT-146) is missing"));
     }
     let net = t.required_amount(node.child("LineExtensionAmount"), "BT-131", "BR-24", &format!("{place}: the line's net amount"));
-    let category = t.category(tax.and_then(|x| x.text_at(&["ID"])), "BT-151", "BR-CO-04", &place);
-    let rate = t.rate(tax.and_then(|x| x.child("Percent")), "BT-152");
+    let (category, rate) = t.vat(
+        tax.and_then(|x| x.text_at(&["ID"])),
+        tax.and_then(|x| x.child("Percent")),
+        ("BT-151", "BT-152"),
+        "BR-CO-04",
+        &place,
+    );
     let allowances = node
         .all("AllowanceCharge")
         .collect::<Vec<_>>()
@@ -308,14 +324,18 @@ fn line(t: &mut Terms, node: &Node, n: usize, credit: bool) -> Line {
 
 fn subtotal(t: &mut Terms, sub: &Node) -> Breakdown {
     let category_node = sub.child("TaxCategory");
-    let category = t.category(category_node.and_then(|c| c.text_at(&["ID"])), "BT-118", "BR-47", "the VAT breakdown");
     let rate_node = category_node.and_then(|c| c.child("Percent"));
-    if rate_node.is_none() && category != Category::O {
-        t.find("BR-48", format!("the breakdown of category {} has no rate (BT-119)", category.code()));
-    }
+    let (category, rate) = t.vat(
+        category_node.and_then(|c| c.text_at(&["ID"])),
+        rate_node,
+        ("BT-118", "BT-119"),
+        "BR-47",
+        "the VAT breakdown",
+    );
+    t.breakdown_rate(&category, rate_node.is_some());
     Breakdown {
         category,
-        rate: t.rate(rate_node, "BT-119"),
+        rate,
         base: t.required_amount(sub.child("TaxableAmount"), "BT-116", "BR-45", "a breakdown's taxable amount"),
         amount: t.required_amount(sub.child("TaxAmount"), "BT-117", "BR-46", "a breakdown's VAT"),
         reason: text(category_node, &["TaxExemptionReason"]),
@@ -346,9 +366,7 @@ fn address(node: &Node) -> Address {
 fn party(node: &Node, seller: bool) -> Party {
     let legal = node.child("PartyLegalEntity");
     let trading = node.string_at(&["PartyName", "Name"]);
-    let name = text(legal, &["RegistrationName"])
-        .or_else(|| trading.clone())
-        .unwrap_or_default();
+    let name = text(legal, &["RegistrationName"]).unwrap_or_default();
     let schemes: Vec<(Option<&str>, &str)> = node
         .all("PartyTaxScheme")
         .filter_map(|s| Some((s.text_at(&["TaxScheme", "ID"]), s.text_at(&["CompanyID"])?)))

@@ -12,19 +12,21 @@ use hyper::StatusCode;
 use maud::{html, Markup};
 
 use super::context::Ctx;
-use super::form::{Acted, Form, FormField, Problems, Reading};
+use super::form::{choice, Acted, Form, FormField, Problems, Reading};
 use super::history;
 use super::page::{csrf, may_act, money, pager, screen, screen_with, security_headers, see_other, Screen};
 use super::received as view;
 use crate::access::people::Capability;
 use crate::books::audit;
 use crate::books::received::{self, BillState, BillView, Channel, Incoming, Receipt};
+use crate::documents::Category;
 use crate::error::{Error, Result};
 use crate::http::app::Answer;
 use crate::http::screens::visit::RECEIVED_UPLOAD;
 use crate::rules::locale::{self, Lang};
 
-/// Booking: the rate, for a bill in another currency.
+/// Booking: the rate, for a bill in another currency, and the VAT
+/// category, for a document whose own is not on EN 16931's list.
 const BOOK: Form = Form::new(&[FormField::text(
     "rate",
     "Rate (book currency per unit of the bill's)",
@@ -32,6 +34,7 @@ const BOOK: Form = Form::new(&[FormField::text(
     20,
 )
 .hint("Only for a bill in another currency", "Nur für eine Rechnung in anderer Währung")])
+.naming(&[("category", "VAT category to book under", "USt-Kategorie für die Buchung")])
 .wrong_state_above();
 
 /// Refusing: the reason, for the supplier and the history.
@@ -199,6 +202,27 @@ fn bill_page(ctx: &Ctx, bill: &BillView, status: StatusCode, problems: (&Problem
         _ => None,
     };
     let attachment = |n: usize| format!("/bills/received/{id}/attachments/{n}");
+    // A VAT category outside EN 16931's list is booked as the one a person
+    // names; the books refuse the booking without it.
+    let unlisted = received.document.unlisted_categories();
+    let shown: Vec<String> = unlisted
+        .iter()
+        .map(|c| match *c {
+            "" => lang.pick("none given", "keine angegeben").to_string(),
+            c => format!("{c:?}"),
+        })
+        .collect();
+    let unlisted_hint = format!(
+        "{} {}",
+        lang.pick("The document's VAT category:", "USt-Kategorie des Dokuments:"),
+        shown.join(", ")
+    );
+    let mut categories = vec![(String::new(), lang.pick("Choose …", "Bitte wählen …").to_string())];
+    categories.extend(
+        Category::ALL
+            .iter()
+            .map(|c| (c.code().to_string(), format!("{} – {}", c.code(), view::category(lang, c)))),
+    );
     let content = html! {
         @if let Some(notice) = notice { p.notice role="status" { (notice) } }
         @if !bill.valid {
@@ -243,6 +267,9 @@ fn bill_page(ctx: &Ctx, bill: &BillView, status: StatusCode, problems: (&Problem
                     (csrf(ctx))
                     @if bill.figures.currency.as_str() != crate::books::company::get(ctx.conn, &tenant.company_id)?.currency.as_str() {
                         (BOOK.fields(lang, &|f| ctx.typed(f), problems.0))
+                    }
+                    @if !unlisted.is_empty() {
+                        (choice(lang, "category", &BOOK.label(lang, "category"), &categories, &ctx.typed("category"), Some(unlisted_hint.clone()), problems.0))
                     }
                     button type="submit" { (lang.pick("Book this bill", "Diese Rechnung buchen")) }
                 }
@@ -316,9 +343,13 @@ pub fn book(ctx: &Ctx, id: &str) -> Result<Answer> {
     let bill = received::get(ctx.conn, tenant, id)?;
     let mut read = Reading::of(ctx);
     let rate = read.optional_decimal("rate");
-    let checked = read.check(Ok(rate));
-    let booked = BOOK.act(ctx, checked, |tx, rate| {
-        received::book(tx, tenant, &ctx.actor(), id, rate).map(|_| ())
+    let category = match ctx.form.get("category").map(str::trim) {
+        None | Some("") => None,
+        Some(code) => read.take(Category::named("category", code)),
+    };
+    let checked = read.check(Ok((rate, category)));
+    let booked = BOOK.act(ctx, checked, |tx, (rate, category)| {
+        received::book(tx, tenant, &ctx.actor(), id, rate, category.as_ref()).map(|_| ())
     })?;
     match booked {
         Acted::Done(()) => Ok(see_other(&format!("/bills/received/{id}?done=booked"))),

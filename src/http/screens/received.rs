@@ -1,15 +1,17 @@
 //! A received e-invoice as a person reads it, whatever its syntax: the
-//! document's kind and references, seller and buyer, every line with its
-//! allowances and charges, the document's allowances and charges, the VAT
-//! breakdown, the totals, how and whom to pay, the notes and the attached
-//! documents (each a download), in the reader's language. Everything comes
-//! from the one document model the readers fill; nothing here reads
-//! storage.
+//! document's kind and references (and, for a MINIMUM or BASIC WL file,
+//! that it is a booking aid and no invoice), seller, buyer and the seller's
+//! tax representative, every line with its allowances and charges, the
+//! document's allowances and charges, the VAT breakdown, the totals, how
+//! and whom to pay, the notes and the attached documents (each a
+//! download), in the reader's language. Everything comes from the one
+//! document model the readers fill; nothing here reads storage.
 
 use maud::{html, Markup};
 
+use crate::documents::read::Profile;
 use crate::documents::{
-    AllowanceCharge, Category, Document, Line, Party, Period, TypeCode,
+    AllowanceCharge, Category, Document, Line, Party, Period, TaxRepresentative, TypeCode,
 };
 use crate::rules::countries;
 use crate::rules::iso::Currency;
@@ -68,7 +70,7 @@ fn means_name(lang: Lang, code: &str) -> String {
 }
 
 /// How a person names a VAT category.
-pub fn category(lang: Lang, c: Category) -> &'static str {
+pub fn category(lang: Lang, c: &Category) -> &'static str {
     match c {
         Category::S => lang.pick("standard rate", "Regelsteuersatz"),
         Category::Z => lang.pick("zero rated", "Nullsatz"),
@@ -83,6 +85,23 @@ pub fn category(lang: Lang, c: Category) -> &'static str {
         Category::L => lang.pick("Canary Islands (IGIC)", "Kanarische Inseln (IGIC)"),
         Category::M => lang.pick("Ceuta and Melilla (IPSI)", "Ceuta und Melilla (IPSI)"),
         Category::B => lang.pick("split payment (Italy)", "Split Payment (Italien)"),
+        Category::Unlisted(code) if code.is_empty() => lang.pick(
+            "not given by the document",
+            "im Dokument nicht angegeben",
+        ),
+        Category::Unlisted(_) => lang.pick(
+            "not on EN 16931's list, as written",
+            "nicht in der Liste der EN 16931, wie geschrieben",
+        ),
+    }
+}
+
+/// A VAT category's code as a line or a breakdown shows it: "–" for one
+/// the document does not give.
+fn category_code(c: &Category) -> &str {
+    match c.code() {
+        "" => "–",
+        code => code,
     }
 }
 
@@ -131,7 +150,21 @@ pub fn document(lang: Lang, doc: &Document, attachment: &dyn Fn(usize) -> String
         doc,
         currency: Currency::parse("currency", &doc.currency).ok(),
     };
+    let profile = Profile::of(doc.specification.as_deref());
     html! {
+        @if profile.is_booking_aid() {
+            div.problem role="alert" {
+                p {
+                    strong { (lang.pick("Profile ", "Profil ")) (profile.name()) ": "
+                        (lang.pick("no invoice.", "keine Rechnung.")) }
+                    " "
+                    (lang.pick(
+                        "A file of this profile is no invoice under EN 16931 and § 14 UStG, only a booking aid: it lacks the invoice's lines. Ask the supplier for the invoice itself.",
+                        "Eine Datei dieses Profils ist keine Rechnung im Sinne der EN 16931 und des § 14 UStG, nur eine Buchungshilfe: ihr fehlen die Positionen der Rechnung. Fordern Sie beim Lieferanten die Rechnung selbst an.",
+                    ))
+                }
+            }
+        }
         section aria-labelledby="document-heading" {
             h2 #document-heading { (kind(lang, doc.type_code)) " " (doc.number) }
             dl.particulars {
@@ -174,6 +207,9 @@ pub fn document(lang: Lang, doc: &Document, attachment: &dyn Fn(usize) -> String
         div.cards {
             (party(&v, lang.pick("Seller", "Verkäufer"), "seller-heading", &doc.seller))
             (party(&v, lang.pick("Buyer", "Käufer"), "buyer-heading", &doc.buyer))
+            @if let Some(r) = &doc.tax_representative {
+                (representative(lang, r))
+            }
         }
         (lines(&v))
         @if !doc.allowances.is_empty() {
@@ -190,7 +226,7 @@ pub fn document(lang: Lang, doc: &Document, attachment: &dyn Fn(usize) -> String
                         tr {
                             td { (allowance_kind(lang, x)) }
                             td { (reason(x)) }
-                            td { @if let Some((c, r)) = &x.vat { (c.code()) " " (v.rate(r)) } }
+                            td { @if let Some((c, r)) = &x.vat { (category_code(c)) " " (v.rate(r)) } }
                             td.amount { (signed(&v, x)) }
                         }
                     }
@@ -209,7 +245,7 @@ pub fn document(lang: Lang, doc: &Document, attachment: &dyn Fn(usize) -> String
                 @for b in &doc.breakdown {
                     tr {
                         td {
-                            (b.category.code()) " – " (category(lang, b.category))
+                            (category_code(&b.category)) " – " (category(lang, &b.category))
                             @if let Some(r) = &b.reason { br; (r) }
                             @if let Some(code) = &b.reason_code { br; (code) }
                         }
@@ -330,6 +366,22 @@ fn party(v: &View, title: &str, id: &str, p: &Party) -> Markup {
     }
 }
 
+/// BG-11: the seller's tax representative, who accounts for its VAT.
+fn representative(lang: Lang, r: &TaxRepresentative) -> Markup {
+    html! {
+        section.figures aria-labelledby="representative-heading" {
+            h2 #representative-heading { (lang.pick("Seller's tax representative", "Steuerlicher Vertreter des Verkäufers")) }
+            p {
+                strong { (r.name) }
+                @if let Some(a) = &r.address { br; (address_line(lang, a)) }
+            }
+            dl {
+                @if let Some(x) = &r.vat_id { div { dt { (lang.pick("VAT id", "USt-IdNr.")) } dd { (x) } } }
+            }
+        }
+    }
+}
+
 fn allowance_kind(lang: Lang, x: &AllowanceCharge) -> &'static str {
     if x.charge {
         lang.pick("Charge", "Zuschlag")
@@ -397,7 +449,7 @@ fn line_row(v: &View, line: &Line) -> Markup {
                     @if gross != &line.price { br; small { (lang.pick("list price ", "Listenpreis ")) (v.price(gross)) } }
                 }
             }
-            td.amount { (line.category.code()) " " (v.rate(&line.rate)) }
+            td.amount { (category_code(&line.category)) " " (v.rate(&line.rate)) }
             td.amount { (v.document_amount(line.net)) }
         }
         @for x in &line.allowances {

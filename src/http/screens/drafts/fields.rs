@@ -115,7 +115,7 @@ pub fn kind_name(lang: Lang, kind: DocumentType) -> &'static str {
 }
 
 /// The VAT categories a line may name, with how a person reads them.
-pub fn category_name(lang: Lang, category: Category) -> &'static str {
+pub fn category_name(lang: Lang, category: &Category) -> &'static str {
     match category {
         Category::S => lang.pick("S – standard rate", "S – Regelsteuersatz"),
         Category::Z => lang.pick("Z – zero rated", "Z – Nullsatz"),
@@ -136,6 +136,10 @@ pub fn category_name(lang: Lang, category: Category) -> &'static str {
             "M – Ceuta und Melilla (IPSI)",
         ),
         Category::B => lang.pick("B – split payment (Italy)", "B – Split Payment (Italien)"),
+        // A draft's line names a listed category only.
+        Category::Unlisted(_) => {
+            lang.pick("not on EN 16931's list", "nicht in der Liste der EN 16931")
+        }
     }
 }
 

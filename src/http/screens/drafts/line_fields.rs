@@ -58,6 +58,7 @@ pub fn stored_line(lang: Lang, line: &DraftLine, currency: &Currency, field: &st
         "taxRate" => single.map_or(String::new(), |t| locale::decimal(lang, &t.rate)),
         "vatCategory" => line
             .vat_category
+            .as_ref()
             .map(|c| c.code().to_string())
             .unwrap_or_default(),
         "exemptionCode" => line.exemption_code.clone().unwrap_or_default(),
@@ -108,7 +109,7 @@ pub fn line_fields(
     categories.extend(
         Category::ALL
             .iter()
-            .map(|c| (c.code().to_string(), category_name(lang, *c).to_string())),
+            .map(|c| (c.code().to_string(), category_name(lang, c).to_string())),
     );
     let example = locale::number(lang, 123_456, currency.exponent().min(2));
     html! {
