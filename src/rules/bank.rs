@@ -207,14 +207,7 @@ impl Iban {
 
     /// The IBAN in groups of four, as printed for a person: `DE89 3704 0044 0532 0130 00`.
     pub fn grouped(&self) -> String {
-        let mut out = String::with_capacity(self.0.len() + self.0.len() / 4);
-        for (i, c) in self.0.chars().enumerate() {
-            if i > 0 && i % 4 == 0 {
-                out.push(' ');
-            }
-            out.push(c);
-        }
-        out
+        crate::rules::text::in_fours(&self.0)
     }
 }
 

@@ -85,14 +85,7 @@ impl CreditorReference {
     /// The reference in groups of four, as printed for a person:
     /// `RF13 RE20 2600 023`.
     pub fn grouped(&self) -> String {
-        let mut out = String::with_capacity(self.0.len() + self.0.len() / 4);
-        for (i, c) in self.0.chars().enumerate() {
-            if i > 0 && i % 4 == 0 {
-                out.push(' ');
-            }
-            out.push(c);
-        }
-        out
+        crate::rules::text::in_fours(&self.0)
     }
 }
 

@@ -128,9 +128,32 @@ impl<T> Patch<T> {
     }
 }
 
+/// `text` without its white space, in groups of four characters as a
+/// person reads an IBAN or a creditor reference: `DE89 3704 0044 0532 0130
+/// 00`, `RF13 RE20 2600 023`. The one grouping of such identifiers (the
+/// screens, the sentences, the PDF).
+pub fn in_fours(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + text.len() / 4);
+    for (i, c) in text.chars().filter(|c| !c.is_whitespace()).enumerate() {
+        if i > 0 && i % 4 == 0 {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn identifiers_are_grouped_in_fours_whatever_their_spaces() {
+        assert_eq!(in_fours("DE89370400440532013000"), "DE89 3704 0044 0532 0130 00");
+        assert_eq!(in_fours("RF13 RE20 2600023"), "RF13 RE20 2600 023");
+        assert_eq!(in_fours(""), "");
+        assert_eq!(in_fours("ABCD"), "ABCD");
+    }
 
     #[test]
     fn text_is_trimmed_bounded_and_printable() {

@@ -33,19 +33,10 @@ pub(super) fn money_in(currency: &str, exponent: u8, minor: i64, lang: Lang) -> 
     }
 }
 
-/// An IBAN in groups of four, as printed.
-pub(super) fn iban_grouped(iban: &str) -> String {
-    let compact: Vec<char> = iban.chars().filter(|c| !c.is_whitespace()).collect();
-    compact
-        .chunks(4)
-        .map(|g| g.iter().collect::<String>())
-        .collect::<Vec<_>>()
-        .join(" ")
-}
 
 #[cfg(test)]
 mod tests {
-    use crate::documents::pdf::figures::{iban_grouped, line_rate, money};
+    use crate::documents::pdf::figures::{line_rate, money};
     use crate::documents::pdf::samples::{jpy, plain};
     use crate::documents::samples::mixed;
     use crate::documents::Category;
@@ -55,10 +46,6 @@ mod tests {
     fn figures_are_written_in_the_documents_language() {
         assert_eq!(line_rate(&Category::S, "5.5", Lang::De), "5,5 %");
         assert_eq!(line_rate(&Category::AE, "0", Lang::En), "AE 0%");
-        assert_eq!(
-            iban_grouped("DE02120300000000202051"),
-            "DE02 1203 0000 0000 2020 51"
-        );
         assert_eq!(money(&mixed(), 148297, Lang::De), "1.482,97\u{a0}€");
         assert_eq!(money(&jpy(), 1234, Lang::En), "¥1,234");
         assert_eq!(money(&plain(), 1234, Lang::De), "1,234\u{a0}BHD");

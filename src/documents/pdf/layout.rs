@@ -7,7 +7,8 @@
 //! out the same, titled as a draft, without number, payment reference or
 //! QR code, with `DRAFT_MARK` across every page.
 
-use super::figures::{iban_grouped, line_rate, money, money_in};
+use super::figures::{line_rate, money, money_in};
+use crate::rules::text::in_fours;
 use super::fonts::{Face, Faces};
 use super::page::{mm, Op, PAGE_H, PAGE_W};
 use super::qr::{epc_payload, qr_modules, qr_rects};
@@ -641,13 +642,13 @@ impl<'a> Sheet<'a> {
                     .into_iter()
                     .map(|l| (l, false)),
             );
-            lines.push((format!("IBAN: {}", iban_grouped(&t.iban)), false));
+            lines.push((format!("IBAN: {}", in_fours(&t.iban)), false));
             if let Some(bic) = &t.bic {
                 lines.push((format!("BIC: {bic}"), false));
             }
             if !self.draft {
                 let reference = match doc.creditor_reference() {
-                    Some(rf) => iban_grouped(rf),
+                    Some(rf) => in_fours(rf),
                     None => doc.remittance().to_string(),
                 };
                 let purpose = format!(
