@@ -535,6 +535,26 @@ pub(crate) struct Entry<'a> {
     pub payee_iban: Option<&'a str>,
 }
 
+impl Entry<'_> {
+    /// The body of `purchase.recorded` for this purchase, as the purchase
+    /// itself states it (an issued invoice builds its own likewise).
+    pub(crate) fn recorded(&self) -> Fields {
+        let mut f = Fields::new();
+        f.insert("currency", self.currency.to_string());
+        f.insert("documentDate", self.date.to_string());
+        f.insert("documentNumber", self.number.to_string());
+        f.insert("dueDate", self.due.to_string());
+        f.insert("grossMinor", (self.net + self.tax).to_string());
+        f.insert("kind", self.kind.as_str().to_string());
+        f.insert("netMinor", self.net.to_string());
+        f.insert("purchaseId", self.id.to_string());
+        f.insert("supplierId", self.supplier_id.to_string());
+        f.insert("supplierName", self.supplier_name.to_string());
+        f.insert("taxMinor", self.tax.to_string());
+        f
+    }
+}
+
 /// Enters a purchase: its row, its lines and amounts per tax key, the
 /// ledger entry (per key expenses + input tax, a reverse charge's VAT as
 /// input and output tax / payables of the supplier), the open payable
@@ -633,18 +653,6 @@ pub(crate) fn enter(tx: &Tx, tenant: &Tenant, e: &Entry) -> Result<()> {
         e.gross_book,
         documents,
     )?;
-    let mut f = Fields::new();
-    f.insert("currency", e.currency.to_string());
-    f.insert("documentDate", e.date.to_string());
-    f.insert("documentNumber", e.number.to_string());
-    f.insert("dueDate", e.due.to_string());
-    f.insert("grossMinor", gross.to_string());
-    f.insert("kind", e.kind.as_str().to_string());
-    f.insert("netMinor", e.net.to_string());
-    f.insert("purchaseId", e.id.to_string());
-    f.insert("supplierId", e.supplier_id.to_string());
-    f.insert("supplierName", e.supplier_name.to_string());
-    f.insert("taxMinor", e.tax.to_string());
-    events::raise(tx, tenant, Event::PurchaseRecorded, e.id, f)?;
+    events::raise(tx, tenant, Event::PurchaseRecorded, e.id, e.recorded())?;
     Ok(())
 }

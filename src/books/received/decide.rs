@@ -16,7 +16,7 @@ use crate::books::ledger;
 use crate::books::purchases::{self, Entry};
 use crate::documents::Category;
 use crate::error::{Error, Result, Violations};
-use crate::outbox::events::{self, Fields, Kind as Event};
+use crate::outbox::events::{self, Kind as Event};
 use crate::rules::iso::Currency;
 use crate::rules::money::Decimal;
 use crate::rules::text;
@@ -111,44 +111,30 @@ pub fn book(
         )));
     }
     let due = doc.due_on.unwrap_or(doc.issued_on);
-    if plan.is_zero() {
+    let nothing_owed = plan.is_zero();
+    let entry = Entry {
+        id,
+        supplier_id: &supplier_id,
+        supplier_name: doc.seller.known_as(),
+        kind: plan.kind,
+        number: &doc.number,
+        date: doc.issued_on,
+        due,
+        currency: &currency,
+        rate,
+        net: plan.net,
+        tax: plan.tax,
+        gross_book: plan.gross_book,
+        parts: plan.parts,
+        lines: plan.lines,
+        payment_reference: doc.payment_reference.as_deref(),
+        payee_iban: doc.transfer.as_ref().map(|t| t.iban.as_str()),
+    };
+    if nothing_owed {
         // Nothing is owed: no purchase and no entry, the event says so.
-        let mut f = Fields::new();
-        f.insert("currency", currency.to_string());
-        f.insert("documentDate", doc.issued_on.to_string());
-        f.insert("documentNumber", doc.number.clone());
-        f.insert("dueDate", due.to_string());
-        f.insert("grossMinor", "0".to_string());
-        f.insert("kind", plan.kind.as_str().to_string());
-        f.insert("netMinor", "0".to_string());
-        f.insert("purchaseId", id.to_string());
-        f.insert("supplierId", supplier_id.clone());
-        f.insert("supplierName", doc.seller.known_as().to_string());
-        f.insert("taxMinor", "0".to_string());
-        events::raise(tx, tenant, Event::PurchaseRecorded, id, f)?;
+        events::raise(tx, tenant, Event::PurchaseRecorded, id, entry.recorded())?;
     } else {
-        purchases::enter(
-            tx,
-            tenant,
-            &Entry {
-                id,
-                supplier_id: &supplier_id,
-                supplier_name: doc.seller.known_as(),
-                kind: plan.kind,
-                number: &doc.number,
-                date: doc.issued_on,
-                due,
-                currency: &currency,
-                rate,
-                net: plan.net,
-                tax: plan.tax,
-                gross_book: plan.gross_book,
-                parts: plan.parts,
-                lines: plan.lines,
-                payment_reference: doc.payment_reference.as_deref(),
-                payee_iban: doc.transfer.as_ref().map(|t| t.iban.as_str()),
-            },
-        )?;
+        purchases::enter(tx, tenant, &entry)?;
     }
     tx.execute(
         "UPDATE bills SET state = 'booked', supplier_id = ?1, decided_at = ?2
