@@ -14,8 +14,9 @@ use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
-use crate::books::audit::{self, Act, Actor};
+use crate::books::audit::Actor;
 use crate::books::company::{self, Company};
+use crate::books::export::made::{self, Export, ExportKind};
 use crate::books::export::bookings::{self, Line};
 use crate::books::export::numbers::Book;
 use crate::books::export::settings::{self, Settings};
@@ -26,7 +27,6 @@ use crate::documents::datev::{self, Batch, Booking, Client, Partner, BATCH_LIMIT
 use crate::error::{Error, Result, Violations};
 use crate::store::clock;
 use crate::store::db::Tx;
-use crate::store::ids;
 use crate::store::tenant::Tenant;
 
 /// An export as a person asks for it.
@@ -446,22 +446,8 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, request: &ExportRequest) 
         }
     }
     let zip = archive::zip(&files, client.created)?;
-    let id = ids::new_id("exp");
-    tx.prepare_cached(
-        "INSERT INTO exports (id, company_id, environment, kind, period_from, period_to, final, rows, made_at)
-         VALUES (?1, ?2, ?3, 'datev', ?4, ?5, ?6, ?7, ?8)",
-    )?
-    .execute(params![
-        id,
-        tenant.company_id,
-        tenant.environment,
-        from,
-        to,
-        is_final,
-        out.len() as i64,
-        clock::now()
-    ])?;
-    audit::record(tx, tenant, actor, Act::ExportedDatev, &id)?;
+    let made = Export { kind: ExportKind::Datev, from, to, is_final, rows: out.len() as i64 };
+    let id = made::record(tx, tenant, actor, &made)?;
     Ok(Exported {
         id,
         from,
@@ -611,40 +597,3 @@ pub(crate) fn file_ending(file_name: &str) -> String {
         .unwrap_or_else(|| "xml".to_string())
 }
 
-/// An export made, as the export page lists it.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Made {
-    pub id: String,
-    /// `datev` or `gobd`.
-    pub kind: String,
-    pub from: Date,
-    pub to: Date,
-    #[serde(rename = "final")]
-    pub is_final: bool,
-    pub rows: i64,
-    pub made_at: String,
-}
-
-/// The tenant's exports, newest first (at most `limit`).
-///
-/// Fails only on a storage error.
-pub fn made(conn: &Connection, tenant: &Tenant, limit: i64) -> Result<Vec<Made>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT id, kind, period_from, period_to, final, rows, made_at FROM exports
-         WHERE company_id = ?1 AND environment = ?2 ORDER BY seq DESC LIMIT ?3",
-    )?;
-    let rows = stmt.query_map(params![tenant.company_id, tenant.environment, limit], |r| {
-        let row = crate::store::row::Row::new(r, "exports");
-        Ok(Made {
-            id: row.get(0)?,
-            kind: row.get(1)?,
-            from: row.get(2)?,
-            to: row.get(3)?,
-            is_final: row.get(4)?,
-            rows: row.get(5)?,
-            made_at: row.get(6)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
-}

@@ -10,18 +10,17 @@ use jiff::civil::Date;
 use rusqlite::{params, Connection};
 use serde::Serialize;
 
-use crate::books::audit::{self, Act, Actor};
+use crate::books::audit::Actor;
 use crate::books::company;
 use crate::books::export::bookings::Numbers;
+use crate::books::export::made::{self, Export, ExportKind};
 use crate::books::export::numbers::Book;
 use crate::books::export::settings;
 use crate::books::ledger::Account;
 use crate::documents::gobd::{self, Column, Kind, Supplier, Table, Value};
 use crate::error::{Error, Result};
 use crate::rules::skr;
-use crate::store::clock;
 use crate::store::db::Tx;
-use crate::store::ids;
 use crate::store::tenant::Tenant;
 
 /// What a GoBD export made: its files (path within the medium, bytes).
@@ -467,7 +466,6 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
             documents += 1;
         }
     }
-    let id = ids::new_id("exp");
     let counts: Vec<TableCount> = tables
         .iter()
         .map(|t| TableCount {
@@ -475,21 +473,8 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
             rows: t.rows.len(),
         })
         .collect();
-    tx.prepare_cached(
-        "INSERT INTO exports (id, company_id, environment, kind, period_from, period_to, final, rows, made_at)
-         VALUES (?1, ?2, ?3, 'gobd', ?4, ?5, ?6, ?7, ?8)",
-    )?
-    .execute(params![
-        id,
-        tenant.company_id,
-        tenant.environment,
-        from,
-        to,
-        is_final,
-        counts.iter().map(|c| c.rows as i64).sum::<i64>(),
-        clock::now()
-    ])?;
-    audit::record(tx, tenant, actor, Act::ExportedGobd, &id)?;
+    let rows = counts.iter().map(|c| c.rows as i64).sum::<i64>();
+    let id = made::record(tx, tenant, actor, &Export { kind: ExportKind::Gobd, from, to, is_final, rows })?;
     Ok(Medium {
         id,
         from,

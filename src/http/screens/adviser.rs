@@ -13,6 +13,7 @@ use super::books::{flag, links};
 use super::context::Ctx;
 use super::form::{queried, Acted, Form, FormField, Problems};
 use super::page::{csrf, may_act, screen_with, security_headers, Screen};
+use crate::books::export::made::ExportKind;
 use crate::access::people::Capability;
 use crate::books::company;
 use crate::books::export::datev::{self, ExportInput, ExportRequest, Exported};
@@ -77,7 +78,7 @@ fn export_page(ctx: &Ctx, status: StatusCode, problems: &Problems) -> Result<Ans
     let company = company::get(ctx.conn, &tenant.company_id)?;
     let s = settings::get(ctx.conn, &tenant.company_id)?;
     let closed = ledger::closed_through(ctx.conn, tenant)?;
-    let made = datev::made(ctx.conn, tenant, 20)?;
+    let made = crate::books::export::made::list(ctx.conn, tenant, 20)?;
     let today = company.today();
     let last_month = today.first_of_month().yesterday().unwrap_or(today);
     let value = |field: &str| match ctx.form.sent(field) {
@@ -150,7 +151,7 @@ fn export_page(ctx: &Ctx, status: StatusCode, problems: &Problems) -> Result<Ans
                     tbody {
                         @for m in &made {
                             tr {
-                                td { (if m.kind == "datev" { "DATEV" } else { "GoBD" }) }
+                                td { (match m.kind { ExportKind::Datev => "DATEV", ExportKind::Gobd => "GoBD" }) }
                                 td { (locale::date(lang, m.from)) " – " (locale::date(lang, m.to)) }
                                 td {
                                     @if m.is_final { strong.final { (lang.pick("final", "endgültig")) } }
