@@ -95,7 +95,7 @@ pub enum Error {
     /// No such record for this company and environment (also: another company's record).
     NotFound(String),
     /// A known address asked with a method it does not answer; carries the `Allow` value.
-    MethodNotAllowed(&'static str),
+    MethodNotAllowed(std::borrow::Cow<'static, str>),
     /// The Idempotency-Key was used for a different request.
     IdempotencyConflict,
     /// The record's state does not allow the change.

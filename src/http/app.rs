@@ -126,7 +126,7 @@ pub fn refusal(
         Error::RateLimited { wait_seconds } => {
             headers.push(("Retry-After", wait_seconds.to_string()))
         }
-        Error::MethodNotAllowed(allow) => headers.push(("Allow", (*allow).to_string())),
+        Error::MethodNotAllowed(allow) => headers.push(("Allow", allow.to_string())),
         Error::Busy => headers.push(("Retry-After", "1".into())),
         Error::Internal(detail) => tracing::error!("{detail}"),
         _ => {}

@@ -25,6 +25,6 @@ pub fn answer(method: &Method) -> Answer {
             key_id: None,
         }
     } else {
-        refusal(&Error::MethodNotAllowed("GET, HEAD"), Vec::new(), None)
+        refusal(&Error::MethodNotAllowed("GET, HEAD".into()), Vec::new(), None)
     }
 }

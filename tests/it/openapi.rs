@@ -45,7 +45,7 @@ fn routed() -> BTreeSet<(String, String)> {
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/src/http/rest/mod.rs"))
             .unwrap();
     let table = source
-        .split("fn route<'a>")
+        .split("fn matched<'a>")
         .nth(1)
         .and_then(|s| s.split("\n}\n").next())
         .expect("the route table");

@@ -76,7 +76,6 @@ impl Route<'_> {
     }
 }
 
-/// The route table. A known path with another method yields the `Allow` list.
 /// The deepest page of a list read on the worker that received it: beyond
 /// it, skipping the rows before the page is work that grows with the data.
 const BOUNDED_PAGES: i64 = 40;
@@ -115,9 +114,10 @@ pub fn bounded(req: &Request) -> bool {
     }
 }
 
-fn route<'a>(method: &Method, segments: &[&'a str]) -> Result<Route<'a>> {
+/// The route a method and path name, if any: the one route table.
+fn matched<'a>(method: &Method, segments: &[&'a str]) -> Option<Route<'a>> {
     use Method as M;
-    let route = match (method, segments) {
+    Some(match (method, segments) {
         (&M::GET, ["v1", "me"]) => Route::Me,
         (&M::GET, ["v1", "customers"]) => Route::ListCustomers,
         (&M::POST, ["v1", "customers"]) => Route::CreateCustomer,
@@ -136,29 +136,28 @@ fn route<'a>(method: &Method, segments: &[&'a str]) -> Result<Route<'a>> {
         (&M::GET, ["v1", "webhooks", "events"]) => Route::WebhookEvents,
         (&M::DELETE, ["v1", "webhooks", id]) if *id != "events" => Route::DisableWebhook(id),
         (&M::GET, ["v1", "webhooks", id, "deliveries"]) => Route::WebhookDeliveries(id),
-        (&M::POST, ["v1", "webhooks", id, "deliveries", delivery, "redeliver"]) => {
-            Route::Redeliver(id, delivery)
-        }
-        (_, path) => {
-            let allow = match path {
-                ["v1", "me"] => "GET",
-                ["v1", "customers"] | ["v1", "transactions"] => "GET, POST",
-                ["v1", "customers", _] => "GET",
-                ["v1", "transactions", _] => "GET, PATCH",
-                ["v1", "invoices"] | ["v1", "reports", "outstanding"] => "GET",
-                ["v1", "invoices", "drafts"] => "POST",
-                ["v1", "invoices", _] | ["v1", "invoices", _, "document"] => "GET",
-                ["v1", "webhooks"] => "GET, POST",
-                ["v1", "webhooks", "events"] => "GET",
-                ["v1", "webhooks", _] => "DELETE",
-                ["v1", "webhooks", _, "deliveries"] => "GET",
-                ["v1", "webhooks", _, "deliveries", _, "redeliver"] => "POST",
-                _ => return Err(Error::not_found("This address")),
-            };
-            return Err(Error::MethodNotAllowed(allow));
-        }
-    };
-    Ok(route)
+        (&M::POST, ["v1", "webhooks", id, "deliveries", delivery, "redeliver"]) => Route::Redeliver(id, delivery),
+        _ => return None,
+    })
+}
+
+/// The methods a route may use, in the order `Allow` names them.
+const METHODS: [Method; 4] = [Method::GET, Method::POST, Method::PATCH, Method::DELETE];
+
+/// The route of a request; a known path asked with another method answers
+/// 405 with the `Allow` list the route table itself gives for the path.
+///
+/// Fails with `NotFound` for an unknown path, `MethodNotAllowed` for a
+/// known path and another method.
+fn route<'a>(method: &Method, segments: &[&'a str]) -> Result<Route<'a>> {
+    if let Some(route) = matched(method, segments) {
+        return Ok(route);
+    }
+    let allowed: Vec<&str> = METHODS.iter().filter(|m| matched(m, segments).is_some()).map(Method::as_str).collect();
+    if allowed.is_empty() {
+        return Err(Error::not_found("This address"));
+    }
+    Err(Error::MethodNotAllowed(allowed.join(", ").into()))
 }
 
 fn dispatch(call: &Call, route: Route) -> Result<Reply> {
