@@ -305,8 +305,8 @@ fn floor(data: &str, company: &str, file: &str) {
                 "INSERT INTO audit (company_id, environment, actor, act, subject, at)
                  VALUES (?1, ?2, 'system', 'payment.recorded', ?3, ?4)",
             )?;
-            for k in 0..settled.len() {
-                audit.execute(params![company, p, payments[k], now])?;
+            for payment in &payments {
+                audit.execute(params![company, p, payment, now])?;
             }
             let mut journal = tx.prepare(
                 "INSERT INTO journal (company_id, environment, entry, posted_on, account, debit, credit, detail)

@@ -316,6 +316,22 @@ pub fn is_time_out(e: &(dyn std::error::Error + 'static)) -> bool {
     false
 }
 
+/// `a`, `a or b`, `a, b or c`: values as a sentence lists them.
+pub fn listed(values: &[&str]) -> String {
+    match values {
+        [] => String::new(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+/// What a refusal of `got` says when a field takes one of `values`:
+/// `is a, b or c, not "x"`. Every such refusal is written by this one
+/// function (the stored enums' `not_one_of` call it with their spellings).
+pub fn not_one_of(values: &[&str], got: &str) -> String {
+    format!("is {}, not {got:?}", listed(values))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -347,20 +363,3 @@ mod tests {
         );
     }
 }
-
-/// `a`, `a or b`, `a, b or c`: values as a sentence lists them.
-pub fn listed(values: &[&str]) -> String {
-    match values {
-        [] => String::new(),
-        [one] => one.to_string(),
-        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
-    }
-}
-
-/// What a refusal of `got` says when a field takes one of `values`:
-/// `is a, b or c, not "x"`. Every such refusal is written by this one
-/// function (the stored enums' `not_one_of` call it with their spellings).
-pub fn not_one_of(values: &[&str], got: &str) -> String {
-    format!("is {}, not {got:?}", listed(values))
-}
-

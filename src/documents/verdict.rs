@@ -493,7 +493,7 @@ fn categories(doc: &Document, f: &mut Findings) {
                 Carrier::Charge => (7, "a charge"),
             };
             f.add(
-                rule(*category, n),
+                rule(category, n),
                 Lines,
                 format!(
                     "{what} of category {} cannot carry the rate {rate} %",

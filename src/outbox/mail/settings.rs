@@ -74,7 +74,7 @@ impl Settings {
             Some(s) => match Security::parse(&s.to_ascii_lowercase()) {
                 Some(sec) => Some(sec),
                 None => {
-                    v.invalid("security", Security::not_one_of(&s));
+                    v.invalid("security", Security::not_one_of(s));
                     None
                 }
             },
