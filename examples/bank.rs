@@ -119,11 +119,11 @@ fn statement_paying(docs: &[fill::Doc]) -> String {
         .iter()
         .enumerate()
         .map(|(i, d)| {
-            let mut tx = written::Tx {
+            let mut tx = written::Transfer {
                 amount: d.gross,
                 name: d.partner_name.clone(),
                 remittance: format!("Rechnung {}", d.number),
-                ..written::Tx::default()
+                ..written::Transfer::default()
             };
             match i % 10 {
                 0 => {

@@ -25,7 +25,7 @@ use hyper::Response;
 use hyper_util::rt::TokioIo;
 use kontor::books::audit::Actor;
 use kontor::books::customers::{self, CustomerInput, NewCustomer};
-use kontor::books::drafts::{self, DocumentType, DraftInput, DraftLineInput, NewDraft};
+use kontor::books::drafts::{self, DraftKind, DraftInput, DraftLineInput, NewDraft};
 use kontor::books::invoices;
 use kontor::books::invoices::issue::{self, IssueOptions};
 use kontor::books::settlement::{self, NewPayment, PaymentInput};
@@ -191,7 +191,7 @@ fn draft(
         DraftInput {
             customer_id: Some(customer.to_string()),
         },
-        DocumentType::Invoice,
+        DraftKind::Invoice,
         vec![DraftLineInput {
             description: Some("Leistung".into()),
             quantity: Some(quantity.into()),

@@ -21,7 +21,7 @@ use jiff::civil::Date;
 use kontor::books::audit::Actor;
 use kontor::books::company::{self, CompanyInput, NewCompany, ParticularsInput};
 use kontor::books::customers::{self, CustomerInput, NewCustomer};
-use kontor::books::drafts::{self, DocumentType, DraftInput, DraftLineInput, NewDraft};
+use kontor::books::drafts::{self, DraftKind, DraftInput, DraftLineInput, NewDraft};
 use kontor::books::export::datev::{self, ExportInput, ExportRequest};
 use kontor::books::export::settings::{self, SettingsChange, SettingsInput};
 use kontor::books::invoices;
@@ -119,7 +119,7 @@ fn fill(db: &Db, postings: usize) -> String {
                         DraftInput {
                             customer_id: Some(customers[i % customers.len()].clone()),
                         },
-                        DocumentType::Invoice,
+                        DraftKind::Invoice,
                         vec![
                             DraftLineInput {
                                 description: Some("Beratung".into()),

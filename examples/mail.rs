@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use kontor::books::audit::Actor;
 use kontor::books::customers::{self, CustomerInput, NewCustomer};
-use kontor::books::drafts::{self, DocumentType, DraftInput, DraftLineInput, NewDraft};
+use kontor::books::drafts::{self, DraftKind, DraftInput, DraftLineInput, NewDraft};
 use kontor::books::invoices::issue::{self, IssueOptions};
 use kontor::books::sending;
 use kontor::http::server::{Config, Server};
@@ -158,7 +158,7 @@ fn draft(tx: &Tx, tenant: &Tenant, customer: &str) -> kontor::error::Result<Stri
         DraftInput {
             customer_id: Some(customer.to_string()),
         },
-        DocumentType::Invoice,
+        DraftKind::Invoice,
         vec![DraftLineInput {
             description: Some("Leistung".into()),
             quantity: Some("1".into()),

@@ -12,7 +12,7 @@ use serde::Serialize;
 use jiff::civil::Date;
 
 use crate::books::company;
-use crate::books::drafts::{DocumentType, DraftState};
+use crate::books::drafts::{DraftKind, DraftState};
 use crate::books::dunning::run as dunning;
 use crate::books::purchases::PurchaseKind;
 use crate::error::{Error, Result};
@@ -140,11 +140,11 @@ pub fn list(conn: &Connection, tenant: &Tenant) -> Result<Attention> {
         ],
         |row| {
             let r = Row::new(row, "drafts");
-            let (customer, created, kind): (String, jiff::Timestamp, DocumentType) =
+            let (customer, created, kind): (String, jiff::Timestamp, DraftKind) =
                 (r.get(1)?, r.get(2)?, r.get(3)?);
             let what = match kind {
-                DocumentType::Quote => "quote",
-                DocumentType::Invoice => "invoice",
+                DraftKind::Quote => "quote",
+                DraftKind::Invoice => "invoice",
             };
             let since = created.to_zoned(jiff::tz::TimeZone::UTC).date();
             Ok(Item {

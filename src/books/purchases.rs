@@ -15,7 +15,7 @@ use crate::books::invoices;
 use crate::books::ledger::{self, Account, Posting};
 use crate::books::report::open_items::{self, Side, NEVER_DUE};
 use crate::error::{Error, Result, Violations};
-use crate::outbox::events::{self, Fields, Kind as Event};
+use crate::outbox::events::{self, Fields, EventKind as Event};
 use crate::rules::iso::Currency;
 use crate::rules::jurisdiction;
 use crate::rules::money::{self, Decimal, Money};

@@ -22,7 +22,7 @@ use crate::books::ledger::{self, Account, Posting};
 use crate::books::purchases::{self, PurchaseKind};
 use crate::books::report::{self, Side, NEVER_DUE};
 use crate::error::{Error, Result, Violations};
-use crate::outbox::events::{self, Fields, Kind as Event};
+use crate::outbox::events::{self, Fields, EventKind as Event};
 use crate::rules::iso::Currency;
 use crate::rules::locale;
 use crate::rules::money::{self, Decimal, Money};

@@ -18,7 +18,7 @@ use crate::books::customers::{
     self, CustomerChange, CustomerChangeInput, CustomerInput, NewCustomer,
 };
 use crate::books::drafts::{
-    self, DocumentType, DraftInput, DraftLineInput, NewDraft, NewDraftLine,
+    self, DraftKind, DraftInput, DraftLineInput, NewDraft, NewDraftLine,
 };
 use crate::books::invoices;
 use crate::books::invoices::cancel::{self, CancelInput, Cancellation};
@@ -163,7 +163,7 @@ fn invoice(
         DraftInput {
             customer_id: Some(customer.to_string()),
         },
-        DocumentType::Invoice,
+        DraftKind::Invoice,
     )?;
     let draft = drafts::create(tx, tenant, &SYSTEM, &draft)?;
     for (description, quantity, price, rate) in lines {
@@ -261,7 +261,7 @@ fn books(
         DraftInput {
             customer_id: Some(rosa.to_string()),
         },
-        DocumentType::Invoice,
+        DraftKind::Invoice,
     )?;
     drafts::create(tx, live, &SYSTEM, &open_draft)?;
     let purchase = |number: &str, date: Date, due: Date, net: i64, kind: &str| {

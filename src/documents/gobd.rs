@@ -72,7 +72,7 @@ pub const DTD: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
 
 /// What a column holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub enum ColumnKind {
     Text,
     /// A number with this many decimals.
     Number(u8),
@@ -83,7 +83,7 @@ pub enum Kind {
 pub struct Column {
     pub name: &'static str,
     pub description: &'static str,
-    pub kind: Kind,
+    pub kind: ColumnKind,
 }
 
 /// One cell.
@@ -211,13 +211,13 @@ pub fn index(supplier: &Supplier, from: Date, to: Date, tables: &[&Table]) -> st
             xml.text("Name", column.name);
             xml.text("Description", column.description);
             match column.kind {
-                Kind::Text => xml.empty("AlphaNumeric"),
-                Kind::Number(decimals) => {
+                ColumnKind::Text => xml.empty("AlphaNumeric"),
+                ColumnKind::Number(decimals) => {
                     xml.open("Numeric", &[]);
                     xml.text("Accuracy", &decimals.to_string());
                     xml.close("Numeric");
                 }
-                Kind::Date => {
+                ColumnKind::Date => {
                     xml.open("Date", &[]);
                     xml.text("Format", "DD.MM.YYYY");
                     xml.close("Date");
@@ -243,9 +243,9 @@ mod tests {
             name: "Journal".into(),
             description: "Buchungen".into(),
             columns: vec![
-                Column { name: "entry", description: "Beleg", kind: Kind::Text },
-                Column { name: "posted_on", description: "Datum", kind: Kind::Date },
-                Column { name: "debit", description: "Soll", kind: Kind::Number(2) },
+                Column { name: "entry", description: "Beleg", kind: ColumnKind::Text },
+                Column { name: "posted_on", description: "Datum", kind: ColumnKind::Date },
+                Column { name: "debit", description: "Soll", kind: ColumnKind::Number(2) },
             ],
             keys: 1,
             rows: vec![

@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use super::address::MailboxAddress;
 use super::message;
-use super::session::{Session, DONE, REFUSED};
+use super::session::{ImapSession, DONE, REFUSED};
 use crate::books::audit::Actor;
 use crate::books::company;
 use crate::books::received::{self, Channel, Incoming};
@@ -60,7 +60,7 @@ pub struct Polled {
 pub fn poll(db: &Db, mailbox: &Mailbox) -> Result<Polled> {
     // The company must exist before anything is fetched.
     db.read(|conn| company::tenant(conn, &mailbox.company, mailbox.environment).map(|_| ()))?;
-    let mut session = Session::open(&mailbox.address, &mailbox.password, mailbox.ca_file.as_deref())?;
+    let mut session = ImapSession::open(&mailbox.address, &mailbox.password, mailbox.ca_file.as_deref())?;
     let mut polled = Polled::default();
     for uid in session.messages()? {
         polled.messages += 1;

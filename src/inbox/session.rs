@@ -61,7 +61,7 @@ impl Write for Wire {
 }
 
 /// A logged-in session on the selected folder.
-pub struct Session {
+pub struct ImapSession {
     imap: imap::Session<Wire>,
     delimiter: String,
     can_move: bool,
@@ -89,18 +89,18 @@ fn unanswered(what: &str, waited: &str, e: imap::Error, limit: Duration) -> Erro
     }
 }
 
-impl Session {
+impl ImapSession {
     /// Connects, logs in and selects the address's folder.
     ///
     /// Fails with `Refused` saying what went wrong: the host cannot be
     /// reached, the TLS handshake or the CA file fails, the login is
     /// refused, or the folder does not exist.
-    pub fn open(address: &MailboxAddress, password: &str, ca_file: Option<&Path>) -> Result<Session> {
-        Session::open_within(address, password, ca_file, TIMEOUT)
+    pub fn open(address: &MailboxAddress, password: &str, ca_file: Option<&Path>) -> Result<ImapSession> {
+        ImapSession::open_within(address, password, ca_file, TIMEOUT)
     }
 
     /// `open` with `limit` on every network wait of the session.
-    fn open_within(address: &MailboxAddress, password: &str, ca_file: Option<&Path>, limit: Duration) -> Result<Session> {
+    fn open_within(address: &MailboxAddress, password: &str, ca_file: Option<&Path>, limit: Duration) -> Result<ImapSession> {
         let target = (address.host.as_str(), address.port)
             .to_socket_addrs()
             .map_err(|e| failed("host cannot be resolved", e))?
@@ -144,7 +144,7 @@ impl Session {
             .unwrap_or_else(|| "/".to_string());
         imap.select(&address.folder)
             .map_err(|e| unanswered(&format!("folder {} cannot be opened", address.folder), &format!("did not open the folder {}", address.folder), e, limit))?;
-        Ok(Session {
+        Ok(ImapSession {
             imap,
             delimiter,
             can_move,
@@ -263,7 +263,7 @@ mod tests {
             std::thread::sleep(Duration::from_secs(3));
         });
         let address = MailboxAddress::parse(&format!("imap://kontor@127.0.0.1:{port}")).unwrap();
-        match Session::open_within(&address, "secret", None, Duration::from_secs(1)) {
+        match ImapSession::open_within(&address, "secret", None, Duration::from_secs(1)) {
             Ok(_) => panic!("a silent server gave a session"),
             Err(e) => e.sentence(),
         }

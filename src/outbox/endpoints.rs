@@ -13,7 +13,7 @@ use base64::Engine;
 
 use crate::error::{Error, Result, Violations};
 use crate::outbox::address::{self, Policy, Refusal};
-use crate::outbox::events::{self, Kind};
+use crate::outbox::events::{self, EventKind};
 use crate::rules::text;
 use crate::store::clock;
 use crate::store::db::Tx;
@@ -54,7 +54,7 @@ impl rusqlite::types::FromSql for StoredEvents {
         }
         text.split(',')
             .map(|kind| {
-                Kind::parse(kind)
+                EventKind::parse(kind)
                     .map(|k| k.as_str().to_string())
                     .ok_or_else(|| {
                         rusqlite::types::FromSqlError::Other(
@@ -183,8 +183,8 @@ impl NewEndpoint {
             Some(events) => events,
         };
         for kind in &events {
-            if kind != "*" && Kind::parse(kind).is_none() {
-                let known: Vec<&str> = Kind::ALL.iter().map(|k| k.as_str()).collect();
+            if kind != "*" && EventKind::parse(kind).is_none() {
+                let known: Vec<&str> = EventKind::ALL.iter().map(|k| k.as_str()).collect();
                 v.invalid(
                     "events",
                     format!(
@@ -230,13 +230,13 @@ impl NewEndpoint {
 /// The kinds an endpoint can subscribe to.
 #[derive(Debug, Serialize)]
 pub struct KindView {
-    event: Kind,
+    event: EventKind,
     description: &'static str,
 }
 
 /// Every event kind with its description.
 pub fn kinds() -> Vec<KindView> {
-    Kind::ALL
+    EventKind::ALL
         .iter()
         .map(|k| KindView {
             event: *k,
@@ -303,7 +303,7 @@ pub struct Delivery {
     pub id: String,
     pub endpoint_id: String,
     pub event_id: String,
-    pub event: Kind,
+    pub event: EventKind,
     pub state: DeliveryState,
     pub attempts: i64,
     pub last_status: Option<i64>,

@@ -20,7 +20,7 @@ use crate::stored_enum;
 
 stored_enum! {
     /// Every event kind.
-    pub enum Kind {
+    pub enum EventKind {
         InvoiceIssued = "invoice.issued",
         InvoicePaid = "invoice.paid",
         InvoiceCancelled = "invoice.cancelled",
@@ -29,15 +29,15 @@ stored_enum! {
     }
 }
 
-impl Kind {
+impl EventKind {
     /// The sentence a subscriber sees.
     pub fn description(self) -> &'static str {
         match self {
-            Kind::InvoiceIssued => "A person issued a draft as an invoice.",
-            Kind::InvoicePaid => "A payment cleared an invoice's receivable.",
-            Kind::InvoiceCancelled => "A person cancelled an invoice by a full correction.",
-            Kind::PaymentRecorded => "Money was recorded moving in or out.",
-            Kind::PurchaseRecorded => "An incoming purchase document (bill) was recorded.",
+            EventKind::InvoiceIssued => "A person issued a draft as an invoice.",
+            EventKind::InvoicePaid => "A payment cleared an invoice's receivable.",
+            EventKind::InvoiceCancelled => "A person cancelled an invoice by a full correction.",
+            EventKind::PaymentRecorded => "Money was recorded moving in or out.",
+            EventKind::PurchaseRecorded => "An incoming purchase document (bill) was recorded.",
         }
     }
 }
@@ -62,7 +62,7 @@ pub type Fields = BTreeMap<&'static str, String>;
 pub fn raise(
     tx: &Tx,
     tenant: &Tenant,
-    kind: Kind,
+    kind: EventKind,
     subject: &str,
     mut fields: Fields,
 ) -> Result<String> {
@@ -93,7 +93,7 @@ pub fn raise(
 /// transaction; endpoints registered later never see older events.
 ///
 /// Fails only on a storage error.
-fn fan_out(tx: &Tx, tenant: &Tenant, event_id: &str, kind: Kind) -> Result<()> {
+fn fan_out(tx: &Tx, tenant: &Tenant, event_id: &str, kind: EventKind) -> Result<()> {
     let endpoints: Vec<String> = tx
         .prepare_cached(
             "SELECT id FROM webhook_endpoints WHERE company_id = ?1 AND environment = ?2 AND enabled = 1

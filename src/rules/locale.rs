@@ -231,7 +231,7 @@ struct Typed {
 
 /// What is being typed, for the sentences of a refusal.
 #[derive(Clone, Copy)]
-enum Kind {
+enum Figure {
     Amount,
     Number,
 }
@@ -243,10 +243,10 @@ enum Kind {
 /// Fails with `Invalid` naming `field` when the text is empty or is not a
 /// number in that notation (the other notation's decimal point is named as
 /// such).
-fn read_typed(lang: Lang, kind: Kind, field: &str, text: &str, example: &str) -> Result<Typed> {
+fn read_typed(lang: Lang, kind: Figure, field: &str, text: &str, example: &str) -> Result<Typed> {
     let (a, plural) = match kind {
-        Kind::Amount => ("an amount", "amounts"),
-        Kind::Number => ("a number", "numbers"),
+        Figure::Amount => ("an amount", "amounts"),
+        Figure::Number => ("a number", "numbers"),
     };
     let refuse = |what: String| Err(Error::invalid(field, what));
     let text = text.trim();
@@ -328,7 +328,7 @@ pub fn parse_amount(lang: Lang, field: &str, text: &str, currency: &Currency) ->
     let exponent = currency.exponent() as usize;
     let example = amount_example(lang, exponent);
     let refuse = |what: String| Err(Error::invalid(field, what));
-    let typed = read_typed(lang, Kind::Amount, field, text, &example)?;
+    let typed = read_typed(lang, Figure::Amount, field, text, &example)?;
     if typed.fraction.is_empty() && typed.groups == 1 && exponent >= 3 {
         return refuse(format!(
             "could mean two amounts; write the decimals with {:?} (like {example}) or leave out the thousands separator",
@@ -373,7 +373,7 @@ pub fn parse_decimal(lang: Lang, field: &str, text: &str) -> Result<Decimal> {
         Lang::De => "1.234,5",
         Lang::En => "1,234.5",
     };
-    let typed = read_typed(lang, Kind::Number, field, text, example)?;
+    let typed = read_typed(lang, Figure::Number, field, text, example)?;
     let sign = if typed.negative { "-" } else { "" };
     let canonical = if typed.fraction.is_empty() {
         format!("{sign}{}", typed.whole)

@@ -132,7 +132,7 @@ macro_rules! stored_enum {
 mod tests {
     crate::stored_enum! {
         /// A plan, for the test.
-        enum Plan {
+        enum Tier {
             Starter = "STARTER",
             Professional = "PROFESSIONAL",
             Enterprise = "ENTERPRISE",
@@ -141,11 +141,11 @@ mod tests {
 
     #[test]
     fn a_stored_enum_refuses_with_every_spelling_it_has() {
-        assert_eq!(Plan::not_one_of("gold"), "is STARTER, PROFESSIONAL or ENTERPRISE, not \"gold\"");
-        assert_eq!(Plan::parse("PROFESSIONAL"), Some(Plan::Professional));
-        assert_eq!(Plan::ALL.len(), 3);
-        assert_eq!(Plan::Starter.as_str(), "STARTER");
-        assert_eq!(Plan::parse("Enterprise"), None);
-        let _ = Plan::Enterprise;
+        assert_eq!(Tier::not_one_of("gold"), "is STARTER, PROFESSIONAL or ENTERPRISE, not \"gold\"");
+        assert_eq!(Tier::parse("PROFESSIONAL"), Some(Tier::Professional));
+        assert_eq!(Tier::ALL.len(), 3);
+        assert_eq!(Tier::Starter.as_str(), "STARTER");
+        assert_eq!(Tier::parse("Enterprise"), None);
+        let _ = Tier::Enterprise;
     }
 }

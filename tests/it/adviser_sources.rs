@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 
 use crate::adviser::{file, kz, split, totals, unzip};
 use crate::support::extf;
-use crate::support::statements::{camt053, Entry, Tx};
+use crate::support::statements::{camt053, Entry, Transfer};
 use crate::support::{unique, DataFile, World};
 
 /// The issuing company's IBAN (the tests' seller particulars).
@@ -64,12 +64,12 @@ fn receive(data: &DataFile, company: &str, dir: &tempfile::TempDir, name: &str, 
     out.as_array().unwrap()[0].clone()
 }
 
-fn tx(amount: i64, name: &str, iban: Option<&str>, remittance: &str) -> Tx {
-    Tx { amount, name: name.into(), iban: iban.map(str::to_string), remittance: remittance.into(), ..Tx::default() }
+fn tx(amount: i64, name: &str, iban: Option<&str>, remittance: &str) -> Transfer {
+    Transfer { amount, name: name.into(), iban: iban.map(str::to_string), remittance: remittance.into(), ..Transfer::default() }
 }
 
 /// Imports a camt.053 of the receiver's account booked on `day`, one entry per `txs`.
-fn import(data: &DataFile, company: &str, dir: &tempfile::TempDir, day: &str, txs: Vec<Tx>) -> Vec<Value> {
+fn import(data: &DataFile, company: &str, dir: &tempfile::TempDir, day: &str, txs: Vec<Transfer>) -> Vec<Value> {
     let entries: Vec<Entry> = txs
         .into_iter()
         .enumerate()

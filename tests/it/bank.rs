@@ -8,7 +8,7 @@ use std::io::Write;
 
 use serde_json::{json, Value};
 
-use crate::support::statements::{camt053, Entry, Tx};
+use crate::support::statements::{camt053, Entry, Transfer};
 use crate::support::DataFile;
 
 pub fn fixture(name: &str) -> String {
@@ -223,12 +223,12 @@ fn statement(id: &str, sequence: u64, opening: i64, entries: &[Entry]) -> String
     camt053("DE36760260000123456789", id, sequence, opening, "2026-11-18", entries)
 }
 
-fn entry(reference: &str, txs: Vec<Tx>) -> Entry {
+fn entry(reference: &str, txs: Vec<Transfer>) -> Entry {
     Entry { bank_reference: reference.into(), booked_on: "2026-11-18".into(), reversal: false, txs }
 }
 
-fn tx(amount: i64, name: &str, remittance: &str) -> Tx {
-    Tx { amount, name: name.into(), remittance: remittance.into(), ..Tx::default() }
+fn tx(amount: i64, name: &str, remittance: &str) -> Transfer {
+    Transfer { amount, name: name.into(), remittance: remittance.into(), ..Transfer::default() }
 }
 
 pub fn write(dir: &tempfile::TempDir, name: &str, content: &[u8]) -> String {

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use crate::adviser::bill;
 use crate::bank::{bank_total, batch_and_its_notification, import, lines, write};
-use crate::support::statements::{camt053, Entry, Tx};
+use crate::support::statements::{camt053, Entry, Transfer};
 use crate::support::World;
 
 const IBAN: &str = "DE36760260000123456789";
@@ -34,11 +34,11 @@ fn outstanding(w: &World, number: &str) -> i64 {
     c.get(&w.live, &format!("/v1/invoices/{number}")).body["outstanding"]["minor"].as_i64().unwrap()
 }
 
-fn tx(amount: i64, remittance: &str) -> Tx {
-    Tx { amount, name: "Bäckerei Sonnenschein KG".into(), remittance: remittance.into(), ..Tx::default() }
+fn tx(amount: i64, remittance: &str) -> Transfer {
+    Transfer { amount, name: "Bäckerei Sonnenschein KG".into(), remittance: remittance.into(), ..Transfer::default() }
 }
 
-fn entry(reference: &str, day: &str, reversal: bool, t: Tx) -> Entry {
+fn entry(reference: &str, day: &str, reversal: bool, t: Transfer) -> Entry {
     Entry { bank_reference: reference.into(), booked_on: day.into(), reversal, txs: vec![t] }
 }
 
@@ -275,7 +275,7 @@ fn a_discount_takes_its_vat_back_in_the_vat_return_the_ec_sales_list_and_the_dat
     bill(&w, "Cloud Services Ltd", "INV-9001", "2026-11-03", "50000", "0", &["--reverse-charge", "--supplier-vat-id", "IE6388047V"]);
     // Each paid less 2 % (Skonto).
     let dir = tempfile::tempdir().unwrap();
-    let pay = |amount: i64, name: &str, remittance: &str| Tx { amount, name: name.into(), remittance: remittance.into(), ..Tx::default() };
+    let pay = |amount: i64, name: &str, remittance: &str| Transfer { amount, name: name.into(), remittance: remittance.into(), ..Transfer::default() };
     import_day(&w, &dir, "SK-1", "2026-11-10", &[
         entry("SK-A", "2026-11-10", false, pay(22_148, "Kunde Müller KG", &mixed)),
         entry("SK-B", "2026-11-10", false, pay(98_000, "Bau GmbH", &goods)),

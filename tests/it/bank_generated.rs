@@ -13,7 +13,7 @@ use serde_json::{json, Value};
 
 use crate::bank::{import, lines};
 use crate::support::fill::{fill, Doc};
-use crate::support::statements::{camt053, mt940, Entry, Tx};
+use crate::support::statements::{camt053, mt940, Entry, Transfer};
 use crate::support::World;
 
 const IBAN: &str = "DE36760260000123456789";
@@ -45,8 +45,8 @@ fn typed(number: &str, way: usize) -> String {
     }
 }
 
-fn tx(amount: i64, name: &str, remittance: &str, case: &str) -> Tx {
-    Tx { amount, name: name.into(), remittance: remittance.into(), end_to_end_id: Some(case.into()), ..Tx::default() }
+fn tx(amount: i64, name: &str, remittance: &str, case: &str) -> Transfer {
+    Transfer { amount, name: name.into(), remittance: remittance.into(), end_to_end_id: Some(case.into()), ..Transfer::default() }
 }
 
 /// A case's end-to-end id: its invoice's number's digits glued to a word,
@@ -55,7 +55,7 @@ fn case_of(number: &str) -> String {
     format!("CASE{}", number.chars().filter(char::is_ascii_digit).collect::<String>())
 }
 
-fn one(reference: String, tx: Tx) -> Entry {
+fn one(reference: String, tx: Transfer) -> Entry {
     Entry { bank_reference: reference, booked_on: DAY.into(), reversal: false, txs: vec![tx] }
 }
 
@@ -133,7 +133,7 @@ fn cases(base: usize, inv: &[Doc], bills: &[Doc], expect: &mut Expect, collectio
         // Collected, then returned: it owes its gross again.
     }
     // A batch of four.
-    let batch: Vec<Tx> = inv[base + 170..base + 174]
+    let batch: Vec<Transfer> = inv[base + 170..base + 174]
         .iter()
         .map(|d| tx(d.gross, &d.partner_name, &format!("Lastschrift {}", d.number), &d.number))
         .collect();

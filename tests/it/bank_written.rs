@@ -11,7 +11,7 @@
 use serde_json::{json, Value};
 
 use crate::bank::{company_with, import, lines, write};
-use crate::support::statements::{camt053, mt940, Entry, Tx};
+use crate::support::statements::{camt053, mt940, Entry, Transfer};
 use crate::support::DataFile;
 
 /// The savings bank's account by bank code and number (its IBAN is
@@ -105,7 +105,7 @@ fn the_same_reference_on_a_later_day_or_another_amount_is_another_entry() {
     let data = DataFile::new();
     let c = company_with(&data, &[&["--iban", IBAN]]);
     let dir = tempfile::tempdir().unwrap();
-    let tx = |amount: i64, name: &str| Tx { amount, name: name.into(), remittance: "Dauerauftrag".into(), ..Tx::default() };
+    let tx = |amount: i64, name: &str| Transfer { amount, name: name.into(), remittance: "Dauerauftrag".into(), ..Transfer::default() };
     let entry = |day: &str, amount: i64, name: &str| Entry {
         bank_reference: "DAUERAUFTRAG 0001".into(),
         booked_on: day.into(),
@@ -312,11 +312,11 @@ fn generated() -> Vec<(String, Vec<Entry>, String)> {
             count += 1;
             let reference = if n.next(100) < 30 { shared[n.next(4) as usize].to_string() } else { format!("{day}-{count:06}") };
             let amount = (n.next(200_000) as i64 + 1) * if n.next(2) == 0 { 1 } else { -1 };
-            let tx = Tx {
+            let tx = Transfer {
                 amount,
                 name: format!("Partner {}", n.next(40)),
                 remittance: format!("Beleg {count}"),
-                ..Tx::default()
+                ..Transfer::default()
             };
             entries.push(Entry { bank_reference: reference, booked_on: day.clone(), reversal: false, txs: vec![tx] });
         }

@@ -192,12 +192,12 @@ fn whoami() -> String {
 #[test]
 fn the_test_server_serves_the_mailbox_session() {
     use kontor::inbox::address::MailboxAddress;
-    use kontor::inbox::session::{Session, DONE};
+    use kontor::inbox::session::{ImapSession, DONE};
     let server = Dovecot::start();
     server.deliver("INBOX", b"From: a@example.com\r\nSubject: one\r\n\r\nbody one\r\n");
     server.deliver("INBOX", b"From: a@example.com\r\nSubject: two\r\n\r\nbody two\r\n");
     let address = MailboxAddress::parse(&server.url("INBOX")).unwrap();
-    let mut session = Session::open(&address, &server.password, None).unwrap();
+    let mut session = ImapSession::open(&address, &server.password, None).unwrap();
     let uids = session.messages().unwrap();
     assert_eq!(uids.len(), 2);
     let body = session.fetch(uids[0]).unwrap().unwrap();
@@ -205,6 +205,6 @@ fn the_test_server_serves_the_mailbox_session() {
     session.file(uids[0], DONE).unwrap();
     session.close();
     assert_eq!((server.count("INBOX"), server.count("kontor/done")), (1, 1));
-    let wrong = Session::open(&address, "wrong", None).err().unwrap();
+    let wrong = ImapSession::open(&address, "wrong", None).err().unwrap();
     assert!(wrong.to_string().contains("refused the login"), "{wrong}");
 }

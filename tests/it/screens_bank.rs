@@ -7,7 +7,7 @@ use serde_json::json;
 
 use crate::bank::{fixture, lines};
 use crate::support::screens::{invoice, people_audit, Office};
-use crate::support::statements::{camt053, Entry, Tx};
+use crate::support::statements::{camt053, Entry, Transfer};
 
 const IBAN: &str = "DE36760260000123456789";
 
@@ -31,8 +31,8 @@ fn a_person_confirms_splits_and_undoes_bank_lines_on_the_screens() {
     let second = invoice(&o, &o.a, "Stadtwerke", 20_000, "2026-11-02");
     let dir = tempfile::tempdir().unwrap();
     let day = "2026-11-18";
-    let tx = |amount: i64, name: &str, remittance: &str| Tx { amount, name: name.into(), remittance: remittance.into(), ..Tx::default() };
-    let entry = |r: &str, t: Tx| Entry { bank_reference: r.into(), booked_on: day.into(), reversal: false, txs: vec![t] };
+    let tx = |amount: i64, name: &str, remittance: &str| Transfer { amount, name: name.into(), remittance: remittance.into(), ..Transfer::default() };
+    let entry = |r: &str, t: Transfer| Entry { bank_reference: r.into(), booked_on: day.into(), reversal: false, txs: vec![t] };
     let text = camt053(IBAN, "S-1", 1, 0, day, &[
         entry("A", tx(118_000, "Müller Bau GmbH", &format!("Rechnung {first}"))),
         entry("B", tx(23_800, "Unbekannt", "Sammelzahlung")),

@@ -6,7 +6,7 @@
 use rusqlite::params;
 
 use super::lines::{insert_line, DraftLineInput, NewDraftLine, MAX_LINES};
-use super::stored::{DocumentType, DraftState};
+use super::stored::{DraftKind, DraftState};
 use crate::books::audit::{self, Act, Actor};
 use crate::books::company::{self, Company};
 use crate::books::customers;
@@ -35,7 +35,7 @@ pub struct DraftInput {
 #[derive(Debug, Clone)]
 pub struct NewDraft {
     customer_id: String,
-    kind: DocumentType,
+    kind: DraftKind,
     lines: Vec<NewDraftLine>,
 }
 
@@ -43,7 +43,7 @@ impl NewDraft {
     /// An empty draft for a customer (the API's and a person's way: lines follow).
     ///
     /// Fails with `Invalid` naming `customerId` when it is missing.
-    pub fn empty(input: DraftInput, kind: DocumentType) -> Result<NewDraft> {
+    pub fn empty(input: DraftInput, kind: DraftKind) -> Result<NewDraft> {
         let customer_id = text::required("customerId", input.customer_id.as_deref(), 100)?;
         Ok(NewDraft {
             customer_id,
@@ -59,7 +59,7 @@ impl NewDraft {
     /// (line fields under `lines[n]`), and `Refused` as a line does.
     pub fn whole(
         input: DraftInput,
-        kind: DocumentType,
+        kind: DraftKind,
         lines: Vec<DraftLineInput>,
         company: &Company,
     ) -> Result<NewDraft> {

@@ -34,7 +34,7 @@ pub use references::{
     own_references, references, set_references, References, ReferencesChange, ReferencesInput,
 };
 pub(crate) use stored::{mark_issued, open};
-pub use stored::{DocumentType, DraftState, Period};
+pub use stored::{DraftKind, DraftState, Period};
 
 use jiff::civil::Date;
 use jiff::ToSpan;
@@ -60,7 +60,7 @@ use stored::stored;
 pub struct DraftView {
     pub id: String,
     pub number: String,
-    pub document_type: DocumentType,
+    pub document_type: DraftKind,
     pub customer_id: String,
     pub customer: String,
     pub currency: Currency,
@@ -113,13 +113,13 @@ fn next_number(
     conn: &Connection,
     tenant: &Tenant,
     company: &Company,
-    kind: DocumentType,
+    kind: DraftKind,
     today: Date,
 ) -> Result<String> {
     let year = today.year();
     let country = company.country.as_str();
     Ok(match kind {
-        DocumentType::Invoice => {
+        DraftKind::Invoice => {
             let series = jurisdiction::series(country, DocumentKind::Invoice, year);
             let seq = numbering::peek(conn, tenant, &series, 1)?;
             jurisdiction::document_number(
@@ -130,7 +130,7 @@ fn next_number(
                 seq,
             )
         }
-        DocumentType::Quote => {
+        DraftKind::Quote => {
             let seq = numbering::peek(conn, tenant, &format!("quote:{year}"), 1)?;
             format!("Q{year}-{seq:05}")
         }
@@ -190,7 +190,7 @@ pub fn get(conn: &Connection, tenant: &Tenant, id: &str) -> Result<DraftView> {
 #[serde(rename_all = "camelCase")]
 pub struct DraftSummary {
     pub id: String,
-    pub document_type: DocumentType,
+    pub document_type: DraftKind,
     pub customer_id: String,
     pub customer: String,
     pub currency: Currency,

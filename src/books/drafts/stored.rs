@@ -17,7 +17,7 @@ use crate::stored_enum;
 
 stored_enum! {
     /// An invoice draft (booked when issued) or a quote (never booked).
-    pub enum DocumentType {
+    pub enum DraftKind {
         Invoice = "INVOICE",
         Quote = "QUOTE",
     }
@@ -67,7 +67,7 @@ impl Period {
 /// A draft as stored.
 pub(crate) struct Stored {
     pub id: String,
-    pub document_type: DocumentType,
+    pub document_type: DraftKind,
     pub customer_id: String,
     pub currency: Currency,
     pub state: DraftState,

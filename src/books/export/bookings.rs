@@ -7,7 +7,7 @@
 //! revenue (the invoice), the bank against the personal account (the
 //! payment), the bank against the fees (the bank line). Pure functions.
 
-use crate::documents::datev::Side;
+use crate::documents::datev::DebitCredit;
 use crate::error::{Error, Result};
 use crate::rules::skr::{self, Chart, Tax, BU_NO_AUTOMATIC};
 
@@ -40,7 +40,7 @@ pub struct Pair {
     pub account: u32,
     pub contra: u32,
     pub amount: i64,
-    pub side: Side,
+    pub side: DebitCredit,
     pub bu: Option<&'static str>,
 }
 
@@ -203,9 +203,9 @@ pub fn pairs(legs: &[Leg]) -> Vec<Pair> {
         contra: other.account,
         amount,
         side: if anchor.amount > 0 {
-            Side::Debit
+            DebitCredit::Debit
         } else {
-            Side::Credit
+            DebitCredit::Credit
         },
         bu: other.bu.or(anchor.bu),
     };
@@ -288,7 +288,7 @@ mod tests {
     fn totals(pairs: &[Pair]) -> std::collections::BTreeMap<u32, i64> {
         let mut out = std::collections::BTreeMap::new();
         for p in pairs {
-            let signed = if p.side == Side::Debit { p.amount } else { -p.amount };
+            let signed = if p.side == DebitCredit::Debit { p.amount } else { -p.amount };
             *out.entry(p.account).or_insert(0) += signed;
             *out.entry(p.contra).or_insert(0) -= signed;
         }
@@ -309,8 +309,8 @@ mod tests {
         assert_eq!(
             b,
             vec![
-                Pair { account: 10_000, contra: 8400, amount: 11_900, side: Side::Debit, bu: None },
-                Pair { account: 10_000, contra: 8300, amount: 10_700, side: Side::Debit, bu: None },
+                Pair { account: 10_000, contra: 8400, amount: 11_900, side: DebitCredit::Debit, bu: None },
+                Pair { account: 10_000, contra: 8300, amount: 10_700, side: DebitCredit::Debit, bu: None },
             ]
         );
         let b4 = bookings(Chart::Skr04, &lines);
@@ -326,7 +326,7 @@ mod tests {
         ];
         assert_eq!(
             bookings(Chart::Skr03, &lines),
-            vec![Pair { account: 10_000, contra: 8400, amount: 11_900, side: Side::Credit, bu: None }]
+            vec![Pair { account: 10_000, contra: 8400, amount: 11_900, side: DebitCredit::Credit, bu: None }]
         );
     }
 
@@ -335,7 +335,7 @@ mod tests {
         let lines = [line("bank", "bac_2", 5_000, 0), line("receivables", "cus_a", 0, 5_000)];
         assert_eq!(
             bookings(Chart::Skr03, &lines),
-            vec![Pair { account: 1201, contra: 10_000, amount: 5_000, side: Side::Debit, bu: None }]
+            vec![Pair { account: 1201, contra: 10_000, amount: 5_000, side: DebitCredit::Debit, bu: None }]
         );
         // Money not tied to a bank account lands on the first bank number.
         let lines = [line("bank", "", 5_000, 0), line("receivables", "cus_a", 0, 5_000)];
@@ -351,7 +351,7 @@ mod tests {
         ];
         assert_eq!(
             bookings(Chart::Skr03, &lines),
-            vec![Pair { account: 70_000, contra: 4900, amount: 23_800, side: Side::Credit, bu: Some("9") }]
+            vec![Pair { account: 70_000, contra: 4900, amount: 23_800, side: DebitCredit::Credit, bu: Some("9") }]
         );
     }
 
@@ -365,7 +365,7 @@ mod tests {
         ];
         assert_eq!(
             bookings(Chart::Skr04, &lines),
-            vec![Pair { account: 70_000, contra: 5923, amount: 50_000, side: Side::Credit, bu: None }]
+            vec![Pair { account: 70_000, contra: 5923, amount: 50_000, side: DebitCredit::Credit, bu: None }]
         );
     }
 
@@ -381,8 +381,8 @@ mod tests {
         assert_eq!(
             b,
             vec![
-                Pair { account: 70_000, contra: 4900, amount: 10_000, side: Side::Credit, bu: None },
-                Pair { account: 70_000, contra: 1576, amount: 1_850, side: Side::Credit, bu: None },
+                Pair { account: 70_000, contra: 4900, amount: 10_000, side: DebitCredit::Credit, bu: None },
+                Pair { account: 70_000, contra: 1576, amount: 1_850, side: DebitCredit::Credit, bu: None },
             ]
         );
         // On an automatic revenue account the automatic is lifted (BU 40).
@@ -413,7 +413,7 @@ mod tests {
         let lines = [line("fees", "", 250, 0), line("bank", "bac_1", 0, 250)];
         assert_eq!(
             bookings(Chart::Skr03, &lines),
-            vec![Pair { account: 1200, contra: 4970, amount: 250, side: Side::Credit, bu: None }]
+            vec![Pair { account: 1200, contra: 4970, amount: 250, side: DebitCredit::Credit, bu: None }]
         );
     }
 
@@ -451,7 +451,7 @@ mod tests {
         ];
         assert_eq!(
             bookings(Chart::Skr03, &lines),
-            vec![Pair { account: 10_000, contra: 8736, amount: 238, side: Side::Credit, bu: None }]
+            vec![Pair { account: 10_000, contra: 8736, amount: 238, side: DebitCredit::Credit, bu: None }]
         );
         // 1.07 received on a bill at 7 %, 0.07 input tax back.
         let lines = [
@@ -461,7 +461,7 @@ mod tests {
         ];
         assert_eq!(
             bookings(Chart::Skr04, &lines),
-            vec![Pair { account: 70_000, contra: 5731, amount: 107, side: Side::Debit, bu: None }]
+            vec![Pair { account: 70_000, contra: 5731, amount: 107, side: DebitCredit::Debit, bu: None }]
         );
         // Of a reverse-charge service: the net, both taxes DATEV's own.
         let lines = [
@@ -472,7 +472,7 @@ mod tests {
         ];
         assert_eq!(
             bookings(Chart::Skr03, &lines),
-            vec![Pair { account: 70_000, contra: 3151, amount: 400, side: Side::Debit, bu: None }]
+            vec![Pair { account: 70_000, contra: 3151, amount: 400, side: DebitCredit::Debit, bu: None }]
         );
         // A discount booked before discounts carried their tax: the plain account.
         let lines = [line("discounts_granted", "", 238, 0), line("receivables", "cus_a", 0, 238)];
@@ -488,7 +488,7 @@ mod tests {
         ];
         assert_eq!(
             bookings(Chart::Skr03, &lines),
-            vec![Pair { account: 1400, contra: 8400, amount: 11_900, side: Side::Debit, bu: None }]
+            vec![Pair { account: 1400, contra: 8400, amount: 11_900, side: DebitCredit::Debit, bu: None }]
         );
     }
 }

@@ -21,7 +21,7 @@ use crate::books::export::bookings::{self, Line};
 use crate::books::export::numbers::Book;
 use crate::books::export::settings::{self, Settings};
 use crate::books::ledger;
-use crate::books::vat::ec_sales::Kind;
+use crate::books::vat::ec_sales::SupplyKind;
 use crate::documents::archive;
 use crate::documents::datev::{self, Batch, Booking, Client, Partner, BATCH_LIMIT};
 use crate::error::{Error, Result, Violations};
@@ -271,7 +271,7 @@ pub fn document(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Docum
 fn to_eu_business(lines: &[Journal]) -> bool {
     lines
         .iter()
-        .any(|l| matches!(l.account.as_str(), "revenue" | "discounts_granted") && Kind::of_key(&l.detail).is_some())
+        .any(|l| matches!(l.account.as_str(), "revenue" | "discounts_granted") && SupplyKind::of_key(&l.detail).is_some())
 }
 
 /// The header's client: the settings, the moment, who exported.

@@ -17,7 +17,7 @@ use crate::books::export::made::{self, Export, ExportKind};
 use crate::books::export::numbers::Book;
 use crate::books::export::settings;
 use crate::books::ledger::Account;
-use crate::documents::gobd::{self, Column, Kind, Supplier, Table, Value};
+use crate::documents::gobd::{self, Column, ColumnKind, Supplier, Table, Value};
 use crate::error::{Error, Result};
 use crate::rules::skr;
 use crate::store::db::Tx;
@@ -45,7 +45,7 @@ pub struct TableCount {
     pub rows: usize,
 }
 
-const fn col(name: &'static str, description: &'static str, kind: Kind) -> Column {
+const fn col(name: &'static str, description: &'static str, kind: ColumnKind) -> Column {
     Column {
         name,
         description,
@@ -53,9 +53,9 @@ const fn col(name: &'static str, description: &'static str, kind: Kind) -> Colum
     }
 }
 
-const TEXT: Kind = Kind::Text;
-const DATE: Kind = Kind::Date;
-const INT: Kind = Kind::Number(0);
+const TEXT: ColumnKind = ColumnKind::Text;
+const DATE: ColumnKind = ColumnKind::Date;
+const INT: ColumnKind = ColumnKind::Number(0);
 
 /// Runs `sql` with (company, environment, from, to) and turns each row into
 /// values by `read`.
@@ -136,8 +136,8 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
             col("posted_on", "Buchungsdatum", DATE),
             col("account", "Konto (kontor)", TEXT),
             col("detail", "Unterkonto: Partner, Bankkonto oder Steuerschlüssel", TEXT),
-            col("debit", "Soll", Kind::Number(book_exp)),
-            col("credit", "Haben", Kind::Number(book_exp)),
+            col("debit", "Soll", ColumnKind::Number(book_exp)),
+            col("credit", "Haben", ColumnKind::Number(book_exp)),
         ],
         1,
         rows(
@@ -194,8 +194,8 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
             col("number", "Kontonummer (DATEV)", INT),
             col("name", "Kontobezeichnung", TEXT),
             col("class", "Kontenart", TEXT),
-            col("debit", "Soll im Jahr", Kind::Number(book_exp)),
-            col("credit", "Haben im Jahr", Kind::Number(book_exp)),
+            col("debit", "Soll im Jahr", ColumnKind::Number(book_exp)),
+            col("credit", "Haben im Jahr", ColumnKind::Number(book_exp)),
         ],
         2,
         account_rows,
@@ -243,10 +243,10 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
             col("delivered_on", "Leistungsdatum", DATE),
             col("due_on", "Fällig am", DATE),
             col("currency", "Währung", TEXT),
-            col("net", "Netto", Kind::Number(2)),
-            col("tax", "Steuer", Kind::Number(2)),
-            col("gross", "Brutto", Kind::Number(2)),
-            col("gross_book", "Brutto in Buchwährung", Kind::Number(book_exp)),
+            col("net", "Netto", ColumnKind::Number(2)),
+            col("tax", "Steuer", ColumnKind::Number(2)),
+            col("gross", "Brutto", ColumnKind::Number(2)),
+            col("gross_book", "Brutto in Buchwährung", ColumnKind::Number(book_exp)),
             col("corrects", "Korrigiert Rechnung", TEXT),
         ],
         1,
@@ -275,8 +275,8 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
             col("description", "Bezeichnung", TEXT),
             col("quantity", "Menge", TEXT),
             col("unit", "Einheit", TEXT),
-            col("unit_price", "Einzelpreis", Kind::Number(2)),
-            col("net", "Netto", Kind::Number(2)),
+            col("unit_price", "Einzelpreis", ColumnKind::Number(2)),
+            col("net", "Netto", ColumnKind::Number(2)),
             col("vat_category", "USt-Kategorie", TEXT),
             col("vat_rate", "USt-Satz", TEXT),
         ],
@@ -309,10 +309,10 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
             col("document_date", "Belegdatum", DATE),
             col("due_on", "Fällig am", DATE),
             col("currency", "Währung", TEXT),
-            col("net", "Netto", Kind::Number(2)),
-            col("tax", "Steuer", Kind::Number(2)),
-            col("gross", "Brutto", Kind::Number(2)),
-            col("gross_book", "Brutto in Buchwährung", Kind::Number(book_exp)),
+            col("net", "Netto", ColumnKind::Number(2)),
+            col("tax", "Steuer", ColumnKind::Number(2)),
+            col("gross", "Brutto", ColumnKind::Number(2)),
+            col("gross_book", "Brutto in Buchwährung", ColumnKind::Number(book_exp)),
         ],
         1,
         rows(
@@ -343,8 +343,8 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
             col("method", "Zahlungsweg", TEXT),
             col("reference", "Verwendungszweck", TEXT),
             col("currency", "Währung", TEXT),
-            col("amount", "Betrag", Kind::Number(2)),
-            col("amount_book", "Betrag in Buchwährung", Kind::Number(book_exp)),
+            col("amount", "Betrag", ColumnKind::Number(2)),
+            col("amount_book", "Betrag in Buchwährung", ColumnKind::Number(book_exp)),
         ],
         1,
         rows(
@@ -371,7 +371,7 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
             col("account", "Bankkonto", TEXT),
             col("booked_on", "Buchungstag", DATE),
             col("currency", "Währung", TEXT),
-            col("amount", "Betrag", Kind::Number(2)),
+            col("amount", "Betrag", ColumnKind::Number(2)),
             col("counterparty", "Gegenseite", TEXT),
             col("counterparty_iban", "IBAN der Gegenseite", TEXT),
             col("purpose", "Verwendungszweck", TEXT),

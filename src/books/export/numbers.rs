@@ -24,29 +24,29 @@ use crate::store::tenant::Tenant;
 /// Which side of the books a partner's personal account is on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub enum Side {
+pub enum PartnerRole {
     /// Receivables: a *Debitor*.
     Customer,
     /// Payables: a *Kreditor*.
     Supplier,
 }
 
-impl Side {
+impl PartnerRole {
     /// The ledger account the side's numbers are of.
     pub fn ledger(self) -> &'static str {
         match self {
-            Side::Customer => "receivables",
-            Side::Supplier => "payables",
+            PartnerRole::Customer => "receivables",
+            PartnerRole::Supplier => "payables",
         }
     }
 
     /// Reads `customer` or `supplier`.
     ///
     /// Fails with `Invalid` naming `field` for anything else.
-    pub fn parse(field: &str, text: &str) -> Result<Side> {
+    pub fn parse(field: &str, text: &str) -> Result<PartnerRole> {
         match text.trim().to_ascii_lowercase().as_str() {
-            "customer" | "receivables" | "debitor" => Ok(Side::Customer),
-            "supplier" | "payables" | "kreditor" => Ok(Side::Supplier),
+            "customer" | "receivables" | "debitor" => Ok(PartnerRole::Customer),
+            "supplier" | "payables" | "kreditor" => Ok(PartnerRole::Supplier),
             _ => Err(Error::invalid(field, crate::error::not_one_of(&["customer", "supplier"], text))),
         }
     }
@@ -191,7 +191,7 @@ pub struct Given {
     /// The partner's number in kontor (`K10001`).
     pub partner_number: String,
     pub name: String,
-    pub side: Side,
+    pub side: PartnerRole,
     pub account: u32,
 }
 
@@ -212,9 +212,9 @@ pub fn list(conn: &Connection, tenant: &Tenant) -> Result<Vec<Given>> {
             partner_number: r.get(1)?,
             name: r.get(2)?,
             side: if account == "receivables" {
-                Side::Customer
+                PartnerRole::Customer
             } else {
-                Side::Supplier
+                PartnerRole::Supplier
             },
             account: r.get(4)?,
         })
@@ -235,7 +235,7 @@ pub fn change(
     tenant: &Tenant,
     actor: &Actor,
     partner_id: &str,
-    side: Side,
+    side: PartnerRole,
     number: u32,
 ) -> Result<Given> {
     let given = partner_id.trim();
@@ -258,8 +258,8 @@ pub fn change(
             format!(
                 "of a {} is from {} to {}, not {number}",
                 match side {
-                    Side::Customer => "customer",
-                    Side::Supplier => "supplier",
+                    PartnerRole::Customer => "customer",
+                    PartnerRole::Supplier => "supplier",
                 },
                 range.start(),
                 range.end()

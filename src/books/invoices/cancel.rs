@@ -14,7 +14,7 @@ use crate::books::ledger::{self, Account, Posting};
 use crate::books::numbering;
 use crate::books::report::{self, Side};
 use crate::error::{Error, Result, Violations};
-use crate::outbox::events::{self, Kind};
+use crate::outbox::events::{self, EventKind};
 use crate::rules::jurisdiction::{self, DocumentKind};
 use crate::rules::text;
 use crate::store::clock;
@@ -215,7 +215,7 @@ pub fn cancel(
     f.insert("cancelledByInvoiceId", correction_id.clone());
     f.insert("cancelledByNumber", correction_number);
     f.insert("reason", reason.to_string());
-    events::raise(tx, tenant, Kind::InvoiceCancelled, &original.id, f)?;
+    events::raise(tx, tenant, EventKind::InvoiceCancelled, &original.id, f)?;
     audit::record(tx, tenant, actor, Act::InvoiceCancelled, &original.id)?;
     audit::record(tx, tenant, actor, Act::CorrectionIssued, &correction_id)?;
     Ok((original.id, correction_id))

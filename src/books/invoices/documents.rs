@@ -557,7 +557,7 @@ fn electronic_address(customer: &customers::Customer) -> Option<ElectronicAddres
 /// kontor books.
 pub fn draft_preview(conn: &Connection, tenant: &Tenant, draft_id: &str) -> Result<Vec<u8>> {
     let draft = drafts::open(conn, tenant, draft_id)?;
-    if draft.document_type == drafts::DocumentType::Quote {
+    if draft.document_type == drafts::DraftKind::Quote {
         return Err(Error::refused(
             "A quote is not issued as an invoice, so it has no invoice to preview.",
         ));

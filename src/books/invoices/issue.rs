@@ -12,13 +12,13 @@ use rusqlite::params;
 use crate::books::audit::{self, Act, Actor};
 use crate::books::company;
 use crate::books::customers;
-use crate::books::drafts::{self, line_vat, DocumentType as DraftType, LineVat};
+use crate::books::drafts::{self, line_vat, DraftKind as DraftType, LineVat};
 use crate::books::invoices::{self, documents, vat_check, Move};
 use crate::books::ledger::{self, Account, Posting};
 use crate::books::numbering;
 use crate::books::report::{self, Side};
 use crate::error::{Error, Result, Violations};
-use crate::outbox::events::{self, Kind};
+use crate::outbox::events::{self, EventKind};
 use crate::rules::creditor_reference::CreditorReference;
 use crate::rules::jurisdiction::{self, DocumentKind};
 use crate::rules::money::{self, Decimal};
@@ -369,7 +369,7 @@ pub fn issue(
     events::raise(
         tx,
         tenant,
-        Kind::InvoiceIssued,
+        EventKind::InvoiceIssued,
         &id,
         stored.event_fields(company.today()),
     )?;

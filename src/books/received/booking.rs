@@ -25,7 +25,7 @@ use crate::rules::money::{self, Decimal};
 type Vat = Option<(String, Decimal)>;
 
 /// A document's booking.
-pub(super) struct Plan {
+pub(super) struct BookingPlan {
     pub kind: PurchaseKind,
     /// Signed as booked: a credit negative.
     pub net: i64,
@@ -35,7 +35,7 @@ pub(super) struct Plan {
     pub lines: Vec<EntryLine>,
 }
 
-impl Plan {
+impl BookingPlan {
     /// Whether the document is worth nothing: it is booked without an
     /// entry.
     pub fn is_zero(&self) -> bool {
@@ -57,7 +57,7 @@ pub(super) fn plan(
     exp: u8,
     book_exp: u8,
     named: Option<&Category>,
-) -> Result<Plan> {
+) -> Result<BookingPlan> {
     check_named(doc, named)?;
     // An unlisted category is booked as the one named for it.
     let keyed_as = |c: &'_ Category| -> Category {
@@ -161,7 +161,7 @@ pub(super) fn plan(
     if net_book + tax_book != gross_book {
         return Err(Error::internal("a received bill's parts do not add up"));
     }
-    Ok(Plan {
+    Ok(BookingPlan {
         kind,
         net,
         tax,

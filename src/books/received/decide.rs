@@ -16,7 +16,7 @@ use crate::books::ledger;
 use crate::books::purchases::{self, Entry};
 use crate::documents::Category;
 use crate::error::{Error, Result, Violations};
-use crate::outbox::events::{self, Kind as Event};
+use crate::outbox::events::{self, EventKind as Event};
 use crate::rules::iso::Currency;
 use crate::rules::money::Decimal;
 use crate::rules::text;

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 /// What was supplied.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub enum Kind {
+pub enum SupplyKind {
     /// Goods (*Lieferungen*), § 4 Nr. 1b UStG.
     #[serde(rename = "L")]
     Goods,
@@ -21,16 +21,16 @@ pub enum Kind {
     Triangular,
 }
 
-impl Kind {
+impl SupplyKind {
     /// The kind of a sale with tax key `key`, if it belongs on the list.
-    pub fn of_key(key: &str) -> Option<Kind> {
+    pub fn of_key(key: &str) -> Option<SupplyKind> {
         let mut parts = key.split(':');
         let category = parts.next()?;
         let _rate = parts.next();
         let eu = parts.next() == Some("EU");
         match category {
-            "K" => Some(Kind::Goods),
-            "AE" if eu => Some(Kind::Services),
+            "K" => Some(SupplyKind::Goods),
+            "AE" if eu => Some(SupplyKind::Services),
             _ => None,
         }
     }
@@ -41,7 +41,7 @@ impl Kind {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Supply {
     pub vat_id: String,
-    pub kind: Kind,
+    pub kind: SupplyKind,
     pub base: i64,
 }
 
@@ -55,13 +55,13 @@ pub struct Row {
     pub country: String,
     /// Whole euros, cents dropped toward zero.
     pub amount: String,
-    pub kind: Kind,
+    pub kind: SupplyKind,
 }
 
 /// The rows of `supplies`: summed per VAT id and kind, a sum of nothing
 /// left out, ordered by VAT id then kind.
 pub fn rows(supplies: &[Supply]) -> Vec<Row> {
-    let mut sums: BTreeMap<(String, Kind), i64> = BTreeMap::new();
+    let mut sums: BTreeMap<(String, SupplyKind), i64> = BTreeMap::new();
     for s in supplies {
         let id: String = s
             .vat_id
@@ -86,29 +86,29 @@ pub fn rows(supplies: &[Supply]) -> Vec<Row> {
 mod tests {
     use super::*;
 
-    fn s(vat_id: &str, kind: Kind, base: i64) -> Supply {
+    fn s(vat_id: &str, kind: SupplyKind, base: i64) -> Supply {
         Supply { vat_id: vat_id.into(), kind, base }
     }
 
     #[test]
     fn supplies_sum_per_vat_id_and_kind_in_whole_euros() {
         let rows = rows(&[
-            s("FR12345678901", Kind::Goods, 100_099),
-            s("fr 12345678901", Kind::Goods, 50_000),
-            s("FR12345678901", Kind::Services, 20_050),
-            s("ATU12345678", Kind::Services, 99),
-            s("EL123456789", Kind::Goods, -30_000),
+            s("FR12345678901", SupplyKind::Goods, 100_099),
+            s("fr 12345678901", SupplyKind::Goods, 50_000),
+            s("FR12345678901", SupplyKind::Services, 20_050),
+            s("ATU12345678", SupplyKind::Services, 99),
+            s("EL123456789", SupplyKind::Goods, -30_000),
         ]);
-        let got: Vec<(&str, &str, &str, Kind)> = rows
+        let got: Vec<(&str, &str, &str, SupplyKind)> = rows
             .iter()
             .map(|r| (r.vat_id.as_str(), r.country.as_str(), r.amount.as_str(), r.kind))
             .collect();
         assert_eq!(
             got,
             vec![
-                ("EL123456789", "EL", "-300", Kind::Goods),
-                ("FR12345678901", "FR", "1500", Kind::Goods),
-                ("FR12345678901", "FR", "200", Kind::Services),
+                ("EL123456789", "EL", "-300", SupplyKind::Goods),
+                ("FR12345678901", "FR", "1500", SupplyKind::Goods),
+                ("FR12345678901", "FR", "200", SupplyKind::Services),
             ]
         );
         assert_eq!(serde_json::to_value(&rows[1]).unwrap()["kind"], "L");
@@ -116,10 +116,10 @@ mod tests {
 
     #[test]
     fn only_intra_community_keys_belong_on_the_list() {
-        assert_eq!(Kind::of_key("K:0"), Some(Kind::Goods));
-        assert_eq!(Kind::of_key("AE:0:EU"), Some(Kind::Services));
-        assert_eq!(Kind::of_key("AE:0"), None);
-        assert_eq!(Kind::of_key("G:0"), None);
-        assert_eq!(Kind::of_key("S:19"), None);
+        assert_eq!(SupplyKind::of_key("K:0"), Some(SupplyKind::Goods));
+        assert_eq!(SupplyKind::of_key("AE:0:EU"), Some(SupplyKind::Services));
+        assert_eq!(SupplyKind::of_key("AE:0"), None);
+        assert_eq!(SupplyKind::of_key("G:0"), None);
+        assert_eq!(SupplyKind::of_key("S:19"), None);
     }
 }

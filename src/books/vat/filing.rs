@@ -9,7 +9,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 use crate::books::ledger;
-use crate::books::vat::ec_sales::{self, Kind, Supply};
+use crate::books::vat::ec_sales::{self, Supply, SupplyKind};
 use crate::books::vat::figures::{self, Behind, DocumentRef, Figures, Posting};
 use crate::books::vat::period::Period;
 use crate::error::Result;
@@ -204,7 +204,7 @@ pub fn ec_sales_list(conn: &Connection, tenant: &Tenant, period: &Period) -> Res
     let mut supplies = Vec::new();
     for row in rows {
         let (key, debit, credit, vat_id) = row?;
-        let Some(kind) = Kind::of_key(&key) else {
+        let Some(kind) = SupplyKind::of_key(&key) else {
             continue;
         };
         supplies.push(Supply {

@@ -53,7 +53,7 @@ pub fn run(
             number,
             mode,
         } => {
-            let side = numbers::Side::parse("side", side)?;
+            let side = numbers::PartnerRole::parse("side", side)?;
             print(&db.write(|tx| {
                 let t = company::tenant(tx, id, mode.environment())?;
                 let actor = actor(tx, acting, id, Capability::ManageSettings)?;

@@ -5,7 +5,7 @@
 use crate::access::people::Capability;
 use crate::books::company::{self, Owned};
 use crate::books::drafts::{
-    self, DocumentType, DraftInput, DraftLineInput, NewDraft, NewDraftLine, ReferencesChange,
+    self, DraftKind, DraftInput, DraftLineInput, NewDraft, NewDraftLine, ReferencesChange,
     ReferencesInput, TaxInput,
 };
 use crate::books::invoices::issue::{self, IssueInput, IssueOptions};
@@ -30,9 +30,9 @@ pub fn run(db: &Db, cmd: &DraftCommand, acting: Option<&str>) -> Result<()> {
             mode,
         } => {
             let kind = if *quote {
-                DocumentType::Quote
+                DraftKind::Quote
             } else {
-                DocumentType::Invoice
+                DraftKind::Invoice
             };
             let input = DraftInput {
                 customer_id: Some(customer.clone()),

@@ -42,16 +42,16 @@ pub struct Client {
 
 /// Debit or credit (*Soll/Haben*) of the booking's `account`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Side {
+pub enum DebitCredit {
     Debit,
     Credit,
 }
 
-impl Side {
+impl DebitCredit {
     fn letter(self) -> &'static str {
         match self {
-            Side::Debit => "S",
-            Side::Credit => "H",
+            DebitCredit::Debit => "S",
+            DebitCredit::Credit => "H",
         }
     }
 }
@@ -62,7 +62,7 @@ impl Side {
 pub struct Booking {
     /// Minor units of the book currency, positive.
     pub amount: i64,
-    pub side: Side,
+    pub side: DebitCredit,
     pub account: u32,
     pub contra: u32,
     /// The BU-Schlüssel, when the booking needs one.
@@ -404,7 +404,7 @@ mod tests {
     fn sample() -> Booking {
         Booking {
             amount: 11_900,
-            side: Side::Debit,
+            side: DebitCredit::Debit,
             account: 10_000,
             contra: 8400,
             bu: None,

@@ -41,7 +41,7 @@ pub fn message_of(namespace: &str) -> Option<(Message, String)> {
 
 /// A transaction being read (`TxDtls`).
 #[derive(Default)]
-struct Tx {
+struct TxDetails {
     line: Line,
     amount: Option<(i64, Currency)>,
     /// `AmtDtls/TxAmt/Amt`, the .02 place of the amount.
@@ -71,7 +71,7 @@ struct NtryDraft {
     proprietary: Option<String>,
     booking_text: Option<String>,
     batch: bool,
-    txs: Vec<Tx>,
+    txs: Vec<TxDetails>,
 }
 
 /// A balance being read (`Bal`).
@@ -109,7 +109,7 @@ struct Parse<'n> {
     statement: Option<StmtDraft>,
     balance: Option<BalDraft>,
     entry: Option<NtryDraft>,
-    tx: Option<Tx>,
+    tx: Option<TxDetails>,
     /// Notes of what was read since the last entry or statement began.
     notes: Vec<String>,
     done: Vec<Statement>,
@@ -190,7 +190,7 @@ impl Parse<'_> {
                 statement.notes.extend(balances);
             }
         } else if self.entry.is_some() && ends(p, &["Ntry", "NtryDtls", "TxDtls"]) {
-            self.tx = Some(Tx::default());
+            self.tx = Some(TxDetails::default());
         } else if self.entry.is_some() && ends(p, &["Ntry", "NtryDtls", "Btch"]) {
             if let Some(entry) = self.entry.as_mut() {
                 entry.batch = true;
@@ -467,7 +467,7 @@ impl Parse<'_> {
 /// without one are 0: the bank did not say how it splits), or, when every
 /// transaction has one and they do not add up, to a line of its own, so
 /// the lines always add up to the entry.
-fn split(txs: Vec<Tx>, signed: i64, currency: &Currency, credit: bool, reversal: bool, several: bool) -> Vec<Line> {
+fn split(txs: Vec<TxDetails>, signed: i64, currency: &Currency, credit: bool, reversal: bool, several: bool) -> Vec<Line> {
     if txs.is_empty() {
         return vec![Line { amount: signed, ..Line::default() }];
     }

@@ -363,13 +363,13 @@ mod written;
 
 #[test]
 fn what_the_tests_write_reads_back_in_both_formats() {
-    let tx = |amount: i64, name: &str, remittance: &str| written::Tx {
+    let tx = |amount: i64, name: &str, remittance: &str| written::Transfer {
         amount,
         name: name.into(),
         iban: Some("DE60430609671122334455".into()),
         remittance: remittance.into(),
         end_to_end_id: Some("E2E-1".into()),
-        ..written::Tx::default()
+        ..written::Transfer::default()
     };
     let mut batch = vec![tx(1_000, "A", "RE2026-00001"), tx(2_000, "B", "RE2026-00002")];
     batch[1].reference = Some("RF13RE202600023".into());
@@ -385,7 +385,7 @@ fn what_the_tests_write_reads_back_in_both_formats() {
             bank_reference: "R3".into(),
             booked_on: "2026-11-18".into(),
             reversal: true,
-            txs: vec![written::Tx { return_reason: Some("AC04".into()), charges: 300, ..tx(-25_300, "Gärtnerei", "RE2026-00009") }],
+            txs: vec![written::Transfer { return_reason: Some("AC04".into()), charges: 300, ..tx(-25_300, "Gärtnerei", "RE2026-00009") }],
         },
     ];
     let camt = written::camt053("DE36760260000123456789", "S-1", 7, 100_000, "2026-11-18", &entries);

@@ -15,7 +15,7 @@ use crate::access::idempotency;
 use crate::access::keys::AuthedKey;
 use crate::access::scopes::{Operation, Scope};
 use crate::books::company;
-use crate::books::drafts::{self, DocumentType, DraftInput, DraftLineInput, NewDraft, TaxInput};
+use crate::books::drafts::{self, DraftKind, DraftInput, DraftLineInput, NewDraft, TaxInput};
 use crate::books::invoices::{self, Status};
 use crate::books::report::{self, Side};
 use crate::books::transactions::{self, NewNote, NewTransaction, NoteInput, TransactionInput};
@@ -425,7 +425,7 @@ fn draft_lines(items: Vec<Value>) -> Result<Vec<DraftLineInput>> {
         .collect()
 }
 
-fn create_draft(c: &Context, mut f: JsonFields, kind: DocumentType, tool: &str) -> Result<Value> {
+fn create_draft(c: &Context, mut f: JsonFields, kind: DraftKind, tool: &str) -> Result<Value> {
     let arguments = fingerprint_of(&f);
     let key = idempotency_key(&mut f)?;
     let input = DraftInput {
@@ -448,11 +448,11 @@ fn create_draft(c: &Context, mut f: JsonFields, kind: DocumentType, tool: &str) 
 }
 
 fn create_invoice_draft(c: &Context, f: JsonFields) -> Result<Value> {
-    create_draft(c, f, DocumentType::Invoice, "create_invoice_draft")
+    create_draft(c, f, DraftKind::Invoice, "create_invoice_draft")
 }
 
 fn create_quote_draft(c: &Context, f: JsonFields) -> Result<Value> {
-    create_draft(c, f, DocumentType::Quote, "create_quote_draft")
+    create_draft(c, f, DraftKind::Quote, "create_quote_draft")
 }
 
 fn create_transaction(c: &Context, mut f: JsonFields) -> Result<Value> {

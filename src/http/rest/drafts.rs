@@ -1,7 +1,7 @@
 //! `/v1/invoices/drafts`: an invoice draft for a customer, from `{customerId}` alone.
 
 use super::call::{Call, Reply};
-use crate::books::drafts::{self, DocumentType, DraftInput, NewDraft};
+use crate::books::drafts::{self, DraftKind, DraftInput, NewDraft};
 use crate::error::Result;
 
 /// POST /v1/invoices/drafts
@@ -11,7 +11,7 @@ pub fn create(call: &Call) -> Result<Reply> {
         customer_id: f.text("customerId")?,
     };
     f.finish()?;
-    let new = NewDraft::empty(input, DocumentType::Invoice)?;
+    let new = NewDraft::empty(input, DraftKind::Invoice)?;
     let tenant = call.tenant();
     let actor = call.key.actor();
     call.create_once(

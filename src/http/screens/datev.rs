@@ -12,7 +12,7 @@ use super::context::Ctx;
 use super::form::{both, choice, Acted, Form, FormField, Problems, Refusal};
 use super::page::{csrf, screen_with, see_other, Screen};
 use crate::access::people::Capability;
-use crate::books::export::numbers::{self, Side};
+use crate::books::export::numbers::{self, PartnerRole};
 use crate::books::export::settings::{self, Settings, SettingsChange, SettingsInput};
 use crate::error::{Error, Result};
 use crate::http::app::Answer;
@@ -40,7 +40,7 @@ const NUMBER: Form = Form::new(&[
         .required()
         .hint("Customers 10000–69999, suppliers 70000–99999", "Kunden 10000–69999, Lieferanten 70000–99999"),
 ])
-.naming(&[("side", "Side", "Seite")]);
+.naming(&[("side", "PartnerRole", "Seite")]);
 
 /// Which form was refused.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -131,7 +131,7 @@ fn page(ctx: &Ctx, status: StatusCode, refused: Option<(Part, &Problems)>) -> Re
                     thead { tr {
                         th scope="col" class="num" { (lang.pick("Account", "Konto")) }
                         th scope="col" { (lang.pick("Partner", "Geschäftspartner")) }
-                        th scope="col" { (lang.pick("Side", "Seite")) }
+                        th scope="col" { (lang.pick("PartnerRole", "Seite")) }
                     } }
                     tbody {
                         @for g in &given {
@@ -163,8 +163,8 @@ fn page(ctx: &Ctx, status: StatusCode, refused: Option<(Part, &Problems)>) -> Re
                                 "side",
                                 &NUMBER.label(lang, "side"),
                                 &[
-                                    ("customer".into(), side_name(lang, Side::Customer).into()),
-                                    ("supplier".into(), side_name(lang, Side::Supplier).into()),
+                                    ("customer".into(), side_name(lang, PartnerRole::Customer).into()),
+                                    ("supplier".into(), side_name(lang, PartnerRole::Supplier).into()),
                                 ],
                                 &ctx.typed("side"),
                                 None,
@@ -186,10 +186,10 @@ fn page(ctx: &Ctx, status: StatusCode, refused: Option<(Part, &Problems)>) -> Re
     ))
 }
 
-fn side_name(lang: Lang, side: Side) -> &'static str {
+fn side_name(lang: Lang, side: PartnerRole) -> &'static str {
     match side {
-        Side::Customer => lang.pick("customer (Debitor)", "Kunde (Debitor)"),
-        Side::Supplier => lang.pick("supplier (Kreditor)", "Lieferant (Kreditor)"),
+        PartnerRole::Customer => lang.pick("customer (Debitor)", "Kunde (Debitor)"),
+        PartnerRole::Supplier => lang.pick("supplier (Kreditor)", "Lieferant (Kreditor)"),
     }
 }
 
@@ -224,7 +224,7 @@ pub fn set_number(ctx: &Ctx) -> Result<Answer> {
     ctx.must(Capability::ManageSettings)?;
     let tenant = &ctx.session.tenant;
     let partner = ctx.form.get("partner").unwrap_or("").trim().to_string();
-    let side = Side::parse("side", ctx.form.get("side").unwrap_or(""));
+    let side = PartnerRole::parse("side", ctx.form.get("side").unwrap_or(""));
     let number = ctx
         .form
         .get("number")

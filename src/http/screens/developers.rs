@@ -22,7 +22,7 @@ use crate::books::webhooks;
 use crate::error::Result;
 use crate::http::app::Answer;
 use crate::outbox::endpoints::{self, DeliveryState, Endpoint, EndpointInput, NewEndpoint};
-use crate::outbox::events::Kind;
+use crate::outbox::events::EventKind;
 use crate::rules::locale::Lang;
 use crate::store::tenant::Environment;
 
@@ -128,7 +128,7 @@ fn endpoint_form(ctx: &Ctx, typed: &Typed, problems: &Problems) -> Markup {
                         input type="checkbox" id="event-all" name="events" value="*" checked[typed.events.contains(&"*")];
                         label for="event-all" { (lang.pick("Every event", "Alle Ereignisse")) }
                     }
-                    @for kind in Kind::ALL {
+                    @for kind in EventKind::ALL {
                         @let id = format!("event-{}", kind.as_str().replace('.', "-"));
                         div {
                             input type="checkbox" id=(id) name="events" value=(kind.as_str())

@@ -8,7 +8,7 @@
 use kontor::books::audit::Actor;
 use kontor::books::company;
 use kontor::books::customers::{self, CustomerChange, CustomerChangeInput, CustomerInput, NewCustomer};
-use kontor::books::drafts::{self, DocumentType, DraftInput, DraftLineInput, NewDraft};
+use kontor::books::drafts::{self, DraftKind, DraftInput, DraftLineInput, NewDraft};
 use kontor::books::invoices;
 use kontor::books::invoices::issue::{self, IssueOptions};
 use kontor::books::purchases::{self, NewPurchase, PurchaseInput};
@@ -85,7 +85,7 @@ pub fn fill(
             let (customer, name) = filled.customers[i % customers].clone();
             let draft = NewDraft::whole(
                 DraftInput { customer_id: Some(customer.clone()) },
-                DocumentType::Invoice,
+                DraftKind::Invoice,
                 vec![DraftLineInput {
                     description: Some("Leistung".into()),
                     quantity: Some("1".into()),

@@ -10,7 +10,7 @@ use std::fmt::Write;
 
 /// One transaction of an entry.
 #[derive(Clone, Debug, Default)]
-pub struct Tx {
+pub struct Transfer {
     /// Signed minor units of EUR: credits positive.
     pub amount: i64,
     pub name: String,
@@ -33,7 +33,7 @@ pub struct Entry {
     /// `YYYY-MM-DD`.
     pub booked_on: String,
     pub reversal: bool,
-    pub txs: Vec<Tx>,
+    pub txs: Vec<Transfer>,
 }
 
 impl Entry {

@@ -4,7 +4,7 @@
 //! a draft's kind, a VAT category and a rate.
 
 use crate::books::customers;
-use crate::books::drafts::DocumentType;
+use crate::books::drafts::DraftKind;
 use crate::documents::Category;
 use crate::http::screens::form::{Form, FormField};
 use crate::rules::locale::{self, Lang};
@@ -107,10 +107,10 @@ pub const DRAFT: Form = Form::new(&[
 ]);
 
 /// How a person reads a draft's kind.
-pub fn kind_name(lang: Lang, kind: DocumentType) -> &'static str {
+pub fn kind_name(lang: Lang, kind: DraftKind) -> &'static str {
     match kind {
-        DocumentType::Invoice => lang.pick("Invoice", "Rechnung"),
-        DocumentType::Quote => lang.pick("Quote", "Angebot"),
+        DraftKind::Invoice => lang.pick("Invoice", "Rechnung"),
+        DraftKind::Quote => lang.pick("Quote", "Angebot"),
     }
 }
 

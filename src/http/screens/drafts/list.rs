@@ -9,7 +9,7 @@ use super::fields::{kind_name, DRAFT, SEARCH};
 use crate::access::people::Capability;
 use crate::books::company;
 use crate::books::customers;
-use crate::books::drafts::{self, DocumentType, DraftInput, NewDraft};
+use crate::books::drafts::{self, DraftKind, DraftInput, NewDraft};
 use crate::error::Result;
 use crate::http::app::Answer;
 use crate::http::screens::context::Ctx;
@@ -155,7 +155,7 @@ pub fn create(ctx: &Ctx) -> Result<Answer> {
     let input = DraftInput {
         customer_id: ctx.form.get("customerId").map(str::to_string),
     };
-    let checked = NewDraft::empty(input, DocumentType::Invoice);
+    let checked = NewDraft::empty(input, DraftKind::Invoice);
     let created = DRAFT.act(ctx, checked, |tx, new| {
         drafts::create(tx, tenant, &ctx.actor(), &new)
     })?;

@@ -15,7 +15,7 @@ use crate::access::people::Capability;
 use crate::books::audit;
 use crate::books::customers;
 use crate::books::drafts::{
-    self, DocumentType, DraftLine, DraftState, DraftView, Figures, ReferencesChange,
+    self, DraftKind, DraftLine, DraftState, DraftView, Figures, ReferencesChange,
     ReferencesInput,
 };
 use crate::books::invoices::documents;
@@ -179,7 +179,7 @@ pub fn draft_page(
     let history_section = history::section(ctx, &history)?;
     let open = draft.state == DraftState::Draft;
     let acts = may_act(ctx) && open;
-    let invoice = draft.document_type == DocumentType::Invoice;
+    let invoice = draft.document_type == DraftKind::Invoice;
     let own = drafts::own_references(ctx.conn, tenant, id)?;
     let empty = Problems::default();
     let problems_of = |form: &str| match &refused {
