@@ -14,7 +14,7 @@ use jiff::civil::Date;
 use crate::books::company;
 use crate::books::drafts::{DraftKind, DraftState};
 use crate::books::dunning::run as dunning;
-use crate::books::purchases::PurchaseKind;
+use crate::books::document_kinds::PurchaseKind;
 use crate::error::{Error, Result};
 use crate::outbox::endpoints::DeliveryState;
 use crate::rules::money::Money;

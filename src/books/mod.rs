@@ -10,6 +10,7 @@ pub mod bank;
 pub mod company;
 pub mod customers;
 pub mod discount;
+pub mod document_kinds;
 pub mod drafts;
 pub mod dunning;
 pub mod export;

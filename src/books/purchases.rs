@@ -11,7 +11,6 @@ use serde::Serialize;
 use crate::books::audit::{self, Act, Actor};
 use crate::books::company;
 use crate::books::customers;
-use crate::books::invoices;
 use crate::books::ledger::{self, Account, Posting};
 use crate::books::report::open_items::{self, Side, NEVER_DUE};
 use crate::error::{Error, Result, Violations};
@@ -26,15 +25,7 @@ use crate::store::ids;
 use crate::store::page::{Page, Paging, PAGE_LIMIT_SQL};
 use crate::store::row::Row;
 use crate::store::tenant::Tenant;
-use crate::stored_enum;
-
-stored_enum! {
-    /// A bill (we owe) or a supplier's credit (we are owed less).
-    pub enum PurchaseKind {
-        Bill = "bill",
-        Credit = "credit",
-    }
-}
+use crate::books::document_kinds::PurchaseKind;
 
 /// A purchase document as a person gives it. Amounts are positive minor
 /// units; a credit books them negated.
@@ -365,7 +356,7 @@ pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewPurchase) -> Res
     let (supplier, number) = (new.supplier.as_str(), new.document_number.as_str());
     let mut verdict = Violations::new();
     verdict.take(ledger::check_open(tx, tenant, new.date))?;
-    let rate = verdict.take(invoices::fixed_rate(
+    let rate = verdict.take(crate::rules::money::fixed_rate(
         &new.currency,
         &company.currency,
         new.rate,

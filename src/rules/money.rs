@@ -515,6 +515,33 @@ pub fn totals(lines: &[Line]) -> Result<Totals> {
     })
 }
 
+/// The rate of a document in `currency` for a company booking in `book`:
+/// absent or 1 for the same currency, required and positive otherwise.
+///
+/// Fails with `Refused` naming the field `rate` saying which.
+pub fn fixed_rate(
+    currency: &Currency,
+    book: &Currency,
+    rate: Option<Decimal>,
+) -> Result<Decimal> {
+    let one = Decimal::from_int(1);
+    match rate {
+        None if currency == book => Ok(one),
+        Some(r) if currency == book && r != one => Err(Error::refused_at(
+            "rate",
+            format!("is 1 for a document in the book currency {book}, not {r}"),
+        )),
+        None => Err(Error::refused_at(
+            "rate",
+            format!("is needed: the document is in {currency} and the books in {book}; give the rate fixed today ({book} per {currency})"),
+        )),
+        Some(r) if r.is_negative() || r.is_zero() => {
+            Err(Error::refused_at("rate", "must be greater than 0"))
+        }
+        Some(r) => Ok(r),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,7 +9,8 @@ use rusqlite::{params, Connection};
 
 use crate::books::audit::{self, Act, Actor};
 use crate::books::company::{self, Company};
-use crate::books::invoices::{self, DocumentType, Move};
+use crate::books::document_kinds::DocumentType;
+use crate::books::invoices::{self, Move};
 use crate::books::ledger::{self, Account, Posting};
 use crate::books::numbering;
 use crate::books::report::{self, Side};

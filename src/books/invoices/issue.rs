@@ -200,7 +200,7 @@ pub fn issue(
             ));
         }
     }
-    let rate = verdict.take(invoices::fixed_rate(
+    let rate = verdict.take(crate::rules::money::fixed_rate(
         &draft.currency,
         &company.currency,
         options.rate,
@@ -260,7 +260,7 @@ pub fn issue(
         id,
         tenant.company_id,
         tenant.environment,
-        invoices::DocumentType::Invoice,
+        crate::books::document_kinds::DocumentType::Invoice,
         number,
         draft_id,
         draft.customer_id,

@@ -17,7 +17,9 @@ pub mod vat_check;
 
 pub(crate) use stored::{abroad, book_figures_by_key, tax_key};
 pub(crate) use stored::{stored_by_id, stored_by_number, Stored};
-pub use stored::{DocumentType, PaymentState};
+pub use stored::PaymentState;
+
+use crate::books::document_kinds::DocumentType;
 
 use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
@@ -25,7 +27,7 @@ use serde::Serialize;
 
 use crate::books::audit::{self, Act};
 use crate::books::company;
-use crate::error::{Error, Result, Violations};
+use crate::error::{Result, Violations};
 use crate::rules::iso::Currency;
 use crate::rules::money::{Decimal, Money};
 use crate::rules::text;
@@ -494,31 +496,4 @@ pub fn list(
         .map(|s| s.view(conn, tenant, today, false))
         .collect::<Result<Vec<_>>>()?;
     Ok(paging.envelope(data, total))
-}
-
-/// The rate of a document in `currency` for a company booking in `book`:
-/// absent or 1 for the same currency, required and positive otherwise.
-///
-/// Fails with `Refused` naming the field `rate` saying which.
-pub(crate) fn fixed_rate(
-    currency: &Currency,
-    book: &Currency,
-    rate: Option<Decimal>,
-) -> Result<Decimal> {
-    let one = Decimal::from_int(1);
-    match rate {
-        None if currency == book => Ok(one),
-        Some(r) if currency == book && r != one => Err(Error::refused_at(
-            "rate",
-            format!("is 1 for a document in the book currency {book}, not {r}"),
-        )),
-        None => Err(Error::refused_at(
-            "rate",
-            format!("is needed: the document is in {currency} and the books in {book}; give the rate fixed today ({book} per {currency})"),
-        )),
-        Some(r) if r.is_negative() || r.is_zero() => {
-            Err(Error::refused_at("rate", "must be greater than 0"))
-        }
-        Some(r) => Ok(r),
-    }
 }

@@ -16,15 +16,8 @@ use crate::rules::jurisdiction;
 use crate::rules::money::{self, Decimal};
 use crate::store::row::Row;
 use crate::store::tenant::Tenant;
+use crate::books::document_kinds::DocumentType;
 use crate::stored_enum;
-
-stored_enum! {
-    /// An invoice, or the correction document that reverses one.
-    pub enum DocumentType {
-        Invoice = "INVOICE",
-        Correction = "CORRECTION",
-    }
-}
 
 stored_enum! {
     /// Where an issued document stands, as of a day.

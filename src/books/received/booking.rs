@@ -12,7 +12,8 @@
 
 use crate::books::customers::SupplierParticulars;
 use crate::books::ledger;
-use crate::books::purchases::{EntryLine, Part, PurchaseKind};
+use crate::books::document_kinds::PurchaseKind;
+use crate::books::purchases::{EntryLine, Part};
 use crate::documents::read::Received;
 use crate::documents::{Category, Document};
 use crate::error::{Error, Result};

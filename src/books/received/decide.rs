@@ -11,7 +11,6 @@ use super::booking::{self, particulars};
 use crate::books::audit::{self, Act, Actor};
 use crate::books::company;
 use crate::books::customers;
-use crate::books::invoices;
 use crate::books::ledger;
 use crate::books::purchases::{self, Entry};
 use crate::documents::Category;
@@ -77,7 +76,7 @@ pub fn book(
     let currency = Currency::parse("currency", &doc.currency)?;
     let mut verdict = Violations::new();
     verdict.take(ledger::check_open(tx, tenant, doc.issued_on))?;
-    let rate = verdict.take(invoices::fixed_rate(&currency, &company.currency, rate))?;
+    let rate = verdict.take(crate::rules::money::fixed_rate(&currency, &company.currency, rate))?;
     verdict.finish()?;
     let Some(rate) = rate else {
         return Err(Error::internal("a bill passed its verdict without a rate"));

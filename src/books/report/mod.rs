@@ -11,9 +11,8 @@ use rusqlite::{params, Connection};
 use serde::Serialize;
 
 use crate::books::company;
-use crate::books::invoices::DocumentType;
+use crate::books::document_kinds::{DocumentType, PurchaseKind};
 use crate::books::ledger;
-use crate::books::purchases::PurchaseKind;
 use crate::error::Result;
 use crate::rules::iso::Currency;
 use crate::rules::money::Money;
