@@ -24,7 +24,7 @@ use crate::books::audit;
 use crate::books::company;
 use crate::books::document_kinds::PurchaseKind;
 use crate::books::purchases::{self, NewPurchase, PurchaseInput, PurchaseView};
-use crate::books::settlement::{self, CreditInput, CreditRequest, NewPayment, PaymentInput};
+use crate::books::settlement::{self, CreditInput, CreditRequest};
 use crate::error::{Error, Result};
 use crate::http::app::Answer;
 use crate::rules::locale;
@@ -328,14 +328,7 @@ pub fn pay(ctx: &Ctx, id: &str) -> Result<Answer> {
     ctx.must(Capability::Act)?;
     let tenant = &ctx.session.tenant;
     let bill = purchases::get(ctx.conn, tenant, id)?;
-    let mut read = Reading::of(ctx);
-    let minor = read.amount("amount", &bill.currency);
-    let checked = read.check(NewPayment::check(PaymentInput {
-        amount: Some(minor.unwrap_or(1)),
-        on: ctx.form.get("on").map(str::to_string),
-        method: ctx.form.get("method").map(str::to_string),
-        reference: ctx.form.get("reference").map(str::to_string),
-    }));
+    let checked = payment::read(ctx, &bill.currency);
     let paid = PAYMENT.act(ctx, checked, |tx, payment| {
         settlement::pay_bill(tx, tenant, &ctx.actor(), id, &payment).map(|_| ())
     })?;

@@ -16,7 +16,7 @@ use hyper::StatusCode;
 use maud::{html, Markup};
 
 use super::context::Ctx;
-use super::form::{queried, search_form, Acted, Form, FormField, Problems, Reading};
+use super::form::{queried, search_form, Acted, Form, FormField, Problems};
 use super::history;
 use super::page::{
     csrf, invoice_href, may_act, money, pager, screen_with, security_headers, see_other, Screen,
@@ -28,7 +28,7 @@ use crate::books::invoices::cancel::{self, CancelInput, Cancellation};
 use crate::books::invoices::{
     self, documents, Filter, FilterInput, InvoiceView, PaymentState, Status,
 };
-use crate::books::settlement::{self, NewPayment, PaymentInput};
+use crate::books::settlement::{self};
 use crate::documents::Format;
 use crate::error::Result;
 use crate::http::app::Answer;
@@ -456,16 +456,7 @@ pub fn pay(ctx: &Ctx, number: &str) -> Result<Answer> {
     ctx.must(Capability::Act)?;
     let tenant = &ctx.session.tenant;
     let invoice = invoices::get(ctx.conn, tenant, number)?;
-    let mut read = Reading::of(ctx);
-    let minor = read.amount("amount", &invoice.currency);
-    // An amount the form could not read goes to the books' check as a
-    // stand-in, so every other field's problem is said at once too.
-    let checked = read.check(NewPayment::check(PaymentInput {
-        amount: Some(minor.unwrap_or(1)),
-        on: ctx.form.get("on").map(str::to_string),
-        method: ctx.form.get("method").map(str::to_string),
-        reference: ctx.form.get("reference").map(str::to_string),
-    }));
+    let checked = payment::read(ctx, &invoice.currency);
     let paid = PAYMENT.act(ctx, checked, |tx, payment| {
         settlement::pay_invoice(tx, tenant, &ctx.actor(), number, &payment).map(|_| ())
     })?;

@@ -1,12 +1,15 @@
 //! The payment form that invoices and bills share: its text fields as the
 //! console's flags name them (`--amount`, `--on`, `--reference`), the
-//! choice of method (`--method`), and how a person reads a method. The
-//! books' `NewPayment::check` reads it for both.
+//! choice of method (`--method`), how a person reads a method, and the
+//! reading of a sent form (`read`), which the books' `NewPayment::check`
+//! checks for both.
 
 use maud::{html, Markup};
 
-use super::form::{Form, FormField, Problems};
-use crate::books::settlement;
+use super::context::Ctx;
+use super::form::{Checked, Form, FormField, Problems, Reading};
+use crate::books::settlement::{self, NewPayment, PaymentInput};
+use crate::rules::iso::Currency;
 use crate::rules::locale::Lang;
 
 /// The payment's amount, as typed, in the document's currency.
@@ -29,6 +32,21 @@ const REFERENCE: FormField = FormField::text(
 pub const PAYMENT: Form = Form::new(&[AMOUNT, ON, REFERENCE])
     .naming(&[("method", "Method", "Zahlungsart")])
     .wrong_state_above();
+
+/// The payment sent with the page's form, in the document's `currency`,
+/// read and checked by the books. An amount the form could not read goes
+/// to the books' check as a stand-in, so every other field's problem is
+/// said at once too.
+pub fn read(ctx: &Ctx, currency: &Currency) -> Checked<NewPayment> {
+    let mut read = Reading::of(ctx);
+    let minor = read.amount("amount", currency);
+    read.check(NewPayment::check(PaymentInput {
+        amount: Some(minor.unwrap_or(1)),
+        on: ctx.form.get("on").map(str::to_string),
+        method: ctx.form.get("method").map(str::to_string),
+        reference: ctx.form.get("reference").map(str::to_string),
+    }))
+}
 
 /// The methods a payment offers, in order.
 const METHODS: [&str; 4] = ["bank", "cash", "card", "other"];
