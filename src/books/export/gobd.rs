@@ -45,53 +45,260 @@ pub struct TableCount {
     pub rows: usize,
 }
 
-const fn col(name: &'static str, description: &'static str, kind: ColumnKind) -> Column {
-    Column {
-        name,
-        description,
-        kind,
+/// How a column's value is read: from the query's column at the same
+/// position as the table's column.
+#[derive(Clone, Copy)]
+enum Read {
+    Text,
+    Date,
+    Int,
+    /// Minor units in the book currency.
+    BookAmount,
+    /// Minor units in the currency the query's column at this position names.
+    AmountIn(usize),
+}
+
+impl Read {
+    /// The column's kind in `index.xml` (an amount of a document's own
+    /// currency is declared with two decimals, as most currencies have).
+    fn kind(self, book_exp: u8) -> ColumnKind {
+        match self {
+            Read::Text => ColumnKind::Text,
+            Read::Date => ColumnKind::Date,
+            Read::Int => ColumnKind::Number(0),
+            Read::BookAmount => ColumnKind::Number(book_exp),
+            Read::AmountIn(_) => ColumnKind::Number(2),
+        }
+    }
+
+    fn value(self, r: &rusqlite::Row, i: usize, book_exp: u8) -> rusqlite::Result<Value> {
+        Ok(match self {
+            Read::Text => Value::Text(r.get::<_, Option<String>>(i)?.unwrap_or_default()),
+            Read::Date => match r.get::<_, Option<String>>(i)? {
+                Some(d) => d.parse::<Date>().map(Value::Date).unwrap_or(Value::Empty),
+                None => Value::Empty,
+            },
+            Read::Int => Value::Int(r.get(i)?),
+            Read::BookAmount => Value::Amount(r.get(i)?, book_exp),
+            Read::AmountIn(currency) => {
+                let exp = r
+                    .get::<_, String>(currency)
+                    .ok()
+                    .and_then(|c| crate::rules::iso::Currency::parse("currency", &c).ok())
+                    .map_or(2, |c| c.exponent());
+                Value::Amount(r.get(i)?, exp)
+            }
+        })
     }
 }
 
-const TEXT: ColumnKind = ColumnKind::Text;
-const DATE: ColumnKind = ColumnKind::Date;
-const INT: ColumnKind = ColumnKind::Number(0);
-
-/// Runs `sql` with (company, environment, from, to) and turns each row into
-/// values by `read`.
-fn rows(
-    conn: &Connection,
-    tenant: &Tenant,
-    from: Date,
-    to: Date,
-    sql: &str,
-    read: impl Fn(&rusqlite::Row) -> rusqlite::Result<Vec<Value>>,
-) -> Result<Vec<Vec<Value>>> {
-    let mut stmt = conn.prepare(sql)?;
-    let out = stmt
-        .query_map(params![tenant.company_id, tenant.environment, from, to], |r| read(r))?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    Ok(out)
+/// A table of the medium as data: its file, name and description, how many
+/// of its first columns are its key, its columns (name, description and
+/// how each is read, side by side) and the query whose columns they read in
+/// the same order, run with (company, environment, from, to).
+struct Spec {
+    file: &'static str,
+    name: &'static str,
+    description: &'static str,
+    keys: usize,
+    columns: &'static [(&'static str, &'static str, Read)],
+    sql: &'static str,
 }
 
-fn text(r: &rusqlite::Row, i: usize) -> rusqlite::Result<Value> {
-    Ok(Value::Text(r.get::<_, Option<String>>(i)?.unwrap_or_default()))
-}
+use Read::{AmountIn, BookAmount, Date as Day, Int, Text};
 
-fn date(r: &rusqlite::Row, i: usize) -> rusqlite::Result<Value> {
-    Ok(match r.get::<_, Option<String>>(i)? {
-        Some(d) => d.parse::<Date>().map(Value::Date).unwrap_or(Value::Empty),
-        None => Value::Empty,
-    })
-}
+const JOURNAL: Spec = Spec {
+    file: "journal.csv",
+    name: "Journal",
+    description: "Buchungsjournal: jede Buchungszeile in Buchwährung",
+    keys: 1,
+    columns: &[
+        ("seq", "Laufende Nummer", Int),
+        ("entry", "Beleg (Vorgang)", Text),
+        ("posted_on", "Buchungsdatum", Day),
+        ("account", "Konto (kontor)", Text),
+        ("detail", "Unterkonto: Partner, Bankkonto oder Steuerschlüssel", Text),
+        ("debit", "Soll", BookAmount),
+        ("credit", "Haben", BookAmount),
+    ],
+    sql: "SELECT seq, entry, posted_on, account, detail, debit, credit FROM journal
+          WHERE company_id = ?1 AND environment = ?2 AND posted_on BETWEEN ?3 AND ?4 ORDER BY posted_on, seq",
+};
 
-fn int(r: &rusqlite::Row, i: usize) -> rusqlite::Result<Value> {
-    Ok(Value::Int(r.get(i)?))
-}
+const PARTNERS: Spec = Spec {
+    file: "partners.csv",
+    name: "Geschaeftspartner",
+    description: "Kunden und Lieferanten",
+    keys: 1,
+    columns: &[
+        ("id", "Kennung", Text),
+        ("number", "Partnernummer", Text),
+        ("name", "Name", Text),
+        ("street", "Strasse", Text),
+        ("postal_code", "Postleitzahl", Text),
+        ("city", "Ort", Text),
+        ("country", "Land", Text),
+        ("vat_id", "USt-IdNr.", Text),
+        ("customer", "Kunde (1/0)", Int),
+        ("supplier", "Lieferant (1/0)", Int),
+    ],
+    sql: "SELECT id, number, name, street, postal_code, city, country, vat_id, is_customer, is_supplier
+          FROM customers WHERE company_id = ?1 AND environment = ?2 AND (?3 IS NOT NULL OR ?4 IS NOT NULL)
+          ORDER BY seq",
+};
 
-/// An amount of minor units with `exp` decimals.
-fn amount(r: &rusqlite::Row, i: usize, exp: u8) -> rusqlite::Result<Value> {
-    Ok(Value::Amount(r.get(i)?, exp))
+const INVOICES: Spec = Spec {
+    file: "invoices.csv",
+    name: "Ausgangsrechnungen",
+    description: "Ausgestellte Rechnungen und Stornorechnungen",
+    keys: 1,
+    columns: &[
+        ("id", "Kennung", Text),
+        ("number", "Rechnungsnummer", Text),
+        ("document_type", "Art (INVOICE/CORRECTION)", Text),
+        ("customer_id", "Kunde", Text),
+        ("buyer_name", "Name des Kunden", Text),
+        ("buyer_vat_id", "USt-IdNr. des Kunden", Text),
+        ("issued_on", "Rechnungsdatum", Day),
+        ("delivered_on", "Leistungsdatum", Day),
+        ("due_on", "Fällig am", Day),
+        ("currency", "Währung", Text),
+        ("net", "Netto", AmountIn(9)),
+        ("tax", "Steuer", AmountIn(9)),
+        ("gross", "Brutto", AmountIn(9)),
+        ("gross_book", "Brutto in Buchwährung", BookAmount),
+        ("corrects", "Korrigiert Rechnung", Text),
+    ],
+    sql: "SELECT i.id, i.number, i.document_type, i.customer_id, i.buyer_name, i.buyer_vat_id, i.issued_on,
+                 i.delivered_on, i.due_on, i.currency, i.net, i.tax, i.gross, i.gross_book, c.number
+          FROM invoices i LEFT JOIN invoices c ON c.id = i.corrects_id
+          WHERE i.company_id = ?1 AND i.environment = ?2 AND i.issued_on BETWEEN ?3 AND ?4 ORDER BY i.issued_on, i.seq",
+};
+
+const INVOICE_LINES: Spec = Spec {
+    file: "invoice_lines.csv",
+    name: "Rechnungspositionen",
+    description: "Die Positionen der ausgestellten Rechnungen",
+    keys: 1,
+    columns: &[
+        ("seq", "Laufende Nummer", Int),
+        ("invoice_id", "Rechnung", Text),
+        ("description", "Bezeichnung", Text),
+        ("quantity", "Menge", Text),
+        ("unit", "Einheit", Text),
+        ("unit_price", "Einzelpreis", AmountIn(9)),
+        ("net", "Netto", AmountIn(9)),
+        ("vat_category", "USt-Kategorie", Text),
+        ("vat_rate", "USt-Satz", Text),
+    ],
+    // The invoice's currency follows the columns written (position 9).
+    sql: "SELECT l.seq, l.invoice_id, l.description, l.quantity, l.unit, l.unit_price, l.net, l.vat_category,
+                 l.vat_rate, i.currency
+          FROM invoice_lines l JOIN invoices i ON i.id = l.invoice_id
+          WHERE i.company_id = ?1 AND i.environment = ?2 AND i.issued_on BETWEEN ?3 AND ?4 ORDER BY i.issued_on, l.seq",
+};
+
+const BILLS: Spec = Spec {
+    file: "bills.csv",
+    name: "Eingangsrechnungen",
+    description: "Erfasste Eingangsrechnungen und Gutschriften von Lieferanten",
+    keys: 1,
+    columns: &[
+        ("id", "Kennung", Text),
+        ("kind", "Art (bill/credit)", Text),
+        ("supplier_id", "Lieferant", Text),
+        ("supplier_name", "Name des Lieferanten", Text),
+        ("document_number", "Belegnummer", Text),
+        ("document_date", "Belegdatum", Day),
+        ("due_on", "Fällig am", Day),
+        ("currency", "Währung", Text),
+        ("net", "Netto", AmountIn(7)),
+        ("tax", "Steuer", AmountIn(7)),
+        ("gross", "Brutto", AmountIn(7)),
+        ("gross_book", "Brutto in Buchwährung", BookAmount),
+    ],
+    sql: "SELECT p.id, p.kind, p.supplier_id, s.name, p.document_number, p.document_date, p.due_on, p.currency,
+                 p.net, p.tax, p.gross, p.gross_book
+          FROM purchases p JOIN customers s ON s.id = p.supplier_id
+          WHERE p.company_id = ?1 AND p.environment = ?2 AND p.document_date BETWEEN ?3 AND ?4
+          ORDER BY p.document_date, p.seq",
+};
+
+const PAYMENTS: Spec = Spec {
+    file: "payments.csv",
+    name: "Zahlungen",
+    description: "Zahlungseingänge auf Rechnungen und Zahlungen auf Eingangsrechnungen",
+    keys: 1,
+    columns: &[
+        ("id", "Kennung", Text),
+        ("direction", "Richtung (in/out)", Text),
+        ("document", "Bezahlter Beleg", Text),
+        ("paid_on", "Zahlungsdatum", Day),
+        ("method", "Zahlungsweg", Text),
+        ("reference", "Verwendungszweck", Text),
+        ("currency", "Währung", Text),
+        ("amount", "Betrag", AmountIn(6)),
+        ("amount_book", "Betrag in Buchwährung", BookAmount),
+    ],
+    sql: "SELECT y.id, y.direction, coalesce(i.number, p.document_number), y.paid_on, y.method, y.reference,
+                 y.currency, y.amount, y.amount_book
+          FROM payments y LEFT JOIN invoices i ON i.id = y.invoice_id LEFT JOIN purchases p ON p.id = y.purchase_id
+          WHERE y.company_id = ?1 AND y.environment = ?2 AND y.paid_on BETWEEN ?3 AND ?4 ORDER BY y.paid_on, y.seq",
+};
+
+const BANK_LINES: Spec = Spec {
+    file: "bank_lines.csv",
+    name: "Bankumsaetze",
+    description: "Umsätze der Bankkonten aus den eingelesenen Kontoauszügen",
+    keys: 1,
+    columns: &[
+        ("id", "Kennung", Text),
+        ("account", "Bankkonto", Text),
+        ("booked_on", "Buchungstag", Day),
+        ("currency", "Währung", Text),
+        ("amount", "Betrag", AmountIn(3)),
+        ("counterparty", "Gegenseite", Text),
+        ("counterparty_iban", "IBAN der Gegenseite", Text),
+        ("purpose", "Verwendungszweck", Text),
+        ("state", "Stand (unmatched/suggested/settled/ignored)", Text),
+    ],
+    sql: "SELECT l.id, coalesce(a.iban, a.bank_code || '/' || a.account_number), l.booked_on, l.currency, l.amount,
+                 l.counterparty_name, l.counterparty_iban, l.remittance, l.state
+          FROM bank_lines l
+          JOIN bank_accounts a ON a.id = l.bank_account_id AND a.company_id = l.company_id AND a.environment = l.environment
+          WHERE l.company_id = ?1 AND l.environment = ?2 AND l.booked_on BETWEEN ?3 AND ?4
+            AND l.state NOT IN ('preliminary', 'replaced')
+          ORDER BY l.booked_on, l.seq",
+};
+
+/// The accounts table's columns: its rows are worked out from the journal
+/// and the chart, not read by a query.
+const ACCOUNT_COLUMNS: &[(&str, &str, Read)] = &[
+    ("account", "Konto (kontor)", Text),
+    ("detail", "Unterkonto", Text),
+    ("number", "Kontonummer (DATEV)", Int),
+    ("name", "Kontobezeichnung", Text),
+    ("class", "Kontenart", Text),
+    ("debit", "Soll im Jahr", BookAmount),
+    ("credit", "Haben im Jahr", BookAmount),
+];
+
+impl Spec {
+    /// The table's columns as `index.xml` declares them.
+    fn columns(&self, book_exp: u8) -> Vec<Column> {
+        self.columns.iter().map(|(name, description, read)| Column { name, description, kind: read.kind(book_exp) }).collect()
+    }
+
+    /// The table with its rows, read from the tenant's books of `from..=to`.
+    fn table(&self, conn: &Connection, tenant: &Tenant, from: Date, to: Date, book_exp: u8) -> Result<Table> {
+        let mut stmt = conn.prepare(self.sql)?;
+        let rows = stmt
+            .query_map(params![tenant.company_id, tenant.environment, from, to], |r| {
+                self.columns.iter().enumerate().map(|(i, (_, _, read))| read.value(r, i, book_exp)).collect()
+            })?
+            .collect::<rusqlite::Result<Vec<Vec<Value>>>>()?;
+        Ok(table(self.file, self.name, self.description, self.columns(book_exp), self.keys, rows))
+    }
 }
 
 fn table(file: &str, name: &str, description: &str, columns: Vec<Column>, keys: usize, rows: Vec<Vec<Value>>) -> Table {
@@ -120,36 +327,7 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
     let to = start.end_of(from);
     let is_final = crate::books::ledger::is_final(tx, tenant, to)?;
     let book_exp = company.currency.exponent();
-    let money_exp = |r: &rusqlite::Row, i: usize| -> u8 {
-        r.get::<_, String>(i)
-            .ok()
-            .and_then(|c| crate::rules::iso::Currency::parse("currency", &c).ok())
-            .map_or(2, |c| c.exponent())
-    };
-    let journal = table(
-        "journal.csv",
-        "Journal",
-        "Buchungsjournal: jede Buchungszeile in Buchwährung",
-        vec![
-            col("seq", "Laufende Nummer", INT),
-            col("entry", "Beleg (Vorgang)", TEXT),
-            col("posted_on", "Buchungsdatum", DATE),
-            col("account", "Konto (kontor)", TEXT),
-            col("detail", "Unterkonto: Partner, Bankkonto oder Steuerschlüssel", TEXT),
-            col("debit", "Soll", ColumnKind::Number(book_exp)),
-            col("credit", "Haben", ColumnKind::Number(book_exp)),
-        ],
-        1,
-        rows(
-            tx,
-            tenant,
-            from,
-            to,
-            "SELECT seq, entry, posted_on, account, detail, debit, credit FROM journal
-             WHERE company_id = ?1 AND environment = ?2 AND posted_on BETWEEN ?3 AND ?4 ORDER BY posted_on, seq",
-            |r| Ok(vec![int(r, 0)?, text(r, 1)?, date(r, 2)?, text(r, 3)?, text(r, 4)?, amount(r, 5, book_exp)?, amount(r, 6, book_exp)?]),
-        )?,
-    );
+    let journal = JOURNAL.table(tx, tenant, from, to, book_exp)?;
     // The accounts: each ledger account and detail the year posted to, with
     // its number in the company's chart.
     let book = Book::load(tx, tenant, settings.chart)?;
@@ -188,214 +366,19 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
         "accounts.csv",
         "Konten",
         &format!("Konten des Jahres mit ihrer Nummer im {}", settings.chart.as_str().to_uppercase()),
-        vec![
-            col("account", "Konto (kontor)", TEXT),
-            col("detail", "Unterkonto", TEXT),
-            col("number", "Kontonummer (DATEV)", INT),
-            col("name", "Kontobezeichnung", TEXT),
-            col("class", "Kontenart", TEXT),
-            col("debit", "Soll im Jahr", ColumnKind::Number(book_exp)),
-            col("credit", "Haben im Jahr", ColumnKind::Number(book_exp)),
-        ],
+        ACCOUNT_COLUMNS
+            .iter()
+            .map(|(name, description, read)| Column { name, description, kind: read.kind(book_exp) })
+            .collect(),
         2,
         account_rows,
     );
-    let partners = table(
-        "partners.csv",
-        "Geschaeftspartner",
-        "Kunden und Lieferanten",
-        vec![
-            col("id", "Kennung", TEXT),
-            col("number", "Partnernummer", TEXT),
-            col("name", "Name", TEXT),
-            col("street", "Strasse", TEXT),
-            col("postal_code", "Postleitzahl", TEXT),
-            col("city", "Ort", TEXT),
-            col("country", "Land", TEXT),
-            col("vat_id", "USt-IdNr.", TEXT),
-            col("customer", "Kunde (1/0)", INT),
-            col("supplier", "Lieferant (1/0)", INT),
-        ],
-        1,
-        rows(
-            tx,
-            tenant,
-            from,
-            to,
-            "SELECT id, number, name, street, postal_code, city, country, vat_id, is_customer, is_supplier
-             FROM customers WHERE company_id = ?1 AND environment = ?2 AND (?3 IS NOT NULL OR ?4 IS NOT NULL)
-             ORDER BY seq",
-            |r| Ok(vec![text(r, 0)?, text(r, 1)?, text(r, 2)?, text(r, 3)?, text(r, 4)?, text(r, 5)?, text(r, 6)?, text(r, 7)?, int(r, 8)?, int(r, 9)?]),
-        )?,
-    );
-    let invoices = table(
-        "invoices.csv",
-        "Ausgangsrechnungen",
-        "Ausgestellte Rechnungen und Stornorechnungen",
-        vec![
-            col("id", "Kennung", TEXT),
-            col("number", "Rechnungsnummer", TEXT),
-            col("document_type", "Art (INVOICE/CORRECTION)", TEXT),
-            col("customer_id", "Kunde", TEXT),
-            col("buyer_name", "Name des Kunden", TEXT),
-            col("buyer_vat_id", "USt-IdNr. des Kunden", TEXT),
-            col("issued_on", "Rechnungsdatum", DATE),
-            col("delivered_on", "Leistungsdatum", DATE),
-            col("due_on", "Fällig am", DATE),
-            col("currency", "Währung", TEXT),
-            col("net", "Netto", ColumnKind::Number(2)),
-            col("tax", "Steuer", ColumnKind::Number(2)),
-            col("gross", "Brutto", ColumnKind::Number(2)),
-            col("gross_book", "Brutto in Buchwährung", ColumnKind::Number(book_exp)),
-            col("corrects", "Korrigiert Rechnung", TEXT),
-        ],
-        1,
-        rows(
-            tx,
-            tenant,
-            from,
-            to,
-            "SELECT i.id, i.number, i.document_type, i.customer_id, i.buyer_name, i.buyer_vat_id, i.issued_on,
-                    i.delivered_on, i.due_on, i.currency, i.net, i.tax, i.gross, i.gross_book, c.number
-             FROM invoices i LEFT JOIN invoices c ON c.id = i.corrects_id
-             WHERE i.company_id = ?1 AND i.environment = ?2 AND i.issued_on BETWEEN ?3 AND ?4 ORDER BY i.issued_on, i.seq",
-            |r| {
-                let exp = money_exp(r, 9);
-                Ok(vec![text(r, 0)?, text(r, 1)?, text(r, 2)?, text(r, 3)?, text(r, 4)?, text(r, 5)?, date(r, 6)?, date(r, 7)?, date(r, 8)?, text(r, 9)?, amount(r, 10, exp)?, amount(r, 11, exp)?, amount(r, 12, exp)?, amount(r, 13, book_exp)?, text(r, 14)?])
-            },
-        )?,
-    );
-    let invoice_lines = table(
-        "invoice_lines.csv",
-        "Rechnungspositionen",
-        "Die Positionen der ausgestellten Rechnungen",
-        vec![
-            col("seq", "Laufende Nummer", INT),
-            col("invoice_id", "Rechnung", TEXT),
-            col("description", "Bezeichnung", TEXT),
-            col("quantity", "Menge", TEXT),
-            col("unit", "Einheit", TEXT),
-            col("unit_price", "Einzelpreis", ColumnKind::Number(2)),
-            col("net", "Netto", ColumnKind::Number(2)),
-            col("vat_category", "USt-Kategorie", TEXT),
-            col("vat_rate", "USt-Satz", TEXT),
-        ],
-        1,
-        rows(
-            tx,
-            tenant,
-            from,
-            to,
-            "SELECT l.seq, l.invoice_id, l.description, l.quantity, l.unit, l.unit_price, l.net, l.vat_category,
-                    l.vat_rate, i.currency
-             FROM invoice_lines l JOIN invoices i ON i.id = l.invoice_id
-             WHERE i.company_id = ?1 AND i.environment = ?2 AND i.issued_on BETWEEN ?3 AND ?4 ORDER BY i.issued_on, l.seq",
-            |r| {
-                let exp = money_exp(r, 9);
-                Ok(vec![int(r, 0)?, text(r, 1)?, text(r, 2)?, text(r, 3)?, text(r, 4)?, amount(r, 5, exp)?, amount(r, 6, exp)?, text(r, 7)?, text(r, 8)?])
-            },
-        )?,
-    );
-    let bills = table(
-        "bills.csv",
-        "Eingangsrechnungen",
-        "Erfasste Eingangsrechnungen und Gutschriften von Lieferanten",
-        vec![
-            col("id", "Kennung", TEXT),
-            col("kind", "Art (bill/credit)", TEXT),
-            col("supplier_id", "Lieferant", TEXT),
-            col("supplier_name", "Name des Lieferanten", TEXT),
-            col("document_number", "Belegnummer", TEXT),
-            col("document_date", "Belegdatum", DATE),
-            col("due_on", "Fällig am", DATE),
-            col("currency", "Währung", TEXT),
-            col("net", "Netto", ColumnKind::Number(2)),
-            col("tax", "Steuer", ColumnKind::Number(2)),
-            col("gross", "Brutto", ColumnKind::Number(2)),
-            col("gross_book", "Brutto in Buchwährung", ColumnKind::Number(book_exp)),
-        ],
-        1,
-        rows(
-            tx,
-            tenant,
-            from,
-            to,
-            "SELECT p.id, p.kind, p.supplier_id, s.name, p.document_number, p.document_date, p.due_on, p.currency,
-                    p.net, p.tax, p.gross, p.gross_book
-             FROM purchases p JOIN customers s ON s.id = p.supplier_id
-             WHERE p.company_id = ?1 AND p.environment = ?2 AND p.document_date BETWEEN ?3 AND ?4
-             ORDER BY p.document_date, p.seq",
-            |r| {
-                let exp = money_exp(r, 7);
-                Ok(vec![text(r, 0)?, text(r, 1)?, text(r, 2)?, text(r, 3)?, text(r, 4)?, date(r, 5)?, date(r, 6)?, text(r, 7)?, amount(r, 8, exp)?, amount(r, 9, exp)?, amount(r, 10, exp)?, amount(r, 11, book_exp)?])
-            },
-        )?,
-    );
-    let payments = table(
-        "payments.csv",
-        "Zahlungen",
-        "Zahlungseingänge auf Rechnungen und Zahlungen auf Eingangsrechnungen",
-        vec![
-            col("id", "Kennung", TEXT),
-            col("direction", "Richtung (in/out)", TEXT),
-            col("document", "Bezahlter Beleg", TEXT),
-            col("paid_on", "Zahlungsdatum", DATE),
-            col("method", "Zahlungsweg", TEXT),
-            col("reference", "Verwendungszweck", TEXT),
-            col("currency", "Währung", TEXT),
-            col("amount", "Betrag", ColumnKind::Number(2)),
-            col("amount_book", "Betrag in Buchwährung", ColumnKind::Number(book_exp)),
-        ],
-        1,
-        rows(
-            tx,
-            tenant,
-            from,
-            to,
-            "SELECT y.id, y.direction, coalesce(i.number, p.document_number), y.paid_on, y.method, y.reference,
-                    y.currency, y.amount, y.amount_book
-             FROM payments y LEFT JOIN invoices i ON i.id = y.invoice_id LEFT JOIN purchases p ON p.id = y.purchase_id
-             WHERE y.company_id = ?1 AND y.environment = ?2 AND y.paid_on BETWEEN ?3 AND ?4 ORDER BY y.paid_on, y.seq",
-            |r| {
-                let exp = money_exp(r, 6);
-                Ok(vec![text(r, 0)?, text(r, 1)?, text(r, 2)?, date(r, 3)?, text(r, 4)?, text(r, 5)?, text(r, 6)?, amount(r, 7, exp)?, amount(r, 8, book_exp)?])
-            },
-        )?,
-    );
-    let bank_lines = table(
-        "bank_lines.csv",
-        "Bankumsaetze",
-        "Umsätze der Bankkonten aus den eingelesenen Kontoauszügen",
-        vec![
-            col("id", "Kennung", TEXT),
-            col("account", "Bankkonto", TEXT),
-            col("booked_on", "Buchungstag", DATE),
-            col("currency", "Währung", TEXT),
-            col("amount", "Betrag", ColumnKind::Number(2)),
-            col("counterparty", "Gegenseite", TEXT),
-            col("counterparty_iban", "IBAN der Gegenseite", TEXT),
-            col("purpose", "Verwendungszweck", TEXT),
-            col("state", "Stand (unmatched/suggested/settled/ignored)", TEXT),
-        ],
-        1,
-        rows(
-            tx,
-            tenant,
-            from,
-            to,
-            "SELECT l.id, coalesce(a.iban, a.bank_code || '/' || a.account_number), l.booked_on, l.currency, l.amount,
-                    l.counterparty_name, l.counterparty_iban, l.remittance, l.state
-             FROM bank_lines l
-             JOIN bank_accounts a ON a.id = l.bank_account_id AND a.company_id = l.company_id AND a.environment = l.environment
-             WHERE l.company_id = ?1 AND l.environment = ?2 AND l.booked_on BETWEEN ?3 AND ?4
-               AND l.state NOT IN ('preliminary', 'replaced')
-             ORDER BY l.booked_on, l.seq",
-            |r| {
-                let exp = money_exp(r, 3);
-                Ok(vec![text(r, 0)?, text(r, 1)?, date(r, 2)?, text(r, 3)?, amount(r, 4, exp)?, text(r, 5)?, text(r, 6)?, text(r, 7)?, text(r, 8)?])
-            },
-        )?,
-    );
+    let partners = PARTNERS.table(tx, tenant, from, to, book_exp)?;
+    let invoices = INVOICES.table(tx, tenant, from, to, book_exp)?;
+    let invoice_lines = INVOICE_LINES.table(tx, tenant, from, to, book_exp)?;
+    let bills = BILLS.table(tx, tenant, from, to, book_exp)?;
+    let payments = PAYMENTS.table(tx, tenant, from, to, book_exp)?;
+    let bank_lines = BANK_LINES.table(tx, tenant, from, to, book_exp)?;
     let tables = [journal, accounts, partners, invoices, invoice_lines, bills, payments, bank_lines];
     let supplier = Supplier {
         name: company.particulars.legal_name.clone().unwrap_or_else(|| company.name.clone()),
