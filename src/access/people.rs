@@ -18,7 +18,7 @@ use crate::rules::text;
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::ids;
-use crate::store::page::{Page, Paging};
+use crate::store::paging::{Page, Paging};
 use crate::store::row::Row;
 use crate::store::tenant::{Environment, Tenant};
 use crate::stored_enum;
@@ -296,7 +296,7 @@ pub fn page(conn: &Connection, company_id: &str, paging: Paging) -> Result<Page<
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {MEMBER_COLUMNS} FROM memberships m JOIN users u ON u.id = m.user_id
          WHERE m.company_id = ?1 ORDER BY m.created_at, u.seq {} OFFSET ?2",
-        crate::store::page::PAGE_LIMIT_SQL
+        crate::store::paging::PAGE_LIMIT_SQL
     ))?;
     let rows = stmt.query_map(params![company_id, paging.offset()], member_from_row)?;
     let mut data = Vec::new();

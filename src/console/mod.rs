@@ -17,7 +17,7 @@ mod acts;
 mod adviser_args;
 mod args;
 mod bank_args;
-mod data;
+mod serve;
 pub mod demo;
 mod log;
 mod mode;
@@ -28,7 +28,7 @@ mod vat_id;
 use std::process::ExitCode;
 
 pub use args::*;
-pub use data::DEFAULT_DATA;
+pub use serve::DEFAULT_DATA;
 
 use crate::error::{Error, Result};
 
@@ -44,8 +44,8 @@ pub fn run(cli: Cli) -> ExitCode {
 fn execute(cli: &Cli) -> Result<ExitCode> {
     let acting = cli.acting.as_deref();
     // Only `serve`, `demo` and `company create` begin a data file.
-    let db = || data::open_existing(&data::path(&cli.data));
-    let key = || crate::store::sealed::SealingKey::beside(&data::path(&cli.data));
+    let db = || serve::open_existing(&serve::path(&cli.data));
+    let key = || crate::store::sealed::SealingKey::beside(&serve::path(&cli.data));
     let no_act = "this command is no act on a company";
     match &cli.command {
         Command::Serve(args) => {
@@ -53,7 +53,7 @@ fn execute(cli: &Cli) -> Result<ExitCode> {
             if args.demo {
                 demo::run(cli.data.clone(), args)?
             } else {
-                data::serve(data::path(&cli.data), args)?
+                serve::serve(serve::path(&cli.data), args)?
             }
         }
         Command::Demo(args) => {
@@ -66,10 +66,10 @@ fn execute(cli: &Cli) -> Result<ExitCode> {
         }
         Command::Backup { to } => {
             acting::no_actor(acting, no_act)?;
-            data::backup(&db()?, to)?
+            serve::backup(&db()?, to)?
         }
         Command::Company(cmd @ CompanyCommand::Create(_)) => {
-            acts::company::run(&data::open(&data::path(&cli.data))?, cmd, acting, &key)?
+            acts::company::run(&serve::open(&serve::path(&cli.data))?, cmd, acting, &key)?
         }
         Command::Company(cmd) => acts::company::run(&db()?, cmd, acting, &key)?,
         Command::Key(cmd) => acts::keys::run(&db()?, cmd, acting)?,

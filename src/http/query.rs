@@ -3,7 +3,7 @@
 //! out-of-range values bounded).
 
 use crate::error::{Error, Result};
-use crate::store::page::Paging;
+use crate::store::paging::Paging;
 
 /// Decodes `%XX` escapes (and `+` as a space when `plus_is_space`).
 /// Returns `None` when the result is not UTF-8 or an escape is broken.
@@ -159,7 +159,7 @@ pub fn percent_encode(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::page::MAX_PAGE;
+    use crate::store::paging::MAX_PAGE;
 
     #[test]
     fn what_is_encoded_decodes_back() {

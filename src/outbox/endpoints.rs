@@ -18,7 +18,7 @@ use crate::rules::text;
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::ids;
-use crate::store::page::{Page, Paging, PAGE_LIMIT_SQL};
+use crate::store::paging::{Page, Paging, PAGE_LIMIT_SQL};
 use crate::store::row::Row;
 use crate::store::tenant::Tenant;
 

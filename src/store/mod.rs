@@ -8,7 +8,7 @@ pub mod db;
 pub mod ids;
 pub mod lock;
 pub mod migrations;
-pub mod page;
+pub mod paging;
 pub mod row;
 pub mod sealed;
 pub mod share;

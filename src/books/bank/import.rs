@@ -21,7 +21,7 @@ use crate::books::audit::{self, Act, Actor};
 use crate::books::bank::accounts::{self, BankAccount};
 use crate::books::bank::apply;
 use crate::books::bank::items;
-use crate::books::bank::keys::{entry_keys, gap, EntryKey, Placeholders};
+use crate::books::bank::entry_keys::{entry_keys, gap, EntryKey, Placeholders};
 use crate::books::bank::lines::{self, State, Suggestion, Target};
 use crate::books::bank::matching::{Ladder, LineFacts, Outcome, Proposal, Reason};
 use crate::books::company;

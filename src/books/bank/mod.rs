@@ -10,6 +10,6 @@ pub mod acts;
 pub mod apply;
 pub mod import;
 pub mod items;
-pub mod keys;
+pub mod entry_keys;
 pub mod lines;
 pub mod matching;

@@ -47,7 +47,7 @@ use crate::books::numbering;
 use crate::error::{Error, Result};
 use crate::rules::iso::Currency;
 use crate::rules::jurisdiction::{self, DocumentKind};
-use crate::store::page::{Page, Paging, PAGE_LIMIT_SQL};
+use crate::store::paging::{Page, Paging, PAGE_LIMIT_SQL};
 use crate::store::row::Row;
 use crate::store::tenant::Tenant;
 

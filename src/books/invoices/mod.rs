@@ -33,7 +33,7 @@ use crate::rules::money::{Decimal, Money};
 use crate::rules::text;
 use crate::store::clock;
 use crate::store::db::Tx;
-use crate::store::page::{Page, Paging, PAGE_LIMIT_SQL};
+use crate::store::paging::{Page, Paging, PAGE_LIMIT_SQL};
 use crate::store::row::Row;
 use crate::store::tenant::Tenant;
 use crate::stored_enum;

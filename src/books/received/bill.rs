@@ -12,7 +12,7 @@ use crate::documents::read::{self, Received};
 use crate::error::{Error, Result};
 use crate::rules::iso::Currency;
 use crate::rules::money::Money;
-use crate::store::page::{Page, Paging, PAGE_LIMIT_SQL};
+use crate::store::paging::{Page, Paging, PAGE_LIMIT_SQL};
 use crate::store::row::Row;
 use crate::store::tenant::Tenant;
 use crate::stored_enum;

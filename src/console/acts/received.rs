@@ -18,7 +18,7 @@ use crate::documents::Category;
 use crate::error::{Error, Result};
 use crate::rules::money::Decimal;
 use crate::store::db::Db;
-use crate::store::page::Paging;
+use crate::store::paging::Paging;
 
 /// Runs a received e-invoice's command (any other `purchase` command is
 /// `purchases`').

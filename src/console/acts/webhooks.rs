@@ -9,7 +9,7 @@ use crate::console::args::WebhookCommand;
 use crate::error::Result;
 use crate::outbox::endpoints;
 use crate::store::db::Db;
-use crate::store::page::Paging;
+use crate::store::paging::Paging;
 
 /// Runs a `webhook` command.
 ///

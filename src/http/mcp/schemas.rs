@@ -1,7 +1,7 @@
 //! The JSON schemas the tools publish in `tools/list`: their inputs (snake_case
 //! arguments, the paging of lists, the draft lines) and outputs.
 
-use crate::store::page::{DEFAULT_SIZE, MAX_SIZE};
+use crate::store::paging::{DEFAULT_SIZE, MAX_SIZE};
 use serde_json::{json, Map, Value};
 
 /// An object schema with `properties`, the `required` names and nothing else allowed.

@@ -26,7 +26,7 @@ use crate::http::error::RpcFault;
 use crate::http::fields::JsonFields;
 use crate::rules::text;
 use crate::store::db::Tx;
-use crate::store::page::{Page, Paging};
+use crate::store::paging::{Page, Paging};
 use crate::store::tenant::Tenant;
 
 /// The deepest offset a cursor may name.

@@ -9,10 +9,10 @@
 use hyper::StatusCode;
 use maud::{html, Markup};
 
-use super::books::{flag, links};
+use super::statements::{flag, links};
 use super::context::Ctx;
 use super::form::{queried, Acted, Form, FormField, Problems};
-use super::page::{csrf, may_act, screen_with, security_headers, Screen};
+use super::frame::{csrf, may_act, screen_with, security_headers, Screen};
 use crate::books::export::made::ExportKind;
 use crate::access::people::Capability;
 use crate::books::company;

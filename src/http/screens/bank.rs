@@ -10,7 +10,7 @@ use maud::html;
 
 use super::context::Ctx;
 use super::form::{choice, search_form, Acted, Form, FormField, Problems, Reading};
-use super::page::{csrf, may_act, money, screen, screen_with, see_other, Screen};
+use super::frame::{csrf, may_act, money, screen, screen_with, see_other, Screen};
 use super::visit::STATEMENT_UPLOAD;
 use crate::access::people::Capability;
 use crate::books::bank::acts::{self, Difference};

@@ -9,7 +9,7 @@ use maud::html;
 
 use super::context::Ctx;
 use super::form::{required_note, Acted, Form, FormField, Problems, Reading};
-use super::page::{csrf, money, screen_with, see_other, Screen};
+use super::frame::{csrf, money, screen_with, see_other, Screen};
 use crate::access::people::Capability;
 use crate::books::bank::accounts::{self, BankAccountInput, NewBankAccount};
 use crate::books::company;

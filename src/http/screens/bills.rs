@@ -17,7 +17,7 @@ use super::context::Ctx;
 use super::bills_received;
 use super::form::{choice, required_note, Acted, Form, FormField, Problems, Reading};
 use super::history;
-use super::page::{csrf, may_act, money, pager, screen, screen_with, see_other, Screen};
+use super::frame::{csrf, may_act, money, pager, screen, screen_with, see_other, Screen};
 use super::payment::{self, PAYMENT};
 use crate::access::people::Capability;
 use crate::books::audit;

@@ -18,7 +18,7 @@ use crate::http::screens::visit::Visit;
 use crate::rules::locale::Lang;
 use crate::rules::text::Patch;
 use crate::store::db::Tx;
-use crate::store::page::{Paging, DEFAULT_SIZE};
+use crate::store::paging::{Paging, DEFAULT_SIZE};
 
 /// What a page handler has: the server, the request, its session, its language.
 pub struct Ctx<'a> {

@@ -13,7 +13,7 @@ use super::form::{
     both, choice, queried, required_note, search_form, Acted, Form, FormField, Problems,
 };
 use super::history;
-use super::page::{csrf, may_act, pager, screen, screen_with, see_other, Screen};
+use super::frame::{csrf, may_act, pager, screen, screen_with, see_other, Screen};
 use crate::access::people::Capability;
 use crate::books::audit;
 use crate::books::company;

@@ -8,7 +8,7 @@ use maud::{html, Markup};
 
 use super::chart::{self, Bars, Group, Series};
 use super::context::Ctx;
-use super::page::{money, screen, Screen};
+use super::frame::{money, screen, Screen};
 use crate::books::report::{self, Figures, OpenDocument, Side};
 use crate::error::Result;
 use crate::http::app::Answer;

@@ -10,7 +10,7 @@ use maud::html;
 
 use super::context::Ctx;
 use super::form::{both, choice, Acted, Form, FormField, Problems, Refusal};
-use super::page::{csrf, screen_with, see_other, Screen};
+use super::frame::{csrf, screen_with, see_other, Screen};
 use crate::access::people::Capability;
 use crate::books::export::numbers::{self, PartnerRole};
 use crate::books::export::settings::{self, Settings, SettingsChange, SettingsInput};

@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::context::Ctx;
 use super::form::{Acted, Form, FormField, Problems};
 use super::history;
-use super::page::{csrf, pager, screen, screen_with, see_other, Screen};
+use super::frame::{csrf, pager, screen, screen_with, see_other, Screen};
 use crate::access::keys::{self, KeyInput, NewKey};
 use crate::access::people::Capability;
 use crate::access::scopes::Scope;
@@ -203,7 +203,7 @@ fn keys_table(ctx: &Ctx, keys: &[Value], zone: &jiff::tz::TimeZone) -> Markup {
     }
 }
 
-fn endpoints_table(ctx: &Ctx, page: &crate::store::page::Page<Endpoint>) -> Markup {
+fn endpoints_table(ctx: &Ctx, page: &crate::store::paging::Page<Endpoint>) -> Markup {
     let lang = ctx.lang;
     html! {
         section aria-labelledby="endpoints-heading" {

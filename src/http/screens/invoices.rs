@@ -18,7 +18,7 @@ use maud::{html, Markup};
 use super::context::Ctx;
 use super::form::{queried, search_form, Acted, Form, FormField, Problems};
 use super::history;
-use super::page::{
+use super::frame::{
     csrf, invoice_href, may_act, money, pager, screen_with, security_headers, see_other, Screen,
 };
 use super::payment::{self, method_name, PAYMENT};
@@ -34,7 +34,7 @@ use crate::error::Result;
 use crate::http::app::Answer;
 use crate::http::query;
 use crate::rules::locale::{self, Lang};
-use crate::store::page::DEFAULT_SIZE;
+use crate::store::paging::DEFAULT_SIZE;
 
 /// The search of the list: part of the number or the customer's name.
 const SEARCH: FormField = FormField::text(

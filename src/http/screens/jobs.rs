@@ -13,7 +13,7 @@ use maud::{html, Markup};
 use super::context::Ctx;
 use super::form::{message, queried, search_form, Acted, Form, FormField, Problems};
 use super::history;
-use super::page::{csrf, may_act, pager, screen_with, see_other, Screen};
+use super::frame::{csrf, may_act, pager, screen_with, see_other, Screen};
 use crate::access::people::Capability;
 use crate::books::audit;
 use crate::books::company;
@@ -25,7 +25,7 @@ use crate::http::app::Answer;
 use crate::http::query;
 use crate::rules::locale::{self, Lang};
 use crate::rules::text::Patch;
-use crate::store::page::Paging;
+use crate::store::paging::Paging;
 
 /// A job's forms: its stage (a choice of the workflow's) and a note (a
 /// text area); the list's search. A wrong state (an archived job) is said

@@ -22,7 +22,7 @@ use maud::html;
 
 use super::form::{Form, FormField, Problems};
 use super::login::{too_many_failures, HASHING_WAIT};
-use super::page::{bare, failure, role_label};
+use super::frame::{bare, failure, role_label};
 use super::visit::{cookie, same_origin, set_cookie, Visit};
 use crate::access::links::{self, Joining, Link, LinkKind};
 use crate::access::sessions::{self, random_token};

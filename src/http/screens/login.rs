@@ -12,7 +12,7 @@ use hyper::StatusCode;
 use maud::html;
 
 use super::form::{FormField, Problems};
-use super::page::{bare, failure, see_other};
+use super::frame::{bare, failure, see_other};
 use super::visit::{cookie, same_origin, set_cookie, Visit, LOGIN_COOKIE, SESSION_COOKIE};
 use crate::access::sessions::{self, random_token};
 use crate::access::{passwords, people};

@@ -11,7 +11,7 @@ use maud::html;
 use super::context::Ctx;
 use super::form::{choice, Acted, Form, FormField, Problems};
 use super::history;
-use super::page::{csrf, screen_with, see_other, Screen};
+use super::frame::{csrf, screen_with, see_other, Screen};
 use crate::access::people::Capability;
 use crate::books::sending;
 use crate::error::Result;

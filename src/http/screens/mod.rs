@@ -24,7 +24,7 @@ mod bank_accounts;
 mod adviser;
 mod bills;
 mod bills_received;
-mod books;
+mod statements;
 mod chart;
 mod context;
 mod customers;
@@ -39,9 +39,9 @@ mod jobs;
 mod links;
 mod login;
 mod mail_settings;
-mod page;
+mod frame;
 mod payment;
-pub mod received;
+pub mod einvoice_view;
 mod reminders;
 mod sending;
 mod session;
@@ -64,7 +64,7 @@ use crate::http::multipart;
 use crate::http::query::{percent_decode, Query};
 use crate::rules::locale::Lang;
 use context::Ctx;
-use page::{html_answer, see_other};
+use frame::{html_answer, see_other};
 use visit::{cookie, same_origin, set_cookie, SESSION_COOKIE};
 
 /// The style sheet, embedded in the binary.
@@ -88,7 +88,7 @@ fn segments(path: &str) -> Option<Vec<String>> {
 pub async fn serve(app: Arc<App>, visit: Visit) -> Answer {
     let browser = Lang::from_accept_language(visit.accept_language.as_deref());
     let Some(parts) = segments(&visit.path) else {
-        return page::not_found(browser, None);
+        return frame::not_found(browser, None);
     };
     let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
     match (&visit.method, parts.as_slice()) {
@@ -144,7 +144,7 @@ async fn with_session(app: Arc<App>, visit: Visit, browser: Lang) -> Answer {
             }
             return answer;
         }
-        Err(e) => return page::failure(&e, browser, None),
+        Err(e) => return frame::failure(&e, browser, None),
     };
     let lang = session.person.locale.unwrap_or(browser);
     let tenant = session.tenant.clone();
@@ -155,7 +155,7 @@ async fn with_session(app: Arc<App>, visit: Visit, browser: Lang) -> Answer {
         let query = Query::parse(&visit.query).unwrap_or_default();
         let mut files = Vec::new();
         let form = match &visit.body {
-            None => return page::failure(&Error::PayloadTooLarge, lang, Some(&session)),
+            None => return frame::failure(&Error::PayloadTooLarge, lang, Some(&session)),
             Some(body) if !reads && multipart::is_multipart(visit.content_type.as_deref()) => {
                 match multipart::parse(visit.content_type.as_deref().unwrap_or_default(), body) {
                     Ok(parts) => {
@@ -171,13 +171,13 @@ async fn with_session(app: Arc<App>, visit: Visit, browser: Lang) -> Answer {
                         }
                         Query::from_pairs(fields)
                     }
-                    Err(e) => return page::failure(&e, lang, Some(&session)),
+                    Err(e) => return frame::failure(&e, lang, Some(&session)),
                 }
             }
             Some(body) if !reads => match std::str::from_utf8(body).ok().map(Query::parse) {
                 Some(Ok(form)) => form,
                 _ => {
-                    return page::failure(
+                    return frame::failure(
                         &Error::bad_request("The form could not be read."),
                         lang,
                         Some(&session),
@@ -191,12 +191,12 @@ async fn with_session(app: Arc<App>, visit: Visit, browser: Lang) -> Answer {
                 .get("csrf")
                 .is_some_and(|sent| sessions::same_token(sent, &session.csrf));
             if !token_ok || !same_origin(&app.screens, &visit) {
-                return page::forged(lang, &session);
+                return frame::forged(lang, &session);
             }
         }
         let snapshot = match app::snapshot(conn, reads) {
             Ok(s) => s,
-            Err(e) => return page::failure(&e, lang, Some(&session)),
+            Err(e) => return frame::failure(&e, lang, Some(&session)),
         };
         let ctx = Ctx {
             app,
@@ -208,7 +208,7 @@ async fn with_session(app: Arc<App>, visit: Visit, browser: Lang) -> Answer {
             form,
             files,
         };
-        let answer = route(&ctx).unwrap_or_else(|e| page::failure(&e, lang, Some(&session)));
+        let answer = route(&ctx).unwrap_or_else(|e| frame::failure(&e, lang, Some(&session)));
         drop(snapshot);
         if session.touch_due {
             if let Err(e) = app
@@ -221,7 +221,7 @@ async fn with_session(app: Arc<App>, visit: Visit, browser: Lang) -> Answer {
         answer
     })
     .await;
-    answer.unwrap_or_else(|e| page::failure(&e, lang, Some(&shown)))
+    answer.unwrap_or_else(|e| frame::failure(&e, lang, Some(&shown)))
 }
 
 /// The route table of the screens that need a session.
@@ -278,11 +278,11 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["bills", id] if get => bills::show(ctx, id),
         ["bills", id, "pay"] if post => bills::pay(ctx, id),
         ["bills", id, "credit"] if post => bills::apply_credit(ctx, id),
-        ["books"] if get => books::show(ctx),
-        ["books", "close"] if post => books::close(ctx),
-        ["books", "trial-balance"] if get => books::trial_balance(ctx),
-        ["books", "profit-and-loss"] if get => books::profit_and_loss(ctx),
-        ["books", "balance-sheet"] if get => books::balance_sheet(ctx),
+        ["books"] if get => statements::show(ctx),
+        ["books", "close"] if post => statements::close(ctx),
+        ["books", "trial-balance"] if get => statements::trial_balance(ctx),
+        ["books", "profit-and-loss"] if get => statements::profit_and_loss(ctx),
+        ["books", "balance-sheet"] if get => statements::balance_sheet(ctx),
         ["bank"] if get => bank::list(ctx),
         ["bank", "import"] if post => bank::import(ctx),
         ["bank", "lines", id] if get => bank::show(ctx, id),
@@ -342,5 +342,5 @@ pub fn purge(app: &App) -> Result<usize> {
 
 /// The page of a refusal before any session is known (a body too slow).
 pub fn refused(error: &Error, lang: Lang) -> Answer {
-    page::failure(error, lang, None)
+    frame::failure(error, lang, None)
 }

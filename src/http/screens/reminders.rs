@@ -10,7 +10,7 @@ use maud::html;
 
 use super::context::Ctx;
 use super::form::{Acted, Form, FormField, Problems};
-use super::page::{csrf, invoice_href, may_act, money, screen_with, see_other, Screen};
+use super::frame::{csrf, invoice_href, may_act, money, screen_with, see_other, Screen};
 use crate::access::people::Capability;
 use crate::books::company;
 use crate::books::dunning::levels::{self, BaseRateInput};

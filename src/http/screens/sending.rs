@@ -11,7 +11,7 @@ use maud::{html, Markup};
 use super::context::Ctx;
 use super::form::{Acted, Form, FormField, Problems};
 use super::history;
-use super::page::{csrf, invoice_href, may_act, money, own_pdf, screen_with, see_other, Screen};
+use super::frame::{csrf, invoice_href, may_act, money, own_pdf, screen_with, see_other, Screen};
 use crate::access::people::Capability;
 use crate::books::customers;
 use crate::books::dunning::run as dunning;

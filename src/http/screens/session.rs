@@ -3,7 +3,7 @@
 //! companies or between live and test data, and choose the language.
 
 use super::context::Ctx;
-use super::page::see_other;
+use super::frame::see_other;
 use super::visit::{set_cookie, SESSION_COOKIE};
 use crate::access::people;
 use crate::access::sessions;

@@ -15,7 +15,7 @@ use maud::html;
 
 use super::context::Ctx;
 use super::form::{Acted, Form, FormField, Problems};
-use super::page::{csrf, screen_with, see_other, Screen};
+use super::frame::{csrf, screen_with, see_other, Screen};
 use crate::access::people::Capability;
 use crate::books::company::{self, Company, ParticularsChange, ParticularsInput};
 use crate::error::{Error, Result};

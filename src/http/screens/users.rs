@@ -17,7 +17,7 @@ use super::context::Ctx;
 use super::form::{Acted, Form, FormField, Problems};
 use super::history;
 use super::links::link_path;
-use super::page::{csrf, pager, role_label, screen, screen_with, see_other, Screen};
+use super::frame::{csrf, pager, role_label, screen, screen_with, see_other, Screen};
 use crate::access::links::{self, InvitationInput, LinkKind, Made, NewInvitation};
 use crate::access::people::{self, Capability, Member, Role};
 use crate::books::audit;

@@ -2,7 +2,7 @@
 //! money. Until 13 an entry the bank gave a reference was keyed by that
 //! reference alone, so an entry of other money under a reference a bank
 //! reuses was taken for a duplicate and not imported. Every stored entry is
-//! keyed anew by the rule `books::bank::keys` holds from 14 on, frozen here
+//! keyed anew by the rule `books::bank::entry_keys` holds from 14 on, frozen here
 //! as it was then: `entry_key` is the day (booked, else value date), the
 //! value date, the signed amount and `sum:` with the SHA-256 of the
 //! reference and each line's counterparty IBAN, end-to-end id and

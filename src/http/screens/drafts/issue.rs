@@ -18,7 +18,7 @@ use crate::error::{Error, Result};
 use crate::http::app::Answer;
 use crate::http::screens::context::Ctx;
 use crate::http::screens::form::{message, Acted, Problems, Reading};
-use crate::http::screens::page::{csrf, screen_with, see_other, Screen};
+use crate::http::screens::frame::{csrf, screen_with, see_other, Screen};
 use crate::rules::locale::{self, Lang};
 
 /// The confirmation page of an issue: the customer, the figures, the number

@@ -17,7 +17,7 @@ use crate::error::{Error, Result};
 use crate::http::app::Answer;
 use crate::http::screens::context::Ctx;
 use crate::http::screens::form::{required_note, Acted, Problems};
-use crate::http::screens::page::{csrf, screen_with, see_other, Screen};
+use crate::http::screens::frame::{csrf, screen_with, see_other, Screen};
 use crate::rules::iso::Currency;
 use crate::rules::locale::Lang;
 

@@ -14,9 +14,9 @@ use crate::error::Result;
 use crate::http::app::Answer;
 use crate::http::screens::context::Ctx;
 use crate::http::screens::form::{choice, queried, search_form, Acted, Problems};
-use crate::http::screens::page::{csrf, may_act, pager, screen, screen_with, see_other, Screen};
+use crate::http::screens::frame::{csrf, may_act, pager, screen, screen_with, see_other, Screen};
 use crate::rules::locale::{self, Lang};
-use crate::store::page::Paging;
+use crate::store::paging::Paging;
 
 /// GET /drafts?page=…
 pub fn list(ctx: &Ctx) -> Result<Answer> {

@@ -26,7 +26,7 @@ use crate::http::query;
 use crate::http::screens::context::Ctx;
 use crate::http::screens::form::{required_note, Acted, Problems, Reading};
 use crate::http::screens::history;
-use crate::http::screens::page::{
+use crate::http::screens::frame::{
     csrf, embedding_own_pdfs, may_act, own_pdf, screen_with, see_other, Screen,
 };
 use crate::rules::locale::{self, Lang};

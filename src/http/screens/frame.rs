@@ -415,7 +415,7 @@ pub fn may_act(ctx: &Ctx) -> bool {
 /// (`customers`, `Kunden`).
 pub fn pager(
     lang: Lang,
-    page: &crate::store::page::Page<impl Sized>,
+    page: &crate::store::paging::Page<impl Sized>,
     link: &dyn Fn(i64) -> String,
     noun: (&str, &str),
 ) -> Markup {

@@ -11,7 +11,7 @@ use maud::{html, Markup};
 
 use super::context::Ctx;
 use super::form::{queried, Acted, Form, FormField, Problems, Reading};
-use super::page::{csrf, may_act, money, screen, screen_with, see_other, Screen};
+use super::frame::{csrf, may_act, money, screen, screen_with, see_other, Screen};
 use crate::access::people::Capability;
 use crate::books::ledger::{self, AccountAmount};
 use crate::error::Result;

@@ -506,7 +506,7 @@ fn payment(v: &View) -> Markup {
 
 #[cfg(test)]
 mod tests {
-    use crate::http::screens::received::*;
+    use crate::http::screens::einvoice_view::*;
 
     /// Every syntax reads alike: the CII and UBL files of one case render
     /// the same figures.
