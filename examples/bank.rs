@@ -65,7 +65,8 @@ fn net(i: usize) -> i64 {
 fn setup(n: usize, data: &str, statement_file: &str) {
     use kontor::books::audit::Actor;
     use kontor::books::bank::accounts::{self, BankAccountInput, NewBankAccount};
-    use kontor::books::company::{self, CompanyInput, NewCompany, ParticularsInput};
+    use kontor::books::company::{self, CompanyInput, NewCompany};
+use kontor::books::particulars::{ParticularsInput};
     use kontor::rules::text::Patch::Value as V;
     let db = kontor::store::db::Db::open(std::path::Path::new(data), 1).unwrap();
     let new = NewCompany::check(CompanyInput {

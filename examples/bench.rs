@@ -219,9 +219,9 @@ fn endpoint(url: String) -> kontor::error::Result<NewEndpoint> {
 }
 
 /// The seller's particulars an invoice needs, as the demo's company has them.
-fn seller() -> kontor::books::company::ParticularsInput {
+fn seller() -> kontor::books::particulars::ParticularsInput {
     use kontor::rules::text::Patch::Value as V;
-    kontor::books::company::ParticularsInput {
+    kontor::books::particulars::ParticularsInput {
         legal_name: V("Bench GmbH".into()),
         street: V("Hafenstraße 1".into()),
         postal_code: V("20457".into()),

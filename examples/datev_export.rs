@@ -19,7 +19,8 @@ use std::time::Instant;
 
 use jiff::civil::Date;
 use kontor::books::audit::Actor;
-use kontor::books::company::{self, CompanyInput, NewCompany, ParticularsInput};
+use kontor::books::company::{self, CompanyInput, NewCompany};
+use kontor::books::particulars::{ParticularsInput};
 use kontor::books::customers::{self, CustomerInput, NewCustomer};
 use kontor::books::drafts::{self, DraftKind, DraftInput, DraftLineInput, NewDraft};
 use kontor::books::export::datev::{self, ExportInput, ExportRequest};

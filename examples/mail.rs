@@ -40,9 +40,9 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 const INVOICES: usize = 1_000;
 
-fn seller() -> kontor::books::company::ParticularsInput {
+fn seller() -> kontor::books::particulars::ParticularsInput {
     use kontor::rules::text::Patch::Value as V;
-    kontor::books::company::ParticularsInput {
+    kontor::books::particulars::ParticularsInput {
         legal_name: V("Bench GmbH".into()),
         street: V("Hafenstraße 1".into()),
         postal_code: V("20457".into()),

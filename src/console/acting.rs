@@ -8,7 +8,8 @@ use serde::Serialize;
 
 use crate::access::people::{self, Capability};
 use crate::books::audit::Actor;
-use crate::books::company::{self, Owned};
+use crate::books::tenancy;
+use crate::books::tenancy::{Owned};
 use crate::error::{Error, Result};
 use crate::store::db::Tx;
 use crate::store::tenant::{Environment, Tenant};
@@ -62,8 +63,8 @@ pub fn books_of(
     environment: Environment,
 ) -> Result<Tenant> {
     match company {
-        Some(company) => company::tenant(tx, company, environment),
-        None => company::owner(tx, what, id, environment),
+        Some(company) => tenancy::tenant(tx, company, environment),
+        None => tenancy::owner(tx, what, id, environment),
     }
 }
 

@@ -13,7 +13,8 @@ use serde_json::Value;
 use crate::access::keys::{self, NewKey};
 use crate::access::people::{self, NewMember, Role, UserInput};
 use crate::books::audit::Actor;
-use crate::books::company::{self, Company, CompanyInput, NewCompany, ParticularsInput};
+use crate::books::company::{self, Company, CompanyInput, NewCompany};
+use crate::books::particulars::{ParticularsInput};
 use crate::books::customers::{
     self, CustomerChange, CustomerChangeInput, CustomerInput, NewCustomer,
 };

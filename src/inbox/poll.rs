@@ -17,7 +17,7 @@ use super::address::MailboxAddress;
 use super::message;
 use super::session::{ImapSession, DONE, REFUSED};
 use crate::books::audit::Actor;
-use crate::books::company;
+use crate::books::tenancy;
 use crate::books::received::{self, Channel, Incoming};
 use crate::error::{Error, Result};
 use crate::store::db::Db;
@@ -59,7 +59,7 @@ pub struct Polled {
 /// opened, and on a storage error before any message is handled.
 pub fn poll(db: &Db, mailbox: &Mailbox) -> Result<Polled> {
     // The company must exist before anything is fetched.
-    db.read(|conn| company::tenant(conn, &mailbox.company, mailbox.environment).map(|_| ()))?;
+    db.read(|conn| tenancy::tenant(conn, &mailbox.company, mailbox.environment).map(|_| ()))?;
     let mut session = ImapSession::open(&mailbox.address, &mailbox.password, mailbox.ca_file.as_deref())?;
     let mut polled = Polled::default();
     for uid in session.messages()? {
@@ -75,7 +75,7 @@ pub fn poll(db: &Db, mailbox: &Mailbox) -> Result<Polled> {
         let mut failed = false;
         for file in &message.files {
             let receipt = db.write(|tx| {
-                let t = company::tenant(tx, &mailbox.company, mailbox.environment)?;
+                let t = tenancy::tenant(tx, &mailbox.company, mailbox.environment)?;
                 received::receive(
                     tx,
                     &t,

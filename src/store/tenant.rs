@@ -2,7 +2,7 @@
 //! carries both, and every query of the books filters on a `Tenant`, so a
 //! sandbox key never sees, counts or numbers production rows and no company
 //! sees another's. Surfaces obtain a `Tenant` only from an authenticated key
-//! or, for a person's act, from `books::company::tenant`; they never filter
+//! or, for a person's act, from `books::tenancy::tenant`; they never filter
 //! themselves.
 
 use crate::error::{Error, Result};

@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use crate::books::audit::{self, Act, Actor};
 use crate::books::company;
+use crate::books::particulars;
 use crate::error::{Error, Result, Violations};
 use crate::rules::bank::{AccountId, Bic, Iban};
 use crate::rules::iso::Currency;
@@ -202,7 +203,7 @@ fn on_invoices_if_none(tx: &Tx, tenant: &Tenant, actor: &Actor, company: &compan
     let (Environment::Production, None, Some(iban)) = (tenant.environment, &company.particulars.iban, &view.iban) else {
         return Ok(());
     };
-    let input = company::ParticularsInput {
+    let input = particulars::ParticularsInput {
         iban: Patch::Value(iban.as_str().to_string()),
         bic: match &view.bic {
             Some(bic) if company.particulars.bic.is_none() => Patch::Value(bic.as_str().to_string()),
@@ -210,7 +211,7 @@ fn on_invoices_if_none(tx: &Tx, tenant: &Tenant, actor: &Actor, company: &compan
         },
         ..Default::default()
     };
-    let change = company::ParticularsChange::check(input, &company.country)?;
+    let change = particulars::ParticularsChange::check(input, &company.country)?;
     company::set_particulars(tx, tenant, actor, change)?;
     Ok(())
 }

@@ -12,6 +12,7 @@ use crate::books::bank::acts::{self, Difference};
 use crate::books::bank::import::{self, FileReport};
 use crate::books::bank::lines::{self, Filter};
 use crate::books::company;
+use crate::books::tenancy;
 use crate::console::acting::{actor, company_books, no_actor, print};
 use crate::console::args::{BankAccountCommand, BankCommand};
 use crate::error::{Error, Result};
@@ -33,7 +34,7 @@ pub fn run(db: &Db, cmd: &BankCommand, acting: Option<&str>) -> Result<ExitCode>
                 currency: currency.clone(),
             })?;
             print(&db.write(|tx| {
-                let t = company::tenant(tx, company, mode.environment())?;
+                let t = tenancy::tenant(tx, company, mode.environment())?;
                 let actor = actor(tx, acting, &t.company_id, Capability::ManageSettings)?;
                 accounts::add(tx, &t, &actor, account)
             })?);
@@ -41,7 +42,7 @@ pub fn run(db: &Db, cmd: &BankCommand, acting: Option<&str>) -> Result<ExitCode>
         BankCommand::Account(BankAccountCommand::List { company, mode }) => {
             no_actor(acting, "listing accounts is no act")?;
             print(&db.read(|conn| {
-                let t = company::tenant(conn, company, mode.environment())?;
+                let t = tenancy::tenant(conn, company, mode.environment())?;
                 accounts::list(conn, &t)
             })?);
         }
@@ -54,7 +55,7 @@ pub fn run(db: &Db, cmd: &BankCommand, acting: Option<&str>) -> Result<ExitCode>
                     // Handed over, so the file's bytes are let go once stored.
                     Ok(bytes) => db
                         .write(|tx| {
-                            let t = company::tenant(tx, company, mode.environment())?;
+                            let t = tenancy::tenant(tx, company, mode.environment())?;
                             let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
                             import::file(tx, &t, &actor, &name, std::borrow::Cow::Owned(bytes))
                         })
@@ -75,7 +76,7 @@ pub fn run(db: &Db, cmd: &BankCommand, acting: Option<&str>) -> Result<ExitCode>
             no_actor(acting, "listing lines is no act")?;
             let state = state.as_deref().map(lines::read_state).transpose()?;
             print(&db.read(|conn| {
-                let t = company::tenant(conn, company, mode.environment())?;
+                let t = tenancy::tenant(conn, company, mode.environment())?;
                 lines::list(conn, &t, &Filter { state, search: search.clone() }, 1_000_000)
             })?);
         }

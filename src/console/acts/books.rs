@@ -2,7 +2,7 @@
 //! and every account's debit and credit totals.
 
 use crate::access::people::Capability;
-use crate::books::company;
+use crate::books::tenancy;
 use crate::books::ledger;
 use crate::console::acting::{actor, no_actor, print};
 use crate::console::args::BooksCommand;
@@ -20,7 +20,7 @@ pub fn run(db: &Db, cmd: &BooksCommand, acting: Option<&str>) -> Result<()> {
             through,
             mode,
         } => print(&db.write(|tx| {
-            let t = company::tenant(tx, company, mode.environment())?;
+            let t = tenancy::tenant(tx, company, mode.environment())?;
             let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
             ledger::close(tx, &t, &actor, through)
         })?),
@@ -30,7 +30,7 @@ pub fn run(db: &Db, cmd: &BooksCommand, acting: Option<&str>) -> Result<()> {
             mode,
         } => print(&db.read(|conn| {
             no_actor(acting, "`books trial-balance` only reads")?;
-            let t = company::tenant(conn, company, mode.environment())?;
+            let t = tenancy::tenant(conn, company, mode.environment())?;
             ledger::trial_balance(conn, &t, as_of.as_deref())
         })?),
     }

@@ -5,9 +5,9 @@
 
 use crate::access::people::Capability;
 use crate::books::audit::Actor;
-use crate::books::company::{
-    self, Company, CompanyInput, NewCompany, ParticularsChange, ParticularsInput,
-};
+use crate::books::company::{self, Company, CompanyInput, NewCompany};
+use crate::books::tenancy;
+use crate::books::particulars::{ParticularsChange, ParticularsInput};
 use crate::console::acting::{actor, company_books, no_actor, print};
 use crate::books::export::numbers;
 use crate::books::export::settings::{self, SettingsChange, SettingsInput};
@@ -55,7 +55,7 @@ pub fn run(
         } => {
             let side = numbers::PartnerRole::parse("side", side)?;
             print(&db.write(|tx| {
-                let t = company::tenant(tx, id, mode.environment())?;
+                let t = tenancy::tenant(tx, id, mode.environment())?;
                 let actor = actor(tx, acting, id, Capability::ManageSettings)?;
                 numbers::change(tx, &t, &actor, partner, side, *number)
             })?);
@@ -64,7 +64,7 @@ pub fn run(
         CompanyCommand::AccountNumbers { company: id, mode } => {
             no_actor(acting, "`company account-numbers` only reads")?;
             print(&db.read(|conn| {
-                let t = company::tenant(conn, id, mode.environment())?;
+                let t = tenancy::tenant(conn, id, mode.environment())?;
                 numbers::list(conn, &t)
             })?);
             return Ok(());

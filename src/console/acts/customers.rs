@@ -2,7 +2,8 @@
 //! and buyer's particulars. Each prints the customer.
 
 use crate::access::people::Capability;
-use crate::books::company::{self, Owned};
+use crate::books::tenancy;
+use crate::books::tenancy::{Owned};
 use crate::books::customers::{self, CustomerChange, CustomerChangeInput};
 use crate::console::acting::{actor, books_of, print};
 use crate::console::args::{CustomerClear, CustomerCommand, CustomerSetArgs, Mode};
@@ -34,7 +35,7 @@ fn terms(
     mode: Mode,
 ) -> Result<()> {
     print(&db.write(|tx| {
-        let t = company::owner(tx, Owned::Customer, customer, mode.environment())?;
+        let t = tenancy::owner(tx, Owned::Customer, customer, mode.environment())?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
         customers::set_terms(tx, &t, &actor, customer, payment_days)
     })?);

@@ -3,7 +3,9 @@
 //! Each prints the draft, or, once issued, the invoice.
 
 use crate::access::people::Capability;
-use crate::books::company::{self, Owned};
+use crate::books::company::{self};
+use crate::books::tenancy;
+use crate::books::tenancy::{Owned};
 use crate::books::drafts::{
     self, DraftKind, DraftInput, DraftLineInput, NewDraft, NewDraftLine, ReferencesChange,
     ReferencesInput, TaxInput,
@@ -62,7 +64,7 @@ pub fn run(db: &Db, cmd: &DraftCommand, acting: Option<&str>) -> Result<()> {
 /// `draft create`: an empty draft for a customer of `company`.
 fn create(db: &Db, acting: Option<&str>, company: &str, new: NewDraft, mode: Mode) -> Result<()> {
     print(&db.write(|tx| {
-        let t = company::tenant(tx, company, mode.environment())?;
+        let t = tenancy::tenant(tx, company, mode.environment())?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
         let id = drafts::create(tx, &t, &actor, &new)?;
         drafts::get(tx, &t, &id)
@@ -75,7 +77,7 @@ fn line(db: &Db, acting: Option<&str>, args: &DraftLineArgs) -> Result<()> {
     let input = args.input()?;
     let draft = &args.draft;
     print(&db.write(|tx| {
-        let t = company::owner(tx, Owned::Draft, draft, args.mode.environment())?;
+        let t = tenancy::owner(tx, Owned::Draft, draft, args.mode.environment())?;
         let line = NewDraftLine::check(input, &company::get(tx, &t.company_id)?)?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
         drafts::add_line(tx, &t, &actor, draft, &line)?;
@@ -113,12 +115,12 @@ fn issue(
     mode: Mode,
 ) -> Result<()> {
     let asked = db.read(|conn| {
-        let t = company::owner(conn, Owned::Draft, draft, mode.environment())?;
+        let t = tenancy::owner(conn, Owned::Draft, draft, mode.environment())?;
         vat_check::ask(conn, &t, draft, register)
     })?;
     let options = options.with_register(asked);
     print(&db.write(|tx| {
-        let t = company::owner(tx, Owned::Draft, draft, mode.environment())?;
+        let t = tenancy::owner(tx, Owned::Draft, draft, mode.environment())?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
         let id = issue::issue(tx, &t, &actor, draft, &options)?;
         let mut shown = serde_json::to_value(invoices::get_by_id(tx, &t, &id)?)

@@ -6,6 +6,7 @@ use serde_json::json;
 
 use crate::access::people::Capability;
 use crate::books::company;
+use crate::books::tenancy;
 use crate::books::dunning::levels::{self, BaseRateInput, LevelInput};
 use crate::books::dunning::{run, send};
 use crate::console::acting::{actor, company_books, no_actor, print};
@@ -22,7 +23,7 @@ pub fn run(db: &Db, cmd: &DunningCommand, acting: Option<&str>) -> Result<()> {
         DunningCommand::Run { company, on, mode } => {
             no_actor(acting, "`dunning run` only reads")?;
             let answer = db.read(|conn| {
-                let t = company::tenant(conn, company, mode.environment())?;
+                let t = tenancy::tenant(conn, company, mode.environment())?;
                 let day = match on {
                     Some(d) => clock::parse_date("on", d)?,
                     None => company::get(conn, &t.company_id)?.today(),
@@ -42,7 +43,7 @@ pub fn run(db: &Db, cmd: &DunningCommand, acting: Option<&str>) -> Result<()> {
                 .map(|d| clock::parse_date("on", d))
                 .transpose()?;
             let sent = db.write(|tx| {
-                let t = company::tenant(tx, company, mode.environment())?;
+                let t = tenancy::tenant(tx, company, mode.environment())?;
                 let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
                 let day = match day {
                     Some(d) => d,

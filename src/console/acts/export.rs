@@ -8,7 +8,7 @@ use std::path::Path;
 use serde_json::json;
 
 use crate::access::people::Capability;
-use crate::books::company;
+use crate::books::tenancy;
 use crate::books::export::datev::{self, ExportInput, ExportRequest};
 use crate::books::export::gobd;
 use crate::console::acting::{actor, print};
@@ -40,7 +40,7 @@ pub fn run(db: &Db, cmd: &ExportCommand, acting: Option<&str>) -> Result<()> {
                 return Err(Error::invalid("out", format!("{} exists already", out.display())));
             }
             let exported = db.write(|tx| {
-                let t = company::tenant(tx, id, mode.environment())?;
+                let t = tenancy::tenant(tx, id, mode.environment())?;
                 let actor = actor(tx, acting, id, Capability::Act)?;
                 datev::export(tx, &t, &actor, &request)
             })?;
@@ -64,7 +64,7 @@ pub fn run(db: &Db, cmd: &ExportCommand, acting: Option<&str>) -> Result<()> {
                 ));
             }
             let medium = db.write(|tx| {
-                let t = company::tenant(tx, id, mode.environment())?;
+                let t = tenancy::tenant(tx, id, mode.environment())?;
                 let actor = actor(tx, acting, id, Capability::Act)?;
                 gobd::export(tx, &t, &actor, *year)
             })?;

@@ -5,7 +5,7 @@
 use serde_json::json;
 
 use crate::access::people::Capability;
-use crate::books::company;
+use crate::books::tenancy;
 use crate::books::invoices;
 use crate::books::invoices::cancel::{self, CancelInput, Cancellation};
 use crate::books::invoices::documents as invoice_documents;
@@ -62,7 +62,7 @@ fn cancel(
     mode: Mode,
 ) -> Result<()> {
     print(&db.write(|tx| {
-        let t = company::tenant(tx, company, mode.environment())?;
+        let t = tenancy::tenant(tx, company, mode.environment())?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
         let (original, correction) = cancel::cancel(tx, &t, &actor, number, request)?;
         Ok(json!({
@@ -84,7 +84,7 @@ fn document(
     mode: Mode,
 ) -> Result<()> {
     let document = db.read(|conn| {
-        let t = company::tenant(conn, company, mode.environment())?;
+        let t = tenancy::tenant(conn, company, mode.environment())?;
         invoice_documents::get(conn, &t, number, format)
     })?;
     let written = if out == "-" {

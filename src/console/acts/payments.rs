@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use crate::access::people::Capability;
-use crate::books::company;
+use crate::books::tenancy;
 use crate::books::invoices;
 use crate::books::settlement::{self, NewPayment};
 use crate::console::acting::{actor, print};
@@ -25,7 +25,7 @@ pub fn run(db: &Db, cmd: &PaymentCommand, acting: Option<&str>) -> Result<()> {
     } = cmd;
     let payment = NewPayment::check(payment.input())?;
     print(&db.write(|tx| {
-        let t = company::tenant(tx, company, mode.environment())?;
+        let t = tenancy::tenant(tx, company, mode.environment())?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
         let (paid, invoice_id) = settlement::pay_invoice(tx, &t, &actor, invoice, &payment)?;
         Ok(json!({ "payment": paid, "invoice": invoices::get_by_id(tx, &t, &invoice_id)? }))

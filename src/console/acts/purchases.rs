@@ -7,7 +7,8 @@
 use serde_json::json;
 
 use crate::access::people::Capability;
-use crate::books::company::{self, Owned};
+use crate::books::tenancy;
+use crate::books::tenancy::{Owned};
 use crate::books::purchases::{self, NewPurchase, PurchaseInput};
 use crate::books::settlement::{self, CreditInput, CreditRequest, NewPayment};
 use crate::console::acting::{actor, print};
@@ -52,7 +53,7 @@ pub fn run(db: &Db, cmd: &PurchaseCommand, acting: Option<&str>) -> Result<()> {
 fn record_bill(db: &Db, acting: Option<&str>, args: &PurchaseRecordArgs) -> Result<()> {
     let new = NewPurchase::check(args.input())?;
     print(&db.write(|tx| {
-        let t = company::tenant(tx, &args.company, args.mode.environment())?;
+        let t = tenancy::tenant(tx, &args.company, args.mode.environment())?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
         let id = purchases::record(tx, &t, &actor, &new)?;
         purchases::get(tx, &t, &id)
@@ -69,7 +70,7 @@ fn pay(
     mode: Mode,
 ) -> Result<()> {
     print(&db.write(|tx| {
-        let t = company::owner(tx, Owned::Purchase, purchase, mode.environment())?;
+        let t = tenancy::owner(tx, Owned::Purchase, purchase, mode.environment())?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
         let paid = settlement::pay_bill(tx, &t, &actor, purchase, payment)?;
         Ok(json!({ "payment": paid, "purchase": purchases::get(tx, &t, purchase)? }))
@@ -87,7 +88,7 @@ fn apply_credit(
     mode: Mode,
 ) -> Result<()> {
     print(&db.write(|tx| {
-        let t = company::owner(tx, Owned::Purchase, credit, mode.environment())?;
+        let t = tenancy::owner(tx, Owned::Purchase, credit, mode.environment())?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
         let applied = settlement::apply_credit(tx, &t, &actor, credit, bill, request)?;
         Ok(json!({

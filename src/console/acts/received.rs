@@ -9,7 +9,7 @@ use std::io::Read;
 use serde_json::json;
 
 use crate::access::people::Capability;
-use crate::books::company;
+use crate::books::tenancy;
 use crate::books::received::{self, BillState, Channel, Incoming, Receipt};
 use crate::console::acting::{actor, no_actor, print};
 use crate::console::args::PurchaseCommand;
@@ -59,7 +59,7 @@ pub fn run(db: &Db, cmd: &PurchaseCommand, acting: Option<&str>) -> Result<()> {
                     }
                 };
                 out.push(db.write(|tx| {
-                    let t = company::tenant(tx, company, mode.environment())?;
+                    let t = tenancy::tenant(tx, company, mode.environment())?;
                     let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
                     received::receive(
                         tx,
@@ -84,7 +84,7 @@ pub fn run(db: &Db, cmd: &PurchaseCommand, acting: Option<&str>) -> Result<()> {
         }
         PurchaseCommand::Show { company, id, mode } => print(&db.read(|conn| {
             no_actor(acting, "`purchase show` only reads")?;
-            let t = company::tenant(conn, company, mode.environment())?;
+            let t = tenancy::tenant(conn, company, mode.environment())?;
             received::get(conn, &t, id)
         })?),
         PurchaseCommand::List {
@@ -101,7 +101,7 @@ pub fn run(db: &Db, cmd: &PurchaseCommand, acting: Option<&str>) -> Result<()> {
             };
             print(&db.read(|conn| {
                 no_actor(acting, "`purchase list` only reads")?;
-                let t = company::tenant(conn, company, mode.environment())?;
+                let t = tenancy::tenant(conn, company, mode.environment())?;
                 let paging = Paging {
                     page: (*page).max(0),
                     size: 100,
@@ -122,7 +122,7 @@ pub fn run(db: &Db, cmd: &PurchaseCommand, acting: Option<&str>) -> Result<()> {
                 .map(|c| Category::named("category", c))
                 .transpose()?;
             print(&db.write(|tx| {
-                let t = company::tenant(tx, company, mode.environment())?;
+                let t = tenancy::tenant(tx, company, mode.environment())?;
                 let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
                 received::book(tx, &t, &actor, id, rate, category.as_ref())
             })?)
@@ -133,7 +133,7 @@ pub fn run(db: &Db, cmd: &PurchaseCommand, acting: Option<&str>) -> Result<()> {
             reason,
             mode,
         } => print(&db.write(|tx| {
-            let t = company::tenant(tx, company, mode.environment())?;
+            let t = tenancy::tenant(tx, company, mode.environment())?;
             let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
             received::refuse(tx, &t, &actor, id, reason)
         })?),
@@ -145,7 +145,7 @@ pub fn run(db: &Db, cmd: &PurchaseCommand, acting: Option<&str>) -> Result<()> {
         } => {
             let kept = db.read(|conn| {
                 no_actor(acting, "`purchase original` only reads")?;
-                let t = company::tenant(conn, company, mode.environment())?;
+                let t = tenancy::tenant(conn, company, mode.environment())?;
                 received::original(conn, &t, id)
             })?;
             std::fs::write(out, &kept.bytes).map_err(|e| {
@@ -165,7 +165,7 @@ pub fn run(db: &Db, cmd: &PurchaseCommand, acting: Option<&str>) -> Result<()> {
             off,
             mode,
         } => print(&db.write(|tx| {
-            let t = company::tenant(tx, company, mode.environment())?;
+            let t = tenancy::tenant(tx, company, mode.environment())?;
             let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
             received::trust(tx, &t, &actor, supplier, !off)?;
             Ok(json!({ "supplierId": supplier, "trusted": !off }))

@@ -6,6 +6,7 @@
 
 use crate::access::people::Capability;
 use crate::books::company;
+use crate::books::tenancy;
 use crate::books::sending;
 use crate::console::acting::{actor, company_books, no_actor, print};
 use crate::console::args::{InvoiceSendArgs, InvoiceSendsArgs, MailArgs, MailTextArgs};
@@ -126,7 +127,7 @@ pub fn mail_text(db: &Db, args: &MailTextArgs, acting: Option<&str>) -> Result<(
 /// Fails as the books refuse, or with `Refused` naming `as`.
 pub fn send(db: &Db, args: &InvoiceSendArgs, acting: Option<&str>) -> Result<()> {
     let send = db.write(|tx| {
-        let t = company::tenant(tx, &args.company, args.mode.environment())?;
+        let t = tenancy::tenant(tx, &args.company, args.mode.environment())?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
         sending::send_invoice(tx, &t, &actor, &args.number, args.to.as_deref())
     })?;
@@ -140,7 +141,7 @@ pub fn send(db: &Db, args: &InvoiceSendArgs, acting: Option<&str>) -> Result<()>
 pub fn sends(db: &Db, args: &InvoiceSendsArgs, acting: Option<&str>) -> Result<()> {
     no_actor(acting, "`invoice sends` only reads")?;
     let sends = db.read(|conn| {
-        let t = company::tenant(conn, &args.company, args.mode.environment())?;
+        let t = tenancy::tenant(conn, &args.company, args.mode.environment())?;
         sending::sends(conn, &t, &args.number)
     })?;
     print(&sends);

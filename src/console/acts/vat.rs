@@ -2,7 +2,7 @@
 //! quarter with the postings behind each Kz, and the EC sales list's rows.
 //! Both only read.
 
-use crate::books::company;
+use crate::books::tenancy;
 use crate::books::vat::filing;
 use crate::books::vat::period::Period;
 use crate::console::acting::{no_actor, print};
@@ -24,7 +24,7 @@ pub fn run(db: &Db, cmd: &VatCommand, acting: Option<&str>) -> Result<()> {
         } => {
             let period = Period::parse("period", period)?;
             print(&db.read(|conn| {
-                let t = company::tenant(conn, id, mode.environment())?;
+                let t = tenancy::tenant(conn, id, mode.environment())?;
                 filing::vat_return(conn, &t, &period)
             })?);
         }
@@ -35,7 +35,7 @@ pub fn run(db: &Db, cmd: &VatCommand, acting: Option<&str>) -> Result<()> {
         } => {
             let period = Period::parse("period", period)?;
             print(&db.read(|conn| {
-                let t = company::tenant(conn, id, mode.environment())?;
+                let t = tenancy::tenant(conn, id, mode.environment())?;
                 filing::ec_sales_list(conn, &t, &period)
             })?);
         }

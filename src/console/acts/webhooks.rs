@@ -2,7 +2,8 @@
 //! endpoints, and sending a delivery's event again.
 
 use crate::access::people::Capability;
-use crate::books::company::{self, Owned};
+use crate::books::tenancy;
+use crate::books::tenancy::{Owned};
 use crate::books::webhooks;
 use crate::console::acting::{actor, no_actor, print};
 use crate::console::args::WebhookCommand;
@@ -24,7 +25,7 @@ pub fn run(db: &Db, cmd: &WebhookCommand, acting: Option<&str>) -> Result<()> {
             mode,
         } => print(&db.read(|conn| {
             no_actor(acting, "`webhook deliveries` only reads")?;
-            let t = company::tenant(conn, company, mode.environment())?;
+            let t = tenancy::tenant(conn, company, mode.environment())?;
             let paging = Paging {
                 page: (*page).max(0),
                 size: 100,
@@ -32,7 +33,7 @@ pub fn run(db: &Db, cmd: &WebhookCommand, acting: Option<&str>) -> Result<()> {
             endpoints::deliveries(conn, &t, endpoint.as_deref(), paging)
         })?),
         WebhookCommand::Redeliver { delivery, mode } => print(&db.write(|tx| {
-            let t = company::owner(tx, Owned::Delivery, delivery, mode.environment())?;
+            let t = tenancy::owner(tx, Owned::Delivery, delivery, mode.environment())?;
             let actor = actor(tx, acting, &t.company_id, Capability::ManageDevelopers)?;
             let id = webhooks::redeliver(tx, &t, &actor, delivery)?;
             endpoints::delivery(tx, &t, &id)

@@ -17,7 +17,8 @@ use super::context::Ctx;
 use super::form::{Acted, Form, FormField, Problems};
 use super::frame::{csrf, screen_with, see_other, Screen};
 use crate::access::people::Capability;
-use crate::books::company::{self, Company, ParticularsChange, ParticularsInput};
+use crate::books::company::{self, Company};
+use crate::books::particulars::{self, ParticularsChange, ParticularsInput};
 use crate::error::{Error, Result};
 use crate::http::app::Answer;
 use crate::rules::jurisdiction;
@@ -39,7 +40,7 @@ const PARTICULARS: Form = Form::new(&[
         "legalName",
         "Registered name",
         "Firmierung",
-        company::MAX_LEGAL_NAME,
+        particulars::MAX_LEGAL_NAME,
     )
     .autocomplete("organization")
     .hint(
@@ -50,29 +51,29 @@ const PARTICULARS: Form = Form::new(&[
         "street",
         "Street and number",
         "Straße und Hausnummer",
-        company::MAX_STREET,
+        particulars::MAX_STREET,
     )
     .autocomplete("street-address"),
     FormField::text(
         "postalCode",
         "Postal code",
         "Postleitzahl",
-        company::MAX_POSTAL_CODE,
+        particulars::MAX_POSTAL_CODE,
     )
     .autocomplete("postal-code"),
-    FormField::text("city", "City", "Ort", company::MAX_CITY).autocomplete("address-level2"),
-    FormField::text("vatId", "VAT ID", "USt-IdNr.", company::MAX_VAT_ID),
+    FormField::text("city", "City", "Ort", particulars::MAX_CITY).autocomplete("address-level2"),
+    FormField::text("vatId", "VAT ID", "USt-IdNr.", particulars::MAX_VAT_ID),
     FormField::text(
         "taxNumber",
         "Tax number",
         "Steuernummer",
-        company::MAX_TAX_NUMBER,
+        particulars::MAX_TAX_NUMBER,
     ),
     FormField::text(
         "registration",
         "Register entry",
         "Registereintrag",
-        company::MAX_REGISTRATION,
+        particulars::MAX_REGISTRATION,
     )
     .hint(
         "Such as HRB 12345, Amtsgericht Hamburg",
@@ -82,20 +83,20 @@ const PARTICULARS: Form = Form::new(&[
         "managingDirectors",
         "Managing directors",
         "Geschäftsführung",
-        company::MAX_MANAGING_DIRECTORS,
+        particulars::MAX_MANAGING_DIRECTORS,
     ),
     FormField::text(
         "contactName",
         "Contact person",
         "Ansprechpartner",
-        company::MAX_CONTACT_NAME,
+        particulars::MAX_CONTACT_NAME,
     )
     .autocomplete("name"),
     FormField::text(
         "contactPhone",
         "Contact telephone",
         "Telefon",
-        company::MAX_CONTACT_PHONE,
+        particulars::MAX_CONTACT_PHONE,
     )
     .kind("tel")
     .autocomplete("tel"),
@@ -103,7 +104,7 @@ const PARTICULARS: Form = Form::new(&[
         "contactEmail",
         "Contact e-mail address",
         "E-Mail-Adresse",
-        company::MAX_CONTACT_EMAIL,
+        particulars::MAX_CONTACT_EMAIL,
     )
     .kind("email")
     .autocomplete("email"),
@@ -127,7 +128,7 @@ const PARTICULARS: Form = Form::new(&[
         "accountHolder",
         "Account holder",
         "Kontoinhaber",
-        company::MAX_ACCOUNT_HOLDER,
+        particulars::MAX_ACCOUNT_HOLDER,
     ),
 ])
 .naming(&[(

@@ -1,0 +1,65 @@
+//! Whose books an act works in: the one way a person's act names its books
+//! (`tenant`, which refuses a company that does not exist), and the books a
+//! record belongs to when a person names it by its id alone (`owner`: a
+//! draft, a customer, a bill, a delivery). The API's books are its key's;
+//! these are the console's and the screens' ways in.
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+use crate::error::{Error, Result};
+use crate::store::tenant::{Environment, Tenant};
+
+/// The books of a company in one environment, as a person's act names them.
+///
+/// Fails with `NotFound` when there is no such company.
+pub fn tenant(conn: &Connection, company_id: &str, environment: Environment) -> Result<Tenant> {
+    let known: Option<i64> = conn
+        .prepare_cached("SELECT 1 FROM companies WHERE id = ?1")?
+        .query_row([company_id], |r| r.get(0))
+        .optional()?;
+    match known {
+        Some(_) => Ok(Tenant::new(company_id, environment)),
+        None => Err(Error::not_found(format!("Company {company_id}"))),
+    }
+}
+
+/// Records a person's act names by id alone.
+#[derive(Debug, Clone, Copy)]
+pub enum Owned {
+    Customer,
+    Draft,
+    Purchase,
+    Delivery,
+}
+
+/// The books a record belongs to, found by its id within an environment: a
+/// person names drafts, customers, bills and deliveries without their company.
+///
+/// Fails with `NotFound` when that environment has no such record.
+pub fn owner(conn: &Connection, what: Owned, id: &str, environment: Environment) -> Result<Tenant> {
+    let (sql, name) = match what {
+        Owned::Customer => (
+            "SELECT company_id FROM customers WHERE id = ?1 AND environment = ?2",
+            "Customer",
+        ),
+        Owned::Draft => (
+            "SELECT company_id FROM drafts WHERE id = ?1 AND environment = ?2",
+            "Draft",
+        ),
+        Owned::Purchase => (
+            "SELECT company_id FROM purchases WHERE id = ?1 AND environment = ?2",
+            "Purchase",
+        ),
+        Owned::Delivery => (
+            "SELECT company_id FROM deliveries WHERE id = ?1 AND environment = ?2",
+            "Delivery",
+        ),
+    };
+    let company: Option<String> = conn
+        .prepare_cached(sql)?
+        .query_row(params![id, environment], |r| r.get(0))
+        .optional()?;
+    company
+        .map(|c| Tenant::new(c, environment))
+        .ok_or_else(|| Error::not_found(format!("{name} {id}")))
+}
