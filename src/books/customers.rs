@@ -2,8 +2,10 @@
 //! checks of a new customer, numbering (`K10001`… per company and
 //! environment), agreed terms, the buyer's particulars a person sets
 //! (address, VAT id, buyer reference, electronic address, e-invoice format),
-//! the list with its search, and the wire form every surface shows. Every query is bound to a `Tenant`; a customer of
-//! another company or environment does not exist here.
+//! the list with its search, and the wire form every surface shows. Every
+//! query is bound to a `Tenant`; a customer of another company or
+//! environment does not exist here. Finding the partner a bill's supplier
+//! is, or making it, is `books::suppliers`'.
 
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
@@ -83,21 +85,22 @@ pub struct CustomerInput {
     pub phone: Option<String>,
 }
 
-/// A checked new customer, ready to insert.
+/// A checked new customer, ready to insert (the books' suppliers fill
+/// one in themselves from what a bill names).
 #[derive(Debug, Clone)]
 pub struct NewCustomer {
-    name: String,
-    contact: Option<String>,
-    email: Option<String>,
-    phone: Option<String>,
-    street: String,
-    postal_code: String,
-    city: String,
-    country: CountryCode,
-    vat_id: Option<String>,
-    currency: Option<Currency>,
-    is_customer: bool,
-    is_supplier: bool,
+    pub(crate) name: String,
+    pub(crate) contact: Option<String>,
+    pub(crate) email: Option<String>,
+    pub(crate) phone: Option<String>,
+    pub(crate) street: String,
+    pub(crate) postal_code: String,
+    pub(crate) city: String,
+    pub(crate) country: CountryCode,
+    pub(crate) vat_id: Option<String>,
+    pub(crate) currency: Option<Currency>,
+    pub(crate) is_customer: bool,
+    pub(crate) is_supplier: bool,
 }
 
 impl NewCustomer {
@@ -193,7 +196,7 @@ pub fn create(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewCustomer) -> Res
 
 /// Inserts a partner with the tenant's next partner number; returns its id.
 /// Part of an act: creating a customer, or recording a bill of a new supplier.
-fn insert(tx: &Tx, tenant: &Tenant, new: &NewCustomer) -> Result<String> {
+pub(crate) fn insert(tx: &Tx, tenant: &Tenant, new: &NewCustomer) -> Result<String> {
     let seq = numbering::take(tx, tenant, PARTNER_SERIES, FIRST_PARTNER_NUMBER)?;
     let id = ids::new_id("cus");
     tx.prepare_cached(
@@ -595,167 +598,6 @@ pub fn change(
     }
     audit::record(tx, tenant, actor, Act::CustomerChanged, id)?;
     get(tx, tenant, id)
-}
-
-/// The partner of this name marked as supplier, created (with the next partner
-/// number, no address, the company's country) when there is none. A customer of
-/// the same name becomes a supplier too. Returns its id. The caller has
-/// checked the name and the VAT id.
-///
-/// Fails only on a storage error.
-pub(crate) fn supplier(
-    tx: &Tx,
-    tenant: &Tenant,
-    name: &str,
-    vat_id: Option<&str>,
-    country: &CountryCode,
-) -> Result<String> {
-    if let Some(id) = supplier_named(tx, tenant, name)? {
-        tx.execute(
-            "UPDATE customers SET is_supplier = 1 WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
-            params![id, tenant.company_id, tenant.environment],
-        )?;
-        return Ok(id);
-    }
-    let new = NewCustomer {
-        name: name.to_string(),
-        contact: None,
-        email: None,
-        phone: None,
-        street: String::new(),
-        postal_code: String::new(),
-        city: String::new(),
-        country: country.clone(),
-        vat_id: vat_id.map(vat_ids::normalise),
-        currency: None,
-        is_customer: false,
-        is_supplier: true,
-    };
-    insert(tx, tenant, &new)
-}
-
-/// A supplier as a received e-invoice names it (BG-4 and its account).
-pub(crate) struct SupplierParticulars<'a> {
-    pub name: &'a str,
-    pub street: Option<&'a str>,
-    pub postal_code: Option<&'a str>,
-    pub city: Option<&'a str>,
-    pub country: CountryCode,
-    pub vat_id: Option<&'a str>,
-    pub email: Option<&'a str>,
-    /// `SCHEME:VALUE`, as partners keep it.
-    pub electronic_address: Option<String>,
-    /// Compact, upper case.
-    pub iban: Option<&'a str>,
-}
-
-/// The partner a received document's seller is: the one with its VAT id,
-/// else its electronic address, else its IBAN, else exactly its name
-/// (suppliers first, then the oldest); `None` when none is.
-///
-/// Fails only on a storage error.
-pub(crate) fn supplier_of(
-    conn: &Connection,
-    tenant: &Tenant,
-    p: &SupplierParticulars,
-) -> Result<Option<String>> {
-    let by = |column: &str, value: &str| -> Result<Option<String>> {
-        Ok(conn
-            .prepare_cached(&format!(
-                "SELECT id FROM customers WHERE company_id = ?1 AND environment = ?2 AND {column} = ?3
-                 ORDER BY is_supplier DESC, seq LIMIT 1"
-            ))?
-            .query_row(params![tenant.company_id, tenant.environment, value], |r| {
-                r.get(0)
-            })
-            .optional()?)
-    };
-    let vat_id = p.vat_id.map(vat_ids::normalise);
-    let tries = [
-        ("vat_id", vat_id.as_deref()),
-        ("electronic_address", p.electronic_address.as_deref()),
-        ("iban", p.iban),
-        ("name", Some(p.name)),
-    ];
-    for (column, value) in tries {
-        if let Some(value) = value.filter(|v| !v.trim().is_empty()) {
-            if let Some(id) = by(column, value)? {
-                return Ok(Some(id));
-            }
-        }
-    }
-    Ok(None)
-}
-
-/// The partner a received document's seller is (`supplier_of`), marked a
-/// supplier; created with the document's particulars when there is none.
-/// Part of booking a received bill.
-///
-/// Fails only on a storage error.
-pub(crate) fn supplier_from(tx: &Tx, tenant: &Tenant, p: &SupplierParticulars) -> Result<String> {
-    if let Some(id) = supplier_of(tx, tenant, p)? {
-        tx.execute(
-            "UPDATE customers SET is_supplier = 1 WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
-            params![id, tenant.company_id, tenant.environment],
-        )?;
-        return Ok(id);
-    }
-    let new = NewCustomer {
-        name: p.name.to_string(),
-        contact: None,
-        email: p.email.map(str::to_string),
-        phone: None,
-        street: p.street.unwrap_or_default().to_string(),
-        postal_code: p.postal_code.unwrap_or_default().to_string(),
-        city: p.city.unwrap_or_default().to_string(),
-        country: p.country.clone(),
-        vat_id: p.vat_id.map(vat_ids::normalise),
-        currency: None,
-        is_customer: false,
-        is_supplier: true,
-    };
-    let id = insert(tx, tenant, &new)?;
-    tx.execute(
-        "UPDATE customers SET electronic_address = ?1, iban = ?2 WHERE id = ?3",
-        params![p.electronic_address, p.iban, id],
-    )?;
-    Ok(id)
-}
-
-/// Whether the company marked the partner a trusted supplier, whose valid
-/// e-invoices are booked as they arrive.
-///
-/// Fails only on a storage error.
-pub(crate) fn trusted_supplier(conn: &Connection, tenant: &Tenant, id: &str) -> Result<bool> {
-    Ok(conn
-        .prepare_cached(
-            "SELECT trusted_supplier FROM customers WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
-        )?
-        .query_row(params![id, tenant.company_id, tenant.environment], |r| {
-            r.get::<_, bool>(0)
-        })
-        .optional()?
-        .unwrap_or(false))
-}
-
-/// The partner a supplier of this name is (a supplier first, else a
-/// customer of that name), if there is one.
-///
-/// Fails only on a storage error.
-pub(crate) fn supplier_named(
-    conn: &Connection,
-    tenant: &Tenant,
-    name: &str,
-) -> Result<Option<String>> {
-    Ok(conn
-        .prepare_cached(
-            "SELECT id FROM customers WHERE company_id = ?1 AND environment = ?2 AND name = ?3
-             ORDER BY is_supplier DESC, seq LIMIT 1",
-        )?
-        .query_row(params![tenant.company_id, tenant.environment, name], |r| {
-            r.get(0)
-        })
-        .optional()?)
 }
 
 /// Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`, as a prefix.

@@ -23,6 +23,7 @@ pub mod received;
 pub mod report;
 pub mod sending;
 pub mod settlement;
+pub mod suppliers;
 pub mod tenancy;
 pub mod transactions;
 pub mod vat;

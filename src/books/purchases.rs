@@ -9,8 +9,8 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 use crate::books::audit::{self, Act, Actor};
+use crate::books::suppliers;
 use crate::books::company;
-use crate::books::customers;
 use crate::books::ledger::{self, Account, Posting};
 use crate::books::report::open_items::{self, Side, NEVER_DUE};
 use crate::error::{Error, Result, Violations};
@@ -361,7 +361,7 @@ pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewPurchase) -> Res
         &company.currency,
         new.rate,
     ))?;
-    let earlier: Option<String> = match customers::supplier_named(tx, tenant, supplier)? {
+    let earlier: Option<String> = match suppliers::supplier_named(tx, tenant, supplier)? {
         None => None,
         Some(supplier_id) => tx
             .prepare_cached(
@@ -407,7 +407,7 @@ pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewPurchase) -> Res
             "a purchase passed its verdict without figures",
         ));
     };
-    let supplier_id = customers::supplier(
+    let supplier_id = suppliers::supplier(
         tx,
         tenant,
         supplier,

@@ -10,7 +10,7 @@
 //! at a zero rate, makes no tax key: it is booked under the category a
 //! person names for it (at the document's rate), and refused without one.
 
-use crate::books::customers::SupplierParticulars;
+use crate::books::suppliers::SupplierParticulars;
 use crate::books::ledger;
 use crate::books::document_kinds::PurchaseKind;
 use crate::books::purchases::{EntryLine, Part};

@@ -9,8 +9,8 @@ use rusqlite::{params, OptionalExtension};
 use super::bill::{self, BillState, BillView};
 use super::booking::{self, particulars};
 use crate::books::audit::{self, Act, Actor};
+use crate::books::suppliers;
 use crate::books::company;
-use crate::books::customers;
 use crate::books::ledger;
 use crate::books::purchases::{self, Entry};
 use crate::documents::Category;
@@ -89,7 +89,7 @@ pub fn book(
         company.currency.exponent(),
         category,
     )?;
-    let supplier_id = customers::supplier_from(tx, tenant, &particulars(&received, &company.country))?;
+    let supplier_id = suppliers::supplier_from(tx, tenant, &particulars(&received, &company.country))?;
     // Two bills received before their supplier was known can turn out to
     // be one supplier's: the second is a duplicate of the first.
     let earlier: Option<String> = tx

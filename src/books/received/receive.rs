@@ -13,8 +13,8 @@ use super::bill::{self, BillFigures, BillView, Channel, Finding, StoredTax};
 use super::booking::particulars;
 use super::decide;
 use crate::books::audit::{self, Act, Actor};
+use crate::books::suppliers;
 use crate::books::company;
-use crate::books::customers;
 use crate::documents::read;
 use crate::error::{Error, Result};
 use crate::rules::iso::Currency;
@@ -124,7 +124,7 @@ pub fn receive(tx: &Tx, tenant: &Tenant, actor: &Actor, file: &Incoming) -> Resu
     let currency = Currency::parse("currency", &doc.currency)
         .map_err(|_| Error::internal("a read document's currency is no ISO code"))?;
     let supplier = particulars(&received, &company.country);
-    let supplier_id = customers::supplier_of(tx, tenant, &supplier)?;
+    let supplier_id = suppliers::supplier_of(tx, tenant, &supplier)?;
     let vat_id = supplier.vat_id.map(crate::rules::vat_ids::normalise);
     let seller_name = doc.seller.known_as();
     if let Some(first) = same_document(tx, tenant, supplier_id.as_deref(), vat_id.as_deref(), seller_name, &doc.number)? {
@@ -217,7 +217,7 @@ pub fn receive(tx: &Tx, tenant: &Tenant, actor: &Actor, file: &Incoming) -> Resu
     audit::record(tx, tenant, actor, Act::BillReceived, &id)?;
     let mut booked = false;
     if let Some(supplier_id) = &supplier_id {
-        if received.valid() && customers::trusted_supplier(tx, tenant, supplier_id)? {
+        if received.valid() && suppliers::trusted_supplier(tx, tenant, supplier_id)? {
             // A trusted supplier's bill that cannot be booked as it stands
             // (closed books, another currency) waits for a person.
             // One whose VAT category is not on EN 16931's list waits for
