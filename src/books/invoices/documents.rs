@@ -5,10 +5,7 @@
 //! currency has at most two decimals and whose lines each carry one VAT gets
 //! `facturx` and `cii`, plus the format its customer receives; otherwise the
 //! PDF alone, and the invoice says why.
-//!
-//! A draft's preview goes through the same model (`draft_preview`): the
-//! draft as its invoice would read if issued today, marked as a draft,
-//! without a number or XML, written but never stored.
+//! A draft's preview goes through the same model (`invoices::preview`).
 
 use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
@@ -397,29 +394,29 @@ fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Bui
 /// What a document says besides the seller, from an issued invoice's
 /// frozen rows or from a draft as it stands, with amounts as the document
 /// shows them (a correction's positive).
-struct Content<'a> {
-    type_code: TypeCode,
-    number: String,
-    issued_on: Date,
-    currency: &'a Currency,
-    due_on: Date,
-    payment_terms: String,
-    preceding: Option<Preceding>,
-    delivered_on: Date,
-    references: Option<drafts::References>,
-    buyer: Party,
-    lines: Vec<Line>,
-    breakdown: Vec<Breakdown>,
-    net: i64,
-    tax: i64,
-    gross: i64,
+pub(super) struct Content<'a> {
+    pub(super) type_code: TypeCode,
+    pub(super) number: String,
+    pub(super) issued_on: Date,
+    pub(super) currency: &'a Currency,
+    pub(super) due_on: Date,
+    pub(super) payment_terms: String,
+    pub(super) preceding: Option<Preceding>,
+    pub(super) delivered_on: Date,
+    pub(super) references: Option<drafts::References>,
+    pub(super) buyer: Party,
+    pub(super) lines: Vec<Line>,
+    pub(super) breakdown: Vec<Breakdown>,
+    pub(super) net: i64,
+    pub(super) tax: i64,
+    pub(super) gross: i64,
     /// The VAT in the company's currency, when known.
-    tax_book: Option<i64>,
+    pub(super) tax_book: Option<i64>,
 }
 
 /// The document model: the seller from the company's particulars as they
 /// stand, the rest from `c`.
-fn assemble(company: &Company, c: Content) -> Document {
+pub(super) fn assemble(company: &Company, c: Content) -> Document {
     let p = &company.particulars;
     let country = company.country.as_str();
     let credit = c.type_code == TypeCode::CreditNote;
@@ -537,7 +534,7 @@ fn assemble(company: &Company, c: Content) -> Document {
 }
 
 /// The buyer's electronic address (BT-49) as the documents carry it.
-fn electronic_address(customer: &customers::Customer) -> Option<ElectronicAddress> {
+pub(super) fn electronic_address(customer: &customers::Customer) -> Option<ElectronicAddress> {
     customer
         .electronic_address
         .as_ref()
@@ -545,117 +542,6 @@ fn electronic_address(customer: &customers::Customer) -> Option<ElectronicAddres
             scheme: a.scheme.clone(),
             value: a.value.clone(),
         })
-}
-
-/// The PDF of a draft as its invoice would read if issued today, marked as
-/// a draft on every page, without an invoice number, without XML (so no
-/// reader takes it for a Factur-X invoice) and without the payment QR
-/// code; nothing is stored and no number is drawn.
-///
-/// Fails with `NotFound` for an unknown draft, `WrongState` for an issued
-/// one, `Refused` for a quote, and `Refused` naming each line whose tax is undecided (the
-/// document cannot show a VAT it does not know) or a total beyond what
-/// kontor books.
-pub fn draft_preview(conn: &Connection, tenant: &Tenant, draft_id: &str) -> Result<Vec<u8>> {
-    let draft = drafts::open(conn, tenant, draft_id)?;
-    if draft.document_type == drafts::DraftKind::Quote {
-        return Err(Error::refused(
-            "A quote is not issued as an invoice, so it has no invoice to preview.",
-        ));
-    }
-    let company = company::get(conn, &tenant.company_id)?;
-    let figures = drafts::figures(conn, tenant, draft_id)?;
-    let undecided = figures.undecided();
-    if !undecided.is_empty() {
-        return Err(Error::Refused(
-            undecided
-                .into_iter()
-                .map(|(n, why)| Violation::at(format!("lines[{}]", n - 1), why))
-                .collect(),
-        ));
-    }
-    let customer = customers::get(conn, tenant, &draft.customer_id)?;
-    let today = company.today();
-    let due_on = drafts::due_date(conn, tenant, &company, &draft.customer_id, today)?;
-    let mut lines = Vec::with_capacity(figures.lines.len());
-    let mut vats = Vec::with_capacity(figures.lines.len());
-    for ((line, net), vat) in figures
-        .lines
-        .iter()
-        .zip(&figures.totals.line_nets)
-        .zip(&figures.vats)
-    {
-        let vat = vat.clone().unwrap_or(None);
-        let (category, rate) = vat
-            .as_ref()
-            .map_or((Category::O, Decimal::from_int(0)), |v| {
-                (v.category.clone(), v.rate)
-            });
-        lines.push(line_of(
-            lines.len(),
-            line.description.clone(),
-            line.quantity,
-            line.unit.clone(),
-            Decimal::from_minor(line.unit_price_minor, draft.currency.exponent()),
-            *net,
-            (category, rate),
-        ));
-        vats.extend(vat);
-    }
-    let breakdown = figures
-        .totals
-        .taxes
-        .iter()
-        .filter_map(|t| {
-            let category = t.category.and_then(Category::read)?;
-            let code = vats
-                .iter()
-                .find(|v| v.category == category && v.rate == t.rate)
-                .and_then(|v| v.code.clone());
-            Some(breakdown_entry(
-                category,
-                t.rate,
-                t.reason.clone(),
-                t.base,
-                t.amount,
-                code,
-            ))
-        })
-        .collect();
-    let doc = assemble(
-        &company,
-        Content {
-            type_code: TypeCode::Invoice,
-            number: String::new(),
-            issued_on: today,
-            currency: &draft.currency,
-            due_on,
-            payment_terms: jurisdiction::payment_sentence(company.country.as_str(), due_on),
-            preceding: None,
-            delivered_on: today,
-            references: Some(drafts::references(conn, tenant, draft_id)?),
-            buyer: Party {
-                name: customer.name.clone(),
-                address: Address {
-                    street: Some(customer.street.clone()),
-                    postal_code: Some(customer.postal_code.clone()),
-                    city: Some(customer.city.clone()),
-                    country: customer.country.as_str().to_string(),
-                    ..Address::default()
-                },
-                vat_id: customer.vat_id.clone(),
-                electronic_address: electronic_address(&customer),
-                ..Party::default()
-            },
-            lines,
-            breakdown,
-            net: figures.totals.net,
-            tax: figures.totals.tax,
-            gross: figures.totals.gross,
-            tax_book: None,
-        },
-    );
-    pdf::write_draft(&doc).map_err(Error::internal)
 }
 
 struct Frozen {
@@ -732,7 +618,7 @@ fn lines(
 
 /// The `n`th line (from 0) as kontor's documents carry it: numbered from 1,
 /// with no allowances, charges or item particulars.
-fn line_of(
+pub(super) fn line_of(
     n: usize,
     name: String,
     quantity: Decimal,
@@ -825,7 +711,7 @@ fn breakdown(conn: &Connection, invoice_id: &str, sign: i64) -> Result<Vec<Break
 /// One entry of the VAT breakdown, with the exemption written only where
 /// the category takes one (never for Z), and a reason that only repeats
 /// the code not written twice.
-fn breakdown_entry(
+pub(super) fn breakdown_entry(
     category: Category,
     rate: Decimal,
     reason: Option<String>,

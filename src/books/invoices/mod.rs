@@ -12,6 +12,7 @@
 pub mod cancel;
 pub mod documents;
 pub mod issue;
+pub mod preview;
 mod stored;
 pub mod vat_check;
 

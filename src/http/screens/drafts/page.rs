@@ -18,7 +18,6 @@ use crate::books::drafts::{
     self, DraftKind, DraftLine, DraftState, DraftView, Figures, ReferencesChange,
     ReferencesInput,
 };
-use crate::books::invoices::documents;
 use crate::documents::Category;
 use crate::error::{Error, Result};
 use crate::http::app::Answer;
@@ -399,7 +398,7 @@ pub fn show(ctx: &Ctx, id: &str) -> Result<Answer> {
 /// GET /drafts/{id}/preview.pdf: the draft through the documents' model,
 /// marked as a draft, never stored.
 pub fn preview_pdf(ctx: &Ctx, id: &str) -> Result<Answer> {
-    let pdf = documents::draft_preview(ctx.conn, &ctx.session.tenant, id)?;
+    let pdf = crate::books::invoices::preview::draft_preview(ctx.conn, &ctx.session.tenant, id)?;
     Ok(own_pdf(pdf, &format!("draft-{id}.pdf")))
 }
 
