@@ -33,7 +33,7 @@ pub use lines::{
 pub use references::{
     own_references, references, set_references, References, ReferencesChange, ReferencesInput,
 };
-pub(crate) use stored::{mark_issued, open};
+pub(crate) use stored::{mark_issued, open, Stored};
 pub use stored::{DraftKind, DraftState, Period};
 
 use jiff::civil::Date;

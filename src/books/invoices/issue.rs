@@ -108,17 +108,12 @@ impl IssueOptions {
     }
 }
 
-/// Issues a draft as an invoice. The verdict refuses, naming every reason: a
-/// quote, a draft without lines, a line without a tax decision, the
-/// customer's VAT id malformed for the customer's country, a document in
-/// another currency without a rate (or the book currency with a rate other
-/// than 1), a date in closed books, a total that is not positive or is
-/// worth nothing in the book currency. Returns the invoice's id. Recorded
-/// by `actor` as `draft.issued` on the draft and `invoice.issued` on the
-/// invoice.
+/// Issues a draft as an invoice: the check (`check`, the verdict), then
+/// the write (`write`). Returns the invoice's id. Recorded by `actor` as
+/// `draft.issued` on the draft and `invoice.issued` on the invoice.
 ///
 /// Fails with `NotFound` for an unknown draft, `WrongState` for an issued
-/// one, and `Refused` with the verdict.
+/// one, and `Refused` with the verdict (see `check`).
 pub fn issue(
     tx: &Tx,
     tenant: &Tenant,
@@ -126,6 +121,34 @@ pub fn issue(
     draft_id: &str,
     options: &IssueOptions,
 ) -> Result<String> {
+    let checked = check(tx, tenant, draft_id, options)?;
+    write(tx, tenant, actor, draft_id, options, checked)
+}
+
+/// A draft that passed the verdict, with what its invoice will freeze.
+struct Checked {
+    draft: drafts::Stored,
+    company: company::Company,
+    lines: Vec<drafts::DraftLine>,
+    customer: customers::Customer,
+    vats: Vec<Option<LineVat>>,
+    totals: money::Totals,
+    rate: Decimal,
+    gross_book: i64,
+    tax_book: i64,
+    issued_on: Date,
+}
+
+/// The verdict on issuing a draft, naming every reason it refuses: a
+/// quote, a draft without lines, a line without a tax decision, the
+/// customer's VAT id malformed for the customer's country, a document in
+/// another currency without a rate (or the book currency with a rate other
+/// than 1), a date in closed books, a total that is not positive or is
+/// worth nothing in the book currency. Writes nothing.
+///
+/// Fails with `NotFound` for an unknown draft, `WrongState` for an issued
+/// one, and `Refused` with the verdict.
+fn check(tx: &Tx, tenant: &Tenant, draft_id: &str, options: &IssueOptions) -> Result<Checked> {
     let draft = drafts::open(tx, tenant, draft_id)?;
     if draft.document_type == DraftType::Quote {
         return Err(Error::refused(
@@ -232,7 +255,27 @@ pub fn issue(
             "an issue passed its verdict without figures",
         ));
     };
+    Ok(Checked { draft, company, lines, customer, vats, totals, rate, gross_book, tax_book, issued_on })
+}
 
+/// Writes the invoice of a checked draft: its number (the next of its
+/// series), the frozen buyer, lines, taxes and figures, its documents
+/// (their own verdict refuses the whole act, so no number is used), the
+/// ledger entry, the open receivable, the count, the draft marked issued,
+/// `invoice.issued` and the audit.
+///
+/// Fails with `Refused` when the documents' verdict refuses, else only on a
+/// storage error.
+fn write(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    draft_id: &str,
+    options: &IssueOptions,
+    checked: Checked,
+) -> Result<String> {
+    let Checked { draft, company, lines, customer, vats, totals, rate, gross_book, tax_book, issued_on } = checked;
+    let (from_exp, to_exp) = (draft.currency.exponent(), company.currency.exponent());
     let due_on = drafts::due_date(tx, tenant, &company, &draft.customer_id, issued_on)?;
     let delivered_on = options.delivered_on.unwrap_or(issued_on);
     let year = issued_on.year();
