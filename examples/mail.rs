@@ -29,7 +29,7 @@ use kontor::store::tenant::{Environment, Tenant};
 #[path = "support/client.rs"]
 mod client;
 #[allow(dead_code)]
-#[path = "../tests/it/smtp_server.rs"]
+#[path = "../tests/it/support/smtp_server.rs"]
 mod smtp_server;
 
 use client::Conn;

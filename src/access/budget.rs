@@ -59,7 +59,12 @@ impl RateLimiter {
     /// Takes `tokens` for `key_id` when all of them are there, else none;
     /// with 0 only reports the level.
     pub fn take(&self, key_id: &str, tokens: u64) -> Allowance {
-        let now = Instant::now();
+        self.take_at(key_id, tokens, Instant::now())
+    }
+
+    /// `take` as of the moment `now` (the bucket's clock), so the refill can
+    /// be driven without waiting.
+    pub fn take_at(&self, key_id: &str, tokens: u64, now: Instant) -> Allowance {
         let mut buckets = self.buckets.lock().unwrap_or_else(|p| p.into_inner());
         match buckets.get_mut(key_id) {
             Some(bucket) => bucket.take(now, tokens),
@@ -99,3 +104,38 @@ impl Bucket {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn a_bucket_runs_dry_at_241_and_gets_one_token_back_every_500_ms() {
+        let limiter = RateLimiter::default();
+        let start = Instant::now();
+        let at = |ms: u64| start + Duration::from_millis(ms);
+        let first = limiter.take_at("k", 1, at(0));
+        assert_eq!((first.allowed, first.remaining, first.reset_seconds), (true, 239, 1));
+        for _ in 1..240 {
+            assert!(limiter.take_at("k", 1, at(0)).allowed);
+        }
+        let dry = limiter.take_at("k", 1, at(0));
+        assert_eq!((dry.allowed, dry.remaining, dry.retry_after_seconds, dry.reset_seconds), (false, 0, 1, 120));
+        // A refusal takes nothing; 499 ms later there is still no token.
+        assert!(!limiter.take_at("k", 1, at(499)).allowed);
+        // At 500 ms one is back, and spent.
+        let back = limiter.take_at("k", 1, at(500));
+        assert_eq!((back.allowed, back.remaining), (true, 0));
+        assert!(!limiter.take_at("k", 1, at(500)).allowed);
+        // Two minutes fill the bucket again, never past 240.
+        let full = limiter.take_at("k", 0, at(500 + 120_000 + 60_000));
+        assert_eq!((full.remaining, full.reset_seconds), (240, 0));
+        // Several at once: all of them or none.
+        assert!(!limiter.take_at("k", 241, at(200_000)).allowed);
+        assert_eq!(limiter.take_at("k", 240, at(200_000)).remaining, 0);
+        // Another key has its own bucket.
+        assert_eq!(limiter.take_at("other", 1, at(200_000)).remaining, 239);
+    }
+}
+

@@ -396,7 +396,7 @@ fn issue(w: &crate::support::World, amount: i64) -> String {
 fn settlements_from_the_bank_arrive_as_webhooks_with_method_bank() {
     let w = crate::support::World::webhooks(false);
     let c = w.client();
-    let receiver = crate::receiver::Receiver::start();
+    let receiver = crate::support::receiver::Receiver::start();
     let a = c.post(&w.live, "/v1/webhooks", &crate::support::unique(), &json!({"url": receiver.url("/all"), "events": ["*"]}));
     assert_eq!(a.status, 201, "{:?}", a.body);
     w.data.ok(&["bank", "account", "add", "--company", &w.company, "--iban", "DE36760260000123456789"]);

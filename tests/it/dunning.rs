@@ -12,7 +12,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::mail::configure;
-use crate::smtp_server::{Security, SmtpServer};
+use crate::support::smtp_server::{Security, SmtpServer};
 use crate::support::screens::Office;
 
 /// The base rate in hundredths of a percent on `day` (ISO dates compare as

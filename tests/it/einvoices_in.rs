@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-use crate::einvoice_figures::{self, Figures};
+use crate::support::einvoice_figures::{self, Figures};
 use crate::support::DataFile;
 
 fn fixtures() -> Vec<PathBuf> {
@@ -532,7 +532,7 @@ fn a_bill_finds_its_supplier_by_vat_id_electronic_address_or_iban_a_trusted_supp
 fn booking_a_received_bill_raises_purchase_recorded_with_the_fields_and_signs_of_a_typed_one() {
     let w = crate::support::World::webhooks(false);
     let c = w.client();
-    let r = crate::receiver::Receiver::start();
+    let r = crate::support::receiver::Receiver::start();
     let a = c.post(
         &w.live,
         "/v1/webhooks",

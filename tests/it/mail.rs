@@ -10,7 +10,7 @@ use jiff::{SignedDuration, Timestamp};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use crate::smtp_server::{Security, SmtpServer};
+use crate::support::smtp_server::{Security, SmtpServer};
 use crate::support::{Client, DataFile, World};
 
 /// The mail settings of `company` pointing at `smtp`, with AUTH and the

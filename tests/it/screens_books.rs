@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::receiver::Receiver;
+use crate::support::receiver::Receiver;
 use crate::support::screens::{Browser, Office};
 
 /// The audit rows of company `company` written on the screens (not the

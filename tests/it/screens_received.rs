@@ -135,7 +135,7 @@ fn received_e_invoices_of_every_profile_read_as_their_files_state() {
     let mut pages = Vec::new();
     for (name, id) in names.iter().zip(&ids) {
         let body = accountant.get(&format!("/bills/received/{id}")).body;
-        let [allowances, charges, paid] = crate::einvoice_figures::shown_totals(&written(name));
+        let [allowances, charges, paid] = crate::support::einvoice_figures::shown_totals(&written(name));
         for (label, minor) in [("Allowances", allowances), ("Charges", charges), ("Paid already", paid)] {
             if minor != 0 {
                 assert!(body.contains(&format!("<dt>{label}</dt><dd>{}</dd>", shown(minor))), "{name}: {label} {minor}\n{body}");

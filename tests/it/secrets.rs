@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use base64::Engine;
 
-use crate::smtp_server::{Security, SmtpServer};
+use crate::support::smtp_server::{Security, SmtpServer};
 use crate::support::screens::{person, Browser, PASSWORD};
 use crate::support::{Client, DataFile};
 
@@ -201,8 +201,16 @@ fn the_smtp_password_is_in_no_answer_page_log_error_or_file() {
         data.path.with_file_name("backup.db").to_str().unwrap(),
     ]);
     assert!(backup["bytes"].as_u64().unwrap() > 0);
-    // Its worker had time to try the test mail too; then it stops.
-    std::thread::sleep(Duration::from_millis(500));
+    // Its worker tries the test mail too (its attempt is recorded); then it stops.
+    let attempted = || -> i64 {
+        let conn = rusqlite::Connection::open(&data.path).unwrap();
+        conn.query_row("SELECT count(*) FROM mails WHERE purpose = 'test' AND attempts > 0", [], |r| r.get(0)).unwrap()
+    };
+    let asked = Instant::now();
+    while attempted() == 0 {
+        assert!(asked.elapsed() < Duration::from_secs(15), "the test mail is tried");
+        std::thread::sleep(Duration::from_millis(100));
+    }
     let log = served.log.clone();
     drop(served);
     let log = log.lock().unwrap().clone();

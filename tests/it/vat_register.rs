@@ -11,7 +11,7 @@ use kontor::outbox::vat_register::Service;
 use serde_json::json;
 
 use crate::support::screens::Office;
-use crate::vies_stand_in::{Reply, ViesStandIn};
+use crate::support::vies_stand_in::{Reply, ViesStandIn};
 
 /// A draft of 500.00 EUR for a new customer of company A with `vat_id`.
 fn draft_for(office: &Office, name: &str, vat_id: &str) -> String {

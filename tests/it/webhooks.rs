@@ -9,7 +9,7 @@ use hmac::{Hmac, Mac};
 use serde_json::{json, Value};
 use sha2::Sha256;
 
-use crate::receiver::{Answer, Receiver};
+use crate::support::receiver::{Answer, Receiver};
 use crate::support::{start_configured, unique, Client, World};
 
 fn register(c: &Client, key: &str, url: &str, events: Value) -> crate::support::Answer {
@@ -37,7 +37,7 @@ fn issue(w: &World, c: &Client, amount: i64) -> String {
 }
 
 /// Checks the signature header the way a receiver would, independently.
-fn verify(secret: &str, received: &crate::receiver::Received) {
+fn verify(secret: &str, received: &crate::support::receiver::Received) {
     let header = received.header("SERVICE-Signature");
     let (t, v1) = header.split_once(',').unwrap();
     let t = t.strip_prefix("t=").unwrap();

@@ -1,12 +1,20 @@
 //! Test support: a fresh temporary data file, the console run as a real
 //! process, the server started in-process on port 0, and a small HTTP client;
 //! `screens` holds the browser and the office the screens' tests use;
-//! `extf` reads DATEV EXTF files back, built from the published column lists.
+//! `extf` reads DATEV EXTF files back, built from the published column lists;
+//! the servers a test talks to: `receiver` (webhooks), `smtp_server` (a
+//! real aiosmtpd), `dovecot` (a real IMAP server), `vies_stand_in` (the EU VAT register); and
+//! `einvoice_figures`, a received e-invoice's figures read with XPath alone.
 
-pub mod fill;
+pub mod dovecot;
+pub mod einvoice_figures;
 pub mod extf;
+pub mod fill;
+pub mod receiver;
 pub mod screens;
+pub mod smtp_server;
 pub mod statements;
+pub mod vies_stand_in;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
