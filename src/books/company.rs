@@ -486,16 +486,21 @@ pub fn get(conn: &Connection, id: &str) -> Result<Company> {
 ///
 /// Fails with `Invalid` for an unknown plan and `NotFound` for an unknown company.
 pub fn set_plan(tx: &Tx, tenant: &Tenant, actor: &Actor, plan: &str) -> Result<Company> {
-    let id = tenant.company_id.as_str();
     let plan = Plan::read(plan)?;
-    let changed = tx.execute(
-        "UPDATE companies SET plan = ?2 WHERE id = ?1",
-        params![id, plan],
-    )?;
+    set_one(tx, tenant, actor, "plan", &plan, Act::CompanyPlanChanged)
+}
+
+/// Sets one column of the tenant's company to `value` and records `act`;
+/// returns the company as it is now. The company's setters' one write.
+///
+/// Fails with `NotFound` for an unknown company.
+fn set_one(tx: &Tx, tenant: &Tenant, actor: &Actor, column: &str, value: &dyn rusqlite::ToSql, act: Act) -> Result<Company> {
+    let id = tenant.company_id.as_str();
+    let changed = tx.execute(&format!("UPDATE companies SET {column} = ?2 WHERE id = ?1"), params![id, value])?;
     if changed == 0 {
         return Err(Error::not_found(format!("Company {id}")));
     }
-    audit::record(tx, tenant, actor, Act::CompanyPlanChanged, id)?;
+    audit::record(tx, tenant, actor, act, id)?;
     get(tx, id)
 }
 
@@ -512,17 +517,8 @@ pub fn set_payment_days(
     actor: &Actor,
     days: Option<i64>,
 ) -> Result<Company> {
-    let id = tenant.company_id.as_str();
     let days = days.map(check_payment_days).transpose()?;
-    let changed = tx.execute(
-        "UPDATE companies SET payment_days = ?2 WHERE id = ?1",
-        params![id, days],
-    )?;
-    if changed == 0 {
-        return Err(Error::not_found(format!("Company {id}")));
-    }
-    audit::record(tx, tenant, actor, Act::CompanyPaymentDaysChanged, id)?;
-    get(tx, id)
+    set_one(tx, tenant, actor, "payment_days", &days, Act::CompanyPaymentDaysChanged)
 }
 
 /// Replaces the workflow of the tenant's company; the first stage is where
@@ -533,7 +529,6 @@ pub fn set_payment_days(
 /// Fails with `Invalid` for no stages, a malformed or repeated stage key,
 /// and with `NotFound` for an unknown company.
 pub fn set_workflow(tx: &Tx, tenant: &Tenant, actor: &Actor, stages: &[String]) -> Result<Company> {
-    let id = tenant.company_id.as_str();
     if stages.is_empty() || stages.len() > 30 {
         return Err(Error::invalid("stages", "needs 1 to 30 stages"));
     }
@@ -548,13 +543,5 @@ pub fn set_workflow(tx: &Tx, tenant: &Tenant, actor: &Actor, stages: &[String]) 
         }
         keys.push(key.as_str().to_string());
     }
-    let changed = tx.execute(
-        "UPDATE companies SET workflow = ?2 WHERE id = ?1",
-        params![id, keys.join(",")],
-    )?;
-    if changed == 0 {
-        return Err(Error::not_found(format!("Company {id}")));
-    }
-    audit::record(tx, tenant, actor, Act::CompanyWorkflowChanged, id)?;
-    get(tx, id)
+    set_one(tx, tenant, actor, "workflow", &keys.join(","), Act::CompanyWorkflowChanged)
 }

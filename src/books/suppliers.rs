@@ -29,27 +29,31 @@ pub(crate) fn supplier(
     country: &CountryCode,
 ) -> Result<String> {
     if let Some(id) = supplier_named(tx, tenant, name)? {
-        tx.execute(
-            "UPDATE customers SET is_supplier = 1 WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
-            params![id, tenant.company_id, tenant.environment],
-        )?;
-        return Ok(id);
+        return marked(tx, tenant, id);
     }
-    let new = NewCustomer {
-        name: name.to_string(),
-        contact: None,
-        email: None,
-        phone: None,
-        street: String::new(),
-        postal_code: String::new(),
-        city: String::new(),
+    let named = SupplierParticulars {
+        name,
+        street: None,
+        postal_code: None,
+        city: None,
         country: country.clone(),
-        vat_id: vat_id.map(vat_ids::normalise),
-        currency: None,
-        is_customer: false,
-        is_supplier: true,
+        vat_id,
+        email: None,
+        electronic_address: None,
+        iban: None,
     };
-    insert(tx, tenant, &new)
+    made(tx, tenant, &named)
+}
+
+/// The partner `id` marked a supplier (a customer of that name becomes one too).
+///
+/// Fails only on a storage error.
+fn marked(tx: &Tx, tenant: &Tenant, id: String) -> Result<String> {
+    tx.execute(
+        "UPDATE customers SET is_supplier = 1 WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
+        params![id, tenant.company_id, tenant.environment],
+    )?;
+    Ok(id)
 }
 
 /// A supplier as a received e-invoice names it (BG-4 and its account).
@@ -112,12 +116,16 @@ pub(crate) fn supplier_of(
 /// Fails only on a storage error.
 pub(crate) fn supplier_from(tx: &Tx, tenant: &Tenant, p: &SupplierParticulars) -> Result<String> {
     if let Some(id) = supplier_of(tx, tenant, p)? {
-        tx.execute(
-            "UPDATE customers SET is_supplier = 1 WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
-            params![id, tenant.company_id, tenant.environment],
-        )?;
-        return Ok(id);
+        return marked(tx, tenant, id);
     }
+    made(tx, tenant, p)
+}
+
+/// A new partner, a supplier only, with what a bill names of it (the next
+/// partner number; no address but what it gives).
+///
+/// Fails only on a storage error.
+fn made(tx: &Tx, tenant: &Tenant, p: &SupplierParticulars) -> Result<String> {
     let new = NewCustomer {
         name: p.name.to_string(),
         contact: None,

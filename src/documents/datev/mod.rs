@@ -416,18 +416,16 @@ mod tests {
         }
     }
 
+    /// The batch of October 2026 of `bookings`.
+    fn october<'a>(client: &'a Client, bookings: &'a [Booking], is_final: bool) -> Batch<'a> {
+        Batch { client, from: Date::constant(2026, 10, 1), to: Date::constant(2026, 10, 31), is_final, bookings }
+    }
+
     #[test]
     fn the_bookings_header_is_the_documented_one_field_by_field() {
         let c = client();
         let bookings = [sample()];
-        let batch = Batch {
-            client: &c,
-            from: Date::constant(2026, 10, 1),
-            to: Date::constant(2026, 10, 31),
-            is_final: true,
-            bookings: &bookings,
-        };
-        let lines = lines(&bookings_file(&batch));
+        let lines = lines(&bookings_file(&october(&c, &bookings, true)));
         assert_eq!(
             lines[0],
             "\"EXTF\";700;21;\"Buchungsstapel\";13;20261102093005007;;\"RE\";\"Erika Müller\";\"\";29098;55003;20260101;4;20261001;20261031;\"Buchungen 01.10.-31.10.26\";\"\";1;0;1;\"EUR\";;\"\";;;\"03\";;;\"\";\"\""
@@ -445,14 +443,7 @@ mod tests {
     fn umlauts_the_euro_sign_and_the_dash_are_single_windows_1252_bytes() {
         let c = client();
         let bookings = [sample()];
-        let batch = Batch {
-            client: &c,
-            from: Date::constant(2026, 10, 1),
-            to: Date::constant(2026, 10, 31),
-            is_final: false,
-            bookings: &bookings,
-        };
-        let bytes = bookings_file(&batch);
+        let bytes = bookings_file(&october(&c, &bookings, false));
         let needle = |b: &[u8]| bytes.windows(b.len()).any(|w| w == b);
         assert!(needle(b"B\xe4ckerei"), "ä is 0xE4");
         assert!(needle(b"S\xfc\xdf"), "ü ß are 0xFC 0xDF");
