@@ -3,6 +3,80 @@
 //! write transaction, taking typed input that checks itself. Tenant,
 //! environment, numbering, country rules, the ledger and the events of an act
 //! all live here, so they hold alike for REST, the agent tools and the console.
+//!
+//! One file (or folder) per part of the books, each holding its input types
+//! (`…Input` as a caller gives it, checked into `New…`/`Change`/`Filter` by a
+//! constructor that names every bad field, length limits as `pub const`s the
+//! screens' forms read), its SQL next to the function that runs it, and its
+//! wire form. An act takes the caller's `Tx` and the actor, and writes its
+//! ledger entry, its open items, its events and its audit row in it.
+//!
+//! - `company.rs`: companies: their master data, plans, time zones and
+//!   workflows (`StageKey`), created and changed only by a person; the plan
+//!   check's source.
+//! - `particulars.rs`: the seller's particulars an invoice carries
+//!   (`Particulars`), as given (`ParticularsInput`) and checked
+//!   (`ParticularsChange`: each field left out, cleared or set).
+//! - `tenancy.rs`: whose books an act works in: `tenant`, the one way a
+//!   person's act names its books, and `owner`, the books a record named by
+//!   its id alone belongs to (the console's and the screens' ways in).
+//! - `customers.rs`: customers and suppliers (partners): the checks of a new
+//!   one, numbering `K10001`…, agreed terms, the buyer's particulars (with
+//!   the partner's IBAN, invoice e-mail address, consumer flag and
+//!   language), the list with its search, `changes` (the count kept pages
+//!   compare), the wire form.
+//! - `suppliers.rs`: the partner a bill's supplier is: by name (`supplier`,
+//!   `supplier_named`) or by a received e-invoice's particulars
+//!   (`supplier_of`, `supplier_from`); `trusted_supplier`.
+//! - `transactions.rs`: transactions (jobs): checked input, numbering
+//!   `V<year>-<seq>`, workflow stages, filters and full-text search, partial
+//!   updates, notes.
+//! - `numbering.rs`: `take` and `peek`: one counter per (company,
+//!   environment, series), advanced in the transaction that uses the number.
+//! - `document_kinds.rs`: the kinds of documents the books hold, below every
+//!   part that reads them: `DocumentType` (an invoice or its correction) and
+//!   `PurchaseKind` (a bill or a supplier's credit).
+//! - `settlement.rs`: the one act by which an open document owes less
+//!   (`settle`): payments in against invoices (`pay_invoice`), out against
+//!   bills (`pay_bill`), supplier credits applied to bills (`apply_credit`);
+//!   a payment from a bank line, a difference settled without money
+//!   (`settle_difference`), and a bank line's settlement undone by a
+//!   counter-posting (`reverse`).
+//! - `discount.rs`: a discount (Skonto) with its tax: the postings a
+//!   settlement books when the rest of a payment goes as a discount granted
+//!   or received, per tax key from the document's own entry (§ 17 UStG).
+//!   Pure.
+//! - `purchases.rs`: bills and supplier credits recorded by a person, with
+//!   their ledger entry, open payables and event; `enter`, which a received
+//!   bill's booking shares: the purchase with its lines and amounts per tax
+//!   key (a reverse charge's self-assessed VAT), its payment reference and
+//!   the payee's IBAN.
+//! - `sending.rs`: the acts of sending by mail: the owner's settings and
+//!   texts, an issued invoice sent (the customer's format attached as
+//!   stored), a test mail; the sends of an invoice.
+//! - `ledger.rs`: the chart (`Account`), balanced postings (`Posting`,
+//!   `post`), each line within a detail of its account (`Posting::of`),
+//!   `tax_key`, `split_by_key`, the day sums per account and detail,
+//!   balances, the trial balance with each account's details, profit and
+//!   loss, balance sheet, closing (`close`, `check_open`, `is_final`). Only
+//!   acts post.
+//! - `attention.rs`: what needs a person's attention, most urgent first (read
+//!   by the agent tools). Read-only.
+//! - `audit.rs`: who performed an act (`Actor`: a person, an API key or the
+//!   system) and which (`Act`): `record`, the one row an act writes in its
+//!   own transaction, and `history` / `history_of`. Every act that changes
+//!   something takes `actor: &Actor` right after the tenant.
+//! - `webhooks.rs`: a company's webhook endpoints as acts on its books
+//!   (`register`, `disable`, `redeliver`): the outbox's work and the audit row
+//!   in one transaction, since the outbox names no books.
+//! - `drafts/`: drafts of invoices and quotes and their lines.
+//! - `invoices/`: issued documents and the acts that make and move them.
+//! - `received/`: received e-invoices and a person's decision on them.
+//! - `bank/`: bank accounts, statement imports, their lines and matching.
+//! - `report/`: open receivables and payables.
+//! - `dunning/`: reminders.
+//! - `export/`: the books handed to the tax adviser and a tax audit.
+//! - `vat/`: the VAT return's figures and the EC sales list.
 
 pub mod attention;
 pub mod audit;

@@ -5,12 +5,46 @@
 //! own options, and exit code 1. `serve` and `demo` hand over to the HTTP
 //! surface. It holds no rule of its own.
 //!
-//! This file only declares the console's files and routes each parsed
-//! command to its group's file (`acts/`, `data`, `demo`, `vat_id`); what the
-//! groups share is in the leaves `acting` (who acts, in whose books, printing),
-//! `options` (options and the books' fields) and `mode` (`--sandbox`). The
-//! command line is `args`, with sending's commands in `sending_args`, the
-//! bank's in `bank_args` and the tax adviser's in `adviser_args`.
+//! This file only declares the console's files and routes: `run`, the one
+//! entry from `main`, sends each parsed command to its group's file, and
+//! `explain` tells a refusal on stderr with its fields renamed into the
+//! command's options. What the groups share is in the leaves `acting`,
+//! `options` and `mode`.
+//!
+//! - `acting.rs`: what every command shares about acting: who acts (`actor`:
+//!   the enabled person `--as` names, whose role must allow the act, or
+//!   `Actor::System`; `no_actor` refuses `--as` on a command that is no act
+//!   within one company), in whose books (`books_of`, `company_books`), and
+//!   `print`, the answer as pretty JSON (a reader that stopped reading is no
+//!   failure). A leaf: it names no other file of the console.
+//! - `options.rs`: where the options meet the books' fields: a refused field
+//!   named as its option (`option`), an option given or cleared with
+//!   `--clear` read as the books' `Patch` (`patch`), and the payment options
+//!   several commands share read into the books' input. A leaf but for `args`.
+//! - `mode.rs`: `--sandbox` (`Mode`), a leaf the command-line files share.
+//! - `args.rs`: the clap definition of every command and its arguments;
+//!   checks nothing beyond a value's type.
+//! - `sending_args.rs`: the command line of sending:
+//!   `company mail | mail-text`, `invoice send | sends`, `dunning …`, and
+//!   `--vat-register` (`RegisterArgs`) of `serve` and `draft issue`.
+//! - `bank_args.rs`: the command line of the bank: `bank account add | list`,
+//!   `bank import` and the acts on statement lines.
+//! - `adviser_args.rs`: the command line of the tax adviser's exports: the
+//!   DATEV settings of `company set` (`DatevArgs`), `export datev | gobd`,
+//!   `vat return | ec-sales`.
+//! - `serve.rs`: the data file the console works on (`--data`, else
+//!   `kontor.db`): opening it, `serve` (which starts the log and hands over
+//!   to `http::server::run_until_signal`) and `backup`.
+//! - `demo.rs`: the demo: a fresh data file seeded through the books (an
+//!   Enterprise company, customers, transactions, a live and a test key, one
+//!   person per role), what it prints, then the server (`run_until_signal`
+//!   too).
+//! - `log.rs`: the process's log: `tracing` lines collected in memory and
+//!   written to stderr in batches by a thread of its own, lossless (a writer
+//!   waits for room past 8 MiB). Started by `serve` and `demo`.
+//! - `vat_id.rs`: `kontor vat-id check`: ids on stdin judged by
+//!   `rules::vat_ids::judge`, one answer line each; needs no data file.
+//! - `acts/`: the commands on the books, one file per command group.
 
 mod acting;
 mod acts;

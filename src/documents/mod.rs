@@ -7,7 +7,8 @@
 //! receiver must rely on); and a reminder of an invoice (`reminder`),
 //! written as a PDF like the invoice. The books build the model from a
 //! frozen invoice or get it from a received file; nothing here reads
-//! storage or knows a surface.
+//! storage, the clock or a surface (it names only `rules` and `error`), so
+//! the same document gives the same bytes.
 //!
 //! The bank's side comes in too: `statements` reads the statements a bank
 //! sends (camt.05x, MT940, a ZIP of them) into typed records, as hostile
@@ -24,6 +25,27 @@
 //! and charges, card and direct-debit particulars, attachments, contract
 //! and project references, the payee): kontor's own invoices hold none of
 //! them, and the writers leave them out.
+//!
+//! Here: the model (`Document`, parties, lines, the VAT breakdown, `Format`,
+//! `Category`), and the tests' sample documents (`samples`).
+//!
+//! - `cii.rs`: UN/CEFACT CII D16B: `cii` (EN 16931) and `xrechnung` (the
+//!   XRechnung 3.0 CIUS).
+//! - `ubl.rs`: UBL 2.1 for Peppol BIS Billing 3.0 (`Invoice`, `CreditNote`).
+//! - `verdict.rs`: the EN 16931 rules (mandatory terms, the BR-CO sums,
+//!   allowances and charges, each VAT category's rules) that hold for what
+//!   kontor writes and what it receives alike, and the rules of XRechnung
+//!   and Peppol for kontor's own; each finding names its rule id.
+//! - `reminder.rs`: a reminder's letter as a model: the invoice's
+//!   `Document`, the level, title and text, and what it claims.
+//! - `xml.rs`: a small element writer over quick-xml.
+//! - `gobd.rs`: the GoBD data medium: CSV files and their `index.xml` in the
+//!   GDPdU description standard.
+//! - `archive.rs`: a deterministic ZIP of named files.
+//! - `pdf/`: the Factur-X PDF and a reminder's letter.
+//! - `read/`: reading what suppliers send.
+//! - `statements/`: bank statements read.
+//! - `datev/`: the DATEV EXTF files.
 
 pub mod archive;
 pub mod cii;

@@ -4,8 +4,50 @@
 //! shapes and check digits of EU VAT ids, IBANs, BICs and ISO 11649 creditor
 //! references, the electronic address schemes of e-invoices, the default
 //! interest and flat sum a reminder states, the texts with placeholders an
-//! owner writes, and the DATEV charts of accounts SKR03 and SKR04 (`skr`).
-//! Pure functions; no storage, no surface.
+//! owner writes, the DATEV charts of accounts, and how amounts, dates,
+//! countries and units read in German and English. Pure functions: no
+//! storage, no clock, no surface.
+//!
+//! - `money.rs`: exact decimals (`Decimal`), amounts in minor units, rounding
+//!   half away from zero, line nets and tax totals, conversion at a rate,
+//!   `fixed_rate`; no floating point.
+//! - `iso.rs`: ISO 3166-1 countries and ISO 4217 currencies with their
+//!   exponents (`CountryCode`, `Currency`).
+//! - `stored_text.rs`: `stored_text!`, the one macro that gives a checked
+//!   text type (a country or currency code, an IBAN, a BIC) its stored and
+//!   shown form and a strict read. (Enums stored as text are
+//!   `stored_enum!`'s, in `store::row`.)
+//! - `jurisdiction.rs`: per seller country: number series and formats,
+//!   default payment days, the payment sentence, the tax's name, EU
+//!   membership.
+//! - `text.rs`: a text field's rules (bounded, no control characters,
+//!   trimmed), an e-mail address's shape, `Patch` for partial updates, and
+//!   `camel_to`, the one camelCase-to-flag converter.
+//! - `locale.rs`: `Lang` (`Lang::pick(en, de)`, `Lang::of_seller`: a seller's
+//!   documents in German in the German-speaking countries); amounts and
+//!   dates in German and English, typed amounts, quantities and rates read
+//!   back exactly; the one formatter of the screens and the documents.
+//! - `countries.rs`: a country's name in English or German as an address
+//!   line writes it (`countries::name`).
+//! - `units.rs`: the UN/ECE Recommendation 20/21 unit codes EN 16931 accepts
+//!   (`known`), and the common ones' names in English and German.
+//! - `vatex.rs`: the VATEX exemption codes EN 16931 accepts.
+//! - `eas.rs`: the EAS code list of electronic addresses.
+//! - `bank.rs`: IBANs (registry lengths, mod 97), BICs, a German IBAN from
+//!   bank code and account number, and `AccountId`, an account as a
+//!   statement names it.
+//! - `creditor_reference.rs`: the ISO 11649 creditor reference (`RF…`): an
+//!   invoice number's, and a payer's checked.
+//! - `default_interest.rs`: §288 BGB default interest over the §247 base-rate
+//!   table (shipped, with an owner's rows laid over it), split where the rate
+//!   changes and rounded per segment; the €40 flat sum.
+//! - `placeholders.rs`: texts an owner writes with `{placeholders}`: checked
+//!   when saved, filled when used.
+//! - `skr.rs`: the DATEV charts SKR03 and SKR04 as one table: the account
+//!   number of each ledger account and tax key, automatic or with its
+//!   BU-Schlüssel, and each number's source; the ranges of personal and bank
+//!   accounts.
+//! - `vat_ids/`: VAT ids, judged by their own prefix.
 
 pub mod bank;
 pub mod countries;

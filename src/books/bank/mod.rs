@@ -1,9 +1,32 @@
-//! The company's bank: its bank accounts (`accounts`), the statement files
-//! imported into them (`import`: one transaction a file, duplicates counted
-//! at three levels), their lines (`lines`) matched against the open items
-//! (`items`, read from the books; `matching`, the ladder, pure; `keys`, how
-//! an entry is known again), what a line does to the books through the one
-//! settlement act (`apply`), and a person's acts on a line (`acts`).
+//! The company's bank: its bank accounts, the statement files imported into
+//! them (one transaction a file, duplicates counted at three levels), their
+//! lines matched against the open items, what a line does to the books
+//! through the one settlement act, and a person's acts on a line. Reading a
+//! statement file is `documents::statements`'; settling a document is
+//! `books::settlement`'s, never done another way here.
+//!
+//! - `accounts.rs`: bank accounts (IBAN, or bank code and number), `find` by
+//!   how a statement names its account, the fee tolerance.
+//! - `import.rs`: `file`, the import act: one file in one transaction, stored
+//!   with its SHA-256 before it is read; duplicates counted by file,
+//!   statement and entry; the balance chain's breaks noted; a camt.054
+//!   splitting a batch; the lines stored, then matched against the ladder in
+//!   the file's order: certain matches settled, suggestions kept, returned
+//!   direct debits taking back what they returned.
+//! - `entry_keys.rs`: an entry's keys (what makes it the same money: the
+//!   bank's reference where it tells entries apart, else a digest) and the
+//!   break in a balance chain (`gap`). Pure.
+//! - `matching.rs`: the matching ladder (a)–(f) over a line's facts and the
+//!   open items (`Ladder::place`). Pure.
+//! - `items.rs`: the open invoices and bills and the partners' known IBANs,
+//!   as the ladder reads them.
+//! - `lines.rs`: a line as stored and shown (`State`, suggestions,
+//!   settlements), the list with its search, `books_of`.
+//! - `apply.rs`: what a line does to the books: `settle`, `book`,
+//!   `difference`, `take_back`, `undo`, each writing its row of
+//!   `bank_settlements`.
+//! - `acts.rs`: a person's acts on a line: `confirm`, `split`, `book`,
+//!   `ignore`, `undo`.
 
 pub mod accounts;
 pub mod acts;

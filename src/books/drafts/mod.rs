@@ -3,18 +3,31 @@
 //! the draft's wire form, whose number, dates and payment sentence are
 //! suggestions computed now from the seller's country and the customer's
 //! agreed terms; they become final only when the draft is issued
-//! (`invoices::issue`). A draft also carries what its invoice will say of
-//! the buyer's order (`References`: a buyer reference of its own or else the
+//! (`invoices::issue`, which reads the draft through here: issuing is not
+//! this folder's). A draft also carries what its invoice will say of the
+//! buyer's order (`References`: a buyer reference of its own or else the
 //! customer's, an order reference, a delivery period), set by a person while
 //! it is a draft. While it is a draft its lines can be added, changed and
 //! removed, and its figures (`figures`, the list's totals) are computed as
 //! issuing it now would freeze them. Every query is bound to a `Tenant`.
 //!
-//! The files: `stored` (a draft as stored, its kind, state and period),
-//! `lines` (its lines: checked, read, added, changed, removed),
-//! `references` (what its invoice says of the buyer's order), `figures`
-//! (what issuing it now would freeze) and `create` (a new draft, empty or
-//! whole); here its wire form with the suggestions, and the list.
+//! Here: the draft's wire form (`DraftView`, `get`) with the suggested
+//! number, dates and payment sentence, `due_date`, the list (`list`,
+//! `DraftSummary`), and the re-exports of the files, so other modules name
+//! `books::drafts::X`.
+//!
+//! - `stored.rs`: a draft as stored: its kind, state (`DraftState`) and
+//!   period; a tenant's draft by id, an open one (`open`), and
+//!   `mark_issued`.
+//! - `lines.rs`: a line as given and checked (`NewDraftLine::check`), as
+//!   shown (`DraftLine`), read in order (`lines`), and the acts `add_line`,
+//!   `change_line`, `remove_line`.
+//! - `references.rs`: what its invoice will say of the buyer's order, read as
+//!   they apply or as set, and `set_references`.
+//! - `figures.rs`: each line's one VAT (`line_vat`), the lines as the totals
+//!   take them (`money_lines`), and `figures`, what issuing now would freeze.
+//! - `create.rs`: a new draft, empty or whole with its lines (`NewDraft`,
+//!   `create`), in the customer's currency, else the company's.
 
 mod create;
 mod figures;

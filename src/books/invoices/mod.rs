@@ -1,13 +1,35 @@
-//! Issued documents (invoices and their corrections): their read-only wire
-//! form with the payment state computed against the company's today, the
-//! list and its filter, and the tallies the list's totals come from. A
-//! document as stored, its type and state, and its reads by id and number
-//! are in `stored`, which everything here reads. The acts that make and move
-//! them live beside: `issue` (a draft becomes an invoice), `cancel` (a full
-//! correction), and `settlement` (payments, in `books::settlement`); and
-//! `documents`, the e-invoices written at issue; `vat_check`, the VAT
-//! register's answer at issue. Every query is bound to a
-//! `Tenant`.
+//! Issued documents (invoices and their corrections) and the acts that make
+//! and move them. The bytes of a document are written by `documents`, never
+//! here. Every query is bound to a `Tenant`.
+//!
+//! Here, the read model: the wire form with the payment state computed
+//! against the company's today, the list and its filter, the tallies the
+//! list's totals come from (`count`), `history`. Payments against them are
+//! `books::settlement`'s.
+//!
+//! - `stored.rs`: a document as stored: its row, type and payment state, the
+//!   fields its events carry, its figures in the book currency (per tax key
+//!   too: `tax_key`, `abroad`, `book_figures_by_key`), and the reads by id
+//!   and number (`stored_by_id`, `stored_by_number`); everything else here
+//!   reads it.
+//! - `vat_check.rs`: the VAT register at issue: asked before the issue's
+//!   transaction (`ask`), its answer refusing the issue or kept with the
+//!   invoice (`keep`), and shown (`of_invoice`).
+//! - `issue.rs`: `issue`: a draft becomes an invoice, in two steps in the
+//!   caller's transaction: `check` (the verdict, writing nothing) and
+//!   `write` (the number, the frozen rows, the documents, the ledger entry
+//!   per tax key, the open item, the tally, the event, the register's
+//!   answer, the audit).
+//! - `cancel.rs`: `cancel`: a full correction with the next number of its
+//!   series, its entry the issue's reversed per tax key; `next_number` peeks
+//!   at it for the confirmation.
+//! - `documents.rs`: an invoice's documents: the model built from the frozen
+//!   rows and the particulars (`assemble`), the verdict, writing and storing
+//!   them with their SHA-256 (`write`), serving them (`get`), and a
+//!   reminder's model (`letter_model`).
+//! - `preview.rs`: a draft's preview (`draft_preview`): the draft as its
+//!   invoice would read if issued today, through the same model, marked as a
+//!   draft, written as a PDF, never stored.
 
 pub mod cancel;
 pub mod documents;

@@ -1,8 +1,19 @@
-//! Received e-invoices: a file kept exactly as it arrived and the bill
-//! read from it (`receive`), the bill as stored and read (`bill`), a
-//! person's decision to book or refuse it (`decide`), and how a document is
-//! booked, worked out before anything is written (`booking`). Every query
-//! is bound to a `Tenant`; the acts take the actor and record their audit.
+//! Received e-invoices: a file kept exactly as it arrived, the bill read
+//! from it, and a person's decision to book or refuse it. Every query is
+//! bound to a `Tenant`; the acts take the actor and record their audit. A
+//! file is parsed by `documents::read`, never here, and a kept file is never
+//! changed (the data file's triggers refuse it).
+//!
+//! - `receive.rs`: `receive`: read and checked, refused with a sentence,
+//!   refused as a duplicate naming the first, or kept with its bill (and
+//!   booked at once for a trusted supplier).
+//! - `bill.rs`: a bill as stored (`BillView`, `BillState`, `Channel`), its
+//!   reads (`get`, `list`), the kept file (`original`, its SHA-256 checked)
+//!   and its document read again (`document`).
+//! - `decide.rs`: `book`, `refuse` and `trust`.
+//! - `booking.rs`: how a document is booked (bill or credit, amounts per tax
+//!   key, reverse charge), worked out before anything is written; the
+//!   supplier particulars it names.
 
 mod bill;
 mod booking;

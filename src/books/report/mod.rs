@@ -2,7 +2,17 @@
 //! act's transaction, `open_items`), and the outstanding report as the books
 //! stood at the end of any day. Amounts are in the book currency at the rate
 //! fixed when the document was recorded; receivables and payables are never
-//! netted.
+//! netted. It posts nothing and reads no journal: it keeps its own day sums
+//! of what is open.
+//!
+//! Here: the outstanding report (`outstanding`), the open documents
+//! (`open_documents`), and the dashboard's `months` and `ageing`; the
+//! re-exports `change` and `Side`.
+//!
+//! - `open_items.rs`: the change each act makes to the open items (`change`:
+//!   by the day it takes effect and the day the amount falls due), written in
+//!   the act's transaction by issuing, cancelling, settling and recording a
+//!   purchase.
 
 pub mod open_items;
 

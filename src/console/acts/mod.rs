@@ -5,7 +5,40 @@
 //! `--as` names (an enabled person of the company whose role allows the act)
 //! or else the system, and writes its audit row itself in the same
 //! transaction; a command that only reads refuses `--as`. What the groups
-//! share lives in `acting` and `options`, never here.
+//! share lives in `acting` and `options`, never here: this file only declares
+//! the groups.
+//!
+//! - `company.rs`: `company create | show | set | plan | workflow`,
+//!   `company account-number | account-numbers`: a company, its seller's
+//!   particulars, payment days, DATEV settings, plan and workflow; partners'
+//!   DATEV account numbers.
+//! - `keys.rs`: `key create | list | revoke`.
+//! - `users.rs`:
+//!   `user create | list | disable | enable | role | password | reset`: the
+//!   people, their roles, passwords and reset links; an act across kontor is
+//!   recorded as the system's in every company of the person.
+//! - `customers.rs`: `customer terms | set`: agreed payment days, the address
+//!   and the buyer's particulars (IBAN, invoice e-mail address, consumer,
+//!   language included).
+//! - `drafts.rs`: `draft create | line | set | issue`.
+//! - `payments.rs`: `payment record`: money in against an invoice.
+//! - `invoices.rs`: `invoice cancel | document`.
+//! - `purchases.rs`: `purchase record | pay | apply-credit` (a bill's VAT rate
+//!   and the reverse charge included).
+//! - `received.rs`:
+//!   `purchase receive | show | list | book | refuse | original | trust`:
+//!   received e-invoices.
+//! - `books.rs`: `books close | trial-balance`.
+//! - `webhooks.rs`: `webhook deliveries | redeliver`.
+//! - `bank.rs`: `bank account add | list`, `bank import` (each file its own
+//!   transaction, exit 1 when one was refused), and the acts on lines:
+//!   `bank lines | line | confirm | split | book | ignore | undo | tolerance`.
+//! - `sending.rs`: `company mail | mail-text` (the password from a file, never
+//!   printed), `invoice send | sends`.
+//! - `dunning.rs`: `dunning run | send | base-rate | levels`.
+//! - `export.rs`: `export datev | gobd`: the ZIP for the tax adviser, the GoBD
+//!   folder for a tax audit, written where `--out` says.
+//! - `vat.rs`: `vat return | ec-sales`: the figures of a month or quarter.
 
 pub mod bank;
 pub mod books;

@@ -6,6 +6,13 @@
 //! CRLF, Windows-1252 (a character it lacks is written `?`), `Belegdatum`
 //! as DDMM with the year in the header's dates. Written from a model the
 //! books fill; nothing here reads storage.
+//!
+//! Here: the model (header, bookings, personal accounts), `bookings_file`
+//! and `partners_file` with their header and rows, `document_field` (the
+//! Belegfeld 1 rule) and the encoding (`windows_1252`).
+//!
+//! - `columns.rs`: the two formats' column headings in their documented
+//!   order and which columns are text.
 
 pub mod columns;
 

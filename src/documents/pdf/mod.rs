@@ -2,7 +2,8 @@
 //! `cii` document embedded as `factur-x.xml` (AFRelationship Alternative)
 //! and the Factur-X XMP extension schema (profile EN 16931). Without XML
 //! (a currency with more than two decimals, or a document EN 16931 cannot
-//! carry) it is a plain PDF/A-3b that says it is no EN 16931 e-invoice.
+//! carry) it is a plain PDF/A-3b that says it is no EN 16931 e-invoice; a
+//! draft's preview is one too, marked as a draft (`write_draft`).
 //!
 //! The page: letterhead, the buyer's address in the window of a DIN 5008
 //! form B letter, the invoice's particulars, the lines (paginated, the
@@ -10,8 +11,9 @@
 //! reasons, the totals, the payment sentence and bank details with an EPC
 //! QR code (GiroCode) for a EUR invoice, and the seller's §14 UStG / §35a
 //! GmbHG particulars in the footer of every page. German for a seller in a
-//! German-speaking country, English otherwise; amounts and dates come from
-//! `rules::locale`.
+//! German-speaking country, English otherwise; the language, country and
+//! unit names, amounts and dates come from `rules` (`locale`, `countries`,
+//! `units`), never chosen here.
 //!
 //! krilla draws the pages, subsets and embeds DejaVu Sans and checks
 //! PDF/A-3b as it writes; since it cannot write the Factur-X extension
@@ -20,13 +22,32 @@
 //! so the same invoice gives the same bytes. Coordinates are `f32` points;
 //! amounts stay integers until `rules::locale` writes them.
 //!
-//! The files: `fonts` (DejaVu Sans and its measures), `page` (the drawing
-//! operations of a page), `text` (fitting and wrapping), `figures` (amounts,
-//! rates and IBANs as the page writes them), `qr` (the EPC payload and its
-//! QR code), `layout` (the sections of the page), `render` (krilla) and
-//! `xmp` (the Factur-X metadata); `reminder` lays out a reminder's letter
-//! on the same sheet. Country and unit names and the choice of
-//! language come from `rules`.
+//! Here: `write` and `write_draft`: the document laid out, rendered, its
+//! XMP replaced.
+//!
+//! - `fonts.rs`: DejaVu Sans, regular and bold, read once, with the tables to
+//!   measure a text and tell which characters it draws.
+//! - `page.rs`: the page as a list of drawing operations in points from the
+//!   top left corner.
+//! - `text.rs`: text that fits its place: `fit` (cut with an ellipsis) and
+//!   `wrap` (lines between words, inside a word too wide).
+//! - `figures.rs`: amounts, VAT rates and IBANs as the page writes them, by
+//!   `rules::locale`.
+//! - `qr.rs`: the EPC QR code (GiroCode) of a EUR invoice: the EPC069-12
+//!   payload and its modules.
+//! - `layout.rs`: `Sheet`, the sections of the pages: letterhead, the buyer's
+//!   address in the DIN 5008 window, particulars, the lines table over
+//!   pages, the VAT breakdown, totals, notes, payment with bank details and
+//!   QR code, the footer; a draft's `DRAFT_MARK`.
+//! - `render.rs`: the PDF/A-3b written by krilla from the pages' operations,
+//!   its metadata (the issue date, never the clock) and the embedded
+//!   `factur-x.xml`.
+//! - `xmp.rs`: the XMP packet with the Factur-X extension schema, which
+//!   krilla cannot write.
+//! - `reminder.rs`: a reminder's letter on the invoice's sheet (the same
+//!   letterhead, address, footer and payment block): its particulars, title,
+//!   text and the table of what it claims.
+//! - `samples.rs`: the PDF tests' sample documents.
 
 mod figures;
 mod fonts;

@@ -7,7 +7,29 @@
 //! by its `profile`, that it is a booking aid and no invoice). Anything
 //! that is not an e-invoice at all (a plain PDF, a ZIP, another XML, a
 //! file over 20 MB, an XML declaring a DTD, one carrying the EICAR test
-//! signature) is a `Refusal` with a sentence; nothing is guessed.
+//! signature) is a `Refusal` with a sentence; nothing is guessed, and a
+//! term that is missing or unreadable is a finding. Nothing here reads
+//! storage or the clock (the day a file arrived is given).
+//!
+//! Here: `file`, a file told apart, read and checked (`Received`: syntax,
+//! document, findings, `valid`), with the 20 MB bound and the ZIP, image
+//! and EICAR refusals.
+//!
+//! - `tree.rs`: the bounded XML tree (UTF-8 only, no DOCTYPE, only XML's own
+//!   entities, 64 levels, 250,000 elements).
+//! - `terms.rs`: single terms with their findings: amounts in the document's
+//!   currency, decimals, dates of either syntax, codes and texts.
+//! - `profile.rs`: the profile a document's BT-24 names (`Profile`: MINIMUM …
+//!   EXTENDED, XRechnung, Peppol), and which are booking aids rather than
+//!   invoices.
+//! - `cii.rs`: CII D16B (and ZUGFeRD 1.0's names) into the model.
+//! - `ubl.rs`: UBL 2.1 `Invoice` and `CreditNote` into the model.
+//! - `pdf.rs`: the e-invoice a PDF embeds (lopdf, every unpacked stream
+//!   bounded), its other embedded files as attachments.
+//! - `check.rs`: the receiver's checks beyond EN 16931: code lists (BR-CL-…,
+//!   reported only) and kontor's notices (KONTOR-…).
+//! - `tests.rs`: the readers' tests over every received fixture, kontor's own
+//!   documents read back, broken copies and hostile files.
 
 mod check;
 pub mod cii;

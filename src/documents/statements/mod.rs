@@ -1,10 +1,22 @@
 //! Bank statements as banks deliver them, read into typed statements:
-//! camt.052/053/054 (`camt`), MT940 (`mt940`), a ZIP of them (`archive`).
-//! Every file is hostile until read: bounded in size (`model::MAX_FILE`,
-//! `model::MAX_ARCHIVE`), no DTD, no entity expansion, bounded depth; the
-//! answer is the statements or a sentence naming the file and what is wrong
-//! with it. Nothing here reads storage: the books decide which account a
-//! statement belongs to and what its lines settle.
+//! camt.052, .053 and .054 (versions .02 to .13, elements by local name),
+//! German MT940, and a ZIP of them. Every file is hostile until read:
+//! bounded in size (`model::MAX_FILE`, 50 MB a file, `model::MAX_ARCHIVE`,
+//! 200 MB a ZIP uncompressed), no DTD, no entity expansion, bounded depth;
+//! the answer is the statements or a sentence naming the file and what is
+//! wrong with it. Nothing here reads storage: the books decide which account
+//! a statement belongs to and what its lines settle.
+//!
+//! Here: `read`, any accepted file.
+//!
+//! - `model.rs`: `Statement`, `Entry`, `Line`, `Balance`, `Party`, the
+//!   bounds, amounts and dates as statements write them.
+//! - `format.rs`: which reader a single file goes to.
+//! - `camt.rs`: the ISO 20022 reader (streaming quick-xml events).
+//! - `mt940.rs`: the MT940 reader (`:61:`, the `:86:` GVC with its `?`
+//!   subfields and SEPA keys).
+//! - `archive.rs`: a ZIP's members, each cut off at its bound.
+//! - `samples.rs`: the tests over `tests/fixtures/bank/`.
 
 pub mod archive;
 pub mod camt;

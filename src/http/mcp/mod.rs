@@ -4,9 +4,21 @@
 //! `params._meta` names `io.modelcontextprotocol/protocolVersion` follows
 //! revision 2026-07-28 (no `initialize`; headers mirror the body; results
 //! carry `resultType`); any other follows the initialize-based revisions
-//! 2025-11-25, 2025-06-18 and 2025-03-26 (batches only for the last). This
-//! module holds the transport and the eras; the tools are in `tools`, their
-//! schemas in `schemas`, every JSON-RPC error comes from `http::error`.
+//! 2025-11-25, 2025-06-18 and 2025-03-26 (batches only for the last). Every
+//! JSON-RPC error comes from `http::error`; no rule lives here.
+//!
+//! Here, the transport and the eras: `precheck` (the `Host` and `Origin`
+//! checks before the key), `parse`, `may_write`, `handle` (through
+//! `admission::with_key_confirmed`), `refused`.
+//!
+//! - `tools.rs`: the fifteen tools: their table (name, annotations, the
+//!   `Operation` they need, schemas), each tool's snake_case arguments read
+//!   into the books' input (`JsonFields`), one books call, the result; a
+//!   business refusal is a tool result with `isError: true`, a protocol fault
+//!   an `RpcFault`; a refused argument is spelled as the tool's with
+//!   `rules::text::camel_to`.
+//! - `schemas.rs`: the JSON schemas of the tools' inputs and outputs, as
+//!   `tools/list` publishes them.
 
 mod schemas;
 mod tools;

@@ -4,9 +4,31 @@
 //! becomes an answer. Each resource's handlers live in a file of their own
 //! and only translate: query string or body → the books' input type → one
 //! books call → JSON; an act is given the key as who acts, and the books
-//! record it in the audit. What they are given and give back (`Call`,
-//! `Reply`) is in `call`. Synchronous: the server calls `handle` with the body
-//! already read.
+//! record it in the audit. Synchronous: the server calls `handle` with the
+//! body already read. No file here names another surface or the server.
+//!
+//! Here: `route` (`match (method, segments)` with slice patterns, a known
+//! path with another method answering 405 with its `Allow` list), the
+//! `Operation` each route needs, `bounded` (which reads may run on the
+//! worker that received them), and `handle`, which runs a request through
+//! `admission::with_key_confirmed`.
+//!
+//! - `call.rs`: what a handler is given and gives back: `Call` (one
+//!   authenticated, permitted request with its connection, key, query and
+//!   body; `create_once` / `act_once`, the idempotent creation every POST
+//!   goes through; the checked Idempotency-Key) and `Reply` (status, body,
+//!   extra headers). Every resource's file and the route table read it; it
+//!   names none of them.
+//! - `customers.rs`: `/v1/customers`: the list with its search (a kept page
+//!   when nothing but paging is asked), one customer, creation.
+//! - `transactions.rs`: `/v1/transactions`: the list with its filters, one
+//!   transaction, creation, partial updates.
+//! - `drafts.rs`: `POST /v1/invoices/drafts`: a draft from `{customerId}`.
+//! - `invoices.rs`: `/v1/invoices`: the list, one document by its number,
+//!   and its stored e-invoice files.
+//! - `reports.rs`: `/v1/reports/outstanding`.
+//! - `webhooks.rs`: `/v1/webhooks`: registering, listing and disabling
+//!   endpoints, the event kinds, the delivery log, redelivery.
 
 mod call;
 mod customers;

@@ -1,23 +1,117 @@
 //! The screens: the product's web console under `/`, beside the API on the
 //! same port and behind the same server limits. Server-rendered HTML (maud),
 //! one embedded style sheet, no script; every flow is a link or a form.
-//!
-//! This module only declares the screens and routes to them: the route
-//! tables, and the way of a signed-in request (the session a cookie
-//! names, the checks every form post passes: the session's form token and
-//! the `Origin`; one read snapshot for a GET; the one place where a page's
-//! `Result` becomes an answer). What the screens share are leaves beside
-//! it: `visit` (the request, cookies, the origin check), `context` (`Ctx`,
-//! what a page handler is given), `page` (the frame of every page and the
-//! answers), `form` (forms described once and the one way an act goes),
-//! `payment` (the payment form invoices and bills share) and `history`.
 //! Each screen's file only translates: form or query → the books' input
-//! type → one books call (which records the person in the audit) → HTML. A
-//! role's permissions come from `access::people`, never decided here.
+//! type → one books call in one `Db::write` (which records the person in the
+//! audit) → HTML or a redirect. No screen writes an audit row or decides a
+//! rule, a default or a tenant: a page's tenant is its session's, a role's
+//! permissions are `Role::may` (`access::people`), a refusal is the books'
+//! sentence beside its field. No file here names the server or another
+//! surface; the data file is reached only through the kernel's `in_store`.
 //!
-//! A new act of a screen takes a books function, a route line in `route`
-//! below and a form description (`form::Form`); see `form` for the act's
-//! shape.
+//! This file only declares the screens and routes to them: `owns` (which
+//! addresses are the screens'), `serve` (the pages without a session: style
+//! sheet, sign-in, one-time links), `with_session` (the session a cookie
+//! names, the form token and `Origin` checks of every post, one read
+//! snapshot for a GET, the page within the company's share, and the one
+//! place a page's `Result` becomes an answer), `route` (the route table of
+//! the signed-in screens), `purge`, `refused`. A new act of a screen takes a
+//! books function, a route line in `route` and a form description
+//! (`form::Form`); `form.rs` shows one whole act.
+//!
+//! What the screens share are leaves, which no screen's file and no leaf
+//! imports back:
+//!
+//! - `visit.rs`: a request to the screens as the server read it (`Visit`, at
+//!   most `MAX_FORM` of form, the two upload addresses their own limit,
+//!   `body_limit`), the client's address through trusted proxies only
+//!   (`client_address`), cookies by name (`cookie`, `set_cookie`), and
+//!   whether a post comes from a page of this service (`same_origin`,
+//!   `origin_of`).
+//! - `context.rs`: `Ctx`, what a page handler of a signed-in screen is given
+//!   (the server, the connection, the visit, the session, the language, the
+//!   query and the form) and what it asks of them: `actor` (the person, whom
+//!   the act records), `may` / `must` (the role's `Capability`), `typed`,
+//!   `patch`, `paging`, and `write` (an act without a form, in one
+//!   `Db::write`).
+//! - `frame.rs`: the frame of every screen (`screen`, `screen_with`,
+//!   `Screen`: head, skip link, company and environment, navigation,
+//!   switches, sign-out), the pages that say something went wrong
+//!   (`failure`, `not_found`, `forged`), the answers (`html_answer` with the
+//!   security headers of every page, `see_other`, `own_pdf`), the form token
+//!   field (`csrf`), and how a page shows money (`money`), a role and a
+//!   list's pages (`pager`).
+//! - `form.rs`: forms described once and the one way an act of a screen
+//!   goes: `Form` of `FormField`s (names, labels in English and German, the
+//!   length limits the books check, kinds, hints), `Reading` (what the form
+//!   reads itself: amounts, decimals, currencies in the person's notation),
+//!   `Problems` and `message` (each refusal beside its field by one refusal
+//!   rule), `Form::act` (check, then the books' act in one `Db::write`, then
+//!   `Acted::Done` or the form again with `Acted::Refused`), `choice`,
+//!   `search_form`, `queried`.
+//! - `payment.rs`: the payment form invoices and bills share (`PAYMENT`:
+//!   amount, date, reference, method), and how a person reads a method.
+//! - `history.rs`: a record's history on its page: the audit rows, each act
+//!   named in the person's language and each time in the company's time
+//!   zone.
+//! - `chart.rs`: bar charts as inline SVG, integer coordinates from minor
+//!   units, a title and description for assistive technology, and the
+//!   figures as a table beneath.
+//! - `einvoice_view.rs`: a received e-invoice as a person reads it, from the
+//!   document model, in the reader's language.
+//! - `kontor.css`: the one style sheet, embedded and served at
+//!   `/static/kontor.css`.
+//!
+//! The screens, one file each:
+//!
+//! - `login.rs`: signing in at `/login`: the form with its own cookie token,
+//!   the waits failed attempts earn, the capped password check, a new
+//!   session.
+//! - `links.rs`: the one-time links' pages (`/invite`, `/reset`), opened
+//!   without a session.
+//! - `session.rs`: sign-out, switching company or live and test data,
+//!   choosing the language.
+//! - `dashboard.rs`: receivables and payables, the overdue invoices and
+//!   bills, the two charts.
+//! - `customers.rs`: the customers: list with search, new, a customer's
+//!   particulars read and changed.
+//! - `jobs.rs`: the transactions by workflow stage: moved, noted.
+//! - `drafts/`: the drafts, a folder of their own.
+//! - `invoices.rs`: the issued documents: list with status filter and
+//!   search, one document, recording a payment, cancelling by a correction
+//!   after a confirmation page.
+//! - `sending.rs`: what the invoice's page shows of it leaving kontor (the
+//!   VAT register's answer, the sends, the reminders and their letters) and
+//!   the send form.
+//! - `reminders.rs`: the dunning run with every proposal ticked, sending the
+//!   ticked ones, the ladder and the base-rate table.
+//! - `bills.rs`: the bills: list, recording one, paying one, applying a
+//!   supplier's credit.
+//! - `bills_received.rs`: the Bills screen's received e-invoices: the upload
+//!   (multipart), the list by state, one received invoice with its verdict,
+//!   the original and attachments to download, booking and refusing.
+//! - `bank.rs`: the Bank screen: statement files uploaded (each imported in
+//!   its own transaction), the lines by state with a search, a line's page
+//!   with its suggestions and the acts confirm, split, book, ignore, undo.
+//! - `bank_accounts.rs`: Settings → bank accounts: the list, adding one, the
+//!   fee tolerance.
+//! - `statements.rs`: where the books stand, closing a period after a
+//!   confirmation page, the trial balance, profit and loss and balance
+//!   sheet.
+//! - `adviser.rs`: Books → Export (the DATEV export's form, its ZIP as a
+//!   download, the exports made, final or preliminary) and Books → VAT
+//!   return (each Kz with its postings, the EC sales list).
+//! - `settings.rs`: the seller's particulars, the payment days and the
+//!   workflow; everyone reads them, the owner changes them.
+//! - `mail_settings.rs`: the owner's mail settings and the test mail (the
+//!   password field never filled in).
+//! - `datev.rs`: Settings → DATEV: the chart, the adviser's and client's
+//!   numbers, the fiscal year, and the partners' account numbers an owner
+//!   may give until the first export.
+//! - `users.rs`: the company's people (owner only): invitations, roles,
+//!   disabling and enabling, reset links.
+//! - `developers.rs`: API keys and webhook endpoints (owner only), an
+//!   endpoint's delivery log and redelivery.
 
 mod bank;
 mod bank_accounts;

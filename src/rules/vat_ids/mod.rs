@@ -9,7 +9,14 @@
 //! numbers are written with them) removed, an old Belgian 9-digit number
 //! with its leading 0, a Greek 8-digit one with its leading 0, a Dutch
 //! number's leading zeros filled in. The live registers (VIES, UID, …) are
-//! not asked (no network).
+//! not asked here (no network); that is `outbox::vat_register`'s.
+//!
+//! Here: the states' table, separators, the compact form (`normalise`,
+//! `compact_by_prefix`), the sentences; `check_by_prefix` (what the books
+//! ask) and `judge`, whose `Judged` the console's `vat-id check` prints.
+//!
+//! - `states.rs`: each state's number rule (format and check digits, a
+//!   failure a `Fault`); never panics on any ASCII input.
 
 mod states;
 

@@ -13,10 +13,21 @@
 //!
 //! Each step carries a frozen copy of the DDL it brings the file to, so
 //! `schema.sql` may move on; after the steps, a file is structurally the same
-//! as a fresh one (a test compares them). Here are the runner, the list of
-//! steps and the schema with its version; each step is a file `to_N.rs`,
-//! its SQL beside it in `N.sql` (step 2 rebuilds tables from the frozen
-//! schema of version 2 with `rebuild`); `refusal` says why a step stopped.
+//! as a fresh one (a test compares them). A frozen `N.sql` is never edited:
+//! each is what a released version said.
+//!
+//! Here: `SCHEMA` and `SCHEMA_VERSION`, `MIGRATIONS` (each step's number, a
+//! one-line summary and its `run`), and the runner `bring_up`.
+//!
+//! - `to_N.rs`: step N, from version N − 1 to N, its SQL beside it in `N.sql`;
+//!   its `//!` says what the step brings (step 2 rebuilds tables from the
+//!   frozen schema of version 2 with `rebuild`).
+//! - `rebuild.rs`: tables from a frozen schema text: its catalog, a table
+//!   rebuilt the SQLite way, a table created with its indexes and triggers,
+//!   the ones a kept table lacks.
+//! - `refusal.rs`: why a step stops (`Stop`): a row named by table and id
+//!   with the rule it breaks in words, a broken reference
+//!   `foreign_key_check` found; and the quoting of identifiers.
 
 mod rebuild;
 mod refusal;

@@ -14,12 +14,26 @@
 //! `exemptionCode`, `buyerReference`, `orderReference`, `deliveredOn`,
 //! `rate`). Every act is the person's: the books record them in the audit.
 //!
-//! The screens of a draft are a folder: `list` (the list and a new
-//! draft), `page` (a draft's page and its references), `lines` (a line
-//! added, changed, removed), `issue` (the confirmation and the issue), and
-//! their leaves `fields` (the forms described once, how a person reads a
-//! unit, a category, a kind, a rate) and `line_fields` (a line's form,
-//! shown and read).
+//! This file declares the files and re-exports the handlers `route` calls
+//! (`drafts::issue`, …); nothing else. What the other screens share is not
+//! kept here, nor anything the files would import this file for.
+//!
+//! - `list.rs`: the list with what each draft comes to, the new draft's form
+//!   (a search among the customers, the choice of one) and `create`, as
+//!   `POST /v1/invoices/drafts` makes a draft.
+//! - `page.rs`: a draft's page (particulars, lines, figures, the new line's
+//!   form, references, history), `set_references` and `preview_pdf` (never
+//!   stored); `figures_section`, which the confirmation page shows too.
+//! - `lines.rs`: a line added, changed (on a page of its own) and removed.
+//! - `issue.rs`: `confirm_issue` (the confirmation page: the customer, the
+//!   figures, the number the next issue would take, that it cannot be
+//!   undone, a refusal's reasons) and `issue`.
+//! - `fields.rs`: the drafts' forms described once (`DRAFT`, `DELIVERED_ON`,
+//!   `RATE`, …) and how a person reads a kind, a VAT category and a rate. A
+//!   leaf.
+//! - `line_fields.rs`: a line's form, shown (a stored line in the person's
+//!   notation or what a refused form had typed) and read into the books'
+//!   input in the draft's currency. A leaf.
 
 mod fields;
 mod issue;
