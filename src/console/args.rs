@@ -238,7 +238,7 @@ pub struct DraftLineArgs {
     /// The rate in percent of the country's sales tax.
     #[arg(long, conflicts_with = "tax")]
     pub tax_rate: Option<String>,
-    /// NAME:RATE[:REASON]; a zero rate needs the reason. Repeatable.
+    /// `NAME:RATE[:REASON]`; a zero rate needs the reason. Repeatable.
     #[arg(long)]
     pub tax: Vec<String>,
     /// UN/ECE Recommendation 20 unit code (default C62, "one"; HUR

@@ -1,8 +1,9 @@
-//! The delivery worker: plain threads with a blocking ureq agent that work off
-//! the outbox. A dispatcher claims the due head delivery of each endpoint (a
-//! lease that a restart releases), hands it to a pool of senders, and records
-//! every attempt; at most one request is in flight per endpoint, and a slow or
-//! hanging receiver holds back only its own endpoint. Every attempt resolves
+//! The webhook outbox on the worker loop every outbox shares
+//! (`outbox::dispatch`): what it claims (the due head delivery of each
+//! endpoint, leased until recorded), how it sends (a blocking ureq agent)
+//! and how it records each attempt; at most one request is in flight per
+//! endpoint, and a slow or hanging receiver holds back only its own
+//! endpoint. Every attempt resolves
 //! the host afresh, checks every address and connects only to checked ones;
 //! proxies from the environment are ignored and redirects are followed by
 //! hand under the same rules. Schedule: 30 s, 5 min, 30 min, 2 h, 5 h, 10 h,

@@ -4,7 +4,7 @@
 //! that fails halfway leaves nothing. Duplicates are counted, never stored
 //! twice, at three levels: the same file (its SHA-256), the same statement
 //! (account, message, statement id, sequence number) and the same entry
-//! (`keys::entry_keys`). A camt.054 that details a batch entry already
+//! (`entry_keys::entry_keys`). A camt.054 that details a batch entry already
 //! imported replaces that entry's one line by its transactions (when nothing
 //! was settled from it yet), without adding money; a booked entry replaces
 //! the preliminary one it confirms. Certain matches are settled at once
