@@ -43,13 +43,18 @@
 //!   changes and rounded per segment; the €40 flat sum.
 //! - `placeholders.rs`: texts an owner writes with `{placeholders}`: checked
 //!   when saved, filled when used.
-//! - `skr.rs`: the DATEV charts SKR03 and SKR04 as one table: the account
-//!   number of each ledger account and tax key, automatic or with its
-//!   BU-Schlüssel, and each number's source; the ranges of personal and bank
-//!   accounts.
+//! - `chart.rs`: the chart of accounts kontor keeps on SKR03 or SKR04
+//!   (`Chart`): every account with both numbers, its German and English
+//!   name, its kind and its line of the HGB statements (§ 266, § 275 (2)),
+//!   the costs offered for a bill's lines, and the ranges a company's own
+//!   accounts may take; each with its source.
+//! - `skr.rs`: where each ledger account and tax key lands on the chart,
+//!   automatic or with its BU-Schlüssel (the DATEV export's table), and
+//!   the ranges of personal and bank accounts.
 //! - `vat_ids/`: VAT ids, judged by their own prefix.
 
 pub mod bank;
+pub mod chart;
 pub mod countries;
 pub mod creditor_reference;
 pub mod default_interest;

@@ -355,7 +355,7 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
                 Value::Text(account.clone()),
                 Value::Text(detail.clone()),
                 number.map_or(Value::Empty, |n| Value::Int(n as i64)),
-                Value::Text(row.map(|r| r.name.to_string()).unwrap_or_default()),
+                Value::Text(row.map(|r| r.account().name_de.to_string()).unwrap_or_default()),
                 Value::Text(class),
                 Value::Amount(debit, book_exp),
                 Value::Amount(credit, book_exp),
