@@ -17,6 +17,7 @@ use super::context::Ctx;
 use super::form::{Acted, Form, FormField, Problems};
 use super::history;
 use super::links::link_path;
+use super::login::EMAIL;
 use super::frame::{csrf, pager, role_label, screen, screen_with, see_other, Screen};
 use crate::access::links::{self, InvitationInput, LinkKind, Made, NewInvitation};
 use crate::access::people::{self, Capability, Member, Role};
@@ -27,15 +28,7 @@ use crate::rules::locale::Lang;
 
 /// The invitation: the person's e-mail address, name and role.
 const INVITATION: Form = Form::new(&[
-    FormField::text(
-        "email",
-        "E-mail address",
-        "E-Mail-Adresse",
-        people::MAX_EMAIL,
-    )
-    .required()
-    .kind("email")
-    .autocomplete("off"),
+    EMAIL.autocomplete("off"),
     FormField::text("name", "Name", "Name", links::MAX_NAME)
         .required()
         .autocomplete("off"),
