@@ -117,14 +117,7 @@ const CHANGE: Form = Form::new(&[
         "Käuferreferenz (Leitweg-ID)",
         customers::MAX_BUYER_REFERENCE,
     ),
-    // Scheme and identifier, as the EAS code list reads them.
-    FormField::text(
-        "electronicAddress",
-        "Electronic address",
-        "Elektronische Adresse",
-        120,
-    )
-    .hint(
+    FormField::electronic_address().hint(
         "Scheme and identifier, such as 0204:991-12345-67 or EM:invoices@example.com",
         "Schema und Kennung, etwa 0204:991-12345-67 oder EM:rechnung@example.com",
     ),

@@ -86,6 +86,8 @@ use crate::store::db::Tx;
 pub const DATE_LENGTH: usize = 10;
 /// The longest amount a form takes as a person types it (`1.234.567,89`).
 pub const AMOUNT_LENGTH: usize = 30;
+/// The longest electronic address a form takes (`SCHEME:VALUE`).
+pub const ELECTRONIC_ADDRESS_LENGTH: usize = 120;
 
 /// A refusal's message for one field, in the page's language where the
 /// predicate is a common one; the books' English otherwise.
@@ -201,6 +203,18 @@ impl FormField {
     /// An amount typed as a person types it, read by `Reading::amount`.
     pub const fn amount(name: &'static str, en: &'static str, de: &'static str) -> Self {
         FormField::text(name, en, de, AMOUNT_LENGTH)
+    }
+
+    /// The electronic address of a seller or a buyer (`electronicAddress`):
+    /// a scheme and an identifier, as the EAS code list reads them; the
+    /// page's hint gives an example of its own.
+    pub const fn electronic_address() -> Self {
+        FormField::text(
+            "electronicAddress",
+            "Electronic address",
+            "Elektronische Adresse",
+            ELECTRONIC_ADDRESS_LENGTH,
+        )
     }
 
     /// The same field, required (marked with `*`).

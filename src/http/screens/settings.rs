@@ -108,14 +108,7 @@ const PARTICULARS: Form = Form::new(&[
     )
     .kind("email")
     .autocomplete("email"),
-    // Scheme and identifier, as the EAS code list reads them.
-    FormField::text(
-        "electronicAddress",
-        "Electronic address",
-        "Elektronische Adresse",
-        120,
-    )
-    .hint(
+    FormField::electronic_address().hint(
         "Scheme and identifier, such as 9930:DE123456789 or EM:invoices@example.com",
         "Schema und Kennung, etwa 9930:DE123456789 oder EM:rechnung@example.com",
     ),
