@@ -224,17 +224,10 @@ fn form(
                     None,
                     problems,
                 ))
-                fieldset.choices {
-                    legend { (CHANGE.label(lang, "consumer")) }
-                    input type="hidden" name="consumer" value="no";
-                    div {
-                        input #field-consumer type="checkbox" name="consumer" value="yes" checked[value("consumer") == "yes"];
-                        label for="field-consumer" { (lang.pick(
-                            "A consumer, not a business (default interest of 5 points, no flat sum)",
-                            "Ein Verbraucher, kein Unternehmen (Verzugszinsen 5 Punkte, keine Pauschale)",
-                        )) }
-                    }
-                }
+                (CHANGE.yes_no(lang, "consumer", lang.pick(
+                    "A consumer, not a business (default interest of 5 points, no flat sum)",
+                    "Ein Verbraucher, kein Unternehmen (Verzugszinsen 5 Punkte, keine Pauschale)",
+                ), value("consumer") == "yes"))
             }
             button type="submit" { (lang.pick("Save", "Speichern")) }
         }
@@ -459,11 +452,7 @@ pub fn update(ctx: &Ctx, id: &str) -> Result<Answer> {
         einvoice: given("einvoice"),
         iban: ctx.patch("iban"),
         invoice_email: ctx.patch("invoiceEmail"),
-        consumer: match ctx.form.all("consumer") {
-            sent if sent.contains(&"yes") => Some(true),
-            sent if sent.contains(&"no") => Some(false),
-            _ => None,
-        },
+        consumer: ctx.yes_no("consumer"),
         language: ctx.patch("language"),
     };
     let days = match ctx.form.sent("paymentDays").map(str::trim) {

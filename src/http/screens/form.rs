@@ -511,6 +511,24 @@ impl Form {
         }
     }
 
+    /// A yes-or-no field of the form: under the form's label of `name`, a
+    /// checkbox labelled `label` sending `yes`, and a hidden `no` sent with
+    /// it, so a box left unticked says no rather than nothing (read by
+    /// `Ctx::yes_no`).
+    pub fn yes_no(&self, lang: Lang, name: &str, label: &str, checked: bool) -> Markup {
+        let id = format!("field-{name}");
+        html! {
+            fieldset.choices {
+                legend { (self.label(lang, name)) }
+                input type="hidden" name=(name) value="no";
+                div {
+                    input id=(id) type="checkbox" name=(name) value="yes" checked[checked];
+                    label for=(id) { (label) }
+                }
+            }
+        }
+    }
+
     /// One act of the form: when the reading and the books' check in
     /// `checked` pass, `write` runs in one transaction (the books' act,
     /// which records its audit row) and its result is `Acted::Done`; a refusal of the

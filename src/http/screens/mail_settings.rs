@@ -116,7 +116,7 @@ fn page(
             .to_string()
     };
     let pdf_with_xml = if refused {
-        ctx.form.all("pdfWithXml").contains(&"yes")
+        ctx.yes_no("pdfWithXml") == Some(true)
     } else {
         view.as_ref().is_none_or(|v| v.pdf_with_xml)
     };
@@ -195,17 +195,10 @@ fn page(
                         }
                     }
                 }
-                fieldset.choices {
-                    legend { (MAIL.label(lang, "pdfWithXml")) }
-                    input type="hidden" name="pdfWithXml" value="no";
-                    div {
-                        input #field-pdfWithXml type="checkbox" name="pdfWithXml" value="yes" checked[pdf_with_xml];
-                        label for="field-pdfWithXml" { (lang.pick(
-                            "An XRechnung or Peppol invoice goes with its PDF as a second attachment",
-                            "Eine XRechnung oder Peppol-Rechnung geht mit ihrem PDF als zweitem Anhang",
-                        )) }
-                    }
-                }
+                (MAIL.yes_no(lang, "pdfWithXml", lang.pick(
+                    "An XRechnung or Peppol invoice goes with its PDF as a second attachment",
+                    "Eine XRechnung oder Peppol-Rechnung geht mit ihrem PDF als zweitem Anhang",
+                ), pdf_with_xml))
                 button type="submit" { (lang.pick("Save mail settings", "E-Mail-Einstellungen speichern")) }
             }
         }
@@ -269,7 +262,7 @@ pub fn save(ctx: &Ctx) -> Result<Answer> {
         bcc: text("bcc"),
         ca_pem: ca,
         drop_ca: ctx.form.all("dropCa").contains(&"yes"),
-        pdf_with_xml: Some(ctx.form.all("pdfWithXml").contains(&"yes")),
+        pdf_with_xml: Some(ctx.yes_no("pdfWithXml") == Some(true)),
     });
     let key = ctx.app.sealing.clone();
     let saved = MAIL.act(ctx, checked, |tx, settings| {

@@ -204,7 +204,7 @@ fn page(ctx: &Ctx, status: StatusCode, refusal: Option<Refused>) -> Result<Answe
         _ => stored(&company, field),
     };
     let small_business = match &refusal {
-        Some(r) if r.part == Part::Particulars => ctx.form.all("smallBusiness").contains(&"yes"),
+        Some(r) if r.part == Part::Particulars => ctx.yes_no("smallBusiness") == Some(true),
         _ => company.particulars.small_business,
     };
     let notice = match ctx.query.get("saved") {
@@ -258,17 +258,10 @@ fn page(ctx: &Ctx, status: StatusCode, refusal: Option<Refused>) -> Result<Answe
                         "Ein leer gelassenes Feld wird gelöscht.",
                     )) }
                     (PARTICULARS.fields(lang, &|f| value(Part::Particulars, f), problems(Part::Particulars)))
-                    fieldset.choices {
-                        legend { (PARTICULARS.label(lang, "smallBusiness")) }
-                        input type="hidden" name="smallBusiness" value="no";
-                        div {
-                            input #field-smallBusiness type="checkbox" name="smallBusiness" value="yes" checked[small_business];
-                            label for="field-smallBusiness" { (lang.pick(
-                                "Invoices charge no VAT and say so",
-                                "Rechnungen weisen keine Umsatzsteuer aus und sagen das",
-                            )) }
-                        }
-                    }
+                    (PARTICULARS.yes_no(lang, "smallBusiness", lang.pick(
+                        "Invoices charge no VAT and say so",
+                        "Rechnungen weisen keine Umsatzsteuer aus und sagen das",
+                    ), small_business))
                     button type="submit" { (lang.pick("Save particulars", "Angaben speichern")) }
                 }
             } @else {
@@ -357,7 +350,6 @@ pub fn set_particulars(ctx: &Ctx) -> Result<Answer> {
     ctx.must(Capability::ManageSettings)?;
     let tenant = &ctx.session.tenant;
     let company = company::get(ctx.conn, &tenant.company_id)?;
-    let small = ctx.form.all("smallBusiness");
     let input = ParticularsInput {
         legal_name: ctx.patch("legalName"),
         street: ctx.patch("street"),
@@ -374,13 +366,7 @@ pub fn set_particulars(ctx: &Ctx) -> Result<Answer> {
         bic: ctx.patch("bic"),
         account_holder: ctx.patch("accountHolder"),
         managing_directors: ctx.patch("managingDirectors"),
-        small_business: if small.contains(&"yes") {
-            Some(true)
-        } else if small.contains(&"no") {
-            Some(false)
-        } else {
-            None
-        },
+        small_business: ctx.yes_no("smallBusiness"),
     };
     let checked = ParticularsChange::check(input, &company.country);
     let saved = PARTICULARS.act(ctx, checked, |tx, change| {
