@@ -17,7 +17,7 @@ use super::context::Ctx;
 use super::bills_received;
 use super::form::{choice, required_note, Acted, Form, FormField, Problems, Reading};
 use super::history;
-use super::frame::{csrf, may_act, money, pager, screen, screen_with, see_other, Screen};
+use super::frame::{csrf, may_act, money, pager, screen, screen_with, see_other, th, th_amount, Screen, Table};
 use super::payment::{self, PAYMENT};
 use crate::access::people::Capability;
 use crate::books::audit;
@@ -132,31 +132,20 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
         @if page.data.is_empty() {
             p { (lang.pick("No bill is recorded yet.", "Noch ist keine Eingangsrechnung erfasst.")) }
         } @else {
-            table {
-                caption.visually-hidden { (lang.pick("Bills, newest first", "Eingangsrechnungen, die neuesten zuerst")) }
-                thead {
-                    tr {
-                        th scope="col" { (BILL.label(lang, "supplierName")) }
-                        th scope="col" { (BILL.label(lang, "documentNumber")) }
-                        th scope="col" { (BILL.label(lang, "documentDate")) }
-                        th scope="col" { (BILL.label(lang, "dueDate")) }
-                        th.amount scope="col" { (lang.pick("Gross", "Brutto")) }
-                        th.amount scope="col" { (lang.pick("Outstanding", "Offen")) }
-                    }
-                }
-                tbody {
-                    @for p in &page.data {
-                        tr {
-                            td { a href=(format!("/bills/{}", p.id)) { (p.supplier) } }
-                            td { (p.document_number) @if p.kind == PurchaseKind::Credit { " (" (lang.pick("credit", "Gutschrift")) ")" } }
-                            td { (locale::date(lang, p.document_date)) }
-                            td { (locale::date(lang, p.due_on)) }
-                            td.amount { (money(lang, &p.gross)) }
-                            td.amount { (money(lang, &p.outstanding)) }
-                        }
-                    }
-                }
-            }
+            (Table::new(&[
+                th(&BILL.label(lang, "supplierName")), th(&BILL.label(lang, "documentNumber")),
+                th(&BILL.label(lang, "documentDate")), th(&BILL.label(lang, "dueDate")),
+                th_amount(lang.pick("Gross", "Brutto")), th_amount(lang.pick("Outstanding", "Offen")),
+            ])
+            .read_caption(lang.pick("Bills, newest first", "Eingangsrechnungen, die neuesten zuerst"))
+            .rows(&page.data, |p| html! {
+                td { a href=(format!("/bills/{}", p.id)) { (p.supplier) } }
+                td { (p.document_number) @if p.kind == PurchaseKind::Credit { " (" (lang.pick("credit", "Gutschrift")) ")" } }
+                td { (locale::date(lang, p.document_date)) }
+                td { (locale::date(lang, p.due_on)) }
+                td.amount { (money(lang, &p.gross)) }
+                td.amount { (money(lang, &p.outstanding)) }
+            }))
             (pager(lang, &page, &|n| format!("/bills?page={n}"), ("bills", "Rechnungen")))
         }
     };

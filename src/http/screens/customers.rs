@@ -13,7 +13,7 @@ use super::form::{
     both, choice, queried, required_note, search_form, Acted, Form, FormField, Problems,
 };
 use super::history;
-use super::frame::{csrf, may_act, pager, screen, screen_with, see_other, Screen};
+use super::frame::{csrf, may_act, pager, screen, screen_with, see_other, th, Screen, Table};
 use crate::access::people::Capability;
 use crate::books::audit;
 use crate::books::company;
@@ -299,29 +299,18 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
             @if page.data.is_empty() {
                 p { (lang.pick("No customer found.", "Kein Kunde gefunden.")) }
             } @else {
-                table {
-                    caption.visually-hidden { (lang.pick("Customers, newest first", "Kunden, die neuesten zuerst")) }
-                    thead {
-                        tr {
-                            th scope="col" { (lang.pick("Number", "Nummer")) }
-                            th scope="col" { "Name" }
-                            th scope="col" { (lang.pick("City", "Ort")) }
-                            th scope="col" { (lang.pick("Country", "Land")) }
-                            th scope="col" { (lang.pick("E-mail", "E-Mail")) }
-                        }
-                    }
-                    tbody {
-                        @for c in &page.data {
-                            tr {
-                                td { (c.number) }
-                                td { a href=(format!("/customers/{}", c.id)) { (c.name) } }
-                                td { (c.city) }
-                                td { (c.country.as_str()) }
-                                td { (c.email.as_deref().unwrap_or("")) }
-                            }
-                        }
-                    }
-                }
+                (Table::new(&[
+                    th(lang.pick("Number", "Nummer")), th("Name"), th(lang.pick("City", "Ort")),
+                    th(lang.pick("Country", "Land")), th(lang.pick("E-mail", "E-Mail")),
+                ])
+                .read_caption(lang.pick("Customers, newest first", "Kunden, die neuesten zuerst"))
+                .rows(&page.data, |c| html! {
+                    td { (c.number) }
+                    td { a href=(format!("/customers/{}", c.id)) { (c.name) } }
+                    td { (c.city) }
+                    td { (c.country.as_str()) }
+                    td { (c.email.as_deref().unwrap_or("")) }
+                }))
                 (pager(lang, page, &link, ("customers", "Kunden")))
             }
         }

@@ -10,7 +10,7 @@ use maud::html;
 
 use super::context::Ctx;
 use super::form::{both, choice, Acted, Form, FormField, Problems, Refusal};
-use super::frame::{csrf, screen_with, see_other, Screen};
+use super::frame::{csrf, screen_with, see_other, th, th_number, Screen, Table};
 use crate::access::people::Capability;
 use crate::books::export::numbers::{self, PartnerRole};
 use crate::books::export::settings::{self, Settings, SettingsChange, SettingsInput};
@@ -127,22 +127,15 @@ fn page(ctx: &Ctx, status: StatusCode, refused: Option<(Part, &Problems)>) -> Re
             @if given.is_empty() {
                 p { (lang.pick("No number is given yet.", "Noch ist keine Nummer vergeben.")) }
             } @else {
-                table {
-                    thead { tr {
-                        th scope="col" class="num" { (lang.pick("Account", "Konto")) }
-                        th scope="col" { (lang.pick("Partner", "Geschäftspartner")) }
-                        th scope="col" { (lang.pick("PartnerRole", "Seite")) }
-                    } }
-                    tbody {
-                        @for g in &given {
-                            tr {
-                                td class="num" { (g.account) }
-                                td { (g.name) " (" (g.partner_number) ")" }
-                                td { (side_name(lang, g.side)) }
-                            }
-                        }
-                    }
-                }
+                (Table::new(&[
+                    th_number(lang.pick("Account", "Konto")), th(lang.pick("Partner", "Geschäftspartner")),
+                    th(lang.pick("PartnerRole", "Seite")),
+                ])
+                .rows(&given, |g| html! {
+                    td class="num" { (g.account) }
+                    td { (g.name) " (" (g.partner_number) ")" }
+                    td { (side_name(lang, g.side)) }
+                }))
             }
             @match exported.as_ref() {
                 Some(first) => {

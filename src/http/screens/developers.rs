@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::context::Ctx;
 use super::form::{Acted, Form, FormField, Problems};
 use super::history;
-use super::frame::{csrf, pager, screen, screen_with, see_other, Screen};
+use super::frame::{csrf, pager, screen, screen_with, see_other, th, Screen, Table};
 use crate::access::keys::{self, KeyInput, NewKey};
 use crate::access::people::Capability;
 use crate::access::scopes::Scope;
@@ -153,51 +153,40 @@ fn keys_table(ctx: &Ctx, keys: &[Value], zone: &jiff::tz::TimeZone) -> Markup {
             @if keys.is_empty() {
                 p { (lang.pick("This company has no API key yet.", "Diese Firma hat noch keinen API-Schlüssel.")) }
             } @else {
-                table {
-                    caption.visually-hidden { (lang.pick("API keys of the company, newest first", "API-Schlüssel der Firma, die neuesten zuerst")) }
-                    thead {
-                        tr {
-                            th scope="col" { "Name" }
-                            th scope="col" { (lang.pick("Key", "Schlüssel")) }
-                            th scope="col" { (KEY.label(lang, "environment")) }
-                            th scope="col" { (KEY.label(lang, "scopes")) }
-                            th scope="col" { (lang.pick("Last used", "Zuletzt benutzt")) }
-                            th scope="col" { (lang.pick("State", "Stand")) }
+                (Table::new(&[
+                    th("Name"), th(lang.pick("Key", "Schlüssel")), th(&KEY.label(lang, "environment")),
+                    th(&KEY.label(lang, "scopes")), th(lang.pick("Last used", "Zuletzt benutzt")),
+                    th(lang.pick("State", "Stand")),
+                ])
+                .read_caption(lang.pick("API keys of the company, newest first", "API-Schlüssel der Firma, die neuesten zuerst"))
+                .rows(keys, |k| html! {
+                    td { (text(k, "name")) }
+                    td { code { (text(k, "key")) } }
+                    td { (environment_name(lang, &text(k, "environment"))) }
+                    td {
+                        @for (i, s) in k["scopes"].as_array().into_iter().flatten().enumerate() {
+                            @if i > 0 { ", " }
+                            code { (s.as_str().unwrap_or("")) }
                         }
                     }
-                    tbody {
-                        @for k in keys {
-                            tr {
-                                td { (text(k, "name")) }
-                                td { code { (text(k, "key")) } }
-                                td { (environment_name(lang, &text(k, "environment"))) }
-                                td {
-                                    @for (i, s) in k["scopes"].as_array().into_iter().flatten().enumerate() {
-                                        @if i > 0 { ", " }
-                                        code { (s.as_str().unwrap_or("")) }
-                                    }
-                                }
-                                td {
-                                    @if let Some(at) = k["lastUsedAt"].as_str() {
-                                        (history::when(lang, zone, at))
-                                    }
-                                }
-                                td {
-                                    @if k["revokedAt"].is_null() {
-                                        form method="post" action=(format!("/developers/keys/{}/revoke", text(k, "id"))) {
-                                            (csrf(ctx))
-                                            button type="submit" aria-label=(format!("{} {}", lang.pick("Revoke", "Widerrufen:"), text(k, "name"))) {
-                                                (lang.pick("Revoke", "Widerrufen"))
-                                            }
-                                        }
-                                    } @else {
-                                        (lang.pick("revoked ", "widerrufen ")) (history::when(lang, zone, &text(k, "revokedAt")))
-                                    }
+                    td {
+                        @if let Some(at) = k["lastUsedAt"].as_str() {
+                            (history::when(lang, zone, at))
+                        }
+                    }
+                    td {
+                        @if k["revokedAt"].is_null() {
+                            form method="post" action=(format!("/developers/keys/{}/revoke", text(k, "id"))) {
+                                (csrf(ctx))
+                                button type="submit" aria-label=(format!("{} {}", lang.pick("Revoke", "Widerrufen:"), text(k, "name"))) {
+                                    (lang.pick("Revoke", "Widerrufen"))
                                 }
                             }
+                        } @else {
+                            (lang.pick("revoked ", "widerrufen ")) (history::when(lang, zone, &text(k, "revokedAt")))
                         }
                     }
-                }
+                }))
             }
         }
     }
@@ -211,27 +200,17 @@ fn endpoints_table(ctx: &Ctx, page: &crate::store::paging::Page<Endpoint>) -> Ma
             @if page.data.is_empty() {
                 p { (lang.pick("No webhook endpoint is registered for this data.", "Für diese Daten ist kein Webhook-Endpunkt registriert.")) }
             } @else {
-                table {
-                    caption.visually-hidden { (lang.pick("Webhook endpoints, newest first", "Webhook-Endpunkte, die neuesten zuerst")) }
-                    thead {
-                        tr {
-                            th scope="col" { "URL" }
-                            th scope="col" { (ENDPOINT.label(lang, "events")) }
-                            th scope="col" { (ENDPOINT.label(lang, "description")) }
-                            th scope="col" { (lang.pick("State", "Stand")) }
-                        }
-                    }
-                    tbody {
-                        @for e in &page.data {
-                            tr {
-                                td { a href=(format!("/developers/webhooks/{}", e.id)) { (e.url) } }
-                                td { (e.events.join(", ")) }
-                                td { (e.description.as_deref().unwrap_or("")) }
-                                td { (enabled_name(lang, e.enabled)) }
-                            }
-                        }
-                    }
-                }
+                (Table::new(&[
+                    th("URL"), th(&ENDPOINT.label(lang, "events")), th(&ENDPOINT.label(lang, "description")),
+                    th(lang.pick("State", "Stand")),
+                ])
+                .read_caption(lang.pick("Webhook endpoints, newest first", "Webhook-Endpunkte, die neuesten zuerst"))
+                .rows(&page.data, |e| html! {
+                    td { a href=(format!("/developers/webhooks/{}", e.id)) { (e.url) } }
+                    td { (e.events.join(", ")) }
+                    td { (e.description.as_deref().unwrap_or("")) }
+                    td { (enabled_name(lang, e.enabled)) }
+                }))
                 (pager(lang, page, &|n| format!("/developers?page={n}"), ("endpoints", "Endpunkte")))
             }
         }
@@ -483,43 +462,32 @@ pub fn endpoint(ctx: &Ctx, id: &str) -> Result<Answer> {
             @if log.data.is_empty() {
                 p { (lang.pick("Nothing has been sent to this endpoint yet.", "An diesen Endpunkt wurde noch nichts gesendet.")) }
             } @else {
-                table {
-                    caption.visually-hidden { (lang.pick("Deliveries, newest first", "Zustellungen, die neuesten zuerst")) }
-                    thead {
-                        tr {
-                            th scope="col" { (lang.pick("Event", "Ereignis")) }
-                            th scope="col" { (lang.pick("State", "Stand")) }
-                            th scope="col" { (lang.pick("Attempts", "Versuche")) }
-                            th scope="col" { (lang.pick("Last answer", "Letzte Antwort")) }
-                            th scope="col" { (lang.pick("Created", "Angelegt")) }
-                            th scope="col" { (lang.pick("Send again", "Erneut senden")) }
-                        }
+                (Table::new(&[
+                    th(lang.pick("Event", "Ereignis")), th(lang.pick("State", "Stand")),
+                    th(lang.pick("Attempts", "Versuche")), th(lang.pick("Last answer", "Letzte Antwort")),
+                    th(lang.pick("Created", "Angelegt")), th(lang.pick("Send again", "Erneut senden")),
+                ])
+                .read_caption(lang.pick("Deliveries, newest first", "Zustellungen, die neuesten zuerst"))
+                .rows(&log.data, |d| html! {
+                    td { code { (d.event.as_str()) } " " (d.event_id) }
+                    td { (state_name(lang, d.state)) }
+                    td { (d.attempts) }
+                    td {
+                        @if let Some(status) = d.last_status { (status) " " }
+                        (d.last_error.as_deref().unwrap_or(""))
                     }
-                    tbody {
-                        @for d in &log.data {
-                            tr {
-                                td { code { (d.event.as_str()) } " " (d.event_id) }
-                                td { (state_name(lang, d.state)) }
-                                td { (d.attempts) }
-                                td {
-                                    @if let Some(status) = d.last_status { (status) " " }
-                                    (d.last_error.as_deref().unwrap_or(""))
-                                }
-                                td { (history::when(lang, &zone, &d.created_at)) }
-                                td {
-                                    @if endpoint.enabled {
-                                        form method="post" action=(format!("/developers/webhooks/{id}/deliveries/{}/redeliver", d.id)) {
-                                            (csrf(ctx))
-                                            button type="submit" aria-label=(format!("{} {}", lang.pick("Redeliver", "Erneut senden:"), d.id)) {
-                                                (lang.pick("Redeliver", "Erneut senden"))
-                                            }
-                                        }
-                                    }
+                    td { (history::when(lang, &zone, &d.created_at)) }
+                    td {
+                        @if endpoint.enabled {
+                            form method="post" action=(format!("/developers/webhooks/{id}/deliveries/{}/redeliver", d.id)) {
+                                (csrf(ctx))
+                                button type="submit" aria-label=(format!("{} {}", lang.pick("Redeliver", "Erneut senden:"), d.id)) {
+                                    (lang.pick("Redeliver", "Erneut senden"))
                                 }
                             }
                         }
                     }
-                }
+                }))
                 (pager(lang, &log, &|n| format!("/developers/webhooks/{id}?page={n}"), ("deliveries", "Zustellungen")))
             }
         }

@@ -11,7 +11,7 @@ use maud::{html, Markup};
 
 use super::context::Ctx;
 use super::form::{queried, Acted, Form, FormField, Problems, Reading};
-use super::frame::{csrf, may_act, money, screen, screen_with, see_other, Screen};
+use super::frame::{csrf, may_act, money, screen, screen_with, see_other, th, th_amount, Screen, Table};
 use crate::access::people::Capability;
 use crate::books::ledger::{self, AccountAmount};
 use crate::error::Result;
@@ -218,24 +218,15 @@ pub fn trial_balance(ctx: &Ctx) -> Result<Answer> {
         Ok(html! {
             p { (lang.pick("At the end of ", "Zum Ende des ")) (locale::date(lang, tb.as_of)) }
             (flag(lang, is_final))
-            table {
-                caption.visually-hidden { (lang.pick("Debit and credit totals per account", "Soll- und Habensummen je Konto")) }
-                thead {
-                    tr {
-                        th scope="col" { (lang.pick("Account", "Konto")) }
-                        th.amount scope="col" { (lang.pick("Debit", "Soll")) }
-                        th.amount scope="col" { (lang.pick("Credit", "Haben")) }
-                    }
-                }
-                tbody {
-                    @for row in &tb.accounts {
-                        tr {
-                            th scope="row" { (account_name(lang, row.account)) }
-                            td.amount { (locale::amount(lang, row.debit, &tb.currency)) }
-                            td.amount { (locale::amount(lang, row.credit, &tb.currency)) }
-                        }
-                    }
-                }
+            (Table::new(&[
+                th(lang.pick("Account", "Konto")), th_amount(lang.pick("Debit", "Soll")), th_amount(lang.pick("Credit", "Haben")),
+            ])
+            .read_caption(lang.pick("Debit and credit totals per account", "Soll- und Habensummen je Konto"))
+            .with_foot(&tb.accounts, |row| html! {
+                th scope="row" { (account_name(lang, row.account)) }
+                td.amount { (locale::amount(lang, row.debit, &tb.currency)) }
+                td.amount { (locale::amount(lang, row.credit, &tb.currency)) }
+            }, html! {
                 tfoot {
                     tr {
                         th scope="row" { (lang.pick("Total", "Summe")) }
@@ -243,7 +234,7 @@ pub fn trial_balance(ctx: &Ctx) -> Result<Answer> {
                         td.amount { (locale::amount(lang, tb.total_credit, &tb.currency)) }
                     }
                 }
-            }
+            }))
             @if !tb.balanced {
                 p.problem role="alert" { (lang.pick("Debits and credits differ.", "Soll und Haben weichen voneinander ab.")) }
             }

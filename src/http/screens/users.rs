@@ -18,7 +18,7 @@ use super::form::{Acted, Form, FormField, Problems};
 use super::history;
 use super::links::link_path;
 use super::login::EMAIL;
-use super::frame::{csrf, pager, role_label, screen, screen_with, see_other, Screen};
+use super::frame::{csrf, pager, role_label, screen, screen_with, see_other, th, Screen, Table};
 use crate::access::links::{self, InvitationInput, LinkKind, Made, NewInvitation};
 use crate::access::people::{self, Capability, Member, Role};
 use crate::books::audit;
@@ -111,27 +111,17 @@ fn overview(ctx: &Ctx, status: StatusCode, typed: &Typed, problems: &Problems) -
         p { a href="/settings" { (lang.pick("Back to the settings", "Zurück zu den Einstellungen")) } }
         section aria-labelledby="people-heading" {
             h2 #people-heading { (lang.pick("People of this company", "Personen dieser Firma")) }
-            table {
-                caption.visually-hidden { (lang.pick("People of the company, in the order they joined", "Personen der Firma, in der Reihenfolge ihres Eintritts")) }
-                thead {
-                    tr {
-                        th scope="col" { "Name" }
-                        th scope="col" { (INVITATION.label(lang, "email")) }
-                        th scope="col" { (INVITATION.label(lang, "role")) }
-                        th scope="col" { (lang.pick("State", "Stand")) }
-                    }
-                }
-                tbody {
-                    @for m in &people.data {
-                        tr {
-                            td { a href=(format!("/settings/users/{}", m.id)) { (m.name) } }
-                            td { (m.email) }
-                            td { (role_label(lang, m.role)) }
-                            td { (state_label(lang, m)) }
-                        }
-                    }
-                }
-            }
+            (Table::new(&[
+                th("Name"), th(&INVITATION.label(lang, "email")), th(&INVITATION.label(lang, "role")),
+                th(lang.pick("State", "Stand")),
+            ])
+            .read_caption(lang.pick("People of the company, in the order they joined", "Personen der Firma, in der Reihenfolge ihres Eintritts"))
+            .rows(&people.data, |m| html! {
+                td { a href=(format!("/settings/users/{}", m.id)) { (m.name) } }
+                td { (m.email) }
+                td { (role_label(lang, m.role)) }
+                td { (state_label(lang, m)) }
+            }))
             (pager(lang, &people, &|n| format!("/settings/users?page={n}"), ("people", "Personen")))
         }
         section aria-labelledby="pending-heading" {
@@ -139,27 +129,17 @@ fn overview(ctx: &Ctx, status: StatusCode, typed: &Typed, problems: &Problems) -
             @if pending.is_empty() {
                 p { (lang.pick("No invitation is open.", "Keine Einladung ist offen.")) }
             } @else {
-                table {
-                    caption.visually-hidden { (lang.pick("Invitations not yet used, newest first", "Noch nicht genutzte Einladungen, die neuesten zuerst")) }
-                    thead {
-                        tr {
-                            th scope="col" { "Name" }
-                            th scope="col" { (INVITATION.label(lang, "email")) }
-                            th scope="col" { (INVITATION.label(lang, "role")) }
-                            th scope="col" { (lang.pick("Valid until", "Gültig bis")) }
-                        }
-                    }
-                    tbody {
-                        @for p in &pending {
-                            tr {
-                                td { (p.name) }
-                                td { (p.email) }
-                                td { (role_label(lang, p.role)) }
-                                td { (until(lang, &p.expires_at)) }
-                            }
-                        }
-                    }
-                }
+                (Table::new(&[
+                    th("Name"), th(&INVITATION.label(lang, "email")), th(&INVITATION.label(lang, "role")),
+                    th(lang.pick("Valid until", "Gültig bis")),
+                ])
+                .read_caption(lang.pick("Invitations not yet used, newest first", "Noch nicht genutzte Einladungen, die neuesten zuerst"))
+                .rows(&pending, |p| html! {
+                    td { (p.name) }
+                    td { (p.email) }
+                    td { (role_label(lang, p.role)) }
+                    td { (until(lang, &p.expires_at)) }
+                }))
             }
         }
         section aria-labelledby="invite-heading" {
