@@ -11,8 +11,8 @@ use maud::{html, Markup};
 
 use super::statements::{flag, links};
 use super::context::Ctx;
-use super::form::{queried, Acted, Form, FormField, Problems};
-use super::frame::{csrf, may_act, screen_with, security_headers, th, th_number, Screen, Table};
+use super::form::{post, queried, Acted, Form, FormField, Problems};
+use super::frame::{may_act, screen_with, security_headers, th, th_number, Screen, Table};
 use crate::books::export::made::ExportKind;
 use crate::access::people::Capability;
 use crate::books::company;
@@ -117,8 +117,7 @@ fn export_page(ctx: &Ctx, status: StatusCode, problems: &Problems) -> Result<Ans
             }
             @if may_act(ctx) {
                 (EXPORT.summary(lang, problems))
-                form.stack method="post" action="/books/export/datev" novalidate {
-                    (csrf(ctx))
+                (post(ctx, "/books/export/datev", html! {
                     (EXPORT.fields(lang, &value, problems))
                     fieldset.choices {
                         legend { (EXPORT.label(lang, "documents")) }
@@ -131,8 +130,7 @@ fn export_page(ctx: &Ctx, status: StatusCode, problems: &Problems) -> Result<Ans
                             )) }
                         }
                     }
-                    button type="submit" { (lang.pick("Download the DATEV export", "DATEV-Export herunterladen")) }
-                }
+                }, lang.pick("Download the DATEV export", "DATEV-Export herunterladen")))
             }
         }
         section aria-labelledby="made-heading" {

@@ -9,7 +9,7 @@ use hyper::StatusCode;
 use maud::html;
 
 use super::context::Ctx;
-use super::form::{choice, search_form, Acted, Form, FormField, Problems, Reading};
+use super::form::{choice, post, search_form, Acted, Form, FormField, Problems, Reading};
 use super::frame::{csrf, may_act, money, screen, screen_with, see_other, th, th_amount, Screen, Table};
 use super::visit::STATEMENT_UPLOAD;
 use crate::access::people::Capability;
@@ -269,28 +269,18 @@ fn line_page(ctx: &Ctx, line: &LineView, status: StatusCode, form: &Form, proble
             }
             section aria-labelledby="split-heading" {
                 h2 #split-heading { (lang.pick("Split over documents", "Auf Belege aufteilen")) }
-                form.stack method="post" action=(format!("/bank/lines/{}/split", line.id)) novalidate {
-                    (csrf(ctx))
-                    (SPLIT.fields(lang, &|f| ctx.typed(f), problems))
-                    button type="submit" { (lang.pick("Split", "Aufteilen")) }
-                }
+                (post(ctx, &format!("/bank/lines/{}/split", line.id), SPLIT.fields(lang, &|f| ctx.typed(f), problems), lang.pick("Split", "Aufteilen")))
             }
             section aria-labelledby="book-heading" {
                 h2 #book-heading { (lang.pick("Book without a document", "Ohne Beleg buchen")) }
-                form.stack method="post" action=(format!("/bank/lines/{}/book", line.id)) novalidate {
-                    (csrf(ctx))
+                (post(ctx, &format!("/bank/lines/{}/book", line.id), html! {
                     (choice(lang, "account", lang.pick("Account", "Konto"), &accounts, "fees", None, problems))
                     (BOOK.fields(lang, &|f| ctx.typed(f), problems))
-                    button type="submit" { (lang.pick("Book", "Buchen")) }
-                }
+                }, lang.pick("Book", "Buchen")))
             }
             section aria-labelledby="ignore-heading" {
                 h2 #ignore-heading { (lang.pick("Ignore", "Ignorieren")) }
-                form.stack method="post" action=(format!("/bank/lines/{}/ignore", line.id)) novalidate {
-                    (csrf(ctx))
-                    (IGNORE.fields(lang, &|f| ctx.typed(f), problems))
-                    button type="submit" { (lang.pick("Ignore", "Ignorieren")) }
-                }
+                (post(ctx, &format!("/bank/lines/{}/ignore", line.id), IGNORE.fields(lang, &|f| ctx.typed(f), problems), lang.pick("Ignore", "Ignorieren")))
             }
         }
         @if undoable && may_act(ctx) {

@@ -9,11 +9,9 @@ use hyper::StatusCode;
 use maud::{html, Markup};
 
 use super::context::Ctx;
-use super::form::{
-    both, choice, queried, required_note, search_form, Acted, Form, FormField, Problems,
-};
+use super::form::{both, choice, post, queried, required_note, search_form, Acted, Form, FormField, Problems};
 use super::history;
-use super::frame::{csrf, may_act, pager, screen, screen_with, see_other, th, Screen, Table};
+use super::frame::{may_act, pager, screen, screen_with, see_other, th, Screen, Table};
 use crate::access::people::Capability;
 use crate::books::audit;
 use crate::books::company;
@@ -205,8 +203,7 @@ fn form(
     let format = value("einvoice");
     html! {
         (form.summary(lang, problems))
-        form.stack method="post" action=(action) novalidate {
-            (csrf(ctx))
+        (post(ctx, action, html! {
             (required_note(lang))
             (form.fields(lang, value, problems))
             @if change {
@@ -229,8 +226,7 @@ fn form(
                     "Ein Verbraucher, kein Unternehmen (Verzugszinsen 5 Punkte, keine Pauschale)",
                 ), value("consumer") == "yes"))
             }
-            button type="submit" { (lang.pick("Save", "Speichern")) }
-        }
+        }, lang.pick("Save", "Speichern")))
     }
 }
 

@@ -12,7 +12,7 @@ use maud::{html, Markup};
 use serde_json::Value;
 
 use super::context::Ctx;
-use super::form::{Acted, Form, FormField, Problems};
+use super::form::{post, Acted, Form, FormField, Problems};
 use super::history;
 use super::frame::{csrf, pager, screen, screen_with, see_other, th, Screen, Table};
 use crate::access::keys::{self, KeyInput, NewKey};
@@ -85,8 +85,7 @@ fn key_form(ctx: &Ctx, typed: &Typed, problems: &Problems) -> Markup {
         section aria-labelledby="new-key-heading" {
             h2 #new-key-heading { (lang.pick("New API key", "Neuer API-Schlüssel")) }
             (KEY.summary(lang, problems))
-            form.stack method="post" action="/developers/keys" novalidate {
-                (csrf(ctx))
+            (post(ctx, "/developers/keys", html! {
                 (KEY.fields(lang, &|_| typed.name.to_string(), problems))
                 fieldset.choices.wrong[wrong("scopes")] aria-invalid=[wrong("scopes").then_some("true")] {
                     legend { (KEY.label(lang, "scopes")) " " span.required aria-hidden="true" { "*" } }
@@ -106,8 +105,7 @@ fn key_form(ctx: &Ctx, typed: &Typed, problems: &Problems) -> Markup {
                         option value="test" selected[typed.environment == "test"] { (environment_name(lang, "test")) }
                     }
                 }
-                button type="submit" { (lang.pick("Create key", "Schlüssel erstellen")) }
-            }
+            }, lang.pick("Create key", "Schlüssel erstellen")))
         }
     }
 }
@@ -119,8 +117,7 @@ fn endpoint_form(ctx: &Ctx, typed: &Typed, problems: &Problems) -> Markup {
         section aria-labelledby="new-endpoint-heading" {
             h2 #new-endpoint-heading { (lang.pick("Register a webhook endpoint", "Webhook-Endpunkt registrieren")) }
             (ENDPOINT.summary(lang, problems))
-            form.stack method="post" action="/developers/webhooks" novalidate {
-                (csrf(ctx))
+            (post(ctx, "/developers/webhooks", html! {
                 (URL.render(lang, typed.url, problems))
                 fieldset.choices.wrong[wrong("events")] {
                     legend { (ENDPOINT.label(lang, "events")) " " span.required aria-hidden="true" { "*" } }
@@ -138,8 +135,7 @@ fn endpoint_form(ctx: &Ctx, typed: &Typed, problems: &Problems) -> Markup {
                     }
                 }
                 (DESCRIPTION.render(lang, typed.description, problems))
-                button type="submit" { (lang.pick("Register", "Registrieren")) }
-            }
+            }, lang.pick("Register", "Registrieren")))
         }
     }
 }

@@ -77,6 +77,7 @@ use maud::{html, Markup};
 use crate::error::{Error, Result, Violation};
 use crate::http::query::Query;
 use crate::http::screens::context::Ctx;
+use crate::http::screens::frame::csrf;
 use crate::rules::iso::Currency;
 use crate::rules::locale::{self, Lang};
 use crate::rules::money::Decimal;
@@ -321,6 +322,20 @@ pub fn queried<T>(result: Result<T>) -> Result<(Option<T>, Problems)> {
         Ok(found) => Ok((Some(found), Problems::default())),
         Err(e @ Error::Invalid(_)) => Ok((None, Problems::of(&e))),
         Err(e) => Err(e),
+    }
+}
+
+/// A form of a page that posts to `action`, stacked: the session's token,
+/// `inputs`, and a button saying `submit`. The browser's own checks are off
+/// (`novalidate`): the books' refusal, said beside each field in the
+/// page's language, is the check.
+pub fn post(ctx: &Ctx, action: &str, inputs: Markup, submit: &str) -> Markup {
+    html! {
+        form.stack method="post" action=(action) novalidate {
+            (csrf(ctx))
+            (inputs)
+            button type="submit" { (submit) }
+        }
     }
 }
 

@@ -16,7 +16,7 @@ use hyper::StatusCode;
 use maud::{html, Markup};
 
 use super::context::Ctx;
-use super::form::{queried, search_form, Acted, Form, FormField, Problems};
+use super::form::{post, queried, search_form, Acted, Form, FormField, Problems};
 use super::history;
 use super::frame::{
     csrf, invoice_href, may_act, money, pager, screen_with, security_headers, see_other, th,
@@ -458,11 +458,7 @@ fn cancel_page(
             ))
         }
         (CANCEL.summary(lang, problems))
-        form.stack method="post" action=(invoice_href(&invoice.number, "/cancel")) novalidate {
-            (csrf(ctx))
-            (CANCEL.fields(lang, &|_| reason.to_string(), problems))
-            button type="submit" { (lang.pick("Cancel the invoice", "Rechnung stornieren")) }
-        }
+        (post(ctx, &invoice_href(&invoice.number, "/cancel"), CANCEL.fields(lang, &|_| reason.to_string(), problems), lang.pick("Cancel the invoice", "Rechnung stornieren")))
         p { a href=(invoice_href(&invoice.number, "")) { (lang.pick("Back to the invoice", "Zurück zur Rechnung")) } }
     };
     let title = match lang {

@@ -11,7 +11,7 @@ use hyper::StatusCode;
 use maud::{html, Markup};
 
 use super::context::Ctx;
-use super::form::{message, queried, search_form, Acted, Form, FormField, Problems};
+use super::form::{message, post, queried, search_form, Acted, Form, FormField, Problems};
 use super::history;
 use super::frame::{csrf, may_act, pager, screen_with, see_other, th, Screen, Table};
 use crate::access::people::Capability;
@@ -227,8 +227,7 @@ fn job_page(
                 }
             }
             @if may_act(ctx) {
-                form.stack method="post" action=(format!("/jobs/{}/notes", job.id)) novalidate {
-                    (csrf(ctx))
+                (post(ctx, &format!("/jobs/{}/notes", job.id), html! {
                     div.field.wrong[note_wrong] {
                         label for="field-text" { (JOB.label(lang, "text")) " " span.required aria-hidden="true" { "*" } }
                         textarea #field-text name="text" rows="4" maxlength=(transactions::MAX_DESCRIPTION) required
@@ -242,8 +241,7 @@ fn job_page(
                             }
                         }
                     }
-                    button type="submit" { (lang.pick("Add note", "Notiz hinzufügen")) }
-                }
+                }, lang.pick("Add note", "Notiz hinzufügen")))
             }
         }
         (history_section)

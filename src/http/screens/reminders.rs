@@ -9,7 +9,7 @@ use hyper::StatusCode;
 use maud::html;
 
 use super::context::Ctx;
-use super::form::{Acted, Form, FormField, Problems};
+use super::form::{post, Acted, Form, FormField, Problems};
 use super::frame::{csrf, invoice_href, may_act, money, screen_with, see_other, th, th_amount, Screen, Table};
 use crate::access::people::Capability;
 use crate::books::company;
@@ -140,11 +140,7 @@ fn page(ctx: &Ctx, status: StatusCode, rate_problems: &Problems) -> Result<Answe
             }))
             @if ctx.may(Capability::ManageSettings) {
                 (BASE_RATE.summary(lang, rate_problems))
-                form.stack method="post" action="/reminders/base-rate" novalidate {
-                    (csrf(ctx))
-                    (BASE_RATE.fields(lang, &|f| if rate_problems.list.is_empty() { String::new() } else { ctx.typed(f) }, rate_problems))
-                    button type="submit" { (lang.pick("Add the row", "Zeile ergänzen")) }
-                }
+                (post(ctx, "/reminders/base-rate", BASE_RATE.fields(lang, &|f| if rate_problems.list.is_empty() { String::new() } else { ctx.typed(f) }, rate_problems), lang.pick("Add the row", "Zeile ergänzen")))
             }
         }
     };

@@ -9,9 +9,9 @@ use hyper::StatusCode;
 use maud::{html, Markup};
 
 use super::context::Ctx;
-use super::form::{Acted, Form, FormField, Problems};
+use super::form::{post, Acted, Form, FormField, Problems};
 use super::history;
-use super::frame::{csrf, invoice_href, may_act, money, own_pdf, screen_with, see_other, th, th_amount, Screen, Table};
+use super::frame::{invoice_href, may_act, money, own_pdf, screen_with, see_other, th, th_amount, Screen, Table};
 use crate::access::people::Capability;
 use crate::books::customers;
 use crate::books::dunning::run as dunning;
@@ -135,11 +135,7 @@ fn send_page(ctx: &Ctx, number: &str, status: StatusCode, problems: &Problems) -
             Lang::De => format!("Die Rechnung {} geht als eine E-Mail an den Kunden, das Dokument, das der Kunde erhält, unverändert im Anhang, auf {}.", invoice.number, language.pick("Englisch", "Deutsch")),
         }) }
         (SEND.summary(lang, problems))
-        form.stack method="post" action=(invoice_href(number, "/send")) novalidate {
-            (csrf(ctx))
-            (SEND.fields(lang, &value, problems))
-            button type="submit" { (lang.pick("Send", "Senden")) }
-        }
+        (post(ctx, &invoice_href(number, "/send"), SEND.fields(lang, &value, problems), lang.pick("Send", "Senden")))
         p { a href=(invoice_href(number, "")) { (lang.pick("Back to the invoice", "Zurück zur Rechnung")) } }
     };
     let title = match lang {

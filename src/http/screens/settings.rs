@@ -14,8 +14,8 @@ use hyper::StatusCode;
 use maud::html;
 
 use super::context::Ctx;
-use super::form::{Acted, Form, FormField, Problems};
-use super::frame::{csrf, screen_with, see_other, Screen};
+use super::form::{post, Acted, Form, FormField, Problems};
+use super::frame::{screen_with, see_other, Screen};
 use crate::access::people::Capability;
 use crate::books::company::{self, Company};
 use crate::books::particulars::{self, ParticularsChange, ParticularsInput};
@@ -251,8 +251,7 @@ fn page(ctx: &Ctx, status: StatusCode, refusal: Option<Refused>) -> Result<Answe
             h2 #particulars-heading { (lang.pick("Particulars on invoices", "Angaben auf Rechnungen")) }
             @if owner {
                 (PARTICULARS.summary(lang, problems(Part::Particulars)))
-                form.stack method="post" action="/settings/company" novalidate {
-                    (csrf(ctx))
+                (post(ctx, "/settings/company", html! {
                     p.legend { (lang.pick(
                         "A field left empty is cleared.",
                         "Ein leer gelassenes Feld wird gelöscht.",
@@ -262,8 +261,7 @@ fn page(ctx: &Ctx, status: StatusCode, refusal: Option<Refused>) -> Result<Answe
                         "Invoices charge no VAT and say so",
                         "Rechnungen weisen keine Umsatzsteuer aus und sagen das",
                     ), small_business))
-                    button type="submit" { (lang.pick("Save particulars", "Angaben speichern")) }
-                }
+                }, lang.pick("Save particulars", "Angaben speichern")))
             } @else {
                 dl.particulars {
                     @for p in PARTICULARS.text_fields() {
@@ -280,14 +278,12 @@ fn page(ctx: &Ctx, status: StatusCode, refusal: Option<Refused>) -> Result<Answe
             h2 #terms-heading { (lang.pick("Payment days", "Zahlungsziel")) }
             @if owner {
                 (PAYMENT_DAYS.summary(lang, problems(Part::PaymentDays)))
-                form.stack method="post" action="/settings/payment-days" novalidate {
-                    (csrf(ctx))
+                (post(ctx, "/settings/payment-days", html! {
                     (PAYMENT_DAYS_FIELD.render_hinted(lang, &value(Part::PaymentDays, "paymentDays"), Some(match lang {
                         Lang::En => format!("0 to 365, for customers without agreed days of their own; empty: the country's {country_days}"),
                         Lang::De => format!("0 bis 365, für Kunden ohne eigenes vereinbartes Ziel; leer: das des Landes, {country_days}"),
                     }), problems(Part::PaymentDays)))
-                    button type="submit" { (lang.pick("Save payment days", "Zahlungsziel speichern")) }
-                }
+                }, lang.pick("Save payment days", "Zahlungsziel speichern")))
             } @else {
                 p {
                     @match company.payment_days {
@@ -306,11 +302,7 @@ fn page(ctx: &Ctx, status: StatusCode, refusal: Option<Refused>) -> Result<Answe
             }
             @if owner {
                 (WORKFLOW.summary(lang, problems(Part::Workflow)))
-                form.stack method="post" action="/settings/workflow" novalidate {
-                    (csrf(ctx))
-                    (WORKFLOW.fields(lang, &|f| value(Part::Workflow, f), problems(Part::Workflow)))
-                    button type="submit" { (lang.pick("Save workflow", "Arbeitsablauf speichern")) }
-                }
+                (post(ctx, "/settings/workflow", WORKFLOW.fields(lang, &|f| value(Part::Workflow, f), problems(Part::Workflow)), lang.pick("Save workflow", "Arbeitsablauf speichern")))
             }
         }
     };

@@ -10,7 +10,7 @@ use hyper::StatusCode;
 use maud::{html, Markup};
 
 use super::context::Ctx;
-use super::form::{queried, Acted, Form, FormField, Problems, Reading};
+use super::form::{post, queried, Acted, Form, FormField, Problems, Reading};
 use super::frame::{csrf, may_act, money, screen, screen_with, see_other, th, th_amount, Screen, Table};
 use crate::access::people::Capability;
 use crate::books::ledger::{self, AccountAmount};
@@ -113,11 +113,7 @@ fn overview(ctx: &Ctx, status: StatusCode, through: &str, problems: &Problems) -
                     "Nach dem Abschluss kann nichts mehr mit einem Datum bis zu diesem Tag erfasst werden; ein Abschluss geht nie zurück.",
                 )) }
                 (CLOSE.summary(lang, problems))
-                form.stack method="post" action="/books/close" novalidate {
-                    (csrf(ctx))
-                    (CLOSE.fields(lang, &|_| through.to_string(), problems))
-                    button type="submit" { (lang.pick("Continue", "Weiter")) }
-                }
+                (post(ctx, "/books/close", CLOSE.fields(lang, &|_| through.to_string(), problems), lang.pick("Continue", "Weiter")))
             }
         }
     };

@@ -14,7 +14,7 @@ use hyper::StatusCode;
 use maud::{html, Markup};
 
 use super::context::Ctx;
-use super::form::{Acted, Form, FormField, Problems};
+use super::form::{post, Acted, Form, FormField, Problems};
 use super::history;
 use super::links::link_path;
 use super::login::EMAIL;
@@ -149,15 +149,13 @@ fn overview(ctx: &Ctx, status: StatusCode, typed: &Typed, problems: &Problems) -
                 "kontor erstellt einen 24 Stunden gültigen Link und zeigt ihn Ihnen einmal; geben Sie ihn der Person. Er funktioniert einmal.",
             )) }
             (INVITATION.summary(lang, problems))
-            form.stack method="post" action="/settings/users/invite" novalidate {
-                (csrf(ctx))
+            (post(ctx, "/settings/users/invite", html! {
                 (INVITATION.fields(lang, &|f| match f {
                     "email" => typed.email.to_string(),
                     _ => typed.name.to_string(),
                 }, problems))
                 (role_select(lang, "field-role", typed.role, problems))
-                button type="submit" { (lang.pick("Invite", "Einladen")) }
-            }
+            }, lang.pick("Invite", "Einladen")))
         }
     };
     Ok(screen_with(

@@ -13,8 +13,8 @@ use crate::books::drafts::{self, DraftKind, DraftInput, NewDraft};
 use crate::error::Result;
 use crate::http::app::Answer;
 use crate::http::screens::context::Ctx;
-use crate::http::screens::form::{choice, queried, search_form, Acted, Problems};
-use crate::http::screens::frame::{csrf, may_act, pager, screen, screen_with, see_other, th, th_amount, Screen, Table};
+use crate::http::screens::form::{choice, post, queried, search_form, Acted, Problems};
+use crate::http::screens::frame::{may_act, pager, screen, screen_with, see_other, th, th_amount, Screen, Table};
 use crate::rules::locale::{self, Lang};
 use crate::store::paging::Paging;
 
@@ -97,8 +97,7 @@ fn new_page(ctx: &Ctx, status: StatusCode, chosen: &str, problems: &Problems) ->
                     a href="/customers/new" { (lang.pick("New customer", "Neuer Kunde")) }
                 }
             } @else {
-                form.stack method="post" action="/drafts" novalidate {
-                    (csrf(ctx))
+                (post(ctx, "/drafts", html! {
                     (choice(
                         lang,
                         "customerId",
@@ -111,8 +110,7 @@ fn new_page(ctx: &Ctx, status: StatusCode, chosen: &str, problems: &Problems) ->
                         }),
                         problems,
                     ))
-                    button type="submit" { (lang.pick("Create draft", "Entwurf anlegen")) }
-                }
+                }, lang.pick("Create draft", "Entwurf anlegen")))
             }
         }
         p { a href="/drafts" { (lang.pick("All drafts", "Alle Entwürfe")) } }
