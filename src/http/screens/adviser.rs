@@ -9,9 +9,9 @@
 use hyper::StatusCode;
 use maud::{html, Markup};
 
-use super::statements::{flag, links};
+use super::statements::{flag, links, statement};
 use super::context::Ctx;
-use super::form::{post, queried, Acted, Form, FormField, Problems};
+use super::form::{post, Acted, Form, FormField, Problems};
 use super::frame::{may_act, screen_with, security_headers, th, th_number, Screen, Table};
 use crate::books::export::made::ExportKind;
 use crate::access::people::Capability;
@@ -315,21 +315,12 @@ pub fn vat(ctx: &Ctx) -> Result<Answer> {
         let ec = filing::ec_sales_list(ctx.conn, tenant, &period)?;
         Ok(vat_figures(lang, &r, &ec))
     });
-    let (figures, problems) = queried(figures)?;
-    let content = html! {
-        (links(lang))
-        (VAT.summary(lang, &problems))
-        form.search method="get" action="/books/vat" {
-            (PERIOD.render(lang, &period_text, &problems))
-            button type="submit" { (lang.pick("Show", "Anzeigen")) }
-        }
-        @if let Some(figures) = figures { (figures) }
-    };
-    Ok(screen_with(
+    statement(
         ctx,
-        problems.query_status(),
-        Screen::Books,
+        &VAT,
         lang.pick("VAT return", "Umsatzsteuer-Voranmeldung"),
-        content,
-    ))
+        "/books/vat",
+        &[(&PERIOD, &period_text)],
+        figures,
+    )
 }

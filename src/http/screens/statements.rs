@@ -174,9 +174,12 @@ pub fn close(ctx: &Ctx) -> Result<Answer> {
     }
 }
 
-/// A statement's page: its date form and, when the dates read, its figures.
-fn statement(
+/// A page of figures of the books (a statement, the VAT return): the form
+/// of its query (`form`, with `fields` and their values) and, when the
+/// query reads, its figures.
+pub fn statement(
     ctx: &Ctx,
+    form: &Form,
     page_title: &str,
     action: &str,
     fields: &[(&FormField, &str)],
@@ -186,7 +189,7 @@ fn statement(
     let (figures, problems) = queried(figures)?;
     let content = html! {
         (links(lang))
-        (STATEMENT.summary(lang, &problems))
+        (form.summary(lang, &problems))
         form.search method="get" action=(action) {
             @for (field, value) in fields {
                 (field.render(lang, value, &problems))
@@ -238,6 +241,7 @@ pub fn trial_balance(ctx: &Ctx) -> Result<Answer> {
     });
     statement(
         ctx,
+        &STATEMENT,
         lang.pick("Trial balance", "Summen- und Saldenliste"),
         "/books/trial-balance",
         &[(&AS_OF, as_of)],
@@ -291,6 +295,7 @@ pub fn profit_and_loss(ctx: &Ctx) -> Result<Answer> {
     });
     statement(
         ctx,
+        &STATEMENT,
         lang.pick("Profit and loss", "Gewinn und Verlust"),
         "/books/profit-and-loss",
         &[(&FROM, from), (&TO, to)],
@@ -328,6 +333,7 @@ pub fn balance_sheet(ctx: &Ctx) -> Result<Answer> {
     });
     statement(
         ctx,
+        &STATEMENT,
         lang.pick("Balance sheet", "Bilanz"),
         "/books/balance-sheet",
         &[(&AS_OF, as_of)],
