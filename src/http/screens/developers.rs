@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::context::Ctx;
 use super::form::{post, Acted, Form, FormField, Problems};
 use super::history;
-use super::frame::{csrf, pager, screen, screen_with, see_other, th, Screen, Table};
+use super::frame::{csrf, pager, screen, screen_with, see_other, shown_once, th, Screen, Table};
 use crate::access::keys::{self, KeyInput, NewKey};
 use crate::access::people::Capability;
 use crate::access::scopes::Scope;
@@ -304,43 +304,50 @@ pub fn create_key(ctx: &Ctx) -> Result<Answer> {
     let created = KEY.act(ctx, checked, |tx, new| {
         keys::create(tx, tenant, &ctx.actor(), new)
     })?;
-    match created {
-        Acted::Done(key) => {
-            let text = |f: &str| key[f].as_str().unwrap_or("").to_string();
-            let content = html! {
-                p.notice role="status" {
-                    (lang.pick("The key ", "Der Schlüssel ")) strong { (text("name")) }
-                    (lang.pick(" is made for ", " ist erstellt für "))
-                    (environment_name(lang, &text("environment"))) "."
-                }
-                p {
-                    strong { (lang.pick(
-                        "Copy the key now: it is shown only this once and cannot be shown again.",
-                        "Kopieren Sie den Schlüssel jetzt: Er wird nur dieses eine Mal gezeigt.",
-                    )) }
-                }
-                div.field {
-                    label for="secret" { (lang.pick("The key", "Der Schlüssel")) }
-                    input #secret type="text" readonly value=(text("secret")) size="60";
-                }
-                p { a href="/developers" { (lang.pick("Back to the developer settings", "Zurück zu den Entwickler-Einstellungen")) } }
-            };
-            Ok(screen(
-                ctx,
-                Screen::Developers,
-                lang.pick("New API key", "Neuer API-Schlüssel"),
-                content,
-            ))
+    let typed = Typed {
+        name: ctx.form.sent("name").unwrap_or(""),
+        scopes,
+        environment: ctx.form.get("environment").unwrap_or(""),
+        ..empty(ctx)
+    };
+    answer(ctx, created, &typed, true, |key| {
+        let text = |f: &str| key[f].as_str().unwrap_or("").to_string();
+        let content = html! {
+            p.notice role="status" {
+                (lang.pick("The key ", "Der Schlüssel ")) strong { (text("name")) }
+                (lang.pick(" is made for ", " ist erstellt für "))
+                (environment_name(lang, &text("environment"))) "."
+            }
+            (shown_once(lang.pick(
+                "Copy the key now: it is shown only this once and cannot be shown again.",
+                "Kopieren Sie den Schlüssel jetzt: Er wird nur dieses eine Mal gezeigt.",
+            ), "secret", lang.pick("The key", "Der Schlüssel"), &text("secret"), 60))
+            p { a href="/developers" { (lang.pick("Back to the developer settings", "Zurück zu den Entwickler-Einstellungen")) } }
+        };
+        (lang.pick("New API key", "Neuer API-Schlüssel"), content)
+    })
+}
+
+/// Answers a create of the developer settings: done, the page of what was
+/// made (`shown` gives its title and content, its secret shown once);
+/// refused, the settings again with what was `typed` and the refusal
+/// beside the fields of the form it came from (the key's when `key`, else
+/// the endpoint's).
+fn answer<T>(
+    ctx: &Ctx,
+    acted: Acted<T>,
+    typed: &Typed,
+    key: bool,
+    shown: impl FnOnce(T) -> (&'static str, Markup),
+) -> Result<Answer> {
+    let none = Problems::default();
+    match acted {
+        Acted::Done(made) => {
+            let (title, content) = shown(made);
+            Ok(screen(ctx, Screen::Developers, title, content))
         }
-        Acted::Refused(r) => {
-            let typed = Typed {
-                name: ctx.form.sent("name").unwrap_or(""),
-                scopes,
-                environment: ctx.form.get("environment").unwrap_or(""),
-                ..empty(ctx)
-            };
-            overview(ctx, r.status, &typed, &r.problems, &Problems::default())
-        }
+        Acted::Refused(r) if key => overview(ctx, r.status, typed, &r.problems, &none),
+        Acted::Refused(r) => overview(ctx, r.status, typed, &none, &r.problems),
     }
 }
 
@@ -368,45 +375,26 @@ pub fn create_endpoint(ctx: &Ctx) -> Result<Answer> {
     let created = ENDPOINT.act(ctx, checked, |tx, new| {
         webhooks::register_shown(tx, tenant, &ctx.actor(), &new)
     })?;
-    match created {
-        Acted::Done(endpoint) => {
-            let content = html! {
-                p.notice role="status" {
-                    (lang.pick("The endpoint ", "Der Endpunkt ")) strong { (endpoint.url) }
-                    (lang.pick(" is registered.", " ist registriert."))
-                }
-                p {
-                    strong { (lang.pick(
-                        "Copy the signing secret now: it is shown only this once. Receivers check each delivery's signature with it.",
-                        "Kopieren Sie das Signaturgeheimnis jetzt: Es wird nur dieses eine Mal gezeigt. Empfänger prüfen damit die Signatur jeder Zustellung.",
-                    )) }
-                }
-                div.field {
-                    label for="secret" { (lang.pick("Signing secret", "Signaturgeheimnis")) }
-                    input #secret type="text" readonly value=(endpoint.secret.as_deref().unwrap_or("")) size="60";
-                }
-                p { a href=(format!("/developers/webhooks/{}", endpoint.id)) { (lang.pick("To the endpoint and its deliveries", "Zum Endpunkt und seinen Zustellungen")) } }
-            };
-            Ok(screen(
-                ctx,
-                Screen::Developers,
-                lang.pick(
-                    "Webhook endpoint registered",
-                    "Webhook-Endpunkt registriert",
-                ),
-                content,
-            ))
-        }
-        Acted::Refused(r) => {
-            let typed = Typed {
-                url: ctx.form.sent("url").unwrap_or(""),
-                events,
-                description: ctx.form.sent("description").unwrap_or(""),
-                ..empty(ctx)
-            };
-            overview(ctx, r.status, &typed, &Problems::default(), &r.problems)
-        }
-    }
+    let typed = Typed {
+        url: ctx.form.sent("url").unwrap_or(""),
+        events,
+        description: ctx.form.sent("description").unwrap_or(""),
+        ..empty(ctx)
+    };
+    answer(ctx, created, &typed, false, |endpoint| {
+        let content = html! {
+            p.notice role="status" {
+                (lang.pick("The endpoint ", "Der Endpunkt ")) strong { (endpoint.url) }
+                (lang.pick(" is registered.", " ist registriert."))
+            }
+            (shown_once(lang.pick(
+                "Copy the signing secret now: it is shown only this once. Receivers check each delivery's signature with it.",
+                "Kopieren Sie das Signaturgeheimnis jetzt: Es wird nur dieses eine Mal gezeigt. Empfänger prüfen damit die Signatur jeder Zustellung.",
+            ), "secret", lang.pick("Signing secret", "Signaturgeheimnis"), endpoint.secret.as_deref().unwrap_or(""), 60))
+            p { a href=(format!("/developers/webhooks/{}", endpoint.id)) { (lang.pick("To the endpoint and its deliveries", "Zum Endpunkt und seinen Zustellungen")) } }
+        };
+        (lang.pick("Webhook endpoint registered", "Webhook-Endpunkt registriert"), content)
+    })
 }
 
 fn state_name(lang: Lang, state: DeliveryState) -> &'static str {

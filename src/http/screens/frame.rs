@@ -4,8 +4,8 @@
 //! the person's switches (company, live/test data, language) and sign-out;
 //! the pages that say something went wrong; an HTML answer with the
 //! security headers of every page, a redirect after a form, one of
-//! kontor's own PDFs; and how a page shows money, a role, a table and a
-//! list's pages.
+//! kontor's own PDFs; and how a page shows money, a role, a table, a
+//! list's pages and a value shown only once.
 
 use hyper::StatusCode;
 use maud::{html, Markup, DOCTYPE};
@@ -404,6 +404,19 @@ pub fn see_other(location: &str) -> Answer {
 /// An amount of money as a person reads it, in the page's language.
 pub fn money(lang: Lang, m: &Money) -> String {
     locale::amount(lang, m.minor, &m.currency)
+}
+
+/// A value shown only this once, to be copied (a key, a signing secret, a
+/// one-time link): `warning` saying so, then the value in a read-only field
+/// `id`, labelled `label`, `size` characters wide.
+pub fn shown_once(warning: &str, id: &str, label: &str, value: &str, size: u32) -> Markup {
+    html! {
+        p { strong { (warning) } }
+        div.field {
+            label for=(id) { (label) }
+            input id=(id) type="text" readonly value=(value) size=(size);
+        }
+    }
 }
 
 /// Whether the session may act, for showing the forms that act.

@@ -18,7 +18,7 @@ use super::form::{post, Acted, Form, FormField, Problems};
 use super::history;
 use super::links::link_path;
 use super::login::EMAIL;
-use super::frame::{csrf, pager, role_label, screen, screen_with, see_other, th, Screen, Table};
+use super::frame::{csrf, pager, role_label, screen, screen_with, see_other, shown_once, th, Screen, Table};
 use crate::access::links::{self, InvitationInput, LinkKind, Made, NewInvitation};
 use crate::access::people::{self, Capability, Member, Role};
 use crate::books::audit;
@@ -208,16 +208,10 @@ fn shown_link(ctx: &Ctx, made: &Made, sentence: String, back: &str) -> Answer {
     let lang = ctx.lang;
     let content = html! {
         p.notice role="status" { (sentence) }
-        p {
-            strong { (lang.pick(
-                "Copy the link now and give it to the person: it is shown only this once, works once and for 24 hours.",
-                "Kopieren Sie den Link jetzt und geben Sie ihn der Person: Er wird nur dieses eine Mal gezeigt und funktioniert einmal und 24 Stunden lang.",
-            )) }
-        }
-        div.field {
-            label for="link" { (lang.pick("The link", "Der Link")) }
-            input #link type="text" readonly value=(link_address(ctx, made)) size="80";
-        }
+        (shown_once(lang.pick(
+            "Copy the link now and give it to the person: it is shown only this once, works once and for 24 hours.",
+            "Kopieren Sie den Link jetzt und geben Sie ihn der Person: Er wird nur dieses eine Mal gezeigt und funktioniert einmal und 24 Stunden lang.",
+        ), "link", lang.pick("The link", "Der Link"), &link_address(ctx, made), 80))
         p { (lang.pick("Valid until ", "Gültig bis ")) (until(lang, &made.expires_at)) "." }
         p { a href=(back) { (lang.pick("Back to the people", "Zurück zu den Personen")) } }
     };
