@@ -10,7 +10,7 @@ use maud::html;
 
 use super::context::Ctx;
 use super::form::{choice, post, search_form, Acted, Form, FormField, Problems, Reading};
-use super::frame::{csrf, may_act, money, screen, screen_with, see_other, th, th_amount, Screen, Table};
+use super::frame::{act_button, csrf, may_act, money, screen, screen_with, see_other, th, th_amount, Screen, Table};
 use super::visit::STATEMENT_UPLOAD;
 use crate::access::people::Capability;
 use crate::books::bank::acts::{self, Difference};
@@ -284,10 +284,7 @@ fn line_page(ctx: &Ctx, line: &LineView, status: StatusCode, form: &Form, proble
             }
         }
         @if undoable && may_act(ctx) {
-            form method="post" action=(format!("/bank/lines/{}/undo", line.id)) {
-                (csrf(ctx))
-                button type="submit" { (lang.pick("Undo (by counter-postings)", "Rückgängig machen (durch Gegenbuchung)")) }
-            }
+            (act_button(ctx, &format!("/bank/lines/{}/undo", line.id), lang.pick("Undo (by counter-postings)", "Rückgängig machen (durch Gegenbuchung)")))
         }
         p { a href="/bank" { (lang.pick("All lines", "Alle Buchungen")) } }
     };

@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::context::Ctx;
 use super::form::{post, Acted, Form, FormField, Problems};
 use super::history;
-use super::frame::{csrf, pager, screen, screen_with, see_other, shown_once, th, Screen, Table};
+use super::frame::{act_button, csrf, pager, screen, screen_with, see_other, shown_once, th, Screen, Table};
 use crate::access::keys::{self, KeyInput, NewKey};
 use crate::access::people::Capability;
 use crate::access::scopes::Scope;
@@ -436,10 +436,7 @@ pub fn endpoint(ctx: &Ctx, id: &str) -> Result<Answer> {
             div { dt { (lang.pick("Registered", "Registriert")) } dd { (history::when(lang, &zone, &endpoint.created_at)) } }
         }
         @if endpoint.enabled {
-            form method="post" action=(format!("/developers/webhooks/{id}/disable")) {
-                (csrf(ctx))
-                button type="submit" { (lang.pick("Disable this endpoint", "Diesen Endpunkt abschalten")) }
-            }
+            (act_button(ctx, &format!("/developers/webhooks/{id}/disable"), lang.pick("Disable this endpoint", "Diesen Endpunkt abschalten")))
         }
         section aria-labelledby="log-heading" {
             h2 #log-heading { (lang.pick("Deliveries", "Zustellungen")) }

@@ -188,10 +188,7 @@ fn switches(ctx: &Ctx) -> Markup {
                 }
                 button type="submit" { (lang.pick("Set", "Setzen")) }
             }
-            form method="post" action="/logout" {
-                (csrf(ctx))
-                button type="submit" { (lang.pick("Sign out", "Abmelden")) }
-            }
+            (act_button(ctx, "/logout", lang.pick("Sign out", "Abmelden")))
         }
     }
 }
@@ -208,6 +205,17 @@ pub fn role_label(lang: Lang, role: Role) -> &'static str {
 /// The hidden field with the session's form token.
 pub fn csrf(ctx: &Ctx) -> Markup {
     html! { input type="hidden" name="csrf" value=(ctx.session.csrf); }
+}
+
+/// An act without a form: a button labelled `label` that posts the
+/// session's token to `action`.
+pub fn act_button(ctx: &Ctx, action: &str, label: &str) -> Markup {
+    html! {
+        form method="post" action=(action) {
+            (csrf(ctx))
+            button type="submit" { (label) }
+        }
+    }
 }
 
 /// A signed-in screen.

@@ -18,7 +18,7 @@ use super::form::{post, Acted, Form, FormField, Problems};
 use super::history;
 use super::links::link_path;
 use super::login::EMAIL;
-use super::frame::{csrf, pager, role_label, screen, screen_with, see_other, shown_once, th, Screen, Table};
+use super::frame::{act_button, csrf, pager, role_label, screen, screen_with, see_other, shown_once, th, Screen, Table};
 use crate::access::links::{self, InvitationInput, LinkKind, Made, NewInvitation};
 use crate::access::people::{self, Capability, Member, Role};
 use crate::books::audit;
@@ -295,27 +295,18 @@ fn person_page(
         section aria-labelledby="access-heading" {
             h2 #access-heading { (lang.pick("Access", "Zugang")) }
             @if member.disabled {
-                form method="post" action=(format!("{base}/enable")) {
-                    (csrf(ctx))
-                    button type="submit" { (lang.pick("Enable again", "Wieder freigeben")) }
-                }
+                (act_button(ctx, &format!("{base}/enable"), lang.pick("Enable again", "Wieder freigeben")))
             } @else {
                 p { (lang.pick(
                     "A disabled person no longer opens this company; their sessions here end at once. Their other companies keep them.",
                     "Eine gesperrte Person öffnet diese Firma nicht mehr; ihre Sitzungen hier enden sofort. Ihre anderen Firmen behalten sie.",
                 )) }
-                form method="post" action=(format!("{base}/disable")) {
-                    (csrf(ctx))
-                    button type="submit" { (lang.pick("Disable in this company", "In dieser Firma sperren")) }
-                }
+                (act_button(ctx, &format!("{base}/disable"), lang.pick("Disable in this company", "In dieser Firma sperren")))
                 p { (lang.pick(
                     "A reset link lets the person set a new password; using it ends their sessions and clears the waits failed sign-ins earned.",
                     "Mit einem Link zum Zurücksetzen setzt die Person ein neues Passwort; das beendet ihre Sitzungen und hebt Wartezeiten nach Fehlversuchen auf.",
                 )) }
-                form method="post" action=(format!("{base}/reset")) {
-                    (csrf(ctx))
-                    button type="submit" { (lang.pick("Make a reset link", "Link zum Zurücksetzen erstellen")) }
-                }
+                (act_button(ctx, &format!("{base}/reset"), lang.pick("Make a reset link", "Link zum Zurücksetzen erstellen")))
             }
         }
         (history_section)
