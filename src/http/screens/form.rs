@@ -56,10 +56,12 @@
 //! ```
 //!
 //! and its route line in `screens/mod.rs`
-//! (`["bills", id, "pay"] if post => bills::pay(ctx, id)`). An act without
-//! a form (a button) writes through `Ctx::write` and gets a page of its own
-//! when refused. A list reads its page with `Ctx::paging` and links its
-//! pages with `page::pager`; money reads as `page::money`.
+//! (`["bills", id, "pay"] if post => bills::pay(ctx, id)`). The form
+//! itself is `post` around its fields. An act without a form (a button,
+//! `frame::act_button`) writes through `Ctx::write` and gets a page of its
+//! own when refused. A list reads its page with `Ctx::paging`, shows its
+//! rows in a `frame::Table` and links its pages with `frame::pager`; money
+//! reads as `frame::money`.
 //!
 //! The refusal rule, the same for every form: the problems of the form's
 //! own reading come first; each problem of the books follows under the
