@@ -9,7 +9,7 @@ use maud::html;
 
 use super::context::Ctx;
 use super::form::{post, required_note, Acted, Form, FormField, Problems, Reading};
-use super::frame::{money, screen_with, see_other, Screen};
+use super::frame::{money, screen_with, see_other, th, Screen, Table};
 use crate::access::people::Capability;
 use crate::books::bank::accounts::{self, BankAccountInput, NewBankAccount};
 use crate::books::company;
@@ -47,20 +47,14 @@ fn page(ctx: &Ctx, status: StatusCode, problems: &Problems) -> Result<Answer> {
         @if list.is_empty() {
             p { (lang.pick("No bank account yet: statements are imported into the company's accounts.", "Noch kein Bankkonto: Kontoauszüge werden in die Konten der Firma eingelesen.")) }
         } @else {
-            table {
-                caption { (lang.pick("Bank accounts", "Bankkonten")) }
-                thead { tr {
-                    th scope="col" { (lang.pick("Name", "Bezeichnung")) }
-                    th scope="col" { (lang.pick("Account", "Konto")) }
-                    th scope="col" { "BIC" }
-                    th scope="col" { (lang.pick("Currency", "Währung")) }
-                } }
-                tbody {
-                    @for a in &list {
-                        tr { td { (a.name) } td { (a.shown()) } td { (a.bic.as_ref().map(|b| b.as_str()).unwrap_or("")) } td { (a.currency) } }
-                    }
-                }
-            }
+            (Table::new(&[
+                th(lang.pick("Name", "Bezeichnung")), th(lang.pick("Account", "Konto")), th("BIC"),
+                th(lang.pick("Currency", "Währung")),
+            ])
+            .caption(lang.pick("Bank accounts", "Bankkonten"))
+            .rows(&list, |a| html! {
+                td { (a.name) } td { (a.shown()) } td { (a.bic.as_ref().map(|b| b.as_str()).unwrap_or("")) } td { (a.currency) }
+            }))
         }
         p { (lang.pick("Fee tolerance: ", "Gebührentoleranz: ")) (money(lang, &Money::new(tolerance, &company.currency))) }
         @if may {
