@@ -366,11 +366,47 @@ pub fn set_role(
     if role != Role::Owner {
         keeps_an_owner(tx, &current, "given another role")?;
     }
+    change_membership(tx, tenant, actor, user_id, MembershipChange::Role(role))
+}
+
+/// A change to a person's membership of a company, each recorded as its act.
+enum MembershipChange {
+    Role(Role),
+    Disabled,
+    Enabled,
+}
+
+/// Writes `change` to the person's membership of the tenant's company,
+/// records its act by `actor` in the tenant's books, and reads the person
+/// back. A person disabled twice keeps the time of the first.
+///
+/// Fails only on a storage error.
+fn change_membership(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    user_id: &str,
+    change: MembershipChange,
+) -> Result<Member> {
+    let (set, value, act) = match change {
+        MembershipChange::Role(role) => (
+            "role = ?3",
+            Some(role.as_str().to_string()),
+            Act::UserRoleChanged,
+        ),
+        MembershipChange::Disabled => (
+            "disabled_at = coalesce(disabled_at, ?3)",
+            Some(clock::now()),
+            Act::UserDisabled,
+        ),
+        MembershipChange::Enabled => ("disabled_at = ?3", None, Act::UserEnabled),
+    };
+    let company_id = tenant.company_id.as_str();
     tx.execute(
-        "UPDATE memberships SET role = ?3 WHERE company_id = ?1 AND user_id = ?2",
-        params![company_id, user_id, role],
+        &format!("UPDATE memberships SET {set} WHERE company_id = ?1 AND user_id = ?2"),
+        params![company_id, user_id, value],
     )?;
-    audit::record(tx, tenant, actor, Act::UserRoleChanged, user_id)?;
+    audit::record(tx, tenant, actor, act, user_id)?;
     member(tx, company_id, user_id)
 }
 
@@ -386,16 +422,10 @@ pub fn disable_in(tx: &Tx, tenant: &Tenant, actor: &Actor, user_id: &str) -> Res
     let current = member(tx, company_id, user_id)?;
     keeps_an_owner(tx, &current, "disabled")?;
     tx.execute(
-        "UPDATE memberships SET disabled_at = coalesce(disabled_at, ?3)
-         WHERE company_id = ?1 AND user_id = ?2",
-        params![company_id, user_id, clock::now()],
-    )?;
-    tx.execute(
         "DELETE FROM sessions WHERE company_id = ?1 AND user_id = ?2",
         params![company_id, user_id],
     )?;
-    audit::record(tx, tenant, actor, Act::UserDisabled, user_id)?;
-    member(tx, company_id, user_id)
+    change_membership(tx, tenant, actor, user_id, MembershipChange::Disabled)
 }
 
 /// Enables a person disabled in one company again (not one disabled in
@@ -405,14 +435,8 @@ pub fn disable_in(tx: &Tx, tenant: &Tenant, actor: &Actor, user_id: &str) -> Res
 /// Fails with `NotFound` when the person does not belong to the tenant's
 /// company.
 pub fn enable_in(tx: &Tx, tenant: &Tenant, actor: &Actor, user_id: &str) -> Result<Member> {
-    let company_id = tenant.company_id.as_str();
-    member(tx, company_id, user_id)?;
-    tx.execute(
-        "UPDATE memberships SET disabled_at = NULL WHERE company_id = ?1 AND user_id = ?2",
-        params![company_id, user_id],
-    )?;
-    audit::record(tx, tenant, actor, Act::UserEnabled, user_id)?;
-    member(tx, company_id, user_id)
+    member(tx, &tenant.company_id, user_id)?;
+    change_membership(tx, tenant, actor, user_id, MembershipChange::Enabled)
 }
 
 /// The person a console act names with `--as`: an enabled person of the

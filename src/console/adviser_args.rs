@@ -67,22 +67,19 @@ pub enum ExportCommand {
 pub enum VatCommand {
     /// The VAT return's figures (Umsatzsteuer-Voranmeldung) of a month or
     /// quarter, each with its postings.
-    Return {
-        #[arg(long)]
-        company: String,
-        /// 2026-10 or 2026-Q4.
-        #[arg(long)]
-        period: String,
-        #[command(flatten)]
-        mode: Mode,
-    },
+    Return(VatPeriodArgs),
     /// The EC sales list (Zusammenfassende Meldung) of a month or quarter.
-    EcSales {
-        #[arg(long)]
-        company: String,
-        #[arg(long)]
-        period: String,
-        #[command(flatten)]
-        mode: Mode,
-    },
+    EcSales(VatPeriodArgs),
+}
+
+/// The company and the period both `vat` commands read the figures of.
+#[derive(Args, Debug)]
+pub struct VatPeriodArgs {
+    #[arg(long)]
+    pub company: String,
+    /// 2026-10 or 2026-Q4.
+    #[arg(long)]
+    pub period: String,
+    #[command(flatten)]
+    pub mode: Mode,
 }

@@ -208,51 +208,23 @@ fn books(
         })?;
         settlement::pay_invoice(tx, live, &SYSTEM, number, &payment).map(|_| ())
     };
-    invoice(
-        tx,
-        live,
-        company,
-        müller,
-        ago(40),
-        &[("Dachsanierung Lagerhalle, Abschlag 1", "1", 1_250_000, "19")],
-    )?;
-    let partly = invoice(
-        tx,
-        live,
-        company,
+    let issue = |customer: &str, days: i64, lines: &[(&str, &str, i64, &str)]| {
+        invoice(tx, live, company, customer, ago(days), lines)
+    };
+    issue(müller, 40, &[("Dachsanierung Lagerhalle, Abschlag 1", "1", 1_250_000, "19")])?;
+    let partly = issue(
         alpen,
-        ago(20),
+        20,
         &[
             ("Einbauküche Musterhaus", "1", 840_000, "19"),
             ("Montage (Stunden)", "12.5", 6_500, "19"),
         ],
     )?;
     pay(tx, &partly, 500_000, ago(5))?;
-    let paid = invoice(
-        tx,
-        live,
-        company,
-        stadt,
-        ago(30),
-        &[("Wartung Heizungsanlage", "1", 48_000, "19")],
-    )?;
+    let paid = issue(stadt, 30, &[("Wartung Heizungsanlage", "1", 48_000, "19")])?;
     pay(tx, &paid, 57_120, ago(10))?;
-    invoice(
-        tx,
-        live,
-        company,
-        müller,
-        ago(3),
-        &[("Dachsanierung Lagerhalle, Abschlag 2", "1", 1_250_000, "19")],
-    )?;
-    let wrong = invoice(
-        tx,
-        live,
-        company,
-        rosa,
-        ago(15),
-        &[("Bewirtung Richtfest", "40", 2_450, "7")],
-    )?;
+    issue(müller, 3, &[("Dachsanierung Lagerhalle, Abschlag 2", "1", 1_250_000, "19")])?;
+    let wrong = issue(rosa, 15, &[("Bewirtung Richtfest", "40", 2_450, "7")])?;
     let cancellation = Cancellation::check(CancelInput {
         reason: Some("Falscher Empfänger".into()),
         on: Some(ago(14).to_string()),
@@ -444,39 +416,15 @@ pub fn seed(db: &Db) -> Result<Demo> {
             )?,
         )?;
 
-        transactions::create(
-            tx,
-            &live,
-            &SYSTEM,
-            &job(
-                "Dachsanierung Lagerhalle",
-                Some(&müller),
-                Some("IN_ARBEIT"),
-                Some("2026-12-15"),
-            )?,
-        )?;
-        transactions::create(
-            tx,
-            &live,
-            &SYSTEM,
-            &job(
-                "Einbauküche Musterhaus",
-                Some(&alpen),
-                None,
-                Some("2027-01-31"),
-            )?,
-        )?;
-        transactions::create(
-            tx,
-            &live,
-            &SYSTEM,
-            &job(
-                "Wartung Heizungsanlage",
-                Some(&stadt),
-                Some("ERLEDIGT"),
-                None,
-            )?,
-        )?;
+        // The live jobs: (title, customer, stage, due on).
+        for (title, customer, stage, due) in [
+            ("Dachsanierung Lagerhalle", Some(&müller), Some("IN_ARBEIT"), Some("2026-12-15")),
+            ("Einbauküche Musterhaus", Some(&alpen), None, Some("2027-01-31")),
+            ("Wartung Heizungsanlage", Some(&stadt), Some("ERLEDIGT"), None),
+        ] {
+            let customer = customer.map(String::as_str);
+            transactions::create(tx, &live, &SYSTEM, &job(title, customer, stage, due)?)?;
+        }
         let old = transactions::create(
             tx,
             &live,

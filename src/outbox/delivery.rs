@@ -23,7 +23,7 @@ use ureq::unversioned::transport::{DefaultConnector, NextTimeout};
 
 use crate::error::Result;
 use crate::outbox::address::{self, Policy, Refusal};
-use crate::outbox::dispatch::{Outbox, Worker};
+use crate::outbox::dispatch::{self, Outbox, Worker};
 use crate::outbox::events::DeliveryState;
 use crate::store::clock;
 use crate::store::db::Db;
@@ -323,26 +323,10 @@ fn next_attempt(now: Timestamp, attempt: i64, retry_after: Option<i64>) -> Times
     now + SignedDuration::from_millis(delay_ms)
 }
 
-/// Releases every lease (a starting server: whatever an earlier process held
-/// it no longer sends).
-///
-/// Fails only on a storage error.
-pub fn release_leases(db: &Db) -> Result<usize> {
-    db.write(|tx| {
-        Ok(tx.execute(
-            "UPDATE deliveries SET lease_until = NULL WHERE lease_until IS NOT NULL",
-            [],
-        )?)
-    })
-}
-
-/// Claims up to `room` due head deliveries of endpoints not in `busy`.
+/// Claims up to `room` (at least one) due head deliveries of endpoints not in `busy`.
 ///
 /// Fails only on a storage error.
 pub fn claim(db: &Db, now: Timestamp, room: usize, busy: &HashSet<String>) -> Result<Vec<Job>> {
-    if room == 0 {
-        return Ok(Vec::new());
-    }
     let now_text = clock::format_instant(now);
     let lease = clock::format_instant(now + LEASE);
     db.write(|tx| {
@@ -463,7 +447,7 @@ impl Outbox for Webhooks {
         }
     }
     fn release_leases(&self) -> Result<usize> {
-        release_leases(&self.db)
+        dispatch::release_leases(&self.db, "deliveries")
     }
     fn claim(&self, now: Timestamp, room: usize, busy: &HashSet<String>) -> Result<Vec<Job>> {
         claim(&self.db, now, room, busy)

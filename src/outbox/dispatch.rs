@@ -23,6 +23,7 @@ use std::time::Duration;
 use jiff::Timestamp;
 
 use crate::error::Result;
+use crate::store::db::Db;
 
 /// How long the dispatcher waits for a finished job or a wake-up before it
 /// looks for due work again (work another process wrote).
@@ -52,7 +53,8 @@ pub trait Outbox: Send + Sync + 'static {
     ///
     /// Fails only on a storage error.
     fn release_leases(&self) -> Result<usize>;
-    /// Claims up to `room` due jobs of lanes not in `busy`, leasing them.
+    /// Claims up to `room` (at least one) due jobs of lanes not in `busy`,
+    /// leasing them.
     ///
     /// Fails only on a storage error.
     fn claim(&self, now: Timestamp, room: usize, busy: &HashSet<String>) -> Result<Vec<Self::Job>>;
@@ -62,6 +64,20 @@ pub trait Outbox: Send + Sync + 'static {
     ///
     /// Fails only on a storage error.
     fn record(&self, now: Timestamp, done: &[Self::Done]) -> Result<()>;
+}
+
+/// Releases every lease in an outbox's `table` (its `lease_until` column):
+/// whatever an earlier process held it no longer sends. An outbox's
+/// `release_leases` for a starting server.
+///
+/// Fails only on a storage error.
+pub fn release_leases(db: &Db, table: &str) -> Result<usize> {
+    db.write(|tx| {
+        Ok(tx.execute(
+            &format!("UPDATE {table} SET lease_until = NULL WHERE lease_until IS NOT NULL"),
+            [],
+        )?)
+    })
 }
 
 /// `send`, with a panic turned into a failed attempt.
@@ -207,8 +223,9 @@ fn dispatch<O: Outbox>(outbox: Arc<O>, stop: &AtomicBool, done: Sender<Message<O
         if stopping && busy.is_empty() {
             break;
         }
-        if !stopping {
-            match outbox.claim(Timestamp::now(), senders.len().saturating_sub(busy.len()), &busy) {
+        let room = senders.len().saturating_sub(busy.len());
+        if !stopping && room > 0 {
+            match outbox.claim(Timestamp::now(), room, &busy) {
                 Ok(jobs) => {
                     for job in jobs {
                         busy.insert(O::lane(&job).to_string());

@@ -2,6 +2,8 @@
 //! quarter with the postings behind each Kz, and the EC sales list's rows.
 //! Both only read.
 
+use rusqlite::Connection;
+
 use crate::books::tenancy;
 use crate::books::vat::filing;
 use crate::books::vat::period::Period;
@@ -16,28 +18,15 @@ use crate::store::db::Db;
 /// `NotFound` for an unknown company.
 pub fn run(db: &Db, cmd: &VatCommand, acting: Option<&str>) -> Result<()> {
     no_actor(acting, "the VAT figures are only read")?;
+    let (VatCommand::Return(args) | VatCommand::EcSales(args)) = cmd;
+    let period = Period::parse("period", &args.period)?;
+    let tenant = |conn: &Connection| tenancy::tenant(conn, &args.company, args.mode.environment());
     match cmd {
-        VatCommand::Return {
-            company: id,
-            period,
-            mode,
-        } => {
-            let period = Period::parse("period", period)?;
-            print(&db.read(|conn| {
-                let t = tenancy::tenant(conn, id, mode.environment())?;
-                filing::vat_return(conn, &t, &period)
-            })?);
+        VatCommand::Return(_) => {
+            print(&db.read(|conn| filing::vat_return(conn, &tenant(conn)?, &period))?)
         }
-        VatCommand::EcSales {
-            company: id,
-            period,
-            mode,
-        } => {
-            let period = Period::parse("period", period)?;
-            print(&db.read(|conn| {
-                let t = tenancy::tenant(conn, id, mode.environment())?;
-                filing::ec_sales_list(conn, &t, &period)
-            })?);
+        VatCommand::EcSales(_) => {
+            print(&db.read(|conn| filing::ec_sales_list(conn, &tenant(conn)?, &period))?)
         }
     }
     Ok(())

@@ -9,10 +9,10 @@
 use hyper::StatusCode;
 use maud::{html, Markup};
 
-use super::statements::{flag, links};
+use super::statements::{flag, links, statement};
 use super::context::Ctx;
-use super::form::{queried, Acted, Form, FormField, Problems};
-use super::frame::{csrf, may_act, screen_with, security_headers, Screen};
+use super::form::{post, Acted, Form, FormField, Problems};
+use super::frame::{may_act, screen_with, security_headers, th, th_number, Screen, Table};
 use crate::books::export::made::ExportKind;
 use crate::access::people::Capability;
 use crate::books::company;
@@ -117,8 +117,7 @@ fn export_page(ctx: &Ctx, status: StatusCode, problems: &Problems) -> Result<Ans
             }
             @if may_act(ctx) {
                 (EXPORT.summary(lang, problems))
-                form.stack method="post" action="/books/export/datev" novalidate {
-                    (csrf(ctx))
+                (post(ctx, "/books/export/datev", html! {
                     (EXPORT.fields(lang, &value, problems))
                     fieldset.choices {
                         legend { (EXPORT.label(lang, "documents")) }
@@ -131,8 +130,7 @@ fn export_page(ctx: &Ctx, status: StatusCode, problems: &Problems) -> Result<Ans
                             )) }
                         }
                     }
-                    button type="submit" { (lang.pick("Download the DATEV export", "DATEV-Export herunterladen")) }
-                }
+                }, lang.pick("Download the DATEV export", "DATEV-Export herunterladen")))
             }
         }
         section aria-labelledby="made-heading" {
@@ -140,29 +138,21 @@ fn export_page(ctx: &Ctx, status: StatusCode, problems: &Problems) -> Result<Ans
             @if made.is_empty() {
                 p { (lang.pick("None yet.", "Noch keine.")) }
             } @else {
-                table {
-                    thead { tr {
-                        th scope="col" { (lang.pick("Kind", "Art")) }
-                        th scope="col" { (lang.pick("Period", "Zeitraum")) }
-                        th scope="col" { (lang.pick("Status", "Status")) }
-                        th scope="col" class="num" { (lang.pick("Rows", "Zeilen")) }
-                        th scope="col" { (lang.pick("Made", "Erstellt")) }
-                    } }
-                    tbody {
-                        @for m in &made {
-                            tr {
-                                td { (match m.kind { ExportKind::Datev => "DATEV", ExportKind::Gobd => "GoBD" }) }
-                                td { (locale::date(lang, m.from)) " – " (locale::date(lang, m.to)) }
-                                td {
-                                    @if m.is_final { strong.final { (lang.pick("final", "endgültig")) } }
-                                    @else { strong.preliminary { (lang.pick("preliminary", "vorläufig")) } }
-                                }
-                                td class="num" { (m.rows) }
-                                td { (company.date_of(&m.made_at).map(|d| locale::date(lang, d)).unwrap_or_default()) }
-                            }
-                        }
+                (Table::new(&[
+                    th(lang.pick("Kind", "Art")), th(lang.pick("Period", "Zeitraum")),
+                    th(lang.pick("Status", "Status")), th_number(lang.pick("Rows", "Zeilen")),
+                    th(lang.pick("Made", "Erstellt")),
+                ])
+                .rows(&made, |m| html! {
+                    td { (match m.kind { ExportKind::Datev => "DATEV", ExportKind::Gobd => "GoBD" }) }
+                    td { (locale::date(lang, m.from)) " – " (locale::date(lang, m.to)) }
+                    td {
+                        @if m.is_final { strong.final { (lang.pick("final", "endgültig")) } }
+                        @else { strong.preliminary { (lang.pick("preliminary", "vorläufig")) } }
                     }
-                }
+                    td class="num" { (m.rows) }
+                    td { (company.date_of(&m.made_at).map(|d| locale::date(lang, d)).unwrap_or_default()) }
+                }))
             }
         }
     };
@@ -269,26 +259,18 @@ fn vat_figures(lang: Lang, r: &VatReturn, ec: &EcSales) -> Markup {
         @for kz in ORDER.iter().filter(|k| r.postings.contains_key(*k)) {
             details {
                 summary { "Kz " (kz) ": " (lang.pick("postings", "Buchungen")) " (" (r.postings[*kz].len()) ")" }
-                table {
-                    thead { tr {
-                        th scope="col" { (lang.pick("Date", "Datum")) }
-                        th scope="col" { (lang.pick("Entry", "Vorgang")) }
-                        th scope="col" { (lang.pick("Account", "Konto")) }
-                        th scope="col" { (lang.pick("Tax key", "Steuerschlüssel")) }
-                        th scope="col" class="num" { (lang.pick("Amount", "Betrag")) }
-                    } }
-                    tbody {
-                        @for p in &r.postings[*kz] {
-                            tr {
-                                td { (locale::date(lang, p.date)) }
-                                td { code { (p.entry) } }
-                                td { (p.account) }
-                                td { code { (if p.key.is_empty() { "–" } else { p.key.as_str() }) } }
-                                td class="num" { (locale::number(lang, p.amount, 2)) }
-                            }
-                        }
-                    }
-                }
+                (Table::new(&[
+                    th(lang.pick("Date", "Datum")), th(lang.pick("Entry", "Vorgang")),
+                    th(lang.pick("Account", "Konto")), th(lang.pick("Tax key", "Steuerschlüssel")),
+                    th_number(lang.pick("Amount", "Betrag")),
+                ])
+                .rows(&r.postings[*kz], |p| html! {
+                    td { (locale::date(lang, p.date)) }
+                    td { code { (p.entry) } }
+                    td { (p.account) }
+                    td { code { (if p.key.is_empty() { "–" } else { p.key.as_str() }) } }
+                    td class="num" { (locale::number(lang, p.amount, 2)) }
+                }))
             }
         }
         p.hint { (lang.pick(
@@ -300,24 +282,16 @@ fn vat_figures(lang: Lang, r: &VatReturn, ec: &EcSales) -> Markup {
             @if ec.rows.is_empty() {
                 p { (lang.pick("No intra-community supplies in this period.", "Keine innergemeinschaftlichen Umsätze in diesem Zeitraum.")) }
             } @else {
-                table {
-                    thead { tr {
-                        th scope="col" { (lang.pick("VAT id", "USt-IdNr.")) }
-                        th scope="col" { (lang.pick("Country", "Land")) }
-                        th scope="col" { (lang.pick("Kind", "Art")) }
-                        th scope="col" class="num" { (lang.pick("Amount (EUR)", "Betrag (EUR)")) }
-                    } }
-                    tbody {
-                        @for row in &ec.rows {
-                            tr {
-                                td { (row.vat_id) }
-                                td { (row.country) }
-                                td { (serde_json::to_value(row.kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()) }
-                                td class="num" { (figure(lang, &row.amount)) }
-                            }
-                        }
-                    }
-                }
+                (Table::new(&[
+                    th(lang.pick("VAT id", "USt-IdNr.")), th(lang.pick("Country", "Land")),
+                    th(lang.pick("Kind", "Art")), th_number(lang.pick("Amount (EUR)", "Betrag (EUR)")),
+                ])
+                .rows(&ec.rows, |row| html! {
+                    td { (row.vat_id) }
+                    td { (row.country) }
+                    td { (serde_json::to_value(row.kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()) }
+                    td class="num" { (figure(lang, &row.amount)) }
+                }))
             }
         }
     }
@@ -341,21 +315,12 @@ pub fn vat(ctx: &Ctx) -> Result<Answer> {
         let ec = filing::ec_sales_list(ctx.conn, tenant, &period)?;
         Ok(vat_figures(lang, &r, &ec))
     });
-    let (figures, problems) = queried(figures)?;
-    let content = html! {
-        (links(lang))
-        (VAT.summary(lang, &problems))
-        form.search method="get" action="/books/vat" {
-            (PERIOD.render(lang, &period_text, &problems))
-            button type="submit" { (lang.pick("Show", "Anzeigen")) }
-        }
-        @if let Some(figures) = figures { (figures) }
-    };
-    Ok(screen_with(
+    statement(
         ctx,
-        problems.query_status(),
-        Screen::Books,
+        &VAT,
         lang.pick("VAT return", "Umsatzsteuer-Voranmeldung"),
-        content,
-    ))
+        "/books/vat",
+        &[(&PERIOD, &period_text)],
+        figures,
+    )
 }

@@ -9,8 +9,8 @@ use hyper::StatusCode;
 use maud::html;
 
 use super::context::Ctx;
-use super::form::{choice, search_form, Acted, Form, FormField, Problems, Reading};
-use super::frame::{csrf, may_act, money, screen, screen_with, see_other, Screen};
+use super::form::{choice, post, search_form, Acted, Form, FormField, Problems, Reading};
+use super::frame::{act_button, csrf, may_act, money, screen, screen_with, see_other, th, th_amount, Screen, Table};
 use super::visit::STATEMENT_UPLOAD;
 use crate::access::people::Capability;
 use crate::books::bank::acts::{self, Difference};
@@ -111,29 +111,19 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
         @if shown.is_empty() {
             p { (lang.pick("No statement line here.", "Hier ist keine Buchung.")) }
         } @else {
-            table {
-                caption.visually-hidden { (lang.pick("Statement lines, newest first", "Buchungen, die neuesten zuerst")) }
-                thead {
-                    tr {
-                        th scope="col" { (lang.pick("Booked", "Gebucht")) }
-                        th scope="col" { (lang.pick("Counterparty", "Gegenseite")) }
-                        th scope="col" { (lang.pick("Remittance", "Verwendungszweck")) }
-                        th scope="col" { (lang.pick("State", "Stand")) }
-                        th.amount scope="col" { (lang.pick("Amount", "Betrag")) }
-                    }
-                }
-                tbody {
-                    @for l in &shown {
-                        tr {
-                            td { a href=(format!("/bank/lines/{}", l.id)) { (l.booked_on.map(|d| locale::date(lang, d)).unwrap_or_default()) } }
-                            td { (l.counterparty.name.clone().unwrap_or_default()) }
-                            td { (l.remittance) }
-                            td { (state_name(lang, l.state)) }
-                            td.amount { (money(lang, &l.amount)) }
-                        }
-                    }
-                }
-            }
+            (Table::new(&[
+                th(lang.pick("Booked", "Gebucht")), th(lang.pick("Counterparty", "Gegenseite")),
+                th(lang.pick("Remittance", "Verwendungszweck")), th(lang.pick("State", "Stand")),
+                th_amount(lang.pick("Amount", "Betrag")),
+            ])
+            .read_caption(lang.pick("Statement lines, newest first", "Buchungen, die neuesten zuerst"))
+            .rows(&shown, |l| html! {
+                td { a href=(format!("/bank/lines/{}", l.id)) { (l.booked_on.map(|d| locale::date(lang, d)).unwrap_or_default()) } }
+                td { (l.counterparty.name.clone().unwrap_or_default()) }
+                td { (l.remittance) }
+                td { (state_name(lang, l.state)) }
+                td.amount { (money(lang, &l.amount)) }
+            }))
         }
     };
     Ok(screen(ctx, Screen::Bank, lang.pick("Bank", "Bank"), content))
@@ -162,31 +152,19 @@ pub fn import(ctx: &Ctx) -> Result<Answer> {
     }
     let refused = reports.iter().any(|r| r.refused.is_some());
     let content = html! {
-        table {
-            caption { (lang.pick("What each file did", "Was jede Datei bewirkt hat")) }
-            thead {
-                tr {
-                    th scope="col" { (lang.pick("File", "Datei")) }
-                    th.amount scope="col" { (lang.pick("Lines", "Buchungen")) }
-                    th.amount scope="col" { (lang.pick("New", "Neu")) }
-                    th.amount scope="col" { (lang.pick("Seen before", "Schon bekannt")) }
-                    th.amount scope="col" { (lang.pick("Settled", "Ausgeglichen")) }
-                    th.amount scope="col" { (lang.pick("Suggested", "Vorgeschlagen")) }
-                    th.amount scope="col" { (lang.pick("Unmatched", "Nicht zugeordnet")) }
-                    th.amount scope="col" { (lang.pick("Preliminary", "Vorgemerkt")) }
-                }
-            }
-            tbody {
-                @for r in &reports {
-                    tr {
-                        td { (r.file) }
-                        td.amount { (r.lines) } td.amount { (r.new) } td.amount { (r.duplicates) }
-                        td.amount { (r.settled) } td.amount { (r.suggested) } td.amount { (r.unmatched) }
-                        td.amount { (r.preliminary) }
-                    }
-                }
-            }
-        }
+        (Table::new(&[
+            th(lang.pick("File", "Datei")), th_amount(lang.pick("Lines", "Buchungen")),
+            th_amount(lang.pick("New", "Neu")), th_amount(lang.pick("Seen before", "Schon bekannt")),
+            th_amount(lang.pick("Settled", "Ausgeglichen")), th_amount(lang.pick("Suggested", "Vorgeschlagen")),
+            th_amount(lang.pick("Unmatched", "Nicht zugeordnet")), th_amount(lang.pick("Preliminary", "Vorgemerkt")),
+        ])
+        .caption(lang.pick("What each file did", "Was jede Datei bewirkt hat"))
+        .rows(&reports, |r| html! {
+            td { (r.file) }
+            td.amount { (r.lines) } td.amount { (r.new) } td.amount { (r.duplicates) }
+            td.amount { (r.settled) } td.amount { (r.suggested) } td.amount { (r.unmatched) }
+            td.amount { (r.preliminary) }
+        }))
         @for r in &reports {
             @if let Some(why) = &r.refused {
                 p.error role="alert" { (why) }
@@ -291,35 +269,22 @@ fn line_page(ctx: &Ctx, line: &LineView, status: StatusCode, form: &Form, proble
             }
             section aria-labelledby="split-heading" {
                 h2 #split-heading { (lang.pick("Split over documents", "Auf Belege aufteilen")) }
-                form.stack method="post" action=(format!("/bank/lines/{}/split", line.id)) novalidate {
-                    (csrf(ctx))
-                    (SPLIT.fields(lang, &|f| ctx.typed(f), problems))
-                    button type="submit" { (lang.pick("Split", "Aufteilen")) }
-                }
+                (post(ctx, &format!("/bank/lines/{}/split", line.id), SPLIT.fields(lang, &|f| ctx.typed(f), problems), lang.pick("Split", "Aufteilen")))
             }
             section aria-labelledby="book-heading" {
                 h2 #book-heading { (lang.pick("Book without a document", "Ohne Beleg buchen")) }
-                form.stack method="post" action=(format!("/bank/lines/{}/book", line.id)) novalidate {
-                    (csrf(ctx))
+                (post(ctx, &format!("/bank/lines/{}/book", line.id), html! {
                     (choice(lang, "account", lang.pick("Account", "Konto"), &accounts, "fees", None, problems))
                     (BOOK.fields(lang, &|f| ctx.typed(f), problems))
-                    button type="submit" { (lang.pick("Book", "Buchen")) }
-                }
+                }, lang.pick("Book", "Buchen")))
             }
             section aria-labelledby="ignore-heading" {
                 h2 #ignore-heading { (lang.pick("Ignore", "Ignorieren")) }
-                form.stack method="post" action=(format!("/bank/lines/{}/ignore", line.id)) novalidate {
-                    (csrf(ctx))
-                    (IGNORE.fields(lang, &|f| ctx.typed(f), problems))
-                    button type="submit" { (lang.pick("Ignore", "Ignorieren")) }
-                }
+                (post(ctx, &format!("/bank/lines/{}/ignore", line.id), IGNORE.fields(lang, &|f| ctx.typed(f), problems), lang.pick("Ignore", "Ignorieren")))
             }
         }
         @if undoable && may_act(ctx) {
-            form method="post" action=(format!("/bank/lines/{}/undo", line.id)) {
-                (csrf(ctx))
-                button type="submit" { (lang.pick("Undo (by counter-postings)", "Rückgängig machen (durch Gegenbuchung)")) }
-            }
+            (act_button(ctx, &format!("/bank/lines/{}/undo", line.id), lang.pick("Undo (by counter-postings)", "Rückgängig machen (durch Gegenbuchung)")))
         }
         p { a href="/bank" { (lang.pick("All lines", "Alle Buchungen")) } }
     };

@@ -8,8 +8,8 @@ use hyper::StatusCode;
 use maud::html;
 
 use super::context::Ctx;
-use super::form::{required_note, Acted, Form, FormField, Problems, Reading};
-use super::frame::{csrf, money, screen_with, see_other, Screen};
+use super::form::{post, required_note, Acted, Form, FormField, Problems, Reading};
+use super::frame::{money, screen_with, see_other, th, Screen, Table};
 use crate::access::people::Capability;
 use crate::books::bank::accounts::{self, BankAccountInput, NewBankAccount};
 use crate::books::company;
@@ -47,40 +47,28 @@ fn page(ctx: &Ctx, status: StatusCode, problems: &Problems) -> Result<Answer> {
         @if list.is_empty() {
             p { (lang.pick("No bank account yet: statements are imported into the company's accounts.", "Noch kein Bankkonto: Kontoauszüge werden in die Konten der Firma eingelesen.")) }
         } @else {
-            table {
-                caption { (lang.pick("Bank accounts", "Bankkonten")) }
-                thead { tr {
-                    th scope="col" { (lang.pick("Name", "Bezeichnung")) }
-                    th scope="col" { (lang.pick("Account", "Konto")) }
-                    th scope="col" { "BIC" }
-                    th scope="col" { (lang.pick("Currency", "Währung")) }
-                } }
-                tbody {
-                    @for a in &list {
-                        tr { td { (a.name) } td { (a.shown()) } td { (a.bic.as_ref().map(|b| b.as_str()).unwrap_or("")) } td { (a.currency) } }
-                    }
-                }
-            }
+            (Table::new(&[
+                th(lang.pick("Name", "Bezeichnung")), th(lang.pick("Account", "Konto")), th("BIC"),
+                th(lang.pick("Currency", "Währung")),
+            ])
+            .caption(lang.pick("Bank accounts", "Bankkonten"))
+            .rows(&list, |a| html! {
+                td { (a.name) } td { (a.shown()) } td { (a.bic.as_ref().map(|b| b.as_str()).unwrap_or("")) } td { (a.currency) }
+            }))
         }
         p { (lang.pick("Fee tolerance: ", "Gebührentoleranz: ")) (money(lang, &Money::new(tolerance, &company.currency))) }
         @if may {
             section aria-labelledby="add-heading" {
                 h2 #add-heading { (lang.pick("Add a bank account", "Bankkonto hinzufügen")) }
                 (ACCOUNT.summary(lang, problems))
-                form.stack method="post" action="/settings/bank/accounts" novalidate {
-                    (csrf(ctx))
+                (post(ctx, "/settings/bank/accounts", html! {
                     (required_note(lang))
                     (ACCOUNT.fields(lang, &|f| ctx.typed(f), problems))
-                    button type="submit" { (lang.pick("Add account", "Konto hinzufügen")) }
-                }
+                }, lang.pick("Add account", "Konto hinzufügen")))
             }
             section aria-labelledby="tolerance-heading" {
                 h2 #tolerance-heading { (lang.pick("Fee tolerance", "Gebührentoleranz")) }
-                form.stack method="post" action="/settings/bank/tolerance" novalidate {
-                    (csrf(ctx))
-                    (TOLERANCE.fields(lang, &|f| ctx.typed(f), problems))
-                    button type="submit" { (lang.pick("Save", "Speichern")) }
-                }
+                (post(ctx, "/settings/bank/tolerance", TOLERANCE.fields(lang, &|f| ctx.typed(f), problems), lang.pick("Save", "Speichern")))
             }
         }
         p { a href="/bank" { (lang.pick("The Bank screen", "Zur Bank")) } " · " a href="/settings" { (lang.pick("Settings", "Einstellungen")) } }

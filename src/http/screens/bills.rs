@@ -15,9 +15,9 @@ use maud::{html, Markup};
 
 use super::context::Ctx;
 use super::bills_received;
-use super::form::{choice, required_note, Acted, Form, FormField, Problems, Reading};
+use super::form::{choice, post, required_note, Acted, Form, FormField, Problems, Reading};
 use super::history;
-use super::frame::{csrf, may_act, money, pager, screen, screen_with, see_other, Screen};
+use super::frame::{may_act, money, pager, screen, screen_with, see_other, th, th_amount, Screen, Table};
 use super::payment::{self, PAYMENT};
 use crate::access::people::Capability;
 use crate::books::audit;
@@ -92,12 +92,10 @@ fn bill_form(ctx: &Ctx, value: &dyn Fn(&str) -> String, problems: &Problems) -> 
     let lang = ctx.lang;
     html! {
         (BILL.summary(lang, problems))
-        form.stack method="post" action="/bills" novalidate {
-            (csrf(ctx))
+        (post(ctx, "/bills", html! {
             (required_note(lang))
             (BILL.fields(lang, value, problems))
-            button type="submit" { (lang.pick("Record bill", "Rechnung erfassen")) }
-        }
+        }, lang.pick("Record bill", "Rechnung erfassen")))
     }
 }
 
@@ -132,31 +130,20 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
         @if page.data.is_empty() {
             p { (lang.pick("No bill is recorded yet.", "Noch ist keine Eingangsrechnung erfasst.")) }
         } @else {
-            table {
-                caption.visually-hidden { (lang.pick("Bills, newest first", "Eingangsrechnungen, die neuesten zuerst")) }
-                thead {
-                    tr {
-                        th scope="col" { (BILL.label(lang, "supplierName")) }
-                        th scope="col" { (BILL.label(lang, "documentNumber")) }
-                        th scope="col" { (BILL.label(lang, "documentDate")) }
-                        th scope="col" { (BILL.label(lang, "dueDate")) }
-                        th.amount scope="col" { (lang.pick("Gross", "Brutto")) }
-                        th.amount scope="col" { (lang.pick("Outstanding", "Offen")) }
-                    }
-                }
-                tbody {
-                    @for p in &page.data {
-                        tr {
-                            td { a href=(format!("/bills/{}", p.id)) { (p.supplier) } }
-                            td { (p.document_number) @if p.kind == PurchaseKind::Credit { " (" (lang.pick("credit", "Gutschrift")) ")" } }
-                            td { (locale::date(lang, p.document_date)) }
-                            td { (locale::date(lang, p.due_on)) }
-                            td.amount { (money(lang, &p.gross)) }
-                            td.amount { (money(lang, &p.outstanding)) }
-                        }
-                    }
-                }
-            }
+            (Table::new(&[
+                th(&BILL.label(lang, "supplierName")), th(&BILL.label(lang, "documentNumber")),
+                th(&BILL.label(lang, "documentDate")), th(&BILL.label(lang, "dueDate")),
+                th_amount(lang.pick("Gross", "Brutto")), th_amount(lang.pick("Outstanding", "Offen")),
+            ])
+            .read_caption(lang.pick("Bills, newest first", "Eingangsrechnungen, die neuesten zuerst"))
+            .rows(&page.data, |p| html! {
+                td { a href=(format!("/bills/{}", p.id)) { (p.supplier) } }
+                td { (p.document_number) @if p.kind == PurchaseKind::Credit { " (" (lang.pick("credit", "Gutschrift")) ")" } }
+                td { (locale::date(lang, p.document_date)) }
+                td { (locale::date(lang, p.due_on)) }
+                td.amount { (money(lang, &p.gross)) }
+                td.amount { (money(lang, &p.outstanding)) }
+            }))
             (pager(lang, &page, &|n| format!("/bills?page={n}"), ("bills", "Rechnungen")))
         }
     };
@@ -290,23 +277,17 @@ fn bill_page(
             section aria-labelledby="pay-heading" {
                 h2 #pay-heading { (lang.pick("Pay this bill", "Diese Rechnung bezahlen")) }
                 (PAYMENT.summary(lang, problems))
-                form.stack method="post" action=(format!("/bills/{}/pay", bill.id)) novalidate {
-                    (csrf(ctx))
-                    (payment::fields(lang, value, None, problems))
-                    button type="submit" { (lang.pick("Record payment", "Zahlung erfassen")) }
-                }
+                (post(ctx, &format!("/bills/{}/pay", bill.id), payment::fields(lang, value, None, problems), lang.pick("Record payment", "Zahlung erfassen")))
             }
         }
         @if !credits.is_empty() {
             section aria-labelledby="credit-heading" {
                 h2 #credit-heading { (lang.pick("Apply a credit of this supplier", "Gutschrift dieses Lieferanten verrechnen")) }
                 (CREDIT.summary(lang, credit_problems))
-                form.stack method="post" action=(format!("/bills/{}/credit", bill.id)) novalidate {
-                    (csrf(ctx))
+                (post(ctx, &format!("/bills/{}/credit", bill.id), html! {
                     (choice(lang, "credit", &CREDIT.label(lang, "credit"), &credit_options, &value("credit"), None, credit_problems))
                     (CREDIT.fields(lang, value, credit_problems))
-                    button type="submit" { (lang.pick("Apply credit", "Gutschrift verrechnen")) }
-                }
+                }, lang.pick("Apply credit", "Gutschrift verrechnen")))
             }
         }
         (history_section)

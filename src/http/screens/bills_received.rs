@@ -14,7 +14,7 @@ use maud::{html, Markup};
 use super::context::Ctx;
 use super::form::{choice, Acted, Form, FormField, Problems, Reading};
 use super::history;
-use super::frame::{csrf, may_act, money, pager, screen, screen_with, security_headers, see_other, Screen};
+use super::frame::{csrf, may_act, money, pager, screen, screen_with, security_headers, see_other, th, th_amount, Screen, Table};
 use super::einvoice_view as view;
 use crate::access::people::Capability;
 use crate::books::audit;
@@ -93,30 +93,22 @@ pub fn section(ctx: &Ctx) -> Result<Markup> {
             @if page.data.is_empty() {
                 p { (lang.pick("No e-invoice is received here.", "Hier ist keine E-Rechnung empfangen.")) }
             } @else {
-                table {
-                    caption.visually-hidden { (lang.pick("Received e-invoices, newest first", "Empfangene E-Rechnungen, die neuesten zuerst")) }
-                    thead { tr {
-                        th scope="col" { (lang.pick("Supplier", "Lieferant")) }
-                        th scope="col" { (lang.pick("Number", "Nummer")) }
-                        th scope="col" { (lang.pick("Issued on", "Ausgestellt am")) }
-                        th scope="col" { (lang.pick("State", "Stand")) }
-                        th.amount scope="col" { (lang.pick("Amount due", "Zahlbetrag")) }
-                    } }
-                    tbody {
-                        @for b in &page.data {
-                            tr {
-                                td { a href=(format!("/bills/received/{}", b.id)) { (b.figures.supplier.name) } }
-                                td { (b.figures.number) }
-                                td { (locale::date(lang, b.figures.issued_on)) }
-                                td {
-                                    (state_name(lang, b.state))
-                                    @if !b.valid { " – " strong { (lang.pick("not a valid e-invoice", "keine gültige E-Rechnung")) } }
-                                }
-                                td.amount { (money(lang, &b.figures.payable)) }
-                            }
-                        }
+                (Table::new(&[
+                    th(lang.pick("Supplier", "Lieferant")), th(lang.pick("Number", "Nummer")),
+                    th(lang.pick("Issued on", "Ausgestellt am")), th(lang.pick("State", "Stand")),
+                    th_amount(lang.pick("Amount due", "Zahlbetrag")),
+                ])
+                .read_caption(lang.pick("Received e-invoices, newest first", "Empfangene E-Rechnungen, die neuesten zuerst"))
+                .rows(&page.data, |b| html! {
+                    td { a href=(format!("/bills/received/{}", b.id)) { (b.figures.supplier.name) } }
+                    td { (b.figures.number) }
+                    td { (locale::date(lang, b.figures.issued_on)) }
+                    td {
+                        (state_name(lang, b.state))
+                        @if !b.valid { " – " strong { (lang.pick("not a valid e-invoice", "keine gültige E-Rechnung")) } }
                     }
-                }
+                    td.amount { (money(lang, &b.figures.payable)) }
+                }))
                 (pager(lang, &page, &|n| match state {
                     Some(s) => format!("/bills?state={}&page={n}", s.as_str()),
                     None => format!("/bills?page={n}"),

@@ -2,7 +2,7 @@
 //! the request's connection (inside one read snapshot for a GET), the
 //! visit, its session and language, the query and the form; and what it
 //! asks of them: the person acting, whether their role may do a thing, what
-//! a field was typed as, the list's paging, and the write of an act that
+//! a field was typed as (a yes-or-no field too), the list's paging, and the write of an act that
 //! has no form.
 
 use rusqlite::Connection;
@@ -71,6 +71,19 @@ impl Ctx<'_> {
             None => Patch::Absent,
             Some("") => Patch::Null,
             Some(text) => Patch::Value(text.to_string()),
+        }
+    }
+
+    /// A yes-or-no field as the form sent it (`Form::yes_no`): `yes` ticked,
+    /// `no` left unticked, `None` when the form had no such field.
+    pub fn yes_no(&self, field: &str) -> Option<bool> {
+        let sent = self.form.all(field);
+        if sent.contains(&"yes") {
+            Some(true)
+        } else if sent.contains(&"no") {
+            Some(false)
+        } else {
+            None
         }
     }
 

@@ -9,11 +9,9 @@ use hyper::StatusCode;
 use maud::{html, Markup};
 
 use super::context::Ctx;
-use super::form::{
-    both, choice, queried, required_note, search_form, Acted, Form, FormField, Problems,
-};
+use super::form::{both, choice, post, queried, required_note, search_form, Acted, Form, FormField, Problems};
 use super::history;
-use super::frame::{csrf, may_act, pager, screen, screen_with, see_other, Screen};
+use super::frame::{may_act, pager, screen, screen_with, see_other, th, Screen, Table};
 use crate::access::people::Capability;
 use crate::books::audit;
 use crate::books::company;
@@ -117,14 +115,7 @@ const CHANGE: Form = Form::new(&[
         "Käuferreferenz (Leitweg-ID)",
         customers::MAX_BUYER_REFERENCE,
     ),
-    // Scheme and identifier, as the EAS code list reads them.
-    FormField::text(
-        "electronicAddress",
-        "Electronic address",
-        "Elektronische Adresse",
-        120,
-    )
-    .hint(
+    FormField::electronic_address().hint(
         "Scheme and identifier, such as 0204:991-12345-67 or EM:invoices@example.com",
         "Schema und Kennung, etwa 0204:991-12345-67 oder EM:rechnung@example.com",
     ),
@@ -212,8 +203,7 @@ fn form(
     let format = value("einvoice");
     html! {
         (form.summary(lang, problems))
-        form.stack method="post" action=(action) novalidate {
-            (csrf(ctx))
+        (post(ctx, action, html! {
             (required_note(lang))
             (form.fields(lang, value, problems))
             @if change {
@@ -231,20 +221,12 @@ fn form(
                     None,
                     problems,
                 ))
-                fieldset.choices {
-                    legend { (CHANGE.label(lang, "consumer")) }
-                    input type="hidden" name="consumer" value="no";
-                    div {
-                        input #field-consumer type="checkbox" name="consumer" value="yes" checked[value("consumer") == "yes"];
-                        label for="field-consumer" { (lang.pick(
-                            "A consumer, not a business (default interest of 5 points, no flat sum)",
-                            "Ein Verbraucher, kein Unternehmen (Verzugszinsen 5 Punkte, keine Pauschale)",
-                        )) }
-                    }
-                }
+                (CHANGE.yes_no(lang, "consumer", lang.pick(
+                    "A consumer, not a business (default interest of 5 points, no flat sum)",
+                    "Ein Verbraucher, kein Unternehmen (Verzugszinsen 5 Punkte, keine Pauschale)",
+                ), value("consumer") == "yes"))
             }
-            button type="submit" { (lang.pick("Save", "Speichern")) }
-        }
+        }, lang.pick("Save", "Speichern")))
     }
 }
 
@@ -313,29 +295,18 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
             @if page.data.is_empty() {
                 p { (lang.pick("No customer found.", "Kein Kunde gefunden.")) }
             } @else {
-                table {
-                    caption.visually-hidden { (lang.pick("Customers, newest first", "Kunden, die neuesten zuerst")) }
-                    thead {
-                        tr {
-                            th scope="col" { (lang.pick("Number", "Nummer")) }
-                            th scope="col" { "Name" }
-                            th scope="col" { (lang.pick("City", "Ort")) }
-                            th scope="col" { (lang.pick("Country", "Land")) }
-                            th scope="col" { (lang.pick("E-mail", "E-Mail")) }
-                        }
-                    }
-                    tbody {
-                        @for c in &page.data {
-                            tr {
-                                td { (c.number) }
-                                td { a href=(format!("/customers/{}", c.id)) { (c.name) } }
-                                td { (c.city) }
-                                td { (c.country.as_str()) }
-                                td { (c.email.as_deref().unwrap_or("")) }
-                            }
-                        }
-                    }
-                }
+                (Table::new(&[
+                    th(lang.pick("Number", "Nummer")), th("Name"), th(lang.pick("City", "Ort")),
+                    th(lang.pick("Country", "Land")), th(lang.pick("E-mail", "E-Mail")),
+                ])
+                .read_caption(lang.pick("Customers, newest first", "Kunden, die neuesten zuerst"))
+                .rows(&page.data, |c| html! {
+                    td { (c.number) }
+                    td { a href=(format!("/customers/{}", c.id)) { (c.name) } }
+                    td { (c.city) }
+                    td { (c.country.as_str()) }
+                    td { (c.email.as_deref().unwrap_or("")) }
+                }))
                 (pager(lang, page, &link, ("customers", "Kunden")))
             }
         }
@@ -466,11 +437,7 @@ pub fn update(ctx: &Ctx, id: &str) -> Result<Answer> {
         einvoice: given("einvoice"),
         iban: ctx.patch("iban"),
         invoice_email: ctx.patch("invoiceEmail"),
-        consumer: match ctx.form.all("consumer") {
-            sent if sent.contains(&"yes") => Some(true),
-            sent if sent.contains(&"no") => Some(false),
-            _ => None,
-        },
+        consumer: ctx.yes_no("consumer"),
         language: ctx.patch("language"),
     };
     let days = match ctx.form.sent("paymentDays").map(str::trim) {

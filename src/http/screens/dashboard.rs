@@ -8,7 +8,7 @@ use maud::{html, Markup};
 
 use super::chart::{self, Bars, Group, Series};
 use super::context::Ctx;
-use super::frame::{money, screen, Screen};
+use super::frame::{money, screen, th, th_amount, Screen, Table};
 use crate::books::report::{self, Figures, OpenDocument, Side};
 use crate::error::Result;
 use crate::http::app::Answer;
@@ -68,35 +68,24 @@ fn overdue_table(lang: Lang, side: Side, open: &[OpenDocument]) -> Markup {
             @if overdue.is_empty() {
                 p { (none) }
             } @else {
-                table {
-                    caption.visually-hidden { (caption) }
-                    thead {
-                        tr {
-                            th scope="col" { (lang.pick("Number", "Nummer")) }
-                            th scope="col" { (partner) }
-                            th scope="col" { (lang.pick("Dated", "Datum")) }
-                            th scope="col" { (lang.pick("Due", "Fällig")) }
-                            th.amount scope="col" { (lang.pick("Outstanding", "Offen")) }
+                (Table::new(&[
+                    th(lang.pick("Number", "Nummer")), th(partner), th(lang.pick("Dated", "Datum")),
+                    th(lang.pick("Due", "Fällig")), th_amount(lang.pick("Outstanding", "Offen")),
+                ])
+                .read_caption(caption)
+                .rows(&overdue, |d| html! {
+                    td {
+                        @if side == Side::Payable {
+                            a href=(format!("/bills/{}", d.id)) { (d.number) }
+                        } @else {
+                            a href=(format!("/invoices/{}", d.number)) { (d.number) }
                         }
                     }
-                    tbody {
-                        @for d in &overdue {
-                            tr {
-                                td {
-                                    @if side == Side::Payable {
-                                        a href=(format!("/bills/{}", d.id)) { (d.number) }
-                                    } @else {
-                                        a href=(format!("/invoices/{}", d.number)) { (d.number) }
-                                    }
-                                }
-                                td { (d.partner) }
-                                td { (locale::date(lang, d.date)) }
-                                td { (locale::date(lang, d.due_on)) }
-                                td.amount { (money(lang, &d.outstanding)) }
-                            }
-                        }
-                    }
-                }
+                    td { (d.partner) }
+                    td { (locale::date(lang, d.date)) }
+                    td { (locale::date(lang, d.due_on)) }
+                    td.amount { (money(lang, &d.outstanding)) }
+                }))
             }
         }
     }

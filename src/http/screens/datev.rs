@@ -9,8 +9,8 @@ use hyper::StatusCode;
 use maud::html;
 
 use super::context::Ctx;
-use super::form::{both, choice, Acted, Form, FormField, Problems, Refusal};
-use super::frame::{csrf, screen_with, see_other, Screen};
+use super::form::{both, choice, post, Acted, Form, FormField, Problems, Refusal};
+use super::frame::{screen_with, see_other, th, th_number, Screen, Table};
 use crate::access::people::Capability;
 use crate::books::export::numbers::{self, PartnerRole};
 use crate::books::export::settings::{self, Settings, SettingsChange, SettingsInput};
@@ -92,8 +92,7 @@ fn page(ctx: &Ctx, status: StatusCode, refused: Option<(Part, &Problems)>) -> Re
             h2 #datev-settings-heading { (lang.pick("DATEV export", "DATEV-Export")) }
             @if owner {
                 (SETTINGS.summary(lang, problems(Part::Settings)))
-                form.stack method="post" action="/settings/datev" novalidate {
-                    (csrf(ctx))
+                (post(ctx, "/settings/datev", html! {
                     (choice(
                         lang,
                         "chart",
@@ -107,8 +106,7 @@ fn page(ctx: &Ctx, status: StatusCode, refused: Option<(Part, &Problems)>) -> Re
                         problems(Part::Settings),
                     ))
                     (SETTINGS.fields(lang, &|f| value(Part::Settings, f), problems(Part::Settings)))
-                    button type="submit" { (lang.pick("Save DATEV settings", "DATEV-Einstellungen speichern")) }
-                }
+                }, lang.pick("Save DATEV settings", "DATEV-Einstellungen speichern")))
             } @else {
                 dl.particulars {
                     div { dt { (SETTINGS.label(lang, "chart")) } dd { (s.chart.as_str().to_uppercase()) } }
@@ -127,22 +125,15 @@ fn page(ctx: &Ctx, status: StatusCode, refused: Option<(Part, &Problems)>) -> Re
             @if given.is_empty() {
                 p { (lang.pick("No number is given yet.", "Noch ist keine Nummer vergeben.")) }
             } @else {
-                table {
-                    thead { tr {
-                        th scope="col" class="num" { (lang.pick("Account", "Konto")) }
-                        th scope="col" { (lang.pick("Partner", "Geschäftspartner")) }
-                        th scope="col" { (lang.pick("PartnerRole", "Seite")) }
-                    } }
-                    tbody {
-                        @for g in &given {
-                            tr {
-                                td class="num" { (g.account) }
-                                td { (g.name) " (" (g.partner_number) ")" }
-                                td { (side_name(lang, g.side)) }
-                            }
-                        }
-                    }
-                }
+                (Table::new(&[
+                    th_number(lang.pick("Account", "Konto")), th(lang.pick("Partner", "Geschäftspartner")),
+                    th(lang.pick("PartnerRole", "Seite")),
+                ])
+                .rows(&given, |g| html! {
+                    td class="num" { (g.account) }
+                    td { (g.name) " (" (g.partner_number) ")" }
+                    td { (side_name(lang, g.side)) }
+                }))
             }
             @match exported.as_ref() {
                 Some(first) => {
@@ -155,8 +146,7 @@ fn page(ctx: &Ctx, status: StatusCode, refused: Option<(Part, &Problems)>) -> Re
                     @if owner {
                         h3 { (lang.pick("Give a number before the first export", "Nummer vor dem ersten Export vergeben")) }
                         (NUMBER.summary(lang, problems(Part::Number)))
-                        form.stack method="post" action="/settings/datev/number" novalidate {
-                            (csrf(ctx))
+                        (post(ctx, "/settings/datev/number", html! {
                             (NUMBER.fields(lang, &|f| value(Part::Number, f), problems(Part::Number)))
                             (choice(
                                 lang,
@@ -170,8 +160,7 @@ fn page(ctx: &Ctx, status: StatusCode, refused: Option<(Part, &Problems)>) -> Re
                                 None,
                                 problems(Part::Number),
                             ))
-                            button type="submit" { (lang.pick("Give the number", "Nummer vergeben")) }
-                        }
+                        }, lang.pick("Give the number", "Nummer vergeben")))
                     }
                 }
             }

@@ -12,9 +12,9 @@ use maud::{html, Markup};
 use serde_json::Value;
 
 use super::context::Ctx;
-use super::form::{Acted, Form, FormField, Problems};
+use super::form::{post, Acted, Form, FormField, Problems};
 use super::history;
-use super::frame::{csrf, pager, screen, screen_with, see_other, Screen};
+use super::frame::{act_button, csrf, pager, screen, screen_with, see_other, shown_once, th, Screen, Table};
 use crate::access::keys::{self, KeyInput, NewKey};
 use crate::access::people::Capability;
 use crate::access::scopes::Scope;
@@ -85,8 +85,7 @@ fn key_form(ctx: &Ctx, typed: &Typed, problems: &Problems) -> Markup {
         section aria-labelledby="new-key-heading" {
             h2 #new-key-heading { (lang.pick("New API key", "Neuer API-Schlüssel")) }
             (KEY.summary(lang, problems))
-            form.stack method="post" action="/developers/keys" novalidate {
-                (csrf(ctx))
+            (post(ctx, "/developers/keys", html! {
                 (KEY.fields(lang, &|_| typed.name.to_string(), problems))
                 fieldset.choices.wrong[wrong("scopes")] aria-invalid=[wrong("scopes").then_some("true")] {
                     legend { (KEY.label(lang, "scopes")) " " span.required aria-hidden="true" { "*" } }
@@ -106,8 +105,7 @@ fn key_form(ctx: &Ctx, typed: &Typed, problems: &Problems) -> Markup {
                         option value="test" selected[typed.environment == "test"] { (environment_name(lang, "test")) }
                     }
                 }
-                button type="submit" { (lang.pick("Create key", "Schlüssel erstellen")) }
-            }
+            }, lang.pick("Create key", "Schlüssel erstellen")))
         }
     }
 }
@@ -119,8 +117,7 @@ fn endpoint_form(ctx: &Ctx, typed: &Typed, problems: &Problems) -> Markup {
         section aria-labelledby="new-endpoint-heading" {
             h2 #new-endpoint-heading { (lang.pick("Register a webhook endpoint", "Webhook-Endpunkt registrieren")) }
             (ENDPOINT.summary(lang, problems))
-            form.stack method="post" action="/developers/webhooks" novalidate {
-                (csrf(ctx))
+            (post(ctx, "/developers/webhooks", html! {
                 (URL.render(lang, typed.url, problems))
                 fieldset.choices.wrong[wrong("events")] {
                     legend { (ENDPOINT.label(lang, "events")) " " span.required aria-hidden="true" { "*" } }
@@ -138,8 +135,7 @@ fn endpoint_form(ctx: &Ctx, typed: &Typed, problems: &Problems) -> Markup {
                     }
                 }
                 (DESCRIPTION.render(lang, typed.description, problems))
-                button type="submit" { (lang.pick("Register", "Registrieren")) }
-            }
+            }, lang.pick("Register", "Registrieren")))
         }
     }
 }
@@ -153,51 +149,40 @@ fn keys_table(ctx: &Ctx, keys: &[Value], zone: &jiff::tz::TimeZone) -> Markup {
             @if keys.is_empty() {
                 p { (lang.pick("This company has no API key yet.", "Diese Firma hat noch keinen API-Schlüssel.")) }
             } @else {
-                table {
-                    caption.visually-hidden { (lang.pick("API keys of the company, newest first", "API-Schlüssel der Firma, die neuesten zuerst")) }
-                    thead {
-                        tr {
-                            th scope="col" { "Name" }
-                            th scope="col" { (lang.pick("Key", "Schlüssel")) }
-                            th scope="col" { (KEY.label(lang, "environment")) }
-                            th scope="col" { (KEY.label(lang, "scopes")) }
-                            th scope="col" { (lang.pick("Last used", "Zuletzt benutzt")) }
-                            th scope="col" { (lang.pick("State", "Stand")) }
+                (Table::new(&[
+                    th("Name"), th(lang.pick("Key", "Schlüssel")), th(&KEY.label(lang, "environment")),
+                    th(&KEY.label(lang, "scopes")), th(lang.pick("Last used", "Zuletzt benutzt")),
+                    th(lang.pick("State", "Stand")),
+                ])
+                .read_caption(lang.pick("API keys of the company, newest first", "API-Schlüssel der Firma, die neuesten zuerst"))
+                .rows(keys, |k| html! {
+                    td { (text(k, "name")) }
+                    td { code { (text(k, "key")) } }
+                    td { (environment_name(lang, &text(k, "environment"))) }
+                    td {
+                        @for (i, s) in k["scopes"].as_array().into_iter().flatten().enumerate() {
+                            @if i > 0 { ", " }
+                            code { (s.as_str().unwrap_or("")) }
                         }
                     }
-                    tbody {
-                        @for k in keys {
-                            tr {
-                                td { (text(k, "name")) }
-                                td { code { (text(k, "key")) } }
-                                td { (environment_name(lang, &text(k, "environment"))) }
-                                td {
-                                    @for (i, s) in k["scopes"].as_array().into_iter().flatten().enumerate() {
-                                        @if i > 0 { ", " }
-                                        code { (s.as_str().unwrap_or("")) }
-                                    }
-                                }
-                                td {
-                                    @if let Some(at) = k["lastUsedAt"].as_str() {
-                                        (history::when(lang, zone, at))
-                                    }
-                                }
-                                td {
-                                    @if k["revokedAt"].is_null() {
-                                        form method="post" action=(format!("/developers/keys/{}/revoke", text(k, "id"))) {
-                                            (csrf(ctx))
-                                            button type="submit" aria-label=(format!("{} {}", lang.pick("Revoke", "Widerrufen:"), text(k, "name"))) {
-                                                (lang.pick("Revoke", "Widerrufen"))
-                                            }
-                                        }
-                                    } @else {
-                                        (lang.pick("revoked ", "widerrufen ")) (history::when(lang, zone, &text(k, "revokedAt")))
-                                    }
+                    td {
+                        @if let Some(at) = k["lastUsedAt"].as_str() {
+                            (history::when(lang, zone, at))
+                        }
+                    }
+                    td {
+                        @if k["revokedAt"].is_null() {
+                            form method="post" action=(format!("/developers/keys/{}/revoke", text(k, "id"))) {
+                                (csrf(ctx))
+                                button type="submit" aria-label=(format!("{} {}", lang.pick("Revoke", "Widerrufen:"), text(k, "name"))) {
+                                    (lang.pick("Revoke", "Widerrufen"))
                                 }
                             }
+                        } @else {
+                            (lang.pick("revoked ", "widerrufen ")) (history::when(lang, zone, &text(k, "revokedAt")))
                         }
                     }
-                }
+                }))
             }
         }
     }
@@ -211,27 +196,17 @@ fn endpoints_table(ctx: &Ctx, page: &crate::store::paging::Page<Endpoint>) -> Ma
             @if page.data.is_empty() {
                 p { (lang.pick("No webhook endpoint is registered for this data.", "Für diese Daten ist kein Webhook-Endpunkt registriert.")) }
             } @else {
-                table {
-                    caption.visually-hidden { (lang.pick("Webhook endpoints, newest first", "Webhook-Endpunkte, die neuesten zuerst")) }
-                    thead {
-                        tr {
-                            th scope="col" { "URL" }
-                            th scope="col" { (ENDPOINT.label(lang, "events")) }
-                            th scope="col" { (ENDPOINT.label(lang, "description")) }
-                            th scope="col" { (lang.pick("State", "Stand")) }
-                        }
-                    }
-                    tbody {
-                        @for e in &page.data {
-                            tr {
-                                td { a href=(format!("/developers/webhooks/{}", e.id)) { (e.url) } }
-                                td { (e.events.join(", ")) }
-                                td { (e.description.as_deref().unwrap_or("")) }
-                                td { (enabled_name(lang, e.enabled)) }
-                            }
-                        }
-                    }
-                }
+                (Table::new(&[
+                    th("URL"), th(&ENDPOINT.label(lang, "events")), th(&ENDPOINT.label(lang, "description")),
+                    th(lang.pick("State", "Stand")),
+                ])
+                .read_caption(lang.pick("Webhook endpoints, newest first", "Webhook-Endpunkte, die neuesten zuerst"))
+                .rows(&page.data, |e| html! {
+                    td { a href=(format!("/developers/webhooks/{}", e.id)) { (e.url) } }
+                    td { (e.events.join(", ")) }
+                    td { (e.description.as_deref().unwrap_or("")) }
+                    td { (enabled_name(lang, e.enabled)) }
+                }))
                 (pager(lang, page, &|n| format!("/developers?page={n}"), ("endpoints", "Endpunkte")))
             }
         }
@@ -329,43 +304,50 @@ pub fn create_key(ctx: &Ctx) -> Result<Answer> {
     let created = KEY.act(ctx, checked, |tx, new| {
         keys::create(tx, tenant, &ctx.actor(), new)
     })?;
-    match created {
-        Acted::Done(key) => {
-            let text = |f: &str| key[f].as_str().unwrap_or("").to_string();
-            let content = html! {
-                p.notice role="status" {
-                    (lang.pick("The key ", "Der Schlüssel ")) strong { (text("name")) }
-                    (lang.pick(" is made for ", " ist erstellt für "))
-                    (environment_name(lang, &text("environment"))) "."
-                }
-                p {
-                    strong { (lang.pick(
-                        "Copy the key now: it is shown only this once and cannot be shown again.",
-                        "Kopieren Sie den Schlüssel jetzt: Er wird nur dieses eine Mal gezeigt.",
-                    )) }
-                }
-                div.field {
-                    label for="secret" { (lang.pick("The key", "Der Schlüssel")) }
-                    input #secret type="text" readonly value=(text("secret")) size="60";
-                }
-                p { a href="/developers" { (lang.pick("Back to the developer settings", "Zurück zu den Entwickler-Einstellungen")) } }
-            };
-            Ok(screen(
-                ctx,
-                Screen::Developers,
-                lang.pick("New API key", "Neuer API-Schlüssel"),
-                content,
-            ))
+    let typed = Typed {
+        name: ctx.form.sent("name").unwrap_or(""),
+        scopes,
+        environment: ctx.form.get("environment").unwrap_or(""),
+        ..empty(ctx)
+    };
+    answer(ctx, created, &typed, true, |key| {
+        let text = |f: &str| key[f].as_str().unwrap_or("").to_string();
+        let content = html! {
+            p.notice role="status" {
+                (lang.pick("The key ", "Der Schlüssel ")) strong { (text("name")) }
+                (lang.pick(" is made for ", " ist erstellt für "))
+                (environment_name(lang, &text("environment"))) "."
+            }
+            (shown_once(lang.pick(
+                "Copy the key now: it is shown only this once and cannot be shown again.",
+                "Kopieren Sie den Schlüssel jetzt: Er wird nur dieses eine Mal gezeigt.",
+            ), "secret", lang.pick("The key", "Der Schlüssel"), &text("secret"), 60))
+            p { a href="/developers" { (lang.pick("Back to the developer settings", "Zurück zu den Entwickler-Einstellungen")) } }
+        };
+        (lang.pick("New API key", "Neuer API-Schlüssel"), content)
+    })
+}
+
+/// Answers a create of the developer settings: done, the page of what was
+/// made (`shown` gives its title and content, its secret shown once);
+/// refused, the settings again with what was `typed` and the refusal
+/// beside the fields of the form it came from (the key's when `key`, else
+/// the endpoint's).
+fn answer<T>(
+    ctx: &Ctx,
+    acted: Acted<T>,
+    typed: &Typed,
+    key: bool,
+    shown: impl FnOnce(T) -> (&'static str, Markup),
+) -> Result<Answer> {
+    let none = Problems::default();
+    match acted {
+        Acted::Done(made) => {
+            let (title, content) = shown(made);
+            Ok(screen(ctx, Screen::Developers, title, content))
         }
-        Acted::Refused(r) => {
-            let typed = Typed {
-                name: ctx.form.sent("name").unwrap_or(""),
-                scopes,
-                environment: ctx.form.get("environment").unwrap_or(""),
-                ..empty(ctx)
-            };
-            overview(ctx, r.status, &typed, &r.problems, &Problems::default())
-        }
+        Acted::Refused(r) if key => overview(ctx, r.status, typed, &r.problems, &none),
+        Acted::Refused(r) => overview(ctx, r.status, typed, &none, &r.problems),
     }
 }
 
@@ -393,45 +375,26 @@ pub fn create_endpoint(ctx: &Ctx) -> Result<Answer> {
     let created = ENDPOINT.act(ctx, checked, |tx, new| {
         webhooks::register_shown(tx, tenant, &ctx.actor(), &new)
     })?;
-    match created {
-        Acted::Done(endpoint) => {
-            let content = html! {
-                p.notice role="status" {
-                    (lang.pick("The endpoint ", "Der Endpunkt ")) strong { (endpoint.url) }
-                    (lang.pick(" is registered.", " ist registriert."))
-                }
-                p {
-                    strong { (lang.pick(
-                        "Copy the signing secret now: it is shown only this once. Receivers check each delivery's signature with it.",
-                        "Kopieren Sie das Signaturgeheimnis jetzt: Es wird nur dieses eine Mal gezeigt. Empfänger prüfen damit die Signatur jeder Zustellung.",
-                    )) }
-                }
-                div.field {
-                    label for="secret" { (lang.pick("Signing secret", "Signaturgeheimnis")) }
-                    input #secret type="text" readonly value=(endpoint.secret.as_deref().unwrap_or("")) size="60";
-                }
-                p { a href=(format!("/developers/webhooks/{}", endpoint.id)) { (lang.pick("To the endpoint and its deliveries", "Zum Endpunkt und seinen Zustellungen")) } }
-            };
-            Ok(screen(
-                ctx,
-                Screen::Developers,
-                lang.pick(
-                    "Webhook endpoint registered",
-                    "Webhook-Endpunkt registriert",
-                ),
-                content,
-            ))
-        }
-        Acted::Refused(r) => {
-            let typed = Typed {
-                url: ctx.form.sent("url").unwrap_or(""),
-                events,
-                description: ctx.form.sent("description").unwrap_or(""),
-                ..empty(ctx)
-            };
-            overview(ctx, r.status, &typed, &Problems::default(), &r.problems)
-        }
-    }
+    let typed = Typed {
+        url: ctx.form.sent("url").unwrap_or(""),
+        events,
+        description: ctx.form.sent("description").unwrap_or(""),
+        ..empty(ctx)
+    };
+    answer(ctx, created, &typed, false, |endpoint| {
+        let content = html! {
+            p.notice role="status" {
+                (lang.pick("The endpoint ", "Der Endpunkt ")) strong { (endpoint.url) }
+                (lang.pick(" is registered.", " ist registriert."))
+            }
+            (shown_once(lang.pick(
+                "Copy the signing secret now: it is shown only this once. Receivers check each delivery's signature with it.",
+                "Kopieren Sie das Signaturgeheimnis jetzt: Es wird nur dieses eine Mal gezeigt. Empfänger prüfen damit die Signatur jeder Zustellung.",
+            ), "secret", lang.pick("Signing secret", "Signaturgeheimnis"), endpoint.secret.as_deref().unwrap_or(""), 60))
+            p { a href=(format!("/developers/webhooks/{}", endpoint.id)) { (lang.pick("To the endpoint and its deliveries", "Zum Endpunkt und seinen Zustellungen")) } }
+        };
+        (lang.pick("Webhook endpoint registered", "Webhook-Endpunkt registriert"), content)
+    })
 }
 
 fn state_name(lang: Lang, state: DeliveryState) -> &'static str {
@@ -473,53 +436,39 @@ pub fn endpoint(ctx: &Ctx, id: &str) -> Result<Answer> {
             div { dt { (lang.pick("Registered", "Registriert")) } dd { (history::when(lang, &zone, &endpoint.created_at)) } }
         }
         @if endpoint.enabled {
-            form method="post" action=(format!("/developers/webhooks/{id}/disable")) {
-                (csrf(ctx))
-                button type="submit" { (lang.pick("Disable this endpoint", "Diesen Endpunkt abschalten")) }
-            }
+            (act_button(ctx, &format!("/developers/webhooks/{id}/disable"), lang.pick("Disable this endpoint", "Diesen Endpunkt abschalten")))
         }
         section aria-labelledby="log-heading" {
             h2 #log-heading { (lang.pick("Deliveries", "Zustellungen")) }
             @if log.data.is_empty() {
                 p { (lang.pick("Nothing has been sent to this endpoint yet.", "An diesen Endpunkt wurde noch nichts gesendet.")) }
             } @else {
-                table {
-                    caption.visually-hidden { (lang.pick("Deliveries, newest first", "Zustellungen, die neuesten zuerst")) }
-                    thead {
-                        tr {
-                            th scope="col" { (lang.pick("Event", "Ereignis")) }
-                            th scope="col" { (lang.pick("State", "Stand")) }
-                            th scope="col" { (lang.pick("Attempts", "Versuche")) }
-                            th scope="col" { (lang.pick("Last answer", "Letzte Antwort")) }
-                            th scope="col" { (lang.pick("Created", "Angelegt")) }
-                            th scope="col" { (lang.pick("Send again", "Erneut senden")) }
-                        }
+                (Table::new(&[
+                    th(lang.pick("Event", "Ereignis")), th(lang.pick("State", "Stand")),
+                    th(lang.pick("Attempts", "Versuche")), th(lang.pick("Last answer", "Letzte Antwort")),
+                    th(lang.pick("Created", "Angelegt")), th(lang.pick("Send again", "Erneut senden")),
+                ])
+                .read_caption(lang.pick("Deliveries, newest first", "Zustellungen, die neuesten zuerst"))
+                .rows(&log.data, |d| html! {
+                    td { code { (d.event.as_str()) } " " (d.event_id) }
+                    td { (state_name(lang, d.state)) }
+                    td { (d.attempts) }
+                    td {
+                        @if let Some(status) = d.last_status { (status) " " }
+                        (d.last_error.as_deref().unwrap_or(""))
                     }
-                    tbody {
-                        @for d in &log.data {
-                            tr {
-                                td { code { (d.event.as_str()) } " " (d.event_id) }
-                                td { (state_name(lang, d.state)) }
-                                td { (d.attempts) }
-                                td {
-                                    @if let Some(status) = d.last_status { (status) " " }
-                                    (d.last_error.as_deref().unwrap_or(""))
-                                }
-                                td { (history::when(lang, &zone, &d.created_at)) }
-                                td {
-                                    @if endpoint.enabled {
-                                        form method="post" action=(format!("/developers/webhooks/{id}/deliveries/{}/redeliver", d.id)) {
-                                            (csrf(ctx))
-                                            button type="submit" aria-label=(format!("{} {}", lang.pick("Redeliver", "Erneut senden:"), d.id)) {
-                                                (lang.pick("Redeliver", "Erneut senden"))
-                                            }
-                                        }
-                                    }
+                    td { (history::when(lang, &zone, &d.created_at)) }
+                    td {
+                        @if endpoint.enabled {
+                            form method="post" action=(format!("/developers/webhooks/{id}/deliveries/{}/redeliver", d.id)) {
+                                (csrf(ctx))
+                                button type="submit" aria-label=(format!("{} {}", lang.pick("Redeliver", "Erneut senden:"), d.id)) {
+                                    (lang.pick("Redeliver", "Erneut senden"))
                                 }
                             }
                         }
                     }
-                }
+                }))
                 (pager(lang, &log, &|n| format!("/developers/webhooks/{id}?page={n}"), ("deliveries", "Zustellungen")))
             }
         }

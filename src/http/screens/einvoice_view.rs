@@ -13,6 +13,7 @@ use crate::documents::read::Profile;
 use crate::documents::{
     AllowanceCharge, Category, Document, Line, Party, Period, TaxRepresentative, TypeCode,
 };
+use crate::http::screens::frame::{th, th_amount, Table};
 use crate::rules::countries;
 use crate::rules::iso::Currency;
 use crate::rules::locale::{self, Lang};
@@ -213,49 +214,33 @@ pub fn document(lang: Lang, doc: &Document, attachment: &dyn Fn(usize) -> String
         }
         (lines(&v))
         @if !doc.allowances.is_empty() {
-            table {
-                caption { (lang.pick("Allowances and charges on the document", "Nachlässe und Zuschläge auf die Rechnung")) }
-                thead { tr {
-                    th scope="col" { (lang.pick("Kind", "Art")) }
-                    th scope="col" { (lang.pick("Reason", "Grund")) }
-                    th scope="col" { (lang.pick("VAT", "USt")) }
-                    th.amount scope="col" { (lang.pick("Amount", "Betrag")) }
-                } }
-                tbody {
-                    @for x in &doc.allowances {
-                        tr {
-                            td { (allowance_kind(lang, x)) }
-                            td { (reason(x)) }
-                            td { @if let Some((c, r)) = &x.vat { (category_code(c)) " " (v.rate(r)) } }
-                            td.amount { (signed(&v, x)) }
-                        }
-                    }
-                }
-            }
+            (Table::new(&[
+                th(lang.pick("Kind", "Art")), th(lang.pick("Reason", "Grund")), th(lang.pick("VAT", "USt")),
+                th_amount(lang.pick("Amount", "Betrag")),
+            ])
+            .caption(lang.pick("Allowances and charges on the document", "Nachlässe und Zuschläge auf die Rechnung"))
+            .rows(&doc.allowances, |x| html! {
+                td { (allowance_kind(lang, x)) }
+                td { (reason(x)) }
+                td { @if let Some((c, r)) = &x.vat { (category_code(c)) " " (v.rate(r)) } }
+                td.amount { (signed(&v, x)) }
+            }))
         }
-        table {
-            caption { (lang.pick("VAT breakdown", "Umsatzsteuer")) }
-            thead { tr {
-                th scope="col" { (lang.pick("Category", "Kategorie")) }
-                th.amount scope="col" { (lang.pick("Rate", "Satz")) }
-                th.amount scope="col" { (lang.pick("Base", "Bemessungsgrundlage")) }
-                th.amount scope="col" { (lang.pick("VAT", "Steuer")) }
-            } }
-            tbody {
-                @for b in &doc.breakdown {
-                    tr {
-                        td {
-                            (category_code(&b.category)) " – " (category(lang, &b.category))
-                            @if let Some(r) = &b.reason { br; (r) }
-                            @if let Some(code) = &b.reason_code { br; (code) }
-                        }
-                        td.amount { (v.rate(&b.rate)) }
-                        td.amount { (v.document_amount(b.base)) }
-                        td.amount { (v.document_amount(b.amount)) }
-                    }
-                }
+        (Table::new(&[
+            th(lang.pick("Category", "Kategorie")), th_amount(lang.pick("Rate", "Satz")),
+            th_amount(lang.pick("Base", "Bemessungsgrundlage")), th_amount(lang.pick("VAT", "Steuer")),
+        ])
+        .caption(lang.pick("VAT breakdown", "Umsatzsteuer"))
+        .rows(&doc.breakdown, |b| html! {
+            td {
+                (category_code(&b.category)) " – " (category(lang, &b.category))
+                @if let Some(r) = &b.reason { br; (r) }
+                @if let Some(code) = &b.reason_code { br; (code) }
             }
-        }
+            td.amount { (v.rate(&b.rate)) }
+            td.amount { (v.document_amount(b.base)) }
+            td.amount { (v.document_amount(b.amount)) }
+        }))
         section aria-labelledby="totals-heading" {
             h2 #totals-heading { (lang.pick("Totals", "Summen")) }
             dl.particulars {

@@ -56,10 +56,12 @@
 //! ```
 //!
 //! and its route line in `screens/mod.rs`
-//! (`["bills", id, "pay"] if post => bills::pay(ctx, id)`). An act without
-//! a form (a button) writes through `Ctx::write` and gets a page of its own
-//! when refused. A list reads its page with `Ctx::paging` and links its
-//! pages with `page::pager`; money reads as `page::money`.
+//! (`["bills", id, "pay"] if post => bills::pay(ctx, id)`). The form
+//! itself is `post` around its fields. An act without a form (a button,
+//! `frame::act_button`) writes through `Ctx::write` and gets a page of its
+//! own when refused. A list reads its page with `Ctx::paging`, shows its
+//! rows in a `frame::Table` and links its pages with `frame::pager`; money
+//! reads as `frame::money`.
 //!
 //! The refusal rule, the same for every form: the problems of the form's
 //! own reading come first; each problem of the books follows under the
@@ -77,6 +79,7 @@ use maud::{html, Markup};
 use crate::error::{Error, Result, Violation};
 use crate::http::query::Query;
 use crate::http::screens::context::Ctx;
+use crate::http::screens::frame::csrf;
 use crate::rules::iso::Currency;
 use crate::rules::locale::{self, Lang};
 use crate::rules::money::Decimal;
@@ -86,6 +89,8 @@ use crate::store::db::Tx;
 pub const DATE_LENGTH: usize = 10;
 /// The longest amount a form takes as a person types it (`1.234.567,89`).
 pub const AMOUNT_LENGTH: usize = 30;
+/// The longest electronic address a form takes (`SCHEME:VALUE`).
+pub const ELECTRONIC_ADDRESS_LENGTH: usize = 120;
 
 /// A refusal's message for one field, in the page's language where the
 /// predicate is a common one; the books' English otherwise.
@@ -203,6 +208,18 @@ impl FormField {
         FormField::text(name, en, de, AMOUNT_LENGTH)
     }
 
+    /// The electronic address of a seller or a buyer (`electronicAddress`):
+    /// a scheme and an identifier, as the EAS code list reads them; the
+    /// page's hint gives an example of its own.
+    pub const fn electronic_address() -> Self {
+        FormField::text(
+            "electronicAddress",
+            "Electronic address",
+            "Elektronische Adresse",
+            ELECTRONIC_ADDRESS_LENGTH,
+        )
+    }
+
     /// The same field, required (marked with `*`).
     pub const fn required(self) -> Self {
         FormField {
@@ -307,6 +324,20 @@ pub fn queried<T>(result: Result<T>) -> Result<(Option<T>, Problems)> {
         Ok(found) => Ok((Some(found), Problems::default())),
         Err(e @ Error::Invalid(_)) => Ok((None, Problems::of(&e))),
         Err(e) => Err(e),
+    }
+}
+
+/// A form of a page that posts to `action`, stacked: the session's token,
+/// `inputs`, and a button saying `submit`. The browser's own checks are off
+/// (`novalidate`): the books' refusal, said beside each field in the
+/// page's language, is the check.
+pub fn post(ctx: &Ctx, action: &str, inputs: Markup, submit: &str) -> Markup {
+    html! {
+        form.stack method="post" action=(action) novalidate {
+            (csrf(ctx))
+            (inputs)
+            button type="submit" { (submit) }
+        }
     }
 }
 
@@ -493,6 +524,24 @@ impl Form {
         html! {
             @for f in self.fields {
                 (f.render(lang, &value(f.name), problems))
+            }
+        }
+    }
+
+    /// A yes-or-no field of the form: under the form's label of `name`, a
+    /// checkbox labelled `label` sending `yes`, and a hidden `no` sent with
+    /// it, so a box left unticked says no rather than nothing (read by
+    /// `Ctx::yes_no`).
+    pub fn yes_no(&self, lang: Lang, name: &str, label: &str, checked: bool) -> Markup {
+        let id = format!("field-{name}");
+        html! {
+            fieldset.choices {
+                legend { (self.label(lang, name)) }
+                input type="hidden" name=(name) value="no";
+                div {
+                    input id=(id) type="checkbox" name=(name) value="yes" checked[checked];
+                    label for=(id) { (label) }
+                }
             }
         }
     }

@@ -4,7 +4,8 @@
 //! the person's switches (company, live/test data, language) and sign-out;
 //! the pages that say something went wrong; an HTML answer with the
 //! security headers of every page, a redirect after a form, one of
-//! kontor's own PDFs; and how a page shows money, a role and a list's pages.
+//! kontor's own PDFs; and how a page shows money, a role, a table, a
+//! list's pages and a value shown only once.
 
 use hyper::StatusCode;
 use maud::{html, Markup, DOCTYPE};
@@ -187,10 +188,7 @@ fn switches(ctx: &Ctx) -> Markup {
                 }
                 button type="submit" { (lang.pick("Set", "Setzen")) }
             }
-            form method="post" action="/logout" {
-                (csrf(ctx))
-                button type="submit" { (lang.pick("Sign out", "Abmelden")) }
-            }
+            (act_button(ctx, "/logout", lang.pick("Sign out", "Abmelden")))
         }
     }
 }
@@ -207,6 +205,17 @@ pub fn role_label(lang: Lang, role: Role) -> &'static str {
 /// The hidden field with the session's form token.
 pub fn csrf(ctx: &Ctx) -> Markup {
     html! { input type="hidden" name="csrf" value=(ctx.session.csrf); }
+}
+
+/// An act without a form: a button labelled `label` that posts the
+/// session's token to `action`.
+pub fn act_button(ctx: &Ctx, action: &str, label: &str) -> Markup {
+    html! {
+        form method="post" action=(action) {
+            (csrf(ctx))
+            button type="submit" { (label) }
+        }
+    }
 }
 
 /// A signed-in screen.
@@ -405,6 +414,19 @@ pub fn money(lang: Lang, m: &Money) -> String {
     locale::amount(lang, m.minor, &m.currency)
 }
 
+/// A value shown only this once, to be copied (a key, a signing secret, a
+/// one-time link): `warning` saying so, then the value in a read-only field
+/// `id`, labelled `label`, `size` characters wide.
+pub fn shown_once(warning: &str, id: &str, label: &str, value: &str, size: u32) -> Markup {
+    html! {
+        p { strong { (warning) } }
+        div.field {
+            label for=(id) { (label) }
+            input id=(id) type="text" readonly value=(value) size=(size);
+        }
+    }
+}
+
 /// Whether the session may act, for showing the forms that act.
 pub fn may_act(ctx: &Ctx) -> bool {
     ctx.may(Capability::Act)
@@ -433,6 +455,112 @@ pub fn pager(
             }
             @if page.more {
                 a href=(link(page.page + 1)) rel="next" { (lang.pick("Next page", "Nächste Seite")) }
+            }
+        }
+    }
+}
+
+/// How a column's heading is set: as text, right as amounts are
+/// (`.amount`), or marked as figures (`class="num"`).
+#[derive(Clone, Copy)]
+enum Setting {
+    Text,
+    Amount,
+    Number,
+}
+
+/// The heading of a column of a `Table`, in the page's language.
+#[derive(Clone, Copy)]
+pub struct Heading<'a> {
+    text: &'a str,
+    setting: Setting,
+}
+
+/// The heading of a column of text.
+pub fn th(text: &str) -> Heading<'_> {
+    Heading { text, setting: Setting::Text }
+}
+
+/// The heading of a column of amounts, set right as they are.
+pub fn th_amount(text: &str) -> Heading<'_> {
+    Heading { text, setting: Setting::Amount }
+}
+
+/// The heading of a column of figures (a count, a Kz's amount, an account).
+pub fn th_number(text: &str) -> Heading<'_> {
+    Heading { text, setting: Setting::Number }
+}
+
+/// A table of a page, described once: its caption (said to screen
+/// readers only, or shown), its id, the headings of its columns (each
+/// `scope="col"`), and a row of cells for each item.
+pub struct Table<'a> {
+    headings: &'a [Heading<'a>],
+    caption: Option<&'a str>,
+    caption_shown: bool,
+    id: Option<&'a str>,
+}
+
+impl<'a> Table<'a> {
+    /// A table of these columns, without a caption.
+    pub fn new(headings: &'a [Heading<'a>]) -> Table<'a> {
+        Table { headings, caption: None, caption_shown: false, id: None }
+    }
+
+    /// The same table with a caption for screen readers (the page's
+    /// heading already says it to the eye).
+    pub fn read_caption(self, caption: &'a str) -> Table<'a> {
+        Table { caption: Some(caption), caption_shown: false, ..self }
+    }
+
+    /// The same table with a caption shown above it.
+    pub fn caption(self, caption: &'a str) -> Table<'a> {
+        Table { caption: Some(caption), caption_shown: true, ..self }
+    }
+
+    /// The same table with an id (for a link to it, or a test).
+    pub fn id(self, id: &'a str) -> Table<'a> {
+        Table { id: Some(id), ..self }
+    }
+
+    /// The table with a row for each of `items`, its cells `cells(item)`.
+    pub fn rows<T>(&self, items: impl IntoIterator<Item = T>, cells: impl Fn(T) -> Markup) -> Markup {
+        self.with_foot(items, cells, html! {})
+    }
+
+    /// The table with its rows, and `foot` (rows of totals) below them.
+    pub fn with_foot<T>(
+        &self,
+        items: impl IntoIterator<Item = T>,
+        cells: impl Fn(T) -> Markup,
+        foot: Markup,
+    ) -> Markup {
+        html! {
+            table id=[self.id] {
+                @if let Some(caption) = self.caption {
+                    @if self.caption_shown {
+                        caption { (caption) }
+                    } @else {
+                        caption.visually-hidden { (caption) }
+                    }
+                }
+                thead {
+                    tr {
+                        @for h in self.headings {
+                            @match h.setting {
+                                Setting::Text => th scope="col" { (h.text) },
+                                Setting::Amount => th.amount scope="col" { (h.text) },
+                                Setting::Number => th scope="col" class="num" { (h.text) },
+                            }
+                        }
+                    }
+                }
+                tbody {
+                    @for item in items {
+                        tr { (cells(item)) }
+                    }
+                }
+                (foot)
             }
         }
     }

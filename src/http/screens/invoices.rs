@@ -16,10 +16,11 @@ use hyper::StatusCode;
 use maud::{html, Markup};
 
 use super::context::Ctx;
-use super::form::{queried, search_form, Acted, Form, FormField, Problems};
+use super::form::{post, queried, search_form, Acted, Form, FormField, Problems};
 use super::history;
 use super::frame::{
-    csrf, invoice_href, may_act, money, pager, screen_with, security_headers, see_other, Screen,
+    csrf, invoice_href, may_act, money, pager, screen_with, security_headers, see_other, th,
+    th_amount, Screen, Table,
 };
 use super::payment::{self, method_name, PAYMENT};
 use super::sending;
@@ -149,33 +150,22 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
             @if page.data.is_empty() {
                 p { (lang.pick("No invoice found.", "Keine Rechnung gefunden.")) }
             } @else {
-                table {
-                    caption.visually-hidden { (lang.pick("Invoices, newest first", "Rechnungen, die neuesten zuerst")) }
-                    thead {
-                        tr {
-                            th scope="col" { (lang.pick("Number", "Nummer")) }
-                            th scope="col" { (lang.pick("Customer", "Kunde")) }
-                            th scope="col" { (lang.pick("Issued", "Ausgestellt")) }
-                            th scope="col" { (lang.pick("Due", "Fällig")) }
-                            th.amount scope="col" { (lang.pick("Gross", "Brutto")) }
-                            th.amount scope="col" { (lang.pick("Outstanding", "Offen")) }
-                            th scope="col" { (lang.pick("State", "Stand")) }
-                        }
-                    }
-                    tbody {
-                        @for i in &page.data {
-                            tr {
-                                td { a href=(invoice_href(&i.number, "")) { (i.number) } }
-                                td { (i.buyer) }
-                                td { (locale::date(lang, i.issued_on)) }
-                                td { (locale::date(lang, i.due_on)) }
-                                td.amount { (money(lang, &i.gross)) }
-                                td.amount { (money(lang, &i.outstanding)) }
-                                td { (state(lang, i.payment_state)) }
-                            }
-                        }
-                    }
-                }
+                (Table::new(&[
+                    th(lang.pick("Number", "Nummer")), th(lang.pick("Customer", "Kunde")),
+                    th(lang.pick("Issued", "Ausgestellt")), th(lang.pick("Due", "Fällig")),
+                    th_amount(lang.pick("Gross", "Brutto")), th_amount(lang.pick("Outstanding", "Offen")),
+                    th(lang.pick("State", "Stand")),
+                ])
+                .read_caption(lang.pick("Invoices, newest first", "Rechnungen, die neuesten zuerst"))
+                .rows(&page.data, |i| html! {
+                    td { a href=(invoice_href(&i.number, "")) { (i.number) } }
+                    td { (i.buyer) }
+                    td { (locale::date(lang, i.issued_on)) }
+                    td { (locale::date(lang, i.due_on)) }
+                    td.amount { (money(lang, &i.gross)) }
+                    td.amount { (money(lang, &i.outstanding)) }
+                    td { (state(lang, i.payment_state)) }
+                }))
                 (pager(lang, page, &|n| list_href(status_param, search, n, paging.size), ("invoices", "Rechnungen")))
             }
         }
@@ -276,50 +266,30 @@ fn invoice_page(
             }
         }
         @if let Some(lines) = &invoice.lines {
-            table {
-                caption { (lang.pick("Lines", "Positionen")) }
-                thead {
-                    tr {
-                        th scope="col" { (lang.pick("Description", "Beschreibung")) }
-                        th.amount scope="col" { (lang.pick("Quantity", "Menge")) }
-                        th.amount scope="col" { (lang.pick("Unit price", "Einzelpreis")) }
-                        th.amount scope="col" { (lang.pick("Net", "Netto")) }
-                    }
-                }
-                tbody {
-                    @for line in lines {
-                        tr {
-                            td { (line.description) }
-                            td.amount { (locale::decimal(lang, &line.quantity)) }
-                            td.amount { (money(lang, &line.unit_price)) }
-                            td.amount { (money(lang, &line.net)) }
-                        }
-                    }
-                }
-            }
+            (Table::new(&[
+                th(lang.pick("Description", "Beschreibung")), th_amount(lang.pick("Quantity", "Menge")),
+                th_amount(lang.pick("Unit price", "Einzelpreis")), th_amount(lang.pick("Net", "Netto")),
+            ])
+            .caption(lang.pick("Lines", "Positionen"))
+            .rows(lines, |line| html! {
+                td { (line.description) }
+                td.amount { (locale::decimal(lang, &line.quantity)) }
+                td.amount { (money(lang, &line.unit_price)) }
+                td.amount { (money(lang, &line.net)) }
+            }))
         }
         @if let Some(taxes) = invoice.taxes.as_ref().filter(|t| !t.is_empty()) {
-            table {
-                caption { (lang.pick("Taxes", "Steuern")) }
-                thead {
-                    tr {
-                        th scope="col" { (lang.pick("Tax", "Steuer")) }
-                        th.amount scope="col" { (lang.pick("Rate", "Satz")) }
-                        th.amount scope="col" { (lang.pick("Base", "Bemessungsgrundlage")) }
-                        th.amount scope="col" { (lang.pick("Amount", "Betrag")) }
-                    }
-                }
-                tbody {
-                    @for tax in taxes {
-                        tr {
-                            td { (tax.name) @if let Some(reason) = &tax.reason { " (" (reason) ")" } }
-                            td.amount { (locale::decimal(lang, &tax.rate)) (lang.pick("%", "\u{a0}%")) }
-                            td.amount { (money(lang, &tax.base)) }
-                            td.amount { (money(lang, &tax.amount)) }
-                        }
-                    }
-                }
-            }
+            (Table::new(&[
+                th(lang.pick("Tax", "Steuer")), th_amount(lang.pick("Rate", "Satz")),
+                th_amount(lang.pick("Base", "Bemessungsgrundlage")), th_amount(lang.pick("Amount", "Betrag")),
+            ])
+            .caption(lang.pick("Taxes", "Steuern"))
+            .rows(taxes, |tax| html! {
+                td { (tax.name) @if let Some(reason) = &tax.reason { " (" (reason) ")" } }
+                td.amount { (locale::decimal(lang, &tax.rate)) (lang.pick("%", "\u{a0}%")) }
+                td.amount { (money(lang, &tax.base)) }
+                td.amount { (money(lang, &tax.amount)) }
+            }))
         }
         section aria-labelledby="totals-heading" {
             h2 #totals-heading { (lang.pick("Totals", "Summen")) }
@@ -338,27 +308,17 @@ fn invoice_page(
                 @if payments.is_empty() {
                     p { (lang.pick("No payment is recorded.", "Keine Zahlung ist erfasst.")) }
                 } @else {
-                    table {
-                        caption.visually-hidden { (lang.pick("Payments, in the order recorded", "Zahlungen, in der Reihenfolge der Erfassung")) }
-                        thead {
-                            tr {
-                                th scope="col" { (PAYMENT.label(lang, "on")) }
-                                th.amount scope="col" { (PAYMENT.label(lang, "amount")) }
-                                th scope="col" { (PAYMENT.label(lang, "method")) }
-                                th scope="col" { (PAYMENT.label(lang, "reference")) }
-                            }
-                        }
-                        tbody {
-                            @for p in &payments {
-                                tr {
-                                    td { (locale::date(lang, p.paid_on)) }
-                                    td.amount { (money(lang, &p.amount)) }
-                                    td { (method_name(lang, p.method.as_str())) }
-                                    td { (p.reference.as_deref().unwrap_or("")) }
-                                }
-                            }
-                        }
-                    }
+                    (Table::new(&[
+                        th(&PAYMENT.label(lang, "on")), th_amount(&PAYMENT.label(lang, "amount")),
+                        th(&PAYMENT.label(lang, "method")), th(&PAYMENT.label(lang, "reference")),
+                    ])
+                    .read_caption(lang.pick("Payments, in the order recorded", "Zahlungen, in der Reihenfolge der Erfassung"))
+                    .rows(&payments, |p| html! {
+                        td { (locale::date(lang, p.paid_on)) }
+                        td.amount { (money(lang, &p.amount)) }
+                        td { (method_name(lang, p.method.as_str())) }
+                        td { (p.reference.as_deref().unwrap_or("")) }
+                    }))
                 }
                 @if may_act(ctx) && takes_payments {
                     h3 #pay-heading { (lang.pick("Record payment", "Zahlung erfassen")) }
@@ -498,11 +458,7 @@ fn cancel_page(
             ))
         }
         (CANCEL.summary(lang, problems))
-        form.stack method="post" action=(invoice_href(&invoice.number, "/cancel")) novalidate {
-            (csrf(ctx))
-            (CANCEL.fields(lang, &|_| reason.to_string(), problems))
-            button type="submit" { (lang.pick("Cancel the invoice", "Rechnung stornieren")) }
-        }
+        (post(ctx, &invoice_href(&invoice.number, "/cancel"), CANCEL.fields(lang, &|_| reason.to_string(), problems), lang.pick("Cancel the invoice", "Rechnung stornieren")))
         p { a href=(invoice_href(&invoice.number, "")) { (lang.pick("Back to the invoice", "Zurück zur Rechnung")) } }
     };
     let title = match lang {

@@ -11,9 +11,9 @@ use hyper::StatusCode;
 use maud::{html, Markup};
 
 use super::context::Ctx;
-use super::form::{message, queried, search_form, Acted, Form, FormField, Problems};
+use super::form::{message, post, queried, search_form, Acted, Form, FormField, Problems};
 use super::history;
-use super::frame::{csrf, may_act, pager, screen_with, see_other, Screen};
+use super::frame::{csrf, may_act, pager, screen_with, see_other, th, Screen, Table};
 use crate::access::people::Capability;
 use crate::books::audit;
 use crate::books::company;
@@ -118,29 +118,18 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
             @if page.data.is_empty() {
                 p { (lang.pick("No job found.", "Kein Vorgang gefunden.")) }
             } @else {
-                table {
-                    caption.visually-hidden { (lang.pick("Jobs, newest first", "Vorgänge, die neuesten zuerst")) }
-                    thead {
-                        tr {
-                            th scope="col" { (lang.pick("Number", "Nummer")) }
-                            th scope="col" { (lang.pick("Title", "Titel")) }
-                            th scope="col" { (lang.pick("Customer", "Kunde")) }
-                            th scope="col" { (JOB.label(lang, "stage")) }
-                            th scope="col" { (lang.pick("Due", "Fällig")) }
-                        }
-                    }
-                    tbody {
-                        @for t in &page.data {
-                            tr {
-                                td { (t.number) }
-                                td { a href=(format!("/jobs/{}", t.id)) { (t.title) } }
-                                td { (t.customer.as_deref().unwrap_or("")) }
-                                td { (t.stage) }
-                                td { @if let Some(due) = t.due_on { (locale::date(lang, due)) } }
-                            }
-                        }
-                    }
-                }
+                (Table::new(&[
+                    th(lang.pick("Number", "Nummer")), th(lang.pick("Title", "Titel")),
+                    th(lang.pick("Customer", "Kunde")), th(&JOB.label(lang, "stage")), th(lang.pick("Due", "Fällig")),
+                ])
+                .read_caption(lang.pick("Jobs, newest first", "Vorgänge, die neuesten zuerst"))
+                .rows(&page.data, |t| html! {
+                    td { (t.number) }
+                    td { a href=(format!("/jobs/{}", t.id)) { (t.title) } }
+                    td { (t.customer.as_deref().unwrap_or("")) }
+                    td { (t.stage) }
+                    td { @if let Some(due) = t.due_on { (locale::date(lang, due)) } }
+                }))
                 (pager(lang, page, &|n| list_href(stage, search, n), ("jobs", "Vorgänge")))
             }
         }
@@ -238,8 +227,7 @@ fn job_page(
                 }
             }
             @if may_act(ctx) {
-                form.stack method="post" action=(format!("/jobs/{}/notes", job.id)) novalidate {
-                    (csrf(ctx))
+                (post(ctx, &format!("/jobs/{}/notes", job.id), html! {
                     div.field.wrong[note_wrong] {
                         label for="field-text" { (JOB.label(lang, "text")) " " span.required aria-hidden="true" { "*" } }
                         textarea #field-text name="text" rows="4" maxlength=(transactions::MAX_DESCRIPTION) required
@@ -253,8 +241,7 @@ fn job_page(
                             }
                         }
                     }
-                    button type="submit" { (lang.pick("Add note", "Notiz hinzufügen")) }
-                }
+                }, lang.pick("Add note", "Notiz hinzufügen")))
             }
         }
         (history_section)

@@ -21,7 +21,7 @@ use hyper::StatusCode;
 use maud::html;
 
 use super::form::{Form, FormField, Problems};
-use super::login::{too_many_failures, HASHING_WAIT};
+use super::login::{too_many_failures, HASHING_WAIT, PASSWORD};
 use super::frame::{bare, failure, role_label};
 use super::visit::{cookie, same_origin, set_cookie, Visit};
 use crate::access::links::{self, Joining, Link, LinkKind};
@@ -62,12 +62,6 @@ fn form_token(visit: &Visit) -> String {
 const NAME: FormField = FormField::text("name", "Your name", "Ihr Name", links::MAX_NAME)
     .required()
     .autocomplete("name");
-/// The password of a person kontor knows by the invited address.
-const PASSWORD: FormField =
-    FormField::text("password", "Password", "Passwort", passwords::MAX_LENGTH)
-        .required()
-        .kind("password")
-        .autocomplete("current-password");
 /// A new password, and the same again.
 const NEW_PASSWORD: FormField = PASSWORD.autocomplete("new-password");
 const PASSWORD_REPEAT: FormField = FormField::text(
@@ -243,12 +237,7 @@ pub async fn show(app: Arc<App>, visit: Visit, lang: Lang, kind: LinkKind) -> An
 
 /// POST /invite, POST /reset `{csrf, token, name?, password, passwordRepeat?}`
 pub async fn submit(app: Arc<App>, visit: Visit, lang: Lang, kind: LinkKind) -> Answer {
-    let form = visit
-        .body
-        .as_deref()
-        .and_then(|b| std::str::from_utf8(b).ok())
-        .and_then(|b| Query::parse(b).ok())
-        .unwrap_or_default();
+    let form = visit.form();
     let csrf = form_token(&visit);
     let from_here = cookie(visit.cookie.as_deref(), LINK_COOKIE)
         .is_some_and(|kept| sessions::same_token(kept, form.get("csrf").unwrap_or("")));

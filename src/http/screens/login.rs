@@ -18,15 +18,15 @@ use crate::access::sessions::{self, random_token};
 use crate::access::{passwords, people};
 use crate::error::{Error, Result};
 use crate::http::app::{in_store, Answer, App, ScreenConfig};
-use crate::http::query::Query;
 use crate::rules::locale::Lang;
 
 /// How long a sign-in waits for its turn at the password check before it
 /// is told kontor is busy.
 pub const HASHING_WAIT: Duration = Duration::from_secs(10);
 
-/// The e-mail address and the password of the sign-in.
-const EMAIL: FormField = FormField::text(
+/// The e-mail address a person signs in with (also an invitation's), and
+/// their password.
+pub const EMAIL: FormField = FormField::text(
     "email",
     "E-mail address",
     "E-Mail-Adresse",
@@ -35,7 +35,7 @@ const EMAIL: FormField = FormField::text(
 .required()
 .kind("email")
 .autocomplete("username");
-const PASSWORD: FormField =
+pub const PASSWORD: FormField =
     FormField::text("password", "Password", "Passwort", passwords::MAX_LENGTH)
         .required()
         .kind("password")
@@ -97,12 +97,7 @@ pub fn form(settings: &ScreenConfig, visit: &Visit, lang: Lang) -> Answer {
 pub async fn submit(app: Arc<App>, visit: Visit, lang: Lang) -> Answer {
     let settings = &app.screens;
     let token = form_token(&visit);
-    let form = visit
-        .body
-        .as_deref()
-        .and_then(|b| std::str::from_utf8(b).ok())
-        .and_then(|b| Query::parse(b).ok())
-        .unwrap_or_default();
+    let form = visit.form();
     let email = form.get("email").unwrap_or("").trim().to_string();
     let password = form.get("password").unwrap_or("").to_string();
     let refuse = |status, problem: &str| {

@@ -9,9 +9,9 @@ use hyper::StatusCode;
 use maud::html;
 
 use super::context::Ctx;
-use super::form::{choice, Acted, Form, FormField, Problems};
+use super::form::{choice, post, Acted, Form, FormField, Problems};
 use super::history;
-use super::frame::{csrf, screen_with, see_other, Screen};
+use super::frame::{screen_with, see_other, Screen};
 use crate::access::people::Capability;
 use crate::books::sending;
 use crate::error::Result;
@@ -116,7 +116,7 @@ fn page(
             .to_string()
     };
     let pdf_with_xml = if refused {
-        ctx.form.all("pdfWithXml").contains(&"yes")
+        ctx.yes_no("pdfWithXml") == Some(true)
     } else {
         view.as_ref().is_none_or(|v| v.pdf_with_xml)
     };
@@ -174,8 +174,7 @@ fn page(
                 }
             }
             (MAIL.summary(lang, problems))
-            form.stack method="post" action="/settings/mail" novalidate {
-                (csrf(ctx))
+            (post(ctx, "/settings/mail", html! {
                 (choice(lang, "security", &MAIL.label(lang, "security"), &securities, &security, None, problems))
                 (MAIL.fields(lang, &value, problems))
                 div.field {
@@ -195,19 +194,11 @@ fn page(
                         }
                     }
                 }
-                fieldset.choices {
-                    legend { (MAIL.label(lang, "pdfWithXml")) }
-                    input type="hidden" name="pdfWithXml" value="no";
-                    div {
-                        input #field-pdfWithXml type="checkbox" name="pdfWithXml" value="yes" checked[pdf_with_xml];
-                        label for="field-pdfWithXml" { (lang.pick(
-                            "An XRechnung or Peppol invoice goes with its PDF as a second attachment",
-                            "Eine XRechnung oder Peppol-Rechnung geht mit ihrem PDF als zweitem Anhang",
-                        )) }
-                    }
-                }
-                button type="submit" { (lang.pick("Save mail settings", "E-Mail-Einstellungen speichern")) }
-            }
+                (MAIL.yes_no(lang, "pdfWithXml", lang.pick(
+                    "An XRechnung or Peppol invoice goes with its PDF as a second attachment",
+                    "Eine XRechnung oder Peppol-Rechnung geht mit ihrem PDF als zweitem Anhang",
+                ), pdf_with_xml))
+            }, lang.pick("Save mail settings", "E-Mail-Einstellungen speichern")))
         }
         @if view.is_some() {
             section aria-labelledby="test-heading" {
@@ -222,11 +213,7 @@ fn page(
                     }
                 }
                 (TEST.summary(lang, test_problems))
-                form.stack method="post" action="/settings/mail/test" novalidate {
-                    (csrf(ctx))
-                    (TEST.fields(lang, &|f| if test_problems.list.is_empty() { String::new() } else { ctx.typed(f) }, test_problems))
-                    button type="submit" { (lang.pick("Send a test mail", "Testnachricht senden")) }
-                }
+                (post(ctx, "/settings/mail/test", TEST.fields(lang, &|f| if test_problems.list.is_empty() { String::new() } else { ctx.typed(f) }, test_problems), lang.pick("Send a test mail", "Testnachricht senden")))
             }
         }
         p { a href="/settings" { (lang.pick("Settings", "Einstellungen")) } }
@@ -269,7 +256,7 @@ pub fn save(ctx: &Ctx) -> Result<Answer> {
         bcc: text("bcc"),
         ca_pem: ca,
         drop_ca: ctx.form.all("dropCa").contains(&"yes"),
-        pdf_with_xml: Some(ctx.form.all("pdfWithXml").contains(&"yes")),
+        pdf_with_xml: Some(ctx.yes_no("pdfWithXml") == Some(true)),
     });
     let key = ctx.app.sealing.clone();
     let saved = MAIL.act(ctx, checked, |tx, settings| {

@@ -9,8 +9,8 @@ use hyper::StatusCode;
 use maud::html;
 
 use super::context::Ctx;
-use super::form::{Acted, Form, FormField, Problems};
-use super::frame::{csrf, invoice_href, may_act, money, screen_with, see_other, Screen};
+use super::form::{post, Acted, Form, FormField, Problems};
+use super::frame::{csrf, invoice_href, may_act, money, screen_with, see_other, th, th_amount, Screen, Table};
 use crate::access::people::Capability;
 use crate::books::company;
 use crate::books::dunning::levels::{self, BaseRateInput};
@@ -75,45 +75,35 @@ fn page(ctx: &Ctx, status: StatusCode, rate_problems: &Problems) -> Result<Answe
                 form method="post" action="/reminders/send" {
                     (csrf(ctx))
                     input type="hidden" name="on" value=(day.to_string());
-                    table #proposals {
-                        caption.visually-hidden { (lang.pick("Proposed reminders; untick what should not go", "Vorgeschlagene Mahnungen; abwählen, was nicht gehen soll")) }
-                        thead { tr {
-                            th scope="col" { (lang.pick("Send", "Senden")) }
-                            th scope="col" { (lang.pick("Invoice", "Rechnung")) }
-                            th scope="col" { (lang.pick("Customer", "Kunde")) }
-                            th scope="col" { (lang.pick("Level", "Stufe")) }
-                            th.amount scope="col" { (lang.pick("Days overdue", "Tage überfällig")) }
-                            th.amount scope="col" { (lang.pick("Open", "Offen")) }
-                            th.amount scope="col" { (lang.pick("Fees", "Gebühren")) }
-                            th.amount scope="col" { (lang.pick("Interest", "Zinsen")) }
-                            th.amount scope="col" { (lang.pick("Flat sum", "Pauschale")) }
-                            th.amount scope="col" { (lang.pick("Total", "Gesamt")) }
-                        } }
-                        tbody {
-                            @for (i, p) in answer.proposals.iter().enumerate() {
-                                tr {
-                                    td {
-                                        input id=(format!("send-{i}")) type="checkbox" name="send" value=(p.number) checked;
-                                        label.visually-hidden for=(format!("send-{i}")) { (lang.pick("Send the reminder of ", "Mahnung senden zu ")) (p.number) }
-                                    }
-                                    td { a href=(invoice_href(&p.number, "")) { (p.number) } }
-                                    td { (p.customer) @if p.consumer { " " small { (lang.pick("(consumer)", "(Verbraucher)")) } } }
-                                    td { (p.level) " · " (p.title) }
-                                    td.amount { (p.days_overdue) }
-                                    td.amount { (money(lang, &p.open)) }
-                                    td.amount { (money(lang, &p.fee)) }
-                                    td.amount {
-                                        (money(lang, &p.interest))
-                                        @if let (Some(from), Some(pct)) = (p.interest_from, &p.interest_percent) {
-                                            br; small { (lang.pick("from ", "ab ")) (locale::date(lang, from)) ", " (locale::decimal(lang, pct)) " %" }
-                                        }
-                                    }
-                                    td.amount { (money(lang, &p.flat_sum)) }
-                                    td.amount { strong { (money(lang, &p.total)) } }
-                                }
+                    (Table::new(&[
+                        th(lang.pick("Send", "Senden")), th(lang.pick("Invoice", "Rechnung")),
+                        th(lang.pick("Customer", "Kunde")), th(lang.pick("Level", "Stufe")),
+                        th_amount(lang.pick("Days overdue", "Tage überfällig")), th_amount(lang.pick("Open", "Offen")),
+                        th_amount(lang.pick("Fees", "Gebühren")), th_amount(lang.pick("Interest", "Zinsen")),
+                        th_amount(lang.pick("Flat sum", "Pauschale")), th_amount(lang.pick("Total", "Gesamt")),
+                    ])
+                    .read_caption(lang.pick("Proposed reminders; untick what should not go", "Vorgeschlagene Mahnungen; abwählen, was nicht gehen soll"))
+                    .id("proposals")
+                    .rows(answer.proposals.iter().enumerate(), |(i, p)| html! {
+                        td {
+                            input id=(format!("send-{i}")) type="checkbox" name="send" value=(p.number) checked;
+                            label.visually-hidden for=(format!("send-{i}")) { (lang.pick("Send the reminder of ", "Mahnung senden zu ")) (p.number) }
+                        }
+                        td { a href=(invoice_href(&p.number, "")) { (p.number) } }
+                        td { (p.customer) @if p.consumer { " " small { (lang.pick("(consumer)", "(Verbraucher)")) } } }
+                        td { (p.level) " · " (p.title) }
+                        td.amount { (p.days_overdue) }
+                        td.amount { (money(lang, &p.open)) }
+                        td.amount { (money(lang, &p.fee)) }
+                        td.amount {
+                            (money(lang, &p.interest))
+                            @if let (Some(from), Some(pct)) = (p.interest_from, &p.interest_percent) {
+                                br; small { (lang.pick("from ", "ab ")) (locale::date(lang, from)) ", " (locale::decimal(lang, pct)) " %" }
                             }
                         }
-                    }
+                        td.amount { (money(lang, &p.flat_sum)) }
+                        td.amount { strong { (money(lang, &p.total)) } }
+                    }))
                     @if may_act(ctx) {
                         button type="submit" { (lang.pick("Send the ticked reminders", "Ausgewählte Mahnungen senden")) }
                     }
@@ -122,54 +112,35 @@ fn page(ctx: &Ctx, status: StatusCode, rate_problems: &Problems) -> Result<Answe
         }
         section aria-labelledby="ladder-heading" {
             h2 #ladder-heading { (lang.pick("Levels", "Mahnstufen")) }
-            table {
-                caption.visually-hidden { (lang.pick("The company's levels", "Die Mahnstufen der Firma")) }
-                thead { tr {
-                    th scope="col" { (lang.pick("Level", "Stufe")) }
-                    th.amount scope="col" { (lang.pick("Days", "Tage")) }
-                    th.amount scope="col" { (lang.pick("Fee", "Gebühr")) }
-                    th scope="col" { (lang.pick("Default interest", "Verzugszinsen")) }
-                    th.amount scope="col" { (lang.pick("Days to pay", "Zahlungsfrist")) }
-                } }
-                tbody {
-                    @for l in &ladder {
-                        tr {
-                            td { (l.level) " · " (lang.pick(&l.title.0, &l.title.1)) }
-                            td.amount { (l.days) }
-                            td.amount { (locale::amount(lang, l.fee, &company.currency)) }
-                            td { (if l.interest { lang.pick("stated", "ausgewiesen") } else { lang.pick("no", "nein") }) }
-                            td.amount { (l.pay_days) }
-                        }
-                    }
-                }
-            }
+            (Table::new(&[
+                th(lang.pick("Level", "Stufe")), th_amount(lang.pick("Days", "Tage")),
+                th_amount(lang.pick("Fee", "Gebühr")), th(lang.pick("Default interest", "Verzugszinsen")),
+                th_amount(lang.pick("Days to pay", "Zahlungsfrist")),
+            ])
+            .read_caption(lang.pick("The company's levels", "Die Mahnstufen der Firma"))
+            .rows(&ladder, |l| html! {
+                td { (l.level) " · " (lang.pick(&l.title.0, &l.title.1)) }
+                td.amount { (l.days) }
+                td.amount { (locale::amount(lang, l.fee, &company.currency)) }
+                td { (if l.interest { lang.pick("stated", "ausgewiesen") } else { lang.pick("no", "nein") }) }
+                td.amount { (l.pay_days) }
+            }))
         }
         section aria-labelledby="rates-heading" {
             h2 #rates-heading { (lang.pick("Base rate (§247 BGB)", "Basiszinssatz (§247 BGB)")) }
-            table {
-                caption.visually-hidden { (lang.pick("The latest rows of the base-rate table", "Die jüngsten Zeilen der Basiszinstabelle")) }
-                thead { tr {
-                    th scope="col" { (lang.pick("From", "Ab")) }
-                    th.amount scope="col" { (lang.pick("Percent", "Prozent")) }
-                    th scope="col" { (lang.pick("Source", "Quelle")) }
-                } }
-                tbody {
-                    @for r in rates.iter().take(6) {
-                        tr {
-                            td { (locale::date(lang, r.from)) }
-                            td.amount { (locale::decimal(lang, &r.percent)) }
-                            td { (if r.own { lang.pick("added by the owner", "vom Inhaber ergänzt") } else { lang.pick("shipped with kontor", "mit kontor geliefert") }) }
-                        }
-                    }
-                }
-            }
+            (Table::new(&[
+                th(lang.pick("From", "Ab")), th_amount(lang.pick("Percent", "Prozent")),
+                th(lang.pick("Source", "Quelle")),
+            ])
+            .read_caption(lang.pick("The latest rows of the base-rate table", "Die jüngsten Zeilen der Basiszinstabelle"))
+            .rows(rates.iter().take(6), |r| html! {
+                td { (locale::date(lang, r.from)) }
+                td.amount { (locale::decimal(lang, &r.percent)) }
+                td { (if r.own { lang.pick("added by the owner", "vom Inhaber ergänzt") } else { lang.pick("shipped with kontor", "mit kontor geliefert") }) }
+            }))
             @if ctx.may(Capability::ManageSettings) {
                 (BASE_RATE.summary(lang, rate_problems))
-                form.stack method="post" action="/reminders/base-rate" novalidate {
-                    (csrf(ctx))
-                    (BASE_RATE.fields(lang, &|f| if rate_problems.list.is_empty() { String::new() } else { ctx.typed(f) }, rate_problems))
-                    button type="submit" { (lang.pick("Add the row", "Zeile ergänzen")) }
-                }
+                (post(ctx, "/reminders/base-rate", BASE_RATE.fields(lang, &|f| if rate_problems.list.is_empty() { String::new() } else { ctx.typed(f) }, rate_problems), lang.pick("Add the row", "Zeile ergänzen")))
             }
         }
     };

@@ -9,9 +9,9 @@ use hyper::StatusCode;
 use maud::{html, Markup};
 
 use super::context::Ctx;
-use super::form::{Acted, Form, FormField, Problems};
+use super::form::{post, Acted, Form, FormField, Problems};
 use super::history;
-use super::frame::{csrf, invoice_href, may_act, money, own_pdf, screen_with, see_other, Screen};
+use super::frame::{invoice_href, may_act, money, own_pdf, screen_with, see_other, th, th_amount, Screen, Table};
 use crate::access::people::Capability;
 use crate::books::customers;
 use crate::books::dunning::run as dunning;
@@ -55,31 +55,22 @@ pub fn sections(ctx: &Ctx, invoice: &InvoiceView) -> Result<Markup> {
             @if sends.is_empty() {
                 p { (lang.pick("Not sent by e-mail yet.", "Noch nicht per E-Mail versandt.")) }
             } @else {
-                table #sends {
-                    caption.visually-hidden { (lang.pick("Sends, oldest first", "Sendungen, älteste zuerst")) }
-                    thead { tr {
-                        th scope="col" { (lang.pick("Written", "Erstellt")) }
-                        th scope="col" { (lang.pick("What", "Was")) }
-                        th scope="col" { (lang.pick("To", "An")) }
-                        th scope="col" { (lang.pick("State", "Stand")) }
-                        th.amount scope="col" { (lang.pick("Attempts", "Versuche")) }
-                        th scope="col" { (lang.pick("Server's reply", "Antwort des Servers")) }
-                        th scope="col" { "Message-ID" }
-                    } }
-                    tbody {
-                        @for s in &sends {
-                            tr {
-                                td { (history::when(lang, &zone, &s.created_at)) }
-                                td { (match s.purpose.as_str() { "reminder" => lang.pick("reminder", "Mahnung"), _ => lang.pick("invoice", "Rechnung") }) }
-                                td { (s.to) }
-                                td { (state_name(lang, s.state.as_str())) @if let Some(at) = &s.sent_at { " " (history::when(lang, &zone, at)) } }
-                                td.amount { (s.attempts) }
-                                td { (s.smtp_reply.as_deref().unwrap_or("")) @if let Some(e) = &s.last_error { br; small { (e) } } }
-                                td { code { (s.message_id) } }
-                            }
-                        }
-                    }
-                }
+                (Table::new(&[
+                    th(lang.pick("Written", "Erstellt")), th(lang.pick("What", "Was")), th(lang.pick("To", "An")),
+                    th(lang.pick("State", "Stand")), th_amount(lang.pick("Attempts", "Versuche")),
+                    th(lang.pick("Server's reply", "Antwort des Servers")), th("Message-ID"),
+                ])
+                .read_caption(lang.pick("Sends, oldest first", "Sendungen, älteste zuerst"))
+                .id("sends")
+                .rows(&sends, |s| html! {
+                    td { (history::when(lang, &zone, &s.created_at)) }
+                    td { (match s.purpose.as_str() { "reminder" => lang.pick("reminder", "Mahnung"), _ => lang.pick("invoice", "Rechnung") }) }
+                    td { (s.to) }
+                    td { (state_name(lang, s.state.as_str())) @if let Some(at) = &s.sent_at { " " (history::when(lang, &zone, at)) } }
+                    td.amount { (s.attempts) }
+                    td { (s.smtp_reply.as_deref().unwrap_or("")) @if let Some(e) = &s.last_error { br; small { (e) } } }
+                    td { code { (s.message_id) } }
+                }))
             }
             @if may_act(ctx) && !invoice.cancelled {
                 p { a.button href=(invoice_href(&invoice.number, "/send")) { (lang.pick("Send by e-mail", "Per E-Mail senden")) } }
@@ -88,33 +79,24 @@ pub fn sections(ctx: &Ctx, invoice: &InvoiceView) -> Result<Markup> {
         @if !reminders.is_empty() {
             section aria-labelledby="reminders-heading" {
                 h2 #reminders-heading { (lang.pick("Reminders", "Mahnungen")) }
-                table #reminders {
-                    caption.visually-hidden { (lang.pick("Reminders by level", "Mahnungen nach Stufe")) }
-                    thead { tr {
-                        th.amount scope="col" { (lang.pick("Level", "Stufe")) }
-                        th scope="col" { (lang.pick("Date", "Datum")) }
-                        th.amount scope="col" { (lang.pick("Open", "Offen")) }
-                        th.amount scope="col" { (lang.pick("Fees", "Gebühren")) }
-                        th.amount scope="col" { (lang.pick("Interest", "Zinsen")) }
-                        th.amount scope="col" { (lang.pick("Flat sum", "Pauschale")) }
-                        th scope="col" { (lang.pick("Pay by", "Zahlbar bis")) }
-                        th scope="col" { "PDF" }
-                    } }
-                    tbody {
-                        @for r in &reminders {
-                            tr {
-                                td.amount { (r.level) }
-                                td { (locale::date(lang, r.on)) }
-                                td.amount { (money(lang, &r.open)) }
-                                td.amount { (money(lang, &r.fee)) }
-                                td.amount { (money(lang, &r.interest)) }
-                                td.amount { (money(lang, &r.flat_sum)) }
-                                td { (locale::date(lang, r.new_due_on)) }
-                                td { a href=(format!("/reminders/{}/document", r.id)) { (lang.pick("Letter", "Schreiben")) } }
-                            }
-                        }
-                    }
-                }
+                (Table::new(&[
+                    th_amount(lang.pick("Level", "Stufe")), th(lang.pick("Date", "Datum")),
+                    th_amount(lang.pick("Open", "Offen")), th_amount(lang.pick("Fees", "Gebühren")),
+                    th_amount(lang.pick("Interest", "Zinsen")), th_amount(lang.pick("Flat sum", "Pauschale")),
+                    th(lang.pick("Pay by", "Zahlbar bis")), th("PDF"),
+                ])
+                .read_caption(lang.pick("Reminders by level", "Mahnungen nach Stufe"))
+                .id("reminders")
+                .rows(&reminders, |r| html! {
+                    td.amount { (r.level) }
+                    td { (locale::date(lang, r.on)) }
+                    td.amount { (money(lang, &r.open)) }
+                    td.amount { (money(lang, &r.fee)) }
+                    td.amount { (money(lang, &r.interest)) }
+                    td.amount { (money(lang, &r.flat_sum)) }
+                    td { (locale::date(lang, r.new_due_on)) }
+                    td { a href=(format!("/reminders/{}/document", r.id)) { (lang.pick("Letter", "Schreiben")) } }
+                }))
             }
         }
     })
@@ -153,11 +135,7 @@ fn send_page(ctx: &Ctx, number: &str, status: StatusCode, problems: &Problems) -
             Lang::De => format!("Die Rechnung {} geht als eine E-Mail an den Kunden, das Dokument, das der Kunde erhält, unverändert im Anhang, auf {}.", invoice.number, language.pick("Englisch", "Deutsch")),
         }) }
         (SEND.summary(lang, problems))
-        form.stack method="post" action=(invoice_href(number, "/send")) novalidate {
-            (csrf(ctx))
-            (SEND.fields(lang, &value, problems))
-            button type="submit" { (lang.pick("Send", "Senden")) }
-        }
+        (post(ctx, &invoice_href(number, "/send"), SEND.fields(lang, &value, problems), lang.pick("Send", "Senden")))
         p { a href=(invoice_href(number, "")) { (lang.pick("Back to the invoice", "Zurück zur Rechnung")) } }
     };
     let title = match lang {

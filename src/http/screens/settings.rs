@@ -14,8 +14,8 @@ use hyper::StatusCode;
 use maud::html;
 
 use super::context::Ctx;
-use super::form::{Acted, Form, FormField, Problems};
-use super::frame::{csrf, screen_with, see_other, Screen};
+use super::form::{post, Acted, Form, FormField, Problems};
+use super::frame::{screen_with, see_other, Screen};
 use crate::access::people::Capability;
 use crate::books::company::{self, Company};
 use crate::books::particulars::{self, ParticularsChange, ParticularsInput};
@@ -108,14 +108,7 @@ const PARTICULARS: Form = Form::new(&[
     )
     .kind("email")
     .autocomplete("email"),
-    // Scheme and identifier, as the EAS code list reads them.
-    FormField::text(
-        "electronicAddress",
-        "Electronic address",
-        "Elektronische Adresse",
-        120,
-    )
-    .hint(
+    FormField::electronic_address().hint(
         "Scheme and identifier, such as 9930:DE123456789 or EM:invoices@example.com",
         "Schema und Kennung, etwa 9930:DE123456789 oder EM:rechnung@example.com",
     ),
@@ -211,7 +204,7 @@ fn page(ctx: &Ctx, status: StatusCode, refusal: Option<Refused>) -> Result<Answe
         _ => stored(&company, field),
     };
     let small_business = match &refusal {
-        Some(r) if r.part == Part::Particulars => ctx.form.all("smallBusiness").contains(&"yes"),
+        Some(r) if r.part == Part::Particulars => ctx.yes_no("smallBusiness") == Some(true),
         _ => company.particulars.small_business,
     };
     let notice = match ctx.query.get("saved") {
@@ -258,26 +251,17 @@ fn page(ctx: &Ctx, status: StatusCode, refusal: Option<Refused>) -> Result<Answe
             h2 #particulars-heading { (lang.pick("Particulars on invoices", "Angaben auf Rechnungen")) }
             @if owner {
                 (PARTICULARS.summary(lang, problems(Part::Particulars)))
-                form.stack method="post" action="/settings/company" novalidate {
-                    (csrf(ctx))
+                (post(ctx, "/settings/company", html! {
                     p.legend { (lang.pick(
                         "A field left empty is cleared.",
                         "Ein leer gelassenes Feld wird gelöscht.",
                     )) }
                     (PARTICULARS.fields(lang, &|f| value(Part::Particulars, f), problems(Part::Particulars)))
-                    fieldset.choices {
-                        legend { (PARTICULARS.label(lang, "smallBusiness")) }
-                        input type="hidden" name="smallBusiness" value="no";
-                        div {
-                            input #field-smallBusiness type="checkbox" name="smallBusiness" value="yes" checked[small_business];
-                            label for="field-smallBusiness" { (lang.pick(
-                                "Invoices charge no VAT and say so",
-                                "Rechnungen weisen keine Umsatzsteuer aus und sagen das",
-                            )) }
-                        }
-                    }
-                    button type="submit" { (lang.pick("Save particulars", "Angaben speichern")) }
-                }
+                    (PARTICULARS.yes_no(lang, "smallBusiness", lang.pick(
+                        "Invoices charge no VAT and say so",
+                        "Rechnungen weisen keine Umsatzsteuer aus und sagen das",
+                    ), small_business))
+                }, lang.pick("Save particulars", "Angaben speichern")))
             } @else {
                 dl.particulars {
                     @for p in PARTICULARS.text_fields() {
@@ -294,14 +278,12 @@ fn page(ctx: &Ctx, status: StatusCode, refusal: Option<Refused>) -> Result<Answe
             h2 #terms-heading { (lang.pick("Payment days", "Zahlungsziel")) }
             @if owner {
                 (PAYMENT_DAYS.summary(lang, problems(Part::PaymentDays)))
-                form.stack method="post" action="/settings/payment-days" novalidate {
-                    (csrf(ctx))
+                (post(ctx, "/settings/payment-days", html! {
                     (PAYMENT_DAYS_FIELD.render_hinted(lang, &value(Part::PaymentDays, "paymentDays"), Some(match lang {
                         Lang::En => format!("0 to 365, for customers without agreed days of their own; empty: the country's {country_days}"),
                         Lang::De => format!("0 bis 365, für Kunden ohne eigenes vereinbartes Ziel; leer: das des Landes, {country_days}"),
                     }), problems(Part::PaymentDays)))
-                    button type="submit" { (lang.pick("Save payment days", "Zahlungsziel speichern")) }
-                }
+                }, lang.pick("Save payment days", "Zahlungsziel speichern")))
             } @else {
                 p {
                     @match company.payment_days {
@@ -320,11 +302,7 @@ fn page(ctx: &Ctx, status: StatusCode, refusal: Option<Refused>) -> Result<Answe
             }
             @if owner {
                 (WORKFLOW.summary(lang, problems(Part::Workflow)))
-                form.stack method="post" action="/settings/workflow" novalidate {
-                    (csrf(ctx))
-                    (WORKFLOW.fields(lang, &|f| value(Part::Workflow, f), problems(Part::Workflow)))
-                    button type="submit" { (lang.pick("Save workflow", "Arbeitsablauf speichern")) }
-                }
+                (post(ctx, "/settings/workflow", WORKFLOW.fields(lang, &|f| value(Part::Workflow, f), problems(Part::Workflow)), lang.pick("Save workflow", "Arbeitsablauf speichern")))
             }
         }
     };
@@ -364,7 +342,6 @@ pub fn set_particulars(ctx: &Ctx) -> Result<Answer> {
     ctx.must(Capability::ManageSettings)?;
     let tenant = &ctx.session.tenant;
     let company = company::get(ctx.conn, &tenant.company_id)?;
-    let small = ctx.form.all("smallBusiness");
     let input = ParticularsInput {
         legal_name: ctx.patch("legalName"),
         street: ctx.patch("street"),
@@ -381,13 +358,7 @@ pub fn set_particulars(ctx: &Ctx) -> Result<Answer> {
         bic: ctx.patch("bic"),
         account_holder: ctx.patch("accountHolder"),
         managing_directors: ctx.patch("managingDirectors"),
-        small_business: if small.contains(&"yes") {
-            Some(true)
-        } else if small.contains(&"no") {
-            Some(false)
-        } else {
-            None
-        },
+        small_business: ctx.yes_no("smallBusiness"),
     };
     let checked = ParticularsChange::check(input, &company.country);
     let saved = PARTICULARS.act(ctx, checked, |tx, change| {

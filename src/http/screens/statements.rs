@@ -10,8 +10,8 @@ use hyper::StatusCode;
 use maud::{html, Markup};
 
 use super::context::Ctx;
-use super::form::{queried, Acted, Form, FormField, Problems, Reading};
-use super::frame::{csrf, may_act, money, screen, screen_with, see_other, Screen};
+use super::form::{post, queried, Acted, Form, FormField, Problems, Reading};
+use super::frame::{csrf, may_act, money, screen, screen_with, see_other, th, th_amount, Screen, Table};
 use crate::access::people::Capability;
 use crate::books::ledger::{self, AccountAmount};
 use crate::error::Result;
@@ -113,11 +113,7 @@ fn overview(ctx: &Ctx, status: StatusCode, through: &str, problems: &Problems) -
                     "Nach dem Abschluss kann nichts mehr mit einem Datum bis zu diesem Tag erfasst werden; ein Abschluss geht nie zurück.",
                 )) }
                 (CLOSE.summary(lang, problems))
-                form.stack method="post" action="/books/close" novalidate {
-                    (csrf(ctx))
-                    (CLOSE.fields(lang, &|_| through.to_string(), problems))
-                    button type="submit" { (lang.pick("Continue", "Weiter")) }
-                }
+                (post(ctx, "/books/close", CLOSE.fields(lang, &|_| through.to_string(), problems), lang.pick("Continue", "Weiter")))
             }
         }
     };
@@ -178,9 +174,12 @@ pub fn close(ctx: &Ctx) -> Result<Answer> {
     }
 }
 
-/// A statement's page: its date form and, when the dates read, its figures.
-fn statement(
+/// A page of figures of the books (a statement, the VAT return): the form
+/// of its query (`form`, with `fields` and their values) and, when the
+/// query reads, its figures.
+pub fn statement(
     ctx: &Ctx,
+    form: &Form,
     page_title: &str,
     action: &str,
     fields: &[(&FormField, &str)],
@@ -190,7 +189,7 @@ fn statement(
     let (figures, problems) = queried(figures)?;
     let content = html! {
         (links(lang))
-        (STATEMENT.summary(lang, &problems))
+        (form.summary(lang, &problems))
         form.search method="get" action=(action) {
             @for (field, value) in fields {
                 (field.render(lang, value, &problems))
@@ -218,24 +217,15 @@ pub fn trial_balance(ctx: &Ctx) -> Result<Answer> {
         Ok(html! {
             p { (lang.pick("At the end of ", "Zum Ende des ")) (locale::date(lang, tb.as_of)) }
             (flag(lang, is_final))
-            table {
-                caption.visually-hidden { (lang.pick("Debit and credit totals per account", "Soll- und Habensummen je Konto")) }
-                thead {
-                    tr {
-                        th scope="col" { (lang.pick("Account", "Konto")) }
-                        th.amount scope="col" { (lang.pick("Debit", "Soll")) }
-                        th.amount scope="col" { (lang.pick("Credit", "Haben")) }
-                    }
-                }
-                tbody {
-                    @for row in &tb.accounts {
-                        tr {
-                            th scope="row" { (account_name(lang, row.account)) }
-                            td.amount { (locale::amount(lang, row.debit, &tb.currency)) }
-                            td.amount { (locale::amount(lang, row.credit, &tb.currency)) }
-                        }
-                    }
-                }
+            (Table::new(&[
+                th(lang.pick("Account", "Konto")), th_amount(lang.pick("Debit", "Soll")), th_amount(lang.pick("Credit", "Haben")),
+            ])
+            .read_caption(lang.pick("Debit and credit totals per account", "Soll- und Habensummen je Konto"))
+            .with_foot(&tb.accounts, |row| html! {
+                th scope="row" { (account_name(lang, row.account)) }
+                td.amount { (locale::amount(lang, row.debit, &tb.currency)) }
+                td.amount { (locale::amount(lang, row.credit, &tb.currency)) }
+            }, html! {
                 tfoot {
                     tr {
                         th scope="row" { (lang.pick("Total", "Summe")) }
@@ -243,7 +233,7 @@ pub fn trial_balance(ctx: &Ctx) -> Result<Answer> {
                         td.amount { (locale::amount(lang, tb.total_credit, &tb.currency)) }
                     }
                 }
-            }
+            }))
             @if !tb.balanced {
                 p.problem role="alert" { (lang.pick("Debits and credits differ.", "Soll und Haben weichen voneinander ab.")) }
             }
@@ -251,6 +241,7 @@ pub fn trial_balance(ctx: &Ctx) -> Result<Answer> {
     });
     statement(
         ctx,
+        &STATEMENT,
         lang.pick("Trial balance", "Summen- und Saldenliste"),
         "/books/trial-balance",
         &[(&AS_OF, as_of)],
@@ -304,6 +295,7 @@ pub fn profit_and_loss(ctx: &Ctx) -> Result<Answer> {
     });
     statement(
         ctx,
+        &STATEMENT,
         lang.pick("Profit and loss", "Gewinn und Verlust"),
         "/books/profit-and-loss",
         &[(&FROM, from), (&TO, to)],
@@ -341,6 +333,7 @@ pub fn balance_sheet(ctx: &Ctx) -> Result<Answer> {
     });
     statement(
         ctx,
+        &STATEMENT,
         lang.pick("Balance sheet", "Bilanz"),
         "/books/balance-sheet",
         &[(&AS_OF, as_of)],

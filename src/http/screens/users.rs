@@ -14,10 +14,11 @@ use hyper::StatusCode;
 use maud::{html, Markup};
 
 use super::context::Ctx;
-use super::form::{Acted, Form, FormField, Problems};
+use super::form::{post, Acted, Form, FormField, Problems};
 use super::history;
 use super::links::link_path;
-use super::frame::{csrf, pager, role_label, screen, screen_with, see_other, Screen};
+use super::login::EMAIL;
+use super::frame::{act_button, csrf, pager, role_label, screen, screen_with, see_other, shown_once, th, Screen, Table};
 use crate::access::links::{self, InvitationInput, LinkKind, Made, NewInvitation};
 use crate::access::people::{self, Capability, Member, Role};
 use crate::books::audit;
@@ -27,15 +28,7 @@ use crate::rules::locale::Lang;
 
 /// The invitation: the person's e-mail address, name and role.
 const INVITATION: Form = Form::new(&[
-    FormField::text(
-        "email",
-        "E-mail address",
-        "E-Mail-Adresse",
-        people::MAX_EMAIL,
-    )
-    .required()
-    .kind("email")
-    .autocomplete("off"),
+    EMAIL.autocomplete("off"),
     FormField::text("name", "Name", "Name", links::MAX_NAME)
         .required()
         .autocomplete("off"),
@@ -118,27 +111,17 @@ fn overview(ctx: &Ctx, status: StatusCode, typed: &Typed, problems: &Problems) -
         p { a href="/settings" { (lang.pick("Back to the settings", "Zurück zu den Einstellungen")) } }
         section aria-labelledby="people-heading" {
             h2 #people-heading { (lang.pick("People of this company", "Personen dieser Firma")) }
-            table {
-                caption.visually-hidden { (lang.pick("People of the company, in the order they joined", "Personen der Firma, in der Reihenfolge ihres Eintritts")) }
-                thead {
-                    tr {
-                        th scope="col" { "Name" }
-                        th scope="col" { (INVITATION.label(lang, "email")) }
-                        th scope="col" { (INVITATION.label(lang, "role")) }
-                        th scope="col" { (lang.pick("State", "Stand")) }
-                    }
-                }
-                tbody {
-                    @for m in &people.data {
-                        tr {
-                            td { a href=(format!("/settings/users/{}", m.id)) { (m.name) } }
-                            td { (m.email) }
-                            td { (role_label(lang, m.role)) }
-                            td { (state_label(lang, m)) }
-                        }
-                    }
-                }
-            }
+            (Table::new(&[
+                th("Name"), th(&INVITATION.label(lang, "email")), th(&INVITATION.label(lang, "role")),
+                th(lang.pick("State", "Stand")),
+            ])
+            .read_caption(lang.pick("People of the company, in the order they joined", "Personen der Firma, in der Reihenfolge ihres Eintritts"))
+            .rows(&people.data, |m| html! {
+                td { a href=(format!("/settings/users/{}", m.id)) { (m.name) } }
+                td { (m.email) }
+                td { (role_label(lang, m.role)) }
+                td { (state_label(lang, m)) }
+            }))
             (pager(lang, &people, &|n| format!("/settings/users?page={n}"), ("people", "Personen")))
         }
         section aria-labelledby="pending-heading" {
@@ -146,27 +129,17 @@ fn overview(ctx: &Ctx, status: StatusCode, typed: &Typed, problems: &Problems) -
             @if pending.is_empty() {
                 p { (lang.pick("No invitation is open.", "Keine Einladung ist offen.")) }
             } @else {
-                table {
-                    caption.visually-hidden { (lang.pick("Invitations not yet used, newest first", "Noch nicht genutzte Einladungen, die neuesten zuerst")) }
-                    thead {
-                        tr {
-                            th scope="col" { "Name" }
-                            th scope="col" { (INVITATION.label(lang, "email")) }
-                            th scope="col" { (INVITATION.label(lang, "role")) }
-                            th scope="col" { (lang.pick("Valid until", "Gültig bis")) }
-                        }
-                    }
-                    tbody {
-                        @for p in &pending {
-                            tr {
-                                td { (p.name) }
-                                td { (p.email) }
-                                td { (role_label(lang, p.role)) }
-                                td { (until(lang, &p.expires_at)) }
-                            }
-                        }
-                    }
-                }
+                (Table::new(&[
+                    th("Name"), th(&INVITATION.label(lang, "email")), th(&INVITATION.label(lang, "role")),
+                    th(lang.pick("Valid until", "Gültig bis")),
+                ])
+                .read_caption(lang.pick("Invitations not yet used, newest first", "Noch nicht genutzte Einladungen, die neuesten zuerst"))
+                .rows(&pending, |p| html! {
+                    td { (p.name) }
+                    td { (p.email) }
+                    td { (role_label(lang, p.role)) }
+                    td { (until(lang, &p.expires_at)) }
+                }))
             }
         }
         section aria-labelledby="invite-heading" {
@@ -176,15 +149,13 @@ fn overview(ctx: &Ctx, status: StatusCode, typed: &Typed, problems: &Problems) -
                 "kontor erstellt einen 24 Stunden gültigen Link und zeigt ihn Ihnen einmal; geben Sie ihn der Person. Er funktioniert einmal.",
             )) }
             (INVITATION.summary(lang, problems))
-            form.stack method="post" action="/settings/users/invite" novalidate {
-                (csrf(ctx))
+            (post(ctx, "/settings/users/invite", html! {
                 (INVITATION.fields(lang, &|f| match f {
                     "email" => typed.email.to_string(),
                     _ => typed.name.to_string(),
                 }, problems))
                 (role_select(lang, "field-role", typed.role, problems))
-                button type="submit" { (lang.pick("Invite", "Einladen")) }
-            }
+            }, lang.pick("Invite", "Einladen")))
         }
     };
     Ok(screen_with(
@@ -237,16 +208,10 @@ fn shown_link(ctx: &Ctx, made: &Made, sentence: String, back: &str) -> Answer {
     let lang = ctx.lang;
     let content = html! {
         p.notice role="status" { (sentence) }
-        p {
-            strong { (lang.pick(
-                "Copy the link now and give it to the person: it is shown only this once, works once and for 24 hours.",
-                "Kopieren Sie den Link jetzt und geben Sie ihn der Person: Er wird nur dieses eine Mal gezeigt und funktioniert einmal und 24 Stunden lang.",
-            )) }
-        }
-        div.field {
-            label for="link" { (lang.pick("The link", "Der Link")) }
-            input #link type="text" readonly value=(link_address(ctx, made)) size="80";
-        }
+        (shown_once(lang.pick(
+            "Copy the link now and give it to the person: it is shown only this once, works once and for 24 hours.",
+            "Kopieren Sie den Link jetzt und geben Sie ihn der Person: Er wird nur dieses eine Mal gezeigt und funktioniert einmal und 24 Stunden lang.",
+        ), "link", lang.pick("The link", "Der Link"), &link_address(ctx, made), 80))
         p { (lang.pick("Valid until ", "Gültig bis ")) (until(lang, &made.expires_at)) "." }
         p { a href=(back) { (lang.pick("Back to the people", "Zurück zu den Personen")) } }
     };
@@ -330,27 +295,18 @@ fn person_page(
         section aria-labelledby="access-heading" {
             h2 #access-heading { (lang.pick("Access", "Zugang")) }
             @if member.disabled {
-                form method="post" action=(format!("{base}/enable")) {
-                    (csrf(ctx))
-                    button type="submit" { (lang.pick("Enable again", "Wieder freigeben")) }
-                }
+                (act_button(ctx, &format!("{base}/enable"), lang.pick("Enable again", "Wieder freigeben")))
             } @else {
                 p { (lang.pick(
                     "A disabled person no longer opens this company; their sessions here end at once. Their other companies keep them.",
                     "Eine gesperrte Person öffnet diese Firma nicht mehr; ihre Sitzungen hier enden sofort. Ihre anderen Firmen behalten sie.",
                 )) }
-                form method="post" action=(format!("{base}/disable")) {
-                    (csrf(ctx))
-                    button type="submit" { (lang.pick("Disable in this company", "In dieser Firma sperren")) }
-                }
+                (act_button(ctx, &format!("{base}/disable"), lang.pick("Disable in this company", "In dieser Firma sperren")))
                 p { (lang.pick(
                     "A reset link lets the person set a new password; using it ends their sessions and clears the waits failed sign-ins earned.",
                     "Mit einem Link zum Zurücksetzen setzt die Person ein neues Passwort; das beendet ihre Sitzungen und hebt Wartezeiten nach Fehlversuchen auf.",
                 )) }
-                form method="post" action=(format!("{base}/reset")) {
-                    (csrf(ctx))
-                    button type="submit" { (lang.pick("Make a reset link", "Link zum Zurücksetzen erstellen")) }
-                }
+                (act_button(ctx, &format!("{base}/reset"), lang.pick("Make a reset link", "Link zum Zurücksetzen erstellen")))
             }
         }
         (history_section)

@@ -1,4 +1,5 @@
-//! A request to the screens as the server read it (`Visit`), and what the
+//! A request to the screens as the server read it (`Visit`, and the form
+//! its body sends), and what the
 //! screens read of a request and set on an answer: the client's address
 //! (through trusted proxies only), cookies by name, the `Set-Cookie` value
 //! of the session's and the forms' cookies, and whether a form post comes
@@ -9,6 +10,7 @@ use std::net::IpAddr;
 use hyper::Method;
 
 use crate::http::app::ScreenConfig;
+use crate::http::query::Query;
 
 /// The cookie that carries a session's id.
 pub const SESSION_COOKIE: &str = "kontor_session";
@@ -52,6 +54,18 @@ pub struct Visit {
     pub client: IpAddr,
     /// The body (a form), empty when there is none; `None` when too large.
     pub body: Option<Vec<u8>>,
+}
+
+impl Visit {
+    /// The body's fields, as a form sent them; none when the body is no
+    /// form (not UTF-8, a broken escape) or there is none.
+    pub fn form(&self) -> Query {
+        self.body
+            .as_deref()
+            .and_then(|b| std::str::from_utf8(b).ok())
+            .and_then(|b| Query::parse(b).ok())
+            .unwrap_or_default()
+    }
 }
 
 /// The client's address: the peer's, or, when the peer is a trusted proxy,

@@ -17,7 +17,7 @@ use jiff::{SignedDuration, Timestamp};
 use rusqlite::params;
 
 use crate::error::Result;
-use crate::outbox::dispatch::Outbox;
+use crate::outbox::dispatch::{self, Outbox};
 use crate::outbox::mail::message::Composed;
 use crate::outbox::mail::settings;
 use crate::outbox::mail::transport::{self, Outcome};
@@ -141,26 +141,10 @@ pub fn send(db: &Db, key: &SealingKey, limit: Duration, job: Job) -> Attempt {
     }
 }
 
-/// Releases every lease (a starting server: whatever an earlier process
-/// held it no longer sends).
-///
-/// Fails only on a storage error.
-pub fn release_leases(db: &Db) -> Result<usize> {
-    db.write(|tx| {
-        Ok(tx.execute(
-            "UPDATE mails SET lease_until = NULL WHERE lease_until IS NOT NULL",
-            [],
-        )?)
-    })
-}
-
-/// Claims up to `room` due mails, the oldest of each company not in `busy`.
+/// Claims up to `room` (at least one) due mails, the oldest of each company not in `busy`.
 ///
 /// Fails only on a storage error.
 pub fn claim(db: &Db, now: Timestamp, room: usize, busy: &HashSet<String>) -> Result<Vec<Job>> {
-    if room == 0 {
-        return Ok(Vec::new());
-    }
     let now_text = clock::format_instant(now);
     let lease = clock::format_instant(now + LEASE);
     db.write(|tx| {
@@ -299,7 +283,7 @@ impl Outbox for Mails {
         }
     }
     fn release_leases(&self) -> Result<usize> {
-        release_leases(&self.db)
+        dispatch::release_leases(&self.db, "mails")
     }
     fn claim(&self, now: Timestamp, room: usize, busy: &HashSet<String>) -> Result<Vec<Job>> {
         claim(&self.db, now, room, busy)

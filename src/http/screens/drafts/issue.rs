@@ -17,8 +17,8 @@ use crate::books::invoices::vat_check;
 use crate::error::{Error, Result};
 use crate::http::app::Answer;
 use crate::http::screens::context::Ctx;
-use crate::http::screens::form::{message, Acted, Problems, Reading};
-use crate::http::screens::frame::{csrf, screen_with, see_other, Screen};
+use crate::http::screens::form::{message, post, Acted, Problems, Reading};
+use crate::http::screens::frame::{screen_with, see_other, Screen};
 use crate::rules::locale::{self, Lang};
 
 /// The confirmation page of an issue: the customer, the figures, the number
@@ -85,8 +85,7 @@ fn confirm_page(
             "Das lässt sich nicht rückgängig machen: Die Nummer ist endgültig vergeben, die Rechnung wird gebucht und ihre Dokumente werden erstellt; ein Fehler danach braucht eine Rechnungskorrektur.",
         )) }
         (figures_section(lang, &figures))
-        form.stack method="post" action=(format!("/drafts/{id}/issue")) novalidate {
-            (csrf(ctx))
+        (post(ctx, &format!("/drafts/{id}/issue"), html! {
             (DELIVERED_ON.render(lang, &value("deliveredOn"), problems))
             @if foreign {
                 (RATE.render_hinted(lang, &value("rate"), Some(match lang {
@@ -94,8 +93,7 @@ fn confirm_page(
                     Lang::De => format!("{} je {}, heute festgelegt", company.currency.as_str(), draft.currency.as_str()),
                 }), problems))
             }
-            button type="submit" { (lang.pick("Issue invoice", "Rechnung ausstellen")) }
-        }
+        }, lang.pick("Issue invoice", "Rechnung ausstellen")))
         p { a href=(format!("/drafts/{id}")) { (lang.pick("Cancel", "Abbrechen")) } }
     };
     Ok(screen_with(

@@ -16,8 +16,8 @@ use crate::books::drafts::{self, DraftState, DraftView, NewDraftLine};
 use crate::error::{Error, Result};
 use crate::http::app::Answer;
 use crate::http::screens::context::Ctx;
-use crate::http::screens::form::{required_note, Acted, Problems};
-use crate::http::screens::frame::{csrf, screen_with, see_other, Screen};
+use crate::http::screens::form::{post, required_note, Acted, Problems};
+use crate::http::screens::frame::{screen_with, see_other, Screen};
 use crate::rules::iso::Currency;
 use crate::rules::locale::Lang;
 
@@ -83,12 +83,10 @@ fn line_page(
             )) }
         }
         (DRAFT.summary(lang, problems))
-        form.stack method="post" action=(format!("/drafts/{}/lines/{number}", draft.id)) novalidate {
-            (csrf(ctx))
+        (post(ctx, &format!("/drafts/{}/lines/{number}", draft.id), html! {
             (required_note(lang))
             (line_fields(ctx, &draft.currency, value, problems))
-            button type="submit" { (lang.pick("Save line", "Position speichern")) }
-        }
+        }, lang.pick("Save line", "Position speichern")))
         p { a href=(format!("/drafts/{}#lines", draft.id)) { (lang.pick("Back to the draft", "Zurück zum Entwurf")) } }
     };
     let title = match lang {

@@ -13,8 +13,8 @@ use crate::books::drafts::{self, DraftKind, DraftInput, NewDraft};
 use crate::error::Result;
 use crate::http::app::Answer;
 use crate::http::screens::context::Ctx;
-use crate::http::screens::form::{choice, queried, search_form, Acted, Problems};
-use crate::http::screens::frame::{csrf, may_act, pager, screen, screen_with, see_other, Screen};
+use crate::http::screens::form::{choice, post, queried, search_form, Acted, Problems};
+use crate::http::screens::frame::{may_act, pager, screen, screen_with, see_other, th, th_amount, Screen, Table};
 use crate::rules::locale::{self, Lang};
 use crate::store::paging::Paging;
 
@@ -31,39 +31,29 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
         @if page.data.is_empty() {
             p { (lang.pick("No draft is open.", "Kein Entwurf ist offen.")) }
         } @else {
-            table {
-                caption.visually-hidden { (lang.pick("Open drafts, newest first", "Offene Entwürfe, die neuesten zuerst")) }
-                thead {
-                    tr {
-                        th scope="col" { (lang.pick("Customer", "Kunde")) }
-                        th scope="col" { (lang.pick("Kind", "Art")) }
-                        th.amount scope="col" { (lang.pick("Lines", "Positionen")) }
-                        th.amount scope="col" { (lang.pick("Total", "Gesamt")) }
-                        th scope="col" { (lang.pick("Created", "Angelegt")) }
+            (Table::new(&[
+                th(lang.pick("Customer", "Kunde")), th(lang.pick("Kind", "Art")),
+                th_amount(lang.pick("Lines", "Positionen")), th_amount(lang.pick("Total", "Gesamt")),
+                th(lang.pick("Created", "Angelegt")),
+            ])
+            .read_caption(lang.pick("Open drafts, newest first", "Offene Entwürfe, die neuesten zuerst"))
+            .rows(&page.data, |d| html! {
+                td { a href=(format!("/drafts/{}", d.id)) { (d.customer) } }
+                td { (kind_name(lang, d.document_type)) }
+                td.amount { (d.lines) }
+                td.amount {
+                    @match d.gross {
+                        Some(gross) => (locale::amount(lang, gross, &d.currency)),
+                        None => (lang.pick("too large", "zu groß")),
                     }
                 }
-                tbody {
-                    @for d in &page.data {
-                        tr {
-                            td { a href=(format!("/drafts/{}", d.id)) { (d.customer) } }
-                            td { (kind_name(lang, d.document_type)) }
-                            td.amount { (d.lines) }
-                            td.amount {
-                                @match d.gross {
-                                    Some(gross) => (locale::amount(lang, gross, &d.currency)),
-                                    None => (lang.pick("too large", "zu groß")),
-                                }
-                            }
-                            td {
-                                @match company.date_of(&d.created_at) {
-                                    Some(day) => (locale::date(lang, day)),
-                                    None => (d.created_at),
-                                }
-                            }
-                        }
+                td {
+                    @match company.date_of(&d.created_at) {
+                        Some(day) => (locale::date(lang, day)),
+                        None => (d.created_at),
                     }
                 }
-            }
+            }))
             (pager(lang, &page, &|n| format!("/drafts?page={n}"), ("drafts", "Entwürfe")))
         }
     };
@@ -107,8 +97,7 @@ fn new_page(ctx: &Ctx, status: StatusCode, chosen: &str, problems: &Problems) ->
                     a href="/customers/new" { (lang.pick("New customer", "Neuer Kunde")) }
                 }
             } @else {
-                form.stack method="post" action="/drafts" novalidate {
-                    (csrf(ctx))
+                (post(ctx, "/drafts", html! {
                     (choice(
                         lang,
                         "customerId",
@@ -121,8 +110,7 @@ fn new_page(ctx: &Ctx, status: StatusCode, chosen: &str, problems: &Problems) ->
                         }),
                         problems,
                     ))
-                    button type="submit" { (lang.pick("Create draft", "Entwurf anlegen")) }
-                }
+                }, lang.pick("Create draft", "Entwurf anlegen")))
             }
         }
         p { a href="/drafts" { (lang.pick("All drafts", "Alle Entwürfe")) } }

@@ -23,7 +23,7 @@ use crate::error::{Error, Result};
 use crate::http::app::Answer;
 use crate::http::query;
 use crate::http::screens::context::Ctx;
-use crate::http::screens::form::{required_note, Acted, Problems, Reading};
+use crate::http::screens::form::{post, required_note, Acted, Problems, Reading};
 use crate::http::screens::history;
 use crate::http::screens::frame::{
     csrf, embedding_own_pdfs, may_act, own_pdf, screen_with, see_other, Screen,
@@ -67,14 +67,12 @@ fn references_form(
             .to_string(),
     };
     html! {
-        form.stack method="post" action=(format!("/drafts/{}/references", draft.id)) novalidate {
-            (csrf(ctx))
+        (post(ctx, &format!("/drafts/{}/references", draft.id), html! {
             (BUYER_REFERENCE.render_hinted(lang, &buyer, Some(buyer_hint), problems))
             (ORDER_REFERENCE.render(lang, &order, problems))
             (PERIOD_FROM.render(lang, &from, problems))
             (PERIOD_TO.render(lang, &to, problems))
-            button type="submit" { (lang.pick("Save references", "Referenzen speichern")) }
-        }
+        }, lang.pick("Save references", "Referenzen speichern")))
     }
 }
 
@@ -319,12 +317,10 @@ pub fn draft_page(
                 h2 #add-heading { (lang.pick("Add a line", "Position hinzufügen")) }
                 @let problems = problems_of("line");
                 (DRAFT.summary(lang, problems))
-                form.stack method="post" action=(format!("/drafts/{}/lines", draft.id)) novalidate {
-                    (csrf(ctx))
+                (post(ctx, &format!("/drafts/{}/lines", draft.id), html! {
                     (required_note(lang))
                     (line_fields(ctx, &draft.currency, typed_in("line"), problems))
-                    button type="submit" { (lang.pick("Add line", "Position hinzufügen")) }
-                }
+                }, lang.pick("Add line", "Position hinzufügen")))
             }
         }
         section aria-labelledby="references-heading" {
