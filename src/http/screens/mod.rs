@@ -23,7 +23,8 @@
 //! imports back:
 //!
 //! - `visit.rs`: a request to the screens as the server read it (`Visit`, at
-//!   most `MAX_FORM` of form, the two upload addresses their own limit,
+//!   most `MAX_FORM` of form, read by `Visit::form`; the two upload
+//!   addresses their own limit,
 //!   `body_limit`), the client's address through trusted proxies only
 //!   (`client_address`), cookies by name (`cookie`, `set_cookie`), and
 //!   whether a post comes from a page of this service (`same_origin`,
@@ -32,23 +33,26 @@
 //!   (the server, the connection, the visit, the session, the language, the
 //!   query and the form) and what it asks of them: `actor` (the person, whom
 //!   the act records), `may` / `must` (the role's `Capability`), `typed`,
-//!   `patch`, `paging`, and `write` (an act without a form, in one
+//!   `patch`, `yes_no`, `paging`, and `write` (an act without a form, in one
 //!   `Db::write`).
 //! - `frame.rs`: the frame of every screen (`screen`, `screen_with`,
 //!   `Screen`: head, skip link, company and environment, navigation,
 //!   switches, sign-out), the pages that say something went wrong
 //!   (`failure`, `not_found`, `forged`), the answers (`html_answer` with the
 //!   security headers of every page, `see_other`, `own_pdf`), the form token
-//!   field (`csrf`), and how a page shows money (`money`), a role and a
-//!   list's pages (`pager`).
+//!   field (`csrf`), an act without a form (`act_button`), and how a page
+//!   shows money (`money`), a role, a table (`Table`: caption, headings with
+//!   `scope="col"`, a row per item), a list's pages (`pager`) and a value
+//!   shown only once (`shown_once`).
 //! - `form.rs`: forms described once and the one way an act of a screen
 //!   goes: `Form` of `FormField`s (names, labels in English and German, the
 //!   length limits the books check, kinds, hints), `Reading` (what the form
 //!   reads itself: amounts, decimals, currencies in the person's notation),
 //!   `Problems` and `message` (each refusal beside its field by one refusal
 //!   rule), `Form::act` (check, then the books' act in one `Db::write`, then
-//!   `Acted::Done` or the form again with `Acted::Refused`), `choice`,
-//!   `search_form`, `queried`.
+//!   `Acted::Done` or the form again with `Acted::Refused`), `post` (a form
+//!   that posts: the token, `novalidate`, the button), `Form::yes_no` (a
+//!   checkbox that also says no), `choice`, `search_form`, `queried`.
 //! - `payment.rs`: the payment form invoices and bills share (`PAYMENT`:
 //!   amount, date, reference, method), and how a person reads a method.
 //! - `history.rs`: a record's history on its page: the audit rows, each act
@@ -64,9 +68,10 @@
 //!
 //! The screens, one file each:
 //!
-//! - `login.rs`: signing in at `/login`: the form with its own cookie token,
-//!   the waits failed attempts earn, the capped password check, a new
-//!   session.
+//! - `login.rs`: signing in at `/login`: the form with its own cookie token
+//!   (its `EMAIL` and `PASSWORD` fields also the invitation's and the
+//!   links'), the waits failed attempts earn, the capped password check, a
+//!   new session.
 //! - `links.rs`: the one-time links' pages (`/invite`, `/reset`), opened
 //!   without a session.
 //! - `session.rs`: sign-out, switching company or live and test data,
