@@ -26,10 +26,10 @@ use kontor::books::settlement::TargetKind;
 use kontor::documents::statements;
 use kontor::rules::creditor_reference::CreditorReference;
 
-#[path = "../tests/it/support/statements.rs"]
-mod written;
 #[path = "../tests/it/support/fill.rs"]
 mod fill;
+#[path = "../tests/it/support/statements.rs"]
+mod written;
 
 /// As the `kontor` binary allocates.
 #[global_allocator]
@@ -66,7 +66,7 @@ fn setup(n: usize, data: &str, statement_file: &str) {
     use kontor::books::audit::Actor;
     use kontor::books::bank::accounts::{self, BankAccountInput, NewBankAccount};
     use kontor::books::company::{self, CompanyInput, NewCompany};
-use kontor::books::particulars::{ParticularsInput};
+    use kontor::books::particulars::ParticularsInput;
     use kontor::rules::text::Patch::Value as V;
     let db = kontor::store::db::Db::open(std::path::Path::new(data), 1).unwrap();
     let new = NewCompany::check(CompanyInput {
@@ -84,15 +84,31 @@ use kontor::books::particulars::{ParticularsInput};
         ..Default::default()
     })
     .unwrap();
-    let id = db.write(|tx| company::create(tx, new).map(|c| c.id)).unwrap();
+    let id = db
+        .write(|tx| company::create(tx, new).map(|c| c.id))
+        .unwrap();
     db.write(|tx| {
-        let t = kontor::store::tenant::Tenant::new(&id, kontor::store::tenant::Environment::Production);
-        let account = NewBankAccount::check(BankAccountInput { iban: Some("DE36760260000123456789".into()), ..Default::default() })?;
+        let t =
+            kontor::store::tenant::Tenant::new(&id, kontor::store::tenant::Environment::Production);
+        let account = NewBankAccount::check(BankAccountInput {
+            iban: Some("DE36760260000123456789".into()),
+            ..Default::default()
+        })?;
         accounts::add(tx, &t, &Actor::System, account)
     })
     .unwrap();
     drop(db);
-    let filled = fill::fill(std::path::Path::new(data), &id, 5_000.min(n), &|_| None, n, &net, 0, &|_| 0, "2026-11-02");
+    let filled = fill::fill(
+        std::path::Path::new(data),
+        &id,
+        5_000.min(n),
+        &|_| None,
+        n,
+        &net,
+        0,
+        &|_| 0,
+        "2026-11-02",
+    );
     std::fs::write(statement_file, statement_paying(&filled.invoices)).unwrap();
     println!("{id}");
 }
@@ -129,7 +145,8 @@ fn statement_paying(docs: &[fill::Doc]) -> String {
             match i % 10 {
                 0 => {
                     tx.remittance.clear();
-                    tx.reference = CreditorReference::of_number(&d.number).map(|r| r.as_str().to_string());
+                    tx.reference =
+                        CreditorReference::of_number(&d.number).map(|r| r.as_str().to_string());
                 }
                 1 => tx.amount -= 1_000,
                 2 => {
@@ -146,7 +163,14 @@ fn statement_paying(docs: &[fill::Doc]) -> String {
             }
         })
         .collect();
-    written::camt053("DE36760260000123456789", "BENCH", 1, 0, "2026-11-18", &entries)
+    written::camt053(
+        "DE36760260000123456789",
+        "BENCH",
+        1,
+        0,
+        "2026-11-18",
+        &entries,
+    )
 }
 
 /// The statement paying `n` invoices numbered `number(i)` (for the read
@@ -173,8 +197,17 @@ fn import(data: &str, company: &str, file: &str) {
     let started = Instant::now();
     let report = db
         .write(|tx| {
-            let t = kontor::store::tenant::Tenant::new(company, kontor::store::tenant::Environment::Production);
-            kontor::books::bank::import::file(tx, &t, &Actor::System, "bench.xml", std::borrow::Cow::Owned(bytes))
+            let t = kontor::store::tenant::Tenant::new(
+                company,
+                kontor::store::tenant::Environment::Production,
+            );
+            kontor::books::bank::import::file(
+                tx,
+                &t,
+                &Actor::System,
+                "bench.xml",
+                std::borrow::Cow::Owned(bytes),
+            )
         })
         .unwrap();
     println!(
@@ -201,13 +234,26 @@ fn floor(data: &str, company: &str, file: &str) {
     let db = kontor::store::db::Db::open(std::path::Path::new(data), 1).unwrap();
     let (account, invoices): (String, Vec<(String, String, i64)>) = db
         .read(|conn| {
-            let account = conn.query_row("SELECT id FROM bank_accounts WHERE company_id = ?1", [company], |r| r.get(0))?;
-            let mut stmt = conn.prepare("SELECT id, customer_id, gross FROM invoices WHERE company_id = ?1 ORDER BY seq")?;
-            let rows = stmt.query_map([company], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?;
+            let account = conn.query_row(
+                "SELECT id FROM bank_accounts WHERE company_id = ?1",
+                [company],
+                |r| r.get(0),
+            )?;
+            let mut stmt = conn.prepare(
+                "SELECT id, customer_id, gross FROM invoices WHERE company_id = ?1 ORDER BY seq",
+            )?;
+            let rows = stmt
+                .query_map([company], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+                .collect::<rusqlite::Result<_>>()?;
             Ok((account, rows))
         })
         .unwrap();
-    let lines: Vec<&statements::Line> = read.statements.iter().flat_map(|s| &s.entries).flat_map(|e| &e.lines).collect();
+    let lines: Vec<&statements::Line> = read
+        .statements
+        .iter()
+        .flat_map(|s| &s.entries)
+        .flat_map(|e| &e.lines)
+        .collect();
     // Which lines the import settles: every one paying its invoice whole by
     // number or creditor reference (9 in 10 but the short payment; the
     // unknown payer's is the tenth).
@@ -345,11 +391,20 @@ fn run(n: usize, file: &str) {
     let started = Instant::now();
     let mut ladder = Ladder::new(items, std::iter::empty(), 0);
     let (mut certain, mut suggested, mut unmatched) = (0, 0, 0);
-    for line in read.statements.iter().flat_map(|s| &s.entries).flat_map(|e| &e.lines) {
+    for line in read
+        .statements
+        .iter()
+        .flat_map(|s| &s.entries)
+        .flat_map(|e| &e.lines)
+    {
         let facts = LineFacts {
             amount: line.amount,
             currency: "EUR".into(),
-            iban: line.counterparty.iban.as_ref().map(|i| i.as_str().to_string()),
+            iban: line
+                .counterparty
+                .iban
+                .as_ref()
+                .map(|i| i.as_str().to_string()),
             name: line.counterparty.name.clone(),
             remittance: line.remittance.clone(),
             end_to_end_id: line.end_to_end_id.clone(),
@@ -378,7 +433,11 @@ fn main() -> ExitCode {
         return ExitCode::SUCCESS;
     }
     if let Some(i) = args.iter().position(|a| a == "--setup") {
-        setup(args[i + 1].parse().expect("a size"), &args[i + 2], &args[i + 3]);
+        setup(
+            args[i + 1].parse().expect("a size"),
+            &args[i + 2],
+            &args[i + 3],
+        );
         return ExitCode::SUCCESS;
     }
     if let Some(i) = args.iter().position(|a| a == "--import") {
@@ -395,17 +454,34 @@ fn main() -> ExitCode {
     println!("a camt.053.001.08 imported into books holding as many open invoices");
     println!(
         "{:>8} {:>9} {:>10} {:>10} {:>8} {:>9} {:>9} {:>9} {:>7}",
-        "entries", "MB", "import s", "peak MiB", "settled", "suggested", "unmatched", "floor s", "import/floor"
+        "entries",
+        "MB",
+        "import s",
+        "peak MiB",
+        "settled",
+        "suggested",
+        "unmatched",
+        "floor s",
+        "import/floor"
     );
     let mut imports = Vec::new();
     for n in SIZES {
         let data = dir.join(format!("{n}.db"));
         let file = dir.join(format!("{n}-paying.xml"));
-        let (data_s, file_s) = (data.to_string_lossy().to_string(), file.to_string_lossy().to_string());
-        let out = Command::new(&args[0]).args(["--setup", &n.to_string(), &data_s, &file_s]).output().expect("fill the books");
+        let (data_s, file_s) = (
+            data.to_string_lossy().to_string(),
+            file.to_string_lossy().to_string(),
+        );
+        let out = Command::new(&args[0])
+            .args(["--setup", &n.to_string(), &data_s, &file_s])
+            .output()
+            .expect("fill the books");
         let company = String::from_utf8_lossy(&out.stdout).trim().to_string();
         if !out.status.success() || company.is_empty() {
-            eprintln!("filling {n} failed: {}", String::from_utf8_lossy(&out.stderr));
+            eprintln!(
+                "filling {n} failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
             return ExitCode::FAILURE;
         }
         let size = std::fs::metadata(&file).map_or(0, |m| m.len());
@@ -413,15 +489,30 @@ fn main() -> ExitCode {
         let copy = dir.join(format!("{n}-floor.db"));
         let copy_s = copy.to_string_lossy().to_string();
         std::fs::copy(&data, &copy).expect("copy the filled books");
-        let out = Command::new(&args[0]).args(["--import", &data_s, &company, &file_s]).output().expect("import");
-        let f: Vec<f64> = String::from_utf8_lossy(&out.stdout).split_whitespace().map(|x| x.parse().unwrap_or(0.0)).collect();
+        let out = Command::new(&args[0])
+            .args(["--import", &data_s, &company, &file_s])
+            .output()
+            .expect("import");
+        let f: Vec<f64> = String::from_utf8_lossy(&out.stdout)
+            .split_whitespace()
+            .map(|x| x.parse().unwrap_or(0.0))
+            .collect();
         if f.len() < 5 {
-            eprintln!("importing {n} failed: {}", String::from_utf8_lossy(&out.stderr));
+            eprintln!(
+                "importing {n} failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
             return ExitCode::FAILURE;
         }
-        let out = Command::new(&args[0]).args(["--floor", &copy_s, &company, &file_s]).output().expect("floor");
+        let out = Command::new(&args[0])
+            .args(["--floor", &copy_s, &company, &file_s])
+            .output()
+            .expect("floor");
         let Ok(bare) = String::from_utf8_lossy(&out.stdout).trim().parse::<f64>() else {
-            eprintln!("the floor of {n} failed: {}", String::from_utf8_lossy(&out.stderr));
+            eprintln!(
+                "the floor of {n} failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
             return ExitCode::FAILURE;
         };
         println!(
@@ -440,7 +531,12 @@ fn main() -> ExitCode {
         for p in [&data, &file, &copy] {
             let _ = std::fs::remove_file(p);
         }
-        for (base, end) in [(&data_s, "-wal"), (&data_s, "-shm"), (&copy_s, "-wal"), (&copy_s, "-shm")] {
+        for (base, end) in [
+            (&data_s, "-wal"),
+            (&data_s, "-shm"),
+            (&copy_s, "-wal"),
+            (&copy_s, "-shm"),
+        ] {
             let _ = std::fs::remove_file(format!("{base}{end}"));
         }
     }
@@ -456,7 +552,10 @@ fn main() -> ExitCode {
     );
     println!();
     println!("the read and the ladder alone (no storage)");
-    println!("{:>8} {:>9} {:>9} {:>9} {:>10} {:>8} {:>9} {:>9}", "entries", "MB", "read s", "match s", "peak MiB", "certain", "suggested", "unmatched");
+    println!(
+        "{:>8} {:>9} {:>9} {:>9} {:>10} {:>8} {:>9} {:>9}",
+        "entries", "MB", "read s", "match s", "peak MiB", "certain", "suggested", "unmatched"
+    );
     let mut figures = Vec::new();
     for n in SIZES {
         let file = dir.join(format!("{n}.xml"));
@@ -467,7 +566,10 @@ fn main() -> ExitCode {
             .expect("run a size");
         let _ = std::fs::remove_file(&file);
         let text = String::from_utf8_lossy(&out.stdout);
-        let f: Vec<f64> = text.split_whitespace().map(|x| x.parse().unwrap_or(0.0)).collect();
+        let f: Vec<f64> = text
+            .split_whitespace()
+            .map(|x| x.parse().unwrap_or(0.0))
+            .collect();
         if f.len() < 8 {
             eprintln!("size {n} failed: {}", String::from_utf8_lossy(&out.stderr));
             return ExitCode::FAILURE;

@@ -25,7 +25,7 @@ use hyper::Response;
 use hyper_util::rt::TokioIo;
 use kontor::books::audit::Actor;
 use kontor::books::customers::{self, CustomerInput, NewCustomer};
-use kontor::books::drafts::{self, DraftKind, DraftInput, DraftLineInput, NewDraft};
+use kontor::books::drafts::{self, DraftInput, DraftKind, DraftLineInput, NewDraft};
 use kontor::books::invoices;
 use kontor::books::invoices::issue::{self, IssueOptions};
 use kontor::books::settlement::{self, NewPayment, PaymentInput};

@@ -20,13 +20,13 @@ use std::time::Instant;
 use jiff::civil::Date;
 use kontor::books::audit::Actor;
 use kontor::books::company::{self, CompanyInput, NewCompany};
-use kontor::books::particulars::{ParticularsInput};
 use kontor::books::customers::{self, CustomerInput, NewCustomer};
-use kontor::books::drafts::{self, DraftKind, DraftInput, DraftLineInput, NewDraft};
+use kontor::books::drafts::{self, DraftInput, DraftKind, DraftLineInput, NewDraft};
 use kontor::books::export::datev::{self, ExportInput, ExportRequest};
 use kontor::books::export::settings::{self, SettingsChange, SettingsInput};
 use kontor::books::invoices;
 use kontor::books::invoices::issue::{self, IssueOptions};
+use kontor::books::particulars::ParticularsInput;
 use kontor::books::purchases::{self, NewPurchase, PurchaseInput};
 use kontor::books::settlement::{self, NewPayment, PaymentInput};
 use kontor::rules::text::Patch;
@@ -140,14 +140,26 @@ fn fill(db: &Db, postings: usize) -> String {
                         &company,
                     )?;
                     let draft = drafts::create(tx, &tenant, &Actor::System, &new)?;
-                    let id = issue::issue(tx, &tenant, &Actor::System, &draft, &IssueOptions::bulk_without_documents(on))?;
+                    let id = issue::issue(
+                        tx,
+                        &tenant,
+                        &Actor::System,
+                        &draft,
+                        &IssueOptions::bulk_without_documents(on),
+                    )?;
                     let invoice = invoices::get_by_id(tx, &tenant, &id)?;
                     let payment = NewPayment::check(PaymentInput {
                         amount: Some(invoice.gross.minor),
                         on: Some(on.min(Date::constant(2025, 12, 31)).to_string()),
                         ..Default::default()
                     })?;
-                    settlement::pay_invoice(tx, &tenant, &Actor::System, &invoice.number, &payment)?;
+                    settlement::pay_invoice(
+                        tx,
+                        &tenant,
+                        &Actor::System,
+                        &invoice.number,
+                        &payment,
+                    )?;
                 }
                 let on = day(r, rounds);
                 let bill = NewPurchase::check(PurchaseInput {
@@ -189,7 +201,9 @@ fn export(data: &str, company: &str, out: &str) {
     })
     .unwrap();
     let started = Instant::now();
-    let exported = db.write(|tx| datev::export(tx, &tenant, &Actor::System, &request)).unwrap();
+    let exported = db
+        .write(|tx| datev::export(tx, &tenant, &Actor::System, &request))
+        .unwrap();
     std::fs::write(out, &exported.zip).unwrap();
     println!(
         "{} {} {:.3}",
@@ -237,17 +251,35 @@ fn main() {
     let out = dir.path().join("export.zip");
     let started = Instant::now();
     let child = Command::new(std::env::current_exe().unwrap())
-        .args(["--child", data.to_str().unwrap(), &company, out.to_str().unwrap()])
+        .args([
+            "--child",
+            data.to_str().unwrap(),
+            &company,
+            out.to_str().unwrap(),
+        ])
         .output()
         .unwrap();
     let wall = started.elapsed().as_secs_f64();
-    assert!(child.status.success(), "{}", String::from_utf8_lossy(&child.stderr));
+    assert!(
+        child.status.success(),
+        "{}",
+        String::from_utf8_lossy(&child.stderr)
+    );
     let said = String::from_utf8_lossy(&child.stdout);
     let mut parts = said.split_whitespace();
     let bookings = parts.next().unwrap_or("?");
-    let zip = parts.next().and_then(|z| z.parse::<f64>().ok()).unwrap_or(0.0);
+    let zip = parts
+        .next()
+        .and_then(|z| z.parse::<f64>().ok())
+        .unwrap_or(0.0);
     let inside = parts.next().unwrap_or("?");
-    println!("DATEV export of 2025: {lines} postings → {bookings} bookings, ZIP {:.1} MB", zip / 1e6);
+    println!(
+        "DATEV export of 2025: {lines} postings → {bookings} bookings, ZIP {:.1} MB",
+        zip / 1e6
+    );
     println!("  the export act: {inside} s; the process (open, export, write): {wall:.2} s");
-    println!("  peak RSS of the exporting process: {:.1} MiB", children_peak_rss_mib());
+    println!(
+        "  peak RSS of the exporting process: {:.1} MiB",
+        children_peak_rss_mib()
+    );
 }

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use kontor::books::audit::Actor;
 use kontor::books::customers::{self, CustomerInput, NewCustomer};
-use kontor::books::drafts::{self, DraftKind, DraftInput, DraftLineInput, NewDraft};
+use kontor::books::drafts::{self, DraftInput, DraftKind, DraftLineInput, NewDraft};
 use kontor::books::invoices::issue::{self, IssueOptions};
 use kontor::books::sending;
 use kontor::http::server::{Config, Server};
@@ -319,7 +319,9 @@ fn run(companies: usize) {
         INVOICES as f64 / took.as_secs_f64()
     );
     let (a50, a99) = attempt_ms(&db);
-    println!("  one SMTP attempt (connect, STARTTLS, AUTH, message, QUIT): p50 {a50} ms, p99 {a99} ms");
+    println!(
+        "  one SMTP attempt (connect, STARTTLS, AUTH, message, QUIT): p50 {a50} ms, p99 {a99} ms"
+    );
     println!(
         "  GET /v1/invoices?size=25 before:  p50 {q50:.2} ms, p99 {q99:.2} ms ({qn} requests)"
     );

@@ -28,7 +28,8 @@ const PDF_FILES: usize = 100;
 const THREADS: usize = 8;
 
 fn main() {
-    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/einvoices-in/zugferd-corpus/XML-Rechnung");
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/einvoices-in/zugferd-corpus/XML-Rechnung");
     let today = Date::constant(2026, 1, 1);
     let mut templates: Vec<(String, String)> = Vec::new();
     for folder in ["CII", "UBL"] {
@@ -36,15 +37,24 @@ fn main() {
             .expect("the fixtures")
             .map(|e| e.expect("a fixture").path())
             .filter(|p| {
-                let name = p.file_name().unwrap_or_default().to_string_lossy().to_string();
+                let name = p
+                    .file_name()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .to_string();
                 (name.starts_with("XRECHNUNG_") || name.starts_with("EN16931_"))
-                    && std::fs::metadata(p).map(|m| m.len() < 100_000).unwrap_or(false)
+                    && std::fs::metadata(p)
+                        .map(|m| m.len() < 100_000)
+                        .unwrap_or(false)
             })
             .collect();
         entries.sort();
         for path in entries {
             let text = std::fs::read_to_string(&path).expect("UTF-8");
-            let number = read::file(text.as_bytes(), today).expect("a fixture reads").document.number;
+            let number = read::file(text.as_bytes(), today)
+                .expect("a fixture reads")
+                .document
+                .number;
             templates.push((text, number));
         }
     }
@@ -59,8 +69,16 @@ fn main() {
     let cases: Vec<_> = std::fs::read_dir(corpus.join("FX"))
         .expect("the fixtures")
         .map(|e| e.expect("a fixture").path())
-        .filter(|p| std::fs::metadata(p).map(|m| m.len() < 200_000).unwrap_or(false))
-        .map(|p| read::file(&std::fs::read(p).expect("a fixture"), today).expect("a fixture reads").document)
+        .filter(|p| {
+            std::fs::metadata(p)
+                .map(|m| m.len() < 200_000)
+                .unwrap_or(false)
+        })
+        .map(|p| {
+            read::file(&std::fs::read(p).expect("a fixture"), today)
+                .expect("a fixture reads")
+                .document
+        })
         .collect();
     let pdfs: Vec<Vec<u8>> = (0..PDF_FILES)
         .map(|i| {
@@ -147,7 +165,13 @@ fn fresh(path: &Path) -> (Db, Tenant) {
 /// Receives every file, each in a transaction of its own, from `threads`
 /// threads (file i on thread i mod `threads`): the time taken and how many
 /// were kept.
-fn receive(db: &Db, tenant: &Tenant, files: &[Vec<u8>], ending: &str, threads: usize) -> (Duration, usize) {
+fn receive(
+    db: &Db,
+    tenant: &Tenant,
+    files: &[Vec<u8>],
+    ending: &str,
+    threads: usize,
+) -> (Duration, usize) {
     let started = Instant::now();
     let kept: usize = std::thread::scope(|s| {
         let workers: Vec<_> = (0..threads)
@@ -179,7 +203,10 @@ fn receive(db: &Db, tenant: &Tenant, files: &[Vec<u8>], ending: &str, threads: u
                 })
             })
             .collect();
-        workers.into_iter().map(|w| w.join().expect("a worker")).sum()
+        workers
+            .into_iter()
+            .map(|w| w.join().expect("a worker"))
+            .sum()
     });
     (started.elapsed(), kept)
 }

@@ -307,7 +307,10 @@ pub fn is_time_out(e: &(dyn std::error::Error + 'static)) -> bool {
     let mut cause = Some(e);
     while let Some(c) = cause {
         if let Some(io) = c.downcast_ref::<std::io::Error>() {
-            if matches!(io.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) {
+            if matches!(
+                io.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ) {
                 return true;
             }
         }
@@ -341,7 +344,10 @@ mod tests {
         assert_eq!(listed(&[]), "");
         assert_eq!(listed(&["de"]), "de");
         assert_eq!(listed(&["de", "en"]), "de or en");
-        assert_eq!(not_one_of(&["bill", "credit", "x"], "y"), "is bill, credit or x, not \"y\"");
+        assert_eq!(
+            not_one_of(&["bill", "credit", "x"], "y"),
+            "is bill, credit or x, not \"y\""
+        );
     }
 
     #[test]

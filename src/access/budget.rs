@@ -116,12 +116,23 @@ mod tests {
         let start = Instant::now();
         let at = |ms: u64| start + Duration::from_millis(ms);
         let first = limiter.take_at("k", 1, at(0));
-        assert_eq!((first.allowed, first.remaining, first.reset_seconds), (true, 239, 1));
+        assert_eq!(
+            (first.allowed, first.remaining, first.reset_seconds),
+            (true, 239, 1)
+        );
         for _ in 1..240 {
             assert!(limiter.take_at("k", 1, at(0)).allowed);
         }
         let dry = limiter.take_at("k", 1, at(0));
-        assert_eq!((dry.allowed, dry.remaining, dry.retry_after_seconds, dry.reset_seconds), (false, 0, 1, 120));
+        assert_eq!(
+            (
+                dry.allowed,
+                dry.remaining,
+                dry.retry_after_seconds,
+                dry.reset_seconds
+            ),
+            (false, 0, 1, 120)
+        );
         // A refusal takes nothing; 499 ms later there is still no token.
         assert!(!limiter.take_at("k", 1, at(499)).allowed);
         // At 500 ms one is back, and spent.
@@ -138,4 +149,3 @@ mod tests {
         assert_eq!(limiter.take_at("other", 1, at(200_000)).remaining, 239);
     }
 }
-

@@ -53,7 +53,10 @@ impl Role {
     /// Fails with `Invalid` naming the field `role` for anything else.
     pub fn read(text: &str) -> Result<Role> {
         Role::parse(&text.trim().to_ascii_uppercase()).ok_or_else(|| {
-            let spellings: Vec<String> = Role::ALL.iter().map(|r| r.as_str().to_ascii_lowercase()).collect();
+            let spellings: Vec<String> = Role::ALL
+                .iter()
+                .map(|r| r.as_str().to_ascii_lowercase())
+                .collect();
             let spellings: Vec<&str> = spellings.iter().map(String::as_str).collect();
             Error::invalid("role", crate::error::not_one_of(&spellings, text))
         })

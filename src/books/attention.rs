@@ -12,9 +12,9 @@ use serde::Serialize;
 use jiff::civil::Date;
 
 use crate::books::company;
+use crate::books::document_kinds::PurchaseKind;
 use crate::books::drafts::{DraftKind, DraftState};
 use crate::books::dunning::run as dunning;
-use crate::books::document_kinds::PurchaseKind;
 use crate::error::{Error, Result};
 use crate::outbox::endpoints::DeliveryState;
 use crate::rules::money::Money;
@@ -193,7 +193,11 @@ pub fn list(conn: &Connection, tenant: &Tenant) -> Result<Attention> {
         let r = Row::new(row, "bank_lines");
         let (state, booked, name, remittance): (String, Date, String, String) =
             (r.get(1)?, r.get(4)?, r.get(5)?, r.get(6)?);
-        let who = if name.is_empty() { String::new() } else { format!(" from {name}") };
+        let who = if name.is_empty() {
+            String::new()
+        } else {
+            format!(" from {name}")
+        };
         let what = if state == "suggested" {
             "waits for a person to confirm a suggestion"
         } else {

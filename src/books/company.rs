@@ -34,9 +34,8 @@ impl Plan {
     ///
     /// Fails with `Invalid` naming the field `plan` for an unknown plan.
     pub fn read(text: &str) -> Result<Plan> {
-        Plan::parse(&text.trim().to_ascii_uppercase()).ok_or_else(|| {
-            Error::invalid("plan", Plan::not_one_of(text))
-        })
+        Plan::parse(&text.trim().to_ascii_uppercase())
+            .ok_or_else(|| Error::invalid("plan", Plan::not_one_of(text)))
     }
 
     /// Whether this plan includes the API, the webhooks and the agent server.
@@ -494,9 +493,19 @@ pub fn set_plan(tx: &Tx, tenant: &Tenant, actor: &Actor, plan: &str) -> Result<C
 /// returns the company as it is now. The company's setters' one write.
 ///
 /// Fails with `NotFound` for an unknown company.
-fn set_one(tx: &Tx, tenant: &Tenant, actor: &Actor, column: &str, value: &dyn rusqlite::ToSql, act: Act) -> Result<Company> {
+fn set_one(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    column: &str,
+    value: &dyn rusqlite::ToSql,
+    act: Act,
+) -> Result<Company> {
     let id = tenant.company_id.as_str();
-    let changed = tx.execute(&format!("UPDATE companies SET {column} = ?2 WHERE id = ?1"), params![id, value])?;
+    let changed = tx.execute(
+        &format!("UPDATE companies SET {column} = ?2 WHERE id = ?1"),
+        params![id, value],
+    )?;
     if changed == 0 {
         return Err(Error::not_found(format!("Company {id}")));
     }
@@ -518,7 +527,14 @@ pub fn set_payment_days(
     days: Option<i64>,
 ) -> Result<Company> {
     let days = days.map(check_payment_days).transpose()?;
-    set_one(tx, tenant, actor, "payment_days", &days, Act::CompanyPaymentDaysChanged)
+    set_one(
+        tx,
+        tenant,
+        actor,
+        "payment_days",
+        &days,
+        Act::CompanyPaymentDaysChanged,
+    )
 }
 
 /// Replaces the workflow of the tenant's company; the first stage is where
@@ -543,5 +559,12 @@ pub fn set_workflow(tx: &Tx, tenant: &Tenant, actor: &Actor, stages: &[String]) 
         }
         keys.push(key.as_str().to_string());
     }
-    set_one(tx, tenant, actor, "workflow", &keys.join(","), Act::CompanyWorkflowChanged)
+    set_one(
+        tx,
+        tenant,
+        actor,
+        "workflow",
+        &keys.join(","),
+        Act::CompanyWorkflowChanged,
+    )
 }

@@ -64,9 +64,8 @@ impl EinvoiceFormat {
     ///
     /// Fails with `Invalid` naming the field `einvoice` for another name.
     pub fn read(text: &str) -> Result<EinvoiceFormat> {
-        EinvoiceFormat::parse(&text.trim().to_ascii_lowercase()).ok_or_else(|| {
-            Error::invalid("einvoice", EinvoiceFormat::not_one_of(text))
-        })
+        EinvoiceFormat::parse(&text.trim().to_ascii_lowercase())
+            .ok_or_else(|| Error::invalid("einvoice", EinvoiceFormat::not_one_of(text)))
     }
 }
 
@@ -507,7 +506,9 @@ impl CustomerChange {
             .take(input.language.read(|t| {
                 Lang::from_code(t)
                     .filter(|_| matches!(t.trim(), "de" | "en"))
-                    .ok_or_else(|| Error::invalid("language", crate::error::not_one_of(&Lang::CODES, t)))
+                    .ok_or_else(|| {
+                        Error::invalid("language", crate::error::not_one_of(&Lang::CODES, t))
+                    })
             }))?
             .unwrap_or_default();
         v.finish()?;

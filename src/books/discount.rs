@@ -45,7 +45,12 @@ impl KeyShare {
 /// before keys were kept and read as `S:19`, the stated default. A document
 /// whose entry adds nothing keyed books the whole amount to `account`
 /// without a key.
-pub fn postings(side: Side, own: &[(Account, String, i64, i64)], account: Account, amount: i64) -> Vec<Posting> {
+pub fn postings(
+    side: Side,
+    own: &[(Account, String, i64, i64)],
+    account: Account,
+    amount: i64,
+) -> Vec<Posting> {
     let mut shares: Vec<KeyShare> = Vec::new();
     for (acc, key, debit, credit) in own {
         let (base, tax, reverse) = match (side, acc) {
@@ -58,7 +63,11 @@ pub fn postings(side: Side, own: &[(Account, String, i64, i64)], account: Accoun
         };
         // A bill's lines without a key are of a bill typed as two totals,
         // at a rate nobody named: they keep it.
-        let key = if key.is_empty() && side == Side::Receivable { "S:19" } else { key.as_str() };
+        let key = if key.is_empty() && side == Side::Receivable {
+            "S:19"
+        } else {
+            key.as_str()
+        };
         match shares.iter_mut().find(|s| s.key == key) {
             Some(s) => {
                 s.base += base;
@@ -82,7 +91,10 @@ pub fn postings(side: Side, own: &[(Account, String, i64, i64)], account: Accoun
             Side::Payable => Posting::credit(account, amount),
         }];
     };
-    let mut parts: Vec<i64> = shares.iter().map(|s| money::share_of(amount, s.gross(), whole)).collect();
+    let mut parts: Vec<i64> = shares
+        .iter()
+        .map(|s| money::share_of(amount, s.gross(), whole))
+        .collect();
     parts[largest] += amount - parts.iter().sum::<i64>();
     let mut postings = Vec::with_capacity(shares.len() * 3);
     for (share, part) in shares.iter().zip(parts) {
@@ -157,7 +169,10 @@ mod tests {
         let p = postings(Side::Payable, &own, Account::DiscountsReceived, 238);
         assert_eq!(
             made(&p),
-            vec![(Account::DiscountsReceived, "S:19".into(), -200), (Account::InputTax, "S:19".into(), -38)]
+            vec![
+                (Account::DiscountsReceived, "S:19".into(), -200),
+                (Account::InputTax, "S:19".into(), -38)
+            ]
         );
         let own = [
             line(Account::Expenses, "AE:19:EU", 20_000, 0),
@@ -178,35 +193,77 @@ mod tests {
 
     #[test]
     fn a_tax_free_key_keeps_the_whole_discount_and_an_old_entry_reads_as_19_percent() {
-        let own = [line(Account::Revenue, "K:0", 0, 50_000), line(Account::Receivables, "cus_a", 50_000, 0)];
+        let own = [
+            line(Account::Revenue, "K:0", 0, 50_000),
+            line(Account::Receivables, "cus_a", 50_000, 0),
+        ];
         let p = postings(Side::Receivable, &own, Account::DiscountsGranted, 1_000);
-        assert_eq!(made(&p), vec![(Account::DiscountsGranted, "K:0".into(), 1_000)]);
-        let own = [line(Account::Revenue, "", 0, 10_000), line(Account::OutputTax, "", 0, 1_900)];
+        assert_eq!(
+            made(&p),
+            vec![(Account::DiscountsGranted, "K:0".into(), 1_000)]
+        );
+        let own = [
+            line(Account::Revenue, "", 0, 10_000),
+            line(Account::OutputTax, "", 0, 1_900),
+        ];
         let p = postings(Side::Receivable, &own, Account::DiscountsGranted, 119);
         assert_eq!(
             made(&p),
-            vec![(Account::DiscountsGranted, "S:19".into(), 100), (Account::OutputTax, "S:19".into(), 19)]
+            vec![
+                (Account::DiscountsGranted, "S:19".into(), 100),
+                (Account::OutputTax, "S:19".into(), 19)
+            ]
         );
         // A bill typed as two totals (100.00 + 7.00, no rate named): the
         // tax in the bill's own proportion, the key left as it was.
-        let own = [line(Account::Expenses, "", 10_000, 0), line(Account::InputTax, "", 700, 0)];
+        let own = [
+            line(Account::Expenses, "", 10_000, 0),
+            line(Account::InputTax, "", 700, 0),
+        ];
         let p = postings(Side::Payable, &own, Account::DiscountsReceived, 476);
-        assert_eq!(made(&p), vec![(Account::DiscountsReceived, String::new(), -445), (Account::InputTax, String::new(), -31)]);
+        assert_eq!(
+            made(&p),
+            vec![
+                (Account::DiscountsReceived, String::new(), -445),
+                (Account::InputTax, String::new(), -31)
+            ]
+        );
         // A bill typed 100.00 + 1.00 at a rate of 19: the tax it bore, not 19 %.
-        let own = [line(Account::Expenses, "S:19", 10_000, 0), line(Account::InputTax, "S:19", 100, 0)];
+        let own = [
+            line(Account::Expenses, "S:19", 10_000, 0),
+            line(Account::InputTax, "S:19", 100, 0),
+        ];
         let p = postings(Side::Payable, &own, Account::DiscountsReceived, 10_099);
-        assert_eq!(made(&p), vec![(Account::DiscountsReceived, "S:19".into(), -9_999), (Account::InputTax, "S:19".into(), -100)]);
+        assert_eq!(
+            made(&p),
+            vec![
+                (Account::DiscountsReceived, "S:19".into(), -9_999),
+                (Account::InputTax, "S:19".into(), -100)
+            ]
+        );
         // Nothing keyed to split over: the whole amount, no key.
         let p = postings(Side::Payable, &[], Account::DiscountsReceived, 500);
-        assert_eq!(made(&p), vec![(Account::DiscountsReceived, String::new(), -500)]);
+        assert_eq!(
+            made(&p),
+            vec![(Account::DiscountsReceived, String::new(), -500)]
+        );
     }
 
     #[test]
     fn two_taxes_on_one_line_and_a_negative_line_of_a_bill_take_their_own_part() {
         // 100.00 with 9 % and 9 % (one key, 18.00 tax): 11.80 off takes 1.80.
-        let own = [line(Account::Revenue, "S:9", 0, 10_000), line(Account::OutputTax, "S:9", 0, 1_800)];
+        let own = [
+            line(Account::Revenue, "S:9", 0, 10_000),
+            line(Account::OutputTax, "S:9", 0, 1_800),
+        ];
         let p = postings(Side::Receivable, &own, Account::DiscountsGranted, 1_180);
-        assert_eq!(made(&p), vec![(Account::DiscountsGranted, "S:9".into(), 1_000), (Account::OutputTax, "S:9".into(), 180)]);
+        assert_eq!(
+            made(&p),
+            vec![
+                (Account::DiscountsGranted, "S:9".into(), 1_000),
+                (Account::OutputTax, "S:9".into(), 180)
+            ]
+        );
         // A bill of 100.00 + 7.00 at 7 % and a deposit of -20.00 - 3.80 at
         // 19 % returned (83.20): 1.66 off is 2.14 at 7 % and -0.48 at 19 %.
         let own = [

@@ -270,15 +270,27 @@ pub fn post(tx: &Tx, tenant: &Tenant, entry: &str, date: Date, postings: &[Posti
 /// (account, detail, debit, credit).
 ///
 /// Fails only on a storage error.
-pub fn entry_lines(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Vec<(Account, String, i64, i64)>> {
+pub fn entry_lines(
+    conn: &Connection,
+    tenant: &Tenant,
+    entry: &str,
+) -> Result<Vec<(Account, String, i64, i64)>> {
     let mut stmt = conn.prepare_cached(
         "SELECT account, detail, debit, credit FROM journal
          WHERE entry = ?1 AND company_id = ?2 AND environment = ?3 ORDER BY seq",
     )?;
-    let rows = stmt.query_map(params![entry, tenant.company_id, tenant.environment], |row| {
-        let r = Row::new(row, "journal");
-        Ok((r.get::<Account>(0)?, r.get::<String>(1)?, r.get::<i64>(2)?, r.get::<i64>(3)?))
-    })?;
+    let rows = stmt.query_map(
+        params![entry, tenant.company_id, tenant.environment],
+        |row| {
+            let r = Row::new(row, "journal");
+            Ok((
+                r.get::<Account>(0)?,
+                r.get::<String>(1)?,
+                r.get::<i64>(2)?,
+                r.get::<i64>(3)?,
+            ))
+        },
+    )?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 

@@ -9,12 +9,13 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 use crate::books::audit::{self, Act, Actor};
-use crate::books::suppliers;
 use crate::books::company;
+use crate::books::document_kinds::PurchaseKind;
 use crate::books::ledger::{self, Account, Posting};
 use crate::books::report::open_items::{self, Side, NEVER_DUE};
+use crate::books::suppliers;
 use crate::error::{Error, Result, Violations};
-use crate::outbox::events::{self, Fields, EventKind as Event};
+use crate::outbox::events::{self, EventKind as Event, Fields};
 use crate::rules::iso::Currency;
 use crate::rules::jurisdiction;
 use crate::rules::money::{self, Decimal, Money};
@@ -25,7 +26,6 @@ use crate::store::ids;
 use crate::store::paging::{Page, Paging, PAGE_LIMIT_SQL};
 use crate::store::row::Row;
 use crate::store::tenant::Tenant;
-use crate::books::document_kinds::PurchaseKind;
 
 /// A purchase document as a person gives it. Amounts are positive minor
 /// units; a credit books them negated.
@@ -432,7 +432,14 @@ pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewPurchase) -> Res
             net,
             tax,
             gross_book,
-            parts: vec![typed_part(new, company.country.as_str(), net, tax, net_book, tax_book)?],
+            parts: vec![typed_part(
+                new,
+                company.country.as_str(),
+                net,
+                tax,
+                net_book,
+                tax_book,
+            )?],
             lines: Vec::new(),
             payment_reference: None,
             payee_iban: None,
@@ -448,21 +455,40 @@ pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewPurchase) -> Res
 /// charged nothing, and the company owes the tax on the net and deducts it
 /// again: both taxes under `AE:rate`, with `:EU` for a supplier in another
 /// member state (its VAT id's prefix says where).
-fn typed_part(new: &NewPurchase, country: &str, net: i64, tax: i64, net_book: i64, tax_book: i64) -> Result<Part> {
+fn typed_part(
+    new: &NewPurchase,
+    country: &str,
+    net: i64,
+    tax: i64,
+    net_book: i64,
+    tax_book: i64,
+) -> Result<Part> {
     let (key, vat, reverse_book) = match &new.taxed {
         Taxed::Totals => (String::new(), None, 0),
         Taxed::Rate(r) => {
             let category = if r.is_zero() { "E" } else { "S" };
-            (ledger::tax_key(category, r, false), Some((category.to_string(), *r)), 0)
+            (
+                ledger::tax_key(category, r, false),
+                Some((category.to_string(), *r)),
+                0,
+            )
         }
         Taxed::ReverseCharge(r) => {
             let from_eu = new.supplier_vat_id.as_deref().is_some_and(|id| {
                 let prefix = id.trim().get(..2).unwrap_or("").to_ascii_uppercase();
-                let prefix = if prefix == "EL" { "GR".to_string() } else { prefix };
+                let prefix = if prefix == "EL" {
+                    "GR".to_string()
+                } else {
+                    prefix
+                };
                 prefix != country && jurisdiction::in_eu(&prefix)
             });
             let due = money::percent_of(net_book, *r)?;
-            (ledger::tax_key("AE", r, from_eu), Some(("AE".to_string(), *r)), due)
+            (
+                ledger::tax_key("AE", r, from_eu),
+                Some(("AE".to_string(), *r)),
+                due,
+            )
         }
     };
     Ok(Part {

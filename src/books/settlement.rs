@@ -17,13 +17,13 @@ use serde::Serialize;
 use crate::books::audit::{self, Act, Actor};
 use crate::books::company::{self, Company};
 use crate::books::discount;
+use crate::books::document_kinds::{DocumentType, PurchaseKind};
 use crate::books::invoices::{self, Move};
 use crate::books::ledger::{self, Account, Posting};
-use crate::books::document_kinds::{DocumentType, PurchaseKind};
 use crate::books::purchases;
 use crate::books::report::{self, Side, NEVER_DUE};
 use crate::error::{Error, Result, Violations};
-use crate::outbox::events::{self, Fields, EventKind as Event};
+use crate::outbox::events::{self, EventKind as Event, Fields};
 use crate::rules::iso::Currency;
 use crate::rules::locale;
 use crate::rules::money::{self, Decimal, Money};
@@ -150,15 +150,28 @@ impl NewPayment {
 
     /// A payment from a bank line: method `bank`, the line's amount for
     /// the document and its booking day, posted against its bank account.
-    pub fn from_bank(amount: i64, on: Date, reference: Option<String>, source: BankSource) -> NewPayment {
+    pub fn from_bank(
+        amount: i64,
+        on: Date,
+        reference: Option<String>,
+        source: BankSource,
+    ) -> NewPayment {
         let reference = reference.map(|r| r.chars().take(MAX_REFERENCE).collect());
-        NewPayment { amount, on: Some(on), method: Method::Bank, reference, bank: Some(source) }
+        NewPayment {
+            amount,
+            on: Some(on),
+            method: Method::Bank,
+            reference,
+            bank: Some(source),
+        }
     }
 
     /// The act the audit names: the import's own for its certain matches.
     fn act(&self, person: Act) -> Act {
         match &self.bank {
-            Some(BankSource { import: Some(_), .. }) => Act::PaymentImported,
+            Some(BankSource {
+                import: Some(_), ..
+            }) => Act::PaymentImported,
             _ => person,
         }
     }
@@ -369,7 +382,10 @@ fn settle(
         How::Credit(_) => "credit application",
         How::Difference(..) => "settlement",
     };
-    if let How::Money(NewPayment { bank: Some(line), .. }) = &how {
+    if let How::Money(NewPayment {
+        bank: Some(line), ..
+    }) = &how
+    {
         if line.currency != doc.currency {
             verdict.refuse(format!(
                 "The bank line {} is in {}; {} is owed in {}, and kontor converts no bank money.",
@@ -423,7 +439,9 @@ fn settle(
                 }],
             };
             postings.push(match doc.side {
-                Side::Receivable => Posting::credit(Account::Receivables, amount_book).of(&doc.partner_id),
+                Side::Receivable => {
+                    Posting::credit(Account::Receivables, amount_book).of(&doc.partner_id)
+                }
                 Side::Payable => Posting::debit(Account::Payables, amount_book).of(&doc.partner_id),
             });
             (entry.to_string(), None, postings)
@@ -659,7 +677,13 @@ pub fn pay_invoice(
         invoice.paid_on = Some(on);
         cleared_invoice(tx, tenant, &company, &invoice, on)?;
     }
-    audit::record(tx, tenant, actor, payment.act(Act::PaymentRecorded), &invoice.id)?;
+    audit::record(
+        tx,
+        tenant,
+        actor,
+        payment.act(Act::PaymentRecorded),
+        &invoice.id,
+    )?;
     Ok((payment_of(settled)?, invoice.id))
 }
 
@@ -689,7 +713,13 @@ fn open_document(tx: &Tx, tenant: &Tenant, kind: TargetKind, id: &str) -> Result
 
 /// Raises `invoice.paid` for an invoice a settlement cleared (`paid`, as it
 /// stands after the settlement).
-fn cleared_invoice(tx: &Tx, tenant: &Tenant, company: &Company, paid: &invoices::Stored, on: Date) -> Result<()> {
+fn cleared_invoice(
+    tx: &Tx,
+    tenant: &Tenant,
+    company: &Company,
+    paid: &invoices::Stored,
+    on: Date,
+) -> Result<()> {
     invoices::count(tx, tenant, Move::Paid)?;
     let mut f = paid.event_fields(company.today());
     f.insert("paidOn", on.to_string());
@@ -721,9 +751,23 @@ pub fn settle_difference(
     if doc.outstanding <= 0 {
         return Err(Error::wrong_state(format!("{} owes nothing.", doc.label)));
     }
-    let settled = settle(tx, tenant, &company, &doc, amount, on, How::Difference(account, entry))?;
+    let settled = settle(
+        tx,
+        tenant,
+        &company,
+        &doc,
+        amount,
+        on,
+        How::Difference(account, entry),
+    )?;
     if settled.cleared && kind == TargetKind::Invoice {
-        cleared_invoice(tx, tenant, &company, &invoices::stored_by_id(tx, tenant, id)?, on)?;
+        cleared_invoice(
+            tx,
+            tenant,
+            &company,
+            &invoices::stored_by_id(tx, tenant, id)?,
+            on,
+        )?;
     }
     audit::record(tx, tenant, actor, Act::DifferenceBooked, id)
 }
@@ -770,15 +814,34 @@ pub fn reverse(
     let doc = open_document(tx, tenant, kind, id)?;
     // What the entry took off the receivable (or payable) in the book currency.
     let amount_book: i64 = match doc.side {
-        Side::Receivable => mirror.iter().filter(|m| m.0 == Account::Receivables).map(|m| m.3).sum(),
-        Side::Payable => mirror.iter().filter(|m| m.0 == Account::Payables).map(|m| m.2).sum(),
+        Side::Receivable => mirror
+            .iter()
+            .filter(|m| m.0 == Account::Receivables)
+            .map(|m| m.3)
+            .sum(),
+        Side::Payable => mirror
+            .iter()
+            .filter(|m| m.0 == Account::Payables)
+            .map(|m| m.2)
+            .sum(),
     };
     if mirror.is_empty() || amount_book == 0 {
-        return Err(Error::not_found(format!("The ledger entry {original} of {}", doc.label)));
+        return Err(Error::not_found(format!(
+            "The ledger entry {original} of {}",
+            doc.label
+        )));
     }
     let reopened = doc.outstanding == 0;
     move_balance(tx, tenant, &doc, amount, amount_book, on)?;
-    report::change(tx, tenant, doc.side, on, doc.due_on, amount_book, if reopened { 1 } else { 0 })?;
+    report::change(
+        tx,
+        tenant,
+        doc.side,
+        on,
+        doc.due_on,
+        amount_book,
+        if reopened { 1 } else { 0 },
+    )?;
     if reopened && kind == TargetKind::Invoice {
         invoices::count(tx, tenant, Move::Reopened)?;
     }

@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::access::people::{self, Capability};
 use crate::books::audit::Actor;
 use crate::books::tenancy;
-use crate::books::tenancy::{Owned};
+use crate::books::tenancy::Owned;
 use crate::error::{Error, Result};
 use crate::store::db::Tx;
 use crate::store::tenant::{Environment, Tenant};

@@ -6,9 +6,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-pub use crate::console::mode::Mode;
 pub use crate::console::adviser_args::*;
 pub use crate::console::bank_args::*;
+pub use crate::console::mode::Mode;
 pub use crate::console::sending_args::*;
 
 #[derive(Parser, Debug)]
@@ -622,7 +622,10 @@ impl ServeArgs {
         };
         let address = crate::inbox::address::MailboxAddress::parse(url)?;
         let company = self.inbox_company.clone().ok_or_else(|| {
-            Error::invalid("inboxCompany", "is needed with --inbox: the company the bills are for")
+            Error::invalid(
+                "inboxCompany",
+                "is needed with --inbox: the company the bills are for",
+            )
         })?;
         let password = match &self.inbox_password_file {
             Some(file) => std::fs::read_to_string(file)

@@ -14,16 +14,14 @@ use crate::access::keys::{self, NewKey};
 use crate::access::people::{self, NewMember, Role, UserInput};
 use crate::books::audit::Actor;
 use crate::books::company::{self, Company, CompanyInput, NewCompany};
-use crate::books::particulars::{ParticularsInput};
 use crate::books::customers::{
     self, CustomerChange, CustomerChangeInput, CustomerInput, NewCustomer,
 };
-use crate::books::drafts::{
-    self, DraftKind, DraftInput, DraftLineInput, NewDraft, NewDraftLine,
-};
+use crate::books::drafts::{self, DraftInput, DraftKind, DraftLineInput, NewDraft, NewDraftLine};
 use crate::books::invoices;
 use crate::books::invoices::cancel::{self, CancelInput, Cancellation};
 use crate::books::invoices::issue::{self, IssueOptions};
+use crate::books::particulars::ParticularsInput;
 use crate::books::purchases::{self, NewPurchase, PurchaseInput};
 use crate::books::settlement::{self, NewPayment, PaymentInput};
 use crate::books::transactions::{self, Change, NewTransaction, TransactionInput};
@@ -211,7 +209,11 @@ fn books(
     let issue = |customer: &str, days: i64, lines: &[(&str, &str, i64, &str)]| {
         invoice(tx, live, company, customer, ago(days), lines)
     };
-    issue(müller, 40, &[("Dachsanierung Lagerhalle, Abschlag 1", "1", 1_250_000, "19")])?;
+    issue(
+        müller,
+        40,
+        &[("Dachsanierung Lagerhalle, Abschlag 1", "1", 1_250_000, "19")],
+    )?;
     let partly = issue(
         alpen,
         20,
@@ -223,7 +225,11 @@ fn books(
     pay(tx, &partly, 500_000, ago(5))?;
     let paid = issue(stadt, 30, &[("Wartung Heizungsanlage", "1", 48_000, "19")])?;
     pay(tx, &paid, 57_120, ago(10))?;
-    issue(müller, 3, &[("Dachsanierung Lagerhalle, Abschlag 2", "1", 1_250_000, "19")])?;
+    issue(
+        müller,
+        3,
+        &[("Dachsanierung Lagerhalle, Abschlag 2", "1", 1_250_000, "19")],
+    )?;
     let wrong = issue(rosa, 15, &[("Bewirtung Richtfest", "40", 2_450, "7")])?;
     let cancellation = Cancellation::check(CancelInput {
         reason: Some("Falscher Empfänger".into()),
@@ -418,9 +424,24 @@ pub fn seed(db: &Db) -> Result<Demo> {
 
         // The live jobs: (title, customer, stage, due on).
         for (title, customer, stage, due) in [
-            ("Dachsanierung Lagerhalle", Some(&müller), Some("IN_ARBEIT"), Some("2026-12-15")),
-            ("Einbauküche Musterhaus", Some(&alpen), None, Some("2027-01-31")),
-            ("Wartung Heizungsanlage", Some(&stadt), Some("ERLEDIGT"), None),
+            (
+                "Dachsanierung Lagerhalle",
+                Some(&müller),
+                Some("IN_ARBEIT"),
+                Some("2026-12-15"),
+            ),
+            (
+                "Einbauküche Musterhaus",
+                Some(&alpen),
+                None,
+                Some("2027-01-31"),
+            ),
+            (
+                "Wartung Heizungsanlage",
+                Some(&stadt),
+                Some("ERLEDIGT"),
+                None,
+            ),
         ] {
             let customer = customer.map(String::as_str);
             transactions::create(tx, &live, &SYSTEM, &job(title, customer, stage, due)?)?;

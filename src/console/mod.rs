@@ -51,12 +51,12 @@ mod acts;
 mod adviser_args;
 mod args;
 mod bank_args;
-mod serve;
 pub mod demo;
 mod log;
 mod mode;
 mod options;
 mod sending_args;
+mod serve;
 mod vat_id;
 
 use std::process::ExitCode;

@@ -31,7 +31,9 @@ pub fn zip(files: &[(String, Vec<u8>)], at: DateTime) -> Result<Vec<u8>> {
     let mut writer = ZipWriter::new(Cursor::new(Vec::new()));
     let failed = |e: &dyn std::fmt::Display| Error::internal(format!("writing the ZIP: {e}"));
     for (name, bytes) in files {
-        writer.start_file(name.as_str(), options).map_err(|e| failed(&e))?;
+        writer
+            .start_file(name.as_str(), options)
+            .map_err(|e| failed(&e))?;
         writer.write_all(bytes).map_err(|e| failed(&e))?;
     }
     Ok(writer.finish().map_err(|e| failed(&e))?.into_inner())
@@ -54,7 +56,11 @@ mod tests {
         let mut archive = zip::ZipArchive::new(Cursor::new(bytes)).unwrap();
         assert_eq!(archive.len(), 2);
         let mut text = String::new();
-        archive.by_name("EXTF_Buchungsstapel_1.csv").unwrap().read_to_string(&mut text).unwrap();
+        archive
+            .by_name("EXTF_Buchungsstapel_1.csv")
+            .unwrap()
+            .read_to_string(&mut text)
+            .unwrap();
         assert_eq!(text, "a;b\r\n");
     }
 

@@ -166,7 +166,12 @@ pub fn csv(table: &Table) -> Vec<u8> {
 /// The `index.xml` describing `tables`, valid over `from..=to`.
 ///
 /// Fails only if writing into memory fails.
-pub fn index(supplier: &Supplier, from: Date, to: Date, tables: &[&Table]) -> std::io::Result<Vec<u8>> {
+pub fn index(
+    supplier: &Supplier,
+    from: Date,
+    to: Date,
+    tables: &[&Table],
+) -> std::io::Result<Vec<u8>> {
     let mut xml = Xml::new();
     xml.doctype(&format!("DataSet SYSTEM \"{DTD_FILE}\""));
     xml.open("DataSet", &[]);
@@ -243,14 +248,34 @@ mod tests {
             name: "Journal".into(),
             description: "Buchungen".into(),
             columns: vec![
-                Column { name: "entry", description: "Beleg", kind: ColumnKind::Text },
-                Column { name: "posted_on", description: "Datum", kind: ColumnKind::Date },
-                Column { name: "debit", description: "Soll", kind: ColumnKind::Number(2) },
+                Column {
+                    name: "entry",
+                    description: "Beleg",
+                    kind: ColumnKind::Text,
+                },
+                Column {
+                    name: "posted_on",
+                    description: "Datum",
+                    kind: ColumnKind::Date,
+                },
+                Column {
+                    name: "debit",
+                    description: "Soll",
+                    kind: ColumnKind::Number(2),
+                },
             ],
             keys: 1,
             rows: vec![
-                vec![Value::Text("inv_\"1\"".into()), Value::Date(Date::constant(2026, 3, 4)), Value::Amount(-123_456, 2)],
-                vec![Value::Text("Müller;GmbH".into()), Value::Empty, Value::Amount(5, 2)],
+                vec![
+                    Value::Text("inv_\"1\"".into()),
+                    Value::Date(Date::constant(2026, 3, 4)),
+                    Value::Amount(-123_456, 2),
+                ],
+                vec![
+                    Value::Text("Müller;GmbH".into()),
+                    Value::Empty,
+                    Value::Amount(5, 2),
+                ],
             ],
         }
     }
@@ -279,21 +304,30 @@ mod tests {
             location: "Berlin".into(),
             comment: "kontor".into(),
         };
-        let xml = String::from_utf8(index(
-            &supplier,
-            Date::constant(2026, 1, 1),
-            Date::constant(2026, 12, 31),
-            &[&t],
-        ).unwrap())
+        let xml = String::from_utf8(
+            index(
+                &supplier,
+                Date::constant(2026, 1, 1),
+                Date::constant(2026, 12, 31),
+                &[&t],
+            )
+            .unwrap(),
+        )
         .unwrap();
         assert!(xml.starts_with("<?xml version=\"1.0\" encoding=\"UTF-8\"?>"));
         assert!(xml.contains("<!DOCTYPE DataSet SYSTEM \"gdpdu-01-09-2004.dtd\">"));
         assert!(xml.contains("<URL>journal.csv</URL>"));
-        assert!(xml.contains("<Range>\n        <From>2</From>\n      </Range>"), "{xml}");
+        assert!(
+            xml.contains("<Range>\n        <From>2</From>\n      </Range>"),
+            "{xml}"
+        );
         assert!(xml.contains("<VariablePrimaryKey>\n          <Name>entry</Name>"));
         assert!(xml.contains("<Numeric>\n            <Accuracy>2</Accuracy>"));
         assert!(xml.contains("<RecordDelimiter>&#13;&#10;</RecordDelimiter>"));
-        assert!(xml.contains("<TextEncapsulator>&quot;</TextEncapsulator>") || xml.contains("<TextEncapsulator>\"</TextEncapsulator>"));
+        assert!(
+            xml.contains("<TextEncapsulator>&quot;</TextEncapsulator>")
+                || xml.contains("<TextEncapsulator>\"</TextEncapsulator>")
+        );
     }
 
     #[test]

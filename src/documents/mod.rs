@@ -109,11 +109,17 @@ impl Format {
         let name = text.ok_or_else(|| {
             crate::error::Error::invalid(
                 "format",
-                format!("is missing; give {}", crate::error::listed(&Format::ALL.map(Format::as_str))),
+                format!(
+                    "is missing; give {}",
+                    crate::error::listed(&Format::ALL.map(Format::as_str))
+                ),
             )
         })?;
         Format::read(name).ok_or_else(|| {
-            crate::error::Error::invalid("format", crate::error::not_one_of(&Format::ALL.map(Format::as_str), name))
+            crate::error::Error::invalid(
+                "format",
+                crate::error::not_one_of(&Format::ALL.map(Format::as_str), name),
+            )
         })
     }
 
@@ -509,7 +515,13 @@ pub struct EmbeddedFile {
 
 impl std::fmt::Debug for EmbeddedFile {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} ({}, {} bytes)", self.name, self.mime, self.bytes.len())
+        write!(
+            f,
+            "{} ({}, {} bytes)",
+            self.name,
+            self.mime,
+            self.bytes.len()
+        )
     }
 }
 

@@ -51,7 +51,10 @@ pub fn write(doc: &Document) -> std::io::Result<Vec<u8>> {
     x.optional("cbc:BuyerReference", doc.buyer_reference.as_deref());
     if let Some(period) = doc.period {
         x.open("cac:InvoicePeriod", &[]);
-        x.optional("cbc:StartDate", period.from.map(|d| d.to_string()).as_deref());
+        x.optional(
+            "cbc:StartDate",
+            period.from.map(|d| d.to_string()).as_deref(),
+        );
         x.optional("cbc:EndDate", period.to.map(|d| d.to_string()).as_deref());
         x.close("cac:InvoicePeriod");
     }

@@ -7,9 +7,9 @@
 //! missing or wrong, and the sentence a person reads; the books add how to
 //! fix it.
 
-use super::{AllowanceCharge, Category, Document, Format, TaxRepresentative, TypeCode};
 #[cfg(test)]
 use super::Breakdown;
+use super::{AllowanceCharge, Category, Document, Format, TaxRepresentative, TypeCode};
 use crate::rules::money::{self, Decimal};
 
 /// What a finding is about, so the caller can say where to fix it.
@@ -146,18 +146,18 @@ fn mandatory(doc: &Document, f: &mut Findings) {
         );
     }
     if doc.buyer.address.country.trim().is_empty() {
-        f.add("BR-11", Buyer("--country"), "the buyer's country is missing");
+        f.add(
+            "BR-11",
+            Buyer("--country"),
+            "the buyer's country is missing",
+        );
     }
     if doc.lines.is_empty() {
         f.add("BR-16", Lines, "the invoice has no lines");
     }
     for (n, line) in doc.lines.iter().enumerate() {
         if line.id.trim().is_empty() {
-            f.add(
-                "BR-21",
-                Lines,
-                format!("line {} has no identifier", n + 1),
-            );
+            f.add("BR-21", Lines, format!("line {} has no identifier", n + 1));
         }
         if line.name.trim().is_empty() {
             f.add("BR-25", Lines, format!("line {} has no item name", n + 1));
@@ -231,7 +231,11 @@ fn mandatory(doc: &Document, f: &mut Findings) {
 fn representative_terms(r: &TaxRepresentative, f: &mut Findings) {
     use Subject::*;
     if r.name.trim().is_empty() {
-        f.add("BR-18", Figures, "the seller's tax representative has no name");
+        f.add(
+            "BR-18",
+            Figures,
+            "the seller's tax representative has no name",
+        );
     }
     match &r.address {
         None => f.add(
@@ -247,7 +251,11 @@ fn representative_terms(r: &TaxRepresentative, f: &mut Findings) {
         Some(_) => {}
     }
     if r.vat_id.is_none() {
-        f.add("BR-56", Figures, "the seller's tax representative has no VAT id");
+        f.add(
+            "BR-56",
+            Figures,
+            "the seller's tax representative has no VAT id",
+        );
     }
 }
 
@@ -531,7 +539,10 @@ fn categories(doc: &Document, f: &mut Findings) {
             f.add(
                 rule(c, 9),
                 Figures,
-                format!("category {} charges no VAT, yet its breakdown shows some", c.code()),
+                format!(
+                    "category {} charges no VAT, yet its breakdown shows some",
+                    c.code()
+                ),
             );
         }
         let has_reason = !missing(&entry.reason) || !missing(&entry.reason_code);
@@ -668,15 +679,42 @@ fn identities(doc: &Document, present: &[&Category], f: &mut Findings) {
 /// The rule `n` of a category's family ("BR-S-08").
 fn rule(c: &Category, n: u8) -> &'static str {
     const IDS: [[&str; 10]; 9] = [
-        ["BR-S-01", "BR-S-02", "BR-S-03", "BR-S-04", "BR-S-05", "BR-S-06", "BR-S-07", "BR-S-08", "BR-S-09", "BR-S-10"],
-        ["BR-Z-01", "BR-Z-02", "BR-Z-03", "BR-Z-04", "BR-Z-05", "BR-Z-06", "BR-Z-07", "BR-Z-08", "BR-Z-09", "BR-Z-10"],
-        ["BR-E-01", "BR-E-02", "BR-E-03", "BR-E-04", "BR-E-05", "BR-E-06", "BR-E-07", "BR-E-08", "BR-E-09", "BR-E-10"],
-        ["BR-AE-01", "BR-AE-02", "BR-AE-03", "BR-AE-04", "BR-AE-05", "BR-AE-06", "BR-AE-07", "BR-AE-08", "BR-AE-09", "BR-AE-10"],
-        ["BR-IC-01", "BR-IC-02", "BR-IC-03", "BR-IC-04", "BR-IC-05", "BR-IC-06", "BR-IC-07", "BR-IC-08", "BR-IC-09", "BR-IC-10"],
-        ["BR-G-01", "BR-G-02", "BR-G-03", "BR-G-04", "BR-G-05", "BR-G-06", "BR-G-07", "BR-G-08", "BR-G-09", "BR-G-10"],
-        ["BR-O-01", "BR-O-02", "BR-O-03", "BR-O-04", "BR-O-05", "BR-O-06", "BR-O-07", "BR-O-08", "BR-O-09", "BR-O-10"],
-        ["BR-AF-01", "BR-AF-02", "BR-AF-03", "BR-AF-04", "BR-AF-05", "BR-AF-06", "BR-AF-07", "BR-AF-08", "BR-AF-09", "BR-AF-10"],
-        ["BR-AG-01", "BR-AG-02", "BR-AG-03", "BR-AG-04", "BR-AG-05", "BR-AG-06", "BR-AG-07", "BR-AG-08", "BR-AG-09", "BR-AG-10"],
+        [
+            "BR-S-01", "BR-S-02", "BR-S-03", "BR-S-04", "BR-S-05", "BR-S-06", "BR-S-07", "BR-S-08",
+            "BR-S-09", "BR-S-10",
+        ],
+        [
+            "BR-Z-01", "BR-Z-02", "BR-Z-03", "BR-Z-04", "BR-Z-05", "BR-Z-06", "BR-Z-07", "BR-Z-08",
+            "BR-Z-09", "BR-Z-10",
+        ],
+        [
+            "BR-E-01", "BR-E-02", "BR-E-03", "BR-E-04", "BR-E-05", "BR-E-06", "BR-E-07", "BR-E-08",
+            "BR-E-09", "BR-E-10",
+        ],
+        [
+            "BR-AE-01", "BR-AE-02", "BR-AE-03", "BR-AE-04", "BR-AE-05", "BR-AE-06", "BR-AE-07",
+            "BR-AE-08", "BR-AE-09", "BR-AE-10",
+        ],
+        [
+            "BR-IC-01", "BR-IC-02", "BR-IC-03", "BR-IC-04", "BR-IC-05", "BR-IC-06", "BR-IC-07",
+            "BR-IC-08", "BR-IC-09", "BR-IC-10",
+        ],
+        [
+            "BR-G-01", "BR-G-02", "BR-G-03", "BR-G-04", "BR-G-05", "BR-G-06", "BR-G-07", "BR-G-08",
+            "BR-G-09", "BR-G-10",
+        ],
+        [
+            "BR-O-01", "BR-O-02", "BR-O-03", "BR-O-04", "BR-O-05", "BR-O-06", "BR-O-07", "BR-O-08",
+            "BR-O-09", "BR-O-10",
+        ],
+        [
+            "BR-AF-01", "BR-AF-02", "BR-AF-03", "BR-AF-04", "BR-AF-05", "BR-AF-06", "BR-AF-07",
+            "BR-AF-08", "BR-AF-09", "BR-AF-10",
+        ],
+        [
+            "BR-AG-01", "BR-AG-02", "BR-AG-03", "BR-AG-04", "BR-AG-05", "BR-AG-06", "BR-AG-07",
+            "BR-AG-08", "BR-AG-09", "BR-AG-10",
+        ],
     ];
     let family = Category::ALL.iter().position(|x| x == c).unwrap_or(0);
     IDS[family][(n.clamp(1, 10) - 1) as usize]

@@ -21,8 +21,7 @@ use tokio::sync::Semaphore;
 use crate::error::Error;
 use crate::http::admission::{self, Admitted, Gate, Turned};
 use crate::http::app::{
-    in_store, in_store_where, log_line, rate_headers, refusal, Answer, App, Request,
-    MAX_BODY,
+    in_store, in_store_where, log_line, rate_headers, refusal, Answer, App, Request, MAX_BODY,
 };
 use crate::http::connections::Connections;
 use crate::http::mcp;
@@ -45,7 +44,6 @@ fn header(req: &HttpRequest<Incoming>, name: &str) -> Option<String> {
         .and_then(|v| v.to_str().ok())
         .map(str::to_string)
 }
-
 
 /// The length a request declares for its body, if it declares one.
 fn declared_length(req: &HttpRequest<Incoming>) -> Option<u64> {

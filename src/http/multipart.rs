@@ -21,7 +21,11 @@ pub struct Part {
 
 /// Whether `content_type` announces a multipart form.
 pub fn is_multipart(content_type: Option<&str>) -> bool {
-    content_type.is_some_and(|t| t.trim_start().to_ascii_lowercase().starts_with("multipart/form-data"))
+    content_type.is_some_and(|t| {
+        t.trim_start()
+            .to_ascii_lowercase()
+            .starts_with("multipart/form-data")
+    })
 }
 
 /// The parts of `body` sent with `content_type`.
@@ -56,7 +60,8 @@ pub fn parse(content_type: &str, body: &[u8]) -> Result<Vec<Part>> {
         }
         let head_end = find(&rest[..rest.len().min(MAX_HEAD + 4)], b"\r\n\r\n")
             .ok_or_else(|| bad("a part's headers do not end"))?;
-        let head = std::str::from_utf8(&rest[..head_end]).map_err(|_| bad("a part's headers are not UTF-8"))?;
+        let head = std::str::from_utf8(&rest[..head_end])
+            .map_err(|_| bad("a part's headers are not UTF-8"))?;
         let content = &rest[head_end + 4..];
         let mut closing = b"\r\n".to_vec();
         closing.extend_from_slice(&delimiter);
@@ -104,7 +109,10 @@ mod tests {
         let body = b"--XyZ\r\nContent-Disposition: form-data; name=\"csrf\"\r\n\r\ntoken\r\n--XyZ\r\nContent-Disposition: form-data; name=\"files\"; filename=\"C:\\\\bills\\\\a.xml\"\r\nContent-Type: application/xml\r\n\r\n<Invoice/>\r\n--XyZ\r\nContent-Disposition: form-data; name=\"files\"; filename=\"b.pdf\"\r\n\r\n%PDF-1.7\r\n\r\n--XyZ--\r\n";
         let parts = parse("multipart/form-data; boundary=XyZ", body).unwrap();
         assert_eq!(parts.len(), 3);
-        assert_eq!((parts[0].name.as_str(), parts[0].bytes.as_slice()), ("csrf", b"token".as_slice()));
+        assert_eq!(
+            (parts[0].name.as_str(), parts[0].bytes.as_slice()),
+            ("csrf", b"token".as_slice())
+        );
         assert_eq!(parts[1].file_name.as_deref(), Some("a.xml"));
         assert_eq!(parts[1].bytes, b"<Invoice/>");
         assert_eq!(parts[2].bytes, b"%PDF-1.7\r\n");
@@ -112,7 +120,10 @@ mod tests {
         for broken in [
             ("multipart/form-data", body.as_slice()),
             ("multipart/form-data; boundary=XyZ", b"nothing".as_slice()),
-            ("multipart/form-data; boundary=XyZ", b"--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nno end".as_slice()),
+            (
+                "multipart/form-data; boundary=XyZ",
+                b"--XyZ\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nno end".as_slice(),
+            ),
         ] {
             assert!(parse(broken.0, broken.1).is_err());
         }

@@ -25,6 +25,10 @@ pub fn answer(method: &Method) -> Answer {
             key_id: None,
         }
     } else {
-        refusal(&Error::MethodNotAllowed("GET, HEAD".into()), Vec::new(), None)
+        refusal(
+            &Error::MethodNotAllowed("GET, HEAD".into()),
+            Vec::new(),
+            None,
+        )
     }
 }

@@ -25,9 +25,7 @@ use crate::access::idempotency;
 use crate::access::keys::UsageLog;
 use crate::access::sessions::Expiry;
 use crate::error::{Error, Result};
-use crate::http::app::{
-    App, ScreenConfig,
-};
+use crate::http::app::{App, ScreenConfig};
 use crate::http::connections::Connections;
 use crate::http::intake::{respond, Limits};
 use crate::http::screens::{self};
@@ -121,7 +119,6 @@ impl Config {
     }
 }
 
-
 /// A listening socket on `addr` whose queue of connections not yet accepted
 /// holds 4,096 (the system's cap permitting), so a burst of connections
 /// reaches the server's own limits instead of being dropped by the kernel.
@@ -201,7 +198,8 @@ impl Server {
     ///
     /// Fails only on a storage error.
     pub fn deliver_due(&self, at: jiff::Timestamp) -> Result<usize> {
-        let webhooks = crate::outbox::delivery::Webhooks::new(self.app.db.clone(), self.app.webhook_policy);
+        let webhooks =
+            crate::outbox::delivery::Webhooks::new(self.app.db.clone(), self.app.webhook_policy);
         crate::outbox::dispatch::run_due(&webhooks, at)
     }
 
@@ -211,7 +209,11 @@ impl Server {
     ///
     /// Fails only on a storage error.
     pub fn send_due_mail(&self, at: jiff::Timestamp) -> Result<usize> {
-        let mails = mail::delivery::Mails::new(self.app.db.clone(), self.app.sealing.clone(), self.mail_time_limit);
+        let mails = mail::delivery::Mails::new(
+            self.app.db.clone(),
+            self.app.sealing.clone(),
+            self.mail_time_limit,
+        );
         crate::outbox::dispatch::run_due(&mails, at)
     }
 
@@ -348,11 +350,9 @@ fn start_with(
         tracing::warn!("--vat-register off: issuing asks no VAT register; invoices record that it was not asked");
     }
     let mut mail_worker = if config.mail {
-        Some(crate::outbox::dispatch::Worker::start(mail::delivery::Mails::new(
-            db.clone(),
-            sealing,
-            config.mail_time_limit,
-        ))?)
+        Some(crate::outbox::dispatch::Worker::start(
+            mail::delivery::Mails::new(db.clone(), sealing, config.mail_time_limit),
+        )?)
     } else {
         None
     };

@@ -32,7 +32,9 @@ impl MailboxAddress {
         } else if let Some(rest) = text.strip_prefix("imap://") {
             (false, rest)
         } else {
-            return Err(bad("is imaps://user@host/FOLDER (or imap:// on a loopback address)"));
+            return Err(bad(
+                "is imaps://user@host/FOLDER (or imap:// on a loopback address)",
+            ));
         };
         let (authority, folder) = rest.split_once('/').unwrap_or((rest, ""));
         let Some((user, host_port)) = authority.rsplit_once('@') else {
@@ -126,10 +128,23 @@ mod tests {
 
     #[test]
     fn mailbox_addresses_are_read_and_checked() {
-        let a = MailboxAddress::parse("imaps://bills%40example.com@mail.example.com/Rechnungen").unwrap();
+        let a = MailboxAddress::parse("imaps://bills%40example.com@mail.example.com/Rechnungen")
+            .unwrap();
         assert_eq!(
-            (a.tls, a.user.as_str(), a.host.as_str(), a.port, a.folder.as_str()),
-            (true, "bills@example.com", "mail.example.com", 993, "Rechnungen")
+            (
+                a.tls,
+                a.user.as_str(),
+                a.host.as_str(),
+                a.port,
+                a.folder.as_str()
+            ),
+            (
+                true,
+                "bills@example.com",
+                "mail.example.com",
+                993,
+                "Rechnungen"
+            )
         );
         let b = MailboxAddress::parse("imap://kontor@127.0.0.1:10143").unwrap();
         assert_eq!((b.tls, b.port, b.folder.as_str()), (false, 10143, "INBOX"));

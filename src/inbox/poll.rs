@@ -17,8 +17,8 @@ use super::address::MailboxAddress;
 use super::message;
 use super::session::{ImapSession, DONE, REFUSED};
 use crate::books::audit::Actor;
-use crate::books::tenancy;
 use crate::books::received::{self, Channel, Incoming};
+use crate::books::tenancy;
 use crate::error::{Error, Result};
 use crate::store::db::Db;
 use crate::store::tenant::Environment;
@@ -60,7 +60,11 @@ pub struct Polled {
 pub fn poll(db: &Db, mailbox: &Mailbox) -> Result<Polled> {
     // The company must exist before anything is fetched.
     db.read(|conn| tenancy::tenant(conn, &mailbox.company, mailbox.environment).map(|_| ()))?;
-    let mut session = ImapSession::open(&mailbox.address, &mailbox.password, mailbox.ca_file.as_deref())?;
+    let mut session = ImapSession::open(
+        &mailbox.address,
+        &mailbox.password,
+        mailbox.ca_file.as_deref(),
+    )?;
     let mut polled = Polled::default();
     for uid in session.messages()? {
         polled.messages += 1;

@@ -95,12 +95,21 @@ impl ImapSession {
     /// Fails with `Refused` saying what went wrong: the host cannot be
     /// reached, the TLS handshake or the CA file fails, the login is
     /// refused, or the folder does not exist.
-    pub fn open(address: &MailboxAddress, password: &str, ca_file: Option<&Path>) -> Result<ImapSession> {
+    pub fn open(
+        address: &MailboxAddress,
+        password: &str,
+        ca_file: Option<&Path>,
+    ) -> Result<ImapSession> {
         ImapSession::open_within(address, password, ca_file, TIMEOUT)
     }
 
     /// `open` with `limit` on every network wait of the session.
-    fn open_within(address: &MailboxAddress, password: &str, ca_file: Option<&Path>, limit: Duration) -> Result<ImapSession> {
+    fn open_within(
+        address: &MailboxAddress,
+        password: &str,
+        ca_file: Option<&Path>,
+        limit: Duration,
+    ) -> Result<ImapSession> {
         let target = (address.host.as_str(), address.port)
             .to_socket_addrs()
             .map_err(|e| failed("host cannot be resolved", e))?
@@ -125,14 +134,14 @@ impl ImapSession {
         client
             .read_greeting()
             .map_err(|e| unanswered("server did not greet", "server did not greet", e, limit))?;
-        let mut imap = client
-            .login(&address.user, password)
-            .map_err(|(e, _)| unanswered(
-                    &format!("refused the login of {}", address.user),
-                    &format!("did not answer the login of {}", address.user),
-                    e,
-                    limit,
-                ))?;
+        let mut imap = client.login(&address.user, password).map_err(|(e, _)| {
+            unanswered(
+                &format!("refused the login of {}", address.user),
+                &format!("did not answer the login of {}", address.user),
+                e,
+                limit,
+            )
+        })?;
         let can_move = imap
             .capabilities()
             .map(|c| c.has_str("MOVE"))
@@ -142,8 +151,14 @@ impl ImapSession {
             .ok()
             .and_then(|names| names.iter().find_map(|n| n.delimiter().map(str::to_string)))
             .unwrap_or_else(|| "/".to_string());
-        imap.select(&address.folder)
-            .map_err(|e| unanswered(&format!("folder {} cannot be opened", address.folder), &format!("did not open the folder {}", address.folder), e, limit))?;
+        imap.select(&address.folder).map_err(|e| {
+            unanswered(
+                &format!("folder {} cannot be opened", address.folder),
+                &format!("did not open the folder {}", address.folder),
+                e,
+                limit,
+            )
+        })?;
         Ok(ImapSession {
             imap,
             delimiter,
@@ -159,7 +174,14 @@ impl ImapSession {
         let mut uids: Vec<u32> = self
             .imap
             .uid_search("ALL")
-            .map_err(|e| unanswered("cannot be searched", "did not answer the search", e, self.limit))?
+            .map_err(|e| {
+                unanswered(
+                    "cannot be searched",
+                    "did not answer the search",
+                    e,
+                    self.limit,
+                )
+            })?
             .into_iter()
             .collect();
         uids.sort_unstable();
@@ -174,7 +196,14 @@ impl ImapSession {
         let sizes = self
             .imap
             .uid_fetch(uid.to_string(), "RFC822.SIZE")
-            .map_err(|e| unanswered("cannot be read", "did not answer the reading of a message", e, self.limit))?;
+            .map_err(|e| {
+                unanswered(
+                    "cannot be read",
+                    "did not answer the reading of a message",
+                    e,
+                    self.limit,
+                )
+            })?;
         let size = sizes.iter().find_map(|f| f.size);
         if size.is_none_or(|s| s > MAX_MESSAGE) {
             return Ok(None);
@@ -182,7 +211,14 @@ impl ImapSession {
         let fetched = self
             .imap
             .uid_fetch(uid.to_string(), "BODY.PEEK[]")
-            .map_err(|e| unanswered("cannot be read", "did not answer the reading of a message", e, self.limit))?;
+            .map_err(|e| {
+                unanswered(
+                    "cannot be read",
+                    "did not answer the reading of a message",
+                    e,
+                    self.limit,
+                )
+            })?;
         Ok(fetched.iter().find_map(|f| f.body().map(<[u8]>::to_vec)))
     }
 
@@ -197,19 +233,41 @@ impl ImapSession {
         let _ = self.imap.create(&target);
         let set = uid.to_string();
         if self.can_move {
-            self.imap
-                .uid_mv(&set, &target)
-                .map_err(|e| unanswered(&format!("refused to move a message to {target}"), &format!("did not answer the move of a message to {target}"), e, self.limit))?;
+            self.imap.uid_mv(&set, &target).map_err(|e| {
+                unanswered(
+                    &format!("refused to move a message to {target}"),
+                    &format!("did not answer the move of a message to {target}"),
+                    e,
+                    self.limit,
+                )
+            })?;
         } else {
-            self.imap
-                .uid_copy(&set, &target)
-                .map_err(|e| unanswered(&format!("refused to copy a message to {target}"), &format!("did not answer the copy of a message to {target}"), e, self.limit))?;
+            self.imap.uid_copy(&set, &target).map_err(|e| {
+                unanswered(
+                    &format!("refused to copy a message to {target}"),
+                    &format!("did not answer the copy of a message to {target}"),
+                    e,
+                    self.limit,
+                )
+            })?;
             self.imap
                 .uid_store(&set, "+FLAGS.SILENT (\\Deleted)")
-                .map_err(|e| unanswered("refused to flag a moved message", "did not answer the flagging of a moved message", e, self.limit))?;
-            self.imap
-                .uid_expunge(&set)
-                .map_err(|e| unanswered("refused to expunge a moved message", "did not answer the expunging of a moved message", e, self.limit))?;
+                .map_err(|e| {
+                    unanswered(
+                        "refused to flag a moved message",
+                        "did not answer the flagging of a moved message",
+                        e,
+                        self.limit,
+                    )
+                })?;
+            self.imap.uid_expunge(&set).map_err(|e| {
+                unanswered(
+                    "refused to expunge a moved message",
+                    "did not answer the expunging of a moved message",
+                    e,
+                    self.limit,
+                )
+            })?;
         }
         Ok(())
     }
@@ -231,9 +289,12 @@ fn tls_config(ca_file: Option<&Path>) -> Result<ClientConfig> {
             for certificate in certificates {
                 let certificate = certificate
                     .map_err(|e| failed(&format!("CA file {} is not PEM", path.display()), e))?;
-                roots
-                    .add(certificate)
-                    .map_err(|e| failed(&format!("CA file {} holds an unusable certificate", path.display()), e))?;
+                roots.add(certificate).map_err(|e| {
+                    failed(
+                        &format!("CA file {} holds an unusable certificate", path.display()),
+                        e,
+                    )
+                })?;
             }
         }
     }

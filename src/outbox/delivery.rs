@@ -416,7 +416,11 @@ pub struct Webhooks {
 
 impl Webhooks {
     pub fn new(db: Arc<Db>, policy: Policy) -> Webhooks {
-        Webhooks { agent: agent(policy), db, policy }
+        Webhooks {
+            agent: agent(policy),
+            db,
+            policy,
+        }
     }
 }
 

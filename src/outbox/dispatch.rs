@@ -102,7 +102,10 @@ pub fn run_due<O: Outbox>(outbox: &O, now: Timestamp) -> Result<usize> {
         }
         made += jobs.len();
         let done: Vec<O::Done> = std::thread::scope(|s| {
-            let handles: Vec<_> = jobs.into_iter().map(|job| s.spawn(|| attempt(outbox, job))).collect();
+            let handles: Vec<_> = jobs
+                .into_iter()
+                .map(|job| s.spawn(|| attempt(outbox, job)))
+                .collect();
             handles.into_iter().filter_map(|h| h.join().ok()).collect()
         });
         outbox.record(now, &done)?;
@@ -155,7 +158,11 @@ impl<O: Outbox> Worker<O> {
                 .spawn(move || dispatch(Arc::new(outbox), &stop, tx, rx))
                 .map_err(crate::error::Error::internal)?
         };
-        Ok(Worker { stop, waker: Waker(tx), dispatcher: Some(dispatcher) })
+        Ok(Worker {
+            stop,
+            waker: Waker(tx),
+            dispatcher: Some(dispatcher),
+        })
     }
 
     /// A handle that wakes the dispatcher (from another thread, a listener).
@@ -184,7 +191,12 @@ impl<O: Outbox> Drop for Worker<O> {
     }
 }
 
-fn dispatch<O: Outbox>(outbox: Arc<O>, stop: &AtomicBool, done: Sender<Message<O::Done>>, inbox: Receiver<Message<O::Done>>) {
+fn dispatch<O: Outbox>(
+    outbox: Arc<O>,
+    stop: &AtomicBool,
+    done: Sender<Message<O::Done>>,
+    inbox: Receiver<Message<O::Done>>,
+) {
     let (jobs_tx, jobs_rx) = mpsc::channel::<O::Job>();
     let jobs_rx = Arc::new(Mutex::new(jobs_rx));
     let senders: Vec<JoinHandle<()>> = (0..O::SENDERS)
@@ -199,7 +211,10 @@ fn dispatch<O: Outbox>(outbox: Arc<O>, stop: &AtomicBool, done: Sender<Message<O
                         Ok(Ok(job)) => job,
                         _ => return,
                     };
-                    if done.send(Message::Done(Box::new(attempt(&*outbox, job)))).is_err() {
+                    if done
+                        .send(Message::Done(Box::new(attempt(&*outbox, job))))
+                        .is_err()
+                    {
                         return;
                     }
                 })
@@ -207,7 +222,12 @@ fn dispatch<O: Outbox>(outbox: Arc<O>, stop: &AtomicBool, done: Sender<Message<O
         })
         .collect();
     if senders.len() < O::SENDERS {
-        tracing::error!("only {} of {} {} sender threads started", senders.len(), O::SENDERS, O::NAME);
+        tracing::error!(
+            "only {} of {} {} sender threads started",
+            senders.len(),
+            O::SENDERS,
+            O::NAME
+        );
     }
     let mut busy: HashSet<String> = HashSet::new();
     let mut finished: Vec<O::Done> = Vec::new();
@@ -307,7 +327,12 @@ mod tests {
             self.released.fetch_add(1, Ordering::SeqCst);
             Ok(0)
         }
-        fn claim(&self, _now: Timestamp, room: usize, busy: &HashSet<String>) -> Result<Vec<Self::Job>> {
+        fn claim(
+            &self,
+            _now: Timestamp,
+            room: usize,
+            busy: &HashSet<String>,
+        ) -> Result<Vec<Self::Job>> {
             let mut due = self.due.lock().unwrap();
             let mut out: Vec<Self::Job> = Vec::new();
             let mut i = 0;
@@ -336,7 +361,10 @@ mod tests {
                 // A failed job is due again (the outbox's own schedule says
                 // when; here at once), at its lane's head.
                 if !ok {
-                    self.due.lock().unwrap().insert(0, (name.clone(), tries + 1));
+                    self.due
+                        .lock()
+                        .unwrap()
+                        .insert(0, (name.clone(), tries + 1));
                 }
             }
             Ok(())
@@ -357,7 +385,11 @@ mod tests {
         assert_eq!(run_due(&f, Timestamp::now()).unwrap(), 3);
         assert_eq!(
             recorded(&f)[2..],
-            [("b/1".into(), true), ("a/1".into(), true), ("a/2".into(), false)]
+            [
+                ("b/1".into(), true),
+                ("a/1".into(), true),
+                ("a/2".into(), false)
+            ]
         );
     }
 

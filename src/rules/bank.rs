@@ -290,9 +290,10 @@ impl AccountId {
                 AccountId::Iban(iban) => iban
                     .german_parts()
                     .map(|(c, n)| (c.to_string(), n.trim_start_matches('0').to_string())),
-                AccountId::National { bank_code, number } => {
-                    Some((bank_code.clone(), number.trim_start_matches('0').to_string()))
-                }
+                AccountId::National { bank_code, number } => Some((
+                    bank_code.clone(),
+                    number.trim_start_matches('0').to_string(),
+                )),
                 AccountId::Other(_) => None,
             }
         };
@@ -419,7 +420,12 @@ mod tests {
         assert!(Iban::from_german("50880050", "0194774600888").is_none());
         assert!(Iban::from_german("5088005", "1").is_none());
         assert!(Iban::from_german("5088005X", "1").is_none());
-        assert_eq!(Iban::parse("i", "NL91ABNA0417164300").unwrap().german_parts(), None);
+        assert_eq!(
+            Iban::parse("i", "NL91ABNA0417164300")
+                .unwrap()
+                .german_parts(),
+            None
+        );
     }
 
     #[test]
@@ -440,7 +446,10 @@ mod tests {
         assert_eq!(AccountId::read("20752041/0291593375EUR"), national);
         assert_eq!(AccountId::read("20752041/0291593375 EUR"), national);
         assert_eq!(AccountId::read("DE95207520410291593375 EUR"), iban);
-        assert_eq!(AccountId::read(" CH2801234000123456789 ").shown(), "CH28 0123 4000 1234 5678 9");
+        assert_eq!(
+            AccountId::read(" CH2801234000123456789 ").shown(),
+            "CH28 0123 4000 1234 5678 9"
+        );
         let long = AccountId::read("50880050/0194774600888");
         assert!(long.same_account(&AccountId::read("50880050/194774600888")));
         assert!(!long.same_account(&iban));

@@ -45,7 +45,10 @@ impl Chart {
         match text.trim().to_ascii_lowercase().as_str() {
             "skr03" | "03" => Ok(Chart::Skr03),
             "skr04" | "04" => Ok(Chart::Skr04),
-            _ => Err(Error::invalid(field, crate::error::not_one_of(&Chart::ALL.map(Chart::as_str), text))),
+            _ => Err(Error::invalid(
+                field,
+                crate::error::not_one_of(&Chart::ALL.map(Chart::as_str), text),
+            )),
         }
     }
 
@@ -81,7 +84,14 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 6] = [Kind::Asset, Kind::Liability, Kind::Equity, Kind::Revenue, Kind::Expense, Kind::Tax];
+    pub const ALL: [Kind; 6] = [
+        Kind::Asset,
+        Kind::Liability,
+        Kind::Equity,
+        Kind::Revenue,
+        Kind::Expense,
+        Kind::Tax,
+    ];
 
     /// The stored and console spelling.
     pub fn as_str(self) -> &'static str {
@@ -353,10 +363,12 @@ impl Account {
 const ODOO: &str = "odoo/odoo l10n_de account.account-de_skr03.csv / -de_skr04.csv @05a629cd";
 /// The same, and kivitendo's SKR03 for the account's tax treatment
 /// (kivitendo/kivitendo-erp sql/Germany-DATEV-SKR03EU-chart.sql @0d1bb510).
-const ODOO_KIVI: &str = "odoo/odoo l10n_de @05a629cd; kivitendo-erp Germany-DATEV-SKR03EU-chart.sql @0d1bb510";
+const ODOO_KIVI: &str =
+    "odoo/odoo l10n_de @05a629cd; kivitendo-erp Germany-DATEV-SKR03EU-chart.sql @0d1bb510";
 /// The accounts named by the ledger's table before (see `rules::skr`'s
 /// sources there, each read again in Odoo's files).
-const LEDGER: &str = "rules::skr (odoo/odoo l10n_de @05a629cd, @bd6873f0, @dbd5b3b3; issue 21's pinned numbers)";
+const LEDGER: &str =
+    "rules::skr (odoo/odoo l10n_de @05a629cd, @bd6873f0, @dbd5b3b3; issue 21's pinned numbers)";
 /// SKR03 0800 "Gezeichnetes Kapital": not in Odoo @05a629cd (0799 → 0809);
 /// named by the current SKR03 account list of a public extraction script
 /// and a public bookkeeping guide; SKR04 2900 in Odoo.
@@ -365,6 +377,7 @@ const CAPITAL: &str = "SKR04 2900: odoo/odoo @05a629cd; SKR03 0800: current SKR0
 use Kind::{Asset, Equity, Expense, Liability, Revenue as Income, Tax};
 use Line as L;
 
+#[allow(clippy::too_many_arguments)] // one per column of the table below
 const fn account(
     key: &'static str,
     skr03: u32,
@@ -376,11 +389,22 @@ const fn account(
     for_costs: bool,
     source: &'static str,
 ) -> Account {
-    Account { key, skr03, skr04, name_de, name_en, kind, line, for_costs, source }
+    Account {
+        key,
+        skr03,
+        skr04,
+        name_de,
+        name_en,
+        kind,
+        line,
+        for_costs,
+        source,
+    }
 }
 
 /// The standard accounts, by kind: every account the ledger's table names,
 /// and the costs a person may choose for a bill's line (`for_costs`).
+#[rustfmt::skip]
 pub const ACCOUNTS: &[Account] = &[
     // Revenue, per VAT rate and category (§ 275 (2) no. 1 HGB).
     account("revenue_19", 8400, 4400, "Erlöse 19 % USt", "Revenue at 19 % VAT", Income, L::Revenue, false, LEDGER),
@@ -519,13 +543,23 @@ mod tests {
     #[test]
     fn every_account_has_its_key_once_a_number_on_both_charts_and_a_source() {
         for (i, a) in ACCOUNTS.iter().enumerate() {
-            assert!(ACCOUNTS[..i].iter().all(|b| b.key != a.key), "{} twice", a.key);
-            assert!((1..10_000).contains(&a.skr03) && (1..10_000).contains(&a.skr04), "{}", a.key);
+            assert!(
+                ACCOUNTS[..i].iter().all(|b| b.key != a.key),
+                "{} twice",
+                a.key
+            );
+            assert!(
+                (1..10_000).contains(&a.skr03) && (1..10_000).contains(&a.skr04),
+                "{}",
+                a.key
+            );
             assert!(!a.name_de.is_empty() && !a.name_en.is_empty() && !a.source.is_empty());
             // One number is one account on each chart.
             for chart in Chart::ALL {
                 assert!(
-                    ACCOUNTS[..i].iter().all(|b| b.number(chart) != a.number(chart)),
+                    ACCOUNTS[..i]
+                        .iter()
+                        .all(|b| b.number(chart) != a.number(chart)),
                     "{} shares {} on {chart:?}",
                     a.key,
                     a.number(chart)
@@ -545,7 +579,10 @@ mod tests {
     fn about_forty_accounts_are_offered_for_costs_entertainment_split_70_30() {
         let offered = ACCOUNTS.iter().filter(|a| a.for_costs).count();
         assert!((40..=50).contains(&offered), "{offered}");
-        assert!(ACCOUNTS.iter().filter(|a| a.for_costs).all(|a| a.kind == Kind::Expense));
+        assert!(ACCOUNTS
+            .iter()
+            .filter(|a| a.for_costs)
+            .all(|a| a.kind == Kind::Expense));
         let e = standard("entertainment").unwrap();
         assert_eq!((e.skr03, e.skr04), (4650, 6640));
         let n = standard("entertainment_nondeductible").unwrap();
@@ -569,7 +606,11 @@ mod tests {
         for a in ACCOUNTS.iter().filter(|a| a.kind != Kind::Tax) {
             for chart in Chart::ALL {
                 let n = a.number(chart);
-                assert!(own_range(chart, a.kind).iter().any(|r| r.contains(&n)), "{} {n} on {chart:?}", a.key);
+                assert!(
+                    own_range(chart, a.kind).iter().any(|r| r.contains(&n)),
+                    "{} {n} on {chart:?}",
+                    a.key
+                );
             }
         }
     }

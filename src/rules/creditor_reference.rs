@@ -6,7 +6,6 @@
 //! carries. The check digits are ISO 7064 mod 97-10, as an IBAN's, computed
 //! digit by digit on small integers.
 
-
 use crate::error::{Error, Result};
 use crate::rules::stored_text::stored_text;
 
@@ -103,7 +102,9 @@ mod tests {
         assert_eq!(rf.grouped(), "RF13 RE20 2600 023");
         // The example of ISO 11649 itself.
         assert_eq!(
-            CreditorReference::of_number("539007547034").unwrap().as_str(),
+            CreditorReference::of_number("539007547034")
+                .unwrap()
+                .as_str(),
             "RF18539007547034"
         );
         assert_eq!(
@@ -120,10 +121,15 @@ mod tests {
     #[test]
     fn references_are_checked() {
         for made in ["RF18539007547034", "RF13RE202600023"] {
-            assert_eq!(CreditorReference::parse("ref", made).unwrap().as_str(), made);
+            assert_eq!(
+                CreditorReference::parse("ref", made).unwrap().as_str(),
+                made
+            );
         }
         assert_eq!(
-            CreditorReference::parse("ref", "rf18 5390 0754 7034").unwrap().as_str(),
+            CreditorReference::parse("ref", "rf18 5390 0754 7034")
+                .unwrap()
+                .as_str(),
             "RF18539007547034"
         );
         let sentence = |t: &str| CreditorReference::parse("ref", t).unwrap_err().sentence();
@@ -139,7 +145,11 @@ mod tests {
         // Every made reference reads back.
         for n in ["A", "Z9", "2026-000001", "INV-2026-123456789012"] {
             let rf = CreditorReference::of_number(n).unwrap();
-            assert_eq!(CreditorReference::parse("ref", rf.as_str()).unwrap(), rf, "{n}");
+            assert_eq!(
+                CreditorReference::parse("ref", rf.as_str()).unwrap(),
+                rf,
+                "{n}"
+            );
         }
     }
 }

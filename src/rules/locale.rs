@@ -139,7 +139,9 @@ pub fn number(lang: Lang, minor: i64, exponent: u8) -> String {
         Some(rest) => ("-", rest),
         None => ("", plain.as_str()),
     };
-    let split = unsigned.find(lang.decimal_separator()).unwrap_or(unsigned.len());
+    let split = unsigned
+        .find(lang.decimal_separator())
+        .unwrap_or(unsigned.len());
     let (whole, fraction) = unsigned.split_at(split);
     let mut out = String::with_capacity(plain.len() + whole.len() / 3);
     out.push_str(sign);
@@ -157,7 +159,10 @@ pub fn number(lang: Lang, minor: i64, exponent: u8) -> String {
 /// in English notation, with its currency's code). Every amount inside a
 /// refusal or a note is written by this one function.
 pub fn in_sentence(minor: i64, currency: &Currency) -> String {
-    format!("{} {currency}", number(Lang::En, minor, currency.exponent()))
+    format!(
+        "{} {currency}",
+        number(Lang::En, minor, currency.exponent())
+    )
 }
 
 /// An amount for a person: `1.234,56 €` (German) or `€1,234.56` (English);

@@ -122,7 +122,11 @@ impl Decimal {
             return None;
         }
         let int_value: i128 = if int.is_empty() { 0 } else { int.parse().ok()? };
-        let frac_value: i128 = if frac.is_empty() { 0 } else { frac.parse().ok()? };
+        let frac_value: i128 = if frac.is_empty() {
+            0
+        } else {
+            frac.parse().ok()?
+        };
         let scale = frac.len() as u32;
         let units = int_value * 10i128.pow(scale) + frac_value;
         Some(
@@ -152,7 +156,9 @@ impl Decimal {
         if d.scale > exponent {
             return None;
         }
-        let units = d.units.checked_mul(10i128.checked_pow(exponent - d.scale)?)?;
+        let units = d
+            .units
+            .checked_mul(10i128.checked_pow(exponent - d.scale)?)?;
         i64::try_from(units).ok()
     }
 
@@ -249,7 +255,12 @@ pub fn minor_text(minor: i64, exponent: u8, separator: char) -> String {
         return format!("{sign}{abs}");
     }
     let unit = 10u64.pow(u32::from(exponent));
-    format!("{sign}{}{separator}{:0width$}", abs / unit, abs % unit, width = usize::from(exponent))
+    format!(
+        "{sign}{}{separator}{:0width$}",
+        abs / unit,
+        abs % unit,
+        width = usize::from(exponent)
+    )
 }
 
 /// `n / d` rounded half away from zero (`d` > 0).
@@ -519,11 +530,7 @@ pub fn totals(lines: &[Line]) -> Result<Totals> {
 /// absent or 1 for the same currency, required and positive otherwise.
 ///
 /// Fails with `Refused` naming the field `rate` saying which.
-pub fn fixed_rate(
-    currency: &Currency,
-    book: &Currency,
-    rate: Option<Decimal>,
-) -> Result<Decimal> {
+pub fn fixed_rate(currency: &Currency, book: &Currency, rate: Option<Decimal>) -> Result<Decimal> {
     let one = Decimal::from_int(1);
     match rate {
         None if currency == book => Ok(one),

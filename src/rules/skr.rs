@@ -102,7 +102,8 @@ const ODOO: &str = "odoo/odoo l10n_de account.account-de_skr03.csv / -de_skr04.c
 /// 8741, 8742, 8743, 3151) and account.account-de_skr04.csv @dbd5b3b3
 /// (4736, 4731, 4741, 4742, 4743, 5736, 5731, 5951). A `*` or '' line is
 /// the plain 8730/4730, 3730/5730 above.
-const SKONTI: &str = "odoo/odoo l10n_de account.account-de_skr03.csv @bd6873f0 / -de_skr04.csv @dbd5b3b3";
+const SKONTI: &str =
+    "odoo/odoo l10n_de account.account-de_skr03.csv @bd6873f0 / -de_skr04.csv @dbd5b3b3";
 /// The money-in-transit account 1360/1460 "Geldtransit": no chart file
 /// found has it. Odoo's SKR03 and SKR04 files @05a629cd go from 1357 to
 /// 1370 and from 1457 to 1480; Odoo's older SKR03 file
@@ -130,10 +131,12 @@ const RECEIVABLES: &str = "SKR04 1200: odoo/odoo @05a629cd; SKR03 1400: odoo/odo
 /// of the automatic (40), as the DATEV tax key list documents them
 /// (DATEV Hilfe-Dokument 1008613; ledermann/datev's sample booking
 /// `1200;4940;"8"` books 7 % input tax with key 8).
-const BU_KEYS: &str = "DATEV Steuerschlüssel (Dok. 1008613); ledermann/datev examples/EXTF_Buchungsstapel.csv";
+const BU_KEYS: &str =
+    "DATEV Steuerschlüssel (Dok. 1008613); ledermann/datev examples/EXTF_Buchungsstapel.csv";
 
 /// The table. Lookups take the first row of the account whose key equals
 /// the line's key, else the account's `*` row.
+#[rustfmt::skip]
 pub const TABLE: &[Row] = &[
     // Revenue per VAT rate and category.
     Row { ledger: "revenue", key: "S:19", account: "revenue_19", tax: Tax::Automatic(19), source: PINNED },
@@ -264,7 +267,11 @@ fn normalised(key: &str) -> String {
     if let Some(rate) = parts.get_mut(1) {
         if rate.contains('.') {
             let trimmed = rate.trim_end_matches('0').trim_end_matches('.');
-            *rate = if trimmed.is_empty() { "0".into() } else { trimmed.into() };
+            *rate = if trimmed.is_empty() {
+                "0".into()
+            } else {
+                trimmed.into()
+            };
         }
     }
     parts.join(":")
@@ -363,10 +370,23 @@ mod tests {
     #[test]
     fn every_ledger_account_and_key_lands_on_exactly_one_account() {
         let accounts = [
-            "receivables", "bank", "input_tax", "payables", "output_tax", "revenue",
-            "expenses", "equity", "fees", "interest_income", "interest_expense",
-            "discounts_granted", "discounts_received", "customer_credits", "tax_office",
-            "transfer", "suspense",
+            "receivables",
+            "bank",
+            "input_tax",
+            "payables",
+            "output_tax",
+            "revenue",
+            "expenses",
+            "equity",
+            "fees",
+            "interest_income",
+            "interest_expense",
+            "discounts_granted",
+            "discounts_received",
+            "customer_credits",
+            "tax_office",
+            "transfer",
+            "suspense",
         ];
         let keys = [
             "", "S:19", "S:7", "S:5.5", "S:19.00", "K:0", "G:0", "AE:0:EU", "AE:0", "E:0", "Z:0",
@@ -380,7 +400,10 @@ mod tests {
                     let found = found.unwrap();
                     for chart in Chart::ALL {
                         let n = found.number(chart);
-                        assert!((1..10_000).contains(&n), "{account} {key}: {n} is a G/L account");
+                        assert!(
+                            (1..10_000).contains(&n),
+                            "{account} {key}: {n} is a G/L account"
+                        );
                     }
                 }
             }
@@ -409,7 +432,10 @@ mod tests {
         assert_eq!(number(Chart::Skr03, "revenue", ""), 8400);
         assert_eq!(number(Chart::Skr04, "output_tax", ""), 3806);
         assert_eq!(number(Chart::Skr03, "input_tax", ""), 1576);
-        assert_eq!(row("expenses", "", false).unwrap().tax, Tax::Key { bu: "9", rate: 19 });
+        assert_eq!(
+            row("expenses", "", false).unwrap().tax,
+            Tax::Key { bu: "9", rate: 19 }
+        );
     }
 
     #[test]
@@ -420,22 +446,37 @@ mod tests {
         assert_eq!(number(Chart::Skr04, "input_tax", "AE:7"), 1408);
         assert_eq!(number(Chart::Skr03, "expenses", "AE:7:EU"), 4900);
         assert_eq!(number(Chart::Skr03, "revenue", "K:19"), 8125);
-        assert_eq!(row("revenue", "E:0", true).unwrap().number(Chart::Skr03), 8195);
-        assert_eq!(row("revenue", "E:0", false).unwrap().number(Chart::Skr04), 4100);
+        assert_eq!(
+            row("revenue", "E:0", true).unwrap().number(Chart::Skr03),
+            8195
+        );
+        assert_eq!(
+            row("revenue", "E:0", false).unwrap().number(Chart::Skr04),
+            4100
+        );
     }
 
     #[test]
     fn every_row_names_its_source_and_an_account_of_the_chart() {
         for r in TABLE {
             assert!(!r.source.is_empty());
-            assert!(chart::standard(r.account).is_some(), "{} {}: {}", r.ledger, r.key, r.account);
+            assert!(
+                chart::standard(r.account).is_some(),
+                "{} {}: {}",
+                r.ledger,
+                r.key,
+                r.account
+            );
         }
     }
 
     #[test]
     fn the_next_free_number_fills_the_lowest_gap() {
         assert_eq!(next_free(CUSTOMERS, &[]), Some(10_000));
-        assert_eq!(next_free(CUSTOMERS, &[10_001, 10_000, 10_003, 70_000]), Some(10_002));
+        assert_eq!(
+            next_free(CUSTOMERS, &[10_001, 10_000, 10_003, 70_000]),
+            Some(10_002)
+        );
         assert_eq!(next_free(SUPPLIERS, &[10_000]), Some(70_000));
         assert_eq!(next_free(1200..=1201, &[1200, 1201]), None);
     }

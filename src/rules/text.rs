@@ -149,7 +149,10 @@ mod tests {
 
     #[test]
     fn identifiers_are_grouped_in_fours_whatever_their_spaces() {
-        assert_eq!(in_fours("DE89370400440532013000"), "DE89 3704 0044 0532 0130 00");
+        assert_eq!(
+            in_fours("DE89370400440532013000"),
+            "DE89 3704 0044 0532 0130 00"
+        );
         assert_eq!(in_fours("RF13 RE20 2600023"), "RF13 RE20 2600 023");
         assert_eq!(in_fours(""), "");
         assert_eq!(in_fours("ABCD"), "ABCD");

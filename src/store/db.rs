@@ -84,8 +84,13 @@ impl Tx<'_> {
     }
 
     fn write_sum(&self, upsert: &str, key: &[impl rusqlite::ToSql], deltas: &[i64]) -> Result<()> {
-        let values = key.iter().map(|k| k as &dyn rusqlite::ToSql).chain(deltas.iter().map(|d| d as &dyn rusqlite::ToSql));
-        self.conn.prepare_cached(upsert)?.execute(rusqlite::params_from_iter(values))?;
+        let values = key
+            .iter()
+            .map(|k| k as &dyn rusqlite::ToSql)
+            .chain(deltas.iter().map(|d| d as &dyn rusqlite::ToSql));
+        self.conn
+            .prepare_cached(upsert)?
+            .execute(rusqlite::params_from_iter(values))?;
         Ok(())
     }
 
@@ -104,7 +109,8 @@ impl Tx<'_> {
                 Ok(value)
             }
             Err(e) => {
-                self.conn.execute_batch("ROLLBACK TO attempt; RELEASE attempt")?;
+                self.conn
+                    .execute_batch("ROLLBACK TO attempt; RELEASE attempt")?;
                 *self.gathered.borrow_mut() = gathered;
                 Err(e)
             }
@@ -529,20 +535,27 @@ mod tests {
         })
         .unwrap();
         let at_once = sums(&db);
-        assert_eq!(at_once, vec![("x".to_string(), 11, 2), ("y".to_string(), -2, 0)]);
+        assert_eq!(
+            at_once,
+            vec![("x".to_string(), 11, 2), ("y".to_string(), -2, 0)]
+        );
         // Gathered: nothing written inside, the same sums added after.
         db.write(|tx| {
             tx.gathering(|| {
                 for (k, a, b) in adds {
                     tx.add_up(ADD, [k], [a, b])?;
                 }
-                let inside: i64 = tx.query_row("SELECT a FROM sums WHERE k = 'x'", [], |r| r.get(0))?;
+                let inside: i64 =
+                    tx.query_row("SELECT a FROM sums WHERE k = 'x'", [], |r| r.get(0))?;
                 assert_eq!(inside, 11, "nothing is written while gathering");
                 Ok(())
             })
         })
         .unwrap();
-        assert_eq!(sums(&db), vec![("x".to_string(), 22, 4), ("y".to_string(), -4, 0)]);
+        assert_eq!(
+            sums(&db),
+            vec![("x".to_string(), 22, 4), ("y".to_string(), -4, 0)]
+        );
         // A gathering whose work fails writes nothing of what it gathered,
         // even when the write around it goes on and commits.
         db.write(|tx| {
@@ -554,6 +567,9 @@ mod tests {
             tx.add_up(ADD, ["y"], [1, 0])
         })
         .unwrap();
-        assert_eq!(sums(&db), vec![("x".to_string(), 22, 4), ("y".to_string(), -3, 0)]);
+        assert_eq!(
+            sums(&db),
+            vec![("x".to_string(), 22, 4), ("y".to_string(), -3, 0)]
+        );
     }
 }

@@ -12,7 +12,9 @@ const BASE62: &[u8; 62] = b"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop
 /// Panics only if the operating system cannot provide randomness, which
 /// leaves nothing safe to do.
 pub fn base62(len: usize) -> String {
-    base62_from(len, |buf| getrandom::fill(buf).expect("the operating system's random source failed"))
+    base62_from(len, |buf| {
+        getrandom::fill(buf).expect("the operating system's random source failed")
+    })
 }
 
 fn base62_from(len: usize, fill: impl Fn(&mut [u8])) -> String {
@@ -70,7 +72,11 @@ pub fn new_id(prefix: &str) -> String {
         let batch = match batches.iter_mut().find(|b| b.prefix == prefix) {
             Some(b) => b,
             None => {
-                batches.push(Batch { prefix: prefix.to_string(), left: Vec::new(), next: FIRST_BATCH });
+                batches.push(Batch {
+                    prefix: prefix.to_string(),
+                    left: Vec::new(),
+                    next: FIRST_BATCH,
+                });
                 batches.last_mut()?
             }
         };
@@ -172,7 +178,8 @@ mod tests {
         let distinct: std::collections::HashSet<&String> = ids.iter().collect();
         assert_eq!(distinct.len(), ids.len());
         // Every character of the alphabet turns up (100,000 draws of 62).
-        let seen: std::collections::HashSet<u8> = ids.iter().flat_map(|id| id.bytes().skip(4)).collect();
+        let seen: std::collections::HashSet<u8> =
+            ids.iter().flat_map(|id| id.bytes().skip(4)).collect();
         assert_eq!(seen.len(), 62);
     }
 
@@ -199,7 +206,10 @@ mod tests {
         let mut restarts = 0;
         for size in [64, 128, 256, 512] {
             let batch = &ids[from..from + size];
-            assert!(batch.windows(2).all(|w| w[0] < w[1]), "batch at {from} not ascending");
+            assert!(
+                batch.windows(2).all(|w| w[0] < w[1]),
+                "batch at {from} not ascending"
+            );
             if from > 0 && ids[from] < ids[from - 1] {
                 restarts += 1;
             }

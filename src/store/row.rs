@@ -141,7 +141,10 @@ mod tests {
 
     #[test]
     fn a_stored_enum_refuses_with_every_spelling_it_has() {
-        assert_eq!(Tier::not_one_of("gold"), "is STARTER, PROFESSIONAL or ENTERPRISE, not \"gold\"");
+        assert_eq!(
+            Tier::not_one_of("gold"),
+            "is STARTER, PROFESSIONAL or ENTERPRISE, not \"gold\""
+        );
         assert_eq!(Tier::parse("PROFESSIONAL"), Some(Tier::Professional));
         assert_eq!(Tier::ALL.len(), 3);
         assert_eq!(Tier::Starter.as_str(), "STARTER");

@@ -32,7 +32,10 @@ impl Environment {
         match text.to_ascii_lowercase().as_str() {
             "production" | "live" => Ok(Environment::Production),
             "sandbox" | "test" => Ok(Environment::Sandbox),
-            _ => Err(Error::invalid("environment", crate::error::not_one_of(&["production", "sandbox"], text))),
+            _ => Err(Error::invalid(
+                "environment",
+                crate::error::not_one_of(&["production", "sandbox"], text),
+            )),
         }
     }
 }

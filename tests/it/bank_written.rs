@@ -20,7 +20,10 @@ const ACCOUNT: &str = "20752041/0291593375";
 const IBAN: &str = "DE36760260000123456789";
 
 fn amounts(lines: &[Value]) -> Vec<i64> {
-    lines.iter().map(|l| l["amount"]["minor"].as_i64().unwrap()).collect()
+    lines
+        .iter()
+        .map(|l| l["amount"]["minor"].as_i64().unwrap())
+        .collect()
 }
 
 fn oldest_first(data: &DataFile, company: &str) -> Vec<Value> {
@@ -29,7 +32,13 @@ fn oldest_first(data: &DataFile, company: &str) -> Vec<Value> {
     all
 }
 
-fn report(data: &DataFile, company: &str, dir: &tempfile::TempDir, name: &str, text: &str) -> Value {
+fn report(
+    data: &DataFile,
+    company: &str,
+    dir: &tempfile::TempDir,
+    name: &str,
+    text: &str,
+) -> Value {
     let (ok, r, e) = import(data, company, &[&write(dir, name, text.as_bytes())]);
     assert!(ok, "{name}: {e}");
     assert_eq!(r["files"][0]["refused"], Value::Null, "{name}: {r}");
@@ -39,7 +48,12 @@ fn report(data: &DataFile, company: &str, dir: &tempfile::TempDir, name: &str, t
 /// An MT940 statement as a savings bank exports it: CRLF, `:20:STARTUMS`,
 /// the account as bank code and number, one `:61:` and `:86:` per booking.
 fn sparkasse(id: &str, number: u32, opening: i64, bookings: &[(&str, &str)]) -> String {
-    let mut m = format!(":20:{id}\r\n:25:{ACCOUNT}\r\n:28C:{number}/1\r\n:60F:C{}EUR{},{:02}\r\n", "261101", opening / 100, opening % 100);
+    let mut m = format!(
+        ":20:{id}\r\n:25:{ACCOUNT}\r\n:28C:{number}/1\r\n:60F:C{}EUR{},{:02}\r\n",
+        "261101",
+        opening / 100,
+        opening % 100
+    );
     for (line61, line86) in bookings {
         m.push_str(&format!(":61:{line61}\r\n:86:{line86}\r\n"));
     }
@@ -58,20 +72,37 @@ fn a_credit_under_the_reference_of_two_earlier_debits_is_imported_and_every_dupl
         1,
         10_000,
         &[
-            ("2611021102DR12,35NTRFNONREF//0000000012", "177?00SEPA-UEBERWEISUNG?20SVWZ+Miete Werkstatt?32Hausverwaltung Kurz"),
-            ("2611021102DR40,00NTRFNONREF//0000000012", "177?00SEPA-UEBERWEISUNG?20SVWZ+Strom Oktober?32Stadtwerke Buxtehude"),
+            (
+                "2611021102DR12,35NTRFNONREF//0000000012",
+                "177?00SEPA-UEBERWEISUNG?20SVWZ+Miete Werkstatt?32Hausverwaltung Kurz",
+            ),
+            (
+                "2611021102DR40,00NTRFNONREF//0000000012",
+                "177?00SEPA-UEBERWEISUNG?20SVWZ+Strom Oktober?32Stadtwerke Buxtehude",
+            ),
         ],
     );
     let second = sparkasse(
         "STARTUMS",
         2,
         4_765,
-        &[("2611031103CR50,00NTRFNONREF//0000000012", "166?00GUTSCHRIFT?20SVWZ+RE2026-00007?32Tischlerei Holm")],
+        &[(
+            "2611031103CR50,00NTRFNONREF//0000000012",
+            "166?00GUTSCHRIFT?20SVWZ+RE2026-00007?32Tischlerei Holm",
+        )],
     );
     let f = report(&data, &c, &dir, "1.sta", &first);
-    assert_eq!((f["new"].clone(), f["duplicates"].clone()), (json!(2), json!(0)), "{f}");
+    assert_eq!(
+        (f["new"].clone(), f["duplicates"].clone()),
+        (json!(2), json!(0)),
+        "{f}"
+    );
     let f = report(&data, &c, &dir, "2.sta", &second);
-    assert_eq!((f["new"].clone(), f["duplicates"].clone()), (json!(1), json!(0)), "the credit is other money: {f}");
+    assert_eq!(
+        (f["new"].clone(), f["duplicates"].clone()),
+        (json!(1), json!(0)),
+        "the credit is other money: {f}"
+    );
     let all = oldest_first(&data, &c);
     assert_eq!(amounts(&all), [-1_235, -4_000, 5_000]);
     // An export of the whole month from online banking, under its own
@@ -81,23 +112,57 @@ fn a_credit_under_the_reference_of_two_earlier_debits_is_imported_and_every_dupl
         1,
         10_000,
         &[
-            ("2611021102DR12,35NTRFNONREF//0000000012", "177?00SEPA-UEBERWEISUNG?20SVWZ+Miete Werkstatt?32Hausverwaltung Kurz"),
-            ("2611021102DR40,00NTRFNONREF//0000000012", "177?00SEPA-UEBERWEISUNG?20SVWZ+Strom Oktober?32Stadtwerke Buxtehude"),
-            ("2611031103CR50,00NTRFNONREF//0000000012", "166?00GUTSCHRIFT?20SVWZ+RE2026-00007?32Tischlerei Holm"),
-            ("2611041104DR9,90NTRFNONREF//0000000013", "805?00ENTGELT?20Kontofuehrung"),
+            (
+                "2611021102DR12,35NTRFNONREF//0000000012",
+                "177?00SEPA-UEBERWEISUNG?20SVWZ+Miete Werkstatt?32Hausverwaltung Kurz",
+            ),
+            (
+                "2611021102DR40,00NTRFNONREF//0000000012",
+                "177?00SEPA-UEBERWEISUNG?20SVWZ+Strom Oktober?32Stadtwerke Buxtehude",
+            ),
+            (
+                "2611031103CR50,00NTRFNONREF//0000000012",
+                "166?00GUTSCHRIFT?20SVWZ+RE2026-00007?32Tischlerei Holm",
+            ),
+            (
+                "2611041104DR9,90NTRFNONREF//0000000013",
+                "805?00ENTGELT?20Kontofuehrung",
+            ),
         ],
     );
     let f = report(&data, &c, &dir, "month.sta", &month);
-    assert_eq!((f["new"].clone(), f["duplicates"].clone()), (json!(1), json!(3)), "{f}");
-    let notes: Vec<&str> =
-        f["notes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).filter(|n| n.contains("not imported again")).collect();
+    assert_eq!(
+        (f["new"].clone(), f["duplicates"].clone()),
+        (json!(1), json!(3)),
+        "{f}"
+    );
+    let notes: Vec<&str> = f["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .filter(|n| n.contains("not imported again"))
+        .collect();
     assert_eq!(notes.len(), 3, "{f}");
-    for (note, (line, amount)) in notes.iter().zip(all.iter().zip(["-12.35 EUR", "-40.00 EUR", "50.00 EUR"])) {
+    for (note, (line, amount)) in
+        notes
+            .iter()
+            .zip(all.iter().zip(["-12.35 EUR", "-40.00 EUR", "50.00 EUR"]))
+    {
         let id = line["id"].as_str().unwrap();
-        assert!(note.contains(id) && note.contains(amount) && note.contains("UMSAETZE-NOV"), "{note}");
-        assert!(note.contains("of the statement STARTUMS") && note.contains("not imported again"), "{note}");
+        assert!(
+            note.contains(id) && note.contains(amount) && note.contains("UMSAETZE-NOV"),
+            "{note}"
+        );
+        assert!(
+            note.contains("of the statement STARTUMS") && note.contains("not imported again"),
+            "{note}"
+        );
     }
-    assert_eq!(amounts(&oldest_first(&data, &c)), [-1_235, -4_000, 5_000, -990]);
+    assert_eq!(
+        amounts(&oldest_first(&data, &c)),
+        [-1_235, -4_000, 5_000, -990]
+    );
 }
 
 #[test]
@@ -105,26 +170,70 @@ fn the_same_reference_on_a_later_day_or_another_amount_is_another_entry() {
     let data = DataFile::new();
     let c = company_with(&data, &[&["--iban", IBAN]]);
     let dir = tempfile::tempdir().unwrap();
-    let tx = |amount: i64, name: &str| Transfer { amount, name: name.into(), remittance: "Dauerauftrag".into(), ..Transfer::default() };
+    let tx = |amount: i64, name: &str| Transfer {
+        amount,
+        name: name.into(),
+        remittance: "Dauerauftrag".into(),
+        ..Transfer::default()
+    };
     let entry = |day: &str, amount: i64, name: &str| Entry {
         bank_reference: "DAUERAUFTRAG 0001".into(),
         booked_on: day.into(),
         reversal: false,
         txs: vec![tx(amount, name)],
     };
-    let one = camt053(IBAN, "S-1", 1, 0, "2026-11-02", &[entry("2026-11-02", -80_000, "Vermieter")]);
-    let two = camt053(IBAN, "S-2", 2, -80_000, "2026-12-01", &[entry("2026-12-01", -80_000, "Vermieter")]);
-    let three = camt053(IBAN, "S-3", 3, -160_000, "2026-12-02", &[entry("2026-12-02", 80_000, "Vermieter")]);
+    let one = camt053(
+        IBAN,
+        "S-1",
+        1,
+        0,
+        "2026-11-02",
+        &[entry("2026-11-02", -80_000, "Vermieter")],
+    );
+    let two = camt053(
+        IBAN,
+        "S-2",
+        2,
+        -80_000,
+        "2026-12-01",
+        &[entry("2026-12-01", -80_000, "Vermieter")],
+    );
+    let three = camt053(
+        IBAN,
+        "S-3",
+        3,
+        -160_000,
+        "2026-12-02",
+        &[entry("2026-12-02", 80_000, "Vermieter")],
+    );
     for (name, text) in [("1.xml", &one), ("2.xml", &two), ("3.xml", &three)] {
         let f = report(&data, &c, &dir, name, text);
-        assert_eq!((f["new"].clone(), f["duplicates"].clone()), (json!(1), json!(0)), "{name}: {f}");
+        assert_eq!(
+            (f["new"].clone(), f["duplicates"].clone()),
+            (json!(1), json!(0)),
+            "{name}: {f}"
+        );
     }
-    assert_eq!(amounts(&oldest_first(&data, &c)), [-80_000, -80_000, 80_000]);
+    assert_eq!(
+        amounts(&oldest_first(&data, &c)),
+        [-80_000, -80_000, 80_000]
+    );
     // The same day, amount and telling reference in another statement is the
     // same entry, whatever else that export writes about it.
-    let again = camt053(IBAN, "S-2b", 9, -80_000, "2026-12-01", &[entry("2026-12-01", -80_000, "VERMIETER GMBH")]);
+    let again = camt053(
+        IBAN,
+        "S-2b",
+        9,
+        -80_000,
+        "2026-12-01",
+        &[entry("2026-12-01", -80_000, "VERMIETER GMBH")],
+    );
     let f = report(&data, &c, &dir, "2b.xml", &again);
-    assert_eq!((f["new"].clone(), f["duplicates"].clone()), (json!(0), json!(1)), "{f}");
+    assert_eq!(
+        (f["new"].clone(), f["duplicates"].clone()),
+        (json!(0), json!(1)),
+        "{f}"
+    );
 }
 
 #[test]
@@ -138,8 +247,14 @@ fn mt940_with_a_space_before_the_transaction_type_is_read() {
         1,
         10_000,
         &[
-            ("2611021102D12,35 NTRFNONREF//2611020001", "116?00SEPA-UEBERWEISUNG?20SVWZ+Porto?32Deutsche Post AG"),
-            ("2611021102C100,00 NMSCNONREF", "166?00GUTSCHRIFT?20SVWZ+Einlage"),
+            (
+                "2611021102D12,35 NTRFNONREF//2611020001",
+                "116?00SEPA-UEBERWEISUNG?20SVWZ+Porto?32Deutsche Post AG",
+            ),
+            (
+                "2611021102C100,00 NMSCNONREF",
+                "166?00GUTSCHRIFT?20SVWZ+Einlage",
+            ),
         ],
     );
     let f = report(&data, &c, &dir, "space.sta", &text);
@@ -161,19 +276,43 @@ fn a_thirtieth_of_february_is_the_months_last_day_with_a_note_on_the_line() {
     let f = report(&data, &c, &dir, "abschluss.sta", text);
     assert_eq!(f["new"], json!(1), "{f}");
     let line = &oldest_first(&data, &c)[0];
-    assert_eq!((line["valueOn"].clone(), line["bookedOn"].clone()), (json!("2026-02-28"), json!("2026-03-02")));
+    assert_eq!(
+        (line["valueOn"].clone(), line["bookedOn"].clone()),
+        (json!("2026-02-28"), json!("2026-03-02"))
+    );
     let note = line["notes"][0].as_str().unwrap();
-    assert!(note.contains("260230") && note.contains("2026-02-28"), "{note}");
+    assert!(
+        note.contains("260230") && note.contains("2026-02-28"),
+        "{note}"
+    );
     assert!(f["notes"][0].as_str().unwrap().contains(note), "{f}");
     // 32 February is no day at all.
-    let (ok, r, _) = import(&data, &c, &[&write(&dir, "bad.sta", text.replace("2602300302", "2602320302").as_bytes())]);
+    let (ok, r, _) = import(
+        &data,
+        &c,
+        &[&write(
+            &dir,
+            "bad.sta",
+            text.replace("2602300302", "2602320302").as_bytes(),
+        )],
+    );
     assert!(!ok);
-    assert!(r["files"][0]["refused"].as_str().unwrap().contains("value date"), "{r}");
+    assert!(
+        r["files"][0]["refused"]
+            .as_str()
+            .unwrap()
+            .contains("value date"),
+        "{r}"
+    );
 }
 
 #[test]
 fn the_account_with_its_currency_appended_is_the_account() {
-    for written in ["20752041/0291593375EUR", "20752041/0291593375 EUR", "DE95207520410291593375 EUR"] {
+    for written in [
+        "20752041/0291593375EUR",
+        "20752041/0291593375 EUR",
+        "DE95207520410291593375 EUR",
+    ] {
         let data = DataFile::new();
         let c = company_with(&data, &[&["--iban", "DE95207520410291593375"]]);
         let dir = tempfile::tempdir().unwrap();
@@ -191,7 +330,12 @@ fn the_swift_envelope_and_a_banks_lines_between_statements_are_no_part_of_a_bala
     let data = DataFile::new();
     let c = company_with(&data, &[&["--account", ACCOUNT]]);
     let dir = tempfile::tempdir().unwrap();
-    let statement = |id: &str, opening: &str, day: &str, amount: &str, closing: &str, reference: &str| {
+    let statement = |id: &str,
+                     opening: &str,
+                     day: &str,
+                     amount: &str,
+                     closing: &str,
+                     reference: &str| {
         format!(
             ":20:{id}\r\n:25:{ACCOUNT}\r\n:28C:{id}\r\n:60F:C{opening}\r\n:61:{day}{}C{amount}NTRFNONREF//{reference}\r\n\
              :86:166?00GUTSCHRIFT?20SVWZ+{reference}\r\n:62F:C{closing}\r\n",
@@ -212,7 +356,11 @@ fn the_swift_envelope_and_a_banks_lines_between_statements_are_no_part_of_a_bala
         statement("3", "261103EUR30,00", "261104", "30,00", "261104EUR60,00", "2611040001"),
     );
     let f = report(&data, &c, &dir, "swift.sta", &text);
-    assert_eq!((f["statements"].clone(), f["new"].clone()), (json!(3), json!(3)), "{f}");
+    assert_eq!(
+        (f["statements"].clone(), f["new"].clone()),
+        (json!(3), json!(3)),
+        "{f}"
+    );
     assert_eq!(f["notes"], json!([]), "the balance chain holds: {f}");
     assert_eq!(amounts(&oldest_first(&data, &c)), [1_000, 2_000, 3_000]);
     // Without envelopes: `-` ends a statement, the header lines follow.
@@ -220,11 +368,33 @@ fn the_swift_envelope_and_a_banks_lines_between_statements_are_no_part_of_a_bala
     let c = company_with(&data, &[&["--account", ACCOUNT]]);
     let plain = format!(
         "{}-\r\nNOLADE21BUX\r\n940\r\nMUSTDEFFXXX\r\n{}-\r\n",
-        statement("1", "261101EUR0,00", "261102", "10,00", "261102EUR10,00", "2611020001"),
-        statement("2", "261102EUR10,00", "261103", "20,00", "261103EUR30,00", "2611030001"),
+        statement(
+            "1",
+            "261101EUR0,00",
+            "261102",
+            "10,00",
+            "261102EUR10,00",
+            "2611020001"
+        ),
+        statement(
+            "2",
+            "261102EUR10,00",
+            "261103",
+            "20,00",
+            "261103EUR30,00",
+            "2611030001"
+        ),
     );
     let f = report(&data, &c, &dir, "plain.sta", &plain);
-    assert_eq!((f["statements"].clone(), f["new"].clone(), f["notes"].clone()), (json!(2), json!(2), json!([])), "{f}");
+    assert_eq!(
+        (
+            f["statements"].clone(),
+            f["new"].clone(),
+            f["notes"].clone()
+        ),
+        (json!(2), json!(2), json!([])),
+        "{f}"
+    );
 }
 
 /// A camt.052 as a German direct bank writes it: balances and amounts
@@ -268,21 +438,55 @@ fn camt_amounts_with_more_decimals_than_the_currency_are_read_or_rounded_with_a_
     let c = company_with(&data, &[&["--iban", IBAN]]);
     let dir = tempfile::tempdir().unwrap();
     // Thirteen decimals, all zeros: the amounts as they are.
-    let f = report(&data, &c, &dir, "zeros.xml", &direct_bank_report("1234.5600000000000", "12.3400000000000"));
-    assert_eq!((f["new"].clone(), f["preliminary"].clone(), f["notes"].clone()), (json!(1), json!(1), json!([])), "{f}");
+    let f = report(
+        &data,
+        &c,
+        &dir,
+        "zeros.xml",
+        &direct_bank_report("1234.5600000000000", "12.3400000000000"),
+    );
+    assert_eq!(
+        (
+            f["new"].clone(),
+            f["preliminary"].clone(),
+            f["notes"].clone()
+        ),
+        (json!(1), json!(1), json!([])),
+        "{f}"
+    );
     assert_eq!(amounts(&lines(&data, &c, None)), [-1_234]);
     // Digits beyond the cent: rounded, and said so on the line and in the notes.
     let data = DataFile::new();
     let c = company_with(&data, &[&["--iban", IBAN]]);
-    let f = report(&data, &c, &dir, "digits.xml", &direct_bank_report("1234.5649999999999", "12.3450000000001"));
+    let f = report(
+        &data,
+        &c,
+        &dir,
+        "digits.xml",
+        &direct_bank_report("1234.5649999999999", "12.3450000000001"),
+    );
     assert_eq!(f["new"], json!(1), "{f}");
-    let notes: Vec<&str> = f["notes"].as_array().unwrap().iter().map(|n| n.as_str().unwrap()).collect();
+    let notes: Vec<&str> = f["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
     assert_eq!(notes.len(), 2, "{notes:?}");
-    assert!(notes[0].contains("camt052_20261102_1") && notes[0].contains("read as 1,234.56 EUR"), "{notes:?}");
+    assert!(
+        notes[0].contains("camt052_20261102_1") && notes[0].contains("read as 1,234.56 EUR"),
+        "{notes:?}"
+    );
     assert!(notes[1].contains("read as 12.35 EUR"), "{notes:?}");
     let line = &lines(&data, &c, None)[0];
     assert_eq!(line["amount"]["minor"], json!(-1_235));
-    assert!(line["notes"][0].as_str().unwrap().contains("12.3450000000001"), "{line}");
+    assert!(
+        line["notes"][0]
+            .as_str()
+            .unwrap()
+            .contains("12.3450000000001"),
+        "{line}"
+    );
 }
 
 /// A small deterministic generator (the numbers of a linear congruential
@@ -291,7 +495,10 @@ struct Numbers(u64);
 
 impl Numbers {
     fn next(&mut self, below: u64) -> u64 {
-        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
         (self.0 >> 33) % below
     }
 }
@@ -310,7 +517,11 @@ fn generated() -> Vec<(String, Vec<Entry>, String)> {
         let mut entries = Vec::new();
         for _ in 0..50 {
             count += 1;
-            let reference = if n.next(100) < 30 { shared[n.next(4) as usize].to_string() } else { format!("{day}-{count:06}") };
+            let reference = if n.next(100) < 30 {
+                shared[n.next(4) as usize].to_string()
+            } else {
+                format!("{day}-{count:06}")
+            };
             let amount = (n.next(200_000) as i64 + 1) * if n.next(2) == 0 { 1 } else { -1 };
             let tx = Transfer {
                 amount,
@@ -318,7 +529,12 @@ fn generated() -> Vec<(String, Vec<Entry>, String)> {
                 remittance: format!("Beleg {count}"),
                 ..Transfer::default()
             };
-            entries.push(Entry { bank_reference: reference, booked_on: day.clone(), reversal: false, txs: vec![tx] });
+            entries.push(Entry {
+                bank_reference: reference,
+                booked_on: day.clone(),
+                reversal: false,
+                txs: vec![tx],
+            });
         }
         out.push((format!("S-{s}"), entries, day));
     }
@@ -339,29 +555,74 @@ fn a_thousand_lines_with_shared_references_are_each_imported_exactly_once() {
             .map(|(i, (id, entries, day))| {
                 let side = i % 2;
                 let text = if side == 0 {
-                    mt940(ACCOUNT, &format!("{id}{suffix}"), i as u32 + 1, opening[side], day, entries)
+                    mt940(
+                        ACCOUNT,
+                        &format!("{id}{suffix}"),
+                        i as u32 + 1,
+                        opening[side],
+                        day,
+                        entries,
+                    )
                 } else {
-                    camt053(IBAN, &format!("{id}{suffix}"), i as u64 + 1, opening[side], day, entries)
+                    camt053(
+                        IBAN,
+                        &format!("{id}{suffix}"),
+                        i as u64 + 1,
+                        opening[side],
+                        day,
+                        entries,
+                    )
                 };
                 opening[side] += entries.iter().map(Entry::amount).sum::<i64>();
-                write(&dir, &format!("{id}{suffix}.{}", if side == 0 { "sta" } else { "xml" }), text.as_bytes())
+                write(
+                    &dir,
+                    &format!("{id}{suffix}.{}", if side == 0 { "sta" } else { "xml" }),
+                    text.as_bytes(),
+                )
             })
             .collect()
     };
     let files = write_all("");
-    let shared = statements.iter().flat_map(|s| &s.1).filter(|e| !e.bank_reference.starts_with("2026")).count();
-    assert!((250..=350).contains(&shared), "30 % share their reference: {shared}");
+    let shared = statements
+        .iter()
+        .flat_map(|s| &s.1)
+        .filter(|e| !e.bank_reference.starts_with("2026"))
+        .count();
+    assert!(
+        (250..=350).contains(&shared),
+        "30 % share their reference: {shared}"
+    );
     let paths: Vec<&str> = files.iter().map(String::as_str).collect();
     let (ok, r, e) = import(&data, &c, &paths);
     assert!(ok, "{e}");
-    let new: i64 = r["files"].as_array().unwrap().iter().map(|f| f["new"].as_i64().unwrap()).sum();
-    let duplicates: i64 = r["files"].as_array().unwrap().iter().map(|f| f["duplicates"].as_i64().unwrap()).sum();
+    let new: i64 = r["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["new"].as_i64().unwrap())
+        .sum();
+    let duplicates: i64 = r["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["duplicates"].as_i64().unwrap())
+        .sum();
     assert_eq!((new, duplicates), (1_000, 0), "{r}");
     // Every line exactly once: the amounts and remittances as written.
-    let mut stored: Vec<(String, i64)> =
-        lines(&data, &c, None).iter().map(|l| (l["remittance"].as_str().unwrap().to_string(), l["amount"]["minor"].as_i64().unwrap())).collect();
-    let mut written: Vec<(String, i64)> =
-        statements.iter().flat_map(|s| &s.1).map(|e| (e.txs[0].remittance.clone(), e.amount())).collect();
+    let mut stored: Vec<(String, i64)> = lines(&data, &c, None)
+        .iter()
+        .map(|l| {
+            (
+                l["remittance"].as_str().unwrap().to_string(),
+                l["amount"]["minor"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    let mut written: Vec<(String, i64)> = statements
+        .iter()
+        .flat_map(|s| &s.1)
+        .map(|e| (e.txs[0].remittance.clone(), e.amount()))
+        .collect();
     stored.sort();
     written.sort();
     assert_eq!(stored, written);
@@ -369,14 +630,33 @@ fn a_thousand_lines_with_shared_references_are_each_imported_exactly_once() {
     // ids (an export of the same days) neither, each line named.
     let (ok, r, _) = import(&data, &c, &paths);
     assert!(ok);
-    assert!(r["files"].as_array().unwrap().iter().all(|f| f["new"] == json!(0)), "{r}");
+    assert!(
+        r["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["new"] == json!(0)),
+        "{r}"
+    );
     let again = write_all("-EXPORT");
     let paths: Vec<&str> = again.iter().map(String::as_str).collect();
     let (ok, r, e) = import(&data, &c, &paths);
     assert!(ok, "{e}");
     for f in r["files"].as_array().unwrap() {
-        assert_eq!((f["new"].clone(), f["duplicates"].clone()), (json!(0), json!(50)), "{f}");
-        assert_eq!(f["notes"].as_array().unwrap().iter().filter(|n| n.as_str().unwrap().contains("not imported again")).count(), 50);
+        assert_eq!(
+            (f["new"].clone(), f["duplicates"].clone()),
+            (json!(0), json!(50)),
+            "{f}"
+        );
+        assert_eq!(
+            f["notes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|n| n.as_str().unwrap().contains("not imported again"))
+                .count(),
+            50
+        );
     }
     assert_eq!(lines(&data, &c, None).len(), 1_000);
 }
@@ -384,8 +664,13 @@ fn a_thousand_lines_with_shared_references_are_each_imported_exactly_once() {
 /// The stored keys of the entries, in order.
 fn stored_keys(data: &DataFile) -> Vec<(String, Option<String>, String)> {
     let conn = rusqlite::Connection::open(&data.path).unwrap();
-    let mut stmt = conn.prepare("SELECT entry_key, reference_key, identity FROM bank_entries ORDER BY seq").unwrap();
-    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap().map(Result::unwrap).collect()
+    let mut stmt = conn
+        .prepare("SELECT entry_key, reference_key, identity FROM bank_entries ORDER BY seq")
+        .unwrap();
+    stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect()
 }
 
 #[test]
@@ -395,7 +680,13 @@ fn a_data_file_of_version_13_has_its_entries_keyed_anew() {
     let files: Vec<String> = statements[..4]
         .iter()
         .enumerate()
-        .map(|(i, (id, entries, day))| write(&dir, &format!("{i}.sta"), mt940(ACCOUNT, id, i as u32 + 1, 0, day, entries).as_bytes()))
+        .map(|(i, (id, entries, day))| {
+            write(
+                &dir,
+                &format!("{i}.sta"),
+                mt940(ACCOUNT, id, i as u32 + 1, 0, day, entries).as_bytes(),
+            )
+        })
         .collect();
     let paths: Vec<&str> = files.iter().map(String::as_str).collect();
     let fresh = DataFile::new();
@@ -421,8 +712,19 @@ fn a_data_file_of_version_13_has_its_entries_keyed_anew() {
     assert_eq!(lines(&old, &c, None).len(), 200);
     assert_eq!(stored_keys(&old), stored_keys(&fresh));
     // So an export of the same days finds every entry.
-    let export = write(&dir, "export.sta", mt940(ACCOUNT, "EXPORT", 9, 0, &statements[1].2, &statements[1].1).as_bytes());
+    let export = write(
+        &dir,
+        "export.sta",
+        mt940(ACCOUNT, "EXPORT", 9, 0, &statements[1].2, &statements[1].1).as_bytes(),
+    );
     let (ok, r, _) = import(&old, &c, &[&export]);
     assert!(ok);
-    assert_eq!((r["files"][0]["new"].clone(), r["files"][0]["duplicates"].clone()), (json!(0), json!(50)), "{r}");
+    assert_eq!(
+        (
+            r["files"][0]["new"].clone(),
+            r["files"][0]["duplicates"].clone()
+        ),
+        (json!(0), json!(50)),
+        "{r}"
+    );
 }

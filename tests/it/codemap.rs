@@ -79,8 +79,8 @@ fn section_lines(text: &str, heading: &str) -> Option<RangeInclusive<usize>> {
 /// The Codemap section of `text`: from its `## Codemap` heading to the
 /// next `## ` heading.
 fn codemap(text: &str) -> String {
-    let lines = section_lines(text, "## Codemap")
-        .expect("ARCHITECTURE.md has a `## Codemap` section");
+    let lines =
+        section_lines(text, "## Codemap").expect("ARCHITECTURE.md has a `## Codemap` section");
     text.lines()
         .enumerate()
         .filter(|(n, _)| lines.contains(&(n + 1)))
@@ -277,7 +277,12 @@ fn stale_names(root: &Path) -> Vec<String> {
         for entry in std::fs::read_dir(&dir).expect("a readable folder") {
             let path = entry.expect("a readable folder entry").path();
             if path.is_file() {
-                here.insert(path.file_name().expect("a name").to_string_lossy().into_owned());
+                here.insert(
+                    path.file_name()
+                        .expect("a name")
+                        .to_string_lossy()
+                        .into_owned(),
+                );
             }
         }
         for pattern in file_names(&inner_doc(&map)) {
@@ -312,7 +317,10 @@ fn every_path_of_the_walk_exists() {
         .into_iter()
         .filter(|(line, _)| walk.contains(line))
         .count();
-    assert!(steps > 10, "the walk names each step's file as a `src/…` path");
+    assert!(
+        steps > 10,
+        "the walk names each step's file as a `src/…` path"
+    );
     let wrong = wrong_paths_in_walk(root(), &text, true);
     assert!(
         wrong.is_empty(),
@@ -359,7 +367,10 @@ fn the_checks_catch_a_stale_codemap() {
     let doctored = format!(
         "{text}\n- `src/http/nowhere.rs`\n- `src/http/server.rs/`\n- `src/http`\n- `src/../Cargo.toml`\n"
     );
-    let wrong: Vec<String> = wrong_paths(root(), &doctored).into_iter().map(|(_, w)| w).collect();
+    let wrong: Vec<String> = wrong_paths(root(), &doctored)
+        .into_iter()
+        .map(|(_, w)| w)
+        .collect();
     assert_eq!(wrong.len(), 4, "{wrong:#?}");
     assert!(wrong[0].contains("`src/http/nowhere.rs` (no such file)"));
     assert!(wrong[1].contains("(no such folder)"));
@@ -400,7 +411,10 @@ fn the_checks_catch_a_missing_path_of_the_walk() {
     let renamed = real.replace(step, "`src/books/invoices/vat_checks.rs`");
     let wrong = wrong_paths_in_walk(root(), &renamed, true);
     assert!(
-        !wrong.is_empty() && wrong.iter().all(|w| w.contains("vat_checks.rs` (no such file)")),
+        !wrong.is_empty()
+            && wrong
+                .iter()
+                .all(|w| w.contains("vat_checks.rs` (no such file)")),
         "{wrong:#?}"
     );
 }
@@ -435,12 +449,18 @@ fn the_checks_catch_a_file_named_nowhere() {
     write("src/books/discount.rs", "");
     write("src/books/webhooks.rs", "");
     // A folder without a mod.rs, mapped by the file beside it.
-    write("src/inbox.rs", "//! The mailbox: `poll.rs`, polling.\npub mod poll;\n");
+    write(
+        "src/inbox.rs",
+        "//! The mailbox: `poll.rs`, polling.\npub mod poll;\n",
+    );
     write("src/inbox/poll.rs", "");
     write("src/inbox/session.rs", "");
     // A folder whose mod.rs lists nothing.
     write("src/documents/mod.rs", "//! The documents.\n");
-    write("src/documents/read/mod.rs", "//! Reading.\n#[cfg(test)]\nmod tests;\n");
+    write(
+        "src/documents/read/mod.rs",
+        "//! Reading.\n#[cfg(test)]\nmod tests;\n",
+    );
     write("src/documents/read/tests.rs", "");
     // The document names one file whole, and one by its bare name only.
     let text = "## Codemap\n\n- `src/books/discount.rs`\n- `webhooks.rs`\n";

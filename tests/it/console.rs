@@ -172,7 +172,10 @@ fn a_command_on_books_not_begun_is_refused_and_leaves_no_file() {
     ] {
         let (ok, out, err) = data.console(args);
         assert!(!ok && out.is_null(), "{args:?}");
-        assert!(err.contains("There is no data file at") && err.contains("kontor.db"), "{args:?}: {err}");
+        assert!(
+            err.contains("There is no data file at") && err.contains("kontor.db"),
+            "{args:?}: {err}"
+        );
         assert!(!data.path.exists(), "{args:?} left a data file behind");
     }
     assert!(!copy.exists());

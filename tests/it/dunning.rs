@@ -12,8 +12,8 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::mail::configure;
-use crate::support::smtp_server::{Security, SmtpServer};
 use crate::support::screens::Office;
+use crate::support::smtp_server::{Security, SmtpServer};
 
 /// The base rate in hundredths of a percent on `day` (ISO dates compare as
 /// text): the shipped 1.27 % of 2025-07-01 and 2026-01-01, and the row the

@@ -14,7 +14,12 @@ use crate::support::dovecot::Dovecot;
 use crate::support::DataFile;
 
 fn fixture(path: &str) -> Vec<u8> {
-    std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/einvoices-in").join(path)).unwrap()
+    std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/einvoices-in")
+            .join(path),
+    )
+    .unwrap()
 }
 
 /// A mail with `attachments` (name, media type, bytes).
@@ -58,37 +63,78 @@ fn the_mailbox_is_polled_into_bills_and_each_message_filed_once() {
     let imap = Dovecot::start();
     imap.deliver(
         "INBOX",
-        &mail("one@lieferant.example", "Rechnung 12115118", "Anbei die Rechnung.", &[(
-            "rechnung.xml",
-            "application/xml",
-            fixture("cen/ubl/examples/ubl-tc434-example1.xml"),
-        )]),
+        &mail(
+            "one@lieferant.example",
+            "Rechnung 12115118",
+            "Anbei die Rechnung.",
+            &[(
+                "rechnung.xml",
+                "application/xml",
+                fixture("cen/ubl/examples/ubl-tc434-example1.xml"),
+            )],
+        ),
     );
     imap.deliver(
         "INBOX",
-        &mail("letter@lieferant.example", "Grüße", "Nur ein Brief, keine Rechnung.", &[]),
+        &mail(
+            "letter@lieferant.example",
+            "Grüße",
+            "Nur ein Brief, keine Rechnung.",
+            &[],
+        ),
     );
     imap.deliver(
         "INBOX",
-        &mail("two@lieferant.example", "Zwei Rechnungen", "Anbei zwei Rechnungen.", &[
-            ("TOSL108.xml", "text/xml", fixture("cen/cii/examples/CII_example3.xml")),
-            (
-                "181301674.pdf",
-                "application/pdf",
-                fixture("zugferd-corpus/XML-Rechnung/FX/EN16931_Elektron.pdf"),
-            ),
-        ]),
+        &mail(
+            "two@lieferant.example",
+            "Zwei Rechnungen",
+            "Anbei zwei Rechnungen.",
+            &[
+                (
+                    "TOSL108.xml",
+                    "text/xml",
+                    fixture("cen/cii/examples/CII_example3.xml"),
+                ),
+                (
+                    "181301674.pdf",
+                    "application/pdf",
+                    fixture("zugferd-corpus/XML-Rechnung/FX/EN16931_Elektron.pdf"),
+                ),
+            ],
+        ),
     );
     let data = DataFile::new();
-    let company = data.ok(&["company", "create", "--name", "Empfänger GmbH", "--country", "DE", "--currency", "EUR"])["id"]
+    let company = data.ok(&[
+        "company",
+        "create",
+        "--name",
+        "Empfänger GmbH",
+        "--country",
+        "DE",
+        "--currency",
+        "EUR",
+    ])["id"]
         .as_str()
         .unwrap()
         .to_string();
     // The password never on the command line.
     let server = Serving(
         Command::new(env!("CARGO_BIN_EXE_kontor"))
-            .args(["--data", data.path.to_str().unwrap(), "serve", "--listen", "127.0.0.1:0"])
-            .args(["--inbox", &imap.url("INBOX"), "--inbox-company", &company, "--inbox-interval", "1"])
+            .args([
+                "--data",
+                data.path.to_str().unwrap(),
+                "serve",
+                "--listen",
+                "127.0.0.1:0",
+            ])
+            .args([
+                "--inbox",
+                &imap.url("INBOX"),
+                "--inbox-company",
+                &company,
+                "--inbox-interval",
+                "1",
+            ])
             .env("KONTOR_INBOX_PASSWORD", &imap.password)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -100,17 +146,32 @@ fn the_mailbox_is_polled_into_bills_and_each_message_filed_once() {
         assert!(Instant::now() < deadline, "no three bills: {}", imap.log());
         std::thread::sleep(Duration::from_millis(200));
     }
-    let filed = || (imap.count("INBOX"), imap.count("kontor/done"), imap.count("kontor/refused"));
+    let filed = || {
+        (
+            imap.count("INBOX"),
+            imap.count("kontor/done"),
+            imap.count("kontor/refused"),
+        )
+    };
     let deadline = Instant::now() + Duration::from_secs(10);
     while filed() != (0, 2, 1) {
         assert!(Instant::now() < deadline, "filed {:?}", filed());
         std::thread::sleep(Duration::from_millis(100));
     }
     let bills = data.ok(&["purchase", "list", "--company", &company]);
-    let mut numbers: Vec<&str> = bills["data"].as_array().unwrap().iter().map(|b| b["number"].as_str().unwrap()).collect();
+    let mut numbers: Vec<&str> = bills["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["number"].as_str().unwrap())
+        .collect();
     numbers.sort();
     assert_eq!(numbers, ["12115118", "181301674", "TOSL108"]);
-    assert!(bills["data"].as_array().unwrap().iter().all(|b| b["channel"] == "mailbox"));
+    assert!(bills["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|b| b["channel"] == "mailbox"));
     // The next polls change nothing: the poller's own step, twice, beside
     // the running server (on the same data file and mailbox).
     let db = kontor::store::db::Db::open(&data.path, 1).unwrap();
@@ -124,7 +185,12 @@ fn the_mailbox_is_polled_into_bills_and_each_message_filed_once() {
     };
     for _ in 0..2 {
         let polled = kontor::inbox::poll::poll(&db, &mailbox).unwrap();
-        assert_eq!(polled, kontor::inbox::poll::Polled::default(), "{}", imap.log());
+        assert_eq!(
+            polled,
+            kontor::inbox::poll::Polled::default(),
+            "{}",
+            imap.log()
+        );
     }
     assert_eq!(total(&data, &company), 3);
     assert_eq!(filed(), (0, 2, 1));
@@ -135,15 +201,35 @@ fn the_mailbox_is_polled_into_bills_and_each_message_filed_once() {
 fn serve_refuses_a_mailbox_without_password_or_over_plain_imap_to_another_host() {
     let data = DataFile::new();
     let (ok, _, stderr) = data.console(&[
-        "serve", "--listen", "127.0.0.1:0", "--inbox", "imap://kontor@mail.example.com/INBOX", "--inbox-company", "org_x",
+        "serve",
+        "--listen",
+        "127.0.0.1:0",
+        "--inbox",
+        "imap://kontor@mail.example.com/INBOX",
+        "--inbox-company",
+        "org_x",
     ]);
     assert!(!ok && stderr.contains("imaps://"), "{stderr}");
     let out = Command::new(env!("CARGO_BIN_EXE_kontor"))
-        .args(["--data", data.path.to_str().unwrap(), "serve", "--listen", "127.0.0.1:0"])
-        .args(["--inbox", "imaps://kontor@mail.example.com/INBOX", "--inbox-company", "org_x"])
+        .args([
+            "--data",
+            data.path.to_str().unwrap(),
+            "serve",
+            "--listen",
+            "127.0.0.1:0",
+        ])
+        .args([
+            "--inbox",
+            "imaps://kontor@mail.example.com/INBOX",
+            "--inbox-company",
+            "org_x",
+        ])
         .env_remove("KONTOR_INBOX_PASSWORD")
         .output()
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success() && stderr.contains("KONTOR_INBOX_PASSWORD"), "{stderr}");
+    assert!(
+        !out.status.success() && stderr.contains("KONTOR_INBOX_PASSWORD"),
+        "{stderr}"
+    );
 }

@@ -295,10 +295,21 @@ fn tools_are_listed_by_scope_and_read_only_the_keys_company() {
     for (limit, items) in [(0, 1), (-5, 1), (500, 4)] {
         let r = call(&c, &w.live, 6, "search_customers", json!({"limit": limit}));
         assert_eq!(r["isError"], json!(false), "{limit}: {r}");
-        assert_eq!(r["structuredContent"]["items"].as_array().unwrap().len(), items, "{limit}: {r}");
+        assert_eq!(
+            r["structuredContent"]["items"].as_array().unwrap().len(),
+            items,
+            "{limit}: {r}"
+        );
     }
     let rest = c.get(&w.live, "/v1/customers?size=500&page=-1");
-    assert_eq!((rest.status, rest.body["size"].clone(), rest.body["page"].clone()), (200, json!(100), json!(0)));
+    assert_eq!(
+        (
+            rest.status,
+            rest.body["size"].clone(),
+            rest.body["page"].clone()
+        ),
+        (200, json!(100), json!(0))
+    );
     assert_eq!(
         call(
             &c,

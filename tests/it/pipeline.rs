@@ -197,7 +197,10 @@ fn the_rate_budget_runs_dry_at_241_and_refills() {
     // token), a request passes again, and it spends the one token there was.
     let dry = std::time::Instant::now();
     while c.get(&key, "/v1/me").status != 200 {
-        assert!(dry.elapsed() < Duration::from_secs(10), "a token comes back");
+        assert!(
+            dry.elapsed() < Duration::from_secs(10),
+            "a token comes back"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     c.get(&key, "/v1/me").refused(429, "ZU_VIELE_ANFRAGEN");

@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 
 use base64::Engine;
 
-use crate::support::smtp_server::{Security, SmtpServer};
 use crate::support::screens::{person, Browser, PASSWORD};
+use crate::support::smtp_server::{Security, SmtpServer};
 use crate::support::{Client, DataFile};
 
 /// The running `kontor serve`, its stderr kept; killed when dropped.
@@ -204,11 +204,19 @@ fn the_smtp_password_is_in_no_answer_page_log_error_or_file() {
     // Its worker tries the test mail too (its attempt is recorded); then it stops.
     let attempted = || -> i64 {
         let conn = rusqlite::Connection::open(&data.path).unwrap();
-        conn.query_row("SELECT count(*) FROM mails WHERE purpose = 'test' AND attempts > 0", [], |r| r.get(0)).unwrap()
+        conn.query_row(
+            "SELECT count(*) FROM mails WHERE purpose = 'test' AND attempts > 0",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap()
     };
     let asked = Instant::now();
     while attempted() == 0 {
-        assert!(asked.elapsed() < Duration::from_secs(15), "the test mail is tried");
+        assert!(
+            asked.elapsed() < Duration::from_secs(15),
+            "the test mail is tried"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
     let log = served.log.clone();

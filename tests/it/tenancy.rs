@@ -115,22 +115,54 @@ fn sandbox_numbers_are_independent_of_live_numbers() {
 fn loose_references(conn: &rusqlite::Connection) -> Vec<String> {
     let names = |sql: &str| -> Vec<String> {
         let mut stmt = conn.prepare(sql).unwrap();
-        stmt.query_map([], |r| r.get(0)).unwrap().map(Result::unwrap).collect()
+        stmt.query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
     };
     let tables = names("SELECT name FROM sqlite_master WHERE type = 'table'");
-    let has = |t: &str, column: &str| names(&format!("SELECT name FROM pragma_table_info('{t}')")).iter().any(|c| c == column);
+    let has = |t: &str, column: &str| {
+        names(&format!("SELECT name FROM pragma_table_info('{t}')"))
+            .iter()
+            .any(|c| c == column)
+    };
     let owned = |t: &str| has(t, "company_id");
     let mut out = Vec::new();
     for table in tables.iter().filter(|t| owned(t)) {
-        let mut stmt = conn.prepare(&format!("SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list('{table}')")).unwrap();
-        let mut references: std::collections::BTreeMap<i64, (String, Vec<(String, String)>)> = Default::default();
-        for row in stmt.query_map([], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, String>(3)?))).unwrap() {
+        let mut stmt = conn
+            .prepare(&format!(
+                "SELECT id, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list('{table}')"
+            ))
+            .unwrap();
+        let mut references: std::collections::BTreeMap<i64, (String, Vec<(String, String)>)> =
+            Default::default();
+        for row in stmt
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, i64>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?,
+                ))
+            })
+            .unwrap()
+        {
             let (id, target, from, to) = row.unwrap();
-            references.entry(id).or_insert((target, Vec::new())).1.push((from, to));
+            references
+                .entry(id)
+                .or_insert((target, Vec::new()))
+                .1
+                .push((from, to));
         }
         for (target, columns) in references.into_values() {
-            let needed = if has(&target, "environment") { &["company_id", "environment"][..] } else { &["company_id"][..] };
-            let composite = needed.iter().all(|c| columns.contains(&(c.to_string(), c.to_string())));
+            let needed = if has(&target, "environment") {
+                &["company_id", "environment"][..]
+            } else {
+                &["company_id"][..]
+            };
+            let composite = needed
+                .iter()
+                .all(|c| columns.contains(&(c.to_string(), c.to_string())));
             if owned(&target) && !composite {
                 let from: Vec<&str> = columns.iter().map(|c| c.0.as_str()).collect();
                 out.push(format!("{table}({}) → {target}", from.join(", ")));

@@ -77,13 +77,21 @@ impl NewBankAccount {
             Some(t) => v.take(Bic::parse("bic", t))?,
             None => None,
         };
-        let name = v.take(text::optional("name", input.name.as_deref(), MAX_NAME))?.flatten();
+        let name = v
+            .take(text::optional("name", input.name.as_deref(), MAX_NAME))?
+            .flatten();
         let currency = match input.currency.as_deref() {
             Some(t) => v.take(Currency::parse("currency", t))?,
             None => None,
         };
         v.finish()?;
-        Ok(NewBankAccount { iban, national, bic, name, currency })
+        Ok(NewBankAccount {
+            iban,
+            national,
+            bic,
+            name,
+            currency,
+        })
     }
 }
 
@@ -106,7 +114,10 @@ impl BankAccount {
     pub fn account_id(&self) -> AccountId {
         match (&self.iban, &self.bank_code, &self.account_number) {
             (Some(iban), _, _) => AccountId::Iban(iban.clone()),
-            (None, Some(code), Some(number)) => AccountId::National { bank_code: code.clone(), number: number.clone() },
+            (None, Some(code), Some(number)) => AccountId::National {
+                bank_code: code.clone(),
+                number: number.clone(),
+            },
             _ => AccountId::Other(self.id.clone()),
         }
     }
@@ -139,7 +150,12 @@ fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<BankAccount> {
 ///
 /// Fails with `Refused` when the company already has the account (the same
 /// IBAN, or the same bank code and number).
-pub fn add(tx: &Tx, tenant: &Tenant, actor: &Actor, account: NewBankAccount) -> Result<BankAccount> {
+pub fn add(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    account: NewBankAccount,
+) -> Result<BankAccount> {
     let company = company::get(tx, &tenant.company_id)?;
     let company_currency = company.currency.clone();
     let (bank_code, number) = match (&account.iban, &account.national) {
@@ -152,13 +168,24 @@ pub fn add(tx: &Tx, tenant: &Tenant, actor: &Actor, account: NewBankAccount) -> 
     };
     let wanted = match (&account.iban, &bank_code, &number) {
         (Some(iban), _, _) => AccountId::Iban(iban.clone()),
-        (None, Some(c), Some(n)) => AccountId::National { bank_code: c.clone(), number: n.clone() },
+        (None, Some(c), Some(n)) => AccountId::National {
+            bank_code: c.clone(),
+            number: n.clone(),
+        },
         _ => return Err(Error::invalid("iban", "is missing")),
     };
     if let Some(known) = find(tx, tenant, &wanted)? {
         return Err(Error::refused_at(
-            if account.iban.is_some() { "iban" } else { "account" },
-            format!("is the account {} the company already has ({})", known.shown(), known.id),
+            if account.iban.is_some() {
+                "iban"
+            } else {
+                "account"
+            },
+            format!(
+                "is the account {} the company already has ({})",
+                known.shown(),
+                known.id
+            ),
         ));
     }
     let view = BankAccount {
@@ -199,14 +226,24 @@ pub fn add(tx: &Tx, tenant: &Tenant, actor: &Actor, account: NewBankAccount) -> 
 /// of its particulars by the same actor. A company that already names one
 /// keeps it (adding that IBAN as an account is how a person makes its
 /// statements importable); a sandbox account never changes the particulars.
-fn on_invoices_if_none(tx: &Tx, tenant: &Tenant, actor: &Actor, company: &company::Company, view: &BankAccount) -> Result<()> {
-    let (Environment::Production, None, Some(iban)) = (tenant.environment, &company.particulars.iban, &view.iban) else {
+fn on_invoices_if_none(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    company: &company::Company,
+    view: &BankAccount,
+) -> Result<()> {
+    let (Environment::Production, None, Some(iban)) =
+        (tenant.environment, &company.particulars.iban, &view.iban)
+    else {
         return Ok(());
     };
     let input = particulars::ParticularsInput {
         iban: Patch::Value(iban.as_str().to_string()),
         bic: match &view.bic {
-            Some(bic) if company.particulars.bic.is_none() => Patch::Value(bic.as_str().to_string()),
+            Some(bic) if company.particulars.bic.is_none() => {
+                Patch::Value(bic.as_str().to_string())
+            }
             _ => Patch::Absent,
         },
         ..Default::default()
@@ -245,7 +282,11 @@ pub fn get(conn: &Connection, tenant: &Tenant, id: &str) -> Result<BankAccount> 
 /// the bank code and account number (a German IBAN holds both).
 ///
 /// Fails only on a storage error.
-pub fn find(conn: &Connection, tenant: &Tenant, account: &AccountId) -> Result<Option<BankAccount>> {
+pub fn find(
+    conn: &Connection,
+    tenant: &Tenant,
+    account: &AccountId,
+) -> Result<Option<BankAccount>> {
     Ok(list(conn, tenant)?.into_iter().find(|a| {
         a.account_id().same_account(account)
             || matches!((&a.bank_code, &a.account_number), (Some(c), Some(n))
@@ -271,9 +312,18 @@ pub fn fee_tolerance(conn: &Connection, company_id: &str) -> Result<i64> {
 /// 10^15.
 pub fn set_fee_tolerance(tx: &Tx, tenant: &Tenant, actor: &Actor, minor: i64) -> Result<()> {
     if !(0..=crate::rules::money::MAX_AMOUNT).contains(&minor) {
-        return Err(Error::invalid("amount", "must be 0 or a positive number of minor units, at most 10^15"));
+        return Err(Error::invalid(
+            "amount",
+            "must be 0 or a positive number of minor units, at most 10^15",
+        ));
     }
     tx.prepare_cached("UPDATE companies SET fee_tolerance = ?2 WHERE id = ?1")?
         .execute(params![tenant.company_id, minor])?;
-    audit::record(tx, tenant, actor, Act::BankFeeToleranceChanged, &tenant.company_id)
+    audit::record(
+        tx,
+        tenant,
+        actor,
+        Act::BankFeeToleranceChanged,
+        &tenant.company_id,
+    )
 }

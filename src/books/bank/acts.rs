@@ -42,7 +42,10 @@ impl Difference {
             "open" => Ok(Difference::Open),
             "fees" => Ok(Difference::Fees),
             "discount" => Ok(Difference::Discount),
-            other => Err(Error::invalid("difference", crate::error::not_one_of(&["open", "fees", "discount"], other))),
+            other => Err(Error::invalid(
+                "difference",
+                crate::error::not_one_of(&["open", "fees", "discount"], other),
+            )),
         }
     }
 }
@@ -75,8 +78,12 @@ fn open_line(tx: &Tx, tenant: &Tenant, id: &str) -> Result<Stored> {
         State::Preliminary => Err(Error::wrong_state(format!(
             "The line {id} is preliminary (not yet booked by the bank); it settles nothing."
         ))),
-        State::Settled => Err(Error::wrong_state(format!("The line {id} is settled; undo it first."))),
-        State::Ignored => Err(Error::wrong_state(format!("The line {id} is ignored; undo that first."))),
+        State::Settled => Err(Error::wrong_state(format!(
+            "The line {id} is settled; undo it first."
+        ))),
+        State::Ignored => Err(Error::wrong_state(format!(
+            "The line {id} is ignored; undo that first."
+        ))),
         State::Replaced => Err(Error::not_found(format!("The bank line {id}"))),
     }
 }
@@ -92,10 +99,26 @@ fn day(tx: &Tx, tenant: &Tenant, line: &Stored) -> Result<jiff::civil::Date> {
 /// Fails with `NotFound` for an unknown line, `WrongState` for a line that
 /// is not open, `Invalid` for a suggestion it does not have, and as the
 /// settlement act refuses.
-pub fn confirm(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, n: usize, difference: Difference) -> Result<LineView> {
+pub fn confirm(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    id: &str,
+    n: usize,
+    difference: Difference,
+) -> Result<LineView> {
     let line = open_line(tx, tenant, id)?;
-    let count = line.suggestions.iter().filter(|s| !s.items.is_empty()).count();
-    let Some(suggestion) = line.suggestions.iter().filter(|s| !s.items.is_empty()).nth(n.wrapping_sub(1)) else {
+    let count = line
+        .suggestions
+        .iter()
+        .filter(|s| !s.items.is_empty())
+        .count();
+    let Some(suggestion) = line
+        .suggestions
+        .iter()
+        .filter(|s| !s.items.is_empty())
+        .nth(n.wrapping_sub(1))
+    else {
         return Err(Error::invalid(
             "suggestion",
             if count == 0 {
@@ -119,7 +142,10 @@ pub fn confirm(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, n: usize, diff
                     (_, TargetKind::Invoice) => Account::DiscountsGranted,
                     (_, TargetKind::Purchase) => Account::DiscountsReceived,
                 };
-                let part = Target { amount: take, ..target.clone() };
+                let part = Target {
+                    amount: take,
+                    ..target.clone()
+                };
                 apply::difference(tx, tenant, actor, &line, &part, account, on)?;
                 owed -= take;
             }
@@ -138,7 +164,10 @@ fn still_open(tx: &Tx, tenant: &Tenant, target: &Target) -> Result<i64> {
     };
     Ok(tx
         .prepare_cached(sql)?
-        .query_row(params![target.target_id, tenant.company_id, tenant.environment], |r| r.get(0))
+        .query_row(
+            params![target.target_id, tenant.company_id, tenant.environment],
+            |r| r.get(0),
+        )
         .optional()?
         .unwrap_or(0))
 }
@@ -147,7 +176,12 @@ fn still_open(tx: &Tx, tenant: &Tenant, target: &Target) -> Result<i64> {
 /// invoice) or out (a bill), with what it still owes.
 ///
 /// Fails with `NotFound` when the tenant has no such open document.
-fn document(tx: &Tx, tenant: &Tenant, number: &str, money_in: bool) -> Result<(TargetKind, String, String, i64)> {
+fn document(
+    tx: &Tx,
+    tenant: &Tenant,
+    number: &str,
+    money_in: bool,
+) -> Result<(TargetKind, String, String, i64)> {
     let number = number.trim();
     let sql = if money_in {
         "SELECT id, number, outstanding FROM invoices WHERE company_id = ?1 AND environment = ?2
@@ -160,9 +194,16 @@ fn document(tx: &Tx, tenant: &Tenant, number: &str, money_in: bool) -> Result<(T
     };
     let found: Vec<(String, String, i64)> = tx
         .prepare_cached(sql)?
-        .query_map(params![tenant.company_id, tenant.environment, number], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+        .query_map(
+            params![tenant.company_id, tenant.environment, number],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )?
         .collect::<rusqlite::Result<_>>()?;
-    let kind = if money_in { TargetKind::Invoice } else { TargetKind::Purchase };
+    let kind = if money_in {
+        TargetKind::Invoice
+    } else {
+        TargetKind::Purchase
+    };
     match found.as_slice() {
         [] => Err(Error::not_found(format!(
             "{number}, which is no {} of the company",
@@ -183,11 +224,20 @@ fn document(tx: &Tx, tenant: &Tenant, number: &str, money_in: bool) -> Result<(T
 /// a line that is not open, `Invalid` for no part or an amount that is not
 /// positive, `Refused` when the parts add up to more than the line or a
 /// part to more than its document owes.
-pub fn split(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, parts: &[(String, i64)]) -> Result<LineView> {
+pub fn split(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    id: &str,
+    parts: &[(String, i64)],
+) -> Result<LineView> {
     let line = open_line(tx, tenant, id)?;
     let mut v = Violations::new();
     if parts.is_empty() {
-        v.invalid("to", "is missing; name at least one document and its amount");
+        v.invalid(
+            "to",
+            "is missing; name at least one document and its amount",
+        );
     }
     let mut targets = Vec::new();
     for (i, (number, amount)) in parts.iter().enumerate() {
@@ -195,14 +245,26 @@ pub fn split(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, parts: &[(String
             v.invalid(format!("to[{i}]"), "must be a positive amount");
             continue;
         }
-        if let Some((kind, target_id, number, open)) = v.take(document(tx, tenant, number, line.amount > 0).map_err(|e| match e {
-            Error::NotFound(what) => Error::refused_at(format!("to[{i}]"), format!("names {what}")),
-            other => other,
-        }))? {
+        if let Some((kind, target_id, number, open)) = v.take(
+            document(tx, tenant, number, line.amount > 0).map_err(|e| match e {
+                Error::NotFound(what) => {
+                    Error::refused_at(format!("to[{i}]"), format!("names {what}"))
+                }
+                other => other,
+            }),
+        )? {
             if *amount > open {
-                v.refused(format!("to[{i}]"), format!("gives {number} {amount}, more than the {open} it still owes"));
+                v.refused(
+                    format!("to[{i}]"),
+                    format!("gives {number} {amount}, more than the {open} it still owes"),
+                );
             }
-            targets.push(Target { target_kind: kind, target_id, number, amount: *amount });
+            targets.push(Target {
+                target_kind: kind,
+                target_id,
+                number,
+                amount: *amount,
+            });
         }
     }
     v.finish()?;
@@ -210,7 +272,10 @@ pub fn split(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, parts: &[(String
     if total > apply::left(tx, tenant, &line)? {
         return Err(Error::refused_at(
             "to",
-            format!("adds up to {total}, more than the {} the line has left", apply::left(tx, tenant, &line)?),
+            format!(
+                "adds up to {total}, more than the {} the line has left",
+                apply::left(tx, tenant, &line)?
+            ),
         ));
     }
     let on = day(tx, tenant, &line)?;
@@ -227,7 +292,14 @@ pub fn split(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, parts: &[(String
 ///
 /// Fails with `NotFound`, `WrongState` as `split`, `Invalid` for another
 /// account name, `Refused` for more than the line has left or closed books.
-pub fn book(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, account: &str, amount: Option<i64>) -> Result<LineView> {
+pub fn book(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    id: &str,
+    account: &str,
+    amount: Option<i64>,
+) -> Result<LineView> {
     let line = open_line(tx, tenant, id)?;
     let account = apply::account_named(account.trim(), line.amount > 0)?;
     let left = apply::left(tx, tenant, &line)?;
@@ -251,7 +323,14 @@ pub fn ignore(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, reason: &str) -
             "The line {id} settled part of its amount already; undo that before ignoring it."
         )));
     }
-    lines::set_state(tx, tenant, id, State::Ignored, &line.suggestions, Some(&reason))?;
+    lines::set_state(
+        tx,
+        tenant,
+        id,
+        State::Ignored,
+        &line.suggestions,
+        Some(&reason),
+    )?;
     audit::record(tx, tenant, actor, Act::BankLineIgnored, id)?;
     lines::show(tx, tenant, id)
 }
@@ -264,7 +343,11 @@ pub fn ignore(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, reason: &str) -
 pub fn undo(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str) -> Result<LineView> {
     let line = lines::get(tx, tenant, id)?;
     if line.state == State::Ignored {
-        let state = if line.suggestions.iter().any(|s| !s.items.is_empty()) { State::Suggested } else { State::Unmatched };
+        let state = if line.suggestions.iter().any(|s| !s.items.is_empty()) {
+            State::Suggested
+        } else {
+            State::Unmatched
+        };
         lines::set_state(tx, tenant, id, state, &line.suggestions, None)?;
     } else {
         let today = company::get(tx, &tenant.company_id)?.today();

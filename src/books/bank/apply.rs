@@ -57,8 +57,15 @@ pub fn settle(
         };
         let payment = NewPayment::from_bank(target.amount, on, reference, source);
         let paid = match target.target_kind {
-            TargetKind::Invoice => settlement::pay_invoice(tx, tenant, actor, &target.number, &payment).map_err(in_line_words)?.0,
-            TargetKind::Purchase => settlement::pay_bill(tx, tenant, actor, &target.target_id, &payment).map_err(in_line_words)?,
+            TargetKind::Invoice => {
+                settlement::pay_invoice(tx, tenant, actor, &target.number, &payment)
+                    .map_err(in_line_words)?
+                    .0
+            }
+            TargetKind::Purchase => {
+                settlement::pay_bill(tx, tenant, actor, &target.target_id, &payment)
+                    .map_err(in_line_words)?
+            }
         };
         lines::record_settlement(
             tx,
@@ -102,7 +109,10 @@ fn settled_amount(tx: &Tx, tenant: &Tenant, line_id: &str) -> Result<i64> {
              WHERE line_id = ?1 AND company_id = ?2 AND environment = ?3 AND undone_at IS NULL
                AND kind IN ('payment', 'booking')",
         )?
-        .query_row(params![line_id, tenant.company_id, tenant.environment], |r| r.get(0))?)
+        .query_row(
+            params![line_id, tenant.company_id, tenant.environment],
+            |r| r.get(0),
+        )?)
 }
 
 /// What the line has left to settle or book, minor units.
@@ -125,7 +135,10 @@ pub fn account_named(name: &str, money_in: bool) -> Result<Account> {
         _ => {
             return Err(Error::invalid(
                 "account",
-                format!("is fees, interest, tax, transfer or other{}, not {name:?}", if money_in { " (or credit)" } else { "" }),
+                format!(
+                    "is fees, interest, tax, transfer or other{}, not {name:?}",
+                    if money_in { " (or credit)" } else { "" }
+                ),
             ))
         }
     })
@@ -136,11 +149,21 @@ pub fn account_named(name: &str, money_in: bool) -> Result<Account> {
 ///
 /// Fails with `Refused` for more than the line has left, a line in another
 /// currency than the books, or in closed books.
-pub fn book(tx: &Tx, tenant: &Tenant, line: &Stored, account: Account, amount: i64, on: Date) -> Result<()> {
+pub fn book(
+    tx: &Tx,
+    tenant: &Tenant,
+    line: &Stored,
+    account: Account,
+    amount: i64,
+    on: Date,
+) -> Result<()> {
     if amount <= 0 || amount > left(tx, tenant, line)? {
         return Err(Error::refused_at(
             "amount",
-            format!("is more than the line {} has left to book, or not positive", line.id),
+            format!(
+                "is more than the line {} has left to book, or not positive",
+                line.id
+            ),
         ));
     }
     let books = company::get(tx, &tenant.company_id)?.currency;
@@ -153,9 +176,15 @@ pub fn book(tx: &Tx, tenant: &Tenant, line: &Stored, account: Account, amount: i
     ledger::check_open(tx, tenant, on)?;
     let id = ids::new_id("bse");
     let postings = if line.amount > 0 {
-        [Posting::debit(Account::Bank, amount).of(&line.bank_account_id), Posting::credit(account, amount)]
+        [
+            Posting::debit(Account::Bank, amount).of(&line.bank_account_id),
+            Posting::credit(account, amount),
+        ]
     } else {
-        [Posting::debit(account, amount), Posting::credit(Account::Bank, amount).of(&line.bank_account_id)]
+        [
+            Posting::debit(account, amount),
+            Posting::credit(Account::Bank, amount).of(&line.bank_account_id),
+        ]
     };
     ledger::post(tx, tenant, &id, on, &postings)?;
     lines::record_settlement(
@@ -188,7 +217,17 @@ pub fn difference(
     on: Date,
 ) -> Result<()> {
     let id = ids::new_id("bse");
-    settlement::settle_difference(tx, tenant, actor, target.target_kind, &target.target_id, target.amount, on, account, &id)?;
+    settlement::settle_difference(
+        tx,
+        tenant,
+        actor,
+        target.target_kind,
+        &target.target_id,
+        target.amount,
+        on,
+        account,
+        &id,
+    )?;
     lines::record_settlement(
         tx,
         tenant,
@@ -229,7 +268,16 @@ pub fn take_back(tx: &Tx, tenant: &Tenant, actor: &Actor, line: &Stored, on: Dat
                              AND p.reversed_on IS NULL)
              ORDER BY seq DESC LIMIT 1",
         )?
-        .query_row(params![tenant.company_id, tenant.environment, returned, key, line.id], |r| r.get(0))
+        .query_row(
+            params![
+                tenant.company_id,
+                tenant.environment,
+                returned,
+                key,
+                line.id
+            ],
+            |r| r.get(0),
+        )
         .optional()?;
     let Some(original) = original else {
         return Ok(false);
@@ -247,11 +295,18 @@ pub fn take_back(tx: &Tx, tenant: &Tenant, actor: &Actor, line: &Stored, on: Dat
             SettlementKind::Payment => {}
             SettlementKind::Booking | SettlementKind::Return => continue,
         }
-        let (Some(payment), Some(kind), Some(target_id), Some(number)) = (&s.payment_id, s.target_kind, &s.target_id, &s.number) else {
+        let (Some(payment), Some(kind), Some(target_id), Some(number)) =
+            (&s.payment_id, s.target_kind, &s.target_id, &s.number)
+        else {
             continue;
         };
         let id = reverse(tx, tenant, actor, &s, on)?;
-        let target = Target { target_kind: kind, target_id: target_id.clone(), number: number.clone(), amount: s.amount };
+        let target = Target {
+            target_kind: kind,
+            target_id: target_id.clone(),
+            number: number.clone(),
+            amount: s.amount,
+        };
         lines::record_settlement(
             tx,
             tenant,
@@ -280,7 +335,13 @@ pub fn take_back(tx: &Tx, tenant: &Tenant, actor: &Actor, line: &Stored, on: Dat
 ///
 /// Fails with `Internal` for a settlement without its document, else as
 /// the settlement act refuses.
-fn reverse(tx: &Tx, tenant: &Tenant, actor: &Actor, s: &lines::Settlement, on: Date) -> Result<String> {
+fn reverse(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    s: &lines::Settlement,
+    on: Date,
+) -> Result<String> {
     let (Some(kind), Some(target)) = (s.target_kind, s.target_id.as_deref()) else {
         return Err(Error::internal("a settlement without its document"));
     };
@@ -298,9 +359,15 @@ fn reverse(tx: &Tx, tenant: &Tenant, actor: &Actor, s: &lines::Settlement, on: D
 /// Fails with `WrongState` for a line that did nothing, a returned direct
 /// debit (its taking back stands), or a line such a debit returned.
 pub fn undo(tx: &Tx, tenant: &Tenant, actor: &Actor, line: &Stored, on: Date) -> Result<usize> {
-    let done: Vec<_> = lines::settlements(tx, tenant, &line.id)?.into_iter().filter(|s| s.undone_at.is_none()).collect();
+    let done: Vec<_> = lines::settlements(tx, tenant, &line.id)?
+        .into_iter()
+        .filter(|s| s.undone_at.is_none())
+        .collect();
     if done.is_empty() {
-        return Err(Error::wrong_state(format!("The line {} settled nothing that could be undone.", line.id)));
+        return Err(Error::wrong_state(format!(
+            "The line {} settled nothing that could be undone.",
+            line.id
+        )));
     }
     if done.iter().any(|s| s.kind == SettlementKind::Return) {
         return Err(Error::wrong_state(format!(
@@ -320,13 +387,25 @@ pub fn undo(tx: &Tx, tenant: &Tenant, actor: &Actor, line: &Stored, on: Date) ->
     ledger::check_open(tx, tenant, on)?;
     for s in &done {
         let by = match s.kind {
-            SettlementKind::Payment | SettlementKind::Difference => Some(reverse(tx, tenant, actor, s, on)?),
+            SettlementKind::Payment | SettlementKind::Difference => {
+                Some(reverse(tx, tenant, actor, s, on)?)
+            }
             SettlementKind::Booking => {
-                let account = s.account.as_deref().and_then(Account::parse).ok_or_else(|| Error::internal("a booking without account"))?;
+                let account = s
+                    .account
+                    .as_deref()
+                    .and_then(Account::parse)
+                    .ok_or_else(|| Error::internal("a booking without account"))?;
                 let postings = if line.amount > 0 {
-                    [Posting::credit(Account::Bank, s.amount).of(&s.detail), Posting::debit(account, s.amount)]
+                    [
+                        Posting::credit(Account::Bank, s.amount).of(&s.detail),
+                        Posting::debit(account, s.amount),
+                    ]
                 } else {
-                    [Posting::credit(account, s.amount), Posting::debit(Account::Bank, s.amount).of(&s.detail)]
+                    [
+                        Posting::credit(account, s.amount),
+                        Posting::debit(Account::Bank, s.amount).of(&s.detail),
+                    ]
                 };
                 let id = ids::new_id("bse");
                 ledger::post(tx, tenant, &id, on, &postings)?;
@@ -336,7 +415,11 @@ pub fn undo(tx: &Tx, tenant: &Tenant, actor: &Actor, line: &Stored, on: Date) ->
         };
         lines::mark_undone(tx, tenant, &s.id, by.as_deref())?;
     }
-    let state = if line.suggestions.iter().any(|s| !s.items.is_empty()) { State::Suggested } else { State::Unmatched };
+    let state = if line.suggestions.iter().any(|s| !s.items.is_empty()) {
+        State::Suggested
+    } else {
+        State::Unmatched
+    };
     lines::set_state(tx, tenant, &line.id, state, &line.suggestions, None)?;
     Ok(done.len())
 }

@@ -61,7 +61,13 @@ impl Placeholders {
                 }
             }
         }
-        Placeholders(counts.into_iter().filter(|(_, n)| *n > 1).map(|((m, r), _)| (m, r.to_string())).collect())
+        Placeholders(
+            counts
+                .into_iter()
+                .filter(|(_, n)| *n > 1)
+                .map(|((m, r), _)| (m, r.to_string()))
+                .collect(),
+        )
     }
 
     fn holds(&self, message: Message, reference: &str) -> bool {
@@ -71,7 +77,10 @@ impl Placeholders {
 
 /// A reference with a digit: a short text (`UEBERWEISUNG`) keys nothing.
 fn keyed_reference(entry: &Entry) -> Option<&str> {
-    entry.bank_reference.as_deref().filter(|r| r.bytes().any(|b| b.is_ascii_digit()))
+    entry
+        .bank_reference
+        .as_deref()
+        .filter(|r| r.bytes().any(|b| b.is_ascii_digit()))
 }
 
 /// The keys of a statement's entries, in order (see `EntryKey`).
@@ -81,7 +90,8 @@ pub fn entry_keys(statement: &Statement, placeholders: &Placeholders) -> Vec<Ent
         .entries
         .iter()
         .map(|entry| {
-            let shown = |d: Option<jiff::civil::Date>| d.map_or_else(|| "-".to_string(), |d| d.to_string());
+            let shown =
+                |d: Option<jiff::civil::Date>| d.map_or_else(|| "-".to_string(), |d| d.to_string());
             let day = shown(entry.booked_on.or(entry.value_on));
             let sum = format!("sum:{}", digest(entry));
             let base = format!("{day} {} {} {sum}", shown(entry.value_on), entry.amount);
@@ -116,7 +126,10 @@ fn digest(entry: &Entry) -> String {
 
 /// Remittance compared without case and white space.
 pub fn normalised(text: &str) -> String {
-    text.chars().filter(|c| !c.is_whitespace()).flat_map(char::to_uppercase).collect()
+    text.chars()
+        .filter(|c| !c.is_whitespace())
+        .flat_map(char::to_uppercase)
+        .collect()
 }
 
 /// A break in an account's balance chain: this statement's opening is not
@@ -147,7 +160,9 @@ mod tests {
 
     fn sample(name: &str) -> Vec<Statement> {
         let path = format!("{}/tests/fixtures/bank/{name}", env!("CARGO_MANIFEST_DIR"));
-        read(name, &std::fs::read(path).unwrap()).unwrap().statements
+        read(name, &std::fs::read(path).unwrap())
+            .unwrap()
+            .statements
     }
 
     fn keys(statement: &Statement, all: &[Statement]) -> Vec<EntryKey> {
@@ -156,11 +171,19 @@ mod tests {
 
     #[test]
     fn every_entry_of_the_samples_has_its_own_key() {
-        for name in ["sepa_mt9401.sta", "synthetic-dk-camt053.v8.xml", "buxtehude.sta"] {
+        for name in [
+            "sepa_mt9401.sta",
+            "synthetic-dk-camt053.v8.xml",
+            "buxtehude.sta",
+        ] {
             let statements = sample(name);
             let mut all: Vec<(String, String)> = statements
                 .iter()
-                .flat_map(|s| keys(s, &statements).into_iter().map(|k| (s.account.shown(), k.key)))
+                .flat_map(|s| {
+                    keys(s, &statements)
+                        .into_iter()
+                        .map(|k| (s.account.shown(), k.key))
+                })
                 .collect();
             let count = all.len();
             all.sort();
@@ -169,11 +192,16 @@ mod tests {
         }
         let dk = sample("synthetic-dk-camt053.v8.xml");
         let first = &keys(&dk[0], &dk)[0];
-        assert_eq!(first.reference_key.as_deref(), Some("2026-11-18 119000 ref:2026111800217000001"));
+        assert_eq!(
+            first.reference_key.as_deref(),
+            Some("2026-11-18 119000 ref:2026111800217000001")
+        );
         assert!(first.telling);
         assert_eq!(first.identity, "ref:2026111800217000001");
         let bux = sample("buxtehude.sta");
-        assert!(keys(&bux[0], &bux).iter().all(|k| k.key.contains(" sum:") && !k.telling));
+        assert!(keys(&bux[0], &bux)
+            .iter()
+            .all(|k| k.key.contains(" sum:") && !k.telling));
         // The same statement read twice gives the same keys.
         assert_eq!(keys(&bux[0], &bux), keys(&sample("buxtehude.sta")[0], &bux));
     }
@@ -184,7 +212,10 @@ mod tests {
         let s = &mut statements[0];
         let first = s.entries[0].clone();
         let alone = |e: Entry| {
-            let st = Statement { entries: vec![e], ..s.clone() };
+            let st = Statement {
+                entries: vec![e],
+                ..s.clone()
+            };
             keys(&st, std::slice::from_ref(&st)).remove(0)
         };
         let original = alone(first.clone());
@@ -231,7 +262,11 @@ mod tests {
         assert_eq!(gap(Some((2700, "EUR")), &s[1]), None);
         assert_eq!(
             gap(Some((2600, "EUR")), &s[1]),
-            Some(Gap { statement: "254EURNL26VAYB8060476890".into(), last_closing: 2600, opening: 2700 })
+            Some(Gap {
+                statement: "254EURNL26VAYB8060476890".into(),
+                last_closing: 2600,
+                opening: 2700
+            })
         );
         assert_eq!(gap(None, &s[1]), None);
         assert_eq!(gap(Some((1, "SEK")), &s[1]), None);

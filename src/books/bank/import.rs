@@ -20,8 +20,8 @@ use sha2::{Digest, Sha256};
 use crate::books::audit::{self, Act, Actor};
 use crate::books::bank::accounts::{self, BankAccount};
 use crate::books::bank::apply;
-use crate::books::bank::items;
 use crate::books::bank::entry_keys::{entry_keys, gap, EntryKey, Placeholders};
+use crate::books::bank::items;
 use crate::books::bank::lines::{self, State, Suggestion, Target};
 use crate::books::bank::matching::{Ladder, LineFacts, Outcome, Proposal, Reason};
 use crate::books::company;
@@ -62,7 +62,11 @@ pub struct FileReport {
 impl FileReport {
     /// The report of a refused file.
     pub fn refused(file: &str, why: &Error) -> FileReport {
-        FileReport { file: file.to_string(), refused: Some(why.sentence()), ..FileReport::default() }
+        FileReport {
+            file: file.to_string(),
+            refused: Some(why.sentence()),
+            ..FileReport::default()
+        }
     }
 }
 
@@ -87,7 +91,13 @@ fn money(minor: i64, currency: &crate::rules::iso::Currency) -> String {
 /// Fails with `Invalid` naming the file when it is refused by its reader,
 /// and with `Refused` when a statement names an account the company does
 /// not have, or is kept in another currency than that account.
-pub fn file(tx: &Tx, tenant: &Tenant, actor: &Actor, name: &str, bytes: Cow<'_, [u8]>) -> Result<FileReport> {
+pub fn file(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    name: &str,
+    bytes: Cow<'_, [u8]>,
+) -> Result<FileReport> {
     let company = company::get(tx, &tenant.company_id)?;
     let sha256 = hex::encode(Sha256::digest(&bytes));
     let seen: Option<(String, String)> = tx
@@ -151,7 +161,11 @@ pub fn file(tx: &Tx, tenant: &Tenant, actor: &Actor, name: &str, bytes: Cow<'_, 
                 account.currency
             )));
         }
-        if let Some(e) = statement.entries.iter().find(|e| e.currency != account.currency) {
+        if let Some(e) = statement
+            .entries
+            .iter()
+            .find(|e| e.currency != account.currency)
+        {
             return Err(Error::refused(format!(
                 "The file {name} holds an entry of {} in the statement {} of the account {}, \
                  which is kept in {}.",
@@ -171,11 +185,24 @@ pub fn file(tx: &Tx, tenant: &Tenant, actor: &Actor, name: &str, bytes: Cow<'_, 
     ids::in_order(|| {
         let mut fresh: Vec<i64> = Vec::new();
         for (statement, account) in read.statements.into_iter().zip(&owners) {
-            let at = Where { file_id: &file_id, account, placeholders: &placeholders, now: &now };
+            let at = Where {
+                file_id: &file_id,
+                account,
+                placeholders: &placeholders,
+                now: &now,
+            };
             store_statement(tx, tenant, &at, statement, &mut report, &mut fresh)?;
         }
         if !fresh.is_empty() {
-            match_lines(tx, tenant, actor, company.today(), &fresh, &file_id, &mut report)?;
+            match_lines(
+                tx,
+                tenant,
+                actor,
+                company.today(),
+                &fresh,
+                &file_id,
+                &mut report,
+            )?;
         }
         Ok::<(), Error>(())
     })?;
@@ -210,7 +237,14 @@ struct Where<'a> {
 /// preliminary one any entry so, and a booked one also by its identity (a
 /// report may date an entry otherwise than the statement that books it).
 /// Each way is one look-up by its own index.
-fn repeats(tx: &Tx, tenant: &Tenant, account: &str, key: &EntryKey, booked: bool, amount: i64) -> Result<Option<(String, i64)>> {
+fn repeats(
+    tx: &Tx,
+    tenant: &Tenant,
+    account: &str,
+    key: &EntryKey,
+    booked: bool,
+    amount: i64,
+) -> Result<Option<(String, i64)>> {
     let t = (&tenant.company_id, &tenant.environment);
     let by_key = tx
         .prepare_cached(
@@ -218,7 +252,10 @@ fn repeats(tx: &Tx, tenant: &Tenant, account: &str, key: &EntryKey, booked: bool
                AND bank_account_id = ?3 AND entry_key = ?4 AND booked >= ?5
              ORDER BY booked DESC LIMIT 1",
         )?
-        .query_row(params![t.0, t.1, account, key.key, i64::from(booked)], |r| Ok((r.get(0)?, r.get(1)?)))
+        .query_row(
+            params![t.0, t.1, account, key.key, i64::from(booked)],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
         .optional()?;
     if by_key.is_some() {
         return Ok(by_key);
@@ -230,7 +267,10 @@ fn repeats(tx: &Tx, tenant: &Tenant, account: &str, key: &EntryKey, booked: bool
                    AND bank_account_id = ?3 AND reference_key = ?4 AND booked >= ?5
                  ORDER BY booked DESC, seq LIMIT 1",
             )?
-            .query_row(params![t.0, t.1, account, reference_key, i64::from(booked)], |r| Ok((r.get(0)?, r.get(1)?)))
+            .query_row(
+                params![t.0, t.1, account, reference_key, i64::from(booked)],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
             .optional()?;
         if by_reference.is_some() {
             return Ok(by_reference);
@@ -245,7 +285,9 @@ fn repeats(tx: &Tx, tenant: &Tenant, account: &str, key: &EntryKey, booked: bool
                AND bank_account_id = ?3 AND identity = ?4 AND amount = ?5 AND booked = 1
              ORDER BY seq LIMIT 1",
         )?
-        .query_row(params![t.0, t.1, account, key.identity, amount], |r| Ok((r.get(0)?, r.get(1)?)))
+        .query_row(params![t.0, t.1, account, key.identity, amount], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
         .optional()?)
 }
 
@@ -260,22 +302,37 @@ fn repeated(tx: &Tx, tenant: &Tenant, entry_id: &str) -> Result<Option<(String, 
              WHERE e.id = ?1 AND l.company_id = ?2 AND l.environment = ?3
              ORDER BY l.state = 'replaced', l.seq LIMIT 1",
         )?
-        .query_row(params![entry_id, tenant.company_id, tenant.environment], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-        })
+        .query_row(
+            params![entry_id, tenant.company_id, tenant.environment],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
         .optional()?)
 }
 
 /// The note for an entry of `statement` not imported because it repeats
 /// `earlier` (its first line, that line's statement and file).
-fn repeat_note(entry: &statements::Entry, statement: &str, earlier: Option<(String, String, String)>) -> String {
-    let day = entry.booked_on.or(entry.value_on).map_or_else(|| "undated".to_string(), |d| format!("of {d}"));
-    let reference = entry.bank_reference.as_deref().map(|r| format!(", reference {r},")).unwrap_or_default();
+fn repeat_note(
+    entry: &statements::Entry,
+    statement: &str,
+    earlier: Option<(String, String, String)>,
+) -> String {
+    let day = entry
+        .booked_on
+        .or(entry.value_on)
+        .map_or_else(|| "undated".to_string(), |d| format!("of {d}"));
+    let reference = entry
+        .bank_reference
+        .as_deref()
+        .map(|r| format!(", reference {r},"))
+        .unwrap_or_default();
     let (what, verb) = match entry.lines.len() {
         1 => ("The line".to_string(), "repeats"),
         n => (format!("The {n} lines of the entry"), "repeat"),
     };
-    let head = format!("{what} {day} over {}{reference} in the statement {statement}", money(entry.amount, &entry.currency));
+    let head = format!(
+        "{what} {day} over {}{reference} in the statement {statement}",
+        money(entry.amount, &entry.currency)
+    );
     match earlier {
         Some((line, before, file)) => {
             format!("{head} {verb} the line {line} of the statement {before} (file {file}); not imported again.")
@@ -294,7 +351,12 @@ fn store_statement(
     report: &mut FileReport,
     fresh: &mut Vec<i64>,
 ) -> Result<()> {
-    let Where { file_id, account, placeholders, now } = *at;
+    let Where {
+        file_id,
+        account,
+        placeholders,
+        now,
+    } = *at;
     let mut statement = statement;
     let message = message_name(statement.message);
     let sequence = statement.sequence.clone().unwrap_or_default();
@@ -313,7 +375,11 @@ fn store_statement(
         report.notes.push(format!(
             "The statement {} ({}) of {} was imported before; its lines were not imported again.",
             statement.id,
-            if sequence.is_empty() { "no sequence number" } else { &sequence },
+            if sequence.is_empty() {
+                "no sequence number"
+            } else {
+                &sequence
+            },
             account.shown()
         ));
         return Ok(());
@@ -327,7 +393,10 @@ fn store_statement(
                    AND message IN ('statement', 'mt940') AND closing IS NOT NULL
                  ORDER BY closing_on DESC, seq DESC LIMIT 1",
             )?
-            .query_row(params![tenant.company_id, tenant.environment, account.id], |r| Ok((r.get(0)?, r.get(1)?)))
+            .query_row(
+                params![tenant.company_id, tenant.environment, account.id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
             .optional()?;
         if let Some(g) = gap(last.as_ref().map(|(a, c)| (*a, c.as_str())), &statement) {
             report.notes.push(format!(
@@ -367,10 +436,17 @@ fn store_statement(
             "SELECT EXISTS (SELECT 1 FROM bank_lines WHERE company_id = ?1 AND environment = ?2
                AND state = 'preliminary' AND bank_account_id = ?3)",
         )?
-        .query_row(params![tenant.company_id, tenant.environment, account.id], |r| r.get(0))?;
+        .query_row(
+            params![tenant.company_id, tenant.environment, account.id],
+            |r| r.get(0),
+        )?;
     let keys = entry_keys(&statement, placeholders);
     let statement_notes = std::mem::take(&mut statement.notes);
-    report.notes.extend(statement_notes.into_iter().map(|n| format!("The statement {}: {n}", statement.id)));
+    report.notes.extend(
+        statement_notes
+            .into_iter()
+            .map(|n| format!("The statement {}: {n}", statement.id)),
+    );
     for (entry, key) in statement.entries.into_iter().zip(keys) {
         let booked = entry.booked;
         // A booked entry repeats a booked one that says the same, or bears
@@ -386,7 +462,9 @@ fn store_statement(
                     Detailing::Kept => {
                         report.duplicates += entry.lines.len();
                         let earlier = repeated(tx, tenant, &id)?;
-                        report.notes.push(repeat_note(&entry, &statement.id, earlier));
+                        report
+                            .notes
+                            .push(repeat_note(&entry, &statement.id, earlier));
                         continue;
                     }
                     Detailing::ActedOn => {
@@ -406,7 +484,9 @@ fn store_statement(
             Some((id, _)) => {
                 report.duplicates += entry.lines.len();
                 let earlier = repeated(tx, tenant, &id)?;
-                report.notes.push(repeat_note(&entry, &statement.id, earlier));
+                report
+                    .notes
+                    .push(repeat_note(&entry, &statement.id, earlier));
                 continue;
             }
             None => {
@@ -455,7 +535,11 @@ fn store_statement(
         };
         let notes = serde_json::Value::from(entry.notes.clone()).to_string();
         for line in &entry.lines {
-            let state = if booked { State::Unmatched } else { State::Preliminary };
+            let state = if booked {
+                State::Unmatched
+            } else {
+                State::Preliminary
+            };
             let row = lines::insert(
                 tx,
                 tenant,
@@ -478,7 +562,11 @@ fn store_statement(
             }
         }
         for note in &entry.notes {
-            let reference = entry.bank_reference.as_deref().map(|r| format!(" (reference {r})")).unwrap_or_default();
+            let reference = entry
+                .bank_reference
+                .as_deref()
+                .map(|r| format!(" (reference {r})"))
+                .unwrap_or_default();
             report.notes.push(format!(
                 "The entry over {}{reference} in the statement {}: {note}",
                 money(entry.amount, &entry.currency),
@@ -502,16 +590,29 @@ enum Detailing {
 /// Replaces the one unsettled line of a booked batch entry by the
 /// transactions a camt.054 details (an entry whose lines were settled,
 /// even in part, or that is already detailed, stays as it is).
-fn split_batch(tx: &Tx, tenant: &Tenant, entry_id: &str, details: usize, notification: &str) -> Result<Detailing> {
+fn split_batch(
+    tx: &Tx,
+    tenant: &Tenant,
+    entry_id: &str,
+    details: usize,
+    notification: &str,
+) -> Result<Detailing> {
     let (lines, open, detailed): (i64, i64, Option<String>) = tx
         .prepare_cached(
             "SELECT count(*), sum(l.state IN ('unmatched', 'suggested')), e.detailed_by
              FROM bank_entries e JOIN bank_lines l ON l.entry_id = e.id AND l.state <> 'replaced'
              WHERE e.id = ?1 AND e.company_id = ?2 AND e.environment = ?3",
         )?
-        .query_row(params![entry_id, tenant.company_id, tenant.environment], |r| {
-            Ok((r.get(0)?, r.get::<_, Option<i64>>(1)?.unwrap_or(0), r.get(2)?))
-        })?;
+        .query_row(
+            params![entry_id, tenant.company_id, tenant.environment],
+            |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get::<_, Option<i64>>(1)?.unwrap_or(0),
+                    r.get(2)?,
+                ))
+            },
+        )?;
     if detailed.is_some() || lines as usize >= details {
         return Ok(Detailing::Kept);
     }
@@ -540,8 +641,17 @@ fn split_batch(tx: &Tx, tenant: &Tenant, entry_id: &str, details: usize, notific
 
 /// A proposal of the ladder as stored: its targets, its reason in a
 /// sentence, the difference it leaves.
-pub fn suggestion(ladder: &Ladder, p: &Proposal, line_amount: i64, currency: &crate::rules::iso::Currency) -> Suggestion {
-    let items: Vec<_> = p.allocations.iter().map(|(i, _)| &ladder.items()[*i]).collect();
+pub fn suggestion(
+    ladder: &Ladder,
+    p: &Proposal,
+    line_amount: i64,
+    currency: &crate::rules::iso::Currency,
+) -> Suggestion {
+    let items: Vec<_> = p
+        .allocations
+        .iter()
+        .map(|(i, _)| &ladder.items()[*i])
+        .collect();
     let shown = |m: i64| money(m, currency);
     Suggestion {
         items: p
@@ -549,7 +659,12 @@ pub fn suggestion(ladder: &Ladder, p: &Proposal, line_amount: i64, currency: &cr
             .iter()
             .map(|(i, amount)| {
                 let item = &ladder.items()[*i];
-                Target { target_kind: item.kind, target_id: item.id.clone(), number: item.number.clone(), amount: *amount }
+                Target {
+                    target_kind: item.kind,
+                    target_id: item.id.clone(),
+                    number: item.number.clone(),
+                    amount: *amount,
+                }
             })
             .collect(),
         reason: p.reason.sentence(&items, &shown),
@@ -576,13 +691,26 @@ fn match_lines(
     report: &mut FileReport,
 ) -> Result<()> {
     let tolerance = accounts::fee_tolerance(tx, &tenant.company_id)?;
-    let mut ladder = Ladder::new(items::open(tx, tenant)?, items::known_ibans(tx, tenant)?, tolerance);
+    let mut ladder = Ladder::new(
+        items::open(tx, tenant)?,
+        items::known_ibans(tx, tenant)?,
+        tolerance,
+    );
     tx.gathering(|| {
         for row in fresh {
             let Some(line) = lines::get_stored(tx, tenant, *row)? else {
                 continue;
             };
-            match_line(tx, tenant, actor, &mut ladder, &line, line.day(today), file_id, report)?;
+            match_line(
+                tx,
+                tenant,
+                actor,
+                &mut ladder,
+                &line,
+                line.day(today),
+                file_id,
+                report,
+            )?;
         }
         Ok(())
     })
@@ -659,7 +787,11 @@ fn match_line(
                 }
                 Err(e @ (Error::Refused(_) | Error::WrongState(_) | Error::Invalid(_))) => {
                     let mut s = s;
-                    s.reason = format!("{} It could not be settled at import: {}", s.reason, e.sentence());
+                    s.reason = format!(
+                        "{} It could not be settled at import: {}",
+                        s.reason,
+                        e.sentence()
+                    );
                     lines::set_state(tx, tenant, &line.id, State::Suggested, &[s], None)?;
                     report.suggested += 1;
                 }
@@ -667,7 +799,10 @@ fn match_line(
             }
         }
         Outcome::Suggested(list) => {
-            let stored: Vec<Suggestion> = list.iter().map(|p| suggestion(ladder, p, line.amount, &line.currency)).collect();
+            let stored: Vec<Suggestion> = list
+                .iter()
+                .map(|p| suggestion(ladder, p, line.amount, &line.currency))
+                .collect();
             lines::set_state(tx, tenant, &line.id, State::Suggested, &stored, None)?;
             report.suggested += 1;
         }

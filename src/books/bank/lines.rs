@@ -55,7 +55,8 @@ mod kind_text {
 
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<TargetKind, D::Error> {
         let text = String::deserialize(d)?;
-        TargetKind::parse(&text).ok_or_else(|| D::Error::custom(format!("{text:?} is no target kind")))
+        TargetKind::parse(&text)
+            .ok_or_else(|| D::Error::custom(format!("{text:?} is no target kind")))
     }
 }
 
@@ -284,13 +285,15 @@ pub fn insert(
 ///
 /// Fails with `NotFound` for an unknown line.
 pub fn books_of(conn: &Connection, id: &str) -> Result<Tenant> {
-    conn.prepare_cached("SELECT company_id, environment FROM bank_lines WHERE id = ?1 AND state <> 'replaced'")?
-        .query_row(params![id], |row| {
-            let r = Row::new(row, "bank_lines");
-            Ok(Tenant::new(r.get::<String>(0)?, r.get(1)?))
-        })
-        .optional()?
-        .ok_or_else(|| Error::not_found(format!("The bank line {id}")))
+    conn.prepare_cached(
+        "SELECT company_id, environment FROM bank_lines WHERE id = ?1 AND state <> 'replaced'",
+    )?
+    .query_row(params![id], |row| {
+        let r = Row::new(row, "bank_lines");
+        Ok(Tenant::new(r.get::<String>(0)?, r.get(1)?))
+    })
+    .optional()?
+    .ok_or_else(|| Error::not_found(format!("The bank line {id}")))
 }
 
 /// The line stored in the row `seq` of the tenant, unless replaced since.
@@ -334,7 +337,14 @@ pub fn set_state(
         "UPDATE bank_lines SET state = ?4, suggestions = ?5, ignored_reason = ?6
          WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
     )?
-    .execute(params![id, tenant.company_id, tenant.environment, state, json, ignored_reason])?;
+    .execute(params![
+        id,
+        tenant.company_id,
+        tenant.environment,
+        state,
+        json,
+        ignored_reason
+    ])?;
     Ok(())
 }
 
@@ -349,23 +359,26 @@ pub fn settlements(conn: &Connection, tenant: &Tenant, line_id: &str) -> Result<
          LEFT JOIN payments p ON p.id = s.payment_id AND s.kind = 'payment' AND s.undone_at IS NULL
          WHERE s.line_id = ?1 AND s.company_id = ?2 AND s.environment = ?3 ORDER BY s.seq",
     )?;
-    let rows = stmt.query_map(params![line_id, tenant.company_id, tenant.environment], |row| {
-        let r = Row::new(row, "bank_settlements");
-        Ok(Settlement {
-            id: r.get(0)?,
-            kind: r.get(1)?,
-            payment_id: r.get(2)?,
-            target_kind: r.get(3)?,
-            target_id: r.get(4)?,
-            number: r.get(5)?,
-            account: r.get(6)?,
-            detail: r.get(7)?,
-            amount: r.get(8)?,
-            on: r.get(9)?,
-            undone_at: r.get(10)?,
-            returned_on: r.get(11)?,
-        })
-    })?;
+    let rows = stmt.query_map(
+        params![line_id, tenant.company_id, tenant.environment],
+        |row| {
+            let r = Row::new(row, "bank_settlements");
+            Ok(Settlement {
+                id: r.get(0)?,
+                kind: r.get(1)?,
+                payment_id: r.get(2)?,
+                target_kind: r.get(3)?,
+                target_id: r.get(4)?,
+                number: r.get(5)?,
+                account: r.get(6)?,
+                detail: r.get(7)?,
+                amount: r.get(8)?,
+                on: r.get(9)?,
+                undone_at: r.get(10)?,
+                returned_on: r.get(11)?,
+            })
+        },
+    )?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
@@ -445,7 +458,12 @@ pub fn record_settlement(
 /// for a return, whose taking back stands on its own).
 ///
 /// Fails only on a storage error.
-pub fn mark_undone(tx: &Tx, tenant: &Tenant, settlement_id: &str, by_entry: Option<&str>) -> Result<()> {
+pub fn mark_undone(
+    tx: &Tx,
+    tenant: &Tenant,
+    settlement_id: &str,
+    by_entry: Option<&str>,
+) -> Result<()> {
     tx.prepare_cached(
         "UPDATE bank_settlements SET undone_at = ?4, undone_by = ?5 WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
     )?
@@ -462,13 +480,22 @@ fn view(conn: &Connection, tenant: &Tenant, s: Stored) -> Result<LineView> {
         .filter(|g| !g.items.is_empty() && s.state != State::Settled)
         .map(|g| SuggestionView {
             target_kind: g.items[0].target_kind,
-            number: g.items.iter().map(|t| t.number.as_str()).collect::<Vec<_>>().join(", "),
+            number: g
+                .items
+                .iter()
+                .map(|t| t.number.as_str())
+                .collect::<Vec<_>>()
+                .join(", "),
             amount: money(g.items.iter().map(|t| t.amount).sum()),
             reason: g.reason.clone(),
             items: g
                 .items
                 .iter()
-                .map(|t| TargetView { target_kind: t.target_kind, number: t.number.clone(), amount: money(t.amount) })
+                .map(|t| TargetView {
+                    target_kind: t.target_kind,
+                    number: t.number.clone(),
+                    amount: money(t.amount),
+                })
                 .collect(),
         })
         .collect();
@@ -491,7 +518,10 @@ fn view(conn: &Connection, tenant: &Tenant, s: Stored) -> Result<LineView> {
         amount: money(s.amount),
         booked_on: s.booked_on,
         value_on: s.value_on,
-        counterparty: Counterparty { name: s.counterparty_name, iban: s.counterparty_iban },
+        counterparty: Counterparty {
+            name: s.counterparty_name,
+            iban: s.counterparty_iban,
+        },
         remittance: s.remittance,
         end_to_end_id: s.end_to_end_id,
         bank_account_id: s.bank_account_id,
@@ -531,8 +561,15 @@ pub struct Filter {
 pub fn read_state(text: &str) -> Result<State> {
     match State::parse(text.trim()) {
         Some(State::Replaced) | None => {
-            let shown: Vec<&str> = State::ALL.iter().filter(|s| **s != State::Replaced).map(|s| s.as_str()).collect();
-            Err(Error::invalid("state", crate::error::not_one_of(&shown, text)))
+            let shown: Vec<&str> = State::ALL
+                .iter()
+                .filter(|s| **s != State::Replaced)
+                .map(|s| s.as_str())
+                .collect();
+            Err(Error::invalid(
+                "state",
+                crate::error::not_one_of(&shown, text),
+            ))
         }
         Some(state) => Ok(state),
     }
@@ -542,13 +579,25 @@ pub fn read_state(text: &str) -> Result<State> {
 /// at most `limit`.
 ///
 /// Fails only on a storage error.
-pub fn list(conn: &Connection, tenant: &Tenant, filter: &Filter, limit: i64) -> Result<Vec<LineView>> {
+pub fn list(
+    conn: &Connection,
+    tenant: &Tenant,
+    filter: &Filter,
+    limit: i64,
+) -> Result<Vec<LineView>> {
     let search = filter
         .search
         .as_deref()
         .map(str::trim)
         .filter(|s| !s.is_empty())
-        .map(|s| format!("%{}%", s.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_")));
+        .map(|s| {
+            format!(
+                "%{}%",
+                s.replace('\\', "\\\\")
+                    .replace('%', "\\%")
+                    .replace('_', "\\_")
+            )
+        });
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM bank_lines
          WHERE company_id = ?1 AND environment = ?2 AND state <> 'replaced' AND (?3 IS NULL OR state = ?3)
@@ -557,7 +606,16 @@ pub fn list(conn: &Connection, tenant: &Tenant, filter: &Filter, limit: i64) -> 
          ORDER BY seq DESC LIMIT ?5"
     ))?;
     let rows = stmt
-        .query_map(params![tenant.company_id, tenant.environment, filter.state, search, limit], from_row)?
+        .query_map(
+            params![
+                tenant.company_id,
+                tenant.environment,
+                filter.state,
+                search,
+                limit
+            ],
+            from_row,
+        )?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     rows.into_iter().map(|s| view(conn, tenant, s)).collect()
 }

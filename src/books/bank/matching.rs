@@ -108,7 +108,11 @@ pub enum Reason {
 impl Reason {
     /// The reason in a sentence, amounts written by `money`.
     pub fn sentence(&self, items: &[&Item], money: &dyn Fn(i64) -> String) -> String {
-        let numbers = items.iter().map(|i| i.number.as_str()).collect::<Vec<_>>().join(", ");
+        let numbers = items
+            .iter()
+            .map(|i| i.number.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
         match self {
             Reason::CreditorReference(r) => format!("The creditor reference {r} is the one of {numbers}."),
             Reason::Number => format!("The remittance names {numbers} and the amount is its open amount."),
@@ -211,7 +215,12 @@ fn written_references(text: &str) -> Vec<String> {
     let mut found = Vec::new();
     for (i, word) in words.iter().enumerate() {
         let upper = word.to_ascii_uppercase();
-        if !(upper.starts_with("RF") && upper.as_bytes().get(2..4).is_some_and(|d| d.iter().all(u8::is_ascii_digit))) {
+        if !(upper.starts_with("RF")
+            && upper
+                .as_bytes()
+                .get(2..4)
+                .is_some_and(|d| d.iter().all(u8::is_ascii_digit)))
+        {
             continue;
         }
         let mut candidate = String::new();
@@ -261,8 +270,31 @@ fn keys(segments: &[(String, bool)]) -> (String, String) {
 /// spelled out, legal forms and titles dropped.
 fn name_words(name: &str) -> HashSet<String> {
     const NOISE: &[&str] = &[
-        "gmbh", "mbh", "ag", "kg", "ohg", "ek", "e", "k", "co", "ug", "haftungsbeschraenkt", "gbr",
-        "ltd", "inc", "llc", "sa", "sarl", "bv", "nv", "dr", "und", "the", "and", "von", "der",
+        "gmbh",
+        "mbh",
+        "ag",
+        "kg",
+        "ohg",
+        "ek",
+        "e",
+        "k",
+        "co",
+        "ug",
+        "haftungsbeschraenkt",
+        "gbr",
+        "ltd",
+        "inc",
+        "llc",
+        "sa",
+        "sarl",
+        "bv",
+        "nv",
+        "dr",
+        "und",
+        "the",
+        "and",
+        "von",
+        "der",
     ];
     let mut folded = String::with_capacity(name.len());
     for c in name.chars().flat_map(char::to_lowercase) {
@@ -310,7 +342,11 @@ impl Ladder {
     /// partners' particulars, received e-invoices and earlier settled lines;
     /// `fee_tolerance` is how much less than open a payment may be to be
     /// called fee-reduced rather than partial (minor units).
-    pub fn new(items: Vec<Item>, ibans: impl IntoIterator<Item = (String, String)>, fee_tolerance: i64) -> Ladder {
+    pub fn new(
+        items: Vec<Item>,
+        ibans: impl IntoIterator<Item = (String, String)>,
+        fee_tolerance: i64,
+    ) -> Ladder {
         let mut ladder = Ladder {
             by_reference: HashMap::new(),
             by_split: HashMap::new(),
@@ -336,10 +372,16 @@ impl Ladder {
                 ladder.by_split.entry(split).or_default().push(i);
                 ladder.by_compact.entry(compact).or_default().push(i);
             }
-            ladder.by_partner.entry(item.partner.clone()).or_default().push(i);
+            ladder
+                .by_partner
+                .entry(item.partner.clone())
+                .or_default()
+                .push(i);
             ladder.by_amount.entry(item.open).or_default().push(i);
             if !ladder.partner_words.contains_key(&item.partner) {
-                ladder.partner_words.insert(item.partner.clone(), name_words(&item.partner_name));
+                ladder
+                    .partner_words
+                    .insert(item.partner.clone(), name_words(&item.partner_name));
             }
         }
         ladder.items = items;
@@ -428,7 +470,11 @@ impl Ladder {
         for items in self.named(line) {
             readings = readings
                 .iter()
-                .flat_map(|r| items.iter().map(move |i| r.iter().copied().chain([*i]).collect::<Vec<_>>()))
+                .flat_map(|r| {
+                    items
+                        .iter()
+                        .map(move |i| r.iter().copied().chain([*i]).collect::<Vec<_>>())
+                })
                 .take(MAX_READINGS)
                 .collect();
         }
@@ -445,7 +491,12 @@ impl Ladder {
         }
         // (a) The structured creditor reference, or one written in the
         // remittance (MT940 has no field of its own for it).
-        for reference in line.creditor_references.iter().cloned().chain(written_references(&line.remittance)) {
+        for reference in line
+            .creditor_references
+            .iter()
+            .cloned()
+            .chain(written_references(&line.remittance))
+        {
             let Ok(rf) = CreditorReference::parse("reference", &reference) else {
                 continue;
             };
@@ -462,15 +513,28 @@ impl Ladder {
         // The items named: a number two suppliers' bills share is read as
         // either bill, never as both.
         let groups = self.readings(line);
-        let opens: Vec<Vec<i64>> =
-            groups.iter().map(|g| g.iter().map(|i| self.payable(*i, line).unwrap_or(0)).collect()).collect();
+        let opens: Vec<Vec<i64>> = groups
+            .iter()
+            .map(|g| {
+                g.iter()
+                    .map(|i| self.payable(*i, line).unwrap_or(0))
+                    .collect()
+            })
+            .collect();
         // (b) and (c): the amount is exactly what the named items owe;
         // certain when one reading of the numbers makes it.
         let mut exact: Vec<Proposal> = Vec::new();
         for (group, open) in groups.iter().zip(&opens) {
             if open.iter().sum::<i64>() == amount {
-                let reason = if group.len() == 1 { Reason::Number } else { Reason::Combined };
-                exact.push(Proposal { allocations: group.iter().copied().zip(open.iter().copied()).collect(), reason });
+                let reason = if group.len() == 1 {
+                    Reason::Number
+                } else {
+                    Reason::Combined
+                };
+                exact.push(Proposal {
+                    allocations: group.iter().copied().zip(open.iter().copied()).collect(),
+                    reason,
+                });
             }
         }
         if exact.len() == 1 {
@@ -494,7 +558,10 @@ impl Ladder {
             if named.len() > 1 {
                 for (i, open) in named.iter().zip(opens) {
                     if *open == amount {
-                        suggestions.push(Proposal { allocations: vec![(*i, *open)], reason: Reason::OneOfSeveral });
+                        suggestions.push(Proposal {
+                            allocations: vec![(*i, *open)],
+                            reason: Reason::OneOfSeveral,
+                        });
                     }
                 }
             }
@@ -514,18 +581,32 @@ impl Ladder {
             } else {
                 Reason::Partial(sum - amount)
             };
-            suggestions.push(Proposal { allocations, reason });
+            suggestions.push(Proposal {
+                allocations,
+                reason,
+            });
         }
         // (f) The name alike and the amount equal.
         if let Some(name) = line.name.as_deref().filter(|n| !n.trim().is_empty()) {
             let words = name_words(name);
             let signed = line.amount;
-            for &i in self.by_amount.get(&signed).map(Vec::as_slice).unwrap_or(&[]) {
+            for &i in self
+                .by_amount
+                .get(&signed)
+                .map(Vec::as_slice)
+                .unwrap_or(&[])
+            {
                 let item = &self.items[i];
                 if self.payable(i, line) == Some(amount)
-                    && self.partner_words.get(&item.partner).is_some_and(|w| alike(w, &words))
+                    && self
+                        .partner_words
+                        .get(&item.partner)
+                        .is_some_and(|w| alike(w, &words))
                 {
-                    suggestions.push(Proposal { allocations: vec![(i, amount)], reason: Reason::NameAlike });
+                    suggestions.push(Proposal {
+                        allocations: vec![(i, amount)],
+                        reason: Reason::NameAlike,
+                    });
                 }
             }
         }
@@ -540,7 +621,13 @@ impl Ladder {
 
     /// Rung (d) for one partner: one open item of the amount (the oldest), or
     /// the first sum of two to four of its oldest items that makes it.
-    fn by_iban(&self, partner: &str, iban: &str, amount: i64, line: &LineFacts) -> Option<Proposal> {
+    fn by_iban(
+        &self,
+        partner: &str,
+        iban: &str,
+        amount: i64,
+        line: &LineFacts,
+    ) -> Option<Proposal> {
         let candidates: Vec<(usize, i64)> = self
             .by_partner
             .get(partner)?
@@ -550,12 +637,18 @@ impl Ladder {
             .collect();
         let reason = Reason::KnownIban(iban.to_string());
         if let Some(&(i, open)) = candidates.iter().find(|(_, open)| *open == amount) {
-            return Some(Proposal { allocations: vec![(i, open)], reason });
+            return Some(Proposal {
+                allocations: vec![(i, open)],
+                reason,
+            });
         }
         let mut chosen = Vec::new();
         for size in 2..=SUM_ITEMS.min(candidates.len()) {
             if sum_of(&candidates, size, 0, amount, &mut chosen) {
-                return Some(Proposal { allocations: chosen, reason });
+                return Some(Proposal {
+                    allocations: chosen,
+                    reason,
+                });
             }
         }
         None
@@ -577,7 +670,13 @@ impl Ladder {
 
 /// Whether `size` of `candidates[from..]` add up to `target`; the chosen
 /// ones are left in `chosen`.
-fn sum_of(candidates: &[(usize, i64)], size: usize, from: usize, target: i64, chosen: &mut Vec<(usize, i64)>) -> bool {
+fn sum_of(
+    candidates: &[(usize, i64)],
+    size: usize,
+    from: usize,
+    target: i64,
+    chosen: &mut Vec<(usize, i64)>,
+) -> bool {
     if size == 0 {
         return target == 0;
     }
@@ -605,7 +704,11 @@ mod tests {
 
     fn item(number: &str, partner: &str, open: i64) -> Item {
         Item {
-            kind: if open > 0 { TargetKind::Invoice } else { TargetKind::Purchase },
+            kind: if open > 0 {
+                TargetKind::Invoice
+            } else {
+                TargetKind::Purchase
+            },
             id: format!("id-{number}"),
             number: number.into(),
             partner: partner.into(),
@@ -640,11 +743,19 @@ mod tests {
     }
 
     fn credit(amount: i64, remittance: &str) -> LineFacts {
-        LineFacts { amount, currency: "EUR".into(), remittance: remittance.into(), ..LineFacts::default() }
+        LineFacts {
+            amount,
+            currency: "EUR".into(),
+            remittance: remittance.into(),
+            ..LineFacts::default()
+        }
     }
 
     fn numbers(l: &Ladder, p: &Proposal) -> Vec<(String, i64)> {
-        p.allocations.iter().map(|(i, a)| (l.items()[*i].number.clone(), *a)).collect()
+        p.allocations
+            .iter()
+            .map(|(i, a)| (l.items()[*i].number.clone(), *a))
+            .collect()
     }
 
     fn certain(l: &mut Ladder, line: &LineFacts) -> (Vec<(String, i64)>, Reason) {
@@ -656,7 +767,10 @@ mod tests {
 
     fn suggested(l: &mut Ladder, line: &LineFacts) -> Vec<(Vec<(String, i64)>, Reason)> {
         match l.place(line) {
-            Outcome::Suggested(list) => list.iter().map(|p| (numbers(l, p), p.reason.clone())).collect(),
+            Outcome::Suggested(list) => list
+                .iter()
+                .map(|p| (numbers(l, p), p.reason.clone()))
+                .collect(),
             other => panic!("not suggested: {other:?}"),
         }
     }
@@ -671,9 +785,21 @@ mod tests {
         let shown: Vec<(&str, bool)> = s.iter().map(|(t, g)| (t.as_str(), *g)).collect();
         assert_eq!(
             shown,
-            [("RE", false), ("2026", false), ("00017", false), ("KD", false), ("NR", false), ("10023", false), ("RE", false), ("2026", true)]
+            [
+                ("RE", false),
+                ("2026", false),
+                ("00017", false),
+                ("KD", false),
+                ("NR", false),
+                ("10023", false),
+                ("RE", false),
+                ("2026", true)
+            ]
         );
-        assert_eq!(keys(&segments("RE2026-00017")), ("RE|2026|17".into(), "RE202600017".into()));
+        assert_eq!(
+            keys(&segments("RE2026-00017")),
+            ("RE|2026|17".into(), "RE202600017".into())
+        );
         assert_eq!(unpadded("000"), "0");
     }
 
@@ -682,7 +808,13 @@ mod tests {
         let mut l = ladder();
         let mut line = credit(47_600, "");
         line.creditor_references = vec!["RF13RE202600023".into()];
-        assert_eq!(certain(&mut l, &line), (n("RE2026-00023", 47_600), Reason::CreditorReference("RF13RE202600023".into())));
+        assert_eq!(
+            certain(&mut l, &line),
+            (
+                n("RE2026-00023", 47_600),
+                Reason::CreditorReference("RF13RE202600023".into())
+            )
+        );
         // Now paid: the same reference again finds nothing open.
         assert_eq!(l.place(&line), Outcome::Unmatched);
         // A reference that fails its check digits is no reference.
@@ -693,42 +825,74 @@ mod tests {
 
     #[test]
     fn a_creditor_reference_written_in_the_remittance_counts_too() {
-        assert_eq!(written_references("Zahlung RF13 RE20 2600 023 danke"), ["RF13RE202600023"]);
+        assert_eq!(
+            written_references("Zahlung RF13 RE20 2600 023 danke"),
+            ["RF13RE202600023"]
+        );
         assert_eq!(written_references("rf13re202600023."), ["RF13RE202600023"]);
         assert!(written_references("RF14RE202600023 RF").is_empty());
         let mut l = ladder();
         assert_eq!(
             certain(&mut l, &credit(47_600, "SVWZ RF13 RE20 2600 023")),
-            (n("RE2026-00023", 47_600), Reason::CreditorReference("RF13RE202600023".into()))
+            (
+                n("RE2026-00023", 47_600),
+                Reason::CreditorReference("RF13RE202600023".into())
+            )
         );
     }
 
     #[test]
     fn a_number_with_spaces_dashes_case_and_zeros_and_the_open_amount_is_certain() {
-        for text in ["RE-2026-00017 Kd-Nr. 10023", "re 2026 00017", "Rechnung RE202600017", "RE2026-17", "RE2026/017."] {
+        for text in [
+            "RE-2026-00017 Kd-Nr. 10023",
+            "re 2026 00017",
+            "Rechnung RE202600017",
+            "RE2026-17",
+            "RE2026/017.",
+        ] {
             let mut l = ladder();
-            assert_eq!(certain(&mut l, &credit(119_000, text)), (n("RE2026-00017", 119_000), Reason::Number), "{text}");
+            assert_eq!(
+                certain(&mut l, &credit(119_000, text)),
+                (n("RE2026-00017", 119_000), Reason::Number),
+                "{text}"
+            );
         }
         // Inside a longer token it is not named.
         for text in ["XRE2026-00017", "RE2026-000171", "RE2026-00017A"] {
             let mut l = ladder();
-            assert_eq!(l.place(&credit(119_000, text)), Outcome::Unmatched, "{text}");
+            assert_eq!(
+                l.place(&credit(119_000, text)),
+                Outcome::Unmatched,
+                "{text}"
+            );
         }
         // A number inside another named number does not count.
         let mut l = ladder();
-        assert_eq!(certain(&mut l, &credit(1_000, "RE2026-00017-2")), (n("RE2026-00017-2", 1_000), Reason::Number));
+        assert_eq!(
+            certain(&mut l, &credit(1_000, "RE2026-00017-2")),
+            (n("RE2026-00017-2", 1_000), Reason::Number)
+        );
         // The end-to-end id is read too.
         let mut l = ladder();
         let mut line = credit(11_900, "Wartung November");
         line.end_to_end_id = Some("RE2026-00031".into());
-        assert_eq!(certain(&mut l, &line), (n("RE2026-00031", 11_900), Reason::Number));
+        assert_eq!(
+            certain(&mut l, &line),
+            (n("RE2026-00031", 11_900), Reason::Number)
+        );
     }
 
     #[test]
     fn several_numbers_and_their_sum_are_certain() {
         let mut l = ladder();
         let (found, reason) = certain(&mut l, &credit(35_700, "RE2026-00031, RE2026-00032"));
-        assert_eq!(found, [("RE2026-00031".to_string(), 11_900), ("RE2026-00032".to_string(), 23_800)]);
+        assert_eq!(
+            found,
+            [
+                ("RE2026-00031".to_string(), 11_900),
+                ("RE2026-00032".to_string(), 23_800)
+            ]
+        );
         assert_eq!(reason, Reason::Combined);
     }
 
@@ -736,8 +900,14 @@ mod tests {
     fn a_bill_is_paid_by_a_debit_and_never_by_a_credit() {
         let mut l = ladder();
         assert_eq!(l.place(&credit(59_500, "LF-58207")), Outcome::Unmatched);
-        assert_eq!(certain(&mut l, &credit(-59_500, "Rechnung LF-58207 vom 03.11.2026")), (n("LF-58207", 59_500), Reason::Number));
-        assert_eq!(certain(&mut l, &credit(-10_000, "Beleg 815")), (n("0815", 10_000), Reason::Number));
+        assert_eq!(
+            certain(&mut l, &credit(-59_500, "Rechnung LF-58207 vom 03.11.2026")),
+            (n("LF-58207", 59_500), Reason::Number)
+        );
+        assert_eq!(
+            certain(&mut l, &credit(-10_000, "Beleg 815")),
+            (n("0815", 10_000), Reason::Number)
+        );
         // Another currency is never matched.
         let mut usd = credit(-10_000, "LF-58207");
         usd.currency = "USD".into();
@@ -754,9 +924,16 @@ mod tests {
         let s = suggested(&mut l, &credit(120_000, "RE2026-00017"));
         assert_eq!(s, [(n("RE2026-00017", 119_000), Reason::Overpaid(1_000))]);
         // Suggestions do not lower what is open.
-        assert_eq!(certain(&mut l, &credit(119_000, "RE2026-00017")).1, Reason::Number);
+        assert_eq!(
+            certain(&mut l, &credit(119_000, "RE2026-00017")).1,
+            Reason::Number
+        );
         let money = |m: i64| format!("{}.{:02} EUR", m / 100, m % 100);
-        let items = [l.items().iter().find(|i| i.number == "RE2026-00017").unwrap()];
+        let items = [l
+            .items()
+            .iter()
+            .find(|i| i.number == "RE2026-00017")
+            .unwrap()];
         assert_eq!(
             Reason::Partial(19_000).sentence(&items, &money),
             "The remittance names RE2026-00017; the amount is 190.00 EUR less than open (a partial payment)."
@@ -769,7 +946,10 @@ mod tests {
         let mut line = credit(23_800, "Danke");
         line.iban = Some("DE60430609671122334455".into());
         let iban = Reason::KnownIban("DE60430609671122334455".into());
-        assert_eq!(suggested(&mut l, &line), [(n("RE2026-00032", 23_800), iban.clone())]);
+        assert_eq!(
+            suggested(&mut l, &line),
+            [(n("RE2026-00032", 23_800), iban.clone())]
+        );
         line.amount = 119_000 + 11_900 + 23_800;
         let s = suggested(&mut l, &line);
         assert_eq!(s[0].0.len(), 3);
@@ -783,7 +963,10 @@ mod tests {
         let mut l = ladder();
         let mut line = credit(47_600, "Zahlung");
         line.name = Some("HANSEN UND SOEHNE".into());
-        assert_eq!(suggested(&mut l, &line), [(n("RE2026-00023", 47_600), Reason::NameAlike)]);
+        assert_eq!(
+            suggested(&mut l, &line),
+            [(n("RE2026-00023", 47_600), Reason::NameAlike)]
+        );
         line.name = Some("Unbekannt GmbH".into());
         assert_eq!(l.place(&line), Outcome::Unmatched);
         line.name = Some("GmbH".into());
@@ -800,6 +983,13 @@ mod tests {
         let mut l = ladder();
         line.amount = 40_000;
         assert_eq!(certain(&mut l, &line).0, n("RE2026-00023", 40_000));
-        assert_eq!(l.items().iter().find(|i| i.number == "RE2026-00023").unwrap().open, 7_600);
+        assert_eq!(
+            l.items()
+                .iter()
+                .find(|i| i.number == "RE2026-00023")
+                .unwrap()
+                .open,
+            7_600
+        );
     }
 }

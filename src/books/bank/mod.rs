@@ -31,8 +31,8 @@
 pub mod accounts;
 pub mod acts;
 pub mod apply;
+pub mod entry_keys;
 pub mod import;
 pub mod items;
-pub mod entry_keys;
 pub mod lines;
 pub mod matching;

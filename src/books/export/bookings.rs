@@ -99,7 +99,11 @@ pub fn legs(
                 .sum()
         };
         let (input, output) = (tax_of("input_tax"), tax_of("output_tax"));
-        let (own, other) = if sale { (output, input) } else { (input, output) };
+        let (own, other) = if sale {
+            (output, input)
+        } else {
+            (input, output)
+        };
         let number = row.number(chart);
         let (amount, bu, folded) = match row.tax {
             Tax::Automatic(rate) if rate > 0 => {
@@ -180,7 +184,11 @@ pub fn legs(
 }
 
 fn row_of(line: &Line<'_>, small_business: bool) -> Result<&'static skr::Row> {
-    let key = if skr::keyed(line.account) { line.detail } else { "" };
+    let key = if skr::keyed(line.account) {
+        line.detail
+    } else {
+        ""
+    };
     skr::row(line.account, key, small_business).ok_or_else(|| {
         Error::internal(format!(
             "the ledger account {} has no place in the charts of accounts",
@@ -230,7 +238,11 @@ pub fn pairs(legs: &[Leg]) -> Vec<Pair> {
     let mut credits: Vec<(Leg, i64)> = credits.into_iter().map(|l| (l, -l.amount)).collect();
     for d in debits.iter_mut() {
         if let Some(c) = credits.iter_mut().find(|c| c.1 == d.1 && c.1 > 0) {
-            let (anchor, other) = if c.0.rank < d.0.rank { (&c.0, &d.0) } else { (&d.0, &c.0) };
+            let (anchor, other) = if c.0.rank < d.0.rank {
+                (&c.0, &d.0)
+            } else {
+                (&d.0, &c.0)
+            };
             out.push(booking(anchor, other, d.1));
             c.1 = 0;
             d.1 = 0;
@@ -277,7 +289,12 @@ mod tests {
     }
 
     fn line<'a>(account: &'a str, detail: &'a str, debit: i64, credit: i64) -> Line<'a> {
-        Line { account, detail, debit, credit }
+        Line {
+            account,
+            detail,
+            debit,
+            credit,
+        }
     }
 
     fn bookings(chart: Chart, lines: &[Line<'_>]) -> Vec<Pair> {
@@ -288,7 +305,11 @@ mod tests {
     fn totals(pairs: &[Pair]) -> std::collections::BTreeMap<u32, i64> {
         let mut out = std::collections::BTreeMap::new();
         for p in pairs {
-            let signed = if p.side == DebitCredit::Debit { p.amount } else { -p.amount };
+            let signed = if p.side == DebitCredit::Debit {
+                p.amount
+            } else {
+                -p.amount
+            };
             *out.entry(p.account).or_insert(0) += signed;
             *out.entry(p.contra).or_insert(0) -= signed;
         }
@@ -309,8 +330,20 @@ mod tests {
         assert_eq!(
             b,
             vec![
-                Pair { account: 10_000, contra: 8400, amount: 11_900, side: DebitCredit::Debit, bu: None },
-                Pair { account: 10_000, contra: 8300, amount: 10_700, side: DebitCredit::Debit, bu: None },
+                Pair {
+                    account: 10_000,
+                    contra: 8400,
+                    amount: 11_900,
+                    side: DebitCredit::Debit,
+                    bu: None
+                },
+                Pair {
+                    account: 10_000,
+                    contra: 8300,
+                    amount: 10_700,
+                    side: DebitCredit::Debit,
+                    bu: None
+                },
             ]
         );
         let b4 = bookings(Chart::Skr04, &lines);
@@ -326,19 +359,37 @@ mod tests {
         ];
         assert_eq!(
             bookings(Chart::Skr03, &lines),
-            vec![Pair { account: 10_000, contra: 8400, amount: 11_900, side: DebitCredit::Credit, bu: None }]
+            vec![Pair {
+                account: 10_000,
+                contra: 8400,
+                amount: 11_900,
+                side: DebitCredit::Credit,
+                bu: None
+            }]
         );
     }
 
     #[test]
     fn a_payment_is_the_bank_against_the_personal_account() {
-        let lines = [line("bank", "bac_2", 5_000, 0), line("receivables", "cus_a", 0, 5_000)];
+        let lines = [
+            line("bank", "bac_2", 5_000, 0),
+            line("receivables", "cus_a", 0, 5_000),
+        ];
         assert_eq!(
             bookings(Chart::Skr03, &lines),
-            vec![Pair { account: 1201, contra: 10_000, amount: 5_000, side: DebitCredit::Debit, bu: None }]
+            vec![Pair {
+                account: 1201,
+                contra: 10_000,
+                amount: 5_000,
+                side: DebitCredit::Debit,
+                bu: None
+            }]
         );
         // Money not tied to a bank account lands on the first bank number.
-        let lines = [line("bank", "", 5_000, 0), line("receivables", "cus_a", 0, 5_000)];
+        let lines = [
+            line("bank", "", 5_000, 0),
+            line("receivables", "cus_a", 0, 5_000),
+        ];
         assert_eq!(bookings(Chart::Skr04, &lines)[0].account, 1800);
     }
 
@@ -351,7 +402,13 @@ mod tests {
         ];
         assert_eq!(
             bookings(Chart::Skr03, &lines),
-            vec![Pair { account: 70_000, contra: 4900, amount: 23_800, side: DebitCredit::Credit, bu: Some("9") }]
+            vec![Pair {
+                account: 70_000,
+                contra: 4900,
+                amount: 23_800,
+                side: DebitCredit::Credit,
+                bu: Some("9")
+            }]
         );
     }
 
@@ -365,7 +422,13 @@ mod tests {
         ];
         assert_eq!(
             bookings(Chart::Skr04, &lines),
-            vec![Pair { account: 70_000, contra: 5923, amount: 50_000, side: DebitCredit::Credit, bu: None }]
+            vec![Pair {
+                account: 70_000,
+                contra: 5923,
+                amount: 50_000,
+                side: DebitCredit::Credit,
+                bu: None
+            }]
         );
     }
 
@@ -381,8 +444,20 @@ mod tests {
         assert_eq!(
             b,
             vec![
-                Pair { account: 70_000, contra: 4900, amount: 10_000, side: DebitCredit::Credit, bu: None },
-                Pair { account: 70_000, contra: 1576, amount: 1_850, side: DebitCredit::Credit, bu: None },
+                Pair {
+                    account: 70_000,
+                    contra: 4900,
+                    amount: 10_000,
+                    side: DebitCredit::Credit,
+                    bu: None
+                },
+                Pair {
+                    account: 70_000,
+                    contra: 1576,
+                    amount: 1_850,
+                    side: DebitCredit::Credit,
+                    bu: None
+                },
             ]
         );
         // On an automatic revenue account the automatic is lifted (BU 40).
@@ -404,7 +479,10 @@ mod tests {
             line("revenue", "G:0", 0, 10_000),
             line("revenue", "AE:0:EU", 0, 10_000),
         ];
-        let contras: Vec<u32> = bookings(Chart::Skr03, &lines).iter().map(|p| p.contra).collect();
+        let contras: Vec<u32> = bookings(Chart::Skr03, &lines)
+            .iter()
+            .map(|p| p.contra)
+            .collect();
         assert_eq!(contras, vec![8125, 8120, 8336]);
     }
 
@@ -413,24 +491,58 @@ mod tests {
         let lines = [line("fees", "", 250, 0), line("bank", "bac_1", 0, 250)];
         assert_eq!(
             bookings(Chart::Skr03, &lines),
-            vec![Pair { account: 1200, contra: 4970, amount: 250, side: DebitCredit::Credit, bu: None }]
+            vec![Pair {
+                account: 1200,
+                contra: 4970,
+                amount: 250,
+                side: DebitCredit::Credit,
+                bu: None
+            }]
         );
     }
 
     #[test]
     fn a_credit_applied_on_the_same_personal_account_books_nothing() {
-        let lines = [line("payables", "cus_s", 1_000, 0), line("payables", "cus_s", 0, 1_000)];
+        let lines = [
+            line("payables", "cus_s", 1_000, 0),
+            line("payables", "cus_s", 0, 1_000),
+        ];
         assert!(bookings(Chart::Skr03, &lines).is_empty());
     }
 
     #[test]
     fn entries_with_several_legs_on_both_sides_pair_exactly_and_keep_every_total() {
         let legs = [
-            Leg { account: 1200, amount: 7_000, bu: None, rank: 0 },
-            Leg { account: 4970, amount: 300, bu: None, rank: 2 },
-            Leg { account: 1201, amount: 2_700, bu: None, rank: 0 },
-            Leg { account: 10_000, amount: -6_000, bu: None, rank: 1 },
-            Leg { account: 10_001, amount: -4_000, bu: None, rank: 1 },
+            Leg {
+                account: 1200,
+                amount: 7_000,
+                bu: None,
+                rank: 0,
+            },
+            Leg {
+                account: 4970,
+                amount: 300,
+                bu: None,
+                rank: 2,
+            },
+            Leg {
+                account: 1201,
+                amount: 2_700,
+                bu: None,
+                rank: 0,
+            },
+            Leg {
+                account: 10_000,
+                amount: -6_000,
+                bu: None,
+                rank: 1,
+            },
+            Leg {
+                account: 10_001,
+                amount: -4_000,
+                bu: None,
+                rank: 1,
+            },
         ];
         let p = pairs(&legs);
         let mut expected = std::collections::BTreeMap::new();
@@ -451,7 +563,13 @@ mod tests {
         ];
         assert_eq!(
             bookings(Chart::Skr03, &lines),
-            vec![Pair { account: 10_000, contra: 8736, amount: 238, side: DebitCredit::Credit, bu: None }]
+            vec![Pair {
+                account: 10_000,
+                contra: 8736,
+                amount: 238,
+                side: DebitCredit::Credit,
+                bu: None
+            }]
         );
         // 1.07 received on a bill at 7 %, 0.07 input tax back.
         let lines = [
@@ -461,7 +579,13 @@ mod tests {
         ];
         assert_eq!(
             bookings(Chart::Skr04, &lines),
-            vec![Pair { account: 70_000, contra: 5731, amount: 107, side: DebitCredit::Debit, bu: None }]
+            vec![Pair {
+                account: 70_000,
+                contra: 5731,
+                amount: 107,
+                side: DebitCredit::Debit,
+                bu: None
+            }]
         );
         // Of a reverse-charge service: the net, both taxes DATEV's own.
         let lines = [
@@ -472,10 +596,19 @@ mod tests {
         ];
         assert_eq!(
             bookings(Chart::Skr03, &lines),
-            vec![Pair { account: 70_000, contra: 3151, amount: 400, side: DebitCredit::Debit, bu: None }]
+            vec![Pair {
+                account: 70_000,
+                contra: 3151,
+                amount: 400,
+                side: DebitCredit::Debit,
+                bu: None
+            }]
         );
         // A discount booked before discounts carried their tax: the plain account.
-        let lines = [line("discounts_granted", "", 238, 0), line("receivables", "cus_a", 0, 238)];
+        let lines = [
+            line("discounts_granted", "", 238, 0),
+            line("receivables", "cus_a", 0, 238),
+        ];
         assert_eq!(bookings(Chart::Skr03, &lines)[0].contra, 8730);
     }
 
@@ -488,7 +621,13 @@ mod tests {
         ];
         assert_eq!(
             bookings(Chart::Skr03, &lines),
-            vec![Pair { account: 1400, contra: 8400, amount: 11_900, side: DebitCredit::Debit, bu: None }]
+            vec![Pair {
+                account: 1400,
+                contra: 8400,
+                amount: 11_900,
+                side: DebitCredit::Debit,
+                bu: None
+            }]
         );
     }
 }

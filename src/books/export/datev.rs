@@ -16,8 +16,8 @@ use serde::Serialize;
 
 use crate::books::audit::Actor;
 use crate::books::company::{self, Company};
-use crate::books::export::made::{self, Export, ExportKind};
 use crate::books::export::bookings::{self, Line};
+use crate::books::export::made::{self, Export, ExportKind};
 use crate::books::export::numbers::Book;
 use crate::books::export::settings::{self, Settings};
 use crate::books::ledger;
@@ -117,17 +117,20 @@ fn journal(conn: &Connection, tenant: &Tenant, from: Date, to: Date) -> Result<V
          WHERE company_id = ?1 AND environment = ?2 AND posted_on BETWEEN ?3 AND ?4
          ORDER BY posted_on, seq",
     )?;
-    let rows = stmt.query_map(params![tenant.company_id, tenant.environment, from, to], |r| {
-        let row = crate::store::row::Row::new(r, "journal");
-        Ok(Journal {
-            entry: row.get(0)?,
-            day: row.get(1)?,
-            account: row.get(2)?,
-            detail: row.get(3)?,
-            debit: row.get(4)?,
-            credit: row.get(5)?,
-        })
-    })?;
+    let rows = stmt.query_map(
+        params![tenant.company_id, tenant.environment, from, to],
+        |r| {
+            let row = crate::store::row::Row::new(r, "journal");
+            Ok(Journal {
+                entry: row.get(0)?,
+                day: row.get(1)?,
+                account: row.get(2)?,
+                detail: row.get(3)?,
+                debit: row.get(4)?,
+                credit: row.get(5)?,
+            })
+        },
+    )?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
@@ -269,22 +272,34 @@ pub fn document(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Docum
 /// state (a sale the EC sales list counts), or grant a discount on such a
 /// sale: its bookings carry the buyer's VAT id.
 fn to_eu_business(lines: &[Journal]) -> bool {
-    lines
-        .iter()
-        .any(|l| matches!(l.account.as_str(), "revenue" | "discounts_granted") && SupplyKind::of_key(&l.detail).is_some())
+    lines.iter().any(|l| {
+        matches!(l.account.as_str(), "revenue" | "discounts_granted")
+            && SupplyKind::of_key(&l.detail).is_some()
+    })
 }
 
 /// The header's client: the settings, the moment, who exported.
 ///
 /// Fails with `Refused` naming the adviser's or the client's number when
 /// the settings lack it.
-pub fn client(company: &Company, settings: &Settings, fiscal_year: Date, actor: &Actor) -> Result<Client> {
+pub fn client(
+    company: &Company,
+    settings: &Settings,
+    fiscal_year: Date,
+    actor: &Actor,
+) -> Result<Client> {
     let mut v = Violations::new();
     if settings.datev_adviser.is_none() {
-        v.refused("datevAdviser", "is needed for a DATEV export; set it in the company's settings");
+        v.refused(
+            "datevAdviser",
+            "is needed for a DATEV export; set it in the company's settings",
+        );
     }
     if settings.datev_client.is_none() {
-        v.refused("datevClient", "is needed for a DATEV export; set it in the company's settings");
+        v.refused(
+            "datevClient",
+            "is needed for a DATEV export; set it in the company's settings",
+        );
     }
     v.finish()?;
     let zone = clock::zone(&company.timezone)?;
@@ -311,7 +326,12 @@ pub fn client(company: &Company, settings: &Settings, fiscal_year: Date, actor: 
 ///
 /// Fails with `Refused` naming `datevAdviser` or `datevClient` when the
 /// settings lack them, and `Refused` when the period spans two fiscal years.
-pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, request: &ExportRequest) -> Result<Exported> {
+pub fn export(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    request: &ExportRequest,
+) -> Result<Exported> {
     let company = company::get(tx, &tenant.company_id)?;
     let settings = settings::get(tx, &tenant.company_id)?;
     let (from, to) = (request.from, request.to);
@@ -374,7 +394,11 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, request: &ExportRequest) 
         let pairs = bookings::pairs(&legs);
         if !pairs.is_empty() {
             let doc = document(tx, tenant, entry)?;
-            let vat_id = if to_eu_business(of_entry) { doc.vat_id.clone() } else { None };
+            let vat_id = if to_eu_business(of_entry) {
+                doc.vat_id.clone()
+            } else {
+                None
+            };
             if let Some(invoice) = &doc.invoice {
                 invoices.push((invoice.clone(), doc.number.clone()));
             }
@@ -446,7 +470,13 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, request: &ExportRequest) 
         }
     }
     let zip = archive::zip(&files, client.created)?;
-    let made = Export { kind: ExportKind::Datev, from, to, is_final, rows: out.len() as i64 };
+    let made = Export {
+        kind: ExportKind::Datev,
+        from,
+        to,
+        is_final,
+        rows: out.len() as i64,
+    };
     let id = made::record(tx, tenant, actor, &made)?;
     Ok(Exported {
         id,
@@ -522,9 +552,10 @@ fn invoice_documents(
         "SELECT format, content FROM invoice_documents
          WHERE invoice_id = ?1 AND company_id = ?2 AND environment = ?3 ORDER BY seq",
     )?;
-    let rows = stmt.query_map(params![invoice, tenant.company_id, tenant.environment], |r| {
-        Ok((r.get::<_, String>(0)?, r.get::<_, Vec<u8>>(1)?))
-    })?;
+    let rows = stmt.query_map(
+        params![invoice, tenant.company_id, tenant.environment],
+        |r| Ok((r.get::<_, String>(0)?, r.get::<_, Vec<u8>>(1)?)),
+    )?;
     let mut out: Vec<(String, Vec<u8>)> = Vec::new();
     let mut names: HashMap<String, usize> = HashMap::new();
     for row in rows {
@@ -596,4 +627,3 @@ pub(crate) fn file_ending(file_name: &str) -> String {
         .filter(|e| (1..=4).contains(&e.len()) && e.chars().all(|c| c.is_ascii_alphanumeric()))
         .unwrap_or_else(|| "xml".to_string())
 }
-

@@ -286,22 +286,57 @@ const ACCOUNT_COLUMNS: &[(&str, &str, Read)] = &[
 impl Spec {
     /// The table's columns as `index.xml` declares them.
     fn columns(&self, book_exp: u8) -> Vec<Column> {
-        self.columns.iter().map(|(name, description, read)| Column { name, description, kind: read.kind(book_exp) }).collect()
+        self.columns
+            .iter()
+            .map(|(name, description, read)| Column {
+                name,
+                description,
+                kind: read.kind(book_exp),
+            })
+            .collect()
     }
 
     /// The table with its rows, read from the tenant's books of `from..=to`.
-    fn table(&self, conn: &Connection, tenant: &Tenant, from: Date, to: Date, book_exp: u8) -> Result<Table> {
+    fn table(
+        &self,
+        conn: &Connection,
+        tenant: &Tenant,
+        from: Date,
+        to: Date,
+        book_exp: u8,
+    ) -> Result<Table> {
         let mut stmt = conn.prepare(self.sql)?;
         let rows = stmt
-            .query_map(params![tenant.company_id, tenant.environment, from, to], |r| {
-                self.columns.iter().enumerate().map(|(i, (_, _, read))| read.value(r, i, book_exp)).collect()
-            })?
+            .query_map(
+                params![tenant.company_id, tenant.environment, from, to],
+                |r| {
+                    self.columns
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (_, _, read))| read.value(r, i, book_exp))
+                        .collect()
+                },
+            )?
             .collect::<rusqlite::Result<Vec<Vec<Value>>>>()?;
-        Ok(table(self.file, self.name, self.description, self.columns(book_exp), self.keys, rows))
+        Ok(table(
+            self.file,
+            self.name,
+            self.description,
+            self.columns(book_exp),
+            self.keys,
+            rows,
+        ))
     }
 }
 
-fn table(file: &str, name: &str, description: &str, columns: Vec<Column>, keys: usize, rows: Vec<Vec<Value>>) -> Table {
+fn table(
+    file: &str,
+    name: &str,
+    description: &str,
+    columns: Vec<Column>,
+    keys: usize,
+    rows: Vec<Vec<Value>>,
+) -> Table {
     Table {
         file: file.into(),
         name: name.into(),
@@ -323,7 +358,9 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
     let from = Date::new(year, start.month, start.day)
         .ok()
         .filter(|_| (1900..=9998).contains(&year))
-        .ok_or_else(|| Error::invalid("year", format!("is a year from 1900 to 9998, not {year}")))?;
+        .ok_or_else(|| {
+            Error::invalid("year", format!("is a year from 1900 to 9998, not {year}"))
+        })?;
     let to = start.end_of(from);
     let is_final = crate::books::ledger::is_final(tx, tenant, to)?;
     let book_exp = company.currency.exponent();
@@ -339,23 +376,40 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
              GROUP BY account, detail ORDER BY account, detail",
         )?;
         let found = stmt
-            .query_map(params![tenant.company_id, tenant.environment, from, to], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, i64>(2)?, r.get::<_, i64>(3)?))
-            })?
+            .query_map(
+                params![tenant.company_id, tenant.environment, from, to],
+                |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, i64>(2)?,
+                        r.get::<_, i64>(3)?,
+                    ))
+                },
+            )?
             .collect::<rusqlite::Result<Vec<_>>>()?;
         for (account, detail, debit, credit) in found {
-            let key = if skr::keyed(&account) { detail.as_str() } else { "" };
+            let key = if skr::keyed(&account) {
+                detail.as_str()
+            } else {
+                ""
+            };
             let row = skr::row(&account, key, company.particulars.small_business);
             let number = match book.number(&account, &detail) {
                 Some(n) => Some(n),
                 None => row.map(|r| r.number(settings.chart)),
             };
-            let class = Account::parse(&account).map(|a| format!("{:?}", a.class())).unwrap_or_default();
+            let class = Account::parse(&account)
+                .map(|a| format!("{:?}", a.class()))
+                .unwrap_or_default();
             account_rows.push(vec![
                 Value::Text(account.clone()),
                 Value::Text(detail.clone()),
                 number.map_or(Value::Empty, |n| Value::Int(n as i64)),
-                Value::Text(row.map(|r| r.account().name_de.to_string()).unwrap_or_default()),
+                Value::Text(
+                    row.map(|r| r.account().name_de.to_string())
+                        .unwrap_or_default(),
+                ),
                 Value::Text(class),
                 Value::Amount(debit, book_exp),
                 Value::Amount(credit, book_exp),
@@ -365,10 +419,17 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
     let accounts = table(
         "accounts.csv",
         "Konten",
-        &format!("Konten des Jahres mit ihrer Nummer im {}", settings.chart.as_str().to_uppercase()),
+        &format!(
+            "Konten des Jahres mit ihrer Nummer im {}",
+            settings.chart.as_str().to_uppercase()
+        ),
         ACCOUNT_COLUMNS
             .iter()
-            .map(|(name, description, read)| Column { name, description, kind: read.kind(book_exp) })
+            .map(|(name, description, read)| Column {
+                name,
+                description,
+                kind: read.kind(book_exp),
+            })
             .collect(),
         2,
         account_rows,
@@ -379,19 +440,39 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
     let bills = BILLS.table(tx, tenant, from, to, book_exp)?;
     let payments = PAYMENTS.table(tx, tenant, from, to, book_exp)?;
     let bank_lines = BANK_LINES.table(tx, tenant, from, to, book_exp)?;
-    let tables = [journal, accounts, partners, invoices, invoice_lines, bills, payments, bank_lines];
+    let tables = [
+        journal,
+        accounts,
+        partners,
+        invoices,
+        invoice_lines,
+        bills,
+        payments,
+        bank_lines,
+    ];
     let supplier = Supplier {
-        name: company.particulars.legal_name.clone().unwrap_or_else(|| company.name.clone()),
-        location: [company.particulars.postal_code.clone(), company.particulars.city.clone()]
-            .into_iter()
-            .flatten()
-            .collect::<Vec<_>>()
-            .join(" "),
+        name: company
+            .particulars
+            .legal_name
+            .clone()
+            .unwrap_or_else(|| company.name.clone()),
+        location: [
+            company.particulars.postal_code.clone(),
+            company.particulars.city.clone(),
+        ]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(" "),
         comment: format!(
             "kontor, Datenträgerüberlassung {} bis {}{}",
             from.strftime("%d.%m.%Y"),
             to.strftime("%d.%m.%Y"),
-            if is_final { "" } else { " (vorläufig: Bücher nicht abgeschlossen)" }
+            if is_final {
+                ""
+            } else {
+                " (vorläufig: Bücher nicht abgeschlossen)"
+            }
         ),
     };
     let refs: Vec<&Table> = tables.iter().collect();
@@ -412,14 +493,27 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
              WHERE d.company_id = ?1 AND d.environment = ?2 AND i.issued_on BETWEEN ?3 AND ?4 ORDER BY i.issued_on, d.seq",
         )?;
         let found = stmt
-            .query_map(params![tenant.company_id, tenant.environment, from, to], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, Vec<u8>>(2)?))
-            })?
+            .query_map(
+                params![tenant.company_id, tenant.environment, from, to],
+                |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, Vec<u8>>(2)?,
+                    ))
+                },
+            )?
             .collect::<rusqlite::Result<Vec<_>>>()?;
         for (number, format, bytes) in found {
             let safe: String = number
                 .chars()
-                .map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '-' })
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                        c
+                    } else {
+                        '-'
+                    }
+                })
                 .collect();
             let ext = if format == "facturx" { "pdf" } else { "xml" };
             files.push((format!("documents/issued/{safe}_{format}.{ext}"), bytes));
@@ -435,14 +529,28 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
              WHERE b.company_id = ?1 AND b.environment = ?2 AND b.issued_on BETWEEN ?3 AND ?4 ORDER BY b.issued_on, b.seq",
         )?;
         let found = stmt
-            .query_map(params![tenant.company_id, tenant.environment, from, to], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, String>(2)?, r.get::<_, Vec<u8>>(3)?))
-            })?
+            .query_map(
+                params![tenant.company_id, tenant.environment, from, to],
+                |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, String>(2)?,
+                        r.get::<_, Vec<u8>>(3)?,
+                    ))
+                },
+            )?
             .collect::<rusqlite::Result<Vec<_>>>()?;
         for (number, id, file_name, bytes) in found {
             let safe: String = number
                 .chars()
-                .map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '-' })
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                        c
+                    } else {
+                        '-'
+                    }
+                })
                 .collect();
             let ending = crate::books::export::datev::file_ending(&file_name);
             files.push((format!("documents/received/{safe}_{id}.{ending}"), bytes));
@@ -457,7 +565,18 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
         })
         .collect();
     let rows = counts.iter().map(|c| c.rows as i64).sum::<i64>();
-    let id = made::record(tx, tenant, actor, &Export { kind: ExportKind::Gobd, from, to, is_final, rows })?;
+    let id = made::record(
+        tx,
+        tenant,
+        actor,
+        &Export {
+            kind: ExportKind::Gobd,
+            from,
+            to,
+            is_final,
+            rows,
+        },
+    )?;
     Ok(Medium {
         id,
         from,

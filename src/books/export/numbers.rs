@@ -47,7 +47,10 @@ impl PartnerRole {
         match text.trim().to_ascii_lowercase().as_str() {
             "customer" | "receivables" | "debitor" => Ok(PartnerRole::Customer),
             "supplier" | "payables" | "kreditor" => Ok(PartnerRole::Supplier),
-            _ => Err(Error::invalid(field, crate::error::not_one_of(&["customer", "supplier"], text))),
+            _ => Err(Error::invalid(
+                field,
+                crate::error::not_one_of(&["customer", "supplier"], text),
+            )),
         }
     }
 }
@@ -90,7 +93,11 @@ impl Book {
             "SELECT account, detail, number FROM account_numbers WHERE company_id = ?1 AND environment = ?2",
         )?;
         let rows = stmt.query_map(params![tenant.company_id, tenant.environment], |r| {
-            Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, u32>(2)?))
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, u32>(2)?,
+            ))
         })?;
         let mut given = HashMap::new();
         let mut used = Vec::new();
@@ -131,7 +138,8 @@ impl Book {
         self.used.push(number);
         self.given
             .insert((account.to_string(), detail.to_string()), number);
-        self.new.push((account.to_string(), detail.to_string(), number));
+        self.new
+            .push((account.to_string(), detail.to_string(), number));
         Ok(())
     }
 

@@ -199,7 +199,8 @@ pub fn get(conn: &Connection, company_id: &str) -> Result<Settings> {
     let Some((chart, adviser, client, start)) = row else {
         return Err(Error::not_found(format!("Company {company_id}")));
     };
-    let unreadable = |what: &str| Error::internal(format!("companies {company_id}: {what} cannot be read"));
+    let unreadable =
+        |what: &str| Error::internal(format!("companies {company_id}: {what} cannot be read"));
     Ok(Settings {
         chart: Chart::parse("chart", &chart).map_err(|_| unreadable("chart"))?,
         datev_adviser: adviser,
@@ -277,7 +278,10 @@ mod tests {
         assert_eq!(s.end_of(s.year_of(day)), Date::constant(2026, 6, 30));
         let j = FiscalYearStart::JANUARY_FIRST;
         assert_eq!(j.year_of(day), Date::constant(2026, 1, 1));
-        assert_eq!(j.end_of(Date::constant(2026, 1, 1)), Date::constant(2026, 12, 31));
+        assert_eq!(
+            j.end_of(Date::constant(2026, 1, 1)),
+            Date::constant(2026, 12, 31)
+        );
     }
 
     #[test]

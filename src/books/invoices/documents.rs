@@ -13,8 +13,8 @@ use sha2::{Digest, Sha256};
 
 use crate::books::company::{self, Company};
 use crate::books::customers::{self, EinvoiceFormat};
-use crate::books::drafts;
 use crate::books::document_kinds::DocumentType;
+use crate::books::drafts;
 use crate::books::invoices::stored::{stored_by_id, stored_by_number};
 use crate::documents::verdict::{self, Finding, Subject};
 use crate::documents::{

@@ -255,7 +255,18 @@ fn check(tx: &Tx, tenant: &Tenant, draft_id: &str, options: &IssueOptions) -> Re
             "an issue passed its verdict without figures",
         ));
     };
-    Ok(Checked { draft, company, lines, customer, vats, totals, rate, gross_book, tax_book, issued_on })
+    Ok(Checked {
+        draft,
+        company,
+        lines,
+        customer,
+        vats,
+        totals,
+        rate,
+        gross_book,
+        tax_book,
+        issued_on,
+    })
 }
 
 /// Writes the invoice of a checked draft: its number (the next of its
@@ -274,7 +285,18 @@ fn write(
     options: &IssueOptions,
     checked: Checked,
 ) -> Result<String> {
-    let Checked { draft, company, lines, customer, vats, totals, rate, gross_book, tax_book, issued_on } = checked;
+    let Checked {
+        draft,
+        company,
+        lines,
+        customer,
+        vats,
+        totals,
+        rate,
+        gross_book,
+        tax_book,
+        issued_on,
+    } = checked;
     let (from_exp, to_exp) = (draft.currency.exponent(), company.currency.exponent());
     let due_on = drafts::due_date(tx, tenant, &company, &draft.customer_id, issued_on)?;
     let delivered_on = options.delivered_on.unwrap_or(issued_on);

@@ -38,9 +38,9 @@ pub mod preview;
 mod stored;
 pub mod vat_check;
 
+pub use stored::PaymentState;
 pub(crate) use stored::{abroad, book_figures_by_key, tax_key};
 pub(crate) use stored::{stored_by_id, stored_by_number, Stored};
-pub use stored::PaymentState;
 
 use crate::books::document_kinds::DocumentType;
 

@@ -8,7 +8,9 @@ use rusqlite::Connection;
 use crate::books::company;
 use crate::books::customers;
 use crate::books::drafts;
-use crate::books::invoices::documents::{assemble, breakdown_entry, electronic_address, line_of, Content};
+use crate::books::invoices::documents::{
+    assemble, breakdown_entry, electronic_address, line_of, Content,
+};
 use crate::documents::{pdf, Address, Category, Party, TypeCode};
 use crate::error::{Error, Result, Violation};
 use crate::rules::jurisdiction;

@@ -8,6 +8,7 @@ use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::books::company::Company;
+use crate::books::document_kinds::DocumentType;
 use crate::books::ledger;
 use crate::error::{Error, Result};
 use crate::outbox::events::Fields;
@@ -16,7 +17,6 @@ use crate::rules::jurisdiction;
 use crate::rules::money::{self, Decimal};
 use crate::store::row::Row;
 use crate::store::tenant::Tenant;
-use crate::books::document_kinds::DocumentType;
 use crate::stored_enum;
 
 stored_enum! {

@@ -138,7 +138,8 @@ fn view(row: &rusqlite::Row) -> rusqlite::Result<BillView> {
             format!("bills.{what} is not the JSON kontor writes").into(),
         )
     };
-    let findings: Vec<Finding> = serde_json::from_str(&findings).map_err(|_| unreadable("findings"))?;
+    let findings: Vec<Finding> =
+        serde_json::from_str(&findings).map_err(|_| unreadable("findings"))?;
     let taxes: Vec<StoredTax> = serde_json::from_str(&taxes).map_err(|_| unreadable("taxes"))?;
     let state: BillState = r.get(2)?;
     Ok(BillView {
@@ -224,7 +225,12 @@ pub fn list(
              ORDER BY b.seq DESC {PAGE_LIMIT_SQL} OFFSET ?4"
         ))?
         .query_map(
-            params![tenant.company_id, tenant.environment, state, paging.offset()],
+            params![
+                tenant.company_id,
+                tenant.environment,
+                state,
+                paging.offset()
+            ],
             view,
         )?
         .take(paging.size as usize)
@@ -287,11 +293,10 @@ pub(super) fn arrival_day(received_at: &str) -> Date {
 /// kept file no longer reads (it read when it arrived).
 pub fn document(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Received> {
     let kept = original(conn, tenant, id)?;
-    let received_at: String = conn.query_row(
-        "SELECT received_at FROM bills WHERE id = ?1",
-        [id],
-        |r| r.get(0),
-    )?;
+    let received_at: String =
+        conn.query_row("SELECT received_at FROM bills WHERE id = ?1", [id], |r| {
+            r.get(0)
+        })?;
     read::file(&kept.bytes, arrival_day(&received_at))
         .map_err(|e| Error::internal(format!("the kept file of bill {id} no longer reads: {e}")))
 }

@@ -10,10 +10,10 @@
 //! at a zero rate, makes no tax key: it is booked under the category a
 //! person names for it (at the document's rate), and refused without one.
 
-use crate::books::suppliers::SupplierParticulars;
-use crate::books::ledger;
 use crate::books::document_kinds::PurchaseKind;
+use crate::books::ledger;
 use crate::books::purchases::{EntryLine, Part};
+use crate::books::suppliers::SupplierParticulars;
 use crate::documents::read::Received;
 use crate::documents::{Category, Document};
 use crate::error::{Error, Result};
@@ -90,10 +90,11 @@ pub(super) fn plan(
     let tax_book = money::convert(tax, rate, exp, book_exp)?;
     let net_book = gross_book - tax_book;
     let seller = doc.seller.address.country.as_str();
-    let from_other_state =
-        seller != company_country && jurisdiction::in_eu(seller) && jurisdiction::in_eu(company_country);
-    let reverse_rate = jurisdiction::standard_vat_rate(company_country)
-        .and_then(Decimal::read_lenient);
+    let from_other_state = seller != company_country
+        && jurisdiction::in_eu(seller)
+        && jurisdiction::in_eu(company_country);
+    let reverse_rate =
+        jurisdiction::standard_vat_rate(company_country).and_then(Decimal::read_lenient);
     let mut keyed: Vec<(String, i64, i64)> = Vec::new();
     // Per tax key: the category and rate it stands for, and whether it is
     // a reverse charge the buyer self-assesses.
@@ -237,7 +238,10 @@ fn check_named(doc: &Document, named: Option<&Category>) -> Result<()> {
 }
 
 /// The supplier particulars a received document names.
-pub(super) fn particulars<'a>(received: &'a Received, fallback: &CountryCode) -> SupplierParticulars<'a> {
+pub(super) fn particulars<'a>(
+    received: &'a Received,
+    fallback: &CountryCode,
+) -> SupplierParticulars<'a> {
     let seller = &received.document.seller;
     SupplierParticulars {
         name: seller.known_as(),

@@ -9,10 +9,10 @@ use rusqlite::{params, OptionalExtension};
 use super::bill::{self, BillState, BillView};
 use super::booking::{self, particulars};
 use crate::books::audit::{self, Act, Actor};
-use crate::books::suppliers;
 use crate::books::company;
 use crate::books::ledger;
 use crate::books::purchases::{self, Entry};
+use crate::books::suppliers;
 use crate::documents::Category;
 use crate::error::{Error, Result, Violations};
 use crate::outbox::events::{self, EventKind as Event};
@@ -27,13 +27,15 @@ use crate::store::tenant::Tenant;
 pub const MAX_REASON: usize = 500;
 
 fn state(tx: &Tx, tenant: &Tenant, id: &str) -> Result<BillState> {
-    tx.prepare_cached("SELECT state FROM bills WHERE id = ?1 AND company_id = ?2 AND environment = ?3")?
-        .query_row(params![id, tenant.company_id, tenant.environment], |r| {
-            r.get::<_, String>(0)
-        })
-        .optional()?
-        .and_then(|s| BillState::parse(&s))
-        .ok_or_else(|| Error::not_found(format!("Bill {id}")))
+    tx.prepare_cached(
+        "SELECT state FROM bills WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
+    )?
+    .query_row(params![id, tenant.company_id, tenant.environment], |r| {
+        r.get::<_, String>(0)
+    })
+    .optional()?
+    .and_then(|s| BillState::parse(&s))
+    .ok_or_else(|| Error::not_found(format!("Bill {id}")))
 }
 
 fn undecided(tx: &Tx, tenant: &Tenant, id: &str) -> Result<()> {
@@ -76,7 +78,11 @@ pub fn book(
     let currency = Currency::parse("currency", &doc.currency)?;
     let mut verdict = Violations::new();
     verdict.take(ledger::check_open(tx, tenant, doc.issued_on))?;
-    let rate = verdict.take(crate::rules::money::fixed_rate(&currency, &company.currency, rate))?;
+    let rate = verdict.take(crate::rules::money::fixed_rate(
+        &currency,
+        &company.currency,
+        rate,
+    ))?;
     verdict.finish()?;
     let Some(rate) = rate else {
         return Err(Error::internal("a bill passed its verdict without a rate"));
@@ -89,7 +95,8 @@ pub fn book(
         company.currency.exponent(),
         category,
     )?;
-    let supplier_id = suppliers::supplier_from(tx, tenant, &particulars(&received, &company.country))?;
+    let supplier_id =
+        suppliers::supplier_from(tx, tenant, &particulars(&received, &company.country))?;
     // Two bills received before their supplier was known can turn out to
     // be one supplier's: the second is a duplicate of the first.
     let earlier: Option<String> = tx
@@ -138,7 +145,13 @@ pub fn book(
     tx.execute(
         "UPDATE bills SET state = 'booked', supplier_id = ?1, decided_at = ?2
          WHERE id = ?3 AND company_id = ?4 AND environment = ?5",
-        params![supplier_id, clock::now(), id, tenant.company_id, tenant.environment],
+        params![
+            supplier_id,
+            clock::now(),
+            id,
+            tenant.company_id,
+            tenant.environment
+        ],
     )?;
     audit::record(tx, tenant, actor, Act::BillBooked, id)?;
     bill::get(tx, tenant, id)
@@ -156,7 +169,13 @@ pub fn refuse(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, reason: &str) -
     tx.execute(
         "UPDATE bills SET state = 'refused', refused_reason = ?1, decided_at = ?2
          WHERE id = ?3 AND company_id = ?4 AND environment = ?5",
-        params![reason, clock::now(), id, tenant.company_id, tenant.environment],
+        params![
+            reason,
+            clock::now(),
+            id,
+            tenant.company_id,
+            tenant.environment
+        ],
     )?;
     audit::record(tx, tenant, actor, Act::BillRefused, id)?;
     bill::get(tx, tenant, id)
@@ -167,7 +186,13 @@ pub fn refuse(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, reason: &str) -
 /// `supplier.trusted` by `actor`.
 ///
 /// Fails with `NotFound` when the tenant has no such partner.
-pub fn trust(tx: &Tx, tenant: &Tenant, actor: &Actor, supplier_id: &str, trusted: bool) -> Result<()> {
+pub fn trust(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    supplier_id: &str,
+    trusted: bool,
+) -> Result<()> {
     let changed = tx.execute(
         "UPDATE customers SET trusted_supplier = ?1, is_supplier = 1
          WHERE id = ?2 AND company_id = ?3 AND environment = ?4",

@@ -13,8 +13,8 @@ use super::bill::{self, BillFigures, BillView, Channel, Finding, StoredTax};
 use super::booking::particulars;
 use super::decide;
 use crate::books::audit::{self, Act, Actor};
-use crate::books::suppliers;
 use crate::books::company;
+use crate::books::suppliers;
 use crate::documents::read;
 use crate::error::{Error, Result};
 use crate::rules::iso::Currency;
@@ -66,7 +66,12 @@ pub struct Buyer {
 }
 
 impl Receipt {
-    fn not_kept(file: &str, state: &'static str, sentence: String, first: Option<String>) -> Receipt {
+    fn not_kept(
+        file: &str,
+        state: &'static str,
+        sentence: String,
+        first: Option<String>,
+    ) -> Receipt {
         Receipt {
             file: file.to_string(),
             state,
@@ -127,7 +132,14 @@ pub fn receive(tx: &Tx, tenant: &Tenant, actor: &Actor, file: &Incoming) -> Resu
     let supplier_id = suppliers::supplier_of(tx, tenant, &supplier)?;
     let vat_id = supplier.vat_id.map(crate::rules::vat_ids::normalise);
     let seller_name = doc.seller.known_as();
-    if let Some(first) = same_document(tx, tenant, supplier_id.as_deref(), vat_id.as_deref(), seller_name, &doc.number)? {
+    if let Some(first) = same_document(
+        tx,
+        tenant,
+        supplier_id.as_deref(),
+        vat_id.as_deref(),
+        seller_name,
+        &doc.number,
+    )? {
         return Ok(Receipt::not_kept(
             file.file_name,
             "duplicate",

@@ -87,7 +87,11 @@ mod tests {
     use super::*;
 
     fn s(vat_id: &str, kind: SupplyKind, base: i64) -> Supply {
-        Supply { vat_id: vat_id.into(), kind, base }
+        Supply {
+            vat_id: vat_id.into(),
+            kind,
+            base,
+        }
     }
 
     #[test]
@@ -101,7 +105,14 @@ mod tests {
         ]);
         let got: Vec<(&str, &str, &str, SupplyKind)> = rows
             .iter()
-            .map(|r| (r.vat_id.as_str(), r.country.as_str(), r.amount.as_str(), r.kind))
+            .map(|r| {
+                (
+                    r.vat_id.as_str(),
+                    r.country.as_str(),
+                    r.amount.as_str(),
+                    r.kind,
+                )
+            })
             .collect();
         assert_eq!(
             got,

@@ -272,7 +272,10 @@ mod tests {
         assert_eq!(f.kz["85"], "38.00");
         assert_eq!(f.kz["67"], "133.00");
         assert_eq!(f.kz["83"], "0.00");
-        assert!(!f.kz.contains_key("66"), "a bill's expense is no figure, its input tax would be");
+        assert!(
+            !f.kz.contains_key("66"),
+            "a bill's expense is no figure, its input tax would be"
+        );
         assert_eq!(f.postings["47"].len(), 1);
         assert_eq!(f.postings["67"].len(), 2);
     }
@@ -290,7 +293,10 @@ mod tests {
 
     #[test]
     fn lines_without_a_key_count_as_19_percent() {
-        let f = figures(&[p("old", "revenue", "", 0, 10_000), p("old", "output_tax", "", 0, 1_900)]);
+        let f = figures(&[
+            p("old", "revenue", "", 0, 10_000),
+            p("old", "output_tax", "", 0, 1_900),
+        ]);
         assert_eq!(f.kz["81"], "100");
         assert_eq!(f.difference["81"], "0.00");
     }

@@ -61,17 +61,20 @@ fn keyed_lines(conn: &Connection, tenant: &Tenant, from: Date, to: Date) -> Resu
              AND account IN ({accounts})
          ORDER BY posted_on, seq"
     ))?;
-    let rows = stmt.query_map(params![tenant.company_id, tenant.environment, from, to], |row| {
-        let r = Row::new(row, "journal");
-        Ok(Posting {
-            entry: r.get(0)?,
-            date: r.get(1)?,
-            account: r.get(2)?,
-            key: r.get(3)?,
-            debit: r.get(4)?,
-            credit: r.get(5)?,
-        })
-    })?;
+    let rows = stmt.query_map(
+        params![tenant.company_id, tenant.environment, from, to],
+        |row| {
+            let r = Row::new(row, "journal");
+            Ok(Posting {
+                entry: r.get(0)?,
+                date: r.get(1)?,
+                account: r.get(2)?,
+                key: r.get(3)?,
+                debit: r.get(4)?,
+                credit: r.get(5)?,
+            })
+        },
+    )?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
@@ -87,10 +90,14 @@ pub fn vat_return(conn: &Connection, tenant: &Tenant, period: &Period) -> Result
         booked_tax,
         difference,
     } = figures::figures(&lines);
-    let mut known: std::collections::HashMap<String, Option<DocumentRef>> = std::collections::HashMap::new();
+    let mut known: std::collections::HashMap<String, Option<DocumentRef>> =
+        std::collections::HashMap::new();
     for behind in postings.values_mut().flatten() {
         if !known.contains_key(&behind.entry) {
-            known.insert(behind.entry.clone(), document_of(conn, tenant, &behind.entry)?);
+            known.insert(
+                behind.entry.clone(),
+                document_of(conn, tenant, &behind.entry)?,
+            );
         }
         behind.document = known[&behind.entry].clone();
     }
@@ -147,8 +154,10 @@ fn document_of(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Option
         "SELECT CASE kind WHEN 'credit' THEN 'supplierCredit' ELSE 'bill' END, document_number FROM purchases
          WHERE id = ?1 AND company_id = ?2 AND environment = ?3"
     };
-    let named: Option<(String, String)> =
-        conn.prepare_cached(sql)?.query_row(params![id, t.0, t.1], |r| Ok((r.get(0)?, r.get(1)?))).optional()?;
+    let named: Option<(String, String)> = conn
+        .prepare_cached(sql)?
+        .query_row(params![id, t.0, t.1], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
     Ok(named.map(|(kind, number)| DocumentRef {
         kind: match kind.as_str() {
             "creditNote" => "creditNote",
@@ -190,7 +199,12 @@ pub fn ec_sales_list(conn: &Connection, tenant: &Tenant, period: &Period) -> Res
          ORDER BY 5, 6",
     )?;
     let rows = stmt.query_map(
-        params![tenant.company_id, tenant.environment, period.from, period.to],
+        params![
+            tenant.company_id,
+            tenant.environment,
+            period.from,
+            period.to
+        ],
         |row| {
             let r = Row::new(row, "journal");
             Ok((

@@ -35,7 +35,8 @@ impl Period {
         if !(1900..=9999).contains(&year) {
             return Err(bad());
         }
-        let (first_month, months) = match rest.strip_prefix('Q').or_else(|| rest.strip_prefix('q')) {
+        let (first_month, months) = match rest.strip_prefix('Q').or_else(|| rest.strip_prefix('q'))
+        {
             Some(q) if q.len() == 1 && ("1"..="4").contains(&q) => {
                 let q: i8 = q.parse().map_err(|_| bad())?;
                 ((q - 1) * 3 + 1, 3)
@@ -69,19 +70,30 @@ mod tests {
     #[test]
     fn months_and_quarters() {
         let m = Period::parse("period", "2026-10").unwrap();
-        assert_eq!((m.from, m.to), (Date::constant(2026, 10, 1), Date::constant(2026, 10, 31)));
+        assert_eq!(
+            (m.from, m.to),
+            (Date::constant(2026, 10, 1), Date::constant(2026, 10, 31))
+        );
         let q = Period::parse("period", "2026-q4").unwrap();
         assert_eq!(q.label, "2026-Q4");
-        assert_eq!((q.from, q.to), (Date::constant(2026, 10, 1), Date::constant(2026, 12, 31)));
+        assert_eq!(
+            (q.from, q.to),
+            (Date::constant(2026, 10, 1), Date::constant(2026, 12, 31))
+        );
         let feb = Period::parse("period", "2028-02").unwrap();
         assert_eq!(feb.to, Date::constant(2028, 2, 29));
     }
 
     #[test]
     fn anything_else_is_refused_naming_the_field() {
-        for bad in ["2026", "2026-13", "2026-Q5", "2026-Q", "26-10", "2026-1", "2026/10", ""] {
+        for bad in [
+            "2026", "2026-13", "2026-Q5", "2026-Q", "26-10", "2026-1", "2026/10", "",
+        ] {
             let e = Period::parse("period", bad).unwrap_err();
-            assert!(e.to_string().contains("period") || format!("{e:?}").contains("period"), "{bad}");
+            assert!(
+                e.to_string().contains("period") || format!("{e:?}").contains("period"),
+                "{bad}"
+            );
         }
     }
 }

@@ -25,7 +25,15 @@ use crate::store::db::Db;
 /// `--as` may not act in the company's books.
 pub fn run(db: &Db, cmd: &BankCommand, acting: Option<&str>) -> Result<ExitCode> {
     match cmd {
-        BankCommand::Account(BankAccountCommand::Add { company, mode, iban, account, bic, name, currency }) => {
+        BankCommand::Account(BankAccountCommand::Add {
+            company,
+            mode,
+            iban,
+            account,
+            bic,
+            name,
+            currency,
+        }) => {
             let account = NewBankAccount::check(BankAccountInput {
                 iban: iban.clone(),
                 account: account.clone(),
@@ -46,12 +54,19 @@ pub fn run(db: &Db, cmd: &BankCommand, acting: Option<&str>) -> Result<ExitCode>
                 accounts::list(conn, &t)
             })?);
         }
-        BankCommand::Import { company, mode, files } => {
+        BankCommand::Import {
+            company,
+            mode,
+            files,
+        } => {
             let mut reports = Vec::new();
             for path in files {
                 let name = path.to_string_lossy().to_string();
                 let report = match std::fs::read(path) {
-                    Err(e) => FileReport::refused(&name, &Error::bad_request(format!("The file {name} cannot be read: {e}."))),
+                    Err(e) => FileReport::refused(
+                        &name,
+                        &Error::bad_request(format!("The file {name} cannot be read: {e}.")),
+                    ),
                     // Handed over, so the file's bytes are let go once stored.
                     Ok(bytes) => db
                         .write(|tx| {
@@ -72,12 +87,25 @@ pub fn run(db: &Db, cmd: &BankCommand, acting: Option<&str>) -> Result<ExitCode>
                 return Err(Error::refused(refused.join(" ")));
             }
         }
-        BankCommand::Lines { company, state, search, mode } => {
+        BankCommand::Lines {
+            company,
+            state,
+            search,
+            mode,
+        } => {
             no_actor(acting, "listing lines is no act")?;
             let state = state.as_deref().map(lines::read_state).transpose()?;
             print(&db.read(|conn| {
                 let t = tenancy::tenant(conn, company, mode.environment())?;
-                lines::list(conn, &t, &Filter { state, search: search.clone() }, 1_000_000)
+                lines::list(
+                    conn,
+                    &t,
+                    &Filter {
+                        state,
+                        search: search.clone(),
+                    },
+                    1_000_000,
+                )
             })?);
         }
         BankCommand::Line { line } => {
@@ -87,29 +115,54 @@ pub fn run(db: &Db, cmd: &BankCommand, acting: Option<&str>) -> Result<ExitCode>
                 lines::show(conn, &t, line)
             })?);
         }
-        BankCommand::Confirm { line, suggestion, difference } => {
-            let difference = difference.as_deref().map(Difference::read).transpose()?.unwrap_or(Difference::Open);
-            act(db, acting, line, |tx, t, a| acts::confirm(tx, t, a, line, *suggestion, difference))?;
+        BankCommand::Confirm {
+            line,
+            suggestion,
+            difference,
+        } => {
+            let difference = difference
+                .as_deref()
+                .map(Difference::read)
+                .transpose()?
+                .unwrap_or(Difference::Open);
+            act(db, acting, line, |tx, t, a| {
+                acts::confirm(tx, t, a, line, *suggestion, difference)
+            })?;
         }
         BankCommand::Split { line, to } => {
             let mut parts = Vec::new();
             for (i, part) in to.iter().enumerate() {
                 let Some((number, amount)) = part.rsplit_once('=') else {
-                    return Err(Error::invalid(format!("to[{i}]"), format!("is NUMBER=MINOR, not {part:?}")));
+                    return Err(Error::invalid(
+                        format!("to[{i}]"),
+                        format!("is NUMBER=MINOR, not {part:?}"),
+                    ));
                 };
-                let amount = amount
-                    .trim()
-                    .parse::<i64>()
-                    .map_err(|_| Error::invalid(format!("to[{i}]"), format!("gives {number} {amount:?}, which is no number of minor units")))?;
+                let amount = amount.trim().parse::<i64>().map_err(|_| {
+                    Error::invalid(
+                        format!("to[{i}]"),
+                        format!("gives {number} {amount:?}, which is no number of minor units"),
+                    )
+                })?;
                 parts.push((number.trim().to_string(), amount));
             }
-            act(db, acting, line, |tx, t, a| acts::split(tx, t, a, line, &parts))?;
+            act(db, acting, line, |tx, t, a| {
+                acts::split(tx, t, a, line, &parts)
+            })?;
         }
-        BankCommand::Book { line, account, amount } => {
-            act(db, acting, line, |tx, t, a| acts::book(tx, t, a, line, account, *amount))?;
+        BankCommand::Book {
+            line,
+            account,
+            amount,
+        } => {
+            act(db, acting, line, |tx, t, a| {
+                acts::book(tx, t, a, line, account, *amount)
+            })?;
         }
         BankCommand::Ignore { line, reason } => {
-            act(db, acting, line, |tx, t, a| acts::ignore(tx, t, a, line, reason))?;
+            act(db, acting, line, |tx, t, a| {
+                acts::ignore(tx, t, a, line, reason)
+            })?;
         }
         BankCommand::Undo { line } => {
             act(db, acting, line, |tx, t, a| acts::undo(tx, t, a, line))?;
@@ -132,7 +185,11 @@ fn act(
     db: &Db,
     acting: Option<&str>,
     line: &str,
-    f: impl FnOnce(&crate::store::db::Tx, &crate::store::tenant::Tenant, &crate::books::audit::Actor) -> Result<lines::LineView>,
+    f: impl FnOnce(
+        &crate::store::db::Tx,
+        &crate::store::tenant::Tenant,
+        &crate::books::audit::Actor,
+    ) -> Result<lines::LineView>,
 ) -> Result<()> {
     print(&db.write(|tx| {
         let t = lines::books_of(tx, line)?;

@@ -2,8 +2,8 @@
 //! and every account's debit and credit totals.
 
 use crate::access::people::Capability;
-use crate::books::tenancy;
 use crate::books::ledger;
+use crate::books::tenancy;
 use crate::console::acting::{actor, no_actor, print};
 use crate::console::args::BooksCommand;
 use crate::error::Result;

@@ -6,11 +6,11 @@
 use crate::access::people::Capability;
 use crate::books::audit::Actor;
 use crate::books::company::{self, Company, CompanyInput, NewCompany};
-use crate::books::tenancy;
-use crate::books::particulars::{ParticularsChange, ParticularsInput};
-use crate::console::acting::{actor, company_books, no_actor, print};
 use crate::books::export::numbers;
 use crate::books::export::settings::{self, SettingsChange, SettingsInput};
+use crate::books::particulars::{ParticularsChange, ParticularsInput};
+use crate::books::tenancy;
+use crate::console::acting::{actor, company_books, no_actor, print};
 use crate::console::acts::sending;
 use crate::console::args::{
     CompanyClear, CompanyCommand, CompanyCreateArgs, DatevArgs, ParticularsArgs,

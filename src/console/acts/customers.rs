@@ -2,9 +2,9 @@
 //! and buyer's particulars. Each prints the customer.
 
 use crate::access::people::Capability;
-use crate::books::tenancy;
-use crate::books::tenancy::{Owned};
 use crate::books::customers::{self, CustomerChange, CustomerChangeInput};
+use crate::books::tenancy;
+use crate::books::tenancy::Owned;
 use crate::console::acting::{actor, books_of, print};
 use crate::console::args::{CustomerClear, CustomerCommand, CustomerSetArgs, Mode};
 use crate::console::options::patch;

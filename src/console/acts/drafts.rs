@@ -4,14 +4,14 @@
 
 use crate::access::people::Capability;
 use crate::books::company::{self};
-use crate::books::tenancy;
-use crate::books::tenancy::{Owned};
 use crate::books::drafts::{
-    self, DraftKind, DraftInput, DraftLineInput, NewDraft, NewDraftLine, ReferencesChange,
+    self, DraftInput, DraftKind, DraftLineInput, NewDraft, NewDraftLine, ReferencesChange,
     ReferencesInput, TaxInput,
 };
 use crate::books::invoices::issue::{self, IssueInput, IssueOptions};
 use crate::books::invoices::{self, vat_check};
+use crate::books::tenancy;
+use crate::books::tenancy::Owned;
 use crate::console::acting::{actor, books_of, print};
 use crate::console::args::{DraftClear, DraftCommand, DraftLineArgs, DraftSetArgs, Mode};
 use crate::console::options::patch;

@@ -6,9 +6,9 @@ use serde_json::json;
 
 use crate::access::people::Capability;
 use crate::books::company;
-use crate::books::tenancy;
 use crate::books::dunning::levels::{self, BaseRateInput, LevelInput};
 use crate::books::dunning::{run, send};
+use crate::books::tenancy;
 use crate::console::acting::{actor, company_books, no_actor, print};
 use crate::console::args::{DunningCommand, LevelArgs};
 use crate::error::{Error, Result};

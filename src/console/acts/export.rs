@@ -8,9 +8,9 @@ use std::path::Path;
 use serde_json::json;
 
 use crate::access::people::Capability;
-use crate::books::tenancy;
 use crate::books::export::datev::{self, ExportInput, ExportRequest};
 use crate::books::export::gobd;
+use crate::books::tenancy;
 use crate::console::acting::{actor, print};
 use crate::console::args::ExportCommand;
 use crate::error::{Error, Result};
@@ -37,7 +37,10 @@ pub fn run(db: &Db, cmd: &ExportCommand, acting: Option<&str>) -> Result<()> {
                 documents: *documents,
             })?;
             if out.exists() {
-                return Err(Error::invalid("out", format!("{} exists already", out.display())));
+                return Err(Error::invalid(
+                    "out",
+                    format!("{} exists already", out.display()),
+                ));
             }
             let exported = db.write(|tx| {
                 let t = tenancy::tenant(tx, id, mode.environment())?;

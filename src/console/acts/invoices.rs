@@ -5,10 +5,10 @@
 use serde_json::json;
 
 use crate::access::people::Capability;
-use crate::books::tenancy;
 use crate::books::invoices;
 use crate::books::invoices::cancel::{self, CancelInput, Cancellation};
 use crate::books::invoices::documents as invoice_documents;
+use crate::books::tenancy;
 use crate::console::acting::{actor, no_actor, print};
 use crate::console::acts::sending;
 use crate::console::args::{InvoiceCommand, Mode};

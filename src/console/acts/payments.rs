@@ -4,9 +4,9 @@
 use serde_json::json;
 
 use crate::access::people::Capability;
-use crate::books::tenancy;
 use crate::books::invoices;
 use crate::books::settlement::{self, NewPayment};
+use crate::books::tenancy;
 use crate::console::acting::{actor, print};
 use crate::console::args::PaymentCommand;
 use crate::error::Result;

@@ -7,10 +7,10 @@
 use serde_json::json;
 
 use crate::access::people::Capability;
-use crate::books::tenancy;
-use crate::books::tenancy::{Owned};
 use crate::books::purchases::{self, NewPurchase, PurchaseInput};
 use crate::books::settlement::{self, CreditInput, CreditRequest, NewPayment};
+use crate::books::tenancy;
+use crate::books::tenancy::Owned;
 use crate::console::acting::{actor, print};
 use crate::console::acts::received;
 use crate::console::args::{Mode, PurchaseCommand, PurchaseRecordArgs};

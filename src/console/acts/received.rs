@@ -9,8 +9,8 @@ use std::io::Read;
 use serde_json::json;
 
 use crate::access::people::Capability;
-use crate::books::tenancy;
 use crate::books::received::{self, BillState, Channel, Incoming, Receipt};
+use crate::books::tenancy;
 use crate::console::acting::{actor, no_actor, print};
 use crate::console::args::PurchaseCommand;
 use crate::documents::read::MAX_FILE;
@@ -95,9 +95,10 @@ pub fn run(db: &Db, cmd: &PurchaseCommand, acting: Option<&str>) -> Result<()> {
         } => {
             let state = match state.as_deref() {
                 None => None,
-                Some(s) => Some(BillState::parse(s).ok_or_else(|| {
-                    Error::invalid("state", BillState::not_one_of(s))
-                })?),
+                Some(s) => Some(
+                    BillState::parse(s)
+                        .ok_or_else(|| Error::invalid("state", BillState::not_one_of(s)))?,
+                ),
             };
             print(&db.read(|conn| {
                 no_actor(acting, "`purchase list` only reads")?;
@@ -116,7 +117,10 @@ pub fn run(db: &Db, cmd: &PurchaseCommand, acting: Option<&str>) -> Result<()> {
             category,
             mode,
         } => {
-            let rate = rate.as_deref().map(|r| Decimal::parse("rate", r)).transpose()?;
+            let rate = rate
+                .as_deref()
+                .map(|r| Decimal::parse("rate", r))
+                .transpose()?;
             let category = category
                 .as_deref()
                 .map(|c| Category::named("category", c))
@@ -148,9 +152,8 @@ pub fn run(db: &Db, cmd: &PurchaseCommand, acting: Option<&str>) -> Result<()> {
                 let t = tenancy::tenant(conn, company, mode.environment())?;
                 received::original(conn, &t, id)
             })?;
-            std::fs::write(out, &kept.bytes).map_err(|e| {
-                Error::invalid("out", format!("cannot be written: {e}"))
-            })?;
+            std::fs::write(out, &kept.bytes)
+                .map_err(|e| Error::invalid("out", format!("cannot be written: {e}")))?;
             print(&json!({
                 "id": id,
                 "file": kept.file_name,

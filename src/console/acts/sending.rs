@@ -6,8 +6,8 @@
 
 use crate::access::people::Capability;
 use crate::books::company;
-use crate::books::tenancy;
 use crate::books::sending;
+use crate::books::tenancy;
 use crate::console::acting::{actor, company_books, no_actor, print};
 use crate::console::args::{InvoiceSendArgs, InvoiceSendsArgs, MailArgs, MailTextArgs};
 use crate::error::{Error, Result};
@@ -89,13 +89,15 @@ pub fn mail(db: &Db, key: &SealingKey, args: &MailArgs, acting: Option<&str>) ->
 /// Fails as the texts' check fails, or with `Invalid` naming `purpose`,
 /// `language` or `bodyFile`.
 pub fn mail_text(db: &Db, args: &MailTextArgs, acting: Option<&str>) -> Result<()> {
-    let purpose = Purpose::parse(args.purpose.trim()).ok_or_else(|| {
-        Error::invalid("purpose", Purpose::not_one_of(&args.purpose))
-    })?;
+    let purpose = Purpose::parse(args.purpose.trim())
+        .ok_or_else(|| Error::invalid("purpose", Purpose::not_one_of(&args.purpose)))?;
     let lang = Lang::from_code(args.language.trim())
         .filter(|l| l.code() == args.language.trim())
         .ok_or_else(|| {
-            Error::invalid("language", crate::error::not_one_of(&Lang::CODES, &args.language))
+            Error::invalid(
+                "language",
+                crate::error::not_one_of(&Lang::CODES, &args.language),
+            )
         })?;
     let texts = Template {
         subject: args.subject.clone(),

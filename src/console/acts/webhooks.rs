@@ -3,7 +3,7 @@
 
 use crate::access::people::Capability;
 use crate::books::tenancy;
-use crate::books::tenancy::{Owned};
+use crate::books::tenancy::Owned;
 use crate::books::webhooks;
 use crate::console::acting::{actor, no_actor, print};
 use crate::console::args::WebhookCommand;

@@ -387,8 +387,14 @@ mod tests {
         assert!(!bad);
         let text = text.into_owned();
         assert!(text.ends_with("\r\n"));
-        assert!(!text.replace("\r\n", "").contains('\n'), "every line ends CRLF");
-        text.trim_end_matches("\r\n").split("\r\n").map(str::to_string).collect()
+        assert!(
+            !text.replace("\r\n", "").contains('\n'),
+            "every line ends CRLF"
+        );
+        text.trim_end_matches("\r\n")
+            .split("\r\n")
+            .map(str::to_string)
+            .collect()
     }
 
     /// Splits a line at `;` outside quotes, keeping the quotes.
@@ -425,7 +431,13 @@ mod tests {
 
     /// The batch of October 2026 of `bookings`.
     fn october<'a>(client: &'a Client, bookings: &'a [Booking], is_final: bool) -> Batch<'a> {
-        Batch { client, from: Date::constant(2026, 10, 1), to: Date::constant(2026, 10, 31), is_final, bookings }
+        Batch {
+            client,
+            from: Date::constant(2026, 10, 1),
+            to: Date::constant(2026, 10, 31),
+            is_final,
+            bookings,
+        }
     }
 
     #[test]
@@ -441,7 +453,22 @@ mod tests {
         assert_eq!(lines[1], columns::bookings().join(";"));
         let row = fields(&lines[2]);
         assert_eq!(row.len(), 125);
-        assert_eq!(&row[..11], &["119,00", "\"S\"", "\"\"", "", "", "\"\"", "10000", "8400", "\"\"", "0510", "\"RE2026-00001\""]);
+        assert_eq!(
+            &row[..11],
+            &[
+                "119,00",
+                "\"S\"",
+                "\"\"",
+                "",
+                "",
+                "\"\"",
+                "10000",
+                "8400",
+                "\"\"",
+                "0510",
+                "\"RE2026-00001\""
+            ]
+        );
         assert_eq!(row[13], "\"Rechnung an Bäckerei \"\"Süß\"\" – 5 €\"");
         assert_eq!(row[113], "1");
     }

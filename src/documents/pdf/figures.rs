@@ -33,7 +33,6 @@ pub(super) fn money_in(currency: &str, exponent: u8, minor: i64, lang: Lang) -> 
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use crate::documents::pdf::figures::{line_rate, money};

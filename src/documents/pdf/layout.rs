@@ -8,7 +8,6 @@
 //! QR code, with `DRAFT_MARK` across every page.
 
 use super::figures::{line_rate, money, money_in};
-use crate::rules::text::in_fours;
 use super::fonts::{Face, Faces};
 use super::page::{mm, Op, PAGE_H, PAGE_W};
 use super::qr::{epc_payload, qr_modules, qr_rects};
@@ -17,6 +16,7 @@ use crate::documents::{Breakdown, Category, Document, Party, TypeCode};
 use crate::rules::countries;
 use crate::rules::jurisdiction;
 use crate::rules::locale::{self, Lang};
+use crate::rules::text::in_fours;
 use crate::rules::units;
 
 /// The words across every page of a draft's preview.

@@ -158,10 +158,19 @@ mod tests {
             "BCD\n002\n1\nSCT\nBYLADEM1001\nNordlicht GmbH\nDE02120300000000202051\n\
              EUR1482.97\n\nRF40RE20260001\n"
         );
-        let cii = String::from_utf8(crate::documents::cii::write(&doc, crate::documents::cii::Guideline::En16931).unwrap()).unwrap();
-        assert!(cii.contains("<ram:PaymentReference>RF40RE20260001</ram:PaymentReference>"), "{cii}");
+        let cii = String::from_utf8(
+            crate::documents::cii::write(&doc, crate::documents::cii::Guideline::En16931).unwrap(),
+        )
+        .unwrap();
+        assert!(
+            cii.contains("<ram:PaymentReference>RF40RE20260001</ram:PaymentReference>"),
+            "{cii}"
+        );
         let ubl = String::from_utf8(crate::documents::ubl::write(&doc).unwrap()).unwrap();
-        assert!(ubl.contains("<cbc:PaymentID>RF40RE20260001</cbc:PaymentID>"), "{ubl}");
+        assert!(
+            ubl.contains("<cbc:PaymentID>RF40RE20260001</cbc:PaymentID>"),
+            "{ubl}"
+        );
         let mut doc = mixed();
         doc.transfer.as_mut().unwrap().account_holder = Some("N".repeat(100));
         let payload = epc_payload(&doc).unwrap();

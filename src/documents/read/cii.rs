@@ -30,9 +30,8 @@ use super::terms::{accounting_tax, compact, text, type_code, AllowanceParts, Ter
 use super::tree::{Node, Refusal};
 use crate::documents::verdict::Finding;
 use crate::documents::{
-    AccountingTax, Address, Breakdown, Card, Contact, DirectDebit, Document,
-    ElectronicAddress, Line, Note, Party, PaymentMeans, Period, Preceding, TaxRepresentative,
-    Transfer, TypeCode,
+    AccountingTax, Address, Breakdown, Card, Contact, DirectDebit, Document, ElectronicAddress,
+    Line, Note, Party, PaymentMeans, Period, Preceding, TaxRepresentative, Transfer, TypeCode,
 };
 use crate::rules::money::Decimal;
 
@@ -41,19 +40,43 @@ pub const NAMESPACE: &str = "urn:un:unece:uncefact:data:standard:CrossIndustryIn
 /// ZUGFeRD 1.0's namespace.
 pub const NAMESPACE_ZUGFERD_1: &str = "urn:ferd:CrossIndustryDocument:invoice:1p0";
 
-const CONTEXT: &[&str] = &["ExchangedDocumentContext", "SpecifiedExchangedDocumentContext"];
+const CONTEXT: &[&str] = &[
+    "ExchangedDocumentContext",
+    "SpecifiedExchangedDocumentContext",
+];
 const HEADER: &[&str] = &["ExchangedDocument", "HeaderExchangedDocument"];
-const TRANSACTION: &[&str] = &["SupplyChainTradeTransaction", "SpecifiedSupplyChainTradeTransaction"];
-const AGREEMENT: &[&str] = &["ApplicableHeaderTradeAgreement", "ApplicableSupplyChainTradeAgreement"];
-const DELIVERY: &[&str] = &["ApplicableHeaderTradeDelivery", "ApplicableSupplyChainTradeDelivery"];
-const SETTLEMENT: &[&str] = &["ApplicableHeaderTradeSettlement", "ApplicableSupplyChainTradeSettlement"];
+const TRANSACTION: &[&str] = &[
+    "SupplyChainTradeTransaction",
+    "SpecifiedSupplyChainTradeTransaction",
+];
+const AGREEMENT: &[&str] = &[
+    "ApplicableHeaderTradeAgreement",
+    "ApplicableSupplyChainTradeAgreement",
+];
+const DELIVERY: &[&str] = &[
+    "ApplicableHeaderTradeDelivery",
+    "ApplicableSupplyChainTradeDelivery",
+];
+const SETTLEMENT: &[&str] = &[
+    "ApplicableHeaderTradeSettlement",
+    "ApplicableSupplyChainTradeSettlement",
+];
 const SUMMATION: &[&str] = &[
     "SpecifiedTradeSettlementHeaderMonetarySummation",
     "SpecifiedTradeSettlementMonetarySummation",
 ];
-const LINE_AGREEMENT: &[&str] = &["SpecifiedLineTradeAgreement", "SpecifiedSupplyChainTradeAgreement"];
-const LINE_DELIVERY: &[&str] = &["SpecifiedLineTradeDelivery", "SpecifiedSupplyChainTradeDelivery"];
-const LINE_SETTLEMENT: &[&str] = &["SpecifiedLineTradeSettlement", "SpecifiedSupplyChainTradeSettlement"];
+const LINE_AGREEMENT: &[&str] = &[
+    "SpecifiedLineTradeAgreement",
+    "SpecifiedSupplyChainTradeAgreement",
+];
+const LINE_DELIVERY: &[&str] = &[
+    "SpecifiedLineTradeDelivery",
+    "SpecifiedSupplyChainTradeDelivery",
+];
+const LINE_SETTLEMENT: &[&str] = &[
+    "SpecifiedLineTradeSettlement",
+    "SpecifiedSupplyChainTradeSettlement",
+];
 const LINE_SUMMATION: &[&str] = &[
     "SpecifiedTradeSettlementLineMonetarySummation",
     "SpecifiedTradeSettlementMonetarySummation",
@@ -121,7 +144,10 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
 
     let mut lines = Vec::new();
     if let Some(transaction) = transaction {
-        for (n, item) in transaction.all("IncludedSupplyChainTradeLineItem").enumerate() {
+        for (n, item) in transaction
+            .all("IncludedSupplyChainTradeLineItem")
+            .enumerate()
+        {
             if counts(item) {
                 lines.push(line(&mut t, item, n + 1));
             }
@@ -129,12 +155,16 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
     }
 
     let means = settlement
-        .map(|s| s.all("SpecifiedTradeSettlementPaymentMeans").collect::<Vec<_>>())
+        .map(|s| {
+            s.all("SpecifiedTradeSettlementPaymentMeans")
+                .collect::<Vec<_>>()
+        })
         .unwrap_or_default();
     let first_means = means.first().copied();
-    let account = means
-        .iter()
-        .find_map(|m| m.child("PayeePartyCreditorFinancialAccount").map(|a| (m, a)));
+    let account = means.iter().find_map(|m| {
+        m.child("PayeePartyCreditorFinancialAccount")
+            .map(|a| (m, a))
+    });
     let transfer = account.and_then(|(m, a)| {
         let iban = a
             .text_at(&["IBANID"])
@@ -156,16 +186,19 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
     let terms_nodes: Vec<&Node> = settlement
         .map(|s| s.all("SpecifiedTradePaymentTerms").collect())
         .unwrap_or_default();
-    let mandate = terms_nodes.iter().find_map(|n| n.string_at(&["DirectDebitMandateID"]));
+    let mandate = terms_nodes
+        .iter()
+        .find_map(|n| n.string_at(&["DirectDebitMandateID"]));
     let creditor_id = text(settlement, &["CreditorReferenceID"]);
     let debited = means
         .iter()
         .find_map(|m| m.string_at(&["PayerPartyDebtorFinancialAccount", "IBANID"]));
-    let direct_debit = (mandate.is_some() || creditor_id.is_some() || debited.is_some()).then(|| DirectDebit {
-        mandate,
-        creditor_id,
-        account: debited.map(|a| compact(&a)),
-    });
+    let direct_debit =
+        (mandate.is_some() || creditor_id.is_some() || debited.is_some()).then(|| DirectDebit {
+            mandate,
+            creditor_id,
+            account: debited.map(|a| compact(&a)),
+        });
     let payment_terms: Vec<&str> = terms_nodes
         .iter()
         .flat_map(|n| n.all("Description"))
@@ -212,11 +245,33 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
 
     let tax_currency = text(settlement, &["TaxCurrencyCode"]).filter(|c| *c != currency);
     let (tax, accounting_tax) = tax_totals(&mut t, summation, &currency, tax_currency.as_deref());
-    let amount = |t: &mut Terms, name: &str, term: &'static str| t.amount(summation.and_then(|s| s.child(name)), term);
-    let line_total = t.required_amount(summation.and_then(|s| s.child("LineTotalAmount")), "BT-106", "BR-12", "the sum of the line nets");
-    let net = t.required_amount(summation.and_then(|s| s.child("TaxBasisTotalAmount")), "BT-109", "BR-13", "the total without VAT");
-    let gross = t.required_amount(summation.and_then(|s| s.child("GrandTotalAmount")), "BT-112", "BR-14", "the total with VAT");
-    let due = t.required_amount(summation.and_then(|s| s.child("DuePayableAmount")), "BT-115", "BR-15", "the amount due");
+    let amount = |t: &mut Terms, name: &str, term: &'static str| {
+        t.amount(summation.and_then(|s| s.child(name)), term)
+    };
+    let line_total = t.required_amount(
+        summation.and_then(|s| s.child("LineTotalAmount")),
+        "BT-106",
+        "BR-12",
+        "the sum of the line nets",
+    );
+    let net = t.required_amount(
+        summation.and_then(|s| s.child("TaxBasisTotalAmount")),
+        "BT-109",
+        "BR-13",
+        "the total without VAT",
+    );
+    let gross = t.required_amount(
+        summation.and_then(|s| s.child("GrandTotalAmount")),
+        "BT-112",
+        "BR-14",
+        "the total with VAT",
+    );
+    let due = t.required_amount(
+        summation.and_then(|s| s.child("DuePayableAmount")),
+        "BT-115",
+        "BR-15",
+        "the amount due",
+    );
     let allowance_total = amount(&mut t, "AllowanceTotalAmount", "BT-107").unwrap_or(0);
     let charge_total = amount(&mut t, "ChargeTotalAmount", "BT-108").unwrap_or(0);
     let paid = amount(&mut t, "TotalPrepaidAmount", "BT-113").unwrap_or(0);
@@ -257,8 +312,14 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
         due_on,
         payment_terms: (!payment_terms.is_empty()).then(|| payment_terms.join("\n")),
         buyer_reference: text(agreement, &["BuyerReference"]),
-        order_reference: text(agreement, &["BuyerOrderReferencedDocument", "IssuerAssignedID"]),
-        contract_reference: text(agreement, &["ContractReferencedDocument", "IssuerAssignedID"]),
+        order_reference: text(
+            agreement,
+            &["BuyerOrderReferencedDocument", "IssuerAssignedID"],
+        ),
+        contract_reference: text(
+            agreement,
+            &["ContractReferencedDocument", "IssuerAssignedID"],
+        ),
         project_reference: text(agreement, &["SpecifiedProcuringProject", "ID"]),
         preceding,
         delivered_on: delivery
@@ -369,17 +430,31 @@ fn line(t: &mut Terms, item: &Node, n: usize) -> Line {
     let name = text(product, &["Name"]).unwrap_or_default();
     let quantity = t.decimal(quantity_node, "BT-129");
     if quantity.is_none() {
-        t.find("BR-22", format!("{place}: the invoiced quantity (BT-129) is missing"));
+        t.find(
+            "BR-22",
+            format!("{place}: the invoiced quantity (BT-129) is missing"),
+        );
     }
-    let unit = quantity_node.and_then(|q| q.attribute("unitCode")).unwrap_or_default().to_string();
+    let unit = quantity_node
+        .and_then(|q| q.attribute("unitCode"))
+        .unwrap_or_default()
+        .to_string();
     let price = t.decimal(net_price.and_then(|p| p.child("ChargeAmount")), "BT-146");
     if price.is_none() {
-        t.find("BR-26", format!("{place}: the item's net price (BT-146) is missing"));
+        t.find(
+            "BR-26",
+            format!("{place}: the item's net price (BT-146) is missing"),
+        );
     }
     let net_node = settlement
         .and_then(|s| s.child_of(LINE_SUMMATION))
         .and_then(|s| s.child("LineTotalAmount"));
-    let net = t.required_amount(net_node, "BT-131", "BR-24", &format!("{place}: the line's net amount"));
+    let net = t.required_amount(
+        net_node,
+        "BT-131",
+        "BR-24",
+        &format!("{place}: the line's net amount"),
+    );
     let (category, rate) = t.vat(
         tax.and_then(|x| x.text_at(&["CategoryCode"])),
         tax.and_then(|x| x.child_of(RATE)),
@@ -429,8 +504,18 @@ fn breakdown(t: &mut Terms, tax: &Node) -> Breakdown {
         "BR-47",
         "the VAT breakdown",
     );
-    let base = t.required_amount(tax.child("BasisAmount"), "BT-116", "BR-45", "a breakdown's taxable amount");
-    let amount = t.required_amount(tax.child("CalculatedAmount"), "BT-117", "BR-46", "a breakdown's VAT");
+    let base = t.required_amount(
+        tax.child("BasisAmount"),
+        "BT-116",
+        "BR-45",
+        "a breakdown's taxable amount",
+    );
+    let amount = t.required_amount(
+        tax.child("CalculatedAmount"),
+        "BT-117",
+        "BR-46",
+        "a breakdown's VAT",
+    );
     t.breakdown_rate(&category, rate_node.is_some());
     Breakdown {
         category,
@@ -476,7 +561,10 @@ fn party(node: &Node) -> Party {
             .text_at(&["ID"])
             .or_else(|| node.text_at(&["GlobalID"]))
             .map(str::to_string),
-        address: node.child("PostalTradeAddress").map(address).unwrap_or_default(),
+        address: node
+            .child("PostalTradeAddress")
+            .map(address)
+            .unwrap_or_default(),
         vat_id: registrations("VA"),
         tax_number: node
             .all("SpecifiedTaxRegistration")
@@ -499,7 +587,10 @@ fn party(node: &Node) -> Party {
                 c.string_at(&["PersonName"])
                     .or_else(|| c.string_at(&["DepartmentName"]))
             }),
-            phone: text(contact, &["TelephoneUniversalCommunication", "CompleteNumber"]),
+            phone: text(
+                contact,
+                &["TelephoneUniversalCommunication", "CompleteNumber"],
+            ),
             email: text(contact, &["EmailURIUniversalCommunication", "URIID"]),
         },
     }

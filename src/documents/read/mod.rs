@@ -165,7 +165,9 @@ fn xml(bytes: &[u8], received_on: Date) -> Result<Received, Refusal> {
     let namespace = tree.namespace.as_deref().unwrap_or_default();
     let (syntax, read) = match (namespace, tree.root.name.as_str()) {
         (cii::NAMESPACE, "CrossIndustryInvoice")
-        | (cii::NAMESPACE_ZUGFERD_1, "CrossIndustryDocument") => (Syntax::Cii, cii::read(&tree.root, received_on)?),
+        | (cii::NAMESPACE_ZUGFERD_1, "CrossIndustryDocument") => {
+            (Syntax::Cii, cii::read(&tree.root, received_on)?)
+        }
         (ubl::INVOICE, "Invoice") | (ubl::CREDIT_NOTE, "CreditNote") => {
             (Syntax::Ubl, ubl::read(&tree.root, received_on)?)
         }

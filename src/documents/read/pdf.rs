@@ -42,9 +42,8 @@ pub fn carried(bytes: &[u8]) -> Result<Carried, Refusal> {
         max_decompressed_size: Some(MAX_UNPACKED),
         ..LoadOptions::default()
     };
-    let pdf = Pdf::load_mem_with_options(bytes, options).map_err(|e| {
-        Refusal::new(format!("The PDF cannot be read ({e}); it is refused."))
-    })?;
+    let pdf = Pdf::load_mem_with_options(bytes, options)
+        .map_err(|e| Refusal::new(format!("The PDF cannot be read ({e}); it is refused.")))?;
     if pdf.is_encrypted() {
         return Err(Refusal::new(
             "The PDF is encrypted; an e-invoice PDF (PDF/A-3) never is, and kontor does not read it.",

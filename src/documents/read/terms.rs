@@ -9,7 +9,9 @@ use jiff::civil::Date;
 
 use super::tree::{Node, Refusal};
 use crate::documents::verdict::{Finding, Findings, Subject};
-use crate::documents::{AccountingTax, AllowanceCharge, Attachment, Category, EmbeddedFile, TypeCode};
+use crate::documents::{
+    AccountingTax, AllowanceCharge, Attachment, Category, EmbeddedFile, TypeCode,
+};
 use crate::rules::iso::Currency;
 use crate::rules::money::Decimal;
 
@@ -57,10 +59,7 @@ impl Terms {
     pub fn amount(&mut self, node: Option<&Node>, term: &'static str) -> Option<i64> {
         let text = node?.value()?;
         let Some(value) = Decimal::read_lenient(text) else {
-            self.find(
-                "SCHEMA",
-                format!("{term} is not an amount: {text:?}"),
-            );
+            self.find("SCHEMA", format!("{term} is not an amount: {text:?}"));
             return None;
         };
         match value.to_minor(self.exponent) {
@@ -163,7 +162,9 @@ impl Terms {
         place: &str,
     ) -> (Category, Decimal) {
         let (term, rate_term) = terms;
-        let rate = self.decimal(rate, rate_term).unwrap_or(Decimal::from_int(0));
+        let rate = self
+            .decimal(rate, rate_term)
+            .unwrap_or(Decimal::from_int(0));
         let category = match code {
             Some(code) => match Category::read_received(code) {
                 Some(category) => category,
@@ -205,7 +206,10 @@ impl Terms {
         if !given && *category != Category::O && !category.code().is_empty() {
             self.find(
                 "BR-48",
-                format!("the breakdown of category {} has no rate (BT-119)", category.code()),
+                format!(
+                    "the breakdown of category {} has no rate (BT-119)",
+                    category.code()
+                ),
             );
         }
     }
@@ -340,7 +344,10 @@ pub fn type_code(t: &mut Terms, code: Option<String>, by_root: TypeCode) -> Type
         None => {
             t.find(
                 "BR-04",
-                format!("the invoice type code (BT-3) is missing; it is read as {}", what(by_root)),
+                format!(
+                    "the invoice type code (BT-3) is missing; it is read as {}",
+                    what(by_root)
+                ),
             );
             by_root
         }

@@ -61,14 +61,20 @@ fn every_fixture_is_read_into_the_model_and_checked() {
         let name = path.file_name().unwrap().to_string_lossy().to_string();
         let received = read(&path);
         let doc = &received.document;
-        let expected = if name.ends_with(".pdf") || path.to_string_lossy().contains("/cii/") || name.ends_with(".cii.xml") {
+        let expected = if name.ends_with(".pdf")
+            || path.to_string_lossy().contains("/cii/")
+            || name.ends_with(".cii.xml")
+        {
             Syntax::Cii
         } else {
             Syntax::Ubl
         };
         assert_eq!(received.syntax, expected, "{name}");
         assert!(!doc.number.is_empty(), "{name}");
-        assert!(!doc.seller.name.is_empty() && !doc.buyer.name.is_empty(), "{name}");
+        assert!(
+            !doc.seller.name.is_empty() && !doc.buyer.name.is_empty(),
+            "{name}"
+        );
         assert!(!doc.lines.is_empty() && !doc.breakdown.is_empty(), "{name}");
         assert_eq!(
             received.valid(),
@@ -91,11 +97,24 @@ fn every_fixture_is_read_into_the_model_and_checked() {
 fn a_pdf_reads_as_its_xml_and_ubl_as_cii() {
     fn figures(d: &Document) -> impl PartialEq + std::fmt::Debug + '_ {
         (
-            (d.number.as_str(), d.type_code, d.currency.as_str(), d.lines.len()),
+            (
+                d.number.as_str(),
+                d.type_code,
+                d.currency.as_str(),
+                d.lines.len(),
+            ),
             (d.line_total, d.allowance_total, d.charge_total, d.net),
             (d.tax, d.gross, d.paid, d.due),
-            (&d.breakdown, &d.seller.vat_id, &d.seller.name, &d.buyer.name),
-            d.lines.iter().map(|l| (l.net, &l.category, l.rate)).collect::<Vec<_>>(),
+            (
+                &d.breakdown,
+                &d.seller.vat_id,
+                &d.seller.name,
+                &d.buyer.name,
+            ),
+            d.lines
+                .iter()
+                .map(|l| (l.net, &l.category, l.rate))
+                .collect::<Vec<_>>(),
         )
     }
     let corpus = fixtures().join("zugferd-corpus/XML-Rechnung");
@@ -106,9 +125,21 @@ fn a_pdf_reads_as_its_xml_and_ubl_as_cii() {
         let from_pdf = read(&pdf_path);
         let from_xml = read(&corpus.join(format!("CII/{stem}.cii.xml")));
         let ubl = read(&corpus.join(format!("UBL/{stem}.ubl.xml")));
-        assert_eq!(figures(&from_pdf.document), figures(&from_xml.document), "{stem}");
-        assert_eq!(figures(&ubl.document), figures(&from_xml.document), "{stem}");
-        let expected = if stem.starts_with("XRECHNUNG") { "xrechnung.xml" } else { "factur-x.xml" };
+        assert_eq!(
+            figures(&from_pdf.document),
+            figures(&from_xml.document),
+            "{stem}"
+        );
+        assert_eq!(
+            figures(&ubl.document),
+            figures(&from_xml.document),
+            "{stem}"
+        );
+        let expected = if stem.starts_with("XRECHNUNG") {
+            "xrechnung.xml"
+        } else {
+            "factur-x.xml"
+        };
         assert_eq!(from_pdf.carried_as.as_deref(), Some(expected), "{stem}");
         compared += 1;
     }
@@ -127,13 +158,25 @@ fn the_particulars_of_a_full_cii_are_read() {
     assert_eq!(d.specification.as_deref(), Some("urn:cen.eu:en16931:2017"));
     assert_eq!(d.notes.len(), 2);
     assert_eq!(d.notes[0].subject.as_deref(), Some("AAA"));
-    assert_eq!(d.seller.trading_name.as_deref(), Some("Seller trading name"));
+    assert_eq!(
+        d.seller.trading_name.as_deref(),
+        Some("Seller trading name")
+    );
     assert_eq!(d.seller.vat_id.as_deref(), Some("DE12345677"));
     assert_eq!(d.seller.tax_number.as_deref(), Some("DE49294093"));
-    assert_eq!(d.seller.address.line_three.as_deref(), Some("Seller address line 3"));
-    assert_eq!(d.buyer.registration.as_deref(), Some("Buyer legal registration identifier"));
+    assert_eq!(
+        d.seller.address.line_three.as_deref(),
+        Some("Seller address line 3")
+    );
+    assert_eq!(
+        d.buyer.registration.as_deref(),
+        Some("Buyer legal registration identifier")
+    );
     assert_eq!(d.payee.as_deref(), Some("Payee name"));
-    assert_eq!(d.payment_reference.as_deref(), Some("Remittance information"));
+    assert_eq!(
+        d.payment_reference.as_deref(),
+        Some("Remittance information")
+    );
     assert_eq!(
         d.payment_means,
         Some(PaymentMeans {
@@ -144,24 +187,42 @@ fn the_particulars_of_a_full_cii_are_read() {
     assert_eq!(d.transfer.as_ref().unwrap().iban, "IT1212341234123412");
     assert_eq!(d.card.as_ref().unwrap().number, "1234");
     let debit = d.direct_debit.as_ref().unwrap();
-    assert_eq!(debit.mandate.as_deref(), Some("Mandate reference identifier"));
-    assert_eq!(debit.creditor_id.as_deref(), Some("Bank assigned creditor identifier"));
+    assert_eq!(
+        debit.mandate.as_deref(),
+        Some("Mandate reference identifier")
+    );
+    assert_eq!(
+        debit.creditor_id.as_deref(),
+        Some("Bank assigned creditor identifier")
+    );
     assert_eq!(d.contract_reference.as_deref(), Some("789"));
     assert_eq!(d.project_reference.as_deref(), Some("456"));
     assert_eq!(d.order_reference.as_deref(), Some("abc"));
-    assert_eq!(d.preceding.as_ref().unwrap().issued_on, Some(Date::constant(2018, 10, 4)));
+    assert_eq!(
+        d.preceding.as_ref().unwrap().issued_on,
+        Some(Date::constant(2018, 10, 4))
+    );
     assert_eq!(d.deliver_to.as_ref().unwrap().country, "IE");
-    assert_eq!((d.allowances.len(), d.allowance_total, d.charge_total), (2, 1000, 1000));
+    assert_eq!(
+        (d.allowances.len(), d.allowance_total, d.charge_total),
+        (2, 1000, 1000)
+    );
     assert_eq!(d.accounting_tax.as_ref().unwrap().amount, 460);
     let line = &d.lines[0];
     assert_eq!((line.id.as_str(), line.unit.as_str()), ("1a", "EA"));
     assert_eq!(line.gross_price.unwrap().to_string(), "11");
     assert_eq!(line.allowances.len(), 2);
     assert_eq!(line.note.as_deref(), Some("Invoice line note"));
-    assert_eq!(line.period.unwrap().to.unwrap(), Date::constant(2018, 11, 30));
+    assert_eq!(
+        line.period.unwrap().to.unwrap(),
+        Date::constant(2018, 11, 30)
+    );
     let attachment = &d.attachments[0];
     assert_eq!(attachment.file.as_ref().unwrap().bytes, b"default");
-    assert_eq!(attachment.uri.as_deref(), Some("External document location"));
+    assert_eq!(
+        attachment.uri.as_deref(),
+        Some("External document location")
+    );
 }
 
 #[test]
@@ -174,7 +235,10 @@ fn ubl_credit_notes_and_their_notes_are_read_as_written() {
     let d = &r.document;
     assert_eq!(d.currency, "DKK");
     assert_eq!(d.accounting_tax.as_ref().unwrap().currency, "EUR");
-    assert_eq!(d.direct_debit.as_ref().unwrap().mandate.as_deref(), Some("123456"));
+    assert_eq!(
+        d.direct_debit.as_ref().unwrap().mandate.as_deref(),
+        Some("123456")
+    );
     assert_eq!(d.attachments.iter().filter(|a| a.file.is_some()).count(), 1);
     assert_eq!(d.seller.name, "SellerCompany");
     assert_eq!(d.seller.trading_name.as_deref(), Some("SelCo"));
@@ -202,7 +266,10 @@ fn kontors_own_documents_read_back_as_written() {
         let mut read = r.document;
         assert!(read.specification.is_some());
         read.specification = None;
-        assert_eq!(read.payment_means.take().map(|m| m.code).as_deref(), Some("58"));
+        assert_eq!(
+            read.payment_means.take().map(|m| m.code).as_deref(),
+            Some("58")
+        );
         if syntax == Syntax::Ubl {
             // UBL's note carries no subject code.
             for note in &mut read.notes {
@@ -244,7 +311,10 @@ fn zugferd_1_maps_onto_the_model() {
     assert_eq!(r.carried_as.as_deref(), Some("ZUGFeRD-invoice.xml"));
     let d = &r.document;
     assert!(r.valid(), "{:?}", r.findings);
-    assert_eq!((d.number.as_str(), d.gross, d.tax, d.due), ("471102", 11900, 1900, 11900));
+    assert_eq!(
+        (d.number.as_str(), d.gross, d.tax, d.due),
+        ("471102", 11900, 1900, 11900)
+    );
     assert_eq!(d.lines[0].name, "Trennblätter A4");
     assert_eq!(d.lines[0].price.to_string(), "10");
     assert_eq!(d.breakdown[0].rate.to_string(), "19");
@@ -262,7 +332,9 @@ fn pdf_carrying(name: &str, content: &[u8], compress: bool) -> Vec<u8> {
     });
     pdf.objects.insert(
         pages,
-        Object::Dictionary(dictionary! { "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1 }),
+        Object::Dictionary(
+            dictionary! { "Type" => "Pages", "Kids" => vec![page.into()], "Count" => 1 },
+        ),
     );
     let stream = if compress {
         let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
@@ -284,7 +356,8 @@ fn pdf_carrying(name: &str, content: &[u8], compress: bool) -> Vec<u8> {
     let names = pdf.add_object(dictionary! {
         "EmbeddedFiles" => dictionary! { "Names" => vec![Object::string_literal(name), spec.into()] },
     });
-    let catalog = pdf.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages, "Names" => names });
+    let catalog =
+        pdf.add_object(dictionary! { "Type" => "Catalog", "Pages" => pages, "Names" => names });
     pdf.trailer.set("Root", catalog);
     let mut out = Vec::new();
     pdf.save_to(&mut out).unwrap();
@@ -303,12 +376,19 @@ fn broken_copies_are_flagged_with_their_rule() {
     let cases: Vec<(&str, String, &str)> = vec![
         (
             "a total changed",
-            fixture_text(einfach).replace("<ram:GrandTotalAmount>529.87<", "<ram:GrandTotalAmount>592.87<"),
+            fixture_text(einfach).replace(
+                "<ram:GrandTotalAmount>529.87<",
+                "<ram:GrandTotalAmount>592.87<",
+            ),
             "BR-CO-15",
         ),
         (
             "a line sum off by one cent",
-            fixture_text(einfach).replacen("<ram:LineTotalAmount>198.00<", "<ram:LineTotalAmount>198.01<", 1),
+            fixture_text(einfach).replacen(
+                "<ram:LineTotalAmount>198.00<",
+                "<ram:LineTotalAmount>198.01<",
+                1,
+            ),
             "BR-CO-10",
         ),
         (
@@ -338,12 +418,17 @@ fn broken_copies_are_flagged_with_their_rule() {
 fn hostile_and_foreign_files_are_refused_with_a_sentence() {
     let refused = |bytes: &[u8]| file(bytes, DAY).unwrap_err().0;
     let big = vec![b' '; 30 * 1024 * 1024];
-    assert!(refused(&big).contains("larger than 20 MB"), "{}", refused(&big));
+    assert!(
+        refused(&big).contains("larger than 20 MB"),
+        "{}",
+        refused(&big)
+    );
     assert!(refused(b"").contains("empty"));
     assert!(refused(b"PK\x03\x04rest").contains("ZIP"));
     assert!(refused(b"\x89PNG\r\n").contains("image"));
     assert!(refused(b"Dear supplier").contains("neither XML nor PDF"));
-    let eicar = br"<Invoice>X5O!P%@AP[4\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*</Invoice>";
+    let eicar =
+        br"<Invoice>X5O!P%@AP[4\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*</Invoice>";
     assert!(refused(eicar).contains("EICAR"));
     let dtd = "<?xml version=\"1.0\"?><!DOCTYPE Invoice [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;\">]><Invoice>&b;</Invoice>";
     assert!(refused(dtd.as_bytes()).contains("DTD"));
@@ -368,12 +453,18 @@ fn hostile_and_foreign_files_are_refused_with_a_sentence() {
 
 /// The files written for these tests (`tests/fixtures/einvoices-written`).
 fn written(name: &str) -> Received {
-    read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/einvoices-written").join(name))
+    read(
+        &Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/einvoices-written")
+            .join(name),
+    )
 }
 
 fn written_text(name: &str) -> String {
     std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/einvoices-written").join(name),
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/einvoices-written")
+            .join(name),
     )
     .unwrap()
 }
@@ -396,25 +487,79 @@ fn said(received: &Received, rule: &str) -> Vec<String> {
 #[test]
 fn every_profile_is_read_into_the_totals_its_file_states() {
     let cases: &[(&str, [i64; 8], bool, bool)] = &[
-        ("factur-x-minimum.xml", [0, 0, 0, 10000, 1900, 11900, 0, 11900], false, true),
-        ("factur-x-basicwl.xml", [20000, 2000, 1000, 19000, 3610, 22610, 2610, 20000], false, true),
-        ("factur-x-basic.xml", [14400, 0, 0, 14400, 2196, 16596, 0, 16596], true, false),
-        ("factur-x-en16931.xml", [24000, 1000, 500, 23500, 3865, 27365, 7365, 20000], true, false),
-        ("factur-x-extended.xml", [35000, 500, 1500, 36000, 6240, 42240, 0, 42240], true, false),
-        ("xrechnung.cii.xml", [76000, 0, 0, 76000, 14440, 90440, 0, 90440], true, false),
-        ("en16931.ubl.xml", [13200, 200, 400, 13400, 2186, 15586, 5586, 10000], true, false),
-        ("xrechnung.ubl.xml", [36000, 0, 0, 36000, 6840, 42840, 0, 42840], true, false),
+        (
+            "factur-x-minimum.xml",
+            [0, 0, 0, 10000, 1900, 11900, 0, 11900],
+            false,
+            true,
+        ),
+        (
+            "factur-x-basicwl.xml",
+            [20000, 2000, 1000, 19000, 3610, 22610, 2610, 20000],
+            false,
+            true,
+        ),
+        (
+            "factur-x-basic.xml",
+            [14400, 0, 0, 14400, 2196, 16596, 0, 16596],
+            true,
+            false,
+        ),
+        (
+            "factur-x-en16931.xml",
+            [24000, 1000, 500, 23500, 3865, 27365, 7365, 20000],
+            true,
+            false,
+        ),
+        (
+            "factur-x-extended.xml",
+            [35000, 500, 1500, 36000, 6240, 42240, 0, 42240],
+            true,
+            false,
+        ),
+        (
+            "xrechnung.cii.xml",
+            [76000, 0, 0, 76000, 14440, 90440, 0, 90440],
+            true,
+            false,
+        ),
+        (
+            "en16931.ubl.xml",
+            [13200, 200, 400, 13400, 2186, 15586, 5586, 10000],
+            true,
+            false,
+        ),
+        (
+            "xrechnung.ubl.xml",
+            [36000, 0, 0, 36000, 6840, 42840, 0, 42840],
+            true,
+            false,
+        ),
     ];
     for (name, totals, valid, booking_aid) in cases {
         let r = written(name);
         let d = &r.document;
         assert_eq!(
-            [d.line_total, d.allowance_total, d.charge_total, d.net, d.tax, d.gross, d.paid, d.due],
+            [
+                d.line_total,
+                d.allowance_total,
+                d.charge_total,
+                d.net,
+                d.tax,
+                d.gross,
+                d.paid,
+                d.due
+            ],
             *totals,
             "{name}"
         );
         assert_eq!(r.valid(), *valid, "{name}: {:?}", r.findings);
-        assert_eq!(!said(&r, "KONTOR-PROFILE").is_empty(), *booking_aid, "{name}: {:?}", r.findings);
+        assert_eq!(
+            !said(&r, "KONTOR-PROFILE").is_empty(),
+            *booking_aid,
+            "{name}: {:?}",
+            r.findings
+        );
         let text = written_text(name);
         for cut in (0..text.len()).step_by(97) {
             let _ = file(&text.as_bytes()[..cut], DAY);
@@ -433,12 +578,23 @@ fn every_profile_is_read_into_the_totals_its_file_states() {
 /// spelling of their guideline id.
 #[test]
 fn minimum_and_basic_wl_are_said_to_be_booking_aids_not_invoices() {
-    for (name, profile) in [("factur-x-minimum.xml", "MINIMUM"), ("factur-x-basicwl.xml", "BASIC WL")] {
+    for (name, profile) in [
+        ("factur-x-minimum.xml", "MINIMUM"),
+        ("factur-x-basicwl.xml", "BASIC WL"),
+    ] {
         let r = written(name);
         let notice = said(&r, "KONTOR-PROFILE");
         assert_eq!(notice.len(), 1, "{name}: {:?}", r.findings);
-        assert!(notice[0].contains(&format!("the profile {profile} ")), "{}", notice[0]);
-        assert!(notice[0].contains("no invoice under EN 16931 and § 14 UStG"), "{}", notice[0]);
+        assert!(
+            notice[0].contains(&format!("the profile {profile} ")),
+            "{}",
+            notice[0]
+        );
+        assert!(
+            notice[0].contains("no invoice under EN 16931 and § 14 UStG"),
+            "{}",
+            notice[0]
+        );
         assert!(notice[0].contains("a booking aid only"), "{}", notice[0]);
     }
     let zugferd_2 = written_text("factur-x-minimum.xml")
@@ -469,7 +625,10 @@ fn extended_counts_its_sub_lines_once_and_its_logistics_charges_as_charges() {
     let (category, rate) = logistics.vat.as_ref().unwrap();
     assert_eq!((category.code(), rate.to_string().as_str()), ("S", "19"));
     // Without the hierarchy a GROUP line would count beside its details.
-    let flat = written_text("factur-x-extended.xml").replace("<ram:LineStatusReasonCode>GROUP</ram:LineStatusReasonCode>", "");
+    let flat = written_text("factur-x-extended.xml").replace(
+        "<ram:LineStatusReasonCode>GROUP</ram:LineStatusReasonCode>",
+        "",
+    );
     let r = file(flat.as_bytes(), DAY).unwrap();
     assert!(rules(&r).contains(&"BR-CO-10"), "{:?}", r.findings);
 }
@@ -482,25 +641,66 @@ fn extended_counts_its_sub_lines_once_and_its_logistics_charges_as_charges() {
 fn a_vat_category_is_read_as_the_document_gives_it() {
     let r = written("category-missing.cii.xml");
     let d = &r.document;
-    assert_eq!((d.lines[0].category.code(), d.breakdown[0].category.code()), ("S", "S"));
+    assert_eq!(
+        (d.lines[0].category.code(), d.breakdown[0].category.code()),
+        ("S", "S")
+    );
     let missing = [said(&r, "BR-CO-04"), said(&r, "BR-47")].concat();
     assert_eq!(missing.len(), 2, "{:?}", r.findings);
-    assert!(missing.iter().all(|s| s.contains("is missing; with its rate of 19 % it is read as S, the standard rate")), "{missing:?}");
-    assert!(!rules(&r).iter().any(|rule| rule.starts_with("BR-O-") || rule.starts_with("BR-S-")), "{:?}", r.findings);
+    assert!(
+        missing
+            .iter()
+            .all(|s| s
+                .contains("is missing; with its rate of 19 % it is read as S, the standard rate")),
+        "{missing:?}"
+    );
+    assert!(
+        !rules(&r)
+            .iter()
+            .any(|rule| rule.starts_with("BR-O-") || rule.starts_with("BR-S-")),
+        "{:?}",
+        r.findings
+    );
 
     let r = written("category-missing-zero.cii.xml");
     let d = &r.document;
-    assert_eq!((d.lines[0].category.code(), d.breakdown[0].category.code()), ("", ""));
-    assert!(said(&r, "BR-47")[0].contains("does not say which it is"), "{:?}", r.findings);
-    assert!(!rules(&r).iter().any(|rule| rule.starts_with("BR-O-") || rule.starts_with("BR-E-")), "{:?}", r.findings);
+    assert_eq!(
+        (d.lines[0].category.code(), d.breakdown[0].category.code()),
+        ("", "")
+    );
+    assert!(
+        said(&r, "BR-47")[0].contains("does not say which it is"),
+        "{:?}",
+        r.findings
+    );
+    assert!(
+        !rules(&r)
+            .iter()
+            .any(|rule| rule.starts_with("BR-O-") || rule.starts_with("BR-E-")),
+        "{:?}",
+        r.findings
+    );
     assert_eq!(d.unlisted_categories(), [""]);
 
     let r = written("category-unlisted.ubl.xml");
     let d = &r.document;
-    assert_eq!((d.lines[0].category.code(), d.breakdown[0].category.code()), ("VAT", "VAT"));
-    assert!(said(&r, "BR-CL-18")[0].contains("\"VAT\" (BT-151) is not on EN 16931's list"), "{:?}", r.findings);
-    assert!(said(&r, "BR-CL-18").iter().all(|s| s.contains("kept as written")));
-    assert!(!rules(&r).iter().any(|rule| rule.starts_with("BR-O-")), "{:?}", r.findings);
+    assert_eq!(
+        (d.lines[0].category.code(), d.breakdown[0].category.code()),
+        ("VAT", "VAT")
+    );
+    assert!(
+        said(&r, "BR-CL-18")[0].contains("\"VAT\" (BT-151) is not on EN 16931's list"),
+        "{:?}",
+        r.findings
+    );
+    assert!(said(&r, "BR-CL-18")
+        .iter()
+        .all(|s| s.contains("kept as written")));
+    assert!(
+        !rules(&r).iter().any(|rule| rule.starts_with("BR-O-")),
+        "{:?}",
+        r.findings
+    );
     assert!(r.valid(), "{:?}", r.findings);
     assert_eq!(d.unlisted_categories(), ["VAT"]);
 }
@@ -516,28 +716,57 @@ fn the_tax_representative_is_read_and_stands_for_the_sellers_vat_id() {
         let d = &r.document;
         assert!(r.valid(), "{name}: {:?}", r.findings);
         assert_eq!(d.seller.vat_id, None, "{name}");
-        assert_eq!((d.seller.name.as_str(), d.seller.trading_name.as_deref()), ("Lumière Atelier SARL", Some("Atelier Lumière")));
-        let rep = d.tax_representative.as_ref().unwrap_or_else(|| panic!("{name}"));
-        assert_eq!((rep.name.as_str(), rep.vat_id.as_deref()), ("Fiskalvertretung Main GmbH", Some("DE811907980")), "{name}");
+        assert_eq!(
+            (d.seller.name.as_str(), d.seller.trading_name.as_deref()),
+            ("Lumière Atelier SARL", Some("Atelier Lumière"))
+        );
+        let rep = d
+            .tax_representative
+            .as_ref()
+            .unwrap_or_else(|| panic!("{name}"));
+        assert_eq!(
+            (rep.name.as_str(), rep.vat_id.as_deref()),
+            ("Fiskalvertretung Main GmbH", Some("DE811907980")),
+            "{name}"
+        );
         let address = rep.address.as_ref().unwrap();
-        assert_eq!((address.city.as_deref(), address.country.as_str()), (Some("Frankfurt am Main"), "DE"), "{name}");
+        assert_eq!(
+            (address.city.as_deref(), address.country.as_str()),
+            (Some("Frankfurt am Main"), "DE"),
+            "{name}"
+        );
         // Without the representative, the seller has no VAT id at all.
         let text = written_text(name);
-        let start = text.find("<ram:SellerTaxRepresentativeTradeParty>").or_else(|| text.find("<cac:TaxRepresentativeParty>")).unwrap();
-        let end = text.find("</ram:SellerTaxRepresentativeTradeParty>").map(|e| e + 40).or_else(|| text.find("</cac:TaxRepresentativeParty>").map(|e| e + 29)).unwrap();
+        let start = text
+            .find("<ram:SellerTaxRepresentativeTradeParty>")
+            .or_else(|| text.find("<cac:TaxRepresentativeParty>"))
+            .unwrap();
+        let end = text
+            .find("</ram:SellerTaxRepresentativeTradeParty>")
+            .map(|e| e + 40)
+            .or_else(|| text.find("</cac:TaxRepresentativeParty>").map(|e| e + 29))
+            .unwrap();
         let alone = format!("{}{}", &text[..start], &text[end..]);
         let r = file(alone.as_bytes(), DAY).unwrap();
         assert!(rules(&r).contains(&"BR-S-02"), "{name}: {:?}", r.findings);
     }
-    let trading_only = written_text("tax-representative.ubl.xml").replace("<cbc:RegistrationName>Lumière Atelier SARL</cbc:RegistrationName>", "");
+    let trading_only = written_text("tax-representative.ubl.xml").replace(
+        "<cbc:RegistrationName>Lumière Atelier SARL</cbc:RegistrationName>",
+        "",
+    );
     let r = file(trading_only.as_bytes(), DAY).unwrap();
     assert!(rules(&r).contains(&"BR-06"), "{:?}", r.findings);
     assert_eq!(r.document.seller.known_as(), "Atelier Lumière");
     // A representative without its VAT id or address breaks BR-56 and BR-19.
-    let bare = written_text("tax-representative.cii.xml").replace("<ram:ID schemeID=\"VA\">DE811907980</ram:ID>", "");
+    let bare = written_text("tax-representative.cii.xml")
+        .replace("<ram:ID schemeID=\"VA\">DE811907980</ram:ID>", "");
     let bare = bare.replacen("<ram:PostcodeCode>60311</ram:PostcodeCode>", "", 1);
     let r = file(bare.as_bytes(), DAY).unwrap();
-    assert!(rules(&r).contains(&"BR-56") && rules(&r).contains(&"BR-S-02"), "{:?}", r.findings);
+    assert!(
+        rules(&r).contains(&"BR-56") && rules(&r).contains(&"BR-S-02"),
+        "{:?}",
+        r.findings
+    );
 }
 
 /// A UBL `CreditNote` without a type code is what its root element says.
@@ -546,9 +775,14 @@ fn a_ubl_credit_note_without_a_type_code_is_a_credit_note() {
     let r = written("creditnote-without-type-code.ubl.xml");
     assert_eq!(r.document.type_code.number(), 381);
     assert!(r.document.type_code.is_credit());
-    assert!(said(&r, "BR-04")[0].contains("read as 381, a credit note"), "{:?}", r.findings);
+    assert!(
+        said(&r, "BR-04")[0].contains("read as 381, a credit note"),
+        "{:?}",
+        r.findings
+    );
     // An invoice without one stays an invoice.
-    let invoice = written_text("en16931.ubl.xml").replace("<cbc:InvoiceTypeCode>380</cbc:InvoiceTypeCode>", "");
+    let invoice = written_text("en16931.ubl.xml")
+        .replace("<cbc:InvoiceTypeCode>380</cbc:InvoiceTypeCode>", "");
     let r = file(invoice.as_bytes(), DAY).unwrap();
     assert_eq!(r.document.type_code.number(), 380);
 }

@@ -55,7 +55,9 @@ impl Node {
     /// The first child named any of `names` (a term that two versions of a
     /// syntax name differently).
     pub fn child_of(&self, names: &[&str]) -> Option<&Node> {
-        self.children.iter().find(|c| names.contains(&c.name.as_str()))
+        self.children
+            .iter()
+            .find(|c| names.contains(&c.name.as_str()))
     }
 
     /// Every child named `name`, in order.
@@ -310,7 +312,11 @@ fn predefined(name: &str) -> Option<char> {
 /// The line number of a byte offset.
 fn line_of(text: &str, offset: usize) -> usize {
     let end = offset.min(text.len());
-    text.as_bytes()[..end].iter().filter(|b| **b == b'\n').count() + 1
+    text.as_bytes()[..end]
+        .iter()
+        .filter(|b| **b == b'\n')
+        .count()
+        + 1
 }
 
 #[cfg(test)]
@@ -349,10 +355,21 @@ mod tests {
         assert!(refused("<a><b></a>").contains("well-formed"));
         assert!(refused("<a>").contains("cut off"));
         assert!(refused("<a/><b/>").contains("second root"));
-        assert!(refused("plain text").contains("no XML element") || refused("plain text").contains("outside"));
+        assert!(
+            refused("plain text").contains("no XML element")
+                || refused("plain text").contains("outside")
+        );
         assert!(parse(b"<a>\xff</a>").unwrap_err().0.contains("not UTF-8"));
-        assert!(refused("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a/>").contains("ISO-8859-1"));
-        let wide = format!("<a {}/>", (0..40).map(|n| format!("x{n}=\"1\"")).collect::<Vec<_>>().join(" "));
+        assert!(
+            refused("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><a/>").contains("ISO-8859-1")
+        );
+        let wide = format!(
+            "<a {}/>",
+            (0..40)
+                .map(|n| format!("x{n}=\"1\""))
+                .collect::<Vec<_>>()
+                .join(" ")
+        );
         assert!(refused(&wide).contains("attributes"));
         let many = format!("<a>{}</a>", "<b/>".repeat(MAX_ELEMENTS + 1));
         assert!(refused(&many).contains("elements"));

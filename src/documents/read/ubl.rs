@@ -13,8 +13,8 @@ use super::terms::{accounting_tax, compact, text, type_code, AllowanceParts, Ter
 use super::tree::{Node, Refusal};
 use crate::documents::verdict::Finding;
 use crate::documents::{
-    Address, Breakdown, Card, Contact, DirectDebit, Document, ElectronicAddress, Line,
-    Note, Party, PaymentMeans, Period, Preceding, TaxRepresentative, Transfer, TypeCode,
+    Address, Breakdown, Card, Contact, DirectDebit, Document, ElectronicAddress, Line, Note, Party,
+    PaymentMeans, Period, Preceding, TaxRepresentative, Transfer, TypeCode,
 };
 use crate::rules::money::Decimal;
 
@@ -38,8 +38,19 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
     let number = text(r, &["ID"]).unwrap_or_default();
     let type_code = type_code(
         &mut t,
-        text(r, &[if credit { "CreditNoteTypeCode" } else { "InvoiceTypeCode" }]),
-        if credit { TypeCode::CreditNote } else { TypeCode::Invoice },
+        text(
+            r,
+            &[if credit {
+                "CreditNoteTypeCode"
+            } else {
+                "InvoiceTypeCode"
+            }],
+        ),
+        if credit {
+            TypeCode::CreditNote
+        } else {
+            TypeCode::Invoice
+        },
     );
     let issued_on = match t.date(root.child("IssueDate"), "BT-2") {
         Some(day) => day,
@@ -61,7 +72,11 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
         t.find("BR-10", "the buyer's postal address (BG-8) is missing");
     }
 
-    let line_name = if credit { "CreditNoteLine" } else { "InvoiceLine" };
+    let line_name = if credit {
+        "CreditNoteLine"
+    } else {
+        "InvoiceLine"
+    };
     let lines = root
         .all(line_name)
         .collect::<Vec<_>>()
@@ -145,14 +160,33 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
         .collect();
     let totals = root.child("LegalMonetaryTotal");
     let total = |name: &str| totals.and_then(|m| m.child(name));
-    let line_total = t.required_amount(total("LineExtensionAmount"), "BT-106", "BR-12", "the sum of the line nets");
-    let net = t.required_amount(total("TaxExclusiveAmount"), "BT-109", "BR-13", "the total without VAT");
-    let gross = t.required_amount(total("TaxInclusiveAmount"), "BT-112", "BR-14", "the total with VAT");
+    let line_total = t.required_amount(
+        total("LineExtensionAmount"),
+        "BT-106",
+        "BR-12",
+        "the sum of the line nets",
+    );
+    let net = t.required_amount(
+        total("TaxExclusiveAmount"),
+        "BT-109",
+        "BR-13",
+        "the total without VAT",
+    );
+    let gross = t.required_amount(
+        total("TaxInclusiveAmount"),
+        "BT-112",
+        "BR-14",
+        "the total with VAT",
+    );
     let due = t.required_amount(total("PayableAmount"), "BT-115", "BR-15", "the amount due");
-    let allowance_total = t.amount(total("AllowanceTotalAmount"), "BT-107").unwrap_or(0);
+    let allowance_total = t
+        .amount(total("AllowanceTotalAmount"), "BT-107")
+        .unwrap_or(0);
     let charge_total = t.amount(total("ChargeTotalAmount"), "BT-108").unwrap_or(0);
     let paid = t.amount(total("PrepaidAmount"), "BT-113").unwrap_or(0);
-    let rounding = t.amount(total("PayableRoundingAmount"), "BT-114").unwrap_or(0);
+    let rounding = t
+        .amount(total("PayableRoundingAmount"), "BT-114")
+        .unwrap_or(0);
 
     let preceding = root
         .at(&["BillingReference", "InvoiceDocumentReference"])
@@ -198,7 +232,9 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
         project_reference: text(r, &["ProjectReference", "ID"]),
         preceding,
         delivered_on,
-        deliver_to: root.at(&["Delivery", "DeliveryLocation", "Address"]).map(address),
+        deliver_to: root
+            .at(&["Delivery", "DeliveryLocation", "Address"])
+            .map(address),
         period,
         notes,
         seller: seller.map(|p| party(p, true)).unwrap_or_default(),
@@ -275,17 +311,32 @@ fn line(t: &mut Terms, node: &Node, n: usize, credit: bool) -> Line {
     let place = format!("line {n}");
     let item = node.child("Item");
     let price = node.child("Price");
-    let quantity_node = node.child(if credit { "CreditedQuantity" } else { "InvoicedQuantity" });
+    let quantity_node = node.child(if credit {
+        "CreditedQuantity"
+    } else {
+        "InvoicedQuantity"
+    });
     let tax = item.and_then(|i| i.child("ClassifiedTaxCategory"));
     let quantity = t.decimal(quantity_node, "BT-129");
     if quantity.is_none() {
-        t.find("BR-22", format!("{place}: the invoiced quantity (BT-129) is missing"));
+        t.find(
+            "BR-22",
+            format!("{place}: the invoiced quantity (BT-129) is missing"),
+        );
     }
     let net_price = t.decimal(price.and_then(|p| p.child("PriceAmount")), "BT-146");
     if net_price.is_none() {
-        t.find("BR-26", format!("{place}: the item's net price (BT-146) is missing"));
+        t.find(
+            "BR-26",
+            format!("{place}: the item's net price (BT-146) is missing"),
+        );
     }
-    let net = t.required_amount(node.child("LineExtensionAmount"), "BT-131", "BR-24", &format!("{place}: the line's net amount"));
+    let net = t.required_amount(
+        node.child("LineExtensionAmount"),
+        "BT-131",
+        "BR-24",
+        &format!("{place}: the line's net amount"),
+    );
     let (category, rate) = t.vat(
         tax.and_then(|x| x.text_at(&["ID"])),
         tax.and_then(|x| x.child("Percent")),
@@ -312,7 +363,10 @@ fn line(t: &mut Terms, node: &Node, n: usize, credit: bool) -> Line {
             .unwrap_or_default()
             .to_string(),
         price: net_price.unwrap_or(Decimal::from_int(0)),
-        gross_price: t.decimal(price.and_then(|p| p.at(&["AllowanceCharge", "BaseAmount"])), "BT-148"),
+        gross_price: t.decimal(
+            price.and_then(|p| p.at(&["AllowanceCharge", "BaseAmount"])),
+            "BT-148",
+        ),
         base_quantity: t.decimal(price.and_then(|p| p.child("BaseQuantity")), "BT-149"),
         allowances,
         period: node.child("InvoicePeriod").and_then(|p| period(t, p)),
@@ -336,8 +390,18 @@ fn subtotal(t: &mut Terms, sub: &Node) -> Breakdown {
     Breakdown {
         category,
         rate,
-        base: t.required_amount(sub.child("TaxableAmount"), "BT-116", "BR-45", "a breakdown's taxable amount"),
-        amount: t.required_amount(sub.child("TaxAmount"), "BT-117", "BR-46", "a breakdown's VAT"),
+        base: t.required_amount(
+            sub.child("TaxableAmount"),
+            "BT-116",
+            "BR-45",
+            "a breakdown's taxable amount",
+        ),
+        amount: t.required_amount(
+            sub.child("TaxAmount"),
+            "BT-117",
+            "BR-46",
+            "a breakdown's VAT",
+        ),
         reason: text(category_node, &["TaxExemptionReason"]),
         reason_code: text(category_node, &["TaxExemptionReasonCode"]),
     }

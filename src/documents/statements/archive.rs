@@ -20,25 +20,44 @@ use crate::error::Result;
 /// `MAX_FILE` or all of them together larger than `MAX_ARCHIVE` once
 /// uncompressed, a member is encrypted, a ZIP, or refused by its reader.
 pub fn read(name: &str, bytes: &[u8]) -> Result<(Vec<Statement>, usize)> {
-    let mut archive = zip::ZipArchive::new(Cursor::new(bytes))
-        .map_err(|e| refusal(name, format_args!("is no ZIP archive that can be read ({e})")))?;
+    let mut archive = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| {
+        refusal(
+            name,
+            format_args!("is no ZIP archive that can be read ({e})"),
+        )
+    })?;
     if archive.len() > MAX_MEMBERS {
-        return Err(refusal(name, format_args!("holds {} members; kontor reads at most {MAX_MEMBERS}", archive.len())));
+        return Err(refusal(
+            name,
+            format_args!(
+                "holds {} members; kontor reads at most {MAX_MEMBERS}",
+                archive.len()
+            ),
+        ));
     }
     let mut total: u64 = 0;
     let mut statements = Vec::new();
     let mut members = 0;
     for i in 0..archive.len() {
-        let mut member = archive
-            .by_index(i)
-            .map_err(|e| refusal(name, format_args!("has a member (number {}) that cannot be read ({e})", i + 1)))?;
+        let mut member = archive.by_index(i).map_err(|e| {
+            refusal(
+                name,
+                format_args!("has a member (number {}) that cannot be read ({e})", i + 1),
+            )
+        })?;
         if member.is_dir() {
             continue;
         }
-        let member_name = member.name().map(|n| n.into_owned()).unwrap_or_else(|_| format!("number {}", i + 1));
+        let member_name = member
+            .name()
+            .map(|n| n.into_owned())
+            .unwrap_or_else(|_| format!("number {}", i + 1));
         let shown = format!("{name} (member {member_name})");
         if member.encrypted() {
-            return Err(refusal(&shown, "is encrypted; kontor reads no encrypted member"));
+            return Err(refusal(
+                &shown,
+                "is encrypted; kontor reads no encrypted member",
+            ));
         }
         let mut content = Vec::new();
         let limit = MAX_FILE.min(MAX_ARCHIVE - total) + 1;
@@ -56,11 +75,17 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<(Vec<Statement>, usize)> {
         if total > MAX_ARCHIVE {
             return Err(refusal(
                 name,
-                format_args!("holds more than {} MB once decompressed, the most kontor reads of one ZIP", MAX_ARCHIVE / 1024 / 1024),
+                format_args!(
+                    "holds more than {} MB once decompressed, the most kontor reads of one ZIP",
+                    MAX_ARCHIVE / 1024 / 1024
+                ),
             ));
         }
         if is_zip(&content) {
-            return Err(refusal(&shown, "is itself a ZIP; kontor reads no ZIP inside a ZIP"));
+            return Err(refusal(
+                &shown,
+                "is itself a ZIP; kontor reads no ZIP inside a ZIP",
+            ));
         }
         statements.extend(read_one(&shown, &content)?);
         members += 1;

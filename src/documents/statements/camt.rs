@@ -118,7 +118,11 @@ struct Parse<'n> {
 }
 
 fn ends(path: &[String], tail: &[&str]) -> bool {
-    path.len() >= tail.len() && path[path.len() - tail.len()..].iter().zip(tail).all(|(a, b)| a == b)
+    path.len() >= tail.len()
+        && path[path.len() - tail.len()..]
+            .iter()
+            .zip(tail)
+            .all(|(a, b)| a == b)
 }
 
 fn flag(text: &str) -> Option<bool> {
@@ -131,14 +135,20 @@ fn flag(text: &str) -> Option<bool> {
 
 impl Parse<'_> {
     fn refuse(&self, what: impl std::fmt::Display) -> crate::error::Error {
-        refusal(self.name, format_args!("cannot be read at line {}: {what}", self.line))
+        refusal(
+            self.name,
+            format_args!("cannot be read at line {}: {what}", self.line),
+        )
     }
 
     /// The amount of the element just closed; one with more decimals than
     /// its currency is rounded, with a note for the entry (or statement) it
     /// belongs to.
     fn amount(&mut self) -> Result<(i64, Currency)> {
-        let code = match (&self.ccy, self.statement.as_ref().and_then(|s| s.currency.clone())) {
+        let code = match (
+            &self.ccy,
+            self.statement.as_ref().and_then(|s| s.currency.clone()),
+        ) {
             (Some(code), _) => code.clone(),
             (None, Some(account)) => account.as_str().to_string(),
             (None, None) => return Err(self.refuse("an amount names no currency (Ccy)")),
@@ -158,7 +168,9 @@ impl Parse<'_> {
         match self.text.trim() {
             "CRDT" => Ok(true),
             "DBIT" => Ok(false),
-            other => Err(self.refuse(format_args!("CdtDbtInd is {other:?}, neither CRDT nor DBIT"))),
+            other => Err(self.refuse(format_args!(
+                "CdtDbtInd is {other:?}, neither CRDT nor DBIT"
+            ))),
         }
     }
 
@@ -223,15 +235,21 @@ impl Parse<'_> {
     }
 
     fn end_in_tx(&mut self, p: &[String]) -> Result<()> {
-        let amount = if ends(p, &["TxDtls", "Amt"]) || ends(p, &["AmtDtls", "TxAmt", "Amt"])
-            || ends(p, &["Chrgs", "TtlChrgsAndTaxAmt"]) || ends(p, &["Chrgs", "Rcrd", "Amt"])
+        let amount = if ends(p, &["TxDtls", "Amt"])
+            || ends(p, &["AmtDtls", "TxAmt", "Amt"])
+            || ends(p, &["Chrgs", "TtlChrgsAndTaxAmt"])
+            || ends(p, &["Chrgs", "Rcrd", "Amt"])
             || ends(p, &["Chrgs", "Amt"])
         {
             Some(self.amount()?)
         } else {
             None
         };
-        let credit = if ends(p, &["TxDtls", "CdtDbtInd"]) { Some(self.credit()?) } else { None };
+        let credit = if ends(p, &["TxDtls", "CdtDbtInd"]) {
+            Some(self.credit()?)
+        } else {
+            None
+        };
         let text = self.text.clone();
         let tx = self.tx.as_mut().expect("inside a transaction");
         let last = p.last().map(String::as_str).unwrap_or("");
@@ -285,9 +303,13 @@ impl Parse<'_> {
                     }
                 }
             }
-        } else if ends(p, &["DbtrAgt", "FinInstnId", "BICFI"]) || ends(p, &["DbtrAgt", "FinInstnId", "BIC"]) {
+        } else if ends(p, &["DbtrAgt", "FinInstnId", "BICFI"])
+            || ends(p, &["DbtrAgt", "FinInstnId", "BIC"])
+        {
             tx.debtor_agent = Some(tidy(&text));
-        } else if ends(p, &["CdtrAgt", "FinInstnId", "BICFI"]) || ends(p, &["CdtrAgt", "FinInstnId", "BIC"]) {
+        } else if ends(p, &["CdtrAgt", "FinInstnId", "BICFI"])
+            || ends(p, &["CdtrAgt", "FinInstnId", "BIC"])
+        {
             tx.creditor_agent = Some(tidy(&text));
         }
         if last == "TxDtls" && ends(p, &["NtryDtls", "TxDtls"]) {
@@ -390,13 +412,18 @@ impl Parse<'_> {
             self.statement.as_mut().expect("in a statement").id = Some(t);
         } else if at(&["ElctrncSeqNb"]) {
             let t = tidy(&self.text);
-            self.statement.as_mut().expect("in a statement").sequence = Some(t).filter(|t| !t.is_empty());
+            self.statement.as_mut().expect("in a statement").sequence =
+                Some(t).filter(|t| !t.is_empty());
         } else if at(&["Acct", "Id", "IBAN"]) || at(&["Acct", "Id", "Othr", "Id"]) {
             let account = AccountId::read(&self.text);
             self.statement.as_mut().expect("in a statement").account = Some(account);
         } else if at(&["Acct", "Ccy"]) {
-            let currency = Currency::parse("Ccy", &self.text)
-                .map_err(|_| self.refuse(format_args!("the account's currency {:?} is no ISO 4217 currency", self.text)))?;
+            let currency = Currency::parse("Ccy", &self.text).map_err(|_| {
+                self.refuse(format_args!(
+                    "the account's currency {:?} is no ISO 4217 currency",
+                    self.text
+                ))
+            })?;
             self.statement.as_mut().expect("in a statement").currency = Some(currency);
         } else if p.len() == 3 {
             let draft = self.statement.take().expect("in a statement");
@@ -441,7 +468,14 @@ impl Parse<'_> {
             (None, true) => None,
         };
         let several = draft.txs.len() > 1;
-        let lines = split(draft.txs, signed, &currency, credit, draft.reversal, several);
+        let lines = split(
+            draft.txs,
+            signed,
+            &currency,
+            credit,
+            draft.reversal,
+            several,
+        );
         Ok(Entry {
             amount: signed,
             currency,
@@ -467,9 +501,19 @@ impl Parse<'_> {
 /// without one are 0: the bank did not say how it splits), or, when every
 /// transaction has one and they do not add up, to a line of its own, so
 /// the lines always add up to the entry.
-fn split(txs: Vec<TxDetails>, signed: i64, currency: &Currency, credit: bool, reversal: bool, several: bool) -> Vec<Line> {
+fn split(
+    txs: Vec<TxDetails>,
+    signed: i64,
+    currency: &Currency,
+    credit: bool,
+    reversal: bool,
+    several: bool,
+) -> Vec<Line> {
     if txs.is_empty() {
-        return vec![Line { amount: signed, ..Line::default() }];
+        return vec![Line {
+            amount: signed,
+            ..Line::default()
+        }];
     }
     let mut lines = Vec::with_capacity(txs.len());
     let mut missing = Vec::new();
@@ -485,8 +529,16 @@ fn split(txs: Vec<TxDetails>, signed: i64, currency: &Currency, credit: bool, re
         // The counterparty is the debtor of a credit and the creditor of a
         // debit; a reversal keeps the original transaction's parties.
         let original_credit = line_credit != tx.reversal.unwrap_or(reversal);
-        let mut party = if original_credit { tx.debtor } else { tx.creditor };
-        party.bic = if original_credit { tx.debtor_agent } else { tx.creditor_agent };
+        let mut party = if original_credit {
+            tx.debtor
+        } else {
+            tx.creditor
+        };
+        party.bic = if original_credit {
+            tx.debtor_agent
+        } else {
+            tx.creditor_agent
+        };
         let mut line = tx.line;
         line.counterparty = party;
         let mut remittance: Vec<String> = tx.unstructured;
@@ -506,7 +558,10 @@ fn split(txs: Vec<TxDetails>, signed: i64, currency: &Currency, credit: bool, re
     if let Some(first) = missing.first() {
         lines[*first].amount = rest;
     } else if rest != 0 {
-        lines.push(Line { amount: rest, ..Line::default() });
+        lines.push(Line {
+            amount: rest,
+            ..Line::default()
+        });
     }
     lines
 }
@@ -518,8 +573,12 @@ fn split(txs: Vec<TxDetails>, signed: i64, currency: &Currency, credit: bool, re
 /// camt.052/053/054 message of a version read here, or a statement, balance
 /// or entry lacks what it must have.
 pub fn read(name: &str, bytes: &[u8]) -> Result<Vec<Statement>> {
-    let text = std::str::from_utf8(bytes)
-        .map_err(|e| refusal(name, format_args!("is not UTF-8 (at byte {})", e.valid_up_to())))?;
+    let text = std::str::from_utf8(bytes).map_err(|e| {
+        refusal(
+            name,
+            format_args!("is not UTF-8 (at byte {})", e.valid_up_to()),
+        )
+    })?;
     let mut reader = Reader::from_str(text);
     reader.config_mut().check_end_names = true;
     let mut parse = Parse {
@@ -547,7 +606,8 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Vec<Statement>> {
             .filter(|b| **b == b'\n')
             .count();
         consumed = position;
-        let event = event.map_err(|e| parse.refuse(format_args!("it is not well-formed XML ({e})")))?;
+        let event =
+            event.map_err(|e| parse.refuse(format_args!("it is not well-formed XML ({e})")))?;
         match event {
             Event::DocType(_) => {
                 return Err(parse.refuse("it declares a DTD (<!DOCTYPE>), which a statement never has; kontor reads none"));
@@ -621,7 +681,8 @@ impl Parse<'_> {
             .find(|a| a.key.as_ref() == wanted)
             .map(|a| a.value.to_string())
             .unwrap_or_default();
-        let Some((message, version)) = message_of(&namespace).filter(|_| local == "Document") else {
+        let Some((message, version)) = message_of(&namespace).filter(|_| local == "Document")
+        else {
             return Err(refusal(
                 self.name,
                 format_args!(
@@ -639,7 +700,9 @@ impl Parse<'_> {
             return Ok(());
         }
         if self.text.len() + text.len() > MAX_TEXT {
-            return Err(self.refuse(format_args!("an element holds more than {MAX_TEXT} characters of text")));
+            return Err(self.refuse(format_args!(
+                "an element holds more than {MAX_TEXT} characters of text"
+            )));
         }
         self.text.push_str(text);
         Ok(())

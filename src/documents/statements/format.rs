@@ -16,7 +16,10 @@ pub fn is_zip(bytes: &[u8]) -> bool {
 /// Fails with a sentence naming `name`.
 pub fn check_size(name: &str, bytes: &[u8]) -> Result<()> {
     check(bytes.len() as u64 <= MAX_FILE, name, || {
-        format!("is larger than {} MB, the most kontor reads of one statement file", MAX_FILE / 1024 / 1024)
+        format!(
+            "is larger than {} MB, the most kontor reads of one statement file",
+            MAX_FILE / 1024 / 1024
+        )
     })
 }
 
@@ -27,7 +30,10 @@ pub fn check_size(name: &str, bytes: &[u8]) -> Result<()> {
 pub fn read_one(name: &str, bytes: &[u8]) -> Result<Vec<Statement>> {
     check_size(name, bytes)?;
     let body = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    let start = body.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(body.len());
+    let start = body
+        .iter()
+        .position(|b| !b.is_ascii_whitespace())
+        .unwrap_or(body.len());
     let body = &body[start..];
     if body.starts_with(b"<") {
         camt::read(name, body)
@@ -36,6 +42,9 @@ pub fn read_one(name: &str, bytes: &[u8]) -> Result<Vec<Statement>> {
     } else if body.is_empty() {
         Err(refusal(name, "is empty"))
     } else {
-        Err(refusal(name, "is neither camt XML, a ZIP of camt files, nor MT940"))
+        Err(refusal(
+            name,
+            "is neither camt XML, a ZIP of camt files, nor MT940",
+        ))
     }
 }

@@ -49,7 +49,10 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Read> {
         let (statements, files) = archive::read(name, bytes)?;
         Ok(Read { statements, files })
     } else {
-        Ok(Read { statements: format::read_one(name, bytes)?, files: 1 })
+        Ok(Read {
+            statements: format::read_one(name, bytes)?,
+            files: 1,
+        })
     }
 }
 
@@ -60,7 +63,10 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Read> {
 pub fn check_size(name: &str, bytes: &[u8]) -> Result<()> {
     if format::is_zip(bytes) {
         model::check(bytes.len() as u64 <= model::MAX_ARCHIVE, name, || {
-            format!("is larger than {} MB, the most kontor reads of one ZIP", model::MAX_ARCHIVE / 1024 / 1024)
+            format!(
+                "is larger than {} MB, the most kontor reads of one ZIP",
+                model::MAX_ARCHIVE / 1024 / 1024
+            )
         })
     } else {
         format::check_size(name, bytes)

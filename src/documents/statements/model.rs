@@ -170,7 +170,10 @@ pub fn minor(text: &str, currency: &Currency) -> std::result::Result<i64, String
 ///
 /// Fails with a sentence when it is no unsigned decimal or is larger than
 /// 10^15 minor units.
-pub fn minor_rounded(text: &str, currency: &Currency) -> std::result::Result<(i64, Option<String>), String> {
+pub fn minor_rounded(
+    text: &str,
+    currency: &Currency,
+) -> std::result::Result<(i64, Option<String>), String> {
     let bad = || format!("{text:?} is not an amount of {currency}");
     let t = text.trim();
     let (int, frac) = match t.split_once(['.', ',']) {
@@ -189,7 +192,11 @@ pub fn minor_rounded(text: &str, currency: &Currency) -> std::result::Result<(i6
     if int.len() > 15 {
         return Err(bad());
     }
-    let whole: i64 = if int.is_empty() { 0 } else { int.parse().map_err(|_| bad())? };
+    let whole: i64 = if int.is_empty() {
+        0
+    } else {
+        int.parse().map_err(|_| bad())?
+    };
     let fraction: i64 = format!("{kept:0<exponent$}").parse().unwrap_or(0);
     let value = whole
         .checked_mul(10i64.pow(exponent as u32))
@@ -263,7 +270,9 @@ mod tests {
         assert_eq!(minor("2700", &ccy("JPY")), Ok(2700));
         assert_eq!(minor("2700.00", &ccy("JPY")), Ok(2700));
         assert_eq!(minor("1.005", &ccy("BHD")), Ok(1005));
-        assert!(minor("8.851", &ccy("EUR")).unwrap_err().contains("more decimals"));
+        assert!(minor("8.851", &ccy("EUR"))
+            .unwrap_err()
+            .contains("more decimals"));
         assert_eq!(minor("1234.5600000000000", &ccy("EUR")), Ok(123456));
         for bad in ["", "-1", "1.2.3", "1e5", "x", ".5", "99999999999999999999"] {
             assert!(minor(bad, &ccy("EUR")).is_err(), "{bad}");
@@ -273,7 +282,10 @@ mod tests {
     #[test]
     fn more_decimals_than_the_currency_has_are_rounded_with_a_note() {
         assert_eq!(minor_rounded("8.85", &ccy("EUR")), Ok((885, None)));
-        assert_eq!(minor_rounded("1234.5600000000000", &ccy("EUR")), Ok((123456, None)));
+        assert_eq!(
+            minor_rounded("1234.5600000000000", &ccy("EUR")),
+            Ok((123456, None))
+        );
         let (value, note) = minor_rounded("1234.5650000000001", &ccy("EUR")).unwrap();
         assert_eq!(value, 123457);
         assert!(note.unwrap().contains("read as 1,234.57 EUR"));

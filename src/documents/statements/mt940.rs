@@ -16,8 +16,8 @@
 use jiff::civil::Date;
 
 use crate::documents::statements::model::{
-    check, minor_rounded, reference, refusal, tidy, Balance, Entry, Line, Message, Party, Statement,
-    MAX_TEXT,
+    check, minor_rounded, reference, refusal, tidy, Balance, Entry, Line, Message, Party,
+    Statement, MAX_TEXT,
 };
 use crate::error::Result;
 use crate::rules::bank::{AccountId, Iban};
@@ -82,12 +82,22 @@ fn fields(name: &str, text: &str) -> Result<Vec<Field>> {
         }
         if let Some((tag, value)) = tag_of(line) {
             between = false;
-            out.push(Field { tag: tag.to_string(), value: value.to_string(), line: i + 1 });
+            out.push(Field {
+                tag: tag.to_string(),
+                value: value.to_string(),
+                line: i + 1,
+            });
         } else if between {
             continue;
         } else if let Some(last) = out.last_mut() {
             if last.value.len() + line.len() > MAX_TEXT {
-                return Err(refusal(name, format_args!("has a field longer than {MAX_TEXT} characters at line {}", i + 1)));
+                return Err(refusal(
+                    name,
+                    format_args!(
+                        "has a field longer than {MAX_TEXT} characters at line {}",
+                        i + 1
+                    ),
+                ));
             }
             last.value.push('\n');
             last.value.push_str(line);
@@ -129,7 +139,13 @@ fn day_of(year: i16, month: i8, day: i8, written: &str) -> Option<(Date, Option<
 /// A balance field: `C181126EUR13564,13`.
 fn balance(name: &str, field: &Field, notes: &mut Vec<String>) -> Result<Balance> {
     let bad = |what: &str| {
-        refusal(name, format_args!("has a :{}: balance on line {} that cannot be read: {what}", field.tag, field.line))
+        refusal(
+            name,
+            format_args!(
+                "has a :{}: balance on line {} that cannot be read: {what}",
+                field.tag, field.line
+            ),
+        )
     };
     // A balance is one line; what a bank writes after it is none of it.
     let v = field.value.split('\n').next().unwrap_or("").trim();
@@ -138,12 +154,20 @@ fn balance(name: &str, field: &Field, notes: &mut Vec<String>) -> Result<Balance
         Some("D") => -1,
         _ => return Err(bad("it starts with neither C nor D")),
     };
-    let on = v.get(1..7).and_then(yymmdd).ok_or_else(|| bad("no date YYMMDD after the mark"))?;
+    let on = v
+        .get(1..7)
+        .and_then(yymmdd)
+        .ok_or_else(|| bad("no date YYMMDD after the mark"))?;
     let code = v.get(7..10).ok_or_else(|| bad("no currency"))?;
-    let currency = Currency::parse("currency", code).map_err(|_| bad("no ISO 4217 currency after the date"))?;
+    let currency = Currency::parse("currency", code)
+        .map_err(|_| bad("no ISO 4217 currency after the date"))?;
     let (amount, note) = minor_rounded(&v[10..], &currency).map_err(|e| bad(&e))?;
     notes.extend(note.map(|n| format!("The :{}: balance on line {}: {n}", field.tag, field.line)));
-    Ok(Balance { amount: sign * amount, currency, on: Some(on) })
+    Ok(Balance {
+        amount: sign * amount,
+        currency,
+        on: Some(on),
+    })
 }
 
 /// A `:61:` line read: the entry without its `:86:`.
@@ -162,18 +186,27 @@ struct Booking {
 /// customer reference[//bank reference][\n supplementary details]`.
 fn booking(name: &str, field: &Field, currency: &Currency) -> Result<Booking> {
     let bad = |what: &str| {
-        refusal(name, format_args!("has a :61: line on line {} that cannot be read: {what}", field.line))
+        refusal(
+            name,
+            format_args!(
+                "has a :61: line on line {} that cannot be read: {what}",
+                field.line
+            ),
+        )
     };
     let first = field.value.split('\n').next().unwrap_or("").trim_end();
     let mut notes = Vec::new();
     let digits = |t: &str| t.bytes().all(|b| b.is_ascii_digit());
-    let value = first.get(..6).filter(|t| digits(t)).ok_or_else(|| bad("it does not start with a value date YYMMDD"))?;
+    let value = first
+        .get(..6)
+        .filter(|t| digits(t))
+        .ok_or_else(|| bad("it does not start with a value date YYMMDD"))?;
     let yy: i16 = value[..2].parse().map_err(|_| bad("the value date"))?;
     let value_year = if yy >= 80 { 1900 + yy } else { 2000 + yy };
     let month: i8 = value[2..4].parse().map_err(|_| bad("the value date"))?;
     let day: i8 = value[4..6].parse().map_err(|_| bad("the value date"))?;
-    let (value_on, note) =
-        day_of(value_year, month, day, value).ok_or_else(|| bad("the value date YYMMDD is no day"))?;
+    let (value_on, note) = day_of(value_year, month, day, value)
+        .ok_or_else(|| bad("the value date YYMMDD is no day"))?;
     notes.extend(note);
     let mut rest = &first[6..];
     let mut booked_on = value_on;
@@ -186,7 +219,8 @@ fn booking(name: &str, field: &Field, currency: &Currency) -> Result<Booking> {
         } else if month == 12 && value_on.month() == 1 {
             year -= 1;
         }
-        let (d, note) = day_of(year, month, day, &rest[..4]).ok_or_else(|| bad("the booking date MMDD is no day"))?;
+        let (d, note) = day_of(year, month, day, &rest[..4])
+            .ok_or_else(|| bad("the booking date MMDD is no day"))?;
         if note.is_some() && notes.is_empty() {
             notes.extend(note);
         }
@@ -215,13 +249,21 @@ fn booking(name: &str, field: &Field, currency: &Currency) -> Result<Booking> {
     let (amount, note) = minor_rounded(&after[..end], currency).map_err(|e| bad(&e))?;
     notes.extend(note);
     check(after[..end].contains(','), name, || {
-        format!("has a :61: line on line {} whose amount {:?} has no decimal comma", field.line, &after[..end])
+        format!(
+            "has a :61: line on line {} whose amount {:?} has no decimal comma",
+            field.line,
+            &after[..end]
+        )
     })?;
     // Some banks write a space between the amount and the type (`D12,35 NTRF`).
     let rest = after[end..].trim_start_matches(' ');
-    let swift_code = rest.get(..4).filter(|c| matches!(c.as_bytes()[0], b'N' | b'F' | b'S'));
+    let swift_code = rest
+        .get(..4)
+        .filter(|c| matches!(c.as_bytes()[0], b'N' | b'F' | b'S'));
     let Some(swift_code) = swift_code else {
-        return Err(bad("no transaction type (N, F or S and three characters) after the amount"));
+        return Err(bad(
+            "no transaction type (N, F or S and three characters) after the amount",
+        ));
     };
     let references = &rest[4..];
     // The account owner's reference comes first; the bank's follows `//`.
@@ -255,7 +297,10 @@ fn keyed(purpose: &str) -> Vec<(&'static str, String)> {
         }
     }
     marks.sort();
-    let mut out = vec![("", purpose[..marks.first().map_or(purpose.len(), |m| m.0)].to_string())];
+    let mut out = vec![(
+        "",
+        purpose[..marks.first().map_or(purpose.len(), |m| m.0)].to_string(),
+    )];
     for (i, (at, key)) in marks.iter().enumerate() {
         let end = marks.get(i + 1).map_or(purpose.len(), |m| m.0);
         out.push((key, purpose[(at + key.len()).min(end)..end].to_string()));
@@ -284,7 +329,9 @@ fn details(info: Option<&str>) -> (Line, Option<String>, Option<String>) {
     let joined: String = info[4..].split('\n').collect();
     let mut subfields: Vec<(u8, String)> = Vec::new();
     for (i, piece) in joined.split(separator).enumerate() {
-        let code = piece.get(..2).filter(|c| c.bytes().all(|b| b.is_ascii_digit()));
+        let code = piece
+            .get(..2)
+            .filter(|c| c.bytes().all(|b| b.is_ascii_digit()));
         match (i, code) {
             (_, Some(code)) => subfields.push((code.parse().unwrap_or(0), piece[2..].to_string())),
             (0, None) => subfields.push((0, piece.to_string())),
@@ -297,7 +344,11 @@ fn details(info: Option<&str>) -> (Line, Option<String>, Option<String>) {
         }
     }
     let all = |range: std::ops::RangeInclusive<u8>| -> String {
-        subfields.iter().filter(|(c, _)| range.contains(c)).map(|(_, t)| t.as_str()).collect()
+        subfields
+            .iter()
+            .filter(|(c, _)| range.contains(c))
+            .map(|(_, t)| t.as_str())
+            .collect()
     };
     let booking_text = Some(tidy(&all(0..=0))).filter(|t| !t.is_empty());
     let purpose = all(20..=29) + &all(60..=63);
@@ -359,17 +410,37 @@ fn statement(name: &str, fields: &[Field]) -> Result<Statement> {
     let head = &fields[0];
     let find = |tag: &str| fields.iter().find(|f| f.tag == tag);
     let account = find("25").ok_or_else(|| {
-        refusal(name, format_args!("has a statement (:20: on line {}) without its :25: account", head.line))
+        refusal(
+            name,
+            format_args!(
+                "has a statement (:20: on line {}) without its :25: account",
+                head.line
+            ),
+        )
     })?;
     let mut notes = Vec::new();
-    let opening = fields.iter().find(|f| f.tag.starts_with("60")).map(|f| balance(name, f, &mut notes)).transpose()?;
-    let closing = fields.iter().find(|f| f.tag.starts_with("62")).map(|f| balance(name, f, &mut notes)).transpose()?;
+    let opening = fields
+        .iter()
+        .find(|f| f.tag.starts_with("60"))
+        .map(|f| balance(name, f, &mut notes))
+        .transpose()?;
+    let closing = fields
+        .iter()
+        .find(|f| f.tag.starts_with("62"))
+        .map(|f| balance(name, f, &mut notes))
+        .transpose()?;
     let currency = opening
         .as_ref()
         .or(closing.as_ref())
         .map(|b| b.currency.clone())
         .ok_or_else(|| {
-            refusal(name, format_args!("has a statement (:20: on line {}) without an opening or closing balance", head.line))
+            refusal(
+                name,
+                format_args!(
+                    "has a statement (:20: on line {}) without an opening or closing balance",
+                    head.line
+                ),
+            )
         })?;
     let mut entries = Vec::new();
     for (i, field) in fields.iter().enumerate() {
@@ -377,7 +448,10 @@ fn statement(name: &str, fields: &[Field]) -> Result<Statement> {
             continue;
         }
         let b = booking(name, field, &currency)?;
-        let info = fields.get(i + 1).filter(|f| f.tag == "86").map(|f| f.value.as_str());
+        let info = fields
+            .get(i + 1)
+            .filter(|f| f.tag == "86")
+            .map(|f| f.value.as_str());
         let (mut line, booking_text, gvc) = details(info);
         line.amount = b.amount;
         let transaction_code = Some(match gvc {

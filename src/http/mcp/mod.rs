@@ -170,7 +170,11 @@ fn first_message(message: &Value) -> &Value {
 /// Fails with the answer to the refusal.
 pub fn precheck(app: &App, req: &Request, headers: &Headers) -> std::result::Result<(), Answer> {
     if req.method != hyper::Method::POST {
-        return Err(refusal(&Error::MethodNotAllowed("POST".into()), Vec::new(), None));
+        return Err(refusal(
+            &Error::MethodNotAllowed("POST".into()),
+            Vec::new(),
+            None,
+        ));
     }
     if !origin_allowed(headers, &app.mcp_hosts) {
         let denied = RpcFault::invalid_request("Origin or Host not allowed");

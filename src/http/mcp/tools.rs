@@ -15,7 +15,7 @@ use crate::access::idempotency;
 use crate::access::keys::AuthedKey;
 use crate::access::scopes::{Operation, Scope};
 use crate::books::company;
-use crate::books::drafts::{self, DraftKind, DraftInput, DraftLineInput, NewDraft, TaxInput};
+use crate::books::drafts::{self, DraftInput, DraftKind, DraftLineInput, NewDraft, TaxInput};
 use crate::books::invoices::{self, Status};
 use crate::books::report::{self, Side};
 use crate::books::transactions::{self, NewNote, NewTransaction, NoteInput, TransactionInput};
@@ -227,10 +227,9 @@ fn list_invoices(c: &Context, mut f: JsonFields) -> Result<Value> {
     // The schema names the two statuses; a tool refuses what REST ignores.
     let status = match f.text("status")? {
         None => None,
-        Some(s) => Some(
-            Status::named(&s)
-                .ok_or_else(|| Error::invalid("status", crate::error::not_one_of(&["OPEN", "PAID"], &s)))?,
-        ),
+        Some(s) => Some(Status::named(&s).ok_or_else(|| {
+            Error::invalid("status", crate::error::not_one_of(&["OPEN", "PAID"], &s))
+        })?),
     };
     let input = invoices::FilterInput {
         status,

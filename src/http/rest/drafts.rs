@@ -1,7 +1,7 @@
 //! `/v1/invoices/drafts`: an invoice draft for a customer, from `{customerId}` alone.
 
 use super::call::{Call, Reply};
-use crate::books::drafts::{self, DraftKind, DraftInput, NewDraft};
+use crate::books::drafts::{self, DraftInput, DraftKind, NewDraft};
 use crate::error::Result;
 
 /// POST /v1/invoices/drafts

@@ -158,7 +158,9 @@ fn matched<'a>(method: &Method, segments: &[&'a str]) -> Option<Route<'a>> {
         (&M::GET, ["v1", "webhooks", "events"]) => Route::WebhookEvents,
         (&M::DELETE, ["v1", "webhooks", id]) if *id != "events" => Route::DisableWebhook(id),
         (&M::GET, ["v1", "webhooks", id, "deliveries"]) => Route::WebhookDeliveries(id),
-        (&M::POST, ["v1", "webhooks", id, "deliveries", delivery, "redeliver"]) => Route::Redeliver(id, delivery),
+        (&M::POST, ["v1", "webhooks", id, "deliveries", delivery, "redeliver"]) => {
+            Route::Redeliver(id, delivery)
+        }
         _ => return None,
     })
 }
@@ -175,7 +177,11 @@ fn route<'a>(method: &Method, segments: &[&'a str]) -> Result<Route<'a>> {
     if let Some(route) = matched(method, segments) {
         return Ok(route);
     }
-    let allowed: Vec<&str> = METHODS.iter().filter(|m| matched(m, segments).is_some()).map(Method::as_str).collect();
+    let allowed: Vec<&str> = METHODS
+        .iter()
+        .filter(|m| matched(m, segments).is_some())
+        .map(Method::as_str)
+        .collect();
     if allowed.is_empty() {
         return Err(Error::not_found("This address"));
     }

@@ -9,14 +9,14 @@
 use hyper::StatusCode;
 use maud::{html, Markup};
 
-use super::statements::{flag, links, statement};
 use super::context::Ctx;
 use super::form::{post, Acted, Form, FormField, Problems};
 use super::frame::{may_act, screen_with, security_headers, th, th_number, Screen, Table};
-use crate::books::export::made::ExportKind;
+use super::statements::{flag, links, statement};
 use crate::access::people::Capability;
 use crate::books::company;
 use crate::books::export::datev::{self, ExportInput, ExportRequest, Exported};
+use crate::books::export::made::ExportKind;
 use crate::books::export::settings;
 use crate::books::ledger;
 use crate::books::vat::filing::{self, EcSales, VatReturn};
@@ -31,14 +31,20 @@ const EXPORT: Form = Form::new(&[
     FormField::date("to", "To", "Bis").required(),
 ])
 .naming(&[
-    ("documents", "With the documents of invoices and received bills", "Mit den Belegen der Rechnungen und Eingangsrechnungen"),
+    (
+        "documents",
+        "With the documents of invoices and received bills",
+        "Mit den Belegen der Rechnungen und Eingangsrechnungen",
+    ),
     ("datevAdviser", "DATEV adviser number", "Beraternummer"),
     ("datevClient", "DATEV client number", "Mandantennummer"),
 ]);
 
 /// The VAT return's period.
-const PERIOD: FormField = FormField::text("period", "Period", "Zeitraum", 7)
-    .hint("A month (2026-10) or a quarter (2026-Q4)", "Ein Monat (2026-10) oder ein Quartal (2026-Q4)");
+const PERIOD: FormField = FormField::text("period", "Period", "Zeitraum", 7).hint(
+    "A month (2026-10) or a quarter (2026-Q4)",
+    "Ein Monat (2026-10) oder ein Quartal (2026-Q4)",
+);
 const VAT: Form = Form::new(&[PERIOD]);
 
 /// Each Kz of the return as the form names it.
@@ -68,7 +74,8 @@ fn kz_name(lang: Lang, kz: &str) -> &'static str {
 
 /// The order of the form.
 const ORDER: [&str; 18] = [
-    "81", "86", "35", "36", "87", "41", "43", "48", "21", "45", "60", "46", "47", "84", "85", "66", "67", "83",
+    "81", "86", "35", "36", "87", "41", "43", "48", "21", "45", "60", "46", "47", "84", "85", "66",
+    "67", "83",
 ];
 
 /// The export page: the settings it uses, the form, the exports made.
@@ -89,7 +96,12 @@ fn export_page(ctx: &Ctx, status: StatusCode, problems: &Problems) -> Result<Ans
             _ => String::new(),
         },
     };
-    let number = |n: Option<u32>| n.map_or_else(|| lang.pick("not set", "nicht gesetzt").to_string(), |n| n.to_string());
+    let number = |n: Option<u32>| {
+        n.map_or_else(
+            || lang.pick("not set", "nicht gesetzt").to_string(),
+            |n| n.to_string(),
+        )
+    };
     let content = html! {
         (links(lang))
         section aria-labelledby="datev-heading" {

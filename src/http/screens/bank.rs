@@ -10,7 +10,9 @@ use maud::html;
 
 use super::context::Ctx;
 use super::form::{choice, post, search_form, Acted, Form, FormField, Problems, Reading};
-use super::frame::{act_button, csrf, may_act, money, screen, screen_with, see_other, th, th_amount, Screen, Table};
+use super::frame::{
+    act_button, csrf, may_act, money, screen, screen_with, see_other, th, th_amount, Screen, Table,
+};
 use super::visit::STATEMENT_UPLOAD;
 use crate::access::people::Capability;
 use crate::books::bank::acts::{self, Difference};
@@ -31,7 +33,10 @@ const STATES: [(State, &str, &str); 5] = [
 ];
 
 fn state_name(lang: Lang, state: State) -> &'static str {
-    STATES.iter().find(|s| s.0 == state).map_or("", |s| lang.pick(s.1, s.2))
+    STATES
+        .iter()
+        .find(|s| s.0 == state)
+        .map_or("", |s| lang.pick(s.1, s.2))
 }
 
 const SEARCH: FormField = FormField::text(
@@ -55,12 +60,15 @@ const SPLIT: Form = Form::new(&[
 .naming(&[("to", "Documents", "Belege")]);
 
 /// Booking what a line has left to an account.
-const BOOK: Form = Form::new(&[FormField::amount("amount", "Amount", "Betrag")
-    .hint("Empty: all the line has left", "Leer: alles, was die Buchung noch offen hat")])
+const BOOK: Form = Form::new(&[FormField::amount("amount", "Amount", "Betrag").hint(
+    "Empty: all the line has left",
+    "Leer: alles, was die Buchung noch offen hat",
+)])
 .naming(&[("account", "Account", "Konto")]);
 
 /// Ignoring a line.
-const IGNORE: Form = Form::new(&[FormField::text("reason", "Reason", "Grund", acts::MAX_REASON).required()]);
+const IGNORE: Form =
+    Form::new(&[FormField::text("reason", "Reason", "Grund", acts::MAX_REASON).required()]);
 
 /// Confirming a suggestion.
 const CONFIRM: Form = Form::new(&[]).naming(&[
@@ -79,7 +87,15 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
     let search = ctx.query.get("search").unwrap_or("").to_string();
     let counts = lines::counts(ctx.conn, tenant)?;
     let count = |s: State| counts.iter().find(|c| c.0 == s).map_or(0, |c| c.1);
-    let shown = lines::list(ctx.conn, tenant, &Filter { state, search: Some(search.clone()) }, 200)?;
+    let shown = lines::list(
+        ctx.conn,
+        tenant,
+        &Filter {
+            state,
+            search: Some(search.clone()),
+        },
+        200,
+    )?;
     let content = html! {
         p { a href="/settings/bank" { (lang.pick("Bank accounts and fee tolerance", "Bankkonten und Gebührentoleranz")) } }
         @if may_act(ctx) {
@@ -126,7 +142,12 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
             }))
         }
     };
-    Ok(screen(ctx, Screen::Bank, lang.pick("Bank", "Bank"), content))
+    Ok(screen(
+        ctx,
+        Screen::Bank,
+        lang.pick("Bank", "Bank"),
+        content,
+    ))
 }
 
 /// POST /bank/import: the files of the upload, each imported in its own
@@ -135,15 +156,30 @@ pub fn import(ctx: &Ctx) -> Result<Answer> {
     ctx.must(Capability::Act)?;
     let lang = ctx.lang;
     let tenant = &ctx.session.tenant;
-    let files: Vec<_> = ctx.files.iter().filter(|part| part.name == "files").collect();
+    let files: Vec<_> = ctx
+        .files
+        .iter()
+        .filter(|part| part.name == "files")
+        .collect();
     if files.is_empty() {
-        return Err(Error::invalid("files", "is missing; choose at least one statement file"));
+        return Err(Error::invalid(
+            "files",
+            "is missing; choose at least one statement file",
+        ));
     }
     let mut reports = Vec::new();
     for part in files {
         let name = part.file_name.clone().unwrap_or_default();
         let report = ctx
-            .write(|tx| import::file(tx, tenant, &ctx.actor(), &name, std::borrow::Cow::Borrowed(&part.bytes)))
+            .write(|tx| {
+                import::file(
+                    tx,
+                    tenant,
+                    &ctx.actor(),
+                    &name,
+                    std::borrow::Cow::Borrowed(&part.bytes),
+                )
+            })
             .or_else(|e| match e {
                 Error::Internal(_) | Error::Busy => Err(e),
                 refusal => Ok(FileReport::refused(&name, &refusal)),
@@ -175,8 +211,18 @@ pub fn import(ctx: &Ctx) -> Result<Answer> {
         }
         p { a href="/bank?state=suggested" { (lang.pick("Lines with suggestions", "Buchungen mit Vorschlägen")) } " · " a href="/bank" { (lang.pick("All lines", "Alle Buchungen")) } }
     };
-    let status = if refused { StatusCode::UNPROCESSABLE_ENTITY } else { StatusCode::OK };
-    Ok(screen_with(ctx, status, Screen::Bank, lang.pick("Statements imported", "Kontoauszüge eingelesen"), content))
+    let status = if refused {
+        StatusCode::UNPROCESSABLE_ENTITY
+    } else {
+        StatusCode::OK
+    };
+    Ok(screen_with(
+        ctx,
+        status,
+        Screen::Bank,
+        lang.pick("Statements imported", "Kontoauszüge eingelesen"),
+        content,
+    ))
 }
 
 fn amount_of(lang: Lang, minor: i64, m: &Money) -> String {
@@ -185,31 +231,93 @@ fn amount_of(lang: Lang, minor: i64, m: &Money) -> String {
 
 /// The page of one line: its fields, its suggestions with their reasons,
 /// and the acts open to it; `problems` of a refused act above them.
-fn line_page(ctx: &Ctx, line: &LineView, status: StatusCode, form: &Form, problems: &Problems) -> Result<Answer> {
+fn line_page(
+    ctx: &Ctx,
+    line: &LineView,
+    status: StatusCode,
+    form: &Form,
+    problems: &Problems,
+) -> Result<Answer> {
     let lang = ctx.lang;
     let open = matches!(line.state, State::Unmatched | State::Suggested);
-    let undoable = line.state == State::Ignored || line.settlements.iter().any(|s| s.undone_at.is_none());
-    let notice = ctx.query.get("done").filter(|_| problems.list.is_empty()).map(|done| match done {
-        "confirmed" => lang.pick("The suggestion is settled.", "Der Vorschlag ist ausgeglichen."),
-        "split" => lang.pick("The line is split.", "Die Buchung ist aufgeteilt."),
-        "booked" => lang.pick("The line is booked.", "Die Buchung ist verbucht."),
-        "ignored" => lang.pick("The line is ignored.", "Die Buchung wird ignoriert."),
-        _ => lang.pick("Undone by counter-postings.", "Durch Gegenbuchungen rückgängig gemacht."),
-    });
+    let undoable =
+        line.state == State::Ignored || line.settlements.iter().any(|s| s.undone_at.is_none());
+    let notice = ctx
+        .query
+        .get("done")
+        .filter(|_| problems.list.is_empty())
+        .map(|done| match done {
+            "confirmed" => lang.pick(
+                "The suggestion is settled.",
+                "Der Vorschlag ist ausgeglichen.",
+            ),
+            "split" => lang.pick("The line is split.", "Die Buchung ist aufgeteilt."),
+            "booked" => lang.pick("The line is booked.", "Die Buchung ist verbucht."),
+            "ignored" => lang.pick("The line is ignored.", "Die Buchung wird ignoriert."),
+            _ => lang.pick(
+                "Undone by counter-postings.",
+                "Durch Gegenbuchungen rückgängig gemacht.",
+            ),
+        });
     let differences = [
-        ("open".to_string(), lang.pick("Leave the difference open", "Differenz offen lassen").to_string()),
-        ("fees".to_string(), lang.pick("Book the difference to fees", "Differenz als Gebühr buchen").to_string()),
-        ("discount".to_string(), lang.pick("Book the difference as a discount", "Differenz als Skonto buchen").to_string()),
+        (
+            "open".to_string(),
+            lang.pick("Leave the difference open", "Differenz offen lassen")
+                .to_string(),
+        ),
+        (
+            "fees".to_string(),
+            lang.pick("Book the difference to fees", "Differenz als Gebühr buchen")
+                .to_string(),
+        ),
+        (
+            "discount".to_string(),
+            lang.pick(
+                "Book the difference as a discount",
+                "Differenz als Skonto buchen",
+            )
+            .to_string(),
+        ),
     ];
     let mut accounts = vec![
-        ("fees".to_string(), lang.pick("Bank fees", "Bankgebühren").to_string()),
-        ("interest".to_string(), lang.pick("Interest", "Zinsen").to_string()),
-        ("tax".to_string(), lang.pick("Tax office", "Finanzamt").to_string()),
-        ("transfer".to_string(), lang.pick("Transfer between own accounts", "Umbuchung zwischen eigenen Konten").to_string()),
-        ("other".to_string(), lang.pick("Other (for the tax adviser)", "Sonstiges (für die Steuerberatung)").to_string()),
+        (
+            "fees".to_string(),
+            lang.pick("Bank fees", "Bankgebühren").to_string(),
+        ),
+        (
+            "interest".to_string(),
+            lang.pick("Interest", "Zinsen").to_string(),
+        ),
+        (
+            "tax".to_string(),
+            lang.pick("Tax office", "Finanzamt").to_string(),
+        ),
+        (
+            "transfer".to_string(),
+            lang.pick(
+                "Transfer between own accounts",
+                "Umbuchung zwischen eigenen Konten",
+            )
+            .to_string(),
+        ),
+        (
+            "other".to_string(),
+            lang.pick(
+                "Other (for the tax adviser)",
+                "Sonstiges (für die Steuerberatung)",
+            )
+            .to_string(),
+        ),
     ];
     if line.amount.minor > 0 {
-        accounts.push(("credit".to_string(), lang.pick("Keep as the customer's credit", "Als Guthaben des Kunden behalten").to_string()));
+        accounts.push((
+            "credit".to_string(),
+            lang.pick(
+                "Keep as the customer's credit",
+                "Als Guthaben des Kunden behalten",
+            )
+            .to_string(),
+        ));
     }
     let content = html! {
         @if let Some(notice) = notice {
@@ -288,7 +396,11 @@ fn line_page(ctx: &Ctx, line: &LineView, status: StatusCode, form: &Form, proble
         }
         p { a href="/bank" { (lang.pick("All lines", "Alle Buchungen")) } }
     };
-    let title = format!("{} {}", lang.pick("Bank line", "Buchung"), amount_of(lang, line.amount.minor, &line.amount));
+    let title = format!(
+        "{} {}",
+        lang.pick("Bank line", "Buchung"),
+        amount_of(lang, line.amount.minor, &line.amount)
+    );
     Ok(screen_with(ctx, status, Screen::Bank, &title, content))
 }
 
@@ -321,7 +433,9 @@ pub fn confirm(ctx: &Ctx, id: &str) -> Result<Answer> {
             .ok_or_else(|| Error::invalid("suggestion", "is missing")),
     );
     let difference = read.take(Difference::read(
-        ctx.form.get(&format!("difference{}", n.unwrap_or(1))).unwrap_or("open"),
+        ctx.form
+            .get(&format!("difference{}", n.unwrap_or(1)))
+            .unwrap_or("open"),
     ));
     let checked = read.check(Ok((n.unwrap_or(1), difference.unwrap_or(Difference::Open))));
     let acted = CONFIRM.act(ctx, checked, |tx, (n, difference)| {
@@ -338,7 +452,11 @@ pub fn split(ctx: &Ctx, id: &str) -> Result<Answer> {
     let mut read = Reading::of(ctx);
     let mut parts = Vec::new();
     for k in 1..=4 {
-        let number = ctx.form.get(&format!("number{k}")).map(str::trim).unwrap_or("");
+        let number = ctx
+            .form
+            .get(&format!("number{k}"))
+            .map(str::trim)
+            .unwrap_or("");
         if number.is_empty() {
             continue;
         }
@@ -347,7 +465,9 @@ pub fn split(ctx: &Ctx, id: &str) -> Result<Answer> {
         }
     }
     let checked = read.check(Ok(parts));
-    let acted = SPLIT.act(ctx, checked, |tx, parts| acts::split(tx, tenant, &ctx.actor(), id, &parts))?;
+    let acted = SPLIT.act(ctx, checked, |tx, parts| {
+        acts::split(tx, tenant, &ctx.actor(), id, &parts)
+    })?;
     after(ctx, id, acted, &SPLIT, "split")
 }
 
@@ -384,6 +504,8 @@ pub fn ignore(ctx: &Ctx, id: &str) -> Result<Answer> {
 pub fn undo(ctx: &Ctx, id: &str) -> Result<Answer> {
     ctx.must(Capability::Act)?;
     let tenant = &ctx.session.tenant;
-    let acted = CONFIRM.act(ctx, Reading::of(ctx).check(Ok(())), |tx, ()| acts::undo(tx, tenant, &ctx.actor(), id))?;
+    let acted = CONFIRM.act(ctx, Reading::of(ctx).check(Ok(())), |tx, ()| {
+        acts::undo(tx, tenant, &ctx.actor(), id)
+    })?;
     after(ctx, id, acted, &CONFIRM, "undone")
 }

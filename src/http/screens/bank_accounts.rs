@@ -18,12 +18,18 @@ use crate::http::app::Answer;
 use crate::rules::money::Money;
 
 const ACCOUNT: Form = Form::new(&[
-    FormField::text("iban", "IBAN", "IBAN", 42).hint("Such as DE89 3704 0044 0532 0130 00", "Etwa DE89 3704 0044 0532 0130 00"),
-    FormField::text("account", "Bank code/account number", "BLZ/Kontonummer", 40)
-        .hint("Only for an account no IBAN expresses, such as 50880050/0194774600888", "Nur für ein Konto ohne IBAN, etwa 50880050/0194774600888"),
+    FormField::text("iban", "IBAN", "IBAN", 42).hint(
+        "Such as DE89 3704 0044 0532 0130 00",
+        "Etwa DE89 3704 0044 0532 0130 00",
+    ),
+    FormField::text("account", "Bank code/account number", "BLZ/Kontonummer", 40).hint(
+        "Only for an account no IBAN expresses, such as 50880050/0194774600888",
+        "Nur für ein Konto ohne IBAN, etwa 50880050/0194774600888",
+    ),
     FormField::text("bic", "BIC", "BIC", 11),
     FormField::text("name", "Name", "Bezeichnung", accounts::MAX_NAME),
-    FormField::text("currency", "Currency", "Währung", 3).hint("Empty: the company's", "Leer: die der Firma"),
+    FormField::text("currency", "Currency", "Währung", 3)
+        .hint("Empty: the company's", "Leer: die der Firma"),
 ]);
 
 const TOLERANCE: Form = Form::new(&[FormField::amount("amount", "Fee tolerance", "Gebührentoleranz")
@@ -73,7 +79,13 @@ fn page(ctx: &Ctx, status: StatusCode, problems: &Problems) -> Result<Answer> {
         }
         p { a href="/bank" { (lang.pick("The Bank screen", "Zur Bank")) } " · " a href="/settings" { (lang.pick("Settings", "Einstellungen")) } }
     };
-    Ok(screen_with(ctx, status, Screen::Settings, lang.pick("Bank accounts", "Bankkonten"), content))
+    Ok(screen_with(
+        ctx,
+        status,
+        Screen::Settings,
+        lang.pick("Bank accounts", "Bankkonten"),
+        content,
+    ))
 }
 
 /// GET /settings/bank
@@ -85,7 +97,13 @@ pub fn show(ctx: &Ctx) -> Result<Answer> {
 pub fn add(ctx: &Ctx) -> Result<Answer> {
     ctx.must(Capability::ManageSettings)?;
     let tenant = &ctx.session.tenant;
-    let given = |f: &str| ctx.form.get(f).map(str::trim).filter(|t| !t.is_empty()).map(str::to_string);
+    let given = |f: &str| {
+        ctx.form
+            .get(f)
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(str::to_string)
+    };
     let checked = Reading::of(ctx).check(NewBankAccount::check(BankAccountInput {
         iban: given("iban"),
         account: given("account"),
@@ -93,7 +111,9 @@ pub fn add(ctx: &Ctx) -> Result<Answer> {
         name: given("name"),
         currency: given("currency"),
     }));
-    match ACCOUNT.act(ctx, checked, |tx, new| accounts::add(tx, tenant, &ctx.actor(), new).map(|_| ()))? {
+    match ACCOUNT.act(ctx, checked, |tx, new| {
+        accounts::add(tx, tenant, &ctx.actor(), new).map(|_| ())
+    })? {
         Acted::Done(()) => Ok(see_other("/settings/bank?done=added")),
         Acted::Refused(r) => page(ctx, r.status, &r.problems),
     }
@@ -107,7 +127,9 @@ pub fn tolerance(ctx: &Ctx) -> Result<Answer> {
     let mut read = Reading::of(ctx);
     let amount = read.amount("amount", &currency);
     let checked = read.check(Ok(amount.unwrap_or(0)));
-    match TOLERANCE.act(ctx, checked, |tx, minor| accounts::set_fee_tolerance(tx, tenant, &ctx.actor(), minor))? {
+    match TOLERANCE.act(ctx, checked, |tx, minor| {
+        accounts::set_fee_tolerance(tx, tenant, &ctx.actor(), minor)
+    })? {
         Acted::Done(()) => Ok(see_other("/settings/bank?done=saved")),
         Acted::Refused(r) => page(ctx, r.status, &r.problems),
     }

@@ -13,11 +13,13 @@
 use hyper::StatusCode;
 use maud::{html, Markup};
 
-use super::context::Ctx;
 use super::bills_received;
+use super::context::Ctx;
 use super::form::{choice, post, required_note, Acted, Form, FormField, Problems, Reading};
+use super::frame::{
+    may_act, money, pager, screen, screen_with, see_other, th, th_amount, Screen, Table,
+};
 use super::history;
-use super::frame::{may_act, money, pager, screen, screen_with, see_other, th, th_amount, Screen, Table};
 use super::payment::{self, PAYMENT};
 use crate::access::people::Capability;
 use crate::books::audit;

@@ -12,10 +12,13 @@ use hyper::StatusCode;
 use maud::{html, Markup};
 
 use super::context::Ctx;
-use super::form::{choice, Acted, Form, FormField, Problems, Reading};
-use super::history;
-use super::frame::{csrf, may_act, money, pager, screen, screen_with, security_headers, see_other, th, th_amount, Screen, Table};
 use super::einvoice_view as view;
+use super::form::{choice, Acted, Form, FormField, Problems, Reading};
+use super::frame::{
+    csrf, may_act, money, pager, screen, screen_with, security_headers, see_other, th, th_amount,
+    Screen, Table,
+};
+use super::history;
 use crate::access::people::Capability;
 use crate::books::audit;
 use crate::books::received::{self, BillState, BillView, Channel, Incoming, Receipt};
@@ -33,19 +36,21 @@ const BOOK: Form = Form::new(&[FormField::text(
     "Kurs (Buchwährung je Einheit der Rechnungswährung)",
     20,
 )
-.hint("Only for a bill in another currency", "Nur für eine Rechnung in anderer Währung")])
-.naming(&[("category", "VAT category to book under", "USt-Kategorie für die Buchung")])
+.hint(
+    "Only for a bill in another currency",
+    "Nur für eine Rechnung in anderer Währung",
+)])
+.naming(&[(
+    "category",
+    "VAT category to book under",
+    "USt-Kategorie für die Buchung",
+)])
 .wrong_state_above();
 
 /// Refusing: the reason, for the supplier and the history.
-const REFUSE: Form = Form::new(&[FormField::text(
-    "reason",
-    "Reason",
-    "Grund",
-    received::MAX_REASON,
-)
-.required()])
-.wrong_state_above();
+const REFUSE: Form =
+    Form::new(&[FormField::text("reason", "Reason", "Grund", received::MAX_REASON).required()])
+        .wrong_state_above();
 
 fn state_name(lang: Lang, state: BillState) -> &'static str {
     match state {
@@ -126,12 +131,18 @@ pub fn upload(ctx: &Ctx) -> Result<Answer> {
     let tenant = &ctx.session.tenant;
     let files: Vec<_> = ctx.files.iter().filter(|f| !f.bytes.is_empty()).collect();
     if files.is_empty() {
-        return Err(Error::invalid("files", "are missing: choose one or more e-invoices to receive"));
+        return Err(Error::invalid(
+            "files",
+            "are missing: choose one or more e-invoices to receive",
+        ));
     }
     let mut receipts: Vec<Receipt> = Vec::with_capacity(files.len());
     let person = ctx.session.person.email.clone();
     for file in files {
-        let name = file.file_name.clone().unwrap_or_else(|| "upload".to_string());
+        let name = file
+            .file_name
+            .clone()
+            .unwrap_or_else(|| "upload".to_string());
         receipts.push(ctx.write(|tx| {
             received::receive(
                 tx,
@@ -177,11 +188,21 @@ pub fn upload(ctx: &Ctx) -> Result<Answer> {
         }
         p { a href="/bills" { (lang.pick("All bills", "Alle Eingangsrechnungen")) } }
     };
-    Ok(screen(ctx, Screen::Bills, lang.pick("Received", "Empfangen"), content))
+    Ok(screen(
+        ctx,
+        Screen::Bills,
+        lang.pick("Received", "Empfangen"),
+        content,
+    ))
 }
 
 /// The page of one received bill.
-fn bill_page(ctx: &Ctx, bill: &BillView, status: StatusCode, problems: (&Problems, &Problems)) -> Result<Answer> {
+fn bill_page(
+    ctx: &Ctx,
+    bill: &BillView,
+    status: StatusCode,
+    problems: (&Problems, &Problems),
+) -> Result<Answer> {
     let lang = ctx.lang;
     let tenant = &ctx.session.tenant;
     let received = received::document(ctx.conn, tenant, &bill.id)?;
@@ -206,15 +227,22 @@ fn bill_page(ctx: &Ctx, bill: &BillView, status: StatusCode, problems: (&Problem
         .collect();
     let unlisted_hint = format!(
         "{} {}",
-        lang.pick("The document's VAT category:", "USt-Kategorie des Dokuments:"),
+        lang.pick(
+            "The document's VAT category:",
+            "USt-Kategorie des Dokuments:"
+        ),
         shown.join(", ")
     );
-    let mut categories = vec![(String::new(), lang.pick("Choose …", "Bitte wählen …").to_string())];
-    categories.extend(
-        Category::ALL
-            .iter()
-            .map(|c| (c.code().to_string(), format!("{} – {}", c.code(), view::category(lang, c)))),
-    );
+    let mut categories = vec![(
+        String::new(),
+        lang.pick("Choose …", "Bitte wählen …").to_string(),
+    )];
+    categories.extend(Category::ALL.iter().map(|c| {
+        (
+            c.code().to_string(),
+            format!("{} – {}", c.code(), view::category(lang, c)),
+        )
+    }));
     let content = html! {
         @if let Some(notice) = notice { p.notice role="status" { (notice) } }
         @if !bill.valid {
@@ -293,11 +321,20 @@ pub fn show(ctx: &Ctx, id: &str) -> Result<Answer> {
 fn download(body: Vec<u8>, media_type: &str, file_name: &str) -> Answer {
     let safe: String = file_name
         .chars()
-        .map(|c| if c.is_ascii_graphic() && c != '"' && c != '\\' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_graphic() && c != '"' && c != '\\' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect();
     let mut headers = vec![
         ("Content-Type", media_type.to_string()),
-        ("Content-Disposition", format!("attachment; filename=\"{safe}\"")),
+        (
+            "Content-Disposition",
+            format!("attachment; filename=\"{safe}\""),
+        ),
     ];
     security_headers(&mut headers);
     Answer {
@@ -325,7 +362,11 @@ pub fn attachment(ctx: &Ctx, id: &str, n: &str) -> Result<Answer> {
         .and_then(|a| a.file.as_ref())
         .ok_or_else(|| Error::not_found(format!("Attachment {n} of bill {id}")))?;
     // Never shown inline: an attached file is the supplier's, not ours.
-    Ok(download(file.bytes.clone(), "application/octet-stream", &file.name))
+    Ok(download(
+        file.bytes.clone(),
+        "application/octet-stream",
+        &file.name,
+    ))
 }
 
 /// POST /bills/received/{id}/book `{rate}`

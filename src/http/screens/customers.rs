@@ -9,9 +9,11 @@ use hyper::StatusCode;
 use maud::{html, Markup};
 
 use super::context::Ctx;
-use super::form::{both, choice, post, queried, required_note, search_form, Acted, Form, FormField, Problems};
-use super::history;
+use super::form::{
+    both, choice, post, queried, required_note, search_form, Acted, Form, FormField, Problems,
+};
 use super::frame::{may_act, pager, screen, screen_with, see_other, th, Screen, Table};
+use super::history;
 use crate::access::people::Capability;
 use crate::books::audit;
 use crate::books::company;

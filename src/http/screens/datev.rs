@@ -20,13 +20,25 @@ use crate::rules::locale::Lang;
 
 /// The settings, named as `company set` names its flags.
 const SETTINGS: Form = Form::new(&[
-    FormField::text("datevAdviser", "DATEV adviser number", "Beraternummer", 7)
-        .hint("1001 to 9999999, from your tax adviser", "1001 bis 9999999, von Ihrer Steuerberatung"),
-    FormField::text("datevClient", "DATEV client number", "Mandantennummer", 5)
-        .hint("1 to 99999, from your tax adviser", "1 bis 99999, von Ihrer Steuerberatung"),
-    FormField::text("fiscalYearStart", "First day of the fiscal year", "Beginn des Wirtschaftsjahres", 5)
-        .required()
-        .hint("MM-DD, such as 01-01 or 07-01", "MM-TT, etwa 01-01 oder 07-01"),
+    FormField::text("datevAdviser", "DATEV adviser number", "Beraternummer", 7).hint(
+        "1001 to 9999999, from your tax adviser",
+        "1001 bis 9999999, von Ihrer Steuerberatung",
+    ),
+    FormField::text("datevClient", "DATEV client number", "Mandantennummer", 5).hint(
+        "1 to 99999, from your tax adviser",
+        "1 bis 99999, von Ihrer Steuerberatung",
+    ),
+    FormField::text(
+        "fiscalYearStart",
+        "First day of the fiscal year",
+        "Beginn des Wirtschaftsjahres",
+        5,
+    )
+    .required()
+    .hint(
+        "MM-DD, such as 01-01 or 07-01",
+        "MM-TT, etwa 01-01 oder 07-01",
+    ),
 ])
 .naming(&[("chart", "Chart of accounts", "Kontenrahmen")]);
 
@@ -38,7 +50,10 @@ const NUMBER: Form = Form::new(&[
         .hint("Its number, such as K10001", "Seine Nummer, etwa K10001"),
     FormField::text("number", "Account number", "Kontonummer", 5)
         .required()
-        .hint("Customers 10000–69999, suppliers 70000–99999", "Kunden 10000–69999, Lieferanten 70000–99999"),
+        .hint(
+            "Customers 10000–69999, suppliers 70000–99999",
+            "Kunden 10000–69999, Lieferanten 70000–99999",
+        ),
 ])
 .naming(&[("side", "PartnerRole", "Seite")]);
 
@@ -79,8 +94,14 @@ fn page(ctx: &Ctx, status: StatusCode, refused: Option<(Part, &Problems)>) -> Re
         _ => s.chart.as_str().to_string(),
     };
     let saved = match ctx.query.get("saved") {
-        Some("settings") => Some(lang.pick("The DATEV settings are saved.", "Die DATEV-Einstellungen sind gespeichert.")),
-        Some("number") => Some(lang.pick("The account number is given.", "Die Kontonummer ist vergeben.")),
+        Some("settings") => Some(lang.pick(
+            "The DATEV settings are saved.",
+            "Die DATEV-Einstellungen sind gespeichert.",
+        )),
+        Some("number") => Some(lang.pick(
+            "The account number is given.",
+            "Die Kontonummer ist vergeben.",
+        )),
         _ => None,
     };
     let content = html! {
@@ -233,7 +254,8 @@ pub fn set_number(ctx: &Ctx) -> Result<Answer> {
     let given = match given {
         // An unknown partner is said beside its field.
         Err(Error::NotFound(what)) => {
-            let unknown = Error::invalid("partner", format!("{what} is not a partner of these books"));
+            let unknown =
+                Error::invalid("partner", format!("{what} is not a partner of these books"));
             Acted::Refused(Refusal {
                 status: unknown.status(),
                 problems: Problems::of(&unknown),

@@ -13,8 +13,10 @@ use serde_json::Value;
 
 use super::context::Ctx;
 use super::form::{post, Acted, Form, FormField, Problems};
+use super::frame::{
+    act_button, csrf, pager, screen, screen_with, see_other, shown_once, th, Screen, Table,
+};
 use super::history;
-use super::frame::{act_button, csrf, pager, screen, screen_with, see_other, shown_once, th, Screen, Table};
 use crate::access::keys::{self, KeyInput, NewKey};
 use crate::access::people::Capability;
 use crate::access::scopes::Scope;
@@ -393,7 +395,13 @@ pub fn create_endpoint(ctx: &Ctx) -> Result<Answer> {
             ), "secret", lang.pick("Signing secret", "Signaturgeheimnis"), endpoint.secret.as_deref().unwrap_or(""), 60))
             p { a href=(format!("/developers/webhooks/{}", endpoint.id)) { (lang.pick("To the endpoint and its deliveries", "Zum Endpunkt und seinen Zustellungen")) } }
         };
-        (lang.pick("Webhook endpoint registered", "Webhook-Endpunkt registriert"), content)
+        (
+            lang.pick(
+                "Webhook endpoint registered",
+                "Webhook-Endpunkt registriert",
+            ),
+            content,
+        )
     })
 }
 

@@ -39,7 +39,10 @@ pub fn kind(lang: Lang, code: TypeCode) -> String {
         532 => ("Forwarder's credit note", "Spediteursgutschrift"),
         575 => ("Insurer's invoice", "Versicherungsrechnung"),
         875 => ("Partial construction invoice", "Abschlagsrechnung (Bau)"),
-        876 => ("Partial final construction invoice", "Teilschlussrechnung (Bau)"),
+        876 => (
+            "Partial final construction invoice",
+            "Teilschlussrechnung (Bau)",
+        ),
         877 => ("Final construction invoice", "Schlussrechnung (Bau)"),
         _ => ("Invoice", "Rechnung"),
     };
@@ -86,10 +89,9 @@ pub fn category(lang: Lang, c: &Category) -> &'static str {
         Category::L => lang.pick("Canary Islands (IGIC)", "Kanarische Inseln (IGIC)"),
         Category::M => lang.pick("Ceuta and Melilla (IPSI)", "Ceuta und Melilla (IPSI)"),
         Category::B => lang.pick("split payment (Italy)", "Split Payment (Italien)"),
-        Category::Unlisted(code) if code.is_empty() => lang.pick(
-            "not given by the document",
-            "im Dokument nicht angegeben",
-        ),
+        Category::Unlisted(code) if code.is_empty() => {
+            lang.pick("not given by the document", "im Dokument nicht angegeben")
+        }
         Category::Unlisted(_) => lang.pick(
             "not on EN 16931's list, as written",
             "nicht in der Liste der EN 16931, wie geschrieben",
@@ -125,7 +127,11 @@ impl View<'_> {
     fn price(&self, price: &Decimal) -> String {
         match price.to_minor(self.doc.exponent) {
             Some(minor) => self.document_amount(minor),
-            None => format!("{} {}", locale::decimal(self.lang, price), self.doc.currency),
+            None => format!(
+                "{} {}",
+                locale::decimal(self.lang, price),
+                self.doc.currency
+            ),
         }
     }
 
@@ -139,7 +145,11 @@ impl View<'_> {
     }
 
     fn rate(&self, rate: &Decimal) -> String {
-        format!("{}{}", locale::decimal(self.lang, rate), self.lang.pick("%", "\u{a0}%"))
+        format!(
+            "{}{}",
+            locale::decimal(self.lang, rate),
+            self.lang.pick("%", "\u{a0}%")
+        )
     }
 }
 
@@ -507,13 +517,21 @@ mod tests {
         };
         let cii = read("CII/EN16931_Rabatte.cii.xml");
         let html = document(Lang::De, &cii, &|i| format!("/a/{i}")).into_string();
-        for text in ["Rechnung (380)", "Umsatzsteuer", "Nachlass", "Zahlbetrag", "Lieferant GmbH"] {
+        for text in [
+            "Rechnung (380)",
+            "Umsatzsteuer",
+            "Nachlass",
+            "Zahlbetrag",
+            "Lieferant GmbH",
+        ] {
             assert!(html.contains(text), "{text}");
         }
         let en = document(Lang::En, &cii, &|i| format!("/a/{i}")).into_string();
         assert!(en.contains("Amount due") && en.contains("Allowance"));
         let ubl = read("UBL/EN16931_Rabatte.ubl.xml");
         let due = locale::amount(Lang::De, cii.due, &Currency::parse("c", "EUR").unwrap());
-        assert!(document(Lang::De, &ubl, &|_| String::new()).into_string().contains(&due));
+        assert!(document(Lang::De, &ubl, &|_| String::new())
+            .into_string()
+            .contains(&due));
     }
 }

@@ -478,17 +478,26 @@ pub struct Heading<'a> {
 
 /// The heading of a column of text.
 pub fn th(text: &str) -> Heading<'_> {
-    Heading { text, setting: Setting::Text }
+    Heading {
+        text,
+        setting: Setting::Text,
+    }
 }
 
 /// The heading of a column of amounts, set right as they are.
 pub fn th_amount(text: &str) -> Heading<'_> {
-    Heading { text, setting: Setting::Amount }
+    Heading {
+        text,
+        setting: Setting::Amount,
+    }
 }
 
 /// The heading of a column of figures (a count, a Kz's amount, an account).
 pub fn th_number(text: &str) -> Heading<'_> {
-    Heading { text, setting: Setting::Number }
+    Heading {
+        text,
+        setting: Setting::Number,
+    }
 }
 
 /// A table of a page, described once: its caption (said to screen
@@ -504,27 +513,47 @@ pub struct Table<'a> {
 impl<'a> Table<'a> {
     /// A table of these columns, without a caption.
     pub fn new(headings: &'a [Heading<'a>]) -> Table<'a> {
-        Table { headings, caption: None, caption_shown: false, id: None }
+        Table {
+            headings,
+            caption: None,
+            caption_shown: false,
+            id: None,
+        }
     }
 
     /// The same table with a caption for screen readers (the page's
     /// heading already says it to the eye).
     pub fn read_caption(self, caption: &'a str) -> Table<'a> {
-        Table { caption: Some(caption), caption_shown: false, ..self }
+        Table {
+            caption: Some(caption),
+            caption_shown: false,
+            ..self
+        }
     }
 
     /// The same table with a caption shown above it.
     pub fn caption(self, caption: &'a str) -> Table<'a> {
-        Table { caption: Some(caption), caption_shown: true, ..self }
+        Table {
+            caption: Some(caption),
+            caption_shown: true,
+            ..self
+        }
     }
 
     /// The same table with an id (for a link to it, or a test).
     pub fn id(self, id: &'a str) -> Table<'a> {
-        Table { id: Some(id), ..self }
+        Table {
+            id: Some(id),
+            ..self
+        }
     }
 
     /// The table with a row for each of `items`, its cells `cells(item)`.
-    pub fn rows<T>(&self, items: impl IntoIterator<Item = T>, cells: impl Fn(T) -> Markup) -> Markup {
+    pub fn rows<T>(
+        &self,
+        items: impl IntoIterator<Item = T>,
+        cells: impl Fn(T) -> Markup,
+    ) -> Markup {
         self.with_foot(items, cells, html! {})
     }
 

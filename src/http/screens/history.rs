@@ -33,7 +33,10 @@ pub fn act_name(lang: Lang, act: Act) -> String {
         ),
         Act::BillRecorded => ("recorded", "erfasst"),
         Act::BillPaid => ("payment recorded", "Zahlung erfasst"),
-        Act::PaymentImported => ("payment imported from the bank", "Zahlung aus dem Kontoauszug übernommen"),
+        Act::PaymentImported => (
+            "payment imported from the bank",
+            "Zahlung aus dem Kontoauszug übernommen",
+        ),
         Act::DifferenceBooked => ("difference booked", "Differenz ausgebucht"),
         Act::SettlementReversed => ("settlement undone", "Zahlung rückgängig gemacht"),
         Act::BillCreditApplied => (
@@ -43,7 +46,10 @@ pub fn act_name(lang: Lang, act: Act) -> String {
         Act::BillReceived => ("received as an e-invoice", "als E-Rechnung empfangen"),
         Act::BillBooked => ("booked", "gebucht"),
         Act::BillRefused => ("refused", "abgelehnt"),
-        Act::SupplierTrusted => ("trust as a supplier changed", "Vertrauen als Lieferant geändert"),
+        Act::SupplierTrusted => (
+            "trust as a supplier changed",
+            "Vertrauen als Lieferant geändert",
+        ),
         Act::UserAdded => ("added", "hinzugefügt"),
         Act::UserJoined => ("joined by invitation", "über Einladung beigetreten"),
         Act::UserRoleChanged => ("role changed", "Rolle geändert"),
@@ -54,10 +60,7 @@ pub fn act_name(lang: Lang, act: Act) -> String {
         Act::UserPasswordSet => ("password set", "Passwort gesetzt"),
         Act::InvoiceSent => ("sent by e-mail", "per E-Mail versandt"),
         Act::ReminderSent => ("reminder sent", "Mahnung versandt"),
-        Act::AccountNumberChanged => (
-            "DATEV account number given",
-            "DATEV-Kontonummer vergeben",
-        ),
+        Act::AccountNumberChanged => ("DATEV account number given", "DATEV-Kontonummer vergeben"),
         // Acts on records without a history of their own (the books, a
         // key, an endpoint, an invitation, the company) by their code.
         Act::BooksClosed
@@ -80,14 +83,14 @@ pub fn act_name(lang: Lang, act: Act) -> String {
         | Act::BankLineIgnored
         | Act::BankLineUndone
         | Act::BankLineReturned => return act.as_str().to_string(),
-        | Act::MailSettingsChanged
+        Act::MailSettingsChanged
         | Act::MailTemplateChanged
         | Act::MailTestSent
         | Act::DunningLevelsChanged
         | Act::BaseRateAdded => return act.as_str().to_string(),
-        | Act::CompanyDatevChanged
-        | Act::ExportedDatev
-        | Act::ExportedGobd => return act.as_str().to_string(),
+        Act::CompanyDatevChanged | Act::ExportedDatev | Act::ExportedGobd => {
+            return act.as_str().to_string()
+        }
     };
     lang.pick(en, de).to_string()
 }

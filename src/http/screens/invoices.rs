@@ -17,11 +17,11 @@ use maud::{html, Markup};
 
 use super::context::Ctx;
 use super::form::{post, queried, search_form, Acted, Form, FormField, Problems};
-use super::history;
 use super::frame::{
     csrf, invoice_href, may_act, money, pager, screen_with, security_headers, see_other, th,
     th_amount, Screen, Table,
 };
+use super::history;
 use super::payment::{self, method_name, PAYMENT};
 use super::sending;
 use crate::access::people::Capability;

@@ -12,8 +12,8 @@ use maud::{html, Markup};
 
 use super::context::Ctx;
 use super::form::{message, post, queried, search_form, Acted, Form, FormField, Problems};
-use super::history;
 use super::frame::{csrf, may_act, pager, screen_with, see_other, th, Screen, Table};
+use super::history;
 use crate::access::people::Capability;
 use crate::books::audit;
 use crate::books::company;

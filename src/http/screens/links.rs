@@ -21,8 +21,8 @@ use hyper::StatusCode;
 use maud::html;
 
 use super::form::{Form, FormField, Problems};
-use super::login::{too_many_failures, HASHING_WAIT, PASSWORD};
 use super::frame::{bare, failure, role_label};
+use super::login::{too_many_failures, HASHING_WAIT, PASSWORD};
 use super::visit::{cookie, same_origin, set_cookie, Visit};
 use crate::access::links::{self, Joining, Link, LinkKind};
 use crate::access::sessions::{self, random_token};

@@ -10,8 +10,8 @@ use maud::html;
 
 use super::context::Ctx;
 use super::form::{choice, post, Acted, Form, FormField, Problems};
-use super::history;
 use super::frame::{screen_with, see_other, Screen};
+use super::history;
 use crate::access::people::Capability;
 use crate::books::sending;
 use crate::error::Result;

@@ -118,12 +118,11 @@
 //! - `developers.rs`: API keys and webhook endpoints (owner only), an
 //!   endpoint's delivery log and redelivery.
 
+mod adviser;
 mod bank;
 mod bank_accounts;
-mod adviser;
 mod bills;
 mod bills_received;
-mod statements;
 mod chart;
 mod context;
 mod customers;
@@ -131,20 +130,21 @@ mod dashboard;
 mod datev;
 mod developers;
 mod drafts;
+pub mod einvoice_view;
 mod form;
+mod frame;
 mod history;
 mod invoices;
 mod jobs;
 mod links;
 mod login;
 mod mail_settings;
-mod frame;
 mod payment;
-pub mod einvoice_view;
 mod reminders;
 mod sending;
 mod session;
 mod settings;
+mod statements;
 mod users;
 mod visit;
 
@@ -362,7 +362,9 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["bills", "received"] if post => bills_received::upload(ctx),
         ["bills", "received", id] if get => bills_received::show(ctx, id),
         ["bills", "received", id, "original"] if get => bills_received::original(ctx, id),
-        ["bills", "received", id, "attachments", n] if get => bills_received::attachment(ctx, id, n),
+        ["bills", "received", id, "attachments", n] if get => {
+            bills_received::attachment(ctx, id, n)
+        }
         ["bills", "received", id, "book"] if post => bills_received::book(ctx, id),
         ["bills", "received", id, "refuse"] if post => bills_received::refuse(ctx, id),
         ["invoices", number, "send"] if get => sending::send_form(ctx, number),

@@ -10,7 +10,9 @@ use maud::html;
 
 use super::context::Ctx;
 use super::form::{post, Acted, Form, FormField, Problems};
-use super::frame::{csrf, invoice_href, may_act, money, screen_with, see_other, th, th_amount, Screen, Table};
+use super::frame::{
+    csrf, invoice_href, may_act, money, screen_with, see_other, th, th_amount, Screen, Table,
+};
 use crate::access::people::Capability;
 use crate::books::company;
 use crate::books::dunning::levels::{self, BaseRateInput};

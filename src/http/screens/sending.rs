@@ -10,8 +10,10 @@ use maud::{html, Markup};
 
 use super::context::Ctx;
 use super::form::{post, Acted, Form, FormField, Problems};
+use super::frame::{
+    invoice_href, may_act, money, own_pdf, screen_with, see_other, th, th_amount, Screen, Table,
+};
 use super::history;
-use super::frame::{invoice_href, may_act, money, own_pdf, screen_with, see_other, th, th_amount, Screen, Table};
 use crate::access::people::Capability;
 use crate::books::customers;
 use crate::books::dunning::run as dunning;

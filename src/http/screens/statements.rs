@@ -11,7 +11,9 @@ use maud::{html, Markup};
 
 use super::context::Ctx;
 use super::form::{post, queried, Acted, Form, FormField, Problems, Reading};
-use super::frame::{csrf, may_act, money, screen, screen_with, see_other, th, th_amount, Screen, Table};
+use super::frame::{
+    csrf, may_act, money, screen, screen_with, see_other, th, th_amount, Screen, Table,
+};
 use crate::access::people::Capability;
 use crate::books::ledger::{self, AccountAmount};
 use crate::error::Result;

@@ -15,10 +15,13 @@ use maud::{html, Markup};
 
 use super::context::Ctx;
 use super::form::{post, Acted, Form, FormField, Problems};
+use super::frame::{
+    act_button, csrf, pager, role_label, screen, screen_with, see_other, shown_once, th, Screen,
+    Table,
+};
 use super::history;
 use super::links::link_path;
 use super::login::EMAIL;
-use super::frame::{act_button, csrf, pager, role_label, screen, screen_with, see_other, shown_once, th, Screen, Table};
 use crate::access::links::{self, InvitationInput, LinkKind, Made, NewInvitation};
 use crate::access::people::{self, Capability, Member, Role};
 use crate::books::audit;

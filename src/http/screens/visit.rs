@@ -35,7 +35,11 @@ const UPLOADS: [(&str, usize); 2] = [
 pub fn body_limit(method: &Method, path: &str, content_type: Option<&str>) -> usize {
     let upload = UPLOADS.iter().find(|(at, _)| *at == path);
     match upload {
-        Some((_, limit)) if method == Method::POST && crate::http::multipart::is_multipart(content_type) => *limit,
+        Some((_, limit))
+            if method == Method::POST && crate::http::multipart::is_multipart(content_type) =>
+        {
+            *limit
+        }
         _ => MAX_FORM,
     }
 }

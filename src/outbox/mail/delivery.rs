@@ -279,7 +279,10 @@ impl Outbox for Mails {
             job,
             started_at: clock::now(),
             duration_ms: 0,
-            outcome: Outcome::Temporary { reply: None, error: "the sender failed".into() },
+            outcome: Outcome::Temporary {
+                reply: None,
+                error: "the sender failed".into(),
+            },
         }
     }
     fn release_leases(&self) -> Result<usize> {

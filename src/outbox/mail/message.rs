@@ -188,7 +188,9 @@ mod tests {
         // No Bcc header (the random boundary and ids may hold the letters).
         let headers = raw.split("\r\n\r\n").next().unwrap_or("");
         assert!(
-            !headers.lines().any(|l| l.to_ascii_lowercase().starts_with("bcc:")),
+            !headers
+                .lines()
+                .any(|l| l.to_ascii_lowercase().starts_with("bcc:")),
             "the archive copy is blind"
         );
         assert!(raw.contains("multipart/mixed"));

@@ -68,7 +68,15 @@ impl Settings {
         let mut v = Violations::new();
         let security = match input.security.as_deref().map(str::trim) {
             None | Some("") => {
-                v.invalid("security", format!("is missing; give {}", crate::error::listed(&Security::ALL.iter().map(|s| s.as_str()).collect::<Vec<_>>())));
+                v.invalid(
+                    "security",
+                    format!(
+                        "is missing; give {}",
+                        crate::error::listed(
+                            &Security::ALL.iter().map(|s| s.as_str()).collect::<Vec<_>>()
+                        )
+                    ),
+                );
                 None
             }
             Some(s) => match Security::parse(&s.to_ascii_lowercase()) {

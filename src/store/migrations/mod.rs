@@ -31,6 +31,12 @@
 
 mod rebuild;
 mod refusal;
+mod to_10;
+mod to_11;
+mod to_12;
+mod to_13;
+mod to_14;
+mod to_15;
 mod to_2;
 mod to_3;
 mod to_4;
@@ -39,12 +45,6 @@ mod to_6;
 mod to_7;
 mod to_8;
 mod to_9;
-mod to_10;
-mod to_11;
-mod to_12;
-mod to_13;
-mod to_14;
-mod to_15;
 
 use std::path::Path;
 

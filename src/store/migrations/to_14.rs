@@ -67,12 +67,17 @@ pub(super) fn run(conn: &Connection) -> Result<(), Stop> {
          WHERE entry_id = (SELECT id FROM bank_entries WHERE seq = ?1) AND (?2 = 0 OR state = 'replaced')
          ORDER BY seq",
     )?;
-    let mut update =
-        conn.prepare("UPDATE bank_entries SET entry_key = ?2, reference_key = ?3, identity = ?4 WHERE seq = ?1")?;
+    let mut update = conn.prepare(
+        "UPDATE bank_entries SET entry_key = ?2, reference_key = ?3, identity = ?4 WHERE seq = ?1",
+    )?;
     let mut in_statement: HashMap<(String, String), usize> = HashMap::new();
     let mut taken: HashSet<(String, String, String, String, i64)> = HashSet::new();
     for e in &entries {
-        let day = e.booked_on.clone().or_else(|| e.value_on.clone()).unwrap_or_else(|| "-".into());
+        let day = e
+            .booked_on
+            .clone()
+            .or_else(|| e.value_on.clone())
+            .unwrap_or_else(|| "-".into());
         let mut h = Sha256::new();
         let mut part = |text: &str| {
             h.update(text.as_bytes());
@@ -80,27 +85,47 @@ pub(super) fn run(conn: &Connection) -> Result<(), Stop> {
         };
         part(e.reference.as_deref().unwrap_or(""));
         let said: Vec<(String, String, String)> = lines
-            .query_map(params![e.seq, i64::from(e.detailed)], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+            .query_map(params![e.seq, i64::from(e.detailed)], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+            })?
             .collect::<rusqlite::Result<_>>()?;
         for (iban, end_to_end, remittance) in &said {
             part(iban);
             part(end_to_end);
-            let normalised: String =
-                remittance.chars().filter(|c| !c.is_whitespace()).flat_map(char::to_uppercase).collect();
+            let normalised: String = remittance
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .flat_map(char::to_uppercase)
+                .collect();
             part(&normalised);
         }
         let sum = format!("sum:{}", hex::encode(&h.finalize()[..16]));
         let value = e.value_on.clone().unwrap_or_else(|| "-".into());
         let base = format!("{day} {value} {} {sum}", e.amount);
-        let n = in_statement.entry((e.statement.clone(), base.clone())).or_insert(0);
+        let n = in_statement
+            .entry((e.statement.clone(), base.clone()))
+            .or_insert(0);
         *n += 1;
-        let mut key = if *n == 1 { base.clone() } else { format!("{base}#{n}") };
+        let mut key = if *n == 1 {
+            base.clone()
+        } else {
+            format!("{base}#{n}")
+        };
         let mut count = *n;
-        while !taken.insert((e.company.clone(), e.environment.clone(), e.account.clone(), key.clone(), e.booked)) {
+        while !taken.insert((
+            e.company.clone(),
+            e.environment.clone(),
+            e.account.clone(),
+            key.clone(),
+            e.booked,
+        )) {
             count += 1;
             key = format!("{base}#{count}");
         }
-        let reference = e.reference.as_deref().filter(|r| r.bytes().any(|b| b.is_ascii_digit()));
+        let reference = e
+            .reference
+            .as_deref()
+            .filter(|r| r.bytes().any(|b| b.is_ascii_digit()));
         let reference_key = reference.map(|r| format!("{day} {} ref:{r}", e.amount));
         let identity = reference.map_or(sum, |r| format!("ref:{r}"));
         update.execute(params![e.seq, key, reference_key, identity])?;

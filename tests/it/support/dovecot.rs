@@ -89,7 +89,10 @@ service anvil {{
                 .status()
                 .unwrap();
             assert!(status.success());
-            Command::new("chmod").args(["755", &r.to_string()]).status().unwrap();
+            Command::new("chmod")
+                .args(["755", &r.to_string()])
+                .status()
+                .unwrap();
         }
         let child = Command::new(DOVECOT)
             .args(["-F", "-c", &root.join("dovecot.conf").display().to_string()])
@@ -131,7 +134,10 @@ service anvil {{
         let stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
         let mut client = imap::Client::new(stream);
         client.read_greeting().unwrap();
-        client.login(&self.user, &self.password).map_err(|(e, _)| e).unwrap()
+        client
+            .login(&self.user, &self.password)
+            .map_err(|(e, _)| e)
+            .unwrap()
     }
 
     /// Puts a message into `folder`.
@@ -194,8 +200,14 @@ fn the_test_server_serves_the_mailbox_session() {
     use kontor::inbox::address::MailboxAddress;
     use kontor::inbox::session::{ImapSession, DONE};
     let server = Dovecot::start();
-    server.deliver("INBOX", b"From: a@example.com\r\nSubject: one\r\n\r\nbody one\r\n");
-    server.deliver("INBOX", b"From: a@example.com\r\nSubject: two\r\n\r\nbody two\r\n");
+    server.deliver(
+        "INBOX",
+        b"From: a@example.com\r\nSubject: one\r\n\r\nbody one\r\n",
+    );
+    server.deliver(
+        "INBOX",
+        b"From: a@example.com\r\nSubject: two\r\n\r\nbody two\r\n",
+    );
     let address = MailboxAddress::parse(&server.url("INBOX")).unwrap();
     let mut session = ImapSession::open(&address, &server.password, None).unwrap();
     let uids = session.messages().unwrap();

@@ -31,15 +31,36 @@ pub struct Figures {
 }
 
 const CII: &[(&str, &str)] = &[
-    ("rsm", "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"),
-    ("ram", "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100"),
-    ("udt", "urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100"),
+    (
+        "rsm",
+        "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100",
+    ),
+    (
+        "ram",
+        "urn:un:unece:uncefact:data:standard:ReusableAggregateBusinessInformationEntity:100",
+    ),
+    (
+        "udt",
+        "urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100",
+    ),
 ];
 const UBL: &[(&str, &str)] = &[
-    ("inv", "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"),
-    ("cn", "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2"),
-    ("cac", "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2"),
-    ("cbc", "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"),
+    (
+        "inv",
+        "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2",
+    ),
+    (
+        "cn",
+        "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2",
+    ),
+    (
+        "cac",
+        "urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2",
+    ),
+    (
+        "cbc",
+        "urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2",
+    ),
 ];
 
 /// The figures of a fixture file (XML, or a PDF carrying it).
@@ -60,14 +81,26 @@ pub fn of_xml(xml: &str) -> Figures {
     let xml = xml.as_str();
     let package = parser::parse(xml.trim_start_matches('\u{feff}')).expect("well-formed XML");
     let doc = package.as_document();
-    let x = XPath { doc, namespaces: if xml.contains("CrossIndustryInvoice") { CII } else { UBL } };
+    let x = XPath {
+        doc,
+        namespaces: if xml.contains("CrossIndustryInvoice") {
+            CII
+        } else {
+            UBL
+        },
+    };
     if xml.contains("CrossIndustryInvoice") {
         let sum = "/rsm:CrossIndustryInvoice/rsm:SupplyChainTradeTransaction/ram:ApplicableHeaderTradeSettlement/ram:SpecifiedTradeSettlementHeaderMonetarySummation";
         let currency = x.text("//ram:ApplicableHeaderTradeSettlement/ram:InvoiceCurrencyCode");
-        let taxes = x
-            .each("//ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax", &[
-                "ram:CategoryCode", "ram:RateApplicablePercent", "ram:BasisAmount", "ram:CalculatedAmount",
-            ]);
+        let taxes = x.each(
+            "//ram:ApplicableHeaderTradeSettlement/ram:ApplicableTradeTax",
+            &[
+                "ram:CategoryCode",
+                "ram:RateApplicablePercent",
+                "ram:BasisAmount",
+                "ram:CalculatedAmount",
+            ],
+        );
         Figures {
             syntax: "cii",
             type_code: x.text("/rsm:CrossIndustryInvoice/rsm:ExchangedDocument/ram:TypeCode"),
@@ -101,7 +134,12 @@ pub fn of_xml(xml: &str) -> Figures {
         let total = |name: &str| minor(&x.text(&format!("/*/cac:LegalMonetaryTotal/cbc:{name}")));
         let taxes = x.each(
             &format!("/*/cac:TaxTotal[cbc:TaxAmount/@currencyID = '{currency}']/cac:TaxSubtotal"),
-            &["cac:TaxCategory/cbc:ID", "cac:TaxCategory/cbc:Percent", "cbc:TaxableAmount", "cbc:TaxAmount"],
+            &[
+                "cac:TaxCategory/cbc:ID",
+                "cac:TaxCategory/cbc:Percent",
+                "cbc:TaxableAmount",
+                "cbc:TaxAmount",
+            ],
         );
         Figures {
             syntax: "ubl",
@@ -136,17 +174,31 @@ pub fn shown_totals(path: &Path) -> [i64; 3] {
     let package = parser::parse(xml.trim_start_matches('\u{feff}')).expect("well-formed XML");
     let doc = package.as_document();
     if xml.contains("CrossIndustryInvoice") {
-        let x = XPath { doc, namespaces: CII };
+        let x = XPath {
+            doc,
+            namespaces: CII,
+        };
         let sum = |name: &str| {
             minor(&x.text(&format!(
                 "//ram:ApplicableHeaderTradeSettlement/ram:SpecifiedTradeSettlementHeaderMonetarySummation/ram:{name}"
             )))
         };
-        [sum("AllowanceTotalAmount"), sum("ChargeTotalAmount"), sum("TotalPrepaidAmount")]
+        [
+            sum("AllowanceTotalAmount"),
+            sum("ChargeTotalAmount"),
+            sum("TotalPrepaidAmount"),
+        ]
     } else {
-        let x = XPath { doc, namespaces: UBL };
+        let x = XPath {
+            doc,
+            namespaces: UBL,
+        };
         let total = |name: &str| minor(&x.text(&format!("/*/cac:LegalMonetaryTotal/cbc:{name}")));
-        [total("AllowanceTotalAmount"), total("ChargeTotalAmount"), total("PrepaidAmount")]
+        [
+            total("AllowanceTotalAmount"),
+            total("ChargeTotalAmount"),
+            total("PrepaidAmount"),
+        ]
     }
 }
 
@@ -227,7 +279,10 @@ fn minor(text: &str) -> i64 {
     };
     let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
     let fraction = format!("{fraction:0<2}");
-    assert!(fraction[2..].chars().all(|c| c == '0'), "{text} has more than two decimals");
+    assert!(
+        fraction[2..].chars().all(|c| c == '0'),
+        "{text} has more than two decimals"
+    );
     let value = whole.parse::<i64>().unwrap_or(0) * 100 + fraction[..2].parse::<i64>().unwrap();
     if negative {
         -value

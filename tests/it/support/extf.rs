@@ -94,24 +94,50 @@ fn fields(line: &str) -> Vec<(String, bool)> {
 pub fn read(bytes: &[u8], headings: &[String]) -> Extf {
     let (text, _, malformed) = encoding_rs::WINDOWS_1252.decode(bytes);
     assert!(!malformed);
-    assert!(std::str::from_utf8(bytes).is_err() || bytes.is_ascii(), "the file is UTF-8, not Windows-1252");
+    assert!(
+        std::str::from_utf8(bytes).is_err() || bytes.is_ascii(),
+        "the file is UTF-8, not Windows-1252"
+    );
     assert!(text.ends_with("\r\n"), "the last line ends with CRLF");
     let body = &text[..text.len() - 2];
-    assert!(!body.replace("\r\n", "").contains(['\r', '\n']), "a line ends without CRLF");
+    assert!(
+        !body.replace("\r\n", "").contains(['\r', '\n']),
+        "a line ends without CRLF"
+    );
     let mut lines = body.split("\r\n");
-    let header: Vec<String> = fields(lines.next().expect("a header")).into_iter().map(|f| f.0).collect();
+    let header: Vec<String> = fields(lines.next().expect("a header"))
+        .into_iter()
+        .map(|f| f.0)
+        .collect();
     assert_eq!(header.len(), 31, "the header has 31 fields");
     assert_eq!(header[0], "EXTF");
-    let found: Vec<String> = lines.next().expect("a heading row").split(';').map(String::from).collect();
+    let found: Vec<String> = lines
+        .next()
+        .expect("a heading row")
+        .split(';')
+        .map(String::from)
+        .collect();
     assert_eq!(found, headings, "the heading row is the published one");
     let rows = lines
         .map(|line| {
             let f = fields(line);
-            assert_eq!(f.len(), headings.len(), "a row is as wide as the headings: {line}");
-            headings.iter().cloned().zip(f.into_iter().map(|x| x.0)).collect()
+            assert_eq!(
+                f.len(),
+                headings.len(),
+                "a row is as wide as the headings: {line}"
+            );
+            headings
+                .iter()
+                .cloned()
+                .zip(f.into_iter().map(|x| x.0))
+                .collect()
         })
         .collect();
-    Extf { header, headings: found, rows }
+    Extf {
+        header,
+        headings: found,
+        rows,
+    }
 }
 
 /// The bookings of a `Buchungsstapel`.
@@ -122,13 +148,16 @@ pub fn bookings(file: &Extf) -> Vec<Booking> {
             let amount = &r["Umsatz (ohne Soll/Haben-Kz)"];
             let (euros, cents) = amount.split_once(',').expect("a decimal comma");
             assert!(!euros.contains('.') && cents.len() == 2, "{amount}");
-            let cents: i64 = euros.parse::<i64>().expect("euros") * 100 + cents.parse::<i64>().expect("cents");
+            let cents: i64 =
+                euros.parse::<i64>().expect("euros") * 100 + cents.parse::<i64>().expect("cents");
             assert!(cents > 0, "Umsatz is positive");
             Booking {
                 amount: cents,
                 side: r["Soll/Haben-Kennzeichen"].clone(),
                 account: r["Konto"].parse().expect("Konto"),
-                contra: r["Gegenkonto (ohne BU-Schlüssel)"].parse().expect("Gegenkonto"),
+                contra: r["Gegenkonto (ohne BU-Schlüssel)"]
+                    .parse()
+                    .expect("Gegenkonto"),
                 bu: r["BU-Schlüssel"].clone(),
                 date: r["Belegdatum"].clone(),
                 document: r["Belegfeld 1"].clone(),

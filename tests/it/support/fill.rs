@@ -7,8 +7,10 @@
 
 use kontor::books::audit::Actor;
 use kontor::books::company;
-use kontor::books::customers::{self, CustomerChange, CustomerChangeInput, CustomerInput, NewCustomer};
-use kontor::books::drafts::{self, DraftKind, DraftInput, DraftLineInput, NewDraft};
+use kontor::books::customers::{
+    self, CustomerChange, CustomerChangeInput, CustomerInput, NewCustomer,
+};
+use kontor::books::drafts::{self, DraftInput, DraftKind, DraftLineInput, NewDraft};
 use kontor::books::invoices;
 use kontor::books::invoices::issue::{self, IssueOptions};
 use kontor::books::purchases::{self, NewPurchase, PurchaseInput};
@@ -54,7 +56,11 @@ pub fn fill(
     let db = Db::open(path, 1).unwrap();
     let tenant = Tenant::new(company_id, Environment::Production);
     let actor = Actor::System;
-    let mut filled = Filled { customers: Vec::new(), invoices: Vec::new(), bills: Vec::new() };
+    let mut filled = Filled {
+        customers: Vec::new(),
+        invoices: Vec::new(),
+        bills: Vec::new(),
+    };
     db.write(|tx| {
         let company = company::get(tx, company_id)?;
         for k in 0..customers {
@@ -73,7 +79,10 @@ pub fn fill(
             if let Some(iban) = iban(k) {
                 let current = customers::get(tx, &tenant, &id)?;
                 let change = CustomerChange::check(
-                    CustomerChangeInput { iban: Patch::Value(iban), ..CustomerChangeInput::default() },
+                    CustomerChangeInput {
+                        iban: Patch::Value(iban),
+                        ..CustomerChangeInput::default()
+                    },
                     &current,
                 )?;
                 customers::change(tx, &tenant, &actor, &id, change)?;
@@ -84,7 +93,9 @@ pub fn fill(
         for i in 0..invoices {
             let (customer, name) = filled.customers[i % customers].clone();
             let draft = NewDraft::whole(
-                DraftInput { customer_id: Some(customer.clone()) },
+                DraftInput {
+                    customer_id: Some(customer.clone()),
+                },
                 DraftKind::Invoice,
                 vec![DraftLineInput {
                     description: Some("Leistung".into()),
@@ -96,9 +107,21 @@ pub fn fill(
                 &company,
             )?;
             let draft = drafts::create(tx, &tenant, &actor, &draft)?;
-            let id = issue::issue(tx, &tenant, &actor, &draft, &IssueOptions::bulk_without_documents(on))?;
+            let id = issue::issue(
+                tx,
+                &tenant,
+                &actor,
+                &draft,
+                &IssueOptions::bulk_without_documents(on),
+            )?;
             let view = invoices::get_by_id(tx, &tenant, &id)?;
-            filled.invoices.push(Doc { id, number: view.number, partner: customer, partner_name: name, gross: view.gross.minor });
+            filled.invoices.push(Doc {
+                id,
+                number: view.number,
+                partner: customer,
+                partner_name: name,
+                gross: view.gross.minor,
+            });
         }
         for j in 0..bills {
             let gross = bill(j);
@@ -115,7 +138,13 @@ pub fn fill(
                 ..PurchaseInput::default()
             })?;
             let id = purchases::record(tx, &tenant, &actor, &new)?;
-            filled.bills.push(Doc { id, number: format!("LF-{j:05}"), partner: String::new(), partner_name: supplier, gross });
+            filled.bills.push(Doc {
+                id,
+                number: format!("LF-{j:05}"),
+                partner: String::new(),
+                partner_name: supplier,
+                gross,
+            });
         }
         Ok(())
     })

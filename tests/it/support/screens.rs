@@ -99,7 +99,12 @@ impl Browser {
 
     /// Posts a multipart form of `fields` and `files` (name, bytes) under
     /// the field name `files`, as a browser uploads them.
-    pub(crate) fn upload(&mut self, path: &str, fields: &[(&str, &str)], files: &[(&str, &[u8])]) -> Page {
+    pub(crate) fn upload(
+        &mut self,
+        path: &str,
+        fields: &[(&str, &str)],
+        files: &[(&str, &[u8])],
+    ) -> Page {
         let boundary = "kontorTestBoundary7MA4YWxkTrZu0gW";
         let mut body = Vec::new();
         for (name, value) in fields {

@@ -48,19 +48,38 @@ fn decimal(minor: i64, separator: char) -> String {
 }
 
 fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// A camt.053.001.08 statement of `iban` (EUR), with the balances that
 /// follow from `opening` and the entries.
-pub fn camt053(iban: &str, id: &str, sequence: u64, opening: i64, day: &str, entries: &[Entry]) -> String {
+pub fn camt053(
+    iban: &str,
+    id: &str,
+    sequence: u64,
+    opening: i64,
+    day: &str,
+    entries: &[Entry],
+) -> String {
     let closing = opening + entries.iter().map(Entry::amount).sum::<i64>();
     let cd = |a: i64| if a < 0 { "DBIT" } else { "CRDT" };
     let mut x = String::with_capacity(600 * entries.len() + 2000);
     x.push_str(r#"<?xml version="1.0" encoding="UTF-8"?>"#);
-    x.push_str("\n<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.08\"><BkToCstmrStmt>");
-    write!(x, "<GrpHdr><MsgId>{id}</MsgId><CreDtTm>{day}T22:00:00+01:00</CreDtTm></GrpHdr>").unwrap();
-    write!(x, "<Stmt><Id>{id}</Id><ElctrncSeqNb>{sequence}</ElctrncSeqNb>").unwrap();
+    x.push_str(
+        "\n<Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.08\"><BkToCstmrStmt>",
+    );
+    write!(
+        x,
+        "<GrpHdr><MsgId>{id}</MsgId><CreDtTm>{day}T22:00:00+01:00</CreDtTm></GrpHdr>"
+    )
+    .unwrap();
+    write!(
+        x,
+        "<Stmt><Id>{id}</Id><ElctrncSeqNb>{sequence}</ElctrncSeqNb>"
+    )
+    .unwrap();
     write!(x, "<Acct><Id><IBAN>{iban}</IBAN></Id><Ccy>EUR</Ccy></Acct>").unwrap();
     for (code, amount) in [("PRCD", opening), ("CLBD", closing)] {
         write!(
@@ -73,7 +92,13 @@ pub fn camt053(iban: &str, id: &str, sequence: u64, opening: i64, day: &str, ent
     }
     for e in entries {
         let amount = e.amount();
-        write!(x, "\n<Ntry><Amt Ccy=\"EUR\">{}</Amt><CdtDbtInd>{}</CdtDbtInd>", decimal(amount, '.'), cd(amount)).unwrap();
+        write!(
+            x,
+            "\n<Ntry><Amt Ccy=\"EUR\">{}</Amt><CdtDbtInd>{}</CdtDbtInd>",
+            decimal(amount, '.'),
+            cd(amount)
+        )
+        .unwrap();
         if e.reversal {
             x.push_str("<RvslInd>true</RvslInd>");
         }
@@ -100,16 +125,36 @@ pub fn camt053(iban: &str, id: &str, sequence: u64, opening: i64, day: &str, ent
             }
             // A single transaction's amount is the entry's; a batch's each its own.
             if e.txs.len() > 1 {
-                write!(x, "<Amt Ccy=\"EUR\">{}</Amt><CdtDbtInd>{}</CdtDbtInd>", decimal(t.amount, '.'), cd(t.amount)).unwrap();
+                write!(
+                    x,
+                    "<Amt Ccy=\"EUR\">{}</Amt><CdtDbtInd>{}</CdtDbtInd>",
+                    decimal(t.amount, '.'),
+                    cd(t.amount)
+                )
+                .unwrap();
             }
             if t.charges > 0 {
-                write!(x, "<Chrgs><TtlChrgsAndTaxAmt Ccy=\"EUR\">{}</TtlChrgsAndTaxAmt></Chrgs>", decimal(t.charges, '.')).unwrap();
+                write!(
+                    x,
+                    "<Chrgs><TtlChrgsAndTaxAmt Ccy=\"EUR\">{}</TtlChrgsAndTaxAmt></Chrgs>",
+                    decimal(t.charges, '.')
+                )
+                .unwrap();
             }
             // The counterparty is the debtor of a credit (and of a returned
             // direct debit), the creditor of a debit.
-            let role = if t.amount > 0 || e.reversal { "Dbtr" } else { "Cdtr" };
+            let role = if t.amount > 0 || e.reversal {
+                "Dbtr"
+            } else {
+                "Cdtr"
+            };
             if !t.name.is_empty() {
-                write!(x, "<RltdPties><{role}><Pty><Nm>{}</Nm></Pty></{role}>", escape(&t.name)).unwrap();
+                write!(
+                    x,
+                    "<RltdPties><{role}><Pty><Nm>{}</Nm></Pty></{role}>",
+                    escape(&t.name)
+                )
+                .unwrap();
                 if let Some(iban) = &t.iban {
                     write!(x, "<{role}Acct><Id><IBAN>{iban}</IBAN></Id></{role}Acct>").unwrap();
                 }
@@ -148,18 +193,49 @@ fn pieces(text: &str, width: usize) -> Vec<String> {
 
 /// An MT940 file of the account `bank_code/number` (EUR): one statement, one
 /// `:61:` per transaction (batches are written as their transactions).
-pub fn mt940(account: &str, id: &str, number: u32, opening: i64, day: &str, entries: &[Entry]) -> String {
+pub fn mt940(
+    account: &str,
+    id: &str,
+    number: u32,
+    opening: i64,
+    day: &str,
+    entries: &[Entry],
+) -> String {
     let yymmdd = |d: &str| format!("{}{}{}", &d[2..4], &d[5..7], &d[8..10]);
     let mark = |a: i64| if a < 0 { 'D' } else { 'C' };
     let closing = opening + entries.iter().map(Entry::amount).sum::<i64>();
     let mut m = String::new();
     write!(m, ":20:{id}\r\n:25:{account}\r\n:28C:{number:05}/001\r\n").unwrap();
-    write!(m, ":60F:{}{}EUR{}\r\n", mark(opening), yymmdd(day), decimal(opening, ',')).unwrap();
+    write!(
+        m,
+        ":60F:{}{}EUR{}\r\n",
+        mark(opening),
+        yymmdd(day),
+        decimal(opening, ',')
+    )
+    .unwrap();
     for e in entries {
         for t in &e.txs {
             let date = yymmdd(&e.booked_on);
-            let kind = if e.reversal { if t.amount < 0 { "RC" } else { "RD" } } else if t.amount < 0 { "D" } else { "C" };
-            write!(m, ":61:{date}{}{kind}{}NTRFNONREF//{}\r\n", &date[2..], decimal(t.amount, ','), e.bank_reference).unwrap();
+            let kind = if e.reversal {
+                if t.amount < 0 {
+                    "RC"
+                } else {
+                    "RD"
+                }
+            } else if t.amount < 0 {
+                "D"
+            } else {
+                "C"
+            };
+            write!(
+                m,
+                ":61:{date}{}{kind}{}NTRFNONREF//{}\r\n",
+                &date[2..],
+                decimal(t.amount, ','),
+                e.bank_reference
+            )
+            .unwrap();
             let mut purpose = String::new();
             if let Some(e2e) = &t.end_to_end_id {
                 write!(purpose, "EREF+{e2e}").unwrap();
@@ -173,8 +249,20 @@ pub fn mt940(account: &str, id: &str, number: u32, opening: i64, day: &str, entr
                 None => t.remittance.clone(),
             };
             write!(purpose, "SVWZ+{remittance}").unwrap();
-            let gvc = if e.reversal { "109" } else if t.amount < 0 { "116" } else { "166" };
-            let booking = if e.reversal { "RUECKLASTSCHRIFT" } else if t.amount < 0 { "SEPA-UEBERWEISUNG" } else { "GUTSCHRIFT" };
+            let gvc = if e.reversal {
+                "109"
+            } else if t.amount < 0 {
+                "116"
+            } else {
+                "166"
+            };
+            let booking = if e.reversal {
+                "RUECKLASTSCHRIFT"
+            } else if t.amount < 0 {
+                "SEPA-UEBERWEISUNG"
+            } else {
+                "GUTSCHRIFT"
+            };
             let mut info = format!("{gvc}?00{booking}?100399");
             for (i, piece) in pieces(&purpose, 27).iter().take(10).enumerate() {
                 write!(info, "?{}{piece}", 20 + i).unwrap();
@@ -195,6 +283,13 @@ pub fn mt940(account: &str, id: &str, number: u32, opening: i64, day: &str, entr
             }
         }
     }
-    write!(m, ":62F:{}{}EUR{}\r\n-\r\n", mark(closing), yymmdd(day), decimal(closing, ',')).unwrap();
+    write!(
+        m,
+        ":62F:{}{}EUR{}\r\n-\r\n",
+        mark(closing),
+        yymmdd(day),
+        decimal(closing, ',')
+    )
+    .unwrap();
     m
 }

@@ -9,12 +9,14 @@ use super::fields::{kind_name, DRAFT, SEARCH};
 use crate::access::people::Capability;
 use crate::books::company;
 use crate::books::customers;
-use crate::books::drafts::{self, DraftKind, DraftInput, NewDraft};
+use crate::books::drafts::{self, DraftInput, DraftKind, NewDraft};
 use crate::error::Result;
 use crate::http::app::Answer;
 use crate::http::screens::context::Ctx;
 use crate::http::screens::form::{choice, post, queried, search_form, Acted, Problems};
-use crate::http::screens::frame::{may_act, pager, screen, screen_with, see_other, th, th_amount, Screen, Table};
+use crate::http::screens::frame::{
+    may_act, pager, screen, screen_with, see_other, th, th_amount, Screen, Table,
+};
 use crate::rules::locale::{self, Lang};
 use crate::store::paging::Paging;
 

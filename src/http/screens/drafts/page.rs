@@ -15,8 +15,7 @@ use crate::access::people::Capability;
 use crate::books::audit;
 use crate::books::customers;
 use crate::books::drafts::{
-    self, DraftKind, DraftLine, DraftState, DraftView, Figures, ReferencesChange,
-    ReferencesInput,
+    self, DraftKind, DraftLine, DraftState, DraftView, Figures, ReferencesChange, ReferencesInput,
 };
 use crate::documents::Category;
 use crate::error::{Error, Result};
@@ -24,10 +23,10 @@ use crate::http::app::Answer;
 use crate::http::query;
 use crate::http::screens::context::Ctx;
 use crate::http::screens::form::{post, required_note, Acted, Problems, Reading};
-use crate::http::screens::history;
 use crate::http::screens::frame::{
     csrf, embedding_own_pdfs, may_act, own_pdf, screen_with, see_other, Screen,
 };
+use crate::http::screens::history;
 use crate::rules::locale::{self, Lang};
 use crate::rules::text::Patch;
 
