@@ -341,6 +341,24 @@ fn repeat_note(
     }
 }
 
+/// Counts an entry of `statement` that repeats the stored entry
+/// `earlier_id` as duplicates, and names the line it repeats in the notes.
+///
+/// Fails only on a storage error.
+fn count_repeat(
+    tx: &Tx,
+    tenant: &Tenant,
+    earlier_id: &str,
+    entry: &statements::Entry,
+    statement: &str,
+    report: &mut FileReport,
+) -> Result<()> {
+    report.duplicates += entry.lines.len();
+    let earlier = repeated(tx, tenant, earlier_id)?;
+    report.notes.push(repeat_note(entry, statement, earlier));
+    Ok(())
+}
+
 /// Stores one statement's entries and lines (those not seen before); the
 /// ids of the booked lines to match are added to `fresh`.
 fn store_statement(
@@ -460,11 +478,7 @@ fn store_statement(
                 match split_batch(tx, tenant, &id, entry.lines.len(), &statement_row)? {
                     Detailing::Replaced => id,
                     Detailing::Kept => {
-                        report.duplicates += entry.lines.len();
-                        let earlier = repeated(tx, tenant, &id)?;
-                        report
-                            .notes
-                            .push(repeat_note(&entry, &statement.id, earlier));
+                        count_repeat(tx, tenant, &id, &entry, &statement.id, report)?;
                         continue;
                     }
                     Detailing::ActedOn => {
@@ -482,11 +496,7 @@ fn store_statement(
                 }
             }
             Some((id, _)) => {
-                report.duplicates += entry.lines.len();
-                let earlier = repeated(tx, tenant, &id)?;
-                report
-                    .notes
-                    .push(repeat_note(&entry, &statement.id, earlier));
+                count_repeat(tx, tenant, &id, &entry, &statement.id, report)?;
                 continue;
             }
             None => {
