@@ -523,7 +523,12 @@ CREATE TABLE journal (
     -- within the account (version 8): the partner's id on receivables and
     -- payables, the bank account's id on bank, the tax key (`S:19`,
     -- `AE:0:EU`, …) on revenue, expenses and the taxes; '' for none
-    detail      TEXT NOT NULL DEFAULT ''
+    detail      TEXT NOT NULL DEFAULT '',
+    -- the account of the chart a person chose for the line (version 16): a
+    -- standard account's key (`rent`) or a company's own account's number
+    -- (`4711`); '' where the ledger account and detail decide
+    -- (rules::skr)
+    chart       TEXT NOT NULL DEFAULT ''
 ) STRICT;
 CREATE INDEX journal_entry ON journal (entry);
 CREATE INDEX journal_day ON journal (company_id, environment, posted_on, seq);
@@ -539,7 +544,9 @@ CREATE TABLE account_days (
     posted_on   TEXT NOT NULL,
     debit       INTEGER NOT NULL,
     credit      INTEGER NOT NULL,
-    PRIMARY KEY (company_id, environment, account, detail, posted_on)
+    -- the chart's account a person chose (version 16; see journal.chart)
+    chart       TEXT NOT NULL DEFAULT '',
+    PRIMARY KEY (company_id, environment, account, detail, chart, posted_on)
 ) STRICT, WITHOUT ROWID;
 
 -- Open receivables and payables in the book currency, as changes summed per
@@ -1006,6 +1013,9 @@ CREATE TABLE purchase_lines (
     net          INTEGER NOT NULL,
     vat_category TEXT NOT NULL,
     vat_rate     TEXT NOT NULL,
+    -- the account of the chart the line's cost went to (version 16; '' for
+    -- lines booked before, on the general account of their rate)
+    account      TEXT NOT NULL DEFAULT '',
     PRIMARY KEY (purchase_id, seq)
 ) STRICT;
 CREATE TABLE purchase_taxes (
@@ -1191,3 +1201,19 @@ CREATE TABLE exports (
     CHECK (period_from <= period_to)
 ) STRICT;
 CREATE INDEX exports_tenant ON exports (company_id, environment, kind, seq);
+
+-- A company's own accounts within its chart (version 16): a number in the
+-- range its kind may take on that chart (rules::chart::own_range), names in
+-- German and English, its kind and its line of the HGB statements. The
+-- standard accounts are rules::chart's and are not stored.
+CREATE TABLE chart_accounts (
+    company_id TEXT NOT NULL REFERENCES companies (id),
+    chart      TEXT NOT NULL CHECK (chart IN ('skr03', 'skr04')),
+    number     INTEGER NOT NULL CHECK (number BETWEEN 1 AND 9999),
+    name_de    TEXT NOT NULL CHECK (name_de <> ''),
+    name_en    TEXT NOT NULL CHECK (name_en <> ''),
+    kind       TEXT NOT NULL CHECK (kind IN ('asset', 'liability', 'equity', 'revenue', 'expense', 'tax')),
+    line       TEXT NOT NULL,
+    added_at   TEXT NOT NULL,
+    PRIMARY KEY (company_id, chart, number)
+) STRICT, WITHOUT ROWID;

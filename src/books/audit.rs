@@ -115,6 +115,9 @@ stored_enum! {
         ExportedDatev = "export.datev",
         /// The books exported for a tax audit (GoBD).
         ExportedGobd = "export.gobd",
+        /// A company's own account added to its chart, or removed.
+        AccountAdded = "account.added",
+        AccountRemoved = "account.removed",
     }
 }
 

@@ -138,6 +138,9 @@ pub struct Posting {
     pub detail: String,
     pub debit: i64,
     pub credit: i64,
+    /// The chart's account a person chose for the line (a standard key or
+    /// an own account's number); '' where the account and detail decide.
+    pub chart: String,
 }
 
 impl Posting {
@@ -152,6 +155,7 @@ impl Posting {
             detail: String::new(),
             debit,
             credit,
+            chart: String::new(),
         }
     }
 
@@ -166,6 +170,15 @@ impl Posting {
             detail: String::new(),
             debit,
             credit,
+            chart: String::new(),
+        }
+    }
+
+    /// The posting on the chart's account `chart` a person chose.
+    pub fn on(self, chart: &str) -> Posting {
+        Posting {
+            chart: chart.to_string(),
+            ..self
         }
     }
 
@@ -234,8 +247,8 @@ pub fn post(tx: &Tx, tenant: &Tenant, entry: &str, date: Date, postings: &[Posti
     }
     let day = date.to_string();
     let mut line = tx.prepare_cached(
-        "INSERT INTO journal (company_id, environment, entry, posted_on, account, debit, credit, detail)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO journal (company_id, environment, entry, posted_on, account, debit, credit, detail, chart)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?;
     for p in postings.iter().filter(|p| p.debit != 0 || p.credit != 0) {
         let args = params![
@@ -246,7 +259,8 @@ pub fn post(tx: &Tx, tenant: &Tenant, entry: &str, date: Date, postings: &[Posti
             p.account,
             p.debit,
             p.credit,
-            p.detail
+            p.detail,
+            p.chart
         ];
         line.execute(args)?;
         let summed = if p.account.personal() {
@@ -255,11 +269,11 @@ pub fn post(tx: &Tx, tenant: &Tenant, entry: &str, date: Date, postings: &[Posti
             p.detail.as_str()
         };
         tx.add_up(
-            "INSERT INTO account_days (company_id, environment, account, detail, posted_on, debit, credit)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
-             ON CONFLICT (company_id, environment, account, detail, posted_on)
+            "INSERT INTO account_days (company_id, environment, account, detail, chart, posted_on, debit, credit)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+             ON CONFLICT (company_id, environment, account, detail, chart, posted_on)
              DO UPDATE SET debit = debit + excluded.debit, credit = credit + excluded.credit",
-            [&tenant.company_id, tenant.environment.as_str(), p.account.as_str(), summed, &day],
+            [&tenant.company_id, tenant.environment.as_str(), p.account.as_str(), summed, &p.chart, &day],
             [p.debit, p.credit],
         )?;
     }

@@ -14,6 +14,10 @@
 //! - `company.rs`: companies: their master data, plans, time zones and
 //!   workflows (`StageKey`), created and changed only by a person; the plan
 //!   check's source.
+//! - `chart_accounts.rs`: the company's chart of accounts: the standard
+//!   accounts of its chart and its own (`add`, `remove`), the account a
+//!   bill's cost goes to (`cost_account`) and a journal line's chosen one
+//!   (`resolve`).
 //! - `particulars.rs`: the seller's particulars an invoice carries
 //!   (`Particulars`), as given (`ParticularsInput`) and checked
 //!   (`ParticularsChange`: each field left out, cleared or set).
@@ -81,6 +85,7 @@
 pub mod attention;
 pub mod audit;
 pub mod bank;
+pub mod chart_accounts;
 pub mod company;
 pub mod customers;
 pub mod discount;

@@ -9,6 +9,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 use crate::books::audit::{self, Act, Actor};
+use crate::books::chart_accounts;
 use crate::books::company;
 use crate::books::document_kinds::PurchaseKind;
 use crate::books::ledger::{self, Account, Posting};
@@ -16,6 +17,7 @@ use crate::books::report::open_items::{self, Side, NEVER_DUE};
 use crate::books::suppliers;
 use crate::error::{Error, Result, Violations};
 use crate::outbox::events::{self, EventKind as Event, Fields};
+use crate::rules::chart;
 use crate::rules::iso::Currency;
 use crate::rules::jurisdiction;
 use crate::rules::money::{self, Decimal, Money};
@@ -50,6 +52,32 @@ pub struct PurchaseInput {
     /// the supplier charges no VAT (`tax` is 0) and the company owes it at
     /// `tax_rate` (19 when none is given) and deducts it again.
     pub reverse_charge: bool,
+    /// The account of the chart the bill's one line goes to (a cost
+    /// account's key or number); none: the account of the supplier's last
+    /// bill, else the other operating expenses.
+    pub account: Option<String>,
+    /// The bill split over lines, each on its account at its rate; `net`
+    /// and `tax`, when given, must be what the lines add up to.
+    pub lines: Vec<CostLineInput>,
+}
+
+/// One line of a typed bill: the account its cost goes to, its net in
+/// minor units, its VAT rate (none: the bill's `tax_rate`).
+#[derive(Debug, Default, Clone)]
+pub struct CostLineInput {
+    pub account: String,
+    pub net: i64,
+    pub rate: Option<String>,
+}
+
+/// A checked line of a typed bill (its account checked against the chart
+/// when the bill is recorded).
+#[derive(Debug, Clone)]
+struct CostLine {
+    /// As named; none: suggested.
+    account: Option<String>,
+    net: i64,
+    rate: Option<Decimal>,
 }
 
 /// A checked purchase document.
@@ -66,15 +94,18 @@ pub struct NewPurchase {
     kind: PurchaseKind,
     rate: Option<Decimal>,
     taxed: Taxed,
+    lines: Vec<CostLine>,
 }
 
 /// What a purchase says of its VAT.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 enum Taxed {
     /// Two totals: no rate, no tax key.
     Totals,
     /// The VAT at this rate (percent) charged on the bill.
     Rate(Decimal),
+    /// Lines at rates of their own, each line's VAT on its net.
+    Lines,
     /// The reverse charge at this rate: the company owes the tax.
     ReverseCharge(Decimal),
 }
@@ -146,9 +177,18 @@ impl NewPurchase {
             }
             Some(a) => a,
         };
-        let net = amount("net", input.net);
-        let tax = amount("tax", input.tax);
-        if input.net.is_some() && input.tax.is_some() && net + tax == 0 {
+        let split = !input.lines.is_empty();
+        let net = if split && input.net.is_none() {
+            0
+        } else {
+            amount("net", input.net)
+        };
+        let tax = if split && input.tax.is_none() {
+            0
+        } else {
+            amount("tax", input.tax)
+        };
+        if !split && input.net.is_some() && input.tax.is_some() && net + tax == 0 {
             v.invalid(
                 "net",
                 "and tax are both zero; a purchase document needs an amount",
@@ -176,7 +216,86 @@ impl NewPurchase {
             },
             None => None,
         };
+        // The lines of a split bill, each at its rate (else the bill's).
+        let mut lines = Vec::with_capacity(input.lines.len());
+        for (i, l) in input.lines.iter().enumerate() {
+            if l.account.trim().is_empty() {
+                v.invalid(format!("lines[{i}].account"), "is missing");
+            }
+            if !(1..=money::MAX_AMOUNT).contains(&l.net) {
+                v.invalid(
+                    format!("lines[{i}].net"),
+                    "is positive minor units up to 10^15",
+                );
+            }
+            let rate = match l.rate.as_deref() {
+                Some(r) => match v.take(Decimal::parse(&format!("lines[{i}].rate"), r))? {
+                    Some(d)
+                        if d.is_negative() || money::percent_of(100_000_000, d)? > 100_000_000 =>
+                    {
+                        v.invalid(format!("lines[{i}].rate"), "is a percentage from 0 to 100");
+                        None
+                    }
+                    d => d,
+                },
+                None => tax_rate,
+            };
+            if rate.is_none() && !input.reverse_charge {
+                v.invalid(
+                    format!("lines[{i}].rate"),
+                    "is missing: a bill split over lines names each line's rate (or the bill's)",
+                );
+            }
+            lines.push(CostLine {
+                account: Some(l.account.trim().to_string()),
+                net: l.net,
+                rate,
+            });
+        }
+        let (net, tax) = if split {
+            let net_sum: i64 = lines.iter().map(|l| l.net).sum();
+            let mut tax_sum = 0;
+            if !input.reverse_charge {
+                let mut rates: Vec<Decimal> = lines.iter().filter_map(|l| l.rate).collect();
+                rates.sort_by_key(|r| r.to_string());
+                rates.dedup();
+                for r in rates {
+                    let base: i64 = lines
+                        .iter()
+                        .filter(|l| l.rate == Some(r))
+                        .map(|l| l.net)
+                        .sum();
+                    tax_sum += money::percent_of(base, r)?;
+                }
+            }
+            if input.net.is_some_and(|n| n != net_sum) {
+                v.refused(
+                    "net",
+                    format!("is {net}, but the lines add up to {net_sum}"),
+                );
+            }
+            if input.tax.is_some_and(|t| t != tax_sum) && !input.reverse_charge {
+                v.refused(
+                    "tax",
+                    format!("is {tax}, but the lines' VAT adds up to {tax_sum}"),
+                );
+            }
+            (net_sum, tax_sum)
+        } else {
+            lines.push(CostLine {
+                account: input
+                    .account
+                    .as_deref()
+                    .map(str::trim)
+                    .filter(|a| !a.is_empty())
+                    .map(str::to_string),
+                net,
+                rate: tax_rate,
+            });
+            (net, tax)
+        };
         let taxed = match (input.reverse_charge, tax_rate) {
+            (false, _) if split => Taxed::Lines,
             (true, rate) => {
                 if input.tax.is_some_and(|t| t != 0) {
                     v.refused(
@@ -209,6 +328,7 @@ impl NewPurchase {
                     kind,
                     rate,
                     taxed,
+                    lines,
                 })
             }
             _ => Err(Error::internal("a checked purchase lacks a field")),
@@ -407,6 +527,44 @@ pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewPurchase) -> Res
             "a purchase passed its verdict without figures",
         ));
     };
+    // Each line's account: as named, else the supplier's last, else the
+    // other operating expenses.
+    let known = suppliers::supplier_named(tx, tenant, supplier)?;
+    let suggested = match &known {
+        Some(id) => proposed_account(tx, tenant, id)?,
+        None => OTHER_EXPENSES.to_string(),
+    };
+    let mut verdict = Violations::new();
+    let mut accounts = Vec::with_capacity(new.lines.len());
+    for (i, line) in new.lines.iter().enumerate() {
+        let field = if new.lines.len() == 1 && new.taxed != Taxed::Lines {
+            "account".to_string()
+        } else {
+            format!("lines[{i}].account")
+        };
+        accounts.push(match &line.account {
+            Some(named) => verdict
+                .take(chart_accounts::cost_account(
+                    tx,
+                    &tenant.company_id,
+                    &field,
+                    named,
+                ))?
+                .unwrap_or_default(),
+            None => suggested.clone(),
+        });
+    }
+    verdict.finish()?;
+    // Two totals whose tax is one of the country's rates on the net, to the
+    // cent, are a bill at that rate.
+    let taxed = match &new.taxed {
+        Taxed::Totals if new.tax != 0 => jurisdiction::vat_rates(company.country.as_str())
+            .into_iter()
+            .filter_map(|r| Decimal::parse("rate", r).ok())
+            .find(|r| money::percent_of(new.net, *r).ok() == Some(new.tax))
+            .map_or(Taxed::Totals, Taxed::Rate),
+        other => other.clone(),
+    };
     let supplier_id = suppliers::supplier(
         tx,
         tenant,
@@ -416,6 +574,45 @@ pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewPurchase) -> Res
     )?;
     let id = ids::new_id("pur");
     let net_book = gross_book - tax_book;
+    let (exp, book_exp) = (new.currency.exponent(), company.currency.exponent());
+    let lines: Vec<(String, i64, Option<Decimal>)> = new
+        .lines
+        .iter()
+        .zip(&accounts)
+        .map(|(l, a)| (a.clone(), sign * l.net, l.rate))
+        .collect();
+    let parts = typed_parts(
+        &taxed,
+        new.supplier_vat_id.as_deref(),
+        company.country.as_str(),
+        &lines,
+        tax,
+        (rate, exp, book_exp),
+        net_book,
+        tax_book,
+    )?;
+    let entry_lines = parts
+        .iter()
+        .flat_map(|p| {
+            p.lines.iter().map(|(account, net)| EntryLine {
+                line_id: String::new(),
+                description: chart::standard(account)
+                    .map_or_else(|| account.clone(), |a| a.name_de.to_string()),
+                quantity: Decimal::from_int(1),
+                unit: "C62".to_string(),
+                unit_price: Decimal::from_minor(*net, exp),
+                net: *net,
+                category: p.vat.as_ref().map(|v| v.0.clone()).unwrap_or_default(),
+                rate: p.vat.as_ref().map(|v| v.1).unwrap_or(Decimal::from_int(0)),
+                account: account.clone(),
+            })
+        })
+        .enumerate()
+        .map(|(n, mut l)| {
+            l.line_id = (n + 1).to_string();
+            l
+        })
+        .collect();
     enter(
         tx,
         tenant,
@@ -432,15 +629,8 @@ pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewPurchase) -> Res
             net,
             tax,
             gross_book,
-            parts: vec![typed_part(
-                new,
-                company.country.as_str(),
-                net,
-                tax,
-                net_book,
-                tax_book,
-            )?],
-            lines: Vec::new(),
+            parts,
+            lines: entry_lines,
             payment_reference: None,
             payee_iban: None,
         },
@@ -449,58 +639,169 @@ pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewPurchase) -> Res
     Ok(id)
 }
 
-/// The one tax key of a typed bill. A bill typed as two totals names no
-/// rate: its expense and input tax carry no tax key. A rate files them
-/// under `S:rate` (`E:0` for 0). Under the reverse charge the supplier
-/// charged nothing, and the company owes the tax on the net and deducts it
-/// again: both taxes under `AE:rate`, with `:EU` for a supplier in another
-/// member state (its VAT id's prefix says where).
-fn typed_part(
-    new: &NewPurchase,
+/// The account proposed for a supplier's next bill line: that of its last
+/// bill line with one, else the other operating expenses.
+///
+/// Fails only on a storage error.
+pub(crate) fn proposed_account(
+    conn: &Connection,
+    tenant: &Tenant,
+    supplier_id: &str,
+) -> Result<String> {
+    let last: Option<String> = conn
+        .prepare_cached(
+            "SELECT l.account FROM purchase_lines l JOIN purchases p ON p.id = l.purchase_id
+             WHERE p.company_id = ?1 AND p.environment = ?2 AND p.supplier_id = ?3 AND l.account <> ''
+             ORDER BY p.seq DESC, l.seq LIMIT 1",
+        )?
+        .query_row(params![tenant.company_id, tenant.environment, supplier_id], |r| r.get(0))
+        .optional()?;
+    Ok(last.unwrap_or_else(|| OTHER_EXPENSES.to_string()))
+}
+
+/// The tax keys of a typed bill, each with its lines' costs on the
+/// chart's accounts. A bill typed as two totals names no rate: its expense
+/// and input tax carry no tax key (and go on the general accounts). A rate
+/// files a line under `S:rate` (`E:0` for 0). Under the reverse charge the
+/// supplier charged nothing, and the company owes the tax on the net and
+/// deducts it again: both taxes under `AE:rate`, with `:EU` for a supplier
+/// in another member state (its VAT id's prefix says where). `lines` are
+/// (account, net signed as booked, rate); `tax` the bill's VAT as booked
+/// (for one key), else each key's VAT is its rate on its lines' nets. The
+/// book amounts of each key are split over its lines in proportion to
+/// their nets (the rest to the largest), and a line on entertainment into
+/// its 70 % deductible and 30 % non-deductible parts (§ 4 (5) no. 2 EStG).
+#[allow(clippy::too_many_arguments)]
+fn typed_parts(
+    taxed: &Taxed,
+    supplier_vat_id: Option<&str>,
     country: &str,
-    net: i64,
+    lines: &[(String, i64, Option<Decimal>)],
     tax: i64,
+    (rate, exp, book_exp): (Decimal, u8, u8),
     net_book: i64,
     tax_book: i64,
-) -> Result<Part> {
-    let (key, vat, reverse_book) = match &new.taxed {
-        Taxed::Totals => (String::new(), None, 0),
-        Taxed::Rate(r) => {
+) -> Result<Vec<Part>> {
+    let from_eu = supplier_vat_id.is_some_and(|id| {
+        let prefix = id.trim().get(..2).unwrap_or("").to_ascii_uppercase();
+        let prefix = if prefix == "EL" {
+            "GR".to_string()
+        } else {
+            prefix
+        };
+        prefix != country && jurisdiction::in_eu(&prefix)
+    });
+    let key_of = |line_rate: Option<Decimal>| -> (String, Option<(String, Decimal)>) {
+        let keyed = |r: Decimal| {
             let category = if r.is_zero() { "E" } else { "S" };
             (
-                ledger::tax_key(category, r, false),
-                Some((category.to_string(), *r)),
-                0,
+                ledger::tax_key(category, &r, false),
+                Some((category.to_string(), r)),
             )
-        }
-        Taxed::ReverseCharge(r) => {
-            let from_eu = new.supplier_vat_id.as_deref().is_some_and(|id| {
-                let prefix = id.trim().get(..2).unwrap_or("").to_ascii_uppercase();
-                let prefix = if prefix == "EL" {
-                    "GR".to_string()
-                } else {
-                    prefix
-                };
-                prefix != country && jurisdiction::in_eu(&prefix)
-            });
-            let due = money::percent_of(net_book, *r)?;
-            (
-                ledger::tax_key("AE", r, from_eu),
-                Some(("AE".to_string(), *r)),
-                due,
-            )
+        };
+        match (taxed, line_rate) {
+            (Taxed::ReverseCharge(r), line) => {
+                let r = line.unwrap_or(*r);
+                (
+                    ledger::tax_key("AE", &r, from_eu),
+                    Some(("AE".to_string(), r)),
+                )
+            }
+            (Taxed::Rate(r), _) => keyed(*r),
+            (Taxed::Lines, Some(r)) => keyed(r),
+            (Taxed::Totals, _) | (Taxed::Lines, None) => (String::new(), None),
         }
     };
-    Ok(Part {
-        key,
-        vat,
-        base: net,
-        amount: tax,
-        base_book: net_book,
-        amount_book: tax_book,
-        reverse_book,
-    })
+    // The keys in the order their lines come, each with its lines.
+    type Keyed = (String, Option<(String, Decimal)>, Vec<(String, i64)>);
+    let mut keys: Vec<Keyed> = Vec::new();
+    for (account, net, line_rate) in lines {
+        let (key, vat) = key_of(*line_rate);
+        match keys.iter_mut().find(|k| k.0 == key) {
+            Some(k) => k.2.push((account.clone(), *net)),
+            None => keys.push((key, vat, vec![(account.clone(), *net)])),
+        }
+    }
+    let mut documented: Vec<(String, i64, i64)> = Vec::with_capacity(keys.len());
+    for (key, vat, key_lines) in &keys {
+        let base: i64 = key_lines.iter().map(|l| l.1).sum();
+        let key_tax = match (taxed, vat) {
+            (Taxed::Lines, Some((_, r))) => money::percent_of(base, *r)?,
+            (Taxed::ReverseCharge(_), _) => 0,
+            _ => tax,
+        };
+        documented.push((key.clone(), base, key_tax));
+    }
+    let booked = ledger::split_by_key(&documented, rate, exp, book_exp, net_book, tax_book)?;
+    let mut parts = Vec::with_capacity(keys.len());
+    for ((key, vat, key_lines), ((_, base, amount), (_, base_book, amount_book))) in
+        keys.into_iter().zip(documented.into_iter().zip(booked))
+    {
+        let reverse_book = match &vat {
+            Some((c, r)) if c == "AE" => money::percent_of(base_book, *r)?,
+            _ => 0,
+        };
+        parts.push(Part {
+            costs: costs(&key_lines, base_book)?,
+            lines: key_lines,
+            key,
+            vat,
+            base,
+            amount,
+            base_book,
+            amount_book,
+            reverse_book,
+        });
+    }
+    Ok(parts)
 }
+
+/// `base_book` split over `lines` (account, net) in proportion to their
+/// nets, the rest of the rounding to the largest; a line on entertainment
+/// into its deductible 70 % and its non-deductible 30 % (§ 4 (5) no. 2
+/// EStG), each on its own account. Accounts repeated are summed.
+pub(crate) fn costs(lines: &[(String, i64)], base_book: i64) -> Result<Vec<(String, i64)>> {
+    let whole: i64 = lines.iter().map(|l| l.1).sum();
+    let largest = (0..lines.len())
+        .max_by_key(|i| (lines[*i].1.abs(), std::cmp::Reverse(*i)))
+        .unwrap_or(0);
+    let mut shares: Vec<i64> = lines
+        .iter()
+        .map(|(_, net)| {
+            if whole == 0 {
+                0
+            } else {
+                money::in_proportion(base_book, *net, whole)
+            }
+        })
+        .collect();
+    let rest = base_book - shares.iter().sum::<i64>();
+    if let Some(share) = shares.get_mut(largest) {
+        *share += rest;
+    }
+    let mut out: Vec<(String, i64)> = Vec::with_capacity(lines.len() + 1);
+    let mut add = |account: &str, amount: i64| match out.iter_mut().find(|o| o.0 == account) {
+        Some(o) => o.1 += amount,
+        None => out.push((account.to_string(), amount)),
+    };
+    for ((account, _), share) in lines.iter().zip(shares) {
+        if account == ENTERTAINMENT {
+            let not_deductible = money::percent_of(share, Decimal::from_int(30))?;
+            add(ENTERTAINMENT, share - not_deductible);
+            add(ENTERTAINMENT_NOT_DEDUCTIBLE, not_deductible);
+        } else {
+            add(account, share);
+        }
+    }
+    Ok(out)
+}
+
+/// The entertainment account a bill's line names, and where its
+/// non-deductible 30 % goes (§ 4 (5) no. 2 EStG).
+const ENTERTAINMENT: &str = "entertainment";
+/// Where a cost goes that names no account and whose supplier has none.
+const OTHER_EXPENSES: &str = "other_expenses";
+const ENTERTAINMENT_NOT_DEDUCTIBLE: &str = "entertainment_nondeductible";
 
 /// One tax key of a purchase: its base and VAT as the document states them
 /// and in the book currency, signed as the purchase is (a credit negative),
@@ -508,8 +809,13 @@ fn typed_part(
 /// tax alike, in the book currency).
 #[derive(Debug, Clone)]
 pub(crate) struct Part {
-    /// `S:19`, `AE:19:EU`, …; '' for a typed bill.
+    /// `S:19`, `AE:19:EU`, …; '' for a bill typed as two totals.
     pub key: String,
+    /// The key's lines as their documents give them: (account, net).
+    pub lines: Vec<(String, i64)>,
+    /// `base_book` on the chart's accounts: (account, amount); the
+    /// entertainment's 30 % on its own.
+    pub costs: Vec<(String, i64)>,
     pub vat: Option<(String, Decimal)>,
     pub base: i64,
     pub amount: i64,
@@ -529,6 +835,8 @@ pub(crate) struct EntryLine {
     pub net: i64,
     pub category: String,
     pub rate: Decimal,
+    /// The chart's account its cost went to.
+    pub account: String,
 }
 
 /// A purchase ready to be entered in the books: its figures signed as
@@ -626,7 +934,16 @@ pub(crate) fn enter(tx: &Tx, tenant: &Tenant, e: &Entry) -> Result<()> {
             part.amount_book,
             part.reverse_book
         ])?;
-        postings.push(Posting::debit(Account::Expenses, part.base_book).of(&part.key));
+        if part.costs.is_empty() {
+            postings.push(Posting::debit(Account::Expenses, part.base_book).of(&part.key));
+        }
+        for (account, amount) in &part.costs {
+            postings.push(
+                Posting::debit(Account::Expenses, *amount)
+                    .of(&part.key)
+                    .on(account),
+            );
+        }
         postings.push(
             Posting::debit(Account::InputTax, part.amount_book + part.reverse_book).of(&part.key),
         );
@@ -638,8 +955,8 @@ pub(crate) fn enter(tx: &Tx, tenant: &Tenant, e: &Entry) -> Result<()> {
     for (n, line) in e.lines.iter().enumerate() {
         tx.prepare_cached(
             "INSERT INTO purchase_lines (purchase_id, seq, line_id, description, quantity, unit, unit_price,
-                 net, vat_category, vat_rate)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                 net, vat_category, vat_rate, account)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
         )?
         .execute(params![
             e.id,
@@ -651,7 +968,8 @@ pub(crate) fn enter(tx: &Tx, tenant: &Tenant, e: &Entry) -> Result<()> {
             line.unit_price.to_string(),
             line.net,
             line.category,
-            line.rate
+            line.rate,
+            line.account
         ])?;
     }
     ledger::post(tx, tenant, e.id, e.date, &postings)?;

@@ -356,7 +356,7 @@ pub enum InvoiceCommand {
 #[derive(Subcommand, Debug)]
 pub enum PurchaseCommand {
     /// Record an incoming bill (or a supplier's credit).
-    Record(PurchaseRecordArgs),
+    Record(Box<PurchaseRecordArgs>),
     /// Record money out against a bill.
     Pay {
         purchase: String,
@@ -477,10 +477,20 @@ pub struct PurchaseRecordArgs {
     pub due: String,
     #[arg(long)]
     pub currency: String,
-    #[arg(long, allow_hyphen_values = true)]
-    pub net: i64,
-    #[arg(long, allow_hyphen_values = true)]
-    pub tax: i64,
+    /// The net in minor units (with --line: what the lines must add up to).
+    #[arg(long, allow_hyphen_values = true, required_unless_present = "line")]
+    pub net: Option<i64>,
+    /// The VAT in minor units (with --line: what the lines' VAT must add up to).
+    #[arg(long, allow_hyphen_values = true, required_unless_present = "line")]
+    pub tax: Option<i64>,
+    /// The chart account the bill's cost goes to (a key such as rent or a
+    /// number); without it, that of the supplier's last bill.
+    #[arg(long)]
+    pub account: Option<String>,
+    /// A line of a bill split over accounts: ACCOUNT=NET:RATE (NET in minor
+    /// units, RATE in percent; without :RATE, --tax-rate's); repeatable.
+    #[arg(long = "line")]
+    pub line: Vec<String>,
     /// bill (the default) or credit.
     #[arg(long)]
     pub kind: Option<String>,

@@ -131,6 +131,20 @@ pub fn in_eu(country: &str) -> bool {
     EU.contains(&country)
 }
 
+/// The VAT rates of a country (percent), the standard one first, as a bill
+/// typed as two totals is read: Germany's 19 and 7 % (§ 12 (1), (2) UStG),
+/// Austria's, France's and the Netherlands' reduced rates beside their
+/// standard ones; any other member state its standard rate.
+pub fn vat_rates(country: &str) -> Vec<&'static str> {
+    match country {
+        "DE" => vec!["19", "7"],
+        "AT" => vec!["20", "13", "10"],
+        "FR" => vec!["20", "10", "5.5", "2.1"],
+        "NL" => vec!["21", "9"],
+        other => standard_vat_rate(other).into_iter().collect(),
+    }
+}
+
 /// The standard VAT rate of an EU member state (percent), as of 2025: what
 /// a buyer self-assesses on a reverse charge received. `None` outside the
 /// EU.

@@ -169,7 +169,9 @@ pub const TABLE: &[Row] = &[
     Row { ledger: "input_tax", key: "AE:19:EU", account: "input_tax_reverse_charge_19", tax: Tax::None, source: ODOO },
     Row { ledger: "input_tax", key: "AE:19", account: "input_tax_reverse_charge_19", tax: Tax::None, source: ODOO },
     Row { ledger: "input_tax", key: "AE:*", account: "input_tax_reverse_charge", tax: Tax::None, source: ODOO },
-    Row { ledger: "input_tax", key: "", account: "input_tax_19", tax: Tax::None, source: PINNED },
+    // A bill typed as two totals names no rate: its input tax goes on the
+    // general account, never on the 19 % one (issue 31).
+    Row { ledger: "input_tax", key: "", account: "input_tax", tax: Tax::None, source: ODOO },
     Row { ledger: "input_tax", key: "*", account: "input_tax", tax: Tax::None, source: ODOO },
     // Expenses: the other operating expenses, with the input tax key.
     Row { ledger: "expenses", key: "S:19", account: "other_expenses", tax: Tax::Key { bu: "9", rate: 19 }, source: BU_KEYS },
@@ -177,7 +179,8 @@ pub const TABLE: &[Row] = &[
     // A service bought from a business in another member state (§ 13b
     // Abs. 1 UStG): DATEV books the net amount and both taxes itself.
     Row { ledger: "expenses", key: "AE:19:EU", account: "services_eu_reverse_charge", tax: Tax::ReverseCharge(19), source: ODOO },
-    Row { ledger: "expenses", key: "", account: "other_expenses", tax: Tax::Key { bu: "9", rate: 19 }, source: BU_KEYS },
+    // Two totals: the cost without a tax key, its tax on its own.
+    Row { ledger: "expenses", key: "", account: "other_expenses", tax: Tax::None, source: ODOO },
     Row { ledger: "expenses", key: "*", account: "other_expenses", tax: Tax::None, source: ODOO },
     // Accounts without a tax key.
     Row { ledger: "receivables", key: "", account: "receivables", tax: Tax::None, source: RECEIVABLES },
@@ -431,11 +434,11 @@ mod tests {
     fn the_empty_key_of_old_lines_maps_to_the_stated_defaults() {
         assert_eq!(number(Chart::Skr03, "revenue", ""), 8400);
         assert_eq!(number(Chart::Skr04, "output_tax", ""), 3806);
-        assert_eq!(number(Chart::Skr03, "input_tax", ""), 1576);
-        assert_eq!(
-            row("expenses", "", false).unwrap().tax,
-            Tax::Key { bu: "9", rate: 19 }
-        );
+        // A bill typed as two totals: the general input tax account, the
+        // cost without a key.
+        assert_eq!(number(Chart::Skr03, "input_tax", ""), 1570);
+        assert_eq!(number(Chart::Skr04, "input_tax", ""), 1400);
+        assert_eq!(row("expenses", "", false).unwrap().tax, Tax::None);
     }
 
     #[test]

@@ -1192,3 +1192,140 @@ fn a_bill_says_its_rate_and_a_reverse_charge_from_a_german_supplier_feeds_kz_84_
     ]);
     assert!(!ok && err.contains("--tax-rate"), "{err}");
 }
+
+/// A bill split over the chart's accounts reaches DATEV on each account;
+/// entertainment in its 70 % and 30 % parts; a supplier's next bill goes
+/// where its last went; two totals whose tax is no rate of the country
+/// go on the general input-tax account (SKR03 1570), a rate's on its key.
+#[test]
+fn a_bill_split_over_accounts_reaches_datev_on_each_account() {
+    let w = World::new();
+    w.data.ok(&[
+        "company",
+        "set",
+        &w.company,
+        "--datev-adviser",
+        "1001",
+        "--datev-client",
+        "1",
+    ]);
+    let split = |supplier: &str, number: &str, lines: &[&str]| {
+        let mut args = vec![
+            "purchase",
+            "record",
+            "--company",
+            &w.company,
+            "--supplier",
+            supplier,
+            "--document-number",
+            number,
+            "--date",
+            "2026-08-04",
+            "--due",
+            "2026-08-04",
+            "--currency",
+            "EUR",
+        ];
+        for l in lines {
+            args.extend(["--line", l]);
+        }
+        w.data.ok(&args)
+    };
+    let first = split(
+        "Vermieter GmbH",
+        "M-1",
+        &["rent=100000:19", "entertainment=20000:19"],
+    );
+    assert_eq!(first["net"]["minor"], json!(120_000));
+    assert_eq!(first["tax"]["minor"], json!(22_800));
+    // Lines that do not add up to the totals given are refused, nothing kept.
+    let (ok, _, err) = w.data.console(&[
+        "purchase",
+        "record",
+        "--company",
+        &w.company,
+        "--supplier",
+        "Vermieter GmbH",
+        "--document-number",
+        "M-X",
+        "--date",
+        "2026-08-04",
+        "--due",
+        "2026-08-04",
+        "--currency",
+        "EUR",
+        "--net",
+        "5000",
+        "--line",
+        "rent=4000:19",
+    ]);
+    assert!(!ok && err.contains("net"), "{err}");
+    let (ok, _, err) = w.data.console(&[
+        "purchase",
+        "record",
+        "--company",
+        &w.company,
+        "--supplier",
+        "Vermieter GmbH",
+        "--document-number",
+        "M-Y",
+        "--date",
+        "2026-08-04",
+        "--due",
+        "2026-08-04",
+        "--currency",
+        "EUR",
+        "--line",
+        "nowhere=100:19",
+    ]);
+    assert!(!ok && err.contains("nowhere"), "{err}");
+    bill(
+        &w,
+        "Vermieter GmbH",
+        "M-2",
+        "2026-08-05",
+        "50000",
+        "9500",
+        &[],
+    );
+    bill(&w, "Kiosk", "K-1", "2026-08-06", "10000", "1234", &[]);
+    bill(&w, "Buchladen", "B-1", "2026-08-07", "10000", "700", &[]);
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.zip");
+    w.data.ok(&[
+        "export",
+        "datev",
+        "--company",
+        &w.company,
+        "--from",
+        "2026-08-01",
+        "--to",
+        "2026-08-31",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let files = unzip(&out);
+    let read = extf::read(
+        file(&files, "EXTF_Buchungsstapel_"),
+        &extf::booking_headings(),
+    );
+    let mut b: Vec<_> = extf::bookings(&read)
+        .iter()
+        .map(|b| (b.account, b.contra, b.amount, b.bu.clone()))
+        .collect();
+    b.sort();
+    let bu = |s: &str| s.to_string();
+    assert_eq!(
+        b,
+        vec![
+            (70000, 4210, 59_500, bu("9")),
+            (70000, 4210, 119_000, bu("9")),
+            // 20,000 of entertainment and its 3,800 VAT: 70 % and 30 %.
+            (70000, 4650, 16_660, bu("9")),
+            (70000, 4654, 7_140, bu("9")),
+            (70001, 1570, 1_234, bu("")),
+            (70001, 4900, 10_000, bu("")),
+            (70002, 4900, 10_700, bu("8")),
+        ]
+    );
+}

@@ -703,6 +703,20 @@ fn a_data_file_of_version_13_has_its_entries_keyed_anew() {
          ALTER TABLE bank_lines DROP COLUMN notes;
          DROP INDEX bank_settlements_undone; ALTER TABLE bank_settlements DROP COLUMN undone_by;
          DROP INDEX api_keys_tenant; DROP INDEX bank_statements_tenant;
+         ALTER TABLE journal DROP COLUMN chart; ALTER TABLE purchase_lines DROP COLUMN account;
+         DROP TABLE chart_accounts;
+         CREATE TABLE old_days AS SELECT company_id, environment, account, detail, posted_on,
+             sum(debit) AS debit, sum(credit) AS credit FROM account_days
+             GROUP BY company_id, environment, account, detail, posted_on;
+         DROP TABLE account_days;
+         CREATE TABLE account_days (
+             company_id TEXT NOT NULL REFERENCES companies (id),
+             environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+             account TEXT NOT NULL, detail TEXT NOT NULL DEFAULT '', posted_on TEXT NOT NULL,
+             debit INTEGER NOT NULL, credit INTEGER NOT NULL,
+             PRIMARY KEY (company_id, environment, account, detail, posted_on)
+         ) STRICT, WITHOUT ROWID;
+         INSERT INTO account_days SELECT * FROM old_days; DROP TABLE old_days;
          UPDATE bank_entries SET entry_key = coalesce('ref:' || bank_reference || '#' || seq, 'sum:' || seq);
          PRAGMA user_version = 13;",
     )

@@ -18,6 +18,9 @@ pub struct Line<'a> {
     pub account: &'a str,
     /// The line's detail: the tax key, the partner's or bank account's id.
     pub detail: &'a str,
+    /// The chart account a person chose for it ('' when the ledger
+    /// account and detail decide).
+    pub chart: &'a str,
     pub debit: i64,
     pub credit: i64,
 }
@@ -50,6 +53,10 @@ pub trait Numbers {
     /// partner's id on receivables and payables, the bank account's id on
     /// bank); `None` when the detail names none.
     fn number(&self, account: &str, detail: &str) -> Option<u32>;
+
+    /// The number of the chart account a line names (a standard account's
+    /// key, an own account's number); `None` when the chart has none.
+    fn charted(&self, key: &str) -> Option<u32>;
 }
 
 /// The legs of one entry on `chart`.
@@ -65,8 +72,9 @@ pub fn legs(
 ) -> Result<Vec<Leg>> {
     let mut used = vec![false; lines.len()];
     let mut legs: Vec<Leg> = Vec::with_capacity(lines.len());
-    // The base lines first, each taking its tax lines where DATEV would
-    // compute the same tax.
+    // The base lines first, those of one account and key together, each
+    // group taking its tax lines where DATEV would compute the same tax
+    // from every line's amount.
     for (i, line) in lines.iter().enumerate() {
         // Revenue and a discount granted carry output tax; expenses and a
         // discount received input tax (and a reverse charge's output tax).
@@ -75,8 +83,15 @@ pub fn legs(
             "expenses" | "discounts_received" => false,
             _ => continue,
         };
+        if used[i] {
+            continue;
+        }
+        let group: Vec<usize> = (i..lines.len())
+            .filter(|j| {
+                !used[*j] && lines[*j].account == line.account && lines[*j].detail == line.detail
+            })
+            .collect();
         let row = row_of(line, small_business)?;
-        let base = line.debit - line.credit;
         let taxes: Vec<usize> = lines
             .iter()
             .enumerate()
@@ -104,46 +119,79 @@ pub fn legs(
         } else {
             (input, output)
         };
-        let number = row.number(chart);
-        let (amount, bu, folded) = match row.tax {
-            Tax::Automatic(rate) if rate > 0 => {
-                let gross = base + input + output;
-                if other == 0 && skr::tax_in_gross(gross, rate) == own {
-                    (gross, None, true)
-                } else {
-                    (base, Some(BU_NO_AUTOMATIC), false)
-                }
+        let bases: Vec<i64> = group
+            .iter()
+            .map(|j| lines[*j].debit - lines[*j].credit)
+            .collect();
+        // Each line's share of the tax as DATEV computes it; one line
+        // takes the whole.
+        let shares = |rate: u32| -> Vec<i64> {
+            match bases.as_slice() {
+                [_] => vec![own],
+                _ => bases.iter().map(|b| skr::tax_on_net(*b, rate)).collect(),
             }
-            Tax::Key { bu, rate } => {
-                let gross = base + input + output;
-                if other == 0 && skr::tax_in_gross(gross, rate) == own {
-                    (gross, Some(bu), true)
+        };
+        // Per line: (amount, BU-Schlüssel), and whether the taxes folded.
+        let (booked, folded): (Vec<(i64, Option<&'static str>)>, bool) = match row.tax {
+            Tax::Automatic(rate) | Tax::Key { rate, .. } if rate > 0 => {
+                let t = shares(rate);
+                let fits = other == 0
+                    && t.iter().sum::<i64>() == own
+                    && bases
+                        .iter()
+                        .zip(&t)
+                        .all(|(b, t)| skr::tax_in_gross(b + t, rate) == *t);
+                let bu = match row.tax {
+                    Tax::Key { bu, .. } => Some(bu),
+                    _ => None,
+                };
+                if fits {
+                    (
+                        bases.iter().zip(&t).map(|(b, t)| (b + t, bu)).collect(),
+                        true,
+                    )
                 } else {
-                    (base, None, false)
+                    let lifted = bu.is_none().then_some(BU_NO_AUTOMATIC);
+                    (bases.iter().map(|b| (*b, lifted)).collect(), false)
                 }
             }
             Tax::ReverseCharge(rate) => {
-                let due = skr::tax_on_net(base, rate);
+                let due: i64 = bases.iter().map(|b| skr::tax_on_net(*b, rate)).sum();
                 if input == due && output == -due {
-                    (base, None, true)
+                    (bases.iter().map(|b| (*b, None)).collect(), true)
                 } else {
-                    (base, Some(BU_NO_AUTOMATIC), false)
+                    (
+                        bases.iter().map(|b| (*b, Some(BU_NO_AUTOMATIC))).collect(),
+                        false,
+                    )
                 }
             }
-            Tax::Automatic(_) | Tax::None => (base, None, false),
+            Tax::Automatic(_) | Tax::Key { .. } | Tax::None => {
+                (bases.iter().map(|b| (*b, None)).collect(), false)
+            }
         };
         if folded {
             for j in &taxes {
                 used[*j] = true;
             }
         }
-        used[i] = true;
-        legs.push(Leg {
-            account: number,
-            amount,
-            bu,
-            rank: 2,
-        });
+        for (j, (amount, bu)) in group.iter().zip(booked) {
+            used[*j] = true;
+            // A cost on the account a person chose for it; a reverse
+            // charge keeps DATEV's § 13b account, which its return reads.
+            let chosen = match row.tax {
+                Tax::ReverseCharge(_) => None,
+                _ => Some(lines[*j].chart)
+                    .filter(|c| !c.is_empty())
+                    .and_then(|c| numbers.charted(c)),
+            };
+            legs.push(Leg {
+                account: chosen.unwrap_or_else(|| row.number(chart)),
+                amount,
+                bu,
+                rank: 2,
+            });
+        }
     }
     for (i, line) in lines.iter().enumerate() {
         if used[i] {
@@ -286,14 +334,26 @@ mod tests {
                 _ => None,
             }
         }
+
+        fn charted(&self, key: &str) -> Option<u32> {
+            crate::rules::chart::standard(key).map(|a| a.number(Chart::Skr03))
+        }
     }
 
     fn line<'a>(account: &'a str, detail: &'a str, debit: i64, credit: i64) -> Line<'a> {
         Line {
             account,
             detail,
+            chart: "",
             debit,
             credit,
+        }
+    }
+
+    fn on<'a>(chart: &'a str, detail: &'a str, debit: i64) -> Line<'a> {
+        Line {
+            chart,
+            ..line("expenses", detail, debit, 0)
         }
     }
 
@@ -610,6 +670,66 @@ mod tests {
             line("receivables", "cus_a", 0, 238),
         ];
         assert_eq!(bookings(Chart::Skr03, &lines)[0].contra, 8730);
+    }
+
+    #[test]
+    fn a_bill_split_over_accounts_is_one_gross_booking_per_account_each_with_its_key() {
+        // Rent 1,000.00 and office supplies 200.00 at 19 %, one input tax
+        // line of 228.00; entertainment 100.00 split 70/30, 19.00 tax.
+        let lines = [
+            on("rent", "S:19", 100_000),
+            on("office_supplies", "S:19", 20_000),
+            on("entertainment", "S:19", 7_000),
+            on("entertainment_nondeductible", "S:19", 3_000),
+            line("input_tax", "S:19", 24_700, 0),
+            line("payables", "cus_s", 0, 154_700),
+        ];
+        let b = bookings(Chart::Skr03, &lines);
+        let got: Vec<(u32, i64, Option<&str>)> =
+            b.iter().map(|p| (p.contra, p.amount, p.bu)).collect();
+        assert_eq!(
+            got,
+            vec![
+                (4210, 119_000, Some("9")),
+                (4930, 23_800, Some("9")),
+                (4650, 8_330, Some("9")),
+                (4654, 3_570, Some("9")),
+            ]
+        );
+        assert!(b
+            .iter()
+            .all(|p| p.account == 70_000 && p.side == DebitCredit::Credit));
+    }
+
+    #[test]
+    fn a_bill_of_two_totals_is_its_cost_and_the_general_input_tax() {
+        let lines = [
+            on("rent", "", 10_000),
+            line("input_tax", "", 1_300, 0),
+            line("payables", "cus_s", 0, 11_300),
+        ];
+        let got: Vec<(u32, i64, Option<&str>)> = bookings(Chart::Skr03, &lines)
+            .iter()
+            .map(|p| (p.contra, p.amount, p.bu))
+            .collect();
+        assert_eq!(got, vec![(4210, 10_000, None), (1570, 1_300, None)]);
+    }
+
+    #[test]
+    fn lines_whose_taxes_datev_would_compute_otherwise_keep_their_tax_apart() {
+        // 0.05 + 0.05 at 19 %: DATEV computes 0.01 each, the bill 0.02 on
+        // 0.10 — equal; but 0.03 + 0.03 gives 0.01 each and the bill 0.01.
+        let lines = [
+            on("rent", "S:19", 3),
+            on("office_supplies", "S:19", 3),
+            line("input_tax", "S:19", 1, 0),
+            line("payables", "cus_s", 0, 7),
+        ];
+        let got: Vec<(u32, i64, Option<&str>)> = bookings(Chart::Skr03, &lines)
+            .iter()
+            .map(|p| (p.contra, p.amount, p.bu))
+            .collect();
+        assert_eq!(got, vec![(4210, 3, None), (4930, 3, None), (1576, 1, None)]);
     }
 
     #[test]

@@ -108,12 +108,13 @@ struct Journal {
     detail: String,
     debit: i64,
     credit: i64,
+    chart: String,
 }
 
 /// The lines of the tenant's journal posted in `from..=to`, entry by entry.
 fn journal(conn: &Connection, tenant: &Tenant, from: Date, to: Date) -> Result<Vec<Journal>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT entry, posted_on, account, detail, debit, credit FROM journal
+        "SELECT entry, posted_on, account, detail, debit, credit, chart FROM journal
          WHERE company_id = ?1 AND environment = ?2 AND posted_on BETWEEN ?3 AND ?4
          ORDER BY posted_on, seq",
     )?;
@@ -128,6 +129,7 @@ fn journal(conn: &Connection, tenant: &Tenant, from: Date, to: Date) -> Result<V
                 detail: row.get(3)?,
                 debit: row.get(4)?,
                 credit: row.get(5)?,
+                chart: row.get(6)?,
             })
         },
     )?;
@@ -386,6 +388,7 @@ pub fn export(
             .map(|l| Line {
                 account: &l.account,
                 detail: &l.detail,
+                chart: &l.chart,
                 debit: l.debit,
                 credit: l.credit,
             })

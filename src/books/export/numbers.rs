@@ -14,6 +14,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 use crate::books::audit::{self, Act, Actor};
+use crate::books::chart_accounts;
 use crate::books::export::bookings::Numbers;
 use crate::error::{Error, Result};
 use crate::rules::skr::{self, Chart};
@@ -68,6 +69,8 @@ fn range(chart: Chart, account: &str) -> std::ops::RangeInclusive<u32> {
 /// gives more.
 pub struct Book {
     chart: Chart,
+    /// The chart's accounts by the key a journal line names them by.
+    charted: HashMap<String, u32>,
     given: HashMap<(String, String), u32>,
     used: Vec<u32>,
     new: Vec<(String, String, u32)>,
@@ -81,6 +84,10 @@ impl Numbers for Book {
         self.given
             .get(&(account.to_string(), detail.to_string()))
             .copied()
+    }
+
+    fn charted(&self, key: &str) -> Option<u32> {
+        self.charted.get(key).copied()
     }
 }
 
@@ -106,8 +113,14 @@ impl Book {
             used.push(number);
             given.insert((account, detail), number);
         }
+        let charted = chart_accounts::list(conn, &tenant.company_id)?
+            .1
+            .into_iter()
+            .map(|a| (a.key, a.number))
+            .collect();
         Ok(Book {
             chart,
+            charted,
             given,
             used,
             new: Vec::new(),

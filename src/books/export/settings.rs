@@ -10,6 +10,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 use crate::books::audit::{self, Act, Actor};
+use crate::books::chart_accounts;
 use crate::books::export::numbers;
 use crate::error::{Error, Result, Violations};
 use crate::rules::skr::Chart;
@@ -223,6 +224,16 @@ pub fn set(tx: &Tx, tenant: &Tenant, actor: &Actor, change: SettingsChange) -> R
     let mut next = current.clone();
     if let Some(chart) = change.chart {
         if chart != current.chart {
+            let own = chart_accounts::own_count(tx, id, current.chart)?;
+            if own > 0 {
+                return Err(Error::refused_at(
+                    "chart",
+                    format!(
+                        "stays {}: the company keeps {own} account(s) of its own in it; remove them first",
+                        current.chart.as_str()
+                    ),
+                ));
+            }
             if let Some(first) = numbers::first_export(tx, tenant)? {
                 return Err(Error::refused_at(
                     "chart",

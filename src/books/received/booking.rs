@@ -12,7 +12,7 @@
 
 use crate::books::document_kinds::PurchaseKind;
 use crate::books::ledger;
-use crate::books::purchases::{EntryLine, Part};
+use crate::books::purchases::{costs, EntryLine, Part};
 use crate::books::suppliers::SupplierParticulars;
 use crate::documents::read::Received;
 use crate::documents::{Category, Document};
@@ -46,7 +46,8 @@ impl BookingPlan {
 
 /// Works out the booking of `doc` for a company in `company_country`, the
 /// document converted at `rate` from exponent `exp` to `book_exp`, its
-/// unlisted VAT category booked as `named`.
+/// unlisted VAT category booked as `named`, its costs on `account` (the
+/// chart account proposed for its lines).
 ///
 /// Fails with `Refused` when its net and VAT point in opposite directions
 /// (neither a bill nor a credit), an amount is too large to book, or the
@@ -58,6 +59,7 @@ pub(super) fn plan(
     exp: u8,
     book_exp: u8,
     named: Option<&Category>,
+    account: &str,
 ) -> Result<BookingPlan> {
     check_named(doc, named)?;
     // An unlisted category is booked as the one named for it.
@@ -136,7 +138,10 @@ pub(super) fn plan(
             (true, Some(r)) => money::percent_of(base_book, r)?,
             _ => 0,
         };
+        let lines = vec![(account.to_string(), base)];
         parts.push(Part {
+            costs: costs(&lines, base_book)?,
+            lines,
             key,
             vat,
             base,
@@ -158,6 +163,7 @@ pub(super) fn plan(
             net: sign * l.net,
             category: keyed_as(&l.category).code().to_string(),
             rate: l.rate,
+            account: account.to_string(),
         })
         .collect();
     if net_book + tax_book != gross_book {

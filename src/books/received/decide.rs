@@ -87,6 +87,10 @@ pub fn book(
     let Some(rate) = rate else {
         return Err(Error::internal("a bill passed its verdict without a rate"));
     };
+    let supplier_id =
+        suppliers::supplier_from(tx, tenant, &particulars(&received, &company.country))?;
+    // Its lines go where the supplier's earlier lines went.
+    let account = purchases::proposed_account(tx, tenant, &supplier_id)?;
     let plan = booking::plan(
         doc,
         company.country.as_str(),
@@ -94,9 +98,8 @@ pub fn book(
         currency.exponent(),
         company.currency.exponent(),
         category,
+        &account,
     )?;
-    let supplier_id =
-        suppliers::supplier_from(tx, tenant, &particulars(&received, &company.country))?;
     // Two bills received before their supplier was known can turn out to
     // be one supplier's: the second is a duplicate of the first.
     let earlier: Option<String> = tx

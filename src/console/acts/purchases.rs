@@ -7,14 +7,14 @@
 use serde_json::json;
 
 use crate::access::people::Capability;
-use crate::books::purchases::{self, NewPurchase, PurchaseInput};
+use crate::books::purchases::{self, CostLineInput, NewPurchase, PurchaseInput};
 use crate::books::settlement::{self, CreditInput, CreditRequest, NewPayment};
 use crate::books::tenancy;
 use crate::books::tenancy::Owned;
 use crate::console::acting::{actor, print};
 use crate::console::acts::received;
 use crate::console::args::{Mode, PurchaseCommand, PurchaseRecordArgs};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::store::db::Db;
 
 /// Runs a `purchase` command.
@@ -51,7 +51,7 @@ pub fn run(db: &Db, cmd: &PurchaseCommand, acting: Option<&str>) -> Result<()> {
 
 /// `purchase record`: prints the recorded bill or credit.
 fn record_bill(db: &Db, acting: Option<&str>, args: &PurchaseRecordArgs) -> Result<()> {
-    let new = NewPurchase::check(args.input())?;
+    let new = NewPurchase::check(args.input()?)?;
     print(&db.write(|tx| {
         let t = tenancy::tenant(tx, &args.company, args.mode.environment())?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
@@ -102,20 +102,44 @@ fn apply_credit(
 
 impl PurchaseRecordArgs {
     /// The bill or credit as given, for the books to check.
-    fn input(&self) -> PurchaseInput {
-        PurchaseInput {
+    ///
+    /// Fails with `Invalid` for a `--line` not written `ACCOUNT=NET[:RATE]`.
+    fn input(&self) -> Result<PurchaseInput> {
+        let mut lines = Vec::with_capacity(self.line.len());
+        for (i, line) in self.line.iter().enumerate() {
+            let malformed = || {
+                Error::invalid(
+                    format!("lines[{i}]"),
+                    format!("{line:?} is not ACCOUNT=NET[:RATE], e.g. rent=120000:19"),
+                )
+            };
+            let (account, rest) = line.split_once('=').ok_or_else(malformed)?;
+            let (net, rate) = match rest.split_once(':') {
+                Some((net, rate)) => (net, Some(rate.trim().to_string())),
+                None => (rest, None),
+            };
+            let net = net.trim().parse::<i64>().map_err(|_| malformed())?;
+            lines.push(CostLineInput {
+                account: account.trim().to_string(),
+                net,
+                rate,
+            });
+        }
+        Ok(PurchaseInput {
             supplier: Some(self.supplier.clone()),
             supplier_vat_id: self.supplier_vat_id.clone(),
             document_number: Some(self.document_number.clone()),
             date: Some(self.date.clone()),
             due: Some(self.due.clone()),
             currency: Some(self.currency.clone()),
-            net: Some(self.net),
-            tax: Some(self.tax),
+            net: self.net,
+            tax: self.tax,
             kind: self.kind.clone(),
             rate: self.rate.clone(),
             tax_rate: self.tax_rate.clone(),
             reverse_charge: self.reverse_charge,
-        }
+            account: self.account.clone(),
+            lines,
+        })
     }
 }

@@ -91,6 +91,8 @@ pub fn act_name(lang: Lang, act: Act) -> String {
         Act::CompanyDatevChanged | Act::ExportedDatev | Act::ExportedGobd => {
             return act.as_str().to_string()
         }
+        Act::AccountAdded => ("account added", "Konto angelegt"),
+        Act::AccountRemoved => ("account removed", "Konto entfernt"),
     };
     lang.pick(en, de).to_string()
 }

@@ -37,6 +37,7 @@ mod to_12;
 mod to_13;
 mod to_14;
 mod to_15;
+mod to_16;
 mod to_2;
 mod to_3;
 mod to_4;
@@ -58,7 +59,7 @@ use refusal::{foreign_key_problem, Stop};
 /// The schema this binary writes and understands: what a fresh file gets.
 pub const SCHEMA: &str = include_str!("../../../schema.sql");
 /// The version `schema.sql` carries in `PRAGMA user_version`.
-pub const SCHEMA_VERSION: i64 = 15;
+pub const SCHEMA_VERSION: i64 = 16;
 
 /// One migration step: it brings a data file from version `number - 1` to
 /// `number`, inside the runner's transaction.
@@ -166,6 +167,14 @@ pub const MIGRATIONS: &[Migration] = &[
             "(a payment's bank line, an audit row's key, a bank entry's statements, a settlement's payment)"
         ),
         run: to_15::run,
+    },
+    Migration {
+        number: 16,
+        summary: concat!(
+            "the chart of accounts is the ledger's own: a journal line names the account a person chose, ",
+            "day sums per such account, a bill's line its cost's account, a company's own accounts"
+        ),
+        run: to_16::run,
     },
 ];
 
