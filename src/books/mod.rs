@@ -46,6 +46,11 @@
 //!   a payment from a bank line, a difference settled without money
 //!   (`settle_difference`), and a bank line's settlement undone by a
 //!   counter-posting (`reverse`).
+//! - `statements.rs`: the statements on the company's chart of accounts:
+//!   the trial balance by account number (`trial_balance`), the profit and
+//!   loss by § 275 (2) HGB (`profit_and_loss`) and the balance sheet by
+//!   § 266 HGB (`balance_sheet`), each line with its accounts, the previous
+//!   year beside them when asked.
 //! - `discount.rs`: a discount (Skonto) with its tax: the postings a
 //!   settlement books when the rest of a payment goes as a discount granted
 //!   or received, per tax key from the document's own entry (§ 17 UStG).
@@ -102,6 +107,7 @@ pub mod received;
 pub mod report;
 pub mod sending;
 pub mod settlement;
+pub mod statements;
 pub mod suppliers;
 pub mod tenancy;
 pub mod transactions;

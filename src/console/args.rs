@@ -8,6 +8,7 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 pub use crate::console::adviser_args::*;
 pub use crate::console::bank_args::*;
+pub use crate::console::books_args::*;
 pub use crate::console::mode::Mode;
 pub use crate::console::sending_args::*;
 
@@ -64,9 +65,13 @@ pub enum Command {
     /// Incoming bills and money out against them.
     #[command(subcommand)]
     Purchase(PurchaseCommand),
-    /// Close the books; the trial balance.
+    /// Close the books; the trial balance, profit and loss, balance sheet.
     #[command(subcommand)]
     Books(BooksCommand),
+    /// The company's chart of accounts (SKR03/SKR04): list it, add an
+    /// account of its own, remove one nothing is posted to.
+    #[command(subcommand)]
+    Account(AccountCommand),
     /// The webhook delivery log; sending an event again.
     #[command(subcommand)]
     Webhook(WebhookCommand),
@@ -506,28 +511,6 @@ pub struct PurchaseRecordArgs {
     pub reverse_charge: bool,
     #[command(flatten)]
     pub mode: Mode,
-}
-
-#[derive(Subcommand, Debug)]
-pub enum BooksCommand {
-    /// Close the books through a date; later acts dated on or before it are refused.
-    Close {
-        #[arg(long)]
-        company: String,
-        #[arg(long)]
-        through: String,
-        #[command(flatten)]
-        mode: Mode,
-    },
-    /// Every account's debit and credit totals, and whether they balance.
-    TrialBalance {
-        #[arg(long)]
-        company: String,
-        #[arg(long)]
-        as_of: Option<String>,
-        #[command(flatten)]
-        mode: Mode,
-    },
 }
 
 #[derive(Args, Debug)]

@@ -29,6 +29,9 @@
 //!   `--vat-register` (`RegisterArgs`) of `serve` and `draft issue`.
 //! - `bank_args.rs`: the command line of the bank: `bank account add | list`,
 //!   `bank import` and the acts on statement lines.
+//! - `books_args.rs`: the command line of the books' statements and chart
+//!   of accounts: `books close | trial-balance | profit-and-loss |
+//!   balance-sheet`, `account list | add | remove`.
 //! - `adviser_args.rs`: the command line of the tax adviser's exports: the
 //!   DATEV settings of `company set` (`DatevArgs`), `export datev | gobd`,
 //!   `vat return | ec-sales`.
@@ -51,6 +54,7 @@ mod acts;
 mod adviser_args;
 mod args;
 mod bank_args;
+mod books_args;
 pub mod demo;
 mod log;
 mod mode;
@@ -114,6 +118,7 @@ fn execute(cli: &Cli) -> Result<ExitCode> {
         Command::Invoice(cmd) => acts::invoices::run(&db()?, cmd, acting)?,
         Command::Purchase(cmd) => acts::purchases::run(&db()?, cmd, acting)?,
         Command::Books(cmd) => acts::books::run(&db()?, cmd, acting)?,
+        Command::Account(cmd) => acts::accounts::run(&db()?, cmd, acting)?,
         Command::Webhook(cmd) => acts::webhooks::run(&db()?, cmd, acting)?,
         Command::Bank(cmd) => return acts::bank::run(&db()?, cmd, acting),
         Command::Dunning(cmd) => acts::dunning::run(&db()?, cmd, acting)?,

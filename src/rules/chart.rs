@@ -374,6 +374,12 @@ const LEDGER: &str =
 /// and a public bookkeeping guide; SKR04 2900 in Odoo.
 const CAPITAL: &str = "SKR04 2900: odoo/odoo @05a629cd; SKR03 0800: current SKR03 account extract (public repository file) and the OpenAccountants germany-bookkeeping guide";
 
+/// SKR03 0860 "Gewinnvortrag vor Verwendung": in DATEV's SKR03 as the
+/// OpenAccountants guide and a partial transcription of DATEV's printed
+/// chart list it (Odoo @05a629cd has only 0865/0867); SKR04 2970 in Odoo
+/// @05a629cd, tagged A.IV.
+const CARRIED: &str = "SKR04 2970: odoo/odoo @05a629cd; SKR03 0860: OpenAccountants germany-bookkeeping guide and a DATEV SKR03 transcription";
+
 use Kind::{Asset, Equity, Expense, Liability, Revenue as Income, Tax};
 use Line as L;
 
@@ -500,6 +506,8 @@ pub const ACCOUNTS: &[Account] = &[
     account("transitory_items", 1590, 1370, "Durchlaufende Posten", "Transitory items", Asset, L::Receivables, false, LEDGER),
     account("payables", 1600, 3300, "Verbindlichkeiten aus Lieferungen und Leistungen", "Trade payables", Liability, L::Liabilities, false, LEDGER),
     account("other_liabilities", 1700, 3500, "Sonstige Verbindlichkeiten", "Other liabilities", Liability, L::Liabilities, false, LEDGER),
+    // A.IV: the results of earlier fiscal years, until they are allotted.
+    account("profit_carried_forward", 860, 2970, "Gewinnvortrag vor Verwendung", "Profit carried forward", Equity, L::ProfitCarriedForward, false, CARRIED),
     account("subscribed_capital", 800, 2900, "Gezeichnetes Kapital", "Subscribed capital", Equity, L::SubscribedCapital, false, CAPITAL),
 ];
 

@@ -35,7 +35,7 @@ fn customer(c: &Client, key: &str, body: Value) -> Value {
 }
 
 /// Adds a line of one unit at `price` cents with the options `rest`.
-fn line(w: &World, draft: &str, price: &str, rest: &[&str]) {
+pub(crate) fn line(w: &World, draft: &str, price: &str, rest: &[&str]) {
     let mut args = vec![
         "draft",
         "line",
@@ -51,7 +51,7 @@ fn line(w: &World, draft: &str, price: &str, rest: &[&str]) {
     w.data.ok(&args);
 }
 
-fn issue(w: &World, draft: &str, on: &str) -> String {
+pub(crate) fn issue(w: &World, draft: &str, on: &str) -> String {
     let issued = w
         .data
         .ok(&["draft", "issue", draft, "--on", on, "--delivered-on", on]);

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use crate::adviser::bill;
 use crate::bank::{bank_total, batch_and_its_notification, import, lines, write};
 use crate::support::statements::{camt053, Entry, Transfer};
-use crate::support::World;
+use crate::support::{trial, World};
 
 const IBAN: &str = "DE36760260000123456789";
 
@@ -733,26 +733,10 @@ fn a_discount_takes_its_vat_back_in_the_vat_return_the_ec_sales_list_and_the_dat
     let tb = w
         .data
         .ok(&["books", "trial-balance", "--company", &w.company]);
-    let account = |name: &str| {
-        tb["accounts"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|a| a["account"] == json!(name))
-            .cloned()
-    };
-    let granted = account("discounts_granted").expect("discounts granted");
-    assert_eq!(
-        (granted["debit"].as_i64(), granted["credit"].as_i64()),
-        (Some(400 + 2_000), Some(0)),
-        "{granted:#}"
-    );
-    let received = account("discounts_received").expect("discounts received");
-    assert_eq!(
-        received["credit"].as_i64(),
-        Some(400 + 1_000),
-        "{received:#}"
-    );
+    let granted = trial::ledger(&tb, "discounts_granted").expect("discounts granted");
+    assert_eq!(granted, (400 + 2_000, 0), "{tb:#}");
+    let received = trial::ledger(&tb, "discounts_received").expect("discounts received");
+    assert_eq!(received.1, 400 + 1_000, "{tb:#}");
 
     // DATEV: each discount its gross on the automatic account of its rate.
     let out = dir.path().join("november.zip");
@@ -905,12 +889,6 @@ fn a_returned_debit_takes_back_the_discount_its_collection_was_granted() {
     let tb = w
         .data
         .ok(&["books", "trial-balance", "--company", &w.company]);
-    let granted = tb["accounts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["account"] == json!("discounts_granted"))
-        .cloned()
-        .unwrap();
-    assert_eq!(granted["debit"], granted["credit"], "{granted:#}");
+    let granted = trial::ledger(&tb, "discounts_granted").unwrap();
+    assert_eq!(granted.0, granted.1, "{tb:#}");
 }

@@ -269,19 +269,8 @@ fn reverse_charge_self_assessed(data: &DataFile, company: &str, receipt: &Value)
     let owed = (base * 19 + 50) / 100;
     let tb = data.ok(&["books", "trial-balance", "--company", company]);
     let detail = |account: &str| -> (i64, i64) {
-        let row = tb["accounts"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|a| a["account"] == account)
-            .unwrap();
-        let d = row["details"]
-            .as_array()
-            .unwrap_or_else(|| panic!("{account} has no details: {tb}"))
-            .iter()
-            .find(|d| d["detail"] == "AE:19")
-            .unwrap_or_else(|| panic!("{account} has no AE:19: {tb}"));
-        (d["debit"].as_i64().unwrap(), d["credit"].as_i64().unwrap())
+        crate::support::trial::detail(&tb, account, "AE:19")
+            .unwrap_or_else(|| panic!("{account} has no AE:19: {tb}"))
     };
     assert!(owed > 0);
     assert_eq!(detail("input_tax"), (owed, 0), "{tb}");
@@ -575,17 +564,7 @@ fn duplicates_name_the_first_and_the_kept_file_is_never_changed() {
 /// The account `name` of a trial balance: (debit, credit).
 fn account(data: &DataFile, company: &str, name: &str) -> (i64, i64) {
     let tb = data.ok(&["books", "trial-balance", "--company", company]);
-    let row = tb["accounts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["account"] == name)
-        .unwrap()
-        .clone();
-    (
-        row["debit"].as_i64().unwrap(),
-        row["credit"].as_i64().unwrap(),
-    )
+    crate::support::trial::ledger(&tb, name).unwrap()
 }
 
 #[test]
@@ -881,18 +860,7 @@ fn sentences(r: &Value, rule: &str) -> Vec<String> {
 /// `key`; none when it has no such detail.
 fn keyed(data: &DataFile, company: &str, account: &str, key: &str) -> Option<(i64, i64)> {
     let tb = data.ok(&["books", "trial-balance", "--company", company]);
-    let row = tb["accounts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|a| a["account"] == account)?
-        .clone();
-    let d = row["details"]
-        .as_array()?
-        .iter()
-        .find(|d| d["detail"] == key)?
-        .clone();
-    Some((d["debit"].as_i64().unwrap(), d["credit"].as_i64().unwrap()))
+    crate::support::trial::detail(&tb, account, key)
 }
 
 /// Every profile, in each syntax it has: received with every total its

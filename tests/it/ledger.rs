@@ -297,30 +297,20 @@ fn after_every_random_act_the_books_balance_and_agree_with_the_report() {
             &on,
         ]);
         assert_eq!(tb["balanced"], json!(true), "step {step}");
-        let receivables = tb["accounts"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|a| a["account"] == "receivables")
-            .unwrap();
-        let payables = tb["accounts"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .find(|a| a["account"] == "payables")
-            .unwrap();
+        let posted = |ledger: &str| crate::support::trial::ledger(&tb, ledger).unwrap_or((0, 0));
+        let (receivables, payables) = (posted("receivables"), posted("payables"));
         let report = c
             .get(&w.live, &format!("/v1/reports/outstanding?asOf={on}"))
             .body;
         assert_eq!(
-            receivables["debit"].as_i64().unwrap() - receivables["credit"].as_i64().unwrap(),
+            receivables.0 - receivables.1,
             report["receivables"]["outstanding"]["minor"]
                 .as_i64()
                 .unwrap(),
             "step {step}"
         );
         assert_eq!(
-            payables["credit"].as_i64().unwrap() - payables["debit"].as_i64().unwrap(),
+            payables.1 - payables.0,
             report["payables"]["outstanding"]["minor"].as_i64().unwrap(),
             "step {step}"
         );
@@ -467,27 +457,22 @@ fn country_rules_decide_number_due_date_and_sentence() {
     }
 }
 
-/// The trial balance's details of one account: detail → (debit, credit).
-fn details(tb: &Value, account: &str) -> HashMap<String, (i64, i64)> {
-    let row = tb["accounts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["account"] == account)
-        .unwrap_or_else(|| panic!("no {account} in {tb}"));
-    row["details"]
-        .as_array()
-        .map(|d| {
-            d.iter()
-                .map(|d| {
-                    (
-                        d["detail"].as_str().unwrap().to_string(),
-                        (d["debit"].as_i64().unwrap(), d["credit"].as_i64().unwrap()),
-                    )
-                })
-                .collect()
-        })
-        .unwrap_or_default()
+/// The trial balance's details of one ledger account, over every chart
+/// account it feeds: detail → (debit, credit).
+fn details(tb: &Value, ledger: &str) -> HashMap<String, (i64, i64)> {
+    let mut out = HashMap::new();
+    for row in tb["accounts"].as_array().unwrap() {
+        for d in row["details"].as_array().into_iter().flatten() {
+            if d["ledger"] == ledger {
+                out.insert(
+                    d["detail"].as_str().unwrap().to_string(),
+                    (d["debit"].as_i64().unwrap(), d["credit"].as_i64().unwrap()),
+                );
+            }
+        }
+    }
+    assert!(!out.is_empty(), "no {ledger} in {tb}");
+    out
 }
 
 #[test]
@@ -561,8 +546,44 @@ fn revenue_and_output_tax_are_posted_per_tax_key_and_a_correction_reverses_them_
     .into();
     assert_eq!(details(&tb, "output_tax"), expected_tax);
     // The partners are not summed per day: receivables show no details.
-    assert!(details(&tb, "receivables").is_empty());
+    assert_eq!(
+        details(&tb, "receivables").into_keys().collect::<Vec<_>>(),
+        vec![String::new()]
+    );
     assert_eq!(tb["balanced"], json!(true));
+    // Each key on its account of SKR03, by number, with its balance.
+    let by_number: Vec<(u64, &str, i64, &str)> = tb["accounts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["number"].as_u64().unwrap(),
+                a["account"].as_str().unwrap(),
+                a["balance"].as_i64().unwrap(),
+                a["side"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        by_number,
+        vec![
+            (1400, "receivables", 119_000 + 53_500 + 80_000, "debit"),
+            (1771, "output_tax_7", 3_500, "credit"),
+            (1776, "output_tax_19", 19_000, "credit"),
+            (8300, "revenue_7", 50_000, "credit"),
+            (8336, "revenue_eu_service", 80_000, "credit"),
+            (8400, "revenue_19", 100_000, "credit"),
+        ],
+        "{tb:#}"
+    );
+    let row = crate::support::trial::row(&tb, "revenue_19").unwrap();
+    assert_eq!(row["name"], json!("Erlöse 19 % USt"));
+    assert_eq!(row["opening"], json!(0));
+    assert_eq!(
+        (row["periodCredit"].as_i64(), row["yearCredit"].as_i64()),
+        (Some(100_000), Some(100_000))
+    );
 
     // Cancelling the mixed invoice reverses each key.
     let number = mixed["number"].as_str().unwrap();

@@ -9,6 +9,7 @@ mod bank_acts;
 mod bank_generated;
 mod bank_written;
 mod books;
+mod chart;
 mod codemap;
 mod console;
 mod customers;

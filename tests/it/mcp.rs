@@ -512,6 +512,18 @@ fn report_tools_read_the_ledger_and_draft_tools_create_through_the_domain() {
         ),
         (json!(10000), json!(2000), json!(8000))
     );
+    // By § 275 (2) HGB: revenue on line 1, the bill's cost on line 8.
+    let lines: Vec<(&str, &Value)> = pl["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["code"].as_str().unwrap(), &l["amount"]["minor"]))
+        .collect();
+    assert_eq!(
+        lines,
+        vec![("1", &json!(10000)), ("8", &json!(2000))],
+        "{pl:#}"
+    );
     assert_eq!(pl["is_final"], json!(false));
     w.data.ok(&[
         "books",
@@ -551,7 +563,20 @@ fn report_tools_read_the_ledger_and_draft_tools_create_through_the_domain() {
     )["structuredContent"]
         .clone();
     assert_eq!(later["is_final"], json!(false));
-    assert_eq!(bs["total_assets"]["minor"], json!(7900 + 4000 + 380));
+    // The input tax (380) netted with the output tax owed (1900): one debt
+    // to the tax office under C.
+    assert_eq!(bs["total_assets"]["minor"], json!(7900 + 4000));
+    let liabilities = bs["equity_and_liabilities"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["line"] == "equity:C")
+        .unwrap();
+    assert_eq!(
+        liabilities["amount"]["minor"],
+        json!(2380 + 1900 - 380),
+        "{bs:#}"
+    );
     assert_eq!(bs["result"]["minor"], json!(8000));
     let att =
         call(&c, &w.live, 7, "get_business_attention", json!({}))["structuredContent"].clone();

@@ -462,16 +462,7 @@ fn trial_balance(office: &Office, company: &str) -> Value {
 }
 
 fn account(tb: &Value, name: &str) -> (i64, i64) {
-    let row = tb["accounts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["account"] == name)
-        .unwrap_or_else(|| panic!("no {name} in {tb}"));
-    (
-        row["debit"].as_i64().unwrap(),
-        row["credit"].as_i64().unwrap(),
-    )
+    crate::support::trial::ledger(tb, name).unwrap_or_else(|| panic!("no {name} in {tb}"))
 }
 
 #[test]

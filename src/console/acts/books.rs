@@ -1,9 +1,10 @@
-//! `kontor books close | trial-balance`: closing the books through a date,
-//! and every account's debit and credit totals.
+//! `kontor books close | trial-balance | profit-and-loss | balance-sheet`:
+//! closing the books through a date, and the statements on the company's
+//! chart of accounts.
 
 use crate::access::people::Capability;
-use crate::books::ledger;
 use crate::books::tenancy;
+use crate::books::{ledger, statements};
 use crate::console::acting::{actor, no_actor, print};
 use crate::console::args::BooksCommand;
 use crate::error::Result;
@@ -27,11 +28,33 @@ pub fn run(db: &Db, cmd: &BooksCommand, acting: Option<&str>) -> Result<()> {
         BooksCommand::TrialBalance {
             company,
             as_of,
+            from,
             mode,
         } => print(&db.read(|conn| {
             no_actor(acting, "`books trial-balance` only reads")?;
             let t = tenancy::tenant(conn, company, mode.environment())?;
-            ledger::trial_balance(conn, &t, as_of.as_deref())
+            statements::trial_balance(conn, &t, as_of.as_deref(), from.as_deref())
+        })?),
+        BooksCommand::ProfitAndLoss {
+            company,
+            from,
+            to,
+            compare,
+            mode,
+        } => print(&db.read(|conn| {
+            no_actor(acting, "`books profit-and-loss` only reads")?;
+            let t = tenancy::tenant(conn, company, mode.environment())?;
+            statements::profit_and_loss(conn, &t, from.as_deref(), to.as_deref(), *compare)
+        })?),
+        BooksCommand::BalanceSheet {
+            company,
+            as_of,
+            compare,
+            mode,
+        } => print(&db.read(|conn| {
+            no_actor(acting, "`books balance-sheet` only reads")?;
+            let t = tenancy::tenant(conn, company, mode.environment())?;
+            statements::balance_sheet(conn, &t, as_of.as_deref(), *compare)
         })?),
     }
     Ok(())

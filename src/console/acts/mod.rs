@@ -28,7 +28,10 @@
 //! - `received.rs`:
 //!   `purchase receive | show | list | book | refuse | original | trust`:
 //!   received e-invoices.
-//! - `books.rs`: `books close | trial-balance`.
+//! - `books.rs`: `books close | trial-balance | profit-and-loss |
+//!   balance-sheet`.
+//! - `accounts.rs`: `account list | add | remove`: the company's chart of
+//!   accounts and its own accounts.
 //! - `webhooks.rs`: `webhook deliveries | redeliver`.
 //! - `bank.rs`: `bank account add | list`, `bank import` (each file its own
 //!   transaction, exit 1 when one was refused), and the acts on lines:
@@ -40,6 +43,7 @@
 //!   folder for a tax audit, written where `--out` says.
 //! - `vat.rs`: `vat return | ec-sales`: the figures of a month or quarter.
 
+pub mod accounts;
 pub mod bank;
 pub mod books;
 pub mod company;

@@ -63,6 +63,15 @@ pub fn dates(names: &[&str]) -> Map<String, Value> {
         .collect()
 }
 
+/// Adds the optional `compare` of a statement (the previous year beside it).
+pub fn with_compare(mut p: Map<String, Value>) -> Map<String, Value> {
+    p.insert(
+        "compare".to_string(),
+        json!({ "type": "boolean", "description": "Show the previous year's figures beside each." }),
+    );
+    p
+}
+
 /// String arguments of these names.
 pub fn strings(names: &[&str]) -> Map<String, Value> {
     names

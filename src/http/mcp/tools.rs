@@ -19,7 +19,7 @@ use crate::books::drafts::{self, DraftInput, DraftKind, DraftLineInput, NewDraft
 use crate::books::invoices::{self, Status};
 use crate::books::report::{self, Side};
 use crate::books::transactions::{self, NewNote, NewTransaction, NoteInput, TransactionInput};
-use crate::books::{attention, customers, ledger};
+use crate::books::{attention, customers, statements};
 use crate::error::{Error, Result};
 use crate::http::app::App;
 use crate::http::error::RpcFault;
@@ -306,22 +306,26 @@ fn list_payables(c: &Context, f: JsonFields) -> Result<Value> {
 
 fn get_profit_and_loss(c: &Context, mut f: JsonFields) -> Result<Value> {
     let (from, to) = (f.text("from")?, f.text("to")?);
+    let compare = f.bool("compare")?.unwrap_or(false);
     f.finish()?;
-    Ok(to_value(&ledger::profit_and_loss(
+    Ok(to_value(&statements::profit_and_loss(
         c.conn,
         c.tenant(),
         from.as_deref(),
         to.as_deref(),
+        compare,
     )?))
 }
 
 fn get_balance_sheet(c: &Context, mut f: JsonFields) -> Result<Value> {
     let as_of = f.text("as_of")?;
+    let compare = f.bool("compare")?.unwrap_or(false);
     f.finish()?;
-    Ok(to_value(&ledger::balance_sheet(
+    Ok(to_value(&statements::balance_sheet(
         c.conn,
         c.tenant(),
         as_of.as_deref(),
+        compare,
     )?))
 }
 
@@ -610,9 +614,9 @@ const TOOLS: &[Tool] = &[
         read_only: true,
         name: "get_profit_and_loss",
         title: "Profit and loss",
-        description: "Revenue, expenses and the result from the ledger for `from`..`to` (default: this year to today); `is_final` when the whole period lies in closed books.",
+        description: "The profit and loss by § 275 (2) HGB for `from`..`to` (default: this fiscal year to today): each line (revenue, other operating income, materials, services bought, personnel, depreciation, other operating expenses, interest, taxes) with its accounts of the company's chart (SKR03/SKR04) and their numbers, `revenue`, `expenses` and the `result`; with `compare`, the previous year's same period beside each figure (`previous`); `is_final` when the whole period lies in closed books.",
         operation: Operation::OutstandingReport,
-        input: || schemas::object(Value::Object(schemas::dates(&["from", "to"])), &[]),
+        input: || schemas::object(Value::Object(schemas::with_compare(schemas::dates(&["from", "to"]))), &[]),
         output: schemas::any_object,
         run: get_profit_and_loss,
         renames: NO_RENAMES,
@@ -621,9 +625,9 @@ const TOOLS: &[Tool] = &[
         read_only: true,
         name: "get_balance_sheet",
         title: "Balance sheet",
-        description: "Assets, liabilities, equity and the result from the ledger at the end of `as_of` (default today); it always balances; `is_final` when the books are closed through `as_of`.",
+        description: "The balance sheet by § 266 HGB (the short form) at the end of `as_of` (default today): `assets` and `equity_and_liabilities`, each line with its accounts of the company's chart and their numbers, the year's `result` (A.V); with `compare`, the same day a year earlier beside each figure; it always balances; `is_final` when the books are closed through `as_of`.",
         operation: Operation::OutstandingReport,
-        input: || schemas::object(Value::Object(schemas::dates(&["as_of"])), &[]),
+        input: || schemas::object(Value::Object(schemas::with_compare(schemas::dates(&["as_of"]))), &[]),
         output: schemas::any_object,
         run: get_balance_sheet,
         renames: NO_RENAMES,

@@ -2,9 +2,12 @@
 //! period (the `through` day, then a confirmation page, for it cannot be
 //! undone), and the statements read from the ledger — the trial balance,
 //! the profit and loss and the balance sheet, each marked final when the
-//! books are closed through its last day and preliminary otherwise. The
-//! same `books::ledger` functions serve `books close`, `books
-//! trial-balance` and the agent tools; closing records the person in the audit.
+//! books are closed through its last day and preliminary otherwise, the
+//! profit and loss and the balance sheet by their HGB lines, each line
+//! opening to its accounts, the previous year beside them when asked. The
+//! same `books::statements` functions serve `books trial-balance`,
+//! `books profit-and-loss`, `books balance-sheet` and the agent tools;
+//! closing records the person in the audit.
 
 use hyper::StatusCode;
 use maud::{html, Markup};
@@ -12,10 +15,11 @@ use maud::{html, Markup};
 use super::context::Ctx;
 use super::form::{post, queried, Acted, Form, FormField, Problems, Reading};
 use super::frame::{
-    csrf, may_act, money, screen, screen_with, see_other, th, th_amount, Screen, Table,
+    csrf, may_act, money, screen, screen_with, see_other, th, th_amount, th_number, Screen, Table,
 };
 use crate::access::people::Capability;
-use crate::books::ledger::{self, AccountAmount};
+use crate::books::ledger;
+use crate::books::statements::{self, StatementLine};
 use crate::error::Result;
 use crate::http::app::Answer;
 use crate::rules::locale::{self, Lang};
@@ -40,21 +44,6 @@ const STATEMENT: Form = Form::new(&[AS_OF, FROM, TO]);
 
 fn title(lang: Lang) -> &'static str {
     lang.pick("Books", "Bücher")
-}
-
-/// How a person reads an account of the chart.
-fn account_name(lang: Lang, account: &str) -> &str {
-    match account {
-        "receivables" => lang.pick("Receivables", "Forderungen"),
-        "bank" => lang.pick("Bank", "Bank"),
-        "input_tax" => lang.pick("Input tax", "Vorsteuer"),
-        "payables" => lang.pick("Payables", "Verbindlichkeiten"),
-        "output_tax" => lang.pick("Output tax", "Umsatzsteuer"),
-        "revenue" => lang.pick("Revenue", "Erlöse"),
-        "expenses" => lang.pick("Expenses", "Aufwendungen"),
-        "equity" => lang.pick("Equity", "Eigenkapital"),
-        other => other,
-    }
 }
 
 /// The statement's flag: final, or preliminary while the books are open.
@@ -209,92 +198,192 @@ pub fn statement(
     ))
 }
 
-/// GET /books/trial-balance?asOf=…
-pub fn trial_balance(ctx: &Ctx) -> Result<Answer> {
+/// A statement's link to itself with or without the previous year beside
+/// it (`compare=1`), keeping the days asked.
+fn compare_link(ctx: &Ctx, action: &str, days: &[(&str, &str)], compare: bool) -> Markup {
     let lang = ctx.lang;
-    let tenant = &ctx.session.tenant;
-    let as_of = ctx.query.get("asOf").unwrap_or("");
-    let figures = ledger::trial_balance(ctx.conn, tenant, Some(as_of)).and_then(|tb| {
-        let is_final = ledger::is_final(ctx.conn, tenant, tb.as_of)?;
-        Ok(html! {
-            p { (lang.pick("At the end of ", "Zum Ende des ")) (locale::date(lang, tb.as_of)) }
-            (flag(lang, is_final))
-            (Table::new(&[
-                th(lang.pick("Account", "Konto")), th_amount(lang.pick("Debit", "Soll")), th_amount(lang.pick("Credit", "Haben")),
-            ])
-            .read_caption(lang.pick("Debit and credit totals per account", "Soll- und Habensummen je Konto"))
-            .with_foot(&tb.accounts, |row| html! {
-                th scope="row" { (account_name(lang, row.account)) }
-                td.amount { (locale::amount(lang, row.debit, &tb.currency)) }
-                td.amount { (locale::amount(lang, row.credit, &tb.currency)) }
-            }, html! {
-                tfoot {
-                    tr {
-                        th scope="row" { (lang.pick("Total", "Summe")) }
-                        td.amount { (locale::amount(lang, tb.total_debit, &tb.currency)) }
-                        td.amount { (locale::amount(lang, tb.total_credit, &tb.currency)) }
-                    }
-                }
-            }))
-            @if !tb.balanced {
-                p.problem role="alert" { (lang.pick("Debits and credits differ.", "Soll und Haben weichen voneinander ab.")) }
-            }
-        })
-    });
-    statement(
-        ctx,
-        &STATEMENT,
-        lang.pick("Trial balance", "Summen- und Saldenliste"),
-        "/books/trial-balance",
-        &[(&AS_OF, as_of)],
-        figures,
-    )
-}
-
-fn amounts_table(
-    lang: Lang,
-    caption: &str,
-    rows: &[AccountAmount],
-    total: Option<(&str, &Money)>,
-) -> Markup {
+    let mut query: Vec<String> = days
+        .iter()
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(k, v)| format!("{k}={}", crate::http::query::percent_encode(v)))
+        .collect();
+    if !compare {
+        query.push("compare=1".to_string());
+    }
+    let href = format!("{action}?{}", query.join("&"));
     html! {
-        table {
-            caption { (caption) }
-            tbody {
-                @for row in rows {
-                    tr {
-                        th scope="row" { (account_name(lang, row.account)) }
-                        td.amount { (money(lang, &row.amount)) }
-                    }
-                }
-            }
-            @if let Some((name, sum)) = total {
-                tfoot {
-                    tr { th scope="row" { (name) } td.amount { (money(lang, sum)) } }
+        p {
+            a href=(href) {
+                @if compare {
+                    (lang.pick("Without the previous year", "Ohne Vorjahr"))
+                } @else {
+                    (lang.pick("Beside the previous year", "Mit Vorjahresvergleich"))
                 }
             }
         }
     }
 }
 
-/// GET /books/profit-and-loss?from=…&to=…
+/// The side of a balance: S (Soll, debit) or H (Haben, credit).
+fn side(lang: Lang, side: Option<&str>) -> &'static str {
+    match side {
+        Some("debit") => lang.pick("Dr", "S"),
+        Some("credit") => lang.pick("Cr", "H"),
+        _ => "",
+    }
+}
+
+/// GET /books/trial-balance?asOf=…&from=…
+pub fn trial_balance(ctx: &Ctx) -> Result<Answer> {
+    let lang = ctx.lang;
+    let tenant = &ctx.session.tenant;
+    let as_of = ctx.query.get("asOf").unwrap_or("");
+    let from = ctx.query.get("from").unwrap_or("");
+    let figures =
+        statements::trial_balance(ctx.conn, tenant, Some(as_of), Some(from)).and_then(|tb| {
+            let is_final = ledger::is_final(ctx.conn, tenant, tb.as_of)?;
+            let a = |minor: i64| locale::amount(lang, minor, &tb.currency);
+            Ok(html! {
+                p {
+                    (lang.pick("Period ", "Zeitraum ")) (locale::date(lang, tb.from)) " – " (locale::date(lang, tb.as_of))
+                    " · " (lang.pick("fiscal year from ", "Wirtschaftsjahr ab ")) (locale::date(lang, tb.year_from))
+                    " · " (tb.chart.as_str().to_uppercase())
+                }
+                (flag(lang, is_final))
+                (Table::new(&[
+                    th_number(lang.pick("Account", "Konto")),
+                    th(lang.pick("Name", "Bezeichnung")),
+                    th_amount(lang.pick("Opening balance", "EB-Wert")),
+                    th_amount(lang.pick("Period debit", "Soll Zeitraum")),
+                    th_amount(lang.pick("Period credit", "Haben Zeitraum")),
+                    th_amount(lang.pick("Year debit", "Soll kumuliert")),
+                    th_amount(lang.pick("Year credit", "Haben kumuliert")),
+                    th_amount(lang.pick("Balance", "Saldo")),
+                    th(lang.pick("Side", "S/H")),
+                ])
+                .read_caption(lang.pick("Totals and balances per account", "Summen und Salden je Konto"))
+                .id("trial-balance")
+                .with_foot(&tb.accounts, |row| html! {
+                    td.num { (row.number) }
+                    th scope="row" { (named(lang, &row.name, &row.name_en)) }
+                    td.amount { (a(row.opening.abs())) " " (side(lang, match row.opening { 0 => None, o if o > 0 => Some("debit"), _ => Some("credit") })) }
+                    td.amount { (a(row.period_debit)) }
+                    td.amount { (a(row.period_credit)) }
+                    td.amount { (a(row.year_debit)) }
+                    td.amount { (a(row.year_credit)) }
+                    td.amount { (a(row.balance)) }
+                    td { (side(lang, row.side)) }
+                }, html! {
+                    tfoot {
+                        tr {
+                            td {}
+                            th scope="row" { (lang.pick("Total (all postings)", "Summe (alle Buchungen)")) }
+                            td {}
+                            td {}
+                            td {}
+                            td.amount { (a(tb.total_debit)) }
+                            td.amount { (a(tb.total_credit)) }
+                            td {}
+                            td {}
+                        }
+                    }
+                }))
+                @if !tb.balanced {
+                    p.problem role="alert" { (lang.pick("Debits and credits differ.", "Soll und Haben weichen voneinander ab.")) }
+                }
+            })
+        });
+    statement(
+        ctx,
+        &STATEMENT,
+        lang.pick("Trial balance", "Summen- und Saldenliste"),
+        "/books/trial-balance",
+        &[(&FROM, from), (&AS_OF, as_of)],
+        figures,
+    )
+}
+
+/// A name in the page's language.
+fn named<'x>(lang: Lang, de: &'x str, en: &'x str) -> &'x str {
+    if lang == Lang::En {
+        en
+    } else {
+        de
+    }
+}
+
+/// A statement's lines, each with its accounts below it, and the previous
+/// year's column when compared.
+fn lines_table(
+    lang: Lang,
+    caption: &str,
+    lines: &[StatementLine],
+    compared: bool,
+    total: Option<(&str, &Money, Option<&Money>)>,
+) -> Markup {
+    html! {
+        table {
+            caption { (caption) }
+            thead {
+                tr {
+                    th scope="col" { (lang.pick("Line", "Posten")) }
+                    th.amount scope="col" { (lang.pick("Amount", "Betrag")) }
+                    @if compared { th.amount scope="col" { (lang.pick("Previous year", "Vorjahr")) } }
+                }
+            }
+            @for line in lines {
+                tbody {
+                    tr.line {
+                        th scope="row" { strong { (line.code) " " (named(lang, line.name, line.name_en)) } }
+                        td.amount { strong { (money(lang, &line.amount)) } }
+                        @if compared { td.amount { @if let Some(p) = &line.previous { (money(lang, p)) } } }
+                    }
+                    @for acc in &line.accounts {
+                        tr.account {
+                            th scope="row" { span.num { (acc.number) } " " (named(lang, &acc.name, &acc.name_en)) }
+                            td.amount { (money(lang, &acc.amount)) }
+                            @if compared { td.amount { @if let Some(p) = &acc.previous { (money(lang, p)) } } }
+                        }
+                    }
+                }
+            }
+            @if let Some((label, sum, previous)) = total {
+                tfoot {
+                    tr {
+                        th scope="row" { (label) }
+                        td.amount { strong { (money(lang, sum)) } }
+                        @if compared { td.amount { @if let Some(p) = previous { (money(lang, p)) } } }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// GET /books/profit-and-loss?from=…&to=…&compare=1
 pub fn profit_and_loss(ctx: &Ctx) -> Result<Answer> {
     let lang = ctx.lang;
     let tenant = &ctx.session.tenant;
     let from = ctx.query.get("from").unwrap_or("");
     let to = ctx.query.get("to").unwrap_or("");
-    let figures = ledger::profit_and_loss(ctx.conn, tenant, Some(from), Some(to)).map(|pl| {
-        html! {
-            p { (locale::date(lang, pl.from)) " – " (locale::date(lang, pl.to)) }
-            (flag(lang, pl.is_final))
-            (amounts_table(lang, lang.pick("By account", "Nach Konten"), &pl.by_account, None))
-            dl.particulars {
-                div { dt { (lang.pick("Revenue", "Erlöse")) } dd { (money(lang, &pl.revenue)) } }
-                div { dt { (lang.pick("Expenses", "Aufwendungen")) } dd { (money(lang, &pl.expenses)) } }
-                div { dt { strong { (lang.pick("Result", "Ergebnis")) } } dd { strong { (money(lang, &pl.result)) } } }
+    let compare = ctx.query.get("compare") == Some("1");
+    let figures =
+        statements::profit_and_loss(ctx.conn, tenant, Some(from), Some(to), compare).map(|pl| {
+            let previous = pl.previous.as_ref().map(|p| &p.result);
+            html! {
+                p {
+                    (locale::date(lang, pl.from)) " – " (locale::date(lang, pl.to))
+                    @if let Some(p) = &pl.previous {
+                        " · " (lang.pick("previous year ", "Vorjahr ")) (locale::date(lang, p.from)) " – " (locale::date(lang, p.to))
+                    }
+                    " · " (lang.pick("§ 275 (2) HGB, nature of expense method", "§ 275 Abs. 2 HGB, Gesamtkostenverfahren"))
+                }
+                (flag(lang, pl.is_final))
+                (lines_table(lang, lang.pick("Profit and loss by line", "Gewinn- und Verlustrechnung nach Posten"), &pl.lines, compare,
+                    Some((lang.pick("Net income or loss for the year", "Jahresüberschuss/Jahresfehlbetrag"), &pl.result, previous))))
+                (compare_link(ctx, "/books/profit-and-loss", &[("from", from), ("to", to)], compare))
             }
-        }
-    });
+        });
     statement(
         ctx,
         &STATEMENT,
@@ -305,32 +394,36 @@ pub fn profit_and_loss(ctx: &Ctx) -> Result<Answer> {
     )
 }
 
-/// GET /books/balance-sheet?asOf=…
+/// GET /books/balance-sheet?asOf=…&compare=1
 pub fn balance_sheet(ctx: &Ctx) -> Result<Answer> {
     let lang = ctx.lang;
     let tenant = &ctx.session.tenant;
     let as_of = ctx.query.get("asOf").unwrap_or("");
-    let figures = ledger::balance_sheet(ctx.conn, tenant, Some(as_of)).map(|bs| {
+    let compare = ctx.query.get("compare") == Some("1");
+    let figures = statements::balance_sheet(ctx.conn, tenant, Some(as_of), compare).map(|bs| {
         html! {
-            p { (lang.pick("At the end of ", "Zum Ende des ")) (locale::date(lang, bs.as_of)) }
+            p {
+                (lang.pick("At the end of ", "Zum Ende des ")) (locale::date(lang, bs.as_of))
+                @if let Some(p) = bs.previous_as_of {
+                    " · " (lang.pick("previous year ", "Vorjahr ")) (locale::date(lang, p))
+                }
+                " · " (lang.pick("§ 266 HGB, short form", "§ 266 HGB, verkürzte Form"))
+            }
             (flag(lang, bs.is_final))
             div.cards {
                 div {
-                    (amounts_table(lang, lang.pick("Assets", "Aktiva"), &bs.assets,
-                        Some((lang.pick("Total assets", "Summe Aktiva"), &bs.total_assets))))
+                    (lines_table(lang, lang.pick("Assets", "Aktiva"), &bs.assets, compare,
+                        Some((lang.pick("Total assets", "Summe Aktiva"), &bs.total_assets, None))))
                 }
                 div {
-                    (amounts_table(lang, lang.pick("Liabilities", "Verbindlichkeiten"), &bs.liabilities,
-                        Some((lang.pick("Total liabilities", "Summe Verbindlichkeiten"), &bs.total_liabilities))))
-                    dl.particulars {
-                        div { dt { (lang.pick("Equity", "Eigenkapital")) } dd { (money(lang, &bs.equity)) } }
-                        div { dt { (lang.pick("Result not yet carried to equity", "Noch nicht ins Eigenkapital übertragenes Ergebnis")) } dd { (money(lang, &bs.result)) } }
-                    }
+                    (lines_table(lang, lang.pick("Equity and liabilities", "Passiva"), &bs.equity_and_liabilities, compare,
+                        Some((lang.pick("Total equity and liabilities", "Summe Passiva"), &bs.total_equity_and_liabilities, None))))
                 }
             }
             @if !bs.balanced {
                 p.problem role="alert" { (lang.pick("The sides differ.", "Die Seiten weichen voneinander ab.")) }
             }
+            (compare_link(ctx, "/books/balance-sheet", &[("asOf", as_of)], compare))
         }
     });
     statement(

@@ -2,6 +2,7 @@
 //! process, the server started in-process on port 0, and a small HTTP client;
 //! `screens` holds the browser and the office the screens' tests use;
 //! `extf` reads DATEV EXTF files back, built from the published column lists;
+//! `trial` reads a trial balance back by ledger account;
 //! the servers a test talks to: `receiver` (webhooks), `smtp_server` (a
 //! real aiosmtpd), `dovecot` (a real IMAP server), `vies_stand_in` (the EU VAT register); and
 //! `einvoice_figures`, a received e-invoice's figures read with XPath alone.
@@ -14,6 +15,7 @@ pub mod receiver;
 pub mod screens;
 pub mod smtp_server;
 pub mod statements;
+pub mod trial;
 pub mod vies_stand_in;
 
 use std::net::SocketAddr;

@@ -1,0 +1,99 @@
+//! The command line of the books' statements and chart of accounts:
+//! `books close | trial-balance | profit-and-loss | balance-sheet` and
+//! `account list | add | remove`, as clap reads them. Nothing here checks a
+//! value beyond its type; the books do.
+
+use clap::Subcommand;
+
+use crate::console::mode::Mode;
+
+#[derive(Subcommand, Debug)]
+pub enum BooksCommand {
+    /// Close the books through a date; later acts dated on or before it are refused.
+    Close {
+        #[arg(long)]
+        company: String,
+        #[arg(long)]
+        through: String,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// The trial balance (Summen- und Saldenliste) by account number: each
+    /// account's opening balance, its debit and credit of the period and
+    /// of the fiscal year, and its balance; whether they balance.
+    TrialBalance {
+        #[arg(long)]
+        company: String,
+        #[arg(long)]
+        as_of: Option<String>,
+        /// The period's first day (default the first of --as-of's month).
+        #[arg(long)]
+        from: Option<String>,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// The profit and loss by § 275 (2) HGB, each line with its accounts.
+    ProfitAndLoss {
+        #[arg(long)]
+        company: String,
+        /// Default the fiscal year's first day.
+        #[arg(long)]
+        from: Option<String>,
+        /// Default today.
+        #[arg(long)]
+        to: Option<String>,
+        /// The previous year's same period beside each figure.
+        #[arg(long)]
+        compare: bool,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// The balance sheet by § 266 HGB (the short form), each line with its
+    /// accounts.
+    BalanceSheet {
+        #[arg(long)]
+        company: String,
+        /// Default today.
+        #[arg(long)]
+        as_of: Option<String>,
+        /// The same day a year earlier beside each figure.
+        #[arg(long)]
+        compare: bool,
+        #[command(flatten)]
+        mode: Mode,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum AccountCommand {
+    /// Every account of the company's chart, standard and own, by number.
+    List {
+        #[arg(long)]
+        company: String,
+    },
+    /// Add an account of the company's own within the chart's ranges.
+    Add {
+        #[arg(long)]
+        company: String,
+        /// The G/L account number (four digits at most).
+        #[arg(long)]
+        number: String,
+        #[arg(long)]
+        name_de: String,
+        #[arg(long)]
+        name_en: String,
+        /// asset, liability, equity, revenue, expense or tax.
+        #[arg(long)]
+        kind: String,
+        /// The HGB line its balance is shown under (pl:8, assets:B.II, …).
+        #[arg(long)]
+        line: String,
+    },
+    /// Remove an account of the company's own with nothing posted to it.
+    Remove {
+        #[arg(long)]
+        company: String,
+        #[arg(long)]
+        number: String,
+    },
+}

@@ -1,0 +1,598 @@
+//! The chart of accounts and the statements on it: one month of a company
+//! on SKR03 and the same month on SKR04 — sales at 19 % and 7 %, bills on
+//! their cost accounts (one split, one entertainment bill, one typed as two
+//! totals at 7 %, one on an own account), a payment each way, a sale of the
+//! year before — compared figure by figure, worked out here, in the trial
+//! balance by account number, the profit and loss by § 275 (2) HGB line and
+//! the balance sheet by § 266 HGB, each beside the previous year; and the
+//! refusals that keep the chart whole.
+
+use serde_json::{json, Value};
+
+use crate::adviser::{bill, issue, line};
+use crate::support::World;
+
+/// The numbers of one chart the month lands on.
+struct Numbers {
+    chart: &'static str,
+    own: &'static str,
+    bank: u64,
+    receivables: u64,
+    input_7: u64,
+    input_19: u64,
+    payables: u64,
+    output_7: u64,
+    output_19: u64,
+    carried: u64,
+    goods: u64,
+    rent: u64,
+    entertainment: u64,
+    entertainment_30: u64,
+    books: u64,
+    revenue_7: u64,
+    revenue_19: u64,
+}
+
+const SKR03: Numbers = Numbers {
+    chart: "skr03",
+    own: "4711",
+    bank: 1200,
+    receivables: 1400,
+    input_7: 1571,
+    input_19: 1576,
+    payables: 1600,
+    output_7: 1771,
+    output_19: 1776,
+    carried: 860,
+    goods: 3200,
+    rent: 4210,
+    entertainment: 4650,
+    entertainment_30: 4654,
+    books: 4940,
+    revenue_7: 8300,
+    revenue_19: 8400,
+};
+
+const SKR04: Numbers = Numbers {
+    chart: "skr04",
+    own: "6999",
+    bank: 1800,
+    receivables: 1200,
+    input_7: 1401,
+    input_19: 1406,
+    payables: 3300,
+    output_7: 3801,
+    output_19: 3806,
+    carried: 2970,
+    goods: 5200,
+    rent: 6310,
+    entertainment: 6640,
+    entertainment_30: 6644,
+    books: 6820,
+    revenue_7: 4300,
+    revenue_19: 4400,
+};
+
+/// A bill split over `lines` (ACCOUNT=NET:RATE) dated 5 March 2026.
+fn split(w: &World, supplier: &str, number: &str, lines: &[&str]) -> Value {
+    let mut args = vec![
+        "purchase",
+        "record",
+        "--company",
+        &w.company,
+        "--supplier",
+        supplier,
+        "--document-number",
+        number,
+        "--date",
+        "2026-03-05",
+        "--due",
+        "2026-03-05",
+        "--currency",
+        "EUR",
+    ];
+    for l in lines {
+        args.extend(["--line", l]);
+    }
+    w.data.ok(&args)
+}
+
+/// The company's month on its chart.
+fn month(n: &Numbers) -> World {
+    let w = World::new();
+    let c = w.client();
+    w.data.ok(&[
+        "company",
+        "set",
+        &w.company,
+        "--chart",
+        n.chart,
+        "--datev-adviser",
+        "1001",
+        "--datev-client",
+        "1",
+    ]);
+    let added = w.data.ok(&[
+        "account",
+        "add",
+        "--company",
+        &w.company,
+        "--number",
+        n.own,
+        "--name-de",
+        "Kosten des Vereins",
+        "--name-en",
+        "Club costs",
+        "--kind",
+        "expense",
+        "--line",
+        "pl:8",
+    ]);
+    assert_eq!(added["key"], json!(n.own), "{added}");
+    let kunde = c.customer(&w.live, "Kunde KG");
+    // The year before: 1,000.00 at 19 %, never paid.
+    let d = c.draft(&w.live, &kunde);
+    line(&w, &d, "100000", &["--tax-rate", "19"]);
+    issue(&w, &d, "2025-03-10");
+    // March 2026: 2,000.00 at 19 % (paid) and 500.00 at 7 %.
+    let d = c.draft(&w.live, &kunde);
+    line(&w, &d, "200000", &["--tax-rate", "19"]);
+    let paid = issue(&w, &d, "2026-03-02");
+    let d = c.draft(&w.live, &kunde);
+    line(&w, &d, "50000", &["--tax-rate", "7"]);
+    issue(&w, &d, "2026-03-02");
+    w.data.ok(&[
+        "payment",
+        "record",
+        "--company",
+        &w.company,
+        "--invoice",
+        &paid,
+        "--amount",
+        "238000",
+        "--on",
+        "2026-03-20",
+    ]);
+    let rent = split(
+        &w,
+        "Vermieter GmbH",
+        "M-1",
+        &["rent=100000:19", "entertainment=20000:19"],
+    );
+    split(&w, "Großhandel AG", "G-1", &["goods=30000:7"]);
+    bill(
+        &w,
+        "Buchladen",
+        "B-1",
+        "2026-03-05",
+        "10000",
+        "700",
+        &["--account", "books"],
+    );
+    split(&w, "Verein e.V.", "V-1", &[&format!("{}=5000:19", n.own)]);
+    w.data.ok(&[
+        "purchase",
+        "pay",
+        rent["id"].as_str().unwrap(),
+        "--amount",
+        "142800",
+        "--on",
+        "2026-03-25",
+    ]);
+    w
+}
+
+/// Each row of the trial balance: (number, opening, year debit, year
+/// credit, balance, side).
+fn trial_rows(tb: &Value) -> Vec<(u64, i64, i64, i64, i64, String)> {
+    tb["accounts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["number"].as_u64().unwrap(),
+                a["opening"].as_i64().unwrap(),
+                a["yearDebit"].as_i64().unwrap(),
+                a["yearCredit"].as_i64().unwrap(),
+                a["balance"].as_i64().unwrap(),
+                a["side"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
+/// A statement's line: its key, amount, previous year's, and its
+/// accounts' (number, amount).
+type ShownLine = (String, i64, i64, Vec<(u64, i64)>);
+
+/// A statement's lines as `ShownLine`s.
+fn statement_lines(lines: &Value) -> Vec<ShownLine> {
+    lines
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            (
+                l["line"].as_str().unwrap().to_string(),
+                l["amount"]["minor"].as_i64().unwrap(),
+                l["previous"]["minor"].as_i64().unwrap_or(0),
+                l["accounts"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|a| {
+                        (
+                            a["number"].as_u64().unwrap(),
+                            a["amount"]["minor"].as_i64().unwrap(),
+                        )
+                    })
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+fn the_month_on(n: &Numbers) {
+    let w = month(n);
+    let own: u64 = n.own.parse().unwrap();
+    let tb = w.data.ok(&[
+        "books",
+        "trial-balance",
+        "--company",
+        &w.company,
+        "--as-of",
+        "2026-03-31",
+    ]);
+    assert_eq!(tb["balanced"], json!(true));
+    assert_eq!(tb["chart"], json!(n.chart));
+    assert_eq!(
+        (tb["from"].as_str(), tb["yearFrom"].as_str()),
+        (Some("2026-03-01"), Some("2026-01-01"))
+    );
+    let d = |s: &str| s.to_string();
+    let mut expected = vec![
+        // Last year's sale open; this year's two; one paid.
+        (
+            n.receivables,
+            119_000,
+            238_000 + 53_500,
+            238_000,
+            172_500,
+            d("debit"),
+        ),
+        (n.bank, 0, 238_000, 142_800, 95_200, d("debit")),
+        (n.input_7, 0, 2_100 + 700, 0, 2_800, d("debit")),
+        (n.input_19, 0, 22_800 + 950, 0, 23_750, d("debit")),
+        (
+            n.payables,
+            0,
+            142_800,
+            142_800 + 32_100 + 10_700 + 5_950,
+            48_750,
+            d("credit"),
+        ),
+        (n.output_7, 0, 0, 3_500, 3_500, d("credit")),
+        (n.output_19, -19_000, 0, 38_000, 57_000, d("credit")),
+        // Last year's result, carried forward.
+        (n.carried, -100_000, 0, 0, 100_000, d("credit")),
+        (n.goods, 0, 30_000, 0, 30_000, d("debit")),
+        (n.rent, 0, 100_000, 0, 100_000, d("debit")),
+        // Entertainment: 70 % deductible, 30 % not.
+        (n.entertainment, 0, 14_000, 0, 14_000, d("debit")),
+        (n.entertainment_30, 0, 6_000, 0, 6_000, d("debit")),
+        // Two totals at 7 %: the rate derived, the tax on the 7 % account.
+        (n.books, 0, 10_000, 0, 10_000, d("debit")),
+        (own, 0, 5_000, 0, 5_000, d("debit")),
+        (n.revenue_7, 0, 0, 50_000, 50_000, d("credit")),
+        // A profit and loss account starts the year from nothing.
+        (n.revenue_19, 0, 0, 200_000, 200_000, d("credit")),
+    ];
+    expected.sort_by_key(|r| r.0);
+    assert_eq!(trial_rows(&tb), expected, "{tb:#}");
+    let own_row = crate::support::trial::row(&tb, n.own).unwrap();
+    assert_eq!(
+        (&own_row["name"], &own_row["nameEn"]),
+        (&json!("Kosten des Vereins"), &json!("Club costs"))
+    );
+    // All postings up to the day, the year's beside them.
+    let revenue = crate::support::trial::row(&tb, "revenue_19").unwrap();
+    assert_eq!(
+        (revenue["credit"].as_i64(), revenue["periodCredit"].as_i64()),
+        (Some(300_000), Some(200_000))
+    );
+
+    // The profit and loss by § 275 (2) HGB, beside the year before.
+    let pl = w.data.ok(&[
+        "books",
+        "profit-and-loss",
+        "--company",
+        &w.company,
+        "--from",
+        "2026-01-01",
+        "--to",
+        "2026-03-31",
+        "--compare",
+    ]);
+    let mut revenue_accounts = vec![(n.revenue_7, 50_000), (n.revenue_19, 200_000)];
+    revenue_accounts.sort();
+    let mut other = vec![
+        (n.rent, 100_000),
+        (n.entertainment, 14_000),
+        (n.entertainment_30, 6_000),
+        (n.books, 10_000),
+        (own, 5_000),
+    ];
+    other.sort();
+    assert_eq!(
+        statement_lines(&pl["lines"]),
+        vec![
+            (d("pl:1"), 250_000, 100_000, revenue_accounts),
+            (d("pl:5a"), 30_000, 0, vec![(n.goods, 30_000)]),
+            (d("pl:8"), 135_000, 0, other),
+        ],
+        "{pl:#}"
+    );
+    assert_eq!(
+        (
+            &pl["revenue"]["minor"],
+            &pl["expenses"]["minor"],
+            &pl["result"]["minor"]
+        ),
+        (&json!(250_000), &json!(165_000), &json!(85_000))
+    );
+    assert_eq!(
+        pl["previous"],
+        json!({"from": "2025-01-01", "to": "2025-03-31", "result": {"currency": "EUR", "minor": 100_000}})
+    );
+
+    // The balance sheet by § 266 HGB: the taxes netted into one debt.
+    let bs = w.data.ok(&[
+        "books",
+        "balance-sheet",
+        "--company",
+        &w.company,
+        "--as-of",
+        "2026-03-31",
+        "--compare",
+    ]);
+    assert_eq!(bs["balanced"], json!(true));
+    assert_eq!(
+        statement_lines(&bs["assets"]),
+        vec![
+            (
+                d("assets:B.II"),
+                172_500,
+                119_000,
+                vec![(n.receivables, 172_500)]
+            ),
+            (d("assets:B.IV"), 95_200, 0, vec![(n.bank, 95_200)]),
+        ],
+        "{bs:#}"
+    );
+    let mut liabilities = vec![
+        (n.payables, 48_750),
+        (n.output_7, 3_500),
+        (n.output_19, 57_000),
+        (n.input_7, -2_800),
+        (n.input_19, -23_750),
+    ];
+    liabilities.sort();
+    let sides = statement_lines(&bs["equity_and_liabilities"]);
+    assert_eq!(
+        sides,
+        vec![
+            (d("equity:A.IV"), 100_000, 0, vec![(n.carried, 100_000)]),
+            (d("equity:A.V"), 85_000, 100_000, vec![]),
+            (d("equity:C"), 82_700, 19_000, liabilities),
+        ],
+        "{bs:#}"
+    );
+    assert_eq!(
+        (
+            &bs["total_assets"]["minor"],
+            &bs["total_equity_and_liabilities"]["minor"],
+            &bs["equity"]["minor"]
+        ),
+        (&json!(267_700), &json!(267_700), &json!(185_000))
+    );
+
+    // DATEV: each bill on its own account with the tax key of its rate.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("march.zip");
+    w.data.ok(&[
+        "export",
+        "datev",
+        "--company",
+        &w.company,
+        "--from",
+        "2026-03-01",
+        "--to",
+        "2026-03-31",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let files = crate::adviser::unzip(&out);
+    let read = crate::support::extf::read(
+        crate::adviser::file(&files, "EXTF_Buchungsstapel_"),
+        &crate::support::extf::booking_headings(),
+    );
+    let mut bills: Vec<(u64, i64, String)> = crate::support::extf::bookings(&read)
+        .iter()
+        .filter(|b| b.account >= 70_000 && b.contra != n.bank as u32)
+        .map(|b| (b.contra as u64, b.amount, b.bu.clone()))
+        .collect();
+    bills.sort();
+    let mut expected = vec![
+        (n.rent, 119_000, d("9")),
+        (n.entertainment, 16_660, d("9")),
+        (n.entertainment_30, 7_140, d("9")),
+        (n.goods, 32_100, d("8")),
+        (n.books, 10_700, d("8")),
+        (own, 5_950, d("9")),
+    ];
+    expected.sort();
+    assert_eq!(bills, expected);
+}
+
+/// What keeps the chart whole, each refused with a sentence and nothing
+/// changed: a bill's cost on a revenue account or on none of the chart, an
+/// own account outside the ranges of its kind or on a standard number, a
+/// line of the other statement, removing an account with postings or a
+/// standard one, changing the chart while own accounts exist.
+#[test]
+fn the_chart_keeps_its_accounts_meaning_and_refuses_with_a_sentence() {
+    let w = month(&SKR03);
+    let before = w
+        .data
+        .ok(&["books", "trial-balance", "--company", &w.company]);
+    let accounts = w.data.ok(&["account", "list", "--company", &w.company]);
+    let record = |account: &str| {
+        w.data.console(&[
+            "purchase",
+            "record",
+            "--company",
+            &w.company,
+            "--supplier",
+            "Vermieter GmbH",
+            "--document-number",
+            "X-1",
+            "--date",
+            "2026-03-06",
+            "--due",
+            "2026-03-06",
+            "--currency",
+            "EUR",
+            "--line",
+            &format!("{account}=1000:19"),
+        ])
+    };
+    let (ok, _, err) = record("8400");
+    assert!(
+        !ok && err.contains("8400") && err.contains("revenue") && err.contains("expense account"),
+        "{err}"
+    );
+    let (ok, _, err) = record("revenue_19");
+    assert!(!ok && err.contains("expense account"), "{err}");
+    let (ok, _, err) = record("4712");
+    assert!(!ok && err.contains("names no account"), "{err}");
+    let add = |number: &str, kind: &str, line: &str| {
+        w.data.console(&[
+            "account",
+            "add",
+            "--company",
+            &w.company,
+            "--number",
+            number,
+            "--name-de",
+            "Konto",
+            "--name-en",
+            "Account",
+            "--kind",
+            kind,
+            "--line",
+            line,
+        ])
+    };
+    let (ok, _, err) = add("8500", "expense", "pl:8");
+    assert!(
+        !ok && err.contains("--number") && err.contains("outside the ranges"),
+        "{err}"
+    );
+    let (ok, _, err) = add("4210", "expense", "pl:8");
+    assert!(
+        !ok && err.contains("4210") && err.contains("standard account"),
+        "{err}"
+    );
+    let (ok, _, err) = add("4712", "expense", "assets:B.II");
+    assert!(!ok && err.contains("--line"), "{err}");
+    let (ok, _, err) = add("12345", "cost", "pl:8");
+    assert!(
+        !ok && err.contains("--number") && err.contains("--kind"),
+        "{err}"
+    );
+    let (ok, _, err) = w.data.console(&[
+        "account",
+        "remove",
+        "--company",
+        &w.company,
+        "--number",
+        "4711",
+    ]);
+    assert!(!ok && err.contains("has postings"), "{err}");
+    let (ok, _, err) = w.data.console(&[
+        "account",
+        "remove",
+        "--company",
+        &w.company,
+        "--number",
+        "4210",
+    ]);
+    assert!(!ok && err.contains("standard account"), "{err}");
+    let (ok, _, err) = w
+        .data
+        .console(&["company", "set", &w.company, "--chart", "skr04"]);
+    assert!(!ok && err.contains("--chart"), "{err}");
+    // Nothing changed.
+    assert_eq!(
+        w.data
+            .ok(&["books", "trial-balance", "--company", &w.company]),
+        before
+    );
+    assert_eq!(
+        w.data.ok(&["account", "list", "--company", &w.company]),
+        accounts
+    );
+    // An own account without postings goes; the list says what is there.
+    w.data.ok(&[
+        "account",
+        "add",
+        "--company",
+        &w.company,
+        "--number",
+        "4712",
+        "--name-de",
+        "Vereinsfeste",
+        "--name-en",
+        "Club parties",
+        "--kind",
+        "expense",
+        "--line",
+        "pl:8",
+    ]);
+    w.data.ok(&[
+        "account",
+        "remove",
+        "--company",
+        &w.company,
+        "--number",
+        "4712",
+    ]);
+    let list = w.data.ok(&["account", "list", "--company", &w.company]);
+    assert_eq!(list, accounts);
+    let rent = list["accounts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["number"] == 4210)
+        .unwrap();
+    assert_eq!(
+        (
+            &rent["key"],
+            &rent["line"],
+            &rent["standard"],
+            &rent["forCosts"]
+        ),
+        (&json!("rent"), &json!("pl:8"), &json!(true), &json!(true))
+    );
+}
+
+#[test]
+fn a_month_on_skr03_reads_by_account_number_and_hgb_line() {
+    the_month_on(&SKR03);
+}
+
+#[test]
+fn the_same_month_on_skr04_reads_on_its_own_numbers() {
+    the_month_on(&SKR04);
+}
