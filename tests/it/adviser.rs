@@ -851,8 +851,9 @@ fn the_gobd_medium_names_every_csv_with_its_columns_and_the_csvs_read_back_to_th
         "2026-12-31",
     ]);
     let journal = &rows_of["journal.csv"];
-    let debit: i64 = journal.iter().map(|r| cents(&r[5])).sum();
-    let credit: i64 = journal.iter().map(|r| cents(&r[6])).sum();
+    // seq, entry, posted_on, account, detail, chart, debit, credit
+    let debit: i64 = journal.iter().map(|r| cents(&r[6])).sum();
+    let credit: i64 = journal.iter().map(|r| cents(&r[7])).sum();
     assert_eq!(
         (debit, credit),
         (

@@ -433,6 +433,39 @@ fn the_month_on(n: &Numbers) {
     ];
     expected.sort();
     assert_eq!(bills, expected);
+
+    // GoBD: the accounts table names each cost's chosen account.
+    let gobd = dir.path().join("gobd");
+    w.data.ok(&[
+        "export",
+        "gobd",
+        "--company",
+        &w.company,
+        "--year",
+        "2026",
+        "--out",
+        gobd.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(gobd.join("accounts.csv")).unwrap();
+    let numbered: Vec<(String, String, String)> = text
+        .split("\r\n")
+        .skip(1)
+        .filter(|l| !l.is_empty())
+        .map(crate::adviser::split)
+        .filter(|r| r[0] == "expenses")
+        .map(|r| (r[2].clone(), r[3].clone(), r[5].clone()))
+        .collect();
+    let rent = numbered
+        .iter()
+        .find(|r| r.0 == n.rent.to_string())
+        .unwrap_or_else(|| panic!("{text}"));
+    assert_eq!(rent.2, "1000,00", "{text}");
+    assert!(
+        numbered
+            .iter()
+            .any(|r| r.0 == n.own && r.1 == "Kosten des Vereins"),
+        "{text}"
+    );
 }
 
 /// What keeps the chart whole, each refused with a sentence and nothing

@@ -11,6 +11,7 @@ use rusqlite::{params, Connection};
 use serde::Serialize;
 
 use crate::books::audit::Actor;
+use crate::books::chart_accounts;
 use crate::books::company;
 use crate::books::export::bookings::Numbers;
 use crate::books::export::made::{self, Export, ExportKind};
@@ -118,10 +119,11 @@ const JOURNAL: Spec = Spec {
         ("posted_on", "Buchungsdatum", Day),
         ("account", "Konto (kontor)", Text),
         ("detail", "Unterkonto: Partner, Bankkonto oder Steuerschlüssel", Text),
+        ("chart", "Gewähltes Sachkonto (Schlüssel oder eigene Kontonummer)", Text),
         ("debit", "Soll", BookAmount),
         ("credit", "Haben", BookAmount),
     ],
-    sql: "SELECT seq, entry, posted_on, account, detail, debit, credit FROM journal
+    sql: "SELECT seq, entry, posted_on, account, detail, chart, debit, credit FROM journal
           WHERE company_id = ?1 AND environment = ?2 AND posted_on BETWEEN ?3 AND ?4 ORDER BY posted_on, seq",
 };
 
@@ -371,9 +373,9 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
     let mut account_rows = Vec::new();
     {
         let mut stmt = tx.prepare(
-            "SELECT account, detail, sum(debit), sum(credit) FROM journal
+            "SELECT account, detail, chart, sum(debit), sum(credit) FROM journal
              WHERE company_id = ?1 AND environment = ?2 AND posted_on BETWEEN ?3 AND ?4
-             GROUP BY account, detail ORDER BY account, detail",
+             GROUP BY account, detail, chart ORDER BY account, detail, chart",
         )?;
         let found = stmt
             .query_map(
@@ -382,34 +384,42 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
                     Ok((
                         r.get::<_, String>(0)?,
                         r.get::<_, String>(1)?,
-                        r.get::<_, i64>(2)?,
+                        r.get::<_, String>(2)?,
                         r.get::<_, i64>(3)?,
+                        r.get::<_, i64>(4)?,
                     ))
                 },
             )?
             .collect::<rusqlite::Result<Vec<_>>>()?;
-        for (account, detail, debit, credit) in found {
-            let key = if skr::keyed(&account) {
-                detail.as_str()
-            } else {
-                ""
-            };
-            let row = skr::row(&account, key, company.particulars.small_business);
-            let number = match book.number(&account, &detail) {
-                Some(n) => Some(n),
-                None => row.map(|r| r.number(settings.chart)),
-            };
+        for (account, detail, chosen, debit, credit) in found {
             let class = Account::parse(&account)
                 .map(|a| format!("{:?}", a.class()))
                 .unwrap_or_default();
+            // The account a person chose for the line (a bill's cost),
+            // else the one the ledger account and detail map to.
+            let (number, name) =
+                match chart_accounts::resolve(tx, &tenant.company_id, settings.chart, &chosen)? {
+                    Some(a) => (Some(a.number), a.name_de),
+                    None => {
+                        let key = if skr::keyed(&account) {
+                            detail.as_str()
+                        } else {
+                            ""
+                        };
+                        let row = skr::row(&account, key, company.particulars.small_business);
+                        (
+                            book.number(&account, &detail)
+                                .or_else(|| row.map(|r| r.number(settings.chart))),
+                            row.map(|r| r.account().name_de.to_string())
+                                .unwrap_or_default(),
+                        )
+                    }
+                };
             account_rows.push(vec![
                 Value::Text(account.clone()),
                 Value::Text(detail.clone()),
-                number.map_or(Value::Empty, |n| Value::Int(n as i64)),
-                Value::Text(
-                    row.map(|r| r.account().name_de.to_string())
-                        .unwrap_or_default(),
-                ),
+                number.map_or(Value::Empty, |n| Value::Int(i64::from(n))),
+                Value::Text(name),
                 Value::Text(class),
                 Value::Amount(debit, book_exp),
                 Value::Amount(credit, book_exp),
