@@ -14,6 +14,8 @@
 //! - `company.rs`: companies: their master data, plans, time zones and
 //!   workflows (`StageKey`), created and changed only by a person; the plan
 //!   check's source.
+//! - `bill_lines.rs`: a bill's lines as a person reads them, each with the
+//!   account of the chart its cost went to (`of_bill`).
 //! - `chart_accounts.rs`: the company's chart of accounts: the standard
 //!   accounts of its chart and its own (`add`, `remove`), the account a
 //!   bill's cost goes to (`cost_account`) and a journal line's chosen one
@@ -90,6 +92,7 @@
 pub mod attention;
 pub mod audit;
 pub mod bank;
+pub mod bill_lines;
 pub mod chart_accounts;
 pub mod company;
 pub mod customers;

@@ -594,6 +594,77 @@ fn a_bill_recorded_and_paid_on_the_screens_posts_and_raises_as_the_console_does(
     assert!(!beta.get("/bills").body.contains("Papier AG"));
 }
 
+/// A bill split over expense accounts on the screen: each line on its
+/// account (the trial balance by number says so), the bill's page lists
+/// the lines with their accounts; a line on a revenue account is refused
+/// beside that line, in the page's language, and nothing is recorded.
+#[test]
+fn a_bill_split_over_accounts_on_the_screen_lands_on_each_account() {
+    let office = Office::new();
+    let mut accountant = office.signed_in("accountant@alpha.de");
+    accountant.language = "de-DE,de;q=0.9";
+    let new = accountant.get("/bills/new");
+    assert!(
+        new.body
+            .contains("4210 Miete (unbewegliche Wirtschaftsgüter)"),
+        "{}",
+        new.body
+    );
+    assert!(
+        !new.body.contains("8400 Erlöse"),
+        "no revenue account is offered"
+    );
+    let mut form = bill("R-9", "", "");
+    form.extend([
+        ("lines[0].account", "rent"),
+        ("lines[0].net", "1.000,00"),
+        ("lines[0].rate", "19"),
+        ("lines[1].account", "revenue_19"),
+        ("lines[1].net", "200,00"),
+        ("lines[1].rate", "7"),
+    ]);
+    let refused = accountant.act("/bills/new", "/bills", &form);
+    assert_eq!(refused.status, 409, "{}", refused.body);
+    assert!(
+        refused.body.contains("Position 2") && refused.body.contains("Aufwandskonto"),
+        "{}",
+        refused.body
+    );
+    assert!(refused.body.contains("value=\"1.000,00\""));
+    assert_eq!(office.count("SELECT count(*) FROM purchases"), 0);
+    for field in form.iter_mut().filter(|f| f.0 == "lines[1].account") {
+        field.1 = "office_supplies";
+    }
+    let page = accountant.act("/bills/new", "/bills", &form);
+    let location = page.redirects_to_prefix("/bills/pur_");
+    let shown = accountant.get(&location);
+    assert!(
+        shown.body.contains("Positionen und Konten"),
+        "{}",
+        shown.body
+    );
+    assert!(shown.body.contains("4210 Miete"), "{}", shown.body);
+    assert!(shown.body.contains("4930 Bürobedarf"), "{}", shown.body);
+    assert!(shown.body.contains("1.404,00"), "{}", shown.body);
+    let tb = trial_balance(&office, &office.a);
+    let row = |key: &str| {
+        crate::support::trial::row(&tb, key)
+            .map(|r| (r["number"].as_u64().unwrap(), r["debit"].as_i64().unwrap()))
+    };
+    assert_eq!(row("rent"), Some((4210, 100_000)));
+    assert_eq!(row("office_supplies"), Some((4930, 20_000)));
+    assert_eq!(row("input_tax_19"), Some((1576, 19_000)));
+    assert_eq!(row("input_tax_7"), Some((1571, 1_400)));
+    // In English, the same page names the accounts in English.
+    accountant.language = "en";
+    let english = accountant.get(&location);
+    assert!(
+        english.body.contains("4210 Rent of premises"),
+        "{}",
+        english.body
+    );
+}
+
 #[test]
 fn a_suppliers_credit_is_applied_to_its_bill_on_the_bills_page_as_the_console_applies_it() {
     let office = Office::new();
@@ -980,5 +1051,76 @@ fn the_bills_and_jobs_lists_are_paged() {
             .contains("href=\"/jobs?page=1&amp;stage=NEU\" rel=\"next\""),
         "{}",
         jobs.body
+    );
+}
+
+/// Books → Chart of accounts: the chart by number in the page's language;
+/// an own account added and removed by the accountant as `account add |
+/// remove` do, a number outside the chart's range refused beside its
+/// field, nothing added; a viewer reads the chart and adds nothing.
+#[test]
+fn the_chart_of_accounts_screen_adds_and_removes_an_own_account() {
+    let office = Office::new();
+    let mut accountant = office.signed_in("accountant@alpha.de");
+    accountant.language = "de-DE,de;q=0.9";
+    let page = accountant.get("/books/accounts");
+    assert_eq!(page.status, 200);
+    assert!(page.body.contains("<title>Kontenplan · kontor</title>"));
+    assert!(page.body.contains("SKR03"), "{}", page.body);
+    assert!(page.body.contains("Miete (unbewegliche Wirtschaftsgüter)"));
+    let form = |number: &'static str| {
+        vec![
+            ("number", number),
+            ("nameDe", "Vereinskosten"),
+            ("nameEn", "Club costs"),
+            ("kind", "expense"),
+            ("line", "pl:8"),
+        ]
+    };
+    let refused = accountant.act("/books/accounts", "/books/accounts", &form("8500"));
+    assert_eq!(refused.status, 409, "{}", refused.body);
+    assert!(
+        refused.body.contains("field-number-error") && refused.body.contains("8500"),
+        "{}",
+        refused.body
+    );
+    assert!(refused.body.contains("value=\"Vereinskosten\""));
+    assert_eq!(office.count("SELECT count(*) FROM chart_accounts"), 0);
+    accountant
+        .act("/books/accounts", "/books/accounts", &form("4711"))
+        .redirects_to("/books/accounts?done=added");
+    let added = accountant.get("/books/accounts?done=added");
+    assert!(added.body.contains("Das Konto ist angelegt."));
+    assert!(added.body.contains("Vereinskosten"));
+    let listed = office.data.ok(&["account", "list", "--company", &office.a]);
+    assert!(listed.to_string().contains("\"4711\""), "{listed}");
+    // The other company's chart is its own.
+    let mut beta = office.signed_in("owner@beta.de");
+    assert!(!beta.get("/books/accounts").body.contains("Vereinskosten"));
+    assert_eq!(
+        beta.act("/books/accounts", "/books/accounts/4711/remove", &[])
+            .status,
+        404
+    );
+    let mut viewer = office.signed_in("viewer@alpha.de");
+    let seen = viewer.get("/books/accounts");
+    assert!(seen.body.contains("Club costs"));
+    assert!(!seen.body.contains("action=\"/books/accounts\""));
+    assert_eq!(
+        viewer
+            .act("/books/accounts", "/books/accounts", &form("4712"))
+            .status,
+        403
+    );
+    accountant
+        .act("/books/accounts", "/books/accounts/4711/remove", &[])
+        .redirects_to("/books/accounts?done=removed");
+    assert_eq!(office.count("SELECT count(*) FROM chart_accounts"), 0);
+    assert_eq!(
+        audit(&office, &office.a),
+        [
+            ("accountant@alpha.de".into(), "account.added".into()),
+            ("accountant@alpha.de".into(), "account.removed".into())
+        ]
     );
 }

@@ -23,13 +23,15 @@ use super::history;
 use super::payment::{self, PAYMENT};
 use crate::access::people::Capability;
 use crate::books::audit;
+use crate::books::bill_lines;
+use crate::books::chart_accounts;
 use crate::books::company;
 use crate::books::document_kinds::PurchaseKind;
-use crate::books::purchases::{self, NewPurchase, PurchaseInput, PurchaseView};
+use crate::books::purchases::{self, CostLineInput, NewPurchase, PurchaseInput, PurchaseView};
 use crate::books::settlement::{self, CreditInput, CreditRequest};
 use crate::error::{Error, Result};
 use crate::http::app::Answer;
-use crate::rules::locale;
+use crate::rules::locale::{self, Lang};
 
 /// A bill as `purchase record` records it; the books name its fields after
 /// the command's flags (`supplier`, `date`, `due`), the form after the
@@ -55,12 +57,18 @@ const BILL: Form = Form::new(&[
     FormField::text("currency", "Currency", "Währung", 3)
         .required()
         .hint("ISO code such as EUR", "ISO-Code wie EUR"),
-    FormField::amount("net", "Net amount", "Nettobetrag")
-        .required()
-        .hint("Such as 1,234.56", "Etwa 1.234,56"),
-    FormField::amount("tax", "Tax", "Steuer")
-        .required()
-        .hint("Such as 1,234.56", "Etwa 1.234,56"),
+    FormField::amount("net", "Net amount", "Nettobetrag").hint(
+        "Such as 1,234.56; empty when the lines below say it",
+        "Etwa 1.234,56; leer, wenn die Positionen unten ihn nennen",
+    ),
+    FormField::amount("tax", "Tax", "Steuer").hint(
+        "Such as 1,234.56; empty when the lines below say it",
+        "Etwa 1.234,56; leer, wenn die Positionen unten sie nennen",
+    ),
+])
+.naming(&[
+    ("account", "Expense account", "Aufwandskonto"),
+    ("lines", "Lines", "Positionen"),
 ])
 .renaming(&[
     ("supplier", "supplierName"),
@@ -82,6 +90,78 @@ const CREDIT: Form = Form::new(&[
 .renaming(&[("amount", "creditAmount"), ("on", "creditOn")])
 .wrong_state_above();
 
+/// How many lines the form offers to split a bill over.
+const LINES: usize = 4;
+
+/// The VAT rates a line's rate is chosen from.
+const RATES: [&str; 3] = ["19", "7", "0"];
+
+/// The accounts a bill's cost may go to, as the choice lists them
+/// (number and name in the page's language), after `first`.
+fn cost_options(ctx: &Ctx, first: (&str, &str)) -> Result<Vec<(String, String)>> {
+    let (_, accounts) = chart_accounts::list(ctx.conn, &ctx.session.tenant.company_id)?;
+    let english = ctx.lang == Lang::En;
+    let mut out = vec![(first.0.to_string(), first.1.to_string())];
+    out.extend(
+        accounts
+            .iter()
+            .filter(|a| a.for_costs)
+            .map(|a| (a.key.clone(), format!("{} {}", a.number, a.name(english)))),
+    );
+    Ok(out)
+}
+
+/// The lines of a bill split over accounts: per line its account, its net
+/// and its rate, the books' names (`lines[0].account`, …) as the fields'.
+fn lines_fields(ctx: &Ctx, value: &dyn Fn(&str) -> String, problems: &Problems) -> Result<Markup> {
+    let lang = ctx.lang;
+    let accounts = cost_options(ctx, ("", lang.pick("(none)", "(keine)")))?;
+    let rates: Vec<(String, String)> = RATES
+        .iter()
+        .map(|r| (r.to_string(), format!("{r} %")))
+        .collect();
+    Ok(html! {
+        fieldset.lines {
+            legend { (lang.pick("Lines: the bill split over expense accounts (optional)", "Positionen: die Rechnung auf Aufwandskonten aufgeteilt (wahlweise)")) }
+            p.hint { (lang.pick(
+                "Each line's net and VAT rate; net and tax above, when given, must be what the lines add up to.",
+                "Je Position Nettobetrag und Steuersatz; Netto und Steuer oben müssen, wenn angegeben, die Summe der Positionen sein.",
+            )) }
+            @for i in 0..LINES {
+                @let account = format!("lines[{i}].account");
+                @let net = format!("lines[{i}].net");
+                @let rate = format!("lines[{i}].rate");
+                @let n = i + 1;
+                div.line {
+                    (choice(lang, &account, &format!("{} {n}: {}", lang.pick("Line", "Position"), lang.pick("account", "Konto")), &accounts, &value(&account), None, problems))
+                    (line_amount(lang, &net, &format!("{} {n}: {}", lang.pick("Line", "Position"), lang.pick("net", "netto")), &value(&net), problems))
+                    (choice(lang, &rate, &format!("{} {n}: {}", lang.pick("Line", "Position"), lang.pick("VAT rate", "Steuersatz")), &rates, &value(&rate), None, problems))
+                }
+            }
+        }
+    })
+}
+
+/// A line's amount field, named as the books name it.
+fn line_amount(lang: Lang, name: &str, label: &str, value: &str, problems: &Problems) -> Markup {
+    let wrong = problems.of_field(name);
+    let id = format!("field-{name}");
+    let error_id = format!("{id}-error");
+    html! {
+        div.field.wrong[!wrong.is_empty()] {
+            label for=(id) { (label) }
+            input id=(id) type="text" inputmode="decimal" name=(name) value=(value) maxlength="24"
+                aria-invalid=[(!wrong.is_empty()).then_some("true")]
+                aria-describedby=[(!wrong.is_empty()).then_some(error_id.as_str())];
+            @if !wrong.is_empty() {
+                p.error id=(error_id) {
+                    @for v in &wrong { (super::form::message(lang, v)) " " }
+                }
+            }
+        }
+    }
+}
+
 /// Which form of a bill's page a refusal belongs to.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum BillForm {
@@ -90,15 +170,31 @@ enum BillForm {
 }
 
 /// The form of a new bill, with `value` of each field and the problems of a refusal.
-fn bill_form(ctx: &Ctx, value: &dyn Fn(&str) -> String, problems: &Problems) -> Markup {
+fn bill_form(ctx: &Ctx, value: &dyn Fn(&str) -> String, problems: &Problems) -> Result<Markup> {
     let lang = ctx.lang;
-    html! {
+    let accounts = cost_options(
+        ctx,
+        (
+            "",
+            lang.pick(
+                "Suggested: where the supplier's last bill went",
+                "Vorschlag: wie die letzte Rechnung des Lieferanten",
+            ),
+        ),
+    )?;
+    let lines = lines_fields(ctx, value, problems)?;
+    Ok(html! {
         (BILL.summary(lang, problems))
         (post(ctx, "/bills", html! {
             (required_note(lang))
             (BILL.fields(lang, value, problems))
+            (choice(lang, "account", &BILL.label(lang, "account"), &accounts, &value("account"), Some(lang.pick(
+                "For a bill of one line; a tax that is no VAT rate of the net goes on the general input tax account.",
+                "Für eine Rechnung mit einer Position; eine Steuer, die kein Steuersatz des Nettobetrags ist, geht auf das allgemeine Vorsteuerkonto.",
+            ).to_string()), problems))
+            (lines)
         }, lang.pick("Record bill", "Rechnung erfassen")))
-    }
+    })
 }
 
 /// The page of a new bill.
@@ -107,15 +203,15 @@ fn new_page(
     status: StatusCode,
     value: &dyn Fn(&str) -> String,
     problems: &Problems,
-) -> Answer {
+) -> Result<Answer> {
     let lang = ctx.lang;
-    screen_with(
+    Ok(screen_with(
         ctx,
         status,
         Screen::Bills,
         lang.pick("Record a bill", "Rechnung erfassen"),
-        bill_form(ctx, value, problems),
-    )
+        bill_form(ctx, value, problems)?,
+    ))
 }
 
 /// GET /bills?page=…
@@ -169,7 +265,7 @@ pub fn new_form(ctx: &Ctx) -> Result<Answer> {
             String::new()
         }
     };
-    Ok(new_page(ctx, StatusCode::OK, &value, &Problems::default()))
+    new_page(ctx, StatusCode::OK, &value, &Problems::default())
 }
 
 /// POST /bills: the bill as `purchase record` records it.
@@ -179,8 +275,40 @@ pub fn create(ctx: &Ctx) -> Result<Answer> {
     let get = |name: &str| ctx.form.get(name).map(str::to_string);
     let mut read = Reading::of(ctx);
     let currency = read.currency("currency");
-    let net = currency.as_ref().and_then(|c| read.amount("net", c));
-    let tax = currency.as_ref().and_then(|c| read.amount("tax", c));
+    let typed = |name: &str| ctx.form.sent(name).is_some_and(|t| !t.trim().is_empty());
+    // The lines a person filled in (an account or a net), in order.
+    let mut lines = Vec::new();
+    for i in 0..LINES {
+        let (account, net_field, rate) = (
+            format!("lines[{i}].account"),
+            format!("lines[{i}].net"),
+            format!("lines[{i}].rate"),
+        );
+        let account_text = ctx.form.get(&account).unwrap_or("").trim().to_string();
+        if account_text.is_empty() && !typed(&net_field) {
+            continue;
+        }
+        let line_net = currency
+            .as_ref()
+            .and_then(|c| read.amount(&net_field, c))
+            .unwrap_or(1);
+        lines.push(CostLineInput {
+            account: account_text,
+            net: line_net,
+            rate: ctx.form.get(&rate).map(str::to_string),
+        });
+    }
+    let split = !lines.is_empty();
+    // The totals: required for a bill of one line, else what the lines
+    // must add up to when typed.
+    let net = currency
+        .as_ref()
+        .filter(|_| !split || typed("net"))
+        .and_then(|c| read.amount("net", c));
+    let tax = currency
+        .as_ref()
+        .filter(|_| !split || typed("tax"))
+        .and_then(|c| read.amount("tax", c));
     // A field the form could not read goes to the books' check as a
     // stand-in, so every other field's problem is said at once too.
     let checked = read.check(NewPurchase::check(PurchaseInput {
@@ -190,10 +318,12 @@ pub fn create(ctx: &Ctx) -> Result<Answer> {
         date: get("documentDate"),
         due: get("dueDate"),
         currency: Some(currency.as_ref().map_or("EUR", |c| c.as_str()).to_string()),
-        net: Some(net.unwrap_or(1)),
-        tax: Some(tax.unwrap_or(0)),
+        net: if split { net } else { Some(net.unwrap_or(1)) },
+        tax: if split { tax } else { Some(tax.unwrap_or(0)) },
         kind: Some("bill".into()),
         rate: None,
+        account: get("account").filter(|a| !a.trim().is_empty()),
+        lines,
         ..PurchaseInput::default()
     }));
     let recorded = BILL.act(ctx, checked, |tx, new| {
@@ -201,7 +331,7 @@ pub fn create(ctx: &Ctx) -> Result<Answer> {
     })?;
     match recorded {
         Acted::Done(id) => Ok(see_other(&format!("/bills/{id}?done=recorded"))),
-        Acted::Refused(r) => Ok(new_page(ctx, r.status, &|f| ctx.typed(f), &r.problems)),
+        Acted::Refused(r) => new_page(ctx, r.status, &|f| ctx.typed(f), &r.problems),
     }
 }
 
@@ -246,6 +376,7 @@ fn bill_page(
         .collect();
     let history = audit::history(ctx.conn, &ctx.session.tenant, &bill.id)?;
     let history_section = history::section(ctx, &history)?;
+    let lines = bill_lines::of_bill(ctx.conn, &ctx.session.tenant, &bill.id)?;
     let notice = match ctx.query.get("done") {
         Some("recorded") if problems.list.is_empty() => {
             Some(lang.pick("The bill is recorded.", "Die Rechnung ist erfasst."))
@@ -274,6 +405,23 @@ fn bill_page(
             @if let Some(paid) = bill.paid_on {
                 div { dt { (lang.pick("Paid in full on", "Vollständig bezahlt am")) } dd { (locale::date(lang, paid)) } }
             }
+        }
+        section aria-labelledby="lines-heading" {
+            h2 #lines-heading { (lang.pick("Lines and accounts", "Positionen und Konten")) }
+            (Table::new(&[
+                th(lang.pick("Description", "Bezeichnung")), th(lang.pick("Account", "Konto")),
+                th(lang.pick("VAT", "USt")), th_amount(lang.pick("Net", "Netto")),
+            ])
+            .read_caption(lang.pick("The bill's lines with the account each cost went to", "Die Positionen der Rechnung mit dem Konto ihrer Kosten"))
+            .rows(&lines, |l| html! {
+                td { (l.description) }
+                td {
+                    @if let Some(n) = l.number { (n) " " }
+                    (if lang == Lang::En { &l.name_en } else { &l.name_de })
+                }
+                td { (l.vat_category) " " (l.vat_rate) " %" }
+                td.amount { (money(lang, &l.net)) }
+            }))
         }
         @if may_act(ctx) && open {
             section aria-labelledby="pay-heading" {

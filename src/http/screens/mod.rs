@@ -103,6 +103,8 @@
 //! - `statements.rs`: where the books stand, closing a period after a
 //!   confirmation page, the trial balance, profit and loss and balance
 //!   sheet.
+//! - `accounts.rs`: Books → Chart of accounts: the company's chart by
+//!   number, adding an own account and removing one without postings.
 //! - `adviser.rs`: Books → Export (the DATEV export's form, its ZIP as a
 //!   download, the exports made, final or preliminary) and Books → VAT
 //!   return (each Kz with its postings, the EC sales list).
@@ -118,6 +120,7 @@
 //! - `developers.rs`: API keys and webhook endpoints (owner only), an
 //!   endpoint's delivery log and redelivery.
 
+mod accounts;
 mod adviser;
 mod bank;
 mod bank_accounts;
@@ -384,6 +387,9 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["books", "trial-balance"] if get => statements::trial_balance(ctx),
         ["books", "profit-and-loss"] if get => statements::profit_and_loss(ctx),
         ["books", "balance-sheet"] if get => statements::balance_sheet(ctx),
+        ["books", "accounts"] if get => accounts::show(ctx),
+        ["books", "accounts"] if post => accounts::add(ctx),
+        ["books", "accounts", number, "remove"] if post => accounts::remove(ctx, number),
         ["bank"] if get => bank::list(ctx),
         ["bank", "import"] if post => bank::import(ctx),
         ["bank", "lines", id] if get => bank::show(ctx, id),

@@ -70,6 +70,7 @@ pub(super) fn links(lang: Lang) -> Markup {
                 li { a href="/books/trial-balance" { (lang.pick("Trial balance", "Summen- und Saldenliste")) } }
                 li { a href="/books/profit-and-loss" { (lang.pick("Profit and loss", "Gewinn und Verlust")) } }
                 li { a href="/books/balance-sheet" { (lang.pick("Balance sheet", "Bilanz")) } }
+                li { a href="/books/accounts" { (lang.pick("Chart of accounts", "Kontenplan")) } }
                 li { a href="/books/vat" { (lang.pick("VAT return", "Umsatzsteuer-Voranmeldung")) } }
                 li { a href="/books/export" { (lang.pick("Export", "Export")) } }
             }
@@ -264,7 +265,7 @@ pub fn trial_balance(ctx: &Ctx) -> Result<Answer> {
                 .read_caption(lang.pick("Totals and balances per account", "Summen und Salden je Konto"))
                 .id("trial-balance")
                 .with_foot(&tb.accounts, |row| html! {
-                    td.num { (row.number) }
+                    td.num { (format!("{:04}", row.number)) }
                     th scope="row" { (named(lang, &row.name, &row.name_en)) }
                     td.amount { (a(row.opening.abs())) " " (side(lang, match row.opening { 0 => None, o if o > 0 => Some("debit"), _ => Some("credit") })) }
                     td.amount { (a(row.period_debit)) }
@@ -277,12 +278,12 @@ pub fn trial_balance(ctx: &Ctx) -> Result<Answer> {
                     tfoot {
                         tr {
                             td {}
-                            th scope="row" { (lang.pick("Total (all postings)", "Summe (alle Buchungen)")) }
+                            th scope="row" { (lang.pick("Total", "Summe")) }
                             td {}
-                            td {}
-                            td {}
-                            td.amount { (a(tb.total_debit)) }
-                            td.amount { (a(tb.total_credit)) }
+                            td.amount { (a(tb.accounts.iter().map(|r| r.period_debit).sum())) }
+                            td.amount { (a(tb.accounts.iter().map(|r| r.period_credit).sum())) }
+                            td.amount { (a(tb.accounts.iter().map(|r| r.year_debit).sum())) }
+                            td.amount { (a(tb.accounts.iter().map(|r| r.year_credit).sum())) }
                             td {}
                             td {}
                         }
@@ -340,7 +341,7 @@ fn lines_table(
                     }
                     @for acc in &line.accounts {
                         tr.account {
-                            th scope="row" { span.num { (acc.number) } " " (named(lang, &acc.name, &acc.name_en)) }
+                            th scope="row" { span.num { (format!("{:04}", acc.number)) } " " (named(lang, &acc.name, &acc.name_en)) }
                             td.amount { (money(lang, &acc.amount)) }
                             @if compared { td.amount { @if let Some(p) = &acc.previous { (money(lang, p)) } } }
                         }
