@@ -478,6 +478,9 @@ CREATE TABLE payments (
     -- counter-posting (version 10)
     bank_line_id TEXT,
     reversed_on  TEXT,
+    -- why a person took a payment recorded by hand back (version 17; none
+    -- for a bank line's undo)
+    reversal_reason TEXT,
     CHECK ((direction = 'in' AND invoice_id IS NOT NULL AND purchase_id IS NULL)
         OR (direction = 'out' AND purchase_id IS NOT NULL AND invoice_id IS NULL)),
     UNIQUE (id, company_id, environment),

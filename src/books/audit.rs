@@ -89,7 +89,8 @@ stored_enum! {
         PaymentImported = "payment.imported",
         /// What a bank line left open of a document, settled without money.
         DifferenceBooked = "difference.booked",
-        /// A settlement from a bank line undone by a counter-posting.
+        /// A settlement undone by a counter-posting: a bank line's, or a
+        /// payment recorded by hand that a person took back.
         SettlementReversed = "settlement.reversed",
         BankLineConfirmed = "bank.line_confirmed",
         BankLineSplit = "bank.line_split",

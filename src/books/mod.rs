@@ -46,8 +46,14 @@
 //!   (`settle`): payments in against invoices (`pay_invoice`), out against
 //!   bills (`pay_bill`), supplier credits applied to bills (`apply_credit`);
 //!   a payment from a bank line, a difference settled without money
-//!   (`settle_difference`), and a bank line's settlement undone by a
-//!   counter-posting (`reverse`).
+//!   (`settle_difference`), and a settlement undone by a counter-posting
+//!   (`reverse`): a bank line's, or a payment recorded by hand that a
+//!   person takes back with a reason (`reverse_payment`).
+//! - `payments.rs`: payments as recorded: `Method`, `Direction`,
+//!   `TargetKind`, the wire form, an invoice's payments, one read back
+//!   (`recorded`) and marked reversed; a person's reversal as given and
+//!   checked (`Reversal`). Names no act: recording and reversing are the
+//!   settlement's.
 //! - `statements.rs`: the statements on the company's chart of accounts:
 //!   the trial balance by account number (`trial_balance`), the profit and
 //!   loss by § 275 (2) HGB (`profit_and_loss`) and the balance sheet by
@@ -105,6 +111,7 @@ pub mod invoices;
 pub mod ledger;
 pub mod numbering;
 pub mod particulars;
+pub mod payments;
 pub mod purchases;
 pub mod received;
 pub mod report;

@@ -7,11 +7,13 @@
 //! the record of the settlement with its events, in the caller's transaction.
 //! A bank line settles through the same act: its payment names the line and
 //! posts against that bank account's ledger detail; the difference a person
-//! books settles without money; and what a bank line settled is undone by a
-//! counter-posting (`reverse`), never deleted.
+//! books settles without money. What a bank line settled, and a payment a
+//! person recorded by hand and takes back with a reason
+//! (`reverse_payment`), is undone by the one counter-posting (`reverse`),
+//! never deleted; the payment's row is `books::payments`'.
 
 use jiff::civil::Date;
-use rusqlite::{params, Connection};
+use rusqlite::params;
 use serde::Serialize;
 
 use crate::books::audit::{self, Act, Actor};
@@ -20,6 +22,7 @@ use crate::books::discount;
 use crate::books::document_kinds::{DocumentType, PurchaseKind};
 use crate::books::invoices::{self, Move};
 use crate::books::ledger::{self, Account, Posting};
+use crate::books::payments::{self, Reversal};
 use crate::books::purchases;
 use crate::books::report::{self, Side, NEVER_DUE};
 use crate::error::{Error, Result, Violations};
@@ -31,35 +34,10 @@ use crate::rules::text;
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::ids;
-use crate::store::row::Row;
 use crate::store::tenant::Tenant;
-use crate::stored_enum;
 
-stored_enum! {
-    /// How money was paid.
-    pub enum Method {
-        Bank = "bank",
-        Cash = "cash",
-        Card = "card",
-        Other = "other",
-    }
-}
-
-stored_enum! {
-    /// Which way money moved: in (against an invoice) or out (against a bill).
-    pub enum Direction {
-        In = "in",
-        Out = "out",
-    }
-}
-
-stored_enum! {
-    /// What a payment was made against.
-    pub enum TargetKind {
-        Invoice = "invoice",
-        Purchase = "purchase",
-    }
-}
+// A payment's record is `books::payments`'; a settlement's callers know it here.
+pub use crate::books::payments::{invoice_payments, Direction, Method, PaymentView, TargetKind};
 
 /// A payment as a person gives it.
 #[derive(Debug, Default, Clone)]
@@ -224,20 +202,6 @@ impl CreditRequest {
             on,
         })
     }
-}
-
-/// A payment in its wire form.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PaymentView {
-    pub id: String,
-    pub direction: Direction,
-    pub target_kind: TargetKind,
-    pub target_id: String,
-    pub amount: Money,
-    pub method: Method,
-    pub reference: Option<String>,
-    pub paid_on: Date,
 }
 
 /// A credit application in its wire form.
@@ -539,7 +503,7 @@ fn move_balance(
     Ok(())
 }
 
-/// Writes the payment row and its `payment.recorded` event; returns the payment's id.
+/// Writes the payment and its `payment.recorded` event; returns the payment.
 fn write_payment(
     tx: &Tx,
     tenant: &Tenant,
@@ -552,38 +516,8 @@ fn write_payment(
         Side::Receivable => (Direction::In, TargetKind::Invoice),
         Side::Payable => (Direction::Out, TargetKind::Purchase),
     };
-    let id = ids::new_id("pay");
-    tx.prepare_cached(
-        "INSERT INTO payments (id, company_id, environment, direction, invoice_id, purchase_id, currency, amount,
-             amount_book, method, reference, paid_on, recorded_at, bank_line_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
-    )?
-    .execute(params![
-        id,
-        tenant.company_id,
-        tenant.environment,
-        direction,
-        (kind == TargetKind::Invoice).then_some(&doc.id),
-        (kind == TargetKind::Purchase).then_some(&doc.id),
-        doc.currency,
-        p.amount,
-        amount_book,
-        p.method,
-        p.reference,
-        on,
-        clock::now(),
-        p.bank.as_ref().map(|b| &b.line_id)
-    ])?;
-    let mut f = Fields::new();
-    f.insert("amountMinor", p.amount.to_string());
-    f.insert("direction", direction.as_str().to_string());
-    f.insert("method", p.method.as_str().to_string());
-    f.insert("reference", p.reference.clone().unwrap_or_default());
-    f.insert("targetId", doc.id.clone());
-    f.insert("targetKind", kind.as_str().to_string());
-    events::raise(tx, tenant, Event::PaymentRecorded, &id, f)?;
-    Ok(PaymentView {
-        id,
+    let view = PaymentView {
+        id: ids::new_id("pay"),
         direction,
         target_kind: kind,
         target_id: doc.id.clone(),
@@ -591,7 +525,20 @@ fn write_payment(
         method: p.method,
         reference: p.reference.clone(),
         paid_on: on,
-    })
+        reversed_on: None,
+        reversal_reason: None,
+    };
+    let line = p.bank.as_ref().map(|b| b.line_id.as_str());
+    payments::insert(tx, tenant, &view, amount_book, line)?;
+    let mut f = Fields::new();
+    f.insert("amountMinor", p.amount.to_string());
+    f.insert("direction", direction.as_str().to_string());
+    f.insert("method", p.method.as_str().to_string());
+    f.insert("reference", p.reference.clone().unwrap_or_default());
+    f.insert("targetId", doc.id.clone());
+    f.insert("targetKind", kind.as_str().to_string());
+    events::raise(tx, tenant, Event::PaymentRecorded, &view.id, f)?;
+    Ok(view)
 }
 
 /// The payment a settlement by money made.
@@ -601,39 +548,6 @@ fn payment_of(settled: Settled) -> Result<PaymentView> {
     settled
         .payment
         .ok_or_else(|| Error::internal("a payment was settled without its record"))
-}
-
-/// The payments recorded against the invoice `invoice_id` of the tenant,
-/// in the order they were recorded.
-///
-/// Fails only on a storage error.
-pub fn invoice_payments(
-    conn: &Connection,
-    tenant: &Tenant,
-    invoice_id: &str,
-) -> Result<Vec<PaymentView>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT id, currency, amount, method, reference, paid_on FROM payments
-         WHERE invoice_id = ?1 AND company_id = ?2 AND environment = ?3 ORDER BY seq",
-    )?;
-    let rows = stmt.query_map(
-        params![invoice_id, tenant.company_id, tenant.environment],
-        |row| {
-            let r = Row::new(row, "payments");
-            let currency: Currency = r.get(1)?;
-            Ok(PaymentView {
-                id: r.get(0)?,
-                direction: Direction::In,
-                target_kind: TargetKind::Invoice,
-                target_id: invoice_id.to_string(),
-                amount: Money::new(r.get(2)?, &currency),
-                method: r.get(3)?,
-                reference: r.get(4)?,
-                paid_on: r.get(5)?,
-            })
-        },
-    )?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// Records money in against the invoice `number`: partial payments are
@@ -772,16 +686,28 @@ pub fn settle_difference(
     audit::record(tx, tenant, actor, Act::DifferenceBooked, id)
 }
 
+/// Who takes a settlement back, which decides the payments it may take.
+#[derive(Debug, Clone, Copy)]
+pub enum Undoing<'a> {
+    /// A bank line undone, or a returned direct debit: its own payments.
+    BankLine,
+    /// A person taking back a payment recorded by hand, for a reason.
+    Person { reason: &'a str },
+}
+
 /// Undoes a settlement of a document by a counter-posting dated `on` (the
 /// entry `entry` mirrors the ledger entry `original`): the document owes
 /// `amount` more again (reopened if it was paid), the open items follow,
-/// and a payment (`original` is its id) is marked reversed, never deleted.
-/// Only settlements from a bank line are undone so. Recorded as
-/// `settlement.reversed` on the document.
+/// and a payment (`original` is its id) is marked reversed, never deleted,
+/// with the person's reason. A bank line takes back only payments from a
+/// bank line, a person only those recorded by hand, on or after the
+/// payment's day. Raises no event. Recorded as `settlement.reversed` on
+/// the document.
 ///
-/// Fails with `NotFound` for an unknown document or entry, `WrongState` for
-/// a payment already reversed or not from a bank line, and `Refused` in
-/// closed books.
+/// Fails with `NotFound` for an unknown document, payment or entry,
+/// `WrongState` for a payment already reversed, or one the other way
+/// (`by`) must take back, and `Refused` for a person's day before the
+/// payment or a day in closed books.
 #[allow(clippy::too_many_arguments)]
 pub fn reverse(
     tx: &Tx,
@@ -793,22 +719,51 @@ pub fn reverse(
     amount: i64,
     on: Date,
     entry: &str,
+    by: Undoing,
 ) -> Result<()> {
-    ledger::check_open(tx, tenant, on)?;
-    if original.starts_with("pay_") {
-        let (line, reversed): (Option<String>, Option<Date>) = tx
-            .prepare_cached(
-                "SELECT bank_line_id, reversed_on FROM payments WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
-            )?
-            .query_row(params![original, tenant.company_id, tenant.environment], |r| Ok((r.get(0)?, r.get(1)?)))
-            .map_err(|_| Error::not_found(format!("The payment {original}")))?;
-        if line.is_none() || reversed.is_some() {
+    let mut verdict = Violations::new();
+    // A payment's entry is the payment; a difference's is the bank line's settlement.
+    let payment = if original.starts_with("pay_") {
+        Some(payments::recorded(tx, tenant, original)?)
+    } else {
+        None
+    };
+    if let Some(payment) = &payment {
+        if let Some(day) = payment.view.reversed_on {
             return Err(Error::wrong_state(format!(
-                "The payment {original} is reversed already or was not made from a bank line."
+                "The payment {original} was reversed on {day} already."
             )));
         }
-        tx.prepare_cached("UPDATE payments SET reversed_on = ?2 WHERE id = ?1")?
-            .execute(params![original, on])?;
+        match (by, &payment.bank_line_id) {
+            (Undoing::BankLine, None) => {
+                return Err(Error::wrong_state(format!(
+                    "The payment {original} was not made from a bank line."
+                )))
+            }
+            (Undoing::Person { .. }, Some(line)) => {
+                return Err(Error::wrong_state(format!(
+                    "The payment {original} was settled from the bank line {line}; \
+                     it is taken back by undoing that line (`bank undo {line}`)."
+                )))
+            }
+            (Undoing::Person { .. }, None) if on < payment.view.paid_on => verdict.refused(
+                "on",
+                format!(
+                    "is {on}: a reversal cannot precede the payment {original}, made on {}",
+                    payment.view.paid_on
+                ),
+            ),
+            _ => {}
+        }
+    }
+    verdict.take(ledger::check_open(tx, tenant, on))?;
+    verdict.finish()?;
+    if payment.is_some() {
+        let reason = match by {
+            Undoing::Person { reason } => Some(reason),
+            Undoing::BankLine => None,
+        };
+        payments::mark_reversed(tx, tenant, original, on, reason)?;
     }
     let mirror = ledger::entry_lines(tx, tenant, original)?;
     let doc = open_document(tx, tenant, kind, id)?;
@@ -857,6 +812,42 @@ pub fn reverse(
         .collect();
     ledger::post(tx, tenant, entry, on, &postings)?;
     audit::record(tx, tenant, actor, Act::SettlementReversed, id)
+}
+
+/// Takes back a payment a person recorded by hand (money in against an
+/// invoice, out against a bill) through `reverse`, by a counter-posting
+/// dated the day asked for or today in the company's time zone, keeping the
+/// reason on the payment. Returns the payment as it stands after.
+///
+/// Fails with `NotFound` for an unknown payment (another company's too),
+/// `WrongState` for one reversed already or settled from a bank line (that
+/// line is undone instead), `Refused` for a day before the payment or in
+/// closed books.
+pub fn reverse_payment(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    id: &str,
+    request: &Reversal,
+) -> Result<PaymentView> {
+    let company = company::get(tx, &tenant.company_id)?;
+    let payment = payments::recorded(tx, tenant, id)?.view;
+    let on = request.on().unwrap_or_else(|| company.today());
+    reverse(
+        tx,
+        tenant,
+        actor,
+        payment.target_kind,
+        &payment.target_id,
+        id,
+        payment.amount.minor,
+        on,
+        &ids::new_id("rev"),
+        Undoing::Person {
+            reason: request.reason(),
+        },
+    )?;
+    Ok(payments::recorded(tx, tenant, id)?.view)
 }
 
 /// A bill or credit of the tenant as a settlement sees it.

@@ -1,8 +1,8 @@
 //! Whose books an act works in: the one way a person's act names its books
 //! (`tenant`, which refuses a company that does not exist), and the books a
 //! record belongs to when a person names it by its id alone (`owner`: a
-//! draft, a customer, a bill, a delivery). The API's books are its key's;
-//! these are the console's and the screens' ways in.
+//! draft, a customer, a bill, a payment, a delivery). The API's books are
+//! its key's; these are the console's and the screens' ways in.
 
 use rusqlite::{params, Connection, OptionalExtension};
 
@@ -29,11 +29,13 @@ pub enum Owned {
     Customer,
     Draft,
     Purchase,
+    Payment,
     Delivery,
 }
 
 /// The books a record belongs to, found by its id within an environment: a
-/// person names drafts, customers, bills and deliveries without their company.
+/// person names drafts, customers, bills, payments and deliveries without
+/// their company.
 ///
 /// Fails with `NotFound` when that environment has no such record.
 pub fn owner(conn: &Connection, what: Owned, id: &str, environment: Environment) -> Result<Tenant> {
@@ -49,6 +51,10 @@ pub fn owner(conn: &Connection, what: Owned, id: &str, environment: Environment)
         Owned::Purchase => (
             "SELECT company_id FROM purchases WHERE id = ?1 AND environment = ?2",
             "Purchase",
+        ),
+        Owned::Payment => (
+            "SELECT company_id FROM payments WHERE id = ?1 AND environment = ?2",
+            "Payment",
         ),
         Owned::Delivery => (
             "SELECT company_id FROM deliveries WHERE id = ?1 AND environment = ?2",

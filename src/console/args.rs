@@ -322,6 +322,23 @@ pub enum PaymentCommand {
         #[command(flatten)]
         mode: Mode,
     },
+    /// Take back a payment recorded by hand (an invoice's or a bill's) by a
+    /// counter-posting; a bank line's payment is undone with `bank undo`.
+    Reverse {
+        /// The payment (`pay_…`).
+        payment: String,
+        /// The payment's company, when given: another company's is not found.
+        #[arg(long)]
+        company: Option<String>,
+        /// The day of the counter-posting (default today).
+        #[arg(long)]
+        on: Option<String>,
+        /// Why it is taken back (required).
+        #[arg(long)]
+        reason: Option<String>,
+        #[command(flatten)]
+        mode: Mode,
+    },
 }
 
 #[derive(Subcommand, Debug)]

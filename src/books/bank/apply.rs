@@ -16,7 +16,7 @@ use crate::books::audit::{self, Act, Actor};
 use crate::books::bank::lines::{self, SettlementKind, State, Stored, Target};
 use crate::books::company;
 use crate::books::ledger::{self, Account, Posting};
-use crate::books::settlement::{self, BankSource, NewPayment, TargetKind};
+use crate::books::settlement::{self, BankSource, NewPayment, TargetKind, Undoing};
 use crate::error::{Error, Result, Violation};
 use crate::store::db::Tx;
 use crate::store::ids;
@@ -348,7 +348,18 @@ fn reverse(
     // A payment's ledger entry is the payment; a difference's is the settlement row.
     let original = s.payment_id.as_deref().unwrap_or(&s.id);
     let id = ids::new_id("bse");
-    settlement::reverse(tx, tenant, actor, kind, target, original, s.amount, on, &id)?;
+    settlement::reverse(
+        tx,
+        tenant,
+        actor,
+        kind,
+        target,
+        original,
+        s.amount,
+        on,
+        &id,
+        Undoing::BankLine,
+    )?;
     Ok(id)
 }
 

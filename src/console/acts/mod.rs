@@ -21,7 +21,8 @@
 //!   and the buyer's particulars (IBAN, invoice e-mail address, consumer,
 //!   language included).
 //! - `drafts.rs`: `draft create | line | set | issue`.
-//! - `payments.rs`: `payment record`: money in against an invoice.
+//! - `payments.rs`: `payment record | reverse`: money in against an
+//!   invoice; a payment recorded by hand taken back, with its reason.
 //! - `invoices.rs`: `invoice cancel | document`.
 //! - `purchases.rs`: `purchase record | pay | apply-credit` (a bill's VAT rate
 //!   and the reverse charge included).

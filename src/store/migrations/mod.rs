@@ -38,6 +38,7 @@ mod to_13;
 mod to_14;
 mod to_15;
 mod to_16;
+mod to_17;
 mod to_2;
 mod to_3;
 mod to_4;
@@ -59,7 +60,7 @@ use refusal::{foreign_key_problem, Stop};
 /// The schema this binary writes and understands: what a fresh file gets.
 pub const SCHEMA: &str = include_str!("../../../schema.sql");
 /// The version `schema.sql` carries in `PRAGMA user_version`.
-pub const SCHEMA_VERSION: i64 = 16;
+pub const SCHEMA_VERSION: i64 = 17;
 
 /// One migration step: it brings a data file from version `number - 1` to
 /// `number`, inside the runner's transaction.
@@ -175,6 +176,11 @@ pub const MIGRATIONS: &[Migration] = &[
             "day sums per such account, a bill's line its cost's account, a company's own accounts"
         ),
         run: to_16::run,
+    },
+    Migration {
+        number: 17,
+        summary: "a payment a person takes back keeps the reason",
+        run: to_17::run,
     },
 ];
 
