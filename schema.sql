@@ -445,6 +445,14 @@ CREATE TABLE purchases (
     -- the reference the supplier asks the payer to give, and its account.
     payment_reference TEXT,
     payee_iban        TEXT,
+    -- The day the bill is booked (version 18): its entry's date, which
+    -- decides its VAT period; the document date unless the bill came late
+    -- into closed books or a person chose another.
+    posted_on         TEXT NOT NULL DEFAULT '',
+    -- The bill's receipt (version 18): a file of received_files, kept as
+    -- it arrived (a typed bill's PDF or image; none for a received
+    -- e-invoice, whose file is its bill's).
+    receipt_file_id   TEXT,
     -- a bill owes what it is worth or less; a supplier's credit is booked negated
     CHECK (gross = net + tax),
     CHECK (kind <> 'bill' OR (net >= 0 AND tax >= 0 AND gross > 0 AND gross_book > 0

@@ -119,6 +119,8 @@ stored_enum! {
         /// A company's own account added to its chart, or removed.
         AccountAdded = "account.added",
         AccountRemoved = "account.removed",
+        /// A bill's receipt attached.
+        ReceiptAttached = "bill.receipt_attached",
     }
 }
 

@@ -16,6 +16,11 @@
 //!   check's source.
 //! - `bill_lines.rs`: a bill's lines as a person reads them, each with the
 //!   account of the chart its cost went to (`of_bill`).
+//! - `receipts.rs`: a bill's receipt (a PDF, JPEG or PNG of at most 20 MB,
+//!   told by its first bytes), attached once and kept unchanged ten years
+//!   with its SHA-256 (`attach`, `of_bill`, `content`).
+//! - `purchase_entry.rs`: a purchase entered in the books (`enter`): its
+//!   rows, ledger entry, open payable and event, typed or received alike.
 //! - `chart_accounts.rs`: the company's chart of accounts: the standard
 //!   accounts of its chart and its own (`add`, `remove`), the account a
 //!   bill's cost goes to (`cost_account`) and a journal line's chosen one
@@ -112,7 +117,9 @@ pub mod ledger;
 pub mod numbering;
 pub mod particulars;
 pub mod payments;
+pub mod purchase_entry;
 pub mod purchases;
+pub mod receipts;
 pub mod received;
 pub mod report;
 pub mod sending;

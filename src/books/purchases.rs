@@ -12,11 +12,10 @@ use crate::books::audit::{self, Act, Actor};
 use crate::books::chart_accounts;
 use crate::books::company;
 use crate::books::document_kinds::PurchaseKind;
-use crate::books::ledger::{self, Account, Posting};
-use crate::books::report::open_items::{self, Side, NEVER_DUE};
+use crate::books::ledger;
+pub(crate) use crate::books::purchase_entry::{enter, Entry, EntryLine, Part};
 use crate::books::suppliers;
 use crate::error::{Error, Result, Violations};
-use crate::outbox::events::{self, EventKind as Event, Fields};
 use crate::rules::chart;
 use crate::rules::iso::Currency;
 use crate::rules::jurisdiction;
@@ -59,6 +58,12 @@ pub struct PurchaseInput {
     /// The bill split over lines, each on its account at its rate; `net`
     /// and `tax`, when given, must be what the lines add up to.
     pub lines: Vec<CostLineInput>,
+    /// The day the bill is booked (`YYYY-MM-DD`); none: the document date,
+    /// or the first open day when the document date lies in closed books.
+    pub posted: Option<String>,
+    /// A person confirmed a document date more than a year back (the
+    /// screens ask; the console and the API book as told).
+    pub confirmed_old: bool,
 }
 
 /// One line of a typed bill: the account its cost goes to, its net in
@@ -95,6 +100,8 @@ pub struct NewPurchase {
     rate: Option<Decimal>,
     taxed: Taxed,
     lines: Vec<CostLine>,
+    posted: Option<Date>,
+    confirmed_old: bool,
 }
 
 /// What a purchase says of its VAT.
@@ -156,6 +163,18 @@ impl NewPurchase {
         };
         let date = date_of("date", input.date.as_deref())?;
         let due = date_of("due", input.due.as_deref())?;
+        let posted = match input.posted.as_deref().filter(|p| !p.trim().is_empty()) {
+            Some(p) => v.take(clock::parse_date("posted", p))?,
+            None => None,
+        };
+        if let (Some(date), Some(posted)) = (date, posted) {
+            if posted < date {
+                v.refused(
+                    "posted",
+                    format!("{posted} lies before the document date {date}; a bill is booked on or after its date"),
+                );
+            }
+        }
         let currency = match input.currency.as_deref() {
             None => {
                 v.invalid("currency", "is missing");
@@ -329,6 +348,8 @@ impl NewPurchase {
                     rate,
                     taxed,
                     lines,
+                    posted,
+                    confirmed_old: input.confirmed_old,
                 })
             }
             _ => Err(Error::internal("a checked purchase lacks a field")),
@@ -346,6 +367,8 @@ pub struct PurchaseView {
     pub supplier: String,
     pub document_number: String,
     pub document_date: Date,
+    /// The day it is booked: its entry's date, which decides its VAT period.
+    pub posted_on: Date,
     pub due_on: Date,
     pub currency: Currency,
     pub net: Money,
@@ -371,7 +394,8 @@ pub(crate) struct Stored {
 pub(crate) fn stored(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Stored> {
     conn.prepare_cached(
         "SELECT p.id, p.kind, p.supplier_id, c.name, p.document_number, p.document_date, p.due_on, p.currency,
-                p.net, p.tax, p.gross, p.outstanding, p.paid_on, p.recorded_at, p.rate, p.outstanding_book
+                p.net, p.tax, p.gross, p.outstanding, p.paid_on, p.recorded_at, p.rate, p.outstanding_book,
+                p.posted_on
          FROM purchases p JOIN customers c ON c.id = p.supplier_id
          WHERE p.id = ?1 AND p.company_id = ?2 AND p.environment = ?3",
     )?
@@ -388,6 +412,7 @@ pub(crate) fn stored(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Sto
                 supplier: r.get(3)?,
                 document_number: r.get(4)?,
                 document_date: r.get(5)?,
+                posted_on: r.get(16)?,
                 due_on: r.get(6)?,
                 net: money(8)?,
                 tax: money(9)?,
@@ -464,6 +489,56 @@ pub fn list(conn: &Connection, tenant: &Tenant, paging: Paging) -> Result<Page<P
     Ok(paging.envelope(data, total))
 }
 
+/// How far back a document date may lie before a person is asked to
+/// confirm it (the screens ask).
+const OLD_AFTER_DAYS: i32 = 365;
+
+/// The day a bill dated `date` is booked: `posted` when given (never in
+/// closed books), else the document date, or the first open day when the
+/// document date lies in closed books (a late bill goes into the first
+/// open period and its VAT return; the closed one stays as filed).
+///
+/// Fails with `Refused` naming `posted` for a day in closed books, and
+/// naming `date` for a document date more than a year before today that
+/// nobody `confirmed`.
+pub fn posting_date(
+    conn: &Connection,
+    tenant: &Tenant,
+    company: &company::Company,
+    date: Date,
+    posted: Option<Date>,
+    confirmed: bool,
+) -> Result<Date> {
+    let today = company.today();
+    if !confirmed && date < today.saturating_sub(jiff::Span::new().days(OLD_AFTER_DAYS)) {
+        return Err(Error::refused_at(
+            "date",
+            format!(
+                "{date} lies more than a year back; confirm that the bill is booked now (its posting date {})",
+                posted.unwrap_or(date.max(first_open_day(conn, tenant)?.unwrap_or(date)))
+            ),
+        ));
+    }
+    match posted {
+        Some(p) => match ledger::closed_through(conn, tenant)? {
+            Some(through) if p <= through => Err(Error::refused_at(
+                "posted",
+                format!("{p} lies in closed books (closed through {through}); a bill is booked in an open period"),
+            )),
+            _ => Ok(p),
+        },
+        None => Ok(match first_open_day(conn, tenant)? {
+            Some(open) if date < open => open,
+            _ => date,
+        }),
+    }
+}
+
+/// The first day after closed books, if any are closed.
+fn first_open_day(conn: &Connection, tenant: &Tenant) -> Result<Option<Date>> {
+    Ok(ledger::closed_through(conn, tenant)?.and_then(|through| through.tomorrow().ok()))
+}
+
 /// Records a purchase document; creates the supplier partner when new. Posts
 /// expenses + input tax / payables, opens the payable and raises
 /// `purchase.recorded`. Returns its id; recorded as `bill.recorded` by
@@ -475,7 +550,14 @@ pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewPurchase) -> Res
     let company = company::get(tx, &tenant.company_id)?;
     let (supplier, number) = (new.supplier.as_str(), new.document_number.as_str());
     let mut verdict = Violations::new();
-    verdict.take(ledger::check_open(tx, tenant, new.date))?;
+    let posted = verdict.take(posting_date(
+        tx,
+        tenant,
+        &company,
+        new.date,
+        new.posted,
+        new.confirmed_old,
+    ))?;
     let rate = verdict.take(crate::rules::money::fixed_rate(
         &new.currency,
         &company.currency,
@@ -623,6 +705,7 @@ pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewPurchase) -> Res
             kind: new.kind,
             number,
             date: new.date,
+            posted: posted.unwrap_or(new.date),
             due: new.due,
             currency: &new.currency,
             rate,
@@ -802,192 +885,3 @@ const ENTERTAINMENT: &str = "entertainment";
 /// Where a cost goes that names no account and whose supplier has none.
 const OTHER_EXPENSES: &str = "other_expenses";
 const ENTERTAINMENT_NOT_DEDUCTIBLE: &str = "entertainment_nondeductible";
-
-/// One tax key of a purchase: its base and VAT as the document states them
-/// and in the book currency, signed as the purchase is (a credit negative),
-/// and the VAT a reverse charge received self-assesses (input and output
-/// tax alike, in the book currency).
-#[derive(Debug, Clone)]
-pub(crate) struct Part {
-    /// `S:19`, `AE:19:EU`, …; '' for a bill typed as two totals.
-    pub key: String,
-    /// The key's lines as their documents give them: (account, net).
-    pub lines: Vec<(String, i64)>,
-    /// `base_book` on the chart's accounts: (account, amount); the
-    /// entertainment's 30 % on its own.
-    pub costs: Vec<(String, i64)>,
-    pub vat: Option<(String, Decimal)>,
-    pub base: i64,
-    pub amount: i64,
-    pub base_book: i64,
-    pub amount_book: i64,
-    pub reverse_book: i64,
-}
-
-/// One line of a received bill, as its document states it.
-#[derive(Debug, Clone)]
-pub(crate) struct EntryLine {
-    pub line_id: String,
-    pub description: String,
-    pub quantity: Decimal,
-    pub unit: String,
-    pub unit_price: Decimal,
-    pub net: i64,
-    pub category: String,
-    pub rate: Decimal,
-    /// The chart's account its cost went to.
-    pub account: String,
-}
-
-/// A purchase ready to be entered in the books: its figures signed as
-/// booked (a credit negative), per tax key, with its lines.
-pub(crate) struct Entry<'a> {
-    pub id: &'a str,
-    pub supplier_id: &'a str,
-    pub supplier_name: &'a str,
-    pub kind: PurchaseKind,
-    pub number: &'a str,
-    pub date: Date,
-    pub due: Date,
-    pub currency: &'a Currency,
-    pub rate: Decimal,
-    pub net: i64,
-    pub tax: i64,
-    pub gross_book: i64,
-    pub parts: Vec<Part>,
-    pub lines: Vec<EntryLine>,
-    pub payment_reference: Option<&'a str>,
-    pub payee_iban: Option<&'a str>,
-}
-
-impl Entry<'_> {
-    /// The body of `purchase.recorded` for this purchase, as the purchase
-    /// itself states it (an issued invoice builds its own likewise).
-    pub(crate) fn recorded(&self) -> Fields {
-        let mut f = Fields::new();
-        f.insert("currency", self.currency.to_string());
-        f.insert("documentDate", self.date.to_string());
-        f.insert("documentNumber", self.number.to_string());
-        f.insert("dueDate", self.due.to_string());
-        f.insert("grossMinor", (self.net + self.tax).to_string());
-        f.insert("kind", self.kind.as_str().to_string());
-        f.insert("netMinor", self.net.to_string());
-        f.insert("purchaseId", self.id.to_string());
-        f.insert("supplierId", self.supplier_id.to_string());
-        f.insert("supplierName", self.supplier_name.to_string());
-        f.insert("taxMinor", self.tax.to_string());
-        f
-    }
-}
-
-/// Enters a purchase: its row, its lines and amounts per tax key, the
-/// ledger entry (per key expenses + input tax, a reverse charge's VAT as
-/// input and output tax / payables of the supplier), the open payable
-/// (a credit is never due) and `purchase.recorded`. Part of an act: typed
-/// (`record`) or received (`books::received`).
-///
-/// Fails with `Internal` when the parts do not add up to the total, and on
-/// a storage error.
-pub(crate) fn enter(tx: &Tx, tenant: &Tenant, e: &Entry) -> Result<()> {
-    let gross = e.net + e.tax;
-    tx.prepare_cached(
-        "INSERT INTO purchases (id, company_id, environment, supplier_id, kind, document_number, document_date, due_on,
-             currency, rate, net, tax, gross, gross_book, outstanding, outstanding_book, recorded_at,
-             payment_reference, payee_iban)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?13, ?14, ?15, ?16, ?17)",
-    )?
-    .execute(params![
-        e.id,
-        tenant.company_id,
-        tenant.environment,
-        e.supplier_id,
-        e.kind,
-        e.number,
-        e.date,
-        e.due,
-        e.currency,
-        e.rate,
-        e.net,
-        e.tax,
-        gross,
-        e.gross_book,
-        clock::now(),
-        e.payment_reference,
-        e.payee_iban
-    ])?;
-    let mut postings = Vec::with_capacity(e.parts.len() * 3 + 1);
-    for (n, part) in e.parts.iter().enumerate() {
-        tx.prepare_cached(
-            "INSERT INTO purchase_taxes (purchase_id, seq, tax_key, vat_category, vat_rate, base, amount,
-                 base_book, amount_book, reverse_book)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-        )?
-        .execute(params![
-            e.id,
-            n as i64,
-            part.key,
-            part.vat.as_ref().map(|v| v.0.clone()),
-            part.vat.as_ref().map(|v| v.1),
-            part.base,
-            part.amount,
-            part.base_book,
-            part.amount_book,
-            part.reverse_book
-        ])?;
-        if part.costs.is_empty() {
-            postings.push(Posting::debit(Account::Expenses, part.base_book).of(&part.key));
-        }
-        for (account, amount) in &part.costs {
-            postings.push(
-                Posting::debit(Account::Expenses, *amount)
-                    .of(&part.key)
-                    .on(account),
-            );
-        }
-        postings.push(
-            Posting::debit(Account::InputTax, part.amount_book + part.reverse_book).of(&part.key),
-        );
-        if part.reverse_book != 0 {
-            postings.push(Posting::credit(Account::OutputTax, part.reverse_book).of(&part.key));
-        }
-    }
-    postings.push(Posting::credit(Account::Payables, e.gross_book).of(e.supplier_id));
-    for (n, line) in e.lines.iter().enumerate() {
-        tx.prepare_cached(
-            "INSERT INTO purchase_lines (purchase_id, seq, line_id, description, quantity, unit, unit_price,
-                 net, vat_category, vat_rate, account)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-        )?
-        .execute(params![
-            e.id,
-            n as i64,
-            line.line_id,
-            line.description,
-            line.quantity.to_string(),
-            line.unit,
-            line.unit_price.to_string(),
-            line.net,
-            line.category,
-            line.rate,
-            line.account
-        ])?;
-    }
-    ledger::post(tx, tenant, e.id, e.date, &postings)?;
-    // A supplier's credit lowers the payables but is never due and is not an
-    // open document of its own.
-    let (due, documents) = match e.kind {
-        PurchaseKind::Bill => (e.due, 1),
-        PurchaseKind::Credit => (NEVER_DUE, 0),
-    };
-    open_items::change(
-        tx,
-        tenant,
-        Side::Payable,
-        e.date,
-        due,
-        e.gross_book,
-        documents,
-    )?;
-    events::raise(tx, tenant, Event::PurchaseRecorded, e.id, e.recorded())?;
-    Ok(())
-}

@@ -379,6 +379,16 @@ pub enum InvoiceCommand {
 pub enum PurchaseCommand {
     /// Record an incoming bill (or a supplier's credit).
     Record(Box<PurchaseRecordArgs>),
+    /// Attach a bill's receipt (a PDF, JPEG or PNG of at most 20 MB), kept
+    /// unchanged beside it.
+    Receipt {
+        /// The bill.
+        purchase: String,
+        /// The file.
+        file: std::path::PathBuf,
+        #[command(flatten)]
+        mode: Mode,
+    },
     /// Record money out against a bill.
     Pay {
         purchase: String,
@@ -526,6 +536,14 @@ pub struct PurchaseRecordArgs {
     /// the company owes the VAT at --tax-rate (default 19) and deducts it.
     #[arg(long)]
     pub reverse_charge: bool,
+    /// The day the bill is booked (default the document date, or the first
+    /// open day when that lies in closed books).
+    #[arg(long)]
+    pub posted: Option<String>,
+    /// The bill's receipt (a PDF, JPEG or PNG of at most 20 MB), kept
+    /// unchanged beside it.
+    #[arg(long)]
+    pub receipt: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub mode: Mode,
 }

@@ -31,6 +31,7 @@ mod migrations;
 mod openapi;
 mod particulars;
 mod pipeline;
+mod receipts;
 mod screens;
 mod screens_adviser;
 mod screens_bank;

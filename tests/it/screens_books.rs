@@ -356,8 +356,33 @@ fn closing_a_period_asks_first_then_closes_the_books_the_console_and_tools_read(
         "1000",
         "--tax",
         "190",
+        "--posted",
+        "2026-01-25",
     ]);
     assert!(!ok && err.contains("closed through 2026-01-31"), "{err}");
+    // Without a posting date the late bill goes into February.
+    let (ok, late, err) = office.data.console(&[
+        "purchase",
+        "record",
+        "--company",
+        &office.a,
+        "--supplier",
+        "Late GmbH",
+        "--document-number",
+        "L-1",
+        "--date",
+        "2026-01-20",
+        "--due",
+        "2026-02-20",
+        "--currency",
+        "EUR",
+        "--net",
+        "1000",
+        "--tax",
+        "190",
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(late["postedOn"], "2026-02-01");
     let pl = accountant.get(period);
     assert!(pl.body.contains("Final"), "{}", pl.body);
     let sheet = accountant.get("/books/balance-sheet?asOf=2026-01-31");
@@ -565,9 +590,11 @@ fn a_bill_recorded_and_paid_on_the_screens_posts_and_raises_as_the_console_does(
         done.body
     );
     assert!(
-        !done.body.contains("action=\"/bills/"),
+        !done.body.contains(&format!("action=\"/bills/{id}/pay\"")),
         "no payment form once paid"
     );
+    // The receipt may still be attached.
+    assert!(done.body.contains(&format!("action=\"/bills/{id}/receipt\"")));
     let list = accountant.get("/bills");
     assert!(list
         .body
@@ -1123,4 +1150,94 @@ fn the_chart_of_accounts_screen_adds_and_removes_an_own_account() {
             ("accountant@alpha.de".into(), "account.removed".into())
         ]
     );
+}
+
+/// A bill typed on the screen with its receipt and a posting date, in
+/// German: the receipt is shown beside it (name, SHA-256) and downloads
+/// byte for byte; a text file as another bill's receipt is refused beside
+/// the field, nothing kept; a receipt attached afterwards on the bill's
+/// page; another company reaches neither.
+#[test]
+fn a_bill_typed_with_its_receipt_and_posting_date_on_the_screen() {
+    let office = Office::new();
+    let mut accountant = office.signed_in("accountant@alpha.de");
+    accountant.language = "de-DE,de;q=0.9";
+    let token = accountant.get("/bills/new").csrf();
+    let pdf = b"%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n";
+    let mut fields = bill("R-10", "100,00", "19,00");
+    fields.push(("posted", "2026-03-05"));
+    fields.push(("csrf", &token));
+    let page = accountant.upload("/bills", &fields, &[("rechnung.pdf", pdf)]);
+    let location = page.redirects_to_prefix("/bills/pur_");
+    let id = location
+        .trim_start_matches("/bills/")
+        .split('?')
+        .next()
+        .unwrap()
+        .to_string();
+    let shown = accountant.get(&location);
+    assert!(shown.body.contains("rechnung.pdf"), "{}", shown.body);
+    assert!(shown.body.contains("Buchungsdatum"), "{}", shown.body);
+    assert!(shown.body.contains("05.03.2026"), "{}", shown.body);
+    let sha = hex::encode(<sha2::Sha256 as sha2::Digest>::digest(pdf));
+    assert!(shown.body.contains(&sha), "{}", shown.body);
+    let download = accountant.get(&format!("/bills/{id}/receipt"));
+    assert_eq!(download.status, 200);
+    assert_eq!(download.raw, pdf.to_vec());
+
+    // A text file as the receipt of another bill: refused, the bill kept
+    // without one.
+    let second = office.data.ok(&[
+        "purchase",
+        "record",
+        "--company",
+        &office.a,
+        "--supplier",
+        "Kiosk",
+        "--document-number",
+        "K-1",
+        "--date",
+        "2026-03-06",
+        "--due",
+        "2026-03-06",
+        "--currency",
+        "EUR",
+        "--net",
+        "500",
+        "--tax",
+        "35",
+    ])["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let token = accountant.get(&format!("/bills/{second}")).csrf();
+    let refused = accountant.upload(
+        &format!("/bills/{second}/receipt"),
+        &[("csrf", &token)],
+        &[("quittung.txt", b"Quittung 5,35 EUR")],
+    );
+    assert_eq!(refused.status, 409, "{}", refused.body);
+    assert!(
+        refused.body.contains("kein PDF") || refused.body.contains("no PDF, JPEG or PNG"),
+        "{}",
+        refused.body
+    );
+    assert_eq!(
+        office.count("SELECT count(*) FROM purchases WHERE receipt_file_id IS NOT NULL"),
+        1
+    );
+    let png = [0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13];
+    accountant
+        .upload(
+            &format!("/bills/{second}/receipt"),
+            &[("csrf", &token)],
+            &[("quittung.png", &png)],
+        )
+        .redirects_to(&format!("/bills/{second}?done=receipt"));
+    let attached = accountant.get(&format!("/bills/{second}?done=receipt"));
+    assert!(attached.body.contains("Der Beleg ist angehängt."));
+    assert!(attached.body.contains("image/png"));
+    // Another company reaches neither the bill nor its receipt.
+    let mut beta = office.signed_in("owner@beta.de");
+    assert_eq!(beta.get(&format!("/bills/{id}/receipt")).status, 404);
 }

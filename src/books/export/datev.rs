@@ -21,6 +21,7 @@ use crate::books::export::made::{self, Export, ExportKind};
 use crate::books::export::numbers::Book;
 use crate::books::export::settings::{self, Settings};
 use crate::books::ledger;
+use crate::books::receipts;
 use crate::books::vat::ec_sales::SupplyKind;
 use crate::documents::archive;
 use crate::documents::datev::{self, Batch, Booking, Client, Partner, BATCH_LIMIT};
@@ -151,6 +152,9 @@ pub struct Document {
     /// The bill's id, when the entry booked one (its received file, if it
     /// came as an e-invoice, goes along).
     pub bill: Option<String>,
+    /// A bill's own date, when it is booked on another day (Belegdatum is
+    /// the posting date; this goes into Beleginfo 1).
+    pub document_date: Option<Date>,
 }
 
 /// The document the entry `entry` names: an invoice or correction
@@ -181,6 +185,7 @@ pub fn document(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Docum
                     vat_id: r.get(3)?,
                     invoice: Some(entry.to_string()),
                     bill: None,
+                    document_date: None,
                 })
             })
             .optional()?,
@@ -206,17 +211,20 @@ pub fn document(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Docum
             .optional()?,
         Some("pur") => conn
             .prepare_cached(
-                "SELECT p.document_number, s.name, p.kind FROM purchases p JOIN customers s ON s.id = p.supplier_id
+                "SELECT p.document_number, s.name, p.kind, p.document_date, p.posted_on
+                 FROM purchases p JOIN customers s ON s.id = p.supplier_id
                  WHERE p.id = ?1 AND p.company_id = ?2 AND p.environment = ?3",
             )?
             .query_row(params![entry, t.0, t.1], |r| {
                 let number: String = r.get(0)?;
                 let kind: String = r.get(2)?;
                 let what = if kind == "credit" { "Gutschrift" } else { "Eingangsrechnung" };
+                let (dated, posted): (Date, Date) = (r.get(3)?, r.get(4)?);
                 Ok(Document {
                     text: format!("{what} {number} {}", r.get::<_, String>(1)?),
                     number,
                     bill: Some(entry.to_string()),
+                    document_date: (dated != posted).then_some(dated),
                     ..Document::default()
                 })
             })
@@ -420,6 +428,7 @@ pub fn export(
                     document2: doc.corrects.clone(),
                     text: doc.text.clone(),
                     vat_id: vat_id.clone(),
+                    document_date: doc.document_date,
                 });
             }
         }
@@ -580,10 +589,11 @@ fn invoice_documents(
     Ok(out)
 }
 
-/// A booked bill's received file, unchanged, named by the bill's Belegfeld 1
-/// in `Belege/` with the ending it arrived with (`.xml`, `.pdf`); a name an
-/// issued document (or another bill of the same number) already has gets
-/// `_Eingang` (and a count) added. `None` for a bill a person typed.
+/// A booked bill's received file or a typed bill's receipt, unchanged,
+/// named by the bill's Belegfeld 1 in `Belege/` with the ending of what it
+/// is (`.pdf`, `.jpg`, `.png`; an XML `.xml` or its own); a name an issued
+/// document (or another bill of the same number) already has gets
+/// `_Eingang` (and a count) added. `None` for a bill without either.
 fn received_document(
     conn: &Connection,
     tenant: &Tenant,
@@ -595,7 +605,13 @@ fn received_document(
         .prepare_cached(
             "SELECT f.file_name, f.content FROM bills b
              JOIN received_files f ON f.id = b.file_id AND f.company_id = b.company_id AND f.environment = b.environment
-             WHERE b.id = ?1 AND b.company_id = ?2 AND b.environment = ?3",
+             WHERE b.id = ?1 AND b.company_id = ?2 AND b.environment = ?3
+             UNION ALL
+             SELECT f.file_name, f.content FROM purchases p
+             JOIN received_files f ON f.id = p.receipt_file_id AND f.company_id = p.company_id
+                 AND f.environment = p.environment
+             WHERE p.id = ?1 AND p.company_id = ?2 AND p.environment = ?3
+             LIMIT 1",
         )?
         .query_row(params![bill, tenant.company_id, tenant.environment], |r| {
             Ok((r.get::<_, String>(0)?, r.get::<_, Vec<u8>>(1)?))
@@ -604,7 +620,7 @@ fn received_document(
     let Some((file_name, bytes)) = found else {
         return Ok(None);
     };
-    let ending = file_ending(&file_name);
+    let ending = kept_ending(&file_name, &bytes);
     let field = datev::document_field(number).replace('/', "-");
     let free = |name: &str| !taken.iter().any(|(n, _)| n == name);
     let mut name = format!("Belege/{field}.{ending}");
@@ -618,6 +634,18 @@ fn received_document(
         n += 1;
     }
     Ok(Some((name, bytes)))
+}
+
+/// The ending a kept file is written with: a PDF, JPEG or PNG by what it
+/// is (`pdf`, `jpg`, `png`), anything else (an e-invoice's XML) by
+/// `file_ending`.
+pub(crate) fn kept_ending(file_name: &str, bytes: &[u8]) -> String {
+    match receipts::media_type(bytes) {
+        Some("application/pdf") => "pdf".to_string(),
+        Some("image/jpeg") => "jpg".to_string(),
+        Some("image/png") => "png".to_string(),
+        _ => file_ending(file_name),
+    }
 }
 
 /// The ending a received file is written with: its own (`xml`, `pdf`) in

@@ -218,12 +218,15 @@ const BILLS: Spec = Spec {
         ("tax", "Steuer", AmountIn(7)),
         ("gross", "Brutto", AmountIn(7)),
         ("gross_book", "Brutto in Buchwährung", BookAmount),
+        ("posted_on", "Buchungsdatum", Day),
+        ("receipt", "Beleg (Datei unter documents/received/)", Text),
     ],
     sql: "SELECT p.id, p.kind, p.supplier_id, s.name, p.document_number, p.document_date, p.due_on, p.currency,
-                 p.net, p.tax, p.gross, p.gross_book
+                 p.net, p.tax, p.gross, p.gross_book, p.posted_on, coalesce(f.file_name, '')
           FROM purchases p JOIN customers s ON s.id = p.supplier_id
-          WHERE p.company_id = ?1 AND p.environment = ?2 AND p.document_date BETWEEN ?3 AND ?4
-          ORDER BY p.document_date, p.seq",
+          LEFT JOIN received_files f ON f.id = p.receipt_file_id
+          WHERE p.company_id = ?1 AND p.environment = ?2 AND p.posted_on BETWEEN ?3 AND ?4
+          ORDER BY p.posted_on, p.seq",
 };
 
 const PAYMENTS: Spec = Spec {
@@ -531,12 +534,19 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
         }
     }
     // The received documents of the year's bills, whatever became of them,
-    // unchanged, named by the bill's number and id.
+    // and the receipts of the bills typed and booked in the year, unchanged,
+    // named by the bill's number and id.
     {
         let mut stmt = tx.prepare(
-            "SELECT b.document_number, b.id, f.file_name, f.content FROM bills b
+            "SELECT b.document_number, b.id, f.file_name, f.content, b.issued_on AS day FROM bills b
              JOIN received_files f ON f.id = b.file_id AND f.company_id = b.company_id AND f.environment = b.environment
-             WHERE b.company_id = ?1 AND b.environment = ?2 AND b.issued_on BETWEEN ?3 AND ?4 ORDER BY b.issued_on, b.seq",
+             WHERE b.company_id = ?1 AND b.environment = ?2 AND b.issued_on BETWEEN ?3 AND ?4
+             UNION ALL
+             SELECT p.document_number, p.id, f.file_name, f.content, p.posted_on AS day FROM purchases p
+             JOIN received_files f ON f.id = p.receipt_file_id AND f.company_id = p.company_id
+                 AND f.environment = p.environment
+             WHERE p.company_id = ?1 AND p.environment = ?2 AND p.posted_on BETWEEN ?3 AND ?4
+             ORDER BY day, 2",
         )?;
         let found = stmt
             .query_map(
@@ -562,7 +572,7 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
                     }
                 })
                 .collect();
-            let ending = crate::books::export::datev::file_ending(&file_name);
+            let ending = crate::books::export::datev::kept_ending(&file_name, &bytes);
             files.push((format!("documents/received/{safe}_{id}.{ending}"), bytes));
             documents += 1;
         }

@@ -121,7 +121,8 @@ pub fn cancel(
     }
     let payments: i64 = tx
         .prepare_cached(
-            "SELECT count(*) FROM payments WHERE invoice_id = ?1 AND company_id = ?2 AND environment = ?3",
+            "SELECT count(*) FROM payments WHERE invoice_id = ?1 AND company_id = ?2 AND environment = ?3
+             AND reversed_on IS NULL",
         )?
         .query_row(params![original.id, tenant.company_id, tenant.environment], |r| r.get(0))?;
     let mut verdict = Violations::new();

@@ -10,7 +10,6 @@ use super::bill::{self, BillState, BillView};
 use super::booking::{self, particulars};
 use crate::books::audit::{self, Act, Actor};
 use crate::books::company;
-use crate::books::ledger;
 use crate::books::purchases::{self, Entry};
 use crate::books::suppliers;
 use crate::documents::Category;
@@ -77,7 +76,16 @@ pub fn book(
     let company = company::get(tx, &tenant.company_id)?;
     let currency = Currency::parse("currency", &doc.currency)?;
     let mut verdict = Violations::new();
-    verdict.take(ledger::check_open(tx, tenant, doc.issued_on))?;
+    // Booked on its date, or on the first open day when that lies in
+    // closed books (the checks before booking warn of an old date).
+    let posted = verdict.take(purchases::posting_date(
+        tx,
+        tenant,
+        &company,
+        doc.issued_on,
+        None,
+        true,
+    ))?;
     let rate = verdict.take(crate::rules::money::fixed_rate(
         &currency,
         &company.currency,
@@ -128,6 +136,7 @@ pub fn book(
         kind: plan.kind,
         number: &doc.number,
         date: doc.issued_on,
+        posted: posted.unwrap_or(doc.issued_on),
         due,
         currency: &currency,
         rate,

@@ -1,6 +1,7 @@
-//! `kontor purchase record | pay | apply-credit`: incoming bills and a
-//! supplier's credits, money out against a bill, and a credit set against a
-//! bill of the same supplier. Each prints the purchases it changed. The
+//! `kontor purchase record | receipt | pay | apply-credit`: incoming bills
+//! and a supplier's credits (with a receipt and a posting date), a bill's
+//! receipt attached afterwards, money out against a bill, and a credit set
+//! against a bill of the same supplier. Each prints the purchases it changed. The
 //! received e-invoices' commands (`receive`, `show`, `list`, `book`,
 //! `refuse`, `original`, `trust`) are `received`'s.
 
@@ -8,6 +9,8 @@ use serde_json::json;
 
 use crate::access::people::Capability;
 use crate::books::purchases::{self, CostLineInput, NewPurchase, PurchaseInput};
+use crate::books::receipts;
+use crate::books::received::{Channel, Incoming};
 use crate::books::settlement::{self, CreditInput, CreditRequest, NewPayment};
 use crate::books::tenancy;
 use crate::books::tenancy::Owned;
@@ -24,6 +27,20 @@ use crate::store::db::Db;
 pub fn run(db: &Db, cmd: &PurchaseCommand, acting: Option<&str>) -> Result<()> {
     match cmd {
         PurchaseCommand::Record(args) => record_bill(db, acting, args),
+        PurchaseCommand::Receipt {
+            purchase,
+            file,
+            mode,
+        } => {
+            let (name, bytes) = receipt_file(file)?;
+            print(&db.write(|tx| {
+                let t = tenancy::owner(tx, Owned::Purchase, purchase, mode.environment())?;
+                let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
+                let receipt = receipts::attach(tx, &t, &actor, purchase, &incoming(&name, &bytes))?;
+                Ok(json!({ "receipt": receipt, "purchase": purchases::get(tx, &t, purchase)? }))
+            })?);
+            Ok(())
+        }
         PurchaseCommand::Pay {
             purchase,
             payment,
@@ -52,13 +69,65 @@ pub fn run(db: &Db, cmd: &PurchaseCommand, acting: Option<&str>) -> Result<()> {
 /// `purchase record`: prints the recorded bill or credit.
 fn record_bill(db: &Db, acting: Option<&str>, args: &PurchaseRecordArgs) -> Result<()> {
     let new = NewPurchase::check(args.input()?)?;
+    let receipt = match &args.receipt {
+        Some(path) => {
+            let (name, bytes) = receipt_file(path)?;
+            receipts::check(&bytes)?;
+            Some((name, bytes))
+        }
+        None => None,
+    };
     print(&db.write(|tx| {
         let t = tenancy::tenant(tx, &args.company, args.mode.environment())?;
         let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
         let id = purchases::record(tx, &t, &actor, &new)?;
-        purchases::get(tx, &t, &id)
+        let kept = match &receipt {
+            Some((name, bytes)) => Some(receipts::attach(
+                tx,
+                &t,
+                &actor,
+                &id,
+                &incoming(name, bytes),
+            )?),
+            None => None,
+        };
+        let mut shown = serde_json::to_value(purchases::get(tx, &t, &id)?)
+            .map_err(|e| Error::internal(format!("a purchase as JSON: {e}")))?;
+        shown["receipt"] = json!(kept);
+        Ok(shown)
     })?);
     Ok(())
+}
+
+/// A receipt's file: its name and bytes, at most a byte past the largest
+/// receipt read (a larger one is refused by its size alone).
+///
+/// Fails with `Invalid` naming `receipt` for a file that cannot be read.
+fn receipt_file(path: &std::path::Path) -> Result<(String, Vec<u8>)> {
+    use std::io::Read;
+    let unreadable = |e: std::io::Error| {
+        Error::invalid("receipt", format!("{} cannot be read: {e}", path.display()))
+    };
+    let file = std::fs::File::open(path).map_err(unreadable)?;
+    let mut bytes = Vec::new();
+    file.take(receipts::MAX_RECEIPT as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(unreadable)?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_else(|| "receipt".to_string());
+    Ok((name, bytes))
+}
+
+/// A receipt typed at the console.
+fn incoming<'a>(name: &'a str, bytes: &'a [u8]) -> Incoming<'a> {
+    Incoming {
+        file_name: name,
+        bytes,
+        channel: Channel::Console,
+        channel_ref: None,
+    }
 }
 
 /// `purchase pay`: prints the payment and the bill as it stands after it.
@@ -140,6 +209,9 @@ impl PurchaseRecordArgs {
             reverse_charge: self.reverse_charge,
             account: self.account.clone(),
             lines,
+            posted: self.posted.clone(),
+            // The console books as told: the screens ask about an old date.
+            confirmed_old: true,
         })
     }
 }

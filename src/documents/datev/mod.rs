@@ -84,6 +84,11 @@ pub struct Booking {
     /// The other party's VAT id for an intra-community supply or service
     /// (*EU-Land u. UStID (Bestimmung)*, 15 characters).
     pub vat_id: Option<String>,
+    /// The document's own date when it is booked on another day (a late
+    /// bill): written as *Beleginfo - Art 1* "Rechnungsdatum" (20 characters at most) and
+    /// *Beleginfo - Inhalt 1* `DD.MM.YYYY`, beside *Belegdatum* (the day
+    /// it is booked, by which DATEV files it into its period).
+    pub document_date: Option<Date>,
 }
 
 /// A batch of bookings over `from..=to`, final or preliminary.
@@ -283,6 +288,9 @@ pub fn bookings_file(batch: &Batch<'_>) -> Vec<u8> {
     windows_1252(&out)
 }
 
+/// *Beleginfo - Art 1* of a late bill: what its *Inhalt 1* holds.
+const ORIGINAL_DATE: &str = "Rechnungsdatum";
+
 fn booking(b: &Booking, is_final: bool, out: &mut String) {
     let mut line = Line::new();
     for n in 1..=125usize {
@@ -296,6 +304,11 @@ fn booking(b: &Booking, is_final: bool, out: &mut String) {
             11 => line.text(&document_field(&b.document), 36),
             12 => line.text(&document_field(&b.document2), 12),
             14 => line.text(&b.text, 60),
+            21 if b.document_date.is_some() => line.text(ORIGINAL_DATE, 20),
+            22 => match b.document_date {
+                Some(d) => line.text(&d.strftime("%d.%m.%Y").to_string(), 210),
+                None => line.text("", 0),
+            },
             40 => line.text(b.vat_id.as_deref().unwrap_or(""), 15),
             114 => line.bare(if is_final { "1" } else { "0" }),
             n if columns::booking_text(n) => line.text("", 0),
@@ -426,6 +439,7 @@ mod tests {
             document2: String::new(),
             text: "Rechnung an Bäckerei \"Süß\" – 5 €".into(),
             vat_id: None,
+            document_date: None,
         }
     }
 

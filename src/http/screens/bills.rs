@@ -17,7 +17,7 @@ use super::bills_received;
 use super::context::Ctx;
 use super::form::{choice, post, required_note, Acted, Form, FormField, Problems, Reading};
 use super::frame::{
-    may_act, money, pager, screen, screen_with, see_other, th, th_amount, Screen, Table,
+    csrf, may_act, money, pager, screen, screen_with, see_other, th, th_amount, Screen, Table,
 };
 use super::history;
 use super::payment::{self, PAYMENT};
@@ -27,11 +27,15 @@ use crate::books::bill_lines;
 use crate::books::chart_accounts;
 use crate::books::company;
 use crate::books::document_kinds::PurchaseKind;
+use crate::books::ledger;
 use crate::books::purchases::{self, CostLineInput, NewPurchase, PurchaseInput, PurchaseView};
+use crate::books::receipts;
+use crate::books::received::{self, Channel, Incoming};
 use crate::books::settlement::{self, CreditInput, CreditRequest};
 use crate::error::{Error, Result};
 use crate::http::app::Answer;
 use crate::rules::locale::{self, Lang};
+use crate::store::clock;
 
 /// A bill as `purchase record` records it; the books name its fields after
 /// the command's flags (`supplier`, `date`, `due`), the form after the
@@ -53,6 +57,10 @@ const BILL: Form = Form::new(&[
     .required(),
     FormField::date("documentDate", "Document date", "Belegdatum").required(),
     FormField::date("dueDate", "Due date", "Fällig am").required(),
+    FormField::date("posted", "Posting date", "Buchungsdatum").hint(
+        "Empty: the document date, or the first open day when it lies in closed books",
+        "Leer: das Belegdatum, oder der erste offene Tag, wenn es in abgeschlossenen Büchern liegt",
+    ),
     // An ISO 4217 code.
     FormField::text("currency", "Currency", "Währung", 3)
         .required()
@@ -167,7 +175,11 @@ fn line_amount(lang: Lang, name: &str, label: &str, value: &str, problems: &Prob
 enum BillForm {
     Payment,
     Credit,
+    Receipt,
 }
+
+/// A bill's receipt, uploaded as multipart form data.
+const RECEIPT: Form = Form::new(&[]).naming(&[("receipt", "Receipt", "Beleg")]);
 
 /// The form of a new bill, with `value` of each field and the problems of a refusal.
 fn bill_form(ctx: &Ctx, value: &dyn Fn(&str) -> String, problems: &Problems) -> Result<Markup> {
@@ -183,9 +195,27 @@ fn bill_form(ctx: &Ctx, value: &dyn Fn(&str) -> String, problems: &Problems) -> 
         ),
     )?;
     let lines = lines_fields(ctx, value, problems)?;
+    let tenant = &ctx.session.tenant;
+    let closed = ledger::closed_through(ctx.conn, tenant)?;
+    let today = company::get(ctx.conn, &tenant.company_id)?.today();
+    // A document date over a year back is booked only once confirmed.
+    let old = clock::parse_date("date", &value("documentDate"))
+        .is_ok_and(|d| d < today.saturating_sub(jiff::Span::new().days(365)));
+    let ask_old = old && !problems.of_field("documentDate").is_empty();
     Ok(html! {
+        @if let Some(through) = closed {
+            p.notice role="note" {
+                (lang.pick("The books are closed through ", "Die Bücher sind abgeschlossen bis einschließlich "))
+                (locale::date(lang, through))
+                (lang.pick(
+                    ": a bill dated on or before that day is booked on the first open day, and counts in that period's VAT return.",
+                    ": eine Rechnung mit einem Datum bis dahin wird am ersten offenen Tag gebucht und zählt in der Umsatzsteuer-Voranmeldung dieses Zeitraums.",
+                ))
+            }
+        }
         (BILL.summary(lang, problems))
-        (post(ctx, "/bills", html! {
+        form.stack method="post" action="/bills" enctype="multipart/form-data" novalidate {
+            (csrf(ctx))
             (required_note(lang))
             (BILL.fields(lang, value, problems))
             (choice(lang, "account", &BILL.label(lang, "account"), &accounts, &value("account"), Some(lang.pick(
@@ -193,7 +223,24 @@ fn bill_form(ctx: &Ctx, value: &dyn Fn(&str) -> String, problems: &Problems) -> 
                 "Für eine Rechnung mit einer Position; eine Steuer, die kein Steuersatz des Nettobetrags ist, geht auf das allgemeine Vorsteuerkonto.",
             ).to_string()), problems))
             (lines)
-        }, lang.pick("Record bill", "Rechnung erfassen")))
+            @if ask_old {
+                div.field {
+                    input #field-confirmOld type="checkbox" name="confirmOld" value="yes";
+                    label for="field-confirmOld" { (lang.pick(
+                        "The document date lies more than a year back: book the bill now all the same",
+                        "Das Belegdatum liegt mehr als ein Jahr zurück: die Rechnung trotzdem jetzt buchen",
+                    )) }
+                }
+            }
+            div.field.wrong[!problems.of_field("receipt").is_empty()] {
+                label for="field-receipt" { (lang.pick("Receipt: the bill as a PDF, JPEG or PNG (optional, at most 20 MB)", "Beleg: die Rechnung als PDF, JPEG oder PNG (wahlweise, höchstens 20 MB)")) }
+                input #field-receipt type="file" name="receipt" accept=".pdf,.jpg,.jpeg,.png,application/pdf,image/jpeg,image/png";
+                @for v in problems.of_field("receipt") {
+                    p.error { (super::form::message(lang, v)) }
+                }
+            }
+            button type="submit" { (lang.pick("Record bill", "Rechnung erfassen")) }
+        }
     })
 }
 
@@ -324,10 +371,31 @@ pub fn create(ctx: &Ctx) -> Result<Answer> {
         rate: None,
         account: get("account").filter(|a| !a.trim().is_empty()),
         lines,
+        posted: get("posted"),
+        confirmed_old: ctx.form.get("confirmOld") == Some("yes"),
         ..PurchaseInput::default()
     }));
+    // The receipt, when one is chosen, is attached in the same act.
+    let person = ctx.session.person.email.clone();
+    let receipt = ctx.files.iter().find(|f| !f.bytes.is_empty());
     let recorded = BILL.act(ctx, checked, |tx, new| {
-        purchases::record(tx, tenant, &ctx.actor(), &new)
+        let id = purchases::record(tx, tenant, &ctx.actor(), &new)?;
+        if let Some(f) = receipt {
+            let name = f.file_name.clone().unwrap_or_else(|| "receipt".to_string());
+            receipts::attach(
+                tx,
+                tenant,
+                &ctx.actor(),
+                &id,
+                &Incoming {
+                    file_name: &name,
+                    bytes: &f.bytes,
+                    channel: Channel::Upload,
+                    channel_ref: Some(&person),
+                },
+            )?;
+        }
+        Ok(id)
     })?;
     match recorded {
         Acted::Done(id) => Ok(see_other(&format!("/bills/{id}?done=recorded"))),
@@ -377,6 +445,9 @@ fn bill_page(
     let history = audit::history(ctx.conn, &ctx.session.tenant, &bill.id)?;
     let history_section = history::section(ctx, &history)?;
     let lines = bill_lines::of_bill(ctx.conn, &ctx.session.tenant, &bill.id)?;
+    let receipt = receipts::of_bill(ctx.conn, &ctx.session.tenant, &bill.id)?;
+    let received = received::get(ctx.conn, &ctx.session.tenant, &bill.id).is_ok();
+    let receipt_problems = problems_of(BillForm::Receipt);
     let notice = match ctx.query.get("done") {
         Some("recorded") if problems.list.is_empty() => {
             Some(lang.pick("The bill is recorded.", "Die Rechnung ist erfasst."))
@@ -387,6 +458,7 @@ fn bill_page(
         Some("credited") if credit_problems.list.is_empty() => {
             Some(lang.pick("The credit is applied.", "Die Gutschrift ist verrechnet."))
         }
+        Some("receipt") => Some(lang.pick("The receipt is attached.", "Der Beleg ist angehängt.")),
         _ => None,
     };
     let content = html! {
@@ -397,6 +469,7 @@ fn bill_page(
             div { dt { (BILL.label(lang, "supplierName")) } dd { (bill.supplier) } }
             div { dt { (BILL.label(lang, "documentNumber")) } dd { (bill.document_number) } }
             div { dt { (BILL.label(lang, "documentDate")) } dd { (locale::date(lang, bill.document_date)) } }
+            div { dt { (BILL.label(lang, "posted")) } dd { (locale::date(lang, bill.posted_on)) } }
             div { dt { (BILL.label(lang, "dueDate")) } dd { (locale::date(lang, bill.due_on)) } }
             div { dt { (BILL.label(lang, "net")) } dd { (money(lang, &bill.net)) } }
             div { dt { (BILL.label(lang, "tax")) } dd { (money(lang, &bill.tax)) } }
@@ -404,6 +477,38 @@ fn bill_page(
             div { dt { (lang.pick("Outstanding", "Offen")) } dd { (money(lang, &bill.outstanding)) } }
             @if let Some(paid) = bill.paid_on {
                 div { dt { (lang.pick("Paid in full on", "Vollständig bezahlt am")) } dd { (locale::date(lang, paid)) } }
+            }
+        }
+        section aria-labelledby="receipt-heading" {
+            h2 #receipt-heading { (lang.pick("Receipt", "Beleg")) }
+            @match &receipt {
+                Some(r) => {
+                    p {
+                        a href=(format!("/bills/{}/receipt", bill.id)) { (r.file_name) }
+                        " · " (r.media_type) " · " (locale::number(lang, r.size, 0)) " " (lang.pick("bytes", "Bytes"))
+                    }
+                    p.hint { "SHA-256 " code { (r.sha256) } " · " (lang.pick("kept unchanged for ten years", "zehn Jahre unverändert aufbewahrt")) }
+                }
+                None if received => {
+                    p { a href=(format!("/bills/received/{}", bill.id)) { (lang.pick("The e-invoice as received is the receipt.", "Die E-Rechnung, wie sie empfangen wurde, ist der Beleg.")) } }
+                }
+                None => {
+                    p { (lang.pick("No receipt is attached.", "Kein Beleg ist angehängt.")) }
+                    @if may_act(ctx) {
+                        (RECEIPT.summary(lang, receipt_problems))
+                        form.stack method="post" action=(format!("/bills/{}/receipt", bill.id)) enctype="multipart/form-data" {
+                            (csrf(ctx))
+                            div.field.wrong[!receipt_problems.of_field("receipt").is_empty()] {
+                                label for="field-receipt" { (lang.pick("The bill as a PDF, JPEG or PNG (at most 20 MB)", "Die Rechnung als PDF, JPEG oder PNG (höchstens 20 MB)")) }
+                                input #field-receipt type="file" name="receipt" accept=".pdf,.jpg,.jpeg,.png,application/pdf,image/jpeg,image/png";
+                                @for v in receipt_problems.of_field("receipt") {
+                                    p.error { (super::form::message(lang, v)) }
+                                }
+                            }
+                            button type="submit" { (lang.pick("Attach receipt", "Beleg anhängen")) }
+                        }
+                    }
+                }
             }
         }
         section aria-labelledby="lines-heading" {
@@ -506,6 +611,60 @@ pub fn apply_credit(ctx: &Ctx, id: &str) -> Result<Answer> {
             r.status,
             &|f| ctx.typed(f),
             Some((BillForm::Credit, &r.problems)),
+        ),
+    }
+}
+
+/// GET /bills/{id}/receipt: the bill's receipt as kept, a download.
+pub fn receipt(ctx: &Ctx, id: &str) -> Result<Answer> {
+    let (view, bytes) = receipts::content(ctx.conn, &ctx.session.tenant, id)?
+        .ok_or_else(|| Error::not_found(format!("The receipt of bill {id}")))?;
+    Ok(bills_received::download(
+        bytes,
+        view.media_type,
+        &view.file_name,
+    ))
+}
+
+/// POST /bills/{id}/receipt (multipart: `receipt`): the bill's receipt, as
+/// `purchase receipt` attaches it.
+pub fn attach_receipt(ctx: &Ctx, id: &str) -> Result<Answer> {
+    ctx.must(Capability::Act)?;
+    let tenant = &ctx.session.tenant;
+    let bill = purchases::get(ctx.conn, tenant, id)?;
+    let person = ctx.session.person.email.clone();
+    let file = ctx.files.iter().find(|f| !f.bytes.is_empty());
+    let checked = match file {
+        Some(f) => Ok(f),
+        None => Err(Error::invalid(
+            "receipt",
+            "is missing: choose the file of the bill",
+        )),
+    };
+    let attached = RECEIPT.act(ctx, Reading::of(ctx).check(checked), |tx, f| {
+        let name = f.file_name.clone().unwrap_or_else(|| "receipt".to_string());
+        receipts::attach(
+            tx,
+            tenant,
+            &ctx.actor(),
+            id,
+            &Incoming {
+                file_name: &name,
+                bytes: &f.bytes,
+                channel: Channel::Upload,
+                channel_ref: Some(&person),
+            },
+        )
+        .map(|_| ())
+    })?;
+    match attached {
+        Acted::Done(()) => Ok(see_other(&format!("/bills/{id}?done=receipt"))),
+        Acted::Refused(r) => bill_page(
+            ctx,
+            &bill,
+            r.status,
+            &|_| String::new(),
+            Some((BillForm::Receipt, &r.problems)),
         ),
     }
 }

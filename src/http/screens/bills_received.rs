@@ -318,7 +318,7 @@ pub fn show(ctx: &Ctx, id: &str) -> Result<Answer> {
     bill_page(ctx, &bill, StatusCode::OK, (&none, &none))
 }
 
-fn download(body: Vec<u8>, media_type: &str, file_name: &str) -> Answer {
+pub(super) fn download(body: Vec<u8>, media_type: &str, file_name: &str) -> Answer {
     let safe: String = file_name
         .chars()
         .map(|c| {

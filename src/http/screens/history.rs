@@ -93,6 +93,7 @@ pub fn act_name(lang: Lang, act: Act) -> String {
         }
         Act::AccountAdded => ("account added", "Konto angelegt"),
         Act::AccountRemoved => ("account removed", "Konto entfernt"),
+        Act::ReceiptAttached => ("receipt attached", "Beleg angehängt"),
     };
     lang.pick(en, de).to_string()
 }

@@ -382,6 +382,8 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["bills", id] if get => bills::show(ctx, id),
         ["bills", id, "pay"] if post => bills::pay(ctx, id),
         ["bills", id, "credit"] if post => bills::apply_credit(ctx, id),
+        ["bills", id, "receipt"] if get => bills::receipt(ctx, id),
+        ["bills", id, "receipt"] if post => bills::attach_receipt(ctx, id),
         ["books"] if get => statements::show(ctx),
         ["books", "close"] if post => statements::close(ctx),
         ["books", "trial-balance"] if get => statements::trial_balance(ctx),

@@ -33,15 +33,33 @@ const UPLOADS: [(&str, usize); 2] = [
 /// The largest body the screens read for a request: a multipart upload to
 /// one of `UPLOADS` its own limit, any other form `MAX_FORM`.
 pub fn body_limit(method: &Method, path: &str, content_type: Option<&str>) -> usize {
-    let upload = UPLOADS.iter().find(|(at, _)| *at == path);
+    let upload = UPLOADS
+        .iter()
+        .find(|(at, _)| *at == path)
+        .map(|(_, limit)| *limit)
+        .or_else(|| receipt_upload(path).then_some(RECEIPT_UPLOAD_LIMIT));
     match upload {
-        Some((_, limit))
+        Some(limit)
             if method == Method::POST && crate::http::multipart::is_multipart(content_type) =>
         {
-            *limit
+            limit
         }
         _ => MAX_FORM,
     }
+}
+
+/// A bill's receipt is uploaded with the new bill (`/bills`) or to the
+/// bill (`/bills/{id}/receipt`): up to a megabyte past the 20 MB a receipt
+/// may be, so that a receipt a little too large is refused beside its
+/// field, and the form around it.
+const RECEIPT_UPLOAD_LIMIT: usize = 21 * 1024 * 1024 + 64 * 1024;
+
+fn receipt_upload(path: &str) -> bool {
+    path == "/bills"
+        || path
+            .strip_prefix("/bills/")
+            .and_then(|rest| rest.strip_suffix("/receipt"))
+            .is_some_and(|id| !id.is_empty() && !id.contains('/'))
 }
 
 /// A request to the screens, as the server read it.

@@ -39,6 +39,7 @@ mod to_14;
 mod to_15;
 mod to_16;
 mod to_17;
+mod to_18;
 mod to_2;
 mod to_3;
 mod to_4;
@@ -60,7 +61,7 @@ use refusal::{foreign_key_problem, Stop};
 /// The schema this binary writes and understands: what a fresh file gets.
 pub const SCHEMA: &str = include_str!("../../../schema.sql");
 /// The version `schema.sql` carries in `PRAGMA user_version`.
-pub const SCHEMA_VERSION: i64 = 17;
+pub const SCHEMA_VERSION: i64 = 18;
 
 /// One migration step: it brings a data file from version `number - 1` to
 /// `number`, inside the runner's transaction.
@@ -181,6 +182,11 @@ pub const MIGRATIONS: &[Migration] = &[
         number: 17,
         summary: "a payment a person takes back keeps the reason",
         run: to_17::run,
+    },
+    Migration {
+        number: 18,
+        summary: "every bill has a posting date besides its document date, and may carry its receipt",
+        run: to_18::run,
     },
 ];
 

@@ -34,6 +34,8 @@ pub struct Booking {
     pub document: String,
     pub document2: String,
     pub text: String,
+    /// *Beleginfo - Art 1* and *- Inhalt 1*.
+    pub info: (String, String),
 }
 
 const BOOKING_HEAD: &str = "Umsatz (ohne Soll/Haben-Kz);Soll/Haben-Kennzeichen;WKZ Umsatz;Kurs;Basis-Umsatz;WKZ Basis-Umsatz;Konto;Gegenkonto (ohne BU-Schlüssel);BU-Schlüssel;Belegdatum;Belegfeld 1;Belegfeld 2;Skonto;Buchungstext;Postensperre;Diverse Adressnummer;Geschäftspartnerbank;Sachverhalt;Zinssperre;Beleglink";
@@ -163,6 +165,10 @@ pub fn bookings(file: &Extf) -> Vec<Booking> {
                 document: r["Belegfeld 1"].clone(),
                 document2: r["Belegfeld 2"].clone(),
                 text: r["Buchungstext"].clone(),
+                info: (
+                    r["Beleginfo - Art 1"].clone(),
+                    r["Beleginfo - Inhalt 1"].clone(),
+                ),
             }
         })
         .collect()

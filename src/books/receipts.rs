@@ -1,0 +1,213 @@
+//! A bill's receipt: the PDF or image of a bill that came on paper or as a
+//! plain PDF, kept beside its booking as GoBD asks (the document beside
+//! the booking). Attached when the bill is typed or afterwards, one per
+//! bill; read as hostile (only its first bytes are looked at, to tell a
+//! PDF, a JPEG or a PNG; nothing in it is opened), at most 20 MB, and kept
+//! unchanged for ten years with its SHA-256 in `received_files` (whose
+//! triggers refuse a change and an early deletion), as a received
+//! e-invoice's file is. A received e-invoice's receipt is its own file.
+
+use rusqlite::{params, Connection, OptionalExtension};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+
+use crate::books::audit::{self, Act, Actor};
+use crate::books::company;
+use crate::books::purchases;
+use crate::books::received::Incoming;
+use crate::error::{Error, Result};
+use crate::store::clock;
+use crate::store::db::Tx;
+use crate::store::ids;
+use crate::store::tenant::Tenant;
+
+/// The largest receipt kept (bytes): 20 MB, as a received e-invoice.
+pub const MAX_RECEIPT: usize = 20 * 1024 * 1024;
+
+/// A receipt as the books keep it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReceiptView {
+    pub file_id: String,
+    pub file_name: String,
+    /// `application/pdf`, `image/jpeg` or `image/png`.
+    pub media_type: &'static str,
+    pub size: i64,
+    pub sha256: String,
+    pub received_at: String,
+}
+
+/// What the first bytes of `bytes` say the file is: its media type, or
+/// none for anything but a PDF, a JPEG or a PNG.
+pub fn media_type(bytes: &[u8]) -> Option<&'static str> {
+    if bytes.starts_with(b"%PDF-") {
+        Some("application/pdf")
+    } else if bytes.starts_with(&[0xFF, 0xD8, 0xFF]) {
+        Some("image/jpeg")
+    } else if bytes.starts_with(&[0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A]) {
+        Some("image/png")
+    } else {
+        None
+    }
+}
+
+/// Checks a file before it is kept as a receipt: not empty, at most
+/// `MAX_RECEIPT`, a PDF, JPEG or PNG.
+///
+/// Fails with `Refused` naming `receipt`.
+pub fn check(bytes: &[u8]) -> Result<&'static str> {
+    if bytes.is_empty() {
+        return Err(Error::refused_at("receipt", "is an empty file"));
+    }
+    if bytes.len() > MAX_RECEIPT {
+        return Err(Error::refused_at(
+            "receipt",
+            format!(
+                "is larger than {} MB, the most a receipt may be",
+                MAX_RECEIPT / (1024 * 1024)
+            ),
+        ));
+    }
+    media_type(bytes).ok_or_else(|| {
+        Error::refused_at(
+            "receipt",
+            "is no PDF, JPEG or PNG file; a receipt is kept as one of these",
+        )
+    })
+}
+
+/// Attaches `file` to the tenant's bill `purchase_id` as its receipt.
+/// Recorded as `bill.receipt_attached` by `actor`.
+///
+/// Fails with `NotFound` for a bill the tenant does not have, `WrongState`
+/// for a bill that has a receipt or came as an e-invoice, and `Refused`
+/// naming `receipt` for a file `check` refuses or one kept before.
+pub fn attach(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    purchase_id: &str,
+    file: &Incoming,
+) -> Result<ReceiptView> {
+    let bill = purchases::get(tx, tenant, purchase_id)?;
+    let media = check(file.bytes)?;
+    if let Some(kept) = of_bill(tx, tenant, &bill.id)? {
+        return Err(Error::wrong_state(format!(
+            "{} {} has its receipt already ({}); a receipt is kept as it is.",
+            bill.supplier, bill.document_number, kept.file_name
+        )));
+    }
+    let received: bool = tx
+        .prepare_cached(
+            "SELECT count(*) > 0 FROM bills WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
+        )?
+        .query_row(
+            params![bill.id, tenant.company_id, tenant.environment],
+            |r| r.get(0),
+        )?;
+    if received {
+        return Err(Error::wrong_state(format!(
+            "{} {} came as an e-invoice; its file is kept as its receipt.",
+            bill.supplier, bill.document_number
+        )));
+    }
+    let sha = hex::encode(Sha256::digest(file.bytes));
+    let before: Option<String> = tx
+        .prepare_cached(
+            "SELECT coalesce(p.document_number, b.document_number, f.file_name) FROM received_files f
+             LEFT JOIN purchases p ON p.receipt_file_id = f.id
+             LEFT JOIN bills b ON b.file_id = f.id
+             WHERE f.company_id = ?1 AND f.environment = ?2 AND f.sha256 = ?3",
+        )?
+        .query_row(params![tenant.company_id, tenant.environment, sha], |r| r.get(0))
+        .optional()?;
+    if let Some(before) = before {
+        return Err(Error::refused_at(
+            "receipt",
+            format!("is the same file as the one kept for {before}"),
+        ));
+    }
+    let today = company::get(tx, &tenant.company_id)?.today();
+    let keep_until = today
+        .saturating_add(jiff::Span::new().years(10))
+        .to_string();
+    let file_id = ids::new_id("rcv");
+    let now = clock::now();
+    tx.prepare_cached(
+        "INSERT INTO received_files (id, company_id, environment, file_name, content, sha256, size, channel,
+             channel_ref, received_at, keep_until)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    )?
+    .execute(params![
+        file_id,
+        tenant.company_id,
+        tenant.environment,
+        file.file_name,
+        file.bytes,
+        sha,
+        file.bytes.len() as i64,
+        file.channel,
+        file.channel_ref,
+        now,
+        keep_until
+    ])?;
+    tx.prepare_cached(
+        "UPDATE purchases SET receipt_file_id = ?1 WHERE id = ?2 AND company_id = ?3 AND environment = ?4",
+    )?
+    .execute(params![file_id, bill.id, tenant.company_id, tenant.environment])?;
+    audit::record(tx, tenant, actor, Act::ReceiptAttached, &bill.id)?;
+    Ok(ReceiptView {
+        file_id,
+        file_name: file.file_name.to_string(),
+        media_type: media,
+        size: file.bytes.len() as i64,
+        sha256: sha,
+        received_at: now,
+    })
+}
+
+/// The receipt of the tenant's bill `purchase_id`, if it has one.
+///
+/// Fails only on a storage error.
+pub fn of_bill(
+    conn: &Connection,
+    tenant: &Tenant,
+    purchase_id: &str,
+) -> Result<Option<ReceiptView>> {
+    Ok(content(conn, tenant, purchase_id)?.map(|(view, _)| view))
+}
+
+/// The receipt of the tenant's bill `purchase_id` with its bytes.
+///
+/// Fails only on a storage error.
+pub fn content(
+    conn: &Connection,
+    tenant: &Tenant,
+    purchase_id: &str,
+) -> Result<Option<(ReceiptView, Vec<u8>)>> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT f.id, f.file_name, f.size, f.sha256, f.received_at, f.content
+             FROM purchases p JOIN received_files f ON f.id = p.receipt_file_id
+             WHERE p.id = ?1 AND p.company_id = ?2 AND p.environment = ?3
+               AND f.company_id = p.company_id AND f.environment = p.environment",
+        )?
+        .query_row(
+            params![purchase_id, tenant.company_id, tenant.environment],
+            |r| {
+                let bytes: Vec<u8> = r.get(5)?;
+                Ok((
+                    ReceiptView {
+                        file_id: r.get(0)?,
+                        file_name: r.get(1)?,
+                        media_type: media_type(&bytes).unwrap_or("application/octet-stream"),
+                        size: r.get(2)?,
+                        sha256: r.get(3)?,
+                        received_at: r.get(4)?,
+                    },
+                    bytes,
+                ))
+            },
+        )
+        .optional()?)
+}
