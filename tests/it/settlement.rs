@@ -649,3 +649,37 @@ fn a_payment_from_a_bank_line_is_taken_back_only_by_undoing_its_line() {
     let (ok, _, err) = reverse(&w, &payment, &["--reason", "Tippfehler"]);
     assert!(!ok && err.contains("already"), "{err}");
 }
+
+/// An invoice whose only payment was taken back owes its whole amount
+/// again and can be cancelled; while a payment stands, it cannot.
+#[test]
+fn an_invoice_whose_payment_was_taken_back_can_be_cancelled() {
+    let w = World::new();
+    let issued = invoice(&w, 10_000, Some("2026-11-02"));
+    let number = issued["number"].as_str().unwrap();
+    let payment = pay_invoice(&w, number, 11_900, "2026-11-05");
+    let cancel = || {
+        w.data.console(&[
+            "invoice",
+            "cancel",
+            "--company",
+            &w.company,
+            number,
+            "--reason",
+            "Irrtum",
+            "--on",
+            "2026-11-10",
+        ])
+    };
+    let (ok, _, err) = cancel();
+    assert!(!ok && err.contains("payment"), "{err}");
+    let (ok, _, err) = reverse(
+        &w,
+        &payment,
+        &["--reason", "Falsch zugeordnet", "--on", "2026-11-06"],
+    );
+    assert!(ok, "{err}");
+    let (ok, cancelled, err) = cancel();
+    assert!(ok, "{err}");
+    assert_eq!(trial(&w, None)["balanced"], json!(true), "{cancelled}");
+}
