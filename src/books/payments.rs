@@ -162,6 +162,28 @@ pub fn invoice_payments(
     Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
+/// The payments recorded against the bill `purchase_id` of the tenant, in
+/// the order they were recorded, the reversed ones with them, each with
+/// whether a bank line settled it (then only its line's undo takes it
+/// back).
+///
+/// Fails only on a storage error.
+pub fn bill_payments(
+    conn: &Connection,
+    tenant: &Tenant,
+    purchase_id: &str,
+) -> Result<Vec<Recorded>> {
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM payments
+         WHERE purchase_id = ?1 AND company_id = ?2 AND environment = ?3 ORDER BY seq"
+    ))?;
+    let rows = stmt.query_map(
+        params![purchase_id, tenant.company_id, tenant.environment],
+        recorded_from,
+    )?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
 /// The payment `id` of the tenant.
 ///
 /// Fails with `NotFound` when the tenant has no such payment (another

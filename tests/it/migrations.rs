@@ -590,7 +590,31 @@ fn the_v1_demo_file_becomes_a_fresh_file_with_every_row_and_every_record_reads_t
         )
         .unwrap();
     assert_eq!(wrong_partner, 0);
+    // Bills on the chart of accounts: each line on the other operating
+    // expenses, each booked on its document date (the day its entry has).
+    let (off_chart, undated): (i64, i64) = conn
+        .query_row(
+            "SELECT (SELECT count(*) FROM purchase_lines WHERE account <> 'other_expenses'),
+                    (SELECT count(*) FROM purchases p WHERE p.posted_on <> p.document_date
+                        OR p.posted_on <> (SELECT min(posted_on) FROM journal WHERE entry = p.id))",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!((off_chart, undated), (0, 0));
     drop(conn);
+    // Every statement of the migrated books balances, on the chart's numbers.
+    let tb = data.ok(&["books", "trial-balance", "--company", &company]);
+    assert_eq!(tb["balanced"], json!(true), "{tb:#}");
+    assert!(tb["accounts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|a| a["number"].as_u64().is_some_and(|n| n > 0)));
+    let sheet = data.ok(&["books", "balance-sheet", "--company", &company]);
+    assert_eq!(sheet["balanced"], json!(true), "{sheet:#}");
+    let pl = data.ok(&["books", "profit-and-loss", "--company", &company]);
+    assert_eq!(pl["result"], sheet["result"], "{pl:#} {sheet:#}");
 
     // Every record through the API, in both environments.
     let live = data.key(&company, "production", "all");

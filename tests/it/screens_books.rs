@@ -594,7 +594,9 @@ fn a_bill_recorded_and_paid_on_the_screens_posts_and_raises_as_the_console_does(
         "no payment form once paid"
     );
     // The receipt may still be attached.
-    assert!(done.body.contains(&format!("action=\"/bills/{id}/receipt\"")));
+    assert!(done
+        .body
+        .contains(&format!("action=\"/bills/{id}/receipt\"")));
     let list = accountant.get("/bills");
     assert!(list
         .body
@@ -1240,4 +1242,72 @@ fn a_bill_typed_with_its_receipt_and_posting_date_on_the_screen() {
     // Another company reaches neither the bill nor its receipt.
     let mut beta = office.signed_in("owner@beta.de");
     assert_eq!(beta.get(&format!("/bills/{id}/receipt")).status, 404);
+}
+
+/// A payment typed by hand is taken back from the bill's page with a
+/// reason, as `payment reverse` takes it back: the bill owes again, the
+/// payment stays listed with the day and reason; without a reason it is
+/// refused and nothing changes; another company cannot reach it.
+#[test]
+fn a_payment_is_taken_back_from_the_bills_page() {
+    let office = Office::new();
+    let mut accountant = office.signed_in("accountant@alpha.de");
+    let id = office.data.ok(&[
+        "purchase",
+        "record",
+        "--company",
+        &office.a,
+        "--supplier",
+        "Papier AG",
+        "--document-number",
+        "R-3",
+        "--date",
+        "2026-03-02",
+        "--due",
+        "2026-03-16",
+        "--currency",
+        "EUR",
+        "--net",
+        "10000",
+        "--tax",
+        "1900",
+    ])["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let paid = office.data.ok(&[
+        "purchase",
+        "pay",
+        &id,
+        "--amount",
+        "11900",
+        "--on",
+        "2026-03-05",
+    ]);
+    let payment = paid["payment"]["id"].as_str().unwrap().to_string();
+    let page = format!("/bills/{id}");
+    let shown = accountant.get(&page);
+    let action = format!("/payments/{payment}/reverse");
+    assert!(shown.body.contains(&action), "{}", shown.body);
+    let before = trial_balance(&office, &office.a);
+    let refused = accountant.act(&page, &action, &[("reason", "")]);
+    assert!(refused.status >= 400, "{}", refused.body);
+    assert_eq!(trial_balance(&office, &office.a), before);
+    let mut beta = office.signed_in("owner@beta.de");
+    assert_eq!(
+        beta.act("/bills", &action, &[("reason", "Fremd")]).status,
+        404
+    );
+    accountant
+        .act(&page, &action, &[("reason", "Doppelt erfasst")])
+        .redirects_to(&format!("/bills/{id}?done=reversed"));
+    let after = accountant.get(&format!("/bills/{id}?done=reversed"));
+    assert!(after.body.contains("The payment is taken back."));
+    assert!(after.body.contains("Doppelt erfasst"), "{}", after.body);
+    assert!(after.body.contains(&format!("action=\"/bills/{id}/pay\"")));
+    // Taken back today: the counter-posting credits payables again.
+    let tb = office
+        .data
+        .ok(&["books", "trial-balance", "--company", &office.a]);
+    assert_eq!(account(&tb, "payables"), (11_900, 11_900 + 11_900));
 }

@@ -28,6 +28,7 @@ use crate::books::chart_accounts;
 use crate::books::company;
 use crate::books::document_kinds::PurchaseKind;
 use crate::books::ledger;
+use crate::books::payments::{self, PaymentView};
 use crate::books::purchases::{self, CostLineInput, NewPurchase, PurchaseInput, PurchaseView};
 use crate::books::receipts;
 use crate::books::received::{self, Channel, Incoming};
@@ -448,6 +449,11 @@ fn bill_page(
     let receipt = receipts::of_bill(ctx.conn, &ctx.session.tenant, &bill.id)?;
     let received = received::get(ctx.conn, &ctx.session.tenant, &bill.id).is_ok();
     let receipt_problems = problems_of(BillForm::Receipt);
+    let bill_payments: Vec<(PaymentView, bool)> =
+        payments::bill_payments(ctx.conn, &ctx.session.tenant, &bill.id)?
+            .into_iter()
+            .map(|r| (r.view, r.bank_line_id.is_some()))
+            .collect();
     let notice = match ctx.query.get("done") {
         Some("recorded") if problems.list.is_empty() => {
             Some(lang.pick("The bill is recorded.", "Die Rechnung ist erfasst."))
@@ -459,6 +465,10 @@ fn bill_page(
             Some(lang.pick("The credit is applied.", "Die Gutschrift ist verrechnet."))
         }
         Some("receipt") => Some(lang.pick("The receipt is attached.", "Der Beleg ist angehängt.")),
+        Some("reversed") => Some(lang.pick(
+            "The payment is taken back.",
+            "Die Zahlung ist zurückgenommen.",
+        )),
         _ => None,
     };
     let content = html! {
@@ -527,6 +537,12 @@ fn bill_page(
                 td { (l.vat_category) " " (l.vat_rate) " %" }
                 td.amount { (money(lang, &l.net)) }
             }))
+        }
+        @if !bill_payments.is_empty() {
+            section aria-labelledby="payments-heading" {
+                h2 #payments-heading { (lang.pick("Payments", "Zahlungen")) }
+                (payment::table(ctx, &bill_payments))
+            }
         }
         @if may_act(ctx) && open {
             section aria-labelledby="pay-heading" {

@@ -22,13 +22,14 @@ use super::frame::{
     th_amount, Screen, Table,
 };
 use super::history;
-use super::payment::{self, method_name, PAYMENT};
+use super::payment::{self, PAYMENT};
 use super::sending;
 use crate::access::people::Capability;
 use crate::books::invoices::cancel::{self, CancelInput, Cancellation};
 use crate::books::invoices::{
     self, documents, Filter, FilterInput, InvoiceView, PaymentState, Status,
 };
+use crate::books::payments::{self, PaymentView};
 use crate::books::settlement::{self};
 use crate::documents::Format;
 use crate::error::Result;
@@ -192,13 +193,29 @@ fn invoice_page(
 ) -> Result<Answer> {
     let lang = ctx.lang;
     let tenant = &ctx.session.tenant;
-    let payments = settlement::invoice_payments(ctx.conn, tenant, &invoice.id)?;
+    let payments: Vec<(PaymentView, bool)> =
+        settlement::invoice_payments(ctx.conn, tenant, &invoice.id)?
+            .into_iter()
+            .map(|p| {
+                let from_bank = payments::recorded(ctx.conn, tenant, &p.id)?
+                    .bank_line_id
+                    .is_some();
+                Ok((p, from_bank))
+            })
+            .collect::<Result<_>>()?;
     let entries = invoices::history(ctx.conn, tenant, &invoice.number)?;
     let notice = match ctx.query.get("done") {
         _ if !problems.list.is_empty() => None,
         Some("paid") => Some(
             lang.pick("The payment is recorded.", "Die Zahlung ist erfasst.")
                 .to_string(),
+        ),
+        Some("reversed") => Some(
+            lang.pick(
+                "The payment is taken back.",
+                "Die Zahlung ist zurückgenommen.",
+            )
+            .to_string(),
         ),
         Some("sent") => Some(
             lang.pick(
@@ -308,17 +325,7 @@ fn invoice_page(
                 @if payments.is_empty() {
                     p { (lang.pick("No payment is recorded.", "Keine Zahlung ist erfasst.")) }
                 } @else {
-                    (Table::new(&[
-                        th(&PAYMENT.label(lang, "on")), th_amount(&PAYMENT.label(lang, "amount")),
-                        th(&PAYMENT.label(lang, "method")), th(&PAYMENT.label(lang, "reference")),
-                    ])
-                    .read_caption(lang.pick("Payments, in the order recorded", "Zahlungen, in der Reihenfolge der Erfassung"))
-                    .rows(&payments, |p| html! {
-                        td { (locale::date(lang, p.paid_on)) }
-                        td.amount { (money(lang, &p.amount)) }
-                        td { (method_name(lang, p.method.as_str())) }
-                        td { (p.reference.as_deref().unwrap_or("")) }
-                    }))
+                    (payment::table(ctx, &payments))
                 }
                 @if may_act(ctx) && takes_payments {
                     h3 #pay-heading { (lang.pick("Record payment", "Zahlung erfassen")) }

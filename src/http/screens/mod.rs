@@ -384,6 +384,7 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["bills", id, "credit"] if post => bills::apply_credit(ctx, id),
         ["bills", id, "receipt"] if get => bills::receipt(ctx, id),
         ["bills", id, "receipt"] if post => bills::attach_receipt(ctx, id),
+        ["payments", id, "reverse"] if post => payment::reverse(ctx, id),
         ["books"] if get => statements::show(ctx),
         ["books", "close"] if post => statements::close(ctx),
         ["books", "trial-balance"] if get => statements::trial_balance(ctx),
