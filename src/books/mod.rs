@@ -59,6 +59,8 @@
 //!   (`recorded`) and marked reversed; a person's reversal as given and
 //!   checked (`Reversal`). Names no act: recording and reversing are the
 //!   settlement's.
+//! - `account_sheet.rs`: one account's postings over a period
+//!   (*Kontoblatt*, `sheet`): what a statement's account opens to.
 //! - `statements.rs`: the statements on the company's chart of accounts:
 //!   the trial balance by account number (`trial_balance`), the profit and
 //!   loss by § 275 (2) HGB (`profit_and_loss`) and the balance sheet by
@@ -100,6 +102,7 @@
 //! - `export/`: the books handed to the tax adviser and a tax audit.
 //! - `vat/`: the VAT return's figures and the EC sales list.
 
+pub mod account_sheet;
 pub mod attention;
 pub mod audit;
 pub mod bank;

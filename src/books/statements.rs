@@ -55,17 +55,17 @@ struct Posted {
 }
 
 /// The company's chart, its accounts by key, and how its lines map.
-struct Books {
-    chart: Chart,
+pub(crate) struct Books {
+    pub(crate) chart: Chart,
     accounts: HashMap<String, ChartAccount>,
     small_business: bool,
-    currency: Currency,
-    fiscal: settings::FiscalYearStart,
-    today: Date,
+    pub(crate) currency: Currency,
+    pub(crate) fiscal: settings::FiscalYearStart,
+    pub(crate) today: Date,
 }
 
 impl Books {
-    fn load(conn: &Connection, tenant: &Tenant) -> Result<Books> {
+    pub(crate) fn load(conn: &Connection, tenant: &Tenant) -> Result<Books> {
         let company = company::get(conn, &tenant.company_id)?;
         let (chart, list) = chart_accounts::list(conn, &tenant.company_id)?;
         Ok(Books {
@@ -78,7 +78,12 @@ impl Books {
         })
     }
 
-    fn account(&self, key: &str) -> Result<&ChartAccount> {
+    /// The account of `number` on the company's chart, if any.
+    pub(crate) fn numbered(&self, number: u32) -> Option<&ChartAccount> {
+        self.accounts.values().find(|a| a.number == number)
+    }
+
+    pub(crate) fn account(&self, key: &str) -> Result<&ChartAccount> {
         self.accounts.get(key).ok_or_else(|| {
             Error::internal(format!(
                 "the ledger names the account {key:?}, not in the chart"
@@ -87,7 +92,7 @@ impl Books {
     }
 
     /// The chart account a ledger line is on.
-    fn key_of(&self, ledger: Account, detail: &str, chosen: String) -> String {
+    pub(crate) fn key_of(&self, ledger: Account, detail: &str, chosen: String) -> String {
         if !chosen.is_empty() {
             return chosen;
         }
@@ -166,7 +171,7 @@ impl Books {
         Ok(sum)
     }
 
-    fn money(&self, minor: i64) -> Money {
+    pub(crate) fn money(&self, minor: i64) -> Money {
         Money::new(minor, &self.currency)
     }
 }

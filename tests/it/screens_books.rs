@@ -1311,3 +1311,62 @@ fn a_payment_is_taken_back_from_the_bills_page() {
         .ok(&["books", "trial-balance", "--company", &office.a]);
     assert_eq!(account(&tb, "payables"), (11_900, 11_900 + 11_900));
 }
+
+/// An account opens to its postings: the trial balance links each account
+/// to its sheet, which lists the period's postings with their documents
+/// and the running balance; the chart's number finds it too; an account
+/// not in the chart is not found; another company's postings never show.
+#[test]
+fn an_account_opens_to_its_postings_with_their_documents() {
+    let office = Office::new();
+    let record = |company: &str, number: &str, date: &str, net: &str| {
+        office.data.ok(&[
+            "purchase",
+            "record",
+            "--company",
+            company,
+            "--supplier",
+            "Vermieter GmbH",
+            "--document-number",
+            number,
+            "--date",
+            date,
+            "--due",
+            date,
+            "--currency",
+            "EUR",
+            "--account",
+            "rent",
+            "--net",
+            net,
+            "--tax",
+            "0",
+        ]);
+    };
+    record(&office.a, "M-02", "2026-02-01", "100000");
+    record(&office.a, "M-03", "2026-03-01", "100000");
+    record(&office.b, "FREMD-1", "2026-03-01", "55555");
+    let mut accountant = office.signed_in("accountant@alpha.de");
+    let tb = accountant.get("/books/trial-balance?asOf=2026-03-31");
+    assert!(
+        tb.body.contains("href=\"/books/accounts/rent\""),
+        "{}",
+        tb.body
+    );
+    let sheet = accountant.get("/books/accounts/rent?from=2026-03-01&to=2026-03-31");
+    assert_eq!(sheet.status, 200, "{}", sheet.body);
+    assert!(
+        sheet.body.contains("4210 Rent of premises"),
+        "{}",
+        sheet.body
+    );
+    assert!(sheet.body.contains("M-03") && !sheet.body.contains("M-02"));
+    // February's rent is the opening balance, March's adds to it.
+    assert!(sheet.body.contains("€1,000.00") && sheet.body.contains("€2,000.00"));
+    assert!(!sheet.body.contains("FREMD-1") && !sheet.body.contains("555.55"));
+    let by_number = accountant.get("/books/accounts/4210?from=2026-01-01&to=2026-03-31");
+    assert!(by_number.body.contains("M-02") && by_number.body.contains("M-03"));
+    assert_eq!(accountant.get("/books/accounts/9999").status, 404);
+    let bad = accountant.get("/books/accounts/rent?from=2026-04-01&to=2026-03-01");
+    assert_eq!(bad.status, 400);
+}

@@ -112,7 +112,7 @@ fn page(
         .id("accounts")
         .rows(&accounts, |a| html! {
             td.num { (format!("{:04}", a.number)) }
-            th scope="row" { (a.name(english)) }
+            th scope="row" { a href=(super::statements::account_link(&a.key)) { (a.name(english)) } }
             td { (kind_name(lang, a.kind)) }
             td { (line_name(lang, a.line)) }
             td {

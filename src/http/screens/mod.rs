@@ -102,7 +102,7 @@
 //!   fee tolerance.
 //! - `statements.rs`: where the books stand, closing a period after a
 //!   confirmation page, the trial balance, profit and loss and balance
-//!   sheet.
+//!   sheet, each account opening to its postings (`/books/accounts/{key}`).
 //! - `accounts.rs`: Books → Chart of accounts: the company's chart by
 //!   number, adding an own account and removing one without postings.
 //! - `adviser.rs`: Books → Export (the DATEV export's form, its ZIP as a
@@ -391,6 +391,7 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["books", "profit-and-loss"] if get => statements::profit_and_loss(ctx),
         ["books", "balance-sheet"] if get => statements::balance_sheet(ctx),
         ["books", "accounts"] if get => accounts::show(ctx),
+        ["books", "accounts", key] if get => statements::account_sheet(ctx, key),
         ["books", "accounts"] if post => accounts::add(ctx),
         ["books", "accounts", number, "remove"] if post => accounts::remove(ctx, number),
         ["bank"] if get => bank::list(ctx),

@@ -18,9 +18,10 @@ use super::frame::{
     csrf, may_act, money, screen, screen_with, see_other, th, th_amount, th_number, Screen, Table,
 };
 use crate::access::people::Capability;
+use crate::books::account_sheet;
 use crate::books::ledger;
 use crate::books::statements::{self, StatementLine};
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::http::app::Answer;
 use crate::rules::locale::{self, Lang};
 use crate::rules::money::Money;
@@ -266,7 +267,7 @@ pub fn trial_balance(ctx: &Ctx) -> Result<Answer> {
                 .id("trial-balance")
                 .with_foot(&tb.accounts, |row| html! {
                     td.num { (format!("{:04}", row.number)) }
-                    th scope="row" { (named(lang, &row.name, &row.name_en)) }
+                    th scope="row" { a href=(account_link(&row.account)) { (named(lang, &row.name, &row.name_en)) } }
                     td.amount { (a(row.opening.abs())) " " (side(lang, match row.opening { 0 => None, o if o > 0 => Some("debit"), _ => Some("credit") })) }
                     td.amount { (a(row.period_debit)) }
                     td.amount { (a(row.period_credit)) }
@@ -341,7 +342,7 @@ fn lines_table(
                     }
                     @for acc in &line.accounts {
                         tr.account {
-                            th scope="row" { span.num { (format!("{:04}", acc.number)) } " " (named(lang, &acc.name, &acc.name_en)) }
+                            th scope="row" { a href=(account_link(&acc.account)) { span.num { (format!("{:04}", acc.number)) } " " (named(lang, &acc.name, &acc.name_en)) } }
                             td.amount { (money(lang, &acc.amount)) }
                             @if compared { td.amount { @if let Some(p) = &acc.previous { (money(lang, p)) } } }
                         }
@@ -434,5 +435,80 @@ pub fn balance_sheet(ctx: &Ctx) -> Result<Answer> {
         "/books/balance-sheet",
         &[(&AS_OF, as_of)],
         figures,
+    )
+}
+
+/// GET /books/accounts/{key}?from=…&to=…: one account's postings over a
+/// period (*Kontoblatt*), each with its document and the running balance.
+pub fn account_sheet(ctx: &Ctx, key: &str) -> Result<Answer> {
+    let lang = ctx.lang;
+    let tenant = &ctx.session.tenant;
+    let from = ctx.query.get("from").unwrap_or("");
+    let to = ctx.query.get("to").unwrap_or("");
+    let found = match account_sheet::sheet(ctx.conn, tenant, key, Some(from), Some(to)) {
+        // An account not in the chart is a page not found, not a query to fix.
+        Err(e @ Error::NotFound(_)) => return Err(e),
+        found => found,
+    };
+    let title = match &found {
+        Ok(s) => format!("{:04} {}", s.number, named(lang, &s.name, &s.name_en)),
+        Err(_) => lang.pick("Account", "Konto").to_string(),
+    };
+    let figures = found.map(|s| {
+        let a = |minor: i64| locale::amount(lang, minor, &s.currency);
+        let side_of = |v: i64| side(lang, match v { 0 => None, v if v > 0 => Some("debit"), _ => Some("credit") });
+        html! {
+            p { (locale::date(lang, s.from)) " – " (locale::date(lang, s.to)) }
+            (Table::new(&[
+                th(lang.pick("Date", "Datum")), th(lang.pick("Document", "Beleg")), th(lang.pick("Text", "Buchungstext")),
+                th_amount(lang.pick("Debit", "Soll")), th_amount(lang.pick("Credit", "Haben")),
+                th_amount(lang.pick("Balance", "Saldo")), th(lang.pick("Side", "S/H")),
+            ])
+            .read_caption(lang.pick("The account's postings, in date order", "Die Buchungen des Kontos, nach Datum"))
+            .id("postings")
+            .with_foot(&s.postings, |p| html! {
+                td { (locale::date(lang, p.date)) }
+                td { (p.document) }
+                td { (p.text) }
+                td.amount { @if p.debit != 0 { (a(p.debit)) } }
+                td.amount { @if p.credit != 0 { (a(p.credit)) } }
+                td.amount { (a(p.balance.abs())) }
+                td { (side_of(p.balance)) }
+            }, html! {
+                tfoot {
+                    tr {
+                        th scope="row" colspan="3" { (lang.pick("Opening balance", "Anfangssaldo")) }
+                        td {} td {}
+                        td.amount { (a(s.opening.abs())) }
+                        td { (side_of(s.opening)) }
+                    }
+                    tr {
+                        th scope="row" colspan="3" { (lang.pick("Closing balance", "Endsaldo")) }
+                        td {} td {}
+                        td.amount { (a(s.closing.abs())) }
+                        td { (side_of(s.closing)) }
+                    }
+                }
+            }))
+        }
+    });
+    statement(
+        ctx,
+        &STATEMENT,
+        &title,
+        &format!(
+            "/books/accounts/{}",
+            crate::http::query::percent_encode(key)
+        ),
+        &[(&FROM, from), (&TO, to)],
+        figures,
+    )
+}
+
+/// The link of an account to its postings.
+pub(super) fn account_link(key: &str) -> String {
+    format!(
+        "/books/accounts/{}",
+        crate::http::query::percent_encode(key)
     )
 }
