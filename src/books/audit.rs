@@ -121,6 +121,8 @@ stored_enum! {
         AccountRemoved = "account.removed",
         /// A bill's receipt attached.
         ReceiptAttached = "bill.receipt_attached",
+        /// A plain PDF or image kept to be typed as a bill.
+        ReceiptReceived = "receipt.received",
     }
 }
 

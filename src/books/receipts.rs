@@ -6,6 +6,9 @@
 //! unchanged for ten years with its SHA-256 in `received_files` (whose
 //! triggers refuse a change and an early deletion), as a received
 //! e-invoice's file is. A received e-invoice's receipt is its own file.
+//! A plain PDF or image uploaded where e-invoices are received is kept
+//! waiting (`keep_waiting`) until a person types its bill and attaches it
+//! (`attach_kept`); the waiting ones are listed (`waiting`).
 
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
@@ -111,7 +114,28 @@ pub fn attach(
             bill.supplier, bill.document_number
         )));
     }
-    let sha = hex::encode(Sha256::digest(file.bytes));
+    let sha = not_kept_before(tx, tenant, file.bytes)?;
+    let (file_id, now) = keep(tx, tenant, file, &sha)?;
+    tx.prepare_cached(
+        "UPDATE purchases SET receipt_file_id = ?1 WHERE id = ?2 AND company_id = ?3 AND environment = ?4",
+    )?
+    .execute(params![file_id, bill.id, tenant.company_id, tenant.environment])?;
+    audit::record(tx, tenant, actor, Act::ReceiptAttached, &bill.id)?;
+    Ok(ReceiptView {
+        file_id,
+        file_name: file.file_name.to_string(),
+        media_type: media,
+        size: file.bytes.len() as i64,
+        sha256: sha,
+        received_at: now,
+    })
+}
+
+/// The SHA-256 of `bytes`, when no file of the tenant has it yet.
+///
+/// Fails with `Refused` naming `receipt` for a file kept before.
+fn not_kept_before(tx: &Tx, tenant: &Tenant, bytes: &[u8]) -> Result<String> {
+    let sha = hex::encode(Sha256::digest(bytes));
     let before: Option<String> = tx
         .prepare_cached(
             "SELECT coalesce(p.document_number, b.document_number, f.file_name) FROM received_files f
@@ -121,12 +145,18 @@ pub fn attach(
         )?
         .query_row(params![tenant.company_id, tenant.environment, sha], |r| r.get(0))
         .optional()?;
-    if let Some(before) = before {
-        return Err(Error::refused_at(
+    match before {
+        Some(before) => Err(Error::refused_at(
             "receipt",
             format!("is the same file as the one kept for {before}"),
-        ));
+        )),
+        None => Ok(sha),
     }
+}
+
+/// Keeps `file` (its SHA-256 `sha`) in `received_files` for ten years;
+/// returns its id and when it was kept.
+fn keep(tx: &Tx, tenant: &Tenant, file: &Incoming, sha: &str) -> Result<(String, String)> {
     let today = company::get(tx, &tenant.company_id)?.today();
     let keep_until = today
         .saturating_add(jiff::Span::new().years(10))
@@ -151,19 +181,91 @@ pub fn attach(
         now,
         keep_until
     ])?;
+    Ok((file_id, now))
+}
+
+/// Keeps a plain PDF or image to be typed as a bill by a person (it is no
+/// e-invoice: nothing in it is read). Recorded as `receipt.received`.
+///
+/// Fails with `Refused` naming `receipt` for a file `check` refuses or one
+/// kept before.
+pub fn keep_waiting(tx: &Tx, tenant: &Tenant, actor: &Actor, file: &Incoming) -> Result<String> {
+    check(file.bytes)?;
+    let sha = not_kept_before(tx, tenant, file.bytes)?;
+    let (file_id, _) = keep(tx, tenant, file, &sha)?;
+    audit::record(tx, tenant, actor, Act::ReceiptReceived, &file_id)?;
+    Ok(file_id)
+}
+
+/// The receipts kept to be typed as bills, oldest first.
+///
+/// Fails only on a storage error.
+pub fn waiting(conn: &Connection, tenant: &Tenant) -> Result<Vec<ReceiptView>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT f.id, f.file_name, f.size, f.sha256, f.received_at, substr(f.content, 1, 8)
+         FROM received_files f
+         WHERE f.company_id = ?1 AND f.environment = ?2
+           AND NOT EXISTS (SELECT 1 FROM bills b WHERE b.file_id = f.id)
+           AND NOT EXISTS (SELECT 1 FROM purchases p WHERE p.receipt_file_id = f.id)
+         ORDER BY f.seq",
+    )?;
+    let rows = stmt.query_map(params![tenant.company_id, tenant.environment], |r| {
+        let head: Vec<u8> = r.get(5)?;
+        Ok(ReceiptView {
+            file_id: r.get(0)?,
+            file_name: r.get(1)?,
+            media_type: media_type(&head).unwrap_or("application/octet-stream"),
+            size: r.get(2)?,
+            sha256: r.get(3)?,
+            received_at: r.get(4)?,
+        })
+    })?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// A waiting receipt with its bytes.
+///
+/// Fails with `NotFound` for a file that is no waiting receipt of the tenant.
+pub fn waiting_content(
+    conn: &Connection,
+    tenant: &Tenant,
+    file_id: &str,
+) -> Result<(ReceiptView, Vec<u8>)> {
+    let view = waiting(conn, tenant)?
+        .into_iter()
+        .find(|w| w.file_id == file_id)
+        .ok_or_else(|| Error::not_found(format!("The receipt {file_id}")))?;
+    let bytes: Vec<u8> = conn
+        .prepare_cached("SELECT content FROM received_files WHERE id = ?1")?
+        .query_row([file_id], |r| r.get(0))?;
+    Ok((view, bytes))
+}
+
+/// Attaches the waiting receipt `file_id` to the tenant's bill
+/// `purchase_id`, just typed from it. Recorded as `bill.receipt_attached`.
+///
+/// Fails with `NotFound` for a file that is no waiting receipt of the
+/// tenant, and `WrongState` for a bill that has a receipt.
+pub fn attach_kept(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    purchase_id: &str,
+    file_id: &str,
+) -> Result<()> {
+    let bill = purchases::get(tx, tenant, purchase_id)?;
+    waiting_content(tx, tenant, file_id)?;
+    if of_bill(tx, tenant, &bill.id)?.is_some() {
+        return Err(Error::wrong_state(format!(
+            "{} {} has its receipt already.",
+            bill.supplier, bill.document_number
+        )));
+    }
     tx.prepare_cached(
         "UPDATE purchases SET receipt_file_id = ?1 WHERE id = ?2 AND company_id = ?3 AND environment = ?4",
     )?
     .execute(params![file_id, bill.id, tenant.company_id, tenant.environment])?;
-    audit::record(tx, tenant, actor, Act::ReceiptAttached, &bill.id)?;
-    Ok(ReceiptView {
-        file_id,
-        file_name: file.file_name.to_string(),
-        media_type: media,
-        size: file.bytes.len() as i64,
-        sha256: sha,
-        received_at: now,
-    })
+    audit::record(tx, tenant, actor, Act::ReceiptAttached, &bill.id)
 }
 
 /// The receipt of the tenant's bill `purchase_id`, if it has one.

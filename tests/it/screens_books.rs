@@ -1370,3 +1370,71 @@ fn an_account_opens_to_its_postings_with_their_documents() {
     let bad = accountant.get("/books/accounts/rent?from=2026-04-01&to=2026-03-01");
     assert_eq!(bad.status, 400);
 }
+
+/// A plain PDF uploaded where e-invoices are received is no e-invoice: it
+/// is kept as a receipt waiting for its bill, listed on the Bills screen,
+/// typed by a person with the file attached; then it waits no more.
+/// Another company sees and reaches none of it.
+#[test]
+fn a_plain_pdf_received_becomes_a_bill_a_person_types() {
+    let office = Office::new();
+    let mut accountant = office.signed_in("accountant@alpha.de");
+    let token = accountant.get("/bills").csrf();
+    let pdf: &[u8] = b"%PDF-1.4\n% Quittung Baumarkt\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n";
+    let page = accountant.upload(
+        "/bills/received",
+        &[("csrf", &token)],
+        &[
+            ("baumarkt.pdf", pdf),
+            (
+                "tankbeleg.jpg",
+                &[0xFF, 0xD8, 0xFF, 0xE0, 0, 16, b'J', b'F', b'I', b'F'],
+            ),
+        ],
+    );
+    assert_eq!(page.status, 200, "{}", page.body);
+    assert_eq!(
+        page.body.matches("kept as a receipt").count(),
+        2,
+        "{}",
+        page.body
+    );
+    let waiting: String = office
+        .db()
+        .query_row(
+            "SELECT id FROM received_files WHERE file_name = 'baumarkt.pdf'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    let list = accountant.get("/bills");
+    assert!(
+        list.body.contains("Receipts to type as bills"),
+        "{}",
+        list.body
+    );
+    assert!(list.body.contains(&format!("/bills/new?receipt={waiting}")));
+    assert_eq!(
+        accountant.get(&format!("/bills/receipts/{waiting}")).raw,
+        pdf.to_vec()
+    );
+    let mut beta = office.signed_in("owner@beta.de");
+    assert!(!beta.get("/bills").body.contains("baumarkt.pdf"));
+    assert_eq!(beta.get(&format!("/bills/receipts/{waiting}")).status, 404);
+    let form = accountant.get(&format!("/bills/new?receipt={waiting}"));
+    assert!(form
+        .body
+        .contains(&format!("name=\"receiptFile\" value=\"{waiting}\"")));
+    let mut fields = bill("BM-1", "42.02", "7.98");
+    fields.push(("receiptFile", &waiting));
+    let done = accountant.act("/bills/new", "/bills", &fields);
+    let location = done.redirects_to_prefix("/bills/pur_");
+    let shown = accountant.get(&location);
+    assert!(shown.body.contains("baumarkt.pdf"), "{}", shown.body);
+    let list = accountant.get("/bills");
+    assert!(!list.body.contains("baumarkt.pdf") && list.body.contains("tankbeleg.jpg"));
+    assert_eq!(
+        office.count("SELECT count(*) FROM purchases WHERE receipt_file_id IS NOT NULL"),
+        1
+    );
+}

@@ -203,6 +203,12 @@ fn bill_form(ctx: &Ctx, value: &dyn Fn(&str) -> String, problems: &Problems) -> 
     let old = clock::parse_date("date", &value("documentDate"))
         .is_ok_and(|d| d < today.saturating_sub(jiff::Span::new().days(365)));
     let ask_old = old && !problems.of_field("documentDate").is_empty();
+    // A receipt kept to be typed, when the bill is typed from one.
+    let waiting_id = value("receiptFile");
+    let waiting = match waiting_id.as_str() {
+        "" => None,
+        id => Some(receipts::waiting_content(ctx.conn, tenant, id)?.0),
+    };
     Ok(html! {
         @if let Some(through) = closed {
             p.notice role="note" {
@@ -233,12 +239,21 @@ fn bill_form(ctx: &Ctx, value: &dyn Fn(&str) -> String, problems: &Problems) -> 
                     )) }
                 }
             }
+            @if let Some(w) = &waiting {
+                input type="hidden" name="receiptFile" value=(w.file_id);
+                p {
+                    (lang.pick("Receipt: ", "Beleg: "))
+                    a href=(format!("/bills/receipts/{}", w.file_id)) { (w.file_name) }
+                    " (" (w.media_type) ")"
+                }
+            } @else {
             div.field.wrong[!problems.of_field("receipt").is_empty()] {
                 label for="field-receipt" { (lang.pick("Receipt: the bill as a PDF, JPEG or PNG (optional, at most 20 MB)", "Beleg: die Rechnung als PDF, JPEG oder PNG (wahlweise, höchstens 20 MB)")) }
                 input #field-receipt type="file" name="receipt" accept=".pdf,.jpg,.jpeg,.png,application/pdf,image/jpeg,image/png";
                 @for v in problems.of_field("receipt") {
                     p.error { (super::form::message(lang, v)) }
                 }
+            }
             }
             button type="submit" { (lang.pick("Record bill", "Rechnung erfassen")) }
         }
@@ -267,8 +282,29 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
     let lang = ctx.lang;
     let page = purchases::list(ctx.conn, &ctx.session.tenant, ctx.paging())?;
     let received = bills_received::section(ctx)?;
+    let waiting = receipts::waiting(ctx.conn, &ctx.session.tenant)?;
     let content = html! {
         (received)
+        @if !waiting.is_empty() {
+            section aria-labelledby="waiting-heading" {
+                h2 #waiting-heading { (lang.pick("Receipts to type as bills", "Belege, zu denen die Rechnung zu erfassen ist")) }
+                p { (lang.pick(
+                    "Plain PDFs and images received where e-invoices are received: a person types their bill, the file attached.",
+                    "Einfache PDFs und Bilder, empfangen wie E-Rechnungen: eine Person erfasst ihre Rechnung, die Datei wird angehängt.",
+                )) }
+                ul {
+                    @for w in &waiting {
+                        li {
+                            a href=(format!("/bills/receipts/{}", w.file_id)) { (w.file_name) }
+                            " (" (w.media_type) ") · "
+                            @if may_act(ctx) {
+                                a href=(format!("/bills/new?receipt={}", w.file_id)) { (lang.pick("Type its bill", "Rechnung dazu erfassen")) }
+                            }
+                        }
+                    }
+                }
+            }
+        }
         h2 { (lang.pick("Bills in the books", "Gebuchte Eingangsrechnungen")) }
         @if may_act(ctx) {
             p { a.button href="/bills/new" { (lang.pick("Record a bill", "Rechnung erfassen")) } }
@@ -306,12 +342,11 @@ pub fn new_form(ctx: &Ctx) -> Result<Answer> {
     ctx.must(Capability::Act)?;
     let company = company::get(ctx.conn, &ctx.session.tenant.company_id)?;
     let currency = company.currency.as_str().to_string();
-    let value = |f: &str| {
-        if f == "currency" {
-            currency.clone()
-        } else {
-            String::new()
-        }
+    let receipt = ctx.query.get("receipt").unwrap_or("").to_string();
+    let value = |f: &str| match f {
+        "currency" => currency.clone(),
+        "receiptFile" => receipt.clone(),
+        _ => String::new(),
     };
     new_page(ctx, StatusCode::OK, &value, &Problems::default())
 }
@@ -381,7 +416,9 @@ pub fn create(ctx: &Ctx) -> Result<Answer> {
     let receipt = ctx.files.iter().find(|f| !f.bytes.is_empty());
     let recorded = BILL.act(ctx, checked, |tx, new| {
         let id = purchases::record(tx, tenant, &ctx.actor(), &new)?;
-        if let Some(f) = receipt {
+        if let Some(file_id) = ctx.form.get("receiptFile").filter(|f| !f.is_empty()) {
+            receipts::attach_kept(tx, tenant, &ctx.actor(), &id, file_id)?;
+        } else if let Some(f) = receipt {
             let name = f.file_name.clone().unwrap_or_else(|| "receipt".to_string());
             receipts::attach(
                 tx,
@@ -683,4 +720,14 @@ pub fn attach_receipt(ctx: &Ctx, id: &str) -> Result<Answer> {
             Some((BillForm::Receipt, &r.problems)),
         ),
     }
+}
+
+/// GET /bills/receipts/{file}: a receipt kept to be typed, a download.
+pub fn waiting_receipt(ctx: &Ctx, file_id: &str) -> Result<Answer> {
+    let (view, bytes) = receipts::waiting_content(ctx.conn, &ctx.session.tenant, file_id)?;
+    Ok(bills_received::download(
+        bytes,
+        view.media_type,
+        &view.file_name,
+    ))
 }

@@ -21,6 +21,7 @@ use super::frame::{
 use super::history;
 use crate::access::people::Capability;
 use crate::books::audit;
+use crate::books::receipts;
 use crate::books::received::{self, BillState, BillView, Channel, Incoming, Receipt};
 use crate::documents::Category;
 use crate::error::{Error, Result};
@@ -137,29 +138,39 @@ pub fn upload(ctx: &Ctx) -> Result<Answer> {
         ));
     }
     let mut receipts: Vec<Receipt> = Vec::with_capacity(files.len());
+    // A plain PDF or image (no e-invoice) kept to be typed: the file's
+    // index and the waiting receipt's id, or why it was not kept.
+    let mut kept: Vec<(usize, std::result::Result<String, String>)> = Vec::new();
     let person = ctx.session.person.email.clone();
     for file in files {
         let name = file
             .file_name
             .clone()
             .unwrap_or_else(|| "upload".to_string());
-        receipts.push(ctx.write(|tx| {
-            received::receive(
-                tx,
-                tenant,
-                &ctx.actor(),
-                &Incoming {
-                    file_name: &name,
-                    bytes: &file.bytes,
-                    channel: Channel::Upload,
-                    channel_ref: Some(&person),
+        let incoming = Incoming {
+            file_name: &name,
+            bytes: &file.bytes,
+            channel: Channel::Upload,
+            channel_ref: Some(&person),
+        };
+        let receipt = ctx.write(|tx| received::receive(tx, tenant, &ctx.actor(), &incoming))?;
+        if receipt.state == "refused" && receipts::media_type(&file.bytes).is_some() {
+            let waiting =
+                ctx.write(|tx| receipts::keep_waiting(tx, tenant, &ctx.actor(), &incoming));
+            kept.push((
+                receipts.len(),
+                match waiting {
+                    Ok(id) => Ok(id),
+                    Err(e @ (Error::Refused(..) | Error::Invalid(..))) => Err(e.sentence()),
+                    Err(e) => return Err(e),
                 },
-            )
-        })?);
+            ));
+        }
+        receipts.push(receipt);
     }
     let content = html! {
         ul.receipts {
-            @for r in &receipts {
+            @for (n, r) in receipts.iter().enumerate() {
                 li {
                     strong { (r.file) } ": "
                     @match (r.state, &r.id) {
@@ -180,7 +191,18 @@ pub fn upload(ctx: &Ctx) -> Result<Answer> {
                             }
                         }
                         _ => {
-                            (lang.pick("refused: ", "abgelehnt: ")) (r.refused.clone().unwrap_or_default())
+                            @match kept.iter().find(|(i, _)| *i == n).map(|(_, k)| k) {
+                                Some(Ok(waiting)) => {
+                                    (lang.pick("no e-invoice; kept as a receipt: ", "keine E-Rechnung; als Beleg aufbewahrt: "))
+                                    a href=(format!("/bills/new?receipt={waiting}")) { (lang.pick("type its bill", "Rechnung dazu erfassen")) }
+                                }
+                                Some(Err(why)) => {
+                                    (lang.pick("no e-invoice, and not kept as a receipt: ", "keine E-Rechnung und nicht als Beleg aufbewahrt: ")) (why)
+                                }
+                                None => {
+                                    (lang.pick("refused: ", "abgelehnt: ")) (r.refused.clone().unwrap_or_default())
+                                }
+                            }
                         }
                     }
                 }

@@ -94,6 +94,7 @@ pub fn act_name(lang: Lang, act: Act) -> String {
         Act::AccountAdded => ("account added", "Konto angelegt"),
         Act::AccountRemoved => ("account removed", "Konto entfernt"),
         Act::ReceiptAttached => ("receipt attached", "Beleg angehängt"),
+        Act::ReceiptReceived => ("receipt received", "Beleg empfangen"),
     };
     lang.pick(en, de).to_string()
 }

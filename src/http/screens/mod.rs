@@ -383,6 +383,7 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["bills", id, "pay"] if post => bills::pay(ctx, id),
         ["bills", id, "credit"] if post => bills::apply_credit(ctx, id),
         ["bills", id, "receipt"] if get => bills::receipt(ctx, id),
+        ["bills", "receipts", file] if get => bills::waiting_receipt(ctx, file),
         ["bills", id, "receipt"] if post => bills::attach_receipt(ctx, id),
         ["payments", id, "reverse"] if post => payment::reverse(ctx, id),
         ["books"] if get => statements::show(ctx),
