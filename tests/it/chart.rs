@@ -1,8 +1,9 @@
 //! The chart of accounts and the statements on it: one month of a company
-//! on SKR03 and the same month on SKR04 — sales at 19 % and 7 %, bills on
-//! their cost accounts (one split, one entertainment bill, one typed as two
-//! totals at 7 %, one on an own account), a payment each way, a sale of the
-//! year before — compared figure by figure, worked out here, in the trial
+//! on SKR03 and the same month on SKR04 — sales at 19 % and 7 %, ten bills
+//! on eleven cost accounts (one split, one entertainment bill, one typed as
+//! two totals at 7 %, one on an own account), a payment each way, a payment
+//! typed wrong and taken back, a sale of the year before — compared figure
+//! by figure, worked out here, in the trial
 //! balance by account number, the profit and loss by § 275 (2) HGB line and
 //! the balance sheet by § 266 HGB, each beside the previous year; and the
 //! refusals that keep the chart whole.
@@ -31,6 +32,12 @@ struct Numbers {
     books: u64,
     revenue_7: u64,
     revenue_19: u64,
+    telephone: u64,
+    advertising: u64,
+    office: u64,
+    software: u64,
+    travel: u64,
+    internet: u64,
 }
 
 const SKR03: Numbers = Numbers {
@@ -51,6 +58,12 @@ const SKR03: Numbers = Numbers {
     books: 4940,
     revenue_7: 8300,
     revenue_19: 8400,
+    telephone: 4920,
+    advertising: 4600,
+    office: 4930,
+    software: 4964,
+    travel: 4670,
+    internet: 4925,
 };
 
 const SKR04: Numbers = Numbers {
@@ -71,6 +84,12 @@ const SKR04: Numbers = Numbers {
     books: 6820,
     revenue_7: 4300,
     revenue_19: 4400,
+    telephone: 6805,
+    advertising: 6600,
+    office: 6815,
+    software: 6837,
+    travel: 6670,
+    internet: 6810,
 };
 
 /// A bill split over `lines` (ACCOUNT=NET:RATE) dated 5 March 2026.
@@ -140,7 +159,7 @@ fn month(n: &Numbers) -> World {
     let paid = issue(&w, &d, "2026-03-02");
     let d = c.draft(&w.live, &kunde);
     line(&w, &d, "50000", &["--tax-rate", "7"]);
-    issue(&w, &d, "2026-03-02");
+    let seven = issue(&w, &d, "2026-03-02");
     w.data.ok(&[
         "payment",
         "record",
@@ -170,6 +189,35 @@ fn month(n: &Numbers) -> World {
         &["--account", "books"],
     );
     split(&w, "Verein e.V.", "V-1", &[&format!("{}=5000:19", n.own)]);
+    // Six more bills, each on its account: ten over eleven accounts.
+    split(&w, "Telekom", "T-1", &["telephone=8000:19"]);
+    split(&w, "Druckerei", "A-1", &["advertising=25000:19"]);
+    split(&w, "Bürohaus", "O-1", &["office_supplies=4000:19"]);
+    split(&w, "Software GmbH", "S-1", &["software=12000:19"]);
+    split(&w, "Bahn", "R-1", &["travel_owner=9000:7"]);
+    split(&w, "Netz AG", "N-1", &["internet=3000:19"]);
+    // The 7 % invoice paid by hand, then taken back: typed wrong.
+    let wrong = w.data.ok(&[
+        "payment",
+        "record",
+        "--company",
+        &w.company,
+        "--invoice",
+        &seven,
+        "--amount",
+        "53500",
+        "--on",
+        "2026-03-22",
+    ]);
+    w.data.ok(&[
+        "payment",
+        "reverse",
+        wrong["payment"]["id"].as_str().unwrap(),
+        "--reason",
+        "Zahlung des Kunden einer anderen Rechnung",
+        "--on",
+        "2026-03-23",
+    ]);
     w.data.ok(&[
         "purchase",
         "pay",
@@ -252,24 +300,32 @@ fn the_month_on(n: &Numbers) {
     );
     let d = |s: &str| s.to_string();
     let mut expected = vec![
-        // Last year's sale open; this year's two; one paid.
+        // Last year's sale open; this year's two; one paid, and a payment
+        // typed wrong taken back: in and out again on both accounts.
         (
             n.receivables,
             119_000,
+            238_000 + 53_500 + 53_500,
             238_000 + 53_500,
-            238_000,
             172_500,
             d("debit"),
         ),
-        (n.bank, 0, 238_000, 142_800, 95_200, d("debit")),
-        (n.input_7, 0, 2_100 + 700, 0, 2_800, d("debit")),
-        (n.input_19, 0, 22_800 + 950, 0, 23_750, d("debit")),
+        (
+            n.bank,
+            0,
+            238_000 + 53_500,
+            142_800 + 53_500,
+            95_200,
+            d("debit"),
+        ),
+        (n.input_7, 0, 2_100 + 700 + 630, 0, 3_430, d("debit")),
+        (n.input_19, 0, 22_800 + 950 + 9_880, 0, 33_630, d("debit")),
         (
             n.payables,
             0,
             142_800,
-            142_800 + 32_100 + 10_700 + 5_950,
-            48_750,
+            142_800 + 32_100 + 10_700 + 5_950 + 71_510,
+            120_260,
             d("credit"),
         ),
         (n.output_7, 0, 0, 3_500, 3_500, d("credit")),
@@ -284,6 +340,12 @@ fn the_month_on(n: &Numbers) {
         // Two totals at 7 %: the rate derived, the tax on the 7 % account.
         (n.books, 0, 10_000, 0, 10_000, d("debit")),
         (own, 0, 5_000, 0, 5_000, d("debit")),
+        (n.telephone, 0, 8_000, 0, 8_000, d("debit")),
+        (n.advertising, 0, 25_000, 0, 25_000, d("debit")),
+        (n.office, 0, 4_000, 0, 4_000, d("debit")),
+        (n.software, 0, 12_000, 0, 12_000, d("debit")),
+        (n.travel, 0, 9_000, 0, 9_000, d("debit")),
+        (n.internet, 0, 3_000, 0, 3_000, d("debit")),
         (n.revenue_7, 0, 0, 50_000, 50_000, d("credit")),
         // A profit and loss account starts the year from nothing.
         (n.revenue_19, 0, 0, 200_000, 200_000, d("credit")),
@@ -322,6 +384,12 @@ fn the_month_on(n: &Numbers) {
         (n.entertainment_30, 6_000),
         (n.books, 10_000),
         (own, 5_000),
+        (n.telephone, 8_000),
+        (n.advertising, 25_000),
+        (n.office, 4_000),
+        (n.software, 12_000),
+        (n.travel, 9_000),
+        (n.internet, 3_000),
     ];
     other.sort();
     assert_eq!(
@@ -329,7 +397,7 @@ fn the_month_on(n: &Numbers) {
         vec![
             (d("pl:1"), 250_000, 100_000, revenue_accounts),
             (d("pl:5a"), 30_000, 0, vec![(n.goods, 30_000)]),
-            (d("pl:8"), 135_000, 0, other),
+            (d("pl:8"), 196_000, 0, other),
         ],
         "{pl:#}"
     );
@@ -339,7 +407,7 @@ fn the_month_on(n: &Numbers) {
             &pl["expenses"]["minor"],
             &pl["result"]["minor"]
         ),
-        (&json!(250_000), &json!(165_000), &json!(85_000))
+        (&json!(250_000), &json!(226_000), &json!(24_000))
     );
     assert_eq!(
         pl["previous"],
@@ -371,11 +439,11 @@ fn the_month_on(n: &Numbers) {
         "{bs:#}"
     );
     let mut liabilities = vec![
-        (n.payables, 48_750),
+        (n.payables, 120_260),
         (n.output_7, 3_500),
         (n.output_19, 57_000),
-        (n.input_7, -2_800),
-        (n.input_19, -23_750),
+        (n.input_7, -3_430),
+        (n.input_19, -33_630),
     ];
     liabilities.sort();
     let sides = statement_lines(&bs["equity_and_liabilities"]);
@@ -383,8 +451,8 @@ fn the_month_on(n: &Numbers) {
         sides,
         vec![
             (d("equity:A.IV"), 100_000, 0, vec![(n.carried, 100_000)]),
-            (d("equity:A.V"), 85_000, 100_000, vec![]),
-            (d("equity:C"), 82_700, 19_000, liabilities),
+            (d("equity:A.V"), 24_000, 100_000, vec![]),
+            (d("equity:C"), 143_700, 19_000, liabilities),
         ],
         "{bs:#}"
     );
@@ -394,7 +462,7 @@ fn the_month_on(n: &Numbers) {
             &bs["total_equity_and_liabilities"]["minor"],
             &bs["equity"]["minor"]
         ),
-        (&json!(267_700), &json!(267_700), &json!(185_000))
+        (&json!(267_700), &json!(267_700), &json!(124_000))
     );
 
     // DATEV: each bill on its own account with the tax key of its rate.
@@ -430,6 +498,12 @@ fn the_month_on(n: &Numbers) {
         (n.goods, 32_100, d("8")),
         (n.books, 10_700, d("8")),
         (own, 5_950, d("9")),
+        (n.telephone, 9_520, d("9")),
+        (n.advertising, 29_750, d("9")),
+        (n.office, 4_760, d("9")),
+        (n.software, 14_280, d("9")),
+        (n.travel, 9_630, d("8")),
+        (n.internet, 3_570, d("9")),
     ];
     expected.sort();
     assert_eq!(bills, expected);
