@@ -2,8 +2,8 @@
 //! on SKR03 and the same month on SKR04 — sales at 19 % and 7 %, ten bills
 //! on eleven cost accounts (one split, one entertainment bill, one typed as
 //! two totals at 7 %, one on an own account), a payment each way, a payment
-//! typed wrong and taken back, a sale of the year before — compared figure
-//! by figure, worked out here, in the trial
+//! typed wrong and taken back, the bank's fee from its statement, a sale
+//! of the year before — compared figure by figure, worked out here, in the trial
 //! balance by account number, the profit and loss by § 275 (2) HGB line and
 //! the balance sheet by § 266 HGB, each beside the previous year; and the
 //! refusals that keep the chart whole.
@@ -11,6 +11,7 @@
 use serde_json::{json, Value};
 
 use crate::adviser::{bill, issue, line};
+use crate::support::statements::{camt053, Entry, Transfer};
 use crate::support::World;
 
 /// The numbers of one chart the month lands on.
@@ -38,6 +39,7 @@ struct Numbers {
     software: u64,
     travel: u64,
     internet: u64,
+    bank_fees: u64,
 }
 
 const SKR03: Numbers = Numbers {
@@ -64,6 +66,7 @@ const SKR03: Numbers = Numbers {
     software: 4964,
     travel: 4670,
     internet: 4925,
+    bank_fees: 4970,
 };
 
 const SKR04: Numbers = Numbers {
@@ -90,6 +93,7 @@ const SKR04: Numbers = Numbers {
     software: 6837,
     travel: 6670,
     internet: 6810,
+    bank_fees: 6855,
 };
 
 /// A bill split over `lines` (ACCOUNT=NET:RATE) dated 5 March 2026.
@@ -196,6 +200,43 @@ fn month(n: &Numbers) -> World {
     split(&w, "Software GmbH", "S-1", &["software=12000:19"]);
     split(&w, "Bahn", "R-1", &["travel_owner=9000:7"]);
     split(&w, "Netz AG", "N-1", &["internet=3000:19"]);
+    // The bank's fee for March, from its statement, booked to fees.
+    w.data.ok(&[
+        "bank",
+        "account",
+        "add",
+        "--company",
+        &w.company,
+        "--iban",
+        "DE36760260000123456789",
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let statement = camt053(
+        "DE36760260000123456789",
+        "STMT-2026-03",
+        1,
+        0,
+        "2026-03-31",
+        &[Entry {
+            bank_reference: "FEE-2026-03".into(),
+            booked_on: "2026-03-31".into(),
+            reversal: false,
+            txs: vec![Transfer {
+                amount: -1_250,
+                name: "Sparkasse".into(),
+                remittance: "Kontofuehrung Maerz".into(),
+                ..Transfer::default()
+            }],
+        }],
+    );
+    let path = crate::bank::write(&dir, "maerz.xml", statement.as_bytes());
+    let (ok, _, err) = crate::bank::import(&w.data, &w.company, &[&path]);
+    assert!(ok, "{err}");
+    let fee = crate::bank::lines(&w.data, &w.company, Some("unmatched"))[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    w.data.ok(&["bank", "book", &fee, "--account", "fees"]);
     // The 7 % invoice paid by hand, then taken back: typed wrong.
     let wrong = w.data.ok(&[
         "payment",
@@ -310,12 +351,13 @@ fn the_month_on(n: &Numbers) {
             172_500,
             d("debit"),
         ),
+        // The bank's fee of 12.50 too.
         (
             n.bank,
             0,
             238_000 + 53_500,
-            142_800 + 53_500,
-            95_200,
+            142_800 + 53_500 + 1_250,
+            93_950,
             d("debit"),
         ),
         (n.input_7, 0, 2_100 + 700 + 630, 0, 3_430, d("debit")),
@@ -346,6 +388,7 @@ fn the_month_on(n: &Numbers) {
         (n.software, 0, 12_000, 0, 12_000, d("debit")),
         (n.travel, 0, 9_000, 0, 9_000, d("debit")),
         (n.internet, 0, 3_000, 0, 3_000, d("debit")),
+        (n.bank_fees, 0, 1_250, 0, 1_250, d("debit")),
         (n.revenue_7, 0, 0, 50_000, 50_000, d("credit")),
         // A profit and loss account starts the year from nothing.
         (n.revenue_19, 0, 0, 200_000, 200_000, d("credit")),
@@ -390,6 +433,7 @@ fn the_month_on(n: &Numbers) {
         (n.software, 12_000),
         (n.travel, 9_000),
         (n.internet, 3_000),
+        (n.bank_fees, 1_250),
     ];
     other.sort();
     assert_eq!(
@@ -397,7 +441,7 @@ fn the_month_on(n: &Numbers) {
         vec![
             (d("pl:1"), 250_000, 100_000, revenue_accounts),
             (d("pl:5a"), 30_000, 0, vec![(n.goods, 30_000)]),
-            (d("pl:8"), 196_000, 0, other),
+            (d("pl:8"), 197_250, 0, other),
         ],
         "{pl:#}"
     );
@@ -407,7 +451,7 @@ fn the_month_on(n: &Numbers) {
             &pl["expenses"]["minor"],
             &pl["result"]["minor"]
         ),
-        (&json!(250_000), &json!(226_000), &json!(24_000))
+        (&json!(250_000), &json!(227_250), &json!(22_750))
     );
     assert_eq!(
         pl["previous"],
@@ -434,7 +478,7 @@ fn the_month_on(n: &Numbers) {
                 119_000,
                 vec![(n.receivables, 172_500)]
             ),
-            (d("assets:B.IV"), 95_200, 0, vec![(n.bank, 95_200)]),
+            (d("assets:B.IV"), 93_950, 0, vec![(n.bank, 93_950)]),
         ],
         "{bs:#}"
     );
@@ -451,7 +495,7 @@ fn the_month_on(n: &Numbers) {
         sides,
         vec![
             (d("equity:A.IV"), 100_000, 0, vec![(n.carried, 100_000)]),
-            (d("equity:A.V"), 24_000, 100_000, vec![]),
+            (d("equity:A.V"), 22_750, 100_000, vec![]),
             (d("equity:C"), 143_700, 19_000, liabilities),
         ],
         "{bs:#}"
@@ -462,7 +506,7 @@ fn the_month_on(n: &Numbers) {
             &bs["total_equity_and_liabilities"]["minor"],
             &bs["equity"]["minor"]
         ),
-        (&json!(267_700), &json!(267_700), &json!(124_000))
+        (&json!(266_450), &json!(266_450), &json!(122_750))
     );
 
     // DATEV: each bill on its own account with the tax key of its rate.
