@@ -53,8 +53,8 @@ pub enum BooksCommand {
     BalanceSheet {
         #[arg(long)]
         company: String,
-        /// Default today.
-        #[arg(long)]
+        /// The day whose end it shows (also `--to`); default today.
+        #[arg(long, visible_alias = "to")]
         as_of: Option<String>,
         /// The same day a year earlier beside each figure.
         #[arg(long)]

@@ -464,7 +464,7 @@ fn the_month_on(n: &Numbers) {
         "balance-sheet",
         "--company",
         &w.company,
-        "--as-of",
+        "--to",
         "2026-03-31",
         "--compare",
     ]);
