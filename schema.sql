@@ -453,6 +453,11 @@ CREATE TABLE purchases (
     -- it arrived (a typed bill's PDF or image; none for a received
     -- e-invoice, whose file is its bill's).
     receipt_file_id   TEXT,
+    -- The cash discount the supplier grants (version 19), as a received
+    -- e-invoice's payment terms state it: the last day to take it and its
+    -- percent (a decimal as written, "2" or "2.5"); none when it grants none.
+    discount_until    TEXT,
+    discount_percent  TEXT,
     -- a bill owes what it is worth or less; a supplier's credit is booked negated
     CHECK (gross = net + tax),
     CHECK (kind <> 'bill' OR (net >= 0 AND tax >= 0 AND gross > 0 AND gross_book > 0

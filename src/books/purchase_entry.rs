@@ -76,6 +76,8 @@ pub(crate) struct Entry<'a> {
     pub lines: Vec<EntryLine>,
     pub payment_reference: Option<&'a str>,
     pub payee_iban: Option<&'a str>,
+    /// The cash discount granted: the last day to take it, its percent.
+    pub discount: Option<(Date, Decimal)>,
 }
 
 impl Entry<'_> {
@@ -111,8 +113,9 @@ pub(crate) fn enter(tx: &Tx, tenant: &Tenant, e: &Entry) -> Result<()> {
     tx.prepare_cached(
         "INSERT INTO purchases (id, company_id, environment, supplier_id, kind, document_number, document_date, due_on,
              currency, rate, net, tax, gross, gross_book, outstanding, outstanding_book, recorded_at,
-             payment_reference, payee_iban, posted_on)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?13, ?14, ?15, ?16, ?17, ?18)",
+             payment_reference, payee_iban, posted_on, discount_until, discount_percent)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?13, ?14, ?15, ?16, ?17, ?18,
+             ?19, ?20)",
     )?
     .execute(params![
         e.id,
@@ -132,7 +135,9 @@ pub(crate) fn enter(tx: &Tx, tenant: &Tenant, e: &Entry) -> Result<()> {
         clock::now(),
         e.payment_reference,
         e.payee_iban,
-        e.posted
+        e.posted,
+        e.discount.map(|d| d.0),
+        e.discount.map(|d| d.1.to_string())
     ])?;
     let mut postings = Vec::with_capacity(e.parts.len() * 3 + 1);
     for (n, part) in e.parts.iter().enumerate() {

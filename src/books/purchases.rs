@@ -377,6 +377,12 @@ pub struct PurchaseView {
     pub outstanding: Money,
     pub paid_on: Option<Date>,
     pub recorded_at: String,
+    /// The last day the supplier's cash discount may be taken (a received
+    /// e-invoice's payment terms), and its percent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub discount_until: Option<Date>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub discount_percent: Option<Decimal>,
 }
 
 /// A purchase as stored.
@@ -395,7 +401,7 @@ pub(crate) fn stored(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Sto
     conn.prepare_cached(
         "SELECT p.id, p.kind, p.supplier_id, c.name, p.document_number, p.document_date, p.due_on, p.currency,
                 p.net, p.tax, p.gross, p.outstanding, p.paid_on, p.recorded_at, p.rate, p.outstanding_book,
-                p.posted_on
+                p.posted_on, p.discount_until, p.discount_percent
          FROM purchases p JOIN customers c ON c.id = p.supplier_id
          WHERE p.id = ?1 AND p.company_id = ?2 AND p.environment = ?3",
     )?
@@ -420,6 +426,8 @@ pub(crate) fn stored(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Sto
                 outstanding: money(11)?,
                 paid_on: r.get(12)?,
                 recorded_at: r.get(13)?,
+                discount_until: r.get(17)?,
+                discount_percent: r.get(18)?,
                 currency: currency.clone(),
             },
             kind,
@@ -716,6 +724,7 @@ pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewPurchase) -> Res
             lines: entry_lines,
             payment_reference: None,
             payee_iban: None,
+            discount: None,
         },
     )?;
     audit::record(tx, tenant, actor, Act::BillRecorded, &id)?;

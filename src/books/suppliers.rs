@@ -1,7 +1,8 @@
 //! Suppliers: the partner a bill's supplier is. A typed bill names its
 //! supplier by name (`supplier`, `supplier_named`); a received e-invoice by
 //! its particulars (`supplier_of`: VAT id, electronic address, IBAN, name;
-//! `supplier_from` makes the partner when there is none). Whether the
+//! `supplier_from` makes the partner when there is none; `new_supplier`
+//! when a person chose a new one). Whether the
 //! company trusts a supplier's valid e-invoices to book themselves
 //! (`trusted_supplier`). Partners are `books::customers`'; this file only
 //! finds them and marks them suppliers.
@@ -118,6 +119,15 @@ pub(crate) fn supplier_from(tx: &Tx, tenant: &Tenant, p: &SupplierParticulars) -
     if let Some(id) = supplier_of(tx, tenant, p)? {
         return marked(tx, tenant, id);
     }
+    made(tx, tenant, p)
+}
+
+/// A new partner made of a received document's particulars, whatever
+/// partner its identifiers name: a person chose so when the one found
+/// bears another name. Part of booking a received bill.
+///
+/// Fails only on a storage error.
+pub(crate) fn new_supplier(tx: &Tx, tenant: &Tenant, p: &SupplierParticulars) -> Result<String> {
     made(tx, tenant, p)
 }
 

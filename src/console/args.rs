@@ -456,6 +456,15 @@ pub enum PurchaseCommand {
         /// rate, under; at the document's rate.
         #[arg(long)]
         category: Option<String>,
+        /// Book despite the warnings `purchase show` lists (another buyer,
+        /// an old or future date, a supplier under another name).
+        #[arg(long)]
+        accept_warnings: bool,
+        /// Where the supplier found bears another name than the document's
+        /// seller: `existing` books under it, `new` makes a new supplier
+        /// with the document's name.
+        #[arg(long)]
+        supplier: Option<String>,
         #[command(flatten)]
         mode: Mode,
     },

@@ -218,6 +218,7 @@ fn scene() -> Scene {
     let booked = data.ok(&[
         "purchase",
         "book",
+        "--accept-warnings",
         "--company",
         &company,
         receipt["id"].as_str().unwrap(),
@@ -473,6 +474,9 @@ fn a_received_bills_payee_iban_lets_the_bank_find_the_bill_of_a_supplier_known_b
     data.ok(&[
         "purchase",
         "book",
+        "--accept-warnings",
+        "--supplier",
+        "existing",
         "--company",
         &company,
         receipt["id"].as_str().unwrap(),
@@ -596,6 +600,7 @@ fn a_reverse_charge_received_from_another_member_state_feeds_kz_46_47_and_datevs
     data.ok(&[
         "purchase",
         "book",
+        "--accept-warnings",
         "--company",
         &company,
         receipt["id"].as_str().unwrap(),

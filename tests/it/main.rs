@@ -32,6 +32,7 @@ mod openapi;
 mod particulars;
 mod pipeline;
 mod receipts;
+mod received_checks;
 mod screens;
 mod screens_adviser;
 mod screens_bank;

@@ -89,7 +89,7 @@ fn received_e_invoices_are_uploaded_read_booked_and_refused_on_the_bills_screen(
     let booked = accountant.act(
         &format!("/bills/received/{}", ids[0]),
         &format!("/bills/received/{}/book", ids[0]),
-        &[],
+        &[("acceptWarnings", "yes")],
     );
     booked.redirects_to(&format!("/bills/received/{}?done=booked", ids[0]));
     let empty = accountant.act(
@@ -272,6 +272,10 @@ fn received_e_invoices_of_every_profile_read_as_their_files_state() {
     let refused = accountant.act(&at, &format!("{at}/book"), &[]);
     assert_eq!(refused.status, 409, "{}", refused.body);
     assert!(refused.body.contains("is needed"), "{}", refused.body);
-    let booked = accountant.act(&at, &format!("{at}/book"), &[("category", "S")]);
+    let booked = accountant.act(
+        &at,
+        &format!("{at}/book"),
+        &[("category", "S"), ("acceptWarnings", "yes")],
+    );
     booked.redirects_to(&format!("{at}?done=booked"));
 }

@@ -8,6 +8,8 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use super::checks::{self, TermsView, Warning};
+use crate::books::company::Company;
 use crate::documents::read::{self, Received};
 use crate::error::{Error, Result};
 use crate::rules::iso::Currency;
@@ -118,6 +120,14 @@ pub struct BillView {
     pub received_at: String,
     pub channel: Channel,
     pub sha256: String,
+    /// What a person reads before booking it (`checks::warnings`); only
+    /// where a bill is shown, while it waits for a decision.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<Warning>,
+    /// The due date and cash discount its document states; only where a
+    /// bill is shown.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub terms: Option<TermsView>,
 }
 
 const COLUMNS: &str = "b.id, f.file_name, b.state, b.valid, b.findings, b.syntax, b.supplier_id, b.supplier_name,
@@ -183,6 +193,8 @@ fn view(row: &rusqlite::Row) -> rusqlite::Result<BillView> {
         received_at: r.get(24)?,
         channel: r.get(25)?,
         sha256: r.get(26)?,
+        warnings: Vec::new(),
+        terms: None,
     })
 }
 
@@ -299,4 +311,35 @@ pub fn document(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Received
         })?;
     read::file(&kept.bytes, arrival_day(&received_at))
         .map_err(|e| Error::internal(format!("the kept file of bill {id} no longer reads: {e}")))
+}
+
+/// A received bill with its warnings (while it waits for a decision) and
+/// the payment terms its document states, from `received`, its document
+/// read again.
+///
+/// Fails only on a storage error.
+pub fn with_checks(
+    conn: &Connection,
+    tenant: &Tenant,
+    company: &Company,
+    mut bill: BillView,
+    received: &Received,
+) -> Result<BillView> {
+    if bill.state == BillState::Received {
+        bill.warnings = checks::warnings(conn, tenant, company, received)?;
+    }
+    bill.terms = TermsView::of(&received.payment_terms);
+    Ok(bill)
+}
+
+/// A received bill as `purchase show` gives it: with its warnings and the
+/// payment terms its document states.
+///
+/// Fails with `NotFound` for an unknown bill, and with `Internal` when
+/// its kept file no longer reads.
+pub fn shown(conn: &Connection, tenant: &Tenant, id: &str) -> Result<BillView> {
+    let view = get(conn, tenant, id)?;
+    let received = document(conn, tenant, id)?;
+    let company = crate::books::company::get(conn, &tenant.company_id)?;
+    with_checks(conn, tenant, &company, view, &received)
 }

@@ -8,6 +8,7 @@ use rusqlite::{params, OptionalExtension};
 
 use super::bill::{self, BillState, BillView};
 use super::booking::{self, particulars};
+use super::checks::{self, Decision, SupplierChoice};
 use crate::books::audit::{self, Act, Actor};
 use crate::books::company;
 use crate::books::purchases::{self, Entry};
@@ -55,10 +56,14 @@ fn undecided(tx: &Tx, tenant: &Tenant, id: &str) -> Result<()> {
 /// a zero rate) under the `category` a person names for it; the supplier
 /// matched by VAT id, electronic address, IBAN or name, else created;
 /// recorded as `bill.booked` by `actor`. A document worth nothing is
-/// booked without an entry.
+/// booked without an entry. Its due date and cash discount are those its
+/// payment terms state. A bill with warnings (`checks::warnings`) is
+/// booked only as the person's `decision` says: despite them, and under
+/// the supplier found or a new one when the seller's name differs.
 ///
 /// Fails with `NotFound` for an unknown bill, `WrongState` for one booked
-/// or refused, and `Refused` for closed books, a missing or pointless rate,
+/// or refused, and `Refused` for warnings not accepted, a supplier not
+/// chosen where the names differ (or chosen needlessly), closed books, a missing or pointless rate,
 /// a missing, needless or unfit category, amounts that point in opposite
 /// directions, or a document of the same supplier and number booked
 /// before.
@@ -69,6 +74,7 @@ pub fn book(
     id: &str,
     rate: Option<Decimal>,
     category: Option<&Category>,
+    decision: &Decision,
 ) -> Result<BillView> {
     undecided(tx, tenant, id)?;
     let received = bill::document(tx, tenant, id)?;
@@ -76,6 +82,8 @@ pub fn book(
     let company = company::get(tx, &tenant.company_id)?;
     let currency = Currency::parse("currency", &doc.currency)?;
     let mut verdict = Violations::new();
+    let warnings = checks::warnings(tx, tenant, &company, &received)?;
+    verdict.take(checks::decided(&warnings, decision))?;
     // Booked on its date, or on the first open day when that lies in
     // closed books (the checks before booking warn of an old date).
     let posted = verdict.take(purchases::posting_date(
@@ -95,8 +103,11 @@ pub fn book(
     let Some(rate) = rate else {
         return Err(Error::internal("a bill passed its verdict without a rate"));
     };
-    let supplier_id =
-        suppliers::supplier_from(tx, tenant, &particulars(&received, &company.country))?;
+    let seller = particulars(&received, &company.country);
+    let supplier_id = match decision.supplier {
+        Some(SupplierChoice::New) => suppliers::new_supplier(tx, tenant, &seller)?,
+        _ => suppliers::supplier_from(tx, tenant, &seller)?,
+    };
     // Its lines go where the supplier's earlier lines went.
     let account = purchases::proposed_account(tx, tenant, &supplier_id)?;
     let plan = booking::plan(
@@ -127,7 +138,7 @@ pub fn book(
             doc.number
         )));
     }
-    let due = doc.due_on.unwrap_or(doc.issued_on);
+    let (due, discount) = checks::kept(&received.payment_terms, doc.issued_on);
     let nothing_owed = plan.is_zero();
     let entry = Entry {
         id,
@@ -147,6 +158,7 @@ pub fn book(
         lines: plan.lines,
         payment_reference: doc.payment_reference.as_deref(),
         payee_iban: doc.transfer.as_ref().map(|t| t.iban.as_str()),
+        discount,
     };
     if nothing_owed {
         // Nothing is owed: no purchase and no entry, the event says so.
@@ -166,7 +178,7 @@ pub fn book(
         ],
     )?;
     audit::record(tx, tenant, actor, Act::BillBooked, id)?;
-    bill::get(tx, tenant, id)
+    bill::with_checks(tx, tenant, &company, bill::get(tx, tenant, id)?, &received)
 }
 
 /// Refuses a received bill with the person's reason: it stays kept and

@@ -8,21 +8,29 @@
 //!   refused as a duplicate naming the first, or kept with its bill (and
 //!   booked at once for a trusted supplier).
 //! - `bill.rs`: a bill as stored (`BillView`, `BillState`, `Channel`), its
-//!   reads (`get`, `list`), the kept file (`original`, its SHA-256 checked)
+//!   reads (`get`, `list`; `shown` and `with_checks` with its warnings and
+//!   payment terms), the kept file (`original`, its SHA-256 checked)
 //!   and its document read again (`document`).
-//! - `decide.rs`: `book`, `refuse` and `trust`.
+//! - `checks.rs`: the warnings before booking (`Warning`: the buyer is not
+//!   the company, a date more than a year back or ahead, a supplier found
+//!   under another name), the person's `Decision` on them, the payment
+//!   terms as a bill shows them (`TermsView`).
+//! - `decide.rs`: `book` (refused while a warning is not decided on),
+//!   `refuse` and `trust`.
 //! - `booking.rs`: how a document is booked (bill or credit, amounts per tax
 //!   key, reverse charge), worked out before anything is written; the
 //!   supplier particulars it names.
 
 mod bill;
 mod booking;
+mod checks;
 mod decide;
 mod receive;
 
 pub use bill::{
-    document, get, list, original, BillFigures, BillState, BillView, Channel, Finding, Original,
-    SupplierRef, TaxLine,
+    document, get, list, original, shown, with_checks, BillFigures, BillState, BillView, Channel,
+    Finding, Original, SupplierRef, TaxLine,
 };
+pub use checks::{Decision, SupplierChoice, TermsView, Warning};
 pub use decide::{book, refuse, trust, MAX_REASON};
 pub use receive::{receive, Incoming, Receipt};

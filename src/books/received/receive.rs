@@ -3,7 +3,8 @@
 //! duplicate naming the first when its bytes, or its supplier and number,
 //! arrived before, and otherwise kept exactly as it arrived (with its
 //! SHA-256, channel and time, ten years) beside the bill read from it. A
-//! valid document of a supplier the company trusts is booked at once.
+//! valid document of a supplier the company trusts is booked at once,
+//! unless it carries a warning (`checks.rs`): then it waits for a person.
 
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
@@ -11,6 +12,7 @@ use sha2::{Digest, Sha256};
 
 use super::bill::{self, BillFigures, BillView, Channel, Finding, StoredTax};
 use super::booking::particulars;
+use super::checks::Decision;
 use super::decide;
 use crate::books::audit::{self, Act, Actor};
 use crate::books::company;
@@ -233,8 +235,10 @@ pub fn receive(tx: &Tx, tenant: &Tenant, actor: &Actor, file: &Incoming) -> Resu
             // A trusted supplier's bill that cannot be booked as it stands
             // (closed books, another currency) waits for a person.
             // One whose VAT category is not on EN 16931's list waits for
-            // the person who says which it is.
-            match decide::book(tx, tenant, actor, &id, None, None) {
+            // the person who says which it is, and one with a warning
+            // (another buyer, an old or future date, a supplier under
+            // another name) for the person who decides on it.
+            match decide::book(tx, tenant, actor, &id, None, None, &Decision::default()) {
                 Ok(_) => booked = true,
                 Err(Error::Refused(_)) => {}
                 Err(e) => return Err(e),

@@ -3,13 +3,17 @@
 //! reader's 20 MB and one byte more), hands it to the books in a
 //! transaction of its own and prints one result per file; its exit status
 //! is non-zero only when a file could not be read from disk at all.
+//! `show` gives the bill's warnings and payment terms; `book` takes the
+//! person's choice on them (`--accept-warnings`, `--supplier`).
 
 use std::io::Read;
 
 use serde_json::json;
 
 use crate::access::people::Capability;
-use crate::books::received::{self, BillState, Channel, Incoming, Receipt};
+use crate::books::received::{
+    self, BillState, Channel, Decision, Incoming, Receipt, SupplierChoice,
+};
 use crate::books::tenancy;
 use crate::console::acting::{actor, no_actor, print};
 use crate::console::args::PurchaseCommand;
@@ -85,7 +89,7 @@ pub fn run(db: &Db, cmd: &PurchaseCommand, acting: Option<&str>) -> Result<()> {
         PurchaseCommand::Show { company, id, mode } => print(&db.read(|conn| {
             no_actor(acting, "`purchase show` only reads")?;
             let t = tenancy::tenant(conn, company, mode.environment())?;
-            received::get(conn, &t, id)
+            received::shown(conn, &t, id)
         })?),
         PurchaseCommand::List {
             company,
@@ -115,8 +119,21 @@ pub fn run(db: &Db, cmd: &PurchaseCommand, acting: Option<&str>) -> Result<()> {
             id,
             rate,
             category,
+            accept_warnings,
+            supplier,
             mode,
         } => {
+            let supplier = match supplier.as_deref() {
+                None => None,
+                Some(s) => Some(
+                    SupplierChoice::parse(s)
+                        .ok_or_else(|| Error::invalid("supplier", SupplierChoice::not_one_of(s)))?,
+                ),
+            };
+            let decision = Decision {
+                accept_warnings: *accept_warnings,
+                supplier,
+            };
             let rate = rate
                 .as_deref()
                 .map(|r| Decimal::parse("rate", r))
@@ -128,7 +145,7 @@ pub fn run(db: &Db, cmd: &PurchaseCommand, acting: Option<&str>) -> Result<()> {
             print(&db.write(|tx| {
                 let t = tenancy::tenant(tx, company, mode.environment())?;
                 let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-                received::book(tx, &t, &actor, id, rate, category.as_ref())
+                received::book(tx, &t, &actor, id, rate, category.as_ref(), &decision)
             })?)
         }
         PurchaseCommand::Refuse {

@@ -26,6 +26,8 @@
 //! - `ubl.rs`: UBL 2.1 `Invoice` and `CreditNote` into the model.
 //! - `pdf.rs`: the e-invoice a PDF embeds (lopdf, every unpacked stream
 //!   bounded), its other embedded files as attachments.
+//! - `payment_terms.rs`: the due date and the cash discount read from BT-9,
+//!   BT-20's words and XRechnung's `#SKONTO#` lines, and CII's discount terms.
 //! - `check.rs`: the receiver's checks beyond EN 16931: code lists (BR-CL-…,
 //!   reported only) and kontor's notices (KONTOR-…).
 //! - `tests.rs`: the readers' tests over every received fixture, kontor's own
@@ -33,6 +35,7 @@
 
 mod check;
 pub mod cii;
+pub mod payment_terms;
 pub mod pdf;
 pub mod profile;
 mod terms;
@@ -41,6 +44,7 @@ pub mod ubl;
 
 use jiff::civil::Date;
 
+pub use payment_terms::{CashDiscount, PaymentTerms};
 pub use profile::Profile;
 pub use tree::Refusal;
 
@@ -80,6 +84,8 @@ pub struct Received {
     pub document: Document,
     /// Every broken rule, reading's first, then the checks'.
     pub findings: Vec<Finding>,
+    /// The due date and cash discount its terms state.
+    pub payment_terms: PaymentTerms,
 }
 
 impl Received {
@@ -183,6 +189,8 @@ fn xml(bytes: &[u8], received_on: Date) -> Result<Received, Refusal> {
         }
     };
     let (document, reading) = read;
+    let payment_terms =
+        payment_terms::read(&document, (syntax == Syntax::Cii).then_some(&tree.root));
     for attachment in &document.attachments {
         if let Some(file) = &attachment.file {
             refuse_eicar(&file.bytes)?;
@@ -197,6 +205,7 @@ fn xml(bytes: &[u8], received_on: Date) -> Result<Received, Refusal> {
         carried_as: None,
         document,
         findings: findings.into_vec(),
+        payment_terms,
     })
 }
 

@@ -8,7 +8,8 @@
 //! `settlement::pay_bill` do the rest, as `purchase record` and `purchase
 //! pay` do: the same ledger entry, the same event, the same audit row,
 //! naming the person; `CreditRequest::check` and `settlement::apply_credit`
-//! apply a credit as `purchase apply-credit` does.
+//! apply a credit as `purchase apply-credit` does. A bill's page shows
+//! the cash discount its received e-invoice grants.
 
 use hyper::StatusCode;
 use maud::{html, Markup};
@@ -518,6 +519,9 @@ fn bill_page(
             div { dt { (BILL.label(lang, "documentDate")) } dd { (locale::date(lang, bill.document_date)) } }
             div { dt { (BILL.label(lang, "posted")) } dd { (locale::date(lang, bill.posted_on)) } }
             div { dt { (BILL.label(lang, "dueDate")) } dd { (locale::date(lang, bill.due_on)) } }
+            @if let (Some(until), Some(percent)) = (bill.discount_until, &bill.discount_percent) {
+                div { dt { (lang.pick("Cash discount", "Skonto")) } dd { (locale::decimal(lang, percent)) " % " (lang.pick("if paid by", "bei Zahlung bis")) " " (locale::date(lang, until)) } }
+            }
             div { dt { (BILL.label(lang, "net")) } dd { (money(lang, &bill.net)) } }
             div { dt { (BILL.label(lang, "tax")) } dd { (money(lang, &bill.tax)) } }
             div { dt { (lang.pick("Gross", "Brutto")) } dd { (money(lang, &bill.gross)) } }

@@ -4,7 +4,11 @@
 //! invoice as a person reads it (`received::document`, in the reader's
 //! language, for every syntax alike) with its verdict, the original file
 //! and the attached files to download, and the person's decision: book it
-//! (with a rate for another currency) or refuse it with a reason. The
+//! (with a rate for another currency; despite its warnings, shown above
+//! the document, only when the person ticks so; under the supplier the
+//! person chooses when the one found bears another name), or refuse it
+//! with a reason. Its payment terms (due date, cash discount) are shown
+//! with its particulars. The
 //! books' `received::receive`, `book` and `refuse` do the acts, as the
 //! console's `purchase receive | book | refuse` do.
 
@@ -13,7 +17,7 @@ use maud::{html, Markup};
 
 use super::context::Ctx;
 use super::einvoice_view as view;
-use super::form::{choice, Acted, Form, FormField, Problems, Reading};
+use super::form::{choice, message, Acted, Form, FormField, Problems, Reading};
 use super::frame::{
     csrf, may_act, money, pager, screen, screen_with, security_headers, see_other, th, th_amount,
     Screen, Table,
@@ -21,8 +25,11 @@ use super::frame::{
 use super::history;
 use crate::access::people::Capability;
 use crate::books::audit;
+use crate::books::company;
 use crate::books::receipts;
-use crate::books::received::{self, BillState, BillView, Channel, Incoming, Receipt};
+use crate::books::received::{
+    self, BillState, BillView, Channel, Decision, Incoming, Receipt, SupplierChoice, Warning,
+};
 use crate::documents::Category;
 use crate::error::{Error, Result};
 use crate::http::app::Answer;
@@ -41,11 +48,19 @@ const BOOK: Form = Form::new(&[FormField::text(
     "Only for a bill in another currency",
     "Nur für eine Rechnung in anderer Währung",
 )])
-.naming(&[(
-    "category",
-    "VAT category to book under",
-    "USt-Kategorie für die Buchung",
-)])
+.naming(&[
+    (
+        "category",
+        "VAT category to book under",
+        "USt-Kategorie für die Buchung",
+    ),
+    (
+        "acceptWarnings",
+        "Book despite these warnings",
+        "Trotz dieser Warnungen buchen",
+    ),
+    ("supplier", "Supplier", "Lieferant"),
+])
 .wrong_state_above();
 
 /// Refusing: the reason, for the supplier and the history.
@@ -228,6 +243,12 @@ fn bill_page(
     let lang = ctx.lang;
     let tenant = &ctx.session.tenant;
     let received = received::document(ctx.conn, tenant, &bill.id)?;
+    let company = company::get(ctx.conn, &tenant.company_id)?;
+    let bill = &received::with_checks(ctx.conn, tenant, &company, bill.clone(), &received)?;
+    let conflict = bill.warnings.iter().find_map(|w| match w {
+        Warning::Supplier { known, named, .. } => Some((known.clone(), named.clone())),
+        _ => None,
+    });
     let history = audit::history(ctx.conn, tenant, &bill.id)?;
     let history_section = history::section(ctx, &history)?;
     let id = &bill.id;
@@ -273,8 +294,27 @@ fn bill_page(
                     (lang.pick("Book it as it is, or refuse it and ask the supplier for a correct one.", "Buchen Sie sie wie sie ist, oder lehnen Sie sie ab und bitten Sie den Lieferanten um eine korrekte.")) }
             }
         }
+        @if !bill.warnings.is_empty() {
+            div.problem role="alert" {
+                p { strong { (lang.pick("Check before booking:", "Vor dem Buchen prüfen:")) } }
+                ul.warnings {
+                    @for w in &bill.warnings { li { (w.sentence(lang)) } }
+                }
+            }
+        }
         dl.particulars {
             div { dt { (lang.pick("State", "Stand")) } dd { (state_name(lang, bill.state)) } }
+            @if let Some(terms) = &bill.terms {
+                @if let Some(due) = terms.due_on {
+                    div { dt { (lang.pick("Due on", "Fällig am")) } dd { (locale::date(lang, due)) " (" (terms.due_from.unwrap_or_default()) ")" } }
+                }
+                @if let (Some(until), Some(percent)) = (terms.discount_until, &terms.discount_percent) {
+                    div { dt { (lang.pick("Cash discount", "Skonto")) } dd {
+                        (locale::decimal(lang, percent)) " % " (lang.pick("if paid by", "bei Zahlung bis")) " " (locale::date(lang, until))
+                        " (" (terms.discount_from.unwrap_or_default()) ")"
+                    } }
+                }
+            }
             @if let Some(reason) = &bill.refused {
                 div { dt { (lang.pick("Reason of the refusal", "Grund der Ablehnung")) } dd { (reason) } }
             }
@@ -313,6 +353,12 @@ fn bill_page(
                     @if !unlisted.is_empty() {
                         (choice(lang, "category", &BOOK.label(lang, "category"), &categories, &ctx.typed("category"), Some(unlisted_hint.clone()), problems.0))
                     }
+                    @if let Some((known, named)) = &conflict {
+                        (supplier_choice(lang, known, named, &ctx.typed("supplier"), problems.0))
+                    }
+                    @if !bill.warnings.is_empty() {
+                        (accept_box(lang, ctx.typed("acceptWarnings") == "yes", problems.0))
+                    }
                     button type="submit" { (lang.pick("Book this bill", "Diese Rechnung buchen")) }
                 }
             }
@@ -331,6 +377,67 @@ fn bill_page(
     };
     let title = format!("{} {}", bill.figures.supplier.name, bill.figures.number);
     Ok(screen_with(ctx, status, Screen::Bills, &title, content))
+}
+
+/// The checkbox that books a bill despite its warnings, its refusal
+/// beside it.
+fn accept_box(lang: Lang, checked: bool, problems: &Problems) -> Markup {
+    let wrong = problems.of_field("acceptWarnings");
+    html! {
+        div.field.wrong[!wrong.is_empty()] {
+            div {
+                input #field-acceptWarnings type="checkbox" name="acceptWarnings" value="yes" checked[checked]
+                    aria-invalid=[(!wrong.is_empty()).then_some("true")]
+                    aria-describedby=[(!wrong.is_empty()).then_some("field-acceptWarnings-error")];
+                label for="field-acceptWarnings" { (lang.pick("book despite these warnings", "trotz dieser Warnungen buchen")) }
+            }
+            @if !wrong.is_empty() {
+                p.error #field-acceptWarnings-error { @for v in &wrong { (message(lang, v)) " " } }
+            }
+        }
+    }
+}
+
+/// The choice of the supplier when the one found bears another name than
+/// the document's seller, its refusal beside it.
+fn supplier_choice(
+    lang: Lang,
+    known: &str,
+    named: &str,
+    chosen: &str,
+    problems: &Problems,
+) -> Markup {
+    let wrong = problems.of_field("supplier");
+    let options = [
+        (
+            SupplierChoice::Existing,
+            lang.pick(
+                "Book under the existing supplier",
+                "Beim vorhandenen Lieferanten buchen",
+            ),
+            known,
+        ),
+        (
+            SupplierChoice::New,
+            lang.pick("Book as a new supplier", "Als neuen Lieferanten buchen"),
+            named,
+        ),
+    ];
+    html! {
+        fieldset.choices.wrong[!wrong.is_empty()] aria-describedby=[(!wrong.is_empty()).then_some("field-supplier-error")] {
+            legend { (lang.pick("Supplier", "Lieferant")) }
+            @for (value, text, name) in options {
+                div {
+                    input id=(format!("field-supplier-{}", value.as_str())) type="radio" name="supplier"
+                        value=(value.as_str()) checked[chosen == value.as_str()];
+                    label for=(format!("field-supplier-{}", value.as_str())) { (text) ": " (name) }
+                }
+            }
+            @if !wrong.is_empty() {
+                p.error #field-supplier-error { @for v in &wrong { (message(lang, v)) " " } }
+            }
+        }
+    }
 }
 
 /// GET /bills/received/{id}
@@ -402,9 +509,29 @@ pub fn book(ctx: &Ctx, id: &str) -> Result<Answer> {
         None | Some("") => None,
         Some(code) => read.take(Category::named("category", code)),
     };
+    let supplier = match ctx.form.get("supplier").map(str::trim) {
+        None | Some("") => None,
+        Some(s) => read.take(
+            SupplierChoice::parse(s)
+                .ok_or_else(|| Error::invalid("supplier", SupplierChoice::not_one_of(s))),
+        ),
+    };
+    let decision = Decision {
+        accept_warnings: ctx.form.get("acceptWarnings") == Some("yes"),
+        supplier,
+    };
     let checked = read.check(Ok((rate, category)));
     let booked = BOOK.act(ctx, checked, |tx, (rate, category)| {
-        received::book(tx, tenant, &ctx.actor(), id, rate, category.as_ref()).map(|_| ())
+        received::book(
+            tx,
+            tenant,
+            &ctx.actor(),
+            id,
+            rate,
+            category.as_ref(),
+            &decision,
+        )
+        .map(|_| ())
     })?;
     match booked {
         Acted::Done(()) => Ok(see_other(&format!("/bills/received/{id}?done=booked"))),

@@ -40,6 +40,7 @@ mod to_15;
 mod to_16;
 mod to_17;
 mod to_18;
+mod to_19;
 mod to_2;
 mod to_3;
 mod to_4;
@@ -61,7 +62,7 @@ use refusal::{foreign_key_problem, Stop};
 /// The schema this binary writes and understands: what a fresh file gets.
 pub const SCHEMA: &str = include_str!("../../../schema.sql");
 /// The version `schema.sql` carries in `PRAGMA user_version`.
-pub const SCHEMA_VERSION: i64 = 18;
+pub const SCHEMA_VERSION: i64 = 19;
 
 /// One migration step: it brings a data file from version `number - 1` to
 /// `number`, inside the runner's transaction.
@@ -187,6 +188,11 @@ pub const MIGRATIONS: &[Migration] = &[
         number: 18,
         summary: "every bill has a posting date besides its document date, and may carry its receipt",
         run: to_18::run,
+    },
+    Migration {
+        number: 19,
+        summary: "a bill may carry the cash discount its supplier grants",
+        run: to_19::run,
     },
 ];
 
