@@ -2,8 +2,9 @@
 //! on SKR03 and the same month on SKR04 — sales at 19 % and 7 %, ten bills
 //! on eleven cost accounts (one split, one entertainment bill, one typed as
 //! two totals at 7 %, one on an own account), a payment each way, a payment
-//! typed wrong and taken back, the bank's fee from its statement, a sale
-//! of the year before — compared figure by figure, worked out here, in the trial
+//! typed wrong and taken back, the bank's fee from its statement, a real
+//! XRechnung with XRechnung's Skonto line received and booked, a sale of
+//! the year before — compared figure by figure, worked out here, in the trial
 //! balance by account number, the profit and loss by § 275 (2) HGB line and
 //! the balance sheet by § 266 HGB, each beside the previous year; and the
 //! refusals that keep the chart whole.
@@ -11,8 +12,14 @@
 use serde_json::{json, Value};
 
 use crate::adviser::{bill, issue, line};
+use std::path::Path;
+
 use crate::support::statements::{camt053, Entry, Transfer};
 use crate::support::World;
+
+/// The FeRD corpus's XRechnung (CII) with two VAT rates.
+const XRECHNUNG: &str =
+    "tests/fixtures/einvoices-in/zugferd-corpus/XML-Rechnung/CII/XRECHNUNG_Einfach.cii.xml";
 
 /// The numbers of one chart the month lands on.
 struct Numbers {
@@ -40,6 +47,7 @@ struct Numbers {
     travel: u64,
     internet: u64,
     bank_fees: u64,
+    other: u64,
 }
 
 const SKR03: Numbers = Numbers {
@@ -67,6 +75,7 @@ const SKR03: Numbers = Numbers {
     travel: 4670,
     internet: 4925,
     bank_fees: 4970,
+    other: 4900,
 };
 
 const SKR04: Numbers = Numbers {
@@ -94,6 +103,7 @@ const SKR04: Numbers = Numbers {
     travel: 6670,
     internet: 6810,
     bank_fees: 6855,
+    other: 6300,
 };
 
 /// A bill split over `lines` (ACCOUNT=NET:RATE) dated 5 March 2026.
@@ -237,6 +247,40 @@ fn month(n: &Numbers) -> World {
         .unwrap()
         .to_string();
     w.data.ok(&["bank", "book", &fee, "--account", "fees"]);
+    // A real XRechnung (the FeRD corpus's, dated into this month) with
+    // XRechnung's Skonto line, received and booked by a person: 198.00 at
+    // 19 % and 275.00 at 7 %, on the other operating expenses (a new
+    // supplier has no account of its own yet).
+    let xml = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(XRECHNUNG))
+        .unwrap()
+        .replace("20241115", "20260305")
+        .replace("20241114", "20260304")
+        .replace(
+            "Zahlbar innerhalb 30 Tagen netto bis 15.12.2024, 3% Skonto innerhalb 10 Tagen bis 25.11.2024",
+            "#SKONTO#TAGE=14#PROZENT=2.00#\n",
+        );
+    let received = crate::bank::write(&dir, "xrechnung.xml", xml.as_bytes());
+    let got = w
+        .data
+        .ok(&["purchase", "receive", "--company", &w.company, &received]);
+    let id = got[0]["id"].as_str().unwrap().to_string();
+    // Addressed to the corpus's buyer: booked only by a person's choice.
+    let booked = w.data.ok(&[
+        "purchase",
+        "book",
+        "--company",
+        &w.company,
+        &id,
+        "--accept-warnings",
+    ]);
+    assert_eq!(
+        (
+            &booked["terms"]["discountUntil"],
+            &booked["terms"]["discountPercent"]
+        ),
+        (&json!("2026-03-19"), &json!("2")),
+        "{booked}"
+    );
     // The 7 % invoice paid by hand, then taken back: typed wrong.
     let wrong = w.data.ok(&[
         "payment",
@@ -360,14 +404,28 @@ fn the_month_on(n: &Numbers) {
             93_950,
             d("debit"),
         ),
-        (n.input_7, 0, 2_100 + 700 + 630, 0, 3_430, d("debit")),
-        (n.input_19, 0, 22_800 + 950 + 9_880, 0, 33_630, d("debit")),
+        (
+            n.input_7,
+            0,
+            2_100 + 700 + 630 + 1_925,
+            0,
+            5_355,
+            d("debit"),
+        ),
+        (
+            n.input_19,
+            0,
+            22_800 + 950 + 9_880 + 3_762,
+            0,
+            37_392,
+            d("debit"),
+        ),
         (
             n.payables,
             0,
             142_800,
-            142_800 + 32_100 + 10_700 + 5_950 + 71_510,
-            120_260,
+            142_800 + 32_100 + 10_700 + 5_950 + 71_510 + 52_987,
+            173_247,
             d("credit"),
         ),
         (n.output_7, 0, 0, 3_500, 3_500, d("credit")),
@@ -389,6 +447,8 @@ fn the_month_on(n: &Numbers) {
         (n.travel, 0, 9_000, 0, 9_000, d("debit")),
         (n.internet, 0, 3_000, 0, 3_000, d("debit")),
         (n.bank_fees, 0, 1_250, 0, 1_250, d("debit")),
+        // The received XRechnung, on the general account.
+        (n.other, 0, 47_300, 0, 47_300, d("debit")),
         (n.revenue_7, 0, 0, 50_000, 50_000, d("credit")),
         // A profit and loss account starts the year from nothing.
         (n.revenue_19, 0, 0, 200_000, 200_000, d("credit")),
@@ -434,6 +494,7 @@ fn the_month_on(n: &Numbers) {
         (n.travel, 9_000),
         (n.internet, 3_000),
         (n.bank_fees, 1_250),
+        (n.other, 47_300),
     ];
     other.sort();
     assert_eq!(
@@ -441,7 +502,7 @@ fn the_month_on(n: &Numbers) {
         vec![
             (d("pl:1"), 250_000, 100_000, revenue_accounts),
             (d("pl:5a"), 30_000, 0, vec![(n.goods, 30_000)]),
-            (d("pl:8"), 197_250, 0, other),
+            (d("pl:8"), 244_550, 0, other),
         ],
         "{pl:#}"
     );
@@ -451,7 +512,7 @@ fn the_month_on(n: &Numbers) {
             &pl["expenses"]["minor"],
             &pl["result"]["minor"]
         ),
-        (&json!(250_000), &json!(227_250), &json!(22_750))
+        (&json!(250_000), &json!(274_550), &json!(-24_550))
     );
     assert_eq!(
         pl["previous"],
@@ -483,11 +544,11 @@ fn the_month_on(n: &Numbers) {
         "{bs:#}"
     );
     let mut liabilities = vec![
-        (n.payables, 120_260),
+        (n.payables, 173_247),
         (n.output_7, 3_500),
         (n.output_19, 57_000),
-        (n.input_7, -3_430),
-        (n.input_19, -33_630),
+        (n.input_7, -5_355),
+        (n.input_19, -37_392),
     ];
     liabilities.sort();
     let sides = statement_lines(&bs["equity_and_liabilities"]);
@@ -495,8 +556,8 @@ fn the_month_on(n: &Numbers) {
         sides,
         vec![
             (d("equity:A.IV"), 100_000, 0, vec![(n.carried, 100_000)]),
-            (d("equity:A.V"), 22_750, 100_000, vec![]),
-            (d("equity:C"), 143_700, 19_000, liabilities),
+            (d("equity:A.V"), -24_550, 100_000, vec![]),
+            (d("equity:C"), 191_000, 19_000, liabilities),
         ],
         "{bs:#}"
     );
@@ -506,7 +567,7 @@ fn the_month_on(n: &Numbers) {
             &bs["total_equity_and_liabilities"]["minor"],
             &bs["equity"]["minor"]
         ),
-        (&json!(266_450), &json!(266_450), &json!(122_750))
+        (&json!(266_450), &json!(266_450), &json!(75_450))
     );
 
     // DATEV: each bill on its own account with the tax key of its rate.
@@ -548,6 +609,9 @@ fn the_month_on(n: &Numbers) {
         (n.software, 14_280, d("9")),
         (n.travel, 9_630, d("8")),
         (n.internet, 3_570, d("9")),
+        // The XRechnung: per rate on the general account, the tax by key.
+        (n.other, 23_562, d("9")),
+        (n.other, 29_425, d("8")),
     ];
     expected.sort();
     assert_eq!(bills, expected);

@@ -18,7 +18,7 @@ use crate::support::{extf, World};
 /// A real invoice PDF from the e-invoicing corpus.
 fn corpus_pdf() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/fixtures/einvoices-in/zugferd-corpus/XML-Rechnung/FX/EN16931_Einfach.pdf")
+        .join("tests/fixtures/einvoices-in/zugferd-corpus/XML-Rechnung/FX/EN16931_Einfach.pdf")
 }
 
 /// A plain PDF (the invoice printed again by poppler's cairo back end:
