@@ -17,11 +17,9 @@ use sha2::{Digest, Sha256};
 use crate::books::audit::{self, Act, Actor};
 use crate::books::company;
 use crate::books::purchases;
-use crate::books::received::Incoming;
+use crate::books::received::{self, Incoming};
 use crate::error::{Error, Result};
-use crate::store::clock;
 use crate::store::db::Tx;
-use crate::store::ids;
 use crate::store::tenant::Tenant;
 
 /// The largest receipt kept (bytes): 20 MB, as a received e-invoice.
@@ -154,34 +152,11 @@ fn not_kept_before(tx: &Tx, tenant: &Tenant, bytes: &[u8]) -> Result<String> {
     }
 }
 
-/// Keeps `file` (its SHA-256 `sha`) in `received_files` for ten years;
-/// returns its id and when it was kept.
+/// Keeps `file` (its SHA-256 `sha`) as received e-invoices' files are
+/// kept; returns its id and when it was kept.
 fn keep(tx: &Tx, tenant: &Tenant, file: &Incoming, sha: &str) -> Result<(String, String)> {
     let today = company::get(tx, &tenant.company_id)?.today();
-    let keep_until = today
-        .saturating_add(jiff::Span::new().years(10))
-        .to_string();
-    let file_id = ids::new_id("rcv");
-    let now = clock::now();
-    tx.prepare_cached(
-        "INSERT INTO received_files (id, company_id, environment, file_name, content, sha256, size, channel,
-             channel_ref, received_at, keep_until)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-    )?
-    .execute(params![
-        file_id,
-        tenant.company_id,
-        tenant.environment,
-        file.file_name,
-        file.bytes,
-        sha,
-        file.bytes.len() as i64,
-        file.channel,
-        file.channel_ref,
-        now,
-        keep_until
-    ])?;
-    Ok((file_id, now))
+    received::keep_file(tx, tenant, file, sha, today)
 }
 
 /// Keeps a plain PDF or image to be typed as a bill by a person (it is no

@@ -33,4 +33,5 @@ pub use bill::{
 };
 pub use checks::{Decision, SupplierChoice, TermsView, Warning};
 pub use decide::{book, refuse, trust, MAX_REASON};
+pub(crate) use receive::keep_file;
 pub use receive::{receive, Incoming, Receipt};

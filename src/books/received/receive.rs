@@ -89,6 +89,43 @@ impl Receipt {
     }
 }
 
+/// Keeps `file` (its SHA-256 `sha`) unchanged in `received_files` for ten
+/// years from `today` (the table's triggers refuse a change and an early
+/// deletion): a received e-invoice's file, a bill's receipt. Returns its
+/// id and the instant it was kept.
+///
+/// Fails only on a storage error.
+pub(crate) fn keep_file(
+    tx: &Tx,
+    tenant: &Tenant,
+    file: &Incoming,
+    sha: &str,
+    today: jiff::civil::Date,
+) -> Result<(String, String)> {
+    let now = clock::now();
+    let file_id = ids::new_id("rcv");
+    let keep_until = format!("{}", today.saturating_add(jiff::Span::new().years(10)));
+    tx.prepare_cached(
+        "INSERT INTO received_files (id, company_id, environment, file_name, content, sha256, size, channel,
+             channel_ref, received_at, keep_until)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+    )?
+    .execute(params![
+        file_id,
+        tenant.company_id,
+        tenant.environment,
+        file.file_name,
+        file.bytes,
+        sha,
+        file.bytes.len() as i64,
+        file.channel,
+        file.channel_ref,
+        now,
+        keep_until
+    ])?;
+    Ok((file_id, now))
+}
+
 /// Receives a file for the tenant: a `Receipt` saying whether it was kept
 /// as a bill (recorded as `bill.received` by `actor`, and booked at once
 /// for a trusted supplier's valid document), refused as no e-invoice, or
@@ -152,27 +189,7 @@ pub fn receive(tx: &Tx, tenant: &Tenant, actor: &Actor, file: &Incoming) -> Resu
             Some(first),
         ));
     }
-    let now = clock::now();
-    let file_id = ids::new_id("rcv");
-    let keep_until = format!("{}", today.saturating_add(jiff::Span::new().years(10)));
-    tx.prepare_cached(
-        "INSERT INTO received_files (id, company_id, environment, file_name, content, sha256, size, channel,
-             channel_ref, received_at, keep_until)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
-    )?
-    .execute(params![
-        file_id,
-        tenant.company_id,
-        tenant.environment,
-        file.file_name,
-        file.bytes,
-        sha,
-        file.bytes.len() as i64,
-        file.channel,
-        file.channel_ref,
-        now,
-        keep_until
-    ])?;
+    let (file_id, now) = keep_file(tx, tenant, file, &sha, today)?;
     let findings: Vec<Finding> = received
         .findings
         .iter()
