@@ -61,6 +61,8 @@
 //!   settlement's.
 //! - `account_sheet.rs`: one account's postings over a period
 //!   (*Kontoblatt*, `sheet`): what a statement's account opens to.
+//! - `reasoned.rs`: a person's dated act with its reason (`Reasoned`): a
+//!   cancellation, a payment taken back, checked alike.
 //! - `statements.rs`: the statements on the company's chart of accounts:
 //!   the trial balance by account number (`trial_balance`), the profit and
 //!   loss by § 275 (2) HGB (`profit_and_loss`) and the balance sheet by
@@ -122,6 +124,7 @@ pub mod particulars;
 pub mod payments;
 pub mod purchase_entry;
 pub mod purchases;
+pub mod reasoned;
 pub mod receipts;
 pub mod received;
 pub mod report;

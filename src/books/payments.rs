@@ -12,10 +12,9 @@ use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
-use crate::error::{Error, Result, Violations};
+use crate::error::{Error, Result};
 use crate::rules::iso::Currency;
 use crate::rules::money::Money;
-use crate::rules::text;
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::row::Row;
@@ -225,57 +224,10 @@ pub fn mark_reversed(
     Ok(())
 }
 
-/// A person's reversal of a payment as given.
-#[derive(Debug, Default, Clone)]
-pub struct ReversalInput {
-    /// Why the payment is taken back (required).
-    pub reason: Option<String>,
-    /// The day of the counter-posting (default today in the company's time zone).
-    pub on: Option<String>,
-}
-
-/// A checked reversal.
-#[derive(Debug, Clone)]
-pub struct Reversal {
-    reason: String,
-    on: Option<Date>,
-}
-
-/// The longest reason of a reversal (characters), as of a cancellation.
-pub const MAX_REASON: usize = 1000;
-
-impl Reversal {
-    /// Checks the request: a reason of 1–1000 characters, a date `YYYY-MM-DD`.
-    ///
-    /// Fails with `Invalid` naming `on`, or `reason` when it is missing or too long.
-    pub fn check(input: ReversalInput) -> Result<Reversal> {
-        let mut v = Violations::new();
-        let reason = v.take(text::required(
-            "reason",
-            input.reason.as_deref(),
-            MAX_REASON,
-        ))?;
-        let on = match input.on.as_deref() {
-            Some(d) => v.take(clock::parse_date("on", d))?,
-            None => None,
-        };
-        v.finish()?;
-        Ok(Reversal {
-            reason: reason.unwrap_or_default(),
-            on,
-        })
-    }
-
-    /// Why the payment is taken back.
-    pub fn reason(&self) -> &str {
-        &self.reason
-    }
-
-    /// The day asked for, if one was.
-    pub fn on(&self) -> Option<Date> {
-        self.on
-    }
-}
+/// A person's reversal of a payment as given, checked: its reason and day.
+pub use crate::books::reasoned::{
+    Reasoned as Reversal, ReasonedInput as ReversalInput, MAX_REASON,
+};
 
 #[cfg(test)]
 mod tests {

@@ -4,7 +4,6 @@
 //! the receivable closed, the tallies moved, `invoice.cancelled` raised and
 //! the act recorded in the audit, all in the caller's transaction.
 
-use jiff::civil::Date;
 use rusqlite::{params, Connection};
 
 use crate::books::audit::{self, Act, Actor};
@@ -17,52 +16,15 @@ use crate::books::report::{self, Side};
 use crate::error::{Error, Result, Violations};
 use crate::outbox::events::{self, EventKind};
 use crate::rules::jurisdiction::{self, DocumentKind};
-use crate::rules::text;
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::ids;
 use crate::store::tenant::Tenant;
 
-/// A cancellation as a person asks for it.
-#[derive(Debug, Default, Clone)]
-pub struct CancelInput {
-    pub reason: Option<String>,
-    /// The cancellation date (default today in the company's time zone).
-    pub on: Option<String>,
-}
-
-/// A checked cancellation request.
-#[derive(Debug, Clone)]
-pub struct Cancellation {
-    reason: String,
-    on: Option<Date>,
-}
-
-/// The longest reason of a cancellation (characters).
-pub const MAX_REASON: usize = 1000;
-
-impl Cancellation {
-    /// Checks the request: a reason of 1–1000 characters, a date `YYYY-MM-DD`.
-    ///
-    /// Fails with `Invalid` naming `on`, or `reason` when it is missing or too long.
-    pub fn check(input: CancelInput) -> Result<Cancellation> {
-        let mut v = Violations::new();
-        let reason = v.take(text::required(
-            "reason",
-            input.reason.as_deref(),
-            MAX_REASON,
-        ))?;
-        let on = match input.on.as_deref() {
-            Some(d) => v.take(clock::parse_date("on", d))?,
-            None => None,
-        };
-        v.finish()?;
-        Ok(Cancellation {
-            reason: reason.unwrap_or_default(),
-            on,
-        })
-    }
-}
+/// A cancellation as a person asks for it, checked: its reason and day.
+pub use crate::books::reasoned::{
+    Reasoned as Cancellation, ReasonedInput as CancelInput, MAX_REASON,
+};
 
 /// The numbering series of the corrections a company issues in `year`.
 fn series(company: &Company, year: i16) -> String {
@@ -107,8 +69,8 @@ pub fn cancel(
 ) -> Result<(String, String)> {
     let company = company::get(tx, &tenant.company_id)?;
     let original = invoices::stored_by_number(tx, tenant, number)?;
-    let on = request.on.unwrap_or_else(|| company.today());
-    let reason = request.reason.as_str();
+    let on = request.on().unwrap_or_else(|| company.today());
+    let reason = request.reason();
     if original.document_type == DocumentType::Correction {
         return Err(Error::wrong_state(format!(
             "{number} is itself a correction; it cannot be cancelled."
