@@ -60,8 +60,9 @@ def minor(money):
     return money["minor"]
 
 
-def by_account(rows):
-    return {row["account"]: minor(row["amount"]) for row in rows}
+def accounts_of(lines):
+    """Every account of a statement's lines: its number on the chart and its amount."""
+    return {a["number"]: minor(a["amount"]) for line in lines for a in line["accounts"]}
 
 
 def next_number(numbers):
@@ -154,19 +155,24 @@ def calls(base, key, mode, earlier):
         expect(r["from"], "2000-01-01", "from")
         expect((minor(r["revenue"]), minor(r["expenses"]), minor(r["result"])),
                (REVENUE, EXPENSES, REVENUE - EXPENSES), "revenue, expenses, result")
-        expect(by_account(r["by_account"]), {"revenue": REVENUE, "expenses": EXPENSES}, "by account")
+        # By § 275 (2) HGB: the revenue on line 1 (SKR03 8400), the bills on line 8 (4900).
+        expect({line["code"]: minor(line["amount"]) for line in r["lines"]}, {"1": REVENUE, "8": EXPENSES},
+               "lines")
+        expect(accounts_of(r["lines"]), {8400: REVENUE, 4900: EXPENSES}, "accounts by number")
         expect(r["is_final"], False, "is_final (no books are closed)")
 
     def get_balance_sheet(r):
         expect(r["balanced"], True, "balanced")
-        expect(by_account(r["assets"]), {"receivables": RECEIVABLES, "bank": BANK, "input_tax": INPUT_TAX},
-               "assets")
-        expect(by_account(r["liabilities"]), {"payables": PAYABLE, "output_tax": OUTPUT_TAX}, "liabilities")
-        expect((minor(r["equity"]), minor(r["result"])), (0, REVENUE - EXPENSES), "equity and result")
-        expect(minor(r["total_assets"]), RECEIVABLES + BANK + INPUT_TAX, "total assets")
-        expect(minor(r["total_liabilities"]), PAYABLE + OUTPUT_TAX, "total liabilities")
-        expect(minor(r["total_assets"]),
-               minor(r["total_liabilities"]) + minor(r["equity"]) + minor(r["result"]), "the sides agree")
+        # By § 266 HGB: the input tax netted with the output tax owed, one debt under C.
+        expect(accounts_of(r["assets"]), {1400: RECEIVABLES, 1200: BANK}, "assets")
+        expect(accounts_of(r["equity_and_liabilities"]),
+               {1600: PAYABLE, 1776: OUTPUT_TAX, 1576: -INPUT_TAX}, "equity and liabilities")
+        expect((minor(r["equity"]), minor(r["result"])), (REVENUE - EXPENSES, REVENUE - EXPENSES),
+               "equity and result")
+        expect(minor(r["total_assets"]), RECEIVABLES + BANK, "total assets")
+        expect(minor(r["total_equity_and_liabilities"]),
+               PAYABLE + OUTPUT_TAX - INPUT_TAX + REVENUE - EXPENSES, "total equity and liabilities")
+        expect(minor(r["total_assets"]), minor(r["total_equity_and_liabilities"]), "the sides agree")
 
     def get_business_attention(r):
         kinds = {}
