@@ -462,7 +462,8 @@ fn a_refused_closing_keeps_the_day_typed_and_says_why_beside_it() {
     assert!(bad.body.contains("lies after to"));
 }
 
-/// The form of a bill, as the console's flags name its fields.
+/// The form of a bill, as the console's flags name its fields (its fixed
+/// date confirmed, for the day it lies more than a year back).
 fn bill<'a>(number: &'a str, net: &'a str, tax: &'a str) -> Vec<(&'a str, &'a str)> {
     vec![
         ("supplierName", "Papier AG"),
@@ -472,6 +473,7 @@ fn bill<'a>(number: &'a str, net: &'a str, tax: &'a str) -> Vec<(&'a str, &'a st
         ("currency", "EUR"),
         ("net", net),
         ("tax", tax),
+        ("confirmOld", "yes"),
     ]
 }
 
@@ -1437,4 +1439,45 @@ fn a_plain_pdf_received_becomes_a_bill_a_person_types() {
         office.count("SELECT count(*) FROM purchases WHERE receipt_file_id IS NOT NULL"),
         1
     );
+}
+
+/// A bill dated more than a year back is booked on the screen only once
+/// the person confirms it: the first post is refused beside the date with
+/// the box to confirm, nothing recorded; with the box ticked it is booked.
+#[test]
+fn a_bill_dated_more_than_a_year_back_is_booked_once_confirmed() {
+    let office = Office::new();
+    let mut accountant = office.signed_in("accountant@alpha.de");
+    let old = jiff::Zoned::now()
+        .date()
+        .checked_sub(jiff::Span::new().days(400))
+        .unwrap()
+        .to_string();
+    let mut form: Vec<(&str, &str)> = bill("ALT-1", "100.00", "19.00")
+        .into_iter()
+        .filter(|f| f.0 != "confirmOld")
+        .collect();
+    for f in form.iter_mut() {
+        if f.0 == "documentDate" || f.0 == "dueDate" {
+            f.1 = &old;
+        }
+    }
+    let refused = accountant.act("/bills/new", "/bills", &form);
+    assert_eq!(refused.status, 409, "{}", refused.body);
+    assert!(
+        refused.body.contains("more than a year back"),
+        "{}",
+        refused.body
+    );
+    assert!(
+        refused.body.contains("name=\"confirmOld\""),
+        "{}",
+        refused.body
+    );
+    assert_eq!(office.count("SELECT count(*) FROM purchases"), 0);
+    form.push(("confirmOld", "yes"));
+    accountant
+        .act("/bills/new", "/bills", &form)
+        .redirects_to_prefix("/bills/pur_");
+    assert_eq!(office.count("SELECT count(*) FROM purchases"), 1);
 }
