@@ -5,6 +5,8 @@
 //! the DATEV export names it), the balance before the period and the
 //! running balance. What a statement's account opens to.
 
+use std::collections::HashMap;
+
 use jiff::civil::Date;
 use rusqlite::{params, Connection};
 use serde::Serialize;
@@ -85,19 +87,33 @@ pub fn sheet(
             format!("lies after to ({from} > {to})"),
         ));
     }
-    // A profit and loss account starts each fiscal year from nothing.
-    let since = if account.kind.in_profit_and_loss() {
-        Some(books.fiscal.year_of(from))
-    } else {
-        None
+    // The balance before the period from the day sums (a profit and loss
+    // account's since its fiscal year's first day); the journal is read
+    // for the period alone.
+    let opening = match from.yesterday() {
+        Ok(before) => {
+            let since = account
+                .kind
+                .in_profit_and_loss()
+                .then(|| books.fiscal.year_of(from));
+            match since {
+                Some(first) if first > before => 0,
+                since => books
+                    .balances(conn, tenant, since, before)?
+                    .get(&account.key)
+                    .copied()
+                    .unwrap_or(0),
+            }
+        }
+        Err(_) => 0,
     };
     let mut stmt = conn.prepare_cached(
         "SELECT posted_on, entry, account, detail, chart, debit, credit FROM journal
-         WHERE company_id = ?1 AND environment = ?2 AND posted_on <= ?3 AND (?4 IS NULL OR posted_on >= ?4)
+         WHERE company_id = ?1 AND environment = ?2 AND posted_on BETWEEN ?3 AND ?4
          ORDER BY posted_on, seq",
     )?;
     let rows = stmt.query_map(
-        params![tenant.company_id, tenant.environment, to, since],
+        params![tenant.company_id, tenant.environment, from, to],
         |row| {
             let r = Row::new(row, "journal");
             Ok((
@@ -111,15 +127,10 @@ pub fn sheet(
             ))
         },
     )?;
-    let mut opening = 0;
     let mut postings: Vec<Posting> = Vec::new();
     for row in rows {
         let (date, entry, ledger_account, detail, chosen, debit, credit) = row?;
         if books.key_of(ledger_account, &detail, chosen) != account.key {
-            continue;
-        }
-        if date < from {
-            opening += debit - credit;
             continue;
         }
         if postings.len() == MAX_LINES {
@@ -139,12 +150,19 @@ pub fn sheet(
         });
     }
     let mut running = opening;
+    // Each entry's document read once, however many lines it has here.
+    let mut documents: HashMap<String, (String, String)> = HashMap::new();
     for p in &mut postings {
         running += p.debit - p.credit;
         p.balance = running;
-        let doc = datev::document(conn, tenant, &p.entry)?;
-        p.document = doc.number;
-        p.text = doc.text;
+        if !documents.contains_key(&p.entry) {
+            let doc = datev::document(conn, tenant, &p.entry)?;
+            documents.insert(p.entry.clone(), (doc.number, doc.text));
+        }
+        if let Some((number, text)) = documents.get(&p.entry) {
+            p.document = number.clone();
+            p.text = text.clone();
+        }
     }
     Ok(AccountSheet {
         account: account.key.clone(),

@@ -54,6 +54,10 @@ struct Posted {
     credit: i64,
 }
 
+/// Day sums with their (debit, credit) since the year's and the period's
+/// first day.
+type InParts = (Posted, (i64, i64), (i64, i64));
+
 /// The company's chart, its accounts by key, and how its lines map.
 pub(crate) struct Books {
     pub(crate) chart: Chart,
@@ -141,8 +145,67 @@ impl Books {
         Ok(out)
     }
 
+    /// The day sums up to `to`, each with its part since `year_from` and
+    /// since `period_from` (debit, credit): the trial balance's three
+    /// columns read in one pass.
+    fn posted_in_parts(
+        &self,
+        conn: &Connection,
+        tenant: &Tenant,
+        year_from: Date,
+        period_from: Date,
+        to: Date,
+    ) -> Result<Vec<InParts>> {
+        let mut stmt = conn.prepare_cached(
+            "SELECT account, detail, chart, sum(debit), sum(credit),
+                    coalesce(sum(CASE WHEN posted_on >= ?4 THEN debit END), 0),
+                    coalesce(sum(CASE WHEN posted_on >= ?4 THEN credit END), 0),
+                    coalesce(sum(CASE WHEN posted_on >= ?5 THEN debit END), 0),
+                    coalesce(sum(CASE WHEN posted_on >= ?5 THEN credit END), 0)
+             FROM account_days
+             WHERE company_id = ?1 AND environment = ?2 AND posted_on <= ?3
+             GROUP BY account, detail, chart",
+        )?;
+        let rows = stmt.query_map(
+            params![
+                tenant.company_id,
+                tenant.environment,
+                to,
+                year_from,
+                period_from
+            ],
+            |row| {
+                let r = Row::new(row, "account_days");
+                Ok((
+                    (
+                        r.get::<Account>(0)?,
+                        r.get::<String>(1)?,
+                        r.get::<String>(2)?,
+                        r.get::<i64>(3)?,
+                        r.get::<i64>(4)?,
+                    ),
+                    (r.get::<i64>(5)?, r.get::<i64>(6)?),
+                    (r.get::<i64>(7)?, r.get::<i64>(8)?),
+                ))
+            },
+        )?;
+        let mut out = Vec::new();
+        for row in rows {
+            let ((ledger, detail, chosen, debit, credit), year, period) = row?;
+            let posted = Posted {
+                key: self.key_of(ledger, &detail, chosen),
+                ledger,
+                detail,
+                debit,
+                credit,
+            };
+            out.push((posted, year, period));
+        }
+        Ok(out)
+    }
+
     /// Debit minus credit per chart account over `from..=to`.
-    fn balances(
+    pub(crate) fn balances(
         &self,
         conn: &Connection,
         tenant: &Tenant,
@@ -333,10 +396,15 @@ pub fn trial_balance(
     let year_from = books.fiscal.year_of(as_of);
     let mut rows: BTreeMap<String, TrialBalanceRow> = BTreeMap::new();
     let mut details: BTreeMap<String, Totals> = BTreeMap::new();
-    for p in books.posted(conn, tenant, None, as_of)? {
+    let parts = books.posted_in_parts(conn, tenant, year_from, from.max(year_from), as_of)?;
+    for (p, (year_debit, year_credit), (period_debit, period_credit)) in parts {
         let r = row_of(&mut rows, &books, &p.key)?;
         r.debit += p.debit;
         r.credit += p.credit;
+        r.year_debit += year_debit;
+        r.year_credit += year_credit;
+        r.period_debit += period_debit;
+        r.period_credit += period_credit;
         let d = details
             .entry(p.key)
             .or_default()
@@ -344,16 +412,6 @@ pub fn trial_balance(
             .or_insert((0, 0));
         d.0 += p.debit;
         d.1 += p.credit;
-    }
-    for p in books.posted(conn, tenant, Some(year_from), as_of)? {
-        let r = row_of(&mut rows, &books, &p.key)?;
-        r.year_debit += p.debit;
-        r.year_credit += p.credit;
-    }
-    for p in books.posted(conn, tenant, Some(from.max(year_from)), as_of)? {
-        let r = row_of(&mut rows, &books, &p.key)?;
-        r.period_debit += p.debit;
-        r.period_credit += p.credit;
     }
     let earlier = books.earlier_results(conn, tenant, year_from)?;
     if earlier != 0 {
