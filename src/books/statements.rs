@@ -390,7 +390,7 @@ pub fn trial_balance(
     if from > as_of {
         return Err(Error::invalid(
             "from",
-            format!("lies after asOf ({from} > {as_of})"),
+            format!("lies after the day the balance is drawn up ({from} > {as_of})"),
         ));
     }
     let year_from = books.fiscal.year_of(as_of);

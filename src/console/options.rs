@@ -11,10 +11,11 @@ use crate::rules::text::{camel_to, Patch};
 
 /// How a refusal names a field: as the option that gives it (`--postal-code`).
 pub fn option(field: &str) -> String {
-    // A line of a draft is named as a person counts lines.
+    // A line of a draft or a bill (`lines[0]`, `lines[0].account`) is
+    // named as a person counts lines.
     if let Some(n) = field
         .strip_prefix("lines[")
-        .and_then(|rest| rest.strip_suffix(']'))
+        .and_then(|rest| rest.split(']').next())
         .and_then(|n| n.parse::<usize>().ok())
     {
         return format!("Line {}", n + 1);
