@@ -569,6 +569,11 @@ pub struct ServeArgs {
     /// (local development and tests only).
     #[arg(long)]
     pub webhook_allow_loopback: bool,
+    /// An SMTP server on a non-public address companies may send through
+    /// (repeatable): a range (10.0.0.0/8), an address (127.0.0.1) or a host
+    /// name (relay.internal), whose addresses are then not checked.
+    #[arg(long = "mail-allow")]
+    pub mail_allow: Vec<String>,
     /// A public URL the service is reached at (repeatable); its host is allowed
     /// in the agent protocol's Host and Origin checks.
     #[arg(long = "public-url")]
@@ -697,6 +702,7 @@ impl ServeArgs {
     /// Fails with `Invalid` naming `vatRegister` for an unreadable register.
     pub fn apply(&self, config: &mut crate::http::server::Config) -> crate::error::Result<()> {
         config.webhook_allow_loopback = self.webhook_allow_loopback;
+        config.mail_allow = crate::outbox::mail::reach::MailAllow::parse(&self.mail_allow)?;
         config.public_urls = self.public_urls.clone();
         config.header_timeout = std::time::Duration::from_secs(self.header_timeout.max(1));
         config.body_timeout = std::time::Duration::from_secs(self.body_timeout.max(1));

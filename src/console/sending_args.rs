@@ -49,6 +49,10 @@ pub struct MailArgs {
     /// Send a test mail through the settings to this address once they are stored.
     #[arg(long)]
     pub test_to: Option<String>,
+    /// A server on a non-public address this host may be, as `serve
+    /// --mail-allow` allows it (repeatable: ADDRESS/BITS, ADDRESS or HOST).
+    #[arg(long = "mail-allow")]
+    pub mail_allow: Vec<String>,
 }
 
 /// The arguments of `company mail-text`.

@@ -22,6 +22,7 @@ use crate::access::sessions::Expiry;
 use crate::error::{Error, Result};
 use crate::http::kept_pages::KeptPages;
 use crate::outbox::address::Policy;
+use crate::outbox::mail::reach::MailAllow;
 use crate::outbox::vat_register::Register;
 use crate::store::db::Db;
 use crate::store::sealed::SealingKey;
@@ -51,6 +52,8 @@ pub struct App {
     pub kept_pages: KeptPages,
     /// The key the data file's secrets (SMTP passwords) are sealed with.
     pub sealing: Arc<SealingKey>,
+    /// The SMTP servers on non-public addresses the operator allows.
+    pub mail_allow: Arc<MailAllow>,
     /// The VAT register an issue asks.
     pub vat_register: Register,
 }

@@ -31,6 +31,7 @@ use crate::http::intake::{respond, Limits};
 use crate::http::screens::{self};
 use crate::outbox::address::Policy;
 use crate::outbox::mail;
+use crate::outbox::mail::reach::MailAllow;
 use crate::outbox::vat_register::{self, Register, Service};
 use crate::store::db::Db;
 use crate::store::sealed::SealingKey;
@@ -86,6 +87,8 @@ pub struct Config {
     pub mail: bool,
     /// How long each step of sending a mail may take.
     pub mail_time_limit: Duration,
+    /// SMTP servers on non-public addresses allowed (`serve --mail-allow`).
+    pub mail_allow: MailAllow,
 }
 
 impl Config {
@@ -115,6 +118,7 @@ impl Config {
             vat_register_timeout: vat_register::TIME_LIMIT,
             mail: true,
             mail_time_limit: mail::delivery::TIME_LIMIT,
+            mail_allow: MailAllow::none(),
         }
     }
 }
@@ -212,6 +216,7 @@ impl Server {
         let mails = mail::delivery::Mails::new(
             self.app.db.clone(),
             self.app.sealing.clone(),
+            self.app.mail_allow.clone(),
             self.mail_time_limit,
         );
         crate::outbox::dispatch::run_due(&mails, at)
@@ -293,6 +298,7 @@ fn start_with(
         },
         mcp_hosts: allowed_hosts(&config),
         sealing: sealing.clone(),
+        mail_allow: Arc::new(config.mail_allow.clone()),
         vat_register: Register::new(config.vat_register.clone(), config.vat_register_timeout),
         screens: ScreenConfig {
             expiry: config.session_expiry,
@@ -351,7 +357,12 @@ fn start_with(
     }
     let mut mail_worker = if config.mail {
         Some(crate::outbox::dispatch::Worker::start(
-            mail::delivery::Mails::new(db.clone(), sealing, config.mail_time_limit),
+            mail::delivery::Mails::new(
+                db.clone(),
+                sealing,
+                app.mail_allow.clone(),
+                config.mail_time_limit,
+            ),
         )?)
     } else {
         None

@@ -65,7 +65,7 @@ if [ -z "$smtp_port" ]; then
     exit 1
 fi
 
-target/debug/kontor demo --data "$work/demo.db" --listen 127.0.0.1:0 --webhook-allow-loopback >"$work/demo.out" 2>"$work/demo.log" &
+target/debug/kontor demo --data "$work/demo.db" --listen 127.0.0.1:0 --webhook-allow-loopback --mail-allow 127.0.0.1 >"$work/demo.out" 2>"$work/demo.log" &
 demo_pid=$!
 for _ in $(seq 1 100); do
     grep -q 'Ctrl-C stops the server' "$work/demo.out" 2>/dev/null && break

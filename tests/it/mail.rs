@@ -32,6 +32,8 @@ pub fn configure(
         company,
         "--host",
         "localhost",
+        "--mail-allow",
+        "127.0.0.1",
         "--port",
         &port,
         "--security",

@@ -25,6 +25,7 @@ mod layers;
 mod ledger;
 mod lock;
 mod mail;
+mod mail_reach;
 mod mcp;
 mod mcp_client;
 mod migrations;

@@ -39,6 +39,8 @@ fn serve(data: &DataFile) -> Served {
             "off",
             "--mail-timeout",
             "5",
+            "--mail-allow",
+            "127.0.0.1",
             "--data",
         ])
         .arg(&data.path)
@@ -100,6 +102,8 @@ fn the_smtp_password_is_in_no_answer_page_log_error_or_file() {
         &company,
         "--host",
         "localhost",
+        "--mail-allow",
+        "127.0.0.0/8",
         "--port",
         &port,
         "--security",

@@ -11,6 +11,7 @@ use crate::books::tenancy;
 use crate::console::acting::{actor, company_books, no_actor, print};
 use crate::console::args::{InvoiceSendArgs, InvoiceSendsArgs, MailArgs, MailTextArgs};
 use crate::error::{Error, Result};
+use crate::outbox::mail::reach::MailAllow;
 use crate::outbox::mail::settings::{Settings, SettingsInput};
 use crate::outbox::mail::templates::{Purpose, Template};
 use crate::rules::locale::Lang;
@@ -50,20 +51,23 @@ pub fn mail(db: &Db, key: &SealingKey, args: &MailArgs, acting: Option<&str>) ->
         Some(path) => Some(small_file("caFile", path)?),
         None => None,
     };
-    let checked = Settings::check(SettingsInput {
-        host: Some(args.host.clone()),
-        port: args.port.clone(),
-        security: Some(args.security.clone()),
-        user: args.user.clone(),
-        password,
-        from: Some(args.from.clone()),
-        from_name: args.from_name.clone(),
-        reply_to: args.reply_to.clone(),
-        bcc: args.bcc.clone(),
-        ca_pem,
-        drop_ca: false,
-        pdf_with_xml: args.pdf_with_xml,
-    })?;
+    let checked = Settings::check(
+        SettingsInput {
+            host: Some(args.host.clone()),
+            port: args.port.clone(),
+            security: Some(args.security.clone()),
+            user: args.user.clone(),
+            password,
+            from: Some(args.from.clone()),
+            from_name: args.from_name.clone(),
+            reply_to: args.reply_to.clone(),
+            bcc: args.bcc.clone(),
+            ca_pem,
+            drop_ca: false,
+            pdf_with_xml: args.pdf_with_xml,
+        },
+        &MailAllow::parse(&args.mail_allow)?,
+    )?;
     let shown = db.write(|tx| {
         let company_id = company::get(tx, &args.company)?.id;
         let actor = actor(tx, acting, &company_id, Capability::ManageSettings)?;

@@ -244,20 +244,23 @@ pub fn save(ctx: &Ctx) -> Result<Answer> {
     let tenant = &ctx.session.tenant;
     let text = |f: &str| ctx.form.get(f).map(str::to_string);
     let ca = text("caPem").filter(|t| !t.trim().is_empty());
-    let checked = Settings::check(SettingsInput {
-        host: text("host"),
-        port: text("port"),
-        security: text("security"),
-        user: text("user"),
-        password: text("password").filter(|p| !p.is_empty()).map(Secret::new),
-        from: text("from"),
-        from_name: text("fromName"),
-        reply_to: text("replyTo"),
-        bcc: text("bcc"),
-        ca_pem: ca,
-        drop_ca: ctx.form.all("dropCa").contains(&"yes"),
-        pdf_with_xml: Some(ctx.yes_no("pdfWithXml") == Some(true)),
-    });
+    let checked = Settings::check(
+        SettingsInput {
+            host: text("host"),
+            port: text("port"),
+            security: text("security"),
+            user: text("user"),
+            password: text("password").filter(|p| !p.is_empty()).map(Secret::new),
+            from: text("from"),
+            from_name: text("fromName"),
+            reply_to: text("replyTo"),
+            bcc: text("bcc"),
+            ca_pem: ca,
+            drop_ca: ctx.form.all("dropCa").contains(&"yes"),
+            pdf_with_xml: Some(ctx.yes_no("pdfWithXml") == Some(true)),
+        },
+        &ctx.app.mail_allow,
+    );
     let key = ctx.app.sealing.clone();
     let saved = MAIL.act(ctx, checked, |tx, settings| {
         sending::set_settings(tx, tenant, &ctx.actor(), &settings, &key).map(|_| ())

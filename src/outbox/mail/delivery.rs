@@ -19,6 +19,7 @@ use rusqlite::params;
 use crate::error::Result;
 use crate::outbox::dispatch::{self, Outbox};
 use crate::outbox::mail::message::Composed;
+use crate::outbox::mail::reach::MailAllow;
 use crate::outbox::mail::settings;
 use crate::outbox::mail::transport::{self, Outcome};
 use crate::store::clock;
@@ -116,13 +117,14 @@ pub struct Attempt {
 }
 
 /// Sends one attempt of `job` through its company's settings as they are now.
-pub fn send(db: &Db, key: &SealingKey, limit: Duration, job: Job) -> Attempt {
+pub fn send(db: &Db, key: &SealingKey, allow: &MailAllow, limit: Duration, job: Job) -> Attempt {
     let started = Instant::now();
     let started_at = clock::now();
     let server = db.read(|conn| settings::server(conn, &job.company_id, key));
     let outcome = match server {
         Ok((server, _)) => transport::send(
             &server,
+            allow,
             &job.envelope_from,
             &job.envelope_to,
             &job.raw,
@@ -250,12 +252,18 @@ pub fn record(db: &Db, now: Timestamp, attempts: &[Attempt]) -> Result<()> {
 pub struct Mails {
     db: Arc<Db>,
     key: Arc<SealingKey>,
+    allow: Arc<MailAllow>,
     limit: Duration,
 }
 
 impl Mails {
-    pub fn new(db: Arc<Db>, key: Arc<SealingKey>, limit: Duration) -> Mails {
-        Mails { db, key, limit }
+    pub fn new(db: Arc<Db>, key: Arc<SealingKey>, allow: Arc<MailAllow>, limit: Duration) -> Mails {
+        Mails {
+            db,
+            key,
+            allow,
+            limit,
+        }
     }
 }
 
@@ -292,7 +300,7 @@ impl Outbox for Mails {
         claim(&self.db, now, room, busy)
     }
     fn send(&self, job: &Job) -> Attempt {
-        send(&self.db, &self.key, self.limit, job.clone())
+        send(&self.db, &self.key, &self.allow, self.limit, job.clone())
     }
     fn record(&self, now: Timestamp, done: &[Attempt]) -> Result<()> {
         record(&self.db, now, done)

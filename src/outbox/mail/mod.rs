@@ -15,6 +15,9 @@
 //! - `transport.rs`: the server's security (implicit TLS, STARTTLS required,
 //!   none on loopback only), one attempt (`send`) and its outcome (sent,
 //!   temporary, permanent), `scrub` of the password.
+//! - `reach.rs`: where mail may go: a server on a public address, or one
+//!   the operator allows (`serve --mail-allow`), checked when the settings
+//!   are saved and again, against the resolved address, at each attempt.
 //! - `delivery.rs`: the mail outbox: `enqueue` in the act's transaction, and
 //!   `Mails` on the loop every outbox shares (`outbox::dispatch`): `claim`
 //!   (the oldest due mail of each company, one per company in flight),
@@ -22,6 +25,7 @@
 
 pub mod delivery;
 pub mod message;
+pub mod reach;
 pub mod settings;
 pub mod templates;
 pub mod transport;

@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result, Violations};
 use crate::outbox::mail::message::{self, Sender, NAME_MAX};
+use crate::outbox::mail::reach::MailAllow;
 use crate::outbox::mail::transport::{self, Security, Server};
 use crate::rules::text;
 use crate::store::clock;
@@ -59,12 +60,13 @@ pub struct Settings {
 
 impl Settings {
     /// Checks the settings: host for the security (none only on loopback),
+    /// a host given as an address public or allowed by `allow`,
     /// port 1–65535 (default the security's), addresses readable, texts
     /// within their limits, the CA file PEM certificates, a password only
     /// with a user.
     ///
     /// Fails with `Invalid` naming every field that is wrong.
-    pub fn check(input: SettingsInput) -> Result<Settings> {
+    pub fn check(input: SettingsInput, allow: &MailAllow) -> Result<Settings> {
         let mut v = Violations::new();
         let security = match input.security.as_deref().map(str::trim) {
             None | Some("") => {
@@ -91,7 +93,9 @@ impl Settings {
             .take(text::required("host", input.host.as_deref(), 253))?
             .map(|h| h.to_ascii_lowercase());
         if let (Some(h), Some(s)) = (&host, security) {
-            v.take(transport::check_host(h, s))?;
+            if v.take(transport::check_host(h, s))?.is_some() {
+                v.take(allow.check_host(h))?;
+            }
         }
         let port = match input.port.as_deref().map(str::trim) {
             None | Some("") => security.map(Security::default_port),
@@ -361,7 +365,7 @@ mod tests {
 
     #[test]
     fn settings_check_with_the_securitys_port_and_refuse_each_wrong_field() {
-        let s = Settings::check(input()).unwrap();
+        let s = Settings::check(input(), &MailAllow::none()).unwrap();
         assert_eq!(
             (s.host.as_str(), s.port, s.security),
             ("mail.example.org", 587, Security::StartTls)
@@ -377,7 +381,7 @@ mod tests {
             ca_pem: Some("junk".into()),
             ..SettingsInput::default()
         };
-        let e = Settings::check(bad).unwrap_err();
+        let e = Settings::check(bad, &MailAllow::none()).unwrap_err();
         let fields: Vec<String> = e
             .violations()
             .iter()

@@ -24,6 +24,7 @@ use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{SmtpTransport, Transport};
 
 use crate::error::{Error, Result};
+use crate::outbox::mail::reach::MailAllow;
 use crate::store::sealed::Secret;
 
 crate::stored_enum! {
@@ -155,7 +156,13 @@ pub fn scrub(text: &str, server: &Server) -> String {
     out
 }
 
-fn transport(server: &Server, limit: Duration) -> std::result::Result<SmtpTransport, String> {
+/// A transport to `server`, connecting to `address` (the server's host as
+/// resolved and checked) and verifying TLS against the host's name.
+fn transport(
+    server: &Server,
+    address: IpAddr,
+    limit: Duration,
+) -> std::result::Result<SmtpTransport, String> {
     let tls = |host: &str| -> std::result::Result<TlsParameters, String> {
         let mut builder = TlsParameters::builder(host.to_string());
         if let Some(pem) = &server.ca_pem {
@@ -178,7 +185,7 @@ fn transport(server: &Server, limit: Duration) -> std::result::Result<SmtpTransp
             Tls::None
         }
     };
-    let mut builder = SmtpTransport::builder_dangerous(host)
+    let mut builder = SmtpTransport::builder_dangerous(address.to_string())
         .port(server.port)
         .tls(tls)
         .timeout(Some(limit));
@@ -194,9 +201,17 @@ fn transport(server: &Server, limit: Duration) -> std::result::Result<SmtpTransp
 }
 
 /// Hands `raw` to `server` for `to`, from `from`, with `limit` on every
-/// step (connecting, each reply); every text of the outcome is scrubbed.
-pub fn send(server: &Server, from: &str, to: &[String], raw: &[u8], limit: Duration) -> Outcome {
-    let outcome = attempt(server, from, to, raw, limit);
+/// step (connecting, each reply), at an address `allow` permits; every text
+/// of the outcome is scrubbed.
+pub fn send(
+    server: &Server,
+    allow: &MailAllow,
+    from: &str,
+    to: &[String],
+    raw: &[u8],
+    limit: Duration,
+) -> Outcome {
+    let outcome = attempt(server, allow, from, to, raw, limit);
     match outcome {
         Outcome::Sent { reply } => Outcome::Sent {
             reply: scrub(&reply, server),
@@ -212,7 +227,14 @@ pub fn send(server: &Server, from: &str, to: &[String], raw: &[u8], limit: Durat
     }
 }
 
-fn attempt(server: &Server, from: &str, to: &[String], raw: &[u8], limit: Duration) -> Outcome {
+fn attempt(
+    server: &Server,
+    allow: &MailAllow,
+    from: &str,
+    to: &[String],
+    raw: &[u8],
+    limit: Duration,
+) -> Outcome {
     let temporary = |error: String| Outcome::Temporary { reply: None, error };
     let envelope = (|| {
         let from = from.parse().map_err(|e| format!("sender {from:?}: {e}"))?;
@@ -231,7 +253,16 @@ fn attempt(server: &Server, from: &str, to: &[String], raw: &[u8], limit: Durati
             }
         }
     };
-    let transport = match transport(server, limit) {
+    let address = match allow.resolve(&server.host, server.port) {
+        Ok(a) => a.ip(),
+        Err(e) => {
+            return Outcome::Permanent {
+                reply: String::new(),
+                error: e,
+            }
+        }
+    };
+    let transport = match transport(server, address, limit) {
         Ok(t) => t,
         Err(e) => return temporary(e),
     };
@@ -246,7 +277,13 @@ fn attempt(server: &Server, from: &str, to: &[String], raw: &[u8], limit: Durati
             .to_string(),
         },
         Err(e) => {
-            let sentence = error_sentence(&e);
+            // An answer that is no SMTP reply is not repeated: a server
+            // that does not speak SMTP tells the send log nothing.
+            let sentence = if e.is_response() {
+                "the server's answer is no SMTP reply".to_string()
+            } else {
+                error_sentence(&e)
+            };
             match e.status() {
                 Some(code) if e.is_permanent() => Outcome::Permanent {
                     reply: code.to_string(),
@@ -354,6 +391,7 @@ mod tests {
     fn go(port: u16, limit: Duration) -> Outcome {
         send(
             &relay(port),
+            &MailAllow::parse(&["127.0.0.1"]).unwrap(),
             "a@example.org",
             &["b@example.org".into()],
             b"Subject: x\r\n\r\nhello\r\n",
