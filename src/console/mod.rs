@@ -35,9 +35,12 @@
 //! - `adviser_args.rs`: the command line of the tax adviser's exports: the
 //!   DATEV settings of `company set` (`DatevArgs`), `export datev | gobd`,
 //!   `vat return | ec-sales`.
+//! - `serve_args.rs`: the command line of `serve` and `demo` (`ServeArgs`:
+//!   the listener, its limits, the proxies, the inbox, mail's allowances,
+//!   the scheduled copies) and how it applies to the server's `Config`.
 //! - `serve.rs`: the data file the console works on (`--data`, else
 //!   `kontor.db`): opening it, `serve` (which starts the log and hands over
-//!   to `http::server::run_until_signal`) and `backup`.
+//!   to `http::server::run_until_signal`), `backup` and `restore`.
 //! - `demo.rs`: the demo: a fresh data file seeded through the books (an
 //!   Enterprise company, customers, transactions, a live and a test key, one
 //!   person per role), what it prints, then the server (`run_until_signal`
@@ -61,6 +64,7 @@ mod mode;
 mod options;
 mod sending_args;
 mod serve;
+mod serve_args;
 mod vat_id;
 
 use std::process::ExitCode;
@@ -105,6 +109,10 @@ fn execute(cli: &Cli) -> Result<ExitCode> {
         Command::Backup { to } => {
             acting::no_actor(acting, no_act)?;
             serve::backup(&db()?, to)?
+        }
+        Command::Restore { from } => {
+            acting::no_actor(acting, no_act)?;
+            serve::restore(from, &serve::path(&cli.data))?
         }
         Command::Company(cmd @ CompanyCommand::Create(_)) => {
             acts::company::run(&serve::open(&serve::path(&cli.data))?, cmd, acting, &key)?

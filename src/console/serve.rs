@@ -74,3 +74,13 @@ pub fn backup(db: &Db, to: &Path) -> Result<()> {
     }));
     Ok(())
 }
+
+/// `restore --from`: puts the checked copy in place of the data file and
+/// prints what was done.
+///
+/// Fails as `store::backups::restore` fails, replacing nothing.
+pub fn restore(from: &Path, data: &Path) -> Result<()> {
+    let done = crate::store::backups::restore(from, data)?;
+    print(&serde_json::to_value(&done).map_err(Error::internal)?);
+    Ok(())
+}

@@ -89,6 +89,8 @@ pub struct Config {
     pub mail_time_limit: Duration,
     /// SMTP servers on non-public addresses allowed (`serve --mail-allow`).
     pub mail_allow: MailAllow,
+    /// Copies of the data file on a schedule (`serve --backup-to`).
+    pub backups: Option<crate::store::backups::Schedule>,
 }
 
 impl Config {
@@ -119,6 +121,7 @@ impl Config {
             mail: true,
             mail_time_limit: mail::delivery::TIME_LIMIT,
             mail_allow: MailAllow::none(),
+            backups: None,
         }
     }
 }
@@ -367,6 +370,13 @@ fn start_with(
     } else {
         None
     };
+    let mut backups = match config.backups.clone() {
+        Some(schedule) => {
+            tracing::info!(to = %schedule.dir.display(), every = ?schedule.every, keep = schedule.keep, "copying the data file on a schedule");
+            Some(crate::store::backups::Backups::start(db.clone(), schedule)?)
+        }
+        None => None,
+    };
     let mut worker = if config.deliver {
         Some(crate::outbox::delivery::start(db, app.webhook_policy)?)
     } else {
@@ -388,6 +398,9 @@ fn start_with(
             }
             if let Some(w) = mail_worker.as_mut() {
                 w.stop();
+            }
+            if let Some(b) = backups.as_mut() {
+                b.stop();
             }
         })
         .map_err(Error::internal)?;

@@ -32,6 +32,8 @@ pub enum Purpose {
     Serving,
     /// A console process brings the file up to the current schema.
     Migrating,
+    /// `kontor restore` puts a copy in the file's place.
+    Restoring,
 }
 
 /// Who holds the lock, as the lock file tells it.
@@ -175,6 +177,21 @@ impl ServerLock {
             e.into_error(|who, _| {
                 format!(
                     "A kontor process ({who}) uses {}, so the demo does not replace it; stop that process first, or name another data file with --data.",
+                    data.display()
+                )
+            })
+        })
+    }
+
+    /// The lock of `kontor restore`, taken before it replaces the data file
+    /// at `data`.
+    ///
+    /// Fails naming the holder when another process (a server) holds it.
+    pub fn restore(data: &Path) -> Result<ServerLock> {
+        ServerLock::acquire(data, Purpose::Restoring).map_err(|e| {
+            e.into_error(|who, _| {
+                format!(
+                    "A kontor process ({who}) uses {}, so nothing was restored; stop it first, then restore.",
                     data.display()
                 )
             })

@@ -18,6 +18,9 @@
 //!   most half) and the pool's permits, waited for without holding a
 //!   thread, 100 ms at most (`admit`, async; `try_admit`). The one async
 //!   code outside `http`.
+//! - `backups.rs`: the copies a server makes on a schedule (`serve
+//!   --backup-to`), the oldest beyond those kept removed; the check a copy
+//!   passes and the move that puts it back (`kontor restore`).
 //! - `lock.rs`: one server per data file: the `DATA.lock` advisory lock
 //!   naming its holder.
 //! - `row.rs`: reading stored values strictly (`Row`), and `stored_enum!`,
@@ -37,6 +40,7 @@
 //!   envelope (`Page`); the one `LIMIT` of every page query.
 //! - `migrations/`: the schema's versions.
 
+pub mod backups;
 pub mod clock;
 pub mod db;
 pub mod ids;

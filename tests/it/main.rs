@@ -4,6 +4,7 @@
 mod adviser;
 mod adviser_sources;
 mod audit;
+mod backups;
 mod bank;
 mod bank_acts;
 mod bank_generated;
