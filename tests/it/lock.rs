@@ -51,6 +51,11 @@ impl Running {
         if let Some(dir) = dir {
             command.current_dir(dir);
         }
+        Running::spawn(command)
+    }
+
+    /// Starts `command` with its output read line by line.
+    pub fn spawn(mut command: Command) -> Running {
         let mut child = command
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
