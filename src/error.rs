@@ -105,6 +105,9 @@ pub enum Error {
     /// The server is busy (no connection, or the company's share of them, freed
     /// up in time); asking again in a moment is answered.
     Busy,
+    /// The data file's disk is full: nothing was written; reads go on, and
+    /// writes are taken again once space is freed.
+    StorageFull,
     /// Something broke inside; the detail is logged, never answered.
     Internal(String),
 }
@@ -203,6 +206,9 @@ impl Error {
                 "kontor is busy with this company's requests; nothing was done, try again in a second."
                     .into()
             }
+            Error::StorageFull => "The disk of kontor's data file is full, so nothing was written; \
+                                   reading goes on. Whoever runs kontor must free space; then try again."
+                .into(),
             Error::Internal(_) => "Something went wrong inside kontor; nothing was changed.".into(),
         }
     }
@@ -221,6 +227,13 @@ impl std::error::Error for Error {}
 
 impl From<rusqlite::Error> for Error {
     fn from(e: rusqlite::Error) -> Self {
+        // SQLITE_FULL: the disk (or the file system's quota) has no room.
+        if e.sqlite_error_code() == Some(rusqlite::ErrorCode::DiskFull) {
+            tracing::error!(
+                "storage: {e}: the disk is full; writes are refused until space is freed"
+            );
+            return Error::StorageFull;
+        }
         Error::Internal(format!("storage: {e}"))
     }
 }

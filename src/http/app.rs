@@ -131,6 +131,7 @@ pub fn refusal(
         }
         Error::MethodNotAllowed(allow) => headers.push(("Allow", allow.to_string())),
         Error::Busy => headers.push(("Retry-After", "1".into())),
+        Error::StorageFull => headers.push(("Retry-After", "60".into())),
         Error::Internal(detail) => tracing::error!("{detail}"),
         _ => {}
     }

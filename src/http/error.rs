@@ -24,7 +24,7 @@ impl Error {
             Error::IdempotencyConflict | Error::WrongState(_) | Error::Refused(_) => {
                 StatusCode::CONFLICT
             }
-            Error::Busy => StatusCode::SERVICE_UNAVAILABLE,
+            Error::Busy | Error::StorageFull => StatusCode::SERVICE_UNAVAILABLE,
             Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -45,6 +45,7 @@ impl Error {
             Error::WrongState(_) => "FALSCHER_ZUSTAND",
             Error::Refused(_) => "ABGELEHNT",
             Error::Busy => "AUSGELASTET",
+            Error::StorageFull => "SPEICHER_VOLL",
             Error::Internal(_) => "INTERN",
         }
     }

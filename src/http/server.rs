@@ -287,7 +287,8 @@ fn start_with(
     let lock = crate::store::lock::ServerLock::serve(&config.data)?;
     let db = Arc::new(Db::open(&config.data, config.connections)?);
     db.shares.enable(config.tenant_share);
-    let sealing = Arc::new(SealingKey::beside(&config.data)?);
+    // Without a usable key file, everything but mail with a password serves.
+    let sealing = Arc::new(SealingKey::beside_or_unusable(&config.data));
     let app = Arc::new(App {
         db: db.clone(),
         keys: Default::default(),

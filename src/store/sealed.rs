@@ -53,9 +53,10 @@ impl fmt::Display for Secret {
     }
 }
 
-/// The key of one data file.
+/// The key of one data file, or why it cannot be used (a server goes on
+/// serving without it; only what needs a sealed secret is refused).
 pub struct SealingKey {
-    key: LessSafeKey,
+    key: std::result::Result<LessSafeKey, String>,
     path: PathBuf,
 }
 
@@ -93,6 +94,28 @@ impl SealingKey {
         SealingKey::from_bytes(&bytes, path)
     }
 
+    /// The key beside the data file at `data` as `beside` reads or makes
+    /// it, or, when it cannot be read, a key that refuses every seal and
+    /// open with a sentence naming the file and the reason, so a server
+    /// serves everything else.
+    pub fn beside_or_unusable(data: &Path) -> SealingKey {
+        SealingKey::beside(data).unwrap_or_else(|e| {
+            let path = key_path(data);
+            let why = match e {
+                Error::Internal(detail) => detail,
+                other => other.sentence(),
+            };
+            tracing::error!("{why}: mail settings with a password cannot be saved or used until the key file is restored");
+            SealingKey {
+                key: Err(format!(
+                    "The key file {} cannot be used ({why}), so mail with a password can be neither set up nor sent; whoever runs kontor must restore it.",
+                    path.display()
+                )),
+                path,
+            }
+        })
+    }
+
     fn from_bytes(bytes: &[u8], path: PathBuf) -> Result<SealingKey> {
         if bytes.len() != KEY_LEN {
             return Err(Error::internal(format!(
@@ -103,7 +126,7 @@ impl SealingKey {
         let unbound = UnboundKey::new(&CHACHA20_POLY1305, bytes)
             .map_err(|_| Error::internal("the sealing key is unusable"))?;
         Ok(SealingKey {
-            key: LessSafeKey::new(unbound),
+            key: Ok(LessSafeKey::new(unbound)),
             path,
         })
     }
@@ -120,33 +143,40 @@ impl SealingKey {
         &self.path
     }
 
+    fn usable(&self) -> Result<&LessSafeKey> {
+        self.key.as_ref().map_err(|why| Error::refused(why.clone()))
+    }
+
     /// Seals `secret`, bound to `context`.
-    pub fn seal(&self, context: &str, secret: &Secret) -> String {
+    ///
+    /// Fails with `Refused` when the key file could not be used.
+    pub fn seal(&self, context: &str, secret: &Secret) -> Result<String> {
+        let key = self.usable()?;
         let nonce_bytes: [u8; NONCE_LEN] = crate::store::ids::random_bytes(NONCE_LEN)
             .try_into()
             .expect("twelve random bytes");
         let mut data = secret.expose().as_bytes().to_vec();
-        self.key
-            .seal_in_place_append_tag(
-                Nonce::assume_unique_for_key(nonce_bytes),
-                Aad::from(context.as_bytes()),
-                &mut data,
-            )
-            .expect("ChaCha20-Poly1305 seals any length kontor stores");
+        key.seal_in_place_append_tag(
+            Nonce::assume_unique_for_key(nonce_bytes),
+            Aad::from(context.as_bytes()),
+            &mut data,
+        )
+        .expect("ChaCha20-Poly1305 seals any length kontor stores");
         let mut out = nonce_bytes.to_vec();
         out.extend_from_slice(&data);
-        format!(
+        Ok(format!(
             "{VERSION}{}",
             base64::engine::general_purpose::STANDARD_NO_PAD.encode(out)
-        )
+        ))
     }
 
     /// Opens a text `seal` made under this key with the same `context`.
     ///
     /// Fails with `Refused` (a sentence naming the key file, never the
     /// secret) when the text is not a sealed text, was sealed under another
-    /// key or context, or was changed.
+    /// key or context, or was changed, and when the key file could not be used.
     pub fn open(&self, context: &str, sealed: &str) -> Result<Secret> {
+        let key = self.usable()?;
         let cannot = || {
             Error::refused(format!(
                 "The stored secret cannot be opened with the key file {}; enter it again.",
@@ -163,8 +193,7 @@ impl SealingKey {
         let (nonce, rest) = bytes.split_at(NONCE_LEN);
         let nonce = Nonce::try_assume_unique_for_key(nonce).map_err(|_| cannot())?;
         let mut data = rest.to_vec();
-        let plain = self
-            .key
+        let plain = key
             .open_in_place(nonce, Aad::from(context.as_bytes()), &mut data)
             .map_err(|_| cannot())?;
         let text = String::from_utf8(plain.to_vec()).map_err(|_| cannot())?;
@@ -207,12 +236,12 @@ mod tests {
         let key = SealingKey::beside(&data).unwrap();
         assert_eq!(key.path(), dir.path().join("kontor.db.key"));
         let secret = Secret::new("hunter2-Ä");
-        let sealed = key.seal("org_1/smtp", &secret);
+        let sealed = key.seal("org_1/smtp", &secret).unwrap();
         assert!(sealed.starts_with("v1."));
         assert!(!sealed.contains("hunter2"));
         assert_ne!(
             sealed,
-            key.seal("org_1/smtp", &secret),
+            key.seal("org_1/smtp", &secret).unwrap(),
             "a fresh nonce each time"
         );
         assert_eq!(key.open("org_1/smtp", &sealed).unwrap(), secret);
@@ -248,6 +277,17 @@ mod tests {
         assert_eq!(mode & 0o777, 0o600);
         std::fs::write(key_path(&data), b"short").unwrap();
         assert!(SealingKey::beside(&data).is_err());
+        // A server goes on without it; sealing and opening say why not.
+        let unusable = SealingKey::beside_or_unusable(&data);
+        let refused = unusable
+            .seal("org_1/smtp", &Secret::new("x"))
+            .unwrap_err()
+            .sentence();
+        assert!(
+            refused.contains("k.db.key") && refused.contains("32 bytes"),
+            "{refused}"
+        );
+        assert!(unusable.open("org_1/smtp", "v1.AAAA").is_err());
     }
 
     #[test]

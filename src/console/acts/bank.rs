@@ -75,7 +75,7 @@ pub fn run(db: &Db, cmd: &BankCommand, acting: Option<&str>) -> Result<ExitCode>
                             import::file(tx, &t, &actor, &name, std::borrow::Cow::Owned(bytes))
                         })
                         .or_else(|e| match e {
-                            Error::Internal(_) | Error::Busy => Err(e),
+                            Error::Internal(_) | Error::Busy | Error::StorageFull => Err(e),
                             refusal => Ok(FileReport::refused(&name, &refusal)),
                         })?,
                 };

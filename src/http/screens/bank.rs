@@ -181,7 +181,7 @@ pub fn import(ctx: &Ctx) -> Result<Answer> {
                 )
             })
             .or_else(|e| match e {
-                Error::Internal(_) | Error::Busy => Err(e),
+                Error::Internal(_) | Error::Busy | Error::StorageFull => Err(e),
                 refusal => Ok(FileReport::refused(&name, &refusal)),
             })?;
         reports.push(report);

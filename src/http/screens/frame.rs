@@ -281,6 +281,14 @@ pub fn failure(error: &Error, lang: Lang, session: Option<&Session>) -> Answer {
             )
             .to_string(),
         ),
+        Error::StorageFull => (
+            lang.pick("Nothing written", "Nichts gespeichert"),
+            lang.pick(
+                "The disk of kontor's data file is full, so nothing was written; reading goes on. Whoever runs kontor must free space; then try again.",
+                "Der Datenträger von kontors Datendatei ist voll, darum wurde nichts gespeichert; Lesen geht weiter. Wer kontor betreibt, muss Platz schaffen; dann bitte noch einmal versuchen.",
+            )
+            .to_string(),
+        ),
         other => (lang.pick("Refused", "Abgelehnt"), other.sentence()),
     };
     let content = html! {

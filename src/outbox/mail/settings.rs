@@ -201,7 +201,8 @@ fn context(company_id: &str) -> String {
 /// Stores `settings` for `company_id`: a new password sealed under `key`;
 /// without one, the stored password stays while the user stays the same.
 ///
-/// Fails only on a storage error.
+/// Fails with `Refused` when a new password cannot be sealed (the key file
+/// is unusable), else only on a storage error.
 pub fn save(tx: &Tx, company_id: &str, settings: &Settings, key: &SealingKey) -> Result<View> {
     let old: Option<(Option<String>, Option<String>, Option<String>)> = tx
         .query_row(
@@ -212,7 +213,7 @@ pub fn save(tx: &Tx, company_id: &str, settings: &Settings, key: &SealingKey) ->
         .optional()?;
     let (old_user, old_sealed, old_ca) = old.unwrap_or((None, None, None));
     let sealed = match (&settings.password, &settings.user) {
-        (Some(p), Some(_)) => Some(key.seal(&context(company_id), p)),
+        (Some(p), Some(_)) => Some(key.seal(&context(company_id), p)?),
         (None, Some(u)) if old_user.as_deref() == Some(u) => old_sealed,
         _ => None,
     };

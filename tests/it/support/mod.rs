@@ -38,6 +38,12 @@ impl DataFile {
         DataFile { _dir: dir, path }
     }
 
+    /// A data file named `name` in `dir`, removed with it at the end.
+    pub fn in_dir(dir: tempfile::TempDir, name: &str) -> DataFile {
+        let path = dir.path().join(name);
+        DataFile { _dir: dir, path }
+    }
+
     /// Runs `kontor <args> --data <file>` and returns exit success, stdout JSON and stderr.
     pub fn console(&self, args: &[&str]) -> (bool, Value, String) {
         let out = Command::new(env!("CARGO_BIN_EXE_kontor"))
