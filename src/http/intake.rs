@@ -116,9 +116,17 @@ pub(crate) async fn respond(
 ) -> Response<Full<Bytes>> {
     let started = Instant::now();
     let log_requests = app.log_requests;
+    // Reached over https (the public URL says so): browsers are told to
+    // come back only that way, for a year.
+    let hsts = app.screens.secure;
     let method = req.method().clone();
     let path = req.uri().path().to_string();
-    let answer = answer(app, &limits, req, peer).await;
+    let mut answer = answer(app, &limits, req, peer).await;
+    if hsts {
+        answer
+            .headers
+            .push(("Strict-Transport-Security", "max-age=31536000".into()));
+    }
     if log_requests {
         log_line(&method, &path, &answer, started);
     }

@@ -36,6 +36,7 @@ mod migrations;
 mod openapi;
 mod particulars;
 mod pipeline;
+mod proxy;
 mod receipts;
 mod received_checks;
 mod screens;

@@ -5,7 +5,10 @@
 #     ships the release binary, pinned, into target/litestream-venv;
 #   - systemd-analyze (tests/it/service.rs, `verify` and `security` of the
 #     units in contrib/): Debian's systemd, with apt-get (CI runs as root);
-#     the tests never start systemd itself.
+#     the tests never start systemd itself;
+#   - Caddy (tests/it/proxy.rs): Debian's caddy as the TLS proxy in front,
+#     run by the test with its own Caddyfile; the package's service is not
+#     started.
 # The README's test command runs it before `cargo test`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -25,3 +28,22 @@ if ! command -v systemd-analyze >/dev/null 2>&1; then
     apt-get install -y -qq --no-install-recommends systemd >/dev/null
 fi
 systemd-analyze --version | head -1
+
+if ! command -v caddy >/dev/null 2>&1; then
+    echo "installing Debian's caddy"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    # policy-rc.d keeps the package from starting its system service.
+    policy=/usr/sbin/policy-rc.d
+    created=0
+    if [ ! -e "$policy" ]; then
+        printf '#!/bin/sh\nexit 101\n' > "$policy"
+        chmod +x "$policy"
+        created=1
+    fi
+    apt-get install -y -qq --no-install-recommends caddy >/dev/null
+    if [ "$created" = 1 ]; then
+        rm -f "$policy"
+    fi
+fi
+caddy version

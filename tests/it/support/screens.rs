@@ -65,6 +65,9 @@ pub(crate) struct Browser {
     pub(crate) language: &'static str,
     pub(crate) origin: Option<String>,
     pub(crate) forwarded_for: Option<String>,
+    /// Where requests go instead of `http://addr` (a proxy's
+    /// `https://localhost:port`), with the PEM root certificate to trust.
+    pub(crate) through: Option<(String, Vec<u8>)>,
 }
 
 impl Browser {
@@ -80,6 +83,7 @@ impl Browser {
             language: "en-GB,en;q=0.9",
             origin: None,
             forwarded_for: None,
+            through: None,
         }
     }
 
@@ -124,14 +128,25 @@ impl Browser {
     }
 
     fn send_body(&mut self, method: &str, path: &str, body: Option<(String, Vec<u8>)>) -> Page {
-        let agent: ureq::Agent = ureq::Agent::config_builder()
+        let mut config = ureq::Agent::config_builder()
             .http_status_as_error(false)
-            .max_redirects(0)
-            .build()
-            .into();
+            .max_redirects(0);
+        let base = match &self.through {
+            Some((base, root)) => {
+                let root = ureq::tls::Certificate::from_pem(root).expect("a PEM certificate");
+                config = config.tls_config(
+                    ureq::tls::TlsConfig::builder()
+                        .root_certs(ureq::tls::RootCerts::new_with_certs(&[root]))
+                        .build(),
+                );
+                base.clone()
+            }
+            None => format!("http://{}", self.addr),
+        };
+        let agent: ureq::Agent = config.build().into();
         let mut builder = ureq::http::Request::builder()
             .method(method)
-            .uri(format!("http://{}{}", self.addr, path))
+            .uri(format!("{base}{path}"))
             .header("Accept-Language", self.language);
         if !self.cookies.is_empty() {
             let jar: Vec<String> = self
