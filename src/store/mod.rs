@@ -18,6 +18,10 @@
 //!   most half) and the pool's permits, waited for without holding a
 //!   thread, 100 ms at most (`admit`, async; `try_admit`). The one async
 //!   code outside `http`.
+//! - `health.rs`: whether the data file can take a server's work now
+//!   (`FileProbe`: still the file opened, its file system writable with
+//!   room; `schema_problem`; `write_probe`, a COMMIT that changes nothing),
+//!   for the readiness answer.
 //! - `lock.rs`: one server per data file: the `DATA.lock` advisory lock
 //!   naming its holder.
 //! - `row.rs`: reading stored values strictly (`Row`), and `stored_enum!`,
@@ -39,6 +43,7 @@
 
 pub mod clock;
 pub mod db;
+pub mod health;
 pub mod ids;
 pub mod lock;
 pub mod migrations;
