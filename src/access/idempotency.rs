@@ -3,7 +3,8 @@
 //! remembered record id and the key row commit in one transaction, so copies
 //! that race resolve to one record; a later copy re-reads that record and is
 //! answered with the original status. A refused request remembers nothing. Keys
-//! are scoped to (company, environment) and kept 30 days.
+//! are scoped to (company, environment) and kept 30 days. Each replay is
+//! counted (`kontor_idempotent_replays_total`) for the server's metrics.
 
 use jiff::{SignedDuration, Timestamp};
 use rusqlite::{params, Connection, OptionalExtension};
@@ -90,6 +91,7 @@ fn replay<T>(
     if stored != fingerprint {
         return Err(Error::IdempotencyConflict);
     }
+    metrics::counter!("kontor_idempotent_replays_total").increment(1);
     Ok(Outcome {
         status,
         body: read(conn, &id)?,

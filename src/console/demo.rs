@@ -543,7 +543,7 @@ pub fn run(data: Option<PathBuf>, args: &ServeArgs) -> Result<()> {
         remove_data_file(&path)?;
     }
     let demo = seed(&Db::open(&path, 1)?)?;
-    let _log = super::log::start();
+    let _log = super::log::start(args.log_format);
     let mut config = Config::new(&path, args.listen);
     args.apply(&mut config)?;
     server::run_until_signal(config, |addr| {

@@ -1,14 +1,18 @@
-//! The server's log: one line per event on stderr (`tracing`), collected in
-//! memory and written by a background thread in batches, at least every
-//! 50 ms, so a request neither waits for the terminal or a pipe nor wakes a
-//! thread for each line. Lossless: when 8 MiB wait unwritten, the writer of
-//! the next line waits for room.
+//! The server's log: one line per event on stderr (`tracing`), as text or
+//! as one JSON object per line (`--log-format json`: `timestamp`, `level`,
+//! `message` and the event's own fields, for journald and log collectors),
+//! collected in memory and written by a background thread in batches, at
+//! least every 50 ms, so a request neither waits for the terminal or a pipe
+//! nor wakes a thread for each line. Lossless: when 8 MiB wait unwritten,
+//! the writer of the next line waits for room.
 
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
+
+use crate::console::args::LogFormat;
 
 /// How much may wait unwritten before a writer waits.
 const ROOM: usize = 8 << 20;
@@ -69,8 +73,8 @@ impl Drop for Guard {
     }
 }
 
-/// Starts the log; keep the guard until the server has stopped.
-pub fn start() -> Guard {
+/// Starts the log in `format`; keep the guard until the server has stopped.
+pub fn start(format: LogFormat) -> Guard {
     let shared = Arc::new(Shared {
         waiting: Mutex::new(Vec::new()),
         wake: Condvar::new(),
@@ -82,18 +86,30 @@ pub fn start() -> Guard {
         .name("kontor-log".into())
         .spawn(move || write_out(&writer))
         .ok();
-    let fmt = tracing_subscriber::fmt()
-        .with_target(false)
-        .with_ansi(false);
-    // A second start (a test running several servers) keeps the first log.
     // Without its thread (none could be started) the log writes straight to
     // stderr rather than collecting lines nobody writes.
-    let _ = match thread {
-        Some(_) => {
-            let lines = Lines(shared.clone());
-            fmt.with_writer(move || lines.clone()).try_init()
+    let lines = thread.as_ref().map(|_| Lines(shared.clone()));
+    let writer = move || -> Box<dyn Write> {
+        match &lines {
+            Some(lines) => Box::new(lines.clone()),
+            None => Box::new(std::io::stderr()),
         }
-        None => fmt.with_writer(std::io::stderr).try_init(),
+    };
+    let fmt = tracing_subscriber::fmt()
+        .with_target(false)
+        .with_ansi(false)
+        .with_writer(writer);
+    // A second start (a test running several servers) keeps the first log.
+    let _ = match format {
+        LogFormat::Text => fmt.try_init(),
+        LogFormat::Json => {
+            crate::http::app::LOG_FIELDS.store(true, Ordering::Relaxed);
+            fmt.json()
+                .flatten_event(true)
+                .with_current_span(false)
+                .with_span_list(false)
+                .try_init()
+        }
     };
     Guard { shared, thread }
 }

@@ -52,7 +52,7 @@ pub fn open_existing(path: &Path) -> Result<Db> {
 ///
 /// Fails when the file cannot be opened or the address cannot be bound.
 pub fn serve(path: PathBuf, args: &ServeArgs) -> Result<()> {
-    let _log = log::start();
+    let _log = log::start(args.log_format);
     let mut config = Config::new(&path, args.listen);
     args.apply(&mut config)?;
     config.inbox = args.mailbox()?;

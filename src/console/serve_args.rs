@@ -3,7 +3,7 @@
 
 use std::net::SocketAddr;
 
-use clap::Args;
+use clap::{Args, ValueEnum};
 
 use crate::console::sending_args::RegisterArgs;
 
@@ -108,6 +108,21 @@ pub struct ServeArgs {
     /// Seconds each step of sending a mail may take (connecting, each reply).
     #[arg(long, default_value_t = 60, value_name = "SECONDS")]
     pub mail_timeout: u64,
+    /// Serve the metrics (Prometheus text format, GET /metrics) on this
+    /// address of their own, never on the public port (e.g. 127.0.0.1:9464).
+    #[arg(long, value_name = "ADDR")]
+    pub metrics_listen: Option<SocketAddr>,
+    /// The log's lines on stderr: text (one line per event) or json (one
+    /// JSON object per line, for journald and log collectors).
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
+}
+
+/// How the server's log lines are written.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LogFormat {
+    Text,
+    Json,
 }
 
 impl ServeArgs {
@@ -190,6 +205,7 @@ impl ServeArgs {
         config.vat_register_timeout =
             std::time::Duration::from_secs(self.register.vat_register_timeout.max(1));
         config.vat_register = self.register.service()?;
+        config.metrics_listen = self.metrics_listen;
         Ok(())
     }
 }

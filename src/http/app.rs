@@ -1,7 +1,8 @@
 //! The kernel of `http`: what every surface shares, and nothing that
 //! belongs to one of them. The state of one server (`App`, with the
 //! screens' configuration `ScreenConfig`), the API's request and the answer
-//! every surface gives, JSON bytes and the refusal answer with its headers,
+//! every surface gives, what the readiness answer checks (`Readiness`),
+//! JSON bytes and the refusal answer with its headers,
 //! one read snapshot per reading request, `in_store` (a request's work on a
 //! pooled connection within its company's share) and the request log line.
 //! It imports no surface: the screens, REST and the agent server import it,
@@ -22,9 +23,11 @@ use crate::access::sessions::Expiry;
 use crate::error::{Error, Result};
 use crate::http::kept_pages::KeptPages;
 use crate::outbox::address::Policy;
+use crate::outbox::dispatch::Pulse;
 use crate::outbox::mail::reach::MailAllow;
 use crate::outbox::vat_register::Register;
 use crate::store::db::Db;
+use crate::store::health::FileProbe;
 use crate::store::sealed::SealingKey;
 use crate::store::tenant::Tenant;
 
@@ -56,6 +59,43 @@ pub struct App {
     pub mail_allow: Arc<MailAllow>,
     /// The VAT register an issue asks.
     pub vat_register: Register,
+    /// What the readiness answer checks.
+    pub readiness: Readiness,
+}
+
+/// What `GET /readyz` checks besides a pooled connection: the data file as
+/// it was opened, and the workers' pulses (set once they have started).
+pub struct Readiness {
+    pub file: FileProbe,
+    /// Each worker the server should run (set once they have started).
+    pub workers: std::sync::OnceLock<Vec<Watched>>,
+    /// A check's write to the data file has not finished yet: the next
+    /// check does not start another.
+    pub probing: std::sync::atomic::AtomicBool,
+    /// What the last check found (a change is logged, not every check).
+    pub was_ready: std::sync::atomic::AtomicBool,
+}
+
+/// A worker the readiness answer watches.
+pub struct Watched {
+    /// The check's name in the answer (`webhookWorker`).
+    pub check: &'static str,
+    /// The worker in a sentence (`webhook`).
+    pub what: &'static str,
+    /// Its pulse; none when it was not started (tests that drive the
+    /// outboxes by hand).
+    pub pulse: Option<Pulse>,
+}
+
+impl Readiness {
+    pub fn new(file: FileProbe) -> Readiness {
+        Readiness {
+            file,
+            workers: Default::default(),
+            probing: Default::default(),
+            was_ready: std::sync::atomic::AtomicBool::new(true),
+        }
+    }
 }
 
 /// How the screens of one server behave: session expiry, the cookie's
@@ -180,16 +220,28 @@ impl Drop for ReadSnapshot<'_> {
     }
 }
 
+/// Whether the log is read by a program (`--log-format json`): a request's
+/// line then carries its parts as fields of their own too.
+pub static LOG_FIELDS: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 /// Writes the one log line of a request to stderr (never a secret).
 pub fn log_line(method: &Method, path: &str, answer: &Answer, started: Instant) {
     let micros = started.elapsed().as_micros();
-    tracing::info!(
-        "{method} {path} {} {}.{:03}ms key={}",
-        answer.status.as_u16(),
-        micros / 1000,
-        micros % 1000,
-        answer.key_id.as_deref().unwrap_or("-")
-    );
+    let status = answer.status.as_u16();
+    let key = answer.key_id.as_deref().unwrap_or("-");
+    let (ms, fraction) = (micros / 1000, micros % 1000);
+    if LOG_FIELDS.load(std::sync::atomic::Ordering::Relaxed) {
+        tracing::info!(
+            method = %method,
+            path,
+            status,
+            duration_ms = micros as f64 / 1000.0,
+            key,
+            "{method} {path} {status} {ms}.{fraction:03}ms key={key}"
+        );
+    } else {
+        tracing::info!("{method} {path} {status} {ms}.{fraction:03}ms key={key}");
+    }
 }
 
 /// Runs `job` on a pooled connection within `tenant`'s share (none: a

@@ -1,10 +1,11 @@
 //! Request intake: what happens to one request between the socket and its
 //! surface. The limits every connection and body is held to before any
 //! trust (`Limits`), reading the body within them, and the one place that
-//! hands a request to its surface: the OpenAPI document, the screens, or
-//! the API (`/v1` and `/mcp`, after the key's checks and the body's
-//! reading), whose synchronous work runs on a pooled connection through the
-//! kernel's `in_store`; the answer made a hyper response. Knows no route
+//! hands a request to its surface: the OpenAPI document, health and
+//! readiness, the screens, or the API (`/v1` and `/mcp`, after the key's
+//! checks and the body's reading), whose synchronous work runs on a pooled
+//! connection through the kernel's `in_store`; the answer made a hyper
+//! response, counted by surface and status for the metrics. Knows no route
 //! and no rule; the process around it is `server`'s.
 
 use std::net::IpAddr;
@@ -24,6 +25,8 @@ use crate::http::app::{
     in_store, in_store_where, log_line, rate_headers, refusal, Answer, App, Request, MAX_BODY,
 };
 use crate::http::connections::Connections;
+use crate::http::exporter;
+use crate::http::health;
 use crate::http::mcp;
 use crate::http::openapi;
 use crate::http::rest;
@@ -121,7 +124,8 @@ pub(crate) async fn respond(
     let hsts = app.screens.secure;
     let method = req.method().clone();
     let path = req.uri().path().to_string();
-    let mut answer = answer(app, &limits, req, peer).await;
+    let (surface, mut answer) = answer(app, &limits, req, peer).await;
+    exporter::note_request(surface, answer.status, started.elapsed());
     if hsts {
         answer
             .headers
@@ -133,25 +137,31 @@ pub(crate) async fn respond(
     into_response(answer)
 }
 
-/// The surface a request goes to: the OAuth discovery addresses (which do
-/// not exist here: keys are Bearer keys), the API's description (public,
-/// like the addresses it names), the screens (everything outside the API),
-/// or the API.
+/// The surface a request goes to, and its answer: the OAuth discovery
+/// addresses (which do not exist here: keys are Bearer keys) and the
+/// metrics page (served on its own address only), the API's description
+/// (public, like the addresses it names), health and readiness, the
+/// screens (everything outside the API), or the API (`rest`, `agent`).
 async fn answer(
     app: Arc<App>,
     limits: &Limits,
     req: HttpRequest<Incoming>,
     peer: IpAddr,
-) -> Answer {
+) -> (&'static str, Answer) {
     let path = req.uri().path();
-    if path.starts_with("/.well-known/") {
-        refusal(&Error::not_found("This address"), Vec::new(), None)
+    if path.starts_with("/.well-known/") || path == exporter::PATH {
+        let not_here = refusal(&Error::not_found("This address"), Vec::new(), None);
+        ("other", not_here)
     } else if path == openapi::PATH {
-        openapi::answer(req.method())
+        ("other", openapi::answer(req.method()))
+    } else if health::owns(path) {
+        ("other", health::answer(&app, req.method(), path).await)
     } else if screens::owns(path) {
-        visit_screens(app, limits, req, peer).await
+        ("screens", visit_screens(app, limits, req, peer).await)
+    } else if path == "/mcp" {
+        ("agent", call_api(app, limits, req).await)
     } else {
-        call_api(app, limits, req).await
+        ("rest", call_api(app, limits, req).await)
     }
 }
 

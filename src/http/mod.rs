@@ -6,7 +6,8 @@
 //! The arrows inside point one way. `server` is the top (the process: accept
 //! loop, workers, shutdown) and nothing imports it; `intake` below it takes
 //! one request within its limits and hands it to its surface; the surfaces
-//! (`rest`, `mcp`, `screens`, `openapi`) import the kernel `app` (the
+//! (`rest`, `mcp`, `screens`, `openapi`, `health`) and the metrics page
+//! (`exporter`) import the kernel `app` (the
 //! server's state, the answer, `in_store`) and, for the API, `admission`
 //! (key → plan → budget), never each other; `error`, `fields`, `query`,
 //! `multipart`, `kept_pages` and `connections` are leaves.
@@ -18,10 +19,21 @@
 //!   connections within their cap, the header deadline, each request to
 //!   `intake::respond`); graceful shutdown; the background tasks (key uses
 //!   written each second, purges each hour). Knows no route and no rule.
+//! - `health.rs`: `GET /healthz` (alive, touches nothing) and `GET
+//!   /readyz` (the data file's checks of `store::health` within 2 s, one at a
+//!   time; the workers' pulses), 200 or 503 with the reasons; no key, no
+//!   company.
+//! - `exporter.rs`: the metrics page on `--metrics-listen` only: the
+//!   Prometheus recorder installed once per process (`install`), every
+//!   metric described in one list, `note_request` (a request counted by
+//!   surface and status class, its time), the gauges read at scrape time
+//!   (the outboxes' backlog, the data file's and WAL's size, the workers)
+//!   and its own small accept loop (`serve`).
 //! - `intake.rs`: one request from the socket to its surface: `Limits` (the
 //!   connections, the header and body deadlines, the readers' semaphore),
 //!   `respond` (the answer made hyper's response, the log line) and `answer`,
-//!   the one place a request is handed to its surface: `/openapi.json`, the
+//!   the one place a request is handed to its surface: `/openapi.json`,
+//!   `health` (`/healthz`, `/readyz`; `/metrics` is not found here), the
 //!   screens (`visit_screens`: the client's address, the form body within
 //!   its limit, into a `Visit`) or the API (`call_api`: the agent server's
 //!   own checks, the key, plan and budget before a byte of the body, the
@@ -72,7 +84,9 @@ pub mod admission;
 pub mod app;
 pub mod connections;
 pub mod error;
+pub mod exporter;
 pub mod fields;
+pub mod health;
 pub mod intake;
 pub mod kept_pages;
 pub mod mcp;

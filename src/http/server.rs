@@ -1,7 +1,8 @@
 //! The top of `http`: the process's server. A hyper HTTP/1.1 server on a
 //! tokio runtime of its own, started with its workers (webhooks, mail, the
 //! inbox) over one data file, accepting connections within their limits and
-//! handing each request to `intake`; graceful shutdown (in-flight requests
+//! handing each request to `intake`; the metrics page on an address of its
+//! own (`exporter`) when one is given; graceful shutdown (in-flight requests
 //! finish; SIGINT/SIGTERM or an injected stop); the hourly purge and the
 //! keys' usage flushed. Nothing in `http` imports this file; nothing here
 //! knows a route or a rule.
@@ -25,8 +26,9 @@ use crate::access::idempotency;
 use crate::access::keys::UsageLog;
 use crate::access::sessions::Expiry;
 use crate::error::{Error, Result};
-use crate::http::app::{App, ScreenConfig};
+use crate::http::app::{App, Readiness, ScreenConfig, Watched};
 use crate::http::connections::Connections;
+use crate::http::exporter;
 use crate::http::intake::{respond, Limits};
 use crate::http::screens::{self};
 use crate::outbox::address::Policy;
@@ -34,6 +36,7 @@ use crate::outbox::mail;
 use crate::outbox::mail::reach::MailAllow;
 use crate::outbox::vat_register::{self, Register, Service};
 use crate::store::db::Db;
+use crate::store::health::FileProbe;
 use crate::store::sealed::SealingKey;
 
 /// How a server is started.
@@ -91,6 +94,9 @@ pub struct Config {
     pub mail_allow: MailAllow,
     /// Copies of the data file on a schedule (`serve --backup-to`).
     pub backups: Option<crate::store::backups::Schedule>,
+    /// The address the metrics page is served on (`/metrics`); none: no
+    /// metrics are recorded. Never the public port.
+    pub metrics_listen: Option<SocketAddr>,
 }
 
 impl Config {
@@ -122,6 +128,7 @@ impl Config {
             mail_time_limit: mail::delivery::TIME_LIMIT,
             mail_allow: MailAllow::none(),
             backups: None,
+            metrics_listen: None,
         }
     }
 }
@@ -285,7 +292,13 @@ fn start_with(
 ) -> Result<(SocketAddr, Arc<App>, std::thread::JoinHandle<()>)> {
     // One server per data file; the lock is held until the serving thread ends.
     let lock = crate::store::lock::ServerLock::serve(&config.data)?;
+    // Recording starts before the file is opened, so its first waits count.
+    let recorder = match config.metrics_listen {
+        Some(_) => Some(exporter::install()?),
+        None => None,
+    };
     let db = Arc::new(Db::open(&config.data, config.connections)?);
+    let file = FileProbe::new(&config.data);
     db.shares.enable(config.tenant_share);
     // Without a usable key file, everything but mail with a password serves.
     let sealing = Arc::new(SealingKey::beside_or_unusable(&config.data));
@@ -319,6 +332,7 @@ fn start_with(
             lockout: Default::default(),
             hashing: Semaphore::new(std::thread::available_parallelism().map_or(2, |n| n.get())),
         },
+        readiness: Readiness::new(file),
     });
     idempotency::purge(&app.db)?;
     screens::purge(&app)?;
@@ -346,6 +360,22 @@ fn start_with(
         .block_on(async { listen(config.listen) })
         .map_err(|e| Error::refused(format!("Cannot listen on {}: {e}.", config.listen)))?;
     let addr = listener.local_addr().map_err(Error::internal)?;
+    let metrics = match (config.metrics_listen, recorder) {
+        (Some(at), Some(recorder)) => {
+            if at.ip() == addr.ip() && at.port() == addr.port() {
+                return Err(Error::refused(format!(
+                    "--metrics-listen {at} is the public port; the metrics page goes on an address of its own."
+                )));
+            }
+            let bound = runtime.block_on(async { listen(at) }).map_err(|e| {
+                Error::refused(format!("Cannot listen on {at} for the metrics: {e}."))
+            })?;
+            let shown = bound.local_addr().map_err(Error::internal)?;
+            tracing::info!("metrics on http://{shown}{}", exporter::PATH);
+            Some((bound, recorder))
+        }
+        _ => None,
+    };
     if config.webhook_allow_loopback {
         tracing::warn!("--webhook-allow-loopback: webhooks may go to loopback addresses over http; for development and tests only");
     }
@@ -383,12 +413,33 @@ fn start_with(
     } else {
         None
     };
+    let _ = app.readiness.workers.set(vec![
+        Watched {
+            check: "webhookWorker",
+            what: "webhook",
+            pulse: worker.as_ref().map(|w| w.pulse()),
+        },
+        Watched {
+            check: "mailWorker",
+            what: "mail",
+            pulse: mail_worker.as_ref().map(|w| w.pulse()),
+        },
+    ]);
     let served = app.clone();
+    let data = config.data.clone();
     let thread = std::thread::Builder::new()
         .name("kontor-server".into())
         .spawn(move || {
             let _lock = lock;
-            runtime.block_on(serve(listener, served, limits, stop));
+            runtime.block_on(async {
+                let page = metrics.map(|(bound, recorder)| {
+                    tokio::spawn(exporter::serve(bound, served.clone(), recorder, data))
+                });
+                serve(listener, served, limits, stop).await;
+                if let Some(page) = page {
+                    page.abort();
+                }
+            });
             runtime.shutdown_timeout(Duration::from_secs(5));
             // Requests in flight to receivers finish and are recorded.
             if let Some(w) = worker.as_mut() {

@@ -6,7 +6,8 @@
 //! before) or to `kontor/refused` when none was. A message whose files
 //! could not be stored stays where it is for the next poll. The poller
 //! polls at start and then every interval, on a thread of its own, until
-//! it is stopped.
+//! it is stopped; each poll is counted, and the time of the last one that
+//! reached the mailbox kept, for the server's metrics.
 
 use std::path::PathBuf;
 use std::sync::mpsc;
@@ -137,16 +138,26 @@ impl Poller {
             .name("kontor-inbox".into())
             .spawn(move || loop {
                 match poll(&db, &mailbox) {
-                    Ok(p) => tracing::info!(
-                        mailbox = %mailbox.address.shown(),
-                        messages = p.messages,
-                        received = p.received,
-                        done = p.done,
-                        refused = p.refused,
-                        left = p.left,
-                        "mailbox polled"
-                    ),
-                    Err(e) => tracing::warn!(mailbox = %mailbox.address.shown(), error = %e, "mailbox not polled"),
+                    Ok(p) => {
+                        tracing::info!(
+                            mailbox = %mailbox.address.shown(),
+                            messages = p.messages,
+                            received = p.received,
+                            done = p.done,
+                            refused = p.refused,
+                            left = p.left,
+                            "mailbox polled"
+                        );
+                        metrics::counter!("kontor_inbox_polls_total", "outcome" => "polled")
+                            .increment(1);
+                        metrics::gauge!("kontor_inbox_last_poll_timestamp_seconds")
+                            .set(jiff::Timestamp::now().as_millisecond() as f64 / 1000.0);
+                    }
+                    Err(e) => {
+                        tracing::warn!(mailbox = %mailbox.address.shown(), error = %e, "mailbox not polled");
+                        metrics::counter!("kontor_inbox_polls_total", "outcome" => "failed")
+                            .increment(1);
+                    }
                 }
                 match stopped.recv_timeout(mailbox.interval) {
                     Err(mpsc::RecvTimeoutError::Timeout) => {}

@@ -370,7 +370,7 @@ pub fn record(db: &Db, now: Timestamp, outcomes: &[Outcome]) -> Result<()> {
         return Ok(());
     }
     let now_text = clock::format_instant(now);
-    db.write(|tx| {
+    let recorded = db.write(|tx| {
         let mut attempt = tx.prepare_cached(
             "INSERT INTO delivery_attempts (delivery_id, attempt, started_at, status, duration_ms, error, response)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -380,6 +380,7 @@ pub fn record(db: &Db, now: Timestamp, outcomes: &[Outcome]) -> Result<()> {
                  delivered_at = ?7, lease_until = NULL
              WHERE id = ?1 AND state = ?8",
         )?;
+        let mut states = Vec::with_capacity(outcomes.len());
         for o in outcomes {
             let j = &o.job;
             attempt.execute(params![j.delivery_id, j.attempt, o.started_at, o.status, o.duration_ms, o.error, o.answer])?;
@@ -400,9 +401,27 @@ pub fn record(db: &Db, now: Timestamp, outcomes: &[Outcome]) -> Result<()> {
                 delivered,
                 DeliveryState::Pending
             ])?;
+            states.push(state);
         }
-        Ok(())
-    })
+        Ok(states)
+    })?;
+    for state in recorded {
+        let outcome = match state {
+            DeliveryState::Delivered => "delivered",
+            DeliveryState::Failed => "failed",
+            _ => "retrying",
+        };
+        metrics::counter!("kontor_webhook_attempts_total", "outcome" => outcome).increment(1);
+    }
+    Ok(())
+}
+
+/// The deliveries due at `now` across every company (pending, their next
+/// attempt come), and the due time of the one waiting longest.
+///
+/// Fails only on a storage error.
+pub fn backlog(conn: &rusqlite::Connection, now: Timestamp) -> Result<dispatch::Backlog> {
+    dispatch::backlog(conn, "deliveries", DeliveryState::Pending.as_str(), now)
 }
 
 /// The webhook outbox as the worker loop (`dispatch`) sees it: its lanes

@@ -11,10 +11,12 @@
 //! Each outbox (`delivery` for webhooks, `mail::delivery` for mail)
 //! supplies only what is its own through `Outbox`: what it claims, how it
 //! sends, how it records (and so its retry policy). `run_due` drives the
-//! same claim, send and record synchronously, for tests and tools.
+//! same claim, send and record synchronously, for tests and tools. A
+//! running worker shows its `Pulse`: whether its dispatcher still runs and
+//! when it last went round (the server's readiness reads it).
 
 use std::collections::HashSet;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -22,7 +24,10 @@ use std::time::Duration;
 
 use jiff::Timestamp;
 
+use rusqlite::Connection;
+
 use crate::error::Result;
+use crate::store::clock;
 use crate::store::db::Db;
 
 /// How long the dispatcher waits for a finished job or a wake-up before it
@@ -77,6 +82,38 @@ pub fn release_leases(db: &Db, table: &str) -> Result<usize> {
             &format!("UPDATE {table} SET lease_until = NULL WHERE lease_until IS NOT NULL"),
             [],
         )?)
+    })
+}
+
+/// What an outbox holds due at an instant: the jobs whose next attempt
+/// has come (in flight or waiting), across companies, and the due time of
+/// the one waiting longest.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Backlog {
+    pub due: u64,
+    pub oldest_due: Option<Timestamp>,
+}
+
+/// The backlog at `now` of an outbox's `table`, whose rows wait in `state`
+/// until their `next_attempt_at`. An outbox's own `backlog` names both; the
+/// state is spelled into the SQL, so a partial index on it serves the count.
+///
+/// Fails only on a storage error.
+pub fn backlog(
+    conn: &Connection,
+    table: &str,
+    state: &'static str,
+    now: Timestamp,
+) -> Result<Backlog> {
+    let (due, oldest): (i64, Option<String>) = conn
+        .prepare_cached(&format!(
+            "SELECT count(*), min(next_attempt_at) FROM {table}
+             WHERE state = '{state}' AND next_attempt_at <= ?1"
+        ))?
+        .query_row([clock::format_instant(now)], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    Ok(Backlog {
+        due: due.max(0) as u64,
+        oldest_due: oldest.and_then(|text| text.parse().ok()),
     })
 }
 
@@ -135,10 +172,52 @@ impl<D> Waker<D> {
     }
 }
 
+/// What a worker shows of itself: whether its dispatcher runs, and when
+/// it last went round (it goes round at least every `POLL` unless a claim
+/// or a record waits on the data file).
+#[derive(Clone, Default)]
+pub struct Pulse(Arc<PulseState>);
+
+#[derive(Default)]
+struct PulseState {
+    running: AtomicBool,
+    /// Milliseconds since the Unix epoch of the last round.
+    last_round_ms: AtomicI64,
+}
+
+impl Pulse {
+    /// Whether the dispatcher runs (started and not ended, nor panicked).
+    pub fn running(&self) -> bool {
+        self.0.running.load(Ordering::SeqCst)
+    }
+
+    /// How long ago the dispatcher last went round.
+    pub fn since_last_round(&self) -> Duration {
+        let ms = Timestamp::now().as_millisecond() - self.0.last_round_ms.load(Ordering::SeqCst);
+        Duration::from_millis(ms.max(0) as u64)
+    }
+
+    fn beat(&self) {
+        self.0
+            .last_round_ms
+            .store(Timestamp::now().as_millisecond(), Ordering::SeqCst);
+    }
+}
+
+/// Marks the pulse stopped when the dispatcher ends, also by a panic.
+struct Running(Pulse);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.0 .0.running.store(false, Ordering::SeqCst);
+    }
+}
+
 /// A running worker: the dispatcher and its senders.
 pub struct Worker<O: Outbox> {
     stop: Arc<AtomicBool>,
     waker: Waker<O::Done>,
+    pulse: Pulse,
     dispatcher: Option<JoinHandle<()>>,
 }
 
@@ -150,19 +229,29 @@ impl<O: Outbox> Worker<O> {
         outbox.release_leases()?;
         let stop = Arc::new(AtomicBool::new(false));
         let (tx, rx) = mpsc::channel::<Message<O::Done>>();
+        let pulse = Pulse::default();
+        pulse.0.running.store(true, Ordering::SeqCst);
+        pulse.beat();
         let dispatcher = {
             let stop = stop.clone();
             let tx = tx.clone();
+            let running = Running(pulse.clone());
             std::thread::Builder::new()
                 .name(format!("{}-dispatch", O::NAME))
-                .spawn(move || dispatch(Arc::new(outbox), &stop, tx, rx))
+                .spawn(move || dispatch(Arc::new(outbox), &stop, tx, rx, running))
                 .map_err(crate::error::Error::internal)?
         };
         Ok(Worker {
             stop,
             waker: Waker(tx),
+            pulse,
             dispatcher: Some(dispatcher),
         })
+    }
+
+    /// The worker's pulse, to be read from another thread.
+    pub fn pulse(&self) -> Pulse {
+        self.pulse.clone()
     }
 
     /// A handle that wakes the dispatcher (from another thread, a listener).
@@ -196,6 +285,7 @@ fn dispatch<O: Outbox>(
     stop: &AtomicBool,
     done: Sender<Message<O::Done>>,
     inbox: Receiver<Message<O::Done>>,
+    running: Running,
 ) {
     let (jobs_tx, jobs_rx) = mpsc::channel::<O::Job>();
     let jobs_rx = Arc::new(Mutex::new(jobs_rx));
@@ -232,6 +322,7 @@ fn dispatch<O: Outbox>(
     let mut busy: HashSet<String> = HashSet::new();
     let mut finished: Vec<O::Done> = Vec::new();
     loop {
+        running.0.beat();
         let stopping = stop.load(Ordering::SeqCst);
         if !finished.is_empty() {
             // What cannot be recorded now is kept and recorded next time round.
@@ -417,6 +508,17 @@ mod tests {
         let mut names: Vec<String> = recorded(&f).into_iter().map(|r| r.0).collect();
         names.sort();
         assert_eq!(names, ["a/1", "b/1", "c/1", "d/1"]);
+    }
+
+    #[test]
+    fn a_workers_pulse_beats_while_it_runs_and_stops_with_it() {
+        let f = fake(&[], 0, Duration::ZERO);
+        let mut worker = Worker::start(f.clone()).unwrap();
+        let pulse = worker.pulse();
+        assert!(pulse.running());
+        assert!(pulse.since_last_round() < Duration::from_secs(60));
+        worker.stop();
+        assert!(!pulse.running());
     }
 
     #[test]

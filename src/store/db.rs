@@ -249,7 +249,16 @@ impl Db {
         let mut writer = Connection::open(path).map_err(|e| cannot(&e))?;
         configure_with_cache(&mut writer, WRITER_CACHE_KIB).map_err(|e| cannot(&e))?;
         crate::store::migrations::bring_up(&writer, path)?;
-        let manager = SqliteConnectionManager::file(path).with_init(configure);
+        // A pooled connection never makes the file: opened while the file
+        // is missing (moved away under a running server), it fails instead
+        // of reading a new, empty file of the same name.
+        let manager = SqliteConnectionManager::file(path)
+            .with_flags(
+                rusqlite::OpenFlags::SQLITE_OPEN_READ_WRITE
+                    | rusqlite::OpenFlags::SQLITE_OPEN_URI
+                    | rusqlite::OpenFlags::SQLITE_OPEN_NO_MUTEX,
+            )
+            .with_init(configure);
         let pool = r2d2::Pool::builder()
             .max_size(connections.max(1))
             .min_idle(Some(1))

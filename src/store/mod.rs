@@ -21,6 +21,10 @@
 //! - `backups.rs`: the copies a server makes on a schedule (`serve
 //!   --backup-to`), the oldest beyond those kept removed; the check a copy
 //!   passes and the move that puts it back (`kontor restore`).
+//! - `health.rs`: whether the data file can take a server's work now
+//!   (`FileProbe`: still the file opened, its file system writable with
+//!   room; `schema_problem`; `write_probe`, a COMMIT that changes nothing),
+//!   for the readiness answer.
 //! - `lock.rs`: one server per data file: the `DATA.lock` advisory lock
 //!   naming its holder.
 //! - `row.rs`: reading stored values strictly (`Row`), and `stored_enum!`,
@@ -43,6 +47,7 @@
 pub mod backups;
 pub mod clock;
 pub mod db;
+pub mod health;
 pub mod ids;
 pub mod lock;
 pub mod migrations;

@@ -65,10 +65,29 @@ impl Shares {
     }
 
     /// Waits (at most `WAIT` in all) for a permit of `tenant`'s share (none
-    /// for a request of nobody known yet) and then one of the pool.
+    /// for a request of nobody known yet) and then one of the pool. A wait
+    /// is counted (`kontor_pool_waits_total`), with how long it took or
+    /// that it ran out.
     ///
     /// Fails with `Busy` when either does not come in time.
     pub async fn admit(&self, tenant: Option<&Tenant>) -> Result<Admission> {
+        if let Some(admission) = self.try_admit(tenant) {
+            return Ok(admission);
+        }
+        metrics::counter!("kontor_pool_waits_total").increment(1);
+        let started = std::time::Instant::now();
+        let waited = self.wait_for(tenant).await;
+        match &waited {
+            Ok(_) => metrics::histogram!("kontor_pool_wait_seconds")
+                .record(started.elapsed().as_secs_f64()),
+            Err(Error::Busy) => metrics::counter!("kontor_pool_busy_total").increment(1),
+            Err(_) => {}
+        }
+        waited
+    }
+
+    /// `admit`'s wait for both permits, `WAIT` at most.
+    async fn wait_for(&self, tenant: Option<&Tenant>) -> Result<Admission> {
         let deadline = tokio::time::Instant::now() + WAIT;
         let tenant = match self.share_of(tenant) {
             Some(share) => Some(

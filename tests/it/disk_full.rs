@@ -5,65 +5,12 @@
 //! rows, a refused POST is not kept as its Idempotency-Key's answer, and
 //! once space is freed writes are taken again without a restart.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
 use serde_json::json;
 
 use crate::support::receiver::{Answer as Reply, Receiver};
 use crate::support::screens::{person, Browser, PASSWORD};
+use crate::support::small_disk::SmallDisk;
 use crate::support::{start_configured, DataFile};
-
-/// A tmpfs of `megabytes` mounted at `at` for the test's length.
-struct SmallDisk(PathBuf);
-
-impl SmallDisk {
-    fn mount(at: &Path, megabytes: u32) -> SmallDisk {
-        std::fs::create_dir_all(at).unwrap();
-        let out = Command::new("mount")
-            .args([
-                "-t",
-                "tmpfs",
-                "-o",
-                &format!("size={megabytes}m,mode=0700"),
-                "tmpfs",
-            ])
-            .arg(at)
-            .output()
-            .expect("mount");
-        assert!(
-            out.status.success(),
-            "mounting a small tmpfs needs root (CI runs as root): {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        SmallDisk(at.to_path_buf())
-    }
-
-    /// Fills the disk with a file until the file system refuses more.
-    fn fill(&self) -> PathBuf {
-        let path = self.0.join("filler");
-        let mut file = std::fs::File::create(&path).unwrap();
-        let chunk = vec![0u8; 16 * 1024];
-        loop {
-            match file.write_all(&chunk) {
-                Ok(()) => {}
-                Err(e) if e.raw_os_error() == Some(28) => break,
-                Err(e) => panic!("filling: {e}"),
-            }
-        }
-        // Whatever a partial chunk could still take is taken too.
-        while file.write(&[0u8; 512]).map(|n| n > 0).unwrap_or(false) {}
-        let _ = file.sync_all();
-        path
-    }
-}
-
-impl Drop for SmallDisk {
-    fn drop(&mut self) {
-        let _ = Command::new("umount").arg("-l").arg(&self.0).status();
-    }
-}
 
 fn customer(name: &str) -> serde_json::Value {
     json!({"name": name, "street": "Kai 1", "postalCode": "20457", "city": "Hamburg"})
@@ -74,7 +21,7 @@ fn a_full_disk_refuses_writes_with_a_sentence_and_loses_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let small = dir.path().join("small");
     let data = DataFile::in_dir(dir, "small/kontor.db");
-    let disk = SmallDisk::mount(&small, 8);
+    let disk = SmallDisk::mount_at(&small, 8);
     let company = data.company("Voll GmbH", "ENTERPRISE");
     let key = data.key(&company, "production", "all");
     person(&data, &company, "owner@voll.de", "owner");
@@ -120,7 +67,8 @@ fn a_full_disk_refuses_writes_with_a_sentence_and_loses_nothing() {
     let deliveries_before = queued(&rusqlite::Connection::open(&data.path).unwrap());
     assert!(deliveries_before >= 1);
 
-    let filler = disk.fill();
+    disk.fill("filler");
+    let filler = disk.path().join("filler");
 
     // REST: 503 with the code, a sentence and Retry-After; nothing stored.
     let mut refused = 0;

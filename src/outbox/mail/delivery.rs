@@ -205,7 +205,7 @@ pub fn record(db: &Db, now: Timestamp, attempts: &[Attempt]) -> Result<()> {
         return Ok(());
     }
     let now_text = clock::format_instant(now);
-    db.write(|tx| {
+    let recorded = db.write(|tx| {
         let mut log = tx.prepare_cached(
             "INSERT OR REPLACE INTO mail_attempts (mail_id, attempt, started_at, duration_ms, smtp_reply, error)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -215,6 +215,7 @@ pub fn record(db: &Db, now: Timestamp, attempts: &[Attempt]) -> Result<()> {
                  next_attempt_at = ?6, sent_at = ?7, lease_until = NULL
              WHERE id = ?1 AND state = 'queued'",
         )?;
+        let mut states = Vec::with_capacity(attempts.len());
         for a in attempts {
             let j = &a.job;
             let (state, reply, error, next, sent) = match &a.outcome {
@@ -240,9 +241,27 @@ pub fn record(db: &Db, now: Timestamp, attempts: &[Attempt]) -> Result<()> {
             };
             log.execute(params![j.mail_id, j.attempt, a.started_at, a.duration_ms, reply, error])?;
             update.execute(params![j.mail_id, state, j.attempt, reply, error, next, sent])?;
+            states.push(state);
         }
-        Ok(())
-    })
+        Ok(states)
+    })?;
+    for state in recorded {
+        let outcome = match state {
+            MailState::Sent => "sent",
+            MailState::Failed => "failed",
+            MailState::Queued => "retrying",
+        };
+        metrics::counter!("kontor_mail_attempts_total", "outcome" => outcome).increment(1);
+    }
+    Ok(())
+}
+
+/// The mail due at `now` across every company (queued, its next attempt
+/// come), and the due time of the one waiting longest.
+///
+/// Fails only on a storage error.
+pub fn backlog(conn: &rusqlite::Connection, now: Timestamp) -> Result<dispatch::Backlog> {
+    dispatch::backlog(conn, "mails", MailState::Queued.as_str(), now)
 }
 
 /// The mail outbox as the worker loop (`dispatch`) sees it: its lanes are

@@ -13,6 +13,7 @@ pub mod extf;
 pub mod fill;
 pub mod receiver;
 pub mod screens;
+pub mod small_disk;
 pub mod smtp_server;
 pub mod statements;
 pub mod trial;

@@ -1,6 +1,7 @@
 //! A webhook receiver for tests: HTTP/1.1 on 127.0.0.1, port 0, recording
 //! every request and answering from a script per path (status, headers, a
-//! delay before answering).
+//! delay before answering), or holding a path's answers until the test
+//! releases them (a receiver that hangs as long as a test needs it to).
 
 use std::collections::{HashMap, VecDeque};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -69,7 +70,12 @@ struct State {
     received: Vec<Received>,
     scripts: HashMap<String, VecDeque<Answer>>,
     always: HashMap<String, Answer>,
+    /// Paths whose answers wait until released.
+    held: std::collections::HashSet<String>,
 }
+
+/// The longest a held answer waits before it is given anyway.
+const MAX_HOLD: Duration = Duration::from_secs(60);
 
 /// The receiver; it stops with the test process.
 #[derive(Clone)]
@@ -115,6 +121,19 @@ impl Receiver {
             .unwrap()
             .always
             .insert(path.into(), answer);
+    }
+
+    /// Holds every answer to `path` (received and recorded, not answered)
+    /// until `release`, a minute at most.
+    pub fn hold(&self, path: &str) {
+        self.state.0.lock().unwrap().held.insert(path.into());
+    }
+
+    /// Answers what waits on `path` and what comes later at once.
+    pub fn release(&self, path: &str) {
+        let (lock, cv) = &*self.state;
+        lock.lock().unwrap().held.remove(path);
+        cv.notify_all();
     }
 
     pub fn received(&self, path: &str) -> Vec<Received> {
@@ -191,9 +210,14 @@ fn serve(stream: TcpStream, state: Arc<(Mutex<State>, Condvar)>) {
             });
             cv.notify_all();
             let scripted = st.scripts.get_mut(&path).and_then(VecDeque::pop_front);
-            scripted
+            let answer = scripted
                 .or_else(|| st.always.get(&path).cloned())
-                .unwrap_or(Answer::status(200))
+                .unwrap_or(Answer::status(200));
+            let until = Instant::now() + MAX_HOLD;
+            while st.held.contains(&path) && Instant::now() < until {
+                st = cv.wait_timeout(st, until - Instant::now()).unwrap().0;
+            }
+            answer
         };
         std::thread::sleep(answer.delay);
         let mut out = format!("HTTP/1.1 {} X\r\nContent-Length: 2\r\n", answer.status);
