@@ -17,16 +17,18 @@
 //!
 //! - `stored.rs`: an asset as stored and in its wire form (`Asset`), the
 //!   tenant's assets, the depreciation posted per asset and year, the
-//!   bounds of a fiscal year named by its first calendar year, and the
-//!   checks every act shares (the book currency, the years before posted).
+//!   bounds of a fiscal year named by its first calendar year (and today's,
+//!   `this_year`), and the checks every act shares (the book currency, the
+//!   years before posted).
 //! - `choices.rs`: a fiscal year's choices of the low-value rule and the
 //!   pool (`rule_of`, `set_rule`), changed only while no asset of that year
 //!   would be written off otherwise.
 //! - `record.rs`: recording an asset (`AssetInput`, `NewAsset`, `record`):
 //!   from a bill's line (its cost moved from the line's expense account) or
 //!   on its own (from the money not yet assigned).
-//! - `run.rs`: the year's depreciation posted (`depreciate`), and what
-//!   each asset writes off in a year (`of_year`), posted or due.
+//! - `run.rs`: the year's depreciation posted (`depreciate`), what each
+//!   asset writes off in a year (`of_year`), posted or due, and an asset's
+//!   plan year by year (`schedule`).
 //! - `dispose.rs`: an asset leaving the books (`DisposalInput`, `dispose`):
 //!   its depreciation up to the month, its remaining value out, a sale's
 //!   proceeds off revenue.
@@ -44,5 +46,5 @@ pub use choices::{rule_of, set_rule, RuleInput, YearChoice};
 pub use dispose::{dispose, Disposal, DisposalInput};
 pub use record::{record, AssetInput, NewAsset, MAX_NAME};
 pub use register::{register, Figures, Register, RegisterClass, RegisterRow};
-pub use run::{depreciate, of_year, Depreciated, YearFigure};
-pub use stored::{get, list, Asset};
+pub use run::{depreciate, of_year, schedule, Depreciated, PlannedYear, YearFigure};
+pub use stored::{get, list, this_year, Asset};

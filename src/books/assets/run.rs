@@ -229,3 +229,64 @@ pub fn of_year(conn: &rusqlite::Connection, tenant: &Tenant, year: i32) -> Resul
     }
     Ok(out)
 }
+
+/// One fiscal year of an asset's depreciation plan.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PlannedYear {
+    /// The calendar year the fiscal year starts in.
+    pub year: i32,
+    /// Minor units.
+    pub amount: i64,
+    /// Whether the books hold it (else it is still to come).
+    pub posted: bool,
+}
+
+/// The tenant's asset `id` year by year: what the books hold for each year
+/// they hold something, and what the years still to come write off, from
+/// the year of acquisition until nothing is left (or the year it left).
+///
+/// Fails with `NotFound` when the tenant has no such asset.
+pub fn schedule(
+    conn: &rusqlite::Connection,
+    tenant: &Tenant,
+    id: &str,
+) -> Result<Vec<PlannedYear>> {
+    let a = stored::stored(conn, tenant, id)?;
+    let start = stored::fiscal_start(conn, tenant)?;
+    let posted = stored::posted(conn, tenant)?;
+    let plan = a.plan();
+    let first = year_of(start, a.acquired_on);
+    let last = a
+        .disposed_on
+        .filter(|_| !a.pooled())
+        .map(|d| year_of(start, d));
+    let mut out = Vec::new();
+    let mut running = 0;
+    for y in first..first.saturating_add(101) {
+        let (_, end) = year_bounds(start, y)?;
+        let (amount, held) = match posted.get(&(a.id.clone(), y)) {
+            Some(v) => (*v, true),
+            None if last.is_some() => (0, false),
+            None => {
+                let left = (a.cost - running).max(0);
+                (
+                    (plan.accumulated(start, end) - running).max(0).min(left),
+                    false,
+                )
+            }
+        };
+        running += amount;
+        if amount != 0 {
+            out.push(PlannedYear {
+                year: y,
+                amount,
+                posted: held,
+            });
+        }
+        if last.is_some_and(|l| y >= l) || (running >= a.cost && last.is_none()) {
+            break;
+        }
+    }
+    Ok(out)
+}

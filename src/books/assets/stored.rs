@@ -320,3 +320,12 @@ pub fn list(conn: &Connection, tenant: &Tenant) -> Result<Vec<Asset>> {
         .map(|s| Asset::of(s, &posted, &currency))
         .collect())
 }
+
+/// The fiscal year (the calendar year it starts in) today lies in, in the
+/// company's time zone.
+///
+/// Fails with `NotFound` for an unknown company.
+pub fn this_year(conn: &Connection, tenant: &Tenant) -> Result<i32> {
+    let today = company::get(conn, &tenant.company_id)?.today();
+    Ok(year_of(fiscal_start(conn, tenant)?, today))
+}
