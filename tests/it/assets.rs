@@ -882,6 +882,44 @@ fn refusals_say_why_and_change_nothing() {
         "yes",
     ]);
     assert!(!ok && err.contains("closed through 2026-12-31"), "{err}");
+    // An asset whose first year is closed: its depreciation could never be
+    // posted, though its bill is booked in the next year.
+    let late = w.data.ok(&[
+        "purchase",
+        "record",
+        "--company",
+        &w.company,
+        "--supplier",
+        "Büro Möbel AG",
+        "--document-number",
+        "R-2",
+        "--date",
+        "2026-12-20",
+        "--due",
+        "2026-12-31",
+        "--posted",
+        "2027-01-04",
+        "--currency",
+        "EUR",
+        "--line",
+        "office_supplies=90000:19",
+    ])["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    refused(
+        &[
+            "--name",
+            "Spätes Regal",
+            "--class",
+            "office_furniture",
+            "--from-bill",
+            &late,
+            "--line",
+            "1",
+        ],
+        "the first year of an asset acquired on 2026-12-20",
+    );
     balanced(&w);
 }
 

@@ -262,7 +262,7 @@ fn from_line(tx: &Tx, tenant: &Tenant, bill: &str, position: u32) -> Result<From
 /// Fails with `NotFound` for a bill the tenant does not have; `Refused` for
 /// books kept in another currency than the euro, a bill line that cannot
 /// be an asset, a cost above what the line has left, or closed books on
-/// the entry's day.
+/// the entry's day or through the end of the fiscal year of acquisition.
 pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewAsset) -> Result<Asset> {
     let currency = stored::euro_books(tx, tenant)?;
     let line = match &new.from {
@@ -291,7 +291,16 @@ pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewAsset) -> Result
     };
     ledger::check_open(tx, tenant, posted_on)?;
     let start = stored::fiscal_start(tx, tenant)?;
-    let choice = rule_of(tx, tenant, year_of(start, acquired))?;
+    let first_year = year_of(start, acquired);
+    let (_, first_year_end) = stored::year_bounds(start, first_year)?;
+    if let Some(through) = ledger::closed_through(tx, tenant)? {
+        if through >= first_year_end {
+            return Err(Error::refused(format!(
+                "The books are closed through {through}, so the depreciation of {first_year}, the first year of an asset acquired on {acquired}, could not be posted; an asset is recorded before its first year is closed."
+            )));
+        }
+    }
+    let choice = rule_of(tx, tenant, first_year)?;
     let method = afa::method_of(new.class, cost, new.one_year, choice.rule());
     let life_months = new
         .life_months
