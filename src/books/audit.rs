@@ -123,6 +123,14 @@ stored_enum! {
         ReceiptAttached = "bill.receipt_attached",
         /// A plain PDF or image kept to be typed as a bill.
         ReceiptReceived = "receipt.received",
+        /// A fixed asset recorded in the register.
+        AssetRecorded = "asset.recorded",
+        /// A fixed asset left the books, sold or scrapped.
+        AssetDisposed = "asset.disposed",
+        /// A fiscal year's depreciation posted (the year names it).
+        AssetsDepreciated = "books.depreciated",
+        /// A fiscal year's choices of the low-value rule and the pool.
+        DepreciationRuleSet = "books.depreciation_rule_set",
     }
 }
 

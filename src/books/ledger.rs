@@ -55,6 +55,16 @@ stored_enum! {
         Transfer = "transfer",
         /// Money received or paid that a person has not yet assigned.
         Suspense = "suspense",
+        /// The fixed assets the register keeps, each within its own id,
+        /// on the chart account of its class.
+        FixedAssets = "fixed_assets",
+        /// Their depreciation, within the asset's id.
+        Depreciation = "depreciation",
+        /// An asset's remaining value when it leaves the books, within its id.
+        AssetDisposals = "asset_disposals",
+        /// What an asset was sold for, moved from the revenue of the
+        /// invoice that sold it, within the tax key.
+        AssetSales = "asset_sales",
     }
 }
 
@@ -75,19 +85,23 @@ impl Account {
             | Account::Bank
             | Account::InputTax
             | Account::Transfer
-            | Account::Suspense => Class::Asset,
+            | Account::Suspense
+            | Account::FixedAssets => Class::Asset,
             Account::Payables
             | Account::OutputTax
             | Account::CustomerCredits
             | Account::TaxOffice => Class::Liability,
             Account::Equity => Class::Equity,
-            Account::Revenue | Account::InterestIncome | Account::DiscountsReceived => {
-                Class::Income
-            }
+            Account::Revenue
+            | Account::InterestIncome
+            | Account::DiscountsReceived
+            | Account::AssetSales => Class::Income,
             Account::Expenses
             | Account::Fees
             | Account::InterestExpense
-            | Account::DiscountsGranted => Class::Expense,
+            | Account::DiscountsGranted
+            | Account::Depreciation
+            | Account::AssetDisposals => Class::Expense,
         }
     }
 

@@ -103,8 +103,11 @@
 //! - `dunning/`: reminders.
 //! - `export/`: the books handed to the tax adviser and a tax audit.
 //! - `vat/`: the VAT return's figures and the EC sales list.
+//! - `assets/`: fixed assets: recorded, depreciated, disposed of, and the
+//!   register of a fiscal year.
 
 pub mod account_sheet;
+pub mod assets;
 pub mod attention;
 pub mod audit;
 pub mod bank;

@@ -31,11 +31,12 @@ pub enum Owned {
     Purchase,
     Payment,
     Delivery,
+    Asset,
 }
 
 /// The books a record belongs to, found by its id within an environment: a
-/// person names drafts, customers, bills, payments and deliveries without
-/// their company.
+/// person names drafts, customers, bills, payments, deliveries and assets
+/// without their company.
 ///
 /// Fails with `NotFound` when that environment has no such record.
 pub fn owner(conn: &Connection, what: Owned, id: &str, environment: Environment) -> Result<Tenant> {
@@ -59,6 +60,10 @@ pub fn owner(conn: &Connection, what: Owned, id: &str, environment: Environment)
         Owned::Delivery => (
             "SELECT company_id FROM deliveries WHERE id = ?1 AND environment = ?2",
             "Delivery",
+        ),
+        Owned::Asset => (
+            "SELECT company_id FROM assets WHERE id = ?1 AND environment = ?2",
+            "Asset",
         ),
     };
     let company: Option<String> = conn

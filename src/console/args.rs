@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 pub use crate::console::adviser_args::*;
+pub use crate::console::asset_args::*;
 pub use crate::console::bank_args::*;
 pub use crate::console::books_args::*;
 pub use crate::console::mode::Mode;
@@ -72,6 +73,10 @@ pub enum Command {
     /// account of its own, remove one nothing is posted to.
     #[command(subcommand)]
     Account(AccountCommand),
+    /// Fixed assets: record one, list them, show one, the classes of the
+    /// depreciation table, dispose of one.
+    #[command(subcommand)]
+    Asset(AssetCommand),
     /// The webhook delivery log; sending an event again.
     #[command(subcommand)]
     Webhook(WebhookCommand),

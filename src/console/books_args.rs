@@ -1,5 +1,6 @@
-//! The command line of the books' statements and chart of accounts:
-//! `books close | trial-balance | profit-and-loss | balance-sheet` and
+//! The command line of the books' statements, fixed assets' year and chart
+//! of accounts: `books close | trial-balance | profit-and-loss |
+//! balance-sheet | depreciate | assets | depreciation-rule` and
 //! `account list | add | remove`, as clap reads them. Nothing here checks a
 //! value beyond its type; the books do.
 
@@ -45,6 +46,47 @@ pub enum BooksCommand {
         /// The previous year's same period beside each figure.
         #[arg(long)]
         compare: bool,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// Post a fiscal year's depreciation of the fixed assets, once per
+    /// asset and year (running it again posts only for assets recorded
+    /// since).
+    Depreciate {
+        #[arg(long)]
+        company: String,
+        /// The calendar year the fiscal year starts in.
+        #[arg(long)]
+        year: i32,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// The register of fixed assets (Anlagenspiegel) of a fiscal year: cost,
+    /// additions, disposals, depreciation and book values per asset and
+    /// class.
+    Assets {
+        #[arg(long)]
+        company: String,
+        /// The calendar year the fiscal year starts in.
+        #[arg(long)]
+        year: i32,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// A fiscal year's choices of the low-value rule (§ 6 (2) EStG) and the
+    /// pool (§ 6 (2a) EStG); without either, shows them.
+    DepreciationRule {
+        #[arg(long)]
+        company: String,
+        /// The calendar year the fiscal year starts in.
+        #[arg(long)]
+        year: i32,
+        /// Keep the pool of € 250.01 to € 1,000 for the year: yes or no.
+        #[arg(long)]
+        pool: Option<String>,
+        /// Write off assets of at most € 800 at once: yes or no.
+        #[arg(long)]
+        low_value: Option<String>,
         #[command(flatten)]
         mode: Mode,
     },

@@ -27,11 +27,14 @@
 //! - `sending_args.rs`: the command line of sending:
 //!   `company mail | mail-text`, `invoice send | sends`, `dunning …`, and
 //!   `--vat-register` (`RegisterArgs`) of `serve` and `draft issue`.
+//! - `asset_args.rs`: the command line of fixed assets: `asset add | list |
+//!   show | classes | dispose`.
 //! - `bank_args.rs`: the command line of the bank: `bank account add | list`,
 //!   `bank import` and the acts on statement lines.
-//! - `books_args.rs`: the command line of the books' statements and chart
-//!   of accounts: `books close | trial-balance | profit-and-loss |
-//!   balance-sheet`, `account list | add | remove`.
+//! - `books_args.rs`: the command line of the books' statements, the
+//!   fixed assets' year and the chart of accounts: `books close |
+//!   trial-balance | profit-and-loss | balance-sheet | depreciate | assets |
+//!   depreciation-rule`, `account list | add | remove`.
 //! - `adviser_args.rs`: the command line of the tax adviser's exports: the
 //!   DATEV settings of `company set` (`DatevArgs`), `export datev | gobd`,
 //!   `vat return | ec-sales`.
@@ -56,6 +59,7 @@ mod acting;
 mod acts;
 mod adviser_args;
 mod args;
+mod asset_args;
 mod bank_args;
 mod books_args;
 pub mod demo;
@@ -127,6 +131,11 @@ fn execute(cli: &Cli) -> Result<ExitCode> {
         Command::Purchase(cmd) => acts::purchases::run(&db()?, cmd, acting)?,
         Command::Books(cmd) => acts::books::run(&db()?, cmd, acting)?,
         Command::Account(cmd) => acts::accounts::run(&db()?, cmd, acting)?,
+        Command::Asset(AssetCommand::Classes) => {
+            acting::no_actor(acting, "`asset classes` only reads")?;
+            acts::assets::classes()?
+        }
+        Command::Asset(cmd) => acts::assets::run(&db()?, cmd, acting)?,
         Command::Webhook(cmd) => acts::webhooks::run(&db()?, cmd, acting)?,
         Command::Bank(cmd) => return acts::bank::run(&db()?, cmd, acting),
         Command::Dunning(cmd) => acts::dunning::run(&db()?, cmd, acting)?,

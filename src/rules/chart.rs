@@ -380,6 +380,15 @@ const CAPITAL: &str = "SKR04 2900: odoo/odoo @05a629cd; SKR03 0800: current SKR0
 /// @05a629cd, tagged A.IV.
 const CARRIED: &str = "SKR04 2970: odoo/odoo @05a629cd; SKR03 0860: OpenAccountants germany-bookkeeping guide and a DATEV SKR03 transcription";
 
+/// The fixed assets' accounts, each read with its number, name and HGB tag
+/// in Odoo's charts (odoo/odoo addons/l10n_de/data/template/
+/// account.account-de_skr03.csv and -de_skr04.csv @05a629cd) and, for the
+/// asset accounts and their depreciation, Odoo's asset models of the same
+/// commit (account.asset-de_skr03.csv, account.asset-de_skr04.csv: 0420/0650
+/// Büroeinrichtung with 4830/6220, 0320/0520 Pkw with 4832/6222, 0027/0135
+/// EDV-Software with 4822/6200, 0480/0670 GWG, 0485/0675 Sammelposten).
+const ASSETS: &str = "odoo/odoo l10n_de account.account-de_skr03.csv / -de_skr04.csv and account.asset-de_skr03.csv / -de_skr04.csv @05a629cd";
+
 use Kind::{Asset, Equity, Expense, Liability, Revenue as Income, Tax};
 use Line as L;
 
@@ -446,6 +455,24 @@ pub const ACCOUNTS: &[Account] = &[
     account("social_security", 4130, 6110, "Gesetzliche soziale Aufwendungen", "Statutory social security (employer)", Expense, L::SocialSecurity, true, ODOO),
     account("depreciation", 4830, 6220, "Abschreibungen auf Sachanlagen (ohne AfA auf Kfz und Gebäude)", "Depreciation of tangible assets (not vehicles and buildings)", Expense, L::Depreciation, false, ODOO),
     account("low_value_assets", 4855, 6260, "Sofortabschreibung geringwertiger Wirtschaftsgüter", "Low-value assets written off at once (§ 6 (2) EStG)", Expense, L::Depreciation, true, ODOO_KIVI),
+    // The depreciation of the fixed assets the register keeps (§ 275 (2)
+    // no. 7a HGB): intangibles, vehicles, low-value assets once capitalised,
+    // the pool.
+    account("depreciation_intangibles", 4822, 6200, "Abschreibungen auf immaterielle Vermögensgegenstände", "Amortisation of intangible assets", Expense, L::Depreciation, false, ASSETS),
+    account("depreciation_vehicles", 4832, 6222, "Abschreibungen auf Kfz", "Depreciation of vehicles", Expense, L::Depreciation, false, ASSETS),
+    account("low_value_assets_capitalised", 4860, 6262, "Abschreibungen auf aktivierte, geringwertige Wirtschaftsgüter", "Depreciation of capitalised low-value assets (§ 6 (2) EStG)", Expense, L::Depreciation, false, ASSETS),
+    account("pool_depreciation", 4862, 6264, "Abschreibungen auf den Sammelposten Wirtschaftsgüter", "Depreciation of the asset pool (§ 6 (2a) EStG)", Expense, L::Depreciation, false, ASSETS),
+    // An asset leaving the books: its remaining value, and what it was sold
+    // for, each on the account of a book gain (§ 275 (2) no. 4 HGB) or loss
+    // (no. 8). A sale at 19 % on DATEV's automatic accounts.
+    account("asset_disposal_gain", 2315, 4855, "Anlagenabgänge Sachanlagen (Restbuchwert bei Buchgewinn)", "Disposals of tangible assets (book value, at a gain)", Income, L::OtherOperatingIncome, false, ASSETS),
+    account("asset_disposal_gain_intangible", 2316, 4856, "Anlagenabgänge immaterielle Vermögensgegenstände (Restbuchwert bei Buchgewinn)", "Disposals of intangible assets (book value, at a gain)", Income, L::OtherOperatingIncome, false, ASSETS),
+    account("asset_disposal_loss", 2310, 6895, "Anlagenabgänge Sachanlagen (Restbuchwert bei Buchverlust)", "Disposals of tangible assets (book value, at a loss)", Expense, L::OtherOperatingExpenses, false, ASSETS),
+    account("asset_disposal_loss_intangible", 2311, 6896, "Anlagenabgänge immaterielle Vermögensgegenstände (Restbuchwert bei Buchverlust)", "Disposals of intangible assets (book value, at a loss)", Expense, L::OtherOperatingExpenses, false, ASSETS),
+    account("asset_sale_gain_19", 8820, 4845, "Erlöse aus Verkäufen Sachanlagevermögen 19 % USt (bei Buchgewinn)", "Proceeds of asset sales at 19 % VAT (at a gain)", Income, L::OtherOperatingIncome, false, ASSETS),
+    account("asset_sale_gain", 8829, 4849, "Erlöse aus Verkäufen Sachanlagevermögen (bei Buchgewinn)", "Proceeds of asset sales (at a gain)", Income, L::OtherOperatingIncome, false, ASSETS),
+    account("asset_sale_loss_19", 8801, 6885, "Erlöse aus Verkäufen Sachanlagevermögen 19 % USt (bei Buchverlust)", "Proceeds of asset sales at 19 % VAT (at a loss)", Income, L::OtherOperatingExpenses, false, ASSETS),
+    account("asset_sale_loss", 8800, 6889, "Erlöse aus Verkäufen Sachanlagevermögen (bei Buchverlust)", "Proceeds of asset sales (at a loss)", Income, L::OtherOperatingExpenses, false, ASSETS),
     account("rent", 4210, 6310, "Miete (unbewegliche Wirtschaftsgüter)", "Rent of premises", Expense, L::OtherOperatingExpenses, true, ODOO_KIVI),
     account("heating", 4230, 6320, "Heizung", "Heating", Expense, L::OtherOperatingExpenses, true, ODOO_KIVI),
     account("energy", 4240, 6325, "Gas, Strom, Wasser", "Gas, electricity, water", Expense, L::OtherOperatingExpenses, true, ODOO_KIVI),
@@ -499,6 +526,18 @@ pub const ACCOUNTS: &[Account] = &[
     account("input_tax_reverse_charge", 1578, 1408, "Abziehbare Vorsteuer nach § 13b UStG", "Input VAT under § 13b UStG", Tax, L::Receivables, false, LEDGER),
     account("input_tax", 1570, 1400, "Abziehbare Vorsteuer", "Input VAT", Tax, L::Receivables, false, LEDGER),
     account("vat_prepayments", 1780, 3820, "Umsatzsteuer-Vorauszahlungen", "VAT paid to or refunded by the tax office", Tax, L::Liabilities, false, LEDGER),
+    // Fixed assets (§ 266 (2) A.I, A.II HGB): the accounts the register's
+    // classes stand on (`rules::afa`), low-value assets and the pool.
+    account("asset_software", 27, 135, "EDV-Software", "Software", Asset, L::IntangibleAssets, false, ASSETS),
+    account("asset_cars", 320, 520, "Pkw", "Cars", Asset, L::TangibleAssets, false, ASSETS),
+    account("asset_trucks", 350, 540, "Lkw", "Lorries", Asset, L::TangibleAssets, false, ASSETS),
+    account("asset_other_transport", 380, 560, "Sonstige Transportmittel", "Other means of transport", Asset, L::TangibleAssets, false, ASSETS),
+    account("asset_business_equipment", 410, 635, "Geschäftsausstattung", "Office and business equipment", Asset, L::TangibleAssets, false, ASSETS),
+    account("asset_office_furniture", 420, 650, "Büroeinrichtung", "Office furniture and fittings", Asset, L::TangibleAssets, false, ASSETS),
+    account("asset_shop_fittings", 430, 640, "Ladeneinrichtung", "Shop fittings", Asset, L::TangibleAssets, false, ASSETS),
+    account("asset_low_value", 480, 670, "Geringwertige Wirtschaftsgüter", "Low-value assets (§ 6 (2) EStG)", Asset, L::TangibleAssets, false, ASSETS),
+    account("asset_pool", 485, 675, "Wirtschaftsgüter (Sammelposten)", "Asset pool (§ 6 (2a) EStG)", Asset, L::TangibleAssets, false, ASSETS),
+    account("asset_other_equipment", 490, 690, "Sonstige Betriebs- und Geschäftsausstattung", "Other operating and office equipment", Asset, L::TangibleAssets, false, ASSETS),
     // Assets and liabilities.
     account("receivables", 1400, 1200, "Forderungen aus Lieferungen und Leistungen", "Trade receivables", Asset, L::Receivables, false, LEDGER),
     account("bank", 1200, 1800, "Bank", "Bank", Asset, L::Cash, false, LEDGER),
@@ -526,19 +565,22 @@ pub fn standard_numbered(chart: Chart, number: u32) -> Option<&'static Account> 
 /// class layout: SKR03 class 0 fixed assets and capital, 1 financial
 /// accounts, 3 goods, 4 operating expenses, 8 revenue; SKR04 class 0 fixed
 /// assets, 1 current assets, 2 equity, 3 liabilities, 4 operating income, 5
-/// and 6 operating expenses, 7 other income and expenses).
+/// and 6 operating expenses, 7 other income and expenses), and the income
+/// accounts DATEV keeps among the expenses for an asset's disposal (SKR03
+/// 2315–2318, the book value at a gain; SKR04 6880–6892, the proceeds at a
+/// loss).
 pub fn own_range(chart: Chart, kind: Kind) -> &'static [std::ops::RangeInclusive<u32>] {
     match (chart, kind) {
-        (Chart::Skr03, Kind::Asset) => &[100..=999, 1000..=1599],
+        (Chart::Skr03, Kind::Asset) => &[10..=999, 1000..=1599],
         (Chart::Skr03, Kind::Liability) => &[1600..=1799],
         (Chart::Skr03, Kind::Equity) => &[800..=999],
-        (Chart::Skr03, Kind::Revenue) => &[8000..=8999, 2600..=2749],
+        (Chart::Skr03, Kind::Revenue) => &[8000..=8999, 2600..=2749, 2315..=2318],
         (Chart::Skr03, Kind::Expense) => &[3000..=3999, 4000..=4999, 2000..=2399],
         (Chart::Skr03, Kind::Tax) => &[1500..=1599, 1700..=1799],
         (Chart::Skr04, Kind::Asset) => &[100..=1999],
         (Chart::Skr04, Kind::Liability) => &[3000..=3999],
         (Chart::Skr04, Kind::Equity) => &[2000..=2999],
-        (Chart::Skr04, Kind::Revenue) => &[4000..=4999, 7000..=7299],
+        (Chart::Skr04, Kind::Revenue) => &[4000..=4999, 7000..=7299, 6880..=6892],
         (Chart::Skr04, Kind::Expense) => &[5000..=6999, 7300..=7999],
         (Chart::Skr04, Kind::Tax) => &[1400..=1499, 3800..=3899],
     }

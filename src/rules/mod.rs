@@ -51,14 +51,23 @@
 //! - `skr.rs`: where each ledger account and tax key lands on the chart,
 //!   automatic or with its BU-Schlüssel (the DATEV export's table), and
 //!   the ranges of personal and bank accounts.
+//! - `fiscal_year.rs`: the first day of a company's fiscal year
+//!   (`FiscalYearStart`) and the fiscal year a day lies in.
+//! - `afa.rs`: fixed assets' depreciation (*AfA*): the classes of the
+//!   official depreciation table a small company needs, each with its
+//!   useful life, accounts and source; which method an asset takes (§ 7 (1),
+//!   § 6 (2), § 6 (2a) EStG, the one-year life of digital assets) and what
+//!   it writes off through a day and in a fiscal year.
 //! - `vat_ids/`: VAT ids, judged by their own prefix.
 
+pub mod afa;
 pub mod bank;
 pub mod chart;
 pub mod countries;
 pub mod creditor_reference;
 pub mod default_interest;
 pub mod eas;
+pub mod fiscal_year;
 pub mod iso;
 pub mod jurisdiction;
 pub mod locale;

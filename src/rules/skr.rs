@@ -127,6 +127,10 @@ const TRANSIT: &str = "unverified against a chart file (not in Odoo @05a629cd no
 /// accounts carry every line that names its customer, so only old lines
 /// without one land here.
 const RECEIVABLES: &str = "SKR04 1200: odoo/odoo @05a629cd; SKR03 1400: odoo/odoo l10n_de_skr03 account.account.template.csv @0dbe60e4 and Gnucash/gnucash acctchrt_skr03.gnucash-xea @15d3eb48 (Odoo @05a629cd names 1401)";
+/// The fixed assets' accounts, read in Odoo's charts and asset models
+/// (`rules::chart`'s sources for them); 8820/4845 carry 19 % output tax
+/// automatically there.
+const ASSETS: &str = "odoo/odoo l10n_de account.account-de_skr03.csv / -de_skr04.csv @05a629cd";
 /// DATEV's BU-Schlüssel for input tax (8 = 7 %, 9 = 19 %) and the lifting
 /// of the automatic (40), as the DATEV tax key list documents them
 /// (DATEV Hilfe-Dokument 1008613; ledermann/datev's sample booking
@@ -209,6 +213,15 @@ pub const TABLE: &[Row] = &[
     Row { ledger: "tax_office", key: "", account: "vat_prepayments", tax: Tax::None, source: ODOO },
     Row { ledger: "transfer", key: "", account: "money_in_transit", tax: Tax::None, source: TRANSIT },
     Row { ledger: "suspense", key: "", account: "transitory_items", tax: Tax::None, source: ODOO },
+    // Fixed assets: each line names the chart account of its class, its
+    // depreciation, its disposal (`books::assets`); these rows are where a
+    // line without one would land. A sale's proceeds keep their tax key:
+    // at 19 % on DATEV's automatic account of that rate.
+    Row { ledger: "fixed_assets", key: "", account: "asset_other_equipment", tax: Tax::None, source: ASSETS },
+    Row { ledger: "depreciation", key: "", account: "depreciation", tax: Tax::None, source: ASSETS },
+    Row { ledger: "asset_disposals", key: "", account: "asset_disposal_loss", tax: Tax::None, source: ASSETS },
+    Row { ledger: "asset_sales", key: "S:19", account: "asset_sale_gain_19", tax: Tax::Automatic(19), source: ASSETS },
+    Row { ledger: "asset_sales", key: "*", account: "asset_sale_gain", tax: Tax::None, source: ASSETS },
 ];
 
 /// The BU-Schlüssel that books an amount on an *Automatikkonto* without its
@@ -217,13 +230,14 @@ pub const TABLE: &[Row] = &[
 pub const BU_NO_AUTOMATIC: &str = "40";
 
 /// The ledger accounts whose detail is a tax key.
-pub const KEYED: [&str; 6] = [
+pub const KEYED: [&str; 7] = [
     "revenue",
     "output_tax",
     "input_tax",
     "expenses",
     "discounts_granted",
     "discounts_received",
+    "asset_sales",
 ];
 
 /// Whether `ledger`'s detail is a tax key.
@@ -390,6 +404,10 @@ mod tests {
             "tax_office",
             "transfer",
             "suspense",
+            "fixed_assets",
+            "depreciation",
+            "asset_disposals",
+            "asset_sales",
         ];
         let keys = [
             "", "S:19", "S:7", "S:5.5", "S:19.00", "K:0", "G:0", "AE:0:EU", "AE:0", "E:0", "Z:0",

@@ -14,8 +14,10 @@ is refused each act; a form posted from another site is refused; the
 owner configures mail and sends a test mail, an invoice is sent by e-mail
 to a customer whose invoice address and language were set on its page,
 the reminders of the day are run and sent, and the invoice's page shows
-the sends and the reminder (the mail reaching a local aiosmtpd); signing
-out ends the session. axe-core checks every page for serious or critical WCAG
+the sends and the reminder (the mail reaching a local aiosmtpd); a desk is
+recorded as a fixed asset from its bill's line, the year's depreciation
+posted and the register read in English and German, and the desk disposed
+of; signing out ends the session. axe-core checks every page for serious or critical WCAG
 2.1 A/AA violations. Prints 'N passed, N failed' and exits non-zero on any
 failure."""
 
@@ -602,6 +604,49 @@ class Run:
         self.axe("accounts-en")
         self.switch_language("browser")
 
+    def fixed_assets_recorded_depreciated_and_disposed(self):
+        self.sign_in("accountant")
+        today = datetime.date.today()
+        self.open("/books")
+        assert "Post the year's depreciation" in self.text(), self.text()
+        self.open("/bills/new")
+        self.type_into("supplierName", "Browser Möbel GmbH")
+        self.type_into("documentNumber", "AV-1")
+        self.set_value("documentDate", today.isoformat())
+        self.set_value("dueDate", today.isoformat())
+        self.choose("lines[0].account", "office_supplies")
+        self.type_into("lines[0].net", "1,300.00")
+        self.submit("Record bill")
+        assert re.fullmatch(r"/bills/pur_\w+\?done=recorded", self.path()), self.path()
+        self.link("Record line 1 as an asset")
+        assert self.driver.title == "Fixed assets · kontor", self.driver.title
+        self.axe("asset-new")
+        self.type_into("name", "Browser desk")
+        self.choose("class", "office_furniture")
+        self.submit("Record asset")
+        assert re.fullmatch(r"/books/assets/ast_\w+\?done=recorded", self.path()), self.path()
+        asset = self.path().split("?")[0]
+        assert "The asset is recorded." in self.text() and "6.15 Office furniture" in self.text(), self.text()
+        self.axe("asset")
+        self.link("Fixed assets")
+        self.submit(f"Post the depreciation of {today.year}")
+        assert "The year's depreciation is posted." in self.text(), self.text()
+        assert "Browser desk" in self.text(), self.text()
+        self.axe("assets-register")
+        self.shot("assets-register")
+        self.switch_language("de")
+        self.open(f"/books/assets?year={today.year}")
+        assert self.driver.title == "Anlagevermögen · kontor", self.driver.title
+        assert "Buchwert am Ende" in self.text(), self.text()
+        self.axe("assets-register-de")
+        self.open(asset)
+        self.set_value("on", today.isoformat())
+        self.axe("asset-de")
+        self.submit("Abgang buchen")
+        assert "Das Anlagegut ist abgegangen." in self.text(), self.text()
+        self.axe("asset-disposed-de")
+        self.switch_language("browser")
+
     def a_job_moves_and_gets_a_note(self):
         self.sign_in("accountant")
         self.link("Jobs")
@@ -1085,6 +1130,7 @@ class Run:
             self.check("mail configured, an invoice sent, the reminders run", self.mail_invoice_and_reminders)
             self.check("a month is closed and the statements read", self.close_a_month_and_read_the_statements)
             self.check("the chart of accounts, a split bill and the HGB statements in German and English", self.chart_of_accounts_a_split_bill_and_the_hgb_statements)
+            self.check("fixed assets recorded from a bill, depreciated and disposed of", self.fixed_assets_recorded_depreciated_and_disposed)
             self.check("a job moves a stage and gets a note", self.a_job_moves_and_gets_a_note)
             self.check("an invoice is paid in parts and another cancelled", self.invoice_paid_in_parts_and_another_cancelled)
             self.check("viewer is refused an act", self.viewer_is_refused)

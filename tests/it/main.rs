@@ -3,6 +3,7 @@
 
 mod adviser;
 mod adviser_sources;
+mod assets;
 mod audit;
 mod backups;
 mod bank;

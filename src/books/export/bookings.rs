@@ -79,7 +79,7 @@ pub fn legs(
         // Revenue and a discount granted carry output tax; expenses and a
         // discount received input tax (and a reverse charge's output tax).
         let sale = match line.account {
-            "revenue" | "discounts_granted" => true,
+            "revenue" | "discounts_granted" | "asset_sales" => true,
             "expenses" | "discounts_received" => false,
             _ => continue,
         };
@@ -202,7 +202,11 @@ pub fn legs(
             "receivables" | "payables" | "bank" if !line.detail.is_empty() => {
                 numbers.number(line.account, line.detail)
             }
-            _ => None,
+            // A line on the account a person or an act chose (a fixed
+            // asset's class, its depreciation, its disposal).
+            _ => Some(line.chart)
+                .filter(|c| !c.is_empty())
+                .and_then(|c| numbers.charted(c)),
         };
         let rank = match line.account {
             "bank" => 0,
@@ -730,6 +734,61 @@ mod tests {
             .map(|p| (p.contra, p.amount, p.bu))
             .collect();
         assert_eq!(got, vec![(4210, 3, None), (4930, 3, None), (1576, 1, None)]);
+    }
+
+    #[test]
+    fn an_asset_is_booked_on_its_classs_account_and_its_sale_moves_revenue_without_tax() {
+        let on = |account: &'static str, chart: &'static str, debit: i64, credit: i64| Line {
+            account,
+            detail: "ast_1",
+            chart,
+            debit,
+            credit,
+        };
+        // A desk off the office supplies the bill booked it on.
+        let lines = [
+            on("fixed_assets", "asset_office_furniture", 130_000, 0),
+            Line {
+                chart: "office_supplies",
+                ..line("expenses", "", 0, 130_000)
+            },
+        ];
+        assert_eq!(
+            bookings(Chart::Skr03, &lines),
+            vec![Pair {
+                account: 420,
+                contra: 4930,
+                amount: 130_000,
+                side: DebitCredit::Debit,
+                bu: None
+            }]
+        );
+        // A year's depreciation.
+        let lines = [
+            on("depreciation", "depreciation", 8_333, 0),
+            on("fixed_assets", "asset_office_furniture", 0, 8_333),
+        ];
+        let b = bookings(Chart::Skr03, &lines);
+        assert_eq!((b[0].account, b[0].contra, b[0].amount), (4830, 420, 8_333));
+        // Proceeds off the 19 % revenue: both automatic accounts, so the
+        // automatic is lifted and no tax moves.
+        let lines = [
+            line("revenue", "S:19", 50_000, 0),
+            Line {
+                chart: "asset_sale_gain_19",
+                ..line("asset_sales", "S:19", 0, 50_000)
+            },
+        ];
+        assert_eq!(
+            bookings(Chart::Skr03, &lines),
+            vec![Pair {
+                account: 8400,
+                contra: 8820,
+                amount: 50_000,
+                side: DebitCredit::Debit,
+                bu: Some("40")
+            }]
+        );
     }
 
     #[test]

@@ -161,8 +161,9 @@ pub struct Document {
 /// (`inv_`), a payment (`pay_`), a bill (`pur_`), a credit applied
 /// (`cra_`), a bank line's amount booked or settled without a payment
 /// (`bse_`: the document's number a difference settles, with the
-/// invoice's buyer VAT id, else the bank's reference of the line); another
-/// entry is named by its id.
+/// invoice's buyer VAT id, else the bank's reference of the line), a fixed
+/// asset's entries (`ast_`, `dep_`, `dsp_`, `sal_`); another entry is named
+/// by its id.
 ///
 /// Fails only on a storage error.
 pub fn document(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Document> {
@@ -229,6 +230,7 @@ pub fn document(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Docum
                 })
             })
             .optional()?,
+        Some("ast" | "dep" | "dsp" | "sal") => asset_document(conn, tenant, entry)?,
         Some("cra") => conn
             .prepare_cached(
                 "SELECT b.document_number, c.document_number FROM credit_applications a
@@ -276,6 +278,58 @@ pub fn document(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Docum
         text: entry.to_string(),
         ..Document::default()
     }))
+}
+
+/// What an asset's entry says of its document: its recording
+/// (`Anlagenzugang`, the bill's number where it came from one), a year's
+/// depreciation (`AfA`, the asset's id), its disposal (`Anlagenabgang`) and
+/// its sale's proceeds (`Anlagenverkauf`, the invoice's number).
+///
+/// Fails only on a storage error.
+fn asset_document(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Option<Document>> {
+    let (sql, what) = match entry.split('_').next() {
+        Some("ast") => (
+            "SELECT a.name, coalesce(p.document_number, a.id), '' FROM assets a
+             LEFT JOIN purchases p ON p.id = a.purchase_id AND p.company_id = a.company_id AND p.environment = a.environment
+             WHERE a.id = ?1 AND a.company_id = ?2 AND a.environment = ?3",
+            "Anlagenzugang",
+        ),
+        Some("dep") => (
+            "SELECT a.name, a.id, CAST(d.year AS TEXT) FROM asset_depreciations d
+             JOIN assets a ON a.id = d.asset_id AND a.company_id = d.company_id AND a.environment = d.environment
+             WHERE d.entry = ?1 AND d.company_id = ?2 AND d.environment = ?3",
+            "AfA",
+        ),
+        Some("dsp") => (
+            "SELECT a.name, coalesce(i.number, a.id), '' FROM assets a
+             LEFT JOIN invoices i ON i.id = a.invoice_id AND i.company_id = a.company_id AND i.environment = a.environment
+             WHERE a.disposal_entry = ?1 AND a.company_id = ?2 AND a.environment = ?3",
+            "Anlagenabgang",
+        ),
+        _ => (
+            "SELECT a.name, i.number, '' FROM assets a
+             JOIN invoices i ON i.id = a.invoice_id AND i.company_id = a.company_id AND i.environment = a.environment
+             WHERE a.sale_entry = ?1 AND a.company_id = ?2 AND a.environment = ?3",
+            "Anlagenverkauf",
+        ),
+    };
+    Ok(conn
+        .prepare_cached(sql)?
+        .query_row(params![entry, tenant.company_id, tenant.environment], |r| {
+            let (name, number, year): (String, String, String) = (r.get(0)?, r.get(1)?, r.get(2)?);
+            let text = [what, year.as_str(), name.as_str()]
+                .iter()
+                .filter(|p| !p.is_empty())
+                .copied()
+                .collect::<Vec<_>>()
+                .join(" ");
+            Ok(Document {
+                number,
+                text,
+                ..Document::default()
+            })
+        })
+        .optional()?)
 }
 
 /// Whether the lines of an entry sell to a business in another member

@@ -1,7 +1,8 @@
 //! The GoBD data medium of a fiscal year (*Datenträgerüberlassung*, Z3):
 //! the journal, the accounts with their chart numbers, the partners, the
-//! invoices and their lines, the bills, the payments and the imported bank
-//! lines as CSV files with their `index.xml`, and the issued and received
+//! invoices and their lines, the bills, the payments, the imported bank
+//! lines and the register of fixed assets as CSV files with their
+//! `index.xml`, and the issued and received
 //! documents unchanged. Every table is written, an empty one as its header
 //! row. An act: the export is
 //! recorded with its audit row; the files are handed back to be written.
@@ -334,6 +335,122 @@ impl Spec {
     }
 }
 
+/// The register's columns (*Anlagenverzeichnis*): each asset the year saw
+/// with its figures, worked out by `books::assets::register`.
+const ASSET_COLUMNS: &[(&str, &str, Read)] = &[
+    ("asset", "Kennung", Text),
+    ("name", "Bezeichnung", Text),
+    ("class", "Anlagenklasse (AfA-Tabelle)", Text),
+    ("reference", "Fundstelle in der AfA-Tabelle", Text),
+    (
+        "method",
+        "Abschreibung (straight_line/one_year/low_value/pool)",
+        Text,
+    ),
+    ("life_months", "Nutzungsdauer in Monaten", Int),
+    ("account", "Anlagenkonto (DATEV)", Int),
+    ("acquired_on", "Anschaffungsdatum", Day),
+    ("disposed_on", "Abgangsdatum", Day),
+    ("cost", "Anschaffungskosten", BookAmount),
+    (
+        "cost_start",
+        "Anschaffungskosten zu Beginn des Jahres",
+        BookAmount,
+    ),
+    ("additions", "Zugänge", BookAmount),
+    ("disposals", "Abgänge (Anschaffungskosten)", BookAmount),
+    (
+        "cost_end",
+        "Anschaffungskosten am Ende des Jahres",
+        BookAmount,
+    ),
+    (
+        "accumulated_start",
+        "Kumulierte Abschreibungen zu Beginn",
+        BookAmount,
+    ),
+    ("depreciation", "Abschreibungen des Jahres", BookAmount),
+    (
+        "accumulated_disposals",
+        "Abschreibungen auf Abgänge",
+        BookAmount,
+    ),
+    (
+        "accumulated_end",
+        "Kumulierte Abschreibungen am Ende",
+        BookAmount,
+    ),
+    (
+        "book_value_start",
+        "Buchwert zu Beginn des Jahres",
+        BookAmount,
+    ),
+    ("book_value_end", "Buchwert am Ende des Jahres", BookAmount),
+    ("proceeds", "Veräußerungserlös (netto)", BookAmount),
+];
+
+/// The register of the fiscal year that starts in `year` as a table.
+///
+/// Fails only on a storage error.
+fn asset_register(
+    conn: &Connection,
+    tenant: &Tenant,
+    chart: skr::Chart,
+    year: i32,
+    book_exp: u8,
+) -> Result<Table> {
+    let register = crate::books::assets::register(conn, tenant, year)?;
+    let mut rows = Vec::with_capacity(register.assets.len());
+    for a in &register.assets {
+        let number = chart_accounts::resolve(conn, &tenant.company_id, chart, &a.account)?
+            .map_or(Value::Empty, |c| Value::Int(i64::from(c.number)));
+        let f = &a.figures;
+        let amount = |v: i64| Value::Amount(v, book_exp);
+        rows.push(vec![
+            Value::Text(a.asset.clone()),
+            Value::Text(a.name.clone()),
+            Value::Text(a.class.to_string()),
+            Value::Text(
+                crate::rules::afa::class_of(a.class)
+                    .map_or("", |c| c.reference)
+                    .to_string(),
+            ),
+            Value::Text(a.method.to_string()),
+            Value::Int(i64::from(a.life_months)),
+            number,
+            Value::Date(a.acquired_on),
+            a.disposed_on.map_or(Value::Empty, Value::Date),
+            amount(a.cost),
+            amount(f.cost_start),
+            amount(f.additions),
+            amount(f.disposals),
+            amount(f.cost_end),
+            amount(f.accumulated_start),
+            amount(f.depreciation),
+            amount(f.accumulated_disposals),
+            amount(f.accumulated_end),
+            amount(f.book_value_start),
+            amount(f.book_value_end),
+            amount(f.proceeds),
+        ]);
+    }
+    Ok(table(
+        "assets.csv",
+        "Anlagenverzeichnis",
+        "Anlagenverzeichnis (Anlagenspiegel) des Jahres: je Anlagegut Anschaffungskosten, Zu- und Abgänge, Abschreibungen und Buchwerte",
+        ASSET_COLUMNS
+            .iter()
+            .map(|(name, description, read)| Column {
+                name,
+                description,
+                kind: read.kind(book_exp),
+            })
+            .collect(),
+        1,
+        rows,
+    ))
+}
+
 fn table(
     file: &str,
     name: &str,
@@ -453,6 +570,7 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
     let bills = BILLS.table(tx, tenant, from, to, book_exp)?;
     let payments = PAYMENTS.table(tx, tenant, from, to, book_exp)?;
     let bank_lines = BANK_LINES.table(tx, tenant, from, to, book_exp)?;
+    let assets = asset_register(tx, tenant, settings.chart, i32::from(year), book_exp)?;
     let tables = [
         journal,
         accounts,
@@ -462,6 +580,7 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
         bills,
         payments,
         bank_lines,
+        assets,
     ];
     let supplier = Supplier {
         name: company

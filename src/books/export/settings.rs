@@ -5,7 +5,6 @@
 //! (`MM-DD`, 1 January unless set). The chart cannot change once the books
 //! were exported to DATEV: the adviser's books are in one chart.
 
-use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
@@ -17,6 +16,8 @@ use crate::rules::skr::Chart;
 use crate::rules::text::Patch;
 use crate::store::db::Tx;
 use crate::store::tenant::Tenant;
+
+pub use crate::rules::fiscal_year::FiscalYearStart;
 
 /// The smallest and largest DATEV adviser number (*Beraternummer*).
 pub const ADVISER: std::ops::RangeInclusive<u32> = 1001..=9_999_999;
@@ -39,70 +40,6 @@ pub struct Settings {
 
 fn chart_name<S: serde::Serializer>(chart: &Chart, s: S) -> std::result::Result<S::Ok, S::Error> {
     s.serialize_str(chart.as_str())
-}
-
-/// The first day of a fiscal year as month and day (never 29 February, so
-/// every year has it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FiscalYearStart {
-    pub month: i8,
-    pub day: i8,
-}
-
-impl Serialize for FiscalYearStart {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_string())
-    }
-}
-
-impl std::fmt::Display for FiscalYearStart {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:02}-{:02}", self.month, self.day)
-    }
-}
-
-impl FiscalYearStart {
-    pub const JANUARY_FIRST: FiscalYearStart = FiscalYearStart { month: 1, day: 1 };
-
-    /// Reads `MM-DD` (`01-01`, `07-01`): a day every year has.
-    ///
-    /// Fails with `Invalid` naming `field` for anything else.
-    pub fn parse(field: &str, text: &str) -> Result<FiscalYearStart> {
-        let bad = || {
-            Error::invalid(
-                field,
-                format!("is a day of the year as MM-DD (07-01), not {text:?}"),
-            )
-        };
-        let t = text.trim();
-        let (m, d) = t.split_once('-').ok_or_else(bad)?;
-        if m.len() != 2 || d.len() != 2 {
-            return Err(bad());
-        }
-        let month: i8 = m.parse().map_err(|_| bad())?;
-        let day: i8 = d.parse().map_err(|_| bad())?;
-        // 2025 is no leap year: 02-29 is refused, as not every year has it.
-        Date::new(2025, month, day).map_err(|_| bad())?;
-        Ok(FiscalYearStart { month, day })
-    }
-
-    /// The first day of the fiscal year `day` lies in.
-    pub fn year_of(self, day: Date) -> Date {
-        let this = Date::new(day.year(), self.month, self.day).unwrap_or(day);
-        if this <= day {
-            this
-        } else {
-            Date::new(day.year() - 1, self.month, self.day).unwrap_or(day)
-        }
-    }
-
-    /// The last day of the fiscal year that starts on `first`.
-    pub fn end_of(self, first: Date) -> Date {
-        Date::new(first.year() + 1, self.month, self.day)
-            .ok()
-            .and_then(|next| next.yesterday().ok())
-            .unwrap_or(first)
-    }
 }
 
 /// The settings as a person gives them; what is absent stays.
@@ -276,24 +213,6 @@ pub fn set(tx: &Tx, tenant: &Tenant, actor: &Actor, change: SettingsChange) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_fiscal_year_start_is_a_day_every_year_has() {
-        let s = FiscalYearStart::parse("f", "07-01").unwrap();
-        assert_eq!(s.to_string(), "07-01");
-        assert!(FiscalYearStart::parse("f", "02-29").is_err());
-        assert!(FiscalYearStart::parse("f", "13-01").is_err());
-        assert!(FiscalYearStart::parse("f", "7-1").is_err());
-        let day = Date::constant(2026, 3, 5);
-        assert_eq!(s.year_of(day), Date::constant(2025, 7, 1));
-        assert_eq!(s.end_of(s.year_of(day)), Date::constant(2026, 6, 30));
-        let j = FiscalYearStart::JANUARY_FIRST;
-        assert_eq!(j.year_of(day), Date::constant(2026, 1, 1));
-        assert_eq!(
-            j.end_of(Date::constant(2026, 1, 1)),
-            Date::constant(2026, 12, 31)
-        );
-    }
 
     #[test]
     fn numbers_outside_their_range_are_named() {

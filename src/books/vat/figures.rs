@@ -17,8 +17,8 @@ pub struct Posting {
     pub entry: String,
     pub date: Date,
     /// `revenue`, `output_tax`, `input_tax`, `expenses`,
-    /// `discounts_granted` (counted as revenue) or `discounts_received`
-    /// (counted as expenses).
+    /// `discounts_granted` (counted as revenue), `discounts_received`
+    /// (counted as expenses) or `asset_sales` (counted as revenue).
     pub account: String,
     /// The tax key; `''` on lines from before the ledger carried one (read
     /// as `S:19`, the stated default).
@@ -94,6 +94,9 @@ fn kz_of(account: &str, key: &str) -> Option<(&'static str, Counts, Shown)> {
         "discounts_granted" | "discounts_received" if key.is_empty() => return None,
         "discounts_granted" => "revenue",
         "discounts_received" => "expenses",
+        // An asset's proceeds moved off the revenue of the invoice that
+        // sold it, within its key: the pair nets to nothing.
+        "asset_sales" => "revenue",
         other => other,
     };
     let key = if key.is_empty() { "S:19" } else { key };

@@ -117,7 +117,7 @@ pub fn vat_return(conn: &Connection, tenant: &Tenant, period: &Period) -> Result
 /// The document a ledger entry belongs to: an invoice or a bill posts as
 /// itself; a payment, a credit applied, a bank line's settlement (a
 /// discount, a difference) and the entry that undid one belong to the
-/// document they settled.
+/// document they settled; an asset's sale to the invoice that sold it.
 ///
 /// Fails only on a storage error.
 fn document_of(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Option<DocumentRef>> {
@@ -140,6 +140,9 @@ fn document_of(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Option
                  FROM payments WHERE id = ?1 AND company_id = ?2 AND environment = ?3
                  UNION ALL
                  SELECT 'purchase', bill_id FROM credit_applications WHERE id = ?1 AND company_id = ?2 AND environment = ?3
+                 UNION ALL
+                 SELECT 'invoice', invoice_id FROM assets
+                 WHERE sale_entry = ?1 AND company_id = ?2 AND environment = ?3 AND invoice_id IS NOT NULL
                  LIMIT 1",
             )?,
         },

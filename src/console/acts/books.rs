@@ -1,8 +1,10 @@
-//! `kontor books close | trial-balance | profit-and-loss | balance-sheet`:
-//! closing the books through a date, and the statements on the company's
-//! chart of accounts.
+//! `kontor books close | trial-balance | profit-and-loss | balance-sheet |
+//! depreciate | assets | depreciation-rule`: closing the books through a
+//! date, the statements on the company's chart of accounts, and the fixed
+//! assets' year: its depreciation posted, its register, its choices.
 
 use crate::access::people::Capability;
+use crate::books::assets::{self, RuleInput};
 use crate::books::tenancy;
 use crate::books::{ledger, statements};
 use crate::console::acting::{actor, no_actor, print};
@@ -45,6 +47,53 @@ pub fn run(db: &Db, cmd: &BooksCommand, acting: Option<&str>) -> Result<()> {
             no_actor(acting, "`books profit-and-loss` only reads")?;
             let t = tenancy::tenant(conn, company, mode.environment())?;
             statements::profit_and_loss(conn, &t, from.as_deref(), to.as_deref(), *compare)
+        })?),
+        BooksCommand::Depreciate {
+            company,
+            year,
+            mode,
+        } => print(&db.write(|tx| {
+            let t = tenancy::tenant(tx, company, mode.environment())?;
+            let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
+            assets::depreciate(tx, &t, &actor, *year)
+        })?),
+        BooksCommand::Assets {
+            company,
+            year,
+            mode,
+        } => print(&db.read(|conn| {
+            no_actor(acting, "`books assets` only reads")?;
+            let t = tenancy::tenant(conn, company, mode.environment())?;
+            assets::register(conn, &t, *year)
+        })?),
+        BooksCommand::DepreciationRule {
+            company,
+            year,
+            pool,
+            low_value,
+            mode,
+        } if pool.is_none() && low_value.is_none() => print(&db.read(|conn| {
+            no_actor(
+                acting,
+                "`books depreciation-rule` without a choice only reads",
+            )?;
+            let t = tenancy::tenant(conn, company, mode.environment())?;
+            assets::rule_of(conn, &t, *year)
+        })?),
+        BooksCommand::DepreciationRule {
+            company,
+            year,
+            pool,
+            low_value,
+            mode,
+        } => print(&db.write(|tx| {
+            let t = tenancy::tenant(tx, company, mode.environment())?;
+            let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
+            let input = RuleInput {
+                pool: pool.clone(),
+                low_value: low_value.clone(),
+            };
+            assets::set_rule(tx, &t, &actor, *year, &input)
         })?),
         BooksCommand::BalanceSheet {
             company,

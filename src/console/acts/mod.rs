@@ -30,9 +30,11 @@
 //!   `purchase receive | show | list | book | refuse | original | trust`:
 //!   received e-invoices.
 //! - `books.rs`: `books close | trial-balance | profit-and-loss |
-//!   balance-sheet`.
+//!   balance-sheet | depreciate | assets | depreciation-rule`.
 //! - `accounts.rs`: `account list | add | remove`: the company's chart of
 //!   accounts and its own accounts.
+//! - `assets.rs`: `asset add | list | show | classes | dispose`: fixed
+//!   assets.
 //! - `webhooks.rs`: `webhook deliveries | redeliver`.
 //! - `bank.rs`: `bank account add | list`, `bank import` (each file its own
 //!   transaction, exit 1 when one was refused), and the acts on lines:
@@ -45,6 +47,7 @@
 //! - `vat.rs`: `vat return | ec-sales`: the figures of a month or quarter.
 
 pub mod accounts;
+pub mod assets;
 pub mod bank;
 pub mod books;
 pub mod company;

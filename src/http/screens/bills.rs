@@ -567,9 +567,10 @@ fn bill_page(
             (Table::new(&[
                 th(lang.pick("Description", "Bezeichnung")), th(lang.pick("Account", "Konto")),
                 th(lang.pick("VAT", "USt")), th_amount(lang.pick("Net", "Netto")),
+                th(lang.pick("Fixed asset", "Anlagegut")),
             ])
             .read_caption(lang.pick("The bill's lines with the account each cost went to", "Die Positionen der Rechnung mit dem Konto ihrer Kosten"))
-            .rows(&lines, |l| html! {
+            .rows(lines.iter().enumerate(), |(i, l)| html! {
                 td { (l.description) }
                 td {
                     @if let Some(n) = l.number { (n) " " }
@@ -577,6 +578,13 @@ fn bill_page(
                 }
                 td { (l.vat_category) " " (l.vat_rate) " %" }
                 td.amount { (money(lang, &l.net)) }
+                td {
+                    @if may_act(ctx) && bill.kind == PurchaseKind::Bill && l.net.minor > 0 {
+                        a href=(format!("/books/assets/new?fromBill={}&line={}&name={}", bill.id, i + 1, crate::http::query::percent_encode(&l.description))) {
+                            (lang.pick("Record line ", "Position ")) (i + 1) (lang.pick(" as an asset", " als Anlagegut erfassen"))
+                        }
+                    }
+                }
             }))
         }
         @if !bill_payments.is_empty() {

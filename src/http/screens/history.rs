@@ -95,6 +95,12 @@ pub fn act_name(lang: Lang, act: Act) -> String {
         Act::AccountRemoved => ("account removed", "Konto entfernt"),
         Act::ReceiptAttached => ("receipt attached", "Beleg angehängt"),
         Act::ReceiptReceived => ("receipt received", "Beleg empfangen"),
+        Act::AssetRecorded => (
+            "recorded in the register",
+            "ins Anlagenverzeichnis aufgenommen",
+        ),
+        Act::AssetDisposed => ("left the books", "aus den Büchern abgegangen"),
+        Act::AssetsDepreciated | Act::DepreciationRuleSet => return act.as_str().to_string(),
     };
     lang.pick(en, de).to_string()
 }

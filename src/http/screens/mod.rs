@@ -105,6 +105,9 @@
 //!   sheet, each account opening to its postings (`/books/accounts/{key}`).
 //! - `accounts.rs`: Books → Chart of accounts: the company's chart by
 //!   number, adding an own account and removing one without postings.
+//! - `assets.rs`: Books → Fixed assets: the register of a fiscal year by
+//!   class and asset, the year's choices and depreciation, recording an
+//!   asset, an asset's page with its plan and its disposal.
 //! - `adviser.rs`: Books → Export (the DATEV export's form, its ZIP as a
 //!   download, the exports made, final or preliminary) and Books → VAT
 //!   return (each Kz with its postings, the EC sales list).
@@ -122,6 +125,7 @@
 
 mod accounts;
 mod adviser;
+mod assets;
 mod bank;
 mod bank_accounts;
 mod bills;
@@ -395,6 +399,13 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["books", "accounts", key] if get => statements::account_sheet(ctx, key),
         ["books", "accounts"] if post => accounts::add(ctx),
         ["books", "accounts", number, "remove"] if post => accounts::remove(ctx, number),
+        ["books", "assets"] if get => assets::show(ctx),
+        ["books", "assets"] if post => assets::add(ctx),
+        ["books", "assets", "new"] if get => assets::new_form(ctx),
+        ["books", "assets", "depreciate"] if post => assets::depreciate(ctx),
+        ["books", "assets", "choices"] if post => assets::choose(ctx),
+        ["books", "assets", id] if get => assets::asset(ctx, id),
+        ["books", "assets", id, "dispose"] if post => assets::dispose(ctx, id),
         ["bank"] if get => bank::list(ctx),
         ["bank", "import"] if post => bank::import(ctx),
         ["bank", "lines", id] if get => bank::show(ctx, id),

@@ -1,6 +1,7 @@
 //! The books: where they stand (closed through which day), closing a
 //! period (the `through` day, then a confirmation page, for it cannot be
-//! undone), and the statements read from the ledger — the trial balance,
+//! undone) with the year's depreciation of the fixed assets before it (its
+//! form, shared with the register's page), and the statements read from the ledger — the trial balance,
 //! the profit and loss and the balance sheet, each marked final when the
 //! books are closed through its last day and preliminary otherwise, the
 //! profit and loss and the balance sheet by their HGB lines, each line
@@ -43,8 +44,46 @@ const FROM: FormField = FormField::date("from", "From", "Von");
 const TO: FormField = FormField::date("to", "To", "Bis");
 const STATEMENT: Form = Form::new(&[AS_OF, FROM, TO]);
 
+/// The fiscal year a page or an act of the fixed assets is of.
+pub(super) const YEAR: FormField = FormField::text("year", "Fiscal year", "Wirtschaftsjahr", 4)
+    .hint(
+        "The calendar year it starts in",
+        "Das Kalenderjahr, in dem es beginnt",
+    );
+
 fn title(lang: Lang) -> &'static str {
     lang.pick("Books", "Bücher")
+}
+
+/// The form that posts a fiscal year's depreciation of the fixed assets
+/// (`/books/assets/depreciate`): at closing, the year to be typed; on the
+/// register's page, of the year it shows (`fixed`).
+pub(super) fn depreciation_form(ctx: &Ctx, year: &str, fixed: bool, problems: &Problems) -> Markup {
+    let lang = ctx.lang;
+    let inputs = if fixed {
+        html! { input type="hidden" name="year" value=(year); }
+    } else {
+        YEAR.render(lang, year, problems)
+    };
+    let button = if fixed {
+        format!(
+            "{} {year}",
+            lang.pick("Post the depreciation of", "Abschreibungen buchen für")
+        )
+    } else {
+        lang.pick("Post depreciation", "Abschreibungen buchen")
+            .to_string()
+    };
+    html! {
+        section aria-labelledby="depreciate-heading" {
+            h2 #depreciate-heading { (lang.pick("Post the year's depreciation", "Abschreibungen des Jahres buchen")) }
+            p { (lang.pick(
+                "Once per fixed asset and year, on the year's last day; posting again adds only what was recorded since.",
+                "Einmal je Anlagegut und Jahr, zum letzten Tag des Jahres; erneutes Buchen ergänzt nur, was seither erfasst wurde.",
+            )) }
+            (post(ctx, "/books/assets/depreciate", inputs, &button))
+        }
+    }
 }
 
 /// The statement's flag: final, or preliminary while the books are open.
@@ -72,6 +111,7 @@ pub(super) fn links(lang: Lang) -> Markup {
                 li { a href="/books/profit-and-loss" { (lang.pick("Profit and loss", "Gewinn und Verlust")) } }
                 li { a href="/books/balance-sheet" { (lang.pick("Balance sheet", "Bilanz")) } }
                 li { a href="/books/accounts" { (lang.pick("Chart of accounts", "Kontenplan")) } }
+                li { a href="/books/assets" { (lang.pick("Fixed assets", "Anlagevermögen")) } }
                 li { a href="/books/vat" { (lang.pick("VAT return", "Umsatzsteuer-Voranmeldung")) } }
                 li { a href="/books/export" { (lang.pick("Export", "Export")) } }
             }
@@ -108,6 +148,7 @@ fn overview(ctx: &Ctx, status: StatusCode, through: &str, problems: &Problems) -
                 (CLOSE.summary(lang, problems))
                 (post(ctx, "/books/close", CLOSE.fields(lang, &|_| through.to_string(), problems), lang.pick("Continue", "Weiter")))
             }
+            (depreciation_form(ctx, &crate::books::assets::this_year(ctx.conn, &ctx.session.tenant)?.to_string(), false, &Problems::default()))
         }
     };
     Ok(screen_with(
