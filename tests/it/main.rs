@@ -31,6 +31,7 @@ mod migrations;
 mod openapi;
 mod particulars;
 mod pipeline;
+mod printed;
 mod receipts;
 mod received_checks;
 mod screens;
