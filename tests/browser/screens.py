@@ -480,13 +480,15 @@ class Run:
         assert number, self.text()
         self.axe("draft-issue-confirm")
         self.submit("Issue invoice")
-        assert self.path() == draft + "?done=issued", self.path()
+        # Issued, the invoice's own page, saying so.
+        assert self.path() == "/invoices/" + number + "?done=issued", self.path()
+        assert f"The invoice is issued with the number {number}." in self.text()
+        self.axe("draft-issued")
+        self.open(draft)
         taken = self.driver.find_element(By.ID, "invoice-number").text
         assert taken == number, (taken, number)
-        assert f"The invoice is issued with the number {taken}." in self.text()
         link = self.driver.find_element(By.PARTIAL_LINK_TEXT, "To the invoice")
         assert link.get_attribute("href").endswith("/invoices/" + taken)
-        self.axe("draft-issued")
 
     def close_a_month_and_read_the_statements(self):
         self.sign_in("accountant")

@@ -206,10 +206,28 @@ fn a_draft_is_made_filled_in_both_notations_previewed_and_issued() {
         &format!("/drafts/{draft}/issue"),
         &[("csrf", &confirm.csrf()), ("deliveredOn", "")],
     );
-    issued.redirects_to(&format!("/drafts/{draft}?done=issued"));
-    let result = person.get(&format!("/drafts/{draft}?done=issued"));
+    // Issued, the person lands on the invoice's page, which says so.
+    issued.redirects_to(&format!("/invoices/{next}?done=issued"));
+    let landed = person.get(&format!("/invoices/{next}?done=issued"));
+    assert_eq!(landed.status, 200);
+    assert!(
+        landed.body.contains(&format!(
+            "<p class=\"notice\" role=\"status\">The invoice is issued with the number {next}.</p>"
+        )),
+        "{}",
+        landed.body
+    );
+    assert!(
+        landed
+            .body
+            .contains(&format!("<title>Invoice {next} · kontor</title>")),
+        "{}",
+        landed.body
+    );
+    // The draft names its invoice and links it.
+    let result = person.get(&format!("/drafts/{draft}"));
     assert!(result.body.contains(&format!(
-        "The invoice is issued with the number <strong id=\"invoice-number\">{next}</strong>"
+        "This draft was issued as invoice <strong id=\"invoice-number\">{next}</strong>"
     )));
     assert!(result.body.contains(&format!("href=\"/invoices/{next}\"")));
 
@@ -259,13 +277,13 @@ fn a_draft_is_made_filled_in_both_notations_previewed_and_issued() {
         assert_eq!(refused.status, 409, "{to}: {}", refused.body);
     }
     // Issuing sent again (a second click) issues nothing more and leads to
-    // the draft, which names its invoice.
+    // the invoice; the draft names it.
     person
         .post(
             &format!("/drafts/{draft}/issue"),
             &[("csrf", &confirm.csrf()), ("deliveredOn", "")],
         )
-        .redirects_to(&format!("/drafts/{draft}"));
+        .redirects_to(&format!("/invoices/{next}"));
     assert!(person
         .get(&format!("/drafts/{draft}"))
         .body

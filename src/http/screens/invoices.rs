@@ -206,6 +206,13 @@ fn invoice_page(
     let entries = invoices::history(ctx.conn, tenant, &invoice.number)?;
     let notice = match ctx.query.get("done") {
         _ if !problems.list.is_empty() => None,
+        Some("issued") => Some(match lang {
+            Lang::En => format!("The invoice is issued with the number {}.", invoice.number),
+            Lang::De => format!(
+                "Die Rechnung ist ausgestellt mit der Nummer {}.",
+                invoice.number
+            ),
+        }),
         Some("paid") => Some(
             lang.pick("The payment is recorded.", "Die Zahlung ist erfasst.")
                 .to_string(),

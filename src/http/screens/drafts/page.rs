@@ -237,11 +237,7 @@ pub fn draft_page(
         @if !open {
             div.notice role="status" {
                 p {
-                    @if ctx.query.get("done") == Some("issued") {
-                        (lang.pick("The invoice is issued with the number ", "Die Rechnung ist ausgestellt mit der Nummer "))
-                    } @else {
-                        (lang.pick("This draft was issued as invoice ", "Dieser Entwurf wurde ausgestellt als Rechnung "))
-                    }
+                    (lang.pick("This draft was issued as invoice ", "Dieser Entwurf wurde ausgestellt als Rechnung "))
                     strong #invoice-number { (draft.number) } "."
                 }
                 p { a href=(format!("/invoices/{}", query::percent_encode(&draft.number))) { (lang.pick("To the invoice ", "Zur Rechnung ")) (draft.number) } }
