@@ -150,6 +150,19 @@ fn a_draft_is_made_filled_in_both_notations_previewed_and_issued() {
     assert!(page.body.contains(&format!(
         "<object class=\"preview\" data=\"{preview_path}\""
     )));
+    // One link to the preview, not a second inside the embedded object.
+    assert_eq!(
+        page.body.matches("Open the preview (PDF)").count(),
+        1,
+        "{}",
+        page.body
+    );
+    assert_eq!(
+        page.body
+            .matches(&format!("href=\"{preview_path}\""))
+            .count(),
+        1
+    );
     let german = {
         person.language = GERMAN;
         let p = person.get(&format!("/drafts/{draft}"));

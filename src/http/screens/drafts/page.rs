@@ -350,7 +350,11 @@ pub fn draft_page(
                     }
                     object.preview data=(preview) type="application/pdf" width="100%" height="600"
                         aria-label=(lang.pick("Preview of the draft's PDF", "Vorschau des PDF des Entwurfs")) {
-                        p { a href=(preview) { (lang.pick("Open the preview (PDF)", "Vorschau öffnen (PDF)")) } }
+                        // Where the browser shows no PDF: the link above, not a second one.
+                        p { (lang.pick(
+                            "This browser shows no PDF within the page; the link above opens it.",
+                            "Dieser Browser zeigt kein PDF in der Seite; der Link oben öffnet es.",
+                        )) }
                     }
                 } @else {
                     p { (lang.pick(
