@@ -975,7 +975,7 @@ class Run:
             if box.get_attribute("value") != number and box.is_selected():
                 box.click()
         self.submit("Send the ticked reminders")
-        assert "1 reminders are recorded" in self.text(), self.text()
+        assert "1 reminder is recorded" in self.text(), self.text()
         self.open("/invoices/" + number)
         deadline = time.time() + 15
         state = "//table[@id='sends']//tr[td[2][normalize-space()='reminder']]/td[4]"

@@ -432,16 +432,35 @@ pub fn may_act(ctx: &Ctx) -> bool {
     ctx.may(Capability::Act)
 }
 
+/// A noun a screen counts, in English and German, each as one and as
+/// many: "1 draft", "2 drafts"; "1 Entwurf", "2 Entwürfe".
+#[derive(Clone, Copy)]
+pub struct Noun {
+    pub en: (&'static str, &'static str),
+    pub de: (&'static str, &'static str),
+}
+
+impl Noun {
+    /// `n` of the noun in `lang`: the singular for exactly one.
+    pub fn count(&self, lang: Lang, n: i64) -> String {
+        let (one, many) = match lang {
+            Lang::En => self.en,
+            Lang::De => self.de,
+        };
+        format!("{n} {}", if n == 1 { one } else { many })
+    }
+}
+
 /// The links between the pages of a list and where the reader is:
-/// `link(n)` is the address of page `n` (from 0), `noun` names the rows
-/// (`customers`, `Kunden`).
+/// `link(n)` is the address of page `n` (from 0), `noun` names the rows.
 pub fn pager(
     lang: Lang,
     page: &crate::store::paging::Page<impl Sized>,
     link: &dyn Fn(i64) -> String,
-    noun: (&str, &str),
+    noun: Noun,
 ) -> Markup {
     let pages = ((page.total + page.size - 1) / page.size.max(1)).max(1);
+    let rows = noun.count(lang, page.total);
     html! {
         nav.pages aria-label=(lang.pick("Pages", "Seiten")) {
             @if page.page > 0 {
@@ -449,8 +468,8 @@ pub fn pager(
             }
             span {
                 (match lang {
-                    Lang::En => format!("Page {} of {} ({} {})", page.page + 1, pages, page.total, noun.0),
-                    Lang::De => format!("Seite {} von {} ({} {})", page.page + 1, pages, page.total, noun.1),
+                    Lang::En => format!("Page {} of {} ({rows})", page.page + 1, pages),
+                    Lang::De => format!("Seite {} von {} ({rows})", page.page + 1, pages),
                 })
             }
             @if page.more {

@@ -19,7 +19,7 @@ use super::context::Ctx;
 use super::form::{post, queried, search_form, Acted, Form, FormField, Problems};
 use super::frame::{
     csrf, invoice_href, may_act, money, pager, screen_with, security_headers, see_other, th,
-    th_amount, Screen, Table,
+    th_amount, Noun, Screen, Table,
 };
 use super::history;
 use super::payment::{self, PAYMENT};
@@ -167,7 +167,7 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
                     td.amount { (money(lang, &i.outstanding)) }
                     td { (state(lang, i.payment_state)) }
                 }))
-                (pager(lang, page, &|n| list_href(status_param, search, n, paging.size), ("invoices", "Rechnungen")))
+                (pager(lang, page, &|n| list_href(status_param, search, n, paging.size), Noun { en: ("invoice", "invoices"), de: ("Rechnung", "Rechnungen") }))
             }
         }
     };

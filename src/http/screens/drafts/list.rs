@@ -15,7 +15,7 @@ use crate::http::app::Answer;
 use crate::http::screens::context::Ctx;
 use crate::http::screens::form::{choice, post, queried, search_form, Acted, Problems};
 use crate::http::screens::frame::{
-    may_act, pager, screen, screen_with, see_other, th, th_amount, Screen, Table,
+    may_act, pager, screen, screen_with, see_other, th, th_amount, Noun, Screen, Table,
 };
 use crate::rules::locale::{self, Lang};
 use crate::store::paging::Paging;
@@ -56,7 +56,7 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
                     }
                 }
             }))
-            (pager(lang, &page, &|n| format!("/drafts?page={n}"), ("drafts", "Entwürfe")))
+            (pager(lang, &page, &|n| format!("/drafts?page={n}"), Noun { en: ("draft", "drafts"), de: ("Entwurf", "Entwürfe") }))
         }
     };
     Ok(screen(
