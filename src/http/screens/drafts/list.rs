@@ -67,6 +67,21 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
     ))
 }
 
+/// A customer as the choice names it: "Name (K10005, City)", without the
+/// city when none is known.
+fn picked(name: &str, number: &str, city: &str) -> String {
+    let known: Vec<&str> = [number, city]
+        .into_iter()
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    if known.is_empty() {
+        name.to_string()
+    } else {
+        format!("{name} ({})", known.join(", "))
+    }
+}
+
 /// The most customers the choice of a new draft offers at once.
 const CHOICE: i64 = 100;
 
@@ -104,7 +119,7 @@ fn new_page(ctx: &Ctx, status: StatusCode, chosen: &str, problems: &Problems) ->
                         lang,
                         "customerId",
                         &DRAFT.label(lang, "customerId"),
-                        &found.data.iter().map(|c| (c.id.clone(), format!("{} ({}, {})", c.name, c.number, c.city))).collect::<Vec<_>>(),
+                        &found.data.iter().map(|c| (c.id.clone(), picked(&c.name, &c.number, &c.city))).collect::<Vec<_>>(),
                         chosen,
                         (found.total > CHOICE).then(|| match lang {
                             Lang::En => format!("The newest {CHOICE} of {} customers found; search to narrow them.", found.total),
