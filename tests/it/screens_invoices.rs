@@ -305,10 +305,13 @@ fn the_detail_shows_lines_taxes_payments_documents_and_who_did_what() {
         .collect();
     assert_eq!(history.len(), 2, "{}", page.body);
     assert!(
-        history[0].contains("· accountant@alpha.de ·"),
+        history[0].contains("· <span title=\"accountant@alpha.de\">accountant</span> ·"),
         "{history:?}"
     );
-    assert!(history[1].contains("· owner@alpha.de ·"), "{history:?}");
+    assert!(
+        history[1].contains("· <span title=\"owner@alpha.de\">owner</span> ·"),
+        "{history:?}"
+    );
     assert_eq!(
         people_audit(&office, &office.a),
         [
@@ -593,7 +596,9 @@ fn cancelling_names_the_next_credit_note_first_and_then_takes_it() {
         .body
         .contains(&format!("<a href=\"/invoices/{next}\">{next}</a>")));
     assert!(
-        detail.body.contains("· accountant@alpha.de · cancelled"),
+        detail
+            .body
+            .contains("· <span title=\"accountant@alpha.de\">accountant</span> · cancelled"),
         "{}",
         detail.body
     );
