@@ -294,7 +294,7 @@ fn page(ctx: &Ctx, status: StatusCode, refusal: Option<Refused>) -> Result<Answe
                 p {
                     @match company.payment_days {
                         Some(days) => { (DAYS.count(lang, days)) }
-                        None => { (DAYS.count(lang, country_days.into())) (lang.pick(" (the country's)", " (das des Landes)")) }
+                        None => { (DAYS.count(lang, country_days)) (lang.pick(" (the country's)", " (das des Landes)")) }
                     }
                 }
             }
