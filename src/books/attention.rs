@@ -2,7 +2,9 @@
 //! (saying which are due for their next reminder), bills due within 7 days
 //! or overdue, drafts older than 14 days, transactions past their due date
 //! outside the workflow's last stage, bank lines unmatched or suggested for
-//! more than 3 days, and webhook endpoints whose last delivery failed.
+//! more than 3 days, and webhook endpoints whose last delivery failed;
+//! and what is still open when the books are closed through a day
+//! (`still_open`: bank lines not settled, drafts, bills waiting).
 //! Read-only; bound to a `Tenant`.
 
 use jiff::ToSpan;
@@ -15,6 +17,7 @@ use crate::books::company;
 use crate::books::document_kinds::PurchaseKind;
 use crate::books::drafts::{DraftKind, DraftState};
 use crate::books::dunning::run as dunning;
+use crate::books::receipts;
 use crate::error::{Error, Result};
 use crate::outbox::endpoints::DeliveryState;
 use crate::rules::money::Money;
@@ -244,5 +247,166 @@ pub fn list(conn: &Connection, tenant: &Tenant) -> Result<Attention> {
         as_of: today,
         count: items.len(),
         items,
+    })
+}
+
+/// One thing still open when the books are closed through a day.
+#[derive(Debug, Clone, Serialize)]
+pub struct Open {
+    pub id: String,
+    /// Its day: a bank line's booking day, a bill's date, a draft's or a
+    /// receipt's arrival day.
+    pub date: Option<Date>,
+    /// Whom it concerns: the counterparty, the customer, the supplier and
+    /// the bill's number, a receipt's file name.
+    pub name: String,
+    pub amount: Option<Money>,
+}
+
+/// Things of one kind still open: how many, and the oldest `PER_KIND` of them.
+#[derive(Debug, Clone, Serialize)]
+pub struct OpenList {
+    pub count: i64,
+    pub items: Vec<Open>,
+}
+
+/// What is still open when the books are closed through a day, each kind
+/// oldest first.
+#[derive(Debug, Clone, Serialize)]
+pub struct StillOpen {
+    /// Bank lines booked on or before the day, not settled (unmatched or
+    /// with a suggestion not confirmed).
+    pub bank_lines: OpenList,
+    /// Invoice drafts not issued.
+    pub drafts: OpenList,
+    /// Received e-invoices dated on or before the day, neither booked nor
+    /// refused.
+    pub received_bills: OpenList,
+    /// Receipts (plain PDFs and images) not typed as bills yet.
+    pub receipts: OpenList,
+}
+
+impl StillOpen {
+    /// Whether nothing is open.
+    pub fn is_empty(&self) -> bool {
+        self.bank_lines.count + self.drafts.count + self.received_bills.count + self.receipts.count
+            == 0
+    }
+}
+
+/// The day of an RFC 3339 moment (its first ten characters), if it is one.
+fn day_of(at: &str) -> Option<Date> {
+    at.get(..10).and_then(|d| d.parse().ok())
+}
+
+/// What is still open when the books are closed through `through`:
+/// closing does not wait for it, but a person closing should know it.
+/// Read-only.
+///
+/// Fails only on a storage error.
+pub fn still_open(conn: &Connection, tenant: &Tenant, through: Date) -> Result<StillOpen> {
+    let t = (tenant.company_id.as_str(), tenant.environment);
+    let count = |sql: &str, with_day: bool| -> Result<i64> {
+        let mut stmt = conn.prepare_cached(sql)?;
+        Ok(if with_day {
+            stmt.query_row(params![t.0, t.1, through], |r| r.get(0))?
+        } else {
+            stmt.query_row(params![t.0, t.1], |r| r.get(0))?
+        })
+    };
+    let bank_count = count(
+        "SELECT count(*) FROM bank_lines WHERE company_id = ?1 AND environment = ?2
+         AND state IN ('unmatched', 'suggested') AND coalesce(booked_on, value_on) <= ?3",
+        true,
+    )?;
+    let bank_lines = conn
+        .prepare_cached(
+            "SELECT id, coalesce(booked_on, value_on), coalesce(nullif(counterparty_name, ''), remittance),
+                    amount, currency
+             FROM bank_lines WHERE company_id = ?1 AND environment = ?2
+             AND state IN ('unmatched', 'suggested') AND coalesce(booked_on, value_on) <= ?3
+             ORDER BY coalesce(booked_on, value_on), seq LIMIT ?4",
+        )?
+        .query_map(params![t.0, t.1, through, PER_KIND], |row| {
+            let r = Row::new(row, "bank_lines");
+            Ok(Open {
+                id: r.get(0)?,
+                date: r.get(1)?,
+                name: r.get(2)?,
+                amount: Some(Money::new(r.get(3)?, &r.get(4)?)),
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let draft_count = count(
+        "SELECT count(*) FROM drafts WHERE company_id = ?1 AND environment = ?2
+         AND state = 'DRAFT' AND document_type = 'INVOICE'",
+        false,
+    )?;
+    let drafts = conn
+        .prepare_cached(
+            "SELECT d.id, d.created_at, c.name FROM drafts d JOIN customers c ON c.id = d.customer_id
+             WHERE d.company_id = ?1 AND d.environment = ?2 AND d.state = 'DRAFT' AND d.document_type = 'INVOICE'
+             ORDER BY d.seq LIMIT ?3",
+        )?
+        .query_map(params![t.0, t.1, PER_KIND], |row| {
+            let r = Row::new(row, "drafts");
+            let created: String = r.get(1)?;
+            Ok(Open {
+                id: r.get(0)?,
+                date: day_of(&created),
+                name: r.get(2)?,
+                amount: None,
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let bill_count = count(
+        "SELECT count(*) FROM bills WHERE company_id = ?1 AND environment = ?2
+         AND state = 'received' AND issued_on <= ?3",
+        true,
+    )?;
+    let received_bills = conn
+        .prepare_cached(
+            "SELECT id, issued_on, supplier_name || ' ' || document_number, payable, currency
+             FROM bills WHERE company_id = ?1 AND environment = ?2 AND state = 'received' AND issued_on <= ?3
+             ORDER BY issued_on, seq LIMIT ?4",
+        )?
+        .query_map(params![t.0, t.1, through, PER_KIND], |row| {
+            let r = Row::new(row, "bills");
+            Ok(Open {
+                id: r.get(0)?,
+                date: r.get(1)?,
+                name: r.get(2)?,
+                amount: Some(Money::new(r.get(3)?, &r.get(4)?)),
+            })
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let waiting = receipts::waiting(conn, tenant)?;
+    let receipts = OpenList {
+        count: i64::try_from(waiting.len()).unwrap_or(i64::MAX),
+        items: waiting
+            .into_iter()
+            .take(usize::try_from(PER_KIND).unwrap_or(usize::MAX))
+            .map(|w| Open {
+                date: day_of(&w.received_at),
+                id: w.file_id,
+                name: w.file_name,
+                amount: None,
+            })
+            .collect(),
+    };
+    Ok(StillOpen {
+        bank_lines: OpenList {
+            count: bank_count,
+            items: bank_lines,
+        },
+        drafts: OpenList {
+            count: draft_count,
+            items: drafts,
+        },
+        received_bills: OpenList {
+            count: bill_count,
+            items: received_bills,
+        },
+        receipts,
     })
 }

@@ -180,6 +180,10 @@ impl Actor {
 pub struct Entry {
     /// A person's e-mail address, a key's name, or `system`.
     pub actor: String,
+    /// The person's name as their account holds it now, when a person
+    /// acted and has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub person: Option<String>,
     /// The key that acted, when a key did.
     pub key_id: Option<String>,
     pub act: Act,
@@ -229,8 +233,10 @@ pub fn history_of(conn: &Connection, tenant: &Tenant, subjects: &[&str]) -> Resu
     }
     let places: Vec<String> = (0..subjects.len()).map(|i| format!("?{}", i + 3)).collect();
     let mut stmt = conn.prepare_cached(&format!(
-        "SELECT CAST(seq AS TEXT), actor, key_id, act, subject, at FROM audit
-         WHERE company_id = ?1 AND environment = ?2 AND subject IN ({}) ORDER BY seq",
+        "SELECT CAST(a.seq AS TEXT), a.actor, a.key_id, a.act, a.subject, a.at,
+                nullif(trim(u.name), '')
+         FROM audit a LEFT JOIN users u ON u.id = a.user_id
+         WHERE a.company_id = ?1 AND a.environment = ?2 AND a.subject IN ({}) ORDER BY a.seq",
         places.join(", ")
     ))?;
     let mut values: Vec<&dyn rusqlite::ToSql> = vec![&tenant.company_id, &tenant.environment];
@@ -239,6 +245,7 @@ pub fn history_of(conn: &Connection, tenant: &Tenant, subjects: &[&str]) -> Resu
         let r = Row::new(row, "audit");
         Ok(Entry {
             actor: r.get(1)?,
+            person: r.get(6)?,
             key_id: r.get(2)?,
             act: r.get(3)?,
             subject: r.get(4)?,

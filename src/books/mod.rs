@@ -87,7 +87,8 @@
 //!   loss, balance sheet, closing (`close`, `check_open`, `is_final`). Only
 //!   acts post.
 //! - `attention.rs`: what needs a person's attention, most urgent first (read
-//!   by the agent tools). Read-only.
+//!   by the agent tools), and what is still open when the books are closed
+//!   through a day (`still_open`). Read-only.
 //! - `audit.rs`: who performed an act (`Actor`: a person, an API key or the
 //!   system) and which (`Act`): `record`, the one row an act writes in its
 //!   own transaction, and `history` / `history_of`. Every act that changes

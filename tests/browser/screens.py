@@ -482,13 +482,15 @@ class Run:
         assert number, self.text()
         self.axe("draft-issue-confirm")
         self.submit("Issue invoice")
-        assert self.path() == draft + "?done=issued", self.path()
+        # Issued, the invoice's own page, saying so.
+        assert self.path() == "/invoices/" + number + "?done=issued", self.path()
+        assert f"The invoice is issued with the number {number}." in self.text()
+        self.axe("draft-issued")
+        self.open(draft)
         taken = self.driver.find_element(By.ID, "invoice-number").text
         assert taken == number, (taken, number)
-        assert f"The invoice is issued with the number {taken}." in self.text()
         link = self.driver.find_element(By.PARTIAL_LINK_TEXT, "To the invoice")
         assert link.get_attribute("href").endswith("/invoices/" + taken)
-        self.axe("draft-issued")
 
     def close_a_month_and_read_the_statements(self):
         self.sign_in("accountant")
@@ -1018,7 +1020,7 @@ class Run:
             if box.get_attribute("value") != number and box.is_selected():
                 box.click()
         self.submit("Send the ticked reminders")
-        assert "1 reminders are recorded" in self.text(), self.text()
+        assert "1 reminder is recorded" in self.text(), self.text()
         self.open("/invoices/" + number)
         deadline = time.time() + 15
         state = "//table[@id='sends']//tr[td[2][normalize-space()='reminder']]/td[4]"

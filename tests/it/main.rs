@@ -38,6 +38,7 @@ mod migrations;
 mod openapi;
 mod particulars;
 mod pipeline;
+mod printed;
 mod prometheus;
 mod proxy;
 mod receipts;

@@ -286,6 +286,12 @@ fn a_forged_form_post_is_refused_and_changes_nothing() {
     assert!(none
         .body
         .contains("sent from another site; nothing was done"));
+    // The refusal keeps the whole header: language, sign-out.
+    assert!(
+        none.body.contains("id=\"switch-language\"") && none.body.contains("action=\"/logout\""),
+        "{}",
+        none.body
+    );
     browser.origin = Some("https://evil.example".into());
     let right = browser.act("/customers/new", "/customers", &new_customer("Nord GmbH"));
     assert_eq!(right.status, 403);
@@ -345,6 +351,20 @@ fn a_viewer_sees_everything_and_is_refused_every_act() {
     assert!(refused
         .body
         .contains("Your role in this company does not allow this; nothing was done."));
+    // The refusal keeps the whole header: the navigation, the language
+    // switch and sign-out, each with the session's token.
+    for part in [
+        "aria-label=\"Main\"",
+        "id=\"switch-language\"",
+        "action=\"/session/environment\"",
+        "action=\"/logout\"",
+    ] {
+        assert!(refused.body.contains(part), "{part}: {}", refused.body);
+    }
+    let token = refused.csrf();
+    viewer
+        .post("/session/language", &[("csrf", &token), ("language", "de")])
+        .redirects_to_prefix("/");
     let mut change = new_customer("Renamed GmbH");
     change.retain(|(n, _)| *n != "csrf");
     assert_eq!(viewer.act("/customers", &location, &change).status, 403);
@@ -521,11 +541,15 @@ fn a_customer_made_on_the_screens_is_the_apis_customer_and_the_audit_names_the_p
             ),
         ]
     );
+    // The history names the person (their address on hover), not the address.
     let history = browser.get(&location).body;
+    let person = "<span title=\"accountant@alpha.de\">accountant</span>";
     assert!(
-        history.contains("accountant@alpha.de · created")
-            && history.contains("accountant@alpha.de · changed")
+        history.contains(&format!("{person} · created"))
+            && history.contains(&format!("{person} · changed")),
+        "{history}"
     );
+    assert!(!history.contains("· accountant@alpha.de ·"), "{history}");
 }
 
 #[test]

@@ -316,6 +316,12 @@ fn closing_a_period_asks_first_then_closes_the_books_the_console_and_tools_read(
     assert_eq!(ask.status, 200, "{}", ask.body);
     assert!(ask.body.contains("31 Jan 2026"));
     assert!(ask.body.contains("cannot be undone"));
+    assert!(
+        ask.body
+            .contains("Nothing: every bank line through that day is settled"),
+        "{}",
+        ask.body
+    );
     assert_eq!(office.count("SELECT count(*) FROM books_closed"), 0);
     accountant
         .act(
@@ -1480,4 +1486,150 @@ fn a_bill_dated_more_than_a_year_back_is_booked_once_confirmed() {
         .act("/bills/new", "/bills", &form)
         .redirects_to_prefix("/bills/pur_");
     assert_eq!(office.count("SELECT count(*) FROM purchases"), 1);
+}
+
+/// A month of company A with something still open: a bank line of the
+/// month not settled and another booked to fees, an invoice draft, a
+/// received e-invoice not booked and a receipt not typed as a bill.
+fn a_month_with_open_things(office: &Office) {
+    use crate::support::statements::{camt053, Entry, Transfer};
+    let data = &office.data;
+    let a = office.a.as_str();
+    data.ok(&[
+        "bank",
+        "account",
+        "add",
+        "--company",
+        a,
+        "--iban",
+        "DE36760260000123456789",
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let line = |reference: &str, amount: i64, name: &str, remittance: &str| Entry {
+        bank_reference: reference.into(),
+        booked_on: "2026-03-20".into(),
+        reversal: false,
+        txs: vec![Transfer {
+            amount,
+            name: name.into(),
+            remittance: remittance.into(),
+            ..Transfer::default()
+        }],
+    };
+    let statement = camt053(
+        "DE36760260000123456789",
+        "STMT-2026-03",
+        1,
+        0,
+        "2026-03-31",
+        &[
+            line("FEE-2026-03", -1_250, "Sparkasse", "Kontofuehrung Maerz"),
+            line("IN-2026-03", 47_600, "Unbekannt GmbH", "Zahlung ohne Bezug"),
+        ],
+    );
+    let path = crate::bank::write(&dir, "maerz.xml", statement.as_bytes());
+    let (ok, _, err) = crate::bank::import(data, a, &[&path]);
+    assert!(ok, "{err}");
+    let fee = crate::bank::lines(data, a, Some("unmatched"))
+        .into_iter()
+        .find(|l| l["amount"]["minor"] == -1_250)
+        .unwrap();
+    data.ok(&[
+        "bank",
+        "book",
+        fee["id"].as_str().unwrap(),
+        "--account",
+        "fees",
+    ]);
+    let customer = office.api().customer(&office.key_a, "Entwurf Kunde GmbH");
+    office.api().draft(&office.key_a, &customer);
+    // A received e-invoice of 4 March, not booked; a plain PDF receipt.
+    let xml = std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "tests/fixtures/einvoices-in/zugferd-corpus/XML-Rechnung/CII/XRECHNUNG_Einfach.cii.xml",
+    ))
+    .unwrap()
+    .replace("20241115", "20260305")
+    .replace("20241114", "20260304");
+    let received = crate::bank::write(&dir, "xrechnung.xml", xml.as_bytes());
+    data.ok(&["purchase", "receive", "--company", a, &received]);
+    let mut owner = office.signed_in("owner@alpha.de");
+    let token = owner.get("/bills").csrf();
+    let kept = owner.upload(
+        "/bills/received",
+        &[("csrf", &token)],
+        &[("quittung.pdf", b"%PDF-1.4\n%receipt\n".as_slice())],
+    );
+    assert!(kept.status < 400, "{}", kept.body);
+}
+
+#[test]
+fn the_closing_confirmation_lists_what_is_still_open_and_the_trial_balance_names_its_accounts() {
+    let office = Office::new();
+    a_month_with_open_things(&office);
+    let mut accountant = office.signed_in("accountant@alpha.de");
+    let ask = accountant.act("/books", "/books/close", &[("through", "2026-03-31")]);
+    assert_eq!(ask.status, 200, "{}", ask.body);
+    let open = ask
+        .body
+        .split("id=\"still-open\"")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{}", ask.body));
+    let open = &open[..open.find("</section>").unwrap()];
+    for part in [
+        "<h3>1 bank line not settled</h3>",
+        "Unbekannt GmbH</a> · 20 Mar 2026 · €476.00",
+        "<h3>1 invoice draft not issued</h3>",
+        "Entwurf Kunde GmbH</a>",
+        "<h3>1 received e-invoice not booked</h3>",
+        "Lieferant GmbH 471102</a> · 5 Mar 2026 · €529.87",
+        "<h3>1 receipt not typed as a bill</h3>",
+        "quittung.pdf</a>",
+    ] {
+        assert!(open.contains(part), "{part} in {open}");
+    }
+    // The fee, booked, is not open.
+    assert!(!open.contains("Sparkasse"), "{open}");
+    // Each item links its page.
+    for href in open.split("href=\"").skip(1) {
+        let href = &href[..href.find('"').unwrap()];
+        assert_eq!(accountant.get(href).status, 200, "{href}");
+    }
+    // Closing through a day before the line and the bill: neither is open then.
+    let before = accountant.act("/books", "/books/close", &[("through", "2026-03-04")]);
+    let before = before.body.split("id=\"still-open\"").nth(1).unwrap();
+    let before = &before[..before.find("</section>").unwrap()];
+    assert!(
+        !before.contains("bank line") && !before.contains("e-invoice"),
+        "{before}"
+    );
+    // In German too, counted.
+    accountant.language = "de-DE,de;q=0.9";
+    let german = accountant.act("/books", "/books/close", &[("through", "2026-03-31")]);
+    assert!(
+        german
+            .body
+            .contains("<h3>1 nicht zugeordnete Bankbuchung</h3>")
+            && german
+                .body
+                .contains("<h3>1 nicht ausgestellter Rechnungsentwurf</h3>"),
+        "{}",
+        german.body
+    );
+    // Asking changes nothing.
+    assert_eq!(office.count("SELECT count(*) FROM books_closed"), 0);
+
+    // The trial balance names the fee's account in the page's language,
+    // never by the ledger's key.
+    let tb = accountant.get("/books/trial-balance?from=2026-03-01&asOf=2026-03-31");
+    assert!(
+        tb.body.contains(">Nebenkosten des Geldverkehrs</a>"),
+        "{}",
+        tb.body
+    );
+    accountant.language = "en-GB,en;q=0.9";
+    let tb = accountant.get("/books/trial-balance?from=2026-03-01&asOf=2026-03-31");
+    assert!(tb.body.contains(">Bank charges</a>"), "{}", tb.body);
+    for key in [">fees<", ">bank_charges<", ">suspense<"] {
+        assert!(!tb.body.contains(key), "{key}: {}", tb.body);
+    }
 }

@@ -105,8 +105,38 @@ fn a_draft_is_made_filled_in_both_notations_previewed_and_issued() {
     assert_eq!(list.status, 200);
     assert!(list.body.contains("<title>Drafts · kontor</title>"));
     assert!(list.body.contains("href=\"/drafts\" aria-current=\"page\""));
+    // A partner without a city (a supplier a bill named) is offered by
+    // name and number alone, without empty parentheses.
+    office.data.ok(&[
+        "purchase",
+        "record",
+        "--company",
+        &office.a,
+        "--supplier",
+        "Holzhandel Meier KG",
+        "--document-number",
+        "HM-1",
+        "--date",
+        "2026-01-05",
+        "--due",
+        "2026-01-19",
+        "--currency",
+        "EUR",
+        "--net",
+        "10000",
+        "--tax",
+        "1900",
+    ]);
+    let n = nordwind["number"].as_str().unwrap();
     let new = person.get("/drafts/new");
-    assert!(new.body.contains("Nordwind KG"), "{}", new.body);
+    assert!(
+        new.body
+            .contains(&format!(">Nordwind KG ({n}, Berlin)</option>")),
+        "{}",
+        new.body
+    );
+    let found = person.get("/drafts/new?search=Holzhandel");
+    assert!(!found.body.contains(", )"), "{}", found.body);
 
     let draft = new_draft(&mut person, &nordwind);
     // Typed in German, then in English: the same price both times.
@@ -150,6 +180,19 @@ fn a_draft_is_made_filled_in_both_notations_previewed_and_issued() {
     assert!(page.body.contains(&format!(
         "<object class=\"preview\" data=\"{preview_path}\""
     )));
+    // One link to the preview, not a second inside the embedded object.
+    assert_eq!(
+        page.body.matches("Open the preview (PDF)").count(),
+        1,
+        "{}",
+        page.body
+    );
+    assert_eq!(
+        page.body
+            .matches(&format!("href=\"{preview_path}\""))
+            .count(),
+        1
+    );
     let german = {
         person.language = GERMAN;
         let p = person.get(&format!("/drafts/{draft}"));
@@ -206,10 +249,28 @@ fn a_draft_is_made_filled_in_both_notations_previewed_and_issued() {
         &format!("/drafts/{draft}/issue"),
         &[("csrf", &confirm.csrf()), ("deliveredOn", "")],
     );
-    issued.redirects_to(&format!("/drafts/{draft}?done=issued"));
-    let result = person.get(&format!("/drafts/{draft}?done=issued"));
+    // Issued, the person lands on the invoice's page, which says so.
+    issued.redirects_to(&format!("/invoices/{next}?done=issued"));
+    let landed = person.get(&format!("/invoices/{next}?done=issued"));
+    assert_eq!(landed.status, 200);
+    assert!(
+        landed.body.contains(&format!(
+            "<p class=\"notice\" role=\"status\">The invoice is issued with the number {next}.</p>"
+        )),
+        "{}",
+        landed.body
+    );
+    assert!(
+        landed
+            .body
+            .contains(&format!("<title>Invoice {next} · kontor</title>")),
+        "{}",
+        landed.body
+    );
+    // The draft names its invoice and links it.
+    let result = person.get(&format!("/drafts/{draft}"));
     assert!(result.body.contains(&format!(
-        "The invoice is issued with the number <strong id=\"invoice-number\">{next}</strong>"
+        "This draft was issued as invoice <strong id=\"invoice-number\">{next}</strong>"
     )));
     assert!(result.body.contains(&format!("href=\"/invoices/{next}\"")));
 
@@ -259,13 +320,13 @@ fn a_draft_is_made_filled_in_both_notations_previewed_and_issued() {
         assert_eq!(refused.status, 409, "{to}: {}", refused.body);
     }
     // Issuing sent again (a second click) issues nothing more and leads to
-    // the draft, which names its invoice.
+    // the invoice; the draft names it.
     person
         .post(
             &format!("/drafts/{draft}/issue"),
             &[("csrf", &confirm.csrf()), ("deliveredOn", "")],
         )
-        .redirects_to(&format!("/drafts/{draft}"));
+        .redirects_to(&format!("/invoices/{next}"));
     assert!(person
         .get(&format!("/drafts/{draft}"))
         .body

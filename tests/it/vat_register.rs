@@ -119,6 +119,23 @@ fn the_register_valid_invalid_busy_hanging_and_off() {
     assert!(
         page.body.contains("WAPIAAAA094259216") && page.body.contains("KUNDE REGISTRIERT SARL")
     );
+    // Issued with the register off, the box says one thing: nothing was
+    // asked (no register named, no moment of asking).
+    let off = browser.get("/invoices/2026-00002");
+    let check = off
+        .body
+        .split("id=\"vat-check\"")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{}", off.body));
+    let check = &check[..check.find("</dl>").unwrap()];
+    assert!(
+        check.contains("not asked: the VAT register was switched off at issue"),
+        "{check}"
+    );
+    assert!(
+        !check.contains("OFF") && !check.contains("Asked at"),
+        "{check}"
+    );
     let page = browser.get(&format!("/invoices/{busy_number}"));
     assert!(
         page.body.contains("register not reachable") && page.body.contains("MS_UNAVAILABLE"),

@@ -156,6 +156,11 @@ pub struct VatCheck {
 }
 
 impl VatCheck {
+    /// Whether a register was asked (it was off: nothing was).
+    pub fn asked(&self) -> bool {
+        self.outcome != "OFF"
+    }
+
     /// The answer in a few words for a person.
     pub fn summary(&self, lang: crate::rules::locale::Lang) -> String {
         match self.outcome.as_str() {
@@ -164,7 +169,10 @@ impl VatCheck {
                 .pick("register not reachable", "Register nicht erreichbar")
                 .to_string(),
             _ => lang
-                .pick("not asked (register off)", "nicht abgefragt (Register aus)")
+                .pick(
+                    "not asked: the VAT register was switched off at issue",
+                    "nicht abgefragt: die Abfrage war bei Ausstellung abgeschaltet",
+                )
                 .to_string(),
         }
     }

@@ -9,9 +9,10 @@
 
 use super::figures::{line_rate, money, money_in};
 use super::fonts::{Face, Faces};
+use super::footer::{Footer, ROW_SPAN};
 use super::page::{mm, Op, PAGE_H, PAGE_W};
 use super::qr::{epc_payload, qr_modules, qr_rects};
-use super::text::{fit, wrap};
+use super::text::{fit, shrink_line, shrink_parts, shrink_words, sizes, words, wrap};
 use crate::documents::{Breakdown, Category, Document, Party, TypeCode};
 use crate::rules::countries;
 use crate::rules::jurisdiction;
@@ -26,14 +27,16 @@ pub(super) const LEFT: f32 = mm(25.0);
 pub(super) const RIGHT: f32 = PAGE_W - mm(20.0);
 /// Where a continuation page's body starts.
 const BODY_TOP: f32 = mm(32.0);
-/// Below this the footer begins.
+/// Below this the footer begins (a footer taller than a row of six lines
+/// moves this, the page number and the rule up by what it needs more).
 const BODY_BOTTOM: f32 = PAGE_H - mm(38.0);
 const PAGE_NUMBER_Y: f32 = PAGE_H - mm(33.0);
 const FOOTER_RULE_Y: f32 = PAGE_H - mm(30.0);
+/// The baseline of the footer's first line.
 const FOOTER_TOP: f32 = PAGE_H - mm(26.5);
-const FOOTER_SIZE: f32 = 7.0;
-const FOOTER_LEAD: f32 = 8.4;
-const FOOTER_LINES: usize = 6;
+
+/// The contact's width at the top right, unless a value needs more.
+const CONTACT_WIDTH: f32 = mm(58.0);
 
 pub(super) const TEXT: f32 = 9.0;
 pub(super) const LEAD: f32 = 11.5;
@@ -68,6 +71,11 @@ pub(super) struct Sheet<'a> {
     in_table: bool,
     /// A draft's preview: no number, no payment reference, marked as a draft.
     draft: bool,
+    /// The footer of every page, laid out before the body.
+    footer: Footer,
+    /// How far a tall footer moves the body's end, the page number and
+    /// the footer's rule up.
+    raise: f32,
 }
 
 impl<'a> Sheet<'a> {
@@ -98,7 +106,7 @@ impl<'a> Sheet<'a> {
     /// An empty first page for `doc` in `lang`, for a layout to fill
     /// section by section (the invoice's above, a reminder's).
     pub(super) fn begin(doc: &'a Document, lang: Lang, faces: &'a Faces) -> Sheet<'a> {
-        Sheet {
+        let mut sheet = Sheet {
             doc,
             lang,
             faces,
@@ -106,7 +114,12 @@ impl<'a> Sheet<'a> {
             y: 0.0,
             in_table: false,
             draft: false,
-        }
+            footer: Footer::default(),
+            raise: 0.0,
+        };
+        sheet.footer = Footer::lay_out(&faces.regular, &sheet.footer_columns(), LEFT, RIGHT - LEFT);
+        sheet.raise = (sheet.footer.height() - ROW_SPAN).max(0.0);
+        sheet
     }
 
     /// The English or the German text, in the document's language.
@@ -153,7 +166,8 @@ impl<'a> Sheet<'a> {
         self.text(right - width, y, size, bold, &text);
     }
 
-    /// Text cut to `width` with an ellipsis.
+    /// Text in `width`: smaller, down to four fifths of `size`, when it is
+    /// wider; cut with an ellipsis only when it fits at no such size.
     pub(super) fn text_fit(
         &mut self,
         x: f32,
@@ -163,7 +177,7 @@ impl<'a> Sheet<'a> {
         text: &str,
         width: f32,
     ) {
-        let fitted = fit(self.face(bold), text, size, width);
+        let (size, fitted) = shrink_line(self.face(bold), text, size, size * 0.8, width);
         self.text(x, y, size, bold, &fitted);
     }
 
@@ -187,7 +201,7 @@ impl<'a> Sheet<'a> {
 
     /// Makes room for `height` below the cursor, starting a page if needed.
     pub(super) fn need(&mut self, height: f32) {
-        if self.y + height > BODY_BOTTOM {
+        if self.y + height > BODY_BOTTOM - self.raise {
             self.pages.push(Vec::new());
             self.running_head();
             if self.in_table {
@@ -220,45 +234,87 @@ impl<'a> Sheet<'a> {
         self.y = BODY_TOP;
     }
 
+    /// The seller's name and address, top left, and its contact, top
+    /// right: the contact at the largest size from 8 pt down to 6.5 pt at
+    /// which it fits 58 mm, wider when a value needs it (up to half the
+    /// line); the name beside it between words in up to three lines, from
+    /// 15 pt down to 10 pt; the address below in up to two lines, broken
+    /// between its parts, from 8.5 pt down to 7 pt.
     pub(super) fn letterhead(&mut self) {
         let seller = &self.doc.seller;
-        let width = RIGHT - LEFT - mm(60.0);
-        let name = self.wrap(&seller.name, 15.0, true, width, 2);
-        let mut y = mm(18.0);
-        for line in &name {
-            self.text(LEFT, y, 15.0, true, line);
-            y += 17.0;
-        }
-        let address = one_line_address(seller, self.lang);
-        self.text_fit(LEFT, y - 2.0, 8.5, false, &address, width);
-        // Contact, top right.
+        let face = self.face(false);
         let c = &seller.contact;
-        let mut y = mm(15.0);
-        for value in [c.name.as_deref(), c.phone.as_deref(), c.email.as_deref()]
+        let contact: Vec<String> = [c.name.as_deref(), c.phone.as_deref(), c.email.as_deref()]
             .into_iter()
             .flatten()
-        {
-            let value = fit(self.face(false), value, 8.0, mm(58.0));
-            self.text_right(RIGHT, y, 8.0, false, &value);
-            y += 10.0;
+            .map(|v| face.drawable(v))
+            .collect();
+        let widest = |size: f32| {
+            contact
+                .iter()
+                .map(|v| face.width(v, size))
+                .fold(0.0f32, f32::max)
+        };
+        let size = sizes(8.0, 6.5)
+            .find(|s| widest(*s) <= CONTACT_WIDTH)
+            .unwrap_or(6.5);
+        let room = widest(size).clamp(CONTACT_WIDTH, (RIGHT - LEFT) / 2.0);
+        let mut y = mm(15.0);
+        let mut contact_bottom = 0.0f32;
+        for value in &contact {
+            let (size, value) = shrink_line(face, value, size, 5.0, room);
+            self.text_right(RIGHT, y, size, false, &value);
+            contact_bottom = y;
+            y += size * 1.25;
+        }
+        let width = RIGHT - LEFT - room - mm(4.0);
+        let (size, name) = shrink_words(self.face(true), &seller.name, 15.0, 10.0, width, 3);
+        let mut y = mm(18.0);
+        for line in &name {
+            self.text(LEFT, y, size, true, line);
+            y += size * 17.0 / 15.0;
+        }
+        // Below the contact the address takes the whole line.
+        let y = y - 2.0;
+        let width = if y - 8.5 > contact_bottom + 2.0 {
+            RIGHT - LEFT
+        } else {
+            width
+        };
+        let parts = address_parts(seller, self.lang, true);
+        let (size, lines) = shrink_parts(face, &parts, " · ", 8.5, 7.0, width, 2);
+        for (i, line) in lines.iter().enumerate() {
+            self.text(LEFT, y + 10.0 * i as f32, size, false, line);
         }
     }
 
     /// The buyer's address in the window of a DIN 5008 form B letter (45 mm
     /// from the top, 20 mm from the left, 85 × 45 mm), under the seller's
     /// return line.
+    /// The return line (its country only for a buyer abroad, as a letter
+    /// is addressed) is broken between its parts into up to three lines
+    /// (the last on the rule) at the largest size from 6.5 pt down to 5 pt
+    /// that holds it; the address takes up to six lines of 10 pt, each
+    /// of its parts broken between words, and more lines of a size down to
+    /// 8 pt when it needs them.
     pub(super) fn address_window(&mut self) {
         let width = mm(80.0);
-        let back = one_line_address(&self.doc.seller, self.lang);
-        let back = format!("{} · {back}", self.doc.seller.name);
-        let back = fit(self.face(false), &back, 6.5, width);
-        let w = self.text(LEFT, mm(59.5), 6.5, false, &back);
+        let face = self.face(false);
+        let seller = &self.doc.seller;
+        let abroad = self.doc.buyer.address.country != seller.address.country;
+        let mut back = vec![seller.name.clone()];
+        back.extend(address_parts(seller, self.lang, abroad));
+        let (size, back) = shrink_parts(face, &back, " · ", 6.5, 5.0, width, 3);
+        let mut y = mm(59.5) - size * 1.15 * (back.len().max(1) - 1) as f32;
+        let mut w = 0.0f32;
+        for line in &back {
+            w = w.max(self.text(LEFT, y, size, false, line));
+            y += size * 1.15;
+        }
         self.rule(LEFT, mm(60.3), w.min(width), 0.3, 0);
         let buyer = &self.doc.buyer;
-        let mut lines = self.wrap(&buyer.name, 10.0, false, width, 2);
-        if let Some(street) = &buyer.address.street {
-            lines.extend(self.wrap(street, 10.0, false, width, 1));
-        }
+        let mut parts = vec![buyer.name.clone()];
+        parts.extend(buyer.address.street.clone());
         let city = [
             buyer.address.postal_code.as_deref(),
             buyer.address.city.as_deref(),
@@ -268,15 +324,35 @@ impl<'a> Sheet<'a> {
         .collect::<Vec<_>>()
         .join(" ");
         if !city.is_empty() {
-            lines.extend(self.wrap(&city, 10.0, false, width, 1));
+            parts.push(city);
         }
         if buyer.address.country != self.doc.seller.address.country {
-            lines.push(countries::name(&buyer.address.country, self.lang).to_uppercase());
+            parts.push(countries::name(&buyer.address.country, self.lang).to_uppercase());
         }
+        // Six lines of 10 pt, 12 pt apart.
+        let height = 6.0 * 12.0;
+        let fitted = sizes(10.0, 8.0).find_map(|size| {
+            let lead = size * 1.2;
+            let most = ((height + 0.01) / lead) as usize;
+            let mut lines = Vec::new();
+            for part in &parts {
+                lines.extend(words(face, part, size, width, most)?);
+            }
+            (lines.len() <= most).then_some((size, lead, lines))
+        });
+        let (size, lead, lines) = fitted.unwrap_or_else(|| {
+            // What fits at no size: each part in at most two lines, cut.
+            let lines = parts
+                .iter()
+                .flat_map(|p| wrap(face, p, 8.0, width, 2))
+                .take(7)
+                .collect();
+            (8.0, 9.6, lines)
+        });
         let mut y = mm(66.5);
-        for line in lines.iter().take(6) {
-            self.text(LEFT, y, 10.0, false, line);
-            y += 12.0;
+        for line in &lines {
+            self.text(LEFT, y, size, false, line);
+            y += lead;
         }
     }
 
@@ -333,13 +409,13 @@ impl<'a> Sheet<'a> {
         let width = RIGHT - value_x;
         let mut y = mm(52.0);
         for (label, value) in rows {
-            let lines = self.wrap(&value, 8.5, false, width, 2);
+            let (size, lines) = shrink_words(self.face(false), &value, 8.5, 7.0, width, 2);
             if y + 10.0 * lines.len() as f32 > mm(98.0) {
                 break;
             }
             self.text_fit(label_x, y, 8.5, false, label, value_x - label_x - 4.0);
             for line in lines {
-                self.text(value_x, y, 8.5, false, &line);
+                self.text(value_x, y, size, false, &line);
                 y += 10.0;
             }
         }
@@ -475,7 +551,7 @@ impl<'a> Sheet<'a> {
                 .iter()
                 .map(|(_, r, _)| LEAD + 9.5 * r.len() as f32)
                 .sum::<f32>();
-        self.need(height.min(BODY_BOTTOM - BODY_TOP));
+        self.need(height.min(BODY_BOTTOM - self.raise - BODY_TOP));
         let y = self.y + 8.0;
         let heading = self.t("VAT breakdown", "Umsatzsteuer").to_string();
         self.text(LEFT, y, 8.0, true, &heading);
@@ -684,21 +760,18 @@ impl<'a> Sheet<'a> {
                 rects: qr_rects(count, &dark),
             });
             let caption = self.t("Scan to pay", "Mit Banking-App scannen").to_string();
+            // Under the code's middle, or ending at the margin when wider.
             let w = self.face(false).width(&caption, 7.5);
-            self.text(
-                x0 + (QR_SIZE - w) / 2.0,
-                top + QR_SIZE + 6.0,
-                7.5,
-                false,
-                &caption,
-            );
+            let x = (x0 + (QR_SIZE - w) / 2.0).min(RIGHT - w);
+            self.text(x, top + QR_SIZE + 6.0, 7.5, false, &caption);
         }
         self.y = self.y.max(top + qr_height);
     }
 
     /// The footer and page numbers on every page.
     pub(super) fn finish(mut self) -> Vec<Vec<Op>> {
-        let columns = self.footer_columns();
+        let footer = std::mem::take(&mut self.footer);
+        let raise = self.raise;
         let pages = std::mem::take(&mut self.pages);
         let total = pages.len();
         let mut done = Vec::with_capacity(total);
@@ -720,14 +793,12 @@ impl<'a> Sheet<'a> {
                 Lang::De => format!("Seite {} von {total}", n + 1),
                 Lang::En => format!("Page {} of {total}", n + 1),
             };
-            self.text_right(RIGHT, PAGE_NUMBER_Y, 7.5, false, &label);
-            self.rule(LEFT, FOOTER_RULE_Y, RIGHT - LEFT, 0.4, 120);
-            let col_width = (RIGHT - LEFT) / columns.len().max(1) as f32;
-            for (i, lines) in columns.iter().enumerate() {
-                let x = LEFT + col_width * i as f32;
+            self.text_right(RIGHT, PAGE_NUMBER_Y - raise, 7.5, false, &label);
+            self.rule(LEFT, FOOTER_RULE_Y - raise, RIGHT - LEFT, 0.4, 120);
+            for (x, first, lines) in &footer.columns {
                 for (j, line) in lines.iter().enumerate() {
-                    let y = FOOTER_TOP + FOOTER_LEAD * j as f32;
-                    self.text(x, y, FOOTER_SIZE, false, line);
+                    let y = FOOTER_TOP - raise + footer.lead * (first + j) as f32;
+                    self.text(*x, y, footer.size, false, line);
                 }
             }
             done.append(&mut self.pages);
@@ -735,22 +806,10 @@ impl<'a> Sheet<'a> {
         done
     }
 
-    /// The seller's particulars (§14 Abs. 4 UStG, §35a GmbHG) in four
+    /// The seller's particulars (§14 Abs. 4 UStG, §35a GmbHG) in up to four
     /// columns: address, registration and management, tax ids, contact.
     fn footer_columns(&self) -> Vec<Vec<String>> {
         let s = &self.doc.seller;
-        let width = (RIGHT - LEFT) / 4.0 - 6.0;
-        let column = |items: Vec<String>| -> Vec<String> {
-            let mut lines = Vec::new();
-            for item in items {
-                let left = FOOTER_LINES.saturating_sub(lines.len());
-                if left == 0 {
-                    break;
-                }
-                lines.extend(self.wrap(&item, FOOTER_SIZE, false, width, left));
-            }
-            lines
-        };
         let mut address = vec![s.name.clone()];
         address.extend(s.address.street.clone());
         let city = [s.address.postal_code.as_deref(), s.address.city.as_deref()]
@@ -800,14 +859,14 @@ impl<'a> Sheet<'a> {
         }
         [address, legal, tax, contact]
             .into_iter()
-            .map(column)
             .filter(|c| !c.is_empty())
             .collect()
     }
 }
 
-/// "Street · postal code city · country" on one line.
-fn one_line_address(party: &Party, lang: Lang) -> String {
+/// The parts of an address on one line: street, postal code and city, and
+/// the country when `country`.
+fn address_parts(party: &Party, lang: Lang, country: bool) -> Vec<String> {
     let a = &party.address;
     let city = [a.postal_code.as_deref(), a.city.as_deref()]
         .into_iter()
@@ -817,9 +876,6 @@ fn one_line_address(party: &Party, lang: Lang) -> String {
     [a.street.clone(), (!city.is_empty()).then_some(city)]
         .into_iter()
         .flatten()
-        .chain(std::iter::once(
-            countries::name(&a.country, lang).to_string(),
-        ))
-        .collect::<Vec<_>>()
-        .join(" · ")
+        .chain(country.then(|| countries::name(&a.country, lang).to_string()))
+        .collect()
 }

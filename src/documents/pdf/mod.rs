@@ -29,8 +29,13 @@
 //!   measure a text and tell which characters it draws.
 //! - `page.rs`: the page as a list of drawing operations in points from the
 //!   top left corner.
-//! - `text.rs`: text that fits its place: `fit` (cut with an ellipsis) and
-//!   `wrap` (lines between words, inside a word too wide).
+//! - `text.rs`: text that fits its place without being cut: broken between
+//!   words or between the parts of an address, at the largest size down to
+//!   a least one that holds it; cut (`fit`, `wrap`) only when it fits at no
+//!   size.
+//! - `footer.rs`: the footer's columns: the largest size and fewest lines at
+//!   which every particular fits its column unbroken, each column as wide
+//!   as it needs.
 //! - `figures.rs`: amounts, VAT rates and IBANs as the page writes them, by
 //!   `rules::locale`.
 //! - `qr.rs`: the EPC QR code (GiroCode) of a EUR invoice: the EPC069-12
@@ -51,6 +56,7 @@
 
 mod figures;
 mod fonts;
+mod footer;
 mod layout;
 mod page;
 mod qr;

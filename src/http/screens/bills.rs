@@ -18,7 +18,7 @@ use super::bills_received;
 use super::context::Ctx;
 use super::form::{choice, post, required_note, Acted, Form, FormField, Problems, Reading};
 use super::frame::{
-    csrf, may_act, money, pager, screen, screen_with, see_other, th, th_amount, Screen, Table,
+    csrf, may_act, money, pager, screen, screen_with, see_other, th, th_amount, Noun, Screen, Table,
 };
 use super::history;
 use super::payment::{self, PAYMENT};
@@ -327,7 +327,7 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
                 td.amount { (money(lang, &p.gross)) }
                 td.amount { (money(lang, &p.outstanding)) }
             }))
-            (pager(lang, &page, &|n| format!("/bills?page={n}"), ("bills", "Rechnungen")))
+            (pager(lang, &page, &|n| format!("/bills?page={n}"), Noun { en: ("bill", "bills"), de: ("Rechnung", "Rechnungen") }))
         }
     };
     Ok(screen(

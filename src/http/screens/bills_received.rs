@@ -20,7 +20,7 @@ use super::einvoice_view as view;
 use super::form::{choice, message, Acted, Form, FormField, Problems, Reading};
 use super::frame::{
     csrf, may_act, money, pager, screen, screen_with, security_headers, see_other, th, th_amount,
-    Screen, Table,
+    Noun, Screen, Table,
 };
 use super::history;
 use crate::access::people::Capability;
@@ -133,7 +133,7 @@ pub fn section(ctx: &Ctx) -> Result<Markup> {
                 (pager(lang, &page, &|n| match state {
                     Some(s) => format!("/bills?state={}&page={n}", s.as_str()),
                     None => format!("/bills?page={n}"),
-                }, ("received e-invoices", "empfangene E-Rechnungen")))
+                }, Noun { en: ("received e-invoice", "received e-invoices"), de: ("empfangene E-Rechnung", "empfangene E-Rechnungen") }))
             }
         }
     })

@@ -12,7 +12,7 @@ use super::context::Ctx;
 use super::form::{
     both, choice, post, queried, required_note, search_form, Acted, Form, FormField, Problems,
 };
-use super::frame::{may_act, pager, screen, screen_with, see_other, th, Screen, Table};
+use super::frame::{may_act, pager, screen, screen_with, see_other, th, Noun, Screen, Table};
 use super::history;
 use crate::access::people::Capability;
 use crate::books::audit;
@@ -309,7 +309,7 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
                     td { (c.country.as_str()) }
                     td { (c.email.as_deref().unwrap_or("")) }
                 }))
-                (pager(lang, page, &link, ("customers", "Kunden")))
+                (pager(lang, page, &link, Noun { en: ("customer", "customers"), de: ("Kunde", "Kunden") }))
             }
         }
     };

@@ -14,7 +14,7 @@ use serde_json::Value;
 use super::context::Ctx;
 use super::form::{post, Acted, Form, FormField, Problems};
 use super::frame::{
-    act_button, csrf, pager, screen, screen_with, see_other, shown_once, th, Screen, Table,
+    act_button, csrf, pager, screen, screen_with, see_other, shown_once, th, Noun, Screen, Table,
 };
 use super::history;
 use crate::access::keys::{self, KeyInput, NewKey};
@@ -209,7 +209,7 @@ fn endpoints_table(ctx: &Ctx, page: &crate::store::paging::Page<Endpoint>) -> Ma
                     td { (e.description.as_deref().unwrap_or("")) }
                     td { (enabled_name(lang, e.enabled)) }
                 }))
-                (pager(lang, page, &|n| format!("/developers?page={n}"), ("endpoints", "Endpunkte")))
+                (pager(lang, page, &|n| format!("/developers?page={n}"), Noun { en: ("endpoint", "endpoints"), de: ("Endpunkt", "Endpunkte") }))
             }
         }
     }
@@ -477,7 +477,7 @@ pub fn endpoint(ctx: &Ctx, id: &str) -> Result<Answer> {
                         }
                     }
                 }))
-                (pager(lang, &log, &|n| format!("/developers/webhooks/{id}?page={n}"), ("deliveries", "Zustellungen")))
+                (pager(lang, &log, &|n| format!("/developers/webhooks/{id}?page={n}"), Noun { en: ("delivery", "deliveries"), de: ("Zustellung", "Zustellungen") }))
             }
         }
         p { a href="/developers" { (lang.pick("Back to the developer settings", "Zurück zu den Entwickler-Einstellungen")) } }

@@ -9,6 +9,7 @@
 
 use hyper::StatusCode;
 use maud::{html, Markup, DOCTYPE};
+use rusqlite::Connection;
 
 use crate::access::people::{self, Capability, Role};
 use crate::access::sessions::Session;
@@ -150,18 +151,21 @@ fn header(lang: Lang, session: &Session, current: Screen, switches: Markup) -> M
     }
 }
 
-/// The person's switches and sign-out, each a small form with the session's token.
-fn switches(ctx: &Ctx) -> Markup {
-    let lang = ctx.lang;
-    let session = ctx.session;
-    let companies = people::memberships(ctx.conn, &session.person.id).unwrap_or_default();
+/// The person's switches and sign-out, each a small form with the
+/// session's token; the switch of company only when `conn` can read the
+/// person's companies.
+fn switches(lang: Lang, session: &Session, conn: Option<&Connection>) -> Markup {
+    let companies = conn
+        .map(|conn| people::memberships(conn, &session.person.id).unwrap_or_default())
+        .unwrap_or_default();
     let sandbox = session.tenant.environment == Environment::Sandbox;
+    let csrf = html! { input type="hidden" name="csrf" value=(session.csrf); };
     html! {
         div.person {
             span.who { (session.person.name) " (" (role_label(lang, session.role)) ")" }
             @if companies.len() > 1 {
                 form method="post" action="/session/company" {
-                    (csrf(ctx))
+                    (csrf)
                     label for="switch-company" { (lang.pick("Company", "Firma")) }
                     select #switch-company name="companyId" {
                         @for c in &companies {
@@ -172,14 +176,14 @@ fn switches(ctx: &Ctx) -> Markup {
                 }
             }
             form method="post" action="/session/environment" {
-                (csrf(ctx))
+                (csrf)
                 input type="hidden" name="environment" value=(if sandbox { "live" } else { "test" });
                 button type="submit" {
                     (if sandbox { lang.pick("Show live data", "Echte Daten zeigen") } else { lang.pick("Show test data", "Testdaten zeigen") })
                 }
             }
             form method="post" action="/session/language" {
-                (csrf(ctx))
+                (csrf)
                 label for="switch-language" { (lang.pick("Language", "Sprache")) }
                 select #switch-language name="language" {
                     option value="browser" selected[session.person.locale.is_none()] { (lang.pick("As the browser", "Wie der Browser")) }
@@ -188,7 +192,10 @@ fn switches(ctx: &Ctx) -> Markup {
                 }
                 button type="submit" { (lang.pick("Set", "Setzen")) }
             }
-            (act_button(ctx, "/logout", lang.pick("Sign out", "Abmelden")))
+            form method="post" action="/logout" {
+                (csrf)
+                button type="submit" { (lang.pick("Sign out", "Abmelden")) }
+            }
         }
     }
 }
@@ -231,7 +238,12 @@ pub fn screen_with(
     title: &str,
     content: Markup,
 ) -> Answer {
-    let header = header(ctx.lang, ctx.session, current, switches(ctx));
+    let header = header(
+        ctx.lang,
+        ctx.session,
+        current,
+        switches(ctx.lang, ctx.session, Some(ctx.conn)),
+    );
     html_answer(status, document(ctx.lang, title, header, content))
 }
 
@@ -243,8 +255,25 @@ pub fn bare(lang: Lang, status: StatusCode, title: &str, content: Markup) -> Ans
     html_answer(status, document(lang, title, header, content))
 }
 
-/// A page saying what went wrong, for a refusal no form shows beside its field.
+/// A page saying what went wrong, for a refusal no form shows beside its
+/// field; signed in, under the whole header (the navigation, the switches
+/// and sign-out).
 pub fn failure(error: &Error, lang: Lang, session: Option<&Session>) -> Answer {
+    failure_in(error, lang, session, None)
+}
+
+/// `failure` where the person's companies can be read (`conn`), so the
+/// header offers the switch of company too.
+pub fn refusal(error: &Error, lang: Lang, session: &Session, conn: &Connection) -> Answer {
+    failure_in(error, lang, Some(session), Some(conn))
+}
+
+fn failure_in(
+    error: &Error,
+    lang: Lang,
+    session: Option<&Session>,
+    conn: Option<&Connection>,
+) -> Answer {
     let (title, sentence) = match error {
         Error::NotFound(_) => (
             lang.pick("Not found", "Nicht gefunden"),
@@ -297,7 +326,7 @@ pub fn failure(error: &Error, lang: Lang, session: Option<&Session>) -> Answer {
     };
     let page = match session {
         Some(session) => {
-            let header = header(lang, session, Screen::None, html! {});
+            let header = header(lang, session, Screen::None, switches(lang, session, conn));
             document(lang, title, header, content)
         }
         None => {
@@ -313,8 +342,9 @@ pub fn not_found(lang: Lang, session: Option<&Session>) -> Answer {
     failure(&Error::not_found("This page"), lang, session)
 }
 
-/// A form post without the session's token or from another site.
-pub fn forged(lang: Lang, session: &Session) -> Answer {
+/// A form post without the session's token or from another site, under
+/// the whole header.
+pub fn forged(lang: Lang, session: &Session, conn: &Connection) -> Answer {
     let content = html! {
         p.problem role="alert" {
             (lang.pick(
@@ -323,7 +353,12 @@ pub fn forged(lang: Lang, session: &Session) -> Answer {
             ))
         }
     };
-    let header = header(lang, session, Screen::None, html! {});
+    let header = header(
+        lang,
+        session,
+        Screen::None,
+        switches(lang, session, Some(conn)),
+    );
     html_answer(
         StatusCode::FORBIDDEN,
         document(lang, lang.pick("Refused", "Abgelehnt"), header, content),
@@ -440,16 +475,35 @@ pub fn may_act(ctx: &Ctx) -> bool {
     ctx.may(Capability::Act)
 }
 
+/// A noun a screen counts, in English and German, each as one and as
+/// many: "1 draft", "2 drafts"; "1 Entwurf", "2 Entwürfe".
+#[derive(Clone, Copy)]
+pub struct Noun {
+    pub en: (&'static str, &'static str),
+    pub de: (&'static str, &'static str),
+}
+
+impl Noun {
+    /// `n` of the noun in `lang`: the singular for exactly one.
+    pub fn count(&self, lang: Lang, n: i64) -> String {
+        let (one, many) = match lang {
+            Lang::En => self.en,
+            Lang::De => self.de,
+        };
+        format!("{n} {}", if n == 1 { one } else { many })
+    }
+}
+
 /// The links between the pages of a list and where the reader is:
-/// `link(n)` is the address of page `n` (from 0), `noun` names the rows
-/// (`customers`, `Kunden`).
+/// `link(n)` is the address of page `n` (from 0), `noun` names the rows.
 pub fn pager(
     lang: Lang,
     page: &crate::store::paging::Page<impl Sized>,
     link: &dyn Fn(i64) -> String,
-    noun: (&str, &str),
+    noun: Noun,
 ) -> Markup {
     let pages = ((page.total + page.size - 1) / page.size.max(1)).max(1);
+    let rows = noun.count(lang, page.total);
     html! {
         nav.pages aria-label=(lang.pick("Pages", "Seiten")) {
             @if page.page > 0 {
@@ -457,8 +511,8 @@ pub fn pager(
             }
             span {
                 (match lang {
-                    Lang::En => format!("Page {} of {} ({} {})", page.page + 1, pages, page.total, noun.0),
-                    Lang::De => format!("Seite {} von {} ({} {})", page.page + 1, pages, page.total, noun.1),
+                    Lang::En => format!("Page {} of {} ({rows})", page.page + 1, pages),
+                    Lang::De => format!("Seite {} von {} ({rows})", page.page + 1, pages),
                 })
             }
             @if page.more {

@@ -1,7 +1,7 @@
 //! The history of a record on its page: who did what and when, from the
-//! audit rows the books' acts write (whoever acted: a person, an API key,
-//! the console), each act named in the person's language and each time in
-//! the company's time zone.
+//! audit rows the books' acts write (whoever acted: a person by name, an
+//! API key, the console), each act named in the person's language and each
+//! time in the company's time zone.
 
 use maud::{html, Markup};
 
@@ -105,12 +105,13 @@ pub fn act_name(lang: Lang, act: Act) -> String {
     lang.pick(en, de).to_string()
 }
 
-/// Who acted, for a person: an e-mail address, `system`, or an API key by
-/// its name.
-fn actor_name(lang: Lang, entry: &Entry) -> String {
-    match entry.key_id {
-        Some(_) => format!("{}{}", lang.pick("API key ", "API-Schlüssel "), entry.actor),
-        None => entry.actor.clone(),
+/// Who acted, for a person: a person by name (their e-mail address beside
+/// it on hover), else by the address; an API key by its name; `system`.
+fn actor_name(lang: Lang, entry: &Entry) -> Markup {
+    match (&entry.key_id, &entry.person) {
+        (Some(_), _) => html! { (lang.pick("API key ", "API-Schlüssel ")) (entry.actor) },
+        (None, Some(name)) => html! { span title=(entry.actor) { (name) } },
+        (None, None) => html! { (entry.actor) },
     }
 }
 

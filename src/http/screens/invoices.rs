@@ -19,7 +19,7 @@ use super::context::Ctx;
 use super::form::{post, queried, search_form, Acted, Form, FormField, Problems};
 use super::frame::{
     csrf, invoice_href, may_act, money, pager, screen_with, security_headers, see_other, th,
-    th_amount, Screen, Table,
+    th_amount, Noun, Screen, Table,
 };
 use super::history;
 use super::payment::{self, PAYMENT};
@@ -167,7 +167,7 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
                     td.amount { (money(lang, &i.outstanding)) }
                     td { (state(lang, i.payment_state)) }
                 }))
-                (pager(lang, page, &|n| list_href(status_param, search, n, paging.size), ("invoices", "Rechnungen")))
+                (pager(lang, page, &|n| list_href(status_param, search, n, paging.size), Noun { en: ("invoice", "invoices"), de: ("Rechnung", "Rechnungen") }))
             }
         }
     };
@@ -206,6 +206,13 @@ fn invoice_page(
     let entries = invoices::history(ctx.conn, tenant, &invoice.number)?;
     let notice = match ctx.query.get("done") {
         _ if !problems.list.is_empty() => None,
+        Some("issued") => Some(match lang {
+            Lang::En => format!("The invoice is issued with the number {}.", invoice.number),
+            Lang::De => format!(
+                "Die Rechnung ist ausgestellt mit der Nummer {}.",
+                invoice.number
+            ),
+        }),
         Some("paid") => Some(
             lang.pick("The payment is recorded.", "Die Zahlung ist erfasst.")
                 .to_string(),

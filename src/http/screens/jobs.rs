@@ -12,7 +12,7 @@ use maud::{html, Markup};
 
 use super::context::Ctx;
 use super::form::{message, post, queried, search_form, Acted, Form, FormField, Problems};
-use super::frame::{csrf, may_act, pager, screen_with, see_other, th, Screen, Table};
+use super::frame::{csrf, may_act, pager, screen_with, see_other, th, Noun, Screen, Table};
 use super::history;
 use crate::access::people::Capability;
 use crate::books::audit;
@@ -130,7 +130,7 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
                     td { (t.stage) }
                     td { @if let Some(due) = t.due_on { (locale::date(lang, due)) } }
                 }))
-                (pager(lang, page, &|n| list_href(stage, search, n), ("jobs", "Vorgänge")))
+                (pager(lang, page, &|n| list_href(stage, search, n), Noun { en: ("job", "jobs"), de: ("Vorgang", "Vorgänge") }))
             }
         }
     };

@@ -12,7 +12,7 @@ use hyper::StatusCode;
 use maud::html;
 
 use super::form::{FormField, Problems};
-use super::frame::{bare, failure, see_other};
+use super::frame::{bare, failure, see_other, Noun};
 use super::visit::{cookie, same_origin, set_cookie, Visit, LOGIN_COOKIE, SESSION_COOKIE};
 use crate::access::sessions::{self, random_token};
 use crate::access::{passwords, people};
@@ -41,13 +41,20 @@ pub const PASSWORD: FormField =
         .kind("password")
         .autocomplete("current-password");
 
+/// Minutes, counted.
+const MINUTES: Noun = Noun {
+    en: ("minute", "minutes"),
+    de: ("Minute", "Minuten"),
+};
+
 /// The sentence of a sign-in refused for the failures before it: try again
 /// after `wait`, said in whole minutes, rounded up.
 pub fn too_many_failures(lang: Lang, wait: Duration) -> String {
     let minutes = wait.as_secs().div_ceil(60).max(1);
+    let minutes = MINUTES.count(lang, i64::try_from(minutes).unwrap_or(i64::MAX));
     match lang {
-        Lang::En => format!("Too many failed sign-ins. Please wait {minutes} minutes and try again."),
-        Lang::De => format!("Zu viele fehlgeschlagene Anmeldungen. Bitte {minutes} Minuten warten und es dann erneut versuchen."),
+        Lang::En => format!("Too many failed sign-ins. Please wait {minutes} and try again."),
+        Lang::De => format!("Zu viele fehlgeschlagene Anmeldungen. Bitte {minutes} warten und es dann erneut versuchen."),
     }
 }
 

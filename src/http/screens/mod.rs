@@ -261,7 +261,7 @@ async fn with_session(app: Arc<App>, visit: Visit, browser: Lang) -> Answer {
         let query = Query::parse(&visit.query).unwrap_or_default();
         let mut files = Vec::new();
         let form = match &visit.body {
-            None => return frame::failure(&Error::PayloadTooLarge, lang, Some(&session)),
+            None => return frame::refusal(&Error::PayloadTooLarge, lang, &session, conn),
             Some(body) if !reads && multipart::is_multipart(visit.content_type.as_deref()) => {
                 match multipart::parse(visit.content_type.as_deref().unwrap_or_default(), body) {
                     Ok(parts) => {
@@ -277,16 +277,17 @@ async fn with_session(app: Arc<App>, visit: Visit, browser: Lang) -> Answer {
                         }
                         Query::from_pairs(fields)
                     }
-                    Err(e) => return frame::failure(&e, lang, Some(&session)),
+                    Err(e) => return frame::refusal(&e, lang, &session, conn),
                 }
             }
             Some(body) if !reads => match std::str::from_utf8(body).ok().map(Query::parse) {
                 Some(Ok(form)) => form,
                 _ => {
-                    return frame::failure(
+                    return frame::refusal(
                         &Error::bad_request("The form could not be read."),
                         lang,
-                        Some(&session),
+                        &session,
+                        conn,
                     )
                 }
             },
@@ -297,12 +298,12 @@ async fn with_session(app: Arc<App>, visit: Visit, browser: Lang) -> Answer {
                 .get("csrf")
                 .is_some_and(|sent| sessions::same_token(sent, &session.csrf));
             if !token_ok || !same_origin(&app.screens, &visit) {
-                return frame::forged(lang, &session);
+                return frame::forged(lang, &session, conn);
             }
         }
         let snapshot = match app::snapshot(conn, reads) {
             Ok(s) => s,
-            Err(e) => return frame::failure(&e, lang, Some(&session)),
+            Err(e) => return frame::refusal(&e, lang, &session, conn),
         };
         let ctx = Ctx {
             app,
@@ -314,7 +315,7 @@ async fn with_session(app: Arc<App>, visit: Visit, browser: Lang) -> Answer {
             form,
             files,
         };
-        let answer = route(&ctx).unwrap_or_else(|e| frame::failure(&e, lang, Some(&session)));
+        let answer = route(&ctx).unwrap_or_else(|e| frame::refusal(&e, lang, &session, conn));
         drop(snapshot);
         if session.touch_due {
             if let Err(e) = app

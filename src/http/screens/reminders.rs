@@ -58,9 +58,11 @@ fn page(ctx: &Ctx, status: StatusCode, rate_problems: &Problems) -> Result<Answe
     let answer = run::run(ctx.conn, tenant, day)?;
     let ladder = levels::levels(ctx.conn, &tenant.company_id)?;
     let rates = levels::base_rate_rows(ctx.conn, &tenant.company_id)?;
-    let notice = ctx.query.get("sent").map(|n| match lang {
-        Lang::En => format!("{n} reminders are recorded and on their way by e-mail."),
-        Lang::De => format!("{n} Mahnungen sind erfasst und per E-Mail unterwegs."),
+    let notice = ctx.query.get("sent").map(|n| match (lang, n) {
+        (Lang::En, "1") => "1 reminder is recorded and on its way by e-mail.".to_string(),
+        (Lang::De, "1") => "1 Mahnung ist erfasst und per E-Mail unterwegs.".to_string(),
+        (Lang::En, n) => format!("{n} reminders are recorded and on their way by e-mail."),
+        (Lang::De, n) => format!("{n} Mahnungen sind erfasst und per E-Mail unterwegs."),
     });
     let content = html! {
         @if let Some(n) = &notice { p.notice role="status" { (n) } }

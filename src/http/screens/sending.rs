@@ -29,6 +29,15 @@ const SEND: Form = Form::new(&[FormField::text("to", "Send to", "Senden an", ADD
     .kind("email")
     .autocomplete("email")]);
 
+/// A VAT register by the name a person knows it by.
+fn register_name(register: &str) -> &str {
+    match register {
+        "VIES" => "VIES",
+        "EVATR" => "eVatR",
+        other => other,
+    }
+}
+
 /// The register's answer, the sends and the reminders of `invoice`.
 pub fn sections(ctx: &Ctx, invoice: &InvoiceView) -> Result<Markup> {
     let lang = ctx.lang;
@@ -43,12 +52,17 @@ pub fn sections(ctx: &Ctx, invoice: &InvoiceView) -> Result<Markup> {
                 h2 #register-heading { (lang.pick("VAT register at issue", "USt-IdNr.-Prüfung bei Ausstellung")) }
                 dl.particulars #vat-check {
                     div { dt { (lang.pick("VAT id", "USt-IdNr.")) } dd { (c.vat_id) } }
-                    div { dt { (lang.pick("Answer", "Antwort")) } dd { strong { (c.summary(lang)) } " (" (c.register) ")" } }
-                    @if let Some(name) = &c.name { div { dt { (lang.pick("Registered name", "Eingetragener Name")) } dd { (name) } } }
-                    @if let Some(address) = &c.address { div { dt { (lang.pick("Registered address", "Eingetragene Anschrift")) } dd { (address) } } }
-                    @if let Some(n) = &c.consultation_number { div { dt { (lang.pick("Consultation number", "Abfragenummer")) } dd { (n) } } }
-                    div { dt { (lang.pick("Asked at", "Abgefragt am")) } dd { (history::when(lang, &zone, &c.requested_at)) } }
-                    @if let Some(d) = &c.detail { div { dt { (lang.pick("Detail", "Einzelheiten")) } dd { (d) } } }
+                    @if c.asked() {
+                        div { dt { (lang.pick("Answer", "Antwort")) } dd { strong { (c.summary(lang)) } " (" (register_name(&c.register)) ")" } }
+                        @if let Some(name) = &c.name { div { dt { (lang.pick("Registered name", "Eingetragener Name")) } dd { (name) } } }
+                        @if let Some(address) = &c.address { div { dt { (lang.pick("Registered address", "Eingetragene Anschrift")) } dd { (address) } } }
+                        @if let Some(n) = &c.consultation_number { div { dt { (lang.pick("Consultation number", "Abfragenummer")) } dd { (n) } } }
+                        div { dt { (lang.pick("Asked at", "Abgefragt am")) } dd { (history::when(lang, &zone, &c.requested_at)) } }
+                        @if let Some(d) = &c.detail { div { dt { (lang.pick("Detail", "Einzelheiten")) } dd { (d) } } }
+                    } @else {
+                        // Nothing was asked: no answer, no moment of asking.
+                        div { dt { (lang.pick("Answer", "Antwort")) } dd { strong { (c.summary(lang)) } } }
+                    }
                 }
             }
         }

@@ -15,7 +15,7 @@ use maud::html;
 
 use super::context::Ctx;
 use super::form::{post, Acted, Form, FormField, Problems};
-use super::frame::{screen_with, see_other, Screen};
+use super::frame::{screen_with, see_other, Noun, Screen};
 use crate::access::people::Capability;
 use crate::books::company::{self, Company};
 use crate::books::particulars::{self, ParticularsChange, ParticularsInput};
@@ -35,6 +35,12 @@ enum Part {
 /// The seller's particulars, each named as `company set` names its flag
 /// (in camelCase); a field left empty is cleared. The one refusal of the
 /// whole the books give them is the VAT id's check.
+/// Days, counted.
+const DAYS: Noun = Noun {
+    en: ("day", "days"),
+    de: ("Tag", "Tage"),
+};
+
 const PARTICULARS: Form = Form::new(&[
     FormField::text(
         "legalName",
@@ -287,8 +293,8 @@ fn page(ctx: &Ctx, status: StatusCode, refusal: Option<Refused>) -> Result<Answe
             } @else {
                 p {
                     @match company.payment_days {
-                        Some(days) => { (days) (lang.pick(" days", " Tage")) }
-                        None => { (country_days) (lang.pick(" days (the country's)", " Tage (das des Landes)")) }
+                        Some(days) => { (DAYS.count(lang, days)) }
+                        None => { (DAYS.count(lang, country_days)) (lang.pick(" (the country's)", " (das des Landes)")) }
                     }
                 }
             }

@@ -8,7 +8,9 @@
 //! opening to its accounts, the previous year beside them when asked. The
 //! same `books::statements` functions serve `books trial-balance`,
 //! `books profit-and-loss`, `books balance-sheet` and the agent tools;
-//! closing records the person in the audit.
+//! closing records the person in the audit. Its confirmation lists what
+//! is still open through the day (bank lines not settled, invoice drafts,
+//! bills waiting).
 
 use hyper::StatusCode;
 use maud::{html, Markup};
@@ -16,10 +18,12 @@ use maud::{html, Markup};
 use super::context::Ctx;
 use super::form::{post, queried, Acted, Form, FormField, Problems, Reading};
 use super::frame::{
-    csrf, may_act, money, screen, screen_with, see_other, th, th_amount, th_number, Screen, Table,
+    csrf, may_act, money, screen, screen_with, see_other, th, th_amount, th_number, Noun, Screen,
+    Table,
 };
 use crate::access::people::Capability;
 use crate::books::account_sheet;
+use crate::books::attention::{self, OpenList, StillOpen};
 use crate::books::ledger;
 use crate::books::statements::{self, StatementLine};
 use crate::error::{Error, Result};
@@ -175,11 +179,13 @@ pub fn close(ctx: &Ctx) -> Result<Answer> {
     let mut read = Reading::of(ctx);
     let day = read.take(clock::parse_date("through", &through));
     if let Some(day) = day.filter(|_| ctx.form.get("confirmed") != Some("yes")) {
+        let open = attention::still_open(ctx.conn, tenant, day)?;
         let content = html! {
             p {
                 (lang.pick("Close the books through ", "Die Bücher abschließen bis einschließlich "))
                 strong { (locale::date(lang, day)) } "?"
             }
+            (still_open(lang, &open))
             p.problem { (lang.pick(
                 "This cannot be undone: afterwards nothing dated on or before that day can be recorded, and the statements through that day become final.",
                 "Das lässt sich nicht rückgängig machen: Danach kann nichts mehr mit einem Datum bis zu diesem Tag erfasst werden, und die Abschlüsse bis zu diesem Tag werden endgültig.",
@@ -205,6 +211,97 @@ pub fn close(ctx: &Ctx) -> Result<Answer> {
     match closed {
         Acted::Done(()) => Ok(see_other("/books?closed=1")),
         Acted::Refused(r) => overview(ctx, r.status, &through, &r.problems),
+    }
+}
+
+/// What is still open on the closing's confirmation: each kind with how
+/// many there are, the oldest of them linked, and the way to all of them.
+fn still_open(lang: Lang, open: &StillOpen) -> Markup {
+    let kinds: [(&OpenList, Noun, &str, &str); 4] = [
+        (
+            &open.bank_lines,
+            Noun {
+                en: ("bank line not settled", "bank lines not settled"),
+                de: (
+                    "nicht zugeordnete Bankbuchung",
+                    "nicht zugeordnete Bankbuchungen",
+                ),
+            },
+            "/bank/lines/",
+            "/bank?state=unmatched",
+        ),
+        (
+            &open.drafts,
+            Noun {
+                en: ("invoice draft not issued", "invoice drafts not issued"),
+                de: (
+                    "nicht ausgestellter Rechnungsentwurf",
+                    "nicht ausgestellte Rechnungsentwürfe",
+                ),
+            },
+            "/drafts/",
+            "/drafts",
+        ),
+        (
+            &open.received_bills,
+            Noun {
+                en: (
+                    "received e-invoice not booked",
+                    "received e-invoices not booked",
+                ),
+                de: (
+                    "nicht gebuchte empfangene E-Rechnung",
+                    "nicht gebuchte empfangene E-Rechnungen",
+                ),
+            },
+            "/bills/received/",
+            "/bills?state=received",
+        ),
+        (
+            &open.receipts,
+            Noun {
+                en: ("receipt not typed as a bill", "receipts not typed as bills"),
+                de: (
+                    "Beleg ohne erfasste Rechnung",
+                    "Belege ohne erfasste Rechnung",
+                ),
+            },
+            "/bills/receipts/",
+            "/bills",
+        ),
+    ];
+    html! {
+        section #still-open aria-labelledby="still-open-heading" {
+            h2 #still-open-heading { (lang.pick("Still open", "Noch offen")) }
+            @if open.is_empty() {
+                p { (lang.pick(
+                    "Nothing: every bank line through that day is settled, no invoice draft is open and no bill waits.",
+                    "Nichts: Jede Bankbuchung bis zu diesem Tag ist zugeordnet, kein Rechnungsentwurf ist offen und keine Rechnung wartet.",
+                )) }
+            } @else {
+                p { (lang.pick(
+                    "Closing does not wait for these; once closed, nothing dated on or before that day can be recorded for them.",
+                    "Der Abschluss wartet nicht darauf; danach kann für sie nichts mehr mit einem Datum bis zu diesem Tag erfasst werden.",
+                )) }
+                @for (list, noun, item_href, all_href) in kinds {
+                    @if list.count > 0 {
+                        h3 { (noun.count(lang, list.count)) }
+                        ul {
+                            @for item in &list.items {
+                                li {
+                                    a href=(format!("{item_href}{}", crate::http::query::percent_encode(&item.id))) { (item.name) }
+                                    @if let Some(day) = item.date { " · " (locale::date(lang, day)) }
+                                    @if let Some(amount) = &item.amount { " · " (money(lang, amount)) }
+                                }
+                            }
+                        }
+                        @if list.count > list.items.len() as i64 {
+                            p { a href=(all_href) { (lang.pick("All of them", "Alle")) } }
+                        }
+                    }
+                }
+            }
+        }
     }
 }
 

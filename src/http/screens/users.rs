@@ -16,8 +16,8 @@ use maud::{html, Markup};
 use super::context::Ctx;
 use super::form::{post, Acted, Form, FormField, Problems};
 use super::frame::{
-    act_button, csrf, pager, role_label, screen, screen_with, see_other, shown_once, th, Screen,
-    Table,
+    act_button, csrf, pager, role_label, screen, screen_with, see_other, shown_once, th, Noun,
+    Screen, Table,
 };
 use super::history;
 use super::links::link_path;
@@ -125,7 +125,7 @@ fn overview(ctx: &Ctx, status: StatusCode, typed: &Typed, problems: &Problems) -
                 td { (role_label(lang, m.role)) }
                 td { (state_label(lang, m)) }
             }))
-            (pager(lang, &people, &|n| format!("/settings/users?page={n}"), ("people", "Personen")))
+            (pager(lang, &people, &|n| format!("/settings/users?page={n}"), Noun { en: ("person", "people"), de: ("Person", "Personen") }))
         }
         section aria-labelledby="pending-heading" {
             h2 #pending-heading { (lang.pick("Open invitations", "Offene Einladungen")) }

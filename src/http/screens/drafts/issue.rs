@@ -2,7 +2,8 @@
 //! number the next issue would take now, that it cannot be undone, and,
 //! refused, the verdict's reasons) and the issue itself, `invoices::issue`
 //! with `IssueOptions::check` as `draft issue` calls them: the same
-//! verdict, documents, number, ledger entry and event.
+//! verdict, documents, number, ledger entry and event. Issued, the person
+//! lands on the invoice's page.
 
 use hyper::StatusCode;
 use maud::html;
@@ -18,7 +19,7 @@ use crate::error::{Error, Result};
 use crate::http::app::Answer;
 use crate::http::screens::context::Ctx;
 use crate::http::screens::form::{message, post, Acted, Problems, Reading};
-use crate::http::screens::frame::{screen_with, see_other, Screen};
+use crate::http::screens::frame::{invoice_href, screen_with, see_other, Screen};
 use crate::rules::locale::{self, Lang};
 
 /// The confirmation page of an issue: the customer, the figures, the number
@@ -118,8 +119,8 @@ pub fn confirm_issue(ctx: &Ctx, id: &str) -> Result<Answer> {
 }
 
 /// POST /drafts/{id}/issue `{deliveredOn, rate}`: `invoices::issue` as
-/// `draft issue` calls it, today; the verdict's refusal comes back on the
-/// confirmation page and nothing is numbered.
+/// `draft issue` calls it, today, then the invoice's page; the verdict's
+/// refusal comes back on the confirmation page and nothing is numbered.
 pub fn issue(ctx: &Ctx, id: &str) -> Result<Answer> {
     ctx.must(Capability::Act)?;
     let tenant = &ctx.session.tenant;
@@ -141,15 +142,17 @@ pub fn issue(ctx: &Ctx, id: &str) -> Result<Answer> {
     let issued = DRAFT.act(ctx, checked, |tx, options| {
         issue::issue(tx, tenant, &ctx.actor(), id, &options.with_register(asked)).map(|_| ())
     });
+    // Issued, the draft carries its invoice's number.
+    let invoice = || -> Result<String> { Ok(drafts::get(ctx.conn, tenant, id)?.number) };
     match issued {
-        Ok(Acted::Done(())) => Ok(see_other(&format!("/drafts/{id}?done=issued"))),
+        Ok(Acted::Done(())) => Ok(see_other(&invoice_href(&invoice()?, "?done=issued"))),
         Ok(Acted::Refused(r)) => confirm_page(ctx, id, r.status, &|f| ctx.typed(f), &r.problems),
         // Sent twice (a second click, the back button): the first issued
-        // it; the draft's page names its invoice.
+        // it; its invoice's page.
         Err(Error::WrongState(_))
             if drafts::get(ctx.conn, tenant, id)?.state == DraftState::Issued =>
         {
-            Ok(see_other(&format!("/drafts/{id}")))
+            Ok(see_other(&invoice_href(&invoice()?, "")))
         }
         Err(e) => Err(e),
     }

@@ -15,7 +15,7 @@ use crate::http::app::Answer;
 use crate::http::screens::context::Ctx;
 use crate::http::screens::form::{choice, post, queried, search_form, Acted, Problems};
 use crate::http::screens::frame::{
-    may_act, pager, screen, screen_with, see_other, th, th_amount, Screen, Table,
+    may_act, pager, screen, screen_with, see_other, th, th_amount, Noun, Screen, Table,
 };
 use crate::rules::locale::{self, Lang};
 use crate::store::paging::Paging;
@@ -56,7 +56,7 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
                     }
                 }
             }))
-            (pager(lang, &page, &|n| format!("/drafts?page={n}"), ("drafts", "Entwürfe")))
+            (pager(lang, &page, &|n| format!("/drafts?page={n}"), Noun { en: ("draft", "drafts"), de: ("Entwurf", "Entwürfe") }))
         }
     };
     Ok(screen(
@@ -65,6 +65,21 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
         lang.pick("Drafts", "Entwürfe"),
         content,
     ))
+}
+
+/// A customer as the choice names it: "Name (K10005, City)", without the
+/// city when none is known.
+fn picked(name: &str, number: &str, city: &str) -> String {
+    let known: Vec<&str> = [number, city]
+        .into_iter()
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .collect();
+    if known.is_empty() {
+        name.to_string()
+    } else {
+        format!("{name} ({})", known.join(", "))
+    }
 }
 
 /// The most customers the choice of a new draft offers at once.
@@ -104,7 +119,7 @@ fn new_page(ctx: &Ctx, status: StatusCode, chosen: &str, problems: &Problems) ->
                         lang,
                         "customerId",
                         &DRAFT.label(lang, "customerId"),
-                        &found.data.iter().map(|c| (c.id.clone(), format!("{} ({}, {})", c.name, c.number, c.city))).collect::<Vec<_>>(),
+                        &found.data.iter().map(|c| (c.id.clone(), picked(&c.name, &c.number, &c.city))).collect::<Vec<_>>(),
                         chosen,
                         (found.total > CHOICE).then(|| match lang {
                             Lang::En => format!("The newest {CHOICE} of {} customers found; search to narrow them.", found.total),

@@ -237,11 +237,7 @@ pub fn draft_page(
         @if !open {
             div.notice role="status" {
                 p {
-                    @if ctx.query.get("done") == Some("issued") {
-                        (lang.pick("The invoice is issued with the number ", "Die Rechnung ist ausgestellt mit der Nummer "))
-                    } @else {
-                        (lang.pick("This draft was issued as invoice ", "Dieser Entwurf wurde ausgestellt als Rechnung "))
-                    }
+                    (lang.pick("This draft was issued as invoice ", "Dieser Entwurf wurde ausgestellt als Rechnung "))
                     strong #invoice-number { (draft.number) } "."
                 }
                 p { a href=(format!("/invoices/{}", query::percent_encode(&draft.number))) { (lang.pick("To the invoice ", "Zur Rechnung ")) (draft.number) } }
@@ -354,7 +350,11 @@ pub fn draft_page(
                     }
                     object.preview data=(preview) type="application/pdf" width="100%" height="600"
                         aria-label=(lang.pick("Preview of the draft's PDF", "Vorschau des PDF des Entwurfs")) {
-                        p { a href=(preview) { (lang.pick("Open the preview (PDF)", "Vorschau öffnen (PDF)")) } }
+                        // Where the browser shows no PDF: the link above, not a second one.
+                        p { (lang.pick(
+                            "This browser shows no PDF within the page; the link above opens it.",
+                            "Dieser Browser zeigt kein PDF in der Seite; der Link oben öffnet es.",
+                        )) }
                     }
                 } @else {
                     p { (lang.pick(
