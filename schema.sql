@@ -693,11 +693,12 @@ CREATE TABLE users (
     created_at    TEXT NOT NULL
 ) STRICT;
 
--- A person's role in a company (a tax adviser belongs to several).
+-- A person's role in a company (a tax adviser belongs to several; the
+-- ADVISER role, version 21, reads everything and makes the exports).
 CREATE TABLE memberships (
     user_id    TEXT NOT NULL REFERENCES users (id),
     company_id TEXT NOT NULL REFERENCES companies (id),
-    role       TEXT NOT NULL CHECK (role IN ('OWNER', 'ACCOUNTANT', 'VIEWER')),
+    role       TEXT NOT NULL CHECK (role IN ('OWNER', 'ACCOUNTANT', 'VIEWER', 'ADVISER')),
     created_at TEXT NOT NULL,
     -- disabled in this company by its owner: no session shows the company
     disabled_at TEXT,
@@ -751,7 +752,7 @@ CREATE TABLE one_time_links (
     company_id TEXT NOT NULL REFERENCES companies (id),
     email      TEXT NOT NULL,
     name       TEXT,
-    role       TEXT CHECK (role IN ('OWNER', 'ACCOUNTANT', 'VIEWER')),
+    role       TEXT CHECK (role IN ('OWNER', 'ACCOUNTANT', 'VIEWER', 'ADVISER')),
     user_id    TEXT REFERENCES users (id),
     -- who made it; NULL: the console
     created_by TEXT REFERENCES users (id),
@@ -1217,6 +1218,14 @@ CREATE TABLE exports (
     CHECK (period_from <= period_to)
 ) STRICT;
 CREATE INDEX exports_tenant ON exports (company_id, environment, kind, seq);
+
+-- The file an export handed over (version 21), kept so it can be
+-- downloaded again: the DATEV ZIP, the GoBD data medium as a ZIP.
+CREATE TABLE export_files (
+    export_id TEXT PRIMARY KEY REFERENCES exports (id),
+    name      TEXT NOT NULL,
+    bytes     BLOB NOT NULL
+) STRICT;
 
 -- A company's own accounts within its chart (version 16): a number in the
 -- range its kind may take on that chart (rules::chart::own_range), names in

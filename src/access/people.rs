@@ -29,6 +29,8 @@ stored_enum! {
         Owner = "OWNER",
         Accountant = "ACCOUNTANT",
         Viewer = "VIEWER",
+        /// The company's tax adviser: sees everything and makes the exports.
+        Adviser = "ADVISER",
     }
 }
 
@@ -45,10 +47,12 @@ pub enum Capability {
     ManageSettings,
     /// API keys and webhook endpoints.
     ManageDevelopers,
+    /// Make and download the exports for the tax adviser (DATEV, GoBD).
+    Export,
 }
 
 impl Role {
-    /// Reads `owner`, `accountant` or `viewer` (any case).
+    /// Reads `owner`, `accountant`, `viewer` or `adviser` (any case).
     ///
     /// Fails with `Invalid` naming the field `role` for anything else.
     pub fn read(text: &str) -> Result<Role> {
@@ -63,11 +67,13 @@ impl Role {
     }
 
     /// Whether this role may do `what`: a viewer sees everything and acts on
-    /// nothing; an accountant acts; an owner also manages people, settings
-    /// and developer settings.
+    /// nothing; an adviser sees everything and makes and downloads the
+    /// exports, nothing else; an accountant acts; an owner also manages
+    /// people, settings and developer settings.
     pub fn may(self, what: Capability) -> bool {
         match what {
             Capability::See => true,
+            Capability::Export => matches!(self, Role::Owner | Role::Accountant | Role::Adviser),
             Capability::Act => matches!(self, Role::Owner | Role::Accountant),
             Capability::ManageUsers | Capability::ManageSettings | Capability::ManageDevelopers => {
                 self == Role::Owner
@@ -633,10 +639,12 @@ mod tests {
         assert!(!Role::Accountant.may(ManageUsers));
         assert!(!Role::Accountant.may(ManageDevelopers));
         assert!(Role::Owner.may(ManageUsers) && Role::Owner.may(ManageSettings));
+        assert!(Role::Adviser.may(Export) && !Role::Adviser.may(Act));
+        assert!(!Role::Viewer.may(Export) && Role::Accountant.may(Export));
         assert_eq!(Role::read(" Viewer ").unwrap(), Role::Viewer);
         assert_eq!(
             Role::read("boss").unwrap_err().sentence(),
-            "The field role is owner, accountant or viewer, not \"boss\"."
+            "The field role is owner, accountant, viewer or adviser, not \"boss\"."
         );
     }
 }

@@ -401,6 +401,10 @@ pub struct CustomerChangeInput {
     pub consumer: Option<bool>,
     /// `de` or `en`; cleared: by the partner's country.
     pub language: Patch<String>,
+    /// The partner's e-mail address, contact person and phone.
+    pub email: Patch<String>,
+    pub contact: Patch<String>,
+    pub phone: Patch<String>,
 }
 
 /// A checked change of a customer.
@@ -419,6 +423,9 @@ pub struct CustomerChange {
     invoice_email: Patch<String>,
     consumer: Option<bool>,
     language: Patch<Lang>,
+    email: Patch<String>,
+    contact: Patch<String>,
+    phone: Patch<String>,
     /// Agreed payment days set in the same act (a screen's one form).
     payment_days: Option<i64>,
 }
@@ -502,6 +509,18 @@ impl CustomerChange {
         if matches!(&invoice_email, Patch::Value(e) if !text::email_shaped(e)) {
             v.invalid("invoiceEmail", "is not an e-mail address");
         }
+        let email = v
+            .take(input.email.text("email", MAX_EMAIL))?
+            .unwrap_or_default();
+        if matches!(&email, Patch::Value(e) if !text::email_shaped(e)) {
+            v.invalid("email", "is not an e-mail address");
+        }
+        let contact = v
+            .take(input.contact.text("contact", MAX_CONTACT))?
+            .unwrap_or_default();
+        let phone = v
+            .take(input.phone.text("phone", MAX_PHONE))?
+            .unwrap_or_default();
         let language = v
             .take(input.language.read(|t| {
                 Lang::from_code(t)
@@ -526,6 +545,9 @@ impl CustomerChange {
             invoice_email,
             consumer: input.consumer,
             language,
+            email,
+            contact,
+            phone,
             payment_days: None,
         })
     }
@@ -570,10 +592,14 @@ pub fn change(
         c.consumer = consumer;
     }
     change.language.apply(&mut c.language);
+    change.email.apply(&mut c.email);
+    change.contact.apply(&mut c.contact);
+    change.phone.apply(&mut c.phone);
     tx.prepare_cached(
         "UPDATE customers SET name = ?4, street = ?5, postal_code = ?6, city = ?7, country = ?8,
              vat_id = ?9, buyer_reference = ?10, electronic_address = ?11, einvoice_format = ?12,
-             iban = ?13, invoice_email = ?14, consumer = ?15, language = ?16
+             iban = ?13, invoice_email = ?14, consumer = ?15, language = ?16,
+             email = ?17, contact = ?18, phone = ?19
          WHERE id = ?1 AND company_id = ?2 AND environment = ?3",
     )?
     .execute(params![
@@ -592,7 +618,10 @@ pub fn change(
         c.iban,
         c.invoice_email,
         c.consumer,
-        c.language.map(Lang::code)
+        c.language.map(Lang::code),
+        c.email,
+        c.contact,
+        c.phone
     ])?;
     if let Some(days) = change.payment_days {
         write_terms(tx, tenant, id, days)?;

@@ -59,6 +59,9 @@
 //!   (`recorded`) and marked reversed; a person's reversal as given and
 //!   checked (`Reversal`). Names no act: recording and reversing are the
 //!   settlement's.
+//! - `partner_account.rs`: a partner's account for its page: the documents
+//!   issued to it and the bills it sent with what is open and overdue, the
+//!   payments, the reminders, the ledger's balance of its personal accounts.
 //! - `account_sheet.rs`: one account's postings over a period
 //!   (*Kontoblatt*, `sheet`): what a statement's account opens to.
 //! - `reasoned.rs`: a person's dated act with its reason (`Reasoned`): a
@@ -125,6 +128,7 @@ pub mod invoices;
 pub mod ledger;
 pub mod numbering;
 pub mod particulars;
+pub mod partner_account;
 pub mod payments;
 pub mod purchase_entry;
 pub mod purchases;

@@ -50,17 +50,18 @@ pub struct Demo {
 }
 
 /// The demo's people, one per role.
-const PEOPLE: [(Role, &str, &str); 3] = [
+const PEOPLE: [(Role, &str, &str); 4] = [
     (Role::Owner, "inhaberin@nordlicht.example", "Ida Inhaberin"),
     (
         Role::Accountant,
         "buchhaltung@nordlicht.example",
         "Bert Buchhalter",
     ),
+    (Role::Viewer, "lesen@nordlicht.example", "Vera Viewer"),
     (
-        Role::Viewer,
+        Role::Adviser,
         "steuerberatung@nordlicht.example",
-        "Vera Viewer",
+        "Stefan Steuerberater",
     ),
 ];
 

@@ -709,6 +709,7 @@ fn a_data_file_of_version_13_has_its_entries_keyed_anew() {
          ALTER TABLE purchases DROP COLUMN posted_on; ALTER TABLE purchases DROP COLUMN receipt_file_id;
          ALTER TABLE purchases DROP COLUMN discount_until; ALTER TABLE purchases DROP COLUMN discount_percent;
          DROP TABLE asset_depreciations; DROP TABLE depreciation_rules; DROP TABLE assets;
+         DROP TABLE export_files;
          CREATE TABLE old_days AS SELECT company_id, environment, account, detail, posted_on,
              sum(debit) AS debit, sum(credit) AS credit FROM account_days
              GROUP BY company_id, environment, account, detail, posted_on;

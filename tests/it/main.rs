@@ -2,6 +2,7 @@
 //! over a fresh temporary data file and talks to it through HTTP and the console.
 
 mod adviser;
+mod adviser_role;
 mod adviser_sources;
 mod assets;
 mod audit;
@@ -37,6 +38,7 @@ mod mcp_client;
 mod migrations;
 mod openapi;
 mod particulars;
+mod partner_page;
 mod pipeline;
 mod printed;
 mod prometheus;

@@ -308,6 +308,8 @@ fn mail(data: &DataFile, company: &str) {
         company,
         "--host",
         "127.0.0.1",
+        "--mail-allow",
+        "127.0.0.1",
         "--port",
         "9",
         "--security",

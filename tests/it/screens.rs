@@ -703,7 +703,7 @@ fn the_console_manages_people() {
         "boss",
     ]);
     assert!(
-        !ok && err.contains("--role is owner, accountant or viewer"),
+        !ok && err.contains("--role is owner, accountant, viewer or adviser"),
         "{err}"
     );
     let (ok, _, err) = office.data.console(&[

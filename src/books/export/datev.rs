@@ -543,18 +543,19 @@ pub fn export(
         is_final,
         rows: out.len() as i64,
     };
-    let id = made::record(tx, tenant, actor, &made)?;
+    let file_name = format!(
+        "DATEV_{}_{period}{}.zip",
+        client.client,
+        if is_final { "" } else { "_vorlaeufig" }
+    );
+    let id = made::record(tx, tenant, actor, &made, &file_name, &zip)?;
     Ok(Exported {
         id,
         from,
         to,
         is_final,
         chart: settings.chart.as_str(),
-        file_name: format!(
-            "DATEV_{}_{period}{}.zip",
-            client.client,
-            if is_final { "" } else { "_vorlaeufig" }
-        ),
+        file_name,
         files: files.iter().map(|(n, _)| n.clone()).collect(),
         bookings: out.len(),
         partners: people.len(),

@@ -37,8 +37,13 @@ pub struct Medium {
     /// Each table's file and its rows.
     pub tables: Vec<TableCount>,
     pub documents: usize,
+    /// The ZIP's name as offered for download.
+    pub file_name: String,
     #[serde(skip)]
     pub files: Vec<(String, Vec<u8>)>,
+    /// The files as one ZIP, as kept.
+    #[serde(skip)]
+    pub zip: Vec<u8>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -704,6 +709,15 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
         })
         .collect();
     let rows = counts.iter().map(|c| c.rows as i64).sum::<i64>();
+    // The medium is kept (and downloaded from the screens) as one ZIP of
+    // its files.
+    let zone = crate::store::clock::zone(&company.timezone)?;
+    let made_at = jiff::Timestamp::now().to_zoned(zone).datetime();
+    let zip = crate::documents::archive::zip(&files, made_at)?;
+    let file_name = format!(
+        "GoBD_{year}{}.zip",
+        if is_final { "" } else { "_vorlaeufig" }
+    );
     let id = made::record(
         tx,
         tenant,
@@ -715,6 +729,8 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
             is_final,
             rows,
         },
+        &file_name,
+        &zip,
     )?;
     Ok(Medium {
         id,
@@ -723,6 +739,8 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
         is_final,
         tables: counts,
         documents,
+        file_name,
         files,
+        zip,
     })
 }

@@ -1,7 +1,8 @@
 //! The register of exports made: every DATEV export and GoBD data medium
 //! is recorded once, with its period, whether it was final, how many rows
-//! it held, when it was made, and by whom (the audit row of its act);
-//! and the list of them the adviser's page shows.
+//! it held, when it was made, and by whom (the audit row of its act), with
+//! the file it handed over, kept to be downloaded again; the list of them
+//! the adviser's page shows, and a kept file.
 
 use jiff::civil::Date;
 use rusqlite::{params, Connection};
@@ -32,11 +33,18 @@ pub struct Export {
     pub rows: i64,
 }
 
-/// Records an export made in the act's transaction, with its audit row;
-/// returns its id.
+/// Records an export made in the act's transaction, with its audit row and
+/// its file (`name`, `bytes`), kept to be downloaded again; returns its id.
 ///
 /// Fails only on a storage error.
-pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, made: &Export) -> Result<String> {
+pub fn record(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    made: &Export,
+    name: &str,
+    bytes: &[u8],
+) -> Result<String> {
     let id = ids::new_id("exp");
     tx.prepare_cached(
         "INSERT INTO exports (id, company_id, environment, kind, period_from, period_to, final, rows, made_at)
@@ -53,6 +61,8 @@ pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, made: &Export) -> Result<
         made.rows,
         clock::now()
     ])?;
+    tx.prepare_cached("INSERT INTO export_files (export_id, name, bytes) VALUES (?1, ?2, ?3)")?
+        .execute(params![id, name, bytes])?;
     let act = match made.kind {
         ExportKind::Datev => Act::ExportedDatev,
         ExportKind::Gobd => Act::ExportedGobd,
@@ -66,6 +76,8 @@ pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, made: &Export) -> Result<
 #[serde(rename_all = "camelCase")]
 pub struct Made {
     pub id: String,
+    /// The kept file's name; none for an export made before files were kept.
+    pub file_name: Option<String>,
     pub kind: ExportKind,
     pub from: Date,
     pub to: Date,
@@ -80,8 +92,9 @@ pub struct Made {
 /// Fails only on a storage error.
 pub fn list(conn: &Connection, tenant: &Tenant, limit: i64) -> Result<Vec<Made>> {
     let mut stmt = conn.prepare_cached(
-        "SELECT id, kind, period_from, period_to, final, rows, made_at FROM exports
-         WHERE company_id = ?1 AND environment = ?2 ORDER BY seq DESC LIMIT ?3",
+        "SELECT e.id, e.kind, e.period_from, e.period_to, e.final, e.rows, e.made_at, f.name
+         FROM exports e LEFT JOIN export_files f ON f.export_id = e.id
+         WHERE e.company_id = ?1 AND e.environment = ?2 ORDER BY e.seq DESC LIMIT ?3",
     )?;
     let rows = stmt.query_map(params![tenant.company_id, tenant.environment, limit], |r| {
         let row = crate::store::row::Row::new(r, "exports");
@@ -93,7 +106,25 @@ pub fn list(conn: &Connection, tenant: &Tenant, limit: i64) -> Result<Vec<Made>>
             is_final: row.get(4)?,
             rows: row.get(5)?,
             made_at: row.get(6)?,
+            file_name: row.get(7)?,
         })
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+/// The kept file of the tenant's export `id`: its name and bytes.
+///
+/// Fails with `NotFound` when the tenant made no such export or its file
+/// was not kept (made before version 21).
+pub fn file(conn: &Connection, tenant: &Tenant, id: &str) -> Result<(String, Vec<u8>)> {
+    use rusqlite::OptionalExtension;
+    conn.prepare_cached(
+        "SELECT f.name, f.bytes FROM exports e JOIN export_files f ON f.export_id = e.id
+         WHERE e.id = ?1 AND e.company_id = ?2 AND e.environment = ?3",
+    )?
+    .query_row(params![id, tenant.company_id, tenant.environment], |r| {
+        Ok((r.get(0)?, r.get(1)?))
+    })
+    .optional()?
+    .ok_or_else(|| crate::error::Error::not_found(format!("The export {id}")))
 }

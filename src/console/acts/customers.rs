@@ -98,6 +98,7 @@ impl CustomerSetArgs {
                 &self.language,
                 cleared(CustomerClear::Language),
             ),
+            ..CustomerChangeInput::default()
         };
         v.finish()?;
         Ok(input)

@@ -44,7 +44,7 @@ pub fn run(db: &Db, cmd: &ExportCommand, acting: Option<&str>) -> Result<()> {
             }
             let exported = db.write(|tx| {
                 let t = tenancy::tenant(tx, id, mode.environment())?;
-                let actor = actor(tx, acting, id, Capability::Act)?;
+                let actor = actor(tx, acting, id, Capability::Export)?;
                 datev::export(tx, &t, &actor, &request)
             })?;
             std::fs::write(out, &exported.zip).map_err(|e| cannot_write(out, &e))?;
@@ -68,7 +68,7 @@ pub fn run(db: &Db, cmd: &ExportCommand, acting: Option<&str>) -> Result<()> {
             }
             let medium = db.write(|tx| {
                 let t = tenancy::tenant(tx, id, mode.environment())?;
-                let actor = actor(tx, acting, id, Capability::Act)?;
+                let actor = actor(tx, acting, id, Capability::Export)?;
                 gobd::export(tx, &t, &actor, *year)
             })?;
             for (name, bytes) in &medium.files {

@@ -11,11 +11,11 @@ use maud::{html, Markup};
 
 use super::context::Ctx;
 use super::form::{post, Acted, Form, FormField, Problems};
-use super::frame::{may_act, screen_with, security_headers, th, th_number, Screen, Table};
+use super::frame::{screen_with, security_headers, th, th_number, Screen, Table};
 use super::statements::{flag, links, statement};
 use crate::access::people::Capability;
 use crate::books::company;
-use crate::books::export::datev::{self, ExportInput, ExportRequest, Exported};
+use crate::books::export::datev::{self, ExportInput, ExportRequest};
 use crate::books::export::made::ExportKind;
 use crate::books::export::settings;
 use crate::books::ledger;
@@ -46,6 +46,16 @@ const PERIOD: FormField = FormField::text("period", "Period", "Zeitraum", 7).hin
     "Ein Monat (2026-10) oder ein Quartal (2026-Q4)",
 );
 const VAT: Form = Form::new(&[PERIOD]);
+
+/// The GoBD data medium's fiscal year.
+const GOBD: Form = Form::new(
+    &[FormField::text("year", "Fiscal year", "Wirtschaftsjahr", 4)
+        .required()
+        .hint(
+            "The year the fiscal year begins in (2026)",
+            "Das Jahr, in dem das Wirtschaftsjahr beginnt (2026)",
+        )],
+);
 
 /// Each Kz of the return as the form names it.
 fn kz_name(lang: Lang, kz: &str) -> &'static str {
@@ -80,6 +90,26 @@ const ORDER: [&str; 18] = [
 
 /// The export page: the settings it uses, the form, the exports made.
 fn export_page(ctx: &Ctx, status: StatusCode, problems: &Problems) -> Result<Answer> {
+    export_page_with(ctx, status, problems, &Problems::default())
+}
+
+/// The owners of the session's company, by name, for a sentence that says
+/// who may do what the person may not.
+fn owners(ctx: &Ctx) -> Result<String> {
+    let names: Vec<String> = crate::access::people::list(ctx.conn, &ctx.session.tenant.company_id)?
+        .into_iter()
+        .filter(|m| m.role == crate::access::people::Role::Owner && !m.disabled)
+        .map(|m| format!("{} ({})", m.name, m.email))
+        .collect();
+    Ok(names.join(", "))
+}
+
+fn export_page_with(
+    ctx: &Ctx,
+    status: StatusCode,
+    problems: &Problems,
+    gobd_problems: &Problems,
+) -> Result<Answer> {
     let lang = ctx.lang;
     let tenant = &ctx.session.tenant;
     let company = company::get(ctx.conn, &tenant.company_id)?;
@@ -112,7 +142,15 @@ fn export_page(ctx: &Ctx, status: StatusCode, problems: &Problems) -> Result<Ans
                 div { dt { (lang.pick("DATEV client number", "Mandantennummer")) } dd { (number(s.datev_client)) } }
                 div { dt { (lang.pick("Fiscal year starts", "Wirtschaftsjahr beginnt")) } dd { (s.fiscal_year_start.to_string()) } }
             }
-            p { a href="/settings/datev" { (lang.pick("DATEV settings and account numbers", "DATEV-Einstellungen und Kontonummern")) } }
+            @if ctx.may(Capability::ManageSettings) {
+                p { a href="/settings/datev" { (lang.pick("DATEV settings and account numbers", "DATEV-Einstellungen und Kontonummern")) } }
+            } @else {
+                p #datev-settings-by {
+                    (lang.pick("The DATEV settings are set by the company's owner: ", "Die DATEV-Einstellungen setzt die Inhaberin oder der Inhaber der Firma: "))
+                    (owners(ctx)?)
+                    "."
+                }
+            }
             p {
                 @match closed {
                     Some(day) => {
@@ -127,7 +165,7 @@ fn export_page(ctx: &Ctx, status: StatusCode, problems: &Problems) -> Result<Ans
                     }
                 }
             }
-            @if may_act(ctx) {
+            @if ctx.may(Capability::Export) {
                 (EXPORT.summary(lang, problems))
                 (post(ctx, "/books/export/datev", html! {
                     (EXPORT.fields(lang, &value, problems))
@@ -145,6 +183,22 @@ fn export_page(ctx: &Ctx, status: StatusCode, problems: &Problems) -> Result<Ans
                 }, lang.pick("Download the DATEV export", "DATEV-Export herunterladen")))
             }
         }
+        section aria-labelledby="gobd-heading" {
+            h2 #gobd-heading { (lang.pick("GoBD data medium for a tax audit", "GoBD-Datenträger für die Betriebsprüfung")) }
+            p { (lang.pick(
+                "A fiscal year's books as the tax office reads them (GDPdU description index.xml with its tables and the documents), as one ZIP.",
+                "Die Bücher eines Wirtschaftsjahres, wie das Finanzamt sie liest (GDPdU-Beschreibung index.xml mit ihren Tabellen und den Belegen), als ein ZIP.",
+            )) }
+            @if ctx.may(Capability::Export) {
+                (GOBD.summary(lang, gobd_problems))
+                (post(ctx, "/books/export/gobd", html! {
+                    (GOBD.fields(lang, &|f: &str| match ctx.form.sent(f) {
+                        Some(v) => v.to_string(),
+                        None => last_month.year().to_string(),
+                    }, gobd_problems))
+                }, lang.pick("Download the GoBD data medium", "GoBD-Datenträger herunterladen")))
+            }
+        }
         section aria-labelledby="made-heading" {
             h2 #made-heading { (lang.pick("Exports made", "Erstellte Exporte")) }
             @if made.is_empty() {
@@ -153,7 +207,7 @@ fn export_page(ctx: &Ctx, status: StatusCode, problems: &Problems) -> Result<Ans
                 (Table::new(&[
                     th(lang.pick("Kind", "Art")), th(lang.pick("Period", "Zeitraum")),
                     th(lang.pick("Status", "Status")), th_number(lang.pick("Rows", "Zeilen")),
-                    th(lang.pick("Made", "Erstellt")),
+                    th(lang.pick("Made", "Erstellt")), th(lang.pick("File", "Datei")),
                 ])
                 .rows(&made, |m| html! {
                     td { (match m.kind { ExportKind::Datev => "DATEV", ExportKind::Gobd => "GoBD" }) }
@@ -164,6 +218,13 @@ fn export_page(ctx: &Ctx, status: StatusCode, problems: &Problems) -> Result<Ans
                     }
                     td class="num" { (m.rows) }
                     td { (company.date_of(&m.made_at).map(|d| locale::date(lang, d)).unwrap_or_default()) }
+                    td {
+                        @match (&m.file_name, ctx.may(Capability::Export)) {
+                            (Some(name), true) => a href={"/books/exports/" (m.id) "/file"} download=(name) { (name) },
+                            (Some(name), false) => (name),
+                            (None, _) => (lang.pick("not kept (made before files were kept)", "nicht aufbewahrt (vor der Aufbewahrung erstellt)")),
+                        }
+                    }
                 }))
             }
         }
@@ -182,29 +243,55 @@ pub fn export_show(ctx: &Ctx) -> Result<Answer> {
     export_page(ctx, StatusCode::OK, &Problems::default())
 }
 
-/// The ZIP as a download.
-fn zip_answer(exported: Exported) -> Answer {
+/// A ZIP as a download.
+fn zip_answer(file_name: &str, zip: Vec<u8>) -> Answer {
     let mut headers = vec![
         ("Content-Type", "application/zip".to_string()),
         (
             "Content-Disposition",
-            format!("attachment; filename=\"{}\"", exported.file_name),
+            format!("attachment; filename=\"{file_name}\""),
         ),
     ];
     security_headers(&mut headers);
     Answer {
         status: StatusCode::OK,
         headers,
-        body: exported.zip,
+        body: zip,
         key_id: None,
     }
+}
+
+/// POST /books/export/gobd `{year}`: the fiscal year's data medium as one
+/// ZIP, as `kontor export gobd` writes its files; a refusal shows the page
+/// again.
+pub fn export_gobd(ctx: &Ctx) -> Result<Answer> {
+    ctx.must(Capability::Export)?;
+    let tenant = &ctx.session.tenant;
+    let year = ctx.form.get("year").map(str::trim).unwrap_or("");
+    let checked = year.parse::<i16>().map_err(|_| {
+        crate::error::Error::invalid("year", format!("is a year such as 2026, not {year:?}"))
+    });
+    let made = GOBD.act(ctx, checked, |tx, year| {
+        crate::books::export::gobd::export(tx, tenant, &ctx.actor(), year)
+    })?;
+    match made {
+        Acted::Done(medium) => Ok(zip_answer(&medium.file_name, medium.zip)),
+        Acted::Refused(r) => export_page_with(ctx, r.status, &Problems::default(), &r.problems),
+    }
+}
+
+/// GET /books/exports/{id}/file: an export made earlier, as it was handed over.
+pub fn export_file(ctx: &Ctx, id: &str) -> Result<Answer> {
+    ctx.must(Capability::Export)?;
+    let (name, bytes) = crate::books::export::made::file(ctx.conn, &ctx.session.tenant, id)?;
+    Ok(zip_answer(&name, bytes))
 }
 
 /// POST /books/export/datev `{from, to, documents}`: the ZIP, as `kontor
 /// export datev` writes it; a refusal (the settings lack the adviser's
 /// numbers, the period spans two fiscal years) shows the page again.
 pub fn export_datev(ctx: &Ctx) -> Result<Answer> {
-    ctx.must(Capability::Act)?;
+    ctx.must(Capability::Export)?;
     let tenant = &ctx.session.tenant;
     let checked = ExportRequest::check(ExportInput {
         from: ctx.form.get("from").map(str::to_string),
@@ -215,7 +302,7 @@ pub fn export_datev(ctx: &Ctx) -> Result<Answer> {
         datev::export(tx, tenant, &ctx.actor(), &request)
     })?;
     match exported {
-        Acted::Done(exported) => Ok(zip_answer(exported)),
+        Acted::Done(exported) => Ok(zip_answer(&exported.file_name, exported.zip)),
         Acted::Refused(r) => export_page(ctx, r.status, &r.problems),
     }
 }

@@ -1,5 +1,7 @@
 //! The customers: the paged list with its search, a new customer, and a
-//! customer's particulars to read or change. Fields carry the API's names
+//! customer's page: its account (balance, invoices and credit notes, bills,
+//! reminders, payments, each open amount and how long it is overdue) and
+//! its particulars to read or change. Fields carry the API's names
 //! (`name`, `street`, `postalCode`, …) and are checked by the books'
 //! `NewCustomer::check`, so a refusal reads as it does through the API; a
 //! refused form comes back with what was typed and the problem beside each
@@ -12,7 +14,10 @@ use super::context::Ctx;
 use super::form::{
     both, choice, post, queried, required_note, search_form, Acted, Form, FormField, Problems,
 };
-use super::frame::{may_act, pager, screen, screen_with, see_other, th, Noun, Screen, Table};
+use super::frame::{
+    invoice_href, may_act, pager, screen, screen_with, see_other, th, th_amount, Noun, Screen,
+    Table,
+};
 use super::history;
 use crate::access::people::Capability;
 use crate::books::audit;
@@ -20,10 +25,12 @@ use crate::books::company;
 use crate::books::customers::{
     self, Customer, CustomerChange, CustomerChangeInput, CustomerInput, EinvoiceFormat, NewCustomer,
 };
+use crate::books::partner_account::{self, PartnerAccount};
 use crate::error::{Error, Result};
 use crate::http::app::Answer;
 use crate::http::query;
-use crate::rules::locale::Lang;
+use crate::rules::iso::Currency;
+use crate::rules::locale::{self, Lang};
 
 /// The fields every customer has, as the API names them.
 const NAME: FormField = FormField::text("name", "Name", "Name", customers::MAX_NAME)
@@ -73,25 +80,30 @@ const NEW: Form = Form::new(&[
         "ISO code such as EUR; empty: the company's currency",
         "ISO-Code wie EUR; leer: die Währung der Firma",
     ),
-    FormField::text(
-        "email",
-        "E-mail address",
-        "E-Mail-Adresse",
-        customers::MAX_EMAIL,
-    )
-    .kind("email")
-    .autocomplete("email"),
-    FormField::text(
-        "contact",
-        "Contact person",
-        "Ansprechperson",
-        customers::MAX_CONTACT,
-    )
-    .autocomplete("name"),
-    FormField::text("phone", "Phone", "Telefon", customers::MAX_PHONE)
-        .kind("tel")
-        .autocomplete("tel"),
+    EMAIL,
+    CONTACT,
+    PHONE,
 ]);
+
+/// The partner's e-mail address, contact person and phone, on both forms.
+const EMAIL: FormField = FormField::text(
+    "email",
+    "E-mail address",
+    "E-Mail-Adresse",
+    customers::MAX_EMAIL,
+)
+.kind("email")
+.autocomplete("email");
+const CONTACT: FormField = FormField::text(
+    "contact",
+    "Contact person",
+    "Ansprechperson",
+    customers::MAX_CONTACT,
+)
+.autocomplete("name");
+const PHONE: FormField = FormField::text("phone", "Phone", "Telefon", customers::MAX_PHONE)
+    .kind("tel")
+    .autocomplete("tel");
 
 /// A customer's change: the address, the VAT id, the terms and the
 /// e-invoice settings, as `customer change` and `customer terms` name them
@@ -106,6 +118,9 @@ const CHANGE: Form = Form::new(&[
         "Zweibuchstabiger ISO-Code wie DE",
     ),
     VAT_ID,
+    EMAIL,
+    CONTACT,
+    PHONE,
     // Up to 365 days.
     FormField::text("paymentDays", "Payment days", "Zahlungsziel in Tagen", 3).hint(
         "0 to 365; empty: the company's or the country's",
@@ -378,16 +393,18 @@ fn customer_page(
     let history = audit::history(ctx.conn, &ctx.session.tenant, &customer.id)?;
     let history_section = history::section(ctx, &history)?;
     let saved = ctx.query.get("saved") == Some("1") && problems.list.is_empty();
+    let account = partner_account::account(ctx.conn, &ctx.session.tenant, &customer.id)?;
     let content = html! {
         p { (lang.pick("Customer number ", "Kundennummer ")) strong { (customer.number) } }
         @if saved {
             p.notice role="status" { (lang.pick("Saved.", "Gespeichert.")) }
         }
+        (account_section(lang, &account))
         @if may_act(ctx) {
             (form(ctx, &format!("/customers/{}", customer.id), true, value, problems))
         } @else {
             dl.particulars {
-                @for f in NEW.text_fields().iter().chain(CHANGE.text_fields()).filter(|f| f.name != "name") {
+                @for f in CHANGE.text_fields().iter().chain(NEW.text_fields().iter().filter(|f| !CHANGE.text_fields().iter().any(|c| c.name == f.name))).filter(|f| f.name != "name") {
                     div { dt { (lang.pick(f.en, f.de)) } dd { (stored(customer, f.name)) } }
                 }
                 div { dt { (CHANGE.label(lang, "einvoice")) } dd { (stored(customer, "einvoice")) } }
@@ -441,6 +458,9 @@ pub fn update(ctx: &Ctx, id: &str) -> Result<Answer> {
         invoice_email: ctx.patch("invoiceEmail"),
         consumer: ctx.yes_no("consumer"),
         language: ctx.patch("language"),
+        email: ctx.patch("email"),
+        contact: ctx.patch("contact"),
+        phone: ctx.patch("phone"),
     };
     let days = match ctx.form.sent("paymentDays").map(str::trim) {
         None | Some("") => Ok(None),
@@ -458,6 +478,118 @@ pub fn update(ctx: &Ctx, id: &str) -> Result<Answer> {
         Acted::Done(()) => Ok(see_other(&format!("/customers/{id}?saved=1"))),
         Acted::Refused(r) => {
             customer_page(ctx, &customer, r.status, &|f| ctx.typed(f), &r.problems)
+        }
+    }
+}
+
+/// The partner's account: the balance of its personal accounts, the
+/// documents issued to it and the bills it sent with what is open and
+/// overdue, the reminders and the payments.
+fn account_section(lang: Lang, a: &PartnerAccount) -> Markup {
+    let amount = |minor: i64, currency: &Currency| locale::amount(lang, minor, currency);
+    let overdue = |days: i64| {
+        if days == 0 {
+            String::new()
+        } else {
+            match lang {
+                Lang::De => format!("{days} Tage überfällig"),
+                Lang::En if days == 1 => "1 day overdue".to_string(),
+                Lang::En => format!("{days} days overdue"),
+            }
+        }
+    };
+    html! {
+        section aria-labelledby="account-heading" {
+            h2 #account-heading { (lang.pick("Account", "Konto")) }
+            dl.particulars #balance {
+                div { dt { (lang.pick("Owes the company (receivables)", "Schuldet der Firma (Forderungen)")) } dd { (amount(a.receivable, &a.book_currency)) } }
+                div { dt { (lang.pick("The company owes (payables)", "Die Firma schuldet (Verbindlichkeiten)")) } dd { (amount(a.payable, &a.book_currency)) } }
+            }
+            @if !a.issued.is_empty() {
+                (Table::new(&[
+                    th(lang.pick("Invoice", "Rechnung")), th(lang.pick("Issued", "Ausgestellt")),
+                    th(lang.pick("Due", "Fällig")), th_amount(lang.pick("Total", "Betrag")),
+                    th_amount(lang.pick("Open", "Offen")), th(lang.pick("Overdue", "Überfällig")),
+                ])
+                .caption(lang.pick("Invoices and credit notes", "Rechnungen und Gutschriften"))
+                .id("partner-invoices")
+                .rows(&a.issued, |d| html! {
+                    td {
+                        a href=(invoice_href(&d.number, "")) { (d.number) }
+                        @if d.correction { " (" (lang.pick("credit note", "Gutschrift")) ")" }
+                    }
+                    td { (locale::date(lang, d.issued_on)) }
+                    td { (locale::date(lang, d.due_on)) }
+                    td class="num" { (amount(d.gross, &d.currency)) }
+                    td class="num" { (amount(d.outstanding, &d.currency)) }
+                    td { (overdue(d.overdue_days)) }
+                }))
+            }
+            @if !a.received.is_empty() {
+                (Table::new(&[
+                    th(lang.pick("Bill", "Eingangsrechnung")), th(lang.pick("Dated", "Datiert")),
+                    th(lang.pick("Due", "Fällig")), th_amount(lang.pick("Total", "Betrag")),
+                    th_amount(lang.pick("To pay", "Zu zahlen")), th(lang.pick("Overdue", "Überfällig")),
+                ])
+                .caption(lang.pick("Bills from this partner", "Eingangsrechnungen dieses Partners"))
+                .id("partner-bills")
+                .rows(&a.received, |b| html! {
+                    td {
+                        a href=(format!("/bills/{}", b.id)) { (b.number) }
+                        @if b.credit { " (" (lang.pick("credit", "Gutschrift")) ")" }
+                    }
+                    td { (locale::date(lang, b.document_date)) }
+                    td { (locale::date(lang, b.due_on)) }
+                    td class="num" { (amount(b.gross, &b.currency)) }
+                    td class="num" { (amount(b.outstanding, &b.currency)) }
+                    td { (overdue(b.overdue_days)) }
+                }))
+            }
+            @if !a.reminders.is_empty() {
+                (Table::new(&[
+                    th(lang.pick("Sent", "Versandt")), th(lang.pick("Level", "Stufe")),
+                    th(lang.pick("Invoice", "Rechnung")), th_amount(lang.pick("Open then", "Damals offen")),
+                    th_amount(lang.pick("Fee and interest", "Gebühr und Zinsen")),
+                ])
+                .caption(lang.pick("Reminders", "Mahnungen"))
+                .id("partner-reminders")
+                .rows(&a.reminders, |r| html! {
+                    td { (locale::date(lang, r.on_day)) }
+                    td { (r.level) }
+                    td { a href=(invoice_href(&r.number, "")) { (r.number) } }
+                    td class="num" { (amount(r.open, &r.currency)) }
+                    td class="num" { (amount(r.fee + r.interest, &r.currency)) }
+                }))
+            }
+            @if !a.payments.is_empty() {
+                (Table::new(&[
+                    th(lang.pick("Paid on", "Bezahlt am")), th(lang.pick("Direction", "Richtung")),
+                    th(lang.pick("For", "Für")), th_amount(lang.pick("Amount", "Betrag")),
+                    th(lang.pick("State", "Stand")),
+                ])
+                .caption(lang.pick("Payments", "Zahlungen"))
+                .id("partner-payments")
+                .rows(&a.payments, |p| html! {
+                    td { (locale::date(lang, p.paid_on)) }
+                    td { (if p.incoming { lang.pick("received", "erhalten") } else { lang.pick("paid", "gezahlt") }) }
+                    td {
+                        @match &p.bill_id {
+                            Some(id) => a href=(format!("/bills/{id}")) { (p.document) },
+                            None => a href=(invoice_href(&p.document, "")) { (p.document) },
+                        }
+                    }
+                    td class="num" { (amount(p.amount, &p.currency)) }
+                    td {
+                        @match p.reversed_on {
+                            Some(day) => { (lang.pick("taken back on ", "zurückgenommen am ")) (locale::date(lang, day)) }
+                            None => "",
+                        }
+                    }
+                }))
+            }
+            @if a.issued.is_empty() && a.received.is_empty() && a.payments.is_empty() {
+                p { (lang.pick("No documents or payments yet.", "Noch keine Belege oder Zahlungen.")) }
+            }
         }
     }
 }

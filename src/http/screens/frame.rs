@@ -206,6 +206,7 @@ pub fn role_label(lang: Lang, role: Role) -> &'static str {
         Role::Owner => lang.pick("owner", "Inhaber"),
         Role::Accountant => lang.pick("accountant", "Buchhaltung"),
         Role::Viewer => lang.pick("viewer", "nur lesen"),
+        Role::Adviser => lang.pick("tax adviser", "Steuerberatung"),
     }
 }
 

@@ -421,6 +421,8 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["books", "vat"] if get => adviser::vat(ctx),
         ["books", "export"] if get => adviser::export_show(ctx),
         ["books", "export", "datev"] if post => adviser::export_datev(ctx),
+        ["books", "export", "gobd"] if post => adviser::export_gobd(ctx),
+        ["books", "exports", id, "file"] if get => adviser::export_file(ctx, id),
         ["settings"] if get => settings::show(ctx),
         ["settings", "company"] if post => settings::set_particulars(ctx),
         ["settings", "payment-days"] if post => settings::set_payment_days(ctx),

@@ -43,6 +43,7 @@ mod to_18;
 mod to_19;
 mod to_2;
 mod to_20;
+mod to_21;
 mod to_3;
 mod to_4;
 mod to_5;
@@ -63,7 +64,7 @@ use refusal::{foreign_key_problem, Stop};
 /// The schema this binary writes and understands: what a fresh file gets.
 pub const SCHEMA: &str = include_str!("../../../schema.sql");
 /// The version `schema.sql` carries in `PRAGMA user_version`.
-pub const SCHEMA_VERSION: i64 = 20;
+pub const SCHEMA_VERSION: i64 = 21;
 
 /// One migration step: it brings a data file from version `number - 1` to
 /// `number`, inside the runner's transaction.
@@ -199,6 +200,11 @@ pub const MIGRATIONS: &[Migration] = &[
         number: 20,
         summary: "fixed assets: the register, the depreciation posted per asset and year, each year's choices",
         run: to_20::run,
+    },
+    Migration {
+        number: 21,
+        summary: "a person may be the company's tax adviser; the files of exports are kept",
+        run: to_21::run,
     },
 ];
 
