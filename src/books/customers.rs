@@ -676,28 +676,62 @@ pub fn list(
     search: Option<&str>,
     paging: Paging,
 ) -> Result<Page<Customer>> {
-    const TENANT: &str = "company_id = ?1 AND environment = ?2";
+    list_side(conn, tenant, Side::All, search, paging)
+}
+
+/// Which partners a list holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Side {
+    /// Every partner (the API's list).
+    All,
+    /// Partners made as customers or with an invoice drafted for them.
+    Customers,
+    /// Partners who sent a bill (or were made as suppliers).
+    Suppliers,
+}
+
+/// Like `list`, of one side's partners; a partner who is both is in both.
+///
+/// Fails as `list` fails.
+pub fn list_side(
+    conn: &Connection,
+    tenant: &Tenant,
+    side: Side,
+    search: Option<&str>,
+    paging: Paging,
+) -> Result<Page<Customer>> {
+    let tenant_filter = match side {
+        Side::All => "company_id = ?1 AND environment = ?2",
+        Side::Customers => {
+            "company_id = ?1 AND environment = ?2 AND (is_customer = 1 OR id IN
+                (SELECT customer_id FROM drafts WHERE company_id = ?1 AND environment = ?2))"
+        }
+        Side::Suppliers => "company_id = ?1 AND environment = ?2 AND is_supplier = 1",
+    };
     const SUBSTRING: &str =
         "AND seq IN (SELECT rowid FROM customers_fts WHERE customers_fts MATCH ?3)";
     const PREFIX: &str = "AND (name LIKE ?3 ESCAPE '\\' OR number LIKE ?3 ESCAPE '\\')";
     let search = search.filter(|s| !s.trim().is_empty());
     let search = text::optional("search", search, MAX_SEARCH)?;
     let (filter, pattern) = match search.as_deref() {
-        None => (format!("{TENANT} AND ?3 IS NULL"), None),
+        None => (format!("{tenant_filter} AND ?3 IS NULL"), None),
         Some(text) if text.chars().count() >= 3 => {
-            (format!("{TENANT} {SUBSTRING}"), Some(phrase(text)))
+            (format!("{tenant_filter} {SUBSTRING}"), Some(phrase(text)))
         }
-        Some(text) => (format!("{TENANT} {PREFIX}"), Some(prefix_pattern(text))),
+        Some(text) => (
+            format!("{tenant_filter} {PREFIX}"),
+            Some(prefix_pattern(text)),
+        ),
     };
     let total: i64 = match pattern {
         // Every partner row takes exactly one number of the partner sequence in
         // its own transaction, and no partner is ever deleted, so the sequence
         // counts them: no need to walk the index on every page.
-        None => {
+        None if side == Side::All => {
             numbering::peek(conn, tenant, PARTNER_SERIES, FIRST_PARTNER_NUMBER)?
                 - FIRST_PARTNER_NUMBER
         }
-        Some(_) => conn
+        _ => conn
             .prepare_cached(&format!("SELECT count(*) FROM customers WHERE {filter}"))?
             .query_row(
                 params![tenant.company_id, tenant.environment, pattern],

@@ -220,3 +220,27 @@ pub fn account(conn: &Connection, tenant: &Tenant, partner_id: &str) -> Result<P
         book_currency: company.currency,
     })
 }
+
+/// What is still to pay on the partner's bills (less its credits), by
+/// currency, for the list of suppliers.
+///
+/// Fails only on a storage error.
+pub fn to_pay(
+    conn: &Connection,
+    tenant: &Tenant,
+    partner_id: &str,
+) -> Result<Vec<(Currency, i64)>> {
+    let mut stmt = conn.prepare_cached(
+        "SELECT currency, sum(outstanding) FROM purchases
+         WHERE company_id = ?1 AND environment = ?2 AND supplier_id = ?3
+         GROUP BY currency HAVING sum(outstanding) <> 0 ORDER BY currency",
+    )?;
+    let rows = stmt.query_map(
+        params![tenant.company_id, tenant.environment, partner_id],
+        |r| {
+            let row = Row::new(r, "purchases");
+            Ok((row.get(0)?, row.get(1)?))
+        },
+    )?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}

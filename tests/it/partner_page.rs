@@ -1,7 +1,8 @@
 //! A partner's page as an account: its invoices with what is open and how
 //! long overdue, the payments, the balance of its personal account in the
 //! ledger, the bills a supplier sent; and every particular editable there,
-//! the e-mail address, contact and phone too.
+//! the e-mail address, contact and phone too. Suppliers have their own list;
+//! the customers' list holds none who only sent bills.
 
 use crate::support::screens::{invoice, Office};
 
@@ -125,6 +126,37 @@ fn a_customers_page_shows_its_account_and_every_field_can_be_changed() {
         "{bills}"
     );
     assert!(page.body.contains("595.00"), "the payable balance");
+
+    // Suppliers have their own list (IBAN, what is still to pay); the
+    // customers' list holds no partner who only sent bills.
+    let list = owner.get("/suppliers");
+    assert_eq!(list.status, 200);
+    let table = &list.body[list.body.find("id=\"suppliers\"").expect("the suppliers")..];
+    let table = &table[..table.find("</table>").unwrap()];
+    assert!(
+        table.contains("Holz Meier KG") && table.contains("595.00"),
+        "{table}"
+    );
+    assert!(!table.contains("Kunde Konto GmbH"), "{table}");
+    let customers = owner.get("/customers");
+    assert!(customers.body.contains("Kunde Konto GmbH"));
+    assert!(
+        !customers.body.contains("Holz Meier KG"),
+        "{}",
+        customers.body
+    );
+    // The API's list still holds every partner.
+    let all = office.api().get(key, "/v1/customers");
+    let names: Vec<&str> = all.body["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"Holz Meier KG") && names.contains(&"Kunde Konto GmbH"),
+        "{names:?}"
+    );
 
     // Another company's partner is not found.
     let mut beta = office.signed_in("owner@beta.de");

@@ -23,7 +23,8 @@ use crate::access::people::Capability;
 use crate::books::audit;
 use crate::books::company;
 use crate::books::customers::{
-    self, Customer, CustomerChange, CustomerChangeInput, CustomerInput, EinvoiceFormat, NewCustomer,
+    self, Customer, CustomerChange, CustomerChangeInput, CustomerInput, EinvoiceFormat,
+    NewCustomer, Side,
 };
 use crate::books::partner_account::{self, PartnerAccount};
 use crate::error::{Error, Result};
@@ -289,9 +290,10 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
     let lang = ctx.lang;
     let search = ctx.query.get("search").unwrap_or("");
     let paging = ctx.paging();
-    let (page, problems) = queried(customers::list(
+    let (page, problems) = queried(customers::list_side(
         ctx.conn,
         &ctx.session.tenant,
+        Side::Customers,
         Some(search),
         paging,
     ))?;
@@ -304,6 +306,7 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
         href
     };
     let content = html! {
+        p { a href="/suppliers" { (lang.pick("Suppliers", "Lieferanten")) } }
         @if may_act(ctx) {
             p { a.button href="/customers/new" { (lang.pick("New customer", "Neuer Kunde")) } }
         }
@@ -333,6 +336,72 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
         problems.query_status(),
         Screen::Customers,
         lang.pick("Customers", "Kunden"),
+        content,
+    ))
+}
+
+/// GET /suppliers?search=…&page=…: the partners who sent bills, each with
+/// its IBAN and what is still to pay; a partner who is a customer too is
+/// in both lists, and its page is the same.
+pub fn suppliers(ctx: &Ctx) -> Result<Answer> {
+    let lang = ctx.lang;
+    let tenant = &ctx.session.tenant;
+    let search = ctx.query.get("search").unwrap_or("");
+    let (page, problems) = queried(customers::list_side(
+        ctx.conn,
+        tenant,
+        Side::Suppliers,
+        Some(search),
+        ctx.paging(),
+    ))?;
+    let link = |to: i64| {
+        let mut href = format!("/suppliers?page={to}");
+        if !search.is_empty() {
+            href.push_str("&search=");
+            href.push_str(&query::percent_encode(search));
+        }
+        href
+    };
+    let mut open = Vec::new();
+    if let Some(page) = &page {
+        for c in &page.data {
+            open.push(partner_account::to_pay(ctx.conn, tenant, &c.id)?);
+        }
+    }
+    let content = html! {
+        p { a href="/customers" { (lang.pick("Customers", "Kunden")) } " · " a href="/bills" { (lang.pick("Bills", "Eingangsrechnungen")) } }
+        (search_form(lang, "/suppliers", &[], &SEARCH, search, &problems))
+        @if let Some(page) = &page {
+            @if page.data.is_empty() {
+                p { (lang.pick("No supplier found.", "Kein Lieferant gefunden.")) }
+            } @else {
+                (Table::new(&[
+                    th(lang.pick("Number", "Nummer")), th("Name"), th(lang.pick("City", "Ort")),
+                    th("IBAN"), th_amount(lang.pick("To pay", "Zu zahlen")),
+                ])
+                .read_caption(lang.pick("Suppliers, newest first", "Lieferanten, die neuesten zuerst"))
+                .id("suppliers")
+                .rows(page.data.iter().zip(&open), |(c, to_pay)| html! {
+                    td { (c.number) }
+                    td { a href=(format!("/customers/{}", c.id)) { (c.name) } }
+                    td { (c.city) }
+                    td { (c.iban.as_ref().map(|i| i.grouped()).unwrap_or_default()) }
+                    td class="num" {
+                        @for (i, (currency, amount)) in to_pay.iter().enumerate() {
+                            @if i > 0 { br; }
+                            (locale::amount(lang, *amount, currency))
+                        }
+                    }
+                }))
+                (pager(lang, page, &link, Noun { en: ("supplier", "suppliers"), de: ("Lieferant", "Lieferanten") }))
+            }
+        }
+    };
+    Ok(screen_with(
+        ctx,
+        problems.query_status(),
+        Screen::Customers,
+        lang.pick("Suppliers", "Lieferanten"),
         content,
     ))
 }

@@ -341,6 +341,7 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         [] if get => Ok(see_other("/dashboard")),
         ["dashboard"] if get => dashboard::show(ctx),
         ["customers"] if get => customers::list(ctx),
+        ["suppliers"] if get => customers::suppliers(ctx),
         ["customers"] if post => customers::create(ctx),
         ["customers", "new"] if get => customers::new_form(ctx),
         ["customers", id] if get => customers::show(ctx, id),
