@@ -57,5 +57,6 @@ mod support;
 mod surfaces;
 mod tenancy;
 mod transactions;
+mod two_factor;
 mod vat_register;
 mod webhooks;

@@ -42,6 +42,7 @@ mod to_17;
 mod to_18;
 mod to_19;
 mod to_2;
+mod to_20;
 mod to_3;
 mod to_4;
 mod to_5;
@@ -62,7 +63,7 @@ use refusal::{foreign_key_problem, Stop};
 /// The schema this binary writes and understands: what a fresh file gets.
 pub const SCHEMA: &str = include_str!("../../../schema.sql");
 /// The version `schema.sql` carries in `PRAGMA user_version`.
-pub const SCHEMA_VERSION: i64 = 19;
+pub const SCHEMA_VERSION: i64 = 20;
 
 /// One migration step: it brings a data file from version `number - 1` to
 /// `number`, inside the runner's transaction.
@@ -193,6 +194,14 @@ pub const MIGRATIONS: &[Migration] = &[
         number: 19,
         summary: "a bill may carry the cash discount its supplier grants",
         run: to_19::run,
+    },
+    Migration {
+        number: 20,
+        summary: concat!(
+            "two-factor sign-in: authenticator apps (sealed), recovery codes (hashed), passkeys, ",
+            "sign-ins awaiting a second factor, companies that require two factors"
+        ),
+        run: to_20::run,
     },
 ];
 
