@@ -1155,7 +1155,8 @@ CREATE TABLE mails (
     id              TEXT NOT NULL UNIQUE,
     company_id      TEXT NOT NULL REFERENCES companies (id),
     environment     TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
-    purpose         TEXT NOT NULL CHECK (purpose IN ('invoice', 'reminder', 'test')),
+    -- a notice to a person (version 20): their two-factor sign-in reset
+    purpose         TEXT NOT NULL CHECK (purpose IN ('invoice', 'reminder', 'test', 'notice')),
     invoice_id      TEXT,
     recipient       TEXT NOT NULL,
     envelope_from   TEXT NOT NULL,
@@ -1173,7 +1174,7 @@ CREATE TABLE mails (
     sent_at         TEXT,
     created_at      TEXT NOT NULL,
     CHECK (state <> 'queued' OR next_attempt_at IS NOT NULL),
-    CHECK (purpose = 'test' OR invoice_id IS NOT NULL),
+    CHECK (purpose IN ('test', 'notice') OR invoice_id IS NOT NULL),
     UNIQUE (id, company_id, environment),
     FOREIGN KEY (invoice_id, company_id, environment) REFERENCES invoices (id, company_id, environment)
 ) STRICT;

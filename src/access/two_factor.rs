@@ -11,7 +11,9 @@ use crate::access::passkeys::{self, PasskeyView};
 use crate::access::people::{self, Member};
 use crate::access::{recovery, totp};
 use crate::books::audit::{self, Act, Actor};
+use crate::books::sending;
 use crate::error::{Error, Result};
+use crate::rules::locale::Lang;
 use crate::store::clock::format_instant;
 use crate::store::db::Tx;
 use crate::store::sealed::Secret;
@@ -157,5 +159,10 @@ pub fn reset(tx: &Tx, tenant: &Tenant, actor: &Actor, user_id: &str) -> Result<M
         )?;
     }
     audit::record(tx, tenant, actor, Act::UserTwoFactorReset, user_id)?;
+    let company = crate::books::company::get(tx, company_id)?;
+    let lang = people::person(tx, user_id)?
+        .locale
+        .unwrap_or_else(|| Lang::of_seller(company.country.as_str()));
+    sending::notify_two_factor_reset(tx, tenant, &member.email, lang)?;
     Ok(member)
 }

@@ -442,6 +442,27 @@ fn an_owner_requires_two_factors_and_resets_them() {
         1
     );
 
+    // Without mail settings, nobody is told by mail; with them, the person is.
+    let notices =
+        "SELECT count(*) FROM mails WHERE purpose = 'notice' AND recipient = 'accountant@alpha.de'";
+    assert_eq!(office.count(notices), 0);
+    office.data.ok(&[
+        "company",
+        "mail",
+        "--company",
+        &office.a,
+        "--host",
+        "localhost",
+        "--mail-allow",
+        "127.0.0.0/8",
+        "--port",
+        "2525",
+        "--security",
+        "none",
+        "--from",
+        "buero@alpha.example",
+    ]);
+
     // The console resets too: the app set up again, then gone.
     turn_on(&mut accountant);
     let reset = office.data.ok(&[
@@ -455,6 +476,19 @@ fn an_owner_requires_two_factors_and_resets_them() {
     ]);
     assert_eq!(reset["twoFactorReset"], true);
     assert_eq!(reset["email"], "accountant@alpha.de");
+    assert_eq!(office.count(notices), 1);
+    let subject: String = office
+        .db()
+        .query_row(
+            "SELECT subject FROM mails WHERE purpose = 'notice'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert!(
+        subject.starts_with("Ihre Zwei-Faktor-Anmeldung wurde zurückgesetzt"),
+        "{subject}"
+    );
     accountant.get("/account").redirects_to("/login");
     accountant.cookies.clear();
     accountant

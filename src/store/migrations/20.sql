@@ -3,8 +3,10 @@
 -- recovery codes (only their SHA-256 kept), their passkeys (WebAuthn public
 -- keys), the sign-ins waiting for their second factor, the passkey
 -- registrations waiting for the browser's answer, and the companies that
--- require two factors of everyone. New tables only: nobody has a second
--- factor yet and no company requires one.
+-- require two factors of everyone: new tables, empty (nobody has a second
+-- factor yet and no company requires one). The mail outbox also carries a
+-- notice to a person (their two-factor sign-in reset), which names no
+-- invoice: `mails` is rebuilt with its purpose allowed.
 
 -- A person's authenticator app: the secret (base32) sealed under the key
 -- file beside the data file (context `{user_id}/totp`), never in clear.
@@ -73,3 +75,35 @@ CREATE TABLE two_factor_required (
     company_id TEXT PRIMARY KEY REFERENCES companies (id),
     since      TEXT NOT NULL
 ) STRICT;
+
+-- The mail outbox: the message as composed by the act, sent by the worker.
+CREATE TABLE mails (
+    seq             INTEGER PRIMARY KEY,
+    id              TEXT NOT NULL UNIQUE,
+    company_id      TEXT NOT NULL REFERENCES companies (id),
+    environment     TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    purpose         TEXT NOT NULL CHECK (purpose IN ('invoice', 'reminder', 'test', 'notice')),
+    invoice_id      TEXT,
+    recipient       TEXT NOT NULL,
+    envelope_from   TEXT NOT NULL,
+    -- a JSON array of addresses: the recipient and the archive copy
+    envelope_to     TEXT NOT NULL,
+    subject         TEXT NOT NULL,
+    message         BLOB NOT NULL,
+    message_id      TEXT NOT NULL,
+    state           TEXT NOT NULL CHECK (state IN ('queued', 'sent', 'failed')),
+    attempts        INTEGER NOT NULL DEFAULT 0 CHECK (attempts >= 0),
+    next_attempt_at TEXT,
+    lease_until     TEXT,
+    smtp_reply      TEXT,
+    last_error      TEXT,
+    sent_at         TEXT,
+    created_at      TEXT NOT NULL,
+    CHECK (state <> 'queued' OR next_attempt_at IS NOT NULL),
+    -- a test mail and a notice to a person name no invoice
+    CHECK (purpose IN ('test', 'notice') OR invoice_id IS NOT NULL),
+    UNIQUE (id, company_id, environment),
+    FOREIGN KEY (invoice_id, company_id, environment) REFERENCES invoices (id, company_id, environment)
+) STRICT;
+CREATE INDEX mails_queued ON mails (state, company_id, seq);
+CREATE INDEX mails_of_invoice ON mails (invoice_id, seq);

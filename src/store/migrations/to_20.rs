@@ -2,18 +2,35 @@
 //! (the secret sealed, never in clear), recovery codes (their SHA-256
 //! only), passkeys, the sign-ins awaiting a second factor, the passkey
 //! registrations awaiting the browser, and the companies that require two
-//! factors. New tables only: nothing existing changes, and they start empty
-//! (nobody has a second factor, no company requires one).
+//! factors: new tables, created empty (nobody has a second factor, no
+//! company requires one). The mail outbox is rebuilt from the frozen
+//! definition to carry a notice to a person, which names no invoice; its
+//! rows are kept as they are.
 
 use rusqlite::Connection;
 
+use super::rebuild::{create_table, rebuild, Catalog};
 use super::refusal::Stop;
 
-/// The tables of step 20, frozen.
-const CREATED_IN_20: &str = include_str!("20.sql");
+/// The definitions of step 20, frozen.
+const SCHEMA_20: &str = include_str!("20.sql");
+
+/// The tables step 20 creates.
+const CREATED_IN_20: &[&str] = &[
+    "totp_factors",
+    "recovery_codes",
+    "passkeys",
+    "sign_in_steps",
+    "passkey_registrations",
+    "two_factor_required",
+];
 
 /// Runs step 20.
 pub(super) fn run(conn: &Connection) -> Result<(), Stop> {
-    conn.execute_batch(CREATED_IN_20)?;
+    let target = Catalog::of(SCHEMA_20)?;
+    for table in CREATED_IN_20 {
+        create_table(conn, &target, table)?;
+    }
+    rebuild(conn, &target, "mails", &[])?;
     Ok(())
 }
