@@ -331,7 +331,8 @@ pub fn forged(lang: Lang, session: &Session) -> Answer {
     )
 }
 
-/// The content security policy of every page: no script from anywhere,
+/// The content security policy of every page: no script from anywhere
+/// (the passkeys' pages add their one script: `running_own_script`),
 /// styles from this host only, no framing.
 const PAGE_POLICY: &str = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
