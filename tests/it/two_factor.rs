@@ -524,3 +524,108 @@ fn an_owner_requires_two_factors_and_resets_them() {
     let step = password_step(&mut owner, "owner@alpha.de");
     assert!(step.body.contains("Code from the app"));
 }
+
+#[test]
+fn a_passkey_registration_names_the_relying_party_and_refuses_what_cannot_verify() {
+    // Without a public URL the relying party is localhost.
+    let office = Office::new();
+    let mut viewer = office.signed_in("viewer@alpha.de");
+    let account = viewer.get("/account");
+    assert_eq!(account.status, 200);
+    let policy = account.header("content-security-policy").unwrap();
+    assert!(policy.contains("script-src 'self'"), "{policy}");
+    assert!(!policy.contains("unsafe-inline"), "{policy}");
+    assert!(account
+        .body
+        .contains("<script src=\"/static/passkeys.js\">"));
+    // Every other page still runs no script.
+    let dashboard = viewer.get("/dashboard");
+    assert!(!dashboard
+        .header("content-security-policy")
+        .unwrap()
+        .contains("script-src"));
+    let script = viewer.get("/static/passkeys.js");
+    assert_eq!(script.status, 200);
+    assert!(script
+        .header("content-type")
+        .unwrap()
+        .starts_with("text/javascript"));
+    assert!(script.body.contains("navigator.credentials.create"));
+    let begun = viewer.post(
+        "/account/passkeys/begin",
+        &[("csrf", &account.csrf()), ("name", "Laptop")],
+    );
+    assert_eq!(begun.status, 200, "{}", begun.body);
+    let options: serde_json::Value = serde_json::from_str(&begun.body).unwrap();
+    assert_eq!(options["publicKey"]["rp"]["id"], "localhost");
+    assert_eq!(options["publicKey"]["user"]["name"], "viewer@alpha.de");
+    assert_eq!(
+        options["publicKey"]["authenticatorSelection"]["userVerification"],
+        "required"
+    );
+    // The begin takes the session's token like every post.
+    let forged = viewer.post(
+        "/account/passkeys/begin",
+        &[("csrf", "forged"), ("name", "Laptop")],
+    );
+    assert_eq!(forged.status, 403);
+    // An answer that is no passkey, or none at all, registers nothing.
+    let refused = viewer.post(
+        "/account/passkeys",
+        &[
+            ("csrf", &account.csrf()),
+            ("name", "Laptop"),
+            ("credential", "{\"id\": \"x\"}"),
+        ],
+    );
+    assert_eq!(refused.status, 409, "{}", refused.body);
+    assert!(
+        refused.body.contains("nothing was registered"),
+        "{}",
+        refused.body
+    );
+    let none = viewer.post(
+        "/account/passkeys",
+        &[
+            ("csrf", &account.csrf()),
+            ("name", "Laptop"),
+            ("credential", ""),
+        ],
+    );
+    assert_eq!(none.status, 400);
+    assert!(none.body.contains("needs JavaScript"));
+    assert_eq!(office.count("SELECT count(*) FROM passkeys"), 0);
+    let unnamed = viewer.post(
+        "/account/passkeys/begin",
+        &[("csrf", &account.csrf()), ("name", " ")],
+    );
+    assert_eq!(unnamed.status, 400);
+    assert!(unnamed.body.contains("name"), "{}", unnamed.body);
+
+    // Behind a public URL, its host; at an IP address, a sentence why not.
+    let named = Office::configured(|c| c.public_urls = vec!["https://books.example.com".into()]);
+    let mut owner = named.signed_in("owner@alpha.de");
+    let token = owner.get("/account").csrf();
+    let begun = owner.post(
+        "/account/passkeys/begin",
+        &[("csrf", &token), ("name", "Key")],
+    );
+    let options: serde_json::Value = serde_json::from_str(&begun.body).unwrap();
+    assert_eq!(options["publicKey"]["rp"]["id"], "books.example.com");
+    let numbered = Office::configured(|c| c.public_urls = vec!["http://127.0.0.1:9".into()]);
+    let mut owner = numbered.signed_in("owner@alpha.de");
+    let token = owner.get("/account").csrf();
+    let begun = owner.post(
+        "/account/passkeys/begin",
+        &[("csrf", &token), ("name", "Key")],
+    );
+    assert_eq!(begun.status, 409, "{}", begun.body);
+    let problem: serde_json::Value = serde_json::from_str(&begun.body).unwrap();
+    assert!(
+        problem["problem"]
+            .as_str()
+            .unwrap()
+            .contains("WebAuthn refuses IP addresses"),
+        "{problem}"
+    );
+}
