@@ -498,10 +498,7 @@ mod tests {
             tx.execute("INSERT INTO blobs (b) VALUES (zeroblob(1000000))", [])?;
             Ok(())
         });
-        assert!(
-            matches!(full, Err(Error::Internal(ref e)) if e.contains("full")),
-            "{full:?}"
-        );
+        assert!(matches!(full, Err(Error::StorageFull)), "{full:?}");
         // The writer is usable again, in a transaction of its own.
         db.write(|tx| Ok(tx.execute_batch("PRAGMA max_page_count = 1000000")?))
             .unwrap();
