@@ -520,9 +520,25 @@ fn an_owner_requires_two_factors_and_resets_them() {
         )
         .redirects_to("/settings/users?done=two-factor");
     assert_eq!(accountant.get("/dashboard").status, 200);
-    // The person with an app still signs in with it.
+    // The person with an app still signs in with it; in German too.
     let step = password_step(&mut owner, "owner@alpha.de");
     assert!(step.body.contains("Code from the app"));
+    owner.language = "de-DE,de;q=0.9";
+    let step = password_step(&mut owner, "owner@alpha.de");
+    assert!(
+        step.body.contains("<title>Zweiter Faktor · kontor</title>"),
+        "{}",
+        step.body
+    );
+    assert!(step.body.contains("Code aus der App") && step.body.contains("Wiederherstellungscode"));
+    accountant.language = "de-DE,de;q=0.9";
+    let account = accountant.get("/account");
+    assert!(
+        account.body.contains("<title>Mein Konto · kontor</title>"),
+        "{}",
+        account.body
+    );
+    assert!(account.body.contains("Authenticator-App einrichten"));
 }
 
 #[test]
