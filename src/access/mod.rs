@@ -2,8 +2,8 @@
 //! the scopes and the one access table, the per-key rate budget, and the
 //! Idempotency-Key records that make creates safe to repeat; and for the
 //! screens, the people, their roles, passwords, sessions, the one-time
-//! links that invite a person or reset a password, and the waits failed
-//! sign-ins earn. Knows no surface: a surface hands over a header
+//! links that invite a person or reset a password, the waits failed
+//! sign-ins earn, and the second factors of a two-factor sign-in. Knows no surface: a surface hands over a header
 //! value, a cookie's id or an `Operation`.
 //!
 //! - `keys.rs`: minting, listing, revoking keys (only their SHA-256 stored);
@@ -30,13 +30,27 @@
 //! - `links.rs`: one-time links (invitations, password resets): made,
 //!   opened, used once, replaced by a newer one.
 //! - `lockout.rs`: the waits failed sign-ins earn, in memory.
+//! - `steps.rs`: the half of a sign-in between the password and the second
+//!   factor: no session, it reads nothing.
+//! - `totp.rs`: a person's authenticator app (RFC 6238): the secret made,
+//!   sealed and shown once, confirmed by a first code, each code taken once.
+//! - `recovery.rs`: ten single-use recovery codes, only their SHA-256 kept.
+//! - `passkeys.rs`: passkeys (WebAuthn) registered, used after the
+//!   password, removed; the relying party of a server.
+//! - `two_factor.rs`: a person's factors as a whole, the company's
+//!   requirement of two factors, new recovery codes, an owner's reset.
 
 pub mod budget;
 pub mod idempotency;
 pub mod keys;
 pub mod links;
 pub mod lockout;
+pub mod passkeys;
 pub mod passwords;
 pub mod people;
+pub mod recovery;
 pub mod scopes;
 pub mod sessions;
+pub mod steps;
+pub mod totp;
+pub mod two_factor;

@@ -54,6 +54,9 @@ pub struct Session {
     pub csrf: String,
     /// Whether last-seen is older than a minute and should be written.
     pub touch_due: bool,
+    /// The company requires two factors and the person has none yet: the
+    /// session may only set one up (or sign out).
+    pub must_set_up: bool,
 }
 
 /// 32 random bytes, URL-safe base64 without padding (43 characters).
@@ -123,7 +126,11 @@ pub fn find(
     let touch_before = ago(now, TOUCH_EVERY);
     conn.prepare_cached(
         "SELECT s.token_hash, u.id, u.email, u.name, u.locale, s.company_id, s.environment, c.name,
-                m.role, s.csrf, s.last_seen_at < ?4
+                m.role, s.csrf, s.last_seen_at < ?4,
+                EXISTS (SELECT 1 FROM two_factor_required r WHERE r.company_id = s.company_id)
+                AND NOT EXISTS (SELECT 1 FROM totp_factors t
+                                WHERE t.user_id = s.user_id AND t.confirmed_at IS NOT NULL)
+                AND NOT EXISTS (SELECT 1 FROM passkeys p WHERE p.user_id = s.user_id)
          FROM sessions s
          JOIN users u ON u.id = s.user_id AND u.disabled_at IS NULL
          JOIN memberships m ON m.user_id = s.user_id AND m.company_id = s.company_id
@@ -149,6 +156,7 @@ pub fn find(
                 role: r.get(8)?,
                 csrf: r.get(9)?,
                 touch_due: r.get(10)?,
+                must_set_up: r.get(11)?,
             })
         },
     )

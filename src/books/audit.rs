@@ -131,6 +131,20 @@ stored_enum! {
         AssetsDepreciated = "books.depreciated",
         /// A fiscal year's choices of the low-value rule and the pool.
         DepreciationRuleSet = "books.depreciation_rule_set",
+        /// A person's authenticator app confirmed by its first code, or removed.
+        UserTwoFactorAppOn = "user.two_factor_app_on",
+        UserTwoFactorAppOff = "user.two_factor_app_off",
+        /// A person's passkey registered, or removed.
+        UserPasskeyAdded = "user.passkey_added",
+        UserPasskeyRemoved = "user.passkey_removed",
+        /// A person's recovery codes made anew (the earlier ones void).
+        UserRecoveryCodesMade = "user.recovery_codes_made",
+        /// A recovery code taken at sign-in in place of a second factor.
+        UserRecoveryCodeUsed = "user.recovery_code_used",
+        /// A person's second factors reset by an owner or the operator.
+        UserTwoFactorReset = "user.two_factor_reset",
+        /// The company's requirement of two factors set or lifted.
+        CompanyTwoFactorChanged = "company.two_factor_changed",
     }
 }
 

@@ -1,6 +1,7 @@
 //! Sending by mail, as acts of a company's books: the owner's mail settings
 //! and texts, an issued invoice sent to its customer (one invoice per
-//! message, the customer's format attached as stored), a test mail, and the
+//! message, the customer's format attached as stored), a test mail, a
+//! notice to a person whose two-factor sign-in was reset, and the
 //! sends of an invoice as its page and `invoice sends` show them. Each act
 //! composes the message once and writes it to the mail outbox
 //! (`outbox::mail`) in its own transaction, with its audit row; the worker
@@ -366,4 +367,56 @@ pub fn send_test(tx: &Tx, tenant: &Tenant, actor: &Actor, to: Option<&str>) -> R
     )?;
     audit::record(tx, tenant, actor, Act::MailTestSent, &id)?;
     get_send(tx, tenant, &id)
+}
+
+/// Tells a person of the company by mail that their two-factor sign-in was
+/// reset, through the company's mail settings, in `lang`; nothing when the
+/// company has no mail settings. Returns the mail's id when one was written
+/// (the worker delivers it as it does every mail).
+///
+/// Fails only on a storage error or a message that cannot be composed (an
+/// address that cannot be read).
+pub fn notify_two_factor_reset(
+    tx: &Tx,
+    tenant: &Tenant,
+    to: &str,
+    lang: Lang,
+) -> Result<Option<String>> {
+    let sender = match settings::sender(tx, &tenant.company_id) {
+        Ok((sender, _)) => sender,
+        Err(Error::Refused(_)) => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let company = company::get(tx, &tenant.company_id)?;
+    let subject = format!(
+        "{} – {}",
+        lang.pick(
+            "Your two-factor sign-in was reset",
+            "Ihre Zwei-Faktor-Anmeldung wurde zurückgesetzt"
+        ),
+        company.seller_name()
+    );
+    let body = lang
+        .pick(
+            "Your authenticator app, passkeys and recovery codes for kontor were removed, and your sessions ended. You now sign in with your password alone; where your company requires two factors, you will be asked to set one up again.\n\nIf you did not ask for this, tell the company's owner at once.",
+            "Ihre Authenticator-App, Passkeys und Wiederherstellungscodes für kontor wurden entfernt, und Ihre Sitzungen wurden beendet. Sie melden sich jetzt mit Ihrem Passwort allein an; wo Ihre Firma zwei Faktoren verlangt, werden Sie gebeten, erneut einen einzurichten.\n\nWenn Sie das nicht veranlasst haben, sagen Sie es sofort dem Inhaber der Firma.",
+        )
+        .to_string();
+    let letter = Letter {
+        to: to.to_string(),
+        subject: subject.clone(),
+        body,
+        attachments: Vec::new(),
+    };
+    let composed = message::compose(&sender, &letter, Timestamp::now())?;
+    let id = delivery::enqueue(
+        tx,
+        tenant,
+        MailPurpose::Notice,
+        None,
+        to,
+        &subject,
+        &composed,
+    )?;
+    Ok(Some(id))
 }

@@ -794,12 +794,29 @@ pub enum UserCommand {
         #[arg(long, value_name = "URL")]
         public_url: Option<String>,
     },
+    /// A person's two-factor sign-in.
+    #[command(subcommand, name = "two-factor")]
+    TwoFactor(TwoFactorCommand),
     /// Set a person's password (from the first line of standard input); their sessions end.
     Password {
         email: String,
         /// Read the password from the first line of standard input.
         #[arg(long, required = true)]
         password_stdin: bool,
+    },
+}
+
+/// `user two-factor …`
+#[derive(Subcommand, Debug)]
+pub enum TwoFactorCommand {
+    /// Reset a person's second factors (authenticator app, passkeys,
+    /// recovery codes): they sign in with their password alone, and their
+    /// sessions end. Recorded in the company's books.
+    Reset {
+        #[arg(long)]
+        company: String,
+        #[arg(long)]
+        email: String,
     },
 }
 

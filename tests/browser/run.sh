@@ -10,6 +10,7 @@ cd "$(dirname "$0")/../.."
 
 SELENIUM_VERSION=4.50.0
 AXE_VERSION=4.14.1
+PYOTP_VERSION=2.9.0
 
 if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1 || ! command -v curl >/dev/null 2>&1; then
     echo "installing Debian's chromium, chromium-driver and curl"
@@ -23,7 +24,7 @@ venv=target/browser-venv
 if [ ! -x "$venv/bin/python" ]; then
     python3 -m venv "$venv"
 fi
-"$venv/bin/pip" install -q --disable-pip-version-check "selenium==$SELENIUM_VERSION"
+"$venv/bin/python" -m pip install -q --disable-pip-version-check "selenium==$SELENIUM_VERSION" "pyotp==$PYOTP_VERSION"
 
 npm_dir=target/browser-npm
 axe="$npm_dir/node_modules/axe-core/axe.min.js"

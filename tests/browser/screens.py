@@ -17,7 +17,11 @@ the reminders of the day are run and sent, and the invoice's page shows
 the sends and the reminder (the mail reaching a local aiosmtpd); a desk is
 recorded as a fixed asset from its bill's line, the year's depreciation
 posted and the register read in English and German, and the desk disposed
-of; signing out ends the session. axe-core checks every page for serious or critical WCAG
+of; signing out ends the session; a person turns on an authenticator app
+(codes from pyotp), signs in with a code once and a recovery code once,
+another registers a passkey on Chromium's virtual authenticator and signs
+in with it, and the owner requires two factors of everyone, which leads a
+person without to set one up. axe-core checks every page for serious or critical WCAG
 2.1 A/AA violations. Prints 'N passed, N failed' and exits non-zero on any
 failure."""
 
@@ -45,6 +49,9 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support import expected_conditions
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.common.virtual_authenticator import VirtualAuthenticatorOptions
+
+import pyotp
 
 
 def read_demo(path):
@@ -1119,6 +1126,210 @@ class Run:
         self.open("/dashboard")
         assert self.path() == "/login", self.path()
 
+    # --- two-factor sign-in, at http://localhost:PORT (WebAuthn refuses IP addresses) ---
+
+    def at_localhost(self):
+        """Moves the run to http://localhost:PORT; returns the address it had."""
+        earlier = self.base
+        self.base = self.base.replace("127.0.0.1", "localhost")
+        return earlier
+
+    def invited(self, role, name):
+        """A person the owner invites with `role`, who joins with a password: (email, password)."""
+        self.sign_in("owner")
+        self.open("/settings/users")
+        email = f"{name.split()[0].lower()}-{int(time.time() * 1000)}@example.com"
+        self.type_into("email", email)
+        self.type_into("name", name)
+        self.driver.find_element(By.ID, "field-role").find_element(By.XPATH, f"option[@value='{role}']").click()
+        self.submit("Invite")
+        link = self.driver.find_element(By.ID, "link").get_attribute("value")
+        path = link[link.index("/invite?"):]
+        self.driver.delete_all_cookies()
+        self.open(path)
+        password = "a long enough passphrase"
+        self.type_into("password", password)
+        self.type_into("passwordRepeat", password)
+        self.submit("Join")
+        assert "Welcome" in self.text(), self.text()
+        return email, password
+
+    def password_step(self, email, password):
+        """Signs in with the password; a person with a second factor is asked for it."""
+        self.driver.delete_all_cookies()
+        self.open("/login")
+        self.type_into("email", email)
+        self.type_into("password", password)
+        self.follow(self.driver.find_element(By.XPATH, "//main//button[@type='submit']"))
+
+    def sign_out(self):
+        self.press("//button[normalize-space()='Sign out']")
+        assert self.path() == "/login", self.path()
+
+    def turn_on_app(self, axe_names=True):
+        """On the account page: sets up an app; returns (pyotp's TOTP, recovery codes)."""
+        self.submit("Set up an authenticator app")
+        assert self.driver.title == "Set up the authenticator app · kontor", self.driver.title
+        secret = self.driver.find_element(By.ID, "secret").get_attribute("value")
+        uri = self.driver.find_element(By.ID, "otpauth").get_attribute("value")
+        assert uri.startswith("otpauth://totp/kontor:") and "issuer=kontor" in uri, uri
+        assert pyotp.parse_uri(uri).secret == secret, uri
+        assert self.driver.find_element(By.CSS_SELECTOR, "img.qr").get_attribute("alt")
+        if axe_names:
+            self.axe("totp-set-up")
+            self.shot("totp-set-up")
+        app = pyotp.TOTP(secret)
+        self.type_into("code", app.now())
+        self.submit("Confirm and turn on")
+        assert "The authenticator app is on" in self.text(), self.text()
+        codes = [c.text for c in self.driver.find_elements(By.CSS_SELECTOR, "#recovery-codes code")]
+        assert len(codes) == 10, codes
+        assert secret not in self.driver.page_source
+        if axe_names:
+            self.axe("recovery-codes")
+        return app, codes, secret
+
+    def app_code_step(self, code):
+        self.type_into("code", code)
+        self.submit("Confirm")
+
+    def two_factor_app(self):
+        earlier = self.at_localhost()
+        try:
+            email, password = self.invited("accountant", "Tilo Totp")
+            self.password_step(email, password)
+            assert self.path() == "/dashboard", self.path()
+            self.link("My account")
+            assert self.driver.title == "My account · kontor", self.driver.title
+            self.axe("account")
+            app, codes, secret = self.turn_on_app()
+            self.link("Back to my account")
+            assert "An authenticator app is on" in self.text(), self.text()
+            assert "10 of your recovery codes are unused" in self.text(), self.text()
+            assert secret not in self.driver.page_source
+            assert not any(c in self.driver.page_source for c in codes)
+            self.axe("account-with-app")
+            self.sign_out()
+            # Password, then the code of the next step (within the one step of drift allowed).
+            self.password_step(email, password)
+            assert self.path() == "/login/second-factor", self.path()
+            assert self.driver.title == "Second factor · kontor", self.driver.title
+            self.axe("second-factor")
+            self.shot("second-factor")
+            self.open("/dashboard")
+            assert self.path() == "/login", "the step is no session: " + self.path()
+            self.open("/login/second-factor")
+            code = app.at(time.time() + 30)
+            self.app_code_step(code)
+            assert self.path() == "/dashboard", self.path()
+            self.sign_out()
+            # The same code again is refused, and so is a wrong one.
+            self.password_step(email, password)
+            self.app_code_step(code)
+            assert self.path() == "/login/code", self.path()
+            assert "The code is wrong or was used already." in self.text(), self.text()
+            self.axe("second-factor-refused")
+            wrong = next(c for c in (f"{n:06d}" for n in range(1000000))
+                         if all(c != app.at(time.time() + 30 * k) for k in range(-2, 3)))
+            self.app_code_step(wrong)
+            assert "The code is wrong or was used already." in self.text(), self.text()
+            # A recovery code signs in once.
+            self.type_into("recoveryCode", codes[0])
+            self.submit("Sign in with the recovery code")
+            assert self.path() == "/dashboard", self.path()
+            self.sign_out()
+            self.password_step(email, password)
+            self.type_into("recoveryCode", codes[0])
+            self.submit("Sign in with the recovery code")
+            assert "This recovery code is wrong or was used already." in self.text(), self.text()
+            assert self.path() == "/login/recovery", self.path()
+        finally:
+            self.base = earlier
+
+    def passkey(self):
+        earlier = self.at_localhost()
+        options = VirtualAuthenticatorOptions(
+            protocol=VirtualAuthenticatorOptions.Protocol.CTAP2,
+            transport=VirtualAuthenticatorOptions.Transport.INTERNAL,
+            has_resident_key=True,
+            has_user_verification=True,
+            is_user_consenting=True,
+            is_user_verified=True,
+        )
+        try:
+            email, password = self.invited("viewer", "Petra Passkey")
+            self.password_step(email, password)
+            self.driver.add_virtual_authenticator(options)
+            self.link("My account")
+            self.type_into("name", "Virtual key")
+            self.submit("Register a passkey")
+            assert "The passkey “Virtual key” is registered" in self.text(), self.text()
+            codes = [c.text for c in self.driver.find_elements(By.CSS_SELECTOR, "#recovery-codes code")]
+            assert len(codes) == 10, codes
+            self.axe("passkey-registered")
+            assert len(self.driver.get_credentials()) == 1
+            self.link("Back to my account")
+            assert "Virtual key" in self.driver.find_element(By.ID, "passkeys").text
+            assert not any(c in self.driver.page_source for c in codes)
+            self.axe("account-with-passkey")
+            self.shot("account-with-passkey")
+            self.sign_out()
+            # Password, then the passkey instead of a code.
+            self.password_step(email, password)
+            assert self.path() == "/login/second-factor", self.path()
+            assert "Use a passkey" in self.text()
+            self.axe("second-factor-passkey")
+            self.submit("Use a passkey")
+            assert self.path() == "/dashboard", self.path()
+            self.link("My account")
+            assert "never" not in self.driver.find_element(By.ID, "passkeys").text
+            # Removed on the same page: the next sign-in asks for no second factor.
+            self.submit("Remove Virtual key")
+            assert "The passkey is removed." in self.text(), self.text()
+            self.sign_out()
+            self.password_step(email, password)
+            assert self.path() == "/dashboard", self.path()
+        finally:
+            try:
+                self.driver.remove_virtual_authenticator()
+            except Exception:
+                pass
+            self.base = earlier
+
+    def owner_requires_two_factors(self):
+        """Last of the run: from here on nobody of the demo company acts without a second factor."""
+        earlier = self.at_localhost()
+        try:
+            self.sign_in("owner")
+            self.link("Settings")
+            self.link("People of this company")
+            self.driver.find_element(By.ID, "field-required").click()
+            self.submit("Save")
+            # The owner has no second factor either: led to set one up.
+            assert self.path() == "/account", self.path()
+            assert "This company requires two-factor sign-in" in self.text(), self.text()
+            self.axe("account-required")
+            self.shot("account-required")
+            self.open("/customers")
+            assert self.path() == "/account", self.path()
+            # A person without is led to set one up at their next sign-in.
+            email, password = self.people["viewer"]
+            self.password_step(email, password)
+            assert self.path() == "/account", self.path()
+            assert "This company requires two-factor sign-in" in self.text(), self.text()
+            self.open("/invoices")
+            assert self.path() == "/account", self.path()
+            app, _, _ = self.turn_on_app(axe_names=False)
+            self.open("/dashboard")
+            assert self.path() == "/dashboard", self.path()
+            self.sign_out()
+            self.password_step(email, password)
+            assert self.path() == "/login/second-factor", self.path()
+            self.app_code_step(app.at(time.time() + 30))
+            assert self.path() == "/dashboard", self.path()
+        finally:
+            self.base = earlier
+
     def run(self):
         try:
             self.check("sign-in page", self.sign_in_page)
@@ -1141,6 +1352,9 @@ class Run:
             self.check("a statement is imported and its lines settled", self.bank_statement_is_imported_and_its_lines_settled)
             self.check("the tax adviser's settings, the VAT return and the DATEV export", self.tax_adviser_settings_export_and_vat_return)
             self.check("signing out ends the session", self.sign_out_ends_the_session)
+            self.check("an authenticator app: a code once, a recovery code once", self.two_factor_app)
+            self.check("a passkey registered, used and removed", self.passkey)
+            self.check("an owner requires two factors of everyone", self.owner_requires_two_factors)
         finally:
             self.driver.quit()
         print(f"axe checked {len(self.checked)} pages: {', '.join(sorted(self.checked))}")

@@ -61,5 +61,6 @@ mod support;
 mod surfaces;
 mod tenancy;
 mod transactions;
+mod two_factor;
 mod vat_register;
 mod webhooks;

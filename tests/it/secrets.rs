@@ -16,10 +16,10 @@ use crate::support::smtp_server::{Security, SmtpServer};
 use crate::support::{Client, DataFile};
 
 /// The running `kontor serve`, its stderr kept; killed when dropped.
-struct Served {
+pub(crate) struct Served {
     child: std::process::Child,
-    log: Arc<Mutex<String>>,
-    addr: std::net::SocketAddr,
+    pub(crate) log: Arc<Mutex<String>>,
+    pub(crate) addr: std::net::SocketAddr,
 }
 
 impl Drop for Served {
@@ -29,7 +29,7 @@ impl Drop for Served {
     }
 }
 
-fn serve(data: &DataFile) -> Served {
+pub(crate) fn serve(data: &DataFile) -> Served {
     let mut child = Command::new(env!("CARGO_BIN_EXE_kontor"))
         .args([
             "serve",

@@ -1,6 +1,7 @@
-//! `kontor user create | list | disable | enable | role | password | reset`:
+//! `kontor user create | list | disable | enable | role | password | reset |
+//! two-factor reset`:
 //! the people who use the screens, their roles in a company, their
-//! passwords and one-time reset links. An act within a company is recorded
+//! passwords, one-time reset links and second factors. An act within a company is recorded
 //! there, naming who acts; an act across kontor (disabling a person
 //! everywhere, setting a password) is the operator's, recorded as the
 //! system's in every company the person belongs to.
@@ -9,10 +10,11 @@ use serde_json::json;
 
 use crate::access::links;
 use crate::access::people::{self, Capability, Member};
+use crate::access::two_factor;
 use crate::books::audit::Actor;
 use crate::books::company;
 use crate::console::acting::{actor, company_books, no_actor, print};
-use crate::console::args::{UserCommand, UserCreateArgs};
+use crate::console::args::{TwoFactorCommand, UserCommand, UserCreateArgs};
 use crate::error::{Error, Result};
 use crate::store::db::Db;
 
@@ -47,6 +49,9 @@ pub fn run(db: &Db, cmd: &UserCommand, acting: Option<&str>) -> Result<()> {
             print(&on_member(db, acting, company, email, change)?)
         }
         UserCommand::Password { email, .. } => set_password(db, acting, email)?,
+        UserCommand::TwoFactor(TwoFactorCommand::Reset { company, email }) => {
+            reset_two_factor(db, acting, company, email)?
+        }
         UserCommand::Reset {
             company,
             email,
@@ -162,6 +167,20 @@ fn reset(
         out["url"] = json!(format!("{base}{path}"));
     }
     print(&out);
+    Ok(())
+}
+
+/// `user two-factor reset`: the person's second factors gone, their
+/// sessions ended; the console without `--as` may reset a person of
+/// several companies, an owner named by `--as` only one of theirs alone.
+fn reset_two_factor(db: &Db, acting: Option<&str>, company: &str, email: &str) -> Result<()> {
+    let member = db.write(|tx| {
+        company::get(tx, company)?;
+        let actor = actor(tx, acting, company, Capability::ManageUsers)?;
+        let id = people::member_by_email(tx, company, email)?.id;
+        two_factor::reset(tx, &company_books(company), &actor, &id)
+    })?;
+    print(&json!({ "id": member.id, "email": member.email, "twoFactorReset": true }));
     Ok(())
 }
 

@@ -163,6 +163,7 @@ fn switches(lang: Lang, session: &Session, conn: Option<&Connection>) -> Markup 
     html! {
         div.person {
             span.who { (session.person.name) " (" (role_label(lang, session.role)) ")" }
+            a href="/account" { (lang.pick("My account", "Mein Konto")) }
             @if companies.len() > 1 {
                 form method="post" action="/session/company" {
                     (csrf)
@@ -366,7 +367,8 @@ pub fn forged(lang: Lang, session: &Session, conn: &Connection) -> Answer {
     )
 }
 
-/// The content security policy of every page: no script from anywhere,
+/// The content security policy of every page: no script from anywhere
+/// (the passkeys' pages add their one script: `running_own_script`),
 /// styles from this host only, no framing.
 const PAGE_POLICY: &str = "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
@@ -403,6 +405,33 @@ pub fn embedding_own_pdfs(mut answer: Answer) -> Answer {
         }
     }
     answer
+}
+
+/// A page that registers or uses a passkey: every page's policy plus
+/// kontor's own script (`/static/passkeys.js`, the one script of the
+/// screens, which calls the browser's WebAuthn) and its requests to this
+/// origin (`script-src 'self'; connect-src 'self'`). No inline script runs
+/// anywhere; every other page runs none.
+pub fn running_own_script(mut answer: Answer) -> Answer {
+    for (name, value) in &mut answer.headers {
+        if *name == "Content-Security-Policy" {
+            *value = format!("{PAGE_POLICY}; script-src 'self'; connect-src 'self'");
+        }
+    }
+    answer
+}
+
+/// A JSON answer of the screens (a passkey challenge for the page's script,
+/// or the sentence of its refusal), with the headers of every page.
+pub fn json_answer(status: StatusCode, body: &serde_json::Value) -> Answer {
+    let mut headers = vec![("Content-Type", "application/json".to_string())];
+    security_headers(&mut headers);
+    Answer {
+        status,
+        headers,
+        body: serde_json::to_vec(body).unwrap_or_default(),
+        key_id: None,
+    }
 }
 
 /// A PDF for kontor's own pages (a draft's preview): shown inline, and

@@ -58,6 +58,25 @@ pub fn act_name(lang: Lang, act: Act) -> String {
         Act::UserResetLinkMade => ("reset link made", "Link zum Zurücksetzen erstellt"),
         Act::UserPasswordReset => ("password reset by link", "Passwort über Link neu gesetzt"),
         Act::UserPasswordSet => ("password set", "Passwort gesetzt"),
+        Act::UserTwoFactorAppOn => (
+            "authenticator app turned on",
+            "Authenticator-App eingeschaltet",
+        ),
+        Act::UserTwoFactorAppOff => ("authenticator app removed", "Authenticator-App entfernt"),
+        Act::UserPasskeyAdded => ("passkey registered", "Passkey registriert"),
+        Act::UserPasskeyRemoved => ("passkey removed", "Passkey entfernt"),
+        Act::UserRecoveryCodesMade => (
+            "new recovery codes made",
+            "neue Wiederherstellungscodes erstellt",
+        ),
+        Act::UserRecoveryCodeUsed => (
+            "signed in with a recovery code",
+            "mit einem Wiederherstellungscode angemeldet",
+        ),
+        Act::UserTwoFactorReset => (
+            "two-factor sign-in reset",
+            "Zwei-Faktor-Anmeldung zurückgesetzt",
+        ),
         Act::InvoiceSent => ("sent by e-mail", "per E-Mail versandt"),
         Act::ReminderSent => ("reminder sent", "Mahnung versandt"),
         Act::AccountNumberChanged => ("DATEV account number given", "DATEV-Kontonummer vergeben"),
@@ -71,6 +90,7 @@ pub fn act_name(lang: Lang, act: Act) -> String {
         | Act::WebhookRedelivered
         | Act::UserInvited
         | Act::CompanyChanged
+        | Act::CompanyTwoFactorChanged
         | Act::CompanyPaymentDaysChanged
         | Act::CompanyPlanChanged
         | Act::CompanyWorkflowChanged

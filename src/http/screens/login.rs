@@ -2,7 +2,8 @@
 //! so no other site can sign a browser in), the waits failed attempts earn,
 //! the password check (the same work and the same answer for an unknown
 //! account, capped in how many run at once), and a new session with a new
-//! id. The invitation and reset pages (`links`) check a password the same
+//! id, or, for a person with a second factor, a step that awaits it
+//! (`second_factor`) and no session. The invitation and reset pages (`links`) check a password the same
 //! way, with the same turn and waits. Signing out is in `session`.
 
 use std::sync::Arc;
@@ -13,12 +14,17 @@ use maud::html;
 
 use super::form::{FormField, Problems};
 use super::frame::{bare, failure, see_other, Noun};
-use super::visit::{cookie, same_origin, set_cookie, Visit, LOGIN_COOKIE, SESSION_COOKIE};
+use super::visit::{
+    cookie, same_origin, set_cookie, Visit, LOGIN_COOKIE, SESSION_COOKIE, STEP_COOKIE,
+};
 use crate::access::sessions::{self, random_token};
-use crate::access::{passwords, people};
+use crate::access::{passwords, people, steps, two_factor};
 use crate::error::{Error, Result};
 use crate::http::app::{in_store, Answer, App, ScreenConfig};
 use crate::rules::locale::Lang;
+
+/// The page of a sign-in's second factor.
+pub const SECOND_FACTOR: &str = "/login/second-factor";
 
 /// How long a sign-in waits for its turn at the password check before it
 /// is told kontor is busy.
@@ -166,9 +172,63 @@ pub async fn submit(app: Arc<App>, visit: Visit, lang: Lang) -> Answer {
         }
     };
     settings.lockout.succeed(&email, visit.client);
-    let old = cookie(visit.cookie.as_deref(), SESSION_COOKIE).map(str::to_string);
+    let person = user_id.clone();
+    let two_factors =
+        match in_store(&app, true, None, move |conn| two_factor::on(conn, &person)).await {
+            Ok(Ok(on)) => on,
+            Ok(Err(e)) | Err(e) => return failure(&e, lang, None),
+        };
+    if two_factors {
+        return second_step(app.clone(), user_id, lang).await;
+    }
+    match start_session(app.clone(), &visit, user_id).await {
+        Ok(answer) => answer,
+        // A person who belongs to no company has nowhere to go.
+        Err(Error::NotFound(_)) => refuse(StatusCode::UNAUTHORIZED, wrong),
+        Err(e) => failure(&e, lang, None),
+    }
+}
+
+/// A right password of a person with a second factor: no session yet, but a
+/// step awaiting the second factor, on to its page.
+async fn second_step(app: Arc<App>, user_id: String, lang: Lang) -> Answer {
     let writer = app.clone();
-    let started = in_store(&app, false, None, move |_| -> Result<String> {
+    let started = in_store(&app, false, None, move |_| {
+        writer
+            .db
+            .write(|tx| steps::start(tx, &user_id, jiff::Timestamp::now()))
+    })
+    .await;
+    match started {
+        Ok(Ok(step)) => {
+            let mut answer = see_other(SECOND_FACTOR);
+            answer.headers.push((
+                "Set-Cookie",
+                set_cookie(&app.screens, STEP_COOKIE, &step, "/login"),
+            ));
+            answer.headers.push((
+                "Set-Cookie",
+                set_cookie(&app.screens, LOGIN_COOKIE, "", "/login"),
+            ));
+            answer
+        }
+        Ok(Err(e)) | Err(e) => failure(&e, lang, None),
+    }
+}
+
+/// Starts a session for a person who signed in (with the second factor,
+/// when they have one): the browser's earlier session ends, expired ones
+/// go, and the sign-in's cookies are cleared; on to the dashboard (or the
+/// set-up of a second factor, which the session leads to when its company
+/// requires one).
+///
+/// Fails with `NotFound` when the person belongs to no company they are
+/// enabled in, and on a storage error.
+pub async fn start_session(app: Arc<App>, visit: &Visit, user_id: String) -> Result<Answer> {
+    let old = cookie(visit.cookie.as_deref(), SESSION_COOKIE).map(str::to_string);
+    let step = cookie(visit.cookie.as_deref(), STEP_COOKIE).map(str::to_string);
+    let writer = app.clone();
+    let session = in_store(&app, false, None, move |_| -> Result<String> {
         let now = jiff::Timestamp::now();
         let expiry = writer.screens.expiry;
         writer.db.write(|tx| {
@@ -178,26 +238,27 @@ pub async fn submit(app: Arc<App>, visit: Visit, lang: Lang) -> Answer {
                     sessions::end(tx, &session.token_hash)?;
                 }
             }
+            if let Some(step) = &step {
+                steps::end(tx, &sessions::hash_of(step))?;
+            }
             sessions::purge(tx, expiry, now)?;
             sessions::start(tx, &user_id, None, now)
         })
     })
-    .await;
-    match started {
-        Ok(Ok(session)) => {
-            let mut answer = see_other("/dashboard");
-            answer.headers.push((
-                "Set-Cookie",
-                set_cookie(settings, SESSION_COOKIE, &session, "/"),
-            ));
-            answer.headers.push((
-                "Set-Cookie",
-                set_cookie(settings, LOGIN_COOKIE, "", "/login"),
-            ));
-            answer
-        }
-        // A person who belongs to no company has nowhere to go.
-        Ok(Err(Error::NotFound(_))) => refuse(StatusCode::UNAUTHORIZED, wrong),
-        Ok(Err(e)) | Err(e) => failure(&e, lang, None),
-    }
+    .await??;
+    let settings = &app.screens;
+    let mut answer = see_other("/dashboard");
+    answer.headers.push((
+        "Set-Cookie",
+        set_cookie(settings, SESSION_COOKIE, &session, "/"),
+    ));
+    answer.headers.push((
+        "Set-Cookie",
+        set_cookie(settings, LOGIN_COOKIE, "", "/login"),
+    ));
+    answer.headers.push((
+        "Set-Cookie",
+        set_cookie(settings, STEP_COOKIE, "", "/login"),
+    ));
+    Ok(answer)
 }

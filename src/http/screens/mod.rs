@@ -1,6 +1,7 @@
 //! The screens: the product's web console under `/`, beside the API on the
 //! same port and behind the same server limits. Server-rendered HTML (maud),
-//! one embedded style sheet, no script; every flow is a link or a form.
+//! one embedded style sheet, no script but the passkeys' (WebAuthn has no
+//! form); every other flow is a link or a form.
 //! Each screen's file only translates: form or query → the books' input
 //! type → one books call in one `Db::write` (which records the person in the
 //! audit) → HTML or a redirect. No screen writes an audit row or decides a
@@ -65,6 +66,10 @@
 //!   document model, in the reader's language.
 //! - `kontor.css`: the one style sheet, embedded and served at
 //!   `/static/kontor.css`.
+//! - `passkeys.js`: the one script, embedded and served at
+//!   `/static/passkeys.js`, allowed only on the pages that register or use
+//!   a passkey (`frame::running_own_script`): it calls the browser's
+//!   WebAuthn and posts its answer with the page's form.
 //!
 //! The screens, one file each:
 //!
@@ -72,6 +77,13 @@
 //!   (its `EMAIL` and `PASSWORD` fields also the invitation's and the
 //!   links'), the waits failed attempts earn, the capped password check, a
 //!   new session.
+//! - `second_factor.rs`: a sign-in's second step (`/login/second-factor`):
+//!   the app's code, a passkey or a recovery code, on a step that is no
+//!   session; wrong codes earn the waits wrong passwords do.
+//! - `account.rs`: the person's own page (`/account`, "My account"): the
+//!   authenticator app set up (secret shown once) or removed, passkeys
+//!   registered and removed, new recovery codes; where a session is led
+//!   that must set up a second factor first.
 //! - `links.rs`: the one-time links' pages (`/invite`, `/reset`), opened
 //!   without a session.
 //! - `session.rs`: sign-out, switching company or live and test data,
@@ -119,10 +131,12 @@
 //!   numbers, the fiscal year, and the partners' account numbers an owner
 //!   may give until the first export.
 //! - `users.rs`: the company's people (owner only): invitations, roles,
-//!   disabling and enabling, reset links.
+//!   disabling and enabling, reset links, the requirement of two factors
+//!   and a person's factors reset.
 //! - `developers.rs`: API keys and webhook endpoints (owner only), an
 //!   endpoint's delivery log and redelivery.
 
+mod account;
 mod accounts;
 mod adviser;
 mod assets;
@@ -148,6 +162,7 @@ mod login;
 mod mail_settings;
 mod payment;
 mod reminders;
+mod second_factor;
 mod sending;
 mod session;
 mod settings;
@@ -171,10 +186,13 @@ use crate::http::query::{percent_decode, Query};
 use crate::rules::locale::Lang;
 use context::Ctx;
 use frame::{html_answer, see_other};
+use second_factor::Offered;
 use visit::{cookie, same_origin, set_cookie, SESSION_COOKIE};
 
 /// The style sheet, embedded in the binary.
 const CSS: &str = include_str!("kontor.css");
+/// The one script, embedded in the binary: passkeys on the pages that use them.
+const PASSKEYS_JS: &str = include_str!("passkeys.js");
 
 /// Whether an address belongs to the screens rather than the API.
 pub fn owns(path: &str) -> bool {
@@ -190,7 +208,8 @@ fn segments(path: &str) -> Option<Vec<String>> {
         .collect()
 }
 
-/// Answers one request to the screens.
+/// Answers one request to the screens. The sign-in's second step is
+/// served here too, without a session: its own cookie opens only its forms.
 pub async fn serve(app: Arc<App>, visit: Visit) -> Answer {
     let browser = Lang::from_accept_language(visit.accept_language.as_deref());
     let Some(parts) = segments(&visit.path) else {
@@ -203,8 +222,28 @@ pub async fn serve(app: Arc<App>, visit: Visit) -> Answer {
             answer.headers[0].1 = "text/css; charset=utf-8".into();
             answer
         }
+        (&Method::GET | &Method::HEAD, ["static", "passkeys.js"]) => {
+            let mut answer = html_answer(StatusCode::OK, PASSKEYS_JS.to_string());
+            answer.headers[0].1 = "text/javascript; charset=utf-8".into();
+            answer
+        }
         (&Method::GET | &Method::HEAD, ["login"]) => login::form(&app.screens, &visit, browser),
         (&Method::POST, ["login"]) => login::submit(app, visit, browser).await,
+        (&Method::GET | &Method::HEAD, ["login", "second-factor"]) => {
+            second_factor::show(app, visit, browser).await
+        }
+        (&Method::POST, ["login", "code"]) => {
+            second_factor::submit(app, visit, browser, Offered::Code).await
+        }
+        (&Method::POST, ["login", "recovery"]) => {
+            second_factor::submit(app, visit, browser, Offered::Recovery).await
+        }
+        (&Method::POST, ["login", "passkey"]) => {
+            second_factor::submit(app, visit, browser, Offered::Passkey).await
+        }
+        (&Method::POST, ["login", "passkey", "begin"]) => {
+            second_factor::begin_passkey(app, visit, browser).await
+        }
         (&Method::GET | &Method::HEAD, ["invite"]) => {
             links::show(app, visit, browser, LinkKind::Invitation).await
         }
@@ -337,6 +376,9 @@ fn route(ctx: &Ctx) -> Result<Answer> {
     let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
     let get = matches!(ctx.visit.method, Method::GET | Method::HEAD);
     let post = ctx.visit.method == Method::POST;
+    if ctx.session.must_set_up && !account::open_while_setting_up(&parts) {
+        return Ok(see_other("/account"));
+    }
     match parts.as_slice() {
         [] if get => Ok(see_other("/dashboard")),
         ["dashboard"] if get => dashboard::show(ctx),
@@ -450,6 +492,16 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["developers", "webhooks", id, "deliveries", delivery, "redeliver"] if post => {
             developers::redeliver(ctx, id, delivery)
         }
+        ["account"] if get => account::show(ctx),
+        ["account", "totp"] if post => account::begin_app(ctx),
+        ["account", "totp", "confirm"] if post => account::confirm_app(ctx),
+        ["account", "totp", "remove"] if post => account::remove_app(ctx),
+        ["account", "recovery-codes"] if post => account::new_codes(ctx),
+        ["account", "passkeys", "begin"] if post => account::begin_passkey(ctx),
+        ["account", "passkeys"] if post => account::add_passkey(ctx),
+        ["account", "passkeys", id, "remove"] if post => account::remove_passkey(ctx, id),
+        ["settings", "users", "two-factor"] if post => users::require_two_factors(ctx),
+        ["settings", "users", id, "two-factor-reset"] if post => users::reset_two_factor(ctx, id),
         ["logout"] if post => session::logout(ctx),
         ["session", "company"] if post => session::switch_company(ctx),
         ["session", "environment"] if post => session::switch_environment(ctx),

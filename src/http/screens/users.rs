@@ -3,7 +3,9 @@
 //! a person (e-mail address, name, role), which makes a one-time link valid
 //! for 24 hours, shown here once (kontor sends no e-mail); and a person's
 //! page, where the owner gives them another role, disables them in this
-//! company (or enables them again) or makes a password reset link. The
+//! company (or enables them again), makes a password reset link or resets
+//! their two-factor sign-in; and whether the company requires two factors
+//! of everyone. The
 //! rules live in `access::people` and `access::links` (the company keeps an
 //! enabled owner; a reset reaches only a person of this company alone), the
 //! same the console's `user role`, `user disable --company` and `user
@@ -24,6 +26,7 @@ use super::links::link_path;
 use super::login::EMAIL;
 use crate::access::links::{self, InvitationInput, LinkKind, Made, NewInvitation};
 use crate::access::people::{self, Capability, Member, Role};
+use crate::access::two_factor::{self, Factors};
 use crate::books::audit;
 use crate::error::Result;
 use crate::http::app::Answer;
@@ -41,6 +44,13 @@ const INVITATION: Form = Form::new(&[
 /// An act on a person (a role, disabling, a reset link): a refusal, also
 /// of the person's state, is said in a sentence on their page.
 const PERSON: Form = Form::new(&[]).wrong_state_above();
+
+/// The company's requirement of two factors.
+const TWO_FACTORS: Form = Form::new(&[]).naming(&[(
+    "required",
+    "Two factors for everyone",
+    "Zwei Faktoren für alle",
+)]);
 
 fn title(lang: Lang) -> &'static str {
     lang.pick("People", "Personen")
@@ -81,6 +91,28 @@ fn role_select(lang: Lang, id: &str, chosen: &str, problems: &Problems) -> Marku
     }
 }
 
+/// A person's second factors in words.
+fn factors_label(lang: Lang, factors: &Factors) -> String {
+    if !factors.on() {
+        return lang.pick("off", "aus").to_string();
+    }
+    let mut parts = Vec::new();
+    if factors.app {
+        parts.push(
+            lang.pick("authenticator app", "Authenticator-App")
+                .to_string(),
+        );
+    }
+    match (factors.passkeys.len(), lang) {
+        (0, _) => {}
+        (1, Lang::En) => parts.push("1 passkey".into()),
+        (1, Lang::De) => parts.push("1 Passkey".into()),
+        (n, Lang::En) => parts.push(format!("{n} passkeys")),
+        (n, Lang::De) => parts.push(format!("{n} Passkeys")),
+    }
+    format!("{} ({})", lang.pick("on", "ein"), parts.join(", "))
+}
+
 /// What the invitation form had typed.
 struct Typed<'a> {
     email: &'a str,
@@ -105,8 +137,13 @@ fn overview(ctx: &Ctx, status: StatusCode, typed: &Typed, problems: &Problems) -
             "The person is disabled in this company.",
             "Die Person ist in dieser Firma gesperrt.",
         )),
+        Some("two-factor") => Some(lang.pick(
+            "The requirement of two-factor sign-in is saved.",
+            "Die Vorgabe zur Zwei-Faktor-Anmeldung ist gespeichert.",
+        )),
         _ => None,
     };
+    let required = two_factor::required(ctx.conn, company_id)?;
     let content = html! {
         @if let Some(notice) = notice {
             p.notice role="status" { (notice) }
@@ -143,6 +180,18 @@ fn overview(ctx: &Ctx, status: StatusCode, typed: &Typed, problems: &Problems) -
                     td { (role_label(lang, p.role)) }
                     td { (until(lang, &p.expires_at)) }
                 }))
+            }
+        }
+        section aria-labelledby="two-factor-heading" {
+            h2 #two-factor-heading { (lang.pick("Two-factor sign-in", "Zwei-Faktor-Anmeldung")) }
+            p { (lang.pick(
+                "When two factors are required, everyone of this company signs in with the password and an authenticator app's code or a passkey; whoever has neither is led to set one up at their next request and can do nothing else until then.",
+                "Wenn zwei Faktoren verlangt sind, meldet sich jede Person dieser Firma mit dem Passwort und dem Code einer Authenticator-App oder einem Passkey an; wer keins von beiden hat, wird bei der nächsten Anfrage zur Einrichtung geführt und kann bis dahin nichts anderes tun.",
+            )) }
+            form.stack method="post" action="/settings/users/two-factor" {
+                (csrf(ctx))
+                (TWO_FACTORS.yes_no(lang, "required", lang.pick("Require two factors of everyone", "Zwei Faktoren von allen verlangen"), required))
+                button type="submit" { (lang.pick("Save", "Speichern")) }
             }
         }
         section aria-labelledby="invite-heading" {
@@ -273,8 +322,13 @@ fn person_page(
             "The person is enabled again.",
             "Die Person ist wieder freigegeben.",
         )),
+        Some("two-factor-reset") => Some(lang.pick(
+            "The person's two-factor sign-in is reset: they sign in with their password alone, and set up a second factor again where this company requires it.",
+            "Die Zwei-Faktor-Anmeldung der Person ist zurückgesetzt: Sie meldet sich mit dem Passwort allein an und richtet einen zweiten Faktor neu ein, wo diese Firma ihn verlangt.",
+        )),
         _ => None,
     };
+    let factors = two_factor::factors(ctx.conn, &member.id)?;
     let base = format!("/settings/users/{}", member.id);
     let content = html! {
         @if let Some(problem) = &problem {
@@ -286,6 +340,10 @@ fn person_page(
             div { dt { (INVITATION.label(lang, "email")) } dd { (member.email) } }
             div { dt { (INVITATION.label(lang, "role")) } dd { (role_label(lang, member.role)) } }
             div { dt { (lang.pick("State", "Stand")) } dd { (state_label(lang, member)) } }
+            div {
+                dt { (lang.pick("Two-factor sign-in", "Zwei-Faktor-Anmeldung")) }
+                dd #two-factor-state { (factors_label(lang, &factors)) }
+            }
         }
         section aria-labelledby="role-heading" {
             h2 #role-heading { (lang.pick("Role", "Rolle")) }
@@ -310,6 +368,16 @@ fn person_page(
                     "Mit einem Link zum Zurücksetzen setzt die Person ein neues Passwort; das beendet ihre Sitzungen und hebt Wartezeiten nach Fehlversuchen auf.",
                 )) }
                 (act_button(ctx, &format!("{base}/reset"), lang.pick("Make a reset link", "Link zum Zurücksetzen erstellen")))
+            }
+        }
+        @if factors.on() {
+            section aria-labelledby="factors-heading" {
+                h2 #factors-heading { (lang.pick("Two-factor sign-in", "Zwei-Faktor-Anmeldung")) }
+                p { (lang.pick(
+                    "A person who lost their app, passkeys and recovery codes signs in again after a reset with the password alone; their sessions end now.",
+                    "Wer App, Passkeys und Wiederherstellungscodes verloren hat, meldet sich nach dem Zurücksetzen mit dem Passwort allein an; die Sitzungen der Person enden sofort.",
+                )) }
+                (act_button(ctx, &format!("{base}/two-factor-reset"), lang.pick("Reset two-factor sign-in", "Zwei-Faktor-Anmeldung zurücksetzen")))
             }
         }
         (history_section)
@@ -395,5 +463,28 @@ pub fn reset(ctx: &Ctx, id: &str) -> Result<Answer> {
             Lang::De => format!("Ein Link zum Zurücksetzen für {} ist erstellt.", made.email),
         };
         shown_link(ctx, &made, sentence, &format!("/settings/users/{id}"))
+    })
+}
+
+/// POST /settings/users/two-factor `{required: yes|no}`: the company
+/// requires two factors of everyone, or no longer.
+pub fn require_two_factors(ctx: &Ctx) -> Result<Answer> {
+    ctx.must(Capability::ManageUsers)?;
+    let tenant = &ctx.session.tenant;
+    let yes = ctx.yes_no("required").unwrap_or(false);
+    ctx.write(|tx| two_factor::require(tx, tenant, &ctx.actor(), yes))?;
+    Ok(see_other("/settings/users?done=two-factor"))
+}
+
+/// POST /settings/users/{id}/two-factor-reset: the person's second factors
+/// reset (their sessions end).
+pub fn reset_two_factor(ctx: &Ctx, id: &str) -> Result<Answer> {
+    ctx.must(Capability::ManageUsers)?;
+    let tenant = &ctx.session.tenant;
+    let reset = PERSON.act(ctx, Ok(()), |tx, ()| {
+        two_factor::reset(tx, tenant, &ctx.actor(), id).map(|_| ())
+    })?;
+    answer(ctx, id, reset, |()| {
+        see_other(&format!("/settings/users/{id}?done=two-factor-reset"))
     })
 }

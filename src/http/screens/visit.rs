@@ -16,6 +16,8 @@ use crate::http::query::Query;
 pub const SESSION_COOKIE: &str = "kontor_session";
 /// The cookie that carries the sign-in form's token (before any session).
 pub const LOGIN_COOKIE: &str = "kontor_login";
+/// The cookie that carries a sign-in's step awaiting its second factor.
+pub const STEP_COOKIE: &str = "kontor_step";
 /// The largest form body the screens read.
 pub const MAX_FORM: usize = 64 * 1024;
 /// The address that takes received e-invoices (the Bills screen's upload).

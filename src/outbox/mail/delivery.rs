@@ -55,6 +55,8 @@ crate::stored_enum! {
         Invoice = "invoice",
         Reminder = "reminder",
         Test = "test",
+        /// A notice to a person of the company (their two-factor sign-in reset).
+        Notice = "notice",
     }
 }
 

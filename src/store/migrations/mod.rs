@@ -44,6 +44,7 @@ mod to_19;
 mod to_2;
 mod to_20;
 mod to_21;
+mod to_22;
 mod to_3;
 mod to_4;
 mod to_5;
@@ -64,7 +65,7 @@ use refusal::{foreign_key_problem, Stop};
 /// The schema this binary writes and understands: what a fresh file gets.
 pub const SCHEMA: &str = include_str!("../../../schema.sql");
 /// The version `schema.sql` carries in `PRAGMA user_version`.
-pub const SCHEMA_VERSION: i64 = 21;
+pub const SCHEMA_VERSION: i64 = 22;
 
 /// One migration step: it brings a data file from version `number - 1` to
 /// `number`, inside the runner's transaction.
@@ -205,6 +206,14 @@ pub const MIGRATIONS: &[Migration] = &[
         number: 21,
         summary: "a person may be the company's tax adviser; the files of exports are kept",
         run: to_21::run,
+    },
+    Migration {
+        number: 22,
+        summary: concat!(
+            "two-factor sign-in: authenticator apps (sealed), recovery codes (hashed), passkeys, ",
+            "sign-ins awaiting a second factor, companies that require two factors"
+        ),
+        run: to_22::run,
     },
 ];
 
