@@ -66,6 +66,42 @@ fn a_full_disk_refuses_writes_with_a_sentence_and_loses_nothing() {
     };
     let deliveries_before = queued(&rusqlite::Connection::open(&data.path).unwrap());
     assert!(deliveries_before >= 1);
+    // A test mail waits in the mail outbox (its server answers nothing).
+    let closed = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    data.ok(&[
+        "company",
+        "mail",
+        "--company",
+        &company,
+        "--host",
+        "127.0.0.1",
+        "--mail-allow",
+        "127.0.0.1",
+        "--port",
+        &closed.to_string(),
+        "--security",
+        "none",
+        "--from",
+        "rechnung@voll.example",
+        "--test-to",
+        "owner@voll.example",
+    ]);
+    let mails = |conn: &rusqlite::Connection| -> (i64, i64) {
+        conn.query_row(
+            "SELECT count(*), coalesce(sum(attempts), 0) FROM mails WHERE state = 'queued'",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap()
+    };
+    assert_eq!(
+        mails(&rusqlite::Connection::open(&data.path).unwrap()),
+        (1, 0)
+    );
 
     disk.fill("filler");
     let filler = disk.path().join("filler");
@@ -131,6 +167,9 @@ fn a_full_disk_refuses_writes_with_a_sentence_and_loses_nothing() {
     // The outbox keeps its rows while its attempts cannot be recorded.
     let conn = rusqlite::Connection::open(&data.path).unwrap();
     assert_eq!(queued(&conn), deliveries_before);
+    // The mail worker's round cannot record anything: the mail stays queued.
+    let _ = server.send_due_mail(jiff::Timestamp::now());
+    assert_eq!(mails(&conn), (1, 0), "the mail outbox keeps its row");
 
     // Space is freed: writes are taken again, without a restart; a key
     // refused while full was not kept as its answer.
@@ -152,12 +191,19 @@ fn a_full_disk_refuses_writes_with_a_sentence_and_loses_nothing() {
         );
     }
     assert_eq!(ids.len(), acknowledged.len());
+    // The mail's attempt is made and recorded once there is room again.
+    server.send_due_mail(jiff::Timestamp::now()).unwrap();
+    assert_eq!(
+        mails(&conn),
+        (1, 1),
+        "the attempt recorded, the mail queued for its retry"
+    );
     let integrity: String = conn
         .query_row("PRAGMA integrity_check", [], |r| r.get(0))
         .unwrap();
     assert_eq!(integrity, "ok");
     println!(
-        "disk full: {} writes acknowledged before, {refused} REST writes refused with 503 (and one tool, one screen, one console write), {} after freeing space; {} deliveries kept; integrity {integrity}",
+        "disk full: {} writes acknowledged before, {refused} REST writes refused with 503 (and one tool, one screen, one console write), {} after freeing space; {} deliveries and 1 mail kept; integrity {integrity}",
         acknowledged.len() - 1,
         1,
         queued(&conn)
