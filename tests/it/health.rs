@@ -12,18 +12,9 @@ use std::process::Command;
 
 use serde_json::{json, Value};
 
-use crate::lock::Running;
+use crate::lock::{address_in, Running};
 use crate::support::small_disk::SmallDisk;
 use crate::support::{Client, DataFile, World};
-
-/// The address in a log line naming `http://ADDR/…` (text or JSON).
-fn address_in(line: &str) -> SocketAddr {
-    line.split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .and_then(|addr| addr.parse().ok())
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-}
 
 /// `kontor serve` on `data` with the metrics page on a port of its own and
 /// `more` arguments; returns it, its public client and the metrics address.

@@ -5,7 +5,7 @@
 use jiff::Timestamp;
 use serde_json::json;
 
-use crate::support::screens::{person, Browser, PASSWORD};
+use crate::support::screens::{person, test_mail_line, Browser, PASSWORD};
 use crate::support::{start_configured, Client, DataFile};
 
 fn mail_settings(data: &DataFile, company: &str) {
@@ -27,17 +27,6 @@ fn mail_settings(data: &DataFile, company: &str) {
         "--password-file",
         file.to_str().unwrap(),
     ]);
-}
-
-/// The test mail's line on the settings page.
-fn test_line(browser: &mut Browser) -> String {
-    let page = browser.get("/settings/mail");
-    let start = page
-        .body
-        .find("id=\"test-state\"")
-        .expect("a test mail is shown");
-    let end = page.body[start..].find("</p>").unwrap() + start;
-    page.body[start..end].to_string()
 }
 
 #[test]
@@ -87,7 +76,7 @@ fn an_unusable_key_file_refuses_mail_with_a_sentence_and_the_rest_serves() {
     let queued = owner.post("/settings/mail/test", &[("csrf", &form.csrf()), ("to", "")]);
     assert_eq!(queued.status, 303);
     server.send_due_mail(Timestamp::now()).unwrap();
-    let line = test_line(&mut owner);
+    let line = test_mail_line(&mut owner);
     assert!(
         line.contains("kontor.db.key") && line.contains("cannot be used"),
         "{line}"
@@ -116,7 +105,7 @@ fn an_unusable_key_file_refuses_mail_with_a_sentence_and_the_rest_serves() {
     // The test mail's next attempt, a minute on.
     let later = Timestamp::now() + jiff::SignedDuration::from_secs(120);
     assert_eq!(server.send_due_mail(later).unwrap(), 1);
-    let line = test_line(&mut owner);
+    let line = test_mail_line(&mut owner);
     assert!(
         line.contains("cannot be opened with the key file"),
         "{line}"

@@ -15,7 +15,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use crate::lock::{serve, Running};
+use crate::lock::{address_in, serve, Running};
 use crate::support::{Client, DataFile};
 
 fn litestream() -> PathBuf {
@@ -72,15 +72,8 @@ fn a_replica_restored_by_litestream_holds_every_acknowledged_write() {
             data.path.display()
         ));
     let mut replicating = Running::spawn(command);
-    let line = replicating.stderr_line("serving");
     let client = Client {
-        addr: line
-            .split("http://")
-            .nth(1)
-            .and_then(|rest| rest.strip_suffix("/v1"))
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .parse()
-            .unwrap(),
+        addr: address_in(&replicating.stderr_line("serving")),
     };
 
     // 200 idempotent POSTs over about four seconds (within the key's

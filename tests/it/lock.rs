@@ -141,15 +141,17 @@ impl Drop for Running {
 /// `kontor serve` on `data`, once it says it serves; returns it and its address.
 pub fn serve(data: &Path) -> (Running, Client) {
     let mut server = Running::start(&["serve", "--listen", "127.0.0.1:0"], Some(data), None);
-    let line = server.stderr_line("serving");
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.strip_suffix("/v1"))
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .parse()
-        .expect("address");
+    let addr = address_in(&server.stderr_line("serving"));
     (server, Client { addr })
+}
+
+/// The address in a log line naming `http://ADDR/…` (text or JSON).
+pub fn address_in(line: &str) -> std::net::SocketAddr {
+    line.split("http://")
+        .nth(1)
+        .and_then(|rest| rest.split('/').next())
+        .and_then(|addr| addr.parse().ok())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
 }
 
 /// "pid N, started 2026-…Z" read from the lock file, as refusals name it.

@@ -11,24 +11,13 @@ use std::net::TcpListener;
 use jiff::Timestamp;
 use kontor::outbox::mail::reach::MailAllow;
 
-use crate::support::screens::Office;
+use crate::support::screens::{test_mail_line, Office};
 use crate::support::smtp_server::{Security, SmtpServer};
 
 const REFUSED: &str = "mail goes only to servers on public addresses";
 
 fn settings_rows(office: &Office) -> i64 {
     office.count("SELECT count(*) FROM mail_settings")
-}
-
-/// The test mail's state and last error as the settings page shows them.
-fn test_line(office: &Office, email: &str) -> String {
-    let page = office.signed_in(email).get("/settings/mail");
-    let start = page
-        .body
-        .find("id=\"test-state\"")
-        .expect("the page shows the test mail");
-    let end = page.body[start..].find("</p>").unwrap() + start;
-    page.body[start..end].to_string()
 }
 
 #[test]
@@ -121,7 +110,7 @@ fn a_name_resolving_to_loopback_is_refused_when_the_mail_is_sent() {
         "owner@alpha.example",
     ]);
     assert_eq!(office.server.send_due_mail(Timestamp::now()).unwrap(), 1);
-    let line = test_line(&office, "owner@alpha.de");
+    let line = test_mail_line(&mut office.signed_in("owner@alpha.de"));
     assert!(
         line.contains("failed") && line.contains("localhost resolves to") && line.contains(REFUSED),
         "{line}"
@@ -168,7 +157,7 @@ fn a_remote_that_does_not_speak_smtp_is_not_quoted_in_the_send_log() {
     ]);
     assert_eq!(office.server.send_due_mail(Timestamp::now()).unwrap(), 1);
     remote.join().unwrap();
-    let line = test_line(&office, "owner@alpha.de");
+    let line = test_mail_line(&mut office.signed_in("owner@alpha.de"));
     assert!(line.contains("no SMTP reply"), "{line}");
     for secret in ["instance-metadata", "security-creds", "HTTP/1.1", "400 Bad"] {
         assert!(!line.contains(secret), "{secret} in {line}");

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use crate::lock::{serve, Running};
+use crate::lock::{address_in, serve, Running};
 use crate::support::receiver::{Answer, Receiver};
 use crate::support::{unique, Client, DataFile};
 
@@ -89,14 +89,7 @@ fn sigterm_answers_what_is_in_flight_and_loses_nothing() {
         Some(&data.path),
         None,
     );
-    let line = server.stderr_line("serving");
-    let addr: std::net::SocketAddr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|r| r.strip_suffix("/v1"))
-        .unwrap()
-        .parse()
-        .unwrap();
+    let addr = address_in(&server.stderr_line("serving"));
     let client = Client { addr };
     let hook = client.post(
         &key,

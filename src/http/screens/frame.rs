@@ -266,7 +266,12 @@ pub fn failure(error: &Error, lang: Lang, session: Option<&Session>) -> Answer {
 
 /// `failure` where the person's companies can be read (`conn`), so the
 /// header offers the switch of company too.
-pub fn refusal(error: &Error, lang: Lang, session: &Session, conn: &Connection) -> Answer {
+pub fn failure_signed_in(
+    error: &Error,
+    lang: Lang,
+    session: &Session,
+    conn: &Connection,
+) -> Answer {
     failure_in(error, lang, Some(session), Some(conn))
 }
 

@@ -300,7 +300,7 @@ async fn with_session(app: Arc<App>, visit: Visit, browser: Lang) -> Answer {
         let query = Query::parse(&visit.query).unwrap_or_default();
         let mut files = Vec::new();
         let form = match &visit.body {
-            None => return frame::refusal(&Error::PayloadTooLarge, lang, &session, conn),
+            None => return frame::failure_signed_in(&Error::PayloadTooLarge, lang, &session, conn),
             Some(body) if !reads && multipart::is_multipart(visit.content_type.as_deref()) => {
                 match multipart::parse(visit.content_type.as_deref().unwrap_or_default(), body) {
                     Ok(parts) => {
@@ -316,13 +316,13 @@ async fn with_session(app: Arc<App>, visit: Visit, browser: Lang) -> Answer {
                         }
                         Query::from_pairs(fields)
                     }
-                    Err(e) => return frame::refusal(&e, lang, &session, conn),
+                    Err(e) => return frame::failure_signed_in(&e, lang, &session, conn),
                 }
             }
             Some(body) if !reads => match std::str::from_utf8(body).ok().map(Query::parse) {
                 Some(Ok(form)) => form,
                 _ => {
-                    return frame::refusal(
+                    return frame::failure_signed_in(
                         &Error::bad_request("The form could not be read."),
                         lang,
                         &session,
@@ -342,7 +342,7 @@ async fn with_session(app: Arc<App>, visit: Visit, browser: Lang) -> Answer {
         }
         let snapshot = match app::snapshot(conn, reads) {
             Ok(s) => s,
-            Err(e) => return frame::refusal(&e, lang, &session, conn),
+            Err(e) => return frame::failure_signed_in(&e, lang, &session, conn),
         };
         let ctx = Ctx {
             app,
@@ -354,7 +354,8 @@ async fn with_session(app: Arc<App>, visit: Visit, browser: Lang) -> Answer {
             form,
             files,
         };
-        let answer = route(&ctx).unwrap_or_else(|e| frame::refusal(&e, lang, &session, conn));
+        let answer =
+            route(&ctx).unwrap_or_else(|e| frame::failure_signed_in(&e, lang, &session, conn));
         drop(snapshot);
         if session.touch_due {
             if let Err(e) = app

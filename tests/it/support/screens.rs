@@ -377,3 +377,15 @@ pub(crate) fn invoice(office: &Office, company: &str, name: &str, net: i64, on: 
     let issued = office.data.ok(&["draft", "issue", &draft, "--on", on]);
     issued["number"].as_str().unwrap().to_string()
 }
+
+/// The last test mail's line on the mail settings page: its state and, when
+/// it failed, the reason.
+pub(crate) fn test_mail_line(browser: &mut Browser) -> String {
+    let page = browser.get("/settings/mail");
+    let start = page
+        .body
+        .find("id=\"test-state\"")
+        .expect("the page shows the test mail");
+    let end = page.body[start..].find("</p>").unwrap() + start;
+    page.body[start..end].to_string()
+}
