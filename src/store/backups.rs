@@ -28,7 +28,7 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::store::clock;
-use crate::store::db::{Db, SCHEMA_VERSION};
+use crate::store::db::{beside, Db, SCHEMA_VERSION};
 use crate::store::lock::ServerLock;
 
 /// Where and how often a server copies its data file, and how many copies it keeps.
@@ -239,12 +239,6 @@ pub fn check_copy(copy: &Path) -> Result<i64> {
     Ok(version)
 }
 
-fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
-    let mut p = path.as_os_str().to_owned();
-    p.push(suffix);
-    PathBuf::from(p)
-}
-
 /// Puts the copy `from` in place of the data file `data`, once it passed
 /// `check_copy` and no server holds `data`; the file it replaces is moved
 /// aside, never deleted.
@@ -262,7 +256,7 @@ pub fn restore(from: &Path, data: &Path) -> Result<Restored> {
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     // The copy is first copied beside the data file, so the last step is one rename.
-    let incoming = with_suffix(data, ".restoring");
+    let incoming = beside(data, ".restoring");
     let _ = std::fs::remove_file(&incoming);
     std::fs::copy(from, &incoming)
         .map_err(|e| cannot("copy the backup beside the data file", e))?;
@@ -275,7 +269,7 @@ pub fn restore(from: &Path, data: &Path) -> Result<Restored> {
         let _ = std::fs::set_permissions(&incoming, std::fs::Permissions::from_mode(0o600));
     }
     let replaced = if data.exists() {
-        let aside = with_suffix(
+        let aside = beside(
             data,
             &format!(".before-restore-{}", clock::now().replace(['-', ':'], "")),
         );
@@ -286,9 +280,9 @@ pub fn restore(from: &Path, data: &Path) -> Result<Restored> {
         // Its journal goes with it: a WAL left beside the copy would be
         // replayed into it.
         for part in ["-wal", "-shm"] {
-            let old = with_suffix(data, part);
+            let old = beside(data, part);
             if old.exists() {
-                let _ = std::fs::rename(&old, with_suffix(&aside, part));
+                let _ = std::fs::rename(&old, beside(&aside, part));
             }
         }
         Some(aside.display().to_string())
@@ -300,7 +294,7 @@ pub fn restore(from: &Path, data: &Path) -> Result<Restored> {
         if let Some(aside) = &replaced {
             let aside = PathBuf::from(aside);
             for part in ["-wal", "-shm"] {
-                let _ = std::fs::rename(with_suffix(&aside, part), with_suffix(data, part));
+                let _ = std::fs::rename(beside(&aside, part), beside(data, part));
             }
             let _ = std::fs::rename(&aside, data);
         }

@@ -82,9 +82,7 @@ impl LockError {
 
 /// The lock file of the data file at `data`: its path with `.lock` appended.
 pub fn lock_path(data: &Path) -> PathBuf {
-    let mut p = data.as_os_str().to_owned();
-    p.push(".lock");
-    PathBuf::from(p)
+    crate::store::db::beside(data, ".lock")
 }
 
 struct Held {

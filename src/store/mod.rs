@@ -13,7 +13,8 @@
 //!   answered after the COMMIT; listeners woken when events were written),
 //!   `Tx` (with `add_up` for running sums, `gathering`, which writes a bulk
 //!   act's sums once at its end, and `attempt`, a part of a bulk act undone
-//!   alone when refused), `backup_to`. Knows no table.
+//!   alone when refused), `backup_to`, `beside` (a file named after the data
+//!   file: `.key`, `.lock`, `-wal`). Knows no table.
 //! - `share.rs`: `Shares`: a company's share of the pooled connections (at
 //!   most half) and the pool's permits, waited for without holding a
 //!   thread, 100 ms at most (`admit`, async; `try_admit`). The one async

@@ -68,9 +68,7 @@ impl fmt::Debug for SealingKey {
 
 /// The key file of the data file at `data`: the same path with `.key` added.
 pub fn key_path(data: &Path) -> PathBuf {
-    let mut name = data.as_os_str().to_owned();
-    name.push(".key");
-    PathBuf::from(name)
+    crate::store::db::beside(data, ".key")
 }
 
 impl SealingKey {
