@@ -28,8 +28,8 @@ use serde::Serialize;
 
 use crate::error::{Error, Result};
 use crate::store::clock;
-use crate::store::db::{beside, Db, SCHEMA_VERSION};
-use crate::store::lock::ServerLock;
+use crate::store::db::{Db, SCHEMA_VERSION};
+use crate::store::lock::{beside, ServerLock};
 
 /// Where and how often a server copies its data file, and how many copies it keeps.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -18,7 +18,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::ops::Deref;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::Duration;
@@ -221,14 +221,6 @@ fn configure_with_cache(conn: &mut Connection, cache_kib: i64) -> rusqlite::Resu
 /// existing file keeps the mode it has.
 ///
 /// Fails when the file cannot be created.
-/// A file beside the data file at `data`: its path with `suffix` appended
-/// (`kontor.db` → `kontor.db.key`, `.lock`, `-wal`).
-pub fn beside(data: &Path, suffix: &str) -> PathBuf {
-    let mut name = data.as_os_str().to_owned();
-    name.push(suffix);
-    PathBuf::from(name)
-}
-
 fn create_private(path: &Path) -> std::io::Result<()> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);

@@ -82,7 +82,15 @@ impl LockError {
 
 /// The lock file of the data file at `data`: its path with `.lock` appended.
 pub fn lock_path(data: &Path) -> PathBuf {
-    crate::store::db::beside(data, ".lock")
+    beside(data, ".lock")
+}
+
+/// A file beside the data file at `data`: its path with `suffix` appended
+/// (`kontor.db` → `kontor.db.key`, `.lock`, `-wal`).
+pub fn beside(data: &Path, suffix: &str) -> PathBuf {
+    let mut name = data.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
 }
 
 struct Held {

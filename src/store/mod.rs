@@ -13,8 +13,7 @@
 //!   answered after the COMMIT; listeners woken when events were written),
 //!   `Tx` (with `add_up` for running sums, `gathering`, which writes a bulk
 //!   act's sums once at its end, and `attempt`, a part of a bulk act undone
-//!   alone when refused), `backup_to`, `beside` (a file named after the data
-//!   file: `.key`, `.lock`, `-wal`). Knows no table.
+//!   alone when refused), `backup_to`. Knows no table.
 //! - `share.rs`: `Shares`: a company's share of the pooled connections (at
 //!   most half) and the pool's permits, waited for without holding a
 //!   thread, 100 ms at most (`admit`, async; `try_admit`). The one async
@@ -27,7 +26,8 @@
 //!   room; `schema_problem`; `write_probe`, a COMMIT that changes nothing),
 //!   for the readiness answer.
 //! - `lock.rs`: one server per data file: the `DATA.lock` advisory lock
-//!   naming its holder.
+//!   naming its holder; `beside`, the one way to name a file after the data
+//!   file (`.lock`, `.key`, `-wal`).
 //! - `row.rs`: reading stored values strictly (`Row`), and `stored_enum!`,
 //!   the one place a state's stored spelling is written and read.
 //! - `tenant.rs`: `Tenant` (company and `Environment`), which every query of

@@ -68,7 +68,7 @@ impl fmt::Debug for SealingKey {
 
 /// The key file of the data file at `data`: the same path with `.key` added.
 pub fn key_path(data: &Path) -> PathBuf {
-    crate::store::db::beside(data, ".key")
+    crate::store::lock::beside(data, ".key")
 }
 
 impl SealingKey {
