@@ -11,12 +11,14 @@
 //! - `lib.rs` (this file): declares the ten modules.
 //! - `main.rs`: the `kontor` binary: parses the command line and calls
 //!   `console::run`; sets mimalloc as the global allocator. Nothing else.
-//! - `error.rs`: the one error type (`Error`). A refusal of input carries
-//!   violations (`Violation`), each with the field it concerns (the books'
-//!   names: `postalCode`, `lines[2].quantity`), what is wrong and an optional
-//!   hint; `Violations` collects all of an input's at once. Storage errors
-//!   convert with `From`. It decides nothing about *when* to refuse, and knows
-//!   no status code (that is `http::error`).
+//!
+//! The folders each have their codemap; `error/` is the one error type
+//! (`Error`): a refusal of input carries violations (`Violation`), each with
+//! the field it concerns (the books' names: `postalCode`,
+//! `lines[2].quantity`), what is wrong as a value (`Said`, worded by
+//! `rules::catalogue`) and an optional hint; `Violations` collects all of an
+//! input's at once. Storage errors convert with `From`. It decides nothing
+//! about *when* to refuse, and knows no status code (that is `http::error`).
 
 pub mod access;
 pub mod books;

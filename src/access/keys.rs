@@ -16,7 +16,8 @@ use sha2::{Digest, Sha256};
 use crate::access::scopes::{permissions_of, Scope};
 use crate::books::audit::{self, Act, Actor};
 use crate::books::company::{self, Plan};
-use crate::error::{Error, Result, Violations};
+use crate::error::said::Record;
+use crate::error::{Error, Result, Said, Violations};
 use crate::rules::text;
 use crate::store::clock;
 use crate::store::db::{Db, Tx};
@@ -236,7 +237,7 @@ fn get_record(conn: &Connection, id: &str) -> Result<Value> {
         record_from_row,
     )
     .optional()?
-    .ok_or_else(|| Error::not_found(format!("Key {id}")))
+    .ok_or_else(|| Error::not_found(Said::Record(Record::Key, id.to_string())))
 }
 
 /// Every key of a company, newest first, without secrets.
@@ -259,7 +260,7 @@ pub fn list(conn: &Connection, company_id: &str) -> Result<Value> {
 pub fn get(conn: &Connection, company_id: &str, id: &str) -> Result<Value> {
     let record = get_record(conn, id)?;
     if record["companyId"].as_str() != Some(company_id) {
-        return Err(Error::not_found(format!("Key {id}")));
+        return Err(Error::not_found(Said::Record(Record::Key, id.to_string())));
     }
     Ok(record)
 }
@@ -271,7 +272,7 @@ pub fn company_of(conn: &Connection, id: &str) -> Result<String> {
     conn.prepare_cached("SELECT company_id FROM api_keys WHERE id = ?1")?
         .query_row([id], |r| r.get(0))
         .optional()?
-        .ok_or_else(|| Error::not_found(format!("Key {id}")))
+        .ok_or_else(|| Error::not_found(Said::Record(Record::Key, id.to_string())))
 }
 
 /// Revokes a key of the tenant's company; from the next request on it

@@ -28,7 +28,8 @@ use crate::access::people::{self, Member, NewMember, Person, Role, UserInput};
 use crate::access::sessions::{hash_of, random_token};
 use crate::books::audit::{self, Act, Actor};
 use crate::books::company;
-use crate::error::{Error, Result, Violations};
+use crate::error::said::{Access, Record};
+use crate::error::{Error, Result, Said, Violations};
 use crate::rules::text;
 use crate::store::clock::format_instant;
 use crate::store::db::Tx;
@@ -269,7 +270,7 @@ pub fn reset(
 /// link replaced), and `WrongState` for a link used already or older than
 /// 24 hours, each saying so.
 pub fn open(conn: &Connection, token: &str, now: Timestamp) -> Result<Link> {
-    let unknown = || Error::not_found("This link");
+    let unknown = || Error::not_found(Said::Record(Record::Link, String::new()));
     if token.len() != 43 {
         return Err(unknown());
     }
@@ -310,18 +311,14 @@ pub fn open(conn: &Connection, token: &str, now: Timestamp) -> Result<Link> {
         return Err(unknown());
     };
     if used.is_some() {
-        return Err(Error::wrong_state(
-            "This link was used already: a link works once. Ask the company's owner for a new one.",
-        ));
+        return Err(Error::wrong_state(Access::LinkUsed));
     }
     let created: Timestamp = created
         .parse()
         .map_err(|e| Error::internal(format!("a link's creation time cannot be read: {e}")))?;
     link.expires_at = expiry_of(created);
     if link.expires_at < format_instant(now) {
-        return Err(Error::wrong_state(
-            "This link has expired: a link works for 24 hours. Ask the company's owner for a new one.",
-        ));
+        return Err(Error::wrong_state(Access::LinkExpired));
     }
     Ok(link)
 }
@@ -353,7 +350,7 @@ pub enum Joining {
 pub fn accept(tx: &Tx, token: &str, joining: Joining, now: Timestamp) -> Result<Member> {
     let link = open(tx, token, now)?;
     let (Some(invited_name), Some(role)) = (&link.name, link.role) else {
-        return Err(Error::not_found("This link"));
+        return Err(Error::not_found(Said::Record(Record::Link, String::new())));
     };
     let input = |name: String, password: Option<String>| UserInput {
         company_id: Some(link.company_id.clone()),
@@ -395,7 +392,7 @@ pub fn accept(tx: &Tx, token: &str, joining: Joining, now: Timestamp) -> Result<
 pub fn use_reset(tx: &Tx, token: &str, password: &str, now: Timestamp) -> Result<Person> {
     let link = open(tx, token, now)?;
     let (LinkKind::Reset, Some(user_id)) = (link.kind, &link.user_id) else {
-        return Err(Error::not_found("This link"));
+        return Err(Error::not_found(Said::Record(Record::Link, String::new())));
     };
     let member = people::member(tx, &link.company_id, user_id)?;
     if member.disabled {

@@ -21,7 +21,8 @@ use webauthn_rs::prelude::{
 use crate::access::steps::{self, Step};
 use crate::access::{recovery, totp};
 use crate::books::audit::{Act, Actor};
-use crate::error::{Error, Result};
+use crate::error::said::Record;
+use crate::error::{Error, Result, Said};
 use crate::rules::text;
 use crate::store::clock::format_instant;
 use crate::store::db::Tx;
@@ -300,7 +301,10 @@ pub fn remove(tx: &Tx, actor: &Actor, user_id: &str, id: &str) -> Result<()> {
         .prepare_cached("DELETE FROM passkeys WHERE id = ?1 AND user_id = ?2")?
         .execute([id, user_id])?;
     if removed == 0 {
-        return Err(Error::not_found(format!("Passkey {id}")));
+        return Err(Error::not_found(Said::Record(
+            Record::Passkey,
+            id.to_string(),
+        )));
     }
     totp::record_everywhere(tx, actor, Act::UserPasskeyRemoved, user_id)
 }

@@ -12,7 +12,8 @@ use serde::Serialize;
 use crate::access::passwords;
 use crate::books::audit::{self, Act, Actor};
 use crate::books::company;
-use crate::error::{Error, Result, Violations};
+use crate::error::said::Record;
+use crate::error::{Error, Result, Said, Violations};
 use crate::rules::locale::Lang;
 use crate::rules::text;
 use crate::store::clock;
@@ -278,7 +279,7 @@ pub fn member(conn: &Connection, company_id: &str, user_id: &str) -> Result<Memb
     ))?
     .query_row([company_id, user_id], member_from_row)
     .optional()?
-    .ok_or_else(|| Error::not_found(format!("Person {user_id}")))
+    .ok_or_else(|| Error::not_found(Said::Record(Record::Person, user_id.to_string())))
 }
 
 /// The people of a company, in the order they were added.
@@ -321,10 +322,19 @@ pub fn page(conn: &Connection, company_id: &str, paging: Paging) -> Result<Page<
 pub fn member_by_email(conn: &Connection, company_id: &str, email: &str) -> Result<Member> {
     let email = check_email(Some(email))?;
     match user_id_of(conn, &email)? {
-        Some(id) => member(conn, company_id, &id)
-            .map_err(|_| Error::not_found(format!("Person {email} of company {company_id}"))),
-        None => Err(Error::not_found(format!(
-            "Person {email} of company {company_id}"
+        Some(id) => member(conn, company_id, &id).map_err(|_| {
+            Error::not_found(Said::RecordOf(
+                Record::Person,
+                email.to_string(),
+                Record::Company,
+                company_id.to_string(),
+            ))
+        }),
+        None => Err(Error::not_found(Said::RecordOf(
+            Record::Person,
+            email.to_string(),
+            Record::Company,
+            company_id.to_string(),
         ))),
     }
 }
@@ -500,7 +510,8 @@ pub fn company_ids(conn: &Connection, user_id: &str) -> Result<Vec<String>> {
 /// Fails with `NotFound` when there is none.
 pub fn id_by_email(conn: &Connection, email: &str) -> Result<String> {
     let email = check_email(Some(email))?;
-    user_id_of(conn, &email)?.ok_or_else(|| Error::not_found(format!("Person {email}")))
+    user_id_of(conn, &email)?
+        .ok_or_else(|| Error::not_found(Said::Record(Record::Person, email.to_string())))
 }
 
 /// Disables a person: they sign in nowhere and every session of theirs ends.
@@ -587,7 +598,7 @@ pub fn person(conn: &Connection, id: &str) -> Result<Person> {
     conn.prepare_cached("SELECT id, email, name, locale FROM users WHERE id = ?1")?
         .query_row([id], person_from_row)
         .optional()?
-        .ok_or_else(|| Error::not_found(format!("Person {id}")))
+        .ok_or_else(|| Error::not_found(Said::Record(Record::Person, id.to_string())))
 }
 
 /// What a sign-in needs of an account: its id and password hash, if the

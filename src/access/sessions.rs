@@ -12,7 +12,8 @@ use rusqlite::{params, Connection, OptionalExtension};
 use sha2::{Digest, Sha256};
 
 use crate::access::people::{Person, Role};
-use crate::error::{Error, Result};
+use crate::error::said::Record;
+use crate::error::{Error, Result, Said};
 use crate::rules::locale::Lang;
 use crate::store::clock::format_instant;
 use crate::store::db::Tx;
@@ -89,7 +90,8 @@ pub fn start(tx: &Tx, user_id: &str, company_id: Option<&str>, now: Timestamp) -
         )?
         .query_row(params![user_id, company_id], |r| r.get(0))
         .optional()?;
-    let company = company.ok_or_else(|| Error::not_found("A company of this person"))?;
+    let company = company
+        .ok_or_else(|| Error::not_found(Said::Record(Record::CompanyOfPerson, String::new())))?;
     let token = random_token();
     let at = format_instant(now);
     tx.prepare_cached(
@@ -199,7 +201,10 @@ pub fn switch(
         .query_row([&session.person.id, company_id], |r| r.get(0))
         .optional()?;
     if member.is_none() {
-        return Err(Error::not_found(format!("Company {company_id}")));
+        return Err(Error::not_found(Said::Record(
+            Record::Company,
+            company_id.to_string(),
+        )));
     }
     tx.prepare_cached(
         "UPDATE sessions SET company_id = ?2, environment = ?3, csrf = ?4 WHERE token_hash = ?1",

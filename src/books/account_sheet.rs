@@ -14,7 +14,8 @@ use serde::Serialize;
 use crate::books::export::datev;
 use crate::books::ledger::{self, Account};
 use crate::books::statements::Books;
-use crate::error::{Error, Result};
+use crate::error::said::Record;
+use crate::error::{Error, Result, Said};
 use crate::rules::iso::Currency;
 use crate::store::row::Row;
 use crate::store::tenant::Tenant;
@@ -77,7 +78,7 @@ pub fn sheet(
         .account(wanted)
         .ok()
         .or_else(|| wanted.parse::<u32>().ok().and_then(|n| books.numbered(n)))
-        .ok_or_else(|| Error::not_found(format!("The account {wanted}")))?
+        .ok_or_else(|| Error::not_found(Said::Record(Record::Account, wanted.to_string())))?
         .clone();
     let to = ledger::day_or("to", to, books.today)?;
     let from = ledger::day_or("from", from, books.fiscal.year_of(to))?;

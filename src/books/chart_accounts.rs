@@ -12,7 +12,8 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 use crate::books::audit::{self, Act, Actor};
-use crate::error::{Error, Result, Violations};
+use crate::error::said::Record;
+use crate::error::{Error, Result, Said, Violations};
 use crate::rules::chart::{self, Chart, Kind, Line, Statement};
 use crate::rules::text;
 use crate::store::clock;
@@ -121,7 +122,10 @@ pub fn chart_of(conn: &Connection, company_id: &str) -> Result<Chart> {
         .query_row([company_id], |r| r.get(0))
         .optional()?;
     let Some(stored) = stored else {
-        return Err(Error::not_found(format!("Company {company_id}")));
+        return Err(Error::not_found(Said::Record(
+            Record::Company,
+            company_id.to_string(),
+        )));
     };
     Chart::parse("chart", &stored)
         .map_err(|_| Error::internal(format!("companies {company_id}: chart cannot be read")))
@@ -409,7 +413,10 @@ pub fn remove(tx: &Tx, tenant: &Tenant, actor: &Actor, number: &str) -> Result<(
         .iter()
         .find(|a| a.key == key || a.number.to_string() == key)
     else {
-        return Err(Error::not_found(format!("The account {key}")));
+        return Err(Error::not_found(Said::Record(
+            Record::Account,
+            key.to_string(),
+        )));
     };
     if account.standard {
         return Err(Error::refused(format!(

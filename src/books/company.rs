@@ -10,7 +10,8 @@ use serde::Serialize;
 
 use crate::books::audit::{self, Act, Actor};
 use crate::books::particulars::{Particulars, ParticularsChange, ParticularsInput};
-use crate::error::{Error, Result, Violations};
+use crate::error::said::{self, Input, Record};
+use crate::error::{Error, Result, Said, Violations};
 use crate::rules::iso::{CountryCode, Currency};
 use crate::rules::text::{self};
 use crate::store::clock;
@@ -61,7 +62,9 @@ impl StageKey {
         } else {
             Err(Error::invalid(
                 "stages",
-                format!("holds {text:?}, which is not a stage key; use upper-case letters, digits and _ (such as IN_ARBEIT)"),
+                Said::Company(said::Company::NotStageKey {
+                    got: text.to_string(),
+                }),
             ))
         }
     }
@@ -178,7 +181,10 @@ pub fn check_payment_days(days: i64) -> Result<i64> {
     if (0..=365).contains(&days) {
         Ok(days)
     } else {
-        Err(Error::invalid("paymentDays", "must be between 0 and 365"))
+        Err(Error::invalid(
+            "paymentDays",
+            said::Company::PaymentDaysRange,
+        ))
     }
 }
 
@@ -196,11 +202,11 @@ impl NewCompany {
         let name = v.take(text::required("name", input.name.as_deref(), 200))?;
         let country = v.take(match input.country.as_deref() {
             Some(c) => CountryCode::parse("country", c),
-            None => Err(Error::invalid("country", "is missing")),
+            None => Err(Error::invalid("country", Input::Missing)),
         })?;
         let currency = v.take(match input.currency.as_deref() {
             Some(c) => Currency::parse("currency", c),
-            None => Err(Error::invalid("currency", "is missing")),
+            None => Err(Error::invalid("currency", Input::Missing)),
         })?;
         let plan = v
             .take(input.plan.as_deref().map_or(Ok(Plan::Starter), Plan::read))?
@@ -211,14 +217,11 @@ impl NewCompany {
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '-')
         {
-            v.invalid("invoicePrefix", "has at most 10 letters, digits or '-'");
+            v.invalid("invoicePrefix", said::Company::PrefixShape);
         }
         if country.as_ref().is_some_and(|c| c.as_str() == "ES") && prefix.eq_ignore_ascii_case("R")
         {
-            v.invalid(
-                "invoicePrefix",
-                "cannot be R in Spain: the series R is the corrections' own",
-            );
+            v.invalid("invoicePrefix", said::Company::PrefixR);
         }
         let payment_days = match input.payment_days {
             Some(days) => v.take(check_payment_days(days))?,
@@ -383,10 +386,10 @@ impl Company {
         } else {
             Err(Error::refused_at(
                 "stage",
-                format!(
-                    "names {stage}, which is not in the company's workflow ({})",
-                    self.workflow.join(", ")
-                ),
+                said::Company::NotInWorkflow {
+                    stage: stage.to_string(),
+                    workflow: self.workflow.clone(),
+                },
             ))
         }
     }
@@ -477,7 +480,7 @@ pub fn get(conn: &Connection, id: &str) -> Result<Company> {
     ))?
     .query_row([id], company_from_row)
     .optional()?
-    .ok_or_else(|| Error::not_found(format!("Company {id}")))
+    .ok_or_else(|| Error::not_found(Said::Record(Record::Company, id.to_string())))
 }
 
 /// Changes the plan of the tenant's company. Recorded as
@@ -507,7 +510,10 @@ fn set_one(
         params![id, value],
     )?;
     if changed == 0 {
-        return Err(Error::not_found(format!("Company {id}")));
+        return Err(Error::not_found(Said::Record(
+            Record::Company,
+            id.to_string(),
+        )));
     }
     audit::record(tx, tenant, actor, act, id)?;
     get(tx, id)
@@ -546,7 +552,7 @@ pub fn set_payment_days(
 /// and with `NotFound` for an unknown company.
 pub fn set_workflow(tx: &Tx, tenant: &Tenant, actor: &Actor, stages: &[String]) -> Result<Company> {
     if stages.is_empty() || stages.len() > 30 {
-        return Err(Error::invalid("stages", "needs 1 to 30 stages"));
+        return Err(Error::invalid("stages", said::Company::StageCount));
     }
     let mut keys: Vec<String> = Vec::with_capacity(stages.len());
     for stage in stages {
@@ -554,7 +560,9 @@ pub fn set_workflow(tx: &Tx, tenant: &Tenant, actor: &Actor, stages: &[String]) 
         if keys.iter().any(|k| k == key.as_str()) {
             return Err(Error::invalid(
                 "stages",
-                format!("lists the stage {} twice", key.as_str()),
+                said::Company::StageTwice {
+                    stage: key.as_str().to_string(),
+                },
             ));
         }
         keys.push(key.as_str().to_string());

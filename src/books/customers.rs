@@ -13,7 +13,8 @@ use serde::Serialize;
 use crate::books::audit::{self, Act, Actor};
 use crate::books::company::{self, Company};
 use crate::books::numbering;
-use crate::error::{Error, Result, Violations};
+use crate::error::said::{Input, Record};
+use crate::error::{Error, Result, Said, Violations};
 use crate::rules::bank::Iban;
 use crate::rules::eas::ElectronicAddress;
 use crate::rules::iso::{CountryCode, Currency};
@@ -148,7 +149,7 @@ impl NewCustomer {
             .take(text::optional("email", input.email.as_deref(), MAX_EMAIL))?
             .flatten();
         if email.as_deref().is_some_and(|e| !text::email_shaped(e)) {
-            v.invalid("email", "is not an e-mail address");
+            v.invalid("email", Input::NotEmail);
         }
         let contact = v
             .take(text::optional(
@@ -325,7 +326,7 @@ pub fn get(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Customer> {
     ))?
     .query_row(params![id, tenant.company_id, tenant.environment], from_row)
     .optional()?
-    .ok_or_else(|| Error::not_found(format!("Customer {id}")))
+    .ok_or_else(|| Error::not_found(Said::Record(Record::Customer, id.to_string())))
 }
 
 /// The name of a customer of the tenant.
@@ -339,7 +340,7 @@ pub fn name_of(conn: &Connection, tenant: &Tenant, id: &str) -> Result<String> {
         r.get(0)
     })
     .optional()?
-    .ok_or_else(|| Error::not_found(format!("Customer {id}")))
+    .ok_or_else(|| Error::not_found(Said::Record(Record::Customer, id.to_string())))
 }
 
 /// The customer's agreed payment days, if any.
@@ -353,7 +354,7 @@ pub fn payment_days(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Opti
         r.get(0)
     })
     .optional()?
-    .ok_or_else(|| Error::not_found(format!("Customer {id}")))
+    .ok_or_else(|| Error::not_found(Said::Record(Record::Customer, id.to_string())))
 }
 
 /// Sets the customer's agreed payment days (0–365); documents issued from
@@ -376,7 +377,10 @@ fn write_terms(tx: &Tx, tenant: &Tenant, id: &str, days: i64) -> Result<()> {
         params![id, tenant.company_id, tenant.environment, days],
     )?;
     if changed == 0 {
-        return Err(Error::not_found(format!("Customer {id}")));
+        return Err(Error::not_found(Said::Record(
+            Record::Customer,
+            id.to_string(),
+        )));
     }
     Ok(())
 }
@@ -507,13 +511,13 @@ impl CustomerChange {
             .take(input.invoice_email.text("invoiceEmail", 254))?
             .unwrap_or_default();
         if matches!(&invoice_email, Patch::Value(e) if !text::email_shaped(e)) {
-            v.invalid("invoiceEmail", "is not an e-mail address");
+            v.invalid("invoiceEmail", Input::NotEmail);
         }
         let email = v
             .take(input.email.text("email", MAX_EMAIL))?
             .unwrap_or_default();
         if matches!(&email, Patch::Value(e) if !text::email_shaped(e)) {
-            v.invalid("email", "is not an e-mail address");
+            v.invalid("email", Input::NotEmail);
         }
         let contact = v
             .take(input.contact.text("contact", MAX_CONTACT))?

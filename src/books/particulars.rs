@@ -6,6 +6,7 @@
 
 use serde::Serialize;
 
+use crate::error::said::{Company, Input};
 use crate::error::{Result, Violations};
 use crate::rules::bank::{Bic, Iban};
 use crate::rules::eas::ElectronicAddress;
@@ -142,15 +143,12 @@ impl ParticularsChange {
         // As XRechnung reads a telephone number (BR-DE-27): three digits at least.
         if let Patch::Value(phone) = &contact_phone {
             if phone.chars().filter(char::is_ascii_digit).count() < 3 {
-                v.invalid(
-                    "contactPhone",
-                    "is not a telephone number: it has fewer than three digits",
-                );
+                v.invalid("contactPhone", Company::NotPhone);
             }
         }
         if let Patch::Value(email) = &contact_email {
             if !text::email_shaped(email) {
-                v.invalid("contactEmail", "is not an e-mail address");
+                v.invalid("contactEmail", Input::NotEmail);
             }
         }
         let vat_id = match vat_id {

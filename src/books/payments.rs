@@ -12,7 +12,8 @@ use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
-use crate::error::{Error, Result};
+use crate::error::said::Record;
+use crate::error::{Error, Result, Said};
 use crate::rules::iso::Currency;
 use crate::rules::money::Money;
 use crate::store::clock;
@@ -196,7 +197,7 @@ pub fn recorded(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Recorded
         recorded_from,
     )
     .optional()?
-    .ok_or_else(|| Error::not_found(format!("Payment {id}")))
+    .ok_or_else(|| Error::not_found(Said::Record(Record::Payment, id.to_string())))
 }
 
 /// Marks the payment `id` of the tenant reversed on `on`, with a person's

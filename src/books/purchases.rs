@@ -15,10 +15,12 @@ use crate::books::document_kinds::PurchaseKind;
 use crate::books::ledger;
 pub(crate) use crate::books::purchase_entry::{enter, Entry, EntryLine, Part};
 use crate::books::suppliers;
-use crate::error::{Error, Result, Violations};
+use crate::error::said::{Bill, Input, Record, Sum};
+use crate::error::{Error, Result, Said, Violations};
 use crate::rules::chart;
 use crate::rules::iso::Currency;
 use crate::rules::jurisdiction;
+use crate::rules::locale;
 use crate::rules::money::{self, Decimal, Money};
 use crate::rules::text;
 use crate::store::clock;
@@ -124,6 +126,18 @@ const REVERSE_CHARGE_RATE: i64 = 19;
 pub const MAX_SUPPLIER: usize = 200;
 pub const MAX_DOCUMENT_NUMBER: usize = 100;
 
+/// An amount of the document for a refusal: in its currency, or in minor
+/// units when the currency did not read.
+fn sum_of(minor: i64, currency: Option<&Currency>) -> Sum {
+    match currency {
+        Some(c) => locale::sum(minor, c),
+        None => Sum {
+            minor,
+            currency: String::new(),
+        },
+    }
+}
+
 impl NewPurchase {
     /// Checks a purchase document: the supplier's name (at most 200
     /// characters, as a customer's), its VAT id (30), the document number
@@ -155,7 +169,7 @@ impl NewPurchase {
         let mut date_of = |field: &str, value: Option<&str>| -> Result<Option<Date>> {
             match value {
                 None => {
-                    v.invalid(field, "is missing");
+                    v.invalid(field, Input::Missing);
                     Ok(None)
                 }
                 Some(d) => v.take(clock::parse_date(field, d)),
@@ -169,29 +183,23 @@ impl NewPurchase {
         };
         if let (Some(date), Some(posted)) = (date, posted) {
             if posted < date {
-                v.refused(
-                    "posted",
-                    format!("{posted} lies before the document date {date}; a bill is booked on or after its date"),
-                );
+                v.refused("posted", Bill::PostedBeforeDate { posted, date });
             }
         }
         let currency = match input.currency.as_deref() {
             None => {
-                v.invalid("currency", "is missing");
+                v.invalid("currency", Input::Missing);
                 None
             }
             Some(c) => v.take(Currency::parse("currency", c))?,
         };
         let mut amount = |field: &str, value: Option<i64>| match value {
             None => {
-                v.invalid(field, "is missing");
+                v.invalid(field, Input::Missing);
                 0
             }
             Some(a) if !(0..=money::MAX_AMOUNT).contains(&a) => {
-                v.invalid(
-                    field,
-                    "is positive minor units up to 10^15 (a credit is recorded with the kind credit)",
-                );
+                v.invalid(field, Bill::NotPositiveOrCredit);
                 0
             }
             Some(a) => a,
@@ -208,10 +216,7 @@ impl NewPurchase {
             amount("tax", input.tax)
         };
         if !split && input.net.is_some() && input.tax.is_some() && net + tax == 0 {
-            v.invalid(
-                "net",
-                "and tax are both zero; a purchase document needs an amount",
-            );
+            v.invalid("net", Bill::NoAmount);
         }
         let kind = match input.kind.as_deref() {
             None => PurchaseKind::Bill,
@@ -228,7 +233,7 @@ impl NewPurchase {
             Some(r) => match v.take(Decimal::parse("taxRate", r))? {
                 // d × 10^8 / 100 is exact for the six fraction digits a rate has.
                 Some(d) if d.is_negative() || money::percent_of(100_000_000, d)? > 100_000_000 => {
-                    v.invalid("taxRate", "is a percentage from 0 to 100");
+                    v.invalid("taxRate", Input::NotPercentage);
                     None
                 }
                 d => d,
@@ -239,20 +244,17 @@ impl NewPurchase {
         let mut lines = Vec::with_capacity(input.lines.len());
         for (i, l) in input.lines.iter().enumerate() {
             if l.account.trim().is_empty() {
-                v.invalid(format!("lines[{i}].account"), "is missing");
+                v.invalid(format!("lines[{i}].account"), Input::Missing);
             }
             if !(1..=money::MAX_AMOUNT).contains(&l.net) {
-                v.invalid(
-                    format!("lines[{i}].net"),
-                    "is positive minor units up to 10^15",
-                );
+                v.invalid(format!("lines[{i}].net"), Bill::NotPositiveMinor);
             }
             let rate = match l.rate.as_deref() {
                 Some(r) => match v.take(Decimal::parse(&format!("lines[{i}].rate"), r))? {
                     Some(d)
                         if d.is_negative() || money::percent_of(100_000_000, d)? > 100_000_000 =>
                     {
-                        v.invalid(format!("lines[{i}].rate"), "is a percentage from 0 to 100");
+                        v.invalid(format!("lines[{i}].rate"), Input::NotPercentage);
                         None
                     }
                     d => d,
@@ -260,10 +262,7 @@ impl NewPurchase {
                 None => tax_rate,
             };
             if rate.is_none() && !input.reverse_charge {
-                v.invalid(
-                    format!("lines[{i}].rate"),
-                    "is missing: a bill split over lines names each line's rate (or the bill's)",
-                );
+                v.invalid(format!("lines[{i}].rate"), Bill::LineRateMissing);
             }
             lines.push(CostLine {
                 account: Some(l.account.trim().to_string()),
@@ -290,13 +289,19 @@ impl NewPurchase {
             if input.net.is_some_and(|n| n != net_sum) {
                 v.refused(
                     "net",
-                    format!("is {net}, but the lines add up to {net_sum}"),
+                    Bill::LinesNetDiffer {
+                        net: sum_of(net, currency.as_ref()),
+                        lines: sum_of(net_sum, currency.as_ref()),
+                    },
                 );
             }
             if input.tax.is_some_and(|t| t != tax_sum) && !input.reverse_charge {
                 v.refused(
                     "tax",
-                    format!("is {tax}, but the lines' VAT adds up to {tax_sum}"),
+                    Bill::LinesTaxDiffer {
+                        tax: sum_of(tax, currency.as_ref()),
+                        lines: sum_of(tax_sum, currency.as_ref()),
+                    },
                 );
             }
             (net_sum, tax_sum)
@@ -317,10 +322,7 @@ impl NewPurchase {
             (false, _) if split => Taxed::Lines,
             (true, rate) => {
                 if input.tax.is_some_and(|t| t != 0) {
-                    v.refused(
-                        "tax",
-                        "is 0 under the reverse charge: the supplier charges no VAT, the company owes it",
-                    );
+                    v.refused("tax", Bill::ReverseChargeTax);
                 }
                 Taxed::ReverseCharge(rate.unwrap_or(Decimal::from_int(REVERSE_CHARGE_RATE)))
             }
@@ -329,7 +331,7 @@ impl NewPurchase {
         };
         if let (Some(date), Some(due)) = (date, due) {
             if due < date {
-                v.refused("due", format!("{due} lies before the document date {date}"));
+                v.refused("due", Bill::DueBeforeDate { due, date });
             }
         }
         v.finish()?;
@@ -437,7 +439,7 @@ pub(crate) fn stored(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Sto
         })
     })
     .optional()?
-    .ok_or_else(|| Error::not_found(format!("Purchase {id}")))
+    .ok_or_else(|| Error::not_found(Said::Record(Record::Purchase, id.to_string())))
 }
 
 /// A purchase of the tenant in its wire form.
@@ -521,17 +523,17 @@ pub fn posting_date(
     if !confirmed && date < today.saturating_sub(jiff::Span::new().days(OLD_AFTER_DAYS)) {
         return Err(Error::refused_at(
             "date",
-            format!(
-                "{date} lies more than a year back; confirm that the bill is booked now (its posting date {})",
-                posted.unwrap_or(date.max(first_open_day(conn, tenant)?.unwrap_or(date)))
-            ),
+            Bill::YearBack {
+                date,
+                posted: posted.unwrap_or(date.max(first_open_day(conn, tenant)?.unwrap_or(date))),
+            },
         ));
     }
     match posted {
         Some(p) => match ledger::closed_through(conn, tenant)? {
             Some(through) if p <= through => Err(Error::refused_at(
                 "posted",
-                format!("{p} lies in closed books (closed through {through}); a bill is booked in an open period"),
+                Bill::PostedInClosedBooks { posted: p, through },
             )),
             _ => Ok(p),
         },
@@ -585,9 +587,11 @@ pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewPurchase) -> Res
             .optional()?,
     };
     if let Some(earlier) = earlier {
-        verdict.refuse(format!(
-            "{supplier}'s document {number} is already recorded as {earlier}."
-        ));
+        verdict.refuse(Bill::Duplicate {
+            supplier: supplier.to_string(),
+            number: number.to_string(),
+            earlier,
+        });
     }
     let sign = if new.kind == PurchaseKind::Credit {
         -1
@@ -602,10 +606,10 @@ pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewPurchase) -> Res
             let gross_book = verdict.take(money::convert(gross, rate, exp, book_exp))?;
             let tax_book = verdict.take(money::convert(tax, rate, exp, book_exp))?;
             if gross_book == Some(0) {
-                verdict.refuse(format!(
-                    "At the rate {rate} the document is worth nothing in the book currency {}.",
-                    company.currency
-                ));
+                verdict.refuse(Bill::WorthNothing {
+                    rate: rate.to_string(),
+                    currency: company.currency.as_str().to_string(),
+                });
             }
             gross_book.zip(tax_book)
         }

@@ -18,7 +18,8 @@ use crate::books::audit::{self, Act, Actor};
 use crate::books::company;
 use crate::books::purchases;
 use crate::books::received::{self, Incoming};
-use crate::error::{Error, Result};
+use crate::error::said::Record;
+use crate::error::{Error, Result, Said};
 use crate::store::db::Tx;
 use crate::store::tenant::Tenant;
 
@@ -209,7 +210,7 @@ pub fn waiting_content(
     let view = waiting(conn, tenant)?
         .into_iter()
         .find(|w| w.file_id == file_id)
-        .ok_or_else(|| Error::not_found(format!("The receipt {file_id}")))?;
+        .ok_or_else(|| Error::not_found(Said::Record(Record::Receipt, file_id.to_string())))?;
     let bytes: Vec<u8> = conn
         .prepare_cached("SELECT content FROM received_files WHERE id = ?1")?
         .query_row([file_id], |r| r.get(0))?;

@@ -18,7 +18,8 @@ use crate::books::customers::{self, Customer, EinvoiceFormat};
 use crate::books::invoices::documents as invoice_documents;
 use crate::books::invoices::{stored_by_number, Stored};
 use crate::documents::Format;
-use crate::error::{Error, Result};
+use crate::error::said::Record;
+use crate::error::{Error, Result, Said};
 use crate::outbox::mail::delivery::{self, MailPurpose, MailState};
 use crate::outbox::mail::message::{self, Attachment, Letter};
 use crate::outbox::mail::settings::{self, Settings, View};
@@ -167,7 +168,7 @@ pub fn get_send(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Send> {
         send_from_row,
     )
     .optional()?
-    .ok_or_else(|| Error::not_found(format!("mail {id}")))
+    .ok_or_else(|| Error::not_found(Said::Record(Record::Mail, id.to_string())))
 }
 
 /// The sends of the invoice `number` (and of its reminders), oldest first.

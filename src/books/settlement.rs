@@ -25,6 +25,7 @@ use crate::books::ledger::{self, Account, Posting};
 use crate::books::payments::{self, Reversal};
 use crate::books::purchases;
 use crate::books::report::{self, Side, NEVER_DUE};
+use crate::error::said::{Input, Settle, Settling};
 use crate::error::{Error, Result, Violations};
 use crate::outbox::events::{self, EventKind as Event, Fields};
 use crate::rules::iso::Currency;
@@ -85,14 +86,11 @@ impl NewPayment {
         let mut v = Violations::new();
         let amount = match input.amount {
             None => {
-                v.invalid("amount", "is missing");
+                v.invalid("amount", Input::Missing);
                 0
             }
             Some(a) if a <= 0 || a > money::MAX_AMOUNT => {
-                v.invalid(
-                    "amount",
-                    "must be a positive number of minor units (at most 10^15)",
-                );
+                v.invalid("amount", Settle::NotPositiveMinor);
                 0
             }
             Some(a) => a,
@@ -187,10 +185,7 @@ impl CreditRequest {
             .amount
             .is_some_and(|a| a <= 0 || a > money::MAX_AMOUNT)
         {
-            v.invalid(
-                "amount",
-                "must be a positive number of minor units (at most 10^15)",
-            );
+            v.invalid("amount", Settle::NotPositiveMinor);
         }
         let on = match input.on.as_deref() {
             Some(d) => v.take(clock::parse_date("on", d))?,
@@ -272,25 +267,28 @@ fn check_date(
     tenant: &Tenant,
     doc: &Open,
     on: Date,
-    what: &str,
+    what: Settling,
     verdict: &mut Violations,
 ) -> Result<()> {
     if on < doc.date {
         verdict.refused(
             "on",
-            format!(
-                "is {on}: a {what} cannot precede {}, dated {}",
-                doc.label, doc.date
-            ),
+            Settle::BeforeDocument {
+                on,
+                what,
+                document: doc.label.clone(),
+                dated: doc.date,
+            },
         );
     }
     if let Some(last) = last_settled(tx, tenant, &doc.id)?.filter(|last| *last > on) {
         verdict.refused(
             "on",
-            format!(
-                "is {on}: {} was settled on {last}, and settlements are recorded in date order",
-                doc.label
-            ),
+            Settle::AfterLastSettled {
+                on,
+                document: doc.label.clone(),
+                last,
+            },
         );
     }
     Ok(())
@@ -312,9 +310,7 @@ fn book_amount(doc: &Open, amount: i64, company: &Company) -> Result<i64> {
     )?
     .clamp(0, (doc.outstanding_book - 1).max(0));
     if converted == 0 {
-        return Err(Error::refused(
-            "The payment is too small to be booked in the book currency.",
-        ));
+        return Err(Error::refused(Settle::TooSmallForBookCurrency));
     }
     Ok(converted)
 }
@@ -333,28 +329,29 @@ fn settle(
     if amount > doc.outstanding {
         verdict.refused(
             "amount",
-            format!(
-                "is {}, more than the {} outstanding on {}; overpayments are refused",
-                locale::in_sentence(amount, &doc.currency),
-                locale::in_sentence(doc.outstanding, &doc.currency),
-                doc.label
-            ),
+            Settle::Overpaid {
+                amount: locale::sum(amount, &doc.currency),
+                outstanding: locale::sum(doc.outstanding, &doc.currency),
+                document: doc.label.clone(),
+            },
         );
     }
     let what = match how {
-        How::Money(_) => "payment",
-        How::Credit(_) => "credit application",
-        How::Difference(..) => "settlement",
+        How::Money(_) => Settling::Payment,
+        How::Credit(_) => Settling::CreditApplication,
+        How::Difference(..) => Settling::Settlement,
     };
     if let How::Money(NewPayment {
         bank: Some(line), ..
     }) = &how
     {
         if line.currency != doc.currency {
-            verdict.refuse(format!(
-                "The bank line {} is in {}; {} is owed in {}, and kontor converts no bank money.",
-                line.line_id, line.currency, doc.label, doc.currency
-            ));
+            verdict.refuse(Settle::LineCurrency {
+                line: line.line_id.clone(),
+                line_currency: line.currency.as_str().to_string(),
+                document: doc.label.clone(),
+                currency: doc.currency.as_str().to_string(),
+            });
         }
     }
     check_date(tx, tenant, doc, on, what, &mut verdict)?;
@@ -569,17 +566,19 @@ pub fn pay_invoice(
     let company = company::get(tx, &tenant.company_id)?;
     let invoice = invoices::stored_by_number(tx, tenant, number)?;
     if invoice.document_type == DocumentType::Correction {
-        return Err(Error::wrong_state(format!(
-            "{number} is a correction document; it takes no payments."
-        )));
+        return Err(Error::wrong_state(Settle::Correction {
+            number: number.to_string(),
+        }));
     }
     if invoice.cancelled_by_id.is_some() {
-        return Err(Error::wrong_state(format!(
-            "{number} is cancelled; it takes no payments."
-        )));
+        return Err(Error::wrong_state(Settle::Cancelled {
+            number: number.to_string(),
+        }));
     }
     if invoice.outstanding == 0 {
-        return Err(Error::wrong_state(format!("{number} is paid in full.")));
+        return Err(Error::wrong_state(Settle::PaidInFull {
+            number: number.to_string(),
+        }));
     }
     let doc = open_invoice(&invoice);
     let (settled, on) = pay(tx, tenant, &company, &doc, payment)?;
@@ -663,7 +662,9 @@ pub fn settle_difference(
     let company = company::get(tx, &tenant.company_id)?;
     let doc = open_document(tx, tenant, kind, id)?;
     if doc.outstanding <= 0 {
-        return Err(Error::wrong_state(format!("{} owes nothing.", doc.label)));
+        return Err(Error::wrong_state(Settle::OwesNothing {
+            document: doc.label.clone(),
+        }));
     }
     let settled = settle(
         tx,
@@ -730,28 +731,30 @@ pub fn reverse(
     };
     if let Some(payment) = &payment {
         if let Some(day) = payment.view.reversed_on {
-            return Err(Error::wrong_state(format!(
-                "The payment {original} was reversed on {day} already."
-            )));
+            return Err(Error::wrong_state(Settle::Reversed {
+                payment: original.to_string(),
+                on: day,
+            }));
         }
         match (by, &payment.bank_line_id) {
             (Undoing::BankLine, None) => {
-                return Err(Error::wrong_state(format!(
-                    "The payment {original} was not made from a bank line."
-                )))
+                return Err(Error::wrong_state(Settle::NotFromBankLine {
+                    payment: original.to_string(),
+                }))
             }
             (Undoing::Person { .. }, Some(line)) => {
-                return Err(Error::wrong_state(format!(
-                    "The payment {original} was settled from the bank line {line}; \
-                     it is taken back by undoing that line (`bank undo {line}`)."
-                )))
+                return Err(Error::wrong_state(Settle::FromBankLine {
+                    payment: original.to_string(),
+                    line: line.to_string(),
+                }))
             }
             (Undoing::Person { .. }, None) if on < payment.view.paid_on => verdict.refused(
                 "on",
-                format!(
-                    "is {on}: a reversal cannot precede the payment {original}, made on {}",
-                    payment.view.paid_on
-                ),
+                Settle::ReversalBeforePayment {
+                    on,
+                    payment: original.to_string(),
+                    paid_on: payment.view.paid_on,
+                },
             ),
             _ => {}
         }
@@ -781,10 +784,10 @@ pub fn reverse(
             .sum(),
     };
     if mirror.is_empty() || amount_book == 0 {
-        return Err(Error::not_found(format!(
-            "The ledger entry {original} of {}",
-            doc.label
-        )));
+        return Err(Error::not_found(Settle::NoLedgerEntry {
+            entry: original.to_string(),
+            document: doc.label.clone(),
+        }));
     }
     let reopened = doc.outstanding == 0;
     move_balance(tx, tenant, &doc, amount, amount_book, on)?;
@@ -887,12 +890,14 @@ pub fn pay_bill(
     let company = company::get(tx, &tenant.company_id)?;
     let (doc, kind, _) = open_purchase(tx, tenant, id)?;
     if kind == PurchaseKind::Credit {
-        return Err(Error::wrong_state(format!(
-            "{id} is a supplier credit; it is applied to the supplier's bills, not paid."
-        )));
+        return Err(Error::wrong_state(Settle::CreditNotPaid {
+            id: id.to_string(),
+        }));
     }
     if doc.outstanding == 0 {
-        return Err(Error::wrong_state(format!("{id} is paid in full.")));
+        return Err(Error::wrong_state(Settle::PaidInFull {
+            number: id.to_string(),
+        }));
     }
     let (settled, _) = pay(tx, tenant, &company, &doc, payment)?;
     audit::record(tx, tenant, actor, payment.act(Act::BillPaid), id)?;
@@ -921,42 +926,45 @@ pub fn apply_credit(
     let (credit, credit_kind, credit_supplier) = open_purchase(tx, tenant, credit_id)?;
     let (bill, bill_kind, bill_supplier) = open_purchase(tx, tenant, bill_id)?;
     if credit_kind != PurchaseKind::Credit {
-        return Err(Error::wrong_state(format!(
-            "{credit_id} is a bill, not a supplier credit."
-        )));
+        return Err(Error::wrong_state(Settle::BillNotCredit {
+            id: credit_id.to_string(),
+        }));
     }
     if credit.outstanding == 0 {
-        return Err(Error::wrong_state(format!(
-            "The credit {credit_id} is used up."
-        )));
+        return Err(Error::wrong_state(Settle::CreditUsedUp {
+            id: credit_id.to_string(),
+        }));
     }
     if bill_kind != PurchaseKind::Bill {
-        return Err(Error::wrong_state(format!(
-            "{bill_id} is a supplier credit, not a bill."
-        )));
+        return Err(Error::wrong_state(Settle::CreditNotBill {
+            id: bill_id.to_string(),
+        }));
     }
     if bill.outstanding == 0 {
-        return Err(Error::wrong_state(format!("{bill_id} is paid in full.")));
+        return Err(Error::wrong_state(Settle::PaidInFull {
+            number: bill_id.to_string(),
+        }));
     }
     let left = -credit.outstanding;
     let amount = request.amount.unwrap_or(left.min(bill.outstanding));
     let mut verdict = Violations::new();
     if credit_supplier != bill_supplier {
-        verdict.refuse(format!(
-            "The credit {credit_id} and the bill {bill_id} are of different suppliers."
-        ));
+        verdict.refuse(Settle::DifferentSuppliers {
+            credit: credit_id.to_string(),
+            bill: bill_id.to_string(),
+        });
     }
     if credit.currency != company.currency || bill.currency != company.currency {
-        verdict.refuse(format!(
-            "Credits are applied in the book currency {} only; kontor books no exchange differences.",
-            company.currency
-        ));
+        verdict.refuse(Settle::CreditsInBookCurrency {
+            currency: company.currency.as_str().to_string(),
+        });
     }
     if amount > left {
-        verdict.refuse(format!(
-            "{amount} is more than the {left} {} minor units left on the credit {credit_id}.",
-            credit.currency
-        ));
+        verdict.refuse(Settle::MoreThanCreditLeft {
+            amount: locale::sum(amount, &credit.currency),
+            left: locale::sum(left, &credit.currency),
+            credit: credit_id.to_string(),
+        });
     }
     verdict.finish()?;
     let on = request.on.unwrap_or_else(|| company.today());

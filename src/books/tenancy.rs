@@ -6,7 +6,8 @@
 
 use rusqlite::{params, Connection, OptionalExtension};
 
-use crate::error::{Error, Result};
+use crate::error::said::Record;
+use crate::error::{Error, Result, Said};
 use crate::store::tenant::{Environment, Tenant};
 
 /// The books of a company in one environment, as a person's act names them.
@@ -19,7 +20,10 @@ pub fn tenant(conn: &Connection, company_id: &str, environment: Environment) -> 
         .optional()?;
     match known {
         Some(_) => Ok(Tenant::new(company_id, environment)),
-        None => Err(Error::not_found(format!("Company {company_id}"))),
+        None => Err(Error::not_found(Said::Record(
+            Record::Company,
+            company_id.to_string(),
+        ))),
     }
 }
 
@@ -43,27 +47,27 @@ pub fn owner(conn: &Connection, what: Owned, id: &str, environment: Environment)
     let (sql, name) = match what {
         Owned::Customer => (
             "SELECT company_id FROM customers WHERE id = ?1 AND environment = ?2",
-            "Customer",
+            Record::Customer,
         ),
         Owned::Draft => (
             "SELECT company_id FROM drafts WHERE id = ?1 AND environment = ?2",
-            "Draft",
+            Record::Draft,
         ),
         Owned::Purchase => (
             "SELECT company_id FROM purchases WHERE id = ?1 AND environment = ?2",
-            "Purchase",
+            Record::Purchase,
         ),
         Owned::Payment => (
             "SELECT company_id FROM payments WHERE id = ?1 AND environment = ?2",
-            "Payment",
+            Record::Payment,
         ),
         Owned::Delivery => (
             "SELECT company_id FROM deliveries WHERE id = ?1 AND environment = ?2",
-            "Delivery",
+            Record::Delivery,
         ),
         Owned::Asset => (
             "SELECT company_id FROM assets WHERE id = ?1 AND environment = ?2",
-            "Asset",
+            Record::Asset,
         ),
     };
     let company: Option<String> = conn
@@ -72,5 +76,5 @@ pub fn owner(conn: &Connection, what: Owned, id: &str, environment: Environment)
         .optional()?;
     company
         .map(|c| Tenant::new(c, environment))
-        .ok_or_else(|| Error::not_found(format!("{name} {id}")))
+        .ok_or_else(|| Error::not_found(Said::Record(name, id.to_string())))
 }

@@ -12,7 +12,8 @@ use crate::books::audit::{self, Act, Actor};
 use crate::books::company;
 use crate::books::customers;
 use crate::books::numbering;
-use crate::error::{Error, Result, Violations};
+use crate::error::said::{Job, Record};
+use crate::error::{Error, Result, Said, Violations};
 use crate::rules::text::{self, Patch};
 use crate::store::clock;
 use crate::store::db::Tx;
@@ -187,7 +188,7 @@ pub fn get(conn: &Connection, tenant: &Tenant, id: &str) -> Result<TransactionRe
     ))?
     .query_row(params![id, tenant.company_id, tenant.environment], from_row)
     .optional()?
-    .ok_or_else(|| Error::not_found(format!("Transaction {id}")))
+    .ok_or_else(|| Error::not_found(Said::Record(Record::Transaction, id.to_string())))
 }
 
 /// The filters of a transaction list as a caller gives them.
@@ -217,7 +218,7 @@ pub struct Filter {
 ///
 /// Fails with `Invalid` naming the field `period` for any other text.
 pub fn parse_period(text: &str) -> Result<(Date, Date)> {
-    let bad = || Error::invalid("period", "must be YYYY, YYYY-Qn or YYYY-MM");
+    let bad = || Error::invalid("period", Job::NotPeriod);
     let year_of = |y: &str| -> Result<i16> {
         if y.len() == 4 && y.bytes().all(|b| b.is_ascii_digit()) {
             y.parse::<i16>().ok().filter(|y| *y >= 1).ok_or_else(bad)
@@ -389,7 +390,7 @@ impl Change {
             match p {
                 Patch::Absent => Ok(None),
                 Patch::Null => {
-                    v.invalid(field, "cannot be cleared");
+                    v.invalid(field, Job::CannotClear);
                     Ok(None)
                 }
                 Patch::Value(s) => Ok(v.take(text::required(field, Some(&s), max))?),
@@ -418,14 +419,11 @@ impl Change {
             Patch::Absent => {}
             Patch::Value(c) if c.trim().eq_ignore_ascii_case("none") => {
                 if matches!(customer_id, Some(Some(_))) {
-                    v.invalid("customer", "says none while customerId names a customer");
+                    v.invalid("customer", Job::NoneWithCustomer);
                 }
                 customer_id = Some(None);
             }
-            _ => v.invalid(
-                "customer",
-                "accepts only \"none\"; name a customer with customerId",
-            ),
+            _ => v.invalid("customer", Job::OnlyNone),
         }
         v.finish()?;
         Ok(Change {
@@ -484,7 +482,7 @@ pub fn update(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, change: &Change
             },
         )
         .optional()?
-        .ok_or_else(|| Error::not_found(format!("Transaction {id}")))?;
+        .ok_or_else(|| Error::not_found(Said::Record(Record::Transaction, id.to_string())))?;
     if let Some(Some(customer_id)) = &change.customer_id {
         customers::name_of(tx, tenant, customer_id)?;
     }
@@ -506,9 +504,7 @@ pub fn update(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, change: &Change
         || stage != current.stage
         || customer_id != current.customer_id;
     if current.archived && content_changes {
-        return Err(Error::wrong_state(
-            "The transaction is archived; set archived to false before changing anything else.",
-        ));
+        return Err(Error::wrong_state(Job::Archived));
     }
     if stage != current.stage {
         company::get(tx, &tenant.company_id)?.check_stage(&stage)?;
@@ -664,5 +660,5 @@ pub fn note(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Note> {
         })
     })
     .optional()?
-    .ok_or_else(|| Error::not_found(format!("Note {id}")))
+    .ok_or_else(|| Error::not_found(Said::Record(Record::Note, id.to_string())))
 }

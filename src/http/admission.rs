@@ -11,6 +11,7 @@ use crate::access::budget::Allowance;
 use crate::access::keys::{self, AuthedKey, Lookup};
 use crate::error::Error;
 use crate::http::app::{rate_headers, refusal, snapshot, Answer, App, Request};
+use crate::rules::locale::Lang;
 
 /// A request whose key passed the first three checks, with its bucket's allowance.
 pub struct Admitted {
@@ -18,20 +19,25 @@ pub struct Admitted {
     pub allowance: Allowance,
 }
 
-/// A request turned away by the first three checks, with the key's id and bucket when it had a valid key.
+/// A request turned away by the first three checks, with the key's id and
+/// bucket when it had a valid key, and the language its answer is in.
 pub struct Turned {
     pub error: Error,
     pub key: Option<(String, Allowance)>,
+    pub lang: Lang,
 }
 
 impl Turned {
     /// The REST answer to this refusal (with the rate headers when a key was known).
     pub fn answer(self) -> Answer {
         match self.key {
-            Some((key_id, allowance)) => {
-                refusal(&self.error, rate_headers(&allowance), Some(key_id))
-            }
-            None => refusal(&self.error, Vec::new(), None),
+            Some((key_id, allowance)) => refusal(
+                &self.error,
+                self.lang,
+                rate_headers(&allowance),
+                Some(key_id),
+            ),
+            None => refusal(&self.error, self.lang, Vec::new(), None),
         }
     }
 }
@@ -66,13 +72,14 @@ pub fn admit_kept(app: &App, req: &Request) -> Gate {
         // file decides (the plan's refusal takes no token, so no budget
         // stops a flood of them; they are cheap reads).
         Lookup::Known(key) if !key.plan.includes_api() => Gate::Unknown,
-        Lookup::Known(key) => match pass(app, *key) {
+        Lookup::Known(key) => match pass(app, req, *key) {
             Ok(admitted) => Gate::Passed(admitted),
             Err(turned) => Gate::Turned(turned),
         },
         Lookup::Refused => Gate::Turned(Turned {
             error: Error::Unauthenticated,
             key: None,
+            lang: req.lang,
         }),
         Lookup::Unknown => Gate::Unknown,
     }
@@ -90,18 +97,23 @@ pub fn admit_stored(
     let key = app
         .keys
         .load(conn, authorization(req))
-        .map_err(|error| Turned { error, key: None })?;
-    pass(app, key)
+        .map_err(|error| Turned {
+            error,
+            key: None,
+            lang: req.lang,
+        })?;
+    pass(app, req, key)
 }
 
 /// The plan and the rate budget of an authenticated key; notes its use.
-fn pass(app: &App, mut key: AuthedKey) -> std::result::Result<Admitted, Turned> {
+fn pass(app: &App, req: &Request, mut key: AuthedKey) -> std::result::Result<Admitted, Turned> {
     keys::note_use(&app.usage, &mut key);
     if !key.plan.includes_api() {
         let allowance = app.limiter.check(&key.id, false);
         return Err(Turned {
             error: Error::PlanRequired,
             key: Some((key.id, allowance)),
+            lang: req.lang,
         });
     }
     let allowance = app.limiter.check(&key.id, true);
@@ -110,6 +122,7 @@ fn pass(app: &App, mut key: AuthedKey) -> std::result::Result<Admitted, Turned> 
         return Err(Turned {
             error: Error::RateLimited { wait_seconds },
             key: Some((key.id, allowance)),
+            lang: req.lang,
         });
     }
     Ok(Admitted { key, allowance })
@@ -126,22 +139,28 @@ pub fn confirm(
     req: &Request,
     admitted: Admitted,
 ) -> std::result::Result<Admitted, Turned> {
-    let current = app
-        .keys
-        .current(conn)
-        .map_err(|error| Turned { error, key: None })?;
+    let current = app.keys.current(conn).map_err(|error| Turned {
+        error,
+        key: None,
+        lang: req.lang,
+    })?;
     if current {
         return Ok(admitted);
     }
     let mut key = app
         .keys
         .load(conn, authorization(req))
-        .map_err(|error| Turned { error, key: None })?;
+        .map_err(|error| Turned {
+            error,
+            key: None,
+            lang: req.lang,
+        })?;
     key.last_used_at = admitted.key.last_used_at;
     if !key.plan.includes_api() {
         return Err(Turned {
             error: Error::PlanRequired,
             key: Some((key.id, admitted.allowance)),
+            lang: req.lang,
         });
     }
     Ok(Admitted {
@@ -165,7 +184,14 @@ pub fn with_key_confirmed(
 ) -> Answer {
     let _snapshot = match snapshot(conn, reads) {
         Ok(snapshot) => snapshot,
-        Err(e) => return refusal(&e, rate_headers(&admitted.allowance), Some(admitted.key.id)),
+        Err(e) => {
+            return refusal(
+                &e,
+                req.lang,
+                rate_headers(&admitted.allowance),
+                Some(admitted.key.id),
+            )
+        }
     };
     match confirm(app, conn, req, admitted) {
         Ok(admitted) => handler(conn, admitted),

@@ -26,6 +26,7 @@ use crate::outbox::address::Policy;
 use crate::outbox::dispatch::Pulse;
 use crate::outbox::mail::reach::MailAllow;
 use crate::outbox::vat_register::Register;
+use crate::rules::locale::Lang;
 use crate::store::db::Db;
 use crate::store::health::FileProbe;
 use crate::store::sealed::SealingKey;
@@ -131,6 +132,9 @@ pub struct Request {
     pub repeated: Vec<&'static str>,
     /// `None` when the body was larger than `MAX_BODY`.
     pub body: Option<Vec<u8>>,
+    /// The language of the answer's sentences, by `Accept-Language`
+    /// (English unless German is asked for).
+    pub lang: Lang,
 }
 
 /// An answer ready to be written: status, extra headers, body bytes (JSON
@@ -161,6 +165,7 @@ pub fn json_bytes(v: &impl Serialize) -> Vec<u8> {
 /// internal error is logged with its detail and answered opaquely.
 pub fn refusal(
     error: &Error,
+    lang: Lang,
     mut headers: Vec<(&'static str, String)>,
     key_id: Option<String>,
 ) -> Answer {
@@ -178,7 +183,7 @@ pub fn refusal(
     Answer {
         status: error.status(),
         headers,
-        body: json_bytes(&error.rest_body()),
+        body: json_bytes(&error.rest_body(lang)),
         key_id,
     }
 }

@@ -8,6 +8,8 @@ use hyper::StatusCode;
 use serde_json::{json, Value};
 
 use crate::error::Error;
+use crate::rules::catalogue::Reader;
+use crate::rules::locale::Lang;
 
 impl Error {
     /// The HTTP status of this refusal.
@@ -50,10 +52,13 @@ impl Error {
         }
     }
 
-    /// The REST body `{fehler, code}` (plus `wartesekunden` on 429); fields
-    /// are named as the REST wire names them, which is the books' own naming.
-    pub fn rest_body(&self) -> Value {
-        let mut body = json!({ "fehler": self.sentence(), "code": self.code() });
+    /// The REST body `{fehler, code}` (plus `wartesekunden` on 429), the
+    /// sentence in `lang`; fields are named as the REST wire names them,
+    /// which is the books' own naming.
+    pub fn rest_body(&self, lang: Lang) -> Value {
+        let reader = Reader::api(lang);
+        let fehler = self.sentence_to(reader, &|f| reader.the_field(f));
+        let mut body = json!({ "fehler": fehler, "code": self.code() });
         if let Error::RateLimited { wait_seconds } = self {
             body["wartesekunden"] = json!(wait_seconds);
         }
@@ -61,9 +66,9 @@ impl Error {
     }
 
     /// A tool's refusal as the agent protocol carries it: `{code, fehler}`,
-    /// fields named by the tool's own argument names.
-    pub fn tool_refusal(&self, name: &dyn Fn(&str) -> String) -> Value {
-        json!({ "code": self.code(), "fehler": self.sentence_with(name) })
+    /// the sentence in `lang`, fields named by the tool's own argument names.
+    pub fn tool_refusal(&self, lang: Lang, name: &dyn Fn(&str) -> String) -> Value {
+        json!({ "code": self.code(), "fehler": self.sentence_to(Reader::api(lang), name) })
     }
 }
 

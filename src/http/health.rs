@@ -12,6 +12,7 @@ use serde_json::{json, Map, Value};
 
 use crate::error::Error;
 use crate::http::app::{in_store, json_bytes, refusal, Answer, App, Watched};
+use crate::rules::locale::Lang;
 use crate::store::health;
 
 pub const ALIVE: &str = "/healthz";
@@ -28,10 +29,11 @@ pub fn owns(path: &str) -> bool {
 }
 
 /// The answer to a health address; only GET and HEAD are answered.
-pub async fn answer(app: &Arc<App>, method: &Method, path: &str) -> Answer {
+pub async fn answer(app: &Arc<App>, method: &Method, path: &str, lang: Lang) -> Answer {
     if method != Method::GET && method != Method::HEAD {
         return refusal(
             &Error::MethodNotAllowed("GET, HEAD".into()),
+            lang,
             Vec::new(),
             None,
         );

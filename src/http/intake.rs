@@ -19,7 +19,8 @@ use hyper::{Request as HttpRequest, Response};
 use rusqlite::Connection;
 use tokio::sync::Semaphore;
 
-use crate::error::Error;
+use crate::error::said::Record;
+use crate::error::{Error, Said};
 use crate::http::admission::{self, Admitted, Gate, Turned};
 use crate::http::app::{
     in_store, in_store_where, log_line, rate_headers, refusal, Answer, App, Request, MAX_BODY,
@@ -31,6 +32,7 @@ use crate::http::mcp;
 use crate::http::openapi;
 use crate::http::rest;
 use crate::http::screens::{self, Visit};
+use crate::rules::locale::Lang;
 
 /// The limits every connection and request is held to, before any trust.
 pub(crate) struct Limits {
@@ -149,13 +151,22 @@ async fn answer(
     peer: IpAddr,
 ) -> (&'static str, Answer) {
     let path = req.uri().path();
+    let lang = Lang::from_accept_language(header(&req, "accept-language").as_deref());
     if path.starts_with("/.well-known/") || path == exporter::PATH {
-        let not_here = refusal(&Error::not_found("This address"), Vec::new(), None);
+        let not_here = refusal(
+            &Error::not_found(Said::Record(Record::Page, String::new())),
+            lang,
+            Vec::new(),
+            None,
+        );
         ("other", not_here)
     } else if path == openapi::PATH {
-        ("other", openapi::answer(req.method()))
+        ("other", openapi::answer(req.method(), lang))
     } else if health::owns(path) {
-        ("other", health::answer(&app, req.method(), path).await)
+        (
+            "other",
+            health::answer(&app, req.method(), path, lang).await,
+        )
     } else if screens::owns(path) {
         ("screens", visit_screens(app, limits, req, peer).await)
     } else if path == "/mcp" {
@@ -198,7 +209,7 @@ async fn call_api(app: Arc<App>, limits: &Limits, req: HttpRequest<Incoming>) ->
         Err(answer) => return early(answer, req.into_body()),
     };
     if has_body {
-        match read_api_body(limits, req.into_body(), declared, &admitted).await {
+        match read_api_body(limits, req.into_body(), declared, &admitted, request.lang).await {
             Ok(body) => request.body = body,
             Err(answer) => return answer,
         }
@@ -215,6 +226,7 @@ fn api_request(req: &HttpRequest<Incoming>) -> Request {
         query: req.uri().query().unwrap_or("").to_string(),
         authorization: header(req, "authorization"),
         idempotency_key: header(req, "idempotency-key"),
+        lang: Lang::from_accept_language(header(req, "accept-language").as_deref()),
         repeated: ["authorization", "idempotency-key"]
             .into_iter()
             .filter(|name| req.headers().get_all(*name).iter().count() > 1)
@@ -264,10 +276,12 @@ async fn read_api_body(
     body: Incoming,
     declared: Option<u64>,
     admitted: &Admitted,
+    lang: Lang,
 ) -> std::result::Result<Option<Vec<u8>>, Answer> {
     let too_large = |error: Error| {
         closing(refusal(
             &error,
+            lang,
             rate_headers(&admitted.allowance),
             Some(admitted.key.id.clone()),
         ))
@@ -295,7 +309,8 @@ async fn serve_api(
 ) -> Answer {
     let tenant = admitted.key.tenant.clone();
     let (busy_headers, busy_key) = (rate_headers(&admitted.allowance), admitted.key.id.clone());
-    let busy = move |e: Error| refusal(&e, busy_headers, Some(busy_key));
+    let lang = request.lang;
+    let busy = move |e: Error| refusal(&e, lang, busy_headers, Some(busy_key));
     let bounded = mcp_headers.is_none() && rest::bounded(&request);
     let (reads, serve): (bool, Serve) = match mcp_headers {
         Some(headers) => {
@@ -384,12 +399,12 @@ async fn admit_from_store(
     request: &Request,
     refused: fn(Turned) -> Answer,
 ) -> std::result::Result<Admitted, Answer> {
-    let (reader, request) = (app.clone(), request.clone());
+    let (reader, request, lang) = (app.clone(), request.clone(), request.lang);
     in_store(app, true, None, move |conn| {
         admission::admit_stored(&reader, conn, &request).map_err(refused)
     })
     .await
-    .unwrap_or_else(|e| Err(refusal(&e, Vec::new(), None)))
+    .unwrap_or_else(|e| Err(refusal(&e, lang, Vec::new(), None)))
 }
 
 /// The header name for a name an answer uses (the common ones without parsing).

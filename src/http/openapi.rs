@@ -7,6 +7,7 @@ use hyper::{Method, StatusCode};
 
 use crate::error::Error;
 use crate::http::app::{refusal, Answer};
+use crate::rules::locale::Lang;
 
 /// The document, as served.
 pub const DOCUMENT: &str = include_str!("openapi.json");
@@ -16,7 +17,7 @@ pub const PATH: &str = "/openapi.json";
 
 /// The answer to a request for the document: it for GET (and HEAD), 405
 /// with `Allow: GET, HEAD` for any other method.
-pub fn answer(method: &Method) -> Answer {
+pub fn answer(method: &Method, lang: Lang) -> Answer {
     if method == Method::GET || method == Method::HEAD {
         Answer {
             status: StatusCode::OK,
@@ -27,6 +28,7 @@ pub fn answer(method: &Method) -> Answer {
     } else {
         refusal(
             &Error::MethodNotAllowed("GET, HEAD".into()),
+            lang,
             Vec::new(),
             None,
         )

@@ -11,7 +11,8 @@ use serde::Serialize;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 
-use crate::error::{Error, Result, Violations};
+use crate::error::said::Record;
+use crate::error::{Error, Result, Said, Violations};
 use crate::outbox::address::{self, Policy, Refusal};
 use crate::outbox::events::{self, EventKind};
 use crate::rules::text;
@@ -111,7 +112,7 @@ fn read(conn: &Connection, tenant: &Tenant, id: &str, shown_to: Option<&str>) ->
     ))?
     .query_row(params![id, tenant.company_id, tenant.environment], |r| from_row(r, shown_to))
     .optional()?
-    .ok_or_else(|| Error::not_found(format!("Webhook endpoint {id}")))
+    .ok_or_else(|| Error::not_found(Said::Record(Record::WebhookEndpoint, id.to_string())))
 }
 
 /// The tenant's endpoints, newest first, without secrets.
@@ -347,7 +348,7 @@ pub fn delivery(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Delivery
         delivery_from_row,
     )
     .optional()?
-    .ok_or_else(|| Error::not_found(format!("Delivery {id}")))
+    .ok_or_else(|| Error::not_found(Said::Record(Record::Delivery, id.to_string())))
 }
 
 /// The delivery log of the tenant, newest first: of one endpoint, or of all.
@@ -398,7 +399,10 @@ pub fn delivery_to(
 ) -> Result<Delivery> {
     let d = delivery(conn, tenant, id)?;
     if d.endpoint_id != endpoint {
-        return Err(Error::not_found(format!("Delivery {id}")));
+        return Err(Error::not_found(Said::Record(
+            Record::Delivery,
+            id.to_string(),
+        )));
     }
     Ok(d)
 }

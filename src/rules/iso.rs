@@ -252,7 +252,9 @@ impl Currency {
         } else {
             Err(Error::invalid(
                 field,
-                format!("must be an ISO 4217 currency code such as EUR; {text:?} is not one"),
+                crate::error::said::Input::NotCurrency {
+                    got: text.to_string(),
+                },
             ))
         }
     }

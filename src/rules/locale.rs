@@ -9,6 +9,7 @@
 
 use jiff::civil::Date;
 
+use crate::error::said::{Figure, Input, Sum};
 use crate::error::{Error, Result};
 use crate::rules::iso::Currency;
 use crate::rules::money::Decimal;
@@ -19,12 +20,9 @@ const MAX_MINOR: i128 = 1_000_000_000_000_000;
 /// A non-breaking space: an amount and its currency stay on one line.
 const NBSP: char = '\u{a0}';
 
-/// The languages of the screens and documents.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lang {
-    De,
-    En,
-}
+/// The languages of the screens and documents (the type is the error's,
+/// whose messages are worded in them).
+pub use crate::error::Lang;
 
 impl Lang {
     /// The language tags a person may choose, as `code` gives them.
@@ -155,6 +153,15 @@ pub fn number(lang: Lang, minor: i64, exponent: u8) -> String {
     out
 }
 
+/// An amount as a message carries it (`error::said::Sum`), written in the
+/// reader's notation by the catalogue.
+pub fn sum(minor: i64, currency: &Currency) -> Sum {
+    Sum {
+        minor,
+        currency: currency.as_str().to_string(),
+    }
+}
+
 /// An amount as a sentence of the books names it: `1,234.56 EUR` (grouped,
 /// in English notation, with its currency's code). Every amount inside a
 /// refusal or a note is written by this one function.
@@ -234,13 +241,6 @@ struct Typed {
     groups: usize,
 }
 
-/// What is being typed, for the sentences of a refusal.
-#[derive(Clone, Copy)]
-enum Figure {
-    Amount,
-    Number,
-}
-
 /// Reads `text` as a number in the language's notation (`1.234,56` /
 /// `1,234.56`, spaces grouping thousands, an optional leading minus);
 /// `example` is how the refusal says to write it.
@@ -248,15 +248,12 @@ enum Figure {
 /// Fails with `Invalid` naming `field` when the text is empty or is not a
 /// number in that notation (the other notation's decimal point is named as
 /// such).
-fn read_typed(lang: Lang, kind: Figure, field: &str, text: &str, example: &str) -> Result<Typed> {
-    let (a, plural) = match kind {
-        Figure::Amount => ("an amount", "amounts"),
-        Figure::Number => ("a number", "numbers"),
-    };
-    let refuse = |what: String| Err(Error::invalid(field, what));
+fn read_typed(lang: Lang, figure: Figure, field: &str, text: &str, example: &str) -> Result<Typed> {
+    let refuse = |what: Input| Err(Error::invalid(field, what));
+    let example = example.to_string();
     let text = text.trim();
     if text.is_empty() {
-        return refuse("is missing".into());
+        return refuse(Input::Missing);
     }
     let (negative, unsigned) = match text.strip_prefix('-') {
         Some(rest) => (true, rest.trim_start()),
@@ -279,38 +276,36 @@ fn read_typed(lang: Lang, kind: Figure, field: &str, text: &str, example: &str) 
         .chars()
         .find(|c| !c.is_ascii_digit() && *c != group && *c != decimal)
     {
-        return refuse(format!(
-            "is not {a}: {bad:?} is neither a digit nor a separator (write it like {example})"
-        ));
+        return refuse(Input::NotAFigureChar {
+            figure,
+            bad,
+            example,
+        });
     }
     let (whole, fraction) = match unified.split_once(decimal) {
         Some((_, rest)) if rest.contains(decimal) || rest.contains(group) => {
-            return refuse(format!(
-                "is not {a}: the decimal separator {decimal:?} comes once, after the thousands (write it like {example})"
-            ))
+            return refuse(Input::DecimalSeparatorTwice {
+                figure,
+                separator: decimal,
+                example,
+            })
         }
         Some((whole, fraction)) => (whole, fraction),
         None => (unified.as_str(), ""),
     };
     if whole.is_empty() {
-        return refuse(format!("is not {a} (write it like {example})"));
+        return refuse(Input::NotAFigure { figure, example });
     }
     if whole.contains(group) && !grouped(whole, group) {
         // `12.5` in German or `12,50` in English: the other notation's decimal point.
-        let name = match lang {
-            Lang::De => format!(
-                "in German {plural} the decimal separator is a comma and the point groups thousands"
-            ),
-            Lang::En => format!(
-                "in English {plural} the decimal separator is a point and the comma groups thousands"
-            ),
-        };
-        return refuse(format!("cannot be read: {name} (write it like {example})"));
+        return refuse(Input::OtherNotation {
+            figure,
+            notation: lang,
+            example,
+        });
     }
     if unified.ends_with(decimal) {
-        return refuse(format!(
-            "ends with a decimal separator (write it like {example})"
-        ));
+        return refuse(Input::EndsWithSeparator { example });
     }
     Ok(Typed {
         negative,
@@ -332,22 +327,24 @@ fn read_typed(lang: Lang, kind: Figure, field: &str, text: &str, example: &str) 
 pub fn parse_amount(lang: Lang, field: &str, text: &str, currency: &Currency) -> Result<i64> {
     let exponent = currency.exponent() as usize;
     let example = amount_example(lang, exponent);
-    let refuse = |what: String| Err(Error::invalid(field, what));
+    let refuse = |what: Input| Err(Error::invalid(field, what));
     let typed = read_typed(lang, Figure::Amount, field, text, &example)?;
     if typed.fraction.is_empty() && typed.groups == 1 && exponent >= 3 {
-        return refuse(format!(
-            "could mean two amounts; write the decimals with {:?} (like {example}) or leave out the thousands separator",
-            lang.decimal_separator()
-        ));
+        return refuse(Input::TwoReadings {
+            separator: lang.decimal_separator(),
+            example,
+        });
     }
     if typed.fraction.len() > exponent {
         return refuse(match exponent {
-            0 => format!("has decimals, but {} has no minor unit", currency.as_str()),
-            n => format!(
-                "has {} decimal places, but {} has {n}",
-                typed.fraction.len(),
-                currency.as_str()
-            ),
+            0 => Input::NoMinorUnit {
+                currency: currency.as_str().to_string(),
+            },
+            n => Input::MoreDecimalsThanCurrency {
+                places: typed.fraction.len(),
+                currency: currency.as_str().to_string(),
+                has: n as u8,
+            },
         });
     }
     let mut minor: i128 = 0;
@@ -359,11 +356,11 @@ pub fn parse_amount(lang: Lang, field: &str, text: &str, currency: &Currency) ->
     for c in digits {
         minor = minor * 10 + i128::from(c.to_digit(10).unwrap_or(0));
         if minor > MAX_MINOR {
-            return refuse("is larger than any amount kontor keeps".into());
+            return refuse(Input::AmountTooLarge);
         }
     }
     let minor = if typed.negative { -minor } else { minor };
-    i64::try_from(minor).or_else(|_| refuse("is larger than any amount kontor keeps".into()))
+    i64::try_from(minor).or_else(|_| refuse(Input::AmountTooLarge))
 }
 
 /// A quantity or a rate as a person typed it, exact: `1,5`, `0,25` or

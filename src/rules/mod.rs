@@ -59,9 +59,12 @@
 //!   § 6 (2), § 6 (2a) EStG, the one-year life of digital assets) and what
 //!   it writes off through a day and in a fiscal year.
 //! - `vat_ids/`: VAT ids, judged by their own prefix.
+//! - `catalogue/`: the words of every message (`error::Said`) in German and
+//!   English, and of an error as a whole, for a reader's language and surface.
 
 pub mod afa;
 pub mod bank;
+pub mod catalogue;
 pub mod chart;
 pub mod countries;
 pub mod creditor_reference;

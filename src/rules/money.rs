@@ -9,6 +9,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::error::said::Input;
 use crate::error::{Error, Result, Violations};
 use crate::rules::iso::Currency;
 use crate::rules::text;
@@ -34,7 +35,9 @@ impl Decimal {
         let bad = || {
             Error::invalid(
                 field,
-                format!("must be a decimal number such as 19 or 5.5, not {text:?}"),
+                Input::NotDecimal {
+                    got: text.to_string(),
+                },
             )
         };
         let t = text.trim();
@@ -54,12 +57,12 @@ impl Decimal {
         if frac.len() as u32 > MAX_SCALE {
             return Err(Error::invalid(
                 field,
-                format!("has more than {MAX_SCALE} decimal places"),
+                Input::TooManyPlaces { places: MAX_SCALE },
             ));
         }
         let int_value: i128 = int.trim_start_matches('0').parse().unwrap_or(0);
         if int.len() > 12 || int_value >= MAX_INTEGER {
-            return Err(Error::invalid(field, "is too large"));
+            return Err(Error::invalid(field, Input::TooLarge));
         }
         let scale = frac.len() as u32;
         let frac_value: i128 = if frac.is_empty() {

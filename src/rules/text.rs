@@ -5,6 +5,7 @@
 //! Also the shape of an e-mail address, which several fields share, and a
 //! field's camelCase name spelled as a surface spells it.
 
+use crate::error::said::Input;
 use crate::error::{Error, Result};
 
 /// Checks an optional text field: absent stays absent.
@@ -19,14 +20,11 @@ pub fn optional(field: &str, value: Option<&str>, max: usize) -> Result<Option<S
     // counts, and a control character is refused wherever it stands.
     let trimmed = value.trim();
     if trimmed.is_empty() && !has_control(value) {
-        Err(Error::invalid(field, "must not be empty"))
+        Err(Error::invalid(field, Input::Empty))
     } else if value.chars().count() > max {
-        Err(Error::invalid(
-            field,
-            format!("is longer than {max} characters"),
-        ))
+        Err(Error::invalid(field, Input::TooLong { max }))
     } else if has_control(value) {
-        Err(Error::invalid(field, "contains a control character"))
+        Err(Error::invalid(field, Input::ControlCharacter))
     } else {
         Ok(Some(trimmed.to_string()))
     }
@@ -44,7 +42,7 @@ fn has_control(text: &str) -> bool {
 /// missing"), longer than `max` characters or holds a control character.
 pub fn required(field: &str, value: Option<&str>, max: usize) -> Result<String> {
     match value.map(str::trim) {
-        None | Some("") => Err(Error::invalid(field, "is missing")),
+        None | Some("") => Err(Error::invalid(field, Input::Missing)),
         Some(_) => optional(field, value, max).map(|v| v.unwrap_or_default()),
     }
 }

@@ -5,6 +5,7 @@
 
 use jiff::{civil::Date, tz::TimeZone, Timestamp};
 
+use crate::error::said::Input;
 use crate::error::{Error, Result};
 
 /// Formats an instant the way every `...At` field and column carries it
@@ -33,12 +34,9 @@ pub fn now() -> String {
 ///
 /// Fails with `Invalid` naming `field` when the text is not an ISO 8601 instant.
 pub fn parse_instant(field: &str, text: &str) -> Result<String> {
-    text.parse::<Timestamp>().map(format_instant).map_err(|_| {
-        Error::invalid(
-            field,
-            "must be an ISO 8601 instant such as 2026-12-31T23:00:00Z",
-        )
-    })
+    text.parse::<Timestamp>()
+        .map(format_instant)
+        .map_err(|_| Error::invalid(field, Input::NotInstant))
 }
 
 /// Reads a calendar date in exactly the form `YYYY-MM-DD`.
@@ -56,11 +54,14 @@ pub fn parse_date(field: &str, text: &str) -> Result<Date> {
     let date = shaped
         .then(|| text.parse::<Date>().ok())
         .flatten()
-        .ok_or_else(|| Error::invalid(field, "must be a date in the form YYYY-MM-DD"))?;
+        .ok_or_else(|| Error::invalid(field, Input::NotDate))?;
     if !(1900..=2199).contains(&date.year()) {
         return Err(Error::invalid(
             field,
-            "must lie between the years 1900 and 2199",
+            Input::DateOutOfRange {
+                from: 1900,
+                to: 2199,
+            },
         ));
     }
     Ok(date)
@@ -74,7 +75,9 @@ pub fn zone(name: &str) -> Result<TimeZone> {
     TimeZone::get(name).map_err(|_| {
         Error::invalid(
             "timezone",
-            format!("names {name:?}, which is not a known time zone"),
+            Input::NotTimeZone {
+                got: name.to_string(),
+            },
         )
     })
 }

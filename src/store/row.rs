@@ -96,7 +96,7 @@ macro_rules! stored_enum {
             /// What a refusal of `got` says: `is a, b or c, not "x"`, with
             /// every spelling.
             #[allow(dead_code)]
-            pub fn not_one_of(got: &str) -> String {
+            pub fn not_one_of(got: &str) -> $crate::error::Said {
                 $crate::error::not_one_of(&[$($text),+], got)
             }
         }
@@ -143,7 +143,10 @@ mod tests {
     fn a_stored_enum_refuses_with_every_spelling_it_has() {
         assert_eq!(
             Tier::not_one_of("gold"),
-            "is STARTER, PROFESSIONAL or ENTERPRISE, not \"gold\""
+            crate::error::Said::Input(crate::error::said::Input::NotOneOf {
+                values: vec!["STARTER".into(), "PROFESSIONAL".into(), "ENTERPRISE".into()],
+                got: "gold".into(),
+            })
         );
         assert_eq!(Tier::parse("PROFESSIONAL"), Some(Tier::Professional));
         assert_eq!(Tier::ALL.len(), 3);

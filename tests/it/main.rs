@@ -27,6 +27,7 @@ mod hostile;
 mod idempotency;
 mod inbox;
 mod key_file;
+mod languages;
 mod layers;
 mod ledger;
 mod litestream;

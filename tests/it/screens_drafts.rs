@@ -8,10 +8,7 @@
 
 use serde_json::Value;
 
-use crate::support::screens::{people_audit, Browser, Office};
-
-const GERMAN: &str = "de-DE,de;q=0.9";
-const ENGLISH: &str = "en-GB,en;q=0.9";
+use crate::support::screens::{people_audit, Browser, Office, ENGLISH, GERMAN};
 
 /// The draft as the console shows it (`draft set` without a change prints it).
 fn draft_view(office: &Office, id: &str) -> Value {
@@ -369,13 +366,14 @@ fn a_refused_line_keeps_what_was_typed_and_says_what_to_fix_beside_the_field() {
         let rest = &body[at..];
         rest[rest.find('>').unwrap() + 1..rest.find("</p>").unwrap()].to_string()
     };
+    // Said in German, as the page is.
     assert!(
         error(&refused.body, "unitPrice")
-            .contains("in German amounts the decimal separator is a comma"),
+            .contains("in deutschen Beträgen ist das Komma das Dezimaltrennzeichen"),
         "{}",
         refused.body
     );
-    assert!(error(&refused.body, "quantity").contains("is not a number"));
+    assert!(error(&refused.body, "quantity").contains("ist keine Zahl"));
     assert!(refused.body.contains("aria-invalid=\"true\""));
     // A zero rate without its category: a rule of the books, beside the rate.
     let zero = person.act(
@@ -384,7 +382,7 @@ fn a_refused_line_keeps_what_was_typed_and_says_what_to_fix_beside_the_field() {
         &line("Export", "1", "C62", "100,00", "0"),
     );
     assert_eq!(zero.status, 409, "{}", zero.body);
-    assert!(error(&zero.body, "taxRate").contains("needs the seller's reason"));
+    assert!(error(&zero.body, "taxRate").contains("braucht den Grund des Verkäufers"));
     assert!(zero.body.contains("value=\"100,00\""));
     // In English, the German decimal comma is refused likewise.
     person.language = ENGLISH;

@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 use serde_json::{json, Value};
 use sha2::{Digest, Sha256};
 
-use crate::support::screens::{invoice, people_audit, Office};
+use crate::support::screens::{invoice, people_audit, Office, ENGLISH, GERMAN};
 
 /// The screens' address of an invoice (or of `rest` below it).
 fn at(number: &str, rest: &str) -> String {
@@ -465,11 +465,11 @@ fn a_refused_payment_keeps_what_was_typed_and_says_why_beside_the_field() {
             ],
         )
     };
-    // More than is outstanding.
+    // More than is outstanding, the amounts in the page's notation.
     let page = pay(&mut accountant, "1,190.01", "2026-11-10");
     assert_eq!(page.status, 409, "{}", page.body);
     assert!(
-        beside(&page.body, "amount").contains("more than the 1,190.00 EUR outstanding"),
+        beside(&page.body, "amount").contains("is €1,190.01, more than the €1,190.00 outstanding"),
         "{}",
         page.body
     );
@@ -496,6 +496,24 @@ fn a_refused_payment_keeps_what_was_typed_and_says_why_beside_the_field() {
         page.body
     );
     assert_eq!(shown(&page.body, "amount"), "100,50");
+    // In German, the same refusals in German, amounts and days in its notation.
+    accountant.language = GERMAN;
+    let page = pay(&mut accountant, "1.190,01", "2026-11-10");
+    assert_eq!(page.status, 409, "{}", page.body);
+    assert!(
+        beside(&page.body, "amount")
+            .contains("ist 1.190,01\u{a0}€, mehr als die 1.190,00\u{a0}€, die auf")
+            && beside(&page.body, "amount").contains("offen sind; Überzahlungen werden abgelehnt"),
+        "{}",
+        page.body
+    );
+    let page = pay(&mut accountant, "100,00", "2026-11-01");
+    assert!(
+        beside(&page.body, "on").contains("ist der 01.11.2026: Eine Zahlung kann nicht vor"),
+        "{}",
+        page.body
+    );
+    accountant.language = ENGLISH;
     // Minor units are not what a person types: a missing amount and a bad date together.
     let page = pay(&mut accountant, "", "10.11.2026");
     assert_eq!(page.status, 400);

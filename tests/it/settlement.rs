@@ -159,7 +159,7 @@ fn a_credit_is_applied_only_where_it_belongs_and_a_refusal_changes_nothing() {
         &credit,
         &bill,
         &["--on", "2026-05-05", "--amount", "596"],
-        "more than the 595",
+        "5.96 EUR is more than the 5.95 EUR left on the credit",
     );
     refused(&credit, &bill, &["--on", "2026-05-03"], "cannot precede");
     refused(

@@ -15,7 +15,8 @@ use super::run::keep;
 use super::stored::{self, year_of, Asset};
 use crate::books::audit::{self, Act, Actor};
 use crate::books::ledger::{self, Account, Posting};
-use crate::error::{Error, Result, Violations};
+use crate::error::said::Record;
+use crate::error::{Error, Result, Said, Violations};
 use crate::rules::locale::{self, Lang};
 use crate::store::clock;
 use crate::store::db::Tx;
@@ -106,7 +107,10 @@ fn sale_of(tx: &Tx, tenant: &Tenant, named: &str) -> Result<Sale> {
         })
         .optional()?;
     let Some((id, number, kind)) = found else {
-        return Err(Error::not_found(format!("Invoice {named}")));
+        return Err(Error::not_found(Said::Record(
+            Record::Invoice,
+            named.to_string(),
+        )));
     };
     if kind != "INVOICE" {
         return Err(Error::refused_at(

@@ -12,7 +12,8 @@ use serde::Serialize;
 
 use crate::books::company;
 use crate::books::export::settings;
-use crate::error::{Error, Result};
+use crate::error::said::Record;
+use crate::error::{Error, Result, Said};
 use crate::rules::afa::{self, Class, Method, Plan};
 use crate::rules::fiscal_year::FiscalYearStart;
 use crate::rules::iso::Currency;
@@ -113,7 +114,7 @@ pub(crate) fn stored(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Sto
     ))?
     .query_row(params![id, tenant.company_id, tenant.environment], read)
     .optional()?
-    .ok_or_else(|| Error::not_found(format!("Asset {id}")))
+    .ok_or_else(|| Error::not_found(Said::Record(Record::Asset, id.to_string())))
 }
 
 /// Every asset of the tenant, by acquisition day and the order recorded.

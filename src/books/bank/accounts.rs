@@ -11,7 +11,8 @@ use serde::Serialize;
 use crate::books::audit::{self, Act, Actor};
 use crate::books::company;
 use crate::books::particulars;
-use crate::error::{Error, Result, Violations};
+use crate::error::said::Record;
+use crate::error::{Error, Result, Said, Violations};
 use crate::rules::bank::{AccountId, Bic, Iban};
 use crate::rules::iso::Currency;
 use crate::rules::text::{self, Patch};
@@ -273,7 +274,9 @@ pub fn get(conn: &Connection, tenant: &Tenant, id: &str) -> Result<BankAccount> 
     ))?
     .query_row(params![id, tenant.company_id, tenant.environment], from_row)
     .map_err(|e| match e {
-        rusqlite::Error::QueryReturnedNoRows => Error::not_found(format!("The bank account {id}")),
+        rusqlite::Error::QueryReturnedNoRows => {
+            Error::not_found(Said::Record(Record::BankAccount, id.to_string()))
+        }
         other => other.into(),
     })
 }

@@ -14,7 +14,8 @@ use crate::books::bank::lines::{self, LineView, State, Stored, Target};
 use crate::books::company;
 use crate::books::ledger::Account;
 use crate::books::settlement::TargetKind;
-use crate::error::{Error, Result, Violations};
+use crate::error::said::{Bank, Record};
+use crate::error::{Error, Result, Said, Violations};
 use crate::rules::text;
 use crate::store::db::Tx;
 use crate::store::tenant::Tenant;
@@ -84,7 +85,10 @@ fn open_line(tx: &Tx, tenant: &Tenant, id: &str) -> Result<Stored> {
         State::Ignored => Err(Error::wrong_state(format!(
             "The line {id} is ignored; undo that first."
         ))),
-        State::Replaced => Err(Error::not_found(format!("The bank line {id}"))),
+        State::Replaced => Err(Error::not_found(Said::Record(
+            Record::BankLine,
+            id.to_string(),
+        ))),
     }
 }
 
@@ -205,10 +209,10 @@ fn document(
         TargetKind::Purchase
     };
     match found.as_slice() {
-        [] => Err(Error::not_found(format!(
-            "{number}, which is no {} of the company",
-            if money_in { "invoice that takes payments" } else { "bill" }
-        ))),
+        [] => Err(Error::not_found(Bank::NoDocument {
+            number: number.to_string(),
+            bill: !money_in,
+        })),
         [(id, _, _), (other, _, _)] if id != number => Err(Error::refused(format!(
             "{number} is the number of bills of two suppliers ({id}, {other}); name the bill by its id."
         ))),
@@ -248,7 +252,7 @@ pub fn split(
         if let Some((kind, target_id, number, open)) = v.take(
             document(tx, tenant, number, line.amount > 0).map_err(|e| match e {
                 Error::NotFound(what) => {
-                    Error::refused_at(format!("to[{i}]"), format!("names {what}"))
+                    Error::refused_at(format!("to[{i}]"), Bank::Names(Box::new(what)))
                 }
                 other => other,
             }),

@@ -17,6 +17,7 @@ use crate::books::bank::lines::{self, SettlementKind, State, Stored, Target};
 use crate::books::company;
 use crate::books::ledger::{self, Account, Posting};
 use crate::books::settlement::{self, BankSource, NewPayment, TargetKind, Undoing};
+use crate::error::said::Bank;
 use crate::error::{Error, Result, Violation};
 use crate::store::db::Tx;
 use crate::store::ids;
@@ -91,8 +92,8 @@ fn in_line_words(e: Error) -> Error {
         Error::Refused(list) => Error::Refused(
             list.into_iter()
                 .map(|v| match v.field.as_deref() {
-                    Some("on") => Violation::whole(format!("The line's booking day {}", v.message)),
-                    Some("amount") => Violation::whole(format!("The amount {}", v.message)),
+                    Some("on") => Violation::whole(Bank::LineDay(Box::new(v.message))),
+                    Some("amount") => Violation::whole(Bank::LineAmount(Box::new(v.message))),
                     _ => v,
                 })
                 .collect(),

@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::books::settlement::TargetKind;
 use crate::documents::statements::Line;
-use crate::error::{Error, Result};
+use crate::error::said::Record;
+use crate::error::{Error, Result, Said};
 use crate::rules::iso::Currency;
 use crate::rules::money::Money;
 use crate::store::db::Tx;
@@ -293,7 +294,7 @@ pub fn books_of(conn: &Connection, id: &str) -> Result<Tenant> {
         Ok(Tenant::new(r.get::<String>(0)?, r.get(1)?))
     })
     .optional()?
-    .ok_or_else(|| Error::not_found(format!("The bank line {id}")))
+    .ok_or_else(|| Error::not_found(Said::Record(Record::BankLine, id.to_string())))
 }
 
 /// The line stored in the row `seq` of the tenant, unless replaced since.
@@ -318,7 +319,7 @@ pub fn get(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Stored> {
     ))?
     .query_row(params![id, tenant.company_id, tenant.environment], from_row)
     .optional()?
-    .ok_or_else(|| Error::not_found(format!("The bank line {id}")))
+    .ok_or_else(|| Error::not_found(Said::Record(Record::BankLine, id.to_string())))
 }
 
 /// Sets a line's state, its suggestions and the reason it was ignored.

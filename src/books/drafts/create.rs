@@ -10,6 +10,7 @@ use super::stored::{DraftKind, DraftState};
 use crate::books::audit::{self, Act, Actor};
 use crate::books::company::{self, Company};
 use crate::books::customers;
+use crate::error::said::Draft;
 use crate::error::{Error, Result, Violations};
 use crate::rules::text;
 use crate::store::clock;
@@ -70,7 +71,7 @@ impl NewDraft {
             100,
         ))?;
         if lines.is_empty() || lines.len() > MAX_LINES {
-            v.invalid("lines", format!("needs 1 to {MAX_LINES} lines"));
+            v.invalid("lines", Draft::LineCount { max: MAX_LINES });
         }
         let mut checked = Vec::with_capacity(lines.len());
         for (n, line) in lines.into_iter().enumerate().take(MAX_LINES) {
@@ -80,10 +81,7 @@ impl NewDraft {
             let line =
                 v.take(NewDraftLine::check(line, company).map_err(|e| unreadable(e).under(&at)))?;
             match line {
-                Some(line) if !line.has_tax() => v.invalid(
-                    at,
-                    "states no tax: give a rate or named taxes (kontor decides no rate, and no person adds one to a draft made whole)",
-                ),
+                Some(line) if !line.has_tax() => v.invalid(at, Draft::NoTax),
                 Some(line) => checked.push(line),
                 None => {}
             }

@@ -12,7 +12,8 @@ use super::stored::open;
 use crate::books::audit::{self, Act, Actor};
 use crate::books::company::Company;
 use crate::documents::Category;
-use crate::error::{Error, Result, Violations};
+use crate::error::said::{Draft, Input, Record};
+use crate::error::{Error, Result, Said, Violations};
 use crate::rules::jurisdiction;
 use crate::rules::money::{self, Decimal, Tax};
 use crate::rules::text;
@@ -200,21 +201,21 @@ impl NewDraftLine {
         ))?;
         let quantity = match input.quantity.as_deref() {
             None => {
-                v.invalid("quantity", "is missing");
+                v.invalid("quantity", Input::Missing);
                 None
             }
             Some(q) => v.take(Decimal::parse("quantity", q))?,
         };
         if quantity.is_some_and(|q| q.is_negative() || q.is_zero()) {
-            v.invalid("quantity", "must be greater than zero");
+            v.invalid("quantity", Draft::QuantityNotPositive);
         }
         let unit_price = match input.unit_price_minor {
             None => {
-                v.invalid("unitPriceMinor", "is missing");
+                v.invalid("unitPriceMinor", Input::Missing);
                 None
             }
             Some(p) if !(0..=money::MAX_AMOUNT).contains(&p) => {
-                v.invalid("unitPriceMinor", "must be between 0 and 10^15 minor units");
+                v.invalid("unitPriceMinor", Draft::PriceOutOfRange);
                 None
             }
             Some(p) => Some(p),
@@ -225,7 +226,9 @@ impl NewDraftLine {
             Some(code) => {
                 v.invalid(
                     "unit",
-                    format!("{code:?} is not a UN/ECE Recommendation 20 unit code (e.g. C62, HUR, KGM, MTR)"),
+                    Draft::NotUnit {
+                        got: code.to_string(),
+                    },
                 );
                 None
             }
@@ -253,7 +256,9 @@ impl NewDraftLine {
                 } else {
                     v.invalid(
                         "exemptionCode",
-                        format!("{code:?} is not a VATEX code (e.g. VATEX-EU-AE, VATEX-EU-IC, VATEX-EU-G)"),
+                        Draft::NotVatex {
+                            got: code.to_string(),
+                        },
                     );
                     None
                 }
@@ -269,16 +274,10 @@ impl NewDraftLine {
             || input.taxes.is_some();
         if small_business {
             if charged {
-                v.refused(
-                    "taxRatePercent",
-                    "is not given by a small business (§19 UStG), which charges no VAT; leave the rate out",
-                );
+                v.refused("taxRatePercent", Draft::SmallBusinessRate);
             }
             if vat_category.as_ref().is_some_and(|c| !c.zero_rated()) {
-                v.refused(
-                    "vatCategory",
-                    "charges VAT, which a small business (§19 UStG) does not; leave it out (E applies)",
-                );
+                v.refused("vatCategory", Draft::SmallBusinessCategory);
             }
         }
         let (vat_category, exemption_reason) = match vat_category {
@@ -292,115 +291,118 @@ impl NewDraftLine {
         if (exemption_reason.is_some() || exemption_code.is_some())
             && vat_category.as_ref().is_some_and(|c| !c.zero_rated())
         {
-            v.invalid(
-                "exemptionReason",
-                "goes only with a zero-rated category (Z, E, AE, K, G or O)",
-            );
+            v.invalid("exemptionReason", Draft::ReasonWithoutZeroRated);
         }
         let tax_rate_percent = match (&input.tax_rate_percent, &input.taxes) {
             // A zero-rated category without a rate: its rate is 0.
             (None, None) if zero_rated => Some("0".to_string()),
             _ => input.tax_rate_percent,
         };
-        let taxes = match (tax_rate_percent, input.taxes) {
-            (Some(_), Some(_)) => {
-                v.invalid(
-                    "taxRatePercent",
-                    "excludes the named taxes; give a rate or named taxes, not both",
-                );
-                Vec::new()
-            }
-            (Some(rate), None) => {
-                let name = jurisdiction::tax_name(company.country.as_str());
-                match v.take(Decimal::parse("taxRatePercent", &rate))? {
-                    Some(rate) if !rate.is_zero() && zero_rated => {
-                        v.invalid(
-                            "taxRatePercent",
-                            format!(
-                                "is {rate}, but category {} charges no VAT; its rate is 0",
-                                vat_category
-                                    .as_ref()
-                                    .map(Category::code)
-                                    .unwrap_or_default()
-                            ),
-                        );
-                        Vec::new()
-                    }
-                    Some(rate) if rate.is_zero() && zero_rated => {
-                        // The reason kept on the tax: the person's text,
-                        // else the VATEX code, else (Z, which never writes
-                        // one) the category's name.
-                        let reason = exemption_reason
-                            .clone()
-                            .or_else(|| exemption_code.clone())
-                            .or_else(|| {
-                                (vat_category == Some(Category::Z))
-                                    .then(|| "Zero rated (category Z)".to_string())
-                            });
-                        match reason {
-                            Some(reason) => v
-                                .take(Tax::new(name, rate, Some(&reason)))?
-                                .into_iter()
-                                .collect(),
-                            None => {
-                                v.refused(
-                                    "exemptionReason",
-                                    format!(
-                                        "is needed: category {} needs the reason for the exemption, as a text or a VATEX code",
-                                        vat_category.as_ref().map(Category::code).unwrap_or_default()
-                                    ),
-                                );
-                                Vec::new()
+        let taxes =
+            match (tax_rate_percent, input.taxes) {
+                (Some(_), Some(_)) => {
+                    v.invalid("taxRatePercent", Draft::RateAndTaxes);
+                    Vec::new()
+                }
+                (Some(rate), None) => {
+                    let name = jurisdiction::tax_name(company.country.as_str());
+                    match v.take(Decimal::parse("taxRatePercent", &rate))? {
+                        Some(rate) if !rate.is_zero() && zero_rated => {
+                            v.invalid(
+                                "taxRatePercent",
+                                Draft::RateWithZeroRated {
+                                    rate: rate.to_string(),
+                                    category: vat_category
+                                        .as_ref()
+                                        .map(Category::code)
+                                        .unwrap_or_default()
+                                        .to_string(),
+                                },
+                            );
+                            Vec::new()
+                        }
+                        Some(rate) if rate.is_zero() && zero_rated => {
+                            // The reason kept on the tax: the person's text,
+                            // else the VATEX code, else (Z, which never writes
+                            // one) the category's name.
+                            let reason = exemption_reason
+                                .clone()
+                                .or_else(|| exemption_code.clone())
+                                .or_else(|| {
+                                    (vat_category == Some(Category::Z))
+                                        .then(|| "Zero rated (category Z)".to_string())
+                                });
+                            match reason {
+                                Some(reason) => v
+                                    .take(Tax::new(name, rate, Some(&reason)))?
+                                    .into_iter()
+                                    .collect(),
+                                None => {
+                                    v.refused(
+                                        "exemptionReason",
+                                        Draft::ReasonNeeded {
+                                            category: vat_category
+                                                .as_ref()
+                                                .map(Category::code)
+                                                .unwrap_or_default()
+                                                .to_string(),
+                                        },
+                                    );
+                                    Vec::new()
+                                }
                             }
                         }
-                    }
-                    Some(rate) if rate.is_zero() => {
-                        v.refused(
-                            "taxRatePercent",
-                            format!("is 0: {name} at 0 % needs the seller's reason why nothing is charged; give it a VAT category (Z, E, AE, K, G or O) with the exemption's reason or VATEX code, or a named tax with its reason"),
-                        );
-                        Vec::new()
-                    }
-                    Some(rate) => v
-                        .take(Tax::new(name, rate, None).map_err(|_| {
-                            Error::invalid("taxRatePercent", "must lie between 0 and 100 percent")
-                        }))?
-                        .into_iter()
-                        .collect(),
-                    None => Vec::new(),
-                }
-            }
-            (None, Some(listed)) => {
-                let mut taxes: Vec<Tax> = Vec::new();
-                for (i, t) in listed.into_iter().enumerate() {
-                    let at = format!("taxes[{i}]");
-                    let rate = match t.rate_percent.as_deref() {
-                        None => {
-                            v.invalid(format!("{at}.ratePercent"), "is missing");
-                            None
-                        }
-                        Some(r) => {
-                            v.take(Decimal::parse("ratePercent", r).map_err(|e| e.under(&at)))?
-                        }
-                    };
-                    let Some(rate) = rate else { continue };
-                    let name = t.name.unwrap_or_default();
-                    if let Some(tax) = v.take(
-                        Tax::new(&name, rate, t.reason.as_deref()).map_err(|e| e.under(&at)),
-                    )? {
-                        if taxes.iter().any(|known| known.name == tax.name) {
-                            v.invalid(
-                                "taxes",
-                                format!("names the tax {} twice on one line", tax.name),
+                        Some(rate) if rate.is_zero() => {
+                            v.refused(
+                                "taxRatePercent",
+                                Draft::ZeroWithoutReason {
+                                    tax: name.to_string(),
+                                },
                             );
+                            Vec::new()
                         }
-                        taxes.push(tax);
+                        Some(rate) => v
+                            .take(Tax::new(name, rate, None).map_err(|_| {
+                                Error::invalid("taxRatePercent", Draft::RateOutOfRange)
+                            }))?
+                            .into_iter()
+                            .collect(),
+                        None => Vec::new(),
                     }
                 }
-                taxes
-            }
-            (None, None) => Vec::new(),
-        };
+                (None, Some(listed)) => {
+                    let mut taxes: Vec<Tax> = Vec::new();
+                    for (i, t) in listed.into_iter().enumerate() {
+                        let at = format!("taxes[{i}]");
+                        let rate = match t.rate_percent.as_deref() {
+                            None => {
+                                v.invalid(format!("{at}.ratePercent"), Input::Missing);
+                                None
+                            }
+                            Some(r) => {
+                                v.take(Decimal::parse("ratePercent", r).map_err(|e| e.under(&at)))?
+                            }
+                        };
+                        let Some(rate) = rate else { continue };
+                        let name = t.name.unwrap_or_default();
+                        if let Some(tax) = v.take(
+                            Tax::new(&name, rate, t.reason.as_deref()).map_err(|e| e.under(&at)),
+                        )? {
+                            if taxes.iter().any(|known| known.name == tax.name) {
+                                v.invalid(
+                                    "taxes",
+                                    Draft::TaxTwice {
+                                        tax: tax.name.clone(),
+                                    },
+                                );
+                            }
+                            taxes.push(tax);
+                        }
+                    }
+                    taxes
+                }
+                (None, None) => Vec::new(),
+            };
         if let (Some(quantity), Some(price)) = (quantity, unit_price) {
             v.take(money::line_net(quantity, price))?;
         }
@@ -460,9 +462,7 @@ pub fn add_line(
         .prepare_cached("SELECT count(*) FROM draft_lines WHERE draft_id = ?1")?
         .query_row([id], |r| r.get(0))?;
     if lines >= MAX_LINES as i64 {
-        return Err(Error::bad_request(format!(
-            "A draft holds at most {MAX_LINES} lines."
-        )));
+        return Err(Error::bad_request(Draft::Full { max: MAX_LINES }));
     }
     insert_line(tx, id, line)?;
     audit::record(tx, tenant, actor, Act::DraftLineAdded, id)
@@ -482,7 +482,14 @@ fn line_row(tx: &Tx, id: &str, number: usize) -> Result<i64> {
             .optional()?,
         None => None,
     };
-    row.ok_or_else(|| Error::not_found(format!("Line {number} of draft {id}")))
+    row.ok_or_else(|| {
+        Error::not_found(Said::RecordOf(
+            Record::DraftLine,
+            number.to_string(),
+            Record::Draft,
+            id.to_string(),
+        ))
+    })
 }
 
 /// Replaces line `number` (from 1, in the order the lines are shown) of an

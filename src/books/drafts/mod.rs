@@ -118,7 +118,7 @@ pub(crate) fn due_date(
     let days = payment_days(conn, tenant, company, customer_id)?;
     issued_on
         .checked_add(days.days())
-        .map_err(|_| Error::refused("The due date lies beyond the calendar."))
+        .map_err(|_| Error::refused(crate::error::said::Draft::DueBeyondCalendar))
 }
 
 /// The number the next issue of this type would take today.

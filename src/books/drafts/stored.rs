@@ -7,7 +7,8 @@ use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
-use crate::error::{Error, Result};
+use crate::error::said::{Draft, Record};
+use crate::error::{Error, Result, Said};
 use crate::rules::iso::Currency;
 use crate::store::clock;
 use crate::store::db::Tx;
@@ -47,18 +48,15 @@ impl Period {
         let Some((from, to)) = text.trim().split_once("..") else {
             return Err(Error::invalid(
                 field,
-                format!(
-                    "takes FROM..TO, two ISO dates such as 2026-11-01..2026-11-30, not {text:?}"
-                ),
+                Draft::NotPeriod {
+                    got: text.to_string(),
+                },
             ));
         };
         let from = clock::parse_date(field, from.trim())?;
         let to = clock::parse_date(field, to.trim())?;
         if from > to {
-            return Err(Error::invalid(
-                field,
-                format!("ends on {to}, before it starts on {from}"),
-            ));
+            return Err(Error::invalid(field, Draft::PeriodBackwards { from, to }));
         }
         Ok(Period { from, to })
     }
@@ -108,7 +106,7 @@ pub(crate) fn stored(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Sto
         })
     })
     .optional()?
-    .ok_or_else(|| Error::not_found(format!("Draft {id}")))
+    .ok_or_else(|| Error::not_found(Said::Record(Record::Draft, id.to_string())))
 }
 
 /// A draft of the tenant that is still open.
@@ -117,7 +115,7 @@ pub(crate) fn stored(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Sto
 pub(crate) fn open(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Stored> {
     let draft = stored(conn, tenant, id)?;
     if draft.state != DraftState::Draft {
-        return Err(Error::wrong_state(format!("Draft {id} is already issued.")));
+        return Err(Error::wrong_state(Draft::Issued { id: id.to_string() }));
     }
     Ok(draft)
 }

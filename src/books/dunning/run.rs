@@ -284,7 +284,10 @@ pub fn reminder_document(
         Ok((format!("{number}-reminder-{level}"), r.get::<_, Vec<u8>>(2)?))
     })
     .map_err(|e| match e {
-        rusqlite::Error::QueryReturnedNoRows => crate::error::Error::not_found(format!("reminder {id}")),
+        rusqlite::Error::QueryReturnedNoRows => crate::error::Error::not_found(crate::error::Said::Record(
+            crate::error::said::Record::Reminder,
+            id.to_string(),
+        )),
         other => other.into(),
     })
 }

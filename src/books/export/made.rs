@@ -9,7 +9,8 @@ use rusqlite::{params, Connection};
 use serde::Serialize;
 
 use crate::books::audit::{self, Act, Actor};
-use crate::error::Result;
+use crate::error::said::Record;
+use crate::error::{Result, Said};
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::ids;
@@ -126,5 +127,5 @@ pub fn file(conn: &Connection, tenant: &Tenant, id: &str) -> Result<(String, Vec
         Ok((r.get(0)?, r.get(1)?))
     })
     .optional()?
-    .ok_or_else(|| crate::error::Error::not_found(format!("The export {id}")))
+    .ok_or_else(|| crate::error::Error::not_found(Said::Record(Record::Export, id.to_string())))
 }

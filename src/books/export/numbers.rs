@@ -16,7 +16,8 @@ use serde::Serialize;
 use crate::books::audit::{self, Act, Actor};
 use crate::books::chart_accounts;
 use crate::books::export::bookings::Numbers;
-use crate::error::{Error, Result};
+use crate::error::said::Record;
+use crate::error::{Error, Result, Said};
 use crate::rules::skr::{self, Chart};
 use crate::store::clock;
 use crate::store::db::Tx;
@@ -269,7 +270,10 @@ pub fn change(
         })
         .optional()?;
     let Some(partner_id) = known else {
-        return Err(Error::not_found(format!("Customer {given}")));
+        return Err(Error::not_found(Said::Record(
+            Record::Customer,
+            given.to_string(),
+        )));
     };
     let partner_id = partner_id.as_str();
     let range = range(Chart::Skr03, side.ledger());

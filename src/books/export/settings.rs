@@ -11,7 +11,8 @@ use serde::Serialize;
 use crate::books::audit::{self, Act, Actor};
 use crate::books::chart_accounts;
 use crate::books::export::numbers;
-use crate::error::{Error, Result, Violations};
+use crate::error::said::Record;
+use crate::error::{Error, Result, Said, Violations};
 use crate::rules::skr::Chart;
 use crate::rules::text::Patch;
 use crate::store::db::Tx;
@@ -135,7 +136,10 @@ pub fn get(conn: &Connection, company_id: &str) -> Result<Settings> {
         .query_row([company_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
         .optional()?;
     let Some((chart, adviser, client, start)) = row else {
-        return Err(Error::not_found(format!("Company {company_id}")));
+        return Err(Error::not_found(Said::Record(
+            Record::Company,
+            company_id.to_string(),
+        )));
     };
     let unreadable =
         |what: &str| Error::internal(format!("companies {company_id}: {what} cannot be read"));

@@ -10,7 +10,8 @@ use rusqlite::{params, Connection, OptionalExtension};
 use crate::books::company::Company;
 use crate::books::document_kinds::DocumentType;
 use crate::books::ledger;
-use crate::error::{Error, Result};
+use crate::error::said::Record;
+use crate::error::{Error, Result, Said};
 use crate::outbox::events::Fields;
 use crate::rules::iso::Currency;
 use crate::rules::jurisdiction;
@@ -200,7 +201,7 @@ pub(crate) fn stored_by_id(conn: &Connection, tenant: &Tenant, id: &str) -> Resu
     ))?
     .query_row(params![id, tenant.company_id, tenant.environment], from_row)
     .optional()?
-    .ok_or_else(|| Error::not_found(format!("Invoice {id}")))
+    .ok_or_else(|| Error::not_found(Said::Record(Record::Invoice, id.to_string())))
 }
 
 /// A stored document of the tenant by number.
@@ -215,5 +216,5 @@ pub(crate) fn stored_by_number(conn: &Connection, tenant: &Tenant, number: &str)
         from_row,
     )
     .optional()?
-    .ok_or_else(|| Error::not_found(format!("Invoice {number}")))
+    .ok_or_else(|| Error::not_found(Said::Record(Record::Invoice, number.to_string())))
 }

@@ -11,7 +11,8 @@ use sha2::{Digest, Sha256};
 use super::checks::{self, TermsView, Warning};
 use crate::books::company::Company;
 use crate::documents::read::{self, Received};
-use crate::error::{Error, Result};
+use crate::error::said::Record;
+use crate::error::{Error, Result, Said};
 use crate::rules::iso::Currency;
 use crate::rules::money::Money;
 use crate::store::paging::{Page, Paging, PAGE_LIMIT_SQL};
@@ -208,7 +209,7 @@ pub fn get(conn: &Connection, tenant: &Tenant, id: &str) -> Result<BillView> {
     ))?
     .query_row(params![id, tenant.company_id, tenant.environment], view)
     .optional()?
-    .ok_or_else(|| Error::not_found(format!("Bill {id}")))
+    .ok_or_else(|| Error::not_found(Said::Record(Record::Bill, id.to_string())))
 }
 
 /// The tenant's received bills, newest first, those in `state` only when
@@ -272,7 +273,7 @@ pub fn original(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Original
             Ok((r.get(0)?, r.get(1)?, r.get(2)?))
         })
         .optional()?
-        .ok_or_else(|| Error::not_found(format!("Bill {id}")))?;
+        .ok_or_else(|| Error::not_found(Said::Record(Record::Bill, id.to_string())))?;
     if hex::encode(Sha256::digest(&bytes)) != sha {
         return Err(Error::internal(format!(
             "the kept file of bill {id} no longer matches its SHA-256"

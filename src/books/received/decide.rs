@@ -14,7 +14,8 @@ use crate::books::company;
 use crate::books::purchases::{self, Entry};
 use crate::books::suppliers;
 use crate::documents::Category;
-use crate::error::{Error, Result, Violations};
+use crate::error::said::Record;
+use crate::error::{Error, Result, Said, Violations};
 use crate::outbox::events::{self, EventKind as Event};
 use crate::rules::iso::Currency;
 use crate::rules::money::Decimal;
@@ -35,7 +36,7 @@ fn state(tx: &Tx, tenant: &Tenant, id: &str) -> Result<BillState> {
     })
     .optional()?
     .and_then(|s| BillState::parse(&s))
-    .ok_or_else(|| Error::not_found(format!("Bill {id}")))
+    .ok_or_else(|| Error::not_found(Said::Record(Record::Bill, id.to_string())))
 }
 
 fn undecided(tx: &Tx, tenant: &Tenant, id: &str) -> Result<()> {
@@ -223,7 +224,10 @@ pub fn trust(
         params![trusted, supplier_id, tenant.company_id, tenant.environment],
     )?;
     if changed == 0 {
-        return Err(Error::not_found(format!("Customer {supplier_id}")));
+        return Err(Error::not_found(Said::Record(
+            Record::Customer,
+            supplier_id.to_string(),
+        )));
     }
     audit::record(tx, tenant, actor, Act::SupplierTrusted, supplier_id)
 }

@@ -172,6 +172,7 @@ pub fn precheck(app: &App, req: &Request, headers: &Headers) -> std::result::Res
     if req.method != hyper::Method::POST {
         return Err(refusal(
             &Error::MethodNotAllowed("POST".into()),
+            req.lang,
             Vec::new(),
             None,
         ));
@@ -188,7 +189,7 @@ pub fn precheck(app: &App, req: &Request, headers: &Headers) -> std::result::Res
 pub fn refused(turned: Turned) -> Answer {
     match turned.error {
         Error::Unauthenticated => {
-            let mut a = refusal(&Error::Unauthenticated, Vec::new(), None);
+            let mut a = refusal(&Error::Unauthenticated, turned.lang, Vec::new(), None);
             a.headers = vec![(
                 "WWW-Authenticate",
                 r#"Bearer realm="kontor", error="invalid_token""#.into(),
@@ -221,13 +222,14 @@ pub fn handle(
         admitted,
         reads,
         refused,
-        |conn, admitted| answer_message(app, conn, headers, parsed, admitted),
+        |conn, admitted| answer_message(app, conn, req, headers, parsed, admitted),
     )
 }
 
 fn answer_message(
     app: &App,
     conn: &rusqlite::Connection,
+    req: &Request,
     headers: &Headers,
     parsed: Parsed,
     admitted: Admitted,
@@ -245,6 +247,7 @@ fn answer_message(
         app,
         conn,
         key: &key,
+        lang: req.lang,
     };
     let modern = first_message(&message)
         .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
@@ -263,6 +266,7 @@ fn answer_message(
                 let wait_seconds = allowance.retry_after_seconds.max(1);
                 return refusal(
                     &Error::RateLimited { wait_seconds },
+                    req.lang,
                     rate_headers(&allowance),
                     Some(key.id),
                 );

@@ -24,6 +24,7 @@ use crate::error::{Error, Result};
 use crate::http::app::App;
 use crate::http::error::RpcFault;
 use crate::http::fields::JsonFields;
+use crate::rules::locale::Lang;
 use crate::rules::text;
 use crate::store::db::Tx;
 use crate::store::paging::{Page, Paging};
@@ -37,6 +38,8 @@ pub struct Context<'a> {
     pub app: &'a App,
     pub conn: &'a Connection,
     pub key: &'a AuthedKey,
+    /// The language of a refusal's sentence, by the POST's `Accept-Language`.
+    pub lang: Lang,
 }
 
 impl Context<'_> {
@@ -77,13 +80,17 @@ impl Tool {
     }
 
     /// How a refusal names a field: as this tool's argument (snake_case).
-    fn argument(&self, field: &str) -> String {
+    fn argument(&self, lang: Lang, field: &str) -> String {
         let field = self
             .renames
             .iter()
             .find(|(books, _)| *books == field)
             .map_or(field, |(_, argument)| argument);
-        format!("The argument {}", text::camel_to(field, '_'))
+        let argument = text::camel_to(field, '_');
+        match lang {
+            Lang::En => format!("The argument {argument}"),
+            Lang::De => format!("Das Argument {argument}"),
+        }
     }
 }
 
@@ -127,7 +134,7 @@ pub fn call(c: &Context, params: &Value) -> std::result::Result<Value, RpcFault>
         })),
         Err(e @ Error::Internal(_)) => Err(RpcFault::from(e)),
         Err(e) => {
-            let refusal = e.tool_refusal(&|field| tool.argument(field));
+            let refusal = e.tool_refusal(c.lang, &|field| tool.argument(c.lang, field));
             let text = format!(
                 "{}: {}",
                 refusal["code"].as_str().unwrap_or(""),

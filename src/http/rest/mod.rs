@@ -43,7 +43,8 @@ use rusqlite::Connection;
 
 use crate::access::keys::AuthedKey;
 use crate::access::scopes::Operation;
-use crate::error::{Error, Result};
+use crate::error::said::Record;
+use crate::error::{Error, Result, Said};
 use crate::http::admission::{self, Admitted, Turned};
 use crate::http::app::{rate_headers, refusal, Answer, App, Request};
 use crate::http::query::{percent_decode, Query};
@@ -183,7 +184,10 @@ fn route<'a>(method: &Method, segments: &[&'a str]) -> Result<Route<'a>> {
         .map(Method::as_str)
         .collect();
     if allowed.is_empty() {
-        return Err(Error::not_found("This address"));
+        return Err(Error::not_found(Said::Record(
+            Record::Address,
+            String::new(),
+        )));
     }
     Err(Error::MethodNotAllowed(allowed.join(", ").into()))
 }
@@ -240,7 +244,7 @@ pub fn handle(app: &App, conn: &Connection, req: &Request, admitted: Admitted) -
                         key_id: Some(key.id),
                     }
                 }
-                Err(error) => refusal(&error, headers, Some(key.id)),
+                Err(error) => refusal(&error, req.lang, headers, Some(key.id)),
             }
         },
     )
@@ -251,7 +255,10 @@ fn handle_admitted(app: &App, conn: &Connection, req: &Request, key: &AuthedKey)
         .path
         .split('/')
         .skip(1)
-        .map(|s| percent_decode(s, false).ok_or_else(|| Error::not_found("This address")))
+        .map(|s| {
+            percent_decode(s, false)
+                .ok_or_else(|| Error::not_found(Said::Record(Record::Address, String::new())))
+        })
         .collect::<Result<_>>()?;
     let segments: Vec<&str> = decoded.iter().map(String::as_str).collect();
     let route = route(&req.method, &segments)?;
@@ -287,6 +294,7 @@ mod tests {
             idempotency_key: None,
             repeated: Vec::new(),
             body: Some(Vec::new()),
+            lang: crate::rules::locale::Lang::En,
         }
     }
 

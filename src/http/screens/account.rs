@@ -13,7 +13,7 @@ use hyper::StatusCode;
 use maud::{html, Markup};
 
 use super::context::Ctx;
-use super::form::{FormField, Problems};
+use super::form::{sentence, FormField, Problems};
 use super::frame::{
     act_button, csrf, json_answer, running_own_script, screen_with, see_other, shown_once, th,
     Screen, Table,
@@ -185,7 +185,7 @@ fn refused(ctx: &Ctx, e: Error) -> Result<Answer> {
     match e {
         Error::Invalid(_) | Error::Refused(_) | Error::WrongState(_) | Error::NotFound(_) => {
             let status = e.status();
-            overview(ctx, status, Some(e.sentence()))
+            overview(ctx, status, Some(sentence(ctx.lang, &e)))
         }
         other => Err(other),
     }
@@ -383,7 +383,7 @@ pub fn begin_passkey(ctx: &Ctx) -> Result<Answer> {
         };
         return Ok(json_answer(
             e.status(),
-            &serde_json::json!({ "problem": e.sentence() }),
+            &serde_json::json!({ "problem": sentence(ctx.lang, &e) }),
         ));
     }
     let party = party(ctx);
@@ -406,7 +406,7 @@ pub fn begin_passkey(ctx: &Ctx) -> Result<Answer> {
         }
         Err(e @ (Error::Refused(_) | Error::Invalid(_))) => Ok(json_answer(
             e.status(),
-            &serde_json::json!({ "problem": e.sentence() }),
+            &serde_json::json!({ "problem": sentence(ctx.lang, &e) }),
         )),
         Err(e) => Err(e),
     }

@@ -34,7 +34,8 @@ use crate::books::purchases::{self, CostLineInput, NewPurchase, PurchaseInput, P
 use crate::books::receipts;
 use crate::books::received::{self, Channel, Incoming};
 use crate::books::settlement::{self, CreditInput, CreditRequest};
-use crate::error::{Error, Result};
+use crate::error::said::Record;
+use crate::error::{Error, Result, Said};
 use crate::http::app::Answer;
 use crate::rules::locale::{self, Lang};
 use crate::store::clock;
@@ -682,8 +683,14 @@ pub fn apply_credit(ctx: &Ctx, id: &str) -> Result<Answer> {
 
 /// GET /bills/{id}/receipt: the bill's receipt as kept, a download.
 pub fn receipt(ctx: &Ctx, id: &str) -> Result<Answer> {
-    let (view, bytes) = receipts::content(ctx.conn, &ctx.session.tenant, id)?
-        .ok_or_else(|| Error::not_found(format!("The receipt of bill {id}")))?;
+    let (view, bytes) = receipts::content(ctx.conn, &ctx.session.tenant, id)?.ok_or_else(|| {
+        Error::not_found(Said::RecordOf(
+            Record::Receipt,
+            String::new(),
+            Record::Bill,
+            id.to_string(),
+        ))
+    })?;
     Ok(bills_received::download(
         bytes,
         view.media_type,

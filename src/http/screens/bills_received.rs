@@ -17,7 +17,7 @@ use maud::{html, Markup};
 
 use super::context::Ctx;
 use super::einvoice_view as view;
-use super::form::{choice, message, Acted, Form, FormField, Problems, Reading};
+use super::form::{choice, message, sentence, Acted, Form, FormField, Problems, Reading};
 use super::frame::{
     csrf, may_act, money, pager, screen, screen_with, security_headers, see_other, th, th_amount,
     Noun, Screen, Table,
@@ -31,7 +31,8 @@ use crate::books::received::{
     self, BillState, BillView, Channel, Decision, Incoming, Receipt, SupplierChoice, Warning,
 };
 use crate::documents::Category;
-use crate::error::{Error, Result};
+use crate::error::said::Record;
+use crate::error::{Error, Result, Said};
 use crate::http::app::Answer;
 use crate::http::screens::visit::RECEIVED_UPLOAD;
 use crate::rules::locale::{self, Lang};
@@ -176,7 +177,9 @@ pub fn upload(ctx: &Ctx) -> Result<Answer> {
                 receipts.len(),
                 match waiting {
                     Ok(id) => Ok(id),
-                    Err(e @ (Error::Refused(..) | Error::Invalid(..))) => Err(e.sentence()),
+                    Err(e @ (Error::Refused(..) | Error::Invalid(..))) => {
+                        Err(sentence(ctx.lang, &e))
+                    }
                     Err(e) => return Err(e),
                 },
             ));
@@ -489,7 +492,14 @@ pub fn attachment(ctx: &Ctx, id: &str, n: &str) -> Result<Answer> {
         .ok()
         .and_then(|n| received.document.attachments.get(n))
         .and_then(|a| a.file.as_ref())
-        .ok_or_else(|| Error::not_found(format!("Attachment {n} of bill {id}")))?;
+        .ok_or_else(|| {
+            Error::not_found(Said::RecordOf(
+                Record::Attachment,
+                n.to_string(),
+                Record::Bill,
+                id.to_string(),
+            ))
+        })?;
     // Never shown inline: an attached file is the supplier's, not ours.
     Ok(download(
         file.bytes.clone(),

@@ -14,6 +14,7 @@ use super::frame::{screen_with, see_other, th, th_number, Screen, Table};
 use crate::access::people::Capability;
 use crate::books::export::numbers::{self, PartnerRole};
 use crate::books::export::settings::{self, Settings, SettingsChange, SettingsInput};
+use crate::error::said::Export;
 use crate::error::{Error, Result};
 use crate::http::app::Answer;
 use crate::rules::locale::Lang;
@@ -254,8 +255,7 @@ pub fn set_number(ctx: &Ctx) -> Result<Answer> {
     let given = match given {
         // An unknown partner is said beside its field.
         Err(Error::NotFound(what)) => {
-            let unknown =
-                Error::invalid("partner", format!("{what} is not a partner of these books"));
+            let unknown = Error::invalid("partner", Export::NotAPartner(Box::new(what)));
             Acted::Refused(Refusal {
                 status: unknown.status(),
                 problems: Problems::of(&unknown),

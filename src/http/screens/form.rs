@@ -80,6 +80,7 @@ use crate::error::{Error, Result, Violation};
 use crate::http::query::Query;
 use crate::http::screens::context::Ctx;
 use crate::http::screens::frame::csrf;
+use crate::rules::catalogue::Reader;
 use crate::rules::iso::Currency;
 use crate::rules::locale::{self, Lang};
 use crate::rules::money::Decimal;
@@ -92,18 +93,9 @@ pub const AMOUNT_LENGTH: usize = 30;
 /// The longest electronic address a form takes (`SCHEME:VALUE`).
 pub const ELECTRONIC_ADDRESS_LENGTH: usize = 120;
 
-/// A refusal's message for one field, in the page's language where the
-/// predicate is a common one; the books' English otherwise.
+/// A refusal's message for one field (or the whole), in the page's language.
 pub fn message(lang: Lang, v: &Violation) -> String {
-    let text = match (lang, v.message.as_str()) {
-        (Lang::De, "is missing") => "fehlt".to_string(),
-        (Lang::De, "is not an e-mail address") => "ist keine E-Mail-Adresse".to_string(),
-        (_, m) => m.to_string(),
-    };
-    match &v.hint {
-        Some(hint) => format!("{text} ({hint})"),
-        None => text,
-    }
+    v.predicate(Reader::screens(lang))
 }
 
 /// The violations of a refused form, for its fields and its summary.
@@ -154,7 +146,7 @@ impl Problems {
                             li {
                                 @match &v.field {
                                     Some(field) => { (label(field)) ": " (message(lang, v)) }
-                                    None => { (v.message) }
+                                    None => { (message(lang, v)) }
                                 }
                             }
                         }
@@ -636,10 +628,18 @@ pub struct Refusal {
 }
 
 impl Refusal {
-    /// The refusal in sentences, for a page that shows it in one paragraph.
-    pub fn sentence(&self) -> String {
-        Error::Refused(self.problems.list.clone()).sentence()
+    /// The refusal in sentences in the page's language, for a page that
+    /// shows it in one paragraph; fields named by `label`.
+    pub fn sentence(&self, lang: Lang, label: &dyn Fn(&str) -> String) -> String {
+        Error::Refused(self.problems.list.clone()).sentence_to(Reader::screens(lang), label)
     }
+}
+
+/// An error in sentences in the page's language, for a page that shows it
+/// in one paragraph; fields named as the books name them.
+pub fn sentence(lang: Lang, e: &Error) -> String {
+    let reader = Reader::screens(lang);
+    e.sentence_to(reader, &|f| reader.the_field(f))
 }
 
 /// A form's own reading of what was typed, before the books see it: an

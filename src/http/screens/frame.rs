@@ -13,9 +13,11 @@ use rusqlite::Connection;
 
 use crate::access::people::{self, Capability, Role};
 use crate::access::sessions::Session;
-use crate::error::Error;
+use crate::error::said::Record;
+use crate::error::{Error, Said};
 use crate::http::app::Answer;
 use crate::http::screens::context::Ctx;
+use crate::rules::catalogue::Reader;
 use crate::rules::locale::{self, Lang};
 use crate::rules::money::Money;
 use crate::store::tenant::Environment;
@@ -325,7 +327,10 @@ fn failure_in(
             )
             .to_string(),
         ),
-        other => (lang.pick("Refused", "Abgelehnt"), other.sentence()),
+        other => (lang.pick("Refused", "Abgelehnt"), {
+            let reader = Reader::screens(lang);
+            other.sentence_to(reader, &|f| reader.the_field(f))
+        }),
     };
     let content = html! {
         p.problem role="alert" { (sentence) }
@@ -346,7 +351,11 @@ fn failure_in(
 
 /// A page for an address that does not exist.
 pub fn not_found(lang: Lang, session: Option<&Session>) -> Answer {
-    failure(&Error::not_found("This page"), lang, session)
+    failure(
+        &Error::not_found(Said::Record(Record::Page, String::new())),
+        lang,
+        session,
+    )
 }
 
 /// A form post without the session's token or from another site, under

@@ -206,7 +206,7 @@ fn job_page(
                         @if stage_wrong {
                             p.error #field-stage-error {
                                 @for v in problems.list.iter().filter(|v| v.field.as_deref() == Some("stage")) {
-                                    (v.message) " "
+                                    (message(lang, v)) " "
                                 }
                             }
                         }

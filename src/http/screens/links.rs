@@ -27,9 +27,11 @@ use super::visit::{cookie, same_origin, set_cookie, Visit};
 use crate::access::links::{self, Joining, Link, LinkKind};
 use crate::access::sessions::{self, random_token};
 use crate::access::{passwords, people};
-use crate::error::{Error, Result, Violation, Violations};
+use crate::error::said::Record;
+use crate::error::{Error, Result, Said, Violation, Violations};
 use crate::http::app::{in_store, Answer, App};
 use crate::http::query::Query;
+use crate::rules::catalogue::Reader;
 use crate::rules::locale::Lang;
 
 /// The cookie that carries a link form's token.
@@ -177,12 +179,7 @@ fn not_working(lang: Lang, e: &Error) -> Answer {
             "This link is not known: it may be mistyped, or a newer link replaced it. Ask the company's owner for a new one.",
             "Dieser Link ist unbekannt: Vielleicht ist er falsch abgeschrieben, oder ein neuerer hat ihn ersetzt. Bitten Sie den Inhaber der Firma um einen neuen.",
         ).to_string(),
-        Error::WrongState(sentence) => match lang {
-            Lang::En => sentence.clone(),
-            Lang::De if sentence.contains("used already") => "Dieser Link wurde schon benutzt: Ein Link funktioniert einmal. Bitten Sie den Inhaber der Firma um einen neuen.".into(),
-            Lang::De if sentence.contains("expired") => "Dieser Link ist abgelaufen: Ein Link funktioniert 24 Stunden lang. Bitten Sie den Inhaber der Firma um einen neuen.".into(),
-            Lang::De => sentence.clone(),
-        },
+        Error::WrongState(said) => said.text(Reader::screens(lang)),
         other => return failure(other, lang, None),
     };
     let content = html! {
@@ -206,7 +203,7 @@ async fn opened(app: &Arc<App>, kind: LinkKind, token: String) -> Result<Link> {
     if link.kind == kind {
         Ok(link)
     } else {
-        Err(Error::not_found("This link"))
+        Err(Error::not_found(Said::Record(Record::Link, String::new())))
     }
 }
 

@@ -179,7 +179,8 @@ use hyper::{Method, StatusCode};
 
 use crate::access::links::LinkKind;
 use crate::access::sessions;
-use crate::error::{Error, Result};
+use crate::error::said::Record;
+use crate::error::{Error, Result, Said};
 use crate::http::app::{self, in_store, Answer, App};
 use crate::http::multipart;
 use crate::http::query::{percent_decode, Query};
@@ -507,7 +508,7 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["session", "company"] if post => session::switch_company(ctx),
         ["session", "environment"] if post => session::switch_environment(ctx),
         ["session", "language"] if post => session::language(ctx),
-        _ => Err(Error::not_found("This page")),
+        _ => Err(Error::not_found(Said::Record(Record::Page, String::new()))),
     }
 }
 

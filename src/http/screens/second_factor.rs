@@ -13,7 +13,7 @@ use std::time::Instant;
 use hyper::StatusCode;
 use maud::html;
 
-use super::form::{FormField, Problems};
+use super::form::{sentence, FormField, Problems};
 use super::frame::{bare, failure, json_answer, running_own_script, see_other};
 use super::login::{start_session, too_many_failures};
 use super::visit::{cookie, same_origin, Visit, STEP_COOKIE};
@@ -259,7 +259,7 @@ pub async fn begin_passkey(app: Arc<App>, visit: Visit, browser: Lang) -> Answer
                     .to_string(),
             )
         }
-        Err(e) => return problem(e.status(), e.sentence()),
+        Err(e) => return problem(e.status(), sentence(browser, &e)),
     };
     let lang = step.locale.unwrap_or(browser);
     let form = visit.form();
@@ -296,14 +296,14 @@ pub async fn begin_passkey(app: Arc<App>, visit: Visit, browser: Lang) -> Answer
             Ok(options) => json_answer(StatusCode::OK, &options),
             Err(e) => problem(
                 StatusCode::INTERNAL_SERVER_ERROR,
-                Error::internal(e).sentence(),
+                sentence(lang, &Error::internal(e)),
             ),
         },
         Ok(Err(e)) | Err(e) => {
             if let Error::Internal(detail) = &e {
                 tracing::error!("{detail}");
             }
-            problem(e.status(), e.sentence())
+            problem(e.status(), sentence(lang, &e))
         }
     }
 }

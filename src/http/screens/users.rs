@@ -16,7 +16,7 @@ use hyper::StatusCode;
 use maud::{html, Markup};
 
 use super::context::Ctx;
-use super::form::{post, Acted, Form, FormField, Problems};
+use super::form::{message, post, Acted, Form, FormField, Problems};
 use super::frame::{
     act_button, csrf, pager, role_label, screen, screen_with, see_other, shown_once, th, Noun,
     Screen, Table,
@@ -83,7 +83,7 @@ fn role_select(lang: Lang, id: &str, chosen: &str, problems: &Problems) -> Marku
             @if wrong {
                 p.error id=(error_id) {
                     @for v in problems.list.iter().filter(|v| v.field.as_deref() == Some("role")) {
-                        (v.message) " "
+                        (message(lang, v)) " "
                     }
                 }
             }
@@ -411,7 +411,12 @@ fn answer<T>(
         Acted::Done(made) => Ok(done(made)),
         Acted::Refused(r) => {
             let member = people::member(ctx.conn, &ctx.session.tenant.company_id, id)?;
-            person_page(ctx, &member, r.status, Some(r.sentence()))
+            person_page(
+                ctx,
+                &member,
+                r.status,
+                Some(r.sentence(ctx.lang, &|f| INVITATION.label(ctx.lang, f))),
+            )
         }
     }
 }

@@ -58,6 +58,10 @@ impl Page {
     }
 }
 
+/// The `Accept-Language` of a browser set to German, and to English.
+pub const GERMAN: &str = "de-DE,de;q=0.9";
+pub const ENGLISH: &str = "en-GB,en;q=0.9";
+
 /// A browser: a cookie jar, a language, the headers a browser sends.
 pub(crate) struct Browser {
     addr: std::net::SocketAddr,
@@ -80,7 +84,7 @@ impl Browser {
         Browser {
             addr,
             cookies: BTreeMap::new(),
-            language: "en-GB,en;q=0.9",
+            language: ENGLISH,
             origin: None,
             forwarded_for: None,
             through: None,

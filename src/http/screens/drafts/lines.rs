@@ -13,7 +13,8 @@ use super::page::{draft_page, RefusedForm};
 use crate::access::people::Capability;
 use crate::books::company::{self, Company};
 use crate::books::drafts::{self, DraftState, DraftView, NewDraftLine};
-use crate::error::{Error, Result};
+use crate::error::said::Record;
+use crate::error::{Error, Result, Said};
 use crate::http::app::Answer;
 use crate::http::screens::context::Ctx;
 use crate::http::screens::form::{post, required_note, Acted, Problems};
@@ -28,7 +29,7 @@ fn line_number(text: &str) -> Result<usize> {
     text.parse::<usize>()
         .ok()
         .filter(|n| *n >= 1 && text.bytes().all(|b| b.is_ascii_digit()))
-        .ok_or_else(|| Error::not_found("This line"))
+        .ok_or_else(|| Error::not_found(Said::Record(Record::DraftLine, String::new())))
 }
 
 /// The company and the draft's currency, for reading a line; the draft
@@ -101,7 +102,10 @@ fn draft_and_line(ctx: &Ctx, id: &str, n: &str) -> Result<(DraftView, usize)> {
     let draft = drafts::get(ctx.conn, &ctx.session.tenant, id)?;
     let number = line_number(n)?;
     if number > draft.lines.len() {
-        return Err(Error::not_found("This line"));
+        return Err(Error::not_found(Said::Record(
+            Record::DraftLine,
+            String::new(),
+        )));
     }
     if draft.state != DraftState::Draft {
         return Err(Error::wrong_state(format!("Draft {id} is already issued.")));

@@ -22,7 +22,7 @@ use crate::error::{Error, Result};
 use crate::http::app::Answer;
 use crate::http::query;
 use crate::http::screens::context::Ctx;
-use crate::http::screens::form::{post, required_note, Acted, Problems, Reading};
+use crate::http::screens::form::{post, required_note, sentence, Acted, Problems, Reading};
 use crate::http::screens::frame::{
     csrf, embedding_own_pdfs, may_act, own_pdf, screen_with, see_other, Screen,
 };
@@ -81,7 +81,7 @@ pub fn figures_section(lang: Lang, figures: &Result<Figures>) -> Markup {
         section aria-labelledby="figures-heading" {
             h2 #figures-heading { (lang.pick("Figures", "Beträge")) }
             @match figures {
-                Err(e) => p.problem { (e.sentence()) },
+                Err(e) => p.problem { (sentence(lang, e)) },
                 Ok(f) => {
                     @let currency = &f.currency;
                     table #figures {

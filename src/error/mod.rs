@@ -5,7 +5,17 @@
 //! the field it concerns (as the books name it: `postalCode`,
 //! `lines[2].quantity`), what is wrong with it and, where it helps, a hint; so
 //! a verdict can name several rules and a screen can show each beside its
-//! field. This module does not decide *when* something is refused.
+//! field. What a refusal says is a value (`said.rs`: a message and its
+//! parameters); its words, in the reader's language, are the catalogue's
+//! (`rules::catalogue`, which also writes an error's `Display`). This
+//! module does not decide *when* something is refused.
+//!
+//! - `said.rs`: `Said`, what a refusal or a note says as a value, by part;
+//!   the languages (`Lang`) and an amount as a message carries it (`Sum`).
+
+pub mod said;
+
+pub use said::{Lang, Said};
 
 /// One thing wrong with an input.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,14 +24,14 @@ pub struct Violation {
     pub field: Option<String>,
     /// With a field: what is wrong with it, as a predicate ("is missing").
     /// Without: a whole sentence.
-    pub message: String,
+    pub message: Said,
     /// What would be accepted, when that helps.
-    pub hint: Option<String>,
+    pub hint: Option<Said>,
 }
 
 impl Violation {
     /// A violation of `field`: `message` is a predicate such as "is missing".
-    pub fn at(field: impl Into<String>, message: impl Into<String>) -> Violation {
+    pub fn at(field: impl Into<String>, message: impl Into<Said>) -> Violation {
         Violation {
             field: Some(field.into()),
             message: message.into(),
@@ -30,7 +40,7 @@ impl Violation {
     }
 
     /// A violation of the whole input, in a sentence.
-    pub fn whole(sentence: impl Into<String>) -> Violation {
+    pub fn whole(sentence: impl Into<Said>) -> Violation {
         Violation {
             field: None,
             message: sentence.into(),
@@ -39,7 +49,7 @@ impl Violation {
     }
 
     /// The same violation with a hint.
-    pub fn hint(mut self, hint: impl Into<String>) -> Violation {
+    pub fn hint(mut self, hint: impl Into<Said>) -> Violation {
         self.hint = Some(hint.into());
         self
     }
@@ -52,27 +62,6 @@ impl Violation {
         });
         self
     }
-
-    /// The sentence for a person, the field named by `name`: a surface's own
-    /// phrase for the books' field name ("The field postalCode", "--postal-code").
-    pub fn sentence_with(&self, name: &dyn Fn(&str) -> String) -> String {
-        let mut s = match &self.field {
-            Some(field) => format!("{} {}", name(field), self.message),
-            None => self.message.clone(),
-        };
-        if let Some(hint) = &self.hint {
-            s = format!("{} ({hint})", s.trim_end_matches('.'));
-        }
-        if !s.ends_with(['.', '?', '!']) {
-            s.push('.');
-        }
-        s
-    }
-}
-
-/// How a field is named in a sentence unless a surface names it otherwise.
-pub fn the_field(field: &str) -> String {
-    format!("The field {field}")
 }
 
 /// Everything that can refuse a request or a console command.
@@ -92,14 +81,15 @@ pub enum Error {
     PayloadTooLarge,
     /// The body did not arrive within the deadline (seconds).
     TooSlow(u64),
-    /// No such record for this company and environment (also: another company's record).
-    NotFound(String),
+    /// No such record for this company and environment (also: another
+    /// company's record); what was looked for.
+    NotFound(Said),
     /// A known address asked with a method it does not answer; carries the `Allow` value.
     MethodNotAllowed(std::borrow::Cow<'static, str>),
     /// The Idempotency-Key was used for a different request.
     IdempotencyConflict,
-    /// The record's state does not allow the change.
-    WrongState(String),
+    /// The record's state does not allow the change; the sentence says why.
+    WrongState(Said),
     /// A rule of the books refused the change; the violations say which.
     Refused(Vec<Violation>),
     /// The server is busy (no connection, or the company's share of them, freed
@@ -116,30 +106,32 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 impl Error {
     /// An unreadable input, said in one sentence about the whole.
-    pub fn bad_request(sentence: impl Into<String>) -> Self {
+    pub fn bad_request(sentence: impl Into<Said>) -> Self {
         Error::Invalid(vec![Violation::whole(sentence)])
     }
 
     /// An unreadable field: `message` is a predicate such as "is missing".
-    pub fn invalid(field: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn invalid(field: impl Into<String>, message: impl Into<Said>) -> Self {
         Error::Invalid(vec![Violation::at(field, message)])
     }
 
     /// A refusal by a rule, said in one sentence.
-    pub fn refused(sentence: impl Into<String>) -> Self {
+    pub fn refused(sentence: impl Into<Said>) -> Self {
         Error::Refused(vec![Violation::whole(sentence)])
     }
 
     /// A refusal by a rule about one field.
-    pub fn refused_at(field: impl Into<String>, message: impl Into<String>) -> Self {
+    pub fn refused_at(field: impl Into<String>, message: impl Into<Said>) -> Self {
         Error::Refused(vec![Violation::at(field, message)])
     }
 
-    pub fn not_found(what: impl Into<String>) -> Self {
+    /// No such record: `what` names it (`Said::Record`, or a noun phrase).
+    pub fn not_found(what: impl Into<Said>) -> Self {
         Error::NotFound(what.into())
     }
 
-    pub fn wrong_state(sentence: impl Into<String>) -> Self {
+    /// A state of the record that does not allow the change, in a sentence.
+    pub fn wrong_state(sentence: impl Into<Said>) -> Self {
         Error::WrongState(sentence.into())
     }
 
@@ -162,63 +154,6 @@ impl Error {
             Error::Invalid(v) => Error::Invalid(place(v)),
             Error::Refused(v) => Error::Refused(place(v)),
             other => other,
-        }
-    }
-
-    /// The sentence for a person, with the books' field names.
-    pub fn sentence(&self) -> String {
-        self.sentence_with(&the_field)
-    }
-
-    /// The sentence for a person, fields named by `name` (see
-    /// `Violation::sentence_with`). It may change
-    /// between releases; the code (see `http::error`) may not.
-    pub fn sentence_with(&self, name: &dyn Fn(&str) -> String) -> String {
-        match self {
-            Error::Unauthenticated => {
-                "The API key is missing, unreadable, unknown, revoked or expired.".into()
-            }
-            Error::PlanRequired => {
-                "The company's plan does not include the API; it needs the Enterprise plan.".into()
-            }
-            Error::RateLimited { wait_seconds } => {
-                format!("The rate budget of this key is used up; try again in {wait_seconds} s.")
-            }
-            Error::Forbidden => "The key lacks a scope this address needs.".into(),
-            Error::Invalid(violations) | Error::Refused(violations) => violations
-                .iter()
-                .map(|v| v.sentence_with(name))
-                .collect::<Vec<_>>()
-                .join(" "),
-            Error::WrongState(s) => s.clone(),
-            Error::PayloadTooLarge => "The request body is larger than 1 MiB.".into(),
-            Error::TooSlow(seconds) => {
-                format!("The request body did not arrive within {seconds} s.")
-            }
-            Error::NotFound(what) => format!("{what} was not found."),
-            Error::MethodNotAllowed(allow) => {
-                format!("This address does not answer this method; it answers {allow}.")
-            }
-            Error::IdempotencyConflict => {
-                "This Idempotency-Key was already used for a different request.".into()
-            }
-            Error::Busy => {
-                "kontor is busy with this company's requests; nothing was done, try again in a second."
-                    .into()
-            }
-            Error::StorageFull => "The disk of kontor's data file is full, so nothing was written; \
-                                   reading goes on. Whoever runs kontor must free space; then try again."
-                .into(),
-            Error::Internal(_) => "Something went wrong inside kontor; nothing was changed.".into(),
-        }
-    }
-}
-
-impl std::fmt::Display for Error {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Error::Internal(detail) => write!(f, "internal error: {detail}"),
-            other => f.write_str(&other.sentence()),
         }
     }
 }
@@ -259,17 +194,17 @@ impl Violations {
     }
 
     /// Notes an unreadable field.
-    pub fn invalid(&mut self, field: impl Into<String>, message: impl Into<String>) {
+    pub fn invalid(&mut self, field: impl Into<String>, message: impl Into<Said>) {
         self.invalid.push(Violation::at(field, message));
     }
 
     /// Notes a rule's refusal of a field.
-    pub fn refused(&mut self, field: impl Into<String>, message: impl Into<String>) {
+    pub fn refused(&mut self, field: impl Into<String>, message: impl Into<Said>) {
         self.refused.push(Violation::at(field, message));
     }
 
     /// Notes a rule's refusal of the whole input, in a sentence.
-    pub fn refuse(&mut self, sentence: impl Into<String>) {
+    pub fn refuse(&mut self, sentence: impl Into<Said>) {
         self.refused.push(Violation::whole(sentence));
     }
 
@@ -342,10 +277,13 @@ pub fn listed(values: &[&str]) -> String {
 }
 
 /// What a refusal of `got` says when a field takes one of `values`:
-/// `is a, b or c, not "x"`. Every such refusal is written by this one
+/// `is a, b or c, not "x"`. Every such refusal is made by this one
 /// function (the stored enums' `not_one_of` call it with their spellings).
-pub fn not_one_of(values: &[&str], got: &str) -> String {
-    format!("is {}, not {got:?}", listed(values))
+pub fn not_one_of(values: &[&str], got: &str) -> Said {
+    Said::Input(said::Input::NotOneOf {
+        values: values.iter().map(|v| v.to_string()).collect(),
+        got: got.to_string(),
+    })
 }
 
 #[cfg(test)]
@@ -357,28 +295,19 @@ mod tests {
         assert_eq!(listed(&[]), "");
         assert_eq!(listed(&["de"]), "de");
         assert_eq!(listed(&["de", "en"]), "de or en");
-        assert_eq!(
-            not_one_of(&["bill", "credit", "x"], "y"),
-            "is bill, credit or x, not \"y\""
-        );
     }
 
     #[test]
-    fn violations_name_their_fields_in_a_surface_spelling() {
+    fn violations_collect_unreadable_fields_before_refused_ones() {
         let mut v = Violations::new();
-        v.invalid("postalCode", "is missing");
+        v.invalid("postalCode", said::Input::Missing);
         v.refused("stage", "is not in the workflow");
         let e = v.finish().unwrap_err();
         assert!(matches!(e, Error::Invalid(ref list) if list.len() == 1));
-        assert_eq!(e.sentence(), "The field postalCode is missing.");
-        let snake = |f: &str| format!("The field {}", f.replace("postalCode", "postal_code"));
-        assert_eq!(e.sentence_with(&snake), "The field postal_code is missing.");
-        let nested = Error::invalid("quantity", "is missing").under("lines[2]");
-        assert_eq!(nested.sentence(), "The field lines[2].quantity is missing.");
-        let hinted = Violation::at("dueOn", "is not a date").hint("such as 2026-11-23");
+        let nested = Error::invalid("quantity", said::Input::Missing).under("lines[2]");
         assert_eq!(
-            hinted.sentence_with(&the_field),
-            "The field dueOn is not a date (such as 2026-11-23)."
+            nested.violations()[0].field.as_deref(),
+            Some("lines[2].quantity")
         );
     }
 }
