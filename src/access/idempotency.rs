@@ -11,6 +11,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
+use crate::error::said::Access;
 use crate::error::{Error, Result};
 use crate::store::clock;
 use crate::store::db::{Db, Tx};
@@ -34,18 +35,12 @@ pub struct Outcome<T> {
 ///
 /// Fails with `BadRequest` saying which.
 pub fn check_key(key: Option<&str>) -> Result<&str> {
-    let key = key.ok_or_else(|| {
-        Error::bad_request("The Idempotency-Key header is missing; every POST needs one.")
-    })?;
+    let key = key.ok_or_else(|| Error::bad_request(Access::IdempotencyKeyMissing))?;
     if key.is_empty() || key.chars().count() > MAX_KEY_LEN {
-        return Err(Error::bad_request(
-            "The Idempotency-Key must have 1 to 200 characters.",
-        ));
+        return Err(Error::bad_request(Access::IdempotencyKeyLength));
     }
     if key.chars().any(char::is_control) {
-        return Err(Error::bad_request(
-            "The Idempotency-Key must not contain control characters.",
-        ));
+        return Err(Error::bad_request(Access::IdempotencyKeyControl));
     }
     Ok(key)
 }

@@ -16,7 +16,7 @@ use sha2::{Digest, Sha256};
 use crate::access::scopes::{permissions_of, Scope};
 use crate::books::audit::{self, Act, Actor};
 use crate::books::company::{self, Plan};
-use crate::error::said::Record;
+use crate::error::said::{Access, Input, Record};
 use crate::error::{Error, Result, Said, Violations};
 use crate::rules::text;
 use crate::store::clock;
@@ -122,7 +122,7 @@ impl NewKey {
         let name = v.take(text::required("name", input.name.as_deref(), MAX_NAME))?;
         let environment = match input.environment.as_deref() {
             None => {
-                v.invalid("environment", "is missing");
+                v.invalid("environment", Input::Missing);
                 None
             }
             Some(e) => v.take(Environment::read(e))?,
@@ -136,7 +136,7 @@ impl NewKey {
             .as_deref()
             .is_some_and(|e| e <= clock::now().as_str())
         {
-            v.invalid("expiresAt", "must lie in the future");
+            v.invalid("expiresAt", Access::NotInFuture);
         }
         v.finish()?;
         match (company_id, name, environment, scopes) {

@@ -28,7 +28,7 @@ use crate::access::people::{self, Member, NewMember, Person, Role, UserInput};
 use crate::access::sessions::{hash_of, random_token};
 use crate::books::audit::{self, Act, Actor};
 use crate::books::company;
-use crate::error::said::{Access, Record};
+use crate::error::said::{Access, Input, Record};
 use crate::error::{Error, Result, Said, Violations};
 use crate::rules::text;
 use crate::store::clock::format_instant;
@@ -89,7 +89,7 @@ impl NewInvitation {
         let name = v.take(text::required("name", input.name.as_deref(), MAX_NAME))?;
         let role = match input.role.as_deref() {
             Some(r) if !r.trim().is_empty() => v.take(Role::read(r))?,
-            _ => v.take(Err(Error::invalid("role", "is missing")))?,
+            _ => v.take(Err(Error::invalid("role", Input::Missing)))?,
         };
         v.finish()?;
         match (email, name, role) {
@@ -188,16 +188,10 @@ pub fn invite(
         .optional()?;
     if let Some((user_id, disabled)) = known {
         if people::member(tx, company_id, &user_id).is_ok() {
-            return Err(Error::refused_at(
-                "email",
-                "belongs to a person of this company already",
-            ));
+            return Err(Error::refused_at("email", Access::MemberAlready));
         }
         if disabled {
-            return Err(Error::refused_at(
-                "email",
-                "is the address of a person disabled in kontor",
-            ));
+            return Err(Error::refused_at("email", Access::DisabledAddress));
         }
     }
     tx.prepare_cached(
@@ -232,21 +226,18 @@ pub fn reset(
     let company_id = tenant.company_id.as_str();
     let member = people::member(tx, company_id, user_id)?;
     if member.disabled {
-        return Err(Error::refused(format!(
-            "{} is disabled; a disabled person gets no reset link.",
-            member.email
-        )));
+        return Err(Error::refused(Access::DisabledNoReset {
+            email: member.email.clone(),
+        }));
     }
     if !matches!(actor, Actor::System)
         && people::company_ids(tx, user_id)?
             .iter()
             .any(|c| c != company_id)
     {
-        return Err(Error::refused(format!(
-            "{} belongs to other companies too, which a new password would open; \
-             only the console resets it (`kontor user reset` without --as).",
-            member.email
-        )));
+        return Err(Error::refused(Access::ResetOnConsole {
+            email: member.email.clone(),
+        }));
     }
     tx.prepare_cached(
         "DELETE FROM one_time_links WHERE kind = 'RESET' AND user_id = ?1 AND used_at IS NULL",
@@ -366,11 +357,7 @@ pub fn accept(tx: &Tx, token: &str, joining: Joining, now: Timestamp) -> Result<
         (Some(known), Joining::Known { user_id }) if *known == user_id => {
             people::insert_member(tx, &NewMember::check(input(invited_name.clone(), None))?)?
         }
-        _ => {
-            return Err(Error::refused(
-                "This invitation's address belongs to a person kontor knows; they join with their own password.",
-            ))
-        }
+        _ => return Err(Error::refused(Access::KnownPerson)),
     };
     used(tx, &link, now)?;
     let joined = Actor::Person {
@@ -396,9 +383,7 @@ pub fn use_reset(tx: &Tx, token: &str, password: &str, now: Timestamp) -> Result
     };
     let member = people::member(tx, &link.company_id, user_id)?;
     if member.disabled {
-        return Err(Error::wrong_state(
-            "This link works no more: its person was disabled since it was made.",
-        ));
+        return Err(Error::wrong_state(Access::LinkPersonDisabled));
     }
     let person = people::store_password(tx, &link.email, password)?;
     used(tx, &link, now)?;

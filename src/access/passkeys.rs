@@ -21,7 +21,7 @@ use webauthn_rs::prelude::{
 use crate::access::steps::{self, Step};
 use crate::access::{recovery, totp};
 use crate::books::audit::{Act, Actor};
-use crate::error::said::Record;
+use crate::error::said::{Access, Record};
 use crate::error::{Error, Result, Said};
 use crate::rules::text;
 use crate::store::clock::format_instant;
@@ -82,7 +82,7 @@ impl RelyingParty {
     fn usable(&self) -> Result<&Webauthn> {
         self.webauthn
             .as_ref()
-            .map_err(|why| Error::refused(why.clone()))
+            .map_err(|why| Error::refused(Access::PasskeysUnusable { why: why.clone() }))
     }
 }
 
@@ -242,29 +242,20 @@ pub fn finish_registration(
         )?
         .query_row(params![session_hash, user_id, since], |r| r.get(0))
         .optional()?;
-    let state =
-        state.ok_or_else(|| Error::refused("No passkey registration is open; begin again."))?;
+    let state = state.ok_or_else(|| Error::refused(Access::NoPasskeyRegistration))?;
     let state: PasskeyRegistration = serde_json::from_str(&state).map_err(Error::internal)?;
     let answer: RegisterPublicKeyCredential =
-        serde_json::from_str(answer.credential).map_err(|_| {
-            Error::refused("The browser's answer is not a passkey; nothing was registered.")
-        })?;
+        serde_json::from_str(answer.credential).map_err(|_| Error::refused(Access::NotPasskey))?;
     let passkey = webauthn
         .finish_passkey_registration(&answer, &state)
-        .map_err(|e| {
-            Error::refused(format!(
-                "The passkey could not be verified ({e}); nothing was registered."
-            ))
-        })?;
+        .map_err(|e| Error::refused(Access::PasskeyUnverified { why: e.to_string() }))?;
     let credential_id = encode_id(passkey.cred_id());
     let taken: Option<i64> = tx
         .prepare_cached("SELECT 1 FROM passkeys WHERE credential_id = ?1")?
         .query_row([&credential_id], |r| r.get(0))
         .optional()?;
     if taken.is_some() {
-        return Err(Error::refused(
-            "This passkey is registered already; nothing was registered.",
-        ));
+        return Err(Error::refused(Access::PasskeyKnown));
     }
     let first = !any(tx, user_id)? && !totp::confirmed(tx, user_id)?;
     let id = ids::new_id("pky_");
@@ -322,7 +313,7 @@ pub fn begin_sign_in(tx: &Tx, party: &RelyingParty, step: &Step) -> Result<Strin
         .map(|(_, p)| p)
         .collect();
     if keys.is_empty() {
-        return Err(Error::refused("No passkey is registered for this person."));
+        return Err(Error::refused(Access::NoPasskey));
     }
     let (challenge, state) = webauthn
         .start_passkey_authentication(&keys)

@@ -9,6 +9,7 @@ use std::sync::{Condvar, Mutex, OnceLock};
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use argon2::{Algorithm, Argon2, Params, Version};
 
+use crate::error::said::Access;
 use crate::error::{Error, Result};
 
 /// The shortest password accepted.
@@ -67,13 +68,13 @@ pub fn check_new(password: &str) -> Result<()> {
     if password.chars().count() < MIN_LENGTH {
         return Err(Error::invalid(
             "password",
-            format!("is shorter than {MIN_LENGTH} characters"),
+            Access::PasswordShort { min: MIN_LENGTH },
         ));
     }
     if password.len() > MAX_LENGTH {
         return Err(Error::invalid(
             "password",
-            format!("is longer than {MAX_LENGTH} bytes"),
+            Access::PasswordLong { max: MAX_LENGTH },
         ));
     }
     Ok(())

@@ -12,7 +12,7 @@ use serde::Serialize;
 use crate::access::passwords;
 use crate::books::audit::{self, Act, Actor};
 use crate::books::company;
-use crate::error::said::Record;
+use crate::error::said::{Access, Input, Record};
 use crate::error::{Error, Result, Said, Violations};
 use crate::rules::locale::Lang;
 use crate::rules::text;
@@ -113,7 +113,7 @@ pub const MAX_EMAIL: usize = 254;
 pub fn check_email(email: Option<&str>) -> Result<String> {
     let email = text::required("email", email, MAX_EMAIL)?.to_lowercase();
     if !text::email_shaped(&email) {
-        return Err(Error::invalid("email", "is not an e-mail address"));
+        return Err(Error::invalid("email", Input::NotEmail));
     }
     Ok(email)
 }
@@ -130,7 +130,7 @@ impl NewMember {
         let name = v.take(text::required("name", input.name.as_deref(), 200))?;
         let role = match input.role.as_deref() {
             Some(r) => v.take(Role::read(r))?,
-            None => v.take(Err(Error::invalid("role", "is missing")))?,
+            None => v.take(Err(Error::invalid("role", Input::Missing)))?,
         };
         if let Some(p) = input.password.as_deref() {
             v.take(passwords::check_new(p))?;
@@ -215,19 +215,9 @@ pub(super) fn insert_member(tx: &Tx, new: &NewMember) -> Result<Member> {
     company::get(tx, &new.company_id)?;
     let now = clock::now();
     let user_id = match (user_id_of(tx, &new.email)?, &new.password) {
-        (Some(_), Some(_)) => {
-            return Err(Error::invalid(
-                "password",
-                "is not taken for a person who has one already; add them without it, or change it with `user password`",
-            ))
-        }
+        (Some(_), Some(_)) => return Err(Error::invalid("password", Access::PasswordNotTaken)),
         (Some(id), None) => id,
-        (None, None) => {
-            return Err(Error::invalid(
-                "password",
-                "is missing: a person new to kontor needs one",
-            ))
-        }
+        (None, None) => return Err(Error::invalid("password", Access::PasswordNeeded)),
         (None, Some(password)) => {
             let id = ids::new_id("usr");
             tx.prepare_cached(
@@ -244,10 +234,10 @@ pub(super) fn insert_member(tx: &Tx, new: &NewMember) -> Result<Member> {
         )?
         .execute(params![user_id, new.company_id, new.role, now])?;
     if added == 0 {
-        return Err(Error::refused(format!(
-            "{} belongs to company {} already.",
-            new.email, new.company_id
-        )));
+        return Err(Error::refused(Access::BelongsAlready {
+            email: new.email.clone(),
+            company: new.company_id.clone(),
+        }));
     }
     member(tx, &new.company_id, &user_id)
 }
@@ -351,15 +341,17 @@ fn other_owners(conn: &Connection, company_id: &str, except: &str) -> Result<i64
 }
 
 /// Refuses to leave a company without an enabled owner.
-fn keeps_an_owner(conn: &Connection, member: &Member, what: &str) -> Result<()> {
+fn keeps_an_owner(conn: &Connection, member: &Member, disabling: bool) -> Result<()> {
     if member.role == Role::Owner
         && !member.disabled
         && other_owners(conn, &member.company_id, &member.id)? == 0
     {
-        return Err(Error::refused(format!(
-            "{} is the company's only owner and cannot be {what}; make another person owner first.",
-            member.email
-        )));
+        let email = member.email.clone();
+        return Err(Error::refused(if disabling {
+            Access::OnlyOwnerDisabled { email }
+        } else {
+            Access::OnlyOwnerRole { email }
+        }));
     }
     Ok(())
 }
@@ -383,7 +375,7 @@ pub fn set_role(
     let company_id = tenant.company_id.as_str();
     let current = member(tx, company_id, user_id)?;
     if role != Role::Owner {
-        keeps_an_owner(tx, &current, "given another role")?;
+        keeps_an_owner(tx, &current, false)?;
     }
     change_membership(tx, tenant, actor, user_id, MembershipChange::Role(role))
 }
@@ -439,7 +431,7 @@ fn change_membership(
 pub fn disable_in(tx: &Tx, tenant: &Tenant, actor: &Actor, user_id: &str) -> Result<Member> {
     let company_id = tenant.company_id.as_str();
     let current = member(tx, company_id, user_id)?;
-    keeps_an_owner(tx, &current, "disabled")?;
+    keeps_an_owner(tx, &current, true)?;
     tx.execute(
         "DELETE FROM sessions WHERE company_id = ?1 AND user_id = ?2",
         params![company_id, user_id],
@@ -470,10 +462,10 @@ pub fn acting(conn: &Connection, company_id: &str, email: &str, what: Capability
         Ok(_) | Err(Error::NotFound(_)) | Err(Error::Invalid(_)) => {
             return Err(Error::refused_at(
                 "as",
-                format!(
-                    "names {}, who is not an enabled person of company {company_id}",
-                    email.trim()
-                ),
+                Access::NotAPerson {
+                    email: email.trim().to_string(),
+                    company: company_id.to_string(),
+                },
             ))
         }
         Err(e) => return Err(e),
@@ -481,11 +473,11 @@ pub fn acting(conn: &Connection, company_id: &str, email: &str, what: Capability
     if !member.role.may(what) {
         return Err(Error::refused_at(
             "as",
-            format!(
-                "names {}, whose role in company {company_id} ({}) does not allow this",
-                member.email,
-                member.role.as_str().to_lowercase()
-            ),
+            Access::RoleDoesNotAllow {
+                email: member.email.clone(),
+                company: company_id.to_string(),
+                role: member.role.as_str().to_lowercase(),
+            },
         ));
     }
     Ok(Actor::Person {

@@ -3,6 +3,7 @@
 //! needs. REST routes and agent tools both name an `Operation` and ask this
 //! table; neither keeps a list of its own.
 
+use crate::error::said::Access;
 use crate::error::{Error, Result};
 
 /// A published scope, as keys carry them.
@@ -118,10 +119,10 @@ impl Scope {
                 let known: Vec<&str> = SCOPES.iter().map(|(_, n, _)| *n).collect();
                 Error::invalid(
                     "scopes",
-                    format!(
-                        "names {name:?}, which is not a scope; the scopes are {}",
-                        known.join(", ")
-                    ),
+                    Access::NotScope {
+                        got: name.to_string(),
+                        known: known.iter().map(|k| k.to_string()).collect(),
+                    },
                 )
             })
     }
@@ -139,7 +140,7 @@ impl Scope {
                 .collect::<Result<Vec<_>>>()?
         };
         if scopes.is_empty() {
-            return Err(Error::invalid("scopes", "needs at least one scope"));
+            return Err(Error::invalid("scopes", Access::NoScope));
         }
         scopes.sort();
         scopes.dedup();

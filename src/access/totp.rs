@@ -14,6 +14,7 @@ use totp_rs::{Algorithm, Builder, Totp};
 
 use crate::access::recovery;
 use crate::books::audit::{self, Act, Actor};
+use crate::error::said::Access;
 use crate::error::{Error, Result};
 use crate::store::clock::format_instant;
 use crate::store::db::Tx;
@@ -96,9 +97,7 @@ pub fn pending(conn: &Connection, user_id: &str) -> Result<bool> {
 /// removed first) or the key file cannot be used.
 pub fn begin(tx: &Tx, key: &SealingKey, user_id: &str, email: &str) -> Result<Enrolment> {
     if confirmed(tx, user_id)? {
-        return Err(Error::refused(
-            "An authenticator app is on already; remove it first to set up another.",
-        ));
+        return Err(Error::refused(Access::AppOnAlready));
     }
     let bytes = crate::store::ids::random_bytes(SECRET_BYTES);
     let secret = Secret::new(totp_rs::Secret::from(bytes).to_base32());
@@ -180,15 +179,10 @@ pub fn confirm(
     now: Timestamp,
 ) -> Result<Vec<Secret>> {
     if !pending(tx, user_id)? {
-        return Err(Error::refused(
-            "No authenticator app is being set up; begin again.",
-        ));
+        return Err(Error::refused(Access::NoAppSetUp));
     }
     let Some(step) = matching_step(tx, key, user_id, code, now, true)? else {
-        return Err(Error::invalid(
-            "code",
-            "is not the code the app shows now (6 digits)",
-        ));
+        return Err(Error::invalid("code", Access::WrongCode));
     };
     take_step(tx, user_id, step)?;
     tx.prepare_cached("UPDATE totp_factors SET confirmed_at = ?2 WHERE user_id = ?1")?

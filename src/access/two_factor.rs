@@ -12,6 +12,7 @@ use crate::access::people::{self, Member};
 use crate::access::{recovery, totp};
 use crate::books::audit::{self, Act, Actor};
 use crate::books::sending;
+use crate::error::said::Access;
 use crate::error::{Error, Result};
 use crate::rules::locale::Lang;
 use crate::store::clock::format_instant;
@@ -95,9 +96,7 @@ pub fn require(tx: &Tx, tenant: &Tenant, actor: &Actor, yes: bool) -> Result<()>
 /// Fails with `Refused` when the person has no second factor.
 pub fn new_recovery_codes(tx: &Tx, actor: &Actor, user_id: &str) -> Result<Vec<Secret>> {
     if !on(tx, user_id)? {
-        return Err(Error::refused(
-            "Recovery codes stand in for a second factor; set one up first.",
-        ));
+        return Err(Error::refused(Access::RecoveryNeedsFactor));
     }
     let codes = recovery::make(tx, user_id, Timestamp::now())?;
     totp::record_everywhere(tx, actor, Act::UserRecoveryCodesMade, user_id)?;
@@ -139,11 +138,9 @@ pub fn reset(tx: &Tx, tenant: &Tenant, actor: &Actor, user_id: &str) -> Result<M
             .iter()
             .any(|c| c != company_id)
     {
-        return Err(Error::refused(format!(
-            "{} belongs to other companies too, whose books a reset would open; \
-             only the console resets their factors (`kontor user two-factor reset` without --as).",
-            member.email
-        )));
+        return Err(Error::refused(Access::FactorsResetOnConsole {
+            email: member.email.clone(),
+        }));
     }
     for table in [
         "totp_factors",

@@ -14,7 +14,7 @@ use serde::Serialize;
 use crate::books::export::datev;
 use crate::books::ledger::{self, Account};
 use crate::books::statements::Books;
-use crate::error::said::Record;
+use crate::error::said::{Chart, Input, Record};
 use crate::error::{Error, Result, Said};
 use crate::rules::iso::Currency;
 use crate::store::row::Row;
@@ -83,10 +83,7 @@ pub fn sheet(
     let to = ledger::day_or("to", to, books.today)?;
     let from = ledger::day_or("from", from, books.fiscal.year_of(to))?;
     if from > to {
-        return Err(Error::invalid(
-            "from",
-            format!("lies after to ({from} > {to})"),
-        ));
+        return Err(Error::invalid("from", Input::AfterTo { from, to }));
     }
     // The balance before the period from the day sums (a profit and loss
     // account's since its fiscal year's first day); the journal is read
@@ -135,10 +132,12 @@ pub fn sheet(
             continue;
         }
         if postings.len() == MAX_LINES {
-            return Err(Error::refused(format!(
-                "The account {} has more than {MAX_LINES} postings from {from} to {to}; ask for a shorter period.",
-                account.number
-            )));
+            return Err(Error::refused(Chart::TooManyPostings {
+                account: account.number,
+                max: MAX_LINES,
+                from,
+                to,
+            }));
         }
         postings.push(Posting {
             date,

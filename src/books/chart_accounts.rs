@@ -12,7 +12,7 @@ use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
 use crate::books::audit::{self, Act, Actor};
-use crate::error::said::Record;
+use crate::error::said::{self, Input, Record};
 use crate::error::{Error, Result, Said, Violations};
 use crate::rules::chart::{self, Chart, Kind, Line, Statement};
 use crate::rules::text;
@@ -197,20 +197,19 @@ pub fn cost_account(
         Some(a) if a.for_costs => Ok(a.key.clone()),
         Some(a) => Err(Error::refused_at(
             field,
-            format!(
-                "names {} {} ({}), a {} account; a bill's cost goes to an expense account",
-                a.number,
-                a.name_de,
-                a.key,
-                a.kind.as_str()
-            ),
+            said::Chart::NotForCosts {
+                number: a.number,
+                name: a.name_de.clone(),
+                key: a.key.clone(),
+                kind: a.kind.as_str().to_string(),
+            },
         )),
         None => Err(Error::refused_at(
             field,
-            format!(
-                "names no account of the company's chart {} ({t:?}); `account list` shows them",
-                chart.as_str().to_uppercase()
-            ),
+            said::Chart::NoSuchAccount {
+                chart: chart.as_str().to_uppercase(),
+                got: t.to_string(),
+            },
         )),
     }
 }
@@ -249,7 +248,7 @@ impl NewAccount {
         let mut v = Violations::new();
         let number = match input.number.as_deref().map(str::trim) {
             None | Some("") => {
-                v.invalid("number", "is missing");
+                v.invalid("number", Input::Missing);
                 None
             }
             Some(n) => match n.parse::<u32>() {
@@ -257,7 +256,7 @@ impl NewAccount {
                 _ => {
                     v.invalid(
                         "number",
-                        format!("is a G/L account number of four digits at most, not {n:?}"),
+                        said::Chart::NotAccountNumber { got: n.to_string() },
                     );
                     None
                 }
@@ -268,7 +267,7 @@ impl NewAccount {
         let kinds: Vec<&str> = Kind::ALL.iter().map(|k| k.as_str()).collect();
         let kind = match input.kind.as_deref() {
             None => {
-                v.invalid("kind", "is missing");
+                v.invalid("kind", Input::Missing);
                 None
             }
             Some(k) => {
@@ -281,7 +280,7 @@ impl NewAccount {
         };
         let line = match input.line.as_deref() {
             None => {
-                v.invalid("line", "is missing");
+                v.invalid("line", Input::Missing);
                 None
             }
             Some(l) => {
@@ -303,21 +302,11 @@ impl NewAccount {
             if kind.in_profit_and_loss() != pl || line == Line::NetIncome {
                 v.refused(
                     "line",
-                    format!(
-                        "{} belongs to {}; a {} account is shown in {}",
-                        line.key(),
-                        if pl {
-                            "the profit and loss"
-                        } else {
-                            "the balance sheet"
-                        },
-                        kind.as_str(),
-                        if kind.in_profit_and_loss() {
-                            "the profit and loss"
-                        } else {
-                            "the balance sheet (not its result, A.V)"
-                        }
-                    ),
+                    said::Chart::LineOfOtherStatement {
+                        line: line.key(),
+                        profit_and_loss: pl,
+                        kind: kind.as_str().to_string(),
+                    },
                 );
             }
         }
@@ -351,29 +340,23 @@ pub fn add(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewAccount) -> Result<
             .collect();
         return Err(Error::refused_at(
             "number",
-            format!(
-                "{} lies outside the ranges of {} accounts on {} ({})",
-                new.number,
-                new.kind.as_str(),
-                chart.as_str().to_uppercase(),
-                shown.join(", ")
-            ),
+            said::Chart::OutsideRanges {
+                number: new.number,
+                kind: new.kind.as_str().to_string(),
+                chart: chart.as_str().to_uppercase(),
+                ranges: shown,
+            },
         ));
     }
     if let Some(taken) = all.iter().find(|a| a.number == new.number) {
         return Err(Error::refused_at(
             "number",
-            format!(
-                "{} is {} already ({}){}",
-                new.number,
-                taken.name_de,
-                taken.key,
-                if taken.standard {
-                    ", a standard account whose meaning does not change"
-                } else {
-                    ""
-                }
-            ),
+            said::Chart::NumberTaken {
+                number: new.number,
+                name: taken.name_de.clone(),
+                key: taken.key.clone(),
+                standard: taken.standard,
+            },
         ));
     }
     tx.prepare_cached(
@@ -419,12 +402,11 @@ pub fn remove(tx: &Tx, tenant: &Tenant, actor: &Actor, number: &str) -> Result<(
         )));
     };
     if account.standard {
-        return Err(Error::refused(format!(
-            "{} {} is a standard account of {}; only a company's own accounts are removed.",
-            account.number,
-            account.name_de,
-            chart.as_str().to_uppercase()
-        )));
+        return Err(Error::refused(said::Chart::StandardKept {
+            number: account.number,
+            name: account.name_de.clone(),
+            chart: chart.as_str().to_uppercase(),
+        }));
     }
     let posted: Option<Date> = tx
         .prepare_cached("SELECT min(posted_on) FROM journal WHERE company_id = ?1 AND chart = ?2")?
@@ -432,10 +414,11 @@ pub fn remove(tx: &Tx, tenant: &Tenant, actor: &Actor, number: &str) -> Result<(
         .optional()?
         .flatten();
     if let Some(first) = posted {
-        return Err(Error::refused(format!(
-            "The account {} {} has postings (the first on {first}); an account with postings is kept.",
-            account.number, account.name_de
-        )));
+        return Err(Error::refused(said::Chart::HasPostings {
+            number: account.number,
+            name: account.name_de.clone(),
+            first,
+        }));
     }
     tx.prepare_cached(
         "DELETE FROM chart_accounts WHERE company_id = ?1 AND chart = ?2 AND number = ?3",

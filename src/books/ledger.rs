@@ -18,6 +18,7 @@ use serde::Serialize;
 
 use crate::books::audit::{self, Act, Actor};
 use crate::books::company::Company;
+use crate::error::said::Chart;
 use crate::error::{Error, Result};
 use crate::rules::money::{self, Decimal};
 use crate::store::clock;
@@ -348,9 +349,7 @@ pub fn is_final(conn: &Connection, tenant: &Tenant, day: Date) -> Result<bool> {
 /// Fails with `Refused` naming the closing date.
 pub fn check_open(conn: &Connection, tenant: &Tenant, date: Date) -> Result<()> {
     match closed_through(conn, tenant)? {
-        Some(through) if date <= through => Err(Error::refused(format!(
-            "The books are closed through {through}; an act dated {date} cannot be recorded."
-        ))),
+        Some(through) if date <= through => Err(Error::refused(Chart::Closed { through, date })),
         _ => Ok(()),
     }
 }
@@ -376,9 +375,7 @@ pub fn close(tx: &Tx, tenant: &Tenant, actor: &Actor, through: &str) -> Result<C
     let through = clock::parse_date("through", through)?;
     if let Some(current) = closed_through(tx, tenant)? {
         if current > through {
-            return Err(Error::refused(format!(
-                "The books are already closed through {current}; closing cannot move back."
-            )));
+            return Err(Error::refused(Chart::ClosingBack { current }));
         }
     }
     let now = clock::now();

@@ -18,7 +18,7 @@ use crate::books::audit::{self, Act, Actor};
 use crate::books::company;
 use crate::books::purchases;
 use crate::books::received::{self, Incoming};
-use crate::error::said::Record;
+use crate::error::said::{Bill, Record};
 use crate::error::{Error, Result, Said};
 use crate::store::db::Tx;
 use crate::store::tenant::Tenant;
@@ -59,23 +59,17 @@ pub fn media_type(bytes: &[u8]) -> Option<&'static str> {
 /// Fails with `Refused` naming `receipt`.
 pub fn check(bytes: &[u8]) -> Result<&'static str> {
     if bytes.is_empty() {
-        return Err(Error::refused_at("receipt", "is an empty file"));
+        return Err(Error::refused_at("receipt", Bill::EmptyFile));
     }
     if bytes.len() > MAX_RECEIPT {
         return Err(Error::refused_at(
             "receipt",
-            format!(
-                "is larger than {} MB, the most a receipt may be",
-                MAX_RECEIPT / (1024 * 1024)
-            ),
+            Bill::ReceiptTooLarge {
+                mb: MAX_RECEIPT / (1024 * 1024),
+            },
         ));
     }
-    media_type(bytes).ok_or_else(|| {
-        Error::refused_at(
-            "receipt",
-            "is no PDF, JPEG or PNG file; a receipt is kept as one of these",
-        )
-    })
+    media_type(bytes).ok_or_else(|| Error::refused_at("receipt", Bill::ReceiptKind))
 }
 
 /// Attaches `file` to the tenant's bill `purchase_id` as its receipt.
@@ -94,10 +88,10 @@ pub fn attach(
     let bill = purchases::get(tx, tenant, purchase_id)?;
     let media = check(file.bytes)?;
     if let Some(kept) = of_bill(tx, tenant, &bill.id)? {
-        return Err(Error::wrong_state(format!(
-            "{} {} has its receipt already ({}); a receipt is kept as it is.",
-            bill.supplier, bill.document_number, kept.file_name
-        )));
+        return Err(Error::wrong_state(Bill::ReceiptKept {
+            bill: format!("{} {}", bill.supplier, bill.document_number),
+            file: kept.file_name.clone(),
+        }));
     }
     let received: bool = tx
         .prepare_cached(
@@ -108,10 +102,9 @@ pub fn attach(
             |r| r.get(0),
         )?;
     if received {
-        return Err(Error::wrong_state(format!(
-            "{} {} came as an e-invoice; its file is kept as its receipt.",
-            bill.supplier, bill.document_number
-        )));
+        return Err(Error::wrong_state(Bill::CameAsEinvoice {
+            bill: format!("{} {}", bill.supplier, bill.document_number),
+        }));
     }
     let sha = not_kept_before(tx, tenant, file.bytes)?;
     let (file_id, now) = keep(tx, tenant, file, &sha)?;
@@ -145,10 +138,7 @@ fn not_kept_before(tx: &Tx, tenant: &Tenant, bytes: &[u8]) -> Result<String> {
         .query_row(params![tenant.company_id, tenant.environment, sha], |r| r.get(0))
         .optional()?;
     match before {
-        Some(before) => Err(Error::refused_at(
-            "receipt",
-            format!("is the same file as the one kept for {before}"),
-        )),
+        Some(before) => Err(Error::refused_at("receipt", Bill::SameFile { before })),
         None => Ok(sha),
     }
 }
@@ -232,10 +222,9 @@ pub fn attach_kept(
     let bill = purchases::get(tx, tenant, purchase_id)?;
     waiting_content(tx, tenant, file_id)?;
     if of_bill(tx, tenant, &bill.id)?.is_some() {
-        return Err(Error::wrong_state(format!(
-            "{} {} has its receipt already.",
-            bill.supplier, bill.document_number
-        )));
+        return Err(Error::wrong_state(Bill::HasReceipt {
+            bill: format!("{} {}", bill.supplier, bill.document_number),
+        }));
     }
     tx.prepare_cached(
         "UPDATE purchases SET receipt_file_id = ?1 WHERE id = ?2 AND company_id = ?3 AND environment = ?4",

@@ -220,10 +220,9 @@ pub fn recipient(customer: &Customer, to: Option<&str>) -> Result<String> {
         .or_else(|| customer.invoice_email.clone())
         .or_else(|| customer.email.clone())
         .ok_or_else(|| {
-            Error::refused(format!(
-                "{} has no e-mail address; give one to send to, or set the customer's invoice e-mail.",
-                customer.name
-            ))
+            Error::refused(crate::error::said::Mail::NoAddress {
+                customer: customer.name.clone(),
+            })
         })?;
     Ok(message::address("to", &chosen)?.to_string())
 }

@@ -34,6 +34,7 @@ use crate::books::chart_accounts::{self, ChartAccount};
 use crate::books::company;
 use crate::books::export::settings;
 use crate::books::ledger::{self, Account};
+use crate::error::said::Input;
 use crate::error::{Error, Result, Violations};
 use crate::rules::chart::{Chart, Kind, Line, Statement};
 use crate::rules::iso::Currency;
@@ -260,10 +261,7 @@ fn period(
     };
     let from = ledger::day_or("from", from_text, default_from(to))?;
     if from > to {
-        return Err(Error::invalid(
-            "from",
-            format!("lies after to ({from} > {to})"),
-        ));
+        return Err(Error::invalid("from", Input::AfterTo { from, to }));
     }
     Ok((from, to))
 }
@@ -388,10 +386,7 @@ pub fn trial_balance(
     let as_of = ledger::day_or("asOf", as_of, books.today)?;
     let from = ledger::day_or("from", from, as_of.first_of_month())?;
     if from > as_of {
-        return Err(Error::invalid(
-            "from",
-            format!("lies after the day the balance is drawn up ({from} > {as_of})"),
-        ));
+        return Err(Error::invalid("from", Input::AfterAsOf { from, as_of }));
     }
     let year_from = books.fiscal.year_of(as_of);
     let mut rows: BTreeMap<String, TrialBalanceRow> = BTreeMap::new();

@@ -10,6 +10,8 @@
 #[cfg(test)]
 use super::Breakdown;
 use super::{AllowanceCharge, Category, Document, Format, TaxRepresentative, TypeCode};
+use crate::error::said::{Issue, Particular, Party};
+use crate::error::Said;
 use crate::rules::money::{self, Decimal};
 
 /// What a finding is about, so the caller can say where to fix it.
@@ -33,7 +35,7 @@ pub enum Subject {
 pub struct Finding {
     pub rule: &'static str,
     pub subject: Subject,
-    pub problem: String,
+    pub problem: Said,
 }
 
 impl Finding {
@@ -54,7 +56,7 @@ impl Findings {
         Findings(Vec::new())
     }
 
-    pub fn add(&mut self, rule: &'static str, subject: Subject, problem: impl Into<String>) {
+    pub fn add(&mut self, rule: &'static str, subject: Subject, problem: impl Into<Said>) {
         let problem = problem.into();
         if !self
             .0
@@ -132,24 +134,40 @@ fn mandatory(doc: &Document, f: &mut Findings) {
         f.add(
             "BR-06",
             Seller("--legal-name"),
-            "the seller's name is missing",
+            Issue::Missing {
+                whose: Party::Seller,
+                what: Particular::Name,
+            },
         );
     }
     if doc.buyer.name.trim().is_empty() {
-        f.add("BR-07", Buyer("--name"), "the buyer's name is missing");
+        f.add(
+            "BR-07",
+            Buyer("--name"),
+            Issue::Missing {
+                whose: Party::Buyer,
+                what: Particular::Name,
+            },
+        );
     }
     if doc.seller.address.country.trim().is_empty() {
         f.add(
             "BR-09",
             Seller("--country"),
-            "the seller's country is missing",
+            Issue::Missing {
+                whose: Party::Seller,
+                what: Particular::Country,
+            },
         );
     }
     if doc.buyer.address.country.trim().is_empty() {
         f.add(
             "BR-11",
             Buyer("--country"),
-            "the buyer's country is missing",
+            Issue::Missing {
+                whose: Party::Buyer,
+                what: Particular::Country,
+            },
         );
     }
     if doc.lines.is_empty() {
@@ -209,7 +227,7 @@ fn mandatory(doc: &Document, f: &mut Findings) {
         f.add(
             "BR-CO-26",
             Seller("--vat-id"),
-            "the seller has neither a VAT id nor a legal registration",
+            Issue::NoVatIdNorRegistration,
         );
     }
     if !doc.type_code.is_credit()

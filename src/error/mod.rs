@@ -10,9 +10,21 @@
 //! (`rules::catalogue`, which also writes an error's `Display`). This
 //! module does not decide *when* something is refused.
 //!
-//! - `said.rs`: `Said`, what a refusal or a note says as a value, by part;
-//!   the languages (`Lang`) and an amount as a message carries it (`Sum`).
+//! - `said.rs`: `Said`, what a refusal or a note says as a value, by part,
+//!   with the parts that carry other messages (bank, exports, received
+//!   e-invoices, issuing, drafts, reminders); every part is named there.
+//! - `params.rs`: the messages' typed parameters: the languages (`Lang`),
+//!   an amount in minor units (`Sum`), and the small sets a message names.
+//! - `input.rs`: what was typed or sent (`Input`), a request (`Request`),
+//!   identifiers and codes (`Code`).
+//! - `books.rs`: the books' parts that carry no other message (payments,
+//!   the company and jobs, bills, fixed assets, the chart, mail).
+//! - `people.rs`: people and sign-in (`Access`), webhooks (`Webhook`).
 
+mod books;
+mod input;
+mod params;
+mod people;
 pub mod said;
 
 pub use said::{Lang, Said};

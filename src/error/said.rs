@@ -9,32 +9,27 @@
 //! or sent, …); its fields are its parameters, typed: an amount is a `Sum`
 //! in minor units, a day a `Date`. A sentence not yet in the catalogue is
 //! `Said::English`, which every surface shows as it is; the catalogue's
-//! test lists where they are made.
+//! test lists where they are made. The parts that carry no other message
+//! live beside this file (`input.rs`, `books.rs`, `people.rs`, their
+//! parameters in `params.rs`) and are named here too.
 
 use jiff::civil::Date;
 
-/// The languages of the screens, the refusals and the documents. How each
-/// is read and written (its notation, its tags, a browser's choice) is
-/// `rules::locale`'s.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lang {
-    De,
-    En,
-}
-
-/// An amount as a message carries it: minor units of a currency (its ISO
-/// code); written in the reader's notation.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Sum {
-    pub minor: i64,
-    pub currency: String,
-}
+pub use super::books::{Asset, Bill, Chart, Company, Job, Mail, Settle};
+pub use super::input::{Code, Input, Request};
+pub use super::params::{Figure, Json, Lang, Particular, Party, Settling, Sum};
+pub use super::people::{Access, Webhook};
 
 /// What a message says, by part, or a sentence in English alone.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Said {
     /// Reading what a person typed or a program sent.
     Input(Input),
+    /// A request's body, query and form as the surfaces read them.
+    Request(Request),
+    /// Identifiers and codes: IBANs, BICs, electronic addresses, creditor
+    /// references, countries, placeholders, taxes and rates.
+    Code(Code),
     /// Payments, credits and settlements of invoices and bills.
     Settle(Settle),
     /// The company, its particulars, its workflow and its customers.
@@ -43,8 +38,22 @@ pub enum Said {
     Job(Job),
     /// Drafts of invoices and quotes, and their lines.
     Draft(Draft),
+    /// What issuing a document checks: the rules of e-invoices and of the law.
+    Issue(Issue),
     /// Bills and supplier credits recorded.
     Bill(Bill),
+    /// The chart of accounts and a company's own accounts.
+    Chart(Chart),
+    /// Fixed assets and their depreciation.
+    Asset(Asset),
+    /// Reminders, their ladder and the base-rate table.
+    Dunning(Dunning),
+    /// Mail sent to customers and its settings.
+    Mail(Mail),
+    /// Received e-invoices: their warnings and their booking.
+    Received(Received),
+    /// Webhook endpoints and their addresses.
+    Webhook(Webhook),
     /// Bank accounts, statements and their lines.
     Bank(Bank),
     /// The exports for the tax adviser.
@@ -63,6 +72,18 @@ pub enum Said {
 impl From<Input> for Said {
     fn from(input: Input) -> Said {
         Said::Input(input)
+    }
+}
+
+impl From<Code> for Said {
+    fn from(code: Code) -> Said {
+        Said::Code(code)
+    }
+}
+
+impl From<Request> for Said {
+    fn from(request: Request) -> Said {
+        Said::Request(request)
     }
 }
 
@@ -90,9 +111,51 @@ impl From<Draft> for Said {
     }
 }
 
+impl From<Issue> for Said {
+    fn from(issue: Issue) -> Said {
+        Said::Issue(issue)
+    }
+}
+
 impl From<Bill> for Said {
     fn from(bill: Bill) -> Said {
         Said::Bill(bill)
+    }
+}
+
+impl From<Asset> for Said {
+    fn from(asset: Asset) -> Said {
+        Said::Asset(asset)
+    }
+}
+
+impl From<Chart> for Said {
+    fn from(chart: Chart) -> Said {
+        Said::Chart(chart)
+    }
+}
+
+impl From<Dunning> for Said {
+    fn from(dunning: Dunning) -> Said {
+        Said::Dunning(dunning)
+    }
+}
+
+impl From<Mail> for Said {
+    fn from(mail: Mail) -> Said {
+        Said::Mail(mail)
+    }
+}
+
+impl From<Received> for Said {
+    fn from(received: Received) -> Said {
+        Said::Received(received)
+    }
+}
+
+impl From<Webhook> for Said {
+    fn from(webhook: Webhook) -> Said {
+        Said::Webhook(webhook)
     }
 }
 
@@ -170,208 +233,6 @@ pub enum Record {
     Address,
 }
 
-/// What is read: an amount of money, or a number (a quantity, a rate).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Figure {
-    Amount,
-    Number,
-}
-
-/// What is wrong with a field as typed or sent; each is a predicate on the
-/// field ("is missing"), or, without a field, on the whole input.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Input {
-    /// Absent or blank where a value is needed.
-    Missing,
-    /// Given, but blank.
-    Empty,
-    /// Longer than `max` characters.
-    TooLong { max: usize },
-    /// Holds a control character other than a line feed or a tab.
-    ControlCharacter,
-    /// Not shaped like an e-mail address.
-    NotEmail,
-    /// Not a date `YYYY-MM-DD`.
-    NotDate,
-    /// A date outside the years kontor keeps.
-    DateOutOfRange { from: i16, to: i16 },
-    /// Not an ISO 8601 instant.
-    NotInstant,
-    /// Not one of `values`; `got` as sent.
-    NotOneOf { values: Vec<String>, got: String },
-    /// Not an ISO 4217 currency code.
-    NotCurrency { got: String },
-    /// Not a decimal number as a program writes it (`19`, `5.5`).
-    NotDecimal { got: String },
-    /// More fraction digits than `places`.
-    TooManyPlaces { places: u32 },
-    /// A number too large to keep.
-    TooLarge,
-    /// An amount larger than any book holds.
-    AmountTooLarge,
-    /// Typed in the other notation: `notation`'s separators read it
-    /// otherwise (`12.50` in German); `example` as it is written.
-    OtherNotation {
-        figure: Figure,
-        notation: Lang,
-        example: String,
-    },
-    /// A character that is neither a digit nor a separator.
-    NotAFigureChar {
-        figure: Figure,
-        bad: char,
-        example: String,
-    },
-    /// The decimal separator more than once, or before a thousands separator.
-    DecimalSeparatorTwice {
-        figure: Figure,
-        separator: char,
-        example: String,
-    },
-    /// No digits before the decimal separator.
-    NotAFigure { figure: Figure, example: String },
-    /// A decimal separator with nothing after it.
-    EndsWithSeparator { example: String },
-    /// `1,234` for a currency with three decimals: thousands or decimals.
-    TwoReadings { separator: char, example: String },
-    /// Decimals for a currency without a minor unit.
-    NoMinorUnit { currency: String },
-    /// More decimals than the currency has.
-    MoreDecimalsThanCurrency {
-        places: usize,
-        currency: String,
-        has: u8,
-    },
-    /// A time zone the database does not know.
-    NotTimeZone { got: String },
-    /// Not a percentage from 0 to 100.
-    NotPercentage,
-}
-
-/// What settles a document: a payment, a credit applied, or a difference
-/// (discount, fee, write-off).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Settling {
-    Payment,
-    CreditApplication,
-    Settlement,
-}
-
-/// Payments, credits and settlements of invoices and bills. A document is
-/// named by its number (an invoice) or id (a bill).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Settle {
-    /// An amount in minor units that is not positive or above 10^15.
-    NotPositiveMinor,
-    /// The day `on` precedes the document's date.
-    BeforeDocument {
-        on: Date,
-        what: Settling,
-        document: String,
-        dated: Date,
-    },
-    /// The document was settled later than `on`.
-    AfterLastSettled {
-        on: Date,
-        document: String,
-        last: Date,
-    },
-    /// The payment converts to nothing in the book currency.
-    TooSmallForBookCurrency,
-    /// More than the document still owes.
-    Overpaid {
-        amount: Sum,
-        outstanding: Sum,
-        document: String,
-    },
-    /// A bank line in another currency than the document's.
-    LineCurrency {
-        line: String,
-        line_currency: String,
-        document: String,
-        currency: String,
-    },
-    /// A correction document takes no payments.
-    Correction { number: String },
-    /// A cancelled invoice takes no payments.
-    Cancelled { number: String },
-    /// Nothing is owed any more.
-    PaidInFull { number: String },
-    /// The document owes nothing.
-    OwesNothing { document: String },
-    /// The payment was reversed already.
-    Reversed { payment: String, on: Date },
-    /// The payment did not come from a bank line.
-    NotFromBankLine { payment: String },
-    /// The payment came from a bank line, which is undone instead.
-    FromBankLine { payment: String, line: String },
-    /// A reversal dated before the payment.
-    ReversalBeforePayment {
-        on: Date,
-        payment: String,
-        paid_on: Date,
-    },
-    /// A supplier credit is applied, not paid.
-    CreditNotPaid { id: String },
-    /// A bill where a credit was named.
-    BillNotCredit { id: String },
-    /// Nothing left on the credit.
-    CreditUsedUp { id: String },
-    /// A credit where a bill was named.
-    CreditNotBill { id: String },
-    /// The credit and the bill are of different suppliers.
-    DifferentSuppliers { credit: String, bill: String },
-    /// Credits are applied in the book currency only.
-    CreditsInBookCurrency { currency: String },
-    /// More than is left on the credit.
-    MoreThanCreditLeft {
-        amount: Sum,
-        left: Sum,
-        credit: String,
-    },
-    /// The document a settlement's entry belonged to has it no more.
-    NoLedgerEntry { entry: String, document: String },
-}
-
-/// The company, its particulars, its workflow and its customers.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Company {
-    /// Not a stage key (upper-case letters, digits and `_`).
-    NotStageKey { got: String },
-    /// Payment days outside 0 to 365.
-    PaymentDaysRange,
-    /// An invoice prefix of more than 10 letters, digits or `-`.
-    PrefixShape,
-    /// The prefix R in Spain, the corrections' series.
-    PrefixR,
-    /// A stage outside the company's workflow.
-    NotInWorkflow {
-        stage: String,
-        workflow: Vec<String>,
-    },
-    /// Not 1 to 30 stages.
-    StageCount,
-    /// A stage listed twice.
-    StageTwice { stage: String },
-    /// A telephone number of fewer than three digits.
-    NotPhone,
-}
-
-/// The jobs (transactions) and their notes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Job {
-    /// Not `YYYY`, `YYYY-Qn` or `YYYY-MM`.
-    NotPeriod,
-    /// A field that is required cannot be cleared.
-    CannotClear,
-    /// `customer` none while `customerId` names one.
-    NoneWithCustomer,
-    /// `customer` takes only none.
-    OnlyNone,
-    /// An archived job changes only by coming out of the archive.
-    Archived,
-}
-
 /// Drafts of invoices and quotes, and their lines. A rate is a decimal as
 /// a program writes it (`5.5`), shown in the reader's notation.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -416,41 +277,143 @@ pub enum Draft {
     PeriodBackwards { from: Date, to: Date },
     /// The draft was issued already.
     Issued { id: String },
+    /// A line without a rate or a tax with its reason.
+    NoTaxDecision,
+    /// Several taxes on a line of a seller in the EU.
+    SeveralTaxes { count: usize },
+    /// A tax at 0 % without a VAT category.
+    ZeroWithoutCategory { tax: String },
+    /// Category S at 0 %.
+    StandardAtZero,
+    /// VAT charged by a small business (§ 19 UStG).
+    SmallBusinessCharges { rate: String },
+    /// A line's problem, the line named by its description.
+    Line {
+        description: String,
+        problem: Box<Said>,
+    },
+    /// Two lines of one category and rate with different reasons.
+    ReasonClash { category: String, rate: String },
+    /// A quote is not issued.
+    QuoteNotIssued,
+    /// A quote has no invoice to preview.
+    QuoteNotPreviewed,
+    /// A draft without lines.
+    NoLines { id: String },
+    /// The customer's VAT id changed while the register was asked.
+    VatIdChanged,
+    /// The customer's VAT id cannot be used.
+    VatIdUnusable { reason: String },
+    /// A total of zero or less.
+    NotPositiveTotal,
+    /// At the rate given, nothing in the book currency.
+    WorthNothing { rate: String, currency: String },
+    /// A correction is not cancelled.
+    CorrectionNotCancelled { number: String },
+    /// Cancelled already.
+    CancelledAlready { number: String },
+    /// An invoice with payments is not cancelled in full.
+    HasPayments { number: String, payments: i64 },
+    /// A cancellation before the invoice.
+    CancelBeforeIssue {
+        on: Date,
+        number: String,
+        issued: Date,
+    },
 }
 
-/// Bills and supplier credits recorded.
+/// What issuing a document checks, the rules of e-invoices (EN 16931) and
+/// of the law (§ 14 UStG, Art. 226 of the VAT Directive), and where a
+/// finding is fixed.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Bill {
-    /// A posting day before the document's date.
-    PostedBeforeDate { posted: Date, date: Date },
-    /// Not positive minor units up to 10^15; a credit has its own kind.
-    NotPositiveOrCredit,
-    /// Net and tax both zero.
-    NoAmount,
-    /// Not positive minor units up to 10^15.
-    NotPositiveMinor,
-    /// A split line without a rate, and none for the bill.
-    LineRateMissing,
-    /// The net given differs from the lines' sum.
-    LinesNetDiffer { net: Sum, lines: Sum },
-    /// The tax given differs from the lines' VAT.
-    LinesTaxDiffer { tax: Sum, lines: Sum },
-    /// A tax under the reverse charge, which the supplier does not charge.
-    ReverseChargeTax,
-    /// A due day before the document's date.
-    DueBeforeDate { due: Date, date: Date },
-    /// A document more than a year old, not confirmed.
-    YearBack { date: Date, posted: Date },
-    /// A posting day in closed books.
-    PostedInClosedBooks { posted: Date, through: Date },
-    /// The supplier's document is recorded already.
+pub enum Issue {
+    /// A rule's finding: the rule (its id or paragraph) and what is wrong.
+    Finding { rule: String, problem: Box<Said> },
+    /// A particular of the seller or the buyer is missing.
+    Missing { whose: Party, what: Particular },
+    /// The seller has neither a VAT id nor a legal registration.
+    NoVatIdNorRegistration,
+    /// Set on the company's particulars (`flag`: the console's option).
+    FixSeller { company: String, flag: String },
+    /// Set on the customer.
+    FixBuyer { customer: String, flag: String },
+    /// Set on the draft.
+    FixDraft { draft: String, flag: String },
+    /// The draft's lines and their VAT.
+    FixLines { draft: String },
+    /// Figures kontor computed: a fault to report.
+    Fault,
+}
+
+/// Reminders, their ladder and the base-rate table (§ 247 BGB).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Dunning {
+    /// The table lacks the row the Bundesbank publishes on `next`.
+    BaseRateDue { next: Date },
+    /// The table has no rate for a day interest is stated on.
+    NoBaseRate { from: Date },
+    /// Not 1 to `max` levels.
+    LevelCount { max: usize },
+    /// A level out of its place on the ladder.
+    LevelMustBe { level: usize },
+    /// Days outside 1 to 365.
+    DaysRange,
+    /// Days to pay outside 1 to 90.
+    PayDaysRange,
+    /// Not a level from 1 to `max`.
+    NotLevel { max: usize, got: String },
+    /// Not a whole number of days.
+    NotWholeDays { got: String },
+    /// A base rate outside -10 to 30 percent.
+    RateRange,
+    /// No reminder was sent: for each invoice, why.
+    NoneSent { missing: Vec<(String, Said)> },
+}
+
+/// Received e-invoices: what their checks warn of, and what booking one
+/// refuses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Received {
+    /// Addressed to another buyer than the company.
+    Buyer { named: String },
+    /// Dated after today, or more than a year before it.
+    Dated { on: Date, future: bool },
+    /// The supplier found by the seller's identifiers bears another name.
+    SupplierNamed {
+        id: String,
+        known: String,
+        named: String,
+    },
+    /// The choice between the supplier found and a new one is needed.
+    SupplierChoiceNeeded,
+    /// A choice of supplier where none is needed.
+    SupplierChoiceNotNeeded { choice: String },
+    /// Booked despite warnings only when told so.
+    WarningsNotAccepted { warnings: Vec<Said> },
+    /// Net and VAT of opposite signs.
+    OppositeSigns { net: Sum, tax: Sum },
+    /// A category named though the document names its own.
+    CategoryNotNeeded { category: String },
+    /// A category is needed for what the document carries (`carried`: its
+    /// category's code, empty when it gives none).
+    CategoryNeeded { carried: String },
+    /// The category named cannot carry the document's rates.
+    CategoryNotFitting {
+        category: String,
+        rates: Vec<String>,
+    },
+    /// Several unlisted categories, which one named cannot tell apart.
+    SeveralCategories { carried: Vec<String> },
+    /// The bill is booked already.
+    BookedAlready { id: String },
+    /// The bill was refused and is kept so.
+    RefusedKept { id: String },
+    /// The supplier's document is booked already.
     Duplicate {
-        supplier: String,
+        seller: String,
         number: String,
         earlier: String,
     },
-    /// At the rate given, nothing in the book currency.
-    WorthNothing { rate: String, currency: String },
 }
 
 /// Bank accounts, statements and their lines.
@@ -464,6 +427,83 @@ pub enum Bank {
     Names(Box<Said>),
     /// No invoice taking payments (money in) or bill (money out) has `number`.
     NoDocument { number: String, bill: bool },
+    /// A statement of an account the company does not have.
+    NotOurAccount { file: String, account: String },
+    /// A statement in another currency than its account's.
+    StatementCurrency {
+        file: String,
+        currency: String,
+        account: String,
+        kept: String,
+    },
+    /// An entry in another currency than its account's.
+    EntryCurrency {
+        file: String,
+        amount: Sum,
+        statement: String,
+        account: String,
+        kept: String,
+    },
+    /// Not a bank code and account number.
+    NotNationalAccount { got: String },
+    /// Neither an IBAN nor a bank code and account number.
+    IbanMissing,
+    /// Both an IBAN and a bank code and account number.
+    AccountBesideIban,
+    /// An account the company has already.
+    KnownAccount { account: String, id: String },
+    /// A fee tolerance outside 0 to 10^15 minor units.
+    ToleranceRange,
+    /// A line not yet booked by the bank.
+    Preliminary { id: String },
+    /// A settled line.
+    SettledUndoFirst { id: String },
+    /// An ignored line.
+    IgnoredUndoFirst { id: String },
+    /// A suggestion the line does not have.
+    NoSuchSuggestion { n: usize, id: String, count: usize },
+    /// One number of bills of two suppliers.
+    TwoSuppliers {
+        number: String,
+        a: String,
+        b: String,
+    },
+    /// No part of a split.
+    SplitMissing,
+    /// A part of no positive amount.
+    PositiveAmount,
+    /// A part above what its document owes.
+    PartAboveOpen {
+        number: String,
+        amount: Sum,
+        open: Sum,
+    },
+    /// Parts above what the line has left.
+    SplitAboveLeft { total: Sum, left: Sum },
+    /// A line that settled part of its amount.
+    PartlySettled { id: String },
+    /// Documents that take more than the line has left.
+    LeftToSettle { id: String, left: Sum, total: Sum },
+    /// Not an account a line is booked to.
+    NotBookAccount { got: String, money_in: bool },
+    /// More than the line has left to book.
+    AboveLeftToBook { id: String },
+    /// A line in another currency than the books.
+    LineCurrencyBooks {
+        id: String,
+        currency: String,
+        books: String,
+    },
+    /// Nothing the line settled could be undone.
+    NothingToUndo { id: String },
+    /// A returned direct debit stays.
+    ReturnedDebit { id: String },
+    /// The line was returned.
+    WasReturned {
+        id: String,
+        payment: String,
+        on: Date,
+    },
 }
 
 /// The exports for the tax adviser.
@@ -471,13 +511,25 @@ pub enum Bank {
 pub enum Export {
     /// What was named is no partner of the books.
     NotAPartner(Box<Said>),
-}
-
-/// People, their sign-in, links and second factors.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Access {
-    /// A one-time link used already.
-    LinkUsed,
-    /// A one-time link older than a day.
-    LinkExpired,
+    /// A DATEV number the export needs is not set.
+    NeededForDatev,
+    /// A batch's last day in the next fiscal year.
+    NextFiscalYear { from: Date, to: Date },
+    /// The chart stays while the company keeps accounts of its own in it.
+    ChartKeepsOwn { chart: String, own: i64 },
+    /// The chart stays once the books were exported in it.
+    ChartExported { chart: String, on: Date },
+    /// No account number left in the range.
+    RangeFull { from: u32, to: u32, detail: String },
+    /// A partner's number outside its range.
+    NumberOutOfRange {
+        supplier: bool,
+        from: u32,
+        to: u32,
+        got: u32,
+    },
+    /// Numbers stay once the books were exported.
+    NumbersKept { on: Date },
+    /// The number is another partner's.
+    NumberTaken { number: u32, holder: String },
 }

@@ -7,6 +7,7 @@
 
 use serde_json::{Map, Value};
 
+use crate::error::said::{Json, Request};
 use crate::error::{Error, Result};
 use crate::rules::text::Patch;
 
@@ -15,13 +16,11 @@ use crate::rules::text::Patch;
 /// Fails with `Invalid` for an empty body or invalid JSON.
 pub fn parse_json(body: &[u8]) -> Result<Value> {
     if body.iter().all(u8::is_ascii_whitespace) {
-        return Err(Error::bad_request(
-            "The request needs a JSON object as its body.",
-        ));
+        return Err(Error::bad_request(Request::BodyNotObject));
     }
     no_repeated_keys(body)
         .and_then(|()| serde_json::from_slice(body))
-        .map_err(|e| Error::bad_request(format!("The body is not valid JSON: {e}.")))
+        .map_err(|e| Error::bad_request(Request::NotJson { why: e.to_string() }))
 }
 
 /// Checks that no JSON object in `body` names a key twice (a parser would
@@ -98,19 +97,25 @@ pub struct JsonFields {
     map: Map<String, Value>,
 }
 
-fn type_name(v: &Value) -> &'static str {
+fn type_name(v: &Value) -> Json {
     match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
+        Value::Null => Json::Null,
+        Value::Bool(_) => Json::Boolean,
+        Value::Number(_) => Json::Number,
+        Value::String(_) => Json::String,
+        Value::Array(_) => Json::Array,
+        Value::Object(_) => Json::Object,
     }
 }
 
-fn mistyped(name: &str, wanted: &str, got: &Value) -> Error {
-    Error::invalid(name, format!("must be {wanted}, not {}", type_name(got)))
+fn mistyped(name: &str, wanted: Json, got: &Value) -> Error {
+    Error::invalid(
+        name,
+        Request::Mistyped {
+            wanted,
+            got: type_name(got),
+        },
+    )
 }
 
 impl JsonFields {
@@ -128,9 +133,7 @@ impl JsonFields {
     /// Fails with `Invalid` for any other JSON type.
     pub fn object(value: Value) -> Result<JsonFields> {
         match value {
-            Value::Null => Err(Error::bad_request(
-                "The body must be a JSON object, not null.",
-            )),
+            Value::Null => Err(Error::bad_request(Request::BodyIs { got: Json::Null })),
             other => JsonFields::from_value(other),
         }
     }
@@ -142,10 +145,9 @@ impl JsonFields {
         match value {
             Value::Object(map) => Ok(JsonFields { map }),
             Value::Null => Ok(JsonFields { map: Map::new() }),
-            other => Err(Error::bad_request(format!(
-                "The body must be a JSON object, not {}.",
-                type_name(&other)
-            ))),
+            other => Err(Error::bad_request(Request::BodyIs {
+                got: type_name(&other),
+            })),
         }
     }
 
@@ -160,7 +162,7 @@ impl JsonFields {
         match self.take(name) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(s)) => Ok(Some(s)),
-            Some(other) => Err(mistyped(name, "a string", &other)),
+            Some(other) => Err(mistyped(name, Json::String, &other)),
         }
     }
 
@@ -172,7 +174,7 @@ impl JsonFields {
             None => Ok(Patch::Absent),
             Some(Value::Null) => Ok(Patch::Null),
             Some(Value::String(s)) => Ok(Patch::Value(s)),
-            Some(other) => Err(mistyped(name, "a string", &other)),
+            Some(other) => Err(mistyped(name, Json::String, &other)),
         }
     }
 
@@ -183,7 +185,7 @@ impl JsonFields {
         match self.take(name) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Bool(b)) => Ok(Some(b)),
-            Some(other) => Err(mistyped(name, "true or false", &other)),
+            Some(other) => Err(mistyped(name, Json::Boolean, &other)),
         }
     }
 
@@ -194,7 +196,7 @@ impl JsonFields {
         match self.take(name) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Number(n)) if n.as_i64().is_some() => Ok(n.as_i64()),
-            Some(other) => Err(mistyped(name, "a whole number", &other)),
+            Some(other) => Err(mistyped(name, Json::WholeNumber, &other)),
         }
     }
 
@@ -207,7 +209,7 @@ impl JsonFields {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Number(n)) => Ok(Some(n.to_string())),
             Some(Value::String(s)) => Ok(Some(s)),
-            Some(other) => Err(mistyped(name, "a decimal number", &other)),
+            Some(other) => Err(mistyped(name, Json::DecimalNumber, &other)),
         }
     }
 
@@ -218,7 +220,7 @@ impl JsonFields {
         match self.take(name) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::Array(items)) => Ok(Some(items)),
-            Some(other) => Err(mistyped(name, "an array", &other)),
+            Some(other) => Err(mistyped(name, Json::Array, &other)),
         }
     }
 
@@ -232,7 +234,7 @@ impl JsonFields {
                 .into_iter()
                 .map(|v| match v {
                     Value::String(s) => Ok(s),
-                    other => Err(mistyped(name, "an array of strings", &other)),
+                    other => Err(mistyped(name, Json::ArrayOfStrings, &other)),
                 })
                 .collect::<Result<Vec<_>>>()
                 .map(Some),
@@ -252,10 +254,8 @@ impl JsonFields {
             return Ok(());
         }
         let names: Vec<&str> = self.map.keys().map(String::as_str).collect();
-        Err(Error::bad_request(format!(
-            "Unknown field{} {}.",
-            if names.len() == 1 { "" } else { "s" },
-            names.join(", ")
-        )))
+        Err(Error::bad_request(Request::UnknownFields {
+            names: names.iter().map(|n| n.to_string()).collect(),
+        }))
     }
 }

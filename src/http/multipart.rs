@@ -4,6 +4,7 @@
 //! any other a form field. The screens' file uploads (received e-invoices)
 //! are the only bodies of this kind.
 
+use crate::error::said::Request;
 use crate::error::{Error, Result};
 
 /// The most parts one body may have.
@@ -34,7 +35,11 @@ pub fn is_multipart(content_type: Option<&str>) -> bool {
 /// body is not made of parts between it, has too many, or a part's headers
 /// are unreadable or too long.
 pub fn parse(content_type: &str, body: &[u8]) -> Result<Vec<Part>> {
-    let bad = |why: &str| Error::bad_request(format!("The upload could not be read: {why}."));
+    let bad = |why: &str| {
+        Error::bad_request(Request::UploadUnreadable {
+            why: why.to_string(),
+        })
+    };
     let boundary = content_type
         .split(';')
         .filter_map(|p| p.trim().strip_prefix("boundary="))

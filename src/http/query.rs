@@ -2,6 +2,7 @@
 //! booleans, and paging (`page` from 0, `size` 1–100, default 25,
 //! out-of-range values bounded).
 
+use crate::error::said::Request;
 use crate::error::{Error, Result};
 use crate::store::paging::Paging;
 
@@ -51,9 +52,7 @@ impl Query {
         for part in raw.split('&').filter(|p| !p.is_empty()) {
             let (name, value) = part.split_once('=').unwrap_or((part, ""));
             let decode = |t: &str| {
-                percent_decode(t, true).ok_or_else(|| {
-                    Error::bad_request("The query string has a broken %-escape or is not UTF-8.")
-                })
+                percent_decode(t, true).ok_or_else(|| Error::bad_request(Request::QueryEscape))
             };
             pairs.push((decode(name)?, decode(value)?));
         }
@@ -101,9 +100,9 @@ impl Query {
             Some(v) => match v.to_ascii_lowercase().as_str() {
                 "true" | "1" => Ok(Some(true)),
                 "false" | "0" => Ok(Some(false)),
-                _ => Err(Error::bad_request(format!(
-                    "The parameter {name} must be true or false."
-                ))),
+                _ => Err(Error::bad_request(Request::NotBool {
+                    name: name.to_string(),
+                })),
             },
         }
     }
@@ -120,9 +119,9 @@ impl Query {
             None => (false, v.strip_prefix('+').unwrap_or(v)),
         };
         if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(Error::bad_request(format!(
-                "The parameter {name} must be a whole number."
-            )));
+            return Err(Error::bad_request(Request::NotWhole {
+                name: name.to_string(),
+            }));
         }
         let magnitude = digits.parse::<i64>().unwrap_or(i64::MAX);
         Ok(Some(if negative { -magnitude } else { magnitude }))

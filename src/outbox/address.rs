@@ -12,6 +12,9 @@ use std::time::Duration;
 
 use hyper::Uri;
 
+use crate::error::said::Webhook;
+use crate::error::Said;
+
 /// Whether loopback targets are allowed (development and tests only).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Policy {
@@ -30,13 +33,17 @@ pub struct Target {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Refusal {
     /// Not a URL at all (400).
-    Unreadable(String),
+    Unreadable(Said),
     /// A URL the rules forbid (409), with the reason.
-    Forbidden(String),
+    Forbidden(Said),
 }
 
-fn forbidden(reason: impl Into<String>) -> Refusal {
-    Refusal::Forbidden(reason.into())
+fn forbidden(reason: Webhook) -> Refusal {
+    Refusal::Forbidden(Said::Webhook(reason))
+}
+
+fn unreadable(reason: Webhook) -> Refusal {
+    Refusal::Unreadable(Said::Webhook(reason))
 }
 
 /// Reads a host spelled the way `inet_aton` accepts it: one to four parts,
@@ -227,28 +234,28 @@ fn literal(host: &str) -> Option<IpAddr> {
 /// `Forbidden` naming the rule it breaks.
 pub fn check_url(text: &str, policy: Policy) -> Result<Target, Refusal> {
     let text = text.trim();
-    let uri: Uri = text
-        .parse()
-        .map_err(|_| Refusal::Unreadable(format!("{text:?} is not a URL.")))?;
+    let uri: Uri = text.parse().map_err(|_| {
+        unreadable(Webhook::NotUrl {
+            got: text.to_string(),
+        })
+    })?;
     let (Some(scheme), Some(authority)) = (uri.scheme_str(), uri.authority()) else {
-        return Err(Refusal::Unreadable(format!(
-            "{text:?} is not an absolute URL."
-        )));
+        return Err(unreadable(Webhook::NotAbsolute {
+            got: text.to_string(),
+        }));
     };
     if authority.as_str().contains('@') {
-        return Err(forbidden(
-            "The URL carries a user name or password; put no credentials in a webhook URL.",
-        ));
+        return Err(forbidden(Webhook::Credentials));
     }
     let host = authority.host().to_ascii_lowercase();
     if host.is_empty() {
-        return Err(Refusal::Unreadable(format!("{text:?} has no host.")));
+        return Err(unreadable(Webhook::NoHost {
+            got: text.to_string(),
+        }));
     }
     if host.contains('%') {
         // `[fe80::1%25eth0]`: a zone id names an interface of this machine.
-        return Err(forbidden(format!(
-            "{host} names a network interface (an IPv6 zone id); webhooks go only to public addresses."
-        )));
+        return Err(forbidden(Webhook::ZoneId { host }));
     }
     let literal = literal(&host);
     // A name's trailing dot (the root) changes nothing: `localhost.` is localhost.
@@ -261,34 +268,28 @@ pub fn check_url(text: &str, policy: Policy) -> Result<Target, Refusal> {
         .unwrap_or(if scheme == "http" { 80 } else { 443 });
     if !(scheme == "https" || (scheme == "http" && policy.allow_loopback && loopback)) {
         if scheme != "http" && scheme != "https" {
-            return Err(Refusal::Unreadable(format!(
-                "{text:?} is not an http(s) URL."
-            )));
+            return Err(unreadable(Webhook::NotHttp {
+                got: text.to_string(),
+            }));
         }
-        return Err(forbidden("Webhook URLs must use https."));
+        return Err(forbidden(Webhook::HttpsOnly));
     }
     if port != 443 && !(policy.allow_loopback && loopback) {
-        return Err(forbidden(format!(
-            "Webhook URLs must use port 443, not {port}."
-        )));
+        return Err(forbidden(Webhook::Port443 { port }));
     }
     if loopback_name && !policy.allow_loopback {
-        return Err(forbidden(format!("{host} is a loopback name.")));
+        return Err(forbidden(Webhook::LoopbackName { host }));
     }
     if let Some(ip) = literal {
         if let Some(problem) = address_problem(ip, policy) {
-            return Err(forbidden(format!(
-                "The host {problem}; webhooks go only to public addresses."
-            )));
+            return Err(forbidden(Webhook::HostNotPublic { problem }));
         }
     } else if host.starts_with(|c: char| c.is_ascii_digit())
         && host
             .chars()
             .all(|c| c.is_ascii_hexdigit() || c == '.' || c == 'x')
     {
-        return Err(forbidden(format!(
-            "{host} is a numeric host spelling that is not a valid address."
-        )));
+        return Err(forbidden(Webhook::NumericHost { host }));
     }
     Ok(Target { uri, host, port })
 }

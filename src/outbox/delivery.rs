@@ -25,6 +25,7 @@ use crate::error::Result;
 use crate::outbox::address::{self, Policy, Refusal};
 use crate::outbox::dispatch::{self, Outbox, Worker};
 use crate::outbox::events::DeliveryState;
+use crate::rules::catalogue::Reader;
 use crate::store::clock;
 use crate::store::db::Db;
 
@@ -196,7 +197,7 @@ pub fn send(agent: &ureq::Agent, policy: Policy, job: Job) -> Outcome {
         }
         if let Err(refusal) = address::check_url(&url, policy) {
             let reason = match refusal {
-                Refusal::Unreadable(s) | Refusal::Forbidden(s) => s,
+                Refusal::Unreadable(said) | Refusal::Forbidden(said) => said.text(Reader::CONSOLE),
             };
             result = (
                 None,

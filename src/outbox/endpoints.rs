@@ -11,7 +11,7 @@ use serde::Serialize;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 
-use crate::error::said::Record;
+use crate::error::said::{Input, Record, Webhook};
 use crate::error::{Error, Result, Said, Violations};
 use crate::outbox::address::{self, Policy, Refusal};
 use crate::outbox::events::{self, EventKind};
@@ -174,11 +174,11 @@ impl NewEndpoint {
             .flatten();
         let mut events = match input.events {
             None => {
-                v.invalid("events", "is missing");
+                v.invalid("events", Input::Missing);
                 Vec::new()
             }
             Some(events) if events.is_empty() => {
-                v.invalid("events", "needs at least one event kind, or [\"*\"]");
+                v.invalid("events", Webhook::NoEvents);
                 events
             }
             Some(events) => events,
@@ -188,10 +188,10 @@ impl NewEndpoint {
                 let known: Vec<&str> = EventKind::ALL.iter().map(|k| k.as_str()).collect();
                 v.invalid(
                     "events",
-                    format!(
-                        "holds {kind:?}, which is not an event kind; the kinds are {}",
-                        known.join(", ")
-                    ),
+                    Webhook::NotEventKind {
+                        got: kind.clone(),
+                        known: known.iter().map(|k| k.to_string()).collect(),
+                    },
                 );
             }
         }
@@ -203,8 +203,8 @@ impl NewEndpoint {
         events.sort();
         events.dedup();
         let target = address::check_url(&url, policy).map_err(|r| match r {
-            Refusal::Unreadable(s) => Error::bad_request(s),
-            Refusal::Forbidden(s) => Error::refused(s),
+            Refusal::Unreadable(said) => Error::bad_request(said),
+            Refusal::Forbidden(said) => Error::refused(said),
         })?;
         // A name is resolved once now, so one that points inward is refused at once;
         // one that does not resolve yet is checked again at every delivery.
@@ -215,9 +215,7 @@ impl NewEndpoint {
             std::time::Duration::from_secs(5),
         ) {
             if reason.starts_with("refused") {
-                return Err(Error::refused(format!(
-                    "{reason}; webhooks go only to public addresses."
-                )));
+                return Err(Error::refused(Webhook::ResolvesInward { reason }));
             }
         }
         Ok(NewEndpoint {
@@ -416,10 +414,9 @@ pub fn redeliver(tx: &Tx, tenant: &Tenant, delivery_id: &str) -> Result<String> 
     let original = delivery(tx, tenant, delivery_id)?;
     let endpoint = get(tx, tenant, &original.endpoint_id)?;
     if !endpoint.enabled {
-        return Err(Error::wrong_state(format!(
-            "The endpoint {} is disabled; nothing is sent to it.",
-            endpoint.id
-        )));
+        return Err(Error::wrong_state(Webhook::Disabled {
+            id: endpoint.id.clone(),
+        }));
     }
     events::insert_delivery(tx, tenant, &endpoint.id, &original.event_id, &clock::now())
 }

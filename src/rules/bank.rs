@@ -6,6 +6,7 @@
 //! German bank code and account number instead (`AccountId`); a German IBAN
 //! holds both, so the two spellings of one account are recognised as one.
 
+use crate::error::said::Code;
 use crate::error::{Error, Result};
 use crate::rules::iso::CountryCode;
 use crate::rules::stored_text::stored_text;
@@ -165,33 +166,30 @@ impl Iban {
     pub fn parse(field: &str, text: &str) -> Result<Iban> {
         let iban = compact(text);
         if iban.is_empty() || !iban.bytes().all(|b| b.is_ascii_alphanumeric()) {
-            return Err(Error::invalid(
-                field,
-                "is not an IBAN: it has only letters and digits (spaces allowed), such as DE89 3704 0044 0532 0130 00",
-            ));
+            return Err(Error::invalid(field, Code::NotIban));
         }
         let country = iban.get(..2).unwrap_or_default();
         let Some(length) = iban_length(country) else {
             return Err(Error::invalid(
                 field,
-                format!("starts with {country:?}, which is no country of the IBAN registry"),
+                Code::IbanCountry {
+                    got: country.to_string(),
+                },
             ));
         };
         let digits_ok = iban.len() >= 4 && iban.as_bytes()[2..4].iter().all(u8::is_ascii_digit);
         if iban.len() != length {
             return Err(Error::invalid(
                 field,
-                format!(
-                    "has {} characters, but an IBAN of {country} has {length}",
-                    iban.len()
-                ),
+                Code::IbanLength {
+                    length: iban.len(),
+                    country: country.to_string(),
+                    wanted: length,
+                },
             ));
         }
         if !digits_ok || mod_97(&iban) != 1 {
-            return Err(Error::invalid(
-                field,
-                "fails the IBAN check digits (mod 97); look for a mistyped character",
-            ));
+            return Err(Error::invalid(field, Code::IbanCheck));
         }
         Ok(Iban(iban))
     }
@@ -329,16 +327,15 @@ impl Bic {
     pub fn parse(field: &str, text: &str) -> Result<Bic> {
         let bic = compact(text);
         if !matches!(bic.len(), 8 | 11) || !bic.bytes().all(|b| b.is_ascii_alphanumeric()) {
-            return Err(Error::invalid(
-                field,
-                "is not a BIC: it has 8 or 11 letters and digits, such as COBADEFFXXX",
-            ));
+            return Err(Error::invalid(field, Code::NotBic));
         }
         let country = &bic[4..6];
         if country != "XK" && CountryCode::parse(field, country).is_err() {
             return Err(Error::invalid(
                 field,
-                format!("names the country {country:?} (its 5th and 6th characters), which is no ISO 3166 country"),
+                Code::BicCountry {
+                    got: country.to_string(),
+                },
             ));
         }
         Ok(Bic(bic))

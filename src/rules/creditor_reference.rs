@@ -6,6 +6,7 @@
 //! carries. The check digits are ISO 7064 mod 97-10, as an IBAN's, computed
 //! digit by digit on small integers.
 
+use crate::error::said::Code;
 use crate::error::{Error, Result};
 use crate::rules::stored_text::stored_text;
 
@@ -63,16 +64,10 @@ impl CreditorReference {
             && compact.as_bytes()[2..4].iter().all(u8::is_ascii_digit)
             && compact.bytes().all(|b| b.is_ascii_alphanumeric());
         if !shaped {
-            return Err(Error::invalid(
-                field,
-                "is not an ISO 11649 creditor reference: RF, two check digits and up to 21 letters and digits, such as RF18 5390 0754 7034",
-            ));
+            return Err(Error::invalid(field, Code::NotCreditorReference));
         }
         if mod_97(&compact) != 1 {
-            return Err(Error::invalid(
-                field,
-                "fails the creditor reference's check digits (mod 97); look for a mistyped character",
-            ));
+            return Err(Error::invalid(field, Code::CreditorReferenceCheck));
         }
         Ok(CreditorReference(compact))
     }

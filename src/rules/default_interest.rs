@@ -180,9 +180,9 @@ pub fn default_interest(
     rows.sort_by_key(|r| r.from);
     let rate_on = |day: Date| rows.iter().rev().find(|r| r.from <= day).map(|r| r.percent);
     let Some(mut base) = rate_on(from) else {
-        return Err(Error::refused(format!(
-            "The base-rate table has no rate for {from}; add one with kontor dunning base-rate."
-        )));
+        return Err(Error::refused(crate::error::said::Dunning::NoBaseRate {
+            from,
+        }));
     };
     let points = Decimal::from_int(debtor.points());
     let mut segments = Vec::new();

@@ -7,6 +7,7 @@
 //! where its scheme has a rule kontor knows (an e-mail address's shape, a
 //! GLN's check digit).
 
+use crate::error::said::Code;
 use crate::error::{Error, Result};
 use crate::rules::text;
 
@@ -67,10 +68,7 @@ impl ElectronicAddress {
     /// GS1 check digit).
     pub fn parse(field: &str, text: &str) -> Result<ElectronicAddress> {
         let Some((scheme, value)) = text.trim().split_once(':') else {
-            return Err(Error::invalid(
-                field,
-                "takes SCHEME:VALUE with an EAS scheme, such as 0204:04011000-1234512345-06 or EM:rechnung@example.de",
-            ));
+            return Err(Error::invalid(field, Code::NotElectronicAddress));
         };
         ElectronicAddress::new(field, scheme, value)
     }
@@ -81,29 +79,22 @@ impl ElectronicAddress {
     pub fn new(field: &str, scheme: &str, value: &str) -> Result<ElectronicAddress> {
         let scheme = scheme.trim().to_ascii_uppercase();
         if !is_scheme(&scheme) {
-            return Err(Error::invalid(
-                field,
-                format!("names the scheme {scheme:?}, which is not on the EAS code list (such as 0204 Leitweg-ID, 9930 German VAT id, 0088 GLN, EM e-mail)"),
-            ));
+            return Err(Error::invalid(field, Code::EasScheme { got: scheme }));
         }
         let value = text::required(field, Some(value), MAX_VALUE)?;
         if value.chars().any(char::is_whitespace) {
-            return Err(Error::invalid(field, "holds white space in its value"));
+            return Err(Error::invalid(field, Code::WhiteSpace));
         }
         match scheme.as_str() {
-            "EM" if !text::email_shaped(&value) => Err(Error::invalid(
-                field,
-                format!("names the scheme EM, but {value:?} is not an e-mail address"),
-            )),
+            "EM" if !text::email_shaped(&value) => {
+                Err(Error::invalid(field, Code::EmNotEmail { got: value }))
+            }
             "0088"
                 if !(value.len() == 13
                     && value.bytes().all(|b| b.is_ascii_digit())
                     && gs1_check_digit_ok(&value)) =>
             {
-                Err(Error::invalid(
-                    field,
-                    format!("names the scheme 0088 (GLN), but {value:?} is not 13 digits with a valid check digit"),
-                ))
+                Err(Error::invalid(field, Code::NotGln { got: value }))
             }
             _ => Ok(ElectronicAddress { scheme, value }),
         }

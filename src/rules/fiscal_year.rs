@@ -38,7 +38,9 @@ impl FiscalYearStart {
         let bad = || {
             Error::invalid(
                 field,
-                format!("is a day of the year as MM-DD (07-01), not {text:?}"),
+                crate::error::said::Code::NotDayOfYear {
+                    got: text.to_string(),
+                },
             )
         };
         let t = text.trim();

@@ -222,9 +222,9 @@ impl CountryCode {
         } else {
             Err(Error::invalid(
                 field,
-                format!(
-                    "must be an ISO 3166-1 alpha-2 country code such as DE; {text:?} is not one"
-                ),
+                crate::error::said::Code::NotCountry {
+                    got: text.to_string(),
+                },
             ))
         }
     }

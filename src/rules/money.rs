@@ -9,7 +9,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::error::said::Input;
+use crate::error::said::{Code, Input};
 use crate::error::{Error, Result, Violations};
 use crate::rules::iso::Currency;
 use crate::rules::text;
@@ -281,7 +281,11 @@ fn to_minor(value: Option<i128>, what: &str) -> Result<i64> {
     value
         .and_then(|v| i64::try_from(v).ok())
         .filter(|v| v.unsigned_abs() <= MAX_AMOUNT as u64)
-        .ok_or_else(|| Error::refused(format!("{what} is too large to be booked.")))
+        .ok_or_else(|| {
+            Error::refused(Code::TooLargeToBook {
+                what: what.to_string(),
+            })
+        })
 }
 
 /// Largest amount of minor units kontor books (10^15).
@@ -415,22 +419,21 @@ impl Tax {
         let name = v.take(text::required("name", Some(name), 40))?;
         let hundred = Decimal::from_int(100);
         if rate.is_negative() || rate.units > hundred.units * 10i128.pow(rate.scale) {
-            v.invalid("ratePercent", "must lie between 0 and 100 percent");
+            v.invalid("ratePercent", crate::error::said::Draft::RateOutOfRange);
         }
         let reason = reason.filter(|r| !r.trim().is_empty());
         let reason = v.take(text::optional("reason", reason, 200))?.flatten();
-        let named = name.as_deref().unwrap_or("The tax");
         if !rate.is_zero() && reason.is_some() {
             v.invalid(
                 "reason",
-                format!("goes only with a zero rate; {named} at {rate} % is charged"),
+                Code::ReasonWithCharge {
+                    tax: name.clone(),
+                    rate: rate.to_string(),
+                },
             );
         }
         if rate.is_zero() && reason.is_none() {
-            v.refused(
-                "reason",
-                format!("is needed: {named} at 0 % needs the seller's reason why nothing is charged (e.g. reverse charge)"),
-            );
+            v.refused("reason", Code::ReasonNeeded { tax: name.clone() });
         }
         v.finish()?;
         Ok(Tax {
@@ -482,7 +485,7 @@ pub struct Totals {
 ///
 /// Fails with `Refused` when an amount exceeds the largest bookable amount.
 pub fn totals(lines: &[Line]) -> Result<Totals> {
-    let too_large = || Error::refused("The document's total is too large to be booked.");
+    let too_large = || Error::refused(Code::TotalTooLarge);
     let mut line_nets = Vec::with_capacity(lines.len());
     let mut taxes: Vec<TaxTotal> = Vec::new();
     let mut net: i64 = 0;
@@ -539,14 +542,20 @@ pub fn fixed_rate(currency: &Currency, book: &Currency, rate: Option<Decimal>) -
         None if currency == book => Ok(one),
         Some(r) if currency == book && r != one => Err(Error::refused_at(
             "rate",
-            format!("is 1 for a document in the book currency {book}, not {r}"),
+            Code::RateNotOne {
+                book: book.as_str().to_string(),
+                got: r.to_string(),
+            },
         )),
         None => Err(Error::refused_at(
             "rate",
-            format!("is needed: the document is in {currency} and the books in {book}; give the rate fixed today ({book} per {currency})"),
+            Code::RateNeeded {
+                currency: currency.as_str().to_string(),
+                book: book.as_str().to_string(),
+            },
         )),
         Some(r) if r.is_negative() || r.is_zero() => {
-            Err(Error::refused_at("rate", "must be greater than 0"))
+            Err(Error::refused_at("rate", Code::RateNotPositive))
         }
         Some(r) => Ok(r),
     }

@@ -4,6 +4,7 @@
 //! when it is used. `{{` and `}}` stand for a brace. Nothing is evaluated:
 //! a value is put in as it is, and a value's own braces stay braces.
 
+use crate::error::said::Code;
 use crate::error::{Error, Result};
 
 /// The pieces of a text: literal text and placeholder names.
@@ -14,7 +15,7 @@ enum Piece<'a> {
     Name(&'a str),
 }
 
-fn pieces(text: &str) -> std::result::Result<Vec<Piece<'_>>, String> {
+fn pieces(text: &str) -> std::result::Result<Vec<Piece<'_>>, Code> {
     let mut out = Vec::new();
     let mut rest = text;
     while !rest.is_empty() {
@@ -34,10 +35,10 @@ fn pieces(text: &str) -> std::result::Result<Vec<Piece<'_>>, String> {
             out.push(Piece::Brace('}'));
             rest = after;
         } else if tail.starts_with('}') {
-            return Err("has a \"}\" without its \"{\"; write }} for a brace".into());
+            return Err(Code::LoneClose);
         } else {
             let Some(end) = tail.find('}') else {
-                return Err("has a \"{\" that is not closed; write {{ for a brace".into());
+                return Err(Code::Unclosed);
             };
             out.push(Piece::Name(&tail[1..end]));
             rest = &tail[end + 1..];
@@ -51,20 +52,16 @@ fn pieces(text: &str) -> std::result::Result<Vec<Piece<'_>>, String> {
 /// Fails with `Invalid` naming `field` and the first unknown or unclosed
 /// placeholder, listing the known ones.
 pub fn check(field: &str, text: &str, known: &[&str]) -> Result<()> {
-    let list = || {
-        known
-            .iter()
-            .map(|k| format!("{{{k}}}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     let parts = pieces(text).map_err(|problem| Error::invalid(field, problem))?;
     for piece in parts {
         if let Piece::Name(name) = piece {
             if !known.contains(&name) {
                 return Err(Error::invalid(
                     field,
-                    format!("uses {{{name}}}, which is not one of {}", list()),
+                    Code::UnknownPlaceholder {
+                        got: name.to_string(),
+                        known: known.iter().map(|k| format!("{{{k}}}")).collect(),
+                    },
                 ));
             }
         }

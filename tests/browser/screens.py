@@ -38,6 +38,8 @@ import sys
 import threading
 import time
 import traceback
+import urllib.error
+import urllib.parse
 import urllib.request
 import zipfile
 from pathlib import Path
@@ -52,6 +54,8 @@ from selenium.webdriver.support.ui import WebDriverWait
 from selenium.webdriver.common.virtual_authenticator import VirtualAuthenticatorOptions
 
 import pyotp
+
+import language
 
 
 def read_demo(path):
@@ -91,12 +95,22 @@ class Run:
         self.driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
         self.driver.set_page_load_timeout(30)
         self.checked = set()
+        # The form a click posted (its action, encoding and entries), for
+        # reading its answer again in the other language; None after a link.
+        self.posted = None
+        # What a page said in the other language, by page: reported at the end.
+        self.foreign = []
+        self.spoken = set()
+        # Texts of the records the test makes that a page shows as they
+        # are (a bank's remittance text), in whatever language they were written.
+        self.data = set()
         self.passed = 0
         self.failed = 0
 
     # --- helpers -------------------------------------------------------
 
     def open(self, path):
+        self.posted = None
         self.driver.get(self.base + path)
 
     def path(self):
@@ -117,6 +131,7 @@ class Run:
     def follow(self, element):
         """Clicks a link or button and waits until the next page has replaced this one."""
         old = self.driver.find_element(By.TAG_NAME, "html")
+        self.posted = self.form_of(element)
         element.click()
 
         def replaced(_driver):
@@ -163,9 +178,129 @@ class Run:
         )
         bad = [v for v in result if v["impact"] in ("serious", "critical")]
         self.checked.add(name)
+        self.speaks(name)
         assert not bad, f"axe on {name}: {bad}"
         for v in result:
             print(f"  axe note on {name}: {v['impact']} {v['id']} ({v['help']})")
+
+    def ask_again(self, asked, lang):
+        """Asks `asked` (method, address, encoding, entries) again with this
+        browser's cookies and `Accept-Language: lang`, outside the page (its
+        content security policy allows no script to fetch): the status, the
+        answer's language and its text."""
+        method, url, enctype, entries = asked
+        cookie = "; ".join(f"{c['name']}={c['value']}" for c in self.driver.get_cookies())
+        parts_of = urllib.parse.urlsplit(url)
+        headers = {"Cookie": cookie, "Accept-Language": lang, "Origin": f"{parts_of.scheme}://{parts_of.netloc}"}
+        body = None
+        if method == "POST":
+            if enctype == "multipart/form-data":
+                boundary = "----language-check-boundary"
+                parts = []
+                for e in entries:
+                    if "filename" in e:
+                        parts.append(
+                            f'--{boundary}\r\nContent-Disposition: form-data; name="{e["name"]}"; filename="{e["filename"]}"\r\n'
+                            f'Content-Type: {e["type"] or "application/octet-stream"}\r\n\r\n'.encode()
+                            + base64.b64decode(e["b64"]) + b"\r\n"
+                        )
+                    else:
+                        parts.append(
+                            f'--{boundary}\r\nContent-Disposition: form-data; name="{e["name"]}"\r\n\r\n{e["value"]}\r\n'.encode()
+                        )
+                body = b"".join(parts) + f"--{boundary}--\r\n".encode()
+                headers["Content-Type"] = f"multipart/form-data; boundary={boundary}"
+            else:
+                body = urllib.parse.urlencode([(e["name"], e["value"]) for e in entries]).encode()
+                headers["Content-Type"] = "application/x-www-form-urlencoded"
+
+        class NoRedirect(urllib.request.HTTPRedirectHandler):
+            def redirect_request(self, *args, **kwargs):
+                return None
+
+        opener = urllib.request.build_opener(NoRedirect)
+        request = urllib.request.Request(url, data=body, headers=headers, method=method)
+        try:
+            with opener.open(request, timeout=30) as answer:
+                status, html = answer.status, answer.read().decode("utf-8", "replace")
+        except urllib.error.HTTPError as e:
+            status, html = e.code, e.read().decode("utf-8", "replace")
+        page_lang, text = language.text_of_html(html)
+        return {"status": status, "lang": page_lang, "text": text}
+
+    def form_of(self, element):
+        """The form a click on `element` posts: its action, encoding and
+        entries (files as base64), or None when it posts none."""
+        return self.driver.execute_async_script(
+            """
+            const [el, done] = arguments;
+            const form = el.form || null;
+            if (!form || (form.getAttribute('method') || 'get').toLowerCase() !== 'post') { done(null); return; }
+            const data = new FormData(form, el.type === 'submit' ? el : undefined);
+            const entries = [];
+            const reads = [];
+            for (const [name, value] of data.entries()) {
+                if (value instanceof File) {
+                    const entry = {name, filename: value.name, type: value.type, b64: ''};
+                    entries.push(entry);
+                    reads.push(value.arrayBuffer().then(b => {
+                        let s = ''; const bytes = new Uint8Array(b);
+                        for (let i = 0; i < bytes.length; i++) s += String.fromCharCode(bytes[i]);
+                        entry.b64 = btoa(s);
+                    }));
+                } else {
+                    entries.push({name, value});
+                }
+            }
+            Promise.all(reads).then(() => done({action: form.action, enctype: form.enctype, entries}));
+            """,
+            element,
+        )
+
+    def speaks(self, name):
+        """The page says everything in its own language; read again in the
+        other (the same address asked with the other Accept-Language, or a
+        refused form posted again with its figures in the other notation,
+        which is refused alike and changes nothing), it says everything in
+        that one. A page of a person who chose a language,
+        and the answer of a post that was not refused, are read in their
+        own language only."""
+        driver = self.driver
+        lang = driver.execute_script("return document.documentElement.lang")
+        text = driver.execute_script(language.TEXT_OF_PAGE)
+        for o in language.offences(text, lang, self.data):
+            self.foreign.append(f"{name} [{lang}]: {o}")
+        self.spoken.add(f"{name} [{lang}]")
+        follows_browser = driver.execute_script(
+            "const s = document.getElementById('switch-language'); return !s || s.value === 'browser';"
+        )
+        if not follows_browser:
+            return
+        status = driver.execute_script(
+            "const n = performance.getEntriesByType('navigation')[0]; return n ? n.responseStatus : 0;"
+        )
+        here = driver.current_url
+        posted = self.posted
+        if posted and posted["action"].split("#")[0] == here.split("#")[0]:
+            if status < 400:
+                return
+            entries = [
+                e if "filename" in e else {"name": e["name"], "value": language.in_other_notation(e["value"])}
+                for e in posted["entries"]
+            ]
+            asked = ("POST", posted["action"], posted["enctype"], entries)
+        else:
+            asked = ("GET", here, "", [])
+        other = "de" if lang == "en" else "en"
+        answer = self.ask_again(asked, other)
+        if answer["lang"] != other:
+            self.foreign.append(f"{name} [{other}]: asked in {other}, answered {answer['status']} in {answer['lang']!r}: {answer['text'][:200]}")
+            return
+        if asked[0] == "POST" and answer["status"] != status:
+            self.foreign.append(f"{name} [{other}]: posted again, answered {answer['status']}, not {status}")
+        for o in language.offences(answer["text"], other, self.data):
+            self.foreign.append(f"{name} [{other}]: {o}")
+        self.spoken.add(f"{name} [{other}]")
 
     def shot(self, name):
         """The whole page (up to 2,400 pixels tall), not only the window."""
@@ -666,7 +801,7 @@ class Run:
         select = self.driver.find_element(By.ID, "field-stage")
         options = select.find_elements(By.TAG_NAME, "option")
         target = [o for o in options if not o.is_selected()][-1]
-        stage = target.get_attribute("value")
+        stage = target.text
         target.click()
         self.submit("Move")
         assert "The stage is changed." in self.text(), self.text()
@@ -899,6 +1034,7 @@ class Run:
             credit = "CRDT" if minor > 0 else "DBIT"
             amount = f"{abs(minor) // 100}.{abs(minor) % 100:02d}"
             role = "Dbtr" if minor > 0 else "Cdtr"
+            self.data.update(t for t in (name, remittance) if t)
             return (f"<Ntry><Amt Ccy=\"EUR\">{amount}</Amt><CdtDbtInd>{credit}</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>"
                     f"<BookgDt><Dt>{day}</Dt></BookgDt><ValDt><Dt>{day}</Dt></ValDt><AcctSvcrRef>{ref}</AcctSvcrRef>"
                     f"<NtryDtls><TxDtls><RltdPties><{role}><Pty><Nm>{name}</Nm></Pty></{role}></RltdPties>"
@@ -1091,7 +1227,7 @@ class Run:
         self.set_value("from", today.isoformat())
         self.set_value("to", last.isoformat())
         self.submit("Download the DATEV export")
-        assert "lies after to" in self.driver.find_element(By.ID, "field-from-error").text
+        assert "lies after the last day" in self.driver.find_element(By.ID, "field-from-error").text
         self.axe("export-refused")
         # The download: Chromium saves the ZIP into a folder of its own.
         downloads = Path(tempfile.mkdtemp(prefix="kontor-datev-"))
@@ -1358,6 +1494,15 @@ class Run:
         finally:
             self.driver.quit()
         print(f"axe checked {len(self.checked)} pages: {', '.join(sorted(self.checked))}")
+        print(f"read in their language: {len(self.spoken)} pages: {', '.join(sorted(self.spoken))}")
+        if self.foreign:
+            self.failed += 1
+            print(f"FAIL one language per page: {len(self.foreign)} lines in the other language")
+            for line in self.foreign:
+                print(f"  {line}")
+        else:
+            self.passed += 1
+            print("ok   one language per page")
         print(f"{self.passed} passed, {self.failed} failed")
         return 1 if self.failed else 0
 

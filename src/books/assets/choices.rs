@@ -10,6 +10,7 @@ use serde::Serialize;
 use super::stored::{self, year_bounds, year_of};
 use crate::books::audit::{self, Act, Actor};
 use crate::books::ledger;
+use crate::error::said;
 use crate::error::{Error, Result, Violations};
 use crate::rules::afa::{self, YearRule};
 use crate::store::clock;
@@ -84,7 +85,7 @@ fn yes_no(v: &mut Violations, field: &str, text: Option<&str>) -> Option<bool> {
         Some(t) if t == "yes" => Some(true),
         Some(t) if t == "no" => Some(false),
         Some(t) => {
-            v.invalid(field, format!("is yes or no, not {t:?}"));
+            v.invalid(field, said::Asset::NotYesNo { got: t });
             None
         }
     }
@@ -108,7 +109,7 @@ pub fn set_rule(
     let pool = yes_no(&mut v, "pool", input.pool.as_deref());
     let low_value = yes_no(&mut v, "lowValue", input.low_value.as_deref());
     if input.pool.is_none() && input.low_value.is_none() {
-        v.invalid("pool", "or the low-value rule is to be given (yes or no)");
+        v.invalid("pool", said::Asset::NoChoice);
     }
     let start = stored::fiscal_start(tx, tenant)?;
     let bounds = v.take(year_bounds(start, year))?;
@@ -118,9 +119,7 @@ pub fn set_rule(
     };
     if let Some(through) = ledger::closed_through(tx, tenant)? {
         if through >= last {
-            return Err(Error::refused(format!(
-                "The books are closed through {through}; the choices of {year} cannot change."
-            )));
+            return Err(Error::refused(said::Asset::ChoicesClosed { through, year }));
         }
     }
     let current = rule_of(tx, tenant, year)?;
@@ -140,10 +139,10 @@ pub fn set_rule(
         .map(|a| format!("{} ({})", a.name, a.id))
         .collect();
     if !changed.is_empty() {
-        return Err(Error::refused(format!(
-            "The choices of {year} cannot change: {} recorded in it would be written off otherwise.",
-            changed.join(", ")
-        )));
+        return Err(Error::refused(said::Asset::ChoicesUsed {
+            year,
+            assets: changed,
+        }));
     }
     tx.prepare_cached(
         "INSERT INTO depreciation_rules (company_id, environment, year, low_value, pool, set_at)

@@ -15,9 +15,9 @@ use super::run::keep;
 use super::stored::{self, year_of, Asset};
 use crate::books::audit::{self, Act, Actor};
 use crate::books::ledger::{self, Account, Posting};
-use crate::error::said::Record;
+use crate::error::said::{self, Input, Record, Sum};
 use crate::error::{Error, Result, Said, Violations};
-use crate::rules::locale::{self, Lang};
+use crate::rules::locale;
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::ids;
@@ -51,14 +51,22 @@ impl Disposal {
         let mut v = Violations::new();
         let on = match input.on.as_deref().map(str::trim) {
             None | Some("") => {
-                v.invalid("on", "is missing");
+                v.invalid("on", Input::Missing);
                 None
             }
             Some(t) => v.take(clock::parse_date("on", t))?,
         };
         if let Some(p) = input.proceeds {
             if p <= 0 {
-                v.invalid("proceeds", format!("is an amount above nothing, not {p}"));
+                v.invalid(
+                    "proceeds",
+                    said::Asset::NotAboveNothing {
+                        got: Sum {
+                            minor: p,
+                            currency: "EUR".into(),
+                        },
+                    },
+                );
             }
         }
         let invoice = input
@@ -66,10 +74,7 @@ impl Disposal {
             .map(|i| i.trim().to_string())
             .filter(|i| !i.is_empty());
         if input.proceeds.is_some() && invoice.is_none() {
-            v.invalid(
-                "invoice",
-                "is needed with the proceeds: a sale is invoiced as a supply like any other (§ 14 UStG), and its revenue moves to the proceeds of asset sales",
-            );
+            v.invalid("invoice", said::Asset::ProceedsNeedInvoice);
         }
         v.finish()?;
         let Some(on) = on else {
@@ -115,7 +120,7 @@ fn sale_of(tx: &Tx, tenant: &Tenant, named: &str) -> Result<Sale> {
     if kind != "INVOICE" {
         return Err(Error::refused_at(
             "invoice",
-            format!("names {number}, a credit note: an asset is sold by an invoice"),
+            said::Asset::SaleByCreditNote { number },
         ));
     }
     let mut stmt = tx.prepare_cached(
@@ -131,7 +136,7 @@ fn sale_of(tx: &Tx, tenant: &Tenant, named: &str) -> Result<Sale> {
     let Some((key, revenue)) = largest else {
         return Err(Error::refused_at(
             "invoice",
-            format!("names {number}, which booked no revenue"),
+            said::Asset::NoRevenue { number },
         ));
     };
     let taken: i64 = tx
@@ -161,18 +166,17 @@ pub fn dispose(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, d: &Disposal) 
     let currency = stored::euro_books(tx, tenant)?;
     let asset = stored::stored(tx, tenant, id)?;
     if let Some(day) = asset.disposed_on {
-        return Err(Error::refused(format!(
-            "{} ({}) left the books on {day} already.",
-            asset.name, asset.id
-        )));
+        return Err(Error::refused(said::Asset::Disposed {
+            asset: format!("{} ({})", asset.name, asset.id),
+            on: day,
+        }));
     }
     if d.on < asset.acquired_on {
         return Err(Error::refused_at(
             "on",
-            format!(
-                "lies before the asset's acquisition on {}: an asset leaves the books after it came",
-                asset.acquired_on
-            ),
+            said::Asset::BeforeAcquisition {
+                acquired: asset.acquired_on,
+            },
         ));
     }
     ledger::check_open(tx, tenant, d.on)?;
@@ -187,11 +191,10 @@ pub fn dispose(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, d: &Disposal) 
             if proceeds <= 0 || proceeds > sale.left {
                 return Err(Error::refused_at(
                     "proceeds",
-                    format!(
-                        "are more than the {} of revenue the invoice has left under {}",
-                        locale::amount(Lang::En, sale.left.max(0), &currency),
-                        sale.key
-                    ),
+                    said::Asset::ProceedsAboveRevenue {
+                        left: locale::sum(sale.left.max(0), &currency),
+                        key: sale.key.clone(),
+                    },
                 ));
             }
             Some((sale, proceeds))

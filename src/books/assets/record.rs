@@ -18,9 +18,10 @@ use crate::books::audit::{self, Act, Actor};
 use crate::books::document_kinds::PurchaseKind;
 use crate::books::ledger::{self, Account, Posting};
 use crate::books::purchases;
+use crate::error::said::{self, Input, Sum};
 use crate::error::{Error, Result, Violations};
 use crate::rules::afa::{self, Class};
-use crate::rules::locale::{self, Lang};
+use crate::rules::locale;
 use crate::rules::money;
 use crate::rules::text;
 use crate::store::clock;
@@ -74,7 +75,7 @@ impl NewAsset {
         let name = v.take(text::required("name", input.name.as_deref(), MAX_NAME))?;
         let class = match input.class.as_deref() {
             None | Some("") => {
-                v.invalid("class", "is missing");
+                v.invalid("class", Input::Missing);
                 None
             }
             Some(c) => v.take(afa::parse_class("class", c))?,
@@ -85,25 +86,30 @@ impl NewAsset {
         };
         if let Some(cost) = input.cost {
             if cost <= 0 {
-                v.invalid("cost", format!("is an amount above nothing, not {cost}"));
+                v.invalid(
+                    "cost",
+                    said::Asset::NotAboveNothing {
+                        got: Sum {
+                            minor: cost,
+                            currency: "EUR".into(),
+                        },
+                    },
+                );
             }
         }
         let life_months = match input.life_months {
             None => None,
             Some(0) => {
-                v.invalid(
-                    "lifeMonths",
-                    "is at least 1: an asset used for no time at all is no fixed asset but an expense",
-                );
+                v.invalid("lifeMonths", said::Asset::NoLife);
                 None
             }
             Some(m) if m < 0 || m > i64::from(afa::MAX_LIFE_MONTHS) => {
                 v.invalid(
                     "lifeMonths",
-                    format!(
-                        "is a number of months from 1 to {}, not {m}",
-                        afa::MAX_LIFE_MONTHS
-                    ),
+                    said::Asset::LifeRange {
+                        max: u32::from(afa::MAX_LIFE_MONTHS),
+                        got: m,
+                    },
                 );
                 None
             }
@@ -113,49 +119,45 @@ impl NewAsset {
             if input.one_year && !class.digital {
                 v.invalid(
                     "oneYear",
-                    format!(
-                        "is for computer hardware and software (BMF-Schreiben of 22 February 2022); {} ({}) is neither",
-                        class.name_en, class.key
-                    ),
+                    said::Asset::OneYearNotForClass {
+                        class: class.name_en.to_string(),
+                        key: class.key.to_string(),
+                    },
                 );
             }
             if class.life_months.is_none() && input.life_months.is_none() && !input.one_year {
                 v.invalid(
                     "lifeMonths",
-                    format!(
-                        "is needed for the class {}: the table gives it no useful life",
-                        class.key
-                    ),
+                    said::Asset::LifeNeeded {
+                        class: class.key.to_string(),
+                    },
                 );
             }
         }
         let from = match (input.from_bill.as_deref().map(str::trim), input.line) {
             (None | Some(""), None) => None,
             (None | Some(""), Some(_)) => {
-                v.invalid(
-                    "fromBill",
-                    "is needed with the line: the bill the line is of",
-                );
+                v.invalid("fromBill", said::Asset::BillNeeded);
                 None
             }
             (Some(bill), Some(n)) => match u32::try_from(n) {
                 Ok(n) if n >= 1 => Some((bill.to_string(), n)),
                 _ => {
-                    v.invalid("line", format!("is a line's position from 1, not {n}"));
+                    v.invalid("line", said::Asset::NotPosition { got: n });
                     None
                 }
             },
             (Some(_), None) => {
-                v.invalid("line", "is needed with the bill: which of its lines");
+                v.invalid("line", said::Asset::LineNeeded);
                 None
             }
         };
         if from.is_none() && input.from_bill.is_none() && input.line.is_none() {
             if acquired.is_none() && input.acquired.is_none() {
-                v.invalid("acquired", "is missing");
+                v.invalid("acquired", Input::Missing);
             }
             if input.cost.is_none() {
-                v.invalid("cost", "is missing");
+                v.invalid("cost", Input::Missing);
             }
         }
         v.finish()?;
@@ -196,7 +198,9 @@ fn from_line(tx: &Tx, tenant: &Tenant, bill: &str, position: u32) -> Result<From
     if purchase.kind != PurchaseKind::Bill {
         return Err(Error::refused_at(
             "fromBill",
-            format!("names {bill}, a supplier's credit: an asset is acquired by a bill"),
+            said::Asset::ByCredit {
+                bill: bill.to_string(),
+            },
         ));
     }
     let line: Option<(i64, String)> = tx
@@ -210,14 +214,14 @@ fn from_line(tx: &Tx, tenant: &Tenant, bill: &str, position: u32) -> Result<From
     let Some((net, account)) = line else {
         return Err(Error::refused_at(
             "line",
-            format!("names no line of the bill {bill} (line {position})"),
+            said::Asset::NoLine {
+                bill: bill.to_string(),
+                position: i64::from(position),
+            },
         ));
     };
     if account == "entertainment" {
-        return Err(Error::refused_at(
-            "line",
-            "is business entertainment, split 70/30 in the books; no asset is bought so",
-        ));
+        return Err(Error::refused_at("line", said::Asset::Entertainment));
     }
     let bill_exp = purchase.view.currency.exponent();
     let currency = crate::books::company::get(tx, &tenant.company_id)?.currency;
@@ -240,10 +244,10 @@ fn from_line(tx: &Tx, tenant: &Tenant, bill: &str, position: u32) -> Result<From
     if left <= 0 {
         return Err(Error::refused_at(
             "line",
-            format!(
-                "of the bill {bill} has nothing left to record: its net of {} is taken by the assets recorded from it",
-                locale::amount(Lang::En, net_book, &currency)
-            ),
+            said::Asset::LineTaken {
+                bill: bill.to_string(),
+                net: locale::sum(net_book, &currency),
+            },
         ));
     }
     Ok(FromLine {
@@ -275,11 +279,10 @@ pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewAsset) -> Result
             if cost > l.left {
                 return Err(Error::refused_at(
                     "cost",
-                    format!(
-                        "is more than the {} the bill's line {} has left",
-                        locale::amount(Lang::En, l.left, &currency),
-                        l.position
-                    ),
+                    said::Asset::AboveLineLeft {
+                        left: locale::sum(l.left, &currency),
+                        position: l.position,
+                    },
                 ));
             }
             (new.acquired.unwrap_or(l.document_date), cost, l.posted_on)
@@ -295,9 +298,11 @@ pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewAsset) -> Result
     let (_, first_year_end) = stored::year_bounds(start, first_year)?;
     if let Some(through) = ledger::closed_through(tx, tenant)? {
         if through >= first_year_end {
-            return Err(Error::refused(format!(
-                "The books are closed through {through}, so the depreciation of {first_year}, the first year of an asset acquired on {acquired}, could not be posted; an asset is recorded before its first year is closed."
-            )));
+            return Err(Error::refused(said::Asset::FirstYearClosed {
+                through,
+                year: first_year,
+                acquired,
+            }));
         }
     }
     let choice = rule_of(tx, tenant, first_year)?;

@@ -12,6 +12,7 @@ use super::stored::{self, year_bounds, year_of, Posted, Stored};
 use crate::books::audit::{self, Act, Actor};
 use crate::books::company;
 use crate::books::ledger::{self, Account, Posting};
+use crate::error::said;
 use crate::error::{Error, Result};
 use crate::rules::fiscal_year::FiscalYearStart;
 use crate::rules::money::Money;
@@ -85,15 +86,15 @@ pub fn depreciate(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i32) -> Result<
     let currency = stored::euro_books(tx, tenant)?;
     let today = company::get(tx, &tenant.company_id)?.today();
     if first > today {
-        return Err(Error::refused(format!(
-            "The fiscal year {year} begins on {first}; its depreciation is posted once it has begun."
-        )));
+        return Err(Error::refused(said::Asset::YearNotBegun { year, first }));
     }
     if let Some(through) = ledger::closed_through(tx, tenant)? {
         if through >= last {
-            return Err(Error::refused(format!(
-                "The books are closed through {through}; the depreciation of {year}, dated {last}, cannot be posted."
-            )));
+            return Err(Error::refused(said::Asset::DepreciationClosed {
+                through,
+                year,
+                last,
+            }));
         }
     }
     let posted = stored::posted(tx, tenant)?;

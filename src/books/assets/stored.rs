@@ -12,7 +12,7 @@ use serde::Serialize;
 
 use crate::books::company;
 use crate::books::export::settings;
-use crate::error::said::Record;
+use crate::error::said::{self, Input, Record};
 use crate::error::{Error, Result, Said};
 use crate::rules::afa::{self, Class, Method, Plan};
 use crate::rules::fiscal_year::FiscalYearStart;
@@ -180,7 +180,12 @@ pub(crate) fn year_bounds(start: FiscalYearStart, year: i32) -> Result<(Date, Da
         .filter(|y| (1900..=9998).contains(y))
         .and_then(|y| start.first_in(y))
         .ok_or_else(|| {
-            Error::invalid("year", format!("is a year from 1900 to 9998, not {year}"))
+            Error::invalid(
+                "year",
+                Input::YearRange {
+                    got: year.to_string(),
+                },
+            )
         })?;
     Ok((first, start.end_of(first)))
 }
@@ -197,9 +202,9 @@ pub(crate) fn year_of(start: FiscalYearStart, day: Date) -> i32 {
 pub(crate) fn euro_books(conn: &Connection, tenant: &Tenant) -> Result<Currency> {
     let currency = company::get(conn, &tenant.company_id)?.currency;
     if currency.as_str() != "EUR" {
-        return Err(Error::refused(format!(
-            "The fixed assets follow German tax law (§§ 6, 7 EStG), which counts in euro; the books are kept in {currency}."
-        )));
+        return Err(Error::refused(said::Asset::NotEuro {
+            currency: currency.as_str().to_string(),
+        }));
     }
     Ok(currency)
 }
@@ -218,10 +223,10 @@ pub(crate) fn earlier_years_posted(
     for y in year_of(start, asset.acquired_on)..year {
         let (first, _) = year_bounds(start, y)?;
         if plan.in_year(start, first) != 0 && !posted.contains_key(&(asset.id.clone(), y)) {
-            return Err(Error::refused(format!(
-                "The depreciation of {y} is not posted for {} ({}); post it first (books depreciate --year {y}).",
-                asset.name, asset.id
-            )));
+            return Err(Error::refused(said::Asset::EarlierYear {
+                year: y,
+                asset: format!("{} ({})", asset.name, asset.id),
+            }));
         }
     }
     Ok(())

@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::books::audit::{self, Act, Actor};
 use crate::books::company;
 use crate::books::particulars;
-use crate::error::said::Record;
+use crate::error::said::{Bank, Input, Record};
 use crate::error::{Error, Result, Said, Violations};
 use crate::rules::bank::{AccountId, Bic, Iban};
 use crate::rules::iso::Currency;
@@ -63,15 +63,15 @@ impl NewBankAccount {
             Some(t) => match AccountId::read(t) {
                 AccountId::National { bank_code, number } => Some((bank_code, number)),
                 _ => {
-                    v.invalid("account", format!("is BANKCODE/NUMBER in digits, such as 50880050/0194774600888, not {t:?}"));
+                    v.invalid("account", Bank::NotNationalAccount { got: t.to_string() });
                     None
                 }
             },
             None => None,
         };
         match (&input.iban, &input.account) {
-            (None, None) => v.invalid("iban", "is missing; give the IBAN, or --account BANKCODE/NUMBER for an account no IBAN expresses"),
-            (Some(_), Some(_)) => v.invalid("account", "is given beside an IBAN; give one of them"),
+            (None, None) => v.invalid("iban", Bank::IbanMissing),
+            (Some(_), Some(_)) => v.invalid("account", Bank::AccountBesideIban),
             _ => {}
         }
         let bic = match input.bic.as_deref().filter(|t| !t.trim().is_empty()) {
@@ -173,7 +173,7 @@ pub fn add(
             bank_code: c.clone(),
             number: n.clone(),
         },
-        _ => return Err(Error::invalid("iban", "is missing")),
+        _ => return Err(Error::invalid("iban", Input::Missing)),
     };
     if let Some(known) = find(tx, tenant, &wanted)? {
         return Err(Error::refused_at(
@@ -182,11 +182,10 @@ pub fn add(
             } else {
                 "account"
             },
-            format!(
-                "is the account {} the company already has ({})",
-                known.shown(),
-                known.id
-            ),
+            Bank::KnownAccount {
+                account: known.shown(),
+                id: known.id.clone(),
+            },
         ));
     }
     let view = BankAccount {
@@ -315,10 +314,7 @@ pub fn fee_tolerance(conn: &Connection, company_id: &str) -> Result<i64> {
 /// 10^15.
 pub fn set_fee_tolerance(tx: &Tx, tenant: &Tenant, actor: &Actor, minor: i64) -> Result<()> {
     if !(0..=crate::rules::money::MAX_AMOUNT).contains(&minor) {
-        return Err(Error::invalid(
-            "amount",
-            "must be 0 or a positive number of minor units, at most 10^15",
-        ));
+        return Err(Error::invalid("amount", Bank::ToleranceRange));
     }
     tx.prepare_cached("UPDATE companies SET fee_tolerance = ?2 WHERE id = ?1")?
         .execute(params![tenant.company_id, minor])?;

@@ -16,6 +16,7 @@ use crate::books::ledger::Account;
 use crate::books::settlement::TargetKind;
 use crate::error::said::{Bank, Record};
 use crate::error::{Error, Result, Said, Violations};
+use crate::rules::locale;
 use crate::rules::text;
 use crate::store::db::Tx;
 use crate::store::tenant::Tenant;
@@ -76,15 +77,13 @@ fn open_line(tx: &Tx, tenant: &Tenant, id: &str) -> Result<Stored> {
     let line = lines::get(tx, tenant, id)?;
     match line.state {
         State::Unmatched | State::Suggested => Ok(line),
-        State::Preliminary => Err(Error::wrong_state(format!(
-            "The line {id} is preliminary (not yet booked by the bank); it settles nothing."
-        ))),
-        State::Settled => Err(Error::wrong_state(format!(
-            "The line {id} is settled; undo it first."
-        ))),
-        State::Ignored => Err(Error::wrong_state(format!(
-            "The line {id} is ignored; undo that first."
-        ))),
+        State::Preliminary => Err(Error::wrong_state(Bank::Preliminary { id: id.to_string() })),
+        State::Settled => Err(Error::wrong_state(Bank::SettledUndoFirst {
+            id: id.to_string(),
+        })),
+        State::Ignored => Err(Error::wrong_state(Bank::IgnoredUndoFirst {
+            id: id.to_string(),
+        })),
         State::Replaced => Err(Error::not_found(Said::Record(
             Record::BankLine,
             id.to_string(),
@@ -125,10 +124,10 @@ pub fn confirm(
     else {
         return Err(Error::invalid(
             "suggestion",
-            if count == 0 {
-                format!("is {n}, but the line {id} has no suggestion; split or book it")
-            } else {
-                format!("is {n}, but the line {id} has suggestions 1 to {count}")
+            Bank::NoSuchSuggestion {
+                n,
+                id: id.to_string(),
+                count,
             },
         ));
     };
@@ -213,9 +212,11 @@ fn document(
             number: number.to_string(),
             bill: !money_in,
         })),
-        [(id, _, _), (other, _, _)] if id != number => Err(Error::refused(format!(
-            "{number} is the number of bills of two suppliers ({id}, {other}); name the bill by its id."
-        ))),
+        [(id, _, _), (other, _, _)] if id != number => Err(Error::refused(Bank::TwoSuppliers {
+            number: number.to_string(),
+            a: id.clone(),
+            b: other.clone(),
+        })),
         [(id, n, open), ..] => Ok((kind, id.clone(), n.clone(), *open)),
     }
 }
@@ -238,15 +239,12 @@ pub fn split(
     let line = open_line(tx, tenant, id)?;
     let mut v = Violations::new();
     if parts.is_empty() {
-        v.invalid(
-            "to",
-            "is missing; name at least one document and its amount",
-        );
+        v.invalid("to", Bank::SplitMissing);
     }
     let mut targets = Vec::new();
     for (i, (number, amount)) in parts.iter().enumerate() {
         if *amount <= 0 {
-            v.invalid(format!("to[{i}]"), "must be a positive amount");
+            v.invalid(format!("to[{i}]"), Bank::PositiveAmount);
             continue;
         }
         if let Some((kind, target_id, number, open)) = v.take(
@@ -260,7 +258,11 @@ pub fn split(
             if *amount > open {
                 v.refused(
                     format!("to[{i}]"),
-                    format!("gives {number} {amount}, more than the {open} it still owes"),
+                    Bank::PartAboveOpen {
+                        number: number.clone(),
+                        amount: locale::sum(*amount, &line.currency),
+                        open: locale::sum(open, &line.currency),
+                    },
                 );
             }
             targets.push(Target {
@@ -276,10 +278,10 @@ pub fn split(
     if total > apply::left(tx, tenant, &line)? {
         return Err(Error::refused_at(
             "to",
-            format!(
-                "adds up to {total}, more than the {} the line has left",
-                apply::left(tx, tenant, &line)?
-            ),
+            Bank::SplitAboveLeft {
+                total: locale::sum(total, &line.currency),
+                left: locale::sum(apply::left(tx, tenant, &line)?, &line.currency),
+            },
         ));
     }
     let on = day(tx, tenant, &line)?;
@@ -323,9 +325,9 @@ pub fn ignore(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, reason: &str) -
     let line = open_line(tx, tenant, id)?;
     let reason = text::required("reason", Some(reason), MAX_REASON)?;
     if apply::left(tx, tenant, &line)? != line.amount.abs() {
-        return Err(Error::wrong_state(format!(
-            "The line {id} settled part of its amount already; undo that before ignoring it."
-        )));
+        return Err(Error::wrong_state(Bank::PartlySettled {
+            id: id.to_string(),
+        }));
     }
     lines::set_state(
         tx,

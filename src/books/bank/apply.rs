@@ -19,6 +19,7 @@ use crate::books::ledger::{self, Account, Posting};
 use crate::books::settlement::{self, BankSource, NewPayment, TargetKind, Undoing};
 use crate::error::said::Bank;
 use crate::error::{Error, Result, Violation};
+use crate::rules::locale;
 use crate::store::db::Tx;
 use crate::store::ids;
 use crate::store::tenant::Tenant;
@@ -40,10 +41,11 @@ pub fn settle(
     let total: i64 = targets.iter().map(|t| t.amount).sum();
     let left = left(tx, tenant, line)?;
     if total > left {
-        return Err(Error::refused(format!(
-            "The line {} has {} minor units left to settle; the documents named take {total}.",
-            line.id, left
-        )));
+        return Err(Error::refused(Bank::LeftToSettle {
+            id: line.id.clone(),
+            left: locale::sum(left, &line.currency),
+            total: locale::sum(total, &line.currency),
+        }));
     }
     for target in targets {
         let reference = line
@@ -136,10 +138,10 @@ pub fn account_named(name: &str, money_in: bool) -> Result<Account> {
         _ => {
             return Err(Error::invalid(
                 "account",
-                format!(
-                    "is fees, interest, tax, transfer or other{}, not {name:?}",
-                    if money_in { " (or credit)" } else { "" }
-                ),
+                Bank::NotBookAccount {
+                    got: name.to_string(),
+                    money_in,
+                },
             ))
         }
     })
@@ -161,18 +163,18 @@ pub fn book(
     if amount <= 0 || amount > left(tx, tenant, line)? {
         return Err(Error::refused_at(
             "amount",
-            format!(
-                "is more than the line {} has left to book, or not positive",
-                line.id
-            ),
+            Bank::AboveLeftToBook {
+                id: line.id.clone(),
+            },
         ));
     }
     let books = company::get(tx, &tenant.company_id)?.currency;
     if line.currency != books {
-        return Err(Error::refused(format!(
-            "The bank line {} is in {}; the books are kept in {}, and kontor converts no bank money.",
-            line.id, line.currency, books
-        )));
+        return Err(Error::refused(Bank::LineCurrencyBooks {
+            id: line.id.clone(),
+            currency: line.currency.as_str().to_string(),
+            books: books.as_str().to_string(),
+        }));
     }
     ledger::check_open(tx, tenant, on)?;
     let id = ids::new_id("bse");
@@ -376,24 +378,22 @@ pub fn undo(tx: &Tx, tenant: &Tenant, actor: &Actor, line: &Stored, on: Date) ->
         .filter(|s| s.undone_at.is_none())
         .collect();
     if done.is_empty() {
-        return Err(Error::wrong_state(format!(
-            "The line {} settled nothing that could be undone.",
-            line.id
-        )));
+        return Err(Error::wrong_state(Bank::NothingToUndo {
+            id: line.id.clone(),
+        }));
     }
     if done.iter().any(|s| s.kind == SettlementKind::Return) {
-        return Err(Error::wrong_state(format!(
-            "The line {} is a returned direct debit; what it took back stays taken back.",
-            line.id
-        )));
+        return Err(Error::wrong_state(Bank::ReturnedDebit {
+            id: line.id.clone(),
+        }));
     }
     for s in &done {
         if let Some(when) = s.returned_on {
-            return Err(Error::wrong_state(format!(
-                "The line {} was returned: a returned direct debit took its payment {} back on {when}.",
-                line.id,
-                s.payment_id.as_deref().unwrap_or_default()
-            )));
+            return Err(Error::wrong_state(Bank::WasReturned {
+                id: line.id.clone(),
+                payment: s.payment_id.clone().unwrap_or_default(),
+                on: when,
+            }));
         }
     }
     ledger::check_open(tx, tenant, on)?;

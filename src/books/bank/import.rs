@@ -26,6 +26,7 @@ use crate::books::bank::lines::{self, State, Suggestion, Target};
 use crate::books::bank::matching::{Ladder, LineFacts, Outcome, Proposal, Reason};
 use crate::books::company;
 use crate::documents::statements::{self, Message, Statement};
+use crate::error::said::Bank;
 use crate::error::{Error, Result};
 use crate::rules::locale;
 use crate::store::clock;
@@ -144,36 +145,35 @@ pub fn file(
     let mut owners: Vec<BankAccount> = Vec::with_capacity(read.statements.len());
     for statement in &read.statements {
         let Some(account) = accounts::find(tx, tenant, &statement.account)? else {
-            return Err(Error::refused(format!(
-                "The file {name} holds a statement of the account {}, which is none of the company's bank accounts; \
-                 add it first (kontor bank account add).",
-                statement.account.shown()
-            )));
+            return Err(Error::refused(Bank::NotOurAccount {
+                file: name.to_string(),
+                account: statement.account.shown(),
+            }));
         };
         let currency = statement
             .currency
             .clone()
             .or_else(|| statement.entries.first().map(|e| e.currency.clone()));
         if let Some(c) = currency.filter(|c| *c != account.currency) {
-            return Err(Error::refused(format!(
-                "The file {name} holds a statement in {c} of the account {}, which is kept in {}.",
-                account.shown(),
-                account.currency
-            )));
+            return Err(Error::refused(Bank::StatementCurrency {
+                file: name.to_string(),
+                currency: c.as_str().to_string(),
+                account: account.shown(),
+                kept: account.currency.as_str().to_string(),
+            }));
         }
         if let Some(e) = statement
             .entries
             .iter()
             .find(|e| e.currency != account.currency)
         {
-            return Err(Error::refused(format!(
-                "The file {name} holds an entry of {} in the statement {} of the account {}, \
-                 which is kept in {}.",
-                money(e.amount, &e.currency),
-                statement.id,
-                account.shown(),
-                account.currency
-            )));
+            return Err(Error::refused(Bank::EntryCurrency {
+                file: name.to_string(),
+                amount: locale::sum(e.amount, &e.currency),
+                statement: statement.id.clone(),
+                account: account.shown(),
+                kept: account.currency.as_str().to_string(),
+            }));
         }
         owners.push(account);
     }

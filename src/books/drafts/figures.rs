@@ -8,7 +8,8 @@ use super::lines::{lines, DraftLine};
 use super::stored::{stored, Stored};
 use crate::books::company::{self, Company};
 use crate::documents::Category;
-use crate::error::Result;
+use crate::error::said::Draft;
+use crate::error::{Result, Said};
 use crate::rules::iso::Currency;
 use crate::rules::jurisdiction;
 use crate::rules::money::{self, Decimal};
@@ -34,15 +35,15 @@ pub struct LineVat {
 pub(crate) fn line_vat(
     line: &DraftLine,
     eu_seller: bool,
-) -> std::result::Result<Option<LineVat>, String> {
+) -> std::result::Result<Option<LineVat>, Said> {
     let tax = match line.taxes.as_slice() {
-        [] => return Err("has no tax decision; give it a rate or a tax with its reason".into()),
+        [] => return Err(Draft::NoTaxDecision.into()),
         [tax] => tax,
         several if eu_seller => {
-            return Err(format!(
-                "carries {} taxes; a seller in the EU charges exactly one VAT per line",
-                several.len()
-            ))
+            return Err(Draft::SeveralTaxes {
+                count: several.len(),
+            }
+            .into())
         }
         _ => return Ok(None),
     };
@@ -50,15 +51,15 @@ pub(crate) fn line_vat(
         Some(category) => category.clone(),
         None if !tax.rate.is_zero() => Category::S,
         None if eu_seller => {
-            return Err(format!(
-                "has {} at 0 % without a VAT category; give it one (Z, E, AE, K, G or O): kontor does not decide it",
-                tax.name
-            ))
+            return Err(Draft::ZeroWithoutCategory {
+                tax: tax.name.clone(),
+            }
+            .into())
         }
         None => return Ok(None),
     };
     if category == Category::S && tax.rate.is_zero() {
-        return Err("is category S at 0 %; a zero rate needs category Z, E, AE, K, G or O".into());
+        return Err(Draft::StandardAtZero.into());
     }
     Ok(Some(LineVat {
         category,
@@ -93,18 +94,18 @@ pub struct Figures {
     pub lines: Vec<DraftLine>,
     /// Per line: its one VAT (`None` where the documents carry no VAT
     /// category), or why issuing would refuse the line.
-    pub vats: Vec<std::result::Result<Option<LineVat>, String>>,
+    pub vats: Vec<std::result::Result<Option<LineVat>, Said>>,
     pub totals: money::Totals,
 }
 
 impl Figures {
     /// What keeps the lines from being issued as they stand: (line number
     /// from 1, what is wrong), empty when each has its tax.
-    pub fn undecided(&self) -> Vec<(usize, &str)> {
+    pub fn undecided(&self) -> Vec<(usize, &Said)> {
         self.vats
             .iter()
             .enumerate()
-            .filter_map(|(n, vat)| vat.as_ref().err().map(|why| (n + 1, why.as_str())))
+            .filter_map(|(n, vat)| vat.as_ref().err().map(|why| (n + 1, why)))
             .collect()
     }
 }

@@ -12,6 +12,7 @@
 
 use jiff::civil::Date;
 
+use crate::error::said::{Dunning, Input};
 use crate::error::{Error, Result};
 use crate::rules::default_interest::{self, BaseRate, Debtor, Interest};
 use crate::rules::placeholders;
@@ -109,22 +110,27 @@ pub fn check(levels: &[Level]) -> Result<()> {
     if levels.is_empty() || levels.len() > MAX_LEVELS as usize {
         return Err(Error::invalid(
             "levels",
-            format!("must be 1 to {MAX_LEVELS} levels"),
+            Dunning::LevelCount {
+                max: usize::from(MAX_LEVELS),
+            },
         ));
     }
     for (i, l) in levels.iter().enumerate() {
         let at = |field: &str| format!("levels[{i}].{field}");
         if usize::from(l.level) != i + 1 {
-            return Err(Error::invalid(at("level"), format!("must be {}", i + 1)));
+            return Err(Error::invalid(
+                at("level"),
+                Dunning::LevelMustBe { level: i + 1 },
+            ));
         }
         if !(1..=365).contains(&l.days) {
-            return Err(Error::invalid(at("days"), "must be 1 to 365"));
+            return Err(Error::invalid(at("days"), Dunning::DaysRange));
         }
         if l.fee < 0 {
-            return Err(Error::invalid(at("fee"), "must not be negative"));
+            return Err(Error::invalid(at("fee"), Input::Negative));
         }
         if !(1..=90).contains(&l.pay_days) {
-            return Err(Error::invalid(at("payDays"), "must be 1 to 90"));
+            return Err(Error::invalid(at("payDays"), Dunning::PayDaysRange));
         }
         for (field, text) in [
             ("titleEn", &l.title.0),
@@ -133,7 +139,7 @@ pub fn check(levels: &[Level]) -> Result<()> {
             ("textDe", &l.text.1),
         ] {
             if text.trim().is_empty() {
-                return Err(Error::invalid(at(field), "must not be empty"));
+                return Err(Error::invalid(at(field), Input::Empty));
             }
             placeholders::check(&at(field), text, PLACEHOLDERS)?;
         }

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use crate::books::audit::{self, Act, Actor};
 use crate::books::dunning::ladder::{self, Level};
+use crate::error::said::{Dunning, Input};
 use crate::error::{Error, Result, Violations};
 use crate::rules::default_interest::{self, BaseRate};
 use crate::rules::money::Decimal;
@@ -76,13 +77,16 @@ pub fn change_level(
             _ => {
                 v.invalid(
                     "level",
-                    format!("is a level from 1 to {}, not {n:?}", all.len() + 1),
+                    Dunning::NotLevel {
+                        max: all.len() + 1,
+                        got: n.to_string(),
+                    },
                 );
                 0
             }
         },
         None => {
-            v.invalid("level", "is missing");
+            v.invalid("level", Input::Missing);
             0
         }
     };
@@ -91,7 +95,7 @@ pub fn change_level(
         match t.parse::<i64>() {
             Ok(n) => Some(n),
             Err(_) => {
-                v.invalid(field, format!("is a whole number of days, not {t:?}"));
+                v.invalid(field, Dunning::NotWholeDays { got: t.to_string() });
                 None
             }
         }
@@ -254,14 +258,14 @@ pub fn add_base_rate(
     let from = match input.from.as_deref() {
         Some(d) => v.take(clock::parse_date("from", d))?,
         None => {
-            v.invalid("from", "is missing");
+            v.invalid("from", Input::Missing);
             None
         }
     };
     let percent = match input.percent.as_deref() {
         Some(p) => v.take(Decimal::parse("percent", p))?,
         None => {
-            v.invalid("percent", "is missing");
+            v.invalid("percent", Input::Missing);
             None
         }
     };
@@ -271,7 +275,7 @@ pub fn add_base_rate(
         let within = p.plus(low.negated()).is_some_and(|d| !d.is_negative())
             && high.plus(p.negated()).is_some_and(|d| !d.is_negative());
         if !within {
-            v.invalid("percent", "is a rate from -10 to 30");
+            v.invalid("percent", Dunning::RateRange);
         }
     }
     v.finish()?;

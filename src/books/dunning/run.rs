@@ -12,7 +12,9 @@ use crate::books::customers;
 use crate::books::dunning::ladder::{self, Case, Last, Level, Proposal};
 use crate::books::dunning::levels;
 use crate::books::invoices::{stored_by_id, stored_by_number, Stored};
-use crate::error::Result;
+use crate::error::said::Dunning;
+use crate::error::{Result, Said};
+use crate::rules::catalogue;
 use crate::rules::default_interest::{self, Debtor};
 use crate::rules::iso::Currency;
 use crate::rules::money::{Decimal, Money};
@@ -56,9 +58,10 @@ pub struct ProposalView {
 pub struct Run {
     pub on: Date,
     pub proposals: Vec<ProposalView>,
-    /// Sentences a person should read before sending (a base-rate table
-    /// that may be out of date).
-    pub warnings: Vec<String>,
+    /// What a person should read before sending (a base-rate table that
+    /// may be out of date); written as the console's sentences.
+    #[serde(serialize_with = "catalogue::in_english")]
+    pub warnings: Vec<Said>,
 }
 
 /// An invoice's place on the ladder, with what proposing needs.
@@ -196,9 +199,7 @@ pub fn run(conn: &Connection, tenant: &Tenant, on: Date) -> Result<Run> {
     let table = levels::base_rate_table(conn, &tenant.company_id)?;
     if let Some(next) = default_interest::next_publication(&table) {
         if on >= next {
-            warnings.push(format!(
-                "The base-rate table has no row for {next}, when the Deutsche Bundesbank publishes the next base rate; add it with kontor dunning base-rate or in Reminders before stating interest after that day."
-            ));
+            warnings.push(Said::Dunning(Dunning::BaseRateDue { next }));
         }
     }
     Ok(Run {

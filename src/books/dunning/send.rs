@@ -16,7 +16,8 @@ use crate::books::invoices::documents as invoice_documents;
 use crate::books::sending::{self, Send};
 use crate::documents::pdf;
 use crate::documents::reminder::{Reminder, StatedInterest};
-use crate::error::{Error, Result};
+use crate::error::said::Dunning;
+use crate::error::{Error, Result, Said};
 use crate::outbox::mail::delivery::{self, MailPurpose};
 use crate::outbox::mail::message::{self, Attachment, Letter};
 use crate::outbox::mail::settings;
@@ -108,14 +109,15 @@ pub fn send(
     let mut missing = Vec::new();
     for (c, _) in &chosen {
         if let Err(e) = sending::recipient(&c.customer, None) {
-            missing.push(format!("{}: {}", c.invoice.number, e.sentence()));
+            let why = match e.violations() {
+                [one] => one.message.clone(),
+                _ => Said::English(e.sentence()),
+            };
+            missing.push((c.invoice.number.clone(), why));
         }
     }
     if !missing.is_empty() {
-        return Err(Error::refused(format!(
-            "No reminder was sent. {}",
-            missing.join(" ")
-        )));
+        return Err(Error::refused(Dunning::NoneSent { missing }));
     }
     let mut sent = Vec::with_capacity(chosen.len());
     for (c, p) in &chosen {

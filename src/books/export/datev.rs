@@ -25,6 +25,7 @@ use crate::books::receipts;
 use crate::books::vat::ec_sales::SupplyKind;
 use crate::documents::archive;
 use crate::documents::datev::{self, Batch, Booking, Client, Partner, BATCH_LIMIT};
+use crate::error::said::{self, Input};
 use crate::error::{Error, Result, Violations};
 use crate::store::clock;
 use crate::store::db::Tx;
@@ -55,7 +56,7 @@ impl ExportRequest {
         let mut v = Violations::new();
         let mut day = |field: &str, text: Option<&str>| match text.map(str::trim) {
             None | Some("") => {
-                v.invalid(field, "is missing");
+                v.invalid(field, Input::Missing);
                 Ok(None)
             }
             Some(t) => v.take(clock::parse_date(field, t)),
@@ -64,7 +65,7 @@ impl ExportRequest {
         let to = day("to", input.to.as_deref())?;
         if let (Some(f), Some(t)) = (from, to) {
             if f > t {
-                v.invalid("from", format!("lies after to ({f} > {t})"));
+                v.invalid("from", Input::AfterTo { from: f, to: t });
             }
         }
         v.finish()?;
@@ -354,16 +355,10 @@ pub fn client(
 ) -> Result<Client> {
     let mut v = Violations::new();
     if settings.datev_adviser.is_none() {
-        v.refused(
-            "datevAdviser",
-            "is needed for a DATEV export; set it in the company's settings",
-        );
+        v.refused("datevAdviser", said::Export::NeededForDatev);
     }
     if settings.datev_client.is_none() {
-        v.refused(
-            "datevClient",
-            "is needed for a DATEV export; set it in the company's settings",
-        );
+        v.refused("datevClient", said::Export::NeededForDatev);
     }
     v.finish()?;
     let zone = clock::zone(&company.timezone)?;
@@ -406,9 +401,10 @@ pub fn export(
     if to > fiscal_end {
         v.refused(
             "to",
-            format!(
-                "lies in the next fiscal year: a DATEV batch is of one fiscal year ({fiscal_year} to {fiscal_end})"
-            ),
+            said::Export::NextFiscalYear {
+                from: fiscal_year,
+                to: fiscal_end,
+            },
         );
     }
     v.finish()?;

@@ -16,7 +16,7 @@ use serde::Serialize;
 use crate::books::audit::{self, Act, Actor};
 use crate::books::chart_accounts;
 use crate::books::export::bookings::Numbers;
-use crate::error::said::Record;
+use crate::error::said::{Export, Record};
 use crate::error::{Error, Result, Said};
 use crate::rules::skr::{self, Chart};
 use crate::store::clock;
@@ -143,11 +143,11 @@ impl Book {
         }
         let range = range(self.chart, account);
         let Some(number) = skr::next_free(range.clone(), &self.used) else {
-            return Err(Error::refused(format!(
-                "Every account number from {} to {} is given; no number is left for {detail}.",
-                range.start(),
-                range.end()
-            )));
+            return Err(Error::refused(Export::RangeFull {
+                from: *range.start(),
+                to: *range.end(),
+                detail: detail.to_string(),
+            }));
         };
         self.used.push(number);
         self.given
@@ -280,21 +280,23 @@ pub fn change(
     if !range.contains(&number) {
         return Err(Error::invalid(
             "number",
-            format!(
-                "of a {} is from {} to {}, not {number}",
-                match side {
-                    PartnerRole::Customer => "customer",
-                    PartnerRole::Supplier => "supplier",
-                },
-                range.start(),
-                range.end()
-            ),
+            Export::NumberOutOfRange {
+                supplier: side == PartnerRole::Supplier,
+                from: *range.start(),
+                to: *range.end(),
+                got: number,
+            },
         ));
     }
     if let Some(first) = first_export(tx, tenant)? {
         return Err(Error::refused_at(
             "number",
-            format!("cannot change: the books were exported to DATEV on {first}, and the adviser keeps the numbers"),
+            Export::NumbersKept {
+                on: first
+                    .get(..10)
+                    .and_then(|d| d.parse().ok())
+                    .unwrap_or_default(),
+            },
         ));
     }
     let holder: Option<String> = tx
@@ -310,7 +312,7 @@ pub fn change(
     if let Some(holder) = holder {
         return Err(Error::refused_at(
             "number",
-            format!("{number} is the account of {holder} already"),
+            Export::NumberTaken { number, holder },
         ));
     }
     tx.prepare_cached(

@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::books::audit::{self, Act, Actor};
 use crate::books::chart_accounts;
 use crate::books::export::numbers;
-use crate::error::said::Record;
+use crate::error::said::{Export, Input, Record};
 use crate::error::{Error, Result, Said, Violations};
 use crate::rules::skr::Chart;
 use crate::rules::text::Patch;
@@ -77,11 +77,11 @@ fn number_in(
             _ => {
                 v.invalid(
                     field,
-                    format!(
-                        "is a number from {} to {}, not {text:?}",
-                        range.start(),
-                        range.end()
-                    ),
+                    Input::NumberRange {
+                        from: *range.start(),
+                        to: *range.end(),
+                        got: text.to_string(),
+                    },
                 );
                 Patch::Absent
             }
@@ -169,19 +169,22 @@ pub fn set(tx: &Tx, tenant: &Tenant, actor: &Actor, change: SettingsChange) -> R
             if own > 0 {
                 return Err(Error::refused_at(
                     "chart",
-                    format!(
-                        "stays {}: the company keeps {own} account(s) of its own in it; remove them first",
-                        current.chart.as_str()
-                    ),
+                    Export::ChartKeepsOwn {
+                        chart: current.chart.as_str().to_string(),
+                        own,
+                    },
                 ));
             }
             if let Some(first) = numbers::first_export(tx, tenant)? {
                 return Err(Error::refused_at(
                     "chart",
-                    format!(
-                        "stays {}: the books were exported to DATEV on {first} in it",
-                        current.chart.as_str()
-                    ),
+                    Export::ChartExported {
+                        chart: current.chart.as_str().to_string(),
+                        on: first
+                            .get(..10)
+                            .and_then(|d| d.parse().ok())
+                            .unwrap_or_default(),
+                    },
                 ));
             }
             // Bank numbers are of the chart; they are given again.

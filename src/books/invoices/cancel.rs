@@ -13,6 +13,7 @@ use crate::books::invoices::{self, Move};
 use crate::books::ledger::{self, Account, Posting};
 use crate::books::numbering;
 use crate::books::report::{self, Side};
+use crate::error::said::Draft;
 use crate::error::{Error, Result, Violations};
 use crate::outbox::events::{self, EventKind};
 use crate::rules::jurisdiction::{self, DocumentKind};
@@ -72,14 +73,14 @@ pub fn cancel(
     let on = request.on().unwrap_or_else(|| company.today());
     let reason = request.reason();
     if original.document_type == DocumentType::Correction {
-        return Err(Error::wrong_state(format!(
-            "{number} is itself a correction; it cannot be cancelled."
-        )));
+        return Err(Error::wrong_state(Draft::CorrectionNotCancelled {
+            number: number.to_string(),
+        }));
     }
     if original.cancelled_by_id.is_some() {
-        return Err(Error::wrong_state(format!(
-            "{number} is already cancelled."
-        )));
+        return Err(Error::wrong_state(Draft::CancelledAlready {
+            number: number.to_string(),
+        }));
     }
     let payments: i64 = tx
         .prepare_cached(
@@ -89,15 +90,17 @@ pub fn cancel(
         .query_row(params![original.id, tenant.company_id, tenant.environment], |r| r.get(0))?;
     let mut verdict = Violations::new();
     if payments > 0 {
-        verdict.refuse(format!(
-            "{number} has {payments} payment(s) recorded; an invoice with payments cannot be cancelled in full."
-        ));
+        verdict.refuse(Draft::HasPayments {
+            number: number.to_string(),
+            payments,
+        });
     }
     if on < original.issued_on {
-        verdict.refuse(format!(
-            "A cancellation dated {on} cannot precede {number}, issued {}.",
-            original.issued_on
-        ));
+        verdict.refuse(Draft::CancelBeforeIssue {
+            on,
+            number: number.to_string(),
+            issued: original.issued_on,
+        });
     }
     verdict.take(ledger::check_open(tx, tenant, on))?;
     verdict.finish()?;

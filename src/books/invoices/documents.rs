@@ -21,7 +21,8 @@ use crate::documents::{
     cii, pdf, ubl, AccountingTax, Address, Breakdown, Category, Contact, Document,
     ElectronicAddress, Format, Line, Note, Party, Period, Preceding, Transfer, TypeCode,
 };
-use crate::error::{Error, Result, Violation};
+use crate::error::said::{self, Particular};
+use crate::error::{Error, Result, Said, Violation};
 use crate::rules::iso::Currency;
 use crate::rules::jurisdiction;
 use crate::rules::locale::{self, Lang};
@@ -793,22 +794,33 @@ fn particulars(company: &Company) -> Vec<Finding> {
     } else {
         "Invoice particulars"
     };
-    let mut need = |flag: &'static str, what: &str, missing: bool| {
+    let mut need = |flag: &'static str, what: Particular, missing: bool| {
         if missing {
             out.push(Finding {
                 rule,
                 subject: Subject::Seller(flag),
-                problem: format!("the seller's {what} is missing"),
+                problem: Said::Issue(said::Issue::Missing {
+                    whose: said::Party::Seller,
+                    what,
+                }),
             });
         }
     };
-    need("--legal-name", "legal name", p.legal_name.is_none());
-    need("--street", "street", p.street.is_none());
-    need("--postal-code", "postal code", p.postal_code.is_none());
-    need("--city", "city", p.city.is_none());
+    need(
+        "--legal-name",
+        Particular::LegalName,
+        p.legal_name.is_none(),
+    );
+    need("--street", Particular::Street, p.street.is_none());
+    need(
+        "--postal-code",
+        Particular::PostalCode,
+        p.postal_code.is_none(),
+    );
+    need("--city", Particular::City, p.city.is_none());
     need(
         "--vat-id",
-        "VAT id or tax number",
+        Particular::VatIdOrTaxNumber,
         p.vat_id.is_none() && p.tax_number.is_none(),
     );
     out
@@ -819,15 +831,26 @@ fn refusal(finding: &Finding, at: &Issuing, customer_id: &str) -> Violation {
     let company = &at.company.id;
     let draft = at.draft_id.unwrap_or("DRF");
     let fix = match finding.subject {
-        Subject::Seller(flag) => format!("set it with `kontor company set {company} {flag} …`"),
-        Subject::Buyer(flag) => format!("set it with `kontor customer set {customer_id} {flag} …`"),
-        Subject::Draft(flag) => format!("set it with `kontor draft set {draft} {flag} …`"),
-        Subject::Lines => {
-            format!("change the lines of {draft} (`kontor draft line … --vat-category …`)")
-        }
-        Subject::Figures => {
-            "kontor computed figures that do not add up; this is a fault to report".into()
-        }
+        Subject::Seller(flag) => said::Issue::FixSeller {
+            company: company.to_string(),
+            flag: flag.to_string(),
+        },
+        Subject::Buyer(flag) => said::Issue::FixBuyer {
+            customer: customer_id.to_string(),
+            flag: flag.to_string(),
+        },
+        Subject::Draft(flag) => said::Issue::FixDraft {
+            draft: draft.to_string(),
+            flag: flag.to_string(),
+        },
+        Subject::Lines => said::Issue::FixLines {
+            draft: draft.to_string(),
+        },
+        Subject::Figures => said::Issue::Fault,
     };
-    Violation::whole(format!("{}: {}", finding.rule, finding.problem)).hint(fix)
+    Violation::whole(said::Issue::Finding {
+        rule: finding.rule.to_string(),
+        problem: Box::new(finding.problem.clone()),
+    })
+    .hint(fix)
 }

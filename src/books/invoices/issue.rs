@@ -17,7 +17,8 @@ use crate::books::invoices::{self, documents, vat_check, Move};
 use crate::books::ledger::{self, Account, Posting};
 use crate::books::numbering;
 use crate::books::report::{self, Side};
-use crate::error::{Error, Result, Violations};
+use crate::error::said::Draft;
+use crate::error::{Error, Result, Said, Violations};
 use crate::outbox::events::{self, EventKind};
 use crate::rules::creditor_reference::CreditorReference;
 use crate::rules::jurisdiction::{self, DocumentKind};
@@ -151,9 +152,7 @@ struct Checked {
 fn check(tx: &Tx, tenant: &Tenant, draft_id: &str, options: &IssueOptions) -> Result<Checked> {
     let draft = drafts::open(tx, tenant, draft_id)?;
     if draft.document_type == DraftType::Quote {
-        return Err(Error::refused(
-            "A quote is not issued as an invoice; create an invoice draft for the customer.",
-        ));
+        return Err(Error::refused(Draft::QuoteNotIssued));
     }
     let company = company::get(tx, &tenant.company_id)?;
     let lines = drafts::lines(tx, draft_id)?;
@@ -162,24 +161,28 @@ fn check(tx: &Tx, tenant: &Tenant, draft_id: &str, options: &IssueOptions) -> Re
 
     let mut verdict = Violations::new();
     if lines.is_empty() {
-        verdict.refuse(format!("Draft {draft_id} has no lines."));
+        verdict.refuse(Draft::NoLines {
+            id: draft_id.to_string(),
+        });
     }
     let eu_seller = jurisdiction::in_eu(company.country.as_str());
     let mut vats: Vec<Option<LineVat>> = Vec::with_capacity(lines.len());
     for (n, line) in lines.iter().enumerate() {
         let vat = line_vat(line, eu_seller).and_then(|vat| match vat {
             Some(v) if company.particulars.small_business && !v.category.zero_rated() => {
-                Err(format!(
-                    "charges {} % VAT, which a small business (§19 UStG) does not; change the line",
-                    v.rate
-                ))
+                Err(Said::Draft(Draft::SmallBusinessCharges {
+                    rate: v.rate.to_string(),
+                }))
             }
             other => Ok(other),
         });
         match &vat {
             Err(problem) => verdict.refused(
                 format!("lines[{n}]"),
-                format!("({}) {problem}", line.description),
+                Draft::Line {
+                    description: line.description.clone(),
+                    problem: Box::new(problem.clone()),
+                },
             ),
             Ok(Some(vat)) => {
                 // One (category, rate) is one entry of the VAT breakdown:
@@ -194,12 +197,13 @@ fn check(tx: &Tx, tenant: &Tenant, draft_id: &str, options: &IssueOptions) -> Re
                 if clash.is_some() {
                     verdict.refused(
                         format!("lines[{n}]"),
-                        format!(
-                            "({}) differs in its tax name or exemption from another line of category {} at {} %; one category and rate carry one reason",
-                            line.description,
-                            vat.category.code(),
-                            vat.rate
-                        ),
+                        Draft::Line {
+                            description: line.description.clone(),
+                            problem: Box::new(Said::Draft(Draft::ReasonClash {
+                                category: vat.category.code().to_string(),
+                                rate: vat.rate.to_string(),
+                            })),
+                        },
                     );
                 }
             }
@@ -209,18 +213,14 @@ fn check(tx: &Tx, tenant: &Tenant, draft_id: &str, options: &IssueOptions) -> Re
     }
     if let Some(asked) = &options.register {
         if customer.vat_id.as_deref() != Some(asked.vat_id.as_str()) {
-            verdict.refuse(
-                "The customer's VAT id changed while the VAT register was asked; issue again.",
-            );
+            verdict.refuse(Draft::VatIdChanged);
         } else if let Some(sentence) = vat_check::refusal(asked) {
             verdict.refuse(sentence);
         }
     }
     if let Some(vat_id) = &customer.vat_id {
         if let Err(reason) = vat_ids::check_by_prefix(customer.country.as_str(), vat_id) {
-            verdict.refuse(format!(
-                "The customer's VAT id cannot be used on an invoice: {reason}"
-            ));
+            verdict.refuse(Draft::VatIdUnusable { reason });
         }
     }
     let rate = verdict.take(crate::rules::money::fixed_rate(
@@ -231,8 +231,7 @@ fn check(tx: &Tx, tenant: &Tenant, draft_id: &str, options: &IssueOptions) -> Re
     verdict.take(ledger::check_open(tx, tenant, issued_on))?;
     let totals = verdict.take(money::totals(&drafts::money_lines(&lines, &vats)))?;
     if totals.as_ref().is_some_and(|t| t.gross <= 0) && !lines.is_empty() {
-        verdict
-            .refuse("An invoice's total must be greater than zero; a reduction is a correction.");
+        verdict.refuse(Draft::NotPositiveTotal);
     }
     let (from_exp, to_exp) = (draft.currency.exponent(), company.currency.exponent());
     let book = match (&totals, rate) {
@@ -240,10 +239,10 @@ fn check(tx: &Tx, tenant: &Tenant, draft_id: &str, options: &IssueOptions) -> Re
             let gross_book = verdict.take(money::convert(t.gross, rate, from_exp, to_exp))?;
             let tax_book = verdict.take(money::convert(t.tax, rate, from_exp, to_exp))?;
             if gross_book.is_some_and(|g| g <= 0) {
-                verdict.refuse(format!(
-                    "At the rate {rate} the invoice is worth nothing in the book currency {}.",
-                    company.currency
-                ));
+                verdict.refuse(Draft::WorthNothing {
+                    rate: rate.to_string(),
+                    currency: company.currency.as_str().to_string(),
+                });
             }
             gross_book.zip(tax_book)
         }

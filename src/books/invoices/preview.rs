@@ -29,9 +29,7 @@ use crate::store::tenant::Tenant;
 pub fn draft_preview(conn: &Connection, tenant: &Tenant, draft_id: &str) -> Result<Vec<u8>> {
     let draft = drafts::open(conn, tenant, draft_id)?;
     if draft.document_type == drafts::DraftKind::Quote {
-        return Err(Error::refused(
-            "A quote is not issued as an invoice, so it has no invoice to preview.",
-        ));
+        return Err(Error::refused(crate::error::said::Draft::QuoteNotPreviewed));
     }
     let company = company::get(conn, &tenant.company_id)?;
     let figures = drafts::figures(conn, tenant, draft_id)?;
@@ -40,7 +38,7 @@ pub fn draft_preview(conn: &Connection, tenant: &Tenant, draft_id: &str) -> Resu
         return Err(Error::Refused(
             undecided
                 .into_iter()
-                .map(|(n, why)| Violation::at(format!("lines[{}]", n - 1), why))
+                .map(|(n, why)| Violation::at(format!("lines[{}]", n - 1), why.clone()))
                 .collect(),
         ));
     }

@@ -16,6 +16,7 @@ use crate::books::purchases::{costs, EntryLine, Part};
 use crate::books::suppliers::SupplierParticulars;
 use crate::documents::read::Received;
 use crate::documents::{Category, Document};
+use crate::error::said::{self, Sum};
 use crate::error::{Error, Result};
 use crate::rules::bank::Iban;
 use crate::rules::iso::CountryCode;
@@ -82,11 +83,16 @@ pub(super) fn plan(
         PurchaseKind::Credit => net <= 0 && tax <= 0,
     };
     if !consistent {
-        return Err(Error::refused(format!(
-            "The document's net ({}) and VAT ({}) point in opposite directions; kontor books a bill or a credit, not both in one document. Ask the supplier for one of each.",
-            doc.amount(net),
-            doc.amount(tax)
-        )));
+        return Err(Error::refused(said::Received::OppositeSigns {
+            net: Sum {
+                minor: net,
+                currency: doc.currency.clone(),
+            },
+            tax: Sum {
+                minor: tax,
+                currency: doc.currency.clone(),
+            },
+        }));
     }
     let gross_book = money::convert(gross, rate, exp, book_exp)?;
     let tax_book = money::convert(tax, rate, exp, book_exp)?;
@@ -190,28 +196,22 @@ pub(super) fn plan(
 /// named one does not fit a rate.
 fn check_named(doc: &Document, named: Option<&Category>) -> Result<()> {
     let unlisted = doc.unlisted_categories();
-    let shown = |code: &str| match code {
-        "" => "a VAT category the document does not give".to_string(),
-        code => format!("the VAT category {code:?}, which is not on EN 16931's list"),
-    };
     match (unlisted.as_slice(), named) {
         ([], None) => {}
         ([], Some(c)) => {
             return Err(Error::refused_at(
                 "category",
-                format!(
-                    "is for a document whose VAT category is not on EN 16931's list; this one names each of its categories, so it is booked under them, not under {}",
-                    c.code()
-                ),
+                said::Received::CategoryNotNeeded {
+                    category: c.code().to_string(),
+                },
             ))
         }
         ([code], None) => {
             return Err(Error::refused_at(
                 "category",
-                format!(
-                    "is needed: the document carries {}, so kontor knows no tax key for it; say which category it is (S, Z, E, AE, K, G, O, L or M), booked at the document's rate",
-                    shown(code)
-                ),
+                said::Received::CategoryNeeded {
+                    carried: code.to_string(),
+                },
             ))
         }
         ([_], Some(c)) => {
@@ -224,20 +224,17 @@ fn check_named(doc: &Document, named: Option<&Category>) -> Result<()> {
             if !wrong.is_empty() {
                 return Err(Error::refused_at(
                     "category",
-                    format!(
-                        "is {}, which cannot carry the document's rate of {}; name a category that fits it",
-                        c.code(),
-                        wrong.join(" and ")
-                    ),
+                    said::Received::CategoryNotFitting {
+                        category: c.code().to_string(),
+                        rates: wrong,
+                    },
                 ));
             }
         }
         (several, _) => {
-            let list: Vec<String> = several.iter().map(|c| shown(c)).collect();
-            return Err(Error::refused(format!(
-                "The document carries {}; one category named for them cannot tell them apart. Refuse it and ask the supplier for a document with EN 16931's VAT categories.",
-                list.join(" and ")
-            )));
+            return Err(Error::refused(said::Received::SeveralCategories {
+                carried: several.iter().map(|c| c.to_string()).collect(),
+            }));
         }
     }
     Ok(())

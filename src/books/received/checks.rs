@@ -21,8 +21,10 @@ use super::booking::particulars;
 use crate::books::company::Company;
 use crate::books::suppliers;
 use crate::documents::read::{PaymentTerms, Received};
-use crate::error::{Result, Violations};
-use crate::rules::locale::{self, Lang};
+use crate::error::said;
+use crate::error::{Result, Said, Violations};
+use crate::rules::catalogue::Reader;
+use crate::rules::locale::Lang;
 use crate::rules::money::Decimal;
 use crate::rules::vat_ids;
 use crate::store::tenant::Tenant;
@@ -75,37 +77,27 @@ impl Warning {
         }
     }
 
-    /// The warning in a sentence, in `lang`.
+    /// The warning as a message of the catalogue.
+    pub fn said(&self) -> Said {
+        Said::Received(match self {
+            Warning::Buyer { named } => said::Received::Buyer {
+                named: named.clone(),
+            },
+            Warning::Dated { on, future } => said::Received::Dated {
+                on: *on,
+                future: *future,
+            },
+            Warning::Supplier { id, known, named } => said::Received::SupplierNamed {
+                id: id.clone(),
+                known: known.clone(),
+                named: named.clone(),
+            },
+        })
+    }
+
+    /// The warning in a sentence, in `lang`, as the screens write it.
     pub fn sentence(&self, lang: Lang) -> String {
-        match (self, lang) {
-            (Warning::Buyer { named }, Lang::De) => format!(
-                "Das Dokument ist an {named} gerichtet, nicht an dieses Unternehmen."
-            ),
-            (Warning::Buyer { named }, _) => {
-                format!("The document is addressed to {named}, not to this company.")
-            }
-            (Warning::Dated { on, future: true }, lang) => format!(
-                "{} {}{}",
-                lang.pick("The document is dated", "Das Dokument ist datiert auf den"),
-                locale::date(lang, *on),
-                lang.pick(", after today.", ", nach heute.")
-            ),
-            (Warning::Dated { on, future: false }, lang) => format!(
-                "{} {}{}",
-                lang.pick("The document is dated", "Das Dokument ist datiert auf den"),
-                locale::date(lang, *on),
-                lang.pick(
-                    ", more than a year before today.",
-                    ", mehr als ein Jahr vor heute."
-                )
-            ),
-            (Warning::Supplier { id, known, named }, Lang::De) => format!(
-                "Der Lieferant {id} mit den Kennungen des Verkäufers heißt {known:?}, das Dokument nennt den Verkäufer {named:?}: buchen Sie beim vorhandenen Lieferanten oder als neuen Lieferanten."
-            ),
-            (Warning::Supplier { id, known, named }, _) => format!(
-                "The supplier {id} with the seller's identifiers is named {known:?}, the document names the seller {named:?}: book under the existing supplier or as a new supplier."
-            ),
-        }
+        self.said().text(Reader::screens(lang))
     }
 }
 
@@ -113,7 +105,7 @@ impl Serialize for Warning {
     fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         let mut w = s.serialize_struct("Warning", 2)?;
         w.serialize_field("code", self.code())?;
-        w.serialize_field("sentence", &self.sentence(Lang::En))?;
+        w.serialize_field("sentence", &self.said().text(Reader::CONSOLE))?;
         w.end()
     }
 }
@@ -249,27 +241,21 @@ pub(super) fn decided(warnings: &[Warning], decision: &Decision) -> Result<()> {
         .iter()
         .any(|w| matches!(w, Warning::Supplier { .. }));
     match (conflict, decision.supplier) {
-        (true, None) => verdict.refused(
-            "supplier",
-            "is needed: the supplier found bears another name than the document's seller; choose existing (book under it) or new (a new supplier with the document's name)",
-        ),
+        (true, None) => verdict.refused("supplier", said::Received::SupplierChoiceNeeded),
         (false, Some(c)) => verdict.refused(
             "supplier",
-            format!(
-                "is for a bill whose seller bears another name than the supplier found; this one's does not, so {} is not needed",
-                c.as_str()
-            ),
+            said::Received::SupplierChoiceNotNeeded {
+                choice: c.as_str().to_string(),
+            },
         ),
         _ => {}
     }
     if !warnings.is_empty() && !decision.accept_warnings {
-        let listed: Vec<String> = warnings.iter().map(|w| w.sentence(Lang::En)).collect();
         verdict.refused(
             "acceptWarnings",
-            format!(
-                "is needed to book this bill despite its warnings: {}",
-                listed.join(" ")
-            ),
+            said::Received::WarningsNotAccepted {
+                warnings: warnings.iter().map(Warning::said).collect(),
+            },
         );
     }
     verdict.finish()

@@ -14,7 +14,7 @@ use crate::books::company;
 use crate::books::purchases::{self, Entry};
 use crate::books::suppliers;
 use crate::documents::Category;
-use crate::error::said::Record;
+use crate::error::said::{Received, Record};
 use crate::error::{Error, Result, Said, Violations};
 use crate::outbox::events::{self, EventKind as Event};
 use crate::rules::iso::Currency;
@@ -42,10 +42,12 @@ fn state(tx: &Tx, tenant: &Tenant, id: &str) -> Result<BillState> {
 fn undecided(tx: &Tx, tenant: &Tenant, id: &str) -> Result<()> {
     match state(tx, tenant, id)? {
         BillState::Received => Ok(()),
-        BillState::Booked => Err(Error::wrong_state(format!("Bill {id} is booked already."))),
-        BillState::Refused => Err(Error::wrong_state(format!(
-            "Bill {id} was refused; a refused bill is kept and never booked."
-        ))),
+        BillState::Booked => Err(Error::wrong_state(Received::BookedAlready {
+            id: id.to_string(),
+        })),
+        BillState::Refused => Err(Error::wrong_state(Received::RefusedKept {
+            id: id.to_string(),
+        })),
     }
 }
 
@@ -133,11 +135,11 @@ pub fn book(
         )
         .optional()?;
     if let Some(earlier) = earlier {
-        return Err(Error::refused(format!(
-            "{}'s document {} is already booked as {earlier}; this bill is a duplicate of it.",
-            doc.seller.known_as(),
-            doc.number
-        )));
+        return Err(Error::refused(Received::Duplicate {
+            seller: doc.seller.known_as().to_string(),
+            number: doc.number.clone(),
+            earlier,
+        }));
     }
     let (due, discount) = checks::kept(&received.payment_terms, doc.issued_on);
     let nothing_owed = plan.is_zero();

@@ -19,6 +19,7 @@ use crate::books::company;
 use crate::books::suppliers;
 use crate::documents::read;
 use crate::error::{Error, Result};
+use crate::rules::catalogue::Reader;
 use crate::rules::iso::Currency;
 use crate::store::clock;
 use crate::store::db::Tx;
@@ -195,7 +196,7 @@ pub fn receive(tx: &Tx, tenant: &Tenant, actor: &Actor, file: &Incoming) -> Resu
         .iter()
         .map(|f| Finding {
             rule: f.rule.to_string(),
-            sentence: f.problem.clone(),
+            sentence: f.problem.text(Reader::CONSOLE),
         })
         .collect();
     let taxes: Vec<StoredTax> = doc

@@ -23,7 +23,9 @@ impl Period {
         let bad = || {
             Error::invalid(
                 field,
-                format!("is a month (2026-10) or a quarter (2026-Q4), not {text:?}"),
+                crate::error::said::Input::NotVatPeriod {
+                    got: text.to_string(),
+                },
             )
         };
         let t = text.trim();

@@ -49,7 +49,7 @@ impl Terms {
 
     /// Notes a broken rule.
     pub fn find(&mut self, rule: &'static str, problem: impl Into<String>) {
-        self.findings.add(rule, Subject::Figures, problem);
+        self.findings.add(rule, Subject::Figures, problem.into());
     }
 
     /// An amount (BT-`term`) in minor units; `None` when absent. An

@@ -475,7 +475,7 @@ fn said(received: &Received, rule: &str) -> Vec<String> {
         .findings
         .iter()
         .filter(|f| f.rule == rule)
-        .map(|f| f.problem.clone())
+        .map(|f| f.problem.text(crate::rules::catalogue::Reader::CONSOLE))
         .collect()
 }
 

@@ -22,9 +22,10 @@ use crate::access::passkeys::{self, RelyingParty};
 use crate::access::sessions::Session;
 use crate::access::totp;
 use crate::access::two_factor;
+use crate::error::said::Input;
 use crate::error::{Error, Result};
 use crate::http::app::Answer;
-use crate::rules::locale::Lang;
+use crate::rules::locale::{self, Lang};
 use crate::store::sealed::Secret;
 
 /// The first code of the app being set up.
@@ -133,8 +134,8 @@ fn overview(ctx: &Ctx, status: StatusCode, problem: Option<String>) -> Result<An
                     .id("passkeys")
                     .rows(&factors.passkeys, |p| html! {
                         td { (p.name) }
-                        td { (day(&p.created_at)) }
-                        td { (p.last_used_at.as_deref().map(day).unwrap_or_else(|| lang.pick("never", "nie").to_string())) }
+                        td { (day(lang, &p.created_at)) }
+                        td { (p.last_used_at.as_deref().map(|at| day(lang, at)).unwrap_or_else(|| lang.pick("never", "nie").to_string())) }
                         td { (act_button(ctx, &format!("/account/passkeys/{}/remove", p.id), &format!("{} {}", lang.pick("Remove", "Entfernen"), p.name))) }
                     }))
             }
@@ -170,9 +171,15 @@ fn overview(ctx: &Ctx, status: StatusCode, problem: Option<String>) -> Result<An
     )))
 }
 
-/// The day of an instant (`2026-11-29`).
-fn day(instant: &str) -> String {
-    instant.get(..10).unwrap_or(instant).to_string()
+/// The day of an instant (`2026-11-29…`) in the page's notation.
+fn day(lang: Lang, instant: &str) -> String {
+    match instant
+        .get(..10)
+        .and_then(|d| d.parse::<jiff::civil::Date>().ok())
+    {
+        Some(d) => locale::date(lang, d),
+        None => instant.to_string(),
+    }
 }
 
 /// GET /account
@@ -372,13 +379,15 @@ pub fn begin_passkey(ctx: &Ctx) -> Result<Answer> {
     let person = &session.person;
     let name = ctx.form.get("name").unwrap_or("").trim();
     if name.is_empty() || name.chars().count() > passkeys::MAX_NAME {
-        let e = Error::invalid("name", "is missing");
+        let e = Error::invalid("name", Input::Missing);
         let e = if name.is_empty() {
             e
         } else {
             Error::invalid(
                 "name",
-                format!("is longer than {} characters", passkeys::MAX_NAME),
+                Input::TooLong {
+                    max: passkeys::MAX_NAME,
+                },
             )
         };
         return Ok(json_answer(

@@ -269,7 +269,12 @@ pub fn export_gobd(ctx: &Ctx) -> Result<Answer> {
     let tenant = &ctx.session.tenant;
     let year = ctx.form.get("year").map(str::trim).unwrap_or("");
     let checked = year.parse::<i16>().map_err(|_| {
-        crate::error::Error::invalid("year", format!("is a year such as 2026, not {year:?}"))
+        crate::error::Error::invalid(
+            "year",
+            crate::error::said::Input::NotYear {
+                got: year.to_string(),
+            },
+        )
     });
     let made = GOBD.act(ctx, checked, |tx, year| {
         crate::books::export::gobd::export(tx, tenant, &ctx.actor(), year)

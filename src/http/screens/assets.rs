@@ -26,6 +26,7 @@ use crate::books::assets::{
 };
 use crate::books::audit;
 use crate::books::company;
+use crate::error::said::Input;
 use crate::error::{Error, Result};
 use crate::http::app::Answer;
 use crate::rules::afa;
@@ -101,10 +102,14 @@ fn whole(read: &mut Reading, ctx: &Ctx, field: &str) -> Option<i64> {
         .sent(field)
         .map(str::trim)
         .filter(|t| !t.is_empty())?;
-    read.take(
-        text.parse::<i64>()
-            .map_err(|_| Error::invalid(field, format!("is a whole number, not {text:?}"))),
-    )
+    read.take(text.parse::<i64>().map_err(|_| {
+        Error::invalid(
+            field,
+            Input::NotWholeNumber {
+                got: text.to_string(),
+            },
+        )
+    }))
 }
 
 /// The fiscal year the query names, else today's.
@@ -118,7 +123,7 @@ fn year_asked(ctx: &Ctx) -> Result<std::result::Result<i32, Error>> {
         {
             Some(t) => t
                 .parse::<i32>()
-                .map_err(|_| Error::invalid("year", format!("is a year such as 2026, not {t:?}"))),
+                .map_err(|_| Error::invalid("year", Input::NotYear { got: t.to_string() })),
             None => Ok(assets::this_year(ctx.conn, &ctx.session.tenant)?),
         },
     )
@@ -321,7 +326,7 @@ fn asset_fields(ctx: &Ctx, value: &dyn Fn(&str) -> String, problems: &Problems) 
             (required_note(lang))
             (ASSET.fields(lang, value, problems))
             (choice(lang, "class", &ASSET.label(lang, "class"), &classes, if chosen.is_empty() { "office_furniture" } else { &chosen },
-                Some(lang.pick("From the AfA-Tabelle für die allgemein verwendbaren Anlagegüter (BMF, 15 December 2000)", "Aus der AfA-Tabelle für die allgemein verwendbaren Anlagegüter (BMF, 15. Dezember 2000)").to_string()), problems))
+                Some(lang.pick("From the official depreciation table for generally usable assets (AfA-Tabelle AV, BMF, 15 December 2000)", "Aus der AfA-Tabelle für die allgemein verwendbaren Anlagegüter (BMF, 15. Dezember 2000)").to_string()), problems))
             (ASSET.yes_no(lang, "oneYear", lang.pick("Written off in full in the year bought (one-year life, BMF 22 February 2022)", "Im Jahr der Anschaffung voll abgeschrieben (Nutzungsdauer ein Jahr, BMF 22. Februar 2022)"), value("oneYear") == "yes"))
         }, lang.pick("Record asset", "Anlagegut erfassen")))
     }
@@ -393,10 +398,14 @@ pub fn add(ctx: &Ctx) -> Result<Answer> {
 /// The year typed into the form's `year`.
 fn year_typed(read: &mut Reading, ctx: &Ctx) -> Option<i32> {
     let text = ctx.form.sent("year").unwrap_or("").trim().to_string();
-    read.take(
-        text.parse::<i32>()
-            .map_err(|_| Error::invalid("year", format!("is a year such as 2026, not {text:?}"))),
-    )
+    read.take(text.parse::<i32>().map_err(|_| {
+        Error::invalid(
+            "year",
+            Input::NotYear {
+                got: text.to_string(),
+            },
+        )
+    }))
 }
 
 /// POST /books/assets/depreciate `{year}`: the year's depreciation, as
@@ -408,7 +417,7 @@ pub fn depreciate(ctx: &Ctx) -> Result<Answer> {
     let year = year_typed(&mut read, ctx);
     let run = REGISTER.act(
         ctx,
-        read.check(year.ok_or_else(|| Error::invalid("year", "is missing"))),
+        read.check(year.ok_or_else(|| Error::invalid("year", Input::Missing))),
         |tx, year| assets::depreciate(tx, tenant, &ctx.actor(), year).map(|d| d.year),
     )?;
     match run {
@@ -436,7 +445,7 @@ pub fn choose(ctx: &Ctx) -> Result<Answer> {
     };
     let set = REGISTER.act(
         ctx,
-        read.check(year.ok_or_else(|| Error::invalid("year", "is missing"))),
+        read.check(year.ok_or_else(|| Error::invalid("year", Input::Missing))),
         |tx, year| assets::set_rule(tx, tenant, &ctx.actor(), year, &input).map(|c| c.year),
     )?;
     match set {

@@ -18,6 +18,7 @@ use crate::access::people::Capability;
 use crate::books::bank::acts::{self, Difference};
 use crate::books::bank::import::{self, FileReport};
 use crate::books::bank::lines::{self, Filter, LineView, State};
+use crate::error::said::Input;
 use crate::error::{Error, Result};
 use crate::http::app::Answer;
 use crate::rules::locale::{self, Lang};
@@ -162,10 +163,7 @@ pub fn import(ctx: &Ctx) -> Result<Answer> {
         .filter(|part| part.name == "files")
         .collect();
     if files.is_empty() {
-        return Err(Error::invalid(
-            "files",
-            "is missing; choose at least one statement file",
-        ));
+        return Err(Error::invalid("files", Input::NoStatementFile));
     }
     let mut reports = Vec::new();
     for part in files {
@@ -430,7 +428,7 @@ pub fn confirm(ctx: &Ctx, id: &str) -> Result<Answer> {
         ctx.form
             .get("suggestion")
             .and_then(|n| n.parse::<usize>().ok())
-            .ok_or_else(|| Error::invalid("suggestion", "is missing")),
+            .ok_or_else(|| Error::invalid("suggestion", Input::Missing)),
     );
     let difference = read.take(Difference::read(
         ctx.form

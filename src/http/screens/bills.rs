@@ -34,7 +34,7 @@ use crate::books::purchases::{self, CostLineInput, NewPurchase, PurchaseInput, P
 use crate::books::receipts;
 use crate::books::received::{self, Channel, Incoming};
 use crate::books::settlement::{self, CreditInput, CreditRequest};
-use crate::error::said::Record;
+use crate::error::said::{Input, Record};
 use crate::error::{Error, Result, Said};
 use crate::http::app::Answer;
 use crate::rules::locale::{self, Lang};
@@ -656,7 +656,7 @@ pub fn apply_credit(ctx: &Ctx, id: &str) -> Result<Answer> {
     let mut read = Reading::of(ctx);
     let credit = ctx.form.get("credit").unwrap_or("").to_string();
     if credit.is_empty() {
-        read.note(Error::invalid("credit", "is missing"));
+        read.note(Error::invalid("credit", Input::Missing));
     }
     let amount = match ctx.form.get("creditAmount") {
         Some(_) => read.amount("creditAmount", &bill.currency),
@@ -708,10 +708,7 @@ pub fn attach_receipt(ctx: &Ctx, id: &str) -> Result<Answer> {
     let file = ctx.files.iter().find(|f| !f.bytes.is_empty());
     let checked = match file {
         Some(f) => Ok(f),
-        None => Err(Error::invalid(
-            "receipt",
-            "is missing: choose the file of the bill",
-        )),
+        None => Err(Error::invalid("receipt", Input::NoReceiptFile)),
     };
     let attached = RECEIPT.act(ctx, Reading::of(ctx).check(checked), |tx, f| {
         let name = f.file_name.clone().unwrap_or_else(|| "receipt".to_string());

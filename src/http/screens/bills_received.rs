@@ -150,7 +150,7 @@ pub fn upload(ctx: &Ctx) -> Result<Answer> {
     if files.is_empty() {
         return Err(Error::invalid(
             "files",
-            "are missing: choose one or more e-invoices to receive",
+            crate::error::said::Input::NoEinvoiceFile,
         ));
     }
     let mut receipts: Vec<Receipt> = Vec::with_capacity(files.len());
@@ -319,7 +319,7 @@ fn bill_page(
                 }
             }
             @if let Some(reason) = &bill.refused {
-                div { dt { (lang.pick("Reason of the refusal", "Grund der Ablehnung")) } dd { (reason) } }
+                div { dt { (lang.pick("Reason of the refusal", "Grund der Ablehnung")) } dd lang="" { (reason) } }
             }
             div { dt { (lang.pick("Received", "Empfangen")) } dd { (history::when(lang, &history::zone(ctx)?, &bill.received_at)) " (" (bill.channel.as_str()) ")" } }
             div { dt { (lang.pick("Original file", "Originaldatei")) } dd {

@@ -535,7 +535,7 @@ pub fn update(ctx: &Ctx, id: &str) -> Result<Answer> {
         None | Some("") => Ok(None),
         Some(text) => text
             .parse::<i64>()
-            .map_err(|_| Error::invalid("paymentDays", "is a whole number of days"))
+            .map_err(|_| Error::invalid("paymentDays", crate::error::said::Input::WholeDays))
             .and_then(company::check_payment_days)
             .map(Some),
     };

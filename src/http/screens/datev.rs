@@ -242,9 +242,12 @@ pub fn set_number(ctx: &Ctx) -> Result<Answer> {
         .unwrap_or("")
         .trim()
         .parse::<u32>()
-        .map_err(|_| Error::invalid("number", "is a number of five digits"));
+        .map_err(|_| Error::invalid("number", crate::error::said::Input::FiveDigits));
     let missing = if partner.is_empty() {
-        Err(Error::invalid("partner", "is missing"))
+        Err(Error::invalid(
+            "partner",
+            crate::error::said::Input::Missing,
+        ))
     } else {
         Ok(())
     };

@@ -4,8 +4,11 @@
 //! tax representative, every line with its allowances and charges, the
 //! document's allowances and charges, the VAT breakdown, the totals, how
 //! and whom to pay, the notes and the attached documents (each a
-//! download), in the reader's language. Everything comes from the one
-//! document model the readers fill; nothing here reads storage.
+//! download), in the reader's language. The document's own words (its
+//! parties' names, lines, notes, payment terms) are in a language it does
+//! not declare, and are marked so (`lang=""`), so no reader takes them for
+//! the page's. Everything comes from the one document model the readers
+//! fill; nothing here reads storage.
 
 use maud::{html, Markup};
 
@@ -281,7 +284,7 @@ pub fn document(lang: Lang, doc: &Document, attachment: &dyn Fn(usize) -> String
             section aria-labelledby="notes-heading" {
                 h2 #notes-heading { (lang.pick("Notes", "Bemerkungen")) }
                 @for note in &doc.notes {
-                    p.note {
+                    p.note lang="" {
                         @if let Some(s) = &note.subject { strong { (s) ": " } }
                         @for (i, line) in note.text.lines().enumerate() {
                             @if i > 0 { br; }
@@ -303,7 +306,7 @@ pub fn document(lang: Lang, doc: &Document, attachment: &dyn Fn(usize) -> String
                             } @else {
                                 (a.id)
                             }
-                            @if let Some(d) = &a.description { " – " (d) }
+                            @if let Some(d) = &a.description { " – " span lang="" { (d) } }
                             @if let Some(uri) = &a.uri { " – " (uri) }
                         }
                     }
@@ -342,7 +345,7 @@ fn party(v: &View, title: &str, id: &str, p: &Party) -> Markup {
         section.figures aria-labelledby=(id) {
             h2 id=(id) { (title) }
             p {
-                strong { (p.name) }
+                strong lang="" { (p.name) }
                 @if let Some(t) = &p.trading_name { br; (t) }
                 br; (address_line(lang, &p.address))
             }
@@ -429,10 +432,10 @@ fn line_row(v: &View, line: &Line) -> Markup {
         tr {
             td { (line.id) }
             td {
-                (line.name)
-                @if let Some(d) = &line.description { br; (d) }
+                span lang="" { (line.name) }
+                @if let Some(d) = &line.description { br; span lang="" { (d) } }
                 @if let Some(id) = &line.seller_item_id { br; (lang.pick("Item no. ", "Art.-Nr. ")) (id) }
-                @if let Some(n) = &line.note { br; em { (n) } }
+                @if let Some(n) = &line.note { br; em lang="" { (n) } }
                 @if let Some(p) = &line.period { br; (v.period(p)) }
                 @if let Some(o) = &line.order_line { br; (lang.pick("Order line ", "Bestellposition ")) (o) }
             }
@@ -479,7 +482,7 @@ fn payment(v: &View) -> Markup {
                     @if let Some(h) = &t.account_holder { div { dt { (lang.pick("Account holder", "Kontoinhaber")) } dd { (h) } } }
                 }
                 @if let Some(r) = &doc.payment_reference {
-                    div { dt { (lang.pick("Payment reference", "Verwendungszweck")) } dd { (r) } }
+                    div { dt { (lang.pick("Payment reference", "Verwendungszweck")) } dd lang="" { (r) } }
                 }
                 @if let Some(c) = &doc.card {
                     div { dt { (lang.pick("Card", "Karte")) } dd { (c.number) @if let Some(h) = &c.holder { " – " (h) } } }
@@ -490,7 +493,7 @@ fn payment(v: &View) -> Markup {
                     @if let Some(a) = &d.account { div { dt { (lang.pick("Account debited", "Belastetes Konto")) } dd { (a) } } }
                 }
                 @if let Some(terms) = &doc.payment_terms {
-                    div { dt { (lang.pick("Payment terms", "Zahlungsbedingungen")) } dd {
+                    div { dt { (lang.pick("Payment terms", "Zahlungsbedingungen")) } dd lang="" {
                         @for (i, line) in terms.lines().enumerate() { @if i > 0 { br; } (line.trim()) }
                     } }
                 }

@@ -25,6 +25,7 @@ use super::history;
 use super::payment::{self, PAYMENT};
 use super::sending;
 use crate::access::people::Capability;
+use crate::books::company;
 use crate::books::invoices::cancel::{self, CancelInput, Cancellation};
 use crate::books::invoices::{
     self, documents, Filter, FilterInput, InvoiceView, PaymentState, Status,
@@ -193,6 +194,9 @@ fn invoice_page(
 ) -> Result<Answer> {
     let lang = ctx.lang;
     let tenant = &ctx.session.tenant;
+    // The invoice's own words (its payment terms) are in its document's language.
+    let document_lang =
+        Lang::of_seller(company::get(ctx.conn, &tenant.company_id)?.country.as_str());
     let payments: Vec<(PaymentView, bool)> =
         settlement::invoice_payments(ctx.conn, tenant, &invoice.id)?
             .into_iter()
@@ -277,7 +281,7 @@ fn invoice_page(
                 div { dt { (lang.pick("Paid in full on", "Vollständig bezahlt am")) } dd { (locale::date(lang, paid)) } }
             }
             @if let Some(sentence) = &invoice.payment_sentence {
-                div { dt { (lang.pick("Payment terms", "Zahlungsbedingungen")) } dd { (sentence) } }
+                div { dt { (lang.pick("Payment terms", "Zahlungsbedingungen")) } dd lang=(document_lang.code()) { (sentence) } }
             }
             @if let Some(by) = &invoice.cancelled_by {
                 div { dt { (lang.pick("Cancelled by the credit note", "Storniert durch die Stornorechnung")) } dd { a href=(invoice_href(by, "")) { (by) } } }

@@ -51,6 +51,19 @@ fn title(lang: Lang) -> &'static str {
     lang.pick("Jobs", "Vorgänge")
 }
 
+/// A stage of the workflow as a person reads it: the stages of the workflow
+/// every company starts with (`NEU`, `IN_ARBEIT`, `ERLEDIGT`) by their
+/// names in the page's language, a company's own stage by its key as the
+/// owner wrote it.
+fn stage_name<'a>(lang: Lang, key: &'a str) -> &'a str {
+    match key {
+        "NEU" => lang.pick("New", "Neu"),
+        "IN_ARBEIT" => lang.pick("In progress", "In Arbeit"),
+        "ERLEDIGT" => lang.pick("Done", "Erledigt"),
+        other => other,
+    }
+}
+
 /// The address of the list with a stage, a search and a page.
 fn list_href(stage: Option<&str>, search: &str, page: i64) -> String {
     let mut href = format!("/jobs?page={page}");
@@ -104,9 +117,9 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
                 @for (s, count) in &tabs {
                     li {
                         @if stage == Some(s.as_str()) {
-                            a href=(list_href(Some(s), search, 0)) aria-current="page" { (s) " (" (count) ")" }
+                            a href=(list_href(Some(s), search, 0)) aria-current="page" { (stage_name(lang, s)) " (" (count) ")" }
                         } @else {
-                            a href=(list_href(Some(s), search, 0)) { (s) " (" (count) ")" }
+                            a href=(list_href(Some(s), search, 0)) { (stage_name(lang, s)) " (" (count) ")" }
                         }
                     }
                 }
@@ -127,7 +140,7 @@ pub fn list(ctx: &Ctx) -> Result<Answer> {
                     td { (t.number) }
                     td { a href=(format!("/jobs/{}", t.id)) { (t.title) } }
                     td { (t.customer.as_deref().unwrap_or("")) }
-                    td { (t.stage) }
+                    td { (stage_name(lang, &t.stage)) }
                     td { @if let Some(due) = t.due_on { (locale::date(lang, due)) } }
                 }))
                 (pager(lang, page, &|n| list_href(stage, search, n), Noun { en: ("job", "jobs"), de: ("Vorgang", "Vorgänge") }))
@@ -177,7 +190,7 @@ fn job_page(
         }
         dl.particulars {
             div { dt { (lang.pick("Number", "Nummer")) } dd { (job.number) } }
-            div { dt { (JOB.label(lang, "stage")) } dd { (job.stage) } }
+            div { dt { (JOB.label(lang, "stage")) } dd { (stage_name(lang, &job.stage)) } }
             div { dt { (lang.pick("Customer", "Kunde")) } dd { (job.customer.as_deref().unwrap_or("")) } }
             div { dt { (lang.pick("Started", "Begonnen")) } dd { (locale::date(lang, job.started_on)) } }
             div { dt { (lang.pick("Due", "Fällig")) } dd { @if let Some(due) = job.due_on { (locale::date(lang, due)) } } }
@@ -200,7 +213,7 @@ fn job_page(
                             aria-invalid=[stage_wrong.then_some("true")]
                             aria-describedby=[stage_wrong.then_some("field-stage-error")] {
                             @for s in &company.workflow {
-                                option value=(s) selected[s == chosen] { (s) }
+                                option value=(s) selected[s == chosen] { (stage_name(lang, s)) }
                             }
                         }
                         @if stage_wrong {

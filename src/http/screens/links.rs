@@ -276,13 +276,13 @@ pub async fn submit(app: Arc<App>, visit: Visit, lang: Lang, kind: LinkKind) -> 
         // A new password: its rules, and typed the same twice.
         let mut v = Violations::new();
         if kind == LinkKind::Invitation && name.trim().is_empty() {
-            v.invalid("name", "is missing");
+            v.invalid("name", crate::error::said::Input::Missing);
         }
         if let Err(e) = v.take(passwords::check_new(&password)) {
             return refuse(e);
         }
         if form.get("passwordRepeat").unwrap_or("") != password {
-            v.invalid("passwordRepeat", "differs from the password");
+            v.invalid("passwordRepeat", crate::error::said::Input::PasswordsDiffer);
         }
         if let Err(e) = v.finish() {
             return refuse(e);

@@ -324,7 +324,7 @@ async fn with_session(app: Arc<App>, visit: Visit, browser: Lang) -> Answer {
                 Some(Ok(form)) => form,
                 _ => {
                     return frame::failure_signed_in(
-                        &Error::bad_request("The form could not be read."),
+                        &Error::bad_request(crate::error::said::Request::FormUnreadable),
                         lang,
                         &session,
                         conn,

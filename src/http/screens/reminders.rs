@@ -19,6 +19,7 @@ use crate::books::dunning::levels::{self, BaseRateInput};
 use crate::books::dunning::{run, send};
 use crate::error::Result;
 use crate::http::app::Answer;
+use crate::rules::catalogue::Reader;
 use crate::rules::locale::{self, Lang};
 use crate::store::clock;
 
@@ -66,7 +67,7 @@ fn page(ctx: &Ctx, status: StatusCode, rate_problems: &Problems) -> Result<Answe
     });
     let content = html! {
         @if let Some(n) = &notice { p.notice role="status" { (n) } }
-        @for w in &answer.warnings { p.problem role="alert" { (w) } }
+        @for w in &answer.warnings { p.problem role="alert" { (w.text(Reader::screens(lang))) } }
         form.search method="get" action="/reminders" {
             (DAY.fields(lang, &|_| day.to_string(), &day_problems))
             button type="submit" { (lang.pick("Show the run", "Lauf zeigen")) }

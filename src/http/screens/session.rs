@@ -28,7 +28,7 @@ pub fn switch_company(ctx: &Ctx) -> Result<Answer> {
     let company = ctx
         .form
         .get("companyId")
-        .ok_or_else(|| Error::invalid("companyId", "is missing"))?;
+        .ok_or_else(|| Error::invalid("companyId", crate::error::said::Input::Missing))?;
     ctx.write(|tx| sessions::switch(tx, ctx.session, company, Environment::Production))?;
     Ok(see_other("/dashboard"))
 }
@@ -45,10 +45,12 @@ pub fn switch_environment(ctx: &Ctx) -> Result<Answer> {
 pub fn language(ctx: &Ctx) -> Result<Answer> {
     let locale = match ctx.form.get("language").unwrap_or("") {
         "browser" => None,
-        other => Some(
-            Lang::from_code(other)
-                .ok_or_else(|| Error::invalid("language", "is de, en or browser"))?,
-        ),
+        other => Some(Lang::from_code(other).ok_or_else(|| {
+            Error::invalid(
+                "language",
+                crate::error::not_one_of(&["de", "en", "browser"], other),
+            )
+        })?),
     };
     ctx.write(|tx| people::set_locale(tx, &ctx.session.person.id, locale))?;
     Ok(see_other("/dashboard"))

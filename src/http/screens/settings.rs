@@ -383,7 +383,7 @@ pub fn set_payment_days(ctx: &Ctx) -> Result<Answer> {
         Some(text) => text
             .parse::<i64>()
             .map(Some)
-            .map_err(|_| Error::invalid("paymentDays", "is a whole number of days")),
+            .map_err(|_| Error::invalid("paymentDays", crate::error::said::Input::WholeDays)),
     };
     let saved = PAYMENT_DAYS.act(ctx, days, |tx, days| {
         company::set_payment_days(tx, tenant, &ctx.actor(), days).map(|_| ())

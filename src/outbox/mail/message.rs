@@ -13,6 +13,7 @@ use lettre::message::header::ContentType;
 use lettre::message::{Attachment as Part, Mailbox, MultiPart, SinglePart};
 use lettre::{Address, Message};
 
+use crate::error::said::{Input, Mail};
 use crate::error::{Error, Result};
 
 /// Longest address kept (RFC 5321's path limit).
@@ -27,14 +28,10 @@ pub const NAME_MAX: usize = 200;
 pub fn address(field: &str, text: &str) -> Result<Address> {
     let t = text.trim();
     if t.len() > ADDRESS_MAX || t.chars().any(char::is_control) {
-        return Err(Error::invalid(field, "is not an e-mail address"));
+        return Err(Error::invalid(field, Input::NotEmail));
     }
-    t.parse::<Address>().map_err(|_| {
-        Error::invalid(
-            field,
-            format!("is not an e-mail address such as name@example.com: {t:?}"),
-        )
-    })
+    t.parse::<Address>()
+        .map_err(|_| Error::invalid(field, Mail::NotAddress { got: t.to_string() }))
 }
 
 /// Who a company's mail comes from.
@@ -119,14 +116,16 @@ pub fn compose(sender: &Sender, letter: &Letter, at: Timestamp) -> Result<Compos
         let kind = ContentType::parse(&a.media_type).map_err(|_| {
             Error::invalid(
                 "attachment",
-                format!("has no media type: {:?}", a.media_type),
+                Mail::NoMediaType {
+                    got: a.media_type.clone(),
+                },
             )
         })?;
         parts = parts.singlepart(Part::new(a.file_name.clone()).body(a.bytes.clone(), kind));
     }
     let message = builder
         .multipart(parts)
-        .map_err(|e| Error::invalid("to", format!("cannot be written to: {e}")))?;
+        .map_err(|e| Error::invalid("to", Mail::CannotWrite { why: e.to_string() }))?;
     Ok(Composed {
         raw: message.formatted(),
         envelope_from: from.to_string(),

@@ -7,6 +7,7 @@
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
+use crate::error::said::{Input, Mail};
 use crate::error::{Error, Result, Violations};
 use crate::outbox::mail::message::{self, Sender, NAME_MAX};
 use crate::outbox::mail::reach::MailAllow;
@@ -72,12 +73,12 @@ impl Settings {
             None | Some("") => {
                 v.invalid(
                     "security",
-                    format!(
-                        "is missing; give {}",
-                        crate::error::listed(
-                            &Security::ALL.iter().map(|s| s.as_str()).collect::<Vec<_>>()
-                        )
-                    ),
+                    Mail::SecurityMissing {
+                        values: Security::ALL
+                            .iter()
+                            .map(|s| s.as_str().to_string())
+                            .collect(),
+                    },
                 );
                 None
             }
@@ -102,7 +103,7 @@ impl Settings {
             Some(p) => match p.parse::<u16>() {
                 Ok(n) if n > 0 => Some(n),
                 _ => {
-                    v.invalid("port", format!("is a port from 1 to 65535, not {p:?}"));
+                    v.invalid("port", Mail::NotPort { got: p.to_string() });
                     None
                 }
             },
@@ -113,20 +114,17 @@ impl Settings {
         let password = input.password.filter(|p| !p.expose().is_empty());
         if let Some(p) = &password {
             if p.expose().chars().count() > PASSWORD_MAX {
-                v.invalid(
-                    "password",
-                    format!("is longer than {PASSWORD_MAX} characters"),
-                );
+                v.invalid("password", Input::TooLong { max: PASSWORD_MAX });
             }
             if user.is_none() {
-                v.invalid("password", "needs a user to log in with");
+                v.invalid("password", Mail::PasswordNeedsUser);
             }
         }
         let mut address =
             |field: &str, value: Option<&str>, required: bool| -> Result<Option<String>> {
                 match value.map(str::trim).filter(|t| !t.is_empty()) {
                     None if required => {
-                        v.invalid(field, "is missing");
+                        v.invalid(field, Input::Missing);
                         Ok(None)
                     }
                     None => Ok(None),
@@ -315,9 +313,7 @@ pub fn sender(conn: &Connection, company_id: &str) -> Result<(Sender, bool)> {
 }
 
 fn no_settings() -> Error {
-    Error::refused(
-        "The company has no mail settings yet; the owner sets them in Settings or with kontor company mail.",
-    )
+    Error::refused(Mail::NoSettings)
 }
 
 /// The server to send through and the sender, with the password opened.

@@ -106,28 +106,26 @@ pub fn shipped(purpose: Purpose, lang: Lang) -> Template {
 /// Fails with `Invalid` naming `subject` or `body`: empty, too long, a
 /// line break in the subject, or an unknown placeholder.
 pub fn check(purpose: Purpose, template: &Template) -> crate::error::Result<()> {
+    use crate::error::said::{Input, Mail};
     use crate::error::Error;
     let known = purpose.placeholders();
     if template.subject.trim().is_empty() {
-        return Err(Error::invalid("subject", "must not be empty"));
+        return Err(Error::invalid("subject", Input::Empty));
     }
     if template.subject.chars().count() > SUBJECT_MAX {
         return Err(Error::invalid(
             "subject",
-            format!("is longer than {SUBJECT_MAX} characters"),
+            Input::TooLong { max: SUBJECT_MAX },
         ));
     }
     if template.subject.chars().any(char::is_control) {
-        return Err(Error::invalid("subject", "must be one line"));
+        return Err(Error::invalid("subject", Mail::SubjectOneLine));
     }
     if template.body.trim().is_empty() {
-        return Err(Error::invalid("body", "must not be empty"));
+        return Err(Error::invalid("body", Input::Empty));
     }
     if template.body.chars().count() > BODY_MAX {
-        return Err(Error::invalid(
-            "body",
-            format!("is longer than {BODY_MAX} characters"),
-        ));
+        return Err(Error::invalid("body", Input::TooLong { max: BODY_MAX }));
     }
     placeholders::check("subject", &template.subject, known)?;
     placeholders::check("body", &template.body, known)

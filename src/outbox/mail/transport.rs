@@ -23,6 +23,7 @@ use lettre::transport::smtp::authentication::{Credentials, Mechanism};
 use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{SmtpTransport, Transport};
 
+use crate::error::said::{Input, Mail};
 use crate::error::{Error, Result};
 use crate::outbox::mail::reach::MailAllow;
 use crate::store::sealed::Secret;
@@ -73,14 +74,13 @@ pub fn check_host(host: &str, security: Security) -> Result<()> {
     if !ok {
         return Err(Error::invalid(
             "host",
-            format!("is not a host name or address: {host:?}"),
+            Input::NotHost {
+                got: host.to_string(),
+            },
         ));
     }
     if security == Security::None && !is_loopback(host) {
-        return Err(Error::invalid(
-            "security",
-            "none is only for a relay on this machine (localhost, 127.0.0.1 or ::1); use tls or starttls",
-        ));
+        return Err(Error::invalid("security", Mail::NoneOnlyLoopback));
     }
     Ok(())
 }
@@ -93,16 +93,13 @@ pub fn check_ca(pem: &str) -> Result<()> {
     if pem.len() > CA_MAX {
         return Err(Error::invalid(
             "caFile",
-            format!("is larger than {} KiB", CA_MAX / 1024),
+            Input::LargerThanKib { kib: CA_MAX / 1024 },
         ));
     }
     if !pem.contains("-----BEGIN CERTIFICATE-----")
         || Certificate::from_pem(pem.as_bytes()).is_err()
     {
-        return Err(Error::invalid(
-            "caFile",
-            "holds no PEM certificate (-----BEGIN CERTIFICATE-----)",
-        ));
+        return Err(Error::invalid("caFile", Mail::NoPem));
     }
     Ok(())
 }

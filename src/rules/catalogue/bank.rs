@@ -22,6 +22,255 @@ pub fn text(bank: &Bank, r: Reader) -> String {
                 "invoice that takes payments"
             }
         ),
+        (Bank::NotOurAccount { file, account }, Lang::En) if r.on_screens() => format!(
+            "The file {file} holds a statement of the account {account}, which is none of the company's bank accounts; add it first under Bank accounts."
+        ),
+        (Bank::NotOurAccount { file, account }, Lang::En) => format!(
+            "The file {file} holds a statement of the account {account}, which is none of the company's bank accounts; add it first (kontor bank account add)."
+        ),
+        (Bank::NotOurAccount { file, account }, Lang::De) if r.on_screens() => format!(
+            "Die Datei {file} enthält einen Auszug des Kontos {account}, das keines der Bankkonten der Firma ist; legen Sie es zuerst unter Bankkonten an."
+        ),
+        (Bank::NotOurAccount { file, account }, Lang::De) => format!(
+            "Die Datei {file} enthält einen Auszug des Kontos {account}, das keines der Bankkonten der Firma ist; legen Sie es zuerst an (kontor bank account add)."
+        ),
+        (
+            Bank::StatementCurrency {
+                file,
+                currency,
+                account,
+                kept,
+            },
+            Lang::En,
+        ) => format!(
+            "The file {file} holds a statement in {currency} of the account {account}, which is kept in {kept}."
+        ),
+        (
+            Bank::StatementCurrency {
+                file,
+                currency,
+                account,
+                kept,
+            },
+            Lang::De,
+        ) => format!(
+            "Die Datei {file} enthält einen Auszug in {currency} des Kontos {account}, das in {kept} geführt wird."
+        ),
+        (
+            Bank::EntryCurrency {
+                file,
+                amount,
+                statement,
+                account,
+                kept,
+            },
+            Lang::En,
+        ) => format!(
+            "The file {file} holds an entry of {} in the statement {statement} of the account {account}, which is kept in {kept}.",
+            r.amount(amount)
+        ),
+        (
+            Bank::EntryCurrency {
+                file,
+                amount,
+                statement,
+                account,
+                kept,
+            },
+            Lang::De,
+        ) => format!(
+            "Die Datei {file} enthält eine Buchung über {} im Auszug {statement} des Kontos {account}, das in {kept} geführt wird.",
+            r.amount(amount)
+        ),
+        (Bank::NotNationalAccount { got }, Lang::En) => format!(
+            "is BANKCODE/NUMBER in digits, such as 50880050/0194774600888, not {}",
+            r.quoted(got)
+        ),
+        (Bank::NotNationalAccount { got }, Lang::De) => format!(
+            "ist BANKLEITZAHL/KONTONUMMER in Ziffern, etwa 50880050/0194774600888, nicht {}",
+            r.quoted(got)
+        ),
+        (Bank::IbanMissing, _) if r.on_screens() => r
+            .pick(
+                "is missing; give the IBAN, or the bank code and account number for an account no IBAN expresses",
+                "fehlt; geben Sie die IBAN an, oder Bankleitzahl und Kontonummer für ein Konto, das keine IBAN ausdrückt",
+            )
+            .into(),
+        (Bank::IbanMissing, _) => r
+            .pick(
+                "is missing; give the IBAN, or --account BANKCODE/NUMBER for an account no IBAN expresses",
+                "fehlt; geben Sie die IBAN an, oder --account BANKLEITZAHL/KONTONUMMER für ein Konto, das keine IBAN ausdrückt",
+            )
+            .into(),
+        (Bank::AccountBesideIban, _) => r
+            .pick(
+                "is given beside an IBAN; give one of them",
+                "ist neben einer IBAN angegeben; geben Sie eines davon an",
+            )
+            .into(),
+        (Bank::KnownAccount { account, id }, Lang::En) => {
+            format!("is the account {account} the company already has ({id})")
+        }
+        (Bank::KnownAccount { account, id }, Lang::De) => {
+            format!("ist das Konto {account}, das die Firma schon hat ({id})")
+        }
+        (Bank::ToleranceRange, _) => r
+            .pick(
+                "must be 0 or a positive number of minor units, at most 10^15",
+                "muss 0 oder eine positive Zahl von Untereinheiten sein, höchstens 10^15",
+            )
+            .into(),
+        (Bank::Preliminary { id }, Lang::En) => format!(
+            "The line {id} is preliminary (not yet booked by the bank); it settles nothing."
+        ),
+        (Bank::Preliminary { id }, Lang::De) => format!(
+            "Die Zeile {id} ist vorläufig (von der Bank noch nicht gebucht); sie gleicht nichts aus."
+        ),
+        (Bank::SettledUndoFirst { id }, Lang::En) => {
+            format!("The line {id} is settled; undo it first.")
+        }
+        (Bank::SettledUndoFirst { id }, Lang::De) => {
+            format!("Die Zeile {id} ist ausgeglichen; machen Sie das zuerst rückgängig.")
+        }
+        (Bank::IgnoredUndoFirst { id }, Lang::En) => {
+            format!("The line {id} is ignored; undo that first.")
+        }
+        (Bank::IgnoredUndoFirst { id }, Lang::De) => {
+            format!("Die Zeile {id} ist ignoriert; machen Sie das zuerst rückgängig.")
+        }
+        (Bank::NoSuchSuggestion { n, id, count: 0 }, Lang::En) => {
+            format!("is {n}, but the line {id} has no suggestion; split or book it")
+        }
+        (Bank::NoSuchSuggestion { n, id, count: 0 }, Lang::De) => format!(
+            "ist {n}, aber die Zeile {id} hat keinen Vorschlag; teilen oder buchen Sie sie"
+        ),
+        (Bank::NoSuchSuggestion { n, id, count }, Lang::En) => {
+            format!("is {n}, but the line {id} has suggestions 1 to {count}")
+        }
+        (Bank::NoSuchSuggestion { n, id, count }, Lang::De) => {
+            format!("ist {n}, aber die Zeile {id} hat die Vorschläge 1 bis {count}")
+        }
+        (Bank::TwoSuppliers { number, a, b }, Lang::En) => format!(
+            "{number} is the number of bills of two suppliers ({a}, {b}); name the bill by its id."
+        ),
+        (Bank::TwoSuppliers { number, a, b }, Lang::De) => format!(
+            "{number} ist die Nummer von Eingangsrechnungen zweier Lieferanten ({a}, {b}); nennen Sie die Eingangsrechnung bei ihrer Kennung."
+        ),
+        (Bank::SplitMissing, _) => r
+            .pick(
+                "is missing; name at least one document and its amount",
+                "fehlt; nennen Sie mindestens einen Beleg und seinen Betrag",
+            )
+            .into(),
+        (Bank::PositiveAmount, _) => r
+            .pick("must be a positive amount", "muss ein positiver Betrag sein")
+            .into(),
+        (
+            Bank::PartAboveOpen {
+                number,
+                amount,
+                open,
+            },
+            Lang::En,
+        ) => format!(
+            "gives {number} {}, more than the {} it still owes",
+            r.amount(amount),
+            r.amount(open)
+        ),
+        (
+            Bank::PartAboveOpen {
+                number,
+                amount,
+                open,
+            },
+            Lang::De,
+        ) => format!(
+            "gibt {number} {}, mehr als die {}, die noch offen sind",
+            r.amount(amount),
+            r.amount(open)
+        ),
+        (Bank::SplitAboveLeft { total, left }, Lang::En) => format!(
+            "adds up to {}, more than the {} the line has left",
+            r.amount(total),
+            r.amount(left)
+        ),
+        (Bank::SplitAboveLeft { total, left }, Lang::De) => format!(
+            "ergibt {}, mehr als die {}, die der Zeile bleiben",
+            r.amount(total),
+            r.amount(left)
+        ),
+        (Bank::PartlySettled { id }, Lang::En) => format!(
+            "The line {id} settled part of its amount already; undo that before ignoring it."
+        ),
+        (Bank::PartlySettled { id }, Lang::De) => format!(
+            "Die Zeile {id} hat schon einen Teil ihres Betrags ausgeglichen; machen Sie das rückgängig, bevor Sie sie ignorieren."
+        ),
+        (Bank::LeftToSettle { id, left, total }, Lang::En) => format!(
+            "The line {id} has {} left to settle; the documents named take {}.",
+            r.amount(left),
+            r.amount(total)
+        ),
+        (Bank::LeftToSettle { id, left, total }, Lang::De) => format!(
+            "Der Zeile {id} bleiben {} auszugleichen; die genannten Belege nehmen {}.",
+            r.amount(left),
+            r.amount(total)
+        ),
+        (Bank::NotBookAccount { got, money_in }, Lang::En) => format!(
+            "is fees, interest, tax, transfer or other{}, not {}",
+            if *money_in { " (or credit)" } else { "" },
+            r.quoted(got)
+        ),
+        (Bank::NotBookAccount { got, money_in }, Lang::De) => format!(
+            "ist fees, interest, tax, transfer oder other{}, nicht {}",
+            if *money_in { " (oder credit)" } else { "" },
+            r.quoted(got)
+        ),
+        (Bank::AboveLeftToBook { id }, Lang::En) => {
+            format!("is more than the line {id} has left to book, or not positive")
+        }
+        (Bank::AboveLeftToBook { id }, Lang::De) => {
+            format!("ist mehr, als der Zeile {id} zu buchen bleibt, oder nicht positiv")
+        }
+        (
+            Bank::LineCurrencyBooks {
+                id,
+                currency,
+                books,
+            },
+            Lang::En,
+        ) => format!(
+            "The bank line {id} is in {currency}; the books are kept in {books}, and kontor converts no bank money."
+        ),
+        (
+            Bank::LineCurrencyBooks {
+                id,
+                currency,
+                books,
+            },
+            Lang::De,
+        ) => format!(
+            "Die Bankzeile {id} ist in {currency}; die Bücher werden in {books} geführt, und kontor rechnet kein Bankgeld um."
+        ),
+        (Bank::NothingToUndo { id }, Lang::En) => {
+            format!("The line {id} settled nothing that could be undone.")
+        }
+        (Bank::NothingToUndo { id }, Lang::De) => {
+            format!("Die Zeile {id} hat nichts ausgeglichen, das rückgängig gemacht werden könnte.")
+        }
+        (Bank::ReturnedDebit { id }, Lang::En) => format!(
+            "The line {id} is a returned direct debit; what it took back stays taken back."
+        ),
+        (Bank::ReturnedDebit { id }, Lang::De) => format!(
+            "Die Zeile {id} ist eine zurückgegebene Lastschrift; was sie zurückgenommen hat, bleibt zurückgenommen."
+        ),
+        (Bank::WasReturned { id, payment, on }, Lang::En) => format!(
+            "The line {id} was returned: a returned direct debit took its payment {payment} back on {}.",
+            r.date(*on)
+        ),
+        (Bank::WasReturned { id, payment, on }, Lang::De) => format!(
+            "Die Zeile {id} wurde zurückgegeben: Eine zurückgegebene Lastschrift hat ihre Zahlung {payment} am {} zurückgenommen.",
+            r.date(*on)
+        ),
         (Bank::NoDocument { number, bill }, Lang::De) => format!(
             "{number}, {} der Firma",
             if *bill {

@@ -114,6 +114,39 @@ pub fn text(bill: &Bill, r: Reader) -> String {
             },
             Lang::De,
         ) => format!("Der Beleg {number} von {supplier} ist schon als {earlier} erfasst."),
+        (Bill::EmptyFile, _) => r.pick("is an empty file", "ist eine leere Datei").into(),
+        (Bill::ReceiptTooLarge { mb }, Lang::En) => {
+            format!("is larger than {mb} MB, the most a receipt may be")
+        }
+        (Bill::ReceiptTooLarge { mb }, Lang::De) => {
+            format!("ist größer als {mb} MB, das Höchste, was ein Beleg sein darf")
+        }
+        (Bill::ReceiptKind, _) => r
+            .pick(
+                "is no PDF, JPEG or PNG file; a receipt is kept as one of these",
+                "ist keine PDF-, JPEG- oder PNG-Datei; ein Beleg wird als eine davon aufbewahrt",
+            )
+            .into(),
+        (Bill::ReceiptKept { bill, file }, Lang::En) => {
+            format!("{bill} has its receipt already ({file}); a receipt is kept as it is.")
+        }
+        (Bill::ReceiptKept { bill, file }, Lang::De) => format!(
+            "{bill} hat seinen Beleg schon ({file}); ein Beleg wird aufbewahrt, wie er ist."
+        ),
+        (Bill::CameAsEinvoice { bill }, Lang::En) => {
+            format!("{bill} came as an e-invoice; its file is kept as its receipt.")
+        }
+        (Bill::CameAsEinvoice { bill }, Lang::De) => format!(
+            "{bill} kam als E-Rechnung; ihre Datei wird als ihr Beleg aufbewahrt."
+        ),
+        (Bill::SameFile { before }, Lang::En) => {
+            format!("is the same file as the one kept for {before}")
+        }
+        (Bill::SameFile { before }, Lang::De) => {
+            format!("ist dieselbe Datei wie die für {before} aufbewahrte")
+        }
+        (Bill::HasReceipt { bill }, Lang::En) => format!("{bill} has its receipt already."),
+        (Bill::HasReceipt { bill }, Lang::De) => format!("{bill} hat seinen Beleg schon."),
         (Bill::WorthNothing { rate, currency }, Lang::En) => format!(
             "At the rate {rate} the document is worth nothing in the book currency {currency}."
         ),

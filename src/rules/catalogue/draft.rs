@@ -125,5 +125,127 @@ pub fn text(draft: &Draft, r: Reader) -> String {
         ),
         (Draft::Issued { id }, Lang::En) => format!("Draft {id} is already issued."),
         (Draft::Issued { id }, Lang::De) => format!("Der Entwurf {id} ist schon ausgestellt."),
+        (Draft::NoTaxDecision, _) => r
+            .pick(
+                "has no tax decision; give it a rate or a tax with its reason",
+                "hat keine Steuerentscheidung; geben Sie einen Steuersatz oder eine Steuer mit ihrem Grund an",
+            )
+            .into(),
+        (Draft::SeveralTaxes { count }, Lang::En) => {
+            format!("carries {count} taxes; a seller in the EU charges exactly one VAT per line")
+        }
+        (Draft::SeveralTaxes { count }, Lang::De) => format!(
+            "trägt {count} Steuern; ein Verkäufer in der EU berechnet genau eine Umsatzsteuer je Position"
+        ),
+        (Draft::ZeroWithoutCategory { tax }, Lang::En) => format!(
+            "has {tax} at 0 % without a VAT category; give it one (Z, E, AE, K, G or O): kontor does not decide it"
+        ),
+        (Draft::ZeroWithoutCategory { tax }, Lang::De) => format!(
+            "hat {tax} zu 0 % ohne Umsatzsteuer-Kategorie; geben Sie ihr eine (Z, E, AE, K, G oder O): kontor entscheidet sie nicht"
+        ),
+        (Draft::StandardAtZero, _) => r
+            .pick(
+                "is category S at 0 %; a zero rate needs category Z, E, AE, K, G or O",
+                "ist Kategorie S zu 0 %; ein Satz von null braucht die Kategorie Z, E, AE, K, G oder O",
+            )
+            .into(),
+        (Draft::SmallBusinessCharges { rate }, Lang::En) => format!(
+            "charges {} % VAT, which a small business (§19 UStG) does not; change the line",
+            r.decimal(rate)
+        ),
+        (Draft::SmallBusinessCharges { rate }, Lang::De) => format!(
+            "berechnet {} % Umsatzsteuer, was ein Kleinunternehmer (§19 UStG) nicht tut; ändern Sie die Position",
+            r.decimal(rate)
+        ),
+        (Draft::Line {
+            description,
+            problem,
+        }, _) => format!("({description}) {}", problem.text(r)),
+        (Draft::ReasonClash { category, rate }, Lang::En) => format!(
+            "differs in its tax name or exemption from another line of category {category} at {} %; one category and rate carry one reason",
+            r.decimal(rate)
+        ),
+        (Draft::ReasonClash { category, rate }, Lang::De) => format!(
+            "unterscheidet sich in Steuername oder Befreiung von einer anderen Position der Kategorie {category} zu {} %; eine Kategorie und ein Satz tragen einen Grund",
+            r.decimal(rate)
+        ),
+        (Draft::QuoteNotIssued, _) => r
+            .pick(
+                "A quote is not issued as an invoice; create an invoice draft for the customer.",
+                "Ein Angebot wird nicht als Rechnung ausgestellt; legen Sie einen Rechnungsentwurf für den Kunden an.",
+            )
+            .into(),
+        (Draft::QuoteNotPreviewed, _) => r
+            .pick(
+                "A quote is not issued as an invoice, so it has no invoice to preview.",
+                "Ein Angebot wird nicht als Rechnung ausgestellt, also hat es keine Rechnung zur Vorschau.",
+            )
+            .into(),
+        (Draft::NoLines { id }, Lang::En) => format!("Draft {id} has no lines."),
+        (Draft::NoLines { id }, Lang::De) => format!("Der Entwurf {id} hat keine Positionen."),
+        (Draft::VatIdChanged, _) => r
+            .pick(
+                "The customer's VAT id changed while the VAT register was asked; issue again.",
+                "Die USt-IdNr. des Kunden hat sich geändert, während das Register gefragt wurde; stellen Sie erneut aus.",
+            )
+            .into(),
+        (Draft::VatIdUnusable { reason }, Lang::En) => {
+            format!("The customer's VAT id cannot be used on an invoice: {reason}")
+        }
+        (Draft::VatIdUnusable { reason }, Lang::De) => format!(
+            "Die USt-IdNr. des Kunden kann auf einer Rechnung nicht verwendet werden: {reason}"
+        ),
+        (Draft::NotPositiveTotal, _) => r
+            .pick(
+                "An invoice's total must be greater than zero; a reduction is a correction.",
+                "Der Gesamtbetrag einer Rechnung muss größer als null sein; eine Minderung ist eine Korrektur.",
+            )
+            .into(),
+        (Draft::WorthNothing { rate, currency }, Lang::En) => format!(
+            "At the rate {} the invoice is worth nothing in the book currency {currency}.",
+            r.decimal(rate)
+        ),
+        (Draft::WorthNothing { rate, currency }, Lang::De) => format!(
+            "Zum Kurs {} ist die Rechnung in der Buchwährung {currency} nichts wert.",
+            r.decimal(rate)
+        ),
+        (Draft::CorrectionNotCancelled { number }, Lang::En) => {
+            format!("{number} is itself a correction; it cannot be cancelled.")
+        }
+        (Draft::CorrectionNotCancelled { number }, Lang::De) => {
+            format!("{number} ist selbst eine Korrektur; sie kann nicht storniert werden.")
+        }
+        (Draft::CancelledAlready { number }, Lang::En) => format!("{number} is already cancelled."),
+        (Draft::CancelledAlready { number }, Lang::De) => format!("{number} ist schon storniert."),
+        (Draft::HasPayments { number, payments }, Lang::En) => format!(
+            "{number} has {payments} payment(s) recorded; an invoice with payments cannot be cancelled in full."
+        ),
+        (Draft::HasPayments { number, payments }, Lang::De) => format!(
+            "Zu {number} sind {payments} Zahlung(en) erfasst; eine Rechnung mit Zahlungen kann nicht ganz storniert werden."
+        ),
+        (
+            Draft::CancelBeforeIssue {
+                on,
+                number,
+                issued,
+            },
+            Lang::En,
+        ) => format!(
+            "A cancellation dated {} cannot precede {number}, issued {}.",
+            r.date(*on),
+            r.date(*issued)
+        ),
+        (
+            Draft::CancelBeforeIssue {
+                on,
+                number,
+                issued,
+            },
+            Lang::De,
+        ) => format!(
+            "Eine Stornierung vom {} kann nicht vor {number} liegen, ausgestellt am {}.",
+            r.date(*on),
+            r.date(*issued)
+        ),
     }
 }

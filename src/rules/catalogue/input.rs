@@ -188,6 +188,104 @@ pub fn text(input: &Input, r: Reader) -> String {
         Input::NotPercentage => r
             .pick("is a percentage from 0 to 100", "ist ein Prozentsatz von 0 bis 100")
             .into(),
+        Input::Negative => r
+            .pick("must not be negative", "darf nicht negativ sein")
+            .into(),
+        Input::AfterTo { from, to } if r.on_screens() => match r.lang {
+            Lang::En => format!(
+                "lies after the last day ({} > {})",
+                r.date(*from),
+                r.date(*to)
+            ),
+            Lang::De => format!(
+                "liegt nach dem letzten Tag ({} > {})",
+                r.date(*from),
+                r.date(*to)
+            ),
+        },
+        Input::AfterTo { from, to } => match r.lang {
+            Lang::En => format!("lies after to ({} > {})", r.date(*from), r.date(*to)),
+            Lang::De => format!("liegt nach to ({} > {})", r.date(*from), r.date(*to)),
+        },
+        Input::AfterAsOf { from, as_of } => match r.lang {
+            Lang::En => format!(
+                "lies after the day the balance is drawn up ({} > {})",
+                r.date(*from),
+                r.date(*as_of)
+            ),
+            Lang::De => format!(
+                "liegt nach dem Tag, an dem die Bilanz gezogen wird ({} > {})",
+                r.date(*from),
+                r.date(*as_of)
+            ),
+        },
+        Input::WholeDays => r
+            .pick("is a whole number of days", "ist eine ganze Zahl von Tagen")
+            .into(),
+        Input::NumberRange { from, to, got } => match r.lang {
+            Lang::En => format!("is a number from {from} to {to}, not {}", r.quoted(got)),
+            Lang::De => format!("ist eine Zahl von {from} bis {to}, nicht {}", r.quoted(got)),
+        },
+        Input::NotVatPeriod { got } => match r.lang {
+            Lang::En => format!(
+                "is a month (2026-10) or a quarter (2026-Q4), not {}",
+                r.quoted(got)
+            ),
+            Lang::De => format!(
+                "ist ein Monat (2026-10) oder ein Quartal (2026-Q4), nicht {}",
+                r.quoted(got)
+            ),
+        },
+        Input::LargerThanKib { kib } => match r.lang {
+            Lang::En => format!("is larger than {kib} KiB"),
+            Lang::De => format!("ist größer als {kib} KiB"),
+        },
+        Input::NotHost { got } => match r.lang {
+            Lang::En => format!("is not a host name or address: {}", r.quoted(got)),
+            Lang::De => format!("ist kein Hostname und keine Adresse: {}", r.quoted(got)),
+        },
+        Input::PasswordsDiffer => r
+            .pick("differs from the password", "weicht vom Passwort ab")
+            .into(),
+        Input::NotWholeNumber { got } => match r.lang {
+            Lang::En => format!("is a whole number, not {}", r.quoted(got)),
+            Lang::De => format!("ist eine ganze Zahl, nicht {}", r.quoted(got)),
+        },
+        Input::NotYear { got } => match r.lang {
+            Lang::En => format!("is a year such as 2026, not {}", r.quoted(got)),
+            Lang::De => format!("ist ein Jahr wie 2026, nicht {}", r.quoted(got)),
+        },
+        Input::YearRange { got } => match r.lang {
+            Lang::En => format!("is a year from 1900 to 9998, not {got}"),
+            Lang::De => format!("ist ein Jahr von 1900 bis 9998, nicht {got}"),
+        },
+        Input::NoStatementFile => r
+            .pick(
+                "is missing; choose at least one statement file",
+                "fehlt; wählen Sie mindestens eine Auszugsdatei",
+            )
+            .into(),
+        Input::NoEinvoiceFile => r
+            .pick(
+                "are missing: choose one or more e-invoices to receive",
+                "fehlen: Wählen Sie eine oder mehrere E-Rechnungen zum Empfangen",
+            )
+            .into(),
+        Input::NoReceiptFile => r
+            .pick(
+                "is missing: choose the file of the bill",
+                "fehlt: Wählen Sie die Datei der Eingangsrechnung",
+            )
+            .into(),
+        Input::FiveDigits => r
+            .pick("is a number of five digits", "ist eine Zahl aus fünf Ziffern")
+            .into(),
+        Input::PeriodDayMissing => r
+            .pick(
+                "is missing: a period has its first and its last day",
+                "fehlt: Ein Zeitraum hat seinen ersten und seinen letzten Tag",
+            )
+            .into(),
         Input::NotTimeZone { got } => match r.lang {
             Lang::En => format!("names {}, which is not a known time zone", r.quoted(got)),
             Lang::De => format!("nennt {}, keine bekannte Zeitzone", r.quoted(got)),

@@ -24,25 +24,41 @@
 //!   each writes an amount, a day, a quoted text, a list, a field.
 //! - `input.rs`: what was typed or sent (`Input`): text, numbers, amounts,
 //!   dates, codes.
+//! - `request.rs`: a request's body, query and form (`Request`).
+//! - `code.rs`: identifiers and codes, a tax's rate and reason (`Code`).
 //! - `records.rs`: the kinds of records a refusal names (`Record`).
 //! - `settle.rs`: payments, credits, settlements (`Settle`).
 //! - `company.rs`: the company, its particulars, workflow and customers
 //!   (`Company`), and the jobs (`Job`).
 //! - `draft.rs`: drafts and their lines (`Draft`).
+//! - `issue.rs`: what issuing checks, and where a finding is fixed (`Issue`).
 //! - `bill.rs`: bills and supplier credits recorded (`Bill`).
+//! - `chart.rs`: the chart of accounts and own accounts (`Chart`).
+//! - `dunning.rs`: reminders, the ladder, the base-rate table (`Dunning`),
+//!   and mail to customers (`Mail`).
+//! - `received.rs`: received e-invoices (`Received`) and webhook
+//!   endpoints (`Webhook`).
+//! - `asset.rs`: fixed assets and their depreciation (`Asset`).
 //! - `bank.rs`: bank accounts, statements and their lines (`Bank`).
 //! - `export.rs`: the exports for the tax adviser (`Export`).
 //! - `access.rs`: people, sign-in, one-time links, second factors (`Access`).
 
 mod access;
+mod asset;
 mod bank;
 mod bill;
+mod chart;
+mod code;
 mod company;
 mod draft;
+mod dunning;
 mod export;
 mod input;
+mod issue;
 mod reader;
+mod received;
 mod records;
+mod request;
 mod settle;
 
 pub use reader::{Reader, Surface};
@@ -54,11 +70,20 @@ impl Said {
     pub fn text(&self, reader: Reader) -> String {
         match self {
             Said::Input(input) => input::text(input, reader),
+            Said::Request(request) => request::text(request, reader),
+            Said::Code(code) => code::text(code, reader),
             Said::Settle(settle) => settle::text(settle, reader),
             Said::Company(company) => company::text(company, reader),
             Said::Job(job) => company::job(job, reader),
             Said::Draft(draft) => draft::text(draft, reader),
+            Said::Issue(issue) => issue::text(issue, reader),
             Said::Bill(bill) => bill::text(bill, reader),
+            Said::Chart(chart) => chart::text(chart, reader),
+            Said::Asset(asset) => asset::text(asset, reader),
+            Said::Dunning(dunning) => dunning::text(dunning, reader),
+            Said::Mail(mail) => dunning::mail(mail, reader),
+            Said::Received(received) => received::text(received, reader),
+            Said::Webhook(webhook) => received::webhook(webhook, reader),
             Said::Bank(bank) => bank::text(bank, reader),
             Said::Export(export) => export::text(export, reader),
             Said::Access(access) => access::text(access, reader),
@@ -205,6 +230,12 @@ impl Error {
     }
 }
 
+/// Messages as the console's English sentences, for a record a program
+/// reads as JSON (`#[serde(serialize_with = "catalogue::in_english")]`).
+pub fn in_english<S: serde::Serializer>(said: &[Said], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(said.iter().map(|m| m.text(Reader::CONSOLE)))
+}
+
 /// The console's English; an internal error shows its detail (logs only).
 impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -259,6 +290,77 @@ mod tests {
         assert_eq!(Reader::api(Lang::De).date(day), "2026-11-28");
         assert_eq!(Reader::screens(Lang::De).date(day), "28.11.2026");
         assert_eq!(Reader::screens(Lang::En).date(day), "28 Nov 2026");
+    }
+
+    #[test]
+    fn a_typed_amount_is_refused_in_the_pages_language_and_notation() {
+        use crate::rules::iso::Currency;
+        use crate::rules::locale::parse_amount;
+        let eur = Currency::parse("c", "EUR").unwrap();
+        let de = Reader::screens(Lang::De);
+        let said = |text: &str| {
+            let e = parse_amount(Lang::De, "amount", text, &eur).unwrap_err();
+            e.violations()[0].predicate(de)
+        };
+        assert_eq!(said(""), "fehlt");
+        assert_eq!(
+            said("12.50"),
+            "ist nicht lesbar: in deutschen Beträgen ist das Komma das Dezimaltrennzeichen und der Punkt trennt die Tausender (schreiben Sie etwa 123.456,78)"
+        );
+        assert_eq!(
+            said("12€"),
+            "ist kein Betrag: ‚€‘ ist weder eine Ziffer noch ein Trennzeichen (schreiben Sie etwa 123.456,78)"
+        );
+        assert_eq!(said("1,234"), "hat 3 Nachkommastellen, aber EUR hat 2");
+        // The console keeps the English it always had.
+        let e = parse_amount(Lang::De, "amount", "12.50", &eur).unwrap_err();
+        assert!(e
+            .sentence()
+            .starts_with("The field amount cannot be read: in German amounts"));
+    }
+
+    #[test]
+    fn an_overpayment_is_said_with_the_amounts_in_the_readers_notation() {
+        use crate::error::said::Settle;
+        let sum = |minor| Sum {
+            minor,
+            currency: "EUR".into(),
+        };
+        let over = Said::Settle(Settle::Overpaid {
+            amount: sum(87_501),
+            outstanding: sum(87_500),
+            document: "RE-1".into(),
+        });
+        assert_eq!(
+            over.text(Reader::CONSOLE),
+            "is 875.01 EUR, more than the 875.00 EUR outstanding on RE-1; overpayments are refused"
+        );
+        assert_eq!(
+            over.text(Reader::screens(Lang::De)),
+            "ist 875,01\u{a0}€, mehr als die 875,00\u{a0}€, die auf RE-1 offen sind; Überzahlungen werden abgelehnt"
+        );
+        assert_eq!(
+            over.text(Reader::api(Lang::De)),
+            "ist 875,01 EUR, mehr als die 875,00 EUR, die auf RE-1 offen sind; Überzahlungen werden abgelehnt"
+        );
+    }
+
+    #[test]
+    fn a_screen_points_to_the_screen_where_the_console_names_its_command() {
+        use crate::error::said::Dunning;
+        let due = Said::Dunning(Dunning::BaseRateDue {
+            next: Date::new(2026, 7, 1).unwrap(),
+        });
+        assert!(due
+            .text(Reader::CONSOLE)
+            .contains("kontor dunning base-rate"));
+        for lang in [Lang::De, Lang::En] {
+            let shown = due.text(Reader::screens(lang));
+            assert!(!shown.contains("kontor "), "{shown}");
+        }
+        assert!(due
+            .text(Reader::screens(Lang::De))
+            .contains("für den 01.07.2026"));
     }
 
     #[test]

@@ -141,7 +141,10 @@ pub fn read_line<'c>(ctx: &'c Ctx, currency: &Currency) -> (DraftLineInput, Read
         .map_or_else(|| "1".to_string(), |q| q.to_string());
     let unit_price = match read.amount("unitPrice", currency) {
         Some(p) if p < 0 => {
-            read.note(Error::invalid("unitPrice", "must not be negative"));
+            read.note(Error::invalid(
+                "unitPrice",
+                crate::error::said::Input::Negative,
+            ));
             0
         }
         Some(p) => p,

@@ -108,7 +108,9 @@ fn draft_and_line(ctx: &Ctx, id: &str, n: &str) -> Result<(DraftView, usize)> {
         )));
     }
     if draft.state != DraftState::Draft {
-        return Err(Error::wrong_state(format!("Draft {id} is already issued.")));
+        return Err(Error::wrong_state(crate::error::said::Draft::Issued {
+            id: id.to_string(),
+        }));
     }
     Ok((draft, number))
 }

@@ -18,7 +18,8 @@ use crate::books::drafts::{
     self, DraftKind, DraftLine, DraftState, DraftView, Figures, ReferencesChange, ReferencesInput,
 };
 use crate::documents::Category;
-use crate::error::{Error, Result};
+use crate::error::said::Input;
+use crate::error::{Error, Result, Said};
 use crate::http::app::Answer;
 use crate::http::query;
 use crate::http::screens::context::Ctx;
@@ -27,6 +28,7 @@ use crate::http::screens::frame::{
     csrf, embedding_own_pdfs, may_act, own_pdf, screen_with, see_other, Screen,
 };
 use crate::http::screens::history;
+use crate::rules::catalogue::Reader;
 use crate::rules::locale::{self, Lang};
 use crate::rules::text::Patch;
 
@@ -125,7 +127,7 @@ pub fn figures_section(lang: Lang, figures: &Result<Figures>) -> Markup {
                             p { (lang.pick("Issuing would refuse these lines as they stand:", "Die Ausstellung würde diese Positionen so ablehnen:")) }
                             ul {
                                 @for (n, why) in &undecided {
-                                    li { (DRAFT.label(lang, &format!("lines[{}]", n - 1))) ": " (why) }
+                                    li { (DRAFT.label(lang, &format!("lines[{}]", n - 1))) ": " (why.text(Reader::screens(lang))) }
                                 }
                             }
                         }
@@ -140,7 +142,7 @@ pub fn figures_section(lang: Lang, figures: &Result<Figures>) -> Markup {
 fn line_vat(
     lang: Lang,
     line: &DraftLine,
-    vat: &std::result::Result<Option<drafts::LineVat>, String>,
+    vat: &std::result::Result<Option<drafts::LineVat>, Said>,
 ) -> Markup {
     html! {
         @match vat {
@@ -223,9 +225,9 @@ pub fn draft_page(
         ),
         _ => None,
     };
-    let vats: Vec<std::result::Result<Option<drafts::LineVat>, String>> = match &figures {
+    let vats: Vec<std::result::Result<Option<drafts::LineVat>, Said>> = match &figures {
         Ok(f) => f.vats.clone(),
-        Err(_) => vec![Err(String::new()); draft.lines.len()],
+        Err(_) => vec![Err(Said::English(String::new())); draft.lines.len()],
     };
     let nets: Vec<Option<i64>> = match &figures {
         Ok(f) => f.totals.line_nets.iter().copied().map(Some).collect(),
@@ -412,17 +414,11 @@ pub fn set_references(ctx: &Ctx, id: &str) -> Result<Answer> {
         (true, true) => Patch::Absent,
         (false, false) => Patch::Value(format!("{from}..{to}")),
         (true, false) => {
-            read.note(Error::invalid(
-                "periodFrom",
-                "is missing: a period has its first and its last day",
-            ));
+            read.note(Error::invalid("periodFrom", Input::PeriodDayMissing));
             Patch::Absent
         }
         (false, true) => {
-            read.note(Error::invalid(
-                "periodTo",
-                "is missing: a period has its first and its last day",
-            ));
+            read.note(Error::invalid("periodTo", Input::PeriodDayMissing));
             Patch::Absent
         }
     };

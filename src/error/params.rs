@@ -1,0 +1,69 @@
+//! The typed parameters of the messages (`said.rs`): the languages, an
+//! amount in minor units, and the small sets a message names (what is
+//! read, a JSON value's kind, what settles a document, whose particular).
+
+/// The languages of the screens, the refusals and the documents. How each
+/// is read and written (its notation, its tags, a browser's choice) is
+/// `rules::locale`'s.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    De,
+    En,
+}
+
+/// An amount as a message carries it: minor units of a currency (its ISO
+/// code); written in the reader's notation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sum {
+    pub minor: i64,
+    pub currency: String,
+}
+
+/// What is read: an amount of money, or a number (a quantity, a rate).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Figure {
+    Amount,
+    Number,
+}
+
+/// A JSON value's kind, as a refusal of a mistyped field names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Json {
+    Null,
+    Boolean,
+    Number,
+    WholeNumber,
+    DecimalNumber,
+    String,
+    Array,
+    ArrayOfStrings,
+    Object,
+}
+
+/// What settles a document: a payment, a credit applied, or a difference
+/// (discount, fee, write-off).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Settling {
+    Payment,
+    CreditApplication,
+    Settlement,
+}
+
+/// Whose particular a finding is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Party {
+    Seller,
+    Buyer,
+}
+
+/// A particular an invoice must carry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Particular {
+    Name,
+    LegalName,
+    Street,
+    PostalCode,
+    City,
+    Country,
+    VatIdOrTaxNumber,
+}
