@@ -62,7 +62,7 @@ impl StageKey {
         } else {
             Err(Error::invalid(
                 "stages",
-                Said::Company(said::Company::NotStageKey {
+                Said::from(said::Company::NotStageKey {
                     got: text.to_string(),
                 }),
             ))

@@ -95,13 +95,13 @@ pub enum Error {
     TooSlow(u64),
     /// No such record for this company and environment (also: another
     /// company's record); what was looked for.
-    NotFound(Said),
+    NotFound(Box<Said>),
     /// A known address asked with a method it does not answer; carries the `Allow` value.
     MethodNotAllowed(std::borrow::Cow<'static, str>),
     /// The Idempotency-Key was used for a different request.
     IdempotencyConflict,
     /// The record's state does not allow the change; the sentence says why.
-    WrongState(Said),
+    WrongState(Box<Said>),
     /// A rule of the books refused the change; the violations say which.
     Refused(Vec<Violation>),
     /// The server is busy (no connection, or the company's share of them, freed
@@ -139,12 +139,12 @@ impl Error {
 
     /// No such record: `what` names it (`Said::Record`, or a noun phrase).
     pub fn not_found(what: impl Into<Said>) -> Self {
-        Error::NotFound(what.into())
+        Error::NotFound(Box::new(what.into()))
     }
 
     /// A state of the record that does not allow the change, in a sentence.
     pub fn wrong_state(sentence: impl Into<Said>) -> Self {
-        Error::WrongState(sentence.into())
+        Error::WrongState(Box::new(sentence.into()))
     }
 
     pub fn internal(detail: impl std::fmt::Display) -> Self {

@@ -20,7 +20,8 @@ pub use super::input::{Code, Input, Request};
 pub use super::params::{Figure, Json, Lang, Particular, Party, Settling, Sum};
 pub use super::people::{Access, Webhook};
 
-/// What a message says, by part, or a sentence in English alone.
+/// What a message says, by part, or a sentence in English alone. A part's
+/// message is boxed, so a refusal stays as small as its list of them.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Said {
     /// Reading what a person typed or a program sent.
@@ -31,35 +32,35 @@ pub enum Said {
     /// references, countries, placeholders, taxes and rates.
     Code(Code),
     /// Payments, credits and settlements of invoices and bills.
-    Settle(Settle),
+    Settle(Box<Settle>),
     /// The company, its particulars, its workflow and its customers.
-    Company(Company),
+    Company(Box<Company>),
     /// The jobs (transactions) and their notes.
-    Job(Job),
+    Job(Box<Job>),
     /// Drafts of invoices and quotes, and their lines.
-    Draft(Draft),
+    Draft(Box<Draft>),
     /// What issuing a document checks: the rules of e-invoices and of the law.
-    Issue(Issue),
+    Issue(Box<Issue>),
     /// Bills and supplier credits recorded.
-    Bill(Bill),
+    Bill(Box<Bill>),
     /// The chart of accounts and a company's own accounts.
-    Chart(Chart),
+    Chart(Box<Chart>),
     /// Fixed assets and their depreciation.
-    Asset(Asset),
+    Asset(Box<Asset>),
     /// Reminders, their ladder and the base-rate table.
-    Dunning(Dunning),
+    Dunning(Box<Dunning>),
     /// Mail sent to customers and its settings.
-    Mail(Mail),
+    Mail(Box<Mail>),
     /// Received e-invoices: their warnings and their booking.
-    Received(Received),
+    Received(Box<Received>),
     /// Webhook endpoints and their addresses.
-    Webhook(Webhook),
+    Webhook(Box<Webhook>),
     /// Bank accounts, statements and their lines.
-    Bank(Bank),
+    Bank(Box<Bank>),
     /// The exports for the tax adviser.
-    Export(Export),
+    Export(Box<Export>),
     /// People, their sign-in, links and second factors.
-    Access(Access),
+    Access(Box<Access>),
     /// A record that was looked for, by its kind and how the asker named it.
     Record(Record, String),
     /// A record within another (`Line 3 of draft D1`): its kind and name,
@@ -89,91 +90,91 @@ impl From<Request> for Said {
 
 impl From<Settle> for Said {
     fn from(settle: Settle) -> Said {
-        Said::Settle(settle)
+        Said::Settle(Box::new(settle))
     }
 }
 
 impl From<Company> for Said {
     fn from(company: Company) -> Said {
-        Said::Company(company)
+        Said::Company(Box::new(company))
     }
 }
 
 impl From<Job> for Said {
     fn from(job: Job) -> Said {
-        Said::Job(job)
+        Said::Job(Box::new(job))
     }
 }
 
 impl From<Draft> for Said {
     fn from(draft: Draft) -> Said {
-        Said::Draft(draft)
+        Said::Draft(Box::new(draft))
     }
 }
 
 impl From<Issue> for Said {
     fn from(issue: Issue) -> Said {
-        Said::Issue(issue)
+        Said::Issue(Box::new(issue))
     }
 }
 
 impl From<Bill> for Said {
     fn from(bill: Bill) -> Said {
-        Said::Bill(bill)
+        Said::Bill(Box::new(bill))
     }
 }
 
 impl From<Asset> for Said {
     fn from(asset: Asset) -> Said {
-        Said::Asset(asset)
+        Said::Asset(Box::new(asset))
     }
 }
 
 impl From<Chart> for Said {
     fn from(chart: Chart) -> Said {
-        Said::Chart(chart)
+        Said::Chart(Box::new(chart))
     }
 }
 
 impl From<Dunning> for Said {
     fn from(dunning: Dunning) -> Said {
-        Said::Dunning(dunning)
+        Said::Dunning(Box::new(dunning))
     }
 }
 
 impl From<Mail> for Said {
     fn from(mail: Mail) -> Said {
-        Said::Mail(mail)
+        Said::Mail(Box::new(mail))
     }
 }
 
 impl From<Received> for Said {
     fn from(received: Received) -> Said {
-        Said::Received(received)
+        Said::Received(Box::new(received))
     }
 }
 
 impl From<Webhook> for Said {
     fn from(webhook: Webhook) -> Said {
-        Said::Webhook(webhook)
+        Said::Webhook(Box::new(webhook))
     }
 }
 
 impl From<Bank> for Said {
     fn from(bank: Bank) -> Said {
-        Said::Bank(bank)
+        Said::Bank(Box::new(bank))
     }
 }
 
 impl From<Export> for Said {
     fn from(export: Export) -> Said {
-        Said::Export(export)
+        Said::Export(Box::new(export))
     }
 }
 
 impl From<Access> for Said {
     fn from(access: Access) -> Said {
-        Said::Access(access)
+        Said::Access(Box::new(access))
     }
 }
 

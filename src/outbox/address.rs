@@ -39,11 +39,11 @@ pub enum Refusal {
 }
 
 fn forbidden(reason: Webhook) -> Refusal {
-    Refusal::Forbidden(Said::Webhook(reason))
+    Refusal::Forbidden(Said::from(reason))
 }
 
 fn unreadable(reason: Webhook) -> Refusal {
-    Refusal::Unreadable(Said::Webhook(reason))
+    Refusal::Unreadable(Said::from(reason))
 }
 
 /// Reads a host spelled the way `inet_aton` accepts it: one to four parts,

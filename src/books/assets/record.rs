@@ -107,7 +107,7 @@ impl NewAsset {
                 v.invalid(
                     "lifeMonths",
                     said::Asset::LifeRange {
-                        max: u32::from(afa::MAX_LIFE_MONTHS),
+                        max: afa::MAX_LIFE_MONTHS,
                         got: m,
                     },
                 );

@@ -249,9 +249,7 @@ pub fn split(
         }
         if let Some((kind, target_id, number, open)) = v.take(
             document(tx, tenant, number, line.amount > 0).map_err(|e| match e {
-                Error::NotFound(what) => {
-                    Error::refused_at(format!("to[{i}]"), Bank::Names(Box::new(what)))
-                }
+                Error::NotFound(what) => Error::refused_at(format!("to[{i}]"), Bank::Names(what)),
                 other => other,
             }),
         )? {

@@ -199,7 +199,7 @@ pub fn run(conn: &Connection, tenant: &Tenant, on: Date) -> Result<Run> {
     let table = levels::base_rate_table(conn, &tenant.company_id)?;
     if let Some(next) = default_interest::next_publication(&table) {
         if on >= next {
-            warnings.push(Said::Dunning(Dunning::BaseRateDue { next }));
+            warnings.push(Said::from(Dunning::BaseRateDue { next }));
         }
     }
     Ok(Run {

@@ -799,7 +799,7 @@ fn particulars(company: &Company) -> Vec<Finding> {
             out.push(Finding {
                 rule,
                 subject: Subject::Seller(flag),
-                problem: Said::Issue(said::Issue::Missing {
+                problem: Said::from(said::Issue::Missing {
                     whose: said::Party::Seller,
                     what,
                 }),

@@ -170,7 +170,7 @@ fn check(tx: &Tx, tenant: &Tenant, draft_id: &str, options: &IssueOptions) -> Re
     for (n, line) in lines.iter().enumerate() {
         let vat = line_vat(line, eu_seller).and_then(|vat| match vat {
             Some(v) if company.particulars.small_business && !v.category.zero_rated() => {
-                Err(Said::Draft(Draft::SmallBusinessCharges {
+                Err(Said::from(Draft::SmallBusinessCharges {
                     rate: v.rate.to_string(),
                 }))
             }
@@ -199,7 +199,7 @@ fn check(tx: &Tx, tenant: &Tenant, draft_id: &str, options: &IssueOptions) -> Re
                         format!("lines[{n}]"),
                         Draft::Line {
                             description: line.description.clone(),
-                            problem: Box::new(Said::Draft(Draft::ReasonClash {
+                            problem: Box::new(Said::from(Draft::ReasonClash {
                                 category: vat.category.code().to_string(),
                                 rate: vat.rate.to_string(),
                             })),

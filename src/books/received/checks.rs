@@ -79,7 +79,7 @@ impl Warning {
 
     /// The warning as a message of the catalogue.
     pub fn said(&self) -> Said {
-        Said::Received(match self {
+        Said::from(match self {
             Warning::Buyer { named } => said::Received::Buyer {
                 named: named.clone(),
             },

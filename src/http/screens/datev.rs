@@ -258,7 +258,7 @@ pub fn set_number(ctx: &Ctx) -> Result<Answer> {
     let given = match given {
         // An unknown partner is said beside its field.
         Err(Error::NotFound(what)) => {
-            let unknown = Error::invalid("partner", Export::NotAPartner(Box::new(what)));
+            let unknown = Error::invalid("partner", Export::NotAPartner(what));
             Acted::Refused(Refusal {
                 status: unknown.status(),
                 problems: Problems::of(&unknown),

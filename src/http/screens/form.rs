@@ -581,7 +581,7 @@ impl Form {
             Some(Error::Invalid(said)) => (false, said),
             Some(Error::Refused(said)) => (true, said),
             Some(Error::WrongState(sentence)) if self.wrong_state_above => {
-                (true, vec![Violation::whole(sentence)])
+                (true, vec![Violation::whole(*sentence)])
             }
             Some(other) => return Err(other),
         };

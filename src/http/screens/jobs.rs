@@ -55,7 +55,7 @@ fn title(lang: Lang) -> &'static str {
 /// every company starts with (`NEU`, `IN_ARBEIT`, `ERLEDIGT`) by their
 /// names in the page's language, a company's own stage by its key as the
 /// owner wrote it.
-fn stage_name<'a>(lang: Lang, key: &'a str) -> &'a str {
+fn stage_name(lang: Lang, key: &str) -> &str {
     match key {
         "NEU" => lang.pick("New", "Neu"),
         "IN_ARBEIT" => lang.pick("In progress", "In Arbeit"),

@@ -109,7 +109,7 @@ pub fn text(issue: &Issue, r: Reader) -> String {
 }
 
 /// A rule as the reader's language names it; an EN 16931 rule id is its own name.
-fn rule_name<'a>(rule: &'a str, r: Reader) -> &'a str {
+fn rule_name(rule: &str, r: Reader) -> &str {
     match rule {
         "Art. 226 VAT Directive" => r.pick(rule, "Art. 226 MwSt-Systemrichtlinie"),
         "Invoice particulars" => r.pick(rule, "Rechnungsangaben"),

@@ -326,7 +326,7 @@ mod tests {
             minor,
             currency: "EUR".into(),
         };
-        let over = Said::Settle(Settle::Overpaid {
+        let over = Said::from(Settle::Overpaid {
             amount: sum(87_501),
             outstanding: sum(87_500),
             document: "RE-1".into(),
@@ -348,7 +348,7 @@ mod tests {
     #[test]
     fn a_screen_points_to_the_screen_where_the_console_names_its_command() {
         use crate::error::said::Dunning;
-        let due = Said::Dunning(Dunning::BaseRateDue {
+        let due = Said::from(Dunning::BaseRateDue {
             next: Date::new(2026, 7, 1).unwrap(),
         });
         assert!(due
