@@ -11,6 +11,8 @@ use std::collections::BTreeMap;
 use jiff::civil::Date;
 use serde::Serialize;
 
+use crate::rules::cash_vat;
+
 /// A journal line with a tax key, as the ledger holds it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Posting {
@@ -40,6 +42,11 @@ pub struct Behind {
     /// to (a discount's and a settlement's too); none for an entry of no
     /// document.
     pub document: Option<DocumentRef>,
+    /// The payment whose money made the VAT due (taxed on payments
+    /// received: a payment, or the payment a reversal took back); left out
+    /// where none did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub payment: Option<String>,
 }
 
 /// A document as a figure's posting names it.
@@ -88,6 +95,11 @@ enum Shown {
 /// The Kz a posting feeds, if any; the booked tax of Kz 81/86 is read as
 /// the pseudo-figures `81T` and `86T`.
 fn kz_of(account: &str, key: &str) -> Option<(&'static str, Counts, Shown)> {
+    // Revenue (or its discount) of a sale taxed on payments received whose
+    // money has not come in is in no figure: it enters with the payment.
+    if cash_vat::is_not_received(key) {
+        return None;
+    }
     // A discount with its key changes the base of its supply or purchase;
     // one without (booked before discounts carried their tax) changes none.
     let account = match account {
@@ -167,6 +179,7 @@ pub fn figures(postings: &[Posting]) -> Figures {
             key: p.key.clone(),
             amount,
             document: None,
+            payment: None,
         });
     }
     let mut out = Figures::default();
