@@ -12,6 +12,7 @@ mod bank_acts;
 mod bank_generated;
 mod bank_written;
 mod books;
+mod cash_vat;
 mod chart;
 mod codemap;
 mod console;
