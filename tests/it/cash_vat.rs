@@ -5,9 +5,12 @@
 //! what was paid, per rate; Q1 the rest; the same books taxed on invoices
 //! give today's figures. Switching the method takes effect at the next
 //! period and leaves earlier returns alone; a payment taken back takes its
-//! VAT back in its own month; a cash discount releases VAT that never falls
-//! due; a down payment's input VAT counts when paid. The ledger balances
-//! after every act, and the DATEV export carries what DATEV needs.
+//! VAT back in its own month; a cash discount and a fee the bank kept
+//! release VAT that never falls due; a credit note of an unpaid invoice
+//! moves nothing; a down payment's input VAT counts when paid, and from
+//! 2028 that of a supplier taxed on payments, whose own invoices then say
+//! so. The ledger balances after every act, and the DATEV export carries
+//! what DATEV needs.
 
 use std::collections::BTreeMap;
 
@@ -444,7 +447,8 @@ fn bank_pays(w: &World, dir: &tempfile::TempDir, id: &str, day: &str, amount: i6
 }
 
 #[test]
-fn a_payment_taken_back_a_cash_discount_and_a_down_payment_move_vat_in_their_own_months() {
+fn a_payment_taken_back_a_discount_a_bank_fee_a_credit_note_and_a_down_payment_each_in_its_own_month(
+) {
     let w = World::new();
     w.data.ok(&[
         "company",
@@ -499,6 +503,21 @@ fn a_payment_taken_back_a_cash_discount_and_a_down_payment_move_vat_in_their_own
         "discount",
     ]);
     balanced(&w, "2026-09-15");
+    // F: 50.00 at 19 %, cancelled unpaid by a credit note on 2 October:
+    // its VAT never falls due, so neither month shows it.
+    let f = invoice(&w, &customer, "2026-09-04", &[(5_000, "19")]);
+    w.data.ok(&[
+        "invoice",
+        "cancel",
+        "--company",
+        &w.company,
+        &f,
+        "--reason",
+        "Irrtum",
+        "--on",
+        "2026-10-02",
+    ]);
+    balanced(&w, "2026-10-02");
     // A down payment asked for on 5 September: 500.00 + 95.00, paid on 10
     // October; and a bill of a supplier taxed on payments of 6 September,
     // 100.00 + 19.00: its input VAT counts on receipt, the amended § 15 (1)
@@ -542,10 +561,11 @@ fn a_payment_taken_back_a_cash_discount_and_a_down_payment_move_vat_in_their_own
     );
     assert_eq!(september["bookedTax"]["81"], json!("37.62"));
     assert_eq!(september["bookedTax"]["86"], json!("6.86"));
-    // Nothing of E waits: what was paid fell due, the discount released the rest.
+    // Nothing of E waits: what was paid fell due, the discount released the
+    // rest; only F's 9.50 waits, until its credit note.
     let tb = balanced(&w, "2026-09-30");
     let waiting = trial::ledger(&tb, "output_tax_not_due").unwrap();
-    assert_eq!(waiting.1 - waiting.0, 0, "{waiting:?}");
+    assert_eq!(waiting.1 - waiting.0, 950, "{waiting:?}");
     assert_eq!(
         trial::detail(&tb, "discounts_granted", "S:19:IST"),
         Some((200, 0))
@@ -597,9 +617,11 @@ fn a_payment_taken_back_a_cash_discount_and_a_down_payment_move_vat_in_their_own
     // September stays as it was.
     assert_eq!(kz(&vat(&w, "2026-09")), kz(&september));
     let tb = balanced(&w, "2026-10-31");
+    // Not due at 19 %: D's 19.00 issued, paid and back again; E's 19.00 paid
+    // (18.62) and released (0.38); F's 9.50 issued and cancelled.
     assert_eq!(
         trial::detail(&tb, "output_tax_not_due", "S:19"),
-        Some((1_900 + 1_862 + 38, 1_900 + 1_900 + 1_900))
+        Some((1_900 + 1_862 + 38 + 950, 1_900 + 1_900 + 1_900 + 950))
     );
     assert_eq!(trial::ledger(&tb, "input_tax_later"), Some((9_500, 9_500)));
 
@@ -609,9 +631,35 @@ fn a_payment_taken_back_a_cash_discount_and_a_down_payment_move_vat_in_their_own
         kz(&vat(&w, "2026-11")),
         figures(&[("81", "100"), ("83", "19.00")])
     );
+    // G: 100.00 at 19 %, paid 118.90 by the bank on 6 November, the 0.10
+    // the bank kept booked to fees. The payment brings 118.90 × 19/119 =
+    // 18.98 and 99.92 due; the 0.02 of tax left never falls due, the fee is
+    // the 0.08 left. November: Kz 81 100 + 99.92 = 199 (cents dropped), its
+    // tax 199 × 19 % = 37.81 (booked 19.00 + 18.98 = 37.98).
+    let g = invoice(&w, &customer, "2026-11-05", &[(10_000, "19")]);
+    bank_pays(&w, &dir, "FE-1", "2026-11-06", 11_890, &g);
+    let line = lines(&w.data, &w.company, None)
+        .into_iter()
+        .find(|l| l["remittance"] == json!(g))
+        .expect("the bank line");
+    w.data.ok(&[
+        "bank",
+        "confirm",
+        line["id"].as_str().unwrap(),
+        "--difference",
+        "fees",
+    ]);
+    let november = vat(&w, "2026-11");
+    assert_eq!(
+        kz(&november),
+        figures(&[("81", "199"), ("83", "37.81")]),
+        "{november:#}"
+    );
+    assert_eq!(november["bookedTax"]["81"], json!("37.98"));
     let tb = balanced(&w, "2026-11-30");
     let waiting = trial::ledger(&tb, "output_tax_not_due").unwrap();
-    assert_eq!(waiting.1 - waiting.0, 0);
+    assert_eq!(waiting.1 - waiting.0, 0, "nothing waits: paid or released");
+    assert_eq!(trial::ledger(&tb, "fees"), Some((8, 0)));
 
     // September's DATEV export: E's discount gross on the automatic
     // discount accounts of its rates, its payment per rate with the BU key.
@@ -651,4 +699,47 @@ fn a_payment_taken_back_a_cash_discount_and_a_down_payment_move_vat_in_their_own
     assert!(bookings
         .iter()
         .any(|b| b.contra == 1548 && b.amount == 9_500 && b.document == "AZ-1"));
+
+    // From 2028 (§ 14 (4) no. 6a and § 15 (1) UStG as amended): an invoice
+    // states that the company is taxed on payments received, and a bill of a
+    // supplier so taxed waits for its payment: 100.00 + 19.00 of 5 January,
+    // half paid on 10 February: 9.50 deductible in February.
+    let before = invoice(&w, &customer, "2027-12-20", &[(1_000, "19")]);
+    let after = invoice(&w, &customer, "2028-01-10", &[(1_000, "19")]);
+    let c = w.client();
+    let xml = |number: &str| {
+        let doc = c.get(
+            &w.live,
+            &format!("/v1/invoices/{number}/document?format=cii"),
+        );
+        assert_eq!(doc.status, 200, "{number}");
+        String::from_utf8(doc.raw).unwrap()
+    };
+    assert!(!xml(&before).contains("vereinnahmten"));
+    assert!(xml(&after).contains("Versteuerung nach vereinnahmten Entgelten"));
+    let later = bill(
+        &w,
+        "Beratung Süd",
+        "BS-28",
+        "2028-01-05",
+        "10000",
+        "1900",
+        &["--tax-rate", "19", "--supplier-cash-basis"],
+    );
+    w.data.ok(&[
+        "purchase",
+        "pay",
+        &later,
+        "--amount",
+        "5950",
+        "--on",
+        "2028-02-10",
+    ]);
+    balanced(&w, "2028-02-10");
+    // January: the two invoices wait unpaid; the bill's tax waits.
+    assert_eq!(kz(&vat(&w, "2028-01")), figures(&[("83", "0.00")]));
+    assert_eq!(
+        kz(&vat(&w, "2028-02")),
+        figures(&[("66", "9.50"), ("83", "-9.50")])
+    );
 }
