@@ -344,6 +344,22 @@ mod tests {
     }
 
     #[test]
+    fn revenue_not_yet_received_and_tax_not_yet_due_are_in_no_figure() {
+        let f = figures(&[
+            p("inv", "revenue", "S:19:IST", 0, 10_000),
+            p("inv", "output_tax_not_due", "S:19", 0, 1_900),
+            p("pay", "revenue", "S:19:IST", 5_000, 0),
+            p("pay", "revenue", "S:19", 0, 5_000),
+            p("pay", "output_tax_not_due", "S:19", 950, 0),
+            p("pay", "output_tax", "S:19", 0, 950),
+            p("sk", "discounts_granted", "S:19:IST", 100, 0),
+        ]);
+        assert_eq!(f.kz["81"], "50");
+        assert_eq!(f.booked_tax["81"], "9.50");
+        assert!(f.postings["81"].iter().all(|b| b.entry == "pay"));
+    }
+
+    #[test]
     fn euros_are_written_with_two_decimals() {
         assert_eq!(euros(0), "0.00");
         assert_eq!(euros(-5), "-0.05");
