@@ -3,8 +3,9 @@
 //! posting feeds, the bases in whole euros with the cents dropped toward
 //! zero (also for a negative base), the tax of Kz 81 and 86 as the form
 //! computes it from those bases beside the tax the books hold, and the
-//! remaining amount (Kz 83). A Kz whose postings net to zero is left out.
-//! Pure functions over postings in euro cents.
+//! remaining amount (Kz 83). A Kz whose postings net to zero is left out;
+//! revenue not yet received and tax not yet due (VAT on payments received)
+//! feed none. Pure functions over postings in euro cents.
 
 use std::collections::BTreeMap;
 
