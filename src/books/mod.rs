@@ -54,6 +54,11 @@
 //!   (`settle_difference`), and a settlement undone by a counter-posting
 //!   (`reverse`): a bank line's, or a payment recorded by hand that a
 //!   person takes back with a reason (`reverse_payment`).
+//! - `settling.rs`: what the settlement act checks, written once and asked
+//!   before anything is offered: a document that takes money, not more
+//!   than it owes, the currency, the date order; how a bank line's money
+//!   settles a document (`by_line`: paid, or kept as the customer's credit
+//!   and applied when it came before the invoice).
 //! - `payments.rs`: payments as recorded: `Method`, `Direction`,
 //!   `TargetKind`, the wire form, an invoice's payments, one read back
 //!   (`recorded`) and marked reversed; a person's reversal as given and
@@ -138,6 +143,7 @@ pub mod received;
 pub mod report;
 pub mod sending;
 pub mod settlement;
+pub mod settling;
 pub mod statements;
 pub mod suppliers;
 pub mod tenancy;

@@ -21,18 +21,29 @@
 //! - `items.rs`: the open invoices and bills and the partners' known IBANs,
 //!   as the ladder reads them.
 //! - `lines.rs`: a line as stored and shown (`State`, suggestions,
-//!   settlements), the list with its search, `books_of`.
+//!   settlements), what it has left, the list with its search, `books_of`.
+//! - `suggest.rs`: the suggestions a line offers, only those the settlement
+//!   act would take (`offer`), computed again when a document they name
+//!   changes (`refresh`).
 //! - `apply.rs`: what a line does to the books: `settle`, `book`,
 //!   `difference`, `take_back`, `undo`, each writing its row of
 //!   `bank_settlements`.
+//! - `candidates.rs`: the open documents a person may pick for a line,
+//!   searched and ranked by how well they fit, and how ticked ones fill a
+//!   split (`fill`).
+//! - `balances.rs`: the statements a list of lines comes from, with their
+//!   accounts and balances, and each line's running balance.
 //! - `acts.rs`: a person's acts on a line: `confirm`, `split`, `book`,
 //!   `ignore`, `undo`.
 
 pub mod accounts;
 pub mod acts;
 pub mod apply;
+pub mod balances;
+pub mod candidates;
 pub mod entry_keys;
 pub mod import;
 pub mod items;
 pub mod lines;
 pub mod matching;
+pub mod suggest;
