@@ -8,6 +8,7 @@ use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
+use crate::books::ledger;
 use crate::books::payments::TargetKind;
 use crate::documents::statements::Line;
 use crate::error::{Error, Result};
@@ -546,11 +547,15 @@ pub fn mark_undone(
 
 fn view(conn: &Connection, tenant: &Tenant, s: Stored) -> Result<LineView> {
     let money = |m: i64| Money::new(m, &s.currency);
-    // A settled line's suggestions wait for an undo; they are not shown.
+    // A settled line's suggestions wait for an undo; they are not shown,
+    // nor those of a line in closed books, which nothing settles.
+    let closed = ledger::closed_through(conn, tenant)?
+        .zip(s.booked_on.or(s.value_on))
+        .is_some_and(|(through, day)| day <= through);
     let suggestions = s
         .suggestions
         .iter()
-        .filter(|g| !g.items.is_empty() && s.state != State::Settled)
+        .filter(|g| !g.items.is_empty() && s.state != State::Settled && !closed)
         .map(|g| SuggestionView {
             target_kind: g.items[0].target_kind,
             number: g
