@@ -523,6 +523,10 @@ fn pick_list(
                     (FIND.render(lang, find, &Problems::default()))
                     button type="submit" name="do" value="search" { (lang.pick("Search", "Suchen")) }
                 }
+                // What is ticked stays ticked while another search shows other documents.
+                @for (c, _) in picked.iter().filter(|(c, _)| !picking.shown.iter().any(|s| s.id == c.id)) {
+                    input type="hidden" name="pick" value=(c.id);
+                }
                 @if picking.shown.is_empty() {
                     p { (lang.pick("No open document fits this search.", "Kein offener Beleg passt zu dieser Suche.")) }
                 } @else {
