@@ -28,7 +28,8 @@ use crate::store::tenant::Tenant;
 /// act: a payment (method `bank`), or, for an invoice dated after `on`
 /// (money paid in advance), the amount booked as the customer's credit on
 /// `on` and that credit applied to the invoice on its own day. `import`
-/// names the file when the import settles.
+/// names the file when the import settles a certain match (always a
+/// payment).
 ///
 /// Fails as the settlement act refuses (more than is open, a day before a
 /// bill or a later settlement, in closed books, a document of another
@@ -50,7 +51,12 @@ pub fn settle(
             line.id, left
         )));
     }
-    let books = company::get(tx, &tenant.company_id)?.currency;
+    // The book currency: an advance is kept as credit in it (not asked
+    // for the import's certain matches).
+    let books = match import {
+        Some(_) => line.currency.clone(),
+        None => company::get(tx, &tenant.company_id)?.currency,
+    };
     let money = LineMoney {
         line_id: &line.id,
         on,
@@ -58,14 +64,19 @@ pub fn settle(
         books: &books,
     };
     for target in targets {
-        let way = settling::by_line(
-            tx,
-            tenant,
-            target.target_kind,
-            &target.target_id,
-            target.amount,
-            &money,
-        )?;
+        // The import's certain matches are no advances (those wait for a
+        // person): they go to the settlement act, which checks them.
+        let way = match import {
+            Some(_) => Way::Paid,
+            None => settling::by_line(
+                tx,
+                tenant,
+                target.target_kind,
+                &target.target_id,
+                target.amount,
+                &money,
+            )?,
+        };
         if let Way::Advance { applied_on } = way {
             advance(tx, tenant, actor, line, target, on, applied_on)?;
             continue;

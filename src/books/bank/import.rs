@@ -27,6 +27,7 @@ use crate::books::bank::matching::{Ladder, Outcome};
 use crate::books::bank::suggest;
 use crate::books::company;
 use crate::books::ledger::Account;
+use crate::books::payments::TargetKind;
 use crate::documents::statements::{self, Message, Statement};
 use crate::error::{Error, Result};
 use crate::rules::iso::Currency;
@@ -744,33 +745,37 @@ fn match_line(
     match ladder.judge(&facts) {
         Outcome::Certain(p) => {
             let s = suggest::stored(ladder, &p, line.amount, &line.currency);
-            // What the settlement act would refuse is not settled, nor
-            // offered; money paid before its invoice waits for a person.
-            let s = match suggest::offer(tx, tenant, &line_money, s) {
-                Ok(s) if s.advance => {
-                    lines::set_state(tx, tenant, &line.id, State::Suggested, &[s], None)?;
-                    report.suggested += 1;
-                    return Ok(());
+            // Money paid before its invoice waits for a person, offered
+            // when the settlement act takes it; the ladder knows the dates.
+            let advance = p.allocations.iter().any(|(i, _)| {
+                let item = &ladder.items()[*i];
+                item.kind == TargetKind::Invoice && item.dated > on
+            });
+            if advance {
+                match suggest::offer(tx, tenant, &line_money, s) {
+                    Ok(s) => {
+                        lines::set_state(tx, tenant, &line.id, State::Suggested, &[s], None)?;
+                        report.suggested += 1;
+                    }
+                    Err(e @ (Error::Refused(_) | Error::WrongState(_) | Error::NotFound(_))) => {
+                        report.notes.push(format!(
+                            "{} The line {} is not suggested: {}",
+                            p.reason.sentence(
+                                &p.allocations
+                                    .iter()
+                                    .map(|(i, _)| &ladder.items()[*i])
+                                    .collect::<Vec<_>>(),
+                                &|m| money(m, &line.currency)
+                            ),
+                            line.id,
+                            e.sentence()
+                        ));
+                        report.unmatched += 1;
+                    }
+                    Err(other) => return Err(other),
                 }
-                Ok(s) => s,
-                Err(e @ (Error::Refused(_) | Error::WrongState(_) | Error::NotFound(_))) => {
-                    report.notes.push(format!(
-                        "{} The line {} could not be settled at import and is not suggested: {}",
-                        p.reason.sentence(
-                            &p.allocations
-                                .iter()
-                                .map(|(i, _)| &ladder.items()[*i])
-                                .collect::<Vec<_>>(),
-                            &|m| money(m, &line.currency)
-                        ),
-                        line.id,
-                        e.sentence()
-                    ));
-                    report.unmatched += 1;
-                    return Ok(());
-                }
-                Err(other) => return Err(other),
-            };
+                return Ok(());
+            }
             // A payment of several documents settles all of them or none:
             // one refused undoes the others (one alone writes nothing before
             // its checks pass); a cash discount is booked with its payment.
