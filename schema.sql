@@ -58,7 +58,12 @@ CREATE TABLE companies (
     chart             TEXT NOT NULL DEFAULT 'skr03' CHECK (chart IN ('skr03', 'skr04')),
     datev_adviser     INTEGER CHECK (datev_adviser BETWEEN 1001 AND 9999999),
     datev_client      INTEGER CHECK (datev_client BETWEEN 1 AND 99999),
-    fiscal_year_start TEXT NOT NULL DEFAULT '01-01' CHECK (fiscal_year_start GLOB '[01][0-9]-[0-3][0-9]')
+    fiscal_year_start TEXT NOT NULL DEFAULT '01-01' CHECK (fiscal_year_start GLOB '[01][0-9]-[0-3][0-9]'),
+    -- The legal form (version 23; none until set): whether the company may
+    -- determine its profit by the EÜR (rules::tax_methods).
+    legal_form TEXT CHECK (legal_form IN (
+        'SOLE_PROPRIETOR', 'REGISTERED_TRADER', 'GBR', 'PARTG', 'OHG', 'KG', 'GMBH_CO_KG',
+        'GMBH', 'UG', 'AG'))
 ) STRICT;
 
 CREATE TABLE api_keys (
@@ -1388,4 +1393,26 @@ CREATE TABLE depreciation_rules (
     pool        INTEGER NOT NULL CHECK (pool IN (0, 1)),
     set_at      TEXT NOT NULL,
     PRIMARY KEY (company_id, environment, year)
+) STRICT, WITHOUT ROWID;
+
+-- A company's tax methods (version 23), each row holding from its day until
+-- the next: VAT on invoices issued (SOLL) or on payments received (IST, with
+-- the ground of § 20 sentence 1 UStG claimed), profit by balance sheet or by
+-- the EÜR (§ 4 (3) EStG), the VAT return's period and whether it has the
+-- one-month extension (§§ 46–48 UStDV). A company without a row: SOLL,
+-- BALANCE, MONTHLY, no extension.
+CREATE TABLE tax_methods (
+    company_id    TEXT NOT NULL REFERENCES companies (id),
+    -- the first day of a VAT return period (and of a fiscal year when the
+    -- profit method changes), YYYY-MM-DD
+    valid_from    TEXT NOT NULL,
+    vat_method    TEXT NOT NULL CHECK (vat_method IN ('SOLL', 'IST')),
+    -- the ground of § 20 sentence 1 UStG claimed, with IST only
+    ist_reason    TEXT CHECK (ist_reason IN ('TURNOVER', 'NO_BOOKKEEPING', 'FREELANCE')),
+    profit_method TEXT NOT NULL CHECK (profit_method IN ('BALANCE', 'EUER')),
+    return_period TEXT NOT NULL CHECK (return_period IN ('MONTHLY', 'QUARTERLY')),
+    extension     INTEGER NOT NULL CHECK (extension IN (0, 1)),
+    set_at        TEXT NOT NULL,
+    CHECK ((vat_method = 'IST') = (ist_reason IS NOT NULL)),
+    PRIMARY KEY (company_id, valid_from)
 ) STRICT, WITHOUT ROWID;

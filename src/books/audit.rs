@@ -113,6 +113,7 @@ stored_enum! {
         ReminderSent = "reminder.sent",
         /// The chart of accounts, DATEV numbers or fiscal year changed.
         CompanyDatevChanged = "company.datev_changed",
+        TaxMethodsChanged = "company.tax_methods_changed",
         /// A partner's personal account number given or changed by a person.
         AccountNumberChanged = "account_number.changed",
         /// The books exported for the tax adviser (DATEV).

@@ -76,6 +76,10 @@
 //!   loss by § 275 (2) HGB (`profit_and_loss`) and the balance sheet by
 //!   § 266 HGB (`balance_sheet`), each line with its accounts, the previous
 //!   year beside them when asked.
+//! - `tax_methods/`: the company's tax methods with the day each holds
+//!   from (VAT on invoices or on payments, balance sheet or EÜR, the VAT
+//!   return's period and extension): `on` a day, `history`, `set` by an
+//!   owner from a period's first day.
 //! - `discount.rs`: a discount (Skonto) with its tax: the postings a
 //!   settlement books when the rest of a payment goes as a discount granted
 //!   or received, per tax key from the document's own entry (§ 17 UStG).
@@ -146,6 +150,7 @@ pub mod settlement;
 pub mod settling;
 pub mod statements;
 pub mod suppliers;
+pub mod tax_methods;
 pub mod tenancy;
 pub mod transactions;
 pub mod vat;

@@ -586,6 +586,8 @@ pub enum CompanyCommand {
         payment_days: Option<i64>,
         #[command(flatten)]
         datev: Box<DatevArgs>,
+        #[command(flatten)]
+        tax: Box<TaxMethodArgs>,
         /// Clear a value (repeatable).
         #[arg(long, value_enum)]
         clear: Vec<CompanyClear>,
@@ -693,6 +695,10 @@ pub struct ParticularsArgs {
     /// As the business letter names them (§35a GmbHG).
     #[arg(long)]
     pub managing_directors: Option<String>,
+    /// sole-proprietor, registered-trader, gbr, partg, ohg, kg, gmbh-co-kg,
+    /// gmbh, ug or ag (decides whether the EÜR may be chosen).
+    #[arg(long)]
+    pub legal_form: Option<String>,
     /// §19 UStG: invoices charge no VAT and say so.
     #[arg(long, conflicts_with = "no_small_business")]
     pub small_business: bool,
@@ -719,6 +725,7 @@ pub enum CompanyClear {
     Bic,
     AccountHolder,
     ManagingDirectors,
+    LegalForm,
     PaymentDays,
     DatevAdviser,
     DatevClient,

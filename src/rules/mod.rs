@@ -10,7 +10,7 @@
 //!
 //! - `money.rs`: exact decimals (`Decimal`), amounts in minor units, rounding
 //!   half away from zero, line nets and tax totals, conversion at a rate,
-//!   `fixed_rate`; no floating point.
+//!   `fixed_rate`, `apportion` (largest remainder); no floating point.
 //! - `iso.rs`: ISO 3166-1 countries and ISO 4217 currencies with their
 //!   exponents (`CountryCode`, `Currency`).
 //! - `stored_text.rs`: `stored_text!`, the one macro that gives a checked

@@ -60,6 +60,7 @@ mod settlement;
 mod stored;
 mod support;
 mod surfaces;
+mod tax_methods;
 mod tenancy;
 mod transactions;
 mod two_factor;

@@ -112,6 +112,7 @@ pub fn act_name(lang: Lang, act: Act) -> String {
         | Act::MailTestSent
         | Act::DunningLevelsChanged
         | Act::BaseRateAdded => return act.as_str().to_string(),
+        Act::TaxMethodsChanged => ("tax methods changed", "Steuerliche Methoden geändert"),
         Act::CompanyDatevChanged | Act::ExportedDatev | Act::ExportedGobd => {
             return act.as_str().to_string()
         }

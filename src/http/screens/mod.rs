@@ -131,6 +131,9 @@
 //!   workflow; everyone reads them, the owner changes them.
 //! - `mail_settings.rs`: the owner's mail settings and the test mail (the
 //!   password field never filled in).
+//! - `tax_methods.rs`: Settings → Tax methods: the legal form, VAT on
+//!   invoices or on payments, balance sheet or EÜR, the VAT return's period
+//!   and extension, each change from a period's first day, and the changes.
 //! - `datev.rs`: Settings → DATEV: the chart, the adviser's and client's
 //!   numbers, the fiscal year, and the partners' account numbers an owner
 //!   may give until the first export.
@@ -172,6 +175,7 @@ mod sending;
 mod session;
 mod settings;
 mod statements;
+mod tax_methods;
 mod users;
 mod visit;
 
@@ -479,6 +483,8 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["settings", "mail"] if get => mail_settings::show(ctx),
         ["settings", "mail"] if post => mail_settings::save(ctx),
         ["settings", "mail", "test"] if post => mail_settings::test(ctx),
+        ["settings", "tax"] if get => tax_methods::show(ctx),
+        ["settings", "tax"] if post => tax_methods::set(ctx),
         ["settings", "datev"] if get => datev::show(ctx),
         ["settings", "datev"] if post => datev::set(ctx),
         ["settings", "datev", "number"] if post => datev::set_number(ctx),
