@@ -201,7 +201,15 @@ fn a_customers_iban_is_kept_on_its_page() {
 /// `entries` imported through the console.
 fn imported(o: &Office, day: &str, entries: &[Entry]) {
     o.data.ok(&[
-        "bank", "account", "add", "--company", &o.a, "--iban", IBAN, "--name", "Geschäftskonto",
+        "bank",
+        "account",
+        "add",
+        "--company",
+        &o.a,
+        "--iban",
+        IBAN,
+        "--name",
+        "Geschäftskonto",
     ]);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.xml");
@@ -226,7 +234,10 @@ fn one(reference: &str, day: &str, amount: i64, name: &str, remittance: &str) ->
 
 /// What an invoice still owes, minor units, and its id.
 fn owed(o: &Office, number: &str) -> (i64, String) {
-    let body = o.api().get(&o.key_a, &format!("/v1/invoices/{number}")).body;
+    let body = o
+        .api()
+        .get(&o.key_a, &format!("/v1/invoices/{number}"))
+        .body;
     (
         body["outstanding"]["minor"].as_i64().unwrap(),
         body["id"].as_str().unwrap().to_string(),
@@ -276,28 +287,74 @@ fn a_line_paying_two_invoices_is_settled_by_ticking_both_without_a_script() {
     let page = accountant.get(&format!("/bank/lines/{id}"));
     assert_eq!(page.status, 200);
     for doc in [&a_id, &b_id, &c_id] {
-        assert!(page.body.contains(&format!("value=\"{doc}\"")), "{doc}: {}", page.body);
+        assert!(
+            page.body.contains(&format!("value=\"{doc}\"")),
+            "{doc}: {}",
+            page.body
+        );
     }
     // Money in: no bank fees proposed; other (for the tax adviser) is.
-    assert!(page.body.contains("<option value=\"other\" selected>"), "{}", page.body);
-    assert!(!page.body.contains("<option value=\"fees\" selected>"), "{}", page.body);
+    assert!(
+        page.body.contains("<option value=\"other\" selected>"),
+        "{}",
+        page.body
+    );
+    assert!(
+        !page.body.contains("<option value=\"fees\" selected>"),
+        "{}",
+        page.body
+    );
     // A search by number finds that one; by amount as people type it, that one.
     let found = accountant.get(&format!("/bank/lines/{id}?find={}", second.to_lowercase()));
-    assert!(found.body.contains(&b_id) && !found.body.contains(&a_id), "{}", found.body);
+    assert!(
+        found.body.contains(&b_id) && !found.body.contains(&a_id),
+        "{}",
+        found.body
+    );
     let found = accountant.get(&format!("/bank/lines/{id}?find=1.190%2C00"));
-    assert!(!found.body.contains(&a_id), "English notation is 1,190.00: {}", found.body);
+    assert!(
+        !found.body.contains(&a_id),
+        "English notation is 1,190.00: {}",
+        found.body
+    );
     let found = accountant.get(&format!("/bank/lines/{id}?find=1%2C190.00"));
-    assert!(found.body.contains(&a_id) && !found.body.contains(&b_id), "{}", found.body);
+    assert!(
+        found.body.contains(&a_id) && !found.body.contains(&b_id),
+        "{}",
+        found.body
+    );
 
     // Ticking two fills the split with what each owes, in the list's
     // order (nearest date first, the payer and amount telling nothing).
     let filled = accountant.get(&format!("/bank/lines/{id}?pick={a_id}&pick={b_id}"));
-    assert!(filled.body.contains(&format!("name=\"doc1\" value=\"{b_id}\"")), "{}", filled.body);
-    assert!(filled.body.contains(&format!("name=\"doc2\" value=\"{a_id}\"")), "{}", filled.body);
-    assert!(filled.body.contains("name=\"amount1\" value=\"238.00\""), "{}", filled.body);
-    assert!(filled.body.contains("name=\"amount2\" value=\"1,190.00\""), "{}", filled.body);
     assert!(
-        filled.body.contains("The line has €1,428.00; the ticked documents owe €1,428.00."),
+        filled
+            .body
+            .contains(&format!("name=\"doc1\" value=\"{b_id}\"")),
+        "{}",
+        filled.body
+    );
+    assert!(
+        filled
+            .body
+            .contains(&format!("name=\"doc2\" value=\"{a_id}\"")),
+        "{}",
+        filled.body
+    );
+    assert!(
+        filled.body.contains("name=\"amount1\" value=\"238.00\""),
+        "{}",
+        filled.body
+    );
+    assert!(
+        filled.body.contains("name=\"amount2\" value=\"1,190.00\""),
+        "{}",
+        filled.body
+    );
+    assert!(
+        filled
+            .body
+            .contains("The line has €1,428.00; the ticked documents owe €1,428.00."),
         "{}",
         filled.body
     );
@@ -328,7 +385,11 @@ fn ticked_documents_owing_more_than_the_line_fill_it_the_last_taking_the_rest() 
     let second = invoice(&o, &o.a, "Stadtwerke", 20_000, "2026-11-03");
     let ((a, a_id), (_, b_id)) = (owed(&o, &first), owed(&o, &second));
     let day = "2026-11-18";
-    imported(&o, day, &[one("A", day, a + 10_000, "Unbekannt", "Zahlung")]);
+    imported(
+        &o,
+        day,
+        &[one("A", day, a + 10_000, "Unbekannt", "Zahlung")],
+    );
     let id = lines(&o.data, &o.a, Some("unmatched"))[0]["id"]
         .as_str()
         .unwrap()
@@ -337,8 +398,16 @@ fn ticked_documents_owing_more_than_the_line_fill_it_the_last_taking_the_rest() 
     accountant.language = "de-DE,de;q=0.9";
     let filled = accountant.get(&format!("/bank/lines/{id}?pick={b_id}&pick={a_id}"));
     // The list's order, best fit first: the second fits inside the line.
-    assert!(filled.body.contains("name=\"amount1\" value=\"238,00\""), "{}", filled.body);
-    assert!(filled.body.contains("name=\"amount2\" value=\"1.052,00\""), "{}", filled.body);
+    assert!(
+        filled.body.contains("name=\"amount1\" value=\"238,00\""),
+        "{}",
+        filled.body
+    );
+    assert!(
+        filled.body.contains("name=\"amount2\" value=\"1.052,00\""),
+        "{}",
+        filled.body
+    );
     for german in [
         "Offene Rechnungen, die passen könnten",
         "Sie werden um 138,00\u{a0}€ weniger bezahlt, als sie schulden.",
@@ -351,7 +420,12 @@ fn ticked_documents_owing_more_than_the_line_fill_it_the_last_taking_the_rest() 
     let refused = accountant.act(
         &format!("/bank/lines/{id}"),
         &format!("/bank/lines/{id}/split"),
-        &[("doc1", &b_id), ("amount1", "238,00"), ("doc2", &a_id), ("amount2", "1.190,00")],
+        &[
+            ("doc1", &b_id),
+            ("amount1", "238,00"),
+            ("doc2", &a_id),
+            ("amount2", "1.190,00"),
+        ],
     );
     assert_eq!(refused.status, 409, "{}", refused.body);
     assert_eq!(owed(&o, &second).0, 23_800);
@@ -384,12 +458,22 @@ fn an_advance_payment_becomes_the_customers_credit_and_is_applied_when_confirmed
     imported(
         &o,
         day,
-        &[one("V", day, gross, "Vorkasse GmbH", &format!("Vorkasse {number}"))],
+        &[one(
+            "V",
+            day,
+            gross,
+            "Vorkasse GmbH",
+            &format!("Vorkasse {number}"),
+        )],
     );
     let line = &lines(&o.data, &o.a, Some("suggested"))[0];
     let id = line["id"].as_str().unwrap();
     assert_eq!(line["suggestions"][0]["advance"], json!(true), "{line}");
-    assert_eq!(owed(&o, &number).0, gross, "nothing settled before a person confirms");
+    assert_eq!(
+        owed(&o, &number).0,
+        gross,
+        "nothing settled before a person confirms"
+    );
 
     let mut accountant = o.signed_in("accountant@alpha.de");
     let page = accountant.get(&format!("/bank/lines/{id}"));
@@ -402,9 +486,14 @@ fn an_advance_payment_becomes_the_customers_credit_and_is_applied_when_confirmed
     assert!(!page.body.contains("cannot precede"), "{}", page.body);
     accountant.language = "de-DE,de;q=0.9";
     let page = accountant.get(&format!("/bank/lines/{id}"));
-    assert!(page.body.contains("Vor dem Rechnungsdatum gezahlt"), "{}", page.body);
     assert!(
-        page.body.contains("im Verwendungszweck genannt; der Betrag passt"),
+        page.body.contains("Vor dem Rechnungsdatum gezahlt"),
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body
+            .contains("im Verwendungszweck genannt; der Betrag passt"),
         "the invoice heads the open documents: {}",
         page.body
     );
@@ -432,7 +521,10 @@ fn an_advance_payment_becomes_the_customers_credit_and_is_applied_when_confirmed
         .filter(|(who, _)| who == "accountant@alpha.de")
         .map(|(_, act)| act)
         .collect();
-    assert!(acts.contains(&"invoice.credit_applied".to_string()), "{acts:?}");
+    assert!(
+        acts.contains(&"invoice.credit_applied".to_string()),
+        "{acts:?}"
+    );
     let credits: i64 = o.count(&format!(
         "SELECT coalesce(sum(credit) - sum(debit), 0) FROM journal WHERE account = 'customer_credits' AND company_id = '{}'",
         o.a
