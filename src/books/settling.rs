@@ -226,6 +226,22 @@ fn owed(conn: &Connection, tenant: &Tenant, kind: TargetKind, id: &str) -> Resul
         .ok_or_else(|| Error::not_found(format!("The document {id}")))
 }
 
+/// The first day from `on` a settlement of the document `id` may be dated:
+/// not before the document, nor before its latest settlement.
+///
+/// Fails with `NotFound` for an unknown document.
+pub fn first_day(
+    conn: &Connection,
+    tenant: &Tenant,
+    kind: TargetKind,
+    id: &str,
+    on: Date,
+) -> Result<Date> {
+    let doc = owed(conn, tenant, kind, id)?;
+    let last = last_settled(conn, tenant, id)?;
+    Ok(on.max(doc.date).max(last.unwrap_or(on)))
+}
+
 /// How `amount` of a bank line's money (`line`) settles the document `id`:
 /// as a payment on the line's day, or, for an invoice dated after that
 /// day, as an advance; the same checks as the settlement act, so what
@@ -275,9 +291,8 @@ pub fn by_line(
                 line.line_id, doc.label, line.books, line.currency
             ));
         }
-        let last = last_settled(conn, tenant, id)?;
         Way::Advance {
-            applied_on: last.map_or(doc.date, |l| l.max(doc.date)),
+            applied_on: first_day(conn, tenant, kind, id, doc.date)?,
         }
     } else {
         let dated = Dated {

@@ -578,3 +578,92 @@ fn a_line_in_closed_books_offers_nothing() {
     assert!(!ok && stderr.contains("closed"), "{stderr}");
     assert_eq!(owed(&w)[&d.number].0, d.gross);
 }
+
+#[test]
+fn what_an_advance_leaves_is_settled_on_the_day_its_credit_was_applied() {
+    let w = World::new();
+    w.data.ok(&[
+        "bank",
+        "account",
+        "add",
+        "--company",
+        &w.company,
+        "--iban",
+        IBAN,
+    ]);
+    w.data.ok(&[
+        "bank",
+        "tolerance",
+        "--company",
+        &w.company,
+        "--amount",
+        "500",
+    ]);
+    let filled = fill(
+        &w.data.path,
+        &w.company,
+        1,
+        &|_| None,
+        0,
+        &|_| 0,
+        0,
+        &|_| 0,
+        "2026-11-02",
+    );
+    let d = &more_invoices(
+        &w.data.path,
+        &w.company,
+        &filled.customers,
+        1,
+        &|_| 40_000,
+        "2026-11-25",
+    )[0];
+    let dir = tempfile::tempdir().unwrap();
+    let entries = [line(
+        "F".into(),
+        d.gross - 300,
+        &d.partner_name,
+        None,
+        &format!("Rechnung {}", d.number),
+    )];
+    let file = write(
+        &dir,
+        "s.xml",
+        camt053(IBAN, "C-1", 1, 0, DAY, &entries).as_bytes(),
+    );
+    let (ok, _, e) = import(&w.data, &w.company, &[&file]);
+    assert!(ok, "{e}");
+    let l = &lines(&w.data, &w.company, Some("suggested"))[0];
+    assert_eq!(
+        (
+            l["suggestions"][0]["code"].clone(),
+            l["suggestions"][0]["advance"].clone()
+        ),
+        (json!("feeReduced"), json!(true)),
+        "{l}"
+    );
+    let done = w.data.ok(&[
+        "bank",
+        "confirm",
+        l["id"].as_str().unwrap(),
+        "--difference",
+        "fees",
+    ]);
+    assert_eq!(done["line"]["state"], json!("settled"), "{done}");
+    assert_eq!(owed(&w)[&d.number].0, 0);
+    let days: Vec<(Value, Value)> = done["line"]["settlements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["account"].clone(), s["on"].clone()))
+        .collect();
+    assert_eq!(
+        days,
+        [
+            (json!("customer_credits"), json!(DAY)),
+            (json!("customer_credits"), json!("2026-11-25")),
+            (json!("fees"), json!("2026-11-25")),
+        ]
+    );
+    books_agree(&w, "an advance's difference to fees");
+}

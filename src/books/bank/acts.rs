@@ -15,6 +15,7 @@ use crate::books::bank::suggest;
 use crate::books::company;
 use crate::books::ledger::Account;
 use crate::books::payments::TargetKind;
+use crate::books::settling;
 use crate::error::{Error, Result, Violations};
 use crate::rules::text;
 use crate::store::db::Tx;
@@ -202,7 +203,11 @@ fn settle_rest(
                     amount: rest,
                     ..target.clone()
                 };
-                apply::difference(tx, tenant, actor, line, &part, account, on)?;
+                // On the day the line settled it: the line's, or, paid in
+                // advance, the day its credit was applied.
+                let day =
+                    settling::first_day(tx, tenant, target.target_kind, &target.target_id, on)?;
+                apply::difference(tx, tenant, actor, line, &part, account, day)?;
             }
             Ok(())
         }
