@@ -8,8 +8,11 @@
 //! imported replaces that entry's one line by its transactions (when nothing
 //! was settled from it yet), without adding money; a booked entry replaces
 //! the preliminary one it confirms. Certain matches are settled at once
-//! through the one settlement act; a returned direct debit takes back what
-//! the line it returns settled.
+//! through the one settlement act (one that pays an invoice before its
+//! date waits for a person, as money paid in advance); only suggestions
+//! the act would take are kept; a returned direct debit takes back what
+//! the line it returns settled; lines waiting whose suggestions name a
+//! document the file settled are computed again at its end.
 
 use std::borrow::Cow;
 use std::collections::HashSet;

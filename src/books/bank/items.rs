@@ -1,6 +1,7 @@
 //! What the ladder matches against, read from the tenant's books: the open
-//! invoices (with their creditor references) and the open bills, each with
-//! its partner, and the IBANs known for a partner (its own particulars, and
+//! invoices (with their creditor references) and the open bills (with the
+//! cash discount each grants while it is owed whole), each with its
+//! partner, and the IBANs known for a partner (its own particulars, and
 //! the counterparties of lines that settled one of its documents). Only the
 //! tenant's rows are read: never another company's or environment's.
 

@@ -12,6 +12,7 @@
 use std::collections::HashSet;
 
 use jiff::civil::Date;
+use rusqlite::Connection;
 
 use crate::books::bank::accounts;
 use crate::books::bank::items;
@@ -24,7 +25,6 @@ use crate::rules::iso::Currency;
 use crate::rules::locale;
 use crate::store::db::Tx;
 use crate::store::tenant::Tenant;
-use rusqlite::Connection;
 
 /// What the ladder reads of a line that has `left` of its amount to settle.
 pub fn facts(line: &Stored, left: i64, today: Date) -> LineFacts {
