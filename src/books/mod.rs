@@ -51,7 +51,8 @@
 //!   (`settle`): payments in against invoices (`pay_invoice`), out against
 //!   bills (`pay_bill`), supplier credits applied to bills (`apply_credit`);
 //!   a payment from a bank line, a difference settled without money
-//!   (`settle_difference`), and a settlement undone by a counter-posting
+//!   (`settle_difference`), a customer's credit applied to an invoice
+//!   (`apply_customer_credit`), and a settlement undone by a counter-posting
 //!   (`reverse`): a bank line's, or a payment recorded by hand that a
 //!   person takes back with a reason (`reverse_payment`).
 //! - `settling.rs`: what the settlement act checks, written once and asked
