@@ -283,6 +283,17 @@ fn a_line_paying_two_invoices_is_settled_by_ticking_both_without_a_script() {
         assert!(list.body.contains(shown), "{shown}: {}", list.body);
     }
 
+    accountant.language = "de-DE,de;q=0.9";
+    let list = accountant.get("/bank");
+    for shown in [
+        "Kontoauszug S-7",
+        "Anfangssaldo: 500,00\u{a0}€ (18.11.2026)",
+        "Schlusssaldo: 1.915,10\u{a0}€ (18.11.2026)",
+        "<td class=\"amount\">1.928,00\u{a0}€</td>",
+    ] {
+        assert!(list.body.contains(shown), "{shown}: {}", list.body);
+    }
+    accountant.language = "en-GB,en;q=0.9";
     // Every open invoice could fit; none is paid by the line alone.
     let page = accountant.get(&format!("/bank/lines/{id}"));
     assert_eq!(page.status, 200);
