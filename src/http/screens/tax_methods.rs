@@ -47,9 +47,10 @@ fn legal_form_name(lang: Lang, form: LegalForm) -> &'static str {
             "Sole proprietor, not registered (small trader, freelancer)",
             "Einzelunternehmen, nicht eingetragen (Kleingewerbe, Freiberufler)",
         ),
-        LegalForm::RegisteredTrader => {
-            lang.pick("Registered trader (e. K.)", "Eingetragener Kaufmann (e. K.)")
-        }
+        LegalForm::RegisteredTrader => lang.pick(
+            "Registered trader (e. K.)",
+            "Eingetragener Kaufmann (e. K.)",
+        ),
         // The other forms are named as the register writes them.
         other => other.name(),
     }
