@@ -117,6 +117,10 @@
 //! - `dunning/`: reminders.
 //! - `export/`: the books handed to the tax adviser and a tax audit.
 //! - `vat/`: the VAT return's figures and the EC sales list.
+//! - `vat_due/`: VAT that falls due with the money: the lines an act posts
+//!   for a company taxed on payments received (or a bill whose input tax
+//!   waits for its payment), the register of what is not yet due, and the
+//!   day a company is taxed on invoices again.
 //! - `assets/`: fixed assets: recorded, depreciated, disposed of, and the
 //!   register of a fiscal year.
 
@@ -155,4 +159,5 @@ pub mod tax_methods;
 pub mod tenancy;
 pub mod transactions;
 pub mod vat;
+pub mod vat_due;
 pub mod webhooks;

@@ -22,7 +22,6 @@ use serde::Serialize;
 use crate::books::audit::{self, Act, Actor};
 use crate::books::bank::suggest;
 use crate::books::company::{self, Company};
-use crate::books::discount;
 use crate::books::document_kinds::{DocumentType, PurchaseKind};
 use crate::books::invoices::{self, Move};
 use crate::books::ledger::{self, Account, Posting};
@@ -30,6 +29,7 @@ use crate::books::payments::{self, Reversal};
 use crate::books::purchases;
 use crate::books::report::{self, Side, NEVER_DUE};
 use crate::books::settling;
+use crate::books::vat_due;
 use crate::error::{Error, Result, Violations};
 use crate::outbox::events::{self, EventKind as Event, Fields};
 use crate::rules::iso::Currency;
@@ -353,11 +353,20 @@ fn settle(
         -amount_book,
         if cleared { -1 } else { 0 },
     )?;
+    let settling = vat_due::Settling {
+        side: doc.side,
+        document: &doc.id,
+        entry: "",
+        payment: None,
+        amount: amount_book,
+        clears: cleared,
+        on,
+    };
     let (id, payment, postings) = match how {
         How::Money(payment) => {
             let view = write_payment(tx, tenant, doc, payment, amount_book, on)?;
             let bank = payment.detail();
-            let postings = match doc.side {
+            let mut postings = match doc.side {
                 Side::Receivable => vec![
                     Posting::debit(Account::Bank, amount_book).of(bank),
                     Posting::credit(Account::Receivables, amount_book).of(&doc.partner_id),
@@ -367,19 +376,18 @@ fn settle(
                     Posting::credit(Account::Bank, amount_book).of(bank),
                 ],
             };
+            // What of the document's VAT waited for this money.
+            let paid = vat_due::Settling {
+                entry: &view.id,
+                payment: Some(&view.id),
+                ..settling
+            };
+            postings.extend(vat_due::money(tx, tenant, &paid)?);
             (view.id.clone(), Some(view), postings)
         }
         How::Difference(account, entry) => {
-            let mut postings = match account {
-                Account::DiscountsGranted | Account::DiscountsReceived => {
-                    let own = ledger::entry_lines(tx, tenant, &doc.id)?;
-                    discount::postings(doc.side, &own, account, amount_book)
-                }
-                _ => vec![match doc.side {
-                    Side::Receivable => Posting::debit(account, amount_book),
-                    Side::Payable => Posting::credit(account, amount_book),
-                }],
-            };
+            let differing = vat_due::Settling { entry, ..settling };
+            let mut postings = vat_due::difference(tx, tenant, &differing, account)?;
             postings.push(match doc.side {
                 Side::Receivable => {
                     Posting::credit(Account::Receivables, amount_book).of(&doc.partner_id)
@@ -410,10 +418,22 @@ fn settle(
                 on,
                 clock::now()
             ])?;
-            let postings = vec![
+            let mut postings = vec![
                 Posting::debit(Account::Payables, amount_book).of(&doc.partner_id),
                 Posting::credit(Account::Payables, amount_book).of(&credit.partner_id),
             ];
+            // A credit applied pays the bill and is paid back itself.
+            let paid = vat_due::Settling {
+                entry: &id,
+                ..settling
+            };
+            let used = vat_due::Settling {
+                document: &credit.id,
+                clears: credit.outstanding + amount == 0,
+                ..paid
+            };
+            postings.extend(vat_due::money(tx, tenant, &paid)?);
+            postings.extend(vat_due::money(tx, tenant, &used)?);
             (id, None, postings)
         }
     };
@@ -799,16 +819,8 @@ pub fn reverse(
     if reopened && kind == TargetKind::Invoice {
         invoices::count(tx, tenant, Move::Reopened)?;
     }
-    let postings: Vec<Posting> = mirror
-        .iter()
-        .map(|(account, detail, debit, credit)| {
-            if *debit > 0 {
-                Posting::credit(*account, *debit).of(detail)
-            } else {
-                Posting::debit(*account, *credit).of(detail)
-            }
-        })
-        .collect();
+    // The counter-lines, with the VAT the original moved moved back.
+    let postings = vat_due::reversing(tx, tenant, original, entry, on, &mirror)?;
     ledger::post(tx, tenant, entry, on, &postings)?;
     audit::record(tx, tenant, actor, Act::SettlementReversed, id)?;
     suggest::refresh_one(tx, tenant, id)

@@ -58,10 +58,15 @@
 //!   useful life, accounts and source; which method an asset takes (§ 7 (1),
 //!   § 6 (2), § 6 (2a) EStG, the one-year life of digital assets) and what
 //!   it writes off through a day and in a fiscal year.
+//! - `cash_vat.rs`: VAT that falls due with the payment (§ 13 (1) no. 1 b,
+//!   § 20 UStG): the tax keys that follow the money, the mark of revenue
+//!   not yet received, a settlement split over a document's keys, and the
+//!   day the amended § 15 (1) and § 14 (4) no. 6a UStG apply from.
 //! - `vat_ids/`: VAT ids, judged by their own prefix.
 
 pub mod afa;
 pub mod bank;
+pub mod cash_vat;
 pub mod chart;
 pub mod countries;
 pub mod creditor_reference;

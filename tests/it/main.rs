@@ -13,6 +13,7 @@ mod bank_generated;
 mod bank_offered;
 mod bank_written;
 mod books;
+mod cash_vat;
 mod chart;
 mod codemap;
 mod console;

@@ -11,6 +11,8 @@ use std::collections::BTreeMap;
 use jiff::civil::Date;
 use serde::Serialize;
 
+use crate::rules::cash_vat;
+
 /// A journal line with a tax key, as the ledger holds it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Posting {
@@ -40,6 +42,11 @@ pub struct Behind {
     /// to (a discount's and a settlement's too); none for an entry of no
     /// document.
     pub document: Option<DocumentRef>,
+    /// The payment whose money made the VAT due (taxed on payments
+    /// received: a payment, or the payment a reversal took back); left out
+    /// where none did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub payment: Option<String>,
 }
 
 /// A document as a figure's posting names it.
@@ -88,6 +95,11 @@ enum Shown {
 /// The Kz a posting feeds, if any; the booked tax of Kz 81/86 is read as
 /// the pseudo-figures `81T` and `86T`.
 fn kz_of(account: &str, key: &str) -> Option<(&'static str, Counts, Shown)> {
+    // Revenue (or its discount) of a sale taxed on payments received whose
+    // money has not come in is in no figure: it enters with the payment.
+    if cash_vat::is_not_received(key) {
+        return None;
+    }
     // A discount with its key changes the base of its supply or purchase;
     // one without (booked before discounts carried their tax) changes none.
     let account = match account {
@@ -167,6 +179,7 @@ pub fn figures(postings: &[Posting]) -> Figures {
             key: p.key.clone(),
             amount,
             document: None,
+            payment: None,
         });
     }
     let mut out = Figures::default();
@@ -328,6 +341,22 @@ mod tests {
         assert_eq!(f.kz["47"], "37.24");
         assert_eq!(f.kz["67"], "37.24");
         assert!(f.postings.values().flatten().all(|b| b.entry != "old"));
+    }
+
+    #[test]
+    fn revenue_not_yet_received_and_tax_not_yet_due_are_in_no_figure() {
+        let f = figures(&[
+            p("inv", "revenue", "S:19:IST", 0, 10_000),
+            p("inv", "output_tax_not_due", "S:19", 0, 1_900),
+            p("pay", "revenue", "S:19:IST", 5_000, 0),
+            p("pay", "revenue", "S:19", 0, 5_000),
+            p("pay", "output_tax_not_due", "S:19", 950, 0),
+            p("pay", "output_tax", "S:19", 0, 950),
+            p("sk", "discounts_granted", "S:19:IST", 100, 0),
+        ]);
+        assert_eq!(f.kz["81"], "50");
+        assert_eq!(f.booked_tax["81"], "9.50");
+        assert!(f.postings["81"].iter().all(|b| b.entry == "pay"));
     }
 
     #[test]
