@@ -10,6 +10,7 @@ mod backups;
 mod bank;
 mod bank_acts;
 mod bank_generated;
+mod bank_offered;
 mod bank_written;
 mod books;
 mod cash_vat;

@@ -7,6 +7,7 @@
 use rusqlite::{params, Connection};
 
 use crate::books::audit::{self, Act, Actor};
+use crate::books::bank::suggest;
 use crate::books::company::{self, Company};
 use crate::books::document_kinds::DocumentType;
 use crate::books::invoices::{self, Move};
@@ -181,5 +182,7 @@ pub fn cancel(
     events::raise(tx, tenant, EventKind::InvoiceCancelled, &original.id, f)?;
     audit::record(tx, tenant, actor, Act::InvoiceCancelled, &original.id)?;
     audit::record(tx, tenant, actor, Act::CorrectionIssued, &correction_id)?;
+    // Bank lines that suggested paying it suggest so no longer.
+    suggest::refresh_one(tx, tenant, &original.id)?;
     Ok((original.id, correction_id))
 }
