@@ -660,6 +660,40 @@ fn a_payment_taken_back_a_discount_a_bank_fee_a_credit_note_and_a_down_payment_e
     let waiting = trial::ledger(&tb, "output_tax_not_due").unwrap();
     assert_eq!(waiting.1 - waiting.0, 0, "nothing waits: paid or released");
     assert_eq!(trial::ledger(&tb, "fees"), Some((8, 0)));
+    // H: 100.00 at 19 %, issued on 20 November, but its 119.00 came in on
+    // 28 October: kept as the customer's credit then, applied to H on its
+    // day. The credit applied is money received: H's 100 and 19.00 fall due
+    // in November, October stays as it was. November: Kz 81 199.92 + 100 =
+    // 299, its tax 299 × 19 % = 56.81 (booked 37.98 + 19.00 = 56.98).
+    let h = invoice(&w, &customer, "2026-11-20", &[(10_000, "19")]);
+    bank_pays(&w, &dir, "AD-1", "2026-10-28", 11_900, &h);
+    let line = lines(&w.data, &w.company, None)
+        .into_iter()
+        .find(|l| l["remittance"] == json!(h))
+        .expect("the bank line");
+    assert_eq!(line["suggestions"][0]["advance"], json!(true), "{line:#}");
+    w.data
+        .ok(&["bank", "confirm", line["id"].as_str().unwrap()]);
+    assert_eq!(kz(&vat(&w, "2026-10")), kz(&october));
+    let november = vat(&w, "2026-11");
+    assert_eq!(
+        kz(&november),
+        figures(&[("81", "299"), ("83", "56.81")]),
+        "{november:#}"
+    );
+    assert_eq!(november["bookedTax"]["81"], json!("56.98"));
+    let applied = november["postings"]["81"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["document"]["number"] == json!(h))
+        .expect("H's posting");
+    assert_eq!(applied["amount"], json!(10_000));
+    let tb = balanced(&w, "2026-11-30");
+    let waiting = trial::ledger(&tb, "output_tax_not_due").unwrap();
+    assert_eq!(waiting.1 - waiting.0, 0);
+    let credits = trial::ledger(&tb, "customer_credits").unwrap();
+    assert_eq!(credits.1 - credits.0, 0, "the credit is used up");
 
     // September's DATEV export: E's discount gross on the automatic
     // discount accounts of its rates, its payment per rate with the BU key.

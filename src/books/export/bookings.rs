@@ -246,16 +246,17 @@ pub fn legs(
 }
 
 /// What a payment of a client taxed on payments received brought due: an
-/// entry with a bank line whose revenue lines move from the key marked not
-/// received to the plain key and whose tax moves from "not due" to output
-/// tax. DATEV makes that move itself from the payment's BU-Schlüssel
+/// entry with a bank line (or a customer's credit applied: money received
+/// before) whose revenue lines move from the key marked not received to
+/// the plain key and whose tax moves from "not due" to output tax. DATEV makes that move itself from the payment's BU-Schlüssel
 /// (Hilfe-Dokument 1080673), so those lines are left out here; returned
 /// are the other lines and, per plain key, the gross the payment brought
 /// due (positive for money in). An entry without such lines comes back
 /// whole, with no keys.
 pub fn receipt<'a>(lines: &[Line<'a>]) -> (Vec<Line<'a>>, Vec<(String, i64)>) {
     let moves = |l: &Line<'_>| matches!(l.account, "revenue" | "output_tax" | "output_tax_not_due");
-    if !lines.iter().any(|l| l.account == "bank") || !lines.iter().any(moves) {
+    let money = |l: &Line<'_>| matches!(l.account, "bank" | "customer_credits");
+    if !lines.iter().any(money) || !lines.iter().any(moves) {
         return (lines.to_vec(), Vec::new());
     }
     let mut keys: Vec<(String, i64)> = Vec::new();
@@ -928,7 +929,26 @@ mod tests {
             ]
         );
         assert!(split.iter().all(|p| p.side == DebitCredit::Debit));
-        // An entry without a bank line (a discount) keeps all its lines.
+        // A customer's credit applied is booked as the payment it is.
+        let applied = [
+            line("customer_credits", "", 11_900, 0),
+            line("receivables", "cus_a", 0, 11_900),
+            line("revenue", "S:19:IST", 10_000, 0),
+            line("revenue", "S:19", 0, 10_000),
+            line("output_tax_not_due", "S:19", 1_900, 0),
+            line("output_tax", "S:19", 0, 1_900),
+        ];
+        let (kept, keys) = receipt(&applied);
+        let split = by_rate(
+            pairs(&legs(Chart::Skr03, false, &kept, &Fixed).unwrap()),
+            &keys,
+        );
+        let got: Vec<(u32, u32, i64, Option<&str>)> = split
+            .iter()
+            .map(|p| (p.account, p.contra, p.amount, p.bu))
+            .collect();
+        assert_eq!(got, vec![(10_000, 1700, 11_900, Some("3"))]);
+        // An entry without money (a discount) keeps all its lines.
         let discount = [
             line("discounts_granted", "S:19:IST", 200, 0),
             line("output_tax_not_due", "S:19", 38, 0),
