@@ -249,6 +249,10 @@ enum How<'a> {
     /// Without money: the difference a person books to an account (a fee,
     /// a discount), as the ledger entry named.
     Difference(Account, &'a str),
+    /// By a customer's credit (money a bank line paid before the invoice's
+    /// date), as the ledger entry named: money received, for the VAT due
+    /// with it too.
+    CustomerCredit(&'a str),
 }
 
 /// What a settlement made.
@@ -322,6 +326,7 @@ fn settle(
         How::Money(_) => "payment",
         How::Credit(_) => "credit application",
         How::Difference(..) => "settlement",
+        How::CustomerCredit(_) => "credit application",
     };
     if let How::Money(NewPayment {
         bank: Some(line), ..
@@ -394,6 +399,17 @@ fn settle(
                 }
                 Side::Payable => Posting::debit(Account::Payables, amount_book).of(&doc.partner_id),
             });
+            (entry.to_string(), None, postings)
+        }
+        How::CustomerCredit(entry) => {
+            let mut postings = vec![
+                Posting::debit(Account::CustomerCredits, amount_book),
+                Posting::credit(Account::Receivables, amount_book).of(&doc.partner_id),
+            ];
+            // The credit was money received: what of the invoice's VAT
+            // waited for money falls due with it.
+            let paid = vat_due::Settling { entry, ..settling };
+            postings.extend(vat_due::money(tx, tenant, &paid)?);
             (entry.to_string(), None, postings)
         }
         How::Credit(credit) => {
@@ -655,8 +671,16 @@ pub fn settle_difference(
     entry: &str,
 ) -> Result<()> {
     let doc = open_document(tx, tenant, kind, id)?;
-    let by = (account, entry, Act::DifferenceBooked);
-    without_money(tx, tenant, actor, &doc, amount, on, by)
+    let how = How::Difference(account, entry);
+    without_money(
+        tx,
+        tenant,
+        actor,
+        &doc,
+        amount,
+        on,
+        (how, Act::DifferenceBooked),
+    )
 }
 
 /// Applies `amount` of a customer's credit to the invoice `id` on `on`, as
@@ -676,12 +700,20 @@ pub fn apply_customer_credit(
     entry: &str,
 ) -> Result<()> {
     let doc = open_document(tx, tenant, TargetKind::Invoice, id)?;
-    let by = (Account::CustomerCredits, entry, Act::InvoiceCreditApplied);
-    without_money(tx, tenant, actor, &doc, amount, on, by)
+    let how = How::CustomerCredit(entry);
+    without_money(
+        tx,
+        tenant,
+        actor,
+        &doc,
+        amount,
+        on,
+        (how, Act::InvoiceCreditApplied),
+    )
 }
 
-/// Settles `amount` of `doc` without money: to the account, as the ledger
-/// entry, recorded as the act `by` names.
+/// Settles `amount` of `doc` without money moving now, as `how` says,
+/// recorded as `act`.
 fn without_money(
     tx: &Tx,
     tenant: &Tenant,
@@ -689,13 +721,12 @@ fn without_money(
     doc: &Open,
     amount: i64,
     on: Date,
-    (account, entry, act): (Account, &str, Act),
+    (how, act): (How, Act),
 ) -> Result<()> {
     let company = company::get(tx, &tenant.company_id)?;
     if doc.outstanding <= 0 {
         return Err(Error::wrong_state(format!("{} owes nothing.", doc.label)));
     }
-    let how = How::Difference(account, entry);
     let settled = settle(tx, tenant, &company, doc, amount, on, how)?;
     if settled.cleared && doc.side == Side::Receivable {
         let invoice = invoices::stored_by_id(tx, tenant, &doc.id)?;

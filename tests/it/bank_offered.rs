@@ -667,3 +667,95 @@ fn what_an_advance_leaves_is_settled_on_the_day_its_credit_was_applied() {
     );
     books_agree(&w, "an advance's difference to fees");
 }
+
+#[test]
+fn money_paid_in_advance_to_a_company_taxed_on_payments_received_makes_the_invoices_vat_due_when_applied(
+) {
+    let w = World::new();
+    w.data.ok(&[
+        "company",
+        "set",
+        &w.company,
+        "--vat-method",
+        "ist",
+        "--ist-reason",
+        "freelance",
+        "--from",
+        "2026-11-01",
+    ]);
+    w.data.ok(&[
+        "bank",
+        "account",
+        "add",
+        "--company",
+        &w.company,
+        "--iban",
+        IBAN,
+    ]);
+    let c = w.client();
+    let customer = c.customer(&w.live, "Vorkasse KG");
+    let draft = c.draft(&w.live, &customer);
+    w.data.line(&draft, 100_000, "19", false);
+    let number = w.data.ok(&["draft", "issue", &draft, "--on", "2026-11-25"])["number"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let net_of = |name: &str| -> i64 {
+        let tb = w
+            .data
+            .ok(&["books", "trial-balance", "--company", &w.company]);
+        assert_eq!(tb["balanced"], json!(true), "{tb}");
+        // The chart's accounts, each with the ledger's details it sums.
+        tb["accounts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|a| a["details"].as_array().unwrap().iter())
+            .filter(|d| d["ledger"] == name)
+            .map(|d| d["credit"].as_i64().unwrap() - d["debit"].as_i64().unwrap())
+            .sum()
+    };
+    assert_eq!(
+        (net_of("output_tax_not_due"), net_of("output_tax")),
+        (19_000, 0),
+        "not received yet"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let entries = [line(
+        "V".into(),
+        119_000,
+        "Vorkasse KG",
+        None,
+        &format!("Vorkasse {number}"),
+    )];
+    let file = write(
+        &dir,
+        "s.xml",
+        camt053(IBAN, "C-1", 1, 0, DAY, &entries).as_bytes(),
+    );
+    assert!(import(&w.data, &w.company, &[&file]).0);
+    let id = lines(&w.data, &w.company, Some("suggested"))[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    w.data.ok(&["bank", "confirm", &id]);
+    assert_eq!(
+        (
+            net_of("output_tax_not_due"),
+            net_of("output_tax"),
+            net_of("customer_credits")
+        ),
+        (0, 19_000, 0),
+        "received: due"
+    );
+    w.data.ok(&["bank", "undo", &id]);
+    assert_eq!(
+        (
+            net_of("output_tax_not_due"),
+            net_of("output_tax"),
+            net_of("customer_credits")
+        ),
+        (19_000, 0, 0),
+        "taken back: not due again"
+    );
+}
