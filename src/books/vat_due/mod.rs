@@ -280,11 +280,10 @@ pub fn money(tx: &Tx, tenant: &Tenant, s: &Settling) -> Result<Vec<Posting>> {
 }
 
 /// The lines of a difference settled without money to `account` (a
-/// discount, a fee, a customer's credit applied), all but the personal
-/// account's: a discount with its tax per key (`discount::postings`), any
-/// other account the whole amount. A customer's credit applied is money
-/// received before: its part of the document's VAT falls due as a
-/// payment's does (`money`).
+/// discount, a fee), all but the personal account's: a discount with its
+/// tax per key (`discount::postings`), any other account the whole amount.
+/// (A customer's credit applied is money received before: the settlement
+/// books it as a payment's, with `money`.)
 /// Where the document's VAT is waiting, the part of each waiting key takes
 /// its tax off what is not due (or deductible later) instead, so it never
 /// falls due, its discount on the key marked not received, each recorded.
@@ -296,13 +295,6 @@ pub fn difference(
     s: &Settling,
     account: Account,
 ) -> Result<Vec<Posting>> {
-    if account == Account::CustomerCredits {
-        // Money received before, kept as the customer's credit: applied to
-        // the invoice, it pays it, and brings its VAT due as a payment does.
-        let mut lines = vec![Posting::debit(account, s.amount)];
-        lines.extend(money(tx, tenant, s)?);
-        return Ok(lines);
-    }
     let side = side_of(s.side);
     let own = ledger::entry_lines(tx, tenant, s.document)?;
     let discounting = matches!(
