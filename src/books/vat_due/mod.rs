@@ -282,8 +282,8 @@ pub fn money(tx: &Tx, tenant: &Tenant, s: &Settling) -> Result<Vec<Posting>> {
 /// The lines of a difference settled without money to `account` (a
 /// discount, a fee), all but the personal account's: a discount with its
 /// tax per key (`discount::postings`), any other account the whole amount.
-/// (A customer's credit applied is money received: the settlement brings
-/// its VAT due through `money`.)
+/// (A customer's credit applied is money received before: the settlement
+/// books it as a payment's, with `money`.)
 /// Where the document's VAT is waiting, the part of each waiting key takes
 /// its tax off what is not due (or deductible later) instead, so it never
 /// falls due, its discount on the key marked not received, each recorded.
