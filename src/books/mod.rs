@@ -60,6 +60,9 @@
 //!   than it owes, the currency, the date order; how a bank line's money
 //!   settles a document (`by_line`: paid, or kept as the customer's credit
 //!   and applied when it came before the invoice).
+//! - `credit_applications.rs`: a supplier's credit applied to a bill as
+//!   asked (`CreditInput`, checked into `CreditRequest`) and shown
+//!   (`CreditView`); the act is `settlement::apply_credit`.
 //! - `payments.rs`: payments as recorded: `Method`, `Direction`,
 //!   `TargetKind`, the wire form, an invoice's payments, one read back
 //!   (`recorded`) and marked reversed; a person's reversal as given and
@@ -132,6 +135,7 @@ pub mod bank;
 pub mod bill_lines;
 pub mod chart_accounts;
 pub mod company;
+pub mod credit_applications;
 pub mod customers;
 pub mod discount;
 pub mod document_kinds;
