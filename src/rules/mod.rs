@@ -58,6 +58,10 @@
 //!   useful life, accounts and source; which method an asset takes (§ 7 (1),
 //!   § 6 (2), § 6 (2a) EStG, the one-year life of digital assets) and what
 //!   it writes off through a day and in a fiscal year.
+//! - `euer.rs`: the Anlage EÜR of the cash-basis profit statement: its
+//!   figures by Kennzahl with their labels, the line each stands on in
+//!   each year's form kontor knows (with the sources), which Kz a cost of
+//!   the chart and a revenue by its tax key go to.
 //! - `vat_ids/`: VAT ids, judged by their own prefix.
 
 pub mod afa;
@@ -67,6 +71,7 @@ pub mod countries;
 pub mod creditor_reference;
 pub mod default_interest;
 pub mod eas;
+pub mod euer;
 pub mod fiscal_year;
 pub mod iso;
 pub mod jurisdiction;
