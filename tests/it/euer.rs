@@ -531,6 +531,10 @@ fn the_ten_day_rule_moves_only_a_prepayment_due_within_the_ten_days() {
 #[test]
 fn preliminary_until_closed_through_the_tenth_of_january_and_a_payment_taken_back_counts_back() {
     let f = Freelancer::new("monthly", "no");
+    // An invoice of 2024 paid in 2026 counts in 2026 (read apart from the
+    // year's own documents, being older than a year).
+    let old = f.invoice("2024-06-03", &[(100_000, "7")]);
+    f.paid(&old, 107_000, "2026-02-02");
     let a = f.invoice("2026-06-01", &[(10_000, "19")]);
     let paid = f.paid(&a, 11_900, "2026-06-10");
     f.data.ok(&[
@@ -542,17 +546,26 @@ fn preliminary_until_closed_through_the_tenth_of_january_and_a_payment_taken_bac
         "--reason",
         "Rücklastschrift",
     ]);
-    // 100.00 net and 19.00 VAT received on 06-10, taken back on 07-01.
+    // The old invoice's 1,000.00 and 70.00 VAT on 02-02; 100.00 net and
+    // 19.00 VAT received on 06-10, taken back on 07-01.
     let s = f.euer("2026");
     assert_eq!(
         s,
         json!({
             "year": 2026, "from": "2026-01-01", "to": "2026-12-31", "final": false,
-            "lines": {"15": "0.00", "17": "0.00", "23": "0.00", "76": "0.00"},
-            "profit": "0.00",
+            "lines": {"15": "1000.00", "17": "70.00", "23": "1070.00", "76": "0.00"},
+            "profit": "1070.00",
             "postings": {
-                "15": [p("2026-06-10", &a, "100.00"), p("2026-07-01", &a, "-100.00")],
-                "17": [p("2026-06-10", &a, "19.00"), p("2026-07-01", &a, "-19.00")]
+                "15": [
+                    p("2026-02-02", &old, "1000.00"),
+                    p("2026-06-10", &a, "100.00"),
+                    p("2026-07-01", &a, "-100.00")
+                ],
+                "17": [
+                    p("2026-02-02", &old, "70.00"),
+                    p("2026-06-10", &a, "19.00"),
+                    p("2026-07-01", &a, "-19.00")
+                ]
             },
             "unassigned": []
         }),

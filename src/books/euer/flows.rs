@@ -16,7 +16,7 @@ use jiff::civil::Date;
 use rusqlite::{params, Connection};
 
 use crate::books::chart_accounts;
-use crate::books::ledger::Account;
+use crate::books::ledger::{Account, Class};
 use crate::books::payments::Direction;
 use crate::error::Result;
 use crate::rules::chart::{Chart, Line};
@@ -108,7 +108,17 @@ impl Reading {
             Account::Fees => Place::Kz(euer::OTHER_EXPENSES),
             Account::InterestExpense => Place::Kz(euer::OTHER_INTEREST),
             Account::InterestIncome => Place::Kz(euer::TAX_FREE),
-            _ => Place::Outside,
+            // Beside the partner and an asset's cost, the balances a
+            // document's entry carries are its taxes (on whichever of the
+            // tax accounts they stand).
+            other => match other.class() {
+                Class::Asset | Class::Liability => Place::Kz(if incoming {
+                    euer::VAT_RECEIVED
+                } else {
+                    euer::INPUT_VAT
+                }),
+                _ => Place::Outside,
+            },
         })
     }
 
@@ -189,47 +199,134 @@ fn asset_entries(conn: &Connection, tenant: &Tenant) -> Result<HashMap<String, V
     Ok(out)
 }
 
-/// The parts of the document `id` (an invoice for money in, a bill for
-/// money out): its entry's lines and those of the assets' entries tied to
-/// it, the partner's side left out, summed per place.
-fn parts_of(
+/// A document a payment split over: how the statement names it, which
+/// way its money moves, the day its entry is posted, and its parts as read.
+struct Document {
+    name: Arc<str>,
+    incoming: bool,
+    posted: Option<Date>,
+    parts: Parts,
+}
+
+/// Adds a ledger line of a document to its parts.
+fn add_line(
+    reading: &Reading,
+    doc: &mut Document,
+    account: Account,
+    detail: &str,
+    chart: &str,
+    debit: i64,
+    credit: i64,
+) {
+    let Some(place) = reading.place(account, detail, chart, doc.incoming) else {
+        return;
+    };
+    let weight = if doc.incoming {
+        credit - debit
+    } else {
+        debit - credit
+    };
+    match doc.parts.iter_mut().find(|p| p.0 == place) {
+        Some(p) => p.1 += weight,
+        None => doc.parts.push((place, weight)),
+    }
+}
+
+/// Adds the lines of the entry `entry` to `doc`, read by the entry's index.
+fn add_entry(
     conn: &Connection,
     tenant: &Tenant,
     reading: &Reading,
-    tied: &HashMap<String, Vec<String>>,
-    id: &str,
-    incoming: bool,
-) -> Result<Parts> {
+    doc: &mut Document,
+    entry: &str,
+) -> Result<()> {
+    // The tenant's columns (`+`) only filter: else the planner would walk
+    // the tenant's whole journal by its day index.
     let mut stmt = conn.prepare_cached(
         "SELECT entry, account, detail, chart, debit, credit FROM journal
-         WHERE entry = ?1 AND company_id = ?2 AND environment = ?3",
+         WHERE entry = ?1 AND +company_id = ?2 AND +environment = ?3",
     )?;
-    let mut parts: Parts = Vec::new();
-    let entries = std::iter::once(id).chain(tied.get(id).into_iter().flatten().map(String::as_str));
-    for entry in entries {
-        let mut rows = stmt.query(params![entry, tenant.company_id, tenant.environment])?;
+    let mut rows = stmt.query(params![entry, tenant.company_id, tenant.environment])?;
+    while let Some(row) = rows.next()? {
+        let r = Row::new(row, "journal");
+        let account: Account = r.get(1)?;
+        let detail: String = r.get(2)?;
+        let chart: String = r.get(3)?;
+        add_line(reading, doc, account, &detail, &chart, r.get(4)?, r.get(5)?);
+    }
+    Ok(())
+}
+
+/// How far back from the year's first day the documents' entries are read
+/// in one pass over the journal by day; older ones are read one by one.
+const ONE_PASS_DAYS: i64 = 400;
+
+/// Reads the parts of `docs`: the entries posted within `ONE_PASS_DAYS`
+/// before `from` up to the latest in one pass over the journal by day
+/// (the payments of a year are mostly of documents of the year, and one
+/// pass reads their pages in order where a lookup by entry jumps), the
+/// others by their entries, and the assets' entries tied to each.
+fn read_parts(
+    conn: &Connection,
+    tenant: &Tenant,
+    reading: &Reading,
+    docs: &mut HashMap<String, Document>,
+    from: Date,
+) -> Result<()> {
+    let floor = from
+        .checked_sub(jiff::Span::new().days(ONE_PASS_DAYS))
+        .unwrap_or(from);
+    let in_pass = |d: &Document| d.posted.is_some_and(|p| p >= floor);
+    let days = docs.values().filter(|d| in_pass(d)).filter_map(|d| d.posted);
+    let (lo, hi) = days.fold((None, None), |(lo, hi): (Option<Date>, Option<Date>), d| {
+        (
+            Some(lo.map_or(d, |l| l.min(d))),
+            Some(hi.map_or(d, |h| h.max(d))),
+        )
+    });
+    if let (Some(lo), Some(hi)) = (lo, hi) {
+        let mut stmt = conn.prepare_cached(
+            "SELECT entry, account, detail, chart, debit, credit, posted_on FROM journal
+             WHERE company_id = ?1 AND environment = ?2 AND posted_on BETWEEN ?3 AND ?4",
+        )?;
+        let mut rows = stmt.query(params![tenant.company_id, tenant.environment, lo, hi])?;
         while let Some(row) = rows.next()? {
+            let entry = row.get_ref(0)?.as_str().unwrap_or("");
+            let Some(doc) = docs.get_mut(entry) else {
+                continue;
+            };
             let r = Row::new(row, "journal");
+            let posted: Date = r.get(6)?;
+            // Only the document's own entry, on its own day.
+            if doc.posted != Some(posted) {
+                continue;
+            }
             let account: Account = r.get(1)?;
             let detail: String = r.get(2)?;
             let chart: String = r.get(3)?;
-            let (debit, credit): (i64, i64) = (r.get(4)?, r.get(5)?);
-            let Some(place) = reading.place(account, &detail, &chart, incoming) else {
-                continue;
-            };
-            let weight = if incoming {
-                credit - debit
-            } else {
-                debit - credit
-            };
-            match parts.iter_mut().find(|p| p.0 == place) {
-                Some(p) => p.1 += weight,
-                None => parts.push((place, weight)),
-            }
+            add_line(reading, doc, account, &detail, &chart, r.get(4)?, r.get(5)?);
         }
     }
-    parts.retain(|p| p.1 != 0);
-    Ok(parts)
+    let tied = asset_entries(conn, tenant)?;
+    for (id, doc) in docs.iter_mut() {
+        if !in_pass(doc) {
+            add_entry(conn, tenant, reading, doc, id)?;
+        }
+        for entry in tied.get(id).into_iter().flatten() {
+            add_entry(conn, tenant, reading, doc, entry)?;
+        }
+        doc.parts.retain(|p| p.1 != 0);
+    }
+    Ok(())
+}
+
+/// A payment as read: its document's id, the amount in the book currency,
+/// the day it was made and the day it was taken back.
+struct Paid {
+    document: String,
+    amount: i64,
+    paid_on: Date,
+    reversed_on: Option<Date>,
 }
 
 /// Every payment of an invoice or a bill made in `from..=to` and every
@@ -244,55 +341,69 @@ pub(super) fn payments(
     to: Date,
     out: &mut Vec<Moved>,
 ) -> Result<()> {
-    let tied = asset_entries(conn, tenant)?;
     let mut stmt = conn.prepare_cached(
         "SELECT p.id, p.direction, p.invoice_id, p.purchase_id, p.amount_book, p.paid_on,
-                p.reversed_on, i.number
-         FROM payments p LEFT JOIN invoices i ON i.id = p.invoice_id
+                p.reversed_on, i.number, COALESCE(i.issued_on, NULLIF(u.posted_on, ''))
+         FROM payments p
+              LEFT JOIN invoices i ON i.id = p.invoice_id
+              LEFT JOIN purchases u ON u.id = p.purchase_id
          WHERE p.company_id = ?1 AND p.environment = ?2
            AND (p.paid_on BETWEEN ?3 AND ?4 OR p.reversed_on BETWEEN ?3 AND ?4)
          ORDER BY p.seq",
     )?;
     let mut rows = stmt.query(params![tenant.company_id, tenant.environment, from, to])?;
-    let mut known: HashMap<String, (Arc<str>, Parts)> = HashMap::new();
+    let mut paid: Vec<Paid> = Vec::new();
+    let mut docs: HashMap<String, Document> = HashMap::new();
     while let Some(row) = rows.next()? {
         let r = Row::new(row, "payments");
         let incoming = r.get::<Direction>(1)? == Direction::In;
         let invoice: Option<String> = r.get(2)?;
         let purchase: Option<String> = r.get(3)?;
-        let amount: i64 = r.get(4)?;
-        let paid_on: Date = r.get(5)?;
-        let reversed_on: Option<Date> = r.get(6)?;
-        let number: Option<String> = r.get(7)?;
         let Some(id) = invoice.or(purchase) else {
             continue;
         };
-        if !known.contains_key(&id) {
-            let parts = parts_of(conn, tenant, reading, &tied, &id, incoming)?;
-            let name: Arc<str> = number.unwrap_or_else(|| id.clone()).into();
-            known.insert(id.clone(), (name, parts));
+        if !docs.contains_key(&id) {
+            let number: Option<String> = r.get(7)?;
+            docs.insert(
+                id.clone(),
+                Document {
+                    name: number.unwrap_or_else(|| id.clone()).into(),
+                    incoming,
+                    posted: r.get(8)?,
+                    parts: Vec::new(),
+                },
+            );
         }
-        let (document, parts) = &known[&id];
+        paid.push(Paid {
+            document: id,
+            amount: r.get(4)?,
+            paid_on: r.get(5)?,
+            reversed_on: r.get(6)?,
+        });
+    }
+    read_parts(conn, tenant, reading, &mut docs, from)?;
+    for p in paid {
+        let doc = &docs[&p.document];
         let mut emit = |date: Date, amount: i64| {
-            for (place, share) in split(amount, parts) {
+            for (place, share) in split(amount, &doc.parts) {
                 let amount = match place {
                     // Outside, money in counts positive and money out negative.
-                    Place::Outside if !incoming => -share,
+                    Place::Outside if !doc.incoming => -share,
                     _ => share,
                 };
                 out.push(Moved {
                     place,
                     date,
-                    document: document.clone(),
+                    document: doc.name.clone(),
                     amount,
                 });
             }
         };
-        if (from..=to).contains(&paid_on) {
-            emit(paid_on, amount);
+        if (from..=to).contains(&p.paid_on) {
+            emit(p.paid_on, p.amount);
         }
-        if let Some(day) = reversed_on.filter(|d| (from..=to).contains(d)) {
-            emit(day, -amount);
+        if let Some(day) = p.reversed_on.filter(|d| (from..=to).contains(d)) {
+            emit(day, -p.amount);
         }
     }
     Ok(())
