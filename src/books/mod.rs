@@ -124,6 +124,9 @@
 //!   day a company is taxed on invoices again.
 //! - `assets/`: fixed assets: recorded, depreciated, disposed of, and the
 //!   register of a fiscal year.
+//! - `euer/`: the cash-basis profit statement (EÜR) of a fiscal year on
+//!   the lines of its Anlage EÜR, with the payments behind each line, and
+//!   its PDF.
 
 pub mod account_sheet;
 pub mod assets;
@@ -138,6 +141,7 @@ pub mod discount;
 pub mod document_kinds;
 pub mod drafts;
 pub mod dunning;
+pub mod euer;
 pub mod export;
 pub mod invoices;
 pub mod ledger;
