@@ -60,13 +60,11 @@
 //!   than it owes, the currency, the date order; how a bank line's money
 //!   settles a document (`by_line`: paid, or kept as the customer's credit
 //!   and applied when it came before the invoice).
-//! - `credit_applications.rs`: a supplier's credit applied to a bill as
-//!   asked (`CreditInput`, checked into `CreditRequest`) and shown
-//!   (`CreditView`); the act is `settlement::apply_credit`.
 //! - `payments.rs`: payments as recorded: `Method`, `Direction`,
 //!   `TargetKind`, the wire form, an invoice's payments, one read back
 //!   (`recorded`) and marked reversed; a person's reversal as given and
-//!   checked (`Reversal`). Names no act: recording and reversing are the
+//!   checked (`Reversal`), and a supplier credit's application
+//!   (`CreditRequest`). Names no act: recording and reversing are the
 //!   settlement's.
 //! - `partner_account.rs`: a partner's account for its page: the documents
 //!   issued to it and the bills it sent with what is open and overdue, the
@@ -126,6 +124,9 @@
 //!   day a company is taxed on invoices again.
 //! - `assets/`: fixed assets: recorded, depreciated, disposed of, and the
 //!   register of a fiscal year.
+//! - `euer/`: the cash-basis profit statement (EÜR) of a fiscal year on
+//!   the lines of its Anlage EÜR, with the payments behind each line, and
+//!   its PDF.
 
 pub mod account_sheet;
 pub mod assets;
@@ -135,12 +136,12 @@ pub mod bank;
 pub mod bill_lines;
 pub mod chart_accounts;
 pub mod company;
-pub mod credit_applications;
 pub mod customers;
 pub mod discount;
 pub mod document_kinds;
 pub mod drafts;
 pub mod dunning;
+pub mod euer;
 pub mod export;
 pub mod invoices;
 pub mod ledger;

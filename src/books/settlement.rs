@@ -40,9 +40,10 @@ use crate::store::ids;
 use crate::store::tenant::Tenant;
 
 // A payment's record is `books::payments`'; a settlement's callers know it here.
-pub use crate::books::payments::{invoice_payments, Direction, Method, PaymentView, TargetKind};
-// A supplier's credit applied as asked and shown is `credit_applications`'.
-pub use crate::books::credit_applications::{CreditInput, CreditRequest, CreditView};
+pub use crate::books::payments::{
+    invoice_payments, CreditInput, CreditRequest, CreditView, Direction, Method, PaymentView,
+    TargetKind,
+};
 
 /// A payment as a person gives it.
 #[derive(Debug, Default, Clone)]
@@ -925,7 +926,7 @@ pub fn apply_credit(
         return Err(Error::wrong_state(format!("{bill_id} is paid in full.")));
     }
     let left = -credit.outstanding;
-    let amount = request.amount().unwrap_or(left.min(bill.outstanding));
+    let amount = request.amount.unwrap_or(left.min(bill.outstanding));
     let mut verdict = Violations::new();
     if credit_supplier != bill_supplier {
         verdict.refuse(format!(
@@ -945,7 +946,7 @@ pub fn apply_credit(
         ));
     }
     verdict.finish()?;
-    let on = request.on().unwrap_or_else(|| company.today());
+    let on = request.on.unwrap_or_else(|| company.today());
     let settled = settle(
         tx,
         tenant,

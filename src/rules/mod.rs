@@ -62,6 +62,10 @@
 //!   § 20 UStG): the tax keys that follow the money, the mark of revenue
 //!   not yet received, a settlement split over a document's keys, and the
 //!   day the amended § 15 (1) and § 14 (4) no. 6a UStG apply from.
+//! - `euer.rs`: the Anlage EÜR of the cash-basis profit statement: its
+//!   figures by Kennzahl with their labels, the line each stands on in
+//!   each year's form kontor knows (with the sources), which Kz a cost of
+//!   the chart and a revenue by its tax key go to.
 //! - `vat_ids/`: VAT ids, judged by their own prefix.
 
 pub mod afa;
@@ -72,6 +76,7 @@ pub mod countries;
 pub mod creditor_reference;
 pub mod default_interest;
 pub mod eas;
+pub mod euer;
 pub mod fiscal_year;
 pub mod iso;
 pub mod jurisdiction;

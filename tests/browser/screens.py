@@ -17,7 +17,9 @@ the reminders of the day are run and sent, and the invoice's page shows
 the sends and the reminder (the mail reaching a local aiosmtpd); a desk is
 recorded as a fixed asset from its bill's line, the year's depreciation
 posted and the register read in English and German, and the desk disposed
-of; signing out ends the session; a person turns on an authenticator app
+of; a freelancer's company beside the demo's (made with the console on the
+same data file) reads its cash-basis profit statement (EÜR) in English and
+German; signing out ends the session; a person turns on an authenticator app
 (codes from pyotp), signs in with a code once and a recovery code once,
 another registers a passkey on Chromium's virtual authenticator and signs
 in with it, and the owner requires two factors of everyone, which leads a
@@ -67,6 +69,8 @@ def read_demo(path):
 class Run:
     def __init__(self, args):
         self.base, self.people = read_demo(args.demo_output)
+        self.data = args.data
+        self.kontor_binary = args.kontor
         self.smtp_port = args.smtp_port
         self.smtp_out = Path(args.smtp_out)
         self.axe_source = Path(args.axe).read_text()
@@ -655,6 +659,56 @@ class Run:
         assert "Das Anlagegut ist abgegangen." in self.text(), self.text()
         self.axe("asset-disposed-de")
         self.switch_language("browser")
+
+    def kontor(self, *args, stdin=None):
+        """Runs the console on the demo's data file; its JSON."""
+        out = subprocess.run([self.kontor_binary, *args, "--data", self.data],
+                             input=stdin, capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, (args, out.stderr)
+        return json.loads(out.stdout)
+
+    def cash_basis_profit_statement(self):
+        """A freelancer's company (EÜR from 2025): a bill paid in 2026, its EÜR of 2026 in English and German."""
+        company = self.kontor(
+            "company", "create", "--name", "Anna Berger Design", "--country", "DE", "--currency", "EUR",
+            "--plan", "ENTERPRISE", "--legal-name", "Anna Berger", "--street", "Lange Reihe 12",
+            "--postal-code", "20099", "--city", "Hamburg", "--tax-number", "43/123/45678")["id"]
+        self.kontor("company", "set", company, "--legal-form", "sole-proprietor", "--profit-method", "euer",
+                    "--from", "2025-01-01")
+        bill = self.kontor("purchase", "record", "--company", company, "--supplier", "Papier AG",
+                           "--document-number", "P-1", "--date", "2026-03-02", "--due", "2026-03-02",
+                           "--currency", "EUR", "--line", "office_supplies=10000:19")["id"]
+        self.kontor("purchase", "pay", bill, "--amount", "11900", "--on", "2026-03-05")
+        email, password = "anna@berger-design.example", "Anna's own long password"
+        self.kontor("user", "create", "--company", company, "--email", email, "--name", "Anna Berger",
+                    "--role", "owner", "--password-stdin", stdin=password + "\n")
+        self.password_step(email, password)
+        assert self.path() == "/dashboard", self.path()
+        self.open("/books")
+        self.link("EÜR")
+        assert self.driver.title == "Cash-basis profit statement (EÜR) · kontor", self.driver.title
+        self.open("/books/euer?year=2026")
+        text = self.text()
+        assert "Working materials" in text and "100.00" in text and "Input VAT paid" in text and "19.00" in text, text
+        assert "Preliminary" in text, text
+        self.driver.find_element(By.XPATH, "//main//details/summary").click()
+        assert bill in self.text(), self.text()
+        self.axe("euer")
+        self.shot("euer")
+        pdf = self.driver.find_element(By.LINK_TEXT, "PDF to hand over").get_attribute("href")
+        assert pdf.endswith("/books/euer/pdf?year=2026"), pdf
+        self.open("/books/euer?year=2027")
+        assert "kontor knows the Anlage EÜR of 2025 and 2026 only" in self.text(), self.text()
+        self.axe("euer-refused")
+        self.switch_language("de")
+        self.open("/books/euer?year=2026")
+        assert self.driver.title == "Einnahmenüberschussrechnung (EÜR) · kontor", self.driver.title
+        text = self.text()
+        assert "Arbeitsmittel" in text and "100,00" in text and "Gezahlte Vorsteuerbeträge" in text, text
+        self.axe("euer-de")
+        self.shot("euer-de")
+        self.switch_language("browser")
+        self.sign_out()
 
     def a_job_moves_and_gets_a_note(self):
         self.sign_in("accountant")
@@ -1361,6 +1415,7 @@ class Run:
             self.check("a month is closed and the statements read", self.close_a_month_and_read_the_statements)
             self.check("the chart of accounts, a split bill and the HGB statements in German and English", self.chart_of_accounts_a_split_bill_and_the_hgb_statements)
             self.check("fixed assets recorded from a bill, depreciated and disposed of", self.fixed_assets_recorded_depreciated_and_disposed)
+            self.check("a freelancer's cash-basis profit statement in English and German", self.cash_basis_profit_statement)
             self.check("a job moves a stage and gets a note", self.a_job_moves_and_gets_a_note)
             self.check("an invoice is paid in parts and another cancelled", self.invoice_paid_in_parts_and_another_cancelled)
             self.check("viewer is refused an act", self.viewer_is_refused)
@@ -1382,6 +1437,8 @@ class Run:
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--demo-output", required=True)
+    parser.add_argument("--data", required=True)
+    parser.add_argument("--kontor", required=True)
     parser.add_argument("--smtp-port", required=True)
     parser.add_argument("--smtp-out", required=True)
     parser.add_argument("--axe", required=True)

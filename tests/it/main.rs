@@ -23,6 +23,7 @@ mod dunning;
 mod durability;
 mod einvoices;
 mod einvoices_in;
+mod euer;
 mod hardening;
 mod health;
 mod hostile;

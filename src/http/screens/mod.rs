@@ -119,6 +119,9 @@
 //! - `statements.rs`: where the books stand, closing a period after a
 //!   confirmation page, the trial balance, profit and loss and balance
 //!   sheet, each account opening to its postings (`/books/accounts/{key}`).
+//! - `euer.rs`: Books → EÜR: the cash-basis profit statement of a fiscal
+//!   year on the lines of its Anlage EÜR, the payments behind each line,
+//!   its PDF.
 //! - `accounts.rs`: Books → Chart of accounts: the company's chart by
 //!   number, adding an own account and removing one without postings.
 //! - `assets.rs`: Books → Fixed assets: the register of a fiscal year by
@@ -160,6 +163,7 @@ mod datev;
 mod developers;
 mod drafts;
 pub mod einvoice_view;
+mod euer;
 mod form;
 mod frame;
 mod history;
@@ -472,6 +476,8 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["settings", "bank", "accounts"] if post => bank_accounts::add(ctx),
         ["settings", "bank", "tolerance"] if post => bank_accounts::tolerance(ctx),
         ["books", "vat"] if get => adviser::vat(ctx),
+        ["books", "euer"] if get => euer::show(ctx),
+        ["books", "euer", "pdf"] if get => euer::pdf(ctx),
         ["books", "export"] if get => adviser::export_show(ctx),
         ["books", "export", "datev"] if post => adviser::export_datev(ctx),
         ["books", "export", "gobd"] if post => adviser::export_gobd(ctx),
