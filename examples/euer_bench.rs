@@ -296,8 +296,6 @@ fn main() {
     for (what, name) in [("euer", "EÜR of 2026"), ("vat", "VAT returns of 2026")] {
         let [said, wall, cpu, rss] = measure(what, &data, &company);
         println!("{name}: {said}");
-        println!(
-            "  {wall} s ({cpu} s CPU) (target < 2 s), peak RSS {rss} MiB (target < 150 MB)"
-        );
+        println!("  {wall} s ({cpu} s CPU) (target < 2 s), peak RSS {rss} MiB (target < 150 MB)");
     }
 }

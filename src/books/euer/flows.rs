@@ -277,7 +277,10 @@ fn read_parts(
         .checked_sub(jiff::Span::new().days(ONE_PASS_DAYS))
         .unwrap_or(from);
     let in_pass = |d: &Document| d.posted.is_some_and(|p| p >= floor);
-    let days = docs.values().filter(|d| in_pass(d)).filter_map(|d| d.posted);
+    let days = docs
+        .values()
+        .filter(|d| in_pass(d))
+        .filter_map(|d| d.posted);
     let (lo, hi) = days.fold((None, None), |(lo, hi): (Option<Date>, Option<Date>), d| {
         (
             Some(lo.map_or(d, |l| l.min(d))),
