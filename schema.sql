@@ -463,6 +463,11 @@ CREATE TABLE purchases (
     -- percent (a decimal as written, "2" or "2.5"); none when it grants none.
     discount_until    TEXT,
     discount_percent  TEXT,
+    -- Whether the supplier taxes on payments received (version 24): from
+    -- 2028 its input tax is deductible only as paid (§ 15 (1) UStG); and
+    -- whether the bill is a down payment, whose input tax counts when paid.
+    supplier_cash_basis INTEGER NOT NULL DEFAULT 0 CHECK (supplier_cash_basis IN (0, 1)),
+    down_payment        INTEGER NOT NULL DEFAULT 0 CHECK (down_payment IN (0, 1)),
     -- a bill owes what it is worth or less; a supplier's credit is booked negated
     CHECK (gross = net + tax),
     CHECK (kind <> 'bill' OR (net >= 0 AND tax >= 0 AND gross > 0 AND gross_book > 0
@@ -1416,3 +1421,35 @@ CREATE TABLE tax_methods (
     CHECK ((vat_method = 'IST') = (ist_reason IS NOT NULL)),
     PRIMARY KEY (company_id, valid_from)
 ) STRICT, WITHOUT ROWID;
+
+-- What of each document's VAT is not yet due (a sale taxed on payments
+-- received, until its money comes in) or not yet deductible (a bill of a
+-- supplier taxed on payments received, a down payment, until paid), move by
+-- move, each with the ledger entry that made it (version 24): issued,
+-- received, refunded (a payment taken back), released (a discount, a fee,
+-- that never falls due), restored (such a settlement undone), cancelled
+-- (the invoice corrected) and switched (the company taxed on invoices from
+-- a day on). What a document has not due through a day is the sum of its
+-- rows up to that day.
+CREATE TABLE vat_moves (
+    seq         INTEGER PRIMARY KEY,
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    -- the ledger entry that moved it
+    entry       TEXT NOT NULL,
+    -- a sale's output tax (an invoice) or a purchase's input tax (a bill)
+    side        TEXT NOT NULL CHECK (side IN ('sale', 'purchase')),
+    -- the invoice or bill whose VAT moved
+    document_id TEXT NOT NULL,
+    -- the payment whose money moved it (a reversal: the payment taken back)
+    payment_id  TEXT,
+    moved_on    TEXT NOT NULL,
+    kind        TEXT NOT NULL CHECK (kind IN (
+        'issued', 'received', 'refunded', 'released', 'restored', 'cancelled', 'switched')),
+    tax_key     TEXT NOT NULL,
+    -- the change of what is not yet due: added positive, taken off negative
+    base        INTEGER NOT NULL,
+    tax         INTEGER NOT NULL
+) STRICT;
+CREATE INDEX vat_moves_document ON vat_moves (company_id, environment, document_id, moved_on);
+CREATE INDEX vat_moves_entry ON vat_moves (entry);

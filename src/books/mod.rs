@@ -51,9 +51,15 @@
 //!   (`settle`): payments in against invoices (`pay_invoice`), out against
 //!   bills (`pay_bill`), supplier credits applied to bills (`apply_credit`);
 //!   a payment from a bank line, a difference settled without money
-//!   (`settle_difference`), and a settlement undone by a counter-posting
+//!   (`settle_difference`), a customer's credit applied to an invoice
+//!   (`apply_customer_credit`), and a settlement undone by a counter-posting
 //!   (`reverse`): a bank line's, or a payment recorded by hand that a
 //!   person takes back with a reason (`reverse_payment`).
+//! - `settling.rs`: what the settlement act checks, written once and asked
+//!   before anything is offered: a document that takes money, not more
+//!   than it owes, the currency, the date order; how a bank line's money
+//!   settles a document (`by_line`: paid, or kept as the customer's credit
+//!   and applied when it came before the invoice).
 //! - `payments.rs`: payments as recorded: `Method`, `Direction`,
 //!   `TargetKind`, the wire form, an invoice's payments, one read back
 //!   (`recorded`) and marked reversed; a person's reversal as given and
@@ -111,6 +117,10 @@
 //! - `dunning/`: reminders.
 //! - `export/`: the books handed to the tax adviser and a tax audit.
 //! - `vat/`: the VAT return's figures and the EC sales list.
+//! - `vat_due/`: VAT that falls due with the money: the lines an act posts
+//!   for a company taxed on payments received (or a bill whose input tax
+//!   waits for its payment), the register of what is not yet due, and the
+//!   day a company is taxed on invoices again.
 //! - `assets/`: fixed assets: recorded, depreciated, disposed of, and the
 //!   register of a fiscal year.
 //! - `euer/`: the cash-basis profit statement (EÜR) of a fiscal year on
@@ -146,10 +156,12 @@ pub mod received;
 pub mod report;
 pub mod sending;
 pub mod settlement;
+pub mod settling;
 pub mod statements;
 pub mod suppliers;
 pub mod tax_methods;
 pub mod tenancy;
 pub mod transactions;
 pub mod vat;
+pub mod vat_due;
 pub mod webhooks;

@@ -558,6 +558,14 @@ pub struct PurchaseRecordArgs {
     /// the company owes the VAT at --tax-rate (default 19) and deducts it.
     #[arg(long)]
     pub reverse_charge: bool,
+    /// The supplier taxes on payments received (its invoice says
+    /// "Versteuerung nach vereinnahmten Entgelten"): from 2028 the input
+    /// VAT is deductible only as the bill is paid (§ 15 (1) UStG).
+    #[arg(long)]
+    pub supplier_cash_basis: bool,
+    /// The bill asks for a down payment: its input VAT counts when paid.
+    #[arg(long)]
+    pub down_payment: bool,
     /// The day the bill is booked (default the document date, or the first
     /// open day when that lies in closed books).
     #[arg(long)]

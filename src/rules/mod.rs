@@ -62,10 +62,15 @@
 //!   figures by Kennzahl with their labels, the line each stands on in
 //!   each year's form kontor knows (with the sources), which Kz a cost of
 //!   the chart and a revenue by its tax key go to.
+//! - `cash_vat.rs`: VAT that falls due with the payment (§ 13 (1) no. 1 b,
+//!   § 20 UStG): the tax keys that follow the money, the mark of revenue
+//!   not yet received, a settlement split over a document's keys, and the
+//!   day the amended § 15 (1) and § 14 (4) no. 6a UStG apply from.
 //! - `vat_ids/`: VAT ids, judged by their own prefix.
 
 pub mod afa;
 pub mod bank;
+pub mod cash_vat;
 pub mod chart;
 pub mod countries;
 pub mod creditor_reference;

@@ -936,8 +936,9 @@ class Run:
         self.type_into("name", "Geschäftskonto")
         self.submit("Add account")
         assert "Saved." in self.text() and "DE36 7602 6000 0123 4567 89" in self.text(), self.text()
-        # Two open invoices: one paid 10.00 short by its number (a
-        # suggestion), one by a stranger (split by a person).
+        # Two open invoices: the first paid 10.00 short by its number (a
+        # suggestion, confirmed, the 10.00 left open), then a stranger pays
+        # the second and those 10.00 together (both ticked by a person).
         self.open("/invoices?status=OPEN")
         owed = []
         for row in self.driver.find_elements(By.XPATH, "//main//tbody/tr"):
@@ -961,7 +962,7 @@ class Run:
         stamp = int(time.time())
         entries = [
             entry(f"B1-{stamp}", first_owed - 1000, "Müller Bau GmbH", f"Rechnung {first}"),
-            entry(f"B2-{stamp}", second_owed, "Unbekannt", "Sammelzahlung"),
+            entry(f"B2-{stamp}", second_owed + 1000, "Unbekannt", "Sammelzahlung"),
             entry(f"B3-{stamp}", -1290, "", "Kontofuehrung"),
         ]
         camt = ('<?xml version="1.0" encoding="UTF-8"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08">'
@@ -986,23 +987,39 @@ class Run:
         self.submit(f"Confirm {first}")
         assert "The suggestion is settled." in self.text(), self.text()
         assert "Settled" in self.text()
-        # The stranger's line, split over the second invoice.
+        # The stranger's line pays two invoices: both ticked among the open
+        # ones (the first owing the 10.00 left), the split filled by the
+        # server, settled.
         self.open("/bank?state=unmatched")
         rows = self.driver.find_elements(By.XPATH, "//main//tbody/tr[td[contains(., 'Unbekannt')]]")
         self.follow(rows[0].find_element(By.TAG_NAME, "a"))
-        self.type_into("number1", second)
-        self.type_into("amount1", f"{second_owed // 100:,}.{second_owed % 100:02d}")
+        assert "Open invoices that could fit" in self.text(), self.text()
+        self.axe("bank-line-pick")
+        for number in (second, first):
+            self.driver.find_element(
+                By.XPATH, f"//table[@id='candidates']//tr[td[normalize-space()='{number}']]//input[@type='checkbox']"
+            ).click()
+        self.submit("Fill the split with the ticked")
+        total = second_owed + 1000
+        assert f"the ticked documents owe €{total // 100:,}.{total % 100:02d}." in self.text(), self.text()
+        self.axe("bank-line-filled")
         self.submit("Split")
         assert "The line is split." in self.text(), self.text()
+        assert "Settled" in self.text(), self.text()
+        assert second in self.text() and first in self.text(), self.text()
         self.axe("bank-line-split")
         split_line = self.path().split("?")[0]
+        self.open("/invoices?status=OPEN")
+        for number in (second, first):
+            still = self.driver.find_elements(By.XPATH, f"//main//tbody/tr[td[1][normalize-space()='{number}']]")
+            assert not still, f"{number} is still open: {self.text()}"
         # The bank's fee, booked to fees.
         self.open("/bank?state=unmatched")
         rows = self.driver.find_elements(By.XPATH, "//main//tbody/tr[td[contains(., 'Kontofuehrung')]]")
         self.follow(rows[0].find_element(By.TAG_NAME, "a"))
         self.submit("Book")
         assert "The line is booked." in self.text(), self.text()
-        # The split undone: the invoice owes its gross again.
+        # The split undone: the invoices owe their gross again.
         self.open(split_line)
         self.submit("Undo (by counter-postings)")
         assert "Undone by counter-postings." in self.text(), self.text()

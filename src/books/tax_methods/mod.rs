@@ -25,6 +25,7 @@ use crate::books::audit::{self, Act, Actor};
 use crate::books::company::Company;
 use crate::books::export::settings;
 use crate::books::ledger;
+use crate::books::vat_due::switch;
 use crate::error::{Result, Violations};
 use crate::store::clock;
 use crate::store::db::Tx;
@@ -98,6 +99,23 @@ pub fn on(conn: &Connection, company_id: &str, day: Date) -> Result<Methods> {
         .rev()
         .find(|m| m.from.is_some_and(|from| from <= day))
         .unwrap_or(Methods::DEFAULT))
+}
+
+/// The days from which the company owes VAT on invoices again after owing
+/// it on payments received, the earliest first: on each, what its sales
+/// issued before have not due falls due (`switch`).
+///
+/// Fails only on a storage error.
+pub fn soll_starts(conn: &Connection, company_id: &str) -> Result<Vec<Date>> {
+    let mut before = VatMethod::Soll;
+    let mut out = Vec::new();
+    for m in history(conn, company_id)? {
+        if m.vat_method == VatMethod::Soll && before == VatMethod::Ist {
+            out.extend(m.from);
+        }
+        before = m.vat_method;
+    }
+    Ok(out)
 }
 
 /// The methods as a person gives them: each a value's key in any case, or
@@ -409,6 +427,9 @@ pub fn set(
         clock::now()
     ])?;
     audit::record(tx, tenant, actor, Act::TaxMethodsChanged, &from.to_string())?;
+    // Taxed on invoices again from a day on: what was not yet due falls due
+    // then (and no longer where the day moved away).
+    switch::reconcile_all(tx, &company.id, &soll_starts(tx, &company.id)?)?;
     Ok(Changed {
         methods: next,
         warning,

@@ -38,6 +38,10 @@ pub fn act_name(lang: Lang, act: Act) -> String {
             "Zahlung aus dem Kontoauszug übernommen",
         ),
         Act::DifferenceBooked => ("difference booked", "Differenz ausgebucht"),
+        Act::InvoiceCreditApplied => (
+            "customer's credit applied",
+            "Guthaben des Kunden verrechnet",
+        ),
         Act::SettlementReversed => ("settlement undone", "Zahlung rückgängig gemacht"),
         Act::BillCreditApplied => (
             "supplier's credit applied",

@@ -108,8 +108,12 @@
 //!   (multipart), the list by state, one received invoice with its verdict,
 //!   the original and attachments to download, booking and refusing.
 //! - `bank.rs`: the Bank screen: statement files uploaded (each imported in
-//!   its own transaction), the lines by state with a search, a line's page
-//!   with its suggestions and the acts confirm, split, book, ignore, undo.
+//!   its own transaction), the lines by state with a search, grouped by
+//!   statement with its account and balances and each line's running
+//!   balance.
+//! - `bank_line.rs`: a line's page: its suggestions, the open documents
+//!   that could fit (searched, ticked to fill the split), the acts
+//!   confirm, split, book (accounts by the line's direction), ignore, undo.
 //! - `bank_accounts.rs`: Settings → bank accounts: the list, adding one, the
 //!   fee tolerance.
 //! - `statements.rs`: where the books stand, closing a period after a
@@ -148,6 +152,7 @@ mod adviser;
 mod assets;
 mod bank;
 mod bank_accounts;
+mod bank_line;
 mod bills;
 mod bills_received;
 mod chart;
@@ -461,12 +466,12 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["books", "assets", id, "dispose"] if post => assets::dispose(ctx, id),
         ["bank"] if get => bank::list(ctx),
         ["bank", "import"] if post => bank::import(ctx),
-        ["bank", "lines", id] if get => bank::show(ctx, id),
-        ["bank", "lines", id, "confirm"] if post => bank::confirm(ctx, id),
-        ["bank", "lines", id, "split"] if post => bank::split(ctx, id),
-        ["bank", "lines", id, "book"] if post => bank::book(ctx, id),
-        ["bank", "lines", id, "ignore"] if post => bank::ignore(ctx, id),
-        ["bank", "lines", id, "undo"] if post => bank::undo(ctx, id),
+        ["bank", "lines", id] if get => bank_line::show(ctx, id),
+        ["bank", "lines", id, "confirm"] if post => bank_line::confirm(ctx, id),
+        ["bank", "lines", id, "split"] if post => bank_line::split(ctx, id),
+        ["bank", "lines", id, "book"] if post => bank_line::book(ctx, id),
+        ["bank", "lines", id, "ignore"] if post => bank_line::ignore(ctx, id),
+        ["bank", "lines", id, "undo"] if post => bank_line::undo(ctx, id),
         ["settings", "bank"] if get => bank_accounts::show(ctx),
         ["settings", "bank", "accounts"] if post => bank_accounts::add(ctx),
         ["settings", "bank", "tolerance"] if post => bank_accounts::tolerance(ctx),

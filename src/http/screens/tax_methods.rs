@@ -42,24 +42,17 @@ const METHODS: Form = Form::new(&[FormField::text("from", "Holds from", "Gilt ab
 ]);
 
 fn legal_form_name(lang: Lang, form: LegalForm) -> &'static str {
-    use LegalForm::*;
     match form {
-        SoleProprietor => lang.pick(
+        LegalForm::SoleProprietor => lang.pick(
             "Sole proprietor, not registered (small trader, freelancer)",
             "Einzelunternehmen, nicht eingetragen (Kleingewerbe, Freiberufler)",
         ),
-        RegisteredTrader => lang.pick(
+        LegalForm::RegisteredTrader => lang.pick(
             "Registered trader (e. K.)",
             "Eingetragener Kaufmann (e. K.)",
         ),
-        Gbr => "GbR",
-        PartG => "PartG",
-        Ohg => "OHG",
-        Kg => "KG",
-        GmbhCoKg => "GmbH & Co. KG",
-        Gmbh => "GmbH",
-        Ug => "UG (haftungsbeschränkt)",
-        Ag => "AG",
+        // The other forms are named as the register writes them.
+        other => other.name(),
     }
 }
 
