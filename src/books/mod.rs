@@ -63,7 +63,8 @@
 //! - `payments.rs`: payments as recorded: `Method`, `Direction`,
 //!   `TargetKind`, the wire form, an invoice's payments, one read back
 //!   (`recorded`) and marked reversed; a person's reversal as given and
-//!   checked (`Reversal`). Names no act: recording and reversing are the
+//!   checked (`Reversal`), and a supplier credit's application
+//!   (`CreditRequest`). Names no act: recording and reversing are the
 //!   settlement's.
 //! - `partner_account.rs`: a partner's account for its page: the documents
 //!   issued to it and the bills it sent with what is open and overdue, the

@@ -17,7 +17,6 @@
 
 use jiff::civil::Date;
 use rusqlite::params;
-use serde::Serialize;
 
 use crate::books::audit::{self, Act, Actor};
 use crate::books::bank::suggest;
@@ -41,7 +40,10 @@ use crate::store::ids;
 use crate::store::tenant::Tenant;
 
 // A payment's record is `books::payments`'; a settlement's callers know it here.
-pub use crate::books::payments::{invoice_payments, Direction, Method, PaymentView, TargetKind};
+pub use crate::books::payments::{
+    invoice_payments, CreditInput, CreditRequest, CreditView, Direction, Method, PaymentView,
+    TargetKind,
+};
 
 /// A payment as a person gives it.
 #[derive(Debug, Default, Clone)]
@@ -169,60 +171,6 @@ impl NewPayment {
     fn detail(&self) -> &str {
         self.bank.as_ref().map_or("", |b| b.account_id.as_str())
     }
-}
-
-/// A credit application as a person gives it.
-#[derive(Debug, Default, Clone)]
-pub struct CreditInput {
-    /// Minor units; default: as much as both the credit and the bill allow.
-    pub amount: Option<i64>,
-    /// The date (default today in the company's time zone).
-    pub on: Option<String>,
-}
-
-/// A checked credit application.
-#[derive(Debug, Clone)]
-pub struct CreditRequest {
-    amount: Option<i64>,
-    on: Option<Date>,
-}
-
-impl CreditRequest {
-    /// Checks the request: a positive amount when given, a date `YYYY-MM-DD`.
-    ///
-    /// Fails with `Invalid` naming every field that is malformed.
-    pub fn check(input: CreditInput) -> Result<CreditRequest> {
-        let mut v = Violations::new();
-        if input
-            .amount
-            .is_some_and(|a| a <= 0 || a > money::MAX_AMOUNT)
-        {
-            v.invalid(
-                "amount",
-                "must be a positive number of minor units (at most 10^15)",
-            );
-        }
-        let on = match input.on.as_deref() {
-            Some(d) => v.take(clock::parse_date("on", d))?,
-            None => None,
-        };
-        v.finish()?;
-        Ok(CreditRequest {
-            amount: input.amount,
-            on,
-        })
-    }
-}
-
-/// A credit application in its wire form.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CreditView {
-    pub id: String,
-    pub credit_id: String,
-    pub bill_id: String,
-    pub amount: Money,
-    pub applied_on: Date,
 }
 
 /// An open document as a settlement sees it.

@@ -58,14 +58,14 @@
 //!   useful life, accounts and source; which method an asset takes (§ 7 (1),
 //!   § 6 (2), § 6 (2a) EStG, the one-year life of digital assets) and what
 //!   it writes off through a day and in a fiscal year.
-//! - `euer.rs`: the Anlage EÜR of the cash-basis profit statement: its
-//!   figures by Kennzahl with their labels, the line each stands on in
-//!   each year's form kontor knows (with the sources), which Kz a cost of
-//!   the chart and a revenue by its tax key go to.
 //! - `cash_vat.rs`: VAT that falls due with the payment (§ 13 (1) no. 1 b,
 //!   § 20 UStG): the tax keys that follow the money, the mark of revenue
 //!   not yet received, a settlement split over a document's keys, and the
 //!   day the amended § 15 (1) and § 14 (4) no. 6a UStG apply from.
+//! - `euer.rs`: the Anlage EÜR of the cash-basis profit statement: its
+//!   figures by Kennzahl with their labels, the line each stands on in
+//!   each year's form kontor knows (with the sources), which Kz a cost of
+//!   the chart and a revenue by its tax key go to.
 //! - `vat_ids/`: VAT ids, judged by their own prefix.
 
 pub mod afa;

@@ -31,7 +31,12 @@ pub struct Freelancer {
 }
 
 impl Freelancer {
-    pub fn new(vat: &str, period: &str, extension: &str) -> Freelancer {
+    pub fn new(period: &str, extension: &str) -> Freelancer {
+        Freelancer::owing("soll", period, extension)
+    }
+
+    /// A freelancer owing VAT as `vat` says (`soll`, `ist`).
+    pub fn owing(vat: &str, period: &str, extension: &str) -> Freelancer {
         let data = DataFile::new();
         let company = data.ok(&[
             "company",
@@ -318,7 +323,7 @@ struct Year {
 ///   12-10 (November's), 400.00 on 2027-01-08 (December's); the bank's fee
 ///   of 12.50 on 12-31.
 fn year(vat: &str) -> Year {
-    let f = Freelancer::new(vat, "monthly", "no");
+    let f = Freelancer::owing(vat, "monthly", "no");
     let a = f.invoice("2026-11-10", &[(100_000, "19")]);
     let b = f.invoice("2026-12-01", &[(200_000, "19"), (50_000, "7")]);
     f.invoice("2026-12-05", &[(30_000, "7")]);
@@ -486,7 +491,7 @@ fn a_freelancers_year_worked_out_by_hand() {
 fn the_ten_day_rule_moves_only_a_prepayment_due_within_the_ten_days() {
     // Without the extension December's prepayment is due on 10 January:
     // paid on the 8th it belongs to the year before, on the 11th to its own.
-    let monthly = Freelancer::new("soll", "monthly", "no");
+    let monthly = Freelancer::new("monthly", "no");
     let paid = monthly.bank(
         "T1",
         &[
@@ -512,7 +517,7 @@ fn the_ten_day_rule_moves_only_a_prepayment_due_within_the_ten_days() {
 
     // With the extension the fourth quarter's is due on 10 February: paid
     // on 8 January it is an expense of the year it is paid in (BFH X R 2/21).
-    let quarterly = Freelancer::new("soll", "quarterly", "yes");
+    let quarterly = Freelancer::new("quarterly", "yes");
     let paid = quarterly.bank(
         "T2",
         &[
@@ -539,7 +544,7 @@ fn the_ten_day_rule_moves_only_a_prepayment_due_within_the_ten_days() {
 
 #[test]
 fn preliminary_until_closed_through_the_tenth_of_january_and_a_payment_taken_back_counts_back() {
-    let f = Freelancer::new("soll", "monthly", "no");
+    let f = Freelancer::new("monthly", "no");
     // An invoice of 2024 paid in 2026 counts in 2026 (read apart from the
     // year's own documents, being older than a year).
     let old = f.invoice("2024-06-03", &[(100_000, "7")]);
@@ -590,7 +595,7 @@ fn preliminary_until_closed_through_the_tenth_of_january_and_a_payment_taken_bac
 
 #[test]
 fn a_year_without_its_form_and_a_balance_sheet_company_are_refused_with_a_sentence() {
-    let f = Freelancer::new("soll", "monthly", "no");
+    let f = Freelancer::new("monthly", "no");
     for year in ["2024", "2027"] {
         let (ok, out, e) =
             f.data
@@ -728,7 +733,7 @@ fn the_euer_page_shows_each_line_and_its_payments_in_english_and_german_and_hand
 
 #[test]
 fn money_paid_before_its_invoice_counts_when_applied_and_stands_on_no_line_until_then() {
-    let f = Freelancer::new("ist", "monthly", "no");
+    let f = Freelancer::owing("ist", "monthly", "no");
     let number = f.invoice("2026-06-15", &[(100_000, "19")]);
     let lines = f.bank(
         "A1",

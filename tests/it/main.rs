@@ -24,6 +24,7 @@ mod durability;
 mod einvoices;
 mod einvoices_in;
 mod euer;
+mod freelancer;
 mod hardening;
 mod health;
 mod hostile;

@@ -342,7 +342,11 @@ pub fn set(
             }
         }
     };
-    let base = on(tx, &company.id, from.yesterday().unwrap_or(from))?;
+    // What is not named stays as it holds on that day (a change already
+    // set from that very day included); the kind of day wanted is judged
+    // against what held the day before.
+    let base = on(tx, &company.id, from)?;
+    let before = on(tx, &company.id, from.yesterday().unwrap_or(from))?;
     let next = next_of(&base, from);
     let mut warning = None;
     let mut v = Violations::new();
@@ -383,10 +387,10 @@ pub fn set(
             },
         }
     }
-    if first_of(&next, from, &base) != from {
-        let unit = if next.profit_method != base.profit_method {
+    if first_of(&next, from, &before) != from {
+        let unit = if next.profit_method != before.profit_method {
             "a fiscal year's first day (the profit method changes)"
-        } else if next.return_period != base.return_period {
+        } else if next.return_period != before.return_period {
             "a quarter's first day (the VAT period changes)"
         } else if next.return_period == ReturnPeriod::Quarterly {
             "a quarter's first day (the VAT return is quarterly)"
