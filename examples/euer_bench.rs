@@ -5,7 +5,8 @@
 //!   cargo run --release --example euer_bench -- 20000   # another number
 //!
 //! Fills a fresh data file with a year (2026) of a freelancer's books (a
-//! sole proprietor determining its profit by the EÜR, filing monthly)
+//! sole proprietor determining its profit by the EÜR, owing VAT on payments
+//! received, filing monthly)
 //! through the books' own acts: half the payments are invoices at 19 % and
 //! 7 % to 200 customers (the bulk path without documents, as the other
 //! benches fill invoices), each paid in full; the other half bills from 100
@@ -82,6 +83,8 @@ fn fill(db: &Db, payments: usize) -> String {
     let tenant = Tenant::new(company.id.clone(), Environment::Production);
     db.write(|tx| {
         let input = MethodsInput {
+            vat_method: Some("ist".into()),
+            ist_reason: Some("freelance".into()),
             profit_method: Some("euer".into()),
             return_period: Some("monthly".into()),
             extension: Some("no".into()),

@@ -19,8 +19,9 @@ use kontor::http::server::Server;
 const IBAN: &str = "DE36760260000123456789";
 
 /// A freelancer's books: a sole proprietor determining its profit by the
-/// EÜR from 2025 on, filing its VAT return `period`ly with or without the
-/// extension.
+/// EÜR from 2025 on, owing VAT on invoices (`soll`) or on payments received
+/// (`ist`, as a freelancer may), filing its VAT return `period`ly with or
+/// without the extension.
 pub struct Freelancer {
     pub data: DataFile,
     pub server: Server,
@@ -31,6 +32,11 @@ pub struct Freelancer {
 
 impl Freelancer {
     pub fn new(period: &str, extension: &str) -> Freelancer {
+        Freelancer::owing("soll", period, extension)
+    }
+
+    /// A freelancer owing VAT as `vat` says (`soll`, `ist`).
+    pub fn owing(vat: &str, period: &str, extension: &str) -> Freelancer {
         let data = DataFile::new();
         let company = data.ok(&[
             "company",
@@ -71,7 +77,7 @@ impl Freelancer {
             .as_str()
             .unwrap()
             .to_string();
-        data.ok(&[
+        let mut methods = vec![
             "company",
             "set",
             &company,
@@ -79,13 +85,19 @@ impl Freelancer {
             "sole-proprietor",
             "--profit-method",
             "euer",
+            "--vat-method",
+            vat,
             "--vat-period",
             period,
             "--vat-extension",
             extension,
             "--from",
             "2025-01-01",
-        ]);
+        ];
+        if vat == "ist" {
+            methods.extend(["--ist-reason", "freelance"]);
+        }
+        data.ok(&methods);
         data.ok(&[
             "bank",
             "account",
@@ -294,7 +306,8 @@ struct Year {
     computer: String,
 }
 
-/// The freelancer's year, monthly VAT returns without the extension:
+/// The freelancer's year, VAT owed as `vat` says, monthly returns without
+/// the extension:
 ///
 /// - invoice A of 11-10: 1,000.00 at 19 % = 1,190.00, paid in full on 12-15;
 /// - invoice B of 12-01: 2,000.00 at 19 % (380.00) and 500.00 at 7 %
@@ -309,8 +322,8 @@ struct Year {
 /// - to the tax office: 500.00 on 2026-01-08 (December 2025's), 300.00 on
 ///   12-10 (November's), 400.00 on 2027-01-08 (December's); the bank's fee
 ///   of 12.50 on 12-31.
-fn year() -> Year {
-    let f = Freelancer::new("monthly", "no");
+fn year(vat: &str) -> Year {
+    let f = Freelancer::owing(vat, "monthly", "no");
     let a = f.invoice("2026-11-10", &[(100_000, "19")]);
     let b = f.invoice("2026-12-01", &[(200_000, "19"), (50_000, "7")]);
     f.invoice("2026-12-05", &[(30_000, "7")]);
@@ -357,7 +370,8 @@ fn year() -> Year {
 
 #[test]
 fn a_freelancers_year_worked_out_by_hand() {
-    let y = year();
+    // Owing VAT on payments received, as a freelancer may.
+    let y = year("ist");
     let f = &y.f;
     // By hand, on the lines of the Anlage EÜR 2026:
     // - 15 (Kz 112), the net revenue received: A's 1,000.00 and B's half:
@@ -623,8 +637,18 @@ fn a_year_without_its_form_and_a_balance_sheet_company_are_refused_with_a_senten
 
 #[test]
 fn the_euer_page_shows_each_line_and_its_payments_in_english_and_german_and_hands_over_its_pdf() {
-    let y = year();
+    // Owing VAT on invoices, the same year: the same lines, the money being
+    // the same.
+    let y = year("soll");
     let f = &y.f;
+    assert_eq!(
+        f.euer("2026")["lines"],
+        json!({
+            "15": "2250.00", "17": "397.50", "23": "2647.50",
+            "34": "1283.33", "37": "600.00", "58": "589.00", "59": "700.00",
+            "61": "12.50", "76": "3184.83"
+        })
+    );
     person(&f.data, &f.company, "anna@berger-design.example", "viewer");
     let mut browser = Browser::at(f.server.addr);
     browser
@@ -705,4 +729,45 @@ fn the_euer_page_shows_each_line_and_its_payments_in_english_and_german_and_hand
     );
     let refused = browser.get("/books/euer/pdf?year=2027");
     assert_eq!(refused.status, 409, "{}", refused.body);
+}
+
+#[test]
+fn money_paid_before_its_invoice_counts_when_applied_and_stands_on_no_line_until_then() {
+    let f = Freelancer::owing("ist", "monthly", "no");
+    let number = f.invoice("2026-06-15", &[(100_000, "19")]);
+    let lines = f.bank(
+        "A1",
+        &[("2026-06-10", 119_000, &format!("Vorkasse {number}"))],
+    );
+    let before = f.euer("2026");
+    assert_eq!(
+        before["unassigned"],
+        json!([]),
+        "not booked yet: {before:#}"
+    );
+    let confirmed = f.data.ok(&["bank", "confirm", &lines[0]]);
+    assert_eq!(
+        confirmed["line"]["state"],
+        json!("settled"),
+        "{confirmed:#}"
+    );
+    // Kept as the customer's credit on 06-10 (money on no line), applied to
+    // the invoice on its day, 06-15: its 1,000.00 net and 190.00 VAT then.
+    let s = f.euer("2026");
+    assert_eq!(
+        s["lines"],
+        json!({"15": "1000.00", "17": "190.00", "23": "1190.00", "76": "0.00"}),
+        "{s:#}"
+    );
+    assert_eq!(
+        s["postings"]["15"],
+        json!([p("2026-06-15", &number, "1000.00")])
+    );
+    assert_eq!(
+        s["unassigned"],
+        json!([
+            p("2026-06-10", &lines[0], "1190.00"),
+            p("2026-06-15", &number, "-1190.00")
+        ])
+    );
 }

@@ -19,6 +19,7 @@ use crate::books::chart_accounts;
 use crate::books::ledger::{Account, Class};
 use crate::books::payments::Direction;
 use crate::error::Result;
+use crate::rules::cash_vat;
 use crate::rules::chart::{Chart, Line};
 use crate::rules::euer;
 use crate::rules::money;
@@ -88,9 +89,15 @@ impl Reading {
     fn place(&self, account: Account, detail: &str, chart: &str, incoming: bool) -> Option<Place> {
         Some(match account {
             Account::Receivables | Account::Payables => return None,
-            Account::Revenue => Place::Kz(euer::revenue(detail, self.small_business)),
+            Account::Revenue => Place::Kz(euer::revenue(
+                cash_vat::received(detail),
+                self.small_business,
+            )),
             Account::AssetSales => Place::Kz(euer::ASSET_SALES),
-            Account::OutputTax | Account::InputTax => Place::Kz(if incoming {
+            Account::OutputTax
+            | Account::OutputTaxNotDue
+            | Account::InputTax
+            | Account::InputTaxLater => Place::Kz(if incoming {
                 euer::VAT_RECEIVED
             } else {
                 euer::INPUT_VAT
@@ -330,6 +337,8 @@ struct Paid {
     amount: i64,
     paid_on: Date,
     reversed_on: Option<Date>,
+    /// A customer's credit applied, not a payment.
+    credit: bool,
 }
 
 /// Every payment of an invoice or a bill made in `from..=to` and every
@@ -382,6 +391,52 @@ pub(super) fn payments(
             amount: r.get(4)?,
             paid_on: r.get(5)?,
             reversed_on: r.get(6)?,
+            credit: false,
+        });
+    }
+    // A customer's credit applied to an invoice (money a bank line paid
+    // before it, kept as credit): the invoice's money received on the day
+    // applied, as the VAT on payments received counts it.
+    let mut stmt = conn.prepare_cached(
+        "SELECT s.id, s.target_id, s.on_day,
+                (SELECT j.posted_on FROM journal j WHERE j.entry = s.undone_by LIMIT 1),
+                (SELECT sum(j.debit) FROM journal j
+                 WHERE j.entry = s.id AND j.account = 'customer_credits'),
+                i.number, i.issued_on
+         FROM bank_settlements s JOIN invoices i ON i.id = s.target_id
+         WHERE s.company_id = ?1 AND s.environment = ?2 AND s.kind = 'difference'
+           AND s.account = 'customer_credits' AND s.target_kind = 'invoice'
+         ORDER BY s.seq",
+    )?;
+    let mut rows = stmt.query(params![tenant.company_id, tenant.environment])?;
+    while let Some(row) = rows.next()? {
+        let r = Row::new(row, "bank_settlements");
+        let id: String = r.get(1)?;
+        let applied_on: Date = r.get(2)?;
+        let undone_on: Option<Date> = r.get(3)?;
+        let in_year = |d: &Date| (from..=to).contains(d);
+        if !in_year(&applied_on) && !undone_on.is_some_and(|d| in_year(&d)) {
+            continue;
+        }
+        let amount: Option<i64> = r.get(4)?;
+        let number: String = r.get(5)?;
+        if !docs.contains_key(&id) {
+            docs.insert(
+                id.clone(),
+                Document {
+                    name: number.into(),
+                    incoming: true,
+                    posted: r.get(6)?,
+                    parts: Vec::new(),
+                },
+            );
+        }
+        paid.push(Paid {
+            document: id,
+            amount: amount.unwrap_or(0),
+            paid_on: applied_on,
+            reversed_on: undone_on,
+            credit: true,
         });
     }
     read_parts(conn, tenant, reading, &mut docs, from)?;
@@ -399,6 +454,15 @@ pub(super) fn payments(
                     date,
                     document: doc.name.clone(),
                     amount,
+                });
+            }
+            // A credit applied takes up money that stood on no line.
+            if p.credit {
+                out.push(Moved {
+                    place: Place::Outside,
+                    date,
+                    document: doc.name.clone(),
+                    amount: -amount,
                 });
             }
         };
