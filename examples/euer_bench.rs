@@ -89,7 +89,6 @@ fn fill(db: &Db, payments: usize) -> String {
             return_period: Some("monthly".into()),
             extension: Some("no".into()),
             from: Some("2026-01-01".into()),
-            ..Default::default()
         };
         tax_methods::set(tx, &tenant, &Actor::System, &company, &input)
     })
