@@ -58,7 +58,12 @@ CREATE TABLE companies (
     chart             TEXT NOT NULL DEFAULT 'skr03' CHECK (chart IN ('skr03', 'skr04')),
     datev_adviser     INTEGER CHECK (datev_adviser BETWEEN 1001 AND 9999999),
     datev_client      INTEGER CHECK (datev_client BETWEEN 1 AND 99999),
-    fiscal_year_start TEXT NOT NULL DEFAULT '01-01' CHECK (fiscal_year_start GLOB '[01][0-9]-[0-3][0-9]')
+    fiscal_year_start TEXT NOT NULL DEFAULT '01-01' CHECK (fiscal_year_start GLOB '[01][0-9]-[0-3][0-9]'),
+    -- The legal form (version 23; none until set): whether the company may
+    -- determine its profit by the EÜR (rules::tax_methods).
+    legal_form TEXT CHECK (legal_form IN (
+        'SOLE_PROPRIETOR', 'REGISTERED_TRADER', 'GBR', 'PARTG', 'OHG', 'KG', 'GMBH_CO_KG',
+        'GMBH', 'UG', 'AG'))
 ) STRICT;
 
 CREATE TABLE api_keys (
@@ -458,6 +463,11 @@ CREATE TABLE purchases (
     -- percent (a decimal as written, "2" or "2.5"); none when it grants none.
     discount_until    TEXT,
     discount_percent  TEXT,
+    -- Whether the supplier taxes on payments received (version 24): from
+    -- 2028 its input tax is deductible only as paid (§ 15 (1) UStG); and
+    -- whether the bill is a down payment, whose input tax counts when paid.
+    supplier_cash_basis INTEGER NOT NULL DEFAULT 0 CHECK (supplier_cash_basis IN (0, 1)),
+    down_payment        INTEGER NOT NULL DEFAULT 0 CHECK (down_payment IN (0, 1)),
     -- a bill owes what it is worth or less; a supplier's credit is booked negated
     CHECK (gross = net + tax),
     CHECK (kind <> 'bill' OR (net >= 0 AND tax >= 0 AND gross > 0 AND gross_book > 0
@@ -1389,3 +1399,57 @@ CREATE TABLE depreciation_rules (
     set_at      TEXT NOT NULL,
     PRIMARY KEY (company_id, environment, year)
 ) STRICT, WITHOUT ROWID;
+
+-- A company's tax methods (version 23), each row holding from its day until
+-- the next: VAT on invoices issued (SOLL) or on payments received (IST, with
+-- the ground of § 20 sentence 1 UStG claimed), profit by balance sheet or by
+-- the EÜR (§ 4 (3) EStG), the VAT return's period and whether it has the
+-- one-month extension (§§ 46–48 UStDV). A company without a row: SOLL,
+-- BALANCE, MONTHLY, no extension.
+CREATE TABLE tax_methods (
+    company_id    TEXT NOT NULL REFERENCES companies (id),
+    -- the first day of a VAT return period (and of a fiscal year when the
+    -- profit method changes), YYYY-MM-DD
+    valid_from    TEXT NOT NULL,
+    vat_method    TEXT NOT NULL CHECK (vat_method IN ('SOLL', 'IST')),
+    -- the ground of § 20 sentence 1 UStG claimed, with IST only
+    ist_reason    TEXT CHECK (ist_reason IN ('TURNOVER', 'NO_BOOKKEEPING', 'FREELANCE')),
+    profit_method TEXT NOT NULL CHECK (profit_method IN ('BALANCE', 'EUER')),
+    return_period TEXT NOT NULL CHECK (return_period IN ('MONTHLY', 'QUARTERLY')),
+    extension     INTEGER NOT NULL CHECK (extension IN (0, 1)),
+    set_at        TEXT NOT NULL,
+    CHECK ((vat_method = 'IST') = (ist_reason IS NOT NULL)),
+    PRIMARY KEY (company_id, valid_from)
+) STRICT, WITHOUT ROWID;
+
+-- What of each document's VAT is not yet due (a sale taxed on payments
+-- received, until its money comes in) or not yet deductible (a bill of a
+-- supplier taxed on payments received, a down payment, until paid), move by
+-- move, each with the ledger entry that made it (version 24): issued,
+-- received, refunded (a payment taken back), released (a discount, a fee,
+-- that never falls due), restored (such a settlement undone), cancelled
+-- (the invoice corrected) and switched (the company taxed on invoices from
+-- a day on). What a document has not due through a day is the sum of its
+-- rows up to that day.
+CREATE TABLE vat_moves (
+    seq         INTEGER PRIMARY KEY,
+    company_id  TEXT NOT NULL REFERENCES companies (id),
+    environment TEXT NOT NULL CHECK (environment IN ('PRODUCTION', 'SANDBOX')),
+    -- the ledger entry that moved it
+    entry       TEXT NOT NULL,
+    -- a sale's output tax (an invoice) or a purchase's input tax (a bill)
+    side        TEXT NOT NULL CHECK (side IN ('sale', 'purchase')),
+    -- the invoice or bill whose VAT moved
+    document_id TEXT NOT NULL,
+    -- the payment whose money moved it (a reversal: the payment taken back)
+    payment_id  TEXT,
+    moved_on    TEXT NOT NULL,
+    kind        TEXT NOT NULL CHECK (kind IN (
+        'issued', 'received', 'refunded', 'released', 'restored', 'cancelled', 'switched')),
+    tax_key     TEXT NOT NULL,
+    -- the change of what is not yet due: added positive, taken off negative
+    base        INTEGER NOT NULL,
+    tax         INTEGER NOT NULL
+) STRICT;
+CREATE INDEX vat_moves_document ON vat_moves (company_id, environment, document_id, moved_on);
+CREATE INDEX vat_moves_entry ON vat_moves (entry);

@@ -126,6 +126,7 @@ fn items(n: usize) -> Vec<Item> {
             currency: "EUR".into(),
             reference: CreditorReference::of_number(&number(i)).map(|r| r.as_str().to_string()),
             dated: date(2026, 10, 1),
+            discount: None,
         })
         .collect()
 }
@@ -391,11 +392,11 @@ fn run(n: usize, file: &str) {
     let started = Instant::now();
     let mut ladder = Ladder::new(items, std::iter::empty(), 0);
     let (mut certain, mut suggested, mut unmatched) = (0, 0, 0);
-    for line in read
+    for (booked_on, line) in read
         .statements
         .iter()
         .flat_map(|s| &s.entries)
-        .flat_map(|e| &e.lines)
+        .flat_map(|e| e.lines.iter().map(move |l| (e.booked_on, l)))
     {
         let facts = LineFacts {
             amount: line.amount,
@@ -409,6 +410,7 @@ fn run(n: usize, file: &str) {
             remittance: line.remittance.clone(),
             end_to_end_id: line.end_to_end_id.clone(),
             creditor_references: line.creditor_references.clone(),
+            day: booked_on,
         };
         match ladder.place(&facts) {
             Outcome::Certain(_) => certain += 1,

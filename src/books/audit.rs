@@ -89,6 +89,9 @@ stored_enum! {
         PaymentImported = "payment.imported",
         /// What a bank line left open of a document, settled without money.
         DifferenceBooked = "difference.booked",
+        /// A customer's credit (money a bank line paid before the invoice's
+        /// date) applied to the invoice.
+        InvoiceCreditApplied = "invoice.credit_applied",
         /// A settlement undone by a counter-posting: a bank line's, or a
         /// payment recorded by hand that a person took back.
         SettlementReversed = "settlement.reversed",
@@ -110,6 +113,7 @@ stored_enum! {
         ReminderSent = "reminder.sent",
         /// The chart of accounts, DATEV numbers or fiscal year changed.
         CompanyDatevChanged = "company.datev_changed",
+        TaxMethodsChanged = "company.tax_methods_changed",
         /// A partner's personal account number given or changed by a person.
         AccountNumberChanged = "account_number.changed",
         /// The books exported for the tax adviser (DATEV).

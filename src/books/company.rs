@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use crate::books::audit::{self, Act, Actor};
 use crate::books::particulars::{Particulars, ParticularsChange, ParticularsInput};
+use crate::books::tax_methods::methods::EuerAllowed;
 use crate::error::said::{self, Input, Record};
 use crate::error::{Error, Result, Said, Violations};
 use crate::rules::iso::{CountryCode, Currency};
@@ -262,7 +263,7 @@ const COMPANY_COLUMNS: &str =
     "id, name, country, currency, plan, invoice_prefix, payment_days, timezone, workflow, created_at,
      legal_name, street, postal_code, city, vat_id, tax_number, registration, contact_name,
      contact_phone, contact_email, electronic_address, iban, bic, account_holder,
-     managing_directors, small_business";
+     managing_directors, small_business, legal_form";
 
 fn company_from_row(row: &rusqlite::Row) -> rusqlite::Result<Company> {
     let r = Row::new(row, "companies");
@@ -297,6 +298,7 @@ fn company_from_row(row: &rusqlite::Row) -> rusqlite::Result<Company> {
             account_holder: r.get(23)?,
             managing_directors: r.get(24)?,
             small_business: r.get(25)?,
+            legal_form: r.get(26)?,
         },
     })
 }
@@ -426,7 +428,9 @@ pub fn create(tx: &Tx, new: NewCompany) -> Result<Company> {
 /// keep what they said. Recorded as `company.changed` by `actor` in the
 /// tenant's books.
 ///
-/// Fails with `NotFound` for an unknown company.
+/// Fails with `NotFound` for an unknown company; `Refused` for a legal form
+/// that must draw up a balance sheet while the company determines its profit
+/// by the EÜR (today or from a day set for later).
 pub fn set_particulars(
     tx: &Tx,
     tenant: &Tenant,
@@ -436,6 +440,25 @@ pub fn set_particulars(
     let id = tenant.company_id.as_str();
     let company = get(tx, id)?;
     let particulars = change.applied_to(&company.particulars);
+    if let Some(form) = particulars
+        .legal_form
+        .filter(|f| f.euer() == EuerAllowed::No)
+    {
+        // The methods that hold today and any set for later (`tax_methods`).
+        let euer: bool = tx
+            .prepare_cached(
+                "SELECT EXISTS (SELECT 1 FROM tax_methods
+                 WHERE company_id = ?1 AND profit_method = 'EUER'
+                   AND valid_from >= COALESCE((SELECT MAX(valid_from) FROM tax_methods
+                                               WHERE company_id = ?1 AND valid_from <= ?2), ''))",
+            )?
+            .query_row(params![id, company.today()], |r| r.get(0))?;
+        if euer {
+            return Err(Error::refused(said::Methods::FormChangeWhileEuer {
+                form: form.name().to_string(),
+            }));
+        }
+    }
     write_particulars(tx, id, &particulars)?;
     audit::record(tx, tenant, actor, Act::CompanyChanged, id)?;
     get(tx, id)
@@ -446,7 +469,8 @@ fn write_particulars(tx: &Tx, id: &str, p: &Particulars) -> Result<()> {
         "UPDATE companies SET legal_name = ?2, street = ?3, postal_code = ?4, city = ?5,
              vat_id = ?6, tax_number = ?7, registration = ?8, contact_name = ?9,
              contact_phone = ?10, contact_email = ?11, electronic_address = ?12, iban = ?13,
-             bic = ?14, account_holder = ?15, managing_directors = ?16, small_business = ?17
+             bic = ?14, account_holder = ?15, managing_directors = ?16, small_business = ?17,
+             legal_form = ?18
          WHERE id = ?1",
     )?
     .execute(params![
@@ -466,7 +490,8 @@ fn write_particulars(tx: &Tx, id: &str, p: &Particulars) -> Result<()> {
         p.bic,
         p.account_holder,
         p.managing_directors,
-        p.small_business
+        p.small_business,
+        p.legal_form
     ])?;
     Ok(())
 }

@@ -66,6 +66,12 @@ stored_enum! {
         /// What an asset was sold for, moved from the revenue of the
         /// invoice that sold it, within the tax key.
         AssetSales = "asset_sales",
+        /// Output tax of a sale taxed on payments received whose money has
+        /// not come in (*Umsatzsteuer nicht fällig*), within the tax key.
+        OutputTaxNotDue = "output_tax_not_due",
+        /// Input tax deductible only once the bill is paid (a supplier
+        /// taxed on payments received, a down payment), within the tax key.
+        InputTaxLater = "input_tax_later",
     }
 }
 
@@ -87,9 +93,11 @@ impl Account {
             | Account::InputTax
             | Account::Transfer
             | Account::Suspense
-            | Account::FixedAssets => Class::Asset,
+            | Account::FixedAssets
+            | Account::InputTaxLater => Class::Asset,
             Account::Payables
             | Account::OutputTax
+            | Account::OutputTaxNotDue
             | Account::CustomerCredits
             | Account::TaxOffice => Class::Liability,
             Account::Equity => Class::Equity,

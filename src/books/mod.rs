@@ -51,13 +51,20 @@
 //!   (`settle`): payments in against invoices (`pay_invoice`), out against
 //!   bills (`pay_bill`), supplier credits applied to bills (`apply_credit`);
 //!   a payment from a bank line, a difference settled without money
-//!   (`settle_difference`), and a settlement undone by a counter-posting
+//!   (`settle_difference`), a customer's credit applied to an invoice
+//!   (`apply_customer_credit`), and a settlement undone by a counter-posting
 //!   (`reverse`): a bank line's, or a payment recorded by hand that a
 //!   person takes back with a reason (`reverse_payment`).
+//! - `settling.rs`: what the settlement act checks, written once and asked
+//!   before anything is offered: a document that takes money, not more
+//!   than it owes, the currency, the date order; how a bank line's money
+//!   settles a document (`by_line`: paid, or kept as the customer's credit
+//!   and applied when it came before the invoice).
 //! - `payments.rs`: payments as recorded: `Method`, `Direction`,
 //!   `TargetKind`, the wire form, an invoice's payments, one read back
 //!   (`recorded`) and marked reversed; a person's reversal as given and
-//!   checked (`Reversal`). Names no act: recording and reversing are the
+//!   checked (`Reversal`), and a supplier credit's application
+//!   (`CreditRequest`). Names no act: recording and reversing are the
 //!   settlement's.
 //! - `partner_account.rs`: a partner's account for its page: the documents
 //!   issued to it and the bills it sent with what is open and overdue, the
@@ -71,6 +78,10 @@
 //!   loss by § 275 (2) HGB (`profit_and_loss`) and the balance sheet by
 //!   § 266 HGB (`balance_sheet`), each line with its accounts, the previous
 //!   year beside them when asked.
+//! - `tax_methods/`: the company's tax methods with the day each holds
+//!   from (VAT on invoices or on payments, balance sheet or EÜR, the VAT
+//!   return's period and extension): `on` a day, `history`, `set` by an
+//!   owner from a period's first day.
 //! - `discount.rs`: a discount (Skonto) with its tax: the postings a
 //!   settlement books when the rest of a payment goes as a discount granted
 //!   or received, per tax key from the document's own entry (§ 17 UStG).
@@ -107,8 +118,15 @@
 //! - `dunning/`: reminders.
 //! - `export/`: the books handed to the tax adviser and a tax audit.
 //! - `vat/`: the VAT return's figures and the EC sales list.
+//! - `vat_due/`: VAT that falls due with the money: the lines an act posts
+//!   for a company taxed on payments received (or a bill whose input tax
+//!   waits for its payment), the register of what is not yet due, and the
+//!   day a company is taxed on invoices again.
 //! - `assets/`: fixed assets: recorded, depreciated, disposed of, and the
 //!   register of a fiscal year.
+//! - `euer/`: the cash-basis profit statement (EÜR) of a fiscal year on
+//!   the lines of its Anlage EÜR, with the payments behind each line, and
+//!   its PDF.
 
 pub mod account_sheet;
 pub mod assets;
@@ -123,6 +141,7 @@ pub mod discount;
 pub mod document_kinds;
 pub mod drafts;
 pub mod dunning;
+pub mod euer;
 pub mod export;
 pub mod invoices;
 pub mod ledger;
@@ -138,9 +157,12 @@ pub mod received;
 pub mod report;
 pub mod sending;
 pub mod settlement;
+pub mod settling;
 pub mod statements;
 pub mod suppliers;
+pub mod tax_methods;
 pub mod tenancy;
 pub mod transactions;
 pub mod vat;
+pub mod vat_due;
 pub mod webhooks;

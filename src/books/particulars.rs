@@ -6,6 +6,7 @@
 
 use serde::Serialize;
 
+use crate::books::tax_methods::methods::LegalForm;
 use crate::error::said::{Company, Input};
 use crate::error::{Result, Violations};
 use crate::rules::bank::{Bic, Iban};
@@ -47,6 +48,8 @@ pub struct Particulars {
     pub managing_directors: Option<String>,
     /// §19 UStG: the seller charges no VAT, and its invoices say so.
     pub small_business: bool,
+    /// The legal form: whether the company may determine its profit by the EÜR.
+    pub legal_form: Option<LegalForm>,
 }
 
 /// The seller's particulars as a person gives them, field by field: left
@@ -70,6 +73,8 @@ pub struct ParticularsInput {
     pub account_holder: Patch<String>,
     pub managing_directors: Patch<String>,
     pub small_business: Option<bool>,
+    /// A legal form's key (`GMBH`, `SOLE_PROPRIETOR`, …).
+    pub legal_form: Patch<String>,
 }
 
 /// A checked change of the seller's particulars.
@@ -91,6 +96,7 @@ pub struct ParticularsChange {
     account_holder: Patch<String>,
     managing_directors: Patch<String>,
     small_business: Option<bool>,
+    legal_form: Patch<LegalForm>,
 }
 
 /// The longest texts of the seller's particulars (characters).
@@ -174,6 +180,9 @@ impl ParticularsChange {
         let bic = v
             .take(input.bic.read(|t| Bic::parse("bic", t)))?
             .unwrap_or_default();
+        let legal_form = v
+            .take(input.legal_form.read(|t| LegalForm::read("legalForm", t)))?
+            .unwrap_or_default();
         v.finish()?;
         Ok(ParticularsChange {
             legal_name,
@@ -192,6 +201,7 @@ impl ParticularsChange {
             account_holder,
             managing_directors,
             small_business: input.small_business,
+            legal_form,
         })
     }
 
@@ -213,6 +223,7 @@ impl ParticularsChange {
             && self.account_holder.is_absent()
             && self.managing_directors.is_absent()
             && self.small_business.is_none()
+            && self.legal_form.is_absent()
     }
 
     /// The particulars with this change applied.
@@ -233,6 +244,7 @@ impl ParticularsChange {
         self.bic.apply(&mut p.bic);
         self.account_holder.apply(&mut p.account_holder);
         self.managing_directors.apply(&mut p.managing_directors);
+        self.legal_form.apply(&mut p.legal_form);
         if let Some(small) = self.small_business {
             p.small_business = small;
         }

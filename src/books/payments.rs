@@ -12,10 +12,10 @@ use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
-use crate::error::said::Record;
-use crate::error::{Error, Result, Said};
+use crate::error::said::{Record, Settle};
+use crate::error::{Error, Result, Said, Violations};
 use crate::rules::iso::Currency;
-use crate::rules::money::Money;
+use crate::rules::money::{self, Money};
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::row::Row;
@@ -229,6 +229,57 @@ pub fn mark_reversed(
 pub use crate::books::reasoned::{
     Reasoned as Reversal, ReasonedInput as ReversalInput, MAX_REASON,
 };
+
+/// A credit application as a person gives it.
+#[derive(Debug, Default, Clone)]
+pub struct CreditInput {
+    /// Minor units; default: as much as both the credit and the bill allow.
+    pub amount: Option<i64>,
+    /// The date (default today in the company's time zone).
+    pub on: Option<String>,
+}
+
+/// A checked credit application.
+#[derive(Debug, Clone)]
+pub struct CreditRequest {
+    pub(crate) amount: Option<i64>,
+    pub(crate) on: Option<Date>,
+}
+
+impl CreditRequest {
+    /// Checks the request: a positive amount when given, a date `YYYY-MM-DD`.
+    ///
+    /// Fails with `Invalid` naming every field that is malformed.
+    pub fn check(input: CreditInput) -> Result<CreditRequest> {
+        let mut v = Violations::new();
+        if input
+            .amount
+            .is_some_and(|a| a <= 0 || a > money::MAX_AMOUNT)
+        {
+            v.invalid("amount", Settle::NotPositiveMinor);
+        }
+        let on = match input.on.as_deref() {
+            Some(d) => v.take(clock::parse_date("on", d))?,
+            None => None,
+        };
+        v.finish()?;
+        Ok(CreditRequest {
+            amount: input.amount,
+            on,
+        })
+    }
+}
+
+/// A credit application in its wire form.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CreditView {
+    pub id: String,
+    pub credit_id: String,
+    pub bill_id: String,
+    pub amount: Money,
+    pub applied_on: Date,
+}
 
 #[cfg(test)]
 mod tests {

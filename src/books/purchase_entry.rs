@@ -11,8 +11,10 @@ use rusqlite::params;
 use crate::books::document_kinds::PurchaseKind;
 use crate::books::ledger::{self, Account, Posting};
 use crate::books::report::open_items::{self, Side, NEVER_DUE};
+use crate::books::vat_due;
 use crate::error::Result;
 use crate::outbox::events::{self, EventKind as Event, Fields};
+use crate::rules::cash_vat;
 use crate::rules::iso::Currency;
 use crate::rules::money::Decimal;
 use crate::store::clock;
@@ -78,6 +80,20 @@ pub(crate) struct Entry<'a> {
     pub payee_iban: Option<&'a str>,
     /// The cash discount granted: the last day to take it, its percent.
     pub discount: Option<(Date, Decimal)>,
+    /// Whether the supplier taxes on payments received, and whether the
+    /// bill is a down payment: either way its input tax may wait.
+    pub supplier_cash_basis: bool,
+    pub down_payment: bool,
+}
+
+impl Entry<'_> {
+    /// Whether the input tax is deductible only as the bill is paid: a
+    /// down payment's (§ 15 (1) sentence 1 no. 1 sentence 3 UStG), and from
+    /// 2028 that of a supplier taxed on payments received (`rules::cash_vat`).
+    pub(crate) fn tax_waits(&self) -> bool {
+        self.down_payment
+            || (self.supplier_cash_basis && cash_vat::supplier_basis_applies(self.date))
+    }
 }
 
 impl Entry<'_> {
@@ -113,9 +129,10 @@ pub(crate) fn enter(tx: &Tx, tenant: &Tenant, e: &Entry) -> Result<()> {
     tx.prepare_cached(
         "INSERT INTO purchases (id, company_id, environment, supplier_id, kind, document_number, document_date, due_on,
              currency, rate, net, tax, gross, gross_book, outstanding, outstanding_book, recorded_at,
-             payment_reference, payee_iban, posted_on, discount_until, discount_percent)
+             payment_reference, payee_iban, posted_on, discount_until, discount_percent,
+             supplier_cash_basis, down_payment)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?13, ?14, ?15, ?16, ?17, ?18,
-             ?19, ?20)",
+             ?19, ?20, ?21, ?22)",
     )?
     .execute(params![
         e.id,
@@ -137,8 +154,11 @@ pub(crate) fn enter(tx: &Tx, tenant: &Tenant, e: &Entry) -> Result<()> {
         e.payee_iban,
         e.posted,
         e.discount.map(|d| d.0),
-        e.discount.map(|d| d.1.to_string())
+        e.discount.map(|d| d.1.to_string()),
+        e.supplier_cash_basis,
+        e.down_payment
     ])?;
+    let waits = e.tax_waits();
     let mut postings = Vec::with_capacity(e.parts.len() * 3 + 1);
     for (n, part) in e.parts.iter().enumerate() {
         tx.prepare_cached(
@@ -168,9 +188,17 @@ pub(crate) fn enter(tx: &Tx, tenant: &Tenant, e: &Entry) -> Result<()> {
                     .on(account),
             );
         }
-        postings.push(
-            Posting::debit(Account::InputTax, part.amount_book + part.reverse_book).of(&part.key),
-        );
+        postings.push(vat_due::bill_tax(
+            tx,
+            tenant,
+            e.id,
+            e.posted,
+            waits,
+            &part.key,
+            part.base_book,
+            part.amount_book + part.reverse_book,
+            part.reverse_book,
+        )?);
         if part.reverse_book != 0 {
             postings.push(Posting::credit(Account::OutputTax, part.reverse_book).of(&part.key));
         }

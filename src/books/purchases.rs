@@ -66,6 +66,12 @@ pub struct PurchaseInput {
     /// A person confirmed a document date more than a year back (the
     /// screens ask; the console and the API book as told).
     pub confirmed_old: bool,
+    /// The supplier taxes on payments received (its invoice says
+    /// "Versteuerung nach vereinnahmten Entgelten"): from 2028 the input
+    /// tax is deductible only as the bill is paid.
+    pub supplier_cash_basis: bool,
+    /// The bill asks for a down payment: its input tax counts when paid.
+    pub down_payment: bool,
 }
 
 /// One line of a typed bill: the account its cost goes to, its net in
@@ -104,6 +110,8 @@ pub struct NewPurchase {
     lines: Vec<CostLine>,
     posted: Option<Date>,
     confirmed_old: bool,
+    supplier_cash_basis: bool,
+    down_payment: bool,
 }
 
 /// What a purchase says of its VAT.
@@ -352,6 +360,8 @@ impl NewPurchase {
                     lines,
                     posted,
                     confirmed_old: input.confirmed_old,
+                    supplier_cash_basis: input.supplier_cash_basis,
+                    down_payment: input.down_payment,
                 })
             }
             _ => Err(Error::internal("a checked purchase lacks a field")),
@@ -385,6 +395,12 @@ pub struct PurchaseView {
     pub discount_until: Option<Date>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub discount_percent: Option<Decimal>,
+    /// The supplier taxes on payments received (shown when it does).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub supplier_cash_basis: bool,
+    /// A down payment (shown when it is one).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub down_payment: bool,
 }
 
 /// A purchase as stored.
@@ -403,7 +419,7 @@ pub(crate) fn stored(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Sto
     conn.prepare_cached(
         "SELECT p.id, p.kind, p.supplier_id, c.name, p.document_number, p.document_date, p.due_on, p.currency,
                 p.net, p.tax, p.gross, p.outstanding, p.paid_on, p.recorded_at, p.rate, p.outstanding_book,
-                p.posted_on, p.discount_until, p.discount_percent
+                p.posted_on, p.discount_until, p.discount_percent, p.supplier_cash_basis, p.down_payment
          FROM purchases p JOIN customers c ON c.id = p.supplier_id
          WHERE p.id = ?1 AND p.company_id = ?2 AND p.environment = ?3",
     )?
@@ -430,6 +446,8 @@ pub(crate) fn stored(conn: &Connection, tenant: &Tenant, id: &str) -> Result<Sto
                 recorded_at: r.get(13)?,
                 discount_until: r.get(17)?,
                 discount_percent: r.get(18)?,
+                supplier_cash_basis: r.get(19)?,
+                down_payment: r.get(20)?,
                 currency: currency.clone(),
             },
             kind,
@@ -729,6 +747,8 @@ pub fn record(tx: &Tx, tenant: &Tenant, actor: &Actor, new: &NewPurchase) -> Res
             payment_reference: None,
             payee_iban: None,
             discount: None,
+            supplier_cash_basis: new.supplier_cash_basis,
+            down_payment: new.down_payment,
         },
     )?;
     audit::record(tx, tenant, actor, Act::BillRecorded, &id)?;

@@ -10,21 +10,25 @@
 //! books settles without money. What a bank line settled, and a payment a
 //! person recorded by hand and takes back with a reason
 //! (`reverse_payment`), is undone by the one counter-posting (`reverse`),
-//! never deleted; the payment's row is `books::payments`'.
+//! never deleted; the payment's row is `books::payments`'. Every act that
+//! changes what a document owes has the bank lines whose suggestions name
+//! it computed again (`bank::suggest::refresh`), the import's own
+//! payments once at its end.
 
 use jiff::civil::Date;
 use rusqlite::params;
-use serde::Serialize;
 
 use crate::books::audit::{self, Act, Actor};
+use crate::books::bank::suggest;
 use crate::books::company::{self, Company};
-use crate::books::discount;
 use crate::books::document_kinds::{DocumentType, PurchaseKind};
 use crate::books::invoices::{self, Move};
 use crate::books::ledger::{self, Account, Posting};
 use crate::books::payments::{self, Reversal};
 use crate::books::purchases;
 use crate::books::report::{self, Side, NEVER_DUE};
+use crate::books::settling;
+use crate::books::vat_due;
 use crate::error::said::{Input, Settle, Settling};
 use crate::error::{Error, Result, Violations};
 use crate::outbox::events::{self, EventKind as Event, Fields};
@@ -38,7 +42,10 @@ use crate::store::ids;
 use crate::store::tenant::Tenant;
 
 // A payment's record is `books::payments`'; a settlement's callers know it here.
-pub use crate::books::payments::{invoice_payments, Direction, Method, PaymentView, TargetKind};
+pub use crate::books::payments::{
+    invoice_payments, CreditInput, CreditRequest, CreditView, Direction, Method, PaymentView,
+    TargetKind,
+};
 
 /// A payment as a person gives it.
 #[derive(Debug, Default, Clone)]
@@ -152,62 +159,17 @@ impl NewPayment {
         }
     }
 
+    /// Whether the bank import settles it (a certain match): the import
+    /// computes the suggestions its settlements touch once, at its end.
+    fn imported(&self) -> bool {
+        self.bank.as_ref().is_some_and(|b| b.import.is_some())
+    }
+
     /// The bank posting's ledger detail: the bank account, or '' for money
     /// not tied to one.
     fn detail(&self) -> &str {
         self.bank.as_ref().map_or("", |b| b.account_id.as_str())
     }
-}
-
-/// A credit application as a person gives it.
-#[derive(Debug, Default, Clone)]
-pub struct CreditInput {
-    /// Minor units; default: as much as both the credit and the bill allow.
-    pub amount: Option<i64>,
-    /// The date (default today in the company's time zone).
-    pub on: Option<String>,
-}
-
-/// A checked credit application.
-#[derive(Debug, Clone)]
-pub struct CreditRequest {
-    amount: Option<i64>,
-    on: Option<Date>,
-}
-
-impl CreditRequest {
-    /// Checks the request: a positive amount when given, a date `YYYY-MM-DD`.
-    ///
-    /// Fails with `Invalid` naming every field that is malformed.
-    pub fn check(input: CreditInput) -> Result<CreditRequest> {
-        let mut v = Violations::new();
-        if input
-            .amount
-            .is_some_and(|a| a <= 0 || a > money::MAX_AMOUNT)
-        {
-            v.invalid("amount", Settle::NotPositiveMinor);
-        }
-        let on = match input.on.as_deref() {
-            Some(d) => v.take(clock::parse_date("on", d))?,
-            None => None,
-        };
-        v.finish()?;
-        Ok(CreditRequest {
-            amount: input.amount,
-            on,
-        })
-    }
-}
-
-/// A credit application in its wire form.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CreditView {
-    pub id: String,
-    pub credit_id: String,
-    pub bill_id: String,
-    pub amount: Money,
-    pub applied_on: Date,
 }
 
 /// An open document as a settlement sees it.
@@ -234,6 +196,10 @@ enum How<'a> {
     /// Without money: the difference a person books to an account (a fee,
     /// a discount), as the ledger entry named.
     Difference(Account, &'a str),
+    /// By a customer's credit (money a bank line paid before the invoice's
+    /// date), as the ledger entry named: money received, for the VAT due
+    /// with it too.
+    CustomerCredit(&'a str),
 }
 
 /// What a settlement made.
@@ -242,22 +208,6 @@ struct Settled {
     cleared: bool,
     /// The payment, when money moved.
     payment: Option<PaymentView>,
-}
-
-/// The latest day `doc_id` was settled on, if ever (a payment undone by a
-/// counter-posting does not count).
-fn last_settled(tx: &Tx, tenant: &Tenant, doc_id: &str) -> Result<Option<Date>> {
-    Ok(tx
-        .prepare_cached(
-            "SELECT max(d) FROM (
-                 SELECT max(paid_on) AS d FROM payments
-                 WHERE (invoice_id = ?1 OR purchase_id = ?1) AND company_id = ?2 AND environment = ?3
-                   AND reversed_on IS NULL
-                 UNION ALL
-                 SELECT max(applied_on) FROM credit_applications
-                 WHERE (bill_id = ?1 OR credit_id = ?1) AND company_id = ?2 AND environment = ?3)",
-        )?
-        .query_row(params![doc_id, tenant.company_id, tenant.environment], |r| r.get(0))?)
 }
 
 /// Refuses a settlement of `doc` dated `on` before the document or before
@@ -270,28 +220,12 @@ fn check_date(
     what: Settling,
     verdict: &mut Violations,
 ) -> Result<()> {
-    if on < doc.date {
-        verdict.refused(
-            "on",
-            Settle::BeforeDocument {
-                on,
-                what,
-                document: doc.label.clone(),
-                dated: doc.date,
-            },
-        );
-    }
-    if let Some(last) = last_settled(tx, tenant, &doc.id)?.filter(|last| *last > on) {
-        verdict.refused(
-            "on",
-            Settle::AfterLastSettled {
-                on,
-                document: doc.label.clone(),
-                last,
-            },
-        );
-    }
-    Ok(())
+    let dated = settling::Dated {
+        id: &doc.id,
+        label: &doc.label,
+        date: doc.date,
+    };
+    settling::check_date(tx, tenant, dated, on, what, verdict)
 }
 
 /// The book amount of settling `amount` of a document: the whole open book
@@ -326,33 +260,30 @@ fn settle(
     how: How,
 ) -> Result<Settled> {
     let mut verdict = Violations::new();
-    if amount > doc.outstanding {
-        verdict.refused(
-            "amount",
-            Settle::Overpaid {
-                amount: locale::sum(amount, &doc.currency),
-                outstanding: locale::sum(doc.outstanding, &doc.currency),
-                document: doc.label.clone(),
-            },
-        );
-    }
+    settling::check_amount(
+        &doc.label,
+        doc.outstanding,
+        amount,
+        &doc.currency,
+        &mut verdict,
+    );
     let what = match how {
         How::Money(_) => Settling::Payment,
         How::Credit(_) => Settling::CreditApplication,
         How::Difference(..) => Settling::Settlement,
+        How::CustomerCredit(_) => Settling::CreditApplication,
     };
     if let How::Money(NewPayment {
         bank: Some(line), ..
     }) = &how
     {
-        if line.currency != doc.currency {
-            verdict.refuse(Settle::LineCurrency {
-                line: line.line_id.clone(),
-                line_currency: line.currency.as_str().to_string(),
-                document: doc.label.clone(),
-                currency: doc.currency.as_str().to_string(),
-            });
-        }
+        settling::check_currency(
+            &line.line_id,
+            &line.currency,
+            &doc.label,
+            &doc.currency,
+            &mut verdict,
+        );
     }
     check_date(tx, tenant, doc, on, what, &mut verdict)?;
     if let How::Credit(credit) = &how {
@@ -372,11 +303,20 @@ fn settle(
         -amount_book,
         if cleared { -1 } else { 0 },
     )?;
+    let settling = vat_due::Settling {
+        side: doc.side,
+        document: &doc.id,
+        entry: "",
+        payment: None,
+        amount: amount_book,
+        clears: cleared,
+        on,
+    };
     let (id, payment, postings) = match how {
         How::Money(payment) => {
             let view = write_payment(tx, tenant, doc, payment, amount_book, on)?;
             let bank = payment.detail();
-            let postings = match doc.side {
+            let mut postings = match doc.side {
                 Side::Receivable => vec![
                     Posting::debit(Account::Bank, amount_book).of(bank),
                     Posting::credit(Account::Receivables, amount_book).of(&doc.partner_id),
@@ -386,25 +326,35 @@ fn settle(
                     Posting::credit(Account::Bank, amount_book).of(bank),
                 ],
             };
+            // What of the document's VAT waited for this money.
+            let paid = vat_due::Settling {
+                entry: &view.id,
+                payment: Some(&view.id),
+                ..settling
+            };
+            postings.extend(vat_due::money(tx, tenant, &paid)?);
             (view.id.clone(), Some(view), postings)
         }
         How::Difference(account, entry) => {
-            let mut postings = match account {
-                Account::DiscountsGranted | Account::DiscountsReceived => {
-                    let own = ledger::entry_lines(tx, tenant, &doc.id)?;
-                    discount::postings(doc.side, &own, account, amount_book)
-                }
-                _ => vec![match doc.side {
-                    Side::Receivable => Posting::debit(account, amount_book),
-                    Side::Payable => Posting::credit(account, amount_book),
-                }],
-            };
+            let differing = vat_due::Settling { entry, ..settling };
+            let mut postings = vat_due::difference(tx, tenant, &differing, account)?;
             postings.push(match doc.side {
                 Side::Receivable => {
                     Posting::credit(Account::Receivables, amount_book).of(&doc.partner_id)
                 }
                 Side::Payable => Posting::debit(Account::Payables, amount_book).of(&doc.partner_id),
             });
+            (entry.to_string(), None, postings)
+        }
+        How::CustomerCredit(entry) => {
+            let mut postings = vec![
+                Posting::debit(Account::CustomerCredits, amount_book),
+                Posting::credit(Account::Receivables, amount_book).of(&doc.partner_id),
+            ];
+            // The credit was money received: what of the invoice's VAT
+            // waited for money falls due with it.
+            let paid = vat_due::Settling { entry, ..settling };
+            postings.extend(vat_due::money(tx, tenant, &paid)?);
             (entry.to_string(), None, postings)
         }
         How::Credit(credit) => {
@@ -429,10 +379,22 @@ fn settle(
                 on,
                 clock::now()
             ])?;
-            let postings = vec![
+            let mut postings = vec![
                 Posting::debit(Account::Payables, amount_book).of(&doc.partner_id),
                 Posting::credit(Account::Payables, amount_book).of(&credit.partner_id),
             ];
+            // A credit applied pays the bill and is paid back itself.
+            let paid = vat_due::Settling {
+                entry: &id,
+                ..settling
+            };
+            let used = vat_due::Settling {
+                document: &credit.id,
+                clears: credit.outstanding + amount == 0,
+                ..paid
+            };
+            postings.extend(vat_due::money(tx, tenant, &paid)?);
+            postings.extend(vat_due::money(tx, tenant, &used)?);
             (id, None, postings)
         }
     };
@@ -565,21 +527,12 @@ pub fn pay_invoice(
 ) -> Result<(PaymentView, String)> {
     let company = company::get(tx, &tenant.company_id)?;
     let invoice = invoices::stored_by_number(tx, tenant, number)?;
-    if invoice.document_type == DocumentType::Correction {
-        return Err(Error::wrong_state(Settle::Correction {
-            number: number.to_string(),
-        }));
-    }
-    if invoice.cancelled_by_id.is_some() {
-        return Err(Error::wrong_state(Settle::Cancelled {
-            number: number.to_string(),
-        }));
-    }
-    if invoice.outstanding == 0 {
-        return Err(Error::wrong_state(Settle::PaidInFull {
-            number: number.to_string(),
-        }));
-    }
+    settling::invoice_takes_money(
+        number,
+        invoice.document_type == DocumentType::Correction,
+        invoice.cancelled_by_id.is_some(),
+        invoice.outstanding,
+    )?;
     let doc = open_invoice(&invoice);
     let (settled, on) = pay(tx, tenant, &company, &doc, payment)?;
     let mut invoice = invoice;
@@ -597,6 +550,9 @@ pub fn pay_invoice(
         payment.act(Act::PaymentRecorded),
         &invoice.id,
     )?;
+    if !payment.imported() {
+        suggest::refresh_one(tx, tenant, &invoice.id)?;
+    }
     Ok((payment_of(settled)?, invoice.id))
 }
 
@@ -659,32 +615,72 @@ pub fn settle_difference(
     account: Account,
     entry: &str,
 ) -> Result<()> {
-    let company = company::get(tx, &tenant.company_id)?;
     let doc = open_document(tx, tenant, kind, id)?;
+    let how = How::Difference(account, entry);
+    without_money(
+        tx,
+        tenant,
+        actor,
+        &doc,
+        amount,
+        on,
+        (how, Act::DifferenceBooked),
+    )
+}
+
+/// Applies `amount` of a customer's credit to the invoice `id` on `on`, as
+/// the ledger entry `entry`: the money a bank line paid before the
+/// invoice's date, kept as the customer's credit, now settles it
+/// (customer credits to receivables). Raises `invoice.paid` when it clears
+/// the invoice; recorded as `invoice.credit_applied`.
+///
+/// Fails as `settle_difference` fails.
+pub fn apply_customer_credit(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    id: &str,
+    amount: i64,
+    on: Date,
+    entry: &str,
+) -> Result<()> {
+    let doc = open_document(tx, tenant, TargetKind::Invoice, id)?;
+    let how = How::CustomerCredit(entry);
+    without_money(
+        tx,
+        tenant,
+        actor,
+        &doc,
+        amount,
+        on,
+        (how, Act::InvoiceCreditApplied),
+    )
+}
+
+/// Settles `amount` of `doc` without money moving now, as `how` says,
+/// recorded as `act`.
+fn without_money(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    doc: &Open,
+    amount: i64,
+    on: Date,
+    (how, act): (How, Act),
+) -> Result<()> {
+    let company = company::get(tx, &tenant.company_id)?;
     if doc.outstanding <= 0 {
         return Err(Error::wrong_state(Settle::OwesNothing {
             document: doc.label.clone(),
         }));
     }
-    let settled = settle(
-        tx,
-        tenant,
-        &company,
-        &doc,
-        amount,
-        on,
-        How::Difference(account, entry),
-    )?;
-    if settled.cleared && kind == TargetKind::Invoice {
-        cleared_invoice(
-            tx,
-            tenant,
-            &company,
-            &invoices::stored_by_id(tx, tenant, id)?,
-            on,
-        )?;
+    let settled = settle(tx, tenant, &company, doc, amount, on, how)?;
+    if settled.cleared && doc.side == Side::Receivable {
+        let invoice = invoices::stored_by_id(tx, tenant, &doc.id)?;
+        cleared_invoice(tx, tenant, &company, &invoice, on)?;
     }
-    audit::record(tx, tenant, actor, Act::DifferenceBooked, id)
+    audit::record(tx, tenant, actor, act, &doc.id)?;
+    suggest::refresh_one(tx, tenant, &doc.id)
 }
 
 /// Who takes a settlement back, which decides the payments it may take.
@@ -803,18 +799,11 @@ pub fn reverse(
     if reopened && kind == TargetKind::Invoice {
         invoices::count(tx, tenant, Move::Reopened)?;
     }
-    let postings: Vec<Posting> = mirror
-        .iter()
-        .map(|(account, detail, debit, credit)| {
-            if *debit > 0 {
-                Posting::credit(*account, *debit).of(detail)
-            } else {
-                Posting::debit(*account, *credit).of(detail)
-            }
-        })
-        .collect();
+    // The counter-lines, with the VAT the original moved moved back.
+    let postings = vat_due::reversing(tx, tenant, original, entry, on, &mirror)?;
     ledger::post(tx, tenant, entry, on, &postings)?;
-    audit::record(tx, tenant, actor, Act::SettlementReversed, id)
+    audit::record(tx, tenant, actor, Act::SettlementReversed, id)?;
+    suggest::refresh_one(tx, tenant, id)
 }
 
 /// Takes back a payment a person recorded by hand (money in against an
@@ -889,18 +878,12 @@ pub fn pay_bill(
 ) -> Result<PaymentView> {
     let company = company::get(tx, &tenant.company_id)?;
     let (doc, kind, _) = open_purchase(tx, tenant, id)?;
-    if kind == PurchaseKind::Credit {
-        return Err(Error::wrong_state(Settle::CreditNotPaid {
-            id: id.to_string(),
-        }));
-    }
-    if doc.outstanding == 0 {
-        return Err(Error::wrong_state(Settle::PaidInFull {
-            number: id.to_string(),
-        }));
-    }
+    settling::bill_takes_money(id, kind == PurchaseKind::Credit, doc.outstanding)?;
     let (settled, _) = pay(tx, tenant, &company, &doc, payment)?;
     audit::record(tx, tenant, actor, payment.act(Act::BillPaid), id)?;
+    if !payment.imported() {
+        suggest::refresh_one(tx, tenant, id)?;
+    }
     payment_of(settled)
 }
 
@@ -978,6 +961,7 @@ pub fn apply_credit(
         How::Credit(&credit),
     )?;
     audit::record(tx, tenant, actor, Act::BillCreditApplied, bill_id)?;
+    suggest::refresh_one(tx, tenant, bill_id)?;
     Ok(CreditView {
         id: settled.id,
         credit_id: credit_id.to_string(),

@@ -1,5 +1,5 @@
 //! The command line of what the tax adviser and the tax office get: the
-//! DATEV settings `company set` takes, `export datev | gobd` and
+//! DATEV settings and tax methods `company set` takes, `export datev | gobd` and
 //! `vat return | ec-sales`, as clap reads them. Nothing here checks a value
 //! beyond its type; the books do.
 
@@ -24,6 +24,30 @@ pub struct DatevArgs {
     /// The first day of the fiscal year, MM-DD (default 01-01).
     #[arg(long)]
     pub fiscal_year_start: Option<String>,
+}
+
+/// The company's tax methods, as `company set` takes them; they hold from
+/// `--from` (else the first day they may).
+#[derive(Args, Debug, Clone)]
+pub struct TaxMethodArgs {
+    /// VAT on invoices issued (soll, the default) or on payments received (ist).
+    #[arg(long)]
+    pub vat_method: Option<String>,
+    /// With ist, the ground of § 20 UStG: turnover, no-bookkeeping or freelance.
+    #[arg(long)]
+    pub ist_reason: Option<String>,
+    /// Profit by balance sheet (balance, the default) or cash-basis statement (euer).
+    #[arg(long)]
+    pub profit_method: Option<String>,
+    /// The VAT return's period: monthly or quarterly.
+    #[arg(long)]
+    pub vat_period: Option<String>,
+    /// The one-month extension of the VAT return (Dauerfristverlängerung): yes or no.
+    #[arg(long)]
+    pub vat_extension: Option<String>,
+    /// The first day the methods hold, YYYY-MM-DD: a VAT return period's first day.
+    #[arg(long)]
+    pub from: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]

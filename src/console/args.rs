@@ -558,6 +558,14 @@ pub struct PurchaseRecordArgs {
     /// the company owes the VAT at --tax-rate (default 19) and deducts it.
     #[arg(long)]
     pub reverse_charge: bool,
+    /// The supplier taxes on payments received (its invoice says
+    /// "Versteuerung nach vereinnahmten Entgelten"): from 2028 the input
+    /// VAT is deductible only as the bill is paid (§ 15 (1) UStG).
+    #[arg(long)]
+    pub supplier_cash_basis: bool,
+    /// The bill asks for a down payment: its input VAT counts when paid.
+    #[arg(long)]
+    pub down_payment: bool,
     /// The day the bill is booked (default the document date, or the first
     /// open day when that lies in closed books).
     #[arg(long)]
@@ -586,6 +594,8 @@ pub enum CompanyCommand {
         payment_days: Option<i64>,
         #[command(flatten)]
         datev: Box<DatevArgs>,
+        #[command(flatten)]
+        tax: Box<TaxMethodArgs>,
         /// Clear a value (repeatable).
         #[arg(long, value_enum)]
         clear: Vec<CompanyClear>,
@@ -693,6 +703,10 @@ pub struct ParticularsArgs {
     /// As the business letter names them (§35a GmbHG).
     #[arg(long)]
     pub managing_directors: Option<String>,
+    /// sole-proprietor, registered-trader, gbr, partg, ohg, kg, gmbh-co-kg,
+    /// gmbh, ug or ag (decides whether the EÜR may be chosen).
+    #[arg(long)]
+    pub legal_form: Option<String>,
     /// §19 UStG: invoices charge no VAT and say so.
     #[arg(long, conflicts_with = "no_small_business")]
     pub small_business: bool,
@@ -719,6 +733,7 @@ pub enum CompanyClear {
     Bic,
     AccountHolder,
     ManagingDirectors,
+    LegalForm,
     PaymentDays,
     DatevAdviser,
     DatevClient,

@@ -44,7 +44,9 @@ pub enum BankCommand {
         #[arg(long, default_value_t = 1)]
         suggestion: usize,
         /// What the documents still owe after a partial or fee-reduced
-        /// payment: open (the default), fees or discount.
+        /// payment: open, fees or discount; credit keeps what the line pays
+        /// beyond them as the customer's credit. Default: discount for a
+        /// cash discount taken in time, else open.
         #[arg(long)]
         difference: Option<String>,
     },
@@ -53,6 +55,11 @@ pub enum BankCommand {
         line: String,
         #[arg(long = "to", num_args = 1.., required = true, value_name = "NUMBER=MINOR")]
         to: Vec<String>,
+        /// What the documents still owe after their parts: open (the
+        /// default), fees or discount; credit keeps what the line has left
+        /// as the customer's credit.
+        #[arg(long)]
+        difference: Option<String>,
     },
     /// Book what a line has left to an account: fees, interest, tax,
     /// transfer, other, or (money in) credit, the customer's credit.

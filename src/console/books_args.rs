@@ -4,6 +4,8 @@
 //! `account list | add | remove`, as clap reads them. Nothing here checks a
 //! value beyond its type; the books do.
 
+use std::path::PathBuf;
+
 use clap::Subcommand;
 
 use crate::console::mode::Mode;
@@ -46,6 +48,21 @@ pub enum BooksCommand {
         /// The previous year's same period beside each figure.
         #[arg(long)]
         compare: bool,
+        #[command(flatten)]
+        mode: Mode,
+    },
+    /// The cash-basis profit statement (EÜR, § 4 (3) EStG) of a fiscal year
+    /// on the lines of its Anlage EÜR, each with the payments behind it.
+    Euer {
+        #[arg(long)]
+        company: String,
+        /// The calendar year the fiscal year starts in.
+        #[arg(long)]
+        year: i32,
+        /// Also write the statement as a PDF to this file (it must not
+        /// exist yet).
+        #[arg(long)]
+        pdf: Option<PathBuf>,
         #[command(flatten)]
         mode: Mode,
     },

@@ -132,6 +132,7 @@ fn particulars() -> ParticularsInput {
         account_holder: v("Nordlicht Werkstatt GmbH"),
         managing_directors: v("Jana Petersen, Ole Brandt"),
         small_business: Some(false),
+        legal_form: v("GMBH"),
     }
 }
 

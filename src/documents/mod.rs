@@ -38,11 +38,15 @@
 //!   and Peppol for kontor's own; each finding names its rule id.
 //! - `reminder.rs`: a reminder's letter as a model: the invoice's
 //!   `Document`, the level, title and text, and what it claims.
+//! - `euer.rs`: a cash-basis profit statement as the document a person
+//!   hands over: the company, the year, the lines of the Anlage EÜR, the
+//!   payments behind them.
 //! - `xml.rs`: a small element writer over quick-xml.
 //! - `gobd.rs`: the GoBD data medium: CSV files and their `index.xml` in the
 //!   GDPdU description standard.
 //! - `archive.rs`: a deterministic ZIP of named files.
-//! - `pdf/`: the Factur-X PDF and a reminder's letter.
+//! - `pdf/`: the Factur-X PDF, a reminder's letter and a cash-basis
+//!   profit statement.
 //! - `read/`: reading what suppliers send.
 //! - `statements/`: bank statements read.
 //! - `datev/`: the DATEV EXTF files.
@@ -50,6 +54,7 @@
 pub mod archive;
 pub mod cii;
 pub mod datev;
+pub mod euer;
 pub mod gobd;
 pub mod pdf;
 pub mod read;

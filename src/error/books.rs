@@ -1,7 +1,7 @@
 //! The books' messages that carry no other message: payments and
 //! settlements (`Settle`), the company and its jobs (`Company`, `Job`),
 //! bills (`Bill`), fixed assets (`Asset`), the chart (`Chart`), mail
-//! (`Mail`).
+//! (`Mail`), the tax methods and the EÜR (`Methods`).
 
 use jiff::civil::Date;
 
@@ -13,6 +13,13 @@ use super::params::{Settling, Sum};
 pub enum Settle {
     /// An amount in minor units that is not positive or above 10^15.
     NotPositiveMinor,
+    /// Money paid before its invoice in another currency than the books.
+    AdvanceCurrency {
+        line: String,
+        document: String,
+        books: String,
+        currency: String,
+    },
     /// The day `on` precedes the document's date.
     BeforeDocument {
         on: Date,
@@ -327,4 +334,57 @@ pub enum Mail {
     NoMediaType { got: String },
     /// A message that cannot be written to its recipient.
     CannotWrite { why: String },
+}
+
+/// The company's tax methods and the EÜR drawn up by them. A legal form
+/// is named by its short German name (`GmbH`), a country by its code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Methods {
+    /// Not yes or no.
+    NotYesNo { got: String },
+    /// No method given to change.
+    NothingGiven,
+    /// Ist or the EÜR for a company outside Germany.
+    NotGerman { company: String, country: String },
+    /// VAT on payments received without its ground of § 20 UStG.
+    IstNeedsGround,
+    /// A ground of § 20 UStG with VAT on invoices.
+    GroundWithoutIst,
+    /// The EÜR without a legal form.
+    EuerNeedsLegalForm,
+    /// The EÜR for a form that must draw up a balance sheet.
+    FormNeedsBalanceSheet { form: String },
+    /// A change to such a form while the EÜR holds.
+    FormChangeWhileEuer { form: String },
+    /// A change from a day that is not its period's first.
+    NotPeriodStart { unit: PeriodUnit, from: Date },
+    /// A change on or before the day the books are closed through.
+    ChangeClosed { through: Date },
+    /// A change from a day before entries already taxed.
+    EntriesAfter { last: Date, from: Date },
+    /// A year outside 1900 to 9998.
+    YearRange { got: String },
+    /// A year whose Anlage EÜR kontor does not know.
+    FormUnknown {
+        known: String,
+        form_year: i32,
+        year: i32,
+    },
+    /// The EÜR of a company that draws up a balance sheet.
+    BalanceSheetCompany { company: String, year: i32 },
+    /// The EÜR of books kept in another currency than the euro.
+    NotEuro { company: String, currency: String },
+}
+
+/// Which first day a change of tax methods waits for, and why.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PeriodUnit {
+    /// A fiscal year's: the profit method changes.
+    YearProfit,
+    /// A quarter's: the VAT period changes.
+    QuarterPeriodChanges,
+    /// A quarter's: the VAT return is quarterly.
+    Quarter,
+    /// A month's: the VAT return is monthly.
+    Month,
 }

@@ -15,7 +15,7 @@
 
 use jiff::civil::Date;
 
-pub use super::books::{Asset, Bill, Chart, Company, Job, Mail, Settle};
+pub use super::books::{Asset, Bill, Chart, Company, Job, Mail, Methods, PeriodUnit, Settle};
 pub use super::input::{Code, Input, Request};
 pub use super::params::{Figure, Json, Lang, Particular, Party, Settling, Sum};
 pub use super::people::{Access, Webhook};
@@ -49,6 +49,8 @@ pub enum Said {
     Asset(Box<Asset>),
     /// Reminders, their ladder and the base-rate table.
     Dunning(Box<Dunning>),
+    /// The tax methods and the EÜR.
+    Methods(Box<Methods>),
     /// Mail sent to customers and its settings.
     Mail(Box<Mail>),
     /// Received e-invoices: their warnings and their booking.
@@ -136,6 +138,12 @@ impl From<Chart> for Said {
     }
 }
 
+impl From<Methods> for Said {
+    fn from(methods: Methods) -> Said {
+        Said::Methods(Box::new(methods))
+    }
+}
+
 impl From<Dunning> for Said {
     fn from(dunning: Dunning) -> Said {
         Said::Dunning(Box::new(dunning))
@@ -220,6 +228,9 @@ pub enum Record {
     BankAccount,
     BankLine,
     Account,
+    /// An invoice or a bill, by its number or id.
+    Document,
+    BankStatement,
     Asset,
     Export,
     Receipt,
@@ -489,6 +500,10 @@ pub enum Bank {
     NotBookAccount { got: String, money_in: bool },
     /// More than the line has left to book.
     AboveLeftToBook { id: String },
+    /// The difference of money out kept as a customer's credit.
+    CreditForMoneyIn,
+    /// A part naming a document a second time.
+    NamedTwice { number: String },
     /// A line in another currency than the books.
     LineCurrencyBooks {
         id: String,

@@ -369,6 +369,16 @@ const ODOO_KIVI: &str =
 /// sources there, each read again in Odoo's files).
 const LEDGER: &str =
     "rules::skr (odoo/odoo l10n_de @05a629cd, @bd6873f0, @dbd5b3b3; issue 21's pinned numbers)";
+/// The accounts of tax not yet due or not yet deductible, each read with
+/// its number and name in Odoo's charts: odoo/odoo,
+/// addons/l10n_de/data/template/account.account-de_skr03.csv @05a629cd
+/// (1760 "Umsatzsteuer nicht fällig", 1761 "… 7 %", 1766 "… 19 %", 1548
+/// "Vorsteuer in Folgeperiode/im Folgejahr abziehbar") and
+/// account.account-de_skr04.csv @05a629cd (3810, 3811, 3816, 1434 under the
+/// same names); DATEV books a sale of a client taxed on payments received
+/// on them (DATEV Hilfe-Dokument 1080673). SKR03 1767 / SKR04 3817 are not
+/// these: they hold the VAT of supplies taxable in another member state.
+const NOT_DUE: &str = "odoo/odoo l10n_de account.account-de_skr03.csv / -de_skr04.csv @05a629cd; DATEV Hilfe-Dokument 1080673";
 /// SKR03 0800 "Gezeichnetes Kapital": not in Odoo @05a629cd (0799 → 0809);
 /// named by the current SKR03 account list of a public extraction script
 /// and a public bookkeeping guide; SKR04 2900 in Odoo.
@@ -525,6 +535,13 @@ pub const ACCOUNTS: &[Account] = &[
     account("input_tax_reverse_charge_19", 1577, 1407, "Abziehbare Vorsteuer nach § 13b UStG 19 %", "Input VAT under § 13b UStG, 19 %", Tax, L::Receivables, false, LEDGER),
     account("input_tax_reverse_charge", 1578, 1408, "Abziehbare Vorsteuer nach § 13b UStG", "Input VAT under § 13b UStG", Tax, L::Receivables, false, LEDGER),
     account("input_tax", 1570, 1400, "Abziehbare Vorsteuer", "Input VAT", Tax, L::Receivables, false, LEDGER),
+    // Output tax of sales taxed on payments received, not yet due until the
+    // money comes in (§ 13 (1) no. 1 b UStG), and input tax deductible only
+    // once a bill is paid (§ 15 (1) sentence 1 no. 1 UStG).
+    account("output_tax_not_due_19", 1766, 3816, "Umsatzsteuer nicht fällig 19 %", "Output VAT not yet due, 19 %", Tax, L::Liabilities, false, NOT_DUE),
+    account("output_tax_not_due_7", 1761, 3811, "Umsatzsteuer nicht fällig 7 %", "Output VAT not yet due, 7 %", Tax, L::Liabilities, false, NOT_DUE),
+    account("output_tax_not_due", 1760, 3810, "Umsatzsteuer nicht fällig", "Output VAT not yet due", Tax, L::Liabilities, false, NOT_DUE),
+    account("input_tax_later", 1548, 1434, "Vorsteuer in Folgeperiode/im Folgejahr abziehbar", "Input VAT deductible later (once paid)", Tax, L::Receivables, false, NOT_DUE),
     account("vat_prepayments", 1780, 3820, "Umsatzsteuer-Vorauszahlungen", "VAT paid to or refunded by the tax office", Tax, L::Liabilities, false, LEDGER),
     // Fixed assets (§ 266 (2) A.I, A.II HGB): the accounts the register's
     // classes stand on (`rules::afa`), low-value assets and the pool.

@@ -10,7 +10,7 @@
 //!
 //! - `money.rs`: exact decimals (`Decimal`), amounts in minor units, rounding
 //!   half away from zero, line nets and tax totals, conversion at a rate,
-//!   `fixed_rate`; no floating point.
+//!   `fixed_rate`, `apportion` (largest remainder); no floating point.
 //! - `iso.rs`: ISO 3166-1 countries and ISO 4217 currencies with their
 //!   exponents (`CountryCode`, `Currency`).
 //! - `stored_text.rs`: `stored_text!`, the one macro that gives a checked
@@ -58,18 +58,28 @@
 //!   useful life, accounts and source; which method an asset takes (§ 7 (1),
 //!   § 6 (2), § 6 (2a) EStG, the one-year life of digital assets) and what
 //!   it writes off through a day and in a fiscal year.
+//! - `cash_vat.rs`: VAT that falls due with the payment (§ 13 (1) no. 1 b,
+//!   § 20 UStG): the tax keys that follow the money, the mark of revenue
+//!   not yet received, a settlement split over a document's keys, and the
+//!   day the amended § 15 (1) and § 14 (4) no. 6a UStG apply from.
+//! - `euer.rs`: the Anlage EÜR of the cash-basis profit statement: its
+//!   figures by Kennzahl with their labels, the line each stands on in
+//!   each year's form kontor knows (with the sources), which Kz a cost of
+//!   the chart and a revenue by its tax key go to.
 //! - `vat_ids/`: VAT ids, judged by their own prefix.
 //! - `catalogue/`: the words of every message (`error::Said`) in German and
 //!   English, and of an error as a whole, for a reader's language and surface.
 
 pub mod afa;
 pub mod bank;
+pub mod cash_vat;
 pub mod catalogue;
 pub mod chart;
 pub mod countries;
 pub mod creditor_reference;
 pub mod default_interest;
 pub mod eas;
+pub mod euer;
 pub mod fiscal_year;
 pub mod iso;
 pub mod jurisdiction;

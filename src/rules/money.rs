@@ -344,6 +344,44 @@ pub fn in_proportion(amount: i64, part: i64, whole: i64) -> i64 {
     round_div(n, whole.unsigned_abs() as i128) as i64
 }
 
+/// `amount` split over `weights` in proportion by the largest-remainder
+/// rule (Hamilton): each part the floor of its exact share, the cents left
+/// to the parts with the largest remainders (the earlier first on a tie),
+/// so the parts add up to `amount` exactly. A negative `amount` is split as
+/// its absolute value and negated; weights are taken by their absolute
+/// value; all weights 0 give everything to the first part. How a payment
+/// is split over an invoice's tax keys by their gross (§ 13 (1) no. 1 b
+/// UStG: the tax arises on what was received, per rate).
+pub fn apportion(amount: i64, weights: &[i64]) -> Vec<i64> {
+    let mut parts = vec![0i64; weights.len()];
+    if parts.is_empty() {
+        return parts;
+    }
+    let whole: i128 = weights.iter().map(|w| w.unsigned_abs() as i128).sum();
+    let total = amount.unsigned_abs() as i128;
+    if whole == 0 {
+        parts[0] = amount;
+        return parts;
+    }
+    let mut remainders: Vec<(i128, usize)> = Vec::with_capacity(weights.len());
+    let mut given: i128 = 0;
+    for (i, w) in weights.iter().enumerate() {
+        let exact = total * w.unsigned_abs() as i128;
+        let part = exact / whole;
+        parts[i] = part as i64;
+        given += part;
+        remainders.push((exact % whole, i));
+    }
+    remainders.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    for (_, i) in remainders.into_iter().take((total - given) as usize) {
+        parts[i] += 1;
+    }
+    if amount < 0 {
+        parts.iter_mut().for_each(|p| *p = -*p);
+    }
+    parts
+}
+
 /// Converts `amount` minor units of a currency with exponent `from_exp` into
 /// minor units of one with exponent `to_exp`, at `rate` units of the target
 /// per unit of the source, rounded half away from zero.
@@ -563,6 +601,23 @@ pub fn fixed_rate(currency: &Currency, book: &Currency, rate: Option<Decimal>) -
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn apportion_adds_up_and_gives_the_cents_to_the_largest_remainders() {
+        // 119.00 at 19 % and 107.00 at 7 %: a payment of 100.00.
+        assert_eq!(apportion(10_000, &[11_900, 10_700]), vec![5_265, 4_735]);
+        assert_eq!(apportion(1, &[1, 1, 1]), vec![1, 0, 0]);
+        assert_eq!(apportion(2, &[1, 1, 1]), vec![1, 1, 0]);
+        assert_eq!(apportion(-10_000, &[11_900, 10_700]), vec![-5_265, -4_735]);
+        assert_eq!(apportion(500, &[0, 0]), vec![500, 0]);
+        assert_eq!(apportion(7, &[]), Vec::<i64>::new());
+        for amount in [1, 99, 12_345, 99_999_999] {
+            let parts = apportion(amount, &[3, 5, 11, 0]);
+            assert_eq!(parts.iter().sum::<i64>(), amount);
+            assert_eq!(parts[3], 0);
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -131,6 +131,10 @@ const RECEIVABLES: &str = "SKR04 1200: odoo/odoo @05a629cd; SKR03 1400: odoo/odo
 /// (`rules::chart`'s sources for them); 8820/4845 carry 19 % output tax
 /// automatically there.
 const ASSETS: &str = "odoo/odoo l10n_de account.account-de_skr03.csv / -de_skr04.csv @05a629cd";
+/// The accounts of tax not yet due (SKR03 1760/1761/1766, SKR04
+/// 3810/3811/3816) and input tax deductible later (SKR03 1548, SKR04 1434):
+/// `rules::chart`'s sources.
+const NOT_DUE: &str = "odoo/odoo l10n_de account.account-de_skr03.csv / -de_skr04.csv @05a629cd; DATEV Hilfe-Dokument 1080673";
 /// DATEV's BU-Schlüssel for input tax (8 = 7 %, 9 = 19 %) and the lifting
 /// of the automatic (40), as the DATEV tax key list documents them
 /// (DATEV Hilfe-Dokument 1008613; ledermann/datev's sample booking
@@ -167,6 +171,13 @@ pub const TABLE: &[Row] = &[
     Row { ledger: "output_tax", key: "AE:*", account: "output_tax_reverse_charge", tax: Tax::None, source: ODOO },
     Row { ledger: "output_tax", key: "", account: "output_tax_19", tax: Tax::None, source: PINNED },
     Row { ledger: "output_tax", key: "*", account: "output_tax", tax: Tax::None, source: ODOO },
+    // Output tax of sales taxed on payments received, not yet due, per rate
+    // (`rules::chart`'s sources for them).
+    Row { ledger: "output_tax_not_due", key: "S:19", account: "output_tax_not_due_19", tax: Tax::None, source: NOT_DUE },
+    Row { ledger: "output_tax_not_due", key: "S:7", account: "output_tax_not_due_7", tax: Tax::None, source: NOT_DUE },
+    Row { ledger: "output_tax_not_due", key: "*", account: "output_tax_not_due", tax: Tax::None, source: NOT_DUE },
+    // Input tax deductible once the bill is paid: one account for every rate.
+    Row { ledger: "input_tax_later", key: "*", account: "input_tax_later", tax: Tax::None, source: NOT_DUE },
     // Input tax per rate; of reverse charge received.
     Row { ledger: "input_tax", key: "S:19", account: "input_tax_19", tax: Tax::None, source: PINNED },
     Row { ledger: "input_tax", key: "S:7", account: "input_tax_7", tax: Tax::None, source: PINNED },
@@ -230,7 +241,7 @@ pub const TABLE: &[Row] = &[
 pub const BU_NO_AUTOMATIC: &str = "40";
 
 /// The ledger accounts whose detail is a tax key.
-pub const KEYED: [&str; 7] = [
+pub const KEYED: [&str; 9] = [
     "revenue",
     "output_tax",
     "input_tax",
@@ -238,7 +249,23 @@ pub const KEYED: [&str; 7] = [
     "discounts_granted",
     "discounts_received",
     "asset_sales",
+    "output_tax_not_due",
+    "input_tax_later",
 ];
+
+/// The BU-Schlüssel of output tax at a key's rate (`3` at 19 %, `2` at
+/// 7 %): what a payment of a client taxed on payments received carries so
+/// that DATEV moves the tax of that rate from "not due" to due (DATEV
+/// Hilfe-Dokument 1080673: an imported payment needs the BU-Schlüssel; the
+/// keys as DATEV's tax key list numbers them, Dok. 1008613). Other keys
+/// have none.
+pub fn receipt_bu(key: &str) -> Option<&'static str> {
+    match normalised(key).as_str() {
+        "S:19" => Some("3"),
+        "S:7" => Some("2"),
+        _ => None,
+    }
+}
 
 /// Whether `ledger`'s detail is a tax key.
 pub fn keyed(ledger: &str) -> bool {
@@ -278,8 +305,10 @@ pub fn row(ledger: &str, key: &str, small_business: bool) -> Option<&'static Row
 }
 
 /// A tax key as the table spells it: the rate without trailing zeros
-/// (`S:19.0` → `S:19`), the rest as it is.
+/// (`S:19.0` → `S:19`), without the mark of revenue not yet received
+/// (`S:19:IST` lands where `S:19` does), the rest as it is.
 fn normalised(key: &str) -> String {
+    let key = crate::rules::cash_vat::received(key);
     let mut parts: Vec<String> = key.split(':').map(str::to_string).collect();
     if let Some(rate) = parts.get_mut(1) {
         if rate.contains('.') {
@@ -408,6 +437,8 @@ mod tests {
             "depreciation",
             "asset_disposals",
             "asset_sales",
+            "output_tax_not_due",
+            "input_tax_later",
         ];
         let keys = [
             "", "S:19", "S:7", "S:5.5", "S:19.00", "K:0", "G:0", "AE:0:EU", "AE:0", "E:0", "Z:0",
@@ -446,6 +477,22 @@ mod tests {
             ("discounts_received", "AE:19:EU", 3151, 5951),
             ("discounts_received", "", 3730, 5730),
         ]);
+    }
+
+    #[test]
+    fn tax_not_yet_due_has_its_own_accounts_and_unpaid_revenue_lands_with_its_rate() {
+        lands(&[
+            ("output_tax_not_due", "S:19", 1766, 3816),
+            ("output_tax_not_due", "S:7", 1761, 3811),
+            ("output_tax_not_due", "S:5.5", 1760, 3810),
+            ("input_tax_later", "S:19", 1548, 1434),
+            ("revenue", "S:19:IST", 8400, 4400),
+            ("revenue", "S:7:IST", 8300, 4300),
+            ("discounts_granted", "S:19:IST", 8736, 4736),
+        ]);
+        assert_eq!(receipt_bu("S:19"), Some("3"));
+        assert_eq!(receipt_bu("S:7.0"), Some("2"));
+        assert_eq!(receipt_bu("G:0"), None);
     }
 
     #[test]

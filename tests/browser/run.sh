@@ -81,6 +81,8 @@ fi
 mkdir -p target/browser-screenshots
 SE_OFFLINE=true "$venv/bin/python" tests/browser/screens.py \
     --demo-output "$work/demo.out" \
+    --data "$work/demo.db" \
+    --kontor target/debug/kontor \
     --smtp-port "$smtp_port" \
     --smtp-out "$work/mail" \
     --axe "$axe" \

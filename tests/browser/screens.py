@@ -17,7 +17,9 @@ the reminders of the day are run and sent, and the invoice's page shows
 the sends and the reminder (the mail reaching a local aiosmtpd); a desk is
 recorded as a fixed asset from its bill's line, the year's depreciation
 posted and the register read in English and German, and the desk disposed
-of; signing out ends the session; a person turns on an authenticator app
+of; a freelancer's company beside the demo's (made with the console on the
+same data file) reads its cash-basis profit statement (EÜR) in English and
+German; signing out ends the session; a person turns on an authenticator app
 (codes from pyotp), signs in with a code once and a recovery code once,
 another registers a passkey on Chromium's virtual authenticator and signs
 in with it, and the owner requires two factors of everyone, which leads a
@@ -71,6 +73,8 @@ def read_demo(path):
 class Run:
     def __init__(self, args):
         self.base, self.people = read_demo(args.demo_output)
+        self.data = args.data
+        self.kontor_binary = args.kontor
         self.smtp_port = args.smtp_port
         self.smtp_out = Path(args.smtp_out)
         self.axe_source = Path(args.axe).read_text()
@@ -791,6 +795,56 @@ class Run:
         self.axe("asset-disposed-de")
         self.switch_language("browser")
 
+    def kontor(self, *args, stdin=None):
+        """Runs the console on the demo's data file; its JSON."""
+        out = subprocess.run([self.kontor_binary, *args, "--data", self.data],
+                             input=stdin, capture_output=True, text=True, timeout=60)
+        assert out.returncode == 0, (args, out.stderr)
+        return json.loads(out.stdout)
+
+    def cash_basis_profit_statement(self):
+        """A freelancer's company (EÜR from 2025): a bill paid in 2026, its EÜR of 2026 in English and German."""
+        company = self.kontor(
+            "company", "create", "--name", "Anna Berger Design", "--country", "DE", "--currency", "EUR",
+            "--plan", "ENTERPRISE", "--legal-name", "Anna Berger", "--street", "Lange Reihe 12",
+            "--postal-code", "20099", "--city", "Hamburg", "--tax-number", "43/123/45678")["id"]
+        self.kontor("company", "set", company, "--legal-form", "sole-proprietor", "--profit-method", "euer",
+                    "--from", "2025-01-01")
+        bill = self.kontor("purchase", "record", "--company", company, "--supplier", "Papier AG",
+                           "--document-number", "P-1", "--date", "2026-03-02", "--due", "2026-03-02",
+                           "--currency", "EUR", "--line", "office_supplies=10000:19")["id"]
+        self.kontor("purchase", "pay", bill, "--amount", "11900", "--on", "2026-03-05")
+        email, password = "anna@berger-design.example", "Anna's own long password"
+        self.kontor("user", "create", "--company", company, "--email", email, "--name", "Anna Berger",
+                    "--role", "owner", "--password-stdin", stdin=password + "\n")
+        self.password_step(email, password)
+        assert self.path() == "/dashboard", self.path()
+        self.open("/books")
+        self.link("EÜR")
+        assert self.driver.title == "Cash-basis profit statement (EÜR) · kontor", self.driver.title
+        self.open("/books/euer?year=2026")
+        text = self.text()
+        assert "Working materials" in text and "100.00" in text and "Input VAT paid" in text and "19.00" in text, text
+        assert "Preliminary" in text, text
+        self.driver.find_element(By.XPATH, "//main//details/summary").click()
+        assert bill in self.text(), self.text()
+        self.axe("euer")
+        self.shot("euer")
+        pdf = self.driver.find_element(By.LINK_TEXT, "PDF to hand over").get_attribute("href")
+        assert pdf.endswith("/books/euer/pdf?year=2026"), pdf
+        self.open("/books/euer?year=2027")
+        assert "kontor knows the Anlage EÜR of 2025 and 2026 only" in self.text(), self.text()
+        self.axe("euer-refused")
+        self.switch_language("de")
+        self.open("/books/euer?year=2026")
+        assert self.driver.title == "Einnahmenüberschussrechnung (EÜR) · kontor", self.driver.title
+        text = self.text()
+        assert "Arbeitsmittel" in text and "100,00" in text and "Gezahlte Vorsteuerbeträge" in text, text
+        self.axe("euer-de")
+        self.shot("euer-de")
+        self.switch_language("browser")
+        self.sign_out()
+
     def a_job_moves_and_gets_a_note(self):
         self.sign_in("accountant")
         self.link("Jobs")
@@ -1017,8 +1071,9 @@ class Run:
         self.type_into("name", "Geschäftskonto")
         self.submit("Add account")
         assert "Saved." in self.text() and "DE36 7602 6000 0123 4567 89" in self.text(), self.text()
-        # Two open invoices: one paid 10.00 short by its number (a
-        # suggestion), one by a stranger (split by a person).
+        # Two open invoices: the first paid 10.00 short by its number (a
+        # suggestion, confirmed, the 10.00 left open), then a stranger pays
+        # the second and those 10.00 together (both ticked by a person).
         self.open("/invoices?status=OPEN")
         owed = []
         for row in self.driver.find_elements(By.XPATH, "//main//tbody/tr"):
@@ -1043,7 +1098,7 @@ class Run:
         stamp = int(time.time())
         entries = [
             entry(f"B1-{stamp}", first_owed - 1000, "Müller Bau GmbH", f"Rechnung {first}"),
-            entry(f"B2-{stamp}", second_owed, "Unbekannt", "Sammelzahlung"),
+            entry(f"B2-{stamp}", second_owed + 1000, "Unbekannt", "Sammelzahlung"),
             entry(f"B3-{stamp}", -1290, "", "Kontofuehrung"),
         ]
         camt = ('<?xml version="1.0" encoding="UTF-8"?><Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08">'
@@ -1068,23 +1123,39 @@ class Run:
         self.submit(f"Confirm {first}")
         assert "The suggestion is settled." in self.text(), self.text()
         assert "Settled" in self.text()
-        # The stranger's line, split over the second invoice.
+        # The stranger's line pays two invoices: both ticked among the open
+        # ones (the first owing the 10.00 left), the split filled by the
+        # server, settled.
         self.open("/bank?state=unmatched")
         rows = self.driver.find_elements(By.XPATH, "//main//tbody/tr[td[contains(., 'Unbekannt')]]")
         self.follow(rows[0].find_element(By.TAG_NAME, "a"))
-        self.type_into("number1", second)
-        self.type_into("amount1", f"{second_owed // 100:,}.{second_owed % 100:02d}")
+        assert "Open invoices that could fit" in self.text(), self.text()
+        self.axe("bank-line-pick")
+        for number in (second, first):
+            self.driver.find_element(
+                By.XPATH, f"//table[@id='candidates']//tr[td[normalize-space()='{number}']]//input[@type='checkbox']"
+            ).click()
+        self.submit("Fill the split with the ticked")
+        total = second_owed + 1000
+        assert f"the ticked documents owe €{total // 100:,}.{total % 100:02d}." in self.text(), self.text()
+        self.axe("bank-line-filled")
         self.submit("Split")
         assert "The line is split." in self.text(), self.text()
+        assert "Settled" in self.text(), self.text()
+        assert second in self.text() and first in self.text(), self.text()
         self.axe("bank-line-split")
         split_line = self.path().split("?")[0]
+        self.open("/invoices?status=OPEN")
+        for number in (second, first):
+            still = self.driver.find_elements(By.XPATH, f"//main//tbody/tr[td[1][normalize-space()='{number}']]")
+            assert not still, f"{number} is still open: {self.text()}"
         # The bank's fee, booked to fees.
         self.open("/bank?state=unmatched")
         rows = self.driver.find_elements(By.XPATH, "//main//tbody/tr[td[contains(., 'Kontofuehrung')]]")
         self.follow(rows[0].find_element(By.TAG_NAME, "a"))
         self.submit("Book")
         assert "The line is booked." in self.text(), self.text()
-        # The split undone: the invoice owes its gross again.
+        # The split undone: the invoices owe their gross again.
         self.open(split_line)
         self.submit("Undo (by counter-postings)")
         assert "Undone by counter-postings." in self.text(), self.text()
@@ -1480,6 +1551,7 @@ class Run:
             self.check("a month is closed and the statements read", self.close_a_month_and_read_the_statements)
             self.check("the chart of accounts, a split bill and the HGB statements in German and English", self.chart_of_accounts_a_split_bill_and_the_hgb_statements)
             self.check("fixed assets recorded from a bill, depreciated and disposed of", self.fixed_assets_recorded_depreciated_and_disposed)
+            self.check("a freelancer's cash-basis profit statement in English and German", self.cash_basis_profit_statement)
             self.check("a job moves a stage and gets a note", self.a_job_moves_and_gets_a_note)
             self.check("an invoice is paid in parts and another cancelled", self.invoice_paid_in_parts_and_another_cancelled)
             self.check("viewer is refused an act", self.viewer_is_refused)
@@ -1510,6 +1582,8 @@ class Run:
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--demo-output", required=True)
+    parser.add_argument("--data", required=True)
+    parser.add_argument("--kontor", required=True)
     parser.add_argument("--smtp-port", required=True)
     parser.add_argument("--smtp-out", required=True)
     parser.add_argument("--axe", required=True)

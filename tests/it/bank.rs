@@ -729,9 +729,9 @@ fn settlements_from_the_bank_arrive_as_webhooks_with_method_bank() {
     assert_eq!(history["outstanding"]["minor"], json!(0));
 }
 
-#[test]
-fn a_combined_payment_refused_for_one_of_its_invoices_settles_neither() {
-    let w = crate::support::World::new();
+/// A company with the synthetic account and two invoices of one customer,
+/// issued on `days`; their numbers and gross amounts.
+fn two_invoices(w: &crate::support::World, days: [&str; 2]) -> Vec<(String, i64)> {
     let c = w.client();
     w.data.ok(&[
         "bank",
@@ -744,8 +744,7 @@ fn a_combined_payment_refused_for_one_of_its_invoices_settles_neither() {
     ]);
     let customer = c.customer(&w.live, "Bäckerei Sonnenschein KG");
     let mut issued = Vec::new();
-    // The second invoice is dated after the bank's booking day: its payment is refused.
-    for (amount, on) in [(10_000, "2026-11-02"), (20_000, "2026-11-20")] {
+    for (amount, on) in [10_000, 20_000].into_iter().zip(days) {
         let draft = c.draft(&w.live, &customer);
         w.data.line(&draft, amount, "19", false);
         let number = w.data.ok(&["draft", "issue", &draft, "--on", on])["number"]
@@ -757,12 +756,13 @@ fn a_combined_payment_refused_for_one_of_its_invoices_settles_neither() {
             .unwrap();
         issued.push((number, gross));
     }
+    issued
+}
+
+/// Imports one line of 2026-11-18 paying `amount` and naming both invoices.
+fn pay_both(w: &crate::support::World, issued: &[(String, i64)], amount: i64) -> Value {
     let names = format!("Rechnungen {} und {}", issued[0].0, issued[1].0);
-    let paying = tx(
-        issued[0].1 + issued[1].1,
-        "Bäckerei Sonnenschein KG",
-        &names,
-    );
+    let paying = tx(amount, "Bäckerei Sonnenschein KG", &names);
     let dir = tempfile::tempdir().unwrap();
     let (ok, r, e) = import(
         &w.data,
@@ -774,6 +774,70 @@ fn a_combined_payment_refused_for_one_of_its_invoices_settles_neither() {
         )],
     );
     assert!(ok, "{e}");
+    r
+}
+
+#[test]
+fn a_combined_payment_refused_for_one_of_its_invoices_settles_neither_and_is_not_offered() {
+    let w = crate::support::World::new();
+    let c = w.client();
+    let mut issued = two_invoices(&w, ["2026-11-02", "2026-11-02"]);
+    // The second is paid in part by hand after the bank's booking day: a
+    // payment of the line's day would break the date order.
+    w.data.ok(&[
+        "payment",
+        "record",
+        "--company",
+        &w.company,
+        "--invoice",
+        &issued[1].0,
+        "--amount",
+        "1000",
+        "--on",
+        "2026-11-20",
+    ]);
+    issued[1].1 -= 1_000;
+    let r = pay_both(&w, &issued, issued[0].1 + issued[1].1);
+    assert_eq!(
+        (
+            r["files"][0]["settled"].clone(),
+            r["files"][0]["suggested"].clone(),
+            r["files"][0]["unmatched"].clone()
+        ),
+        (json!(0), json!(0), json!(1)),
+        "{r}"
+    );
+    let note = r["files"][0]["notes"][0].as_str().unwrap();
+    assert!(
+        note.contains("could not be settled at import and is not suggested")
+            && note.contains("date order"),
+        "{r}"
+    );
+    for (number, owed) in &issued {
+        let invoice = c.get(&w.live, &format!("/v1/invoices/{number}")).body;
+        assert_eq!(
+            invoice["outstanding"]["minor"],
+            json!(owed),
+            "{number} is owed as before: {invoice}"
+        );
+    }
+    let line = &lines(&w.data, &w.company, Some("unmatched"))[0];
+    assert_eq!(line["settlements"], json!([]), "{line}");
+    assert_eq!(line["suggestions"], json!([]), "{line}");
+    assert_eq!(
+        bank_total(&w.data, &w.company),
+        1_000,
+        "no money booked but the payment by hand"
+    );
+}
+
+#[test]
+fn a_combined_payment_made_before_one_invoices_date_keeps_that_part_as_credit_until_confirmed() {
+    let w = crate::support::World::new();
+    let c = w.client();
+    // The second invoice is dated after the bank's booking day.
+    let issued = two_invoices(&w, ["2026-11-02", "2026-11-20"]);
+    let r = pay_both(&w, &issued, issued[0].1 + issued[1].1);
     assert_eq!(
         (
             r["files"][0]["settled"].clone(),
@@ -784,22 +848,57 @@ fn a_combined_payment_refused_for_one_of_its_invoices_settles_neither() {
     );
     for (number, gross) in &issued {
         let invoice = c.get(&w.live, &format!("/v1/invoices/{number}")).body;
-        assert_eq!(
-            invoice["outstanding"]["minor"],
-            json!(gross),
-            "{number} is owed in full: {invoice}"
-        );
+        assert_eq!(invoice["outstanding"]["minor"], json!(gross), "{invoice}");
     }
     let line = &lines(&w.data, &w.company, Some("suggested"))[0];
-    assert_eq!(line["settlements"], json!([]), "{line}");
-    assert!(
-        line["suggestions"][0]["reason"]
-            .as_str()
-            .unwrap()
-            .contains("could not be settled at import"),
-        "{line}"
+    assert_eq!(line["suggestions"][0]["advance"], json!(true), "{line}");
+    assert_eq!(
+        bank_total(&w.data, &w.company),
+        0,
+        "nothing booked before a person confirms"
     );
-    assert_eq!(bank_total(&w.data, &w.company), 0, "no money booked");
+    let confirmed = w
+        .data
+        .ok(&["bank", "confirm", line["id"].as_str().unwrap()]);
+    assert_eq!(confirmed["line"]["state"], json!("settled"), "{confirmed}");
+    for (number, _) in &issued {
+        let invoice = c.get(&w.live, &format!("/v1/invoices/{number}")).body;
+        assert_eq!(invoice["outstanding"]["minor"], json!(0), "{invoice}");
+    }
+    // The first paid on the line's day; the second's money kept as the
+    // customer's credit on that day and applied on the invoice's.
+    let done: Vec<(Value, Value, Value)> = confirmed["line"]["settlements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["number"].clone(), s["account"].clone(), s["on"].clone()))
+        .collect();
+    assert_eq!(
+        done,
+        [
+            (json!(issued[0].0), Value::Null, json!("2026-11-18")),
+            (Value::Null, json!("customer_credits"), json!("2026-11-18")),
+            (
+                json!(issued[1].0),
+                json!("customer_credits"),
+                json!("2026-11-20")
+            ),
+        ]
+    );
+    assert_eq!(bank_total(&w.data, &w.company), issued[0].1 + issued[1].1);
+    let tb = w
+        .data
+        .ok(&["books", "trial-balance", "--company", &w.company]);
+    let credits = tb["accounts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["account"] == "customer_credits")
+        .map_or(0, |a| {
+            a["credit"].as_i64().unwrap() - a["debit"].as_i64().unwrap()
+        });
+    assert_eq!(credits, 0, "the credit is used up: {tb}");
+    assert_eq!(tb["balanced"], json!(true), "{tb}");
 }
 
 #[test]

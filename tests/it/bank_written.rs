@@ -725,6 +725,9 @@ fn a_data_file_of_version_13_has_its_entries_keyed_anew() {
          UPDATE bank_entries SET entry_key = coalesce('ref:' || bank_reference || '#' || seq, 'sum:' || seq);
          DROP TABLE totp_factors; DROP TABLE recovery_codes; DROP TABLE passkeys;
          DROP TABLE sign_in_steps; DROP TABLE passkey_registrations; DROP TABLE two_factor_required;
+         ALTER TABLE companies DROP COLUMN legal_form; DROP TABLE tax_methods;
+         DROP INDEX vat_moves_document; DROP INDEX vat_moves_entry; DROP TABLE vat_moves;
+         ALTER TABLE purchases DROP COLUMN supplier_cash_basis; ALTER TABLE purchases DROP COLUMN down_payment;
          PRAGMA user_version = 13;",
     )
     .unwrap();

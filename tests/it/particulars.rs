@@ -63,7 +63,8 @@ fn all_shown() -> Value {
         "bic": "HASPDEHHXXX",
         "accountHolder": "Nordlicht Werkstatt GmbH",
         "managingDirectors": "Jana Petersen, Ole Brandt",
-        "smallBusiness": true
+        "smallBusiness": true,
+        "legalForm": null
     })
 }
 
@@ -72,7 +73,8 @@ fn none_shown() -> Value {
         "legalName": null, "street": null, "postalCode": null, "city": null, "vatId": null,
         "taxNumber": null, "registration": null, "contactName": null, "contactPhone": null,
         "contactEmail": null, "electronicAddress": null, "iban": null, "bic": null,
-        "accountHolder": null, "managingDirectors": null, "smallBusiness": false
+        "accountHolder": null, "managingDirectors": null, "smallBusiness": false,
+        "legalForm": null
     })
 }
 

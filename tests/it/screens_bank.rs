@@ -196,3 +196,367 @@ fn a_customers_iban_is_kept_on_its_page() {
     let stored = o.api().get(&o.key_a, &format!("/v1/customers/{id}")).body;
     assert_eq!(stored["iban"], json!("DE60430609671122334455"));
 }
+
+/// A company of the office with the account, its statement of `day` with
+/// `entries` imported through the console.
+fn imported(o: &Office, day: &str, entries: &[Entry]) {
+    o.data.ok(&[
+        "bank",
+        "account",
+        "add",
+        "--company",
+        &o.a,
+        "--iban",
+        IBAN,
+        "--name",
+        "Geschäftskonto",
+    ]);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.xml");
+    std::fs::write(&path, camt053(IBAN, "S-7", 7, 50_000, day, entries)).unwrap();
+    o.data
+        .ok(&["bank", "import", "--company", &o.a, &path.to_string_lossy()]);
+}
+
+fn one(reference: &str, day: &str, amount: i64, name: &str, remittance: &str) -> Entry {
+    Entry {
+        bank_reference: reference.into(),
+        booked_on: day.into(),
+        reversal: false,
+        txs: vec![Transfer {
+            amount,
+            name: name.into(),
+            remittance: remittance.into(),
+            ..Transfer::default()
+        }],
+    }
+}
+
+/// What an invoice still owes, minor units, and its id.
+fn owed(o: &Office, number: &str) -> (i64, String) {
+    let body = o
+        .api()
+        .get(&o.key_a, &format!("/v1/invoices/{number}"))
+        .body;
+    (
+        body["outstanding"]["minor"].as_i64().unwrap(),
+        body["id"].as_str().unwrap().to_string(),
+    )
+}
+
+#[test]
+fn a_line_paying_two_invoices_is_settled_by_ticking_both_without_a_script() {
+    let o = Office::new();
+    let first = invoice(&o, &o.a, "Müller Bau GmbH", 100_000, "2026-11-02");
+    let second = invoice(&o, &o.a, "Stadtwerke", 20_000, "2026-11-03");
+    let third = invoice(&o, &o.a, "Fremde AG", 77_700, "2026-11-04");
+    let ((a, a_id), (b, b_id), (_, c_id)) = (owed(&o, &first), owed(&o, &second), owed(&o, &third));
+    let day = "2026-11-18";
+    imported(
+        &o,
+        day,
+        &[
+            one("A", day, a + b, "Unbekannt", "Sammelzahlung"),
+            one("B", day, -1_290, "", "Kontofuehrung"),
+        ],
+    );
+    let stranger = lines(&o.data, &o.a, Some("unmatched"))
+        .into_iter()
+        .find(|l| l["amount"]["minor"] == json!(a + b))
+        .unwrap();
+    let id = stranger["id"].as_str().unwrap();
+    let mut accountant = o.signed_in("accountant@alpha.de");
+
+    // The list: the account, the statement's balances, a running balance.
+    let list = accountant.get("/bank");
+    for shown in [
+        "Geschäftskonto",
+        "DE36 7602 6000 0123 4567 89",
+        "statement S-7",
+        "Opening balance",
+        "€500.00 (18 Nov 2026)",
+        "Closing balance: €1,915.10 (18 Nov 2026)",
+        // 500.00 + 1,190.00 + 238.00, then less 12.90.
+        "<td class=\"amount\">€1,928.00</td>",
+        "<td class=\"amount\">€1,915.10</td>",
+    ] {
+        assert!(list.body.contains(shown), "{shown}: {}", list.body);
+    }
+
+    accountant.language = "de-DE,de;q=0.9";
+    let list = accountant.get("/bank");
+    for shown in [
+        "Kontoauszug S-7",
+        "Anfangssaldo: 500,00\u{a0}€ (18.11.2026)",
+        "Schlusssaldo: 1.915,10\u{a0}€ (18.11.2026)",
+        "<td class=\"amount\">1.928,00\u{a0}€</td>",
+    ] {
+        assert!(list.body.contains(shown), "{shown}: {}", list.body);
+    }
+    accountant.language = "en-GB,en;q=0.9";
+    // Every open invoice could fit; none is paid by the line alone.
+    let page = accountant.get(&format!("/bank/lines/{id}"));
+    assert_eq!(page.status, 200);
+    for doc in [&a_id, &b_id, &c_id] {
+        assert!(
+            page.body.contains(&format!("value=\"{doc}\"")),
+            "{doc}: {}",
+            page.body
+        );
+    }
+    // Money in: no bank fees proposed; other (for the tax adviser) is.
+    assert!(
+        page.body.contains("<option value=\"other\" selected>"),
+        "{}",
+        page.body
+    );
+    assert!(
+        !page.body.contains("<option value=\"fees\" selected>"),
+        "{}",
+        page.body
+    );
+    // A search by number finds that one; by amount as people type it, that one.
+    let found = accountant.get(&format!("/bank/lines/{id}?find={}", second.to_lowercase()));
+    assert!(
+        found.body.contains(&b_id) && !found.body.contains(&a_id),
+        "{}",
+        found.body
+    );
+    let found = accountant.get(&format!("/bank/lines/{id}?find=1.190%2C00"));
+    assert!(
+        !found.body.contains(&a_id),
+        "English notation is 1,190.00: {}",
+        found.body
+    );
+    let found = accountant.get(&format!("/bank/lines/{id}?find=1%2C190.00"));
+    assert!(
+        found.body.contains(&a_id) && !found.body.contains(&b_id),
+        "{}",
+        found.body
+    );
+
+    // Ticking two fills the split with what each owes, in the list's
+    // order (nearest date first, the payer and amount telling nothing).
+    let filled = accountant.get(&format!("/bank/lines/{id}?pick={a_id}&pick={b_id}"));
+    assert!(
+        filled
+            .body
+            .contains(&format!("name=\"doc1\" value=\"{b_id}\"")),
+        "{}",
+        filled.body
+    );
+    assert!(
+        filled
+            .body
+            .contains(&format!("name=\"doc2\" value=\"{a_id}\"")),
+        "{}",
+        filled.body
+    );
+    assert!(
+        filled.body.contains("name=\"amount1\" value=\"238.00\""),
+        "{}",
+        filled.body
+    );
+    assert!(
+        filled.body.contains("name=\"amount2\" value=\"1,190.00\""),
+        "{}",
+        filled.body
+    );
+    assert!(
+        filled
+            .body
+            .contains("The line has €1,428.00; the ticked documents owe €1,428.00."),
+        "{}",
+        filled.body
+    );
+    accountant
+        .act(
+            &format!("/bank/lines/{id}?pick={a_id}&pick={b_id}"),
+            &format!("/bank/lines/{id}/split"),
+            &[
+                ("doc1", &b_id),
+                ("amount1", "238.00"),
+                ("doc2", &a_id),
+                ("amount2", "1,190.00"),
+                ("difference", "open"),
+            ],
+        )
+        .redirects_to(&format!("/bank/lines/{id}?done=split"));
+    assert_eq!((owed(&o, &first).0, owed(&o, &second).0), (0, 0));
+    let after = lines(&o.data, &o.a, Some("settled"));
+    assert!(after.iter().any(|l| l["id"] == json!(id)), "{after:?}");
+    let c_owes = owed(&o, &third).0;
+    assert_eq!(c_owes, 92_463, "the third untouched");
+}
+
+#[test]
+fn ticked_documents_owing_more_than_the_line_fill_it_the_last_taking_the_rest() {
+    let o = Office::new();
+    let first = invoice(&o, &o.a, "Müller Bau GmbH", 100_000, "2026-11-02");
+    let second = invoice(&o, &o.a, "Stadtwerke", 20_000, "2026-11-03");
+    let ((a, a_id), (_, b_id)) = (owed(&o, &first), owed(&o, &second));
+    let day = "2026-11-18";
+    imported(
+        &o,
+        day,
+        &[one("A", day, a + 10_000, "Unbekannt", "Zahlung")],
+    );
+    let id = lines(&o.data, &o.a, Some("unmatched"))[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut accountant = o.signed_in("accountant@alpha.de");
+    accountant.language = "de-DE,de;q=0.9";
+    let filled = accountant.get(&format!("/bank/lines/{id}?pick={b_id}&pick={a_id}"));
+    // The list's order, best fit first: the second fits inside the line.
+    assert!(
+        filled.body.contains("name=\"amount1\" value=\"238,00\""),
+        "{}",
+        filled.body
+    );
+    assert!(
+        filled.body.contains("name=\"amount2\" value=\"1.052,00\""),
+        "{}",
+        filled.body
+    );
+    for german in [
+        "Offene Rechnungen, die passen könnten",
+        "Sie werden um 138,00\u{a0}€ weniger bezahlt, als sie schulden.",
+        "Was die Belege noch schulden: als Skonto",
+        "Aufteilung mit den gewählten füllen",
+    ] {
+        assert!(filled.body.contains(german), "{german}: {}", filled.body);
+    }
+    // More than the line has is refused beside the field, nothing settled.
+    let refused = accountant.act(
+        &format!("/bank/lines/{id}"),
+        &format!("/bank/lines/{id}/split"),
+        &[
+            ("doc1", &b_id),
+            ("amount1", "238,00"),
+            ("doc2", &a_id),
+            ("amount2", "1.190,00"),
+        ],
+    );
+    assert_eq!(refused.status, 409, "{}", refused.body);
+    assert_eq!(owed(&o, &second).0, 23_800);
+    // The rest as a discount: both paid.
+    accountant
+        .act(
+            &format!("/bank/lines/{id}"),
+            &format!("/bank/lines/{id}/split"),
+            &[
+                ("doc1", &b_id),
+                ("amount1", "238,00"),
+                ("doc2", &a_id),
+                ("amount2", "1.052,00"),
+                ("difference", "discount"),
+            ],
+        )
+        .redirects_to(&format!("/bank/lines/{id}?done=split"));
+    assert_eq!((owed(&o, &first).0, owed(&o, &second).0), (0, 0));
+    let page = accountant.get(&format!("/bank/lines/{id}"));
+    assert!(page.body.contains("Differenz als Skonto"), "{}", page.body);
+}
+
+#[test]
+fn an_advance_payment_becomes_the_customers_credit_and_is_applied_when_confirmed() {
+    let o = Office::new();
+    // Issued two days after the customer paid.
+    let number = invoice(&o, &o.a, "Vorkasse GmbH", 50_000, "2026-11-20");
+    let (gross, invoice_id) = owed(&o, &number);
+    let day = "2026-11-18";
+    imported(
+        &o,
+        day,
+        &[one(
+            "V",
+            day,
+            gross,
+            "Vorkasse GmbH",
+            &format!("Vorkasse {number}"),
+        )],
+    );
+    let line = &lines(&o.data, &o.a, Some("suggested"))[0];
+    let id = line["id"].as_str().unwrap();
+    assert_eq!(line["suggestions"][0]["advance"], json!(true), "{line}");
+    assert_eq!(
+        owed(&o, &number).0,
+        gross,
+        "nothing settled before a person confirms"
+    );
+
+    let mut accountant = o.signed_in("accountant@alpha.de");
+    let page = accountant.get(&format!("/bank/lines/{id}"));
+    assert!(
+        page.body.contains("Paid before the invoice&#39;s date")
+            || page.body.contains("Paid before the invoice's date"),
+        "{}",
+        page.body
+    );
+    assert!(!page.body.contains("cannot precede"), "{}", page.body);
+    accountant.language = "de-DE,de;q=0.9";
+    let page = accountant.get(&format!("/bank/lines/{id}"));
+    assert!(
+        page.body.contains("Vor dem Rechnungsdatum gezahlt"),
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body
+            .contains("im Verwendungszweck genannt; der Betrag passt"),
+        "the invoice heads the open documents: {}",
+        page.body
+    );
+    accountant
+        .act(
+            &format!("/bank/lines/{id}"),
+            &format!("/bank/lines/{id}/confirm"),
+            &[("suggestion", "1")],
+        )
+        .redirects_to(&format!("/bank/lines/{id}?done=confirmed"));
+    assert_eq!(owed(&o, &number).0, 0);
+    let page = accountant.get(&format!("/bank/lines/{id}"));
+    for german in [
+        "Als Guthaben des Kunden behalten",
+        "aus dem Guthaben des Kunden verrechnet",
+        "18.11.2026",
+        "20.11.2026",
+    ] {
+        assert!(page.body.contains(german), "{german}: {}", page.body);
+    }
+    // The payment is the credit's: the invoice shows no bank payment, the
+    // audit names the application, the credit is used up.
+    let acts: Vec<String> = people_audit(&o, &o.a)
+        .into_iter()
+        .filter(|(who, _)| who == "accountant@alpha.de")
+        .map(|(_, act)| act)
+        .collect();
+    assert!(
+        acts.contains(&"invoice.credit_applied".to_string()),
+        "{acts:?}"
+    );
+    let credits: i64 = o.count(&format!(
+        "SELECT coalesce(sum(credit) - sum(debit), 0) FROM journal WHERE account = 'customer_credits' AND company_id = '{}'",
+        o.a
+    ));
+    assert_eq!(credits, 0);
+    let applied: i64 = o.count(&format!(
+        "SELECT count(*) FROM journal WHERE account = 'customer_credits' AND posted_on = '2026-11-20' AND debit = {gross} AND company_id = '{}'",
+        o.a
+    ));
+    assert_eq!(applied, 1, "applied on the invoice's day");
+    // Undone, the invoice owes again and the line offers its advance again.
+    accountant
+        .act(
+            &format!("/bank/lines/{id}"),
+            &format!("/bank/lines/{id}/undo"),
+            &[],
+        )
+        .redirects_to(&format!("/bank/lines/{id}?done=undone"));
+    assert_eq!(owed(&o, &number).0, gross);
+    let line = o.data.ok(&["bank", "line", id]);
+    assert_eq!(line["state"], json!("suggested"), "{line}");
+    assert_eq!(line["suggestions"][0]["advance"], json!(true), "{line}");
+    let _ = invoice_id;
+}

@@ -139,6 +139,7 @@ fn particulars_and_payment_days_set_on_the_screen_are_what_the_console_and_the_a
     assert_eq!(
         shown["particulars"],
         json!({
+            "legalForm": null,
             "legalName": "Alpha Werkstatt GmbH",
             "street": "Hafenstraße 7",
             "postalCode": "20457",

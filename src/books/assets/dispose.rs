@@ -262,7 +262,8 @@ pub fn dispose(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str, d: &Disposal) 
     let sale_entry = match &sale {
         Some((s, proceeds)) => {
             let entry = ids::new_id("sal");
-            let at_19 = s.key == "S:19";
+            // The key of revenue not yet received (taxed on payments) is its rate's too.
+            let at_19 = crate::rules::cash_vat::received(&s.key) == "S:19";
             let account = match (gain, at_19) {
                 (true, true) => "asset_sale_gain_19",
                 (true, false) => "asset_sale_gain",

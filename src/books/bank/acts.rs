@@ -10,10 +10,12 @@ use serde::Serialize;
 
 use crate::books::audit::{self, Act, Actor};
 use crate::books::bank::apply;
-use crate::books::bank::lines::{self, LineView, State, Stored, Target};
+use crate::books::bank::lines::{self, LineView, State, Stored, Suggestion, Target};
+use crate::books::bank::suggest;
 use crate::books::company;
 use crate::books::ledger::Account;
-use crate::books::settlement::TargetKind;
+use crate::books::payments::TargetKind;
+use crate::books::settling;
 use crate::error::said::{Bank, Record};
 use crate::error::{Error, Result, Said, Violations};
 use crate::rules::locale;
@@ -24,19 +26,24 @@ use crate::store::tenant::Tenant;
 /// Longest reason for ignoring a line.
 pub const MAX_REASON: usize = 200;
 
-/// What a difference left by a confirmed suggestion becomes.
+/// What a difference left by a confirmed suggestion or a split becomes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Difference {
-    /// The documents stay open by the difference (the default).
+    /// The documents stay open by the difference, and what the line pays
+    /// beyond them stays on it to be booked.
     Open,
-    /// Booked to the bank's fees.
+    /// What the documents still owe booked to the bank's fees.
     Fees,
-    /// Booked as a discount (granted on an invoice, received on a bill).
+    /// What the documents still owe booked as a discount (granted on an
+    /// invoice, received on a bill).
     Discount,
+    /// What the line pays beyond the documents kept as the customer's
+    /// credit (money in).
+    Credit,
 }
 
 impl Difference {
-    /// Reads `open`, `fees` or `discount`.
+    /// Reads `open`, `fees`, `discount` or `credit`.
     ///
     /// Fails with `Invalid` naming `difference` for another word.
     pub fn read(text: &str) -> Result<Difference> {
@@ -44,10 +51,21 @@ impl Difference {
             "open" => Ok(Difference::Open),
             "fees" => Ok(Difference::Fees),
             "discount" => Ok(Difference::Discount),
+            "credit" => Ok(Difference::Credit),
             other => Err(Error::invalid(
                 "difference",
-                crate::error::not_one_of(&["open", "fees", "discount"], other),
+                crate::error::not_one_of(&["open", "fees", "discount", "credit"], other),
             )),
+        }
+    }
+
+    /// What a suggestion's difference becomes unless a person says: a cash
+    /// discount taken within its period is booked as the discount, any
+    /// other difference stays open.
+    pub fn proposed(s: &Suggestion) -> Difference {
+        match s.code.as_deref() {
+            Some("cashDiscount") => Difference::Discount,
+            _ => Difference::Open,
         }
     }
 }
@@ -58,19 +76,22 @@ pub struct Acted {
     pub line: LineView,
 }
 
-/// The state a line is in after an act: settled when nothing is left,
-/// else suggested (if it has suggestions) or unmatched.
+/// The state a line is in after an act: settled when nothing is left
+/// (keeping its suggestions, which an undo offers again), else its
+/// suggestions computed again for what it has left.
 fn restate(tx: &Tx, tenant: &Tenant, line: &Stored) -> Result<()> {
-    let left = apply::left(tx, tenant, line)?;
-    let state = if left == 0 {
-        State::Settled
-    } else if line.suggestions.iter().any(|s| !s.items.is_empty()) {
-        State::Suggested
-    } else {
-        State::Unmatched
-    };
-    // A settled line keeps its suggestions: undone, it offers them again.
-    lines::set_state(tx, tenant, &line.id, state, &line.suggestions, None)
+    if apply::left(tx, tenant, line)? == 0 {
+        return lines::set_state(
+            tx,
+            tenant,
+            &line.id,
+            State::Settled,
+            &line.suggestions,
+            None,
+        );
+    }
+    let ladder = suggest::ladder(tx, tenant)?;
+    suggest::again(tx, tenant, &ladder, line)
 }
 
 fn open_line(tx: &Tx, tenant: &Tenant, id: &str) -> Result<Stored> {
@@ -96,8 +117,11 @@ fn day(tx: &Tx, tenant: &Tenant, line: &Stored) -> Result<jiff::civil::Date> {
 }
 
 /// Confirms the line's suggestion `n` (1 is the best): its documents are
-/// settled from the line; the difference it leaves stays open or is booked
-/// to fees or as a discount.
+/// settled from the line (an invoice dated after the line from the
+/// customer's credit the line's money becomes); what they still owe stays
+/// open or is booked to fees or as a discount, and what the line pays
+/// beyond them stays on it or is kept as the customer's credit, as
+/// `difference` says (none: `Difference::proposed`).
 ///
 /// Fails with `NotFound` for an unknown line, `WrongState` for a line that
 /// is not open, `Invalid` for a suggestion it does not have, and as the
@@ -108,7 +132,7 @@ pub fn confirm(
     actor: &Actor,
     id: &str,
     n: usize,
-    difference: Difference,
+    difference: Option<Difference>,
 ) -> Result<LineView> {
     let line = open_line(tx, tenant, id)?;
     let count = line
@@ -131,32 +155,63 @@ pub fn confirm(
             },
         ));
     };
+    let difference = difference.unwrap_or_else(|| Difference::proposed(suggestion));
     let on = day(tx, tenant, &line)?;
     apply::settle(tx, tenant, actor, &line, &suggestion.items, on, None)?;
-    if suggestion.difference > 0 && difference != Difference::Open {
-        // What the documents still owe after the line: settled without money.
-        let mut owed = suggestion.difference;
-        for target in suggestion.items.iter().rev() {
-            let open = still_open(tx, tenant, target)?;
-            let take = owed.min(open);
-            if take > 0 {
+    settle_rest(tx, tenant, actor, &line, &suggestion.items, difference, on)?;
+    restate(tx, tenant, &lines::get(tx, tenant, id)?)?;
+    audit::record(tx, tenant, actor, Act::BankLineConfirmed, id)?;
+    lines::show(tx, tenant, id)
+}
+
+/// What a confirmation or split leaves, as `difference` says: what each
+/// document of `targets` still owes booked to fees or as a discount, or
+/// what the line has left kept as the customer's credit; otherwise nothing.
+fn settle_rest(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    line: &Stored,
+    targets: &[Target],
+    difference: Difference,
+    on: jiff::civil::Date,
+) -> Result<()> {
+    match difference {
+        Difference::Open => Ok(()),
+        Difference::Credit => {
+            if line.amount < 0 {
+                return Err(Error::invalid("difference", Bank::CreditForMoneyIn));
+            }
+            let left = apply::left(tx, tenant, line)?;
+            if left > 0 {
+                apply::book(tx, tenant, line, Account::CustomerCredits, left, on)?;
+            }
+            Ok(())
+        }
+        Difference::Fees | Difference::Discount => {
+            for target in targets {
+                let rest = still_open(tx, tenant, target)?;
+                if rest <= 0 {
+                    continue;
+                }
                 let account = match (difference, target.target_kind) {
                     (Difference::Fees, _) => Account::Fees,
                     (_, TargetKind::Invoice) => Account::DiscountsGranted,
                     (_, TargetKind::Purchase) => Account::DiscountsReceived,
                 };
                 let part = Target {
-                    amount: take,
+                    amount: rest,
                     ..target.clone()
                 };
-                apply::difference(tx, tenant, actor, &line, &part, account, on)?;
-                owed -= take;
+                // On the day the line settled it: the line's, or, paid in
+                // advance, the day its credit was applied.
+                let day =
+                    settling::first_day(tx, tenant, target.target_kind, &target.target_id, on)?;
+                apply::difference(tx, tenant, actor, line, &part, account, day)?;
             }
+            Ok(())
         }
     }
-    restate(tx, tenant, &lines::get(tx, tenant, id)?)?;
-    audit::record(tx, tenant, actor, Act::BankLineConfirmed, id)?;
-    lines::show(tx, tenant, id)
 }
 
 /// What a document still owes, minor units.
@@ -175,8 +230,9 @@ fn still_open(tx: &Tx, tenant: &Tenant, target: &Target) -> Result<i64> {
         .unwrap_or(0))
 }
 
-/// The document a person names by number for a line of money in (an
-/// invoice) or out (a bill), with what it still owes.
+/// The document a person names by number (or id, as the list of open
+/// items picks it) for a line of money in (an invoice) or out (a bill),
+/// with what it still owes.
 ///
 /// Fails with `NotFound` when the tenant has no such open document.
 fn document(
@@ -188,7 +244,7 @@ fn document(
     let number = number.trim();
     let sql = if money_in {
         "SELECT id, number, outstanding FROM invoices WHERE company_id = ?1 AND environment = ?2
-           AND upper(number) = upper(?3) AND document_type = 'INVOICE'"
+           AND (upper(number) = upper(?3) OR id = ?3) AND document_type = 'INVOICE'"
     } else {
         // A bill by its supplier's number, or by its id where two
         // suppliers' bills share that number.
@@ -221,27 +277,30 @@ fn document(
     }
 }
 
-/// Splits the line over documents named by number, each with the amount
-/// it gets (minor units); what the line has left afterwards stays to be
-/// booked.
+/// Splits the line over documents named by number (or id), each with the
+/// amount it gets (minor units), through the settlement act as `confirm`
+/// does (an invoice dated after the line from the customer's credit); what
+/// the documents still owe, and what the line has left, become what
+/// `difference` says (none: both stay).
 ///
 /// Fails with `NotFound` for an unknown line or document, `WrongState` for
 /// a line that is not open, `Invalid` for no part or an amount that is not
 /// positive, `Refused` when the parts add up to more than the line or a
-/// part to more than its document owes.
+/// part to more than its document owes, or a document is named twice.
 pub fn split(
     tx: &Tx,
     tenant: &Tenant,
     actor: &Actor,
     id: &str,
     parts: &[(String, i64)],
+    difference: Option<Difference>,
 ) -> Result<LineView> {
     let line = open_line(tx, tenant, id)?;
     let mut v = Violations::new();
     if parts.is_empty() {
         v.invalid("to", Bank::SplitMissing);
     }
-    let mut targets = Vec::new();
+    let mut targets: Vec<Target> = Vec::new();
     for (i, (number, amount)) in parts.iter().enumerate() {
         if *amount <= 0 {
             v.invalid(format!("to[{i}]"), Bank::PositiveAmount);
@@ -260,6 +319,14 @@ pub fn split(
                         number: number.clone(),
                         amount: locale::sum(*amount, &line.currency),
                         open: locale::sum(open, &line.currency),
+                    },
+                );
+            }
+            if targets.iter().any(|t| t.target_id == target_id) {
+                v.refused(
+                    format!("to[{i}]"),
+                    Bank::NamedTwice {
+                        number: number.clone(),
                     },
                 );
             }
@@ -284,6 +351,15 @@ pub fn split(
     }
     let on = day(tx, tenant, &line)?;
     apply::settle(tx, tenant, actor, &line, &targets, on, None)?;
+    settle_rest(
+        tx,
+        tenant,
+        actor,
+        &line,
+        &targets,
+        difference.unwrap_or(Difference::Open),
+        on,
+    )?;
     restate(tx, tenant, &lines::get(tx, tenant, id)?)?;
     audit::record(tx, tenant, actor, Act::BankLineSplit, id)?;
     lines::show(tx, tenant, id)
@@ -356,6 +432,8 @@ pub fn undo(tx: &Tx, tenant: &Tenant, actor: &Actor, id: &str) -> Result<LineVie
     } else {
         let today = company::get(tx, &tenant.company_id)?.today();
         apply::undo(tx, tenant, actor, &line, today)?;
+        // Undone, it offers what the documents owe now.
+        restate(tx, tenant, &lines::get(tx, tenant, id)?)?;
     }
     audit::record(tx, tenant, actor, Act::BankLineUndone, id)?;
     lines::show(tx, tenant, id)

@@ -1,7 +1,8 @@
 //! What a bank line does to the books, for the import and for a person's
 //! acts alike: settle documents through the one settlement act (a payment
 //! with method `bank`, the line's id and the bank account as the ledger's
-//! detail), settle a difference without money (to a fee or discount
+//! detail; money paid before an invoice's date kept as the customer's
+//! credit and applied to it), settle a difference without money (to a fee or discount
 //! account), book money to an account (fees, interest, the tax office, a
 //! transfer, an overpayment kept as credit, other), take back what a
 //! returned direct debit's original line settled, and undo all of it by
@@ -17,18 +18,24 @@ use crate::books::bank::lines::{self, SettlementKind, State, Stored, Target};
 use crate::books::company;
 use crate::books::ledger::{self, Account, Posting};
 use crate::books::settlement::{self, BankSource, NewPayment, TargetKind, Undoing};
+use crate::books::settling::{self, in_line_words, LineMoney, Way};
 use crate::error::said::Bank;
-use crate::error::{Error, Result, Violation};
+use crate::error::{Error, Result};
 use crate::rules::locale;
 use crate::store::db::Tx;
 use crate::store::ids;
 use crate::store::tenant::Tenant;
 
-/// Settles `targets` from `line` on `on`: one payment per target through
-/// the settlement act. `import` names the file when the import settles.
+/// Settles `targets` from `line` on `on`, each through the settlement
+/// act: a payment (method `bank`), or, for an invoice dated after `on`
+/// (money paid in advance), the amount booked as the customer's credit on
+/// `on` and that credit applied to the invoice on its own day. `import`
+/// names the file when the import settles a certain match (always a
+/// payment).
 ///
-/// Fails as the settlement act refuses (more than is open, before the
-/// document, in closed books, a document of another currency).
+/// Fails as the settlement act refuses (more than is open, a day before a
+/// bill or a later settlement, in closed books, a document of another
+/// currency).
 pub fn settle(
     tx: &Tx,
     tenant: &Tenant,
@@ -47,7 +54,36 @@ pub fn settle(
             total: locale::sum(total, &line.currency),
         }));
     }
+    // The book currency: an advance is kept as credit in it (not asked
+    // for the import's certain matches).
+    let books = match import {
+        Some(_) => line.currency.clone(),
+        None => company::get(tx, &tenant.company_id)?.currency,
+    };
+    let money = LineMoney {
+        line_id: &line.id,
+        on,
+        currency: &line.currency,
+        books: &books,
+    };
     for target in targets {
+        // The import's certain matches are no advances (those wait for a
+        // person): they go to the settlement act, which checks them.
+        let way = match import {
+            Some(_) => Way::Paid,
+            None => settling::by_line(
+                tx,
+                tenant,
+                target.target_kind,
+                &target.target_id,
+                target.amount,
+                &money,
+            )?,
+        };
+        if let Way::Advance { applied_on } = way {
+            advance(tx, tenant, actor, line, target, on, applied_on)?;
+            continue;
+        }
         let reference = line
             .end_to_end_id
             .clone()
@@ -87,45 +123,78 @@ pub fn settle(
     Ok(())
 }
 
-/// A refusal of the settlement act in a bank line's words: the payment's
-/// day and amount are the line's, not fields a person gave.
-fn in_line_words(e: Error) -> Error {
-    match e {
-        Error::Refused(list) => Error::Refused(
-            list.into_iter()
-                .map(|v| match v.field.as_deref() {
-                    Some("on") => Violation::whole(Bank::LineDay(Box::new(v.message))),
-                    Some("amount") => Violation::whole(Bank::LineAmount(Box::new(v.message))),
-                    _ => v,
-                })
-                .collect(),
-        ),
-        other => other,
-    }
-}
-
-/// What the line settled or booked so far (not undone), minor units.
-fn settled_amount(tx: &Tx, tenant: &Tenant, line_id: &str) -> Result<i64> {
-    Ok(tx
-        .prepare_cached(
-            "SELECT coalesce(sum(amount), 0) FROM bank_settlements
-             WHERE line_id = ?1 AND company_id = ?2 AND environment = ?3 AND undone_at IS NULL
-               AND kind IN ('payment', 'booking')",
-        )?
-        .query_row(
-            params![line_id, tenant.company_id, tenant.environment],
-            |r| r.get(0),
-        )?)
+/// Money the line paid before the invoice `target` is dated: booked as the
+/// customer's credit on `on` (bank to customer credits, as `book` does)
+/// and applied to the invoice on `applied_on` (customer credits to
+/// receivables, through the settlement act), each its row of what the
+/// line did.
+fn advance(
+    tx: &Tx,
+    tenant: &Tenant,
+    actor: &Actor,
+    line: &Stored,
+    target: &Target,
+    on: Date,
+    applied_on: Date,
+) -> Result<()> {
+    book(
+        tx,
+        tenant,
+        line,
+        Account::CustomerCredits,
+        target.amount,
+        on,
+    )?;
+    let id = ids::new_id("bse");
+    settlement::apply_customer_credit(
+        tx,
+        tenant,
+        actor,
+        &target.target_id,
+        target.amount,
+        applied_on,
+        &id,
+    )
+    .map_err(in_line_words)?;
+    lines::record_settlement(
+        tx,
+        tenant,
+        &id,
+        &line.id,
+        SettlementKind::Difference,
+        None,
+        Some(target),
+        Some(Account::CustomerCredits.as_str()),
+        "",
+        target.amount,
+        applied_on,
+    )
 }
 
 /// What the line has left to settle or book, minor units.
 pub fn left(tx: &Tx, tenant: &Tenant, line: &Stored) -> Result<i64> {
-    Ok(line.amount.abs() - settled_amount(tx, tenant, &line.id)?)
+    lines::left(tx, tenant, line)
 }
 
 /// The accounts a line without a document can be booked to, by the names a
-/// person picks from: `fees`, `interest`, `tax`, `transfer`, `other`, and
-/// `credit` (an overpayment kept as the customer's credit).
+/// person picks from, in the order they are offered for a line of money in
+/// (`money_in`) or out: the first is the one proposed. Money in: other
+/// (suspense, for the tax adviser), interest received, the customer's
+/// credit, a tax refund, a transfer from an own account, fees refunded;
+/// money out: bank fees, interest paid, the tax office, a transfer, other.
+pub fn accounts_for(money_in: bool) -> &'static [&'static str] {
+    if money_in {
+        &["other", "interest", "credit", "tax", "transfer", "fees"]
+    } else {
+        &["fees", "interest", "tax", "transfer", "other"]
+    }
+}
+
+/// The account of one of `accounts_for`'s names: `fees`, `interest`,
+/// `tax`, `transfer`, `other`, and `credit` (an overpayment kept as the
+/// customer's credit) for money in.
+///
+/// Fails with `Invalid` naming `account` for another name.
 pub fn account_named(name: &str, money_in: bool) -> Result<Account> {
     Ok(match name {
         "fees" => Account::Fees,

@@ -8,10 +8,14 @@
 //! imported replaces that entry's one line by its transactions (when nothing
 //! was settled from it yet), without adding money; a booked entry replaces
 //! the preliminary one it confirms. Certain matches are settled at once
-//! through the one settlement act; a returned direct debit takes back what
-//! the line it returns settled.
+//! through the one settlement act (one that pays an invoice before its
+//! date waits for a person, as money paid in advance); only suggestions
+//! the act would take are kept; a returned direct debit takes back what
+//! the line it returns settled; lines waiting whose suggestions name a
+//! document the file settled are computed again at its end.
 
 use std::borrow::Cow;
+use std::collections::HashSet;
 
 use rusqlite::{params, OptionalExtension};
 use serde::Serialize;
@@ -21,13 +25,16 @@ use crate::books::audit::{self, Act, Actor};
 use crate::books::bank::accounts::{self, BankAccount};
 use crate::books::bank::apply;
 use crate::books::bank::entry_keys::{entry_keys, gap, EntryKey, Placeholders};
-use crate::books::bank::items;
 use crate::books::bank::lines::{self, State, Suggestion, Target};
-use crate::books::bank::matching::{Ladder, LineFacts, Outcome, Proposal, Reason};
+use crate::books::bank::matching::{Ladder, Outcome};
+use crate::books::bank::suggest;
 use crate::books::company;
+use crate::books::ledger::Account;
+use crate::books::payments::TargetKind;
 use crate::documents::statements::{self, Message, Statement};
 use crate::error::said::Bank;
 use crate::error::{Error, Result};
+use crate::rules::iso::Currency;
 use crate::rules::locale;
 use crate::store::clock;
 use crate::store::db::Tx;
@@ -81,7 +88,7 @@ fn message_name(m: Message) -> &'static str {
 }
 
 /// An amount as a sentence writes it: `1,190.00 EUR`.
-fn money(minor: i64, currency: &crate::rules::iso::Currency) -> String {
+fn money(minor: i64, currency: &Currency) -> String {
     locale::in_sentence(minor, currency)
 }
 
@@ -649,48 +656,14 @@ fn split_batch(
     Ok(Detailing::Replaced)
 }
 
-/// A proposal of the ladder as stored: its targets, its reason in a
-/// sentence, the difference it leaves.
-pub fn suggestion(
-    ladder: &Ladder,
-    p: &Proposal,
-    line_amount: i64,
-    currency: &crate::rules::iso::Currency,
-) -> Suggestion {
-    let items: Vec<_> = p
-        .allocations
-        .iter()
-        .map(|(i, _)| &ladder.items()[*i])
-        .collect();
-    let shown = |m: i64| money(m, currency);
-    Suggestion {
-        items: p
-            .allocations
-            .iter()
-            .map(|(i, amount)| {
-                let item = &ladder.items()[*i];
-                Target {
-                    target_kind: item.kind,
-                    target_id: item.id.clone(),
-                    number: item.number.clone(),
-                    amount: *amount,
-                }
-            })
-            .collect(),
-        reason: p.reason.sentence(&items, &shown),
-        difference: match p.reason {
-            Reason::Partial(d) | Reason::FeeReduced(d) => d,
-            Reason::Overpaid(d) => -d,
-            _ => line_amount.abs() - p.total(),
-        },
-    }
-}
-
 /// Places the new booked lines on the ladder: certain matches settled now
 /// (the running sums of their settlements written once, at the end),
-/// suggestions kept for a person, returned direct debits taking back what
-/// their original line settled. A line a camt.054 of the same file
-/// detailed (replaced by its transactions) is not matched itself.
+/// suggestions the settlement act would take kept for a person, returned
+/// direct debits taking back what their original line settled. A line a
+/// camt.054 of the same file detailed (replaced by its transactions) is not
+/// matched itself. Lines waiting from before (or from this file) whose
+/// suggestions name a document the file settled are computed again at the
+/// end.
 fn match_lines(
     tx: &Tx,
     tenant: &Tenant,
@@ -700,16 +673,19 @@ fn match_lines(
     file_id: &str,
     report: &mut FileReport,
 ) -> Result<()> {
-    let tolerance = accounts::fee_tolerance(tx, &tenant.company_id)?;
-    let mut ladder = Ladder::new(
-        items::open(tx, tenant)?,
-        items::known_ibans(tx, tenant)?,
-        tolerance,
-    );
+    let books = company::get(tx, &tenant.company_id)?.currency;
+    let mut ladder = suggest::ladder(tx, tenant)?;
+    let mut settled = HashSet::new();
     tx.gathering(|| {
         for row in fresh {
             let Some(line) = lines::get_stored(tx, tenant, *row)? else {
                 continue;
+            };
+            let at = Matching {
+                on: line.day(today),
+                today,
+                books: &books,
+                file_id,
             };
             match_line(
                 tx,
@@ -717,16 +693,26 @@ fn match_lines(
                 actor,
                 &mut ladder,
                 &line,
-                line.day(today),
-                file_id,
+                &at,
                 report,
+                &mut settled,
             )?;
         }
         Ok(())
-    })
+    })?;
+    suggest::refresh(tx, tenant, &settled)
 }
 
-/// Places one stored line on the ladder and settles or suggests what it gives.
+/// The day and currency a line is matched with, and the file it came in.
+struct Matching<'a> {
+    on: jiff::civil::Date,
+    today: jiff::civil::Date,
+    books: &'a Currency,
+    file_id: &'a str,
+}
+
+/// Places one stored line on the ladder and settles or suggests what it
+/// gives; the documents it settled are added to `settled`.
 #[allow(clippy::too_many_arguments)]
 fn match_line(
     tx: &Tx,
@@ -734,10 +720,11 @@ fn match_line(
     actor: &Actor,
     ladder: &mut Ladder,
     line: &lines::Stored,
-    on: jiff::civil::Date,
-    file_id: &str,
+    at: &Matching<'_>,
     report: &mut FileReport,
+    settled: &mut HashSet<String>,
 ) -> Result<()> {
+    let on = at.on;
     if line.reversal && line.amount < 0 {
         // A return that cannot take back (closed books) waits for a person;
         // the rest of the file imports.
@@ -756,65 +743,120 @@ fn match_line(
         }
         return Ok(());
     }
-    let facts = LineFacts {
-        amount: line.amount,
-        currency: line.currency.as_str().to_string(),
-        iban: line.counterparty_iban.clone(),
-        name: line.counterparty_name.clone(),
-        remittance: line.remittance.clone(),
-        end_to_end_id: line.end_to_end_id.clone(),
-        creditor_references: line.creditor_reference.iter().cloned().collect(),
-    };
-    match ladder.place(&facts) {
+    let facts = suggest::facts(line, line.amount.abs(), at.today);
+    let line_money = suggest::money_of(line, at.books, at.today);
+    match ladder.judge(&facts) {
         Outcome::Certain(p) => {
-            let s = suggestion(ladder, &p, line.amount, &line.currency);
+            let s = suggest::stored(ladder, &p, line.amount, &line.currency);
+            // Money paid before its invoice waits for a person, offered
+            // when the settlement act takes it; the ladder knows the dates.
+            let advance = p.allocations.iter().any(|(i, _)| {
+                let item = &ladder.items()[*i];
+                item.kind == TargetKind::Invoice && item.dated > on
+            });
+            if advance {
+                match suggest::offer(tx, tenant, &line_money, s) {
+                    Ok(s) => {
+                        lines::set_state(tx, tenant, &line.id, State::Suggested, &[s], None)?;
+                        report.suggested += 1;
+                    }
+                    Err(e @ (Error::Refused(_) | Error::WrongState(_) | Error::NotFound(_))) => {
+                        report.notes.push(format!(
+                            "{} The line {} is not suggested: {}",
+                            p.reason.sentence(
+                                &p.allocations
+                                    .iter()
+                                    .map(|(i, _)| &ladder.items()[*i])
+                                    .collect::<Vec<_>>(),
+                                &|m| money(m, &line.currency)
+                            ),
+                            line.id,
+                            e.sentence()
+                        ));
+                        report.unmatched += 1;
+                    }
+                    Err(other) => return Err(other),
+                }
+                return Ok(());
+            }
             // A payment of several documents settles all of them or none:
             // one refused undoes the others (one alone writes nothing before
-            // its checks pass).
-            let settled = if s.items.len() > 1 {
-                tx.attempt(|| apply::settle(tx, tenant, actor, line, &s.items, on, Some(file_id)))
-            } else {
-                apply::settle(tx, tenant, actor, line, &s.items, on, Some(file_id))
-            };
-            match settled {
-                Ok(()) if p.total() == line.amount.abs() => {
-                    // Kept for an undo, which offers the match again.
-                    lines::set_state(tx, tenant, &line.id, State::Settled, &[s], None)?;
-                    report.settled += 1;
+            // its checks pass); a cash discount is booked with its payment.
+            let settle = || {
+                apply::settle(tx, tenant, actor, line, &s.items, on, Some(at.file_id))?;
+                if let (Some("cashDiscount"), Some(target)) = (s.code.as_deref(), s.items.last()) {
+                    let part = Target {
+                        amount: s.difference,
+                        ..target.clone()
+                    };
+                    apply::difference(
+                        tx,
+                        tenant,
+                        actor,
+                        line,
+                        &part,
+                        Account::DiscountsReceived,
+                        on,
+                    )?;
                 }
+                Ok(())
+            };
+            let outcome = if s.items.len() > 1 || s.code.as_deref() == Some("cashDiscount") {
+                tx.attempt(settle)
+            } else {
+                settle()
+            };
+            match outcome {
                 Ok(()) => {
-                    // The line paid more than the item owed: the rest waits
-                    // for a person to book (as the customer's credit, or to
-                    // an account), as what a split leaves does.
-                    report.notes.push(format!(
-                        "{} The line {} pays {} more than that; keep it as the customer's credit or book it.",
-                        s.reason,
-                        line.id,
-                        money(line.amount.abs() - p.total(), &line.currency)
-                    ));
-                    lines::set_state(tx, tenant, &line.id, State::Unmatched, &[], None)?;
-                    report.unmatched += 1;
+                    ladder.lower(&p, &facts);
+                    settled.extend(s.items.iter().map(|t| t.target_id.clone()));
                 }
                 Err(e @ (Error::Refused(_) | Error::WrongState(_) | Error::Invalid(_))) => {
-                    let mut s = s;
-                    s.reason = format!(
-                        "{} It could not be settled at import: {}",
+                    report.notes.push(format!(
+                        "{} The line {} could not be settled at import and is not suggested: {}",
                         s.reason,
+                        line.id,
                         e.sentence()
-                    );
-                    lines::set_state(tx, tenant, &line.id, State::Suggested, &[s], None)?;
-                    report.suggested += 1;
+                    ));
+                    report.unmatched += 1;
+                    return Ok(());
                 }
                 Err(other) => return Err(other),
             }
+            if p.total() == line.amount.abs() {
+                // Kept for an undo, which offers the match again.
+                lines::set_state(tx, tenant, &line.id, State::Settled, &[s], None)?;
+                report.settled += 1;
+            } else {
+                // The line paid more than the item owed: the rest waits
+                // for a person to book (as the customer's credit, or to
+                // an account), as what a split leaves does.
+                report.notes.push(format!(
+                    "{} The line {} pays {} more than that; keep it as the customer's credit or book it.",
+                    s.reason,
+                    line.id,
+                    money(line.amount.abs() - p.total(), &line.currency)
+                ));
+                lines::set_state(tx, tenant, &line.id, State::Unmatched, &[], None)?;
+                report.unmatched += 1;
+            }
         }
         Outcome::Suggested(list) => {
-            let stored: Vec<Suggestion> = list
-                .iter()
-                .map(|p| suggestion(ladder, p, line.amount, &line.currency))
-                .collect();
-            lines::set_state(tx, tenant, &line.id, State::Suggested, &stored, None)?;
-            report.suggested += 1;
+            let mut stored: Vec<Suggestion> = Vec::new();
+            for p in &list {
+                let s = suggest::stored(ladder, p, line.amount, &line.currency);
+                match suggest::offer(tx, tenant, &line_money, s) {
+                    Ok(s) => stored.push(s),
+                    Err(Error::Refused(_) | Error::WrongState(_) | Error::NotFound(_)) => {}
+                    Err(other) => return Err(other),
+                }
+            }
+            if stored.is_empty() {
+                report.unmatched += 1;
+            } else {
+                lines::set_state(tx, tenant, &line.id, State::Suggested, &stored, None)?;
+                report.suggested += 1;
+            }
         }
         Outcome::Unmatched => report.unmatched += 1,
     }

@@ -1,15 +1,17 @@
 //! What the ladder matches against, read from the tenant's books: the open
-//! invoices (with their creditor references) and the open bills, each with
-//! its partner, and the IBANs known for a partner (its own particulars, and
+//! invoices (with their creditor references) and the open bills (with the
+//! cash discount each grants while it is owed whole), each with its
+//! partner, and the IBANs known for a partner (its own particulars, and
 //! the counterparties of lines that settled one of its documents). Only the
 //! tenant's rows are read: never another company's or environment's.
 
 use jiff::civil::Date;
 use rusqlite::{params, Connection};
 
-use crate::books::bank::matching::Item;
-use crate::books::settlement::TargetKind;
+use crate::books::bank::matching::{CashDiscount, Item};
+use crate::books::payments::TargetKind;
 use crate::error::Result;
+use crate::rules::money::{self, Decimal};
 use crate::store::row::Row;
 use crate::store::tenant::Tenant;
 
@@ -44,19 +46,24 @@ pub fn open(conn: &Connection, tenant: &Tenant) -> Result<Vec<Item>> {
             currency: r.get(5)?,
             reference: r.get(6)?,
             dated: r.get::<Date>(7)?,
+            discount: None,
         })
     })?;
     for item in rows {
         items.push(item?);
     }
     let mut stmt = conn.prepare_cached(
-        "SELECT p.id, p.document_number, p.supplier_id, c.name, p.outstanding, p.currency, p.document_date
+        "SELECT p.id, p.document_number, p.supplier_id, c.name, p.outstanding, p.currency, p.document_date,
+             p.gross, p.discount_until, p.discount_percent
          FROM purchases p JOIN customers c ON c.id = p.supplier_id
          WHERE p.company_id = ?1 AND p.environment = ?2 AND p.kind = 'bill' AND p.outstanding > 0",
     )?;
     let rows = stmt.query_map(params![tenant.company_id, tenant.environment], |row| {
         let r = Row::new(row, "purchases");
         let open: i64 = r.get(4)?;
+        let gross: i64 = r.get(7)?;
+        let until: Option<Date> = r.get(8)?;
+        let percent: Option<Decimal> = r.get(9)?;
         Ok(Item {
             kind: TargetKind::Purchase,
             id: r.get(0)?,
@@ -67,12 +74,26 @@ pub fn open(conn: &Connection, tenant: &Tenant) -> Result<Vec<Item>> {
             currency: r.get(5)?,
             reference: None,
             dated: r.get::<Date>(6)?,
+            discount: until
+                .zip(percent)
+                .filter(|_| open == gross)
+                .and_then(|(until, percent)| cash_discount(gross, until, percent)),
         })
     })?;
     for item in rows {
         items.push(item?);
     }
     Ok(items)
+}
+
+/// The cash discount of a bill of `gross` granting `percent` until
+/// `until`: the percent of the gross, rounded half away from zero (none
+/// when it comes to nothing or to the whole).
+pub fn cash_discount(gross: i64, until: Date, percent: Decimal) -> Option<CashDiscount> {
+    money::percent_of(gross, percent)
+        .ok()
+        .filter(|d| *d > 0 && *d < gross)
+        .map(|amount| CashDiscount { until, amount })
 }
 
 /// The IBANs known for the tenant's partners: (IBAN, partner id) pairs from

@@ -8,7 +8,8 @@ use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::{Deserialize, Serialize};
 
-use crate::books::settlement::TargetKind;
+use crate::books::ledger;
+use crate::books::payments::TargetKind;
 use crate::documents::statements::Line;
 use crate::error::said::Record;
 use crate::error::{Error, Result, Said};
@@ -48,7 +49,7 @@ pub struct Target {
 mod kind_text {
     use serde::{de::Error, Deserialize, Deserializer, Serializer};
 
-    use crate::books::settlement::TargetKind;
+    use crate::books::payments::TargetKind;
 
     pub fn serialize<S: Serializer>(kind: &TargetKind, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(kind.as_str())
@@ -71,6 +72,15 @@ pub struct Suggestion {
     /// What the line pays less than the items owe (positive) or more (negative).
     #[serde(default)]
     pub difference: i64,
+    /// The ladder's reason as a code (`number`, `partial`, `cashDiscount`,
+    /// …), for its sentence in the reader's language; none on suggestions
+    /// kept before codes were.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// Paid before an invoice's date: confirmed, the money is kept as the
+    /// customer's credit and applied to the invoice on its day.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub advance: bool,
 }
 
 /// A suggestion as shown: its first item's kind, the numbers, the amount.
@@ -82,6 +92,15 @@ pub struct SuggestionView {
     pub amount: Money,
     pub reason: String,
     pub items: Vec<TargetView>,
+    /// What the line pays less than the items owe (positive) or more (negative).
+    pub difference: Money,
+    /// The reason's code (see `Suggestion::code`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// Paid before the invoice's date: kept as the customer's credit and
+    /// applied when confirmed.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub advance: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -281,6 +300,61 @@ pub fn insert(
     Ok(tx.last_insert_rowid())
 }
 
+/// What the line settled or booked so far (not undone), minor units.
+///
+/// Fails only on a storage error.
+pub fn settled_amount(conn: &Connection, tenant: &Tenant, line_id: &str) -> Result<i64> {
+    Ok(conn
+        .prepare_cached(
+            "SELECT coalesce(sum(amount), 0) FROM bank_settlements
+             WHERE line_id = ?1 AND company_id = ?2 AND environment = ?3 AND undone_at IS NULL
+               AND kind IN ('payment', 'booking')",
+        )?
+        .query_row(
+            params![line_id, tenant.company_id, tenant.environment],
+            |r| r.get(0),
+        )?)
+}
+
+/// What the line has left to settle or book, minor units.
+///
+/// Fails only on a storage error.
+pub fn left(conn: &Connection, tenant: &Tenant, line: &Stored) -> Result<i64> {
+    Ok(line.amount.abs() - settled_amount(conn, tenant, &line.id)?)
+}
+
+/// The tenant's lines waiting with suggestions of which one names one of
+/// `documents` (invoice or purchase ids), oldest first.
+///
+/// Fails only on a storage error.
+pub fn suggesting(
+    conn: &Connection,
+    tenant: &Tenant,
+    documents: &std::collections::HashSet<String>,
+) -> Result<Vec<Stored>> {
+    if documents.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut stmt = conn.prepare_cached(&format!(
+        "SELECT {COLUMNS} FROM bank_lines WHERE company_id = ?1 AND environment = ?2 AND state = 'suggested'
+         ORDER BY seq"
+    ))?;
+    let rows = stmt.query_map(params![tenant.company_id, tenant.environment], from_row)?;
+    let mut found = Vec::new();
+    for line in rows {
+        let line = line?;
+        let names = line
+            .suggestions
+            .iter()
+            .flat_map(|s| &s.items)
+            .any(|t| documents.contains(&t.target_id));
+        if names {
+            found.push(line);
+        }
+    }
+    Ok(found)
+}
+
 /// The books a line belongs to (its company and environment), found by its
 /// id: a person names a line without its company.
 ///
@@ -474,11 +548,15 @@ pub fn mark_undone(
 
 fn view(conn: &Connection, tenant: &Tenant, s: Stored) -> Result<LineView> {
     let money = |m: i64| Money::new(m, &s.currency);
-    // A settled line's suggestions wait for an undo; they are not shown.
+    // A settled line's suggestions wait for an undo; they are not shown,
+    // nor those of a line in closed books, which nothing settles.
+    let closed = ledger::closed_through(conn, tenant)?
+        .zip(s.booked_on.or(s.value_on))
+        .is_some_and(|(through, day)| day <= through);
     let suggestions = s
         .suggestions
         .iter()
-        .filter(|g| !g.items.is_empty() && s.state != State::Settled)
+        .filter(|g| !g.items.is_empty() && s.state != State::Settled && !closed)
         .map(|g| SuggestionView {
             target_kind: g.items[0].target_kind,
             number: g
@@ -498,6 +576,9 @@ fn view(conn: &Connection, tenant: &Tenant, s: Stored) -> Result<LineView> {
                     amount: money(t.amount),
                 })
                 .collect(),
+            difference: money(g.difference),
+            code: g.code.clone(),
+            advance: g.advance,
         })
         .collect();
     let settlements = settlements(conn, tenant, &s.id)?

@@ -6,7 +6,9 @@
 //! - (a) a structured creditor reference (ISO 11649, checked) equal to an
 //!   item's: **certain**;
 //! - (b) one item's number in the remittance or end-to-end id and the amount
-//!   equal to its open amount: **certain**;
+//!   equal to its open amount, or (a bill owed whole, paid by the last day
+//!   of its cash discount) to its open amount less the discount:
+//!   **certain**;
 //! - (c) several numbers and the amount equal to their open sum: **certain**;
 //! - (d) the counterparty's IBAN known for exactly one partner and the amount
 //!   equal to one of its open items, or to a sum of two to four of them:
@@ -33,7 +35,7 @@ use std::collections::{HashMap, HashSet};
 
 use jiff::civil::Date;
 
-use crate::books::settlement::TargetKind;
+use crate::books::payments::TargetKind;
 use crate::rules::creditor_reference::CreditorReference;
 
 /// Most readings of the numbers a line names, when a number names several items.
@@ -65,6 +67,17 @@ pub struct Item {
     pub reference: Option<String>,
     /// The document's date: the oldest is tried first.
     pub dated: Date,
+    /// The cash discount (Skonto) a bill grants while it is owed whole.
+    pub discount: Option<CashDiscount>,
+}
+
+/// A supplier's cash discount on a bill: paid by `until`, the bill is
+/// settled by `amount` less than it owes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CashDiscount {
+    pub until: Date,
+    /// Minor units, positive.
+    pub amount: i64,
 }
 
 /// What the ladder reads of a bank line.
@@ -78,6 +91,9 @@ pub struct LineFacts {
     pub remittance: String,
     pub end_to_end_id: Option<String>,
     pub creditor_references: Vec<String>,
+    /// The line's day (booking, else value day): a cash discount counts
+    /// up to its last day.
+    pub day: Option<Date>,
 }
 
 /// Why an allocation was proposed.
@@ -103,6 +119,10 @@ pub enum Reason {
     OneOfSeveral,
     /// (f) The name is alike the item's partner's and the amount is its open amount.
     NameAlike,
+    /// (b) The item's number is named and the amount is its open amount
+    /// less the cash discount it grants, within its period (the discount,
+    /// minor units).
+    CashDiscount(i64),
 }
 
 impl Reason {
@@ -144,6 +164,28 @@ impl Reason {
                 "The payer's name is alike {} and the amount is the open amount of {numbers}.",
                 items.first().map_or("", |i| i.partner_name.as_str())
             ),
+            Reason::CashDiscount(d) => format!(
+                "The remittance names {numbers}; the amount is its open amount less its cash discount of {}, \
+                 paid within the discount's period.",
+                money(*d)
+            ),
+        }
+    }
+
+    /// The reason's code, as a suggestion keeps it for its sentence in the
+    /// reader's language.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Reason::CreditorReference(_) => "creditorReference",
+            Reason::Number => "number",
+            Reason::Combined => "combined",
+            Reason::KnownIban(_) => "knownIban",
+            Reason::FeeReduced(_) => "feeReduced",
+            Reason::Partial(_) => "partial",
+            Reason::Overpaid(_) => "overpaid",
+            Reason::OneOfSeveral => "oneOfSeveral",
+            Reason::NameAlike => "nameAlike",
+            Reason::CashDiscount(_) => "cashDiscount",
         }
     }
 }
@@ -485,6 +527,16 @@ impl Ladder {
     /// Places a line on the ladder. A certain match lowers the open amounts
     /// of its items for the lines placed after it.
     pub fn place(&mut self, line: &LineFacts) -> Outcome {
+        let outcome = self.judge(line);
+        if let Outcome::Certain(p) = &outcome {
+            self.lower(p, line);
+        }
+        outcome
+    }
+
+    /// What the ladder makes of a line, the open amounts left as they are
+    /// (a line's suggestions computed again).
+    pub fn judge(&self, line: &LineFacts) -> Outcome {
         let amount = line.amount.abs();
         if amount == 0 {
             return Outcome::Unmatched;
@@ -502,11 +554,10 @@ impl Ladder {
             };
             if let Some(&i) = self.by_reference.get(rf.as_str()) {
                 if let Some(open) = self.payable(i, line) {
-                    let proposal = Proposal {
+                    return Outcome::Certain(Proposal {
                         allocations: vec![(i, open.min(amount))],
                         reason: Reason::CreditorReference(rf.as_str().to_string()),
-                    };
-                    return self.settle(proposal, line);
+                    });
                 }
             }
         }
@@ -535,10 +586,21 @@ impl Ladder {
                     allocations: group.iter().copied().zip(open.iter().copied()).collect(),
                     reason,
                 });
+            } else if let [i] = group.as_slice() {
+                // A bill paid less its cash discount, within its period, is paid whole.
+                if let Some(d) = self
+                    .cash_discount(*i, line)
+                    .filter(|d| open[0] - d == amount)
+                {
+                    exact.push(Proposal {
+                        allocations: vec![(*i, amount)],
+                        reason: Reason::CashDiscount(d),
+                    });
+                }
             }
         }
         if exact.len() == 1 {
-            return self.settle(exact.remove(0), line);
+            return Outcome::Certain(exact.remove(0));
         }
         let mut suggestions: Vec<Proposal> = exact;
         // (d) A known IBAN of exactly one partner.
@@ -552,7 +614,8 @@ impl Ladder {
         // (e) Numbers named, the amount differs.
         for (named, opens) in groups.iter().zip(&opens) {
             let sum: i64 = opens.iter().sum();
-            if sum == amount {
+            let discounted = matches!(named.as_slice(), [i] if self.cash_discount(*i, line).is_some_and(|d| sum - d == amount));
+            if sum == amount || discounted {
                 continue;
             }
             if named.len() > 1 {
@@ -654,17 +717,74 @@ impl Ladder {
         None
     }
 
-    fn settle(&mut self, proposal: Proposal, line: &LineFacts) -> Outcome {
+    /// Lowers the open amounts of a certain match's items by what it
+    /// settles (a cash discount taken settles it whole), for the lines
+    /// placed after it.
+    pub fn lower(&mut self, proposal: &Proposal, line: &LineFacts) {
+        let discount = match proposal.reason {
+            Reason::CashDiscount(d) => d,
+            _ => 0,
+        };
         for &(i, amount) in &proposal.allocations {
             let item = &mut self.items[i];
             let before = item.open;
-            item.open -= if line.amount > 0 { amount } else { -amount };
+            let settled = amount + discount;
+            item.open -= if line.amount > 0 { settled } else { -settled };
             if let Some(list) = self.by_amount.get_mut(&before) {
                 list.retain(|j| *j != i);
             }
             self.by_amount.entry(item.open).or_default().push(i);
         }
-        Outcome::Certain(proposal)
+    }
+
+    /// The cash discount item `i` grants a line of its day: a bill owed
+    /// whole whose discount's last day is not before the line's.
+    pub fn cash_discount(&self, i: usize, line: &LineFacts) -> Option<i64> {
+        let item = &self.items[i];
+        let d = item.discount?;
+        let open = self.payable(i, line)?;
+        (line.day.is_some_and(|day| day <= d.until) && d.amount < open).then_some(d.amount)
+    }
+
+    /// The items the line names by number or creditor reference, each
+    /// once, whatever it pays.
+    pub fn named_items(&self, line: &LineFacts) -> HashSet<usize> {
+        let mut found: HashSet<usize> = self.named(line).into_iter().flatten().collect();
+        for reference in line
+            .creditor_references
+            .iter()
+            .cloned()
+            .chain(written_references(&line.remittance))
+        {
+            if let Ok(rf) = CreditorReference::parse("reference", &reference) {
+                if let Some(&i) = self.by_reference.get(rf.as_str()) {
+                    found.insert(i);
+                }
+            }
+        }
+        found
+    }
+
+    /// Whether the line's payer is the item's partner, as far as the
+    /// ladder can tell: its IBAN known for that partner alone, or its name
+    /// alike the partner's.
+    pub fn payer_is(&self, i: usize, line: &LineFacts) -> bool {
+        let partner = &self.items[i].partner;
+        let by_iban = line
+            .iban
+            .as_ref()
+            .and_then(|iban| self.ibans.get(iban))
+            .is_some_and(|partners| partners.as_slice() == [partner.clone()]);
+        by_iban
+            || line
+                .name
+                .as_deref()
+                .filter(|n| !n.trim().is_empty())
+                .is_some_and(|name| {
+                    self.partner_words
+                        .get(partner)
+                        .is_some_and(|w| alike(w, &name_words(name)))
+                })
     }
 }
 
@@ -722,6 +842,7 @@ mod tests {
             currency: "EUR".into(),
             reference: CreditorReference::of_number(number).map(|r| r.as_str().to_string()),
             dated: date(2026, 11, 1),
+            discount: None,
         }
     }
 
@@ -971,6 +1092,31 @@ mod tests {
         assert_eq!(l.place(&line), Outcome::Unmatched);
         line.name = Some("GmbH".into());
         assert_eq!(l.place(&line), Outcome::Unmatched);
+    }
+
+    #[test]
+    fn a_bill_paid_less_its_cash_discount_within_the_period_is_certain() {
+        let mut bill = item("LF-77", "s1", -100_000);
+        bill.discount = Some(CashDiscount {
+            until: date(2026, 11, 15),
+            amount: 2_000,
+        });
+        let mut l = Ladder::new(vec![bill.clone()], [], 0);
+        let mut line = credit(-98_000, "LF-77");
+        line.day = Some(date(2026, 11, 15));
+        assert_eq!(
+            certain(&mut l, &line),
+            (n("LF-77", 98_000), Reason::CashDiscount(2_000))
+        );
+        // Paid whole by it: nothing of the bill is open for the next line.
+        assert_eq!(l.place(&credit(-2_000, "LF-77")), Outcome::Unmatched);
+        // A day late, the same amount is a partial payment.
+        let mut l = Ladder::new(vec![bill], [], 0);
+        line.day = Some(date(2026, 11, 16));
+        assert_eq!(
+            suggested(&mut l, &line),
+            [(n("LF-77", 98_000), Reason::Partial(2_000))]
+        );
     }
 
     #[test]

@@ -5,10 +5,14 @@
 //! tax from the booked amount, and the entry's legs are paired so that one
 //! booking stands for one posting pair: the personal account against each
 //! revenue (the invoice), the bank against the personal account (the
-//! payment), the bank against the fees (the bank line). Pure functions.
+//! payment), the bank against the fees (the bank line). A payment of a
+//! client taxed on payments received leaves out the VAT it brought due
+//! (DATEV moves it itself) and is booked per rate with the rate's
+//! BU-Schlüssel (`receipt`, `by_rate`). Pure functions.
 
 use crate::documents::datev::DebitCredit;
 use crate::error::{Error, Result};
+use crate::rules::cash_vat;
 use crate::rules::skr::{self, Chart, Tax, BU_NO_AUTOMATIC};
 
 /// A journal line as the ledger holds it.
@@ -92,28 +96,34 @@ pub fn legs(
             })
             .collect();
         let row = row_of(line, small_business)?;
+        // A sale's tax not yet due folds like its tax due: DATEV books a
+        // client taxed on payments received on "not due" itself.
+        let key = cash_vat::received(line.detail);
         let taxes: Vec<usize> = lines
             .iter()
             .enumerate()
             .filter(|(j, t)| {
                 !used[*j]
-                    && t.detail == line.detail
+                    && cash_vat::received(t.detail) == key
                     && if sale {
-                        t.account == "output_tax"
+                        t.account == "output_tax" || t.account == "output_tax_not_due"
                     } else {
                         t.account == "input_tax" || t.account == "output_tax"
                     }
             })
             .map(|(j, _)| j)
             .collect();
-        let tax_of = |account: &str| -> i64 {
+        let tax_of = |accounts: &[&str]| -> i64 {
             taxes
                 .iter()
-                .filter(|j| lines[**j].account == account)
+                .filter(|j| accounts.contains(&lines[**j].account))
                 .map(|j| lines[*j].debit - lines[*j].credit)
                 .sum()
         };
-        let (input, output) = (tax_of("input_tax"), tax_of("output_tax"));
+        let (input, output) = (
+            tax_of(&["input_tax"]),
+            tax_of(&["output_tax", "output_tax_not_due"]),
+        );
         let (own, other) = if sale {
             (output, input)
         } else {
@@ -233,6 +243,82 @@ pub fn legs(
     }
     merged.retain(|l| l.amount != 0);
     Ok(merged)
+}
+
+/// What a payment of a client taxed on payments received brought due: an
+/// entry with a bank line (or a customer's credit applied: money received
+/// before) whose revenue lines move from the key marked not received to
+/// the plain key and whose tax moves from "not due" to output tax. DATEV makes that move itself from the payment's BU-Schlüssel
+/// (Hilfe-Dokument 1080673), so those lines are left out here; returned
+/// are the other lines and, per plain key, the gross the payment brought
+/// due (positive for money in). An entry without such lines comes back
+/// whole, with no keys.
+pub fn receipt<'a>(lines: &[Line<'a>]) -> (Vec<Line<'a>>, Vec<(String, i64)>) {
+    let moves = |l: &Line<'_>| matches!(l.account, "revenue" | "output_tax" | "output_tax_not_due");
+    let money = |l: &Line<'_>| matches!(l.account, "bank" | "customer_credits");
+    if !lines.iter().any(money) || !lines.iter().any(moves) {
+        return (lines.to_vec(), Vec::new());
+    }
+    let mut keys: Vec<(String, i64)> = Vec::new();
+    for l in lines.iter().filter(|l| moves(l)) {
+        let due = match l.account {
+            "revenue" => !cash_vat::is_not_received(l.detail),
+            other => other == "output_tax",
+        };
+        if !due {
+            continue;
+        }
+        let key = cash_vat::received(l.detail);
+        let amount = l.credit - l.debit;
+        match keys.iter_mut().find(|k| k.0 == key) {
+            Some(k) => k.1 += amount,
+            None => keys.push((key.to_string(), amount)),
+        }
+    }
+    keys.retain(|k| k.1 != 0);
+    let kept = lines.iter().filter(|l| !moves(l)).cloned().collect();
+    (kept, keys)
+}
+
+/// The payment's booking split by rate: out of the booking between the
+/// bank and a personal account, each key's gross with the BU-Schlüssel of
+/// its rate (`skr::receipt_bu`); what is left, and a key without one,
+/// stays on the booking as it was. Other bookings are kept as they are.
+pub fn by_rate(pairs: Vec<Pair>, keys: &[(String, i64)]) -> Vec<Pair> {
+    if keys.is_empty() {
+        return pairs;
+    }
+    let mut out = Vec::with_capacity(pairs.len() + keys.len());
+    let mut split = false;
+    for pair in pairs {
+        if split || pair.bu.is_some() {
+            out.push(pair);
+            continue;
+        }
+        split = true;
+        let mut left = pair.amount;
+        for (key, gross) in keys {
+            let Some(bu) = skr::receipt_bu(key) else {
+                continue;
+            };
+            let amount = gross.abs().min(left);
+            if amount > 0 {
+                out.push(Pair {
+                    amount,
+                    bu: Some(bu),
+                    ..pair
+                });
+                left -= amount;
+            }
+        }
+        if left > 0 {
+            out.push(Pair {
+                amount: left,
+                ..pair
+            });
+        }
+    }
+    out
 }
 
 fn row_of(line: &Line<'_>, small_business: bool) -> Result<&'static skr::Row> {
@@ -787,6 +873,96 @@ mod tests {
                 amount: 50_000,
                 side: DebitCredit::Debit,
                 bu: Some("40")
+            }]
+        );
+    }
+
+    #[test]
+    fn a_sale_taxed_on_payments_is_booked_as_ever_and_its_payment_per_rate_with_its_bu_key() {
+        // The invoice: revenue not yet received and its tax not yet due fold
+        // into the gross on the automatic accounts, as an invoice taxed on issue.
+        let lines = [
+            line("receivables", "cus_a", 22_600, 0),
+            line("revenue", "S:19:IST", 0, 10_000),
+            line("output_tax_not_due", "S:19", 0, 1_900),
+            line("revenue", "S:7:IST", 0, 10_000),
+            line("output_tax_not_due", "S:7", 0, 700),
+        ];
+        let got: Vec<(u32, u32, i64, Option<&str>)> = bookings(Chart::Skr03, &lines)
+            .iter()
+            .map(|p| (p.account, p.contra, p.amount, p.bu))
+            .collect();
+        assert_eq!(
+            got,
+            vec![(10_000, 8400, 11_900, None), (10_000, 8300, 10_700, None)]
+        );
+        // Half of it paid: 59.50 at 19 % (50.00 + 9.50) and 53.50 at 7 %
+        // (50.00 + 3.50) brought due; DATEV moves the tax itself.
+        let paid = [
+            line("bank", "bac_1", 11_300, 0),
+            line("receivables", "cus_a", 0, 11_300),
+            line("revenue", "S:19:IST", 5_000, 0),
+            line("revenue", "S:19", 0, 5_000),
+            line("output_tax_not_due", "S:19", 950, 0),
+            line("output_tax", "S:19", 0, 950),
+            line("revenue", "S:7:IST", 5_000, 0),
+            line("revenue", "S:7", 0, 5_000),
+            line("output_tax_not_due", "S:7", 350, 0),
+            line("output_tax", "S:7", 0, 350),
+        ];
+        let (kept, keys) = receipt(&paid);
+        assert_eq!(kept.len(), 2);
+        assert_eq!(keys, vec![("S:19".into(), 5_950), ("S:7".into(), 5_350)]);
+        let split = by_rate(
+            pairs(&legs(Chart::Skr03, false, &kept, &Fixed).unwrap()),
+            &keys,
+        );
+        let got: Vec<(u32, u32, i64, Option<&str>)> = split
+            .iter()
+            .map(|p| (p.account, p.contra, p.amount, p.bu))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (1200, 10_000, 5_950, Some("3")),
+                (1200, 10_000, 5_350, Some("2"))
+            ]
+        );
+        assert!(split.iter().all(|p| p.side == DebitCredit::Debit));
+        // A customer's credit applied is booked as the payment it is.
+        let applied = [
+            line("customer_credits", "", 11_900, 0),
+            line("receivables", "cus_a", 0, 11_900),
+            line("revenue", "S:19:IST", 10_000, 0),
+            line("revenue", "S:19", 0, 10_000),
+            line("output_tax_not_due", "S:19", 1_900, 0),
+            line("output_tax", "S:19", 0, 1_900),
+        ];
+        let (kept, keys) = receipt(&applied);
+        let split = by_rate(
+            pairs(&legs(Chart::Skr03, false, &kept, &Fixed).unwrap()),
+            &keys,
+        );
+        let got: Vec<(u32, u32, i64, Option<&str>)> = split
+            .iter()
+            .map(|p| (p.account, p.contra, p.amount, p.bu))
+            .collect();
+        assert_eq!(got, vec![(10_000, 1700, 11_900, Some("3"))]);
+        // An entry without money (a discount) keeps all its lines.
+        let discount = [
+            line("discounts_granted", "S:19:IST", 200, 0),
+            line("output_tax_not_due", "S:19", 38, 0),
+            line("receivables", "cus_a", 0, 238),
+        ];
+        assert_eq!(receipt(&discount).0.len(), 3);
+        assert_eq!(
+            bookings(Chart::Skr04, &discount),
+            vec![Pair {
+                account: 10_000,
+                contra: 4736,
+                amount: 238,
+                side: DebitCredit::Credit,
+                bu: None
             }]
         );
     }

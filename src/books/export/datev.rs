@@ -22,11 +22,13 @@ use crate::books::export::numbers::Book;
 use crate::books::export::settings::{self, Settings};
 use crate::books::ledger;
 use crate::books::receipts;
+use crate::books::tax_methods;
 use crate::books::vat::ec_sales::SupplyKind;
 use crate::documents::archive;
 use crate::documents::datev::{self, Batch, Booking, Client, Partner, BATCH_LIMIT};
 use crate::error::said::{self, Input};
 use crate::error::{Error, Result, Violations};
+use crate::rules::skr;
 use crate::store::clock;
 use crate::store::db::Tx;
 use crate::store::tenant::Tenant;
@@ -163,8 +165,9 @@ pub struct Document {
 /// (`cra_`), a bank line's amount booked or settled without a payment
 /// (`bse_`: the document's number a difference settles, with the
 /// invoice's buyer VAT id, else the bank's reference of the line), a fixed
-/// asset's entries (`ast_`, `dep_`, `dsp_`, `sal_`); another entry is named
-/// by its id.
+/// asset's entries (`ast_`, `dep_`, `dsp_`, `sal_`), an invoice's tax not
+/// yet due falling due when the company is taxed on invoices again
+/// (`vsw_`); another entry is named by its id.
 ///
 /// Fails only on a storage error.
 pub fn document(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Document> {
@@ -232,6 +235,23 @@ pub fn document(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Docum
             })
             .optional()?,
         Some("ast" | "dep" | "dsp" | "sal") => asset_document(conn, tenant, entry)?,
+        // Taxed on invoices from a day on: an invoice's tax not yet due falls due.
+        Some("vsw") => conn
+            .prepare_cached(
+                "SELECT i.number, i.buyer_name FROM vat_moves m
+                 JOIN invoices i ON i.id = m.document_id AND i.company_id = m.company_id
+                     AND i.environment = m.environment
+                 WHERE m.entry = ?1 AND m.company_id = ?2 AND m.environment = ?3 LIMIT 1",
+            )?
+            .query_row(params![entry, t.0, t.1], |r| {
+                let number: String = r.get(0)?;
+                Ok(Document {
+                    text: format!("Umstellung Soll-Versteuerung {number} {}", r.get::<_, String>(1)?),
+                    number,
+                    ..Document::default()
+                })
+            })
+            .optional()?,
         Some("cra") => conn
             .prepare_cached(
                 "SELECT b.document_number, c.document_number FROM credit_applications a
@@ -343,6 +363,41 @@ fn to_eu_business(lines: &[Journal]) -> bool {
     })
 }
 
+/// The VAT method of an entry's bookings (*Abw. Versteuerungsart*) for a
+/// company that owed VAT on payments received in any period, so that DATEV
+/// books each by its own method whatever the client's master data say
+/// (field 42 of the Buchungsstapel: "für Buchungen, die in einer von der
+/// Mandantenstammdaten-Schlüsselung abweichenden Umsatzsteuerart
+/// verarbeitet werden sollen"; DATEV Hilfe-Dokument 1080673: the method
+/// lives in the master data): an entry that books output tax not yet due
+/// (an invoice, a payment bringing it due, a discount releasing it) `I` on
+/// a day taxed on payments, `S` on one taxed on invoices; any other entry
+/// of a customer's (a payment or discount of an invoice taxed on issue)
+/// `S`, so DATEV moves no tax either; another entry with a tax key (a
+/// bill) by its day's method. None for a company always taxed on invoices
+/// (its bookings stay as they were) and for an entry of neither.
+fn method_of(methods: &[tax_methods::Methods], lines: &[Journal]) -> Option<&'static str> {
+    if !methods.iter().any(tax_methods::Methods::is_ist) {
+        return None;
+    }
+    let day = lines.first()?.day;
+    let ist = methods
+        .iter()
+        .rev()
+        .find(|m| m.from.is_some_and(|from| from <= day))
+        .is_some_and(tax_methods::Methods::is_ist);
+    let has = |account: &str| lines.iter().any(|l| l.account == account);
+    if has("output_tax_not_due") {
+        Some(if ist { "I" } else { "S" })
+    } else if has("receivables") {
+        Some("S")
+    } else if lines.iter().any(|l| skr::keyed(&l.account)) {
+        Some(if ist { "I" } else { "S" })
+    } else {
+        None
+    }
+}
+
 /// The header's client: the settings, the moment, who exported.
 ///
 /// Fails with `Refused` naming the adviser's or the client's number when
@@ -415,6 +470,7 @@ pub fn export(
     let lines = journal(tx, tenant, from, to)?;
     let mut book = Book::load(tx, tenant, settings.chart)?;
     let small_business = company.particulars.small_business;
+    let methods = tax_methods::history(tx, &company.id)?;
     let mut out: Vec<Booking> = Vec::new();
     let mut invoices: Vec<(String, String)> = Vec::new();
     let mut bills: Vec<(String, String)> = Vec::new();
@@ -451,9 +507,13 @@ pub fn export(
                 credit: l.credit,
             })
             .collect();
+        // A payment of a client taxed on payments received: DATEV moves the
+        // tax itself, told by the BU-Schlüssel of each rate.
+        let (as_lines, keys) = bookings::receipt(&as_lines);
         let legs = bookings::legs(settings.chart, small_business, &as_lines, &book)?;
-        let pairs = bookings::pairs(&legs);
+        let pairs = bookings::by_rate(bookings::pairs(&legs), &keys);
         if !pairs.is_empty() {
+            let method = method_of(&methods, of_entry);
             let doc = document(tx, tenant, entry)?;
             let vat_id = if to_eu_business(of_entry) {
                 doc.vat_id.clone()
@@ -479,6 +539,7 @@ pub fn export(
                     text: doc.text.clone(),
                     vat_id: vat_id.clone(),
                     document_date: doc.document_date,
+                    method,
                 });
             }
         }

@@ -12,11 +12,13 @@
 //!   first DATEV export.
 //! - `bookings.rs`: one ledger entry as DATEV bookings: each line on its
 //!   chart account, a tax folded into its line where DATEV computes the same
-//!   tax, one booking per posting pair. Pure functions.
+//!   tax, one booking per posting pair; a payment taxed on receipt per
+//!   rate with its BU-Schlüssel. Pure functions.
 //! - `datev.rs`: the DATEV export act: a period of one fiscal year read from
 //!   the journal, the bookings with their documents' Belegfeld 1/2 and text,
 //!   the partners they name, the ZIP (with the documents when asked), final
-//!   or preliminary, recorded.
+//!   or preliminary, each booking's VAT method for a company ever taxed on
+//!   payments, recorded.
 //! - `gobd.rs`: the GoBD data medium of a fiscal year: the tables as CSV with
 //!   their `index.xml`, the issued and received documents, recorded.
 //! - `made.rs`: the register of exports made (period, final or not, rows,

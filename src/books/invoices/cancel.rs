@@ -7,12 +7,14 @@
 use rusqlite::{params, Connection};
 
 use crate::books::audit::{self, Act, Actor};
+use crate::books::bank::suggest;
 use crate::books::company::{self, Company};
 use crate::books::document_kinds::DocumentType;
 use crate::books::invoices::{self, Move};
 use crate::books::ledger::{self, Account, Posting};
 use crate::books::numbering;
 use crate::books::report::{self, Side};
+use crate::books::vat_due;
 use crate::error::said::Draft;
 use crate::error::{Error, Result, Violations};
 use crate::outbox::events::{self, EventKind};
@@ -159,12 +161,10 @@ pub fn cancel(
             tax_book: -tax_book,
         },
     )?;
-    // The reverse of the original's entry, key by key.
-    let mut postings = Vec::new();
-    for (key, base, tax) in invoices::book_figures_by_key(tx, &company, &original)? {
-        postings.push(Posting::debit(Account::Revenue, base).of(&key));
-        postings.push(Posting::debit(Account::OutputTax, tax).of(&key));
-    }
+    // The reverse of the original's entry, key by key (what is not yet due
+    // off what is not due).
+    let by_key = invoices::book_figures_by_key(tx, &company, &original)?;
+    let mut postings = vat_due::cancelled(tx, tenant, &original.id, &correction_id, on, &by_key)?;
     postings.push(Posting::credit(Account::Receivables, gross_book).of(&original.customer_id));
     ledger::post(tx, tenant, &correction_id, on, &postings)?;
     report::change(
@@ -185,5 +185,7 @@ pub fn cancel(
     events::raise(tx, tenant, EventKind::InvoiceCancelled, &original.id, f)?;
     audit::record(tx, tenant, actor, Act::InvoiceCancelled, &original.id)?;
     audit::record(tx, tenant, actor, Act::CorrectionIssued, &correction_id)?;
+    // Bank lines that suggested paying it suggest so no longer.
+    suggest::refresh_one(tx, tenant, &original.id)?;
     Ok((original.id, correction_id))
 }

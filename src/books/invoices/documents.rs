@@ -16,6 +16,7 @@ use crate::books::customers::{self, EinvoiceFormat};
 use crate::books::document_kinds::DocumentType;
 use crate::books::drafts;
 use crate::books::invoices::stored::{stored_by_id, stored_by_number};
+use crate::books::vat_due;
 use crate::documents::verdict::{self, Finding, Subject};
 use crate::documents::{
     cii, pdf, ubl, AccountingTax, Address, Breakdown, Category, Contact, Document,
@@ -23,6 +24,7 @@ use crate::documents::{
 };
 use crate::error::said::{self, Particular};
 use crate::error::{Error, Result, Said, Violation};
+use crate::rules::cash_vat;
 use crate::rules::iso::Currency;
 use crate::rules::jurisdiction;
 use crate::rules::locale::{self, Lang};
@@ -362,6 +364,7 @@ fn build(tx: &Tx, tenant: &Tenant, invoice_id: &str, at: &Issuing) -> Result<Bui
             tax: invoice.tax * sign,
             gross: invoice.gross * sign,
             tax_book: Some(at.tax_book * sign),
+            cash_basis: vat_due::states_cash_basis(tx, &company.id, invoice.issued_on)?,
         },
     );
     // An invoice issued with a creditor reference asks for it instead of
@@ -413,6 +416,9 @@ pub(super) struct Content<'a> {
     pub(super) gross: i64,
     /// The VAT in the company's currency, when known.
     pub(super) tax_book: Option<i64>,
+    /// Whether it states that the company is taxed on payments received
+    /// (`vat_due::states_cash_basis`).
+    pub(super) cash_basis: bool,
 }
 
 /// The document model: the seller from the company's particulars as they
@@ -427,6 +433,12 @@ pub(super) fn assemble(company: &Company, c: Content) -> Document {
         notes.push(Note {
             subject: Some("REG".to_string()),
             text,
+        });
+    }
+    if c.cash_basis {
+        notes.push(Note {
+            subject: Some("TXD".to_string()),
+            text: cash_vat::STATEMENT.to_string(),
         });
     }
     let accounting_tax = c

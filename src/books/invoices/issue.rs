@@ -17,6 +17,7 @@ use crate::books::invoices::{self, documents, vat_check, Move};
 use crate::books::ledger::{self, Account, Posting};
 use crate::books::numbering;
 use crate::books::report::{self, Side};
+use crate::books::vat_due;
 use crate::error::said::Draft;
 use crate::error::{Error, Result, Said, Violations};
 use crate::outbox::events::{self, EventKind};
@@ -406,17 +407,16 @@ fn write(
         })
         .collect();
     let mut postings = vec![Posting::debit(Account::Receivables, gross_book).of(&customer.id)];
-    for (key, base, tax) in ledger::split_by_key(
+    let by_key = ledger::split_by_key(
         &parts,
         rate,
         from_exp,
         to_exp,
         gross_book - tax_book,
         tax_book,
-    )? {
-        postings.push(Posting::credit(Account::Revenue, base).of(&key));
-        postings.push(Posting::credit(Account::OutputTax, tax).of(&key));
-    }
+    )?;
+    // Taxed on payments received: the tax waits for the money.
+    postings.extend(vat_due::issued(tx, tenant, &id, issued_on, &by_key)?);
     ledger::post(tx, tenant, &id, issued_on, &postings)?;
     report::change(
         tx,

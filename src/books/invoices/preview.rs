@@ -11,6 +11,7 @@ use crate::books::drafts;
 use crate::books::invoices::documents::{
     assemble, breakdown_entry, electronic_address, line_of, Content,
 };
+use crate::books::vat_due;
 use crate::documents::{pdf, Address, Category, Party, TypeCode};
 use crate::error::{Error, Result, Violation};
 use crate::rules::jurisdiction;
@@ -121,6 +122,7 @@ pub fn draft_preview(conn: &Connection, tenant: &Tenant, draft_id: &str) -> Resu
             tax: figures.totals.tax,
             gross: figures.totals.gross,
             tax_book: None,
+            cash_basis: vat_due::states_cash_basis(conn, &company.id, today)?,
         },
     );
     pdf::write_draft(&doc).map_err(Error::internal)

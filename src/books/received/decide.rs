@@ -13,10 +13,11 @@ use crate::books::audit::{self, Act, Actor};
 use crate::books::company;
 use crate::books::purchases::{self, Entry};
 use crate::books::suppliers;
-use crate::documents::Category;
+use crate::documents::{Category, TypeCode};
 use crate::error::said::{Received, Record};
 use crate::error::{Error, Result, Said, Violations};
 use crate::outbox::events::{self, EventKind as Event};
+use crate::rules::cash_vat;
 use crate::rules::iso::Currency;
 use crate::rules::money::Decimal;
 use crate::rules::text;
@@ -162,6 +163,13 @@ pub fn book(
         payment_reference: doc.payment_reference.as_deref(),
         payee_iban: doc.transfer.as_ref().map(|t| t.iban.as_str()),
         discount,
+        // The e-invoice says so: its note of § 14 (4) no. 6a UStG, and a
+        // prepayment invoice (UNTDID 1001 code 386).
+        supplier_cash_basis: doc
+            .notes
+            .iter()
+            .any(|n| n.text.contains(cash_vat::STATEMENT)),
+        down_payment: doc.type_code == TypeCode::Other(386),
     };
     if nothing_owed {
         // Nothing is owed: no purchase and no entry, the event says so.

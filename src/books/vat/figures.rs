@@ -3,13 +3,16 @@
 //! posting feeds, the bases in whole euros with the cents dropped toward
 //! zero (also for a negative base), the tax of Kz 81 and 86 as the form
 //! computes it from those bases beside the tax the books hold, and the
-//! remaining amount (Kz 83). A Kz whose postings net to zero is left out.
-//! Pure functions over postings in euro cents.
+//! remaining amount (Kz 83). A Kz whose postings net to zero is left out;
+//! revenue not yet received and tax not yet due (VAT on payments received)
+//! feed none. Pure functions over postings in euro cents.
 
 use std::collections::BTreeMap;
 
 use jiff::civil::Date;
 use serde::Serialize;
+
+use crate::rules::cash_vat;
 
 /// A journal line with a tax key, as the ledger holds it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -40,6 +43,11 @@ pub struct Behind {
     /// to (a discount's and a settlement's too); none for an entry of no
     /// document.
     pub document: Option<DocumentRef>,
+    /// The payment whose money made the VAT due (taxed on payments
+    /// received: a payment, or the payment a reversal took back); left out
+    /// where none did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub payment: Option<String>,
 }
 
 /// A document as a figure's posting names it.
@@ -88,6 +96,11 @@ enum Shown {
 /// The Kz a posting feeds, if any; the booked tax of Kz 81/86 is read as
 /// the pseudo-figures `81T` and `86T`.
 fn kz_of(account: &str, key: &str) -> Option<(&'static str, Counts, Shown)> {
+    // Revenue (or its discount) of a sale taxed on payments received whose
+    // money has not come in is in no figure: it enters with the payment.
+    if cash_vat::is_not_received(key) {
+        return None;
+    }
     // A discount with its key changes the base of its supply or purchase;
     // one without (booked before discounts carried their tax) changes none.
     let account = match account {
@@ -167,6 +180,7 @@ pub fn figures(postings: &[Posting]) -> Figures {
             key: p.key.clone(),
             amount,
             document: None,
+            payment: None,
         });
     }
     let mut out = Figures::default();
@@ -328,6 +342,22 @@ mod tests {
         assert_eq!(f.kz["47"], "37.24");
         assert_eq!(f.kz["67"], "37.24");
         assert!(f.postings.values().flatten().all(|b| b.entry != "old"));
+    }
+
+    #[test]
+    fn revenue_not_yet_received_and_tax_not_yet_due_are_in_no_figure() {
+        let f = figures(&[
+            p("inv", "revenue", "S:19:IST", 0, 10_000),
+            p("inv", "output_tax_not_due", "S:19", 0, 1_900),
+            p("pay", "revenue", "S:19:IST", 5_000, 0),
+            p("pay", "revenue", "S:19", 0, 5_000),
+            p("pay", "output_tax_not_due", "S:19", 950, 0),
+            p("pay", "output_tax", "S:19", 0, 950),
+            p("sk", "discounts_granted", "S:19:IST", 100, 0),
+        ]);
+        assert_eq!(f.kz["81"], "50");
+        assert_eq!(f.booked_tax["81"], "9.50");
+        assert!(f.postings["81"].iter().all(|b| b.entry == "pay"));
     }
 
     #[test]

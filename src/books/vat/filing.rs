@@ -12,6 +12,7 @@ use crate::books::ledger;
 use crate::books::vat::ec_sales::{self, Supply, SupplyKind};
 use crate::books::vat::figures::{self, Behind, DocumentRef, Figures, Posting};
 use crate::books::vat::period::Period;
+use crate::books::vat_due::register::{self, Side};
 use crate::error::Result;
 use crate::rules::skr;
 use crate::store::row::Row;
@@ -90,16 +91,13 @@ pub fn vat_return(conn: &Connection, tenant: &Tenant, period: &Period) -> Result
         booked_tax,
         difference,
     } = figures::figures(&lines);
-    let mut known: std::collections::HashMap<String, Option<DocumentRef>> =
-        std::collections::HashMap::new();
+    type Named = (Option<DocumentRef>, Option<String>);
+    let mut known: std::collections::HashMap<String, Named> = std::collections::HashMap::new();
     for behind in postings.values_mut().flatten() {
         if !known.contains_key(&behind.entry) {
-            known.insert(
-                behind.entry.clone(),
-                document_of(conn, tenant, &behind.entry)?,
-            );
+            known.insert(behind.entry.clone(), named(conn, tenant, &behind.entry)?);
         }
-        behind.document = known[&behind.entry].clone();
+        (behind.document, behind.payment) = known[&behind.entry].clone();
     }
     Ok(VatReturn {
         period: period.label.clone(),
@@ -112,6 +110,26 @@ pub fn vat_return(conn: &Connection, tenant: &Tenant, period: &Period) -> Result
         difference,
         postings,
     })
+}
+
+/// The document and the payment behind a ledger entry: where the entry
+/// moved VAT that waited for the money, the document and payment the move
+/// names; else the entry's document (`document_of`) and no payment.
+///
+/// Fails only on a storage error.
+fn named(
+    conn: &Connection,
+    tenant: &Tenant,
+    entry: &str,
+) -> Result<(Option<DocumentRef>, Option<String>)> {
+    if let Some(m) = register::of_entry(conn, tenant, entry)?.into_iter().next() {
+        let kind = match m.side {
+            Side::Sale => "invoice",
+            Side::Purchase => "purchase",
+        };
+        return Ok((document_named(conn, tenant, kind, &m.document)?, m.payment));
+    }
+    Ok((document_of(conn, tenant, entry)?, None))
 }
 
 /// The document a ledger entry belongs to: an invoice or a bill posts as
@@ -150,6 +168,20 @@ fn document_of(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Option
     let Some((kind, id)) = found else {
         return Ok(None);
     };
+    document_named(conn, tenant, &kind, &id)
+}
+
+/// The invoice (`kind` `invoice`) or purchase `id` as a figure's posting
+/// names it: its kind and number.
+///
+/// Fails only on a storage error.
+fn document_named(
+    conn: &Connection,
+    tenant: &Tenant,
+    kind: &str,
+    id: &str,
+) -> Result<Option<DocumentRef>> {
+    let t = (&tenant.company_id, &tenant.environment);
     let sql = if kind == "invoice" {
         "SELECT CASE document_type WHEN 'CORRECTION' THEN 'creditNote' ELSE 'invoice' END, number FROM invoices
          WHERE id = ?1 AND company_id = ?2 AND environment = ?3"
@@ -168,7 +200,7 @@ fn document_of(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Option
             "bill" => "bill",
             _ => "invoice",
         },
-        id,
+        id: id.to_string(),
         number,
     }))
 }

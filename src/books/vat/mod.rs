@@ -13,7 +13,8 @@
 //!   functions.
 //! - `filing.rs`: the VAT return and the EC sales list of a tenant's period,
 //!   read from the journal (`vat_return`, `ec_sales_list`; final when the
-//!   books are closed through its end).
+//!   books are closed through its end), each posting naming its document
+//!   and, where VAT waited for the money, the payment that brought it due.
 
 pub mod ec_sales;
 pub mod figures;

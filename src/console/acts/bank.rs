@@ -120,16 +120,17 @@ pub fn run(db: &Db, cmd: &BankCommand, acting: Option<&str>) -> Result<ExitCode>
             suggestion,
             difference,
         } => {
-            let difference = difference
-                .as_deref()
-                .map(Difference::read)
-                .transpose()?
-                .unwrap_or(Difference::Open);
+            let difference = difference.as_deref().map(Difference::read).transpose()?;
             act(db, acting, line, |tx, t, a| {
                 acts::confirm(tx, t, a, line, *suggestion, difference)
             })?;
         }
-        BankCommand::Split { line, to } => {
+        BankCommand::Split {
+            line,
+            to,
+            difference,
+        } => {
+            let difference = difference.as_deref().map(Difference::read).transpose()?;
             let mut parts = Vec::new();
             for (i, part) in to.iter().enumerate() {
                 let Some((number, amount)) = part.rsplit_once('=') else {
@@ -147,7 +148,7 @@ pub fn run(db: &Db, cmd: &BankCommand, acting: Option<&str>) -> Result<ExitCode>
                 parts.push((number.trim().to_string(), amount));
             }
             act(db, acting, line, |tx, t, a| {
-                acts::split(tx, t, a, line, &parts)
+                acts::split(tx, t, a, line, &parts, difference)
             })?;
         }
         BankCommand::Book {

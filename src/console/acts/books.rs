@@ -1,21 +1,23 @@
 //! `kontor books close | trial-balance | profit-and-loss | balance-sheet |
-//! depreciate | assets | depreciation-rule`: closing the books through a
-//! date, the statements on the company's chart of accounts, and the fixed
-//! assets' year: its depreciation posted, its register, its choices.
+//! euer | depreciate | assets | depreciation-rule`: closing the books
+//! through a date, the statements on the company's chart of accounts, the
+//! cash-basis profit statement (with its PDF written to `--pdf`), and the
+//! fixed assets' year: its depreciation posted, its register, its choices.
 
 use crate::access::people::Capability;
 use crate::books::assets::{self, RuleInput};
 use crate::books::tenancy;
-use crate::books::{ledger, statements};
+use crate::books::{euer, ledger, statements};
 use crate::console::acting::{actor, no_actor, print};
 use crate::console::args::BooksCommand;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::store::db::Db;
 
 /// Runs a `books` command.
 ///
-/// Fails as the books refuse the command, or with `Refused` naming `as`
-/// when `--as` may not act in the company's books.
+/// Fails as the books refuse the command, with `Invalid` naming `pdf` when
+/// the PDF's file exists or cannot be written, or with `Refused` naming
+/// `as` when `--as` may not act in the company's books.
 pub fn run(db: &Db, cmd: &BooksCommand, acting: Option<&str>) -> Result<()> {
     match cmd {
         BooksCommand::Close {
@@ -48,6 +50,35 @@ pub fn run(db: &Db, cmd: &BooksCommand, acting: Option<&str>) -> Result<()> {
             let t = tenancy::tenant(conn, company, mode.environment())?;
             statements::profit_and_loss(conn, &t, from.as_deref(), to.as_deref(), *compare)
         })?),
+        BooksCommand::Euer {
+            company,
+            year,
+            pdf,
+            mode,
+        } => {
+            if let Some(path) = pdf.as_ref().filter(|p| p.exists()) {
+                return Err(Error::invalid(
+                    "pdf",
+                    format!("{} exists already", path.display()),
+                ));
+            }
+            let (statement, bytes) = db.read(|conn| {
+                no_actor(acting, "`books euer` only reads")?;
+                let t = tenancy::tenant(conn, company, mode.environment())?;
+                let statement = euer::statement(conn, &t, *year)?;
+                let bytes = match pdf {
+                    Some(_) => Some(euer::pdf(conn, &t, &statement)?),
+                    None => None,
+                };
+                Ok((statement, bytes))
+            })?;
+            if let (Some(path), Some(bytes)) = (pdf, bytes) {
+                std::fs::write(path, bytes).map_err(|e| {
+                    Error::invalid("pdf", format!("{} cannot be written: {e}", path.display()))
+                })?;
+            }
+            print(&statement);
+        }
         BooksCommand::Depreciate {
             company,
             year,

@@ -9,11 +9,12 @@ use crate::books::company::{self, Company, CompanyInput, NewCompany};
 use crate::books::export::numbers;
 use crate::books::export::settings::{self, SettingsChange, SettingsInput};
 use crate::books::particulars::{ParticularsChange, ParticularsInput};
+use crate::books::tax_methods::{self, MethodsInput};
 use crate::books::tenancy;
 use crate::console::acting::{actor, company_books, no_actor, print};
 use crate::console::acts::sending;
 use crate::console::args::{
-    CompanyClear, CompanyCommand, CompanyCreateArgs, DatevArgs, ParticularsArgs,
+    CompanyClear, CompanyCommand, CompanyCreateArgs, DatevArgs, ParticularsArgs, TaxMethodArgs,
 };
 use crate::console::options::patch;
 use crate::error::{Error, Result, Violations};
@@ -31,6 +32,7 @@ pub fn run(
     acting: Option<&str>,
     key: &dyn Fn() -> Result<SealingKey>,
 ) -> Result<()> {
+    let mut warning = None;
     let company = match cmd {
         CompanyCommand::Mail(args) => return sending::mail(db, &key()?, args, acting),
         CompanyCommand::MailText(args) => return sending::mail_text(db, args, acting),
@@ -44,8 +46,21 @@ pub fn run(
             particulars,
             payment_days,
             datev,
+            tax,
             clear,
-        } => set(db, acting, id, particulars, *payment_days, datev, clear)?,
+        } => {
+            let (company, said) = set(
+                db,
+                acting,
+                id,
+                particulars,
+                *payment_days,
+                (datev, tax),
+                clear,
+            )?;
+            warning = said;
+            company
+        }
         CompanyCommand::AccountNumber {
             company: id,
             partner,
@@ -81,13 +96,26 @@ pub fn run(
             company::set_workflow(tx, books, actor, stages)
         })?,
     };
-    let settings = db.read(|conn| settings::get(conn, &company.id))?;
+    let (settings, methods, history) = db.read(|conn| {
+        Ok((
+            settings::get(conn, &company.id)?,
+            tax_methods::on(conn, &company.id, company.today())?,
+            tax_methods::history(conn, &company.id)?,
+        ))
+    })?;
     let mut shown = serde_json::to_value(company.view()).unwrap_or_default();
     if let Some(map) = shown.as_object_mut() {
         map.insert(
             "datev".into(),
             serde_json::to_value(&settings).unwrap_or_default(),
         );
+        map.insert(
+            "taxMethods".into(),
+            serde_json::json!({ "today": methods, "changes": history }),
+        );
+        if let Some(warning) = warning {
+            map.insert("warning".into(), warning.into());
+        }
     }
     print(&shown);
     Ok(())
@@ -109,18 +137,27 @@ fn create(db: &Db, args: &CompanyCreateArgs, acting: Option<&str>) -> Result<Com
     db.write(|tx| company::create(tx, new))
 }
 
-/// `company set`: the particulars, default payment days and DATEV settings
-/// given, each change recorded as its own act.
+/// `company set`: the particulars, default payment days, DATEV settings and
+/// tax methods given, each change recorded as its own act; with a warning
+/// the tax methods' change gave.
 fn set(
     db: &Db,
     acting: Option<&str>,
     id: &str,
     particulars: &ParticularsArgs,
     payment_days: Option<i64>,
-    datev: &DatevArgs,
+    (datev, tax): (&DatevArgs, &TaxMethodArgs),
     clear: &[CompanyClear],
-) -> Result<Company> {
+) -> Result<(Company, Option<String>)> {
     let input = particulars.input(clear)?;
+    let methods = MethodsInput {
+        vat_method: tax.vat_method.clone(),
+        ist_reason: tax.ist_reason.clone(),
+        profit_method: tax.profit_method.clone(),
+        return_period: tax.vat_period.clone(),
+        extension: tax.vat_extension.clone(),
+        from: tax.from.clone(),
+    };
     let datev = SettingsChange::check(datev.input(clear)?)?;
     let days = match (payment_days, clear.contains(&CompanyClear::PaymentDays)) {
         (Some(_), true) => {
@@ -148,7 +185,11 @@ fn set(
         if !datev.is_empty() {
             settings::set(tx, &books, &actor, datev)?;
         }
-        Ok(company)
+        let mut warning = None;
+        if !methods.is_empty() {
+            warning = tax_methods::set(tx, &books, &actor, &company, &methods)?.warning;
+        }
+        Ok((company, warning))
     })
 }
 
@@ -216,6 +257,7 @@ impl ParticularsArgs {
                 &self.managing_directors,
                 CompanyClear::ManagingDirectors,
             ),
+            legal_form: p("legalForm", &self.legal_form, CompanyClear::LegalForm),
             small_business: match (self.small_business, self.no_small_business) {
                 (true, _) => Some(true),
                 (_, true) => Some(false),

@@ -207,6 +207,8 @@ impl PurchaseRecordArgs {
             rate: self.rate.clone(),
             tax_rate: self.tax_rate.clone(),
             reverse_charge: self.reverse_charge,
+            supplier_cash_basis: self.supplier_cash_basis,
+            down_payment: self.down_payment,
             account: self.account.clone(),
             lines,
             posted: self.posted.clone(),

@@ -89,6 +89,10 @@ pub struct Booking {
     /// *Beleginfo - Inhalt 1* `DD.MM.YYYY`, beside *Belegdatum* (the day
     /// it is booked, by which DATEV files it into its period).
     pub document_date: Option<Date>,
+    /// *Abw. Versteuerungsart* (field 42): `I` for a booking taxed on
+    /// payments received, `S` for one taxed on invoices, when the booking's
+    /// method is to hold whatever the client's master data say.
+    pub method: Option<&'static str>,
 }
 
 /// A batch of bookings over `from..=to`, final or preliminary.
@@ -310,6 +314,7 @@ fn booking(b: &Booking, is_final: bool, out: &mut String) {
                 None => line.text("", 0),
             },
             40 => line.text(b.vat_id.as_deref().unwrap_or(""), 15),
+            42 => line.text(b.method.unwrap_or(""), 1),
             114 => line.bare(if is_final { "1" } else { "0" }),
             n if columns::booking_text(n) => line.text("", 0),
             _ => line.bare(""),
@@ -440,6 +445,7 @@ mod tests {
             text: "Rechnung an Bäckerei \"Süß\" – 5 €".into(),
             vat_id: None,
             document_date: None,
+            method: None,
         }
     }
 

@@ -76,6 +76,9 @@ pub(super) struct Sheet<'a> {
     /// How far a tall footer moves the body's end, the page number and
     /// the footer's rule up.
     raise: f32,
+    /// The title a continuation page's head names, for a sheet that is no
+    /// invoice (a statement); none: the document's own.
+    heading: Option<String>,
 }
 
 impl<'a> Sheet<'a> {
@@ -116,6 +119,7 @@ impl<'a> Sheet<'a> {
             draft: false,
             footer: Footer::default(),
             raise: 0.0,
+            heading: None,
         };
         sheet.footer = Footer::lay_out(&faces.regular, &sheet.footer_columns(), LEFT, RIGHT - LEFT);
         sheet.raise = (sheet.footer.height() - ROW_SPAN).max(0.0);
@@ -210,7 +214,16 @@ impl<'a> Sheet<'a> {
         }
     }
 
+    /// The sheet with `heading` as its continuation pages' title.
+    pub(super) fn headed(mut self, heading: &str) -> Sheet<'a> {
+        self.heading = Some(heading.to_string());
+        self
+    }
+
     fn title_text(&self) -> String {
+        if let Some(heading) = &self.heading {
+            return heading.clone();
+        }
         if self.draft {
             return self.t("Invoice draft", "Rechnungsentwurf").to_string();
         }

@@ -52,8 +52,12 @@
 //! - `reminder.rs`: a reminder's letter on the invoice's sheet (the same
 //!   letterhead, address, footer and payment block): its particulars, title,
 //!   text and the table of what it claims.
+//! - `euer.rs`: a cash-basis profit statement on the same sheet (the
+//!   letterhead and footer of the company): its lines of the Anlage EÜR,
+//!   the sums and the profit, and the payments behind each line.
 //! - `samples.rs`: the PDF tests' sample documents.
 
+mod euer;
 mod figures;
 mod fonts;
 mod footer;
@@ -76,6 +80,7 @@ use layout::Sheet;
 use render::render;
 use xmp::with_xmp;
 
+use crate::documents::euer::Statement;
 use crate::documents::reminder::Reminder;
 use crate::documents::Document;
 use crate::rules::locale::Lang;
@@ -123,6 +128,20 @@ pub fn write_reminder(r: &Reminder) -> std::io::Result<Vec<u8>> {
     let pages = reminder::lay_out(r, &doc, faces);
     let title = format!("{} {}", r.title, r.invoice.number);
     let pdf = render(&doc, None, &title, r.lang, faces, &pages)?;
+    with_xmp(&pdf, false)
+}
+
+/// Writes a cash-basis profit statement: the company's letterhead and
+/// footer, its lines of the Anlage EÜR with the sums and the profit, and
+/// the payments behind each line, in the statement's language; a plain
+/// PDF/A-3b dated the day it was made.
+///
+/// Fails as `write` does.
+pub fn write_euer(s: &Statement) -> std::io::Result<Vec<u8>> {
+    let faces = faces().ok_or_else(|| std::io::Error::other("the embedded font cannot be read"))?;
+    let doc = euer::sheet_document(s);
+    let pages = euer::lay_out(s, &doc, faces);
+    let pdf = render(&doc, None, &s.title(), s.lang, faces, &pages)?;
     with_xmp(&pdf, false)
 }
 

@@ -232,6 +232,22 @@ fn bill_form(ctx: &Ctx, value: &dyn Fn(&str) -> String, problems: &Problems) -> 
                 "Für eine Rechnung mit einer Position; eine Steuer, die kein Steuersatz des Nettobetrags ist, geht auf das allgemeine Vorsteuerkonto.",
             ).to_string()), problems))
             (lines)
+            div.field {
+                input #field-supplierCashBasis type="checkbox" name="supplierCashBasis" value="yes"
+                    checked[value("supplierCashBasis") == "yes"];
+                label for="field-supplierCashBasis" { (lang.pick(
+                    "The supplier taxes on payments received (its invoice says “Versteuerung nach vereinnahmten Entgelten”): from 2028 its VAT is deductible as paid",
+                    "Der Lieferant versteuert nach vereinnahmten Entgelten (so steht es auf seiner Rechnung): ab 2028 ist die Vorsteuer erst mit der Zahlung abziehbar",
+                )) }
+            }
+            div.field {
+                input #field-downPayment type="checkbox" name="downPayment" value="yes"
+                    checked[value("downPayment") == "yes"];
+                label for="field-downPayment" { (lang.pick(
+                    "A down payment: its VAT is deductible once paid",
+                    "Eine Anzahlung: die Vorsteuer ist erst mit der Zahlung abziehbar",
+                )) }
+            }
             @if ask_old {
                 div.field {
                     input #field-confirmOld type="checkbox" name="confirmOld" value="yes";
@@ -411,6 +427,8 @@ pub fn create(ctx: &Ctx) -> Result<Answer> {
         lines,
         posted: get("posted"),
         confirmed_old: ctx.form.get("confirmOld") == Some("yes"),
+        supplier_cash_basis: ctx.form.get("supplierCashBasis") == Some("yes"),
+        down_payment: ctx.form.get("downPayment") == Some("yes"),
         ..PurchaseInput::default()
     }));
     // The receipt, when one is chosen, is attached in the same act.

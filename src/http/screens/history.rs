@@ -38,6 +38,10 @@ pub fn act_name(lang: Lang, act: Act) -> String {
             "Zahlung aus dem Kontoauszug übernommen",
         ),
         Act::DifferenceBooked => ("difference booked", "Differenz ausgebucht"),
+        Act::InvoiceCreditApplied => (
+            "customer's credit applied",
+            "Guthaben des Kunden verrechnet",
+        ),
         Act::SettlementReversed => ("settlement undone", "Zahlung rückgängig gemacht"),
         Act::BillCreditApplied => (
             "supplier's credit applied",
@@ -108,6 +112,7 @@ pub fn act_name(lang: Lang, act: Act) -> String {
         | Act::MailTestSent
         | Act::DunningLevelsChanged
         | Act::BaseRateAdded => return act.as_str().to_string(),
+        Act::TaxMethodsChanged => ("tax methods changed", "Steuerliche Methoden geändert"),
         Act::CompanyDatevChanged | Act::ExportedDatev | Act::ExportedGobd => {
             return act.as_str().to_string()
         }

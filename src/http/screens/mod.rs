@@ -108,13 +108,20 @@
 //!   (multipart), the list by state, one received invoice with its verdict,
 //!   the original and attachments to download, booking and refusing.
 //! - `bank.rs`: the Bank screen: statement files uploaded (each imported in
-//!   its own transaction), the lines by state with a search, a line's page
-//!   with its suggestions and the acts confirm, split, book, ignore, undo.
+//!   its own transaction), the lines by state with a search, grouped by
+//!   statement with its account and balances and each line's running
+//!   balance.
+//! - `bank_line.rs`: a line's page: its suggestions, the open documents
+//!   that could fit (searched, ticked to fill the split), the acts
+//!   confirm, split, book (accounts by the line's direction), ignore, undo.
 //! - `bank_accounts.rs`: Settings → bank accounts: the list, adding one, the
 //!   fee tolerance.
 //! - `statements.rs`: where the books stand, closing a period after a
 //!   confirmation page, the trial balance, profit and loss and balance
 //!   sheet, each account opening to its postings (`/books/accounts/{key}`).
+//! - `euer.rs`: Books → EÜR: the cash-basis profit statement of a fiscal
+//!   year on the lines of its Anlage EÜR, the payments behind each line,
+//!   its PDF.
 //! - `accounts.rs`: Books → Chart of accounts: the company's chart by
 //!   number, adding an own account and removing one without postings.
 //! - `assets.rs`: Books → Fixed assets: the register of a fiscal year by
@@ -127,6 +134,9 @@
 //!   workflow; everyone reads them, the owner changes them.
 //! - `mail_settings.rs`: the owner's mail settings and the test mail (the
 //!   password field never filled in).
+//! - `tax_methods.rs`: Settings → Tax methods: the legal form, VAT on
+//!   invoices or on payments, balance sheet or EÜR, the VAT return's period
+//!   and extension, each change from a period's first day, and the changes.
 //! - `datev.rs`: Settings → DATEV: the chart, the adviser's and client's
 //!   numbers, the fiscal year, and the partners' account numbers an owner
 //!   may give until the first export.
@@ -142,6 +152,7 @@ mod adviser;
 mod assets;
 mod bank;
 mod bank_accounts;
+mod bank_line;
 mod bills;
 mod bills_received;
 mod chart;
@@ -152,6 +163,7 @@ mod datev;
 mod developers;
 mod drafts;
 pub mod einvoice_view;
+mod euer;
 mod form;
 mod frame;
 mod history;
@@ -167,6 +179,7 @@ mod sending;
 mod session;
 mod settings;
 mod statements;
+mod tax_methods;
 mod users;
 mod visit;
 
@@ -454,16 +467,18 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["books", "assets", id, "dispose"] if post => assets::dispose(ctx, id),
         ["bank"] if get => bank::list(ctx),
         ["bank", "import"] if post => bank::import(ctx),
-        ["bank", "lines", id] if get => bank::show(ctx, id),
-        ["bank", "lines", id, "confirm"] if post => bank::confirm(ctx, id),
-        ["bank", "lines", id, "split"] if post => bank::split(ctx, id),
-        ["bank", "lines", id, "book"] if post => bank::book(ctx, id),
-        ["bank", "lines", id, "ignore"] if post => bank::ignore(ctx, id),
-        ["bank", "lines", id, "undo"] if post => bank::undo(ctx, id),
+        ["bank", "lines", id] if get => bank_line::show(ctx, id),
+        ["bank", "lines", id, "confirm"] if post => bank_line::confirm(ctx, id),
+        ["bank", "lines", id, "split"] if post => bank_line::split(ctx, id),
+        ["bank", "lines", id, "book"] if post => bank_line::book(ctx, id),
+        ["bank", "lines", id, "ignore"] if post => bank_line::ignore(ctx, id),
+        ["bank", "lines", id, "undo"] if post => bank_line::undo(ctx, id),
         ["settings", "bank"] if get => bank_accounts::show(ctx),
         ["settings", "bank", "accounts"] if post => bank_accounts::add(ctx),
         ["settings", "bank", "tolerance"] if post => bank_accounts::tolerance(ctx),
         ["books", "vat"] if get => adviser::vat(ctx),
+        ["books", "euer"] if get => euer::show(ctx),
+        ["books", "euer", "pdf"] if get => euer::pdf(ctx),
         ["books", "export"] if get => adviser::export_show(ctx),
         ["books", "export", "datev"] if post => adviser::export_datev(ctx),
         ["books", "export", "gobd"] if post => adviser::export_gobd(ctx),
@@ -475,6 +490,8 @@ fn route(ctx: &Ctx) -> Result<Answer> {
         ["settings", "mail"] if get => mail_settings::show(ctx),
         ["settings", "mail"] if post => mail_settings::save(ctx),
         ["settings", "mail", "test"] if post => mail_settings::test(ctx),
+        ["settings", "tax"] if get => tax_methods::show(ctx),
+        ["settings", "tax"] if post => tax_methods::set(ctx),
         ["settings", "datev"] if get => datev::show(ctx),
         ["settings", "datev"] if post => datev::set(ctx),
         ["settings", "datev", "number"] if post => datev::set_number(ctx),

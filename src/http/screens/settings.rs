@@ -240,6 +240,10 @@ fn page(ctx: &Ctx, status: StatusCode, refusal: Option<Refused>) -> Result<Answe
         @if owner {
             p { a href="/settings/mail" { (lang.pick("Mail settings", "E-Mail-Einstellungen")) } }
         }
+        p { a href="/settings/tax" { (lang.pick(
+            "Tax methods: legal form, VAT on invoices or payments, balance sheet or EÜR, VAT return period",
+            "Steuerliche Angaben: Rechtsform, Soll- oder Istversteuerung, Bilanz oder EÜR, Voranmeldungszeitraum",
+        )) } }
         p { a href="/settings/datev" { (lang.pick(
             "DATEV: chart of accounts, adviser and client numbers, fiscal year, account numbers",
             "DATEV: Kontenrahmen, Berater- und Mandantennummer, Wirtschaftsjahr, Kontonummern",
@@ -365,6 +369,7 @@ pub fn set_particulars(ctx: &Ctx) -> Result<Answer> {
         account_holder: ctx.patch("accountHolder"),
         managing_directors: ctx.patch("managingDirectors"),
         small_business: ctx.yes_no("smallBusiness"),
+        legal_form: ctx.patch("legalForm"),
     };
     let checked = ParticularsChange::check(input, &company.country);
     let saved = PARTICULARS.act(ctx, checked, |tx, change| {

@@ -117,6 +117,7 @@ pub(super) fn links(lang: Lang) -> Markup {
                 li { a href="/books/accounts" { (lang.pick("Chart of accounts", "Kontenplan")) } }
                 li { a href="/books/assets" { (lang.pick("Fixed assets", "Anlagevermögen")) } }
                 li { a href="/books/vat" { (lang.pick("VAT return", "Umsatzsteuer-Voranmeldung")) } }
+                li { a href="/books/euer" { "EÜR" } }
                 li { a href="/books/export" { (lang.pick("Export", "Export")) } }
             }
         }

@@ -225,6 +225,14 @@ pub fn text(bank: &Bank, r: Reader) -> String {
             if *money_in { " (oder credit)" } else { "" },
             r.quoted(got)
         ),
+        (Bank::CreditForMoneyIn, _) => r
+            .pick(
+                "is credit, which is for money in; what a payment out leaves is booked to an account",
+                "ist Guthaben, das nur für Geldeingänge gilt; was eine Zahlung nach außen übrig lässt, wird auf ein Konto gebucht",
+            )
+            .into(),
+        (Bank::NamedTwice { number }, Lang::En) => format!("names {number} a second time"),
+        (Bank::NamedTwice { number }, Lang::De) => format!("nennt {number} ein zweites Mal"),
         (Bank::AboveLeftToBook { id }, Lang::En) => {
             format!("is more than the line {id} has left to book, or not positive")
         }

@@ -36,6 +36,7 @@
 //! - `chart.rs`: the chart of accounts and own accounts (`Chart`).
 //! - `dunning.rs`: reminders, the ladder, the base-rate table (`Dunning`),
 //!   and mail to customers (`Mail`).
+//! - `methods.rs`: the tax methods and the EÜR (`Methods`).
 //! - `received.rs`: received e-invoices (`Received`) and webhook
 //!   endpoints (`Webhook`).
 //! - `asset.rs`: fixed assets and their depreciation (`Asset`).
@@ -55,6 +56,7 @@ mod dunning;
 mod export;
 mod input;
 mod issue;
+mod methods;
 mod reader;
 mod received;
 mod records;
@@ -81,6 +83,7 @@ impl Said {
             Said::Chart(chart) => chart::text(chart, reader),
             Said::Asset(asset) => asset::text(asset, reader),
             Said::Dunning(dunning) => dunning::text(dunning, reader),
+            Said::Methods(methods) => methods::text(methods, reader),
             Said::Mail(mail) => dunning::mail(mail, reader),
             Said::Received(received) => received::text(received, reader),
             Said::Webhook(webhook) => received::webhook(webhook, reader),

@@ -33,6 +33,8 @@ fn words(kind: Record) -> (&'static str, &'static str, &'static str) {
         Record::Delivery => ("Delivery", "delivery", "Zustellung"),
         Record::BankAccount => ("The bank account", "bank account", "Das Bankkonto"),
         Record::BankLine => ("The bank line", "bank line", "Die Bankzeile"),
+        Record::BankStatement => ("The bank statement", "bank statement", "Der Kontoauszug"),
+        Record::Document => ("The document", "document", "Der Beleg"),
         Record::Account => ("The account", "account", "Das Konto"),
         Record::LedgerEntry => ("The ledger entry", "ledger entry", "Die Buchung"),
         Record::Asset => ("Asset", "asset", "Anlagegut"),

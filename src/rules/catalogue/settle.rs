@@ -23,6 +23,28 @@ pub fn text(settle: &Settle, r: Reader) -> String {
             )
             .into(),
         (
+            Settle::AdvanceCurrency {
+                line,
+                document,
+                books,
+                currency,
+            },
+            Lang::En,
+        ) => format!(
+            "The bank line {line} pays {document} before its date; money paid in advance is kept as the customer's credit in the book currency {books}, and the line is in {currency}."
+        ),
+        (
+            Settle::AdvanceCurrency {
+                line,
+                document,
+                books,
+                currency,
+            },
+            Lang::De,
+        ) => format!(
+            "Die Bankzeile {line} zahlt {document} vor deren Datum; im Voraus gezahltes Geld wird als Guthaben des Kunden in der Buchwährung {books} geführt, und die Zeile ist in {currency}."
+        ),
+        (
             Settle::BeforeDocument {
                 on,
                 what: w,

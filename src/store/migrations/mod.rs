@@ -45,6 +45,8 @@ mod to_2;
 mod to_20;
 mod to_21;
 mod to_22;
+mod to_23;
+mod to_24;
 mod to_3;
 mod to_4;
 mod to_5;
@@ -65,7 +67,7 @@ use refusal::{foreign_key_problem, Stop};
 /// The schema this binary writes and understands: what a fresh file gets.
 pub const SCHEMA: &str = include_str!("../../../schema.sql");
 /// The version `schema.sql` carries in `PRAGMA user_version`.
-pub const SCHEMA_VERSION: i64 = 22;
+pub const SCHEMA_VERSION: i64 = 24;
 
 /// One migration step: it brings a data file from version `number - 1` to
 /// `number`, inside the runner's transaction.
@@ -214,6 +216,22 @@ pub const MIGRATIONS: &[Migration] = &[
             "sign-ins awaiting a second factor, companies that require two factors"
         ),
         run: to_22::run,
+    },
+    Migration {
+        number: 23,
+        summary: concat!(
+            "the company's tax methods: its legal form, and VAT on invoices or payments, ",
+            "profit by balance sheet or EÜR, the VAT return's period and extension, each from a day"
+        ),
+        run: to_23::run,
+    },
+    Migration {
+        number: 24,
+        summary: concat!(
+            "VAT on payments received: what of each document's VAT is not yet due, move by move; ",
+            "a bill's supplier taxed on payments received, a down payment"
+        ),
+        run: to_24::run,
     },
 ];
 

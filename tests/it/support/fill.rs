@@ -89,40 +89,7 @@ pub fn fill(
             }
             filled.customers.push((id, name));
         }
-        let on = kontor::store::clock::parse_date("on", day)?;
-        for i in 0..invoices {
-            let (customer, name) = filled.customers[i % customers].clone();
-            let draft = NewDraft::whole(
-                DraftInput {
-                    customer_id: Some(customer.clone()),
-                },
-                DraftKind::Invoice,
-                vec![DraftLineInput {
-                    description: Some("Leistung".into()),
-                    quantity: Some("1".into()),
-                    unit_price_minor: Some(net(i)),
-                    tax_rate_percent: Some("19".into()),
-                    ..DraftLineInput::default()
-                }],
-                &company,
-            )?;
-            let draft = drafts::create(tx, &tenant, &actor, &draft)?;
-            let id = issue::issue(
-                tx,
-                &tenant,
-                &actor,
-                &draft,
-                &IssueOptions::bulk_without_documents(on),
-            )?;
-            let view = invoices::get_by_id(tx, &tenant, &id)?;
-            filled.invoices.push(Doc {
-                id,
-                number: view.number,
-                partner: customer,
-                partner_name: name,
-                gross: view.gross.minor,
-            });
-        }
+        filled.invoices = issue_invoices(tx, &tenant, &filled.customers, invoices, net, day)?;
         for j in 0..bills {
             let gross = bill(j);
             let tax = gross * 19 / 119;
@@ -150,4 +117,71 @@ pub fn fill(
     })
     .unwrap();
     filled
+}
+
+/// Issues `count` one-line invoices at 19 % on `day` on the bulk path,
+/// invoice `i` to `customers[i % len]` for the net `net(i)`.
+fn issue_invoices(
+    tx: &kontor::store::db::Tx,
+    tenant: &Tenant,
+    customers: &[(String, String)],
+    count: usize,
+    net: &dyn Fn(usize) -> i64,
+    day: &str,
+) -> kontor::error::Result<Vec<Doc>> {
+    let actor = Actor::System;
+    let company = company::get(tx, &tenant.company_id)?;
+    let on = kontor::store::clock::parse_date("on", day)?;
+    let mut issued = Vec::with_capacity(count);
+    for i in 0..count {
+        let (customer, name) = customers[i % customers.len()].clone();
+        let draft = NewDraft::whole(
+            DraftInput {
+                customer_id: Some(customer.clone()),
+            },
+            DraftKind::Invoice,
+            vec![DraftLineInput {
+                description: Some("Leistung".into()),
+                quantity: Some("1".into()),
+                unit_price_minor: Some(net(i)),
+                tax_rate_percent: Some("19".into()),
+                ..DraftLineInput::default()
+            }],
+            &company,
+        )?;
+        let draft = drafts::create(tx, tenant, &actor, &draft)?;
+        let id = issue::issue(
+            tx,
+            tenant,
+            &actor,
+            &draft,
+            &IssueOptions::bulk_without_documents(on),
+        )?;
+        let view = invoices::get_by_id(tx, tenant, &id)?;
+        issued.push(Doc {
+            id,
+            number: view.number,
+            partner: customer,
+            partner_name: name,
+            gross: view.gross.minor,
+        });
+    }
+    Ok(issued)
+}
+
+/// Issues more invoices of the company's production books on `day`, as
+/// `fill` issues them, to the customers `customers` (invoice `i` to
+/// `customers[i % len]`, net `net(i)`).
+pub fn more_invoices(
+    path: &std::path::Path,
+    company_id: &str,
+    customers: &[(String, String)],
+    count: usize,
+    net: &dyn Fn(usize) -> i64,
+    day: &str,
+) -> Vec<Doc> {
+    let db = Db::open(path, 1).unwrap();
+    let tenant = Tenant::new(company_id, Environment::Production);
+    db.write(|tx| issue_invoices(tx, &tenant, customers, count, net, day))
+        .unwrap()
 }
