@@ -366,7 +366,7 @@ pub enum Methods {
     YearRange { got: String },
     /// A year whose Anlage EÜR kontor does not know.
     FormUnknown {
-        known: String,
+        known: Vec<i32>,
         form_year: i32,
         year: i32,
     },

@@ -234,13 +234,8 @@ pub fn form(year: i32) -> Option<&'static Form> {
 }
 
 /// The years whose forms kontor knows, as a sentence lists them (`2025 and 2026`).
-pub fn known_years() -> String {
-    let years: Vec<String> = FORMS.iter().map(|f| f.year.to_string()).collect();
-    match years.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-        None => String::new(),
-    }
+pub fn known_years() -> Vec<i32> {
+    FORMS.iter().map(|f| f.year).collect()
 }
 
 /// Where the standard accounts of the chart a cost may go to land on the
@@ -395,7 +390,7 @@ mod tests {
         assert_eq!(b.line("165"), Some(64));
         assert_eq!(b.key(kennzahl("175").unwrap()).as_deref(), Some("64:175"));
         assert!(form(2024).is_none() && form(2027).is_none());
-        assert_eq!(known_years(), "2025 and 2026");
+        assert_eq!(known_years(), [2025, 2026]);
     }
 
     #[test]

@@ -842,7 +842,26 @@ class Run:
         assert "Arbeitsmittel" in text and "100,00" in text and "Gezahlte Vorsteuerbeträge" in text, text
         self.axe("euer-de")
         self.shot("euer-de")
+        self.open("/settings/tax")
+        assert self.driver.title == "Steuerliche Angaben · kontor", self.driver.title
+        assert "Einnahmenüberschussrechnung" in self.text(), self.text()
+        self.axe("tax-methods-de")
         self.switch_language("browser")
+        # Settings → Tax methods: read in English and again in German; VAT on
+        # payments without its ground of § 20 UStG is refused, in both.
+        self.open("/settings/tax")
+        assert self.driver.title == "Tax methods · kontor", self.driver.title
+        self.axe("tax-methods")
+        self.shot("tax-methods")
+        self.choose("vatMethod", "ist")
+        self.submit("Save tax methods")
+        assert "VAT on payments received needs the ground of § 20 sentence 1 UStG" in self.text(), self.text()
+        self.axe("tax-methods-refused")
+        self.choose("istReason", "freelance")
+        self.submit("Save tax methods")
+        assert "The tax methods are saved." in self.text(), self.text()
+        changes = self.kontor("company", "show", company)["taxMethods"]["changes"]
+        assert any(c["vatMethod"] == "IST" and c["istReason"] == "FREELANCE" for c in changes), changes
         self.sign_out()
 
     def a_job_moves_and_gets_a_note(self):

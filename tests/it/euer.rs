@@ -715,18 +715,14 @@ fn the_euer_page_shows_each_line_and_its_payments_in_english_and_german_and_hand
     assert_eq!(page.status, 409, "{}", page.body);
     assert!(
         page.body
-            .contains("kontor knows the Anlage EÜR of 2025 and 2026 only")
+            .contains("kontor kennt die Anlage EÜR nur für 2025 und 2026")
             && page.body.contains("value=\"2027\""),
         "{}",
         page.body
     );
     let page = browser.get("/books/euer?year=zwei");
     assert_eq!(page.status, 400, "{}", page.body);
-    assert!(
-        page.body.contains("is a year such as 2026"),
-        "{}",
-        page.body
-    );
+    assert!(page.body.contains("ist ein Jahr wie 2026"), "{}", page.body);
     let refused = browser.get("/books/euer/pdf?year=2027");
     assert_eq!(refused.status, 409, "{}", refused.body);
 }

@@ -1238,7 +1238,7 @@ fn a_bill_typed_with_its_receipt_and_posting_date_on_the_screen() {
     );
     assert_eq!(refused.status, 409, "{}", refused.body);
     assert!(
-        refused.body.contains("kein PDF") || refused.body.contains("no PDF, JPEG or PNG"),
+        refused.body.contains("keine PDF-, JPEG- oder PNG-Datei"),
         "{}",
         refused.body
     );

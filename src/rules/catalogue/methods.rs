@@ -115,7 +115,8 @@ pub fn text(methods: &Methods, r: Reader) -> String {
             },
             Lang::En,
         ) => format!(
-            "kontor knows the Anlage EÜR of {known} only; the lines of the form of {form_year} it does not know, so it draws up no EÜR for {year} rather than guess them."
+            "kontor knows the Anlage EÜR of {} only; the lines of the form of {form_year} it does not know, so it draws up no EÜR for {year} rather than guess them.",
+            all(known, r)
         ),
         (
             Methods::FormUnknown {
@@ -125,7 +126,8 @@ pub fn text(methods: &Methods, r: Reader) -> String {
             },
             Lang::De,
         ) => format!(
-            "kontor kennt die Anlage EÜR nur für {known}; die Zeilen des Vordrucks {form_year} kennt es nicht und stellt daher für {year} keine EÜR auf, statt sie zu raten."
+            "kontor kennt die Anlage EÜR nur für {}; die Zeilen des Vordrucks {form_year} kennt es nicht und stellt daher für {year} keine EÜR auf, statt sie zu raten.",
+            all(known, r)
         ),
         (Methods::BalanceSheetCompany { company, year }, Lang::En) => format!(
             "{company} determines its profit by the balance sheet in {year} (§ 4 (1), § 5 EStG), not by the EÜR (§ 4 (3) EStG): its statements are the profit and loss and the balance sheet. A company that may use the EÜR sets it as its profit method ({}).",
@@ -149,5 +151,15 @@ pub fn text(methods: &Methods, r: Reader) -> String {
         (Methods::NotEuro { company, currency }, Lang::De) => format!(
             "Die EÜR wird in Euro aufgestellt; die Bücher von {company} werden in {currency} geführt."
         ),
+    }
+}
+
+/// Years as a sentence names them all: `2025 and 2026` / `2025 und 2026`.
+fn all(years: &[i32], r: Reader) -> String {
+    let years: Vec<String> = years.iter().map(i32::to_string).collect();
+    match years.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} {} {last}", rest.join(", "), r.pick("and", "und")),
+        None => String::new(),
     }
 }
