@@ -379,9 +379,9 @@ fn the_checks_catch_a_stale_codemap() {
     // A span in a fenced block is code, not a name.
     assert!(named_paths("```\n`src/nowhere.rs`\n```\n").is_empty());
     // A folder named only outside the codemap, or nowhere, is missing.
-    let heading = "### `src/http/mcp/`";
-    assert!(text.contains(heading));
-    let without = text.replace(heading, "### The agent server");
+    let item = "- `src/http/mcp/`:";
+    assert!(text.contains(item));
+    let without = text.replace(item, "- The agent server:");
     assert_eq!(unnamed_folders(root(), &without), ["src/http/mcp/"]);
 }
 
