@@ -20,6 +20,7 @@ use crate::books::dunning::run as dunning;
 use crate::books::receipts;
 use crate::error::{Error, Result};
 use crate::outbox::endpoints::DeliveryState;
+use crate::rules::iso::Currency;
 use crate::rules::money::Money;
 use crate::store::clock;
 use crate::store::row::Row;
@@ -306,80 +307,63 @@ fn day_of(at: &str) -> Option<Date> {
 /// Fails only on a storage error.
 pub fn still_open(conn: &Connection, tenant: &Tenant, through: Date) -> Result<StillOpen> {
     let t = (tenant.company_id.as_str(), tenant.environment);
-    let count = |sql: &str, with_day: bool| -> Result<i64> {
-        let mut stmt = conn.prepare_cached(sql)?;
-        Ok(if with_day {
+    // Each kind counted, and its oldest read as (id, day, name, amount,
+    // currency); `with_day` when the count binds the day as ?3 (a list
+    // binds ?1 to ?4 always, the limit as ?4).
+    let open = |table: &'static str, count: &str, list: &str, with_day: bool| -> Result<OpenList> {
+        let mut stmt = conn.prepare_cached(count)?;
+        let count = if with_day {
             stmt.query_row(params![t.0, t.1, through], |r| r.get(0))?
         } else {
             stmt.query_row(params![t.0, t.1], |r| r.get(0))?
-        })
+        };
+        let items = conn
+            .prepare_cached(list)?
+            .query_map(params![t.0, t.1, through, PER_KIND], |row| {
+                let r = Row::new(row, table);
+                let amount: Option<i64> = r.get(3)?;
+                let currency: Option<Currency> = r.get(4)?;
+                Ok(Open {
+                    id: r.get(0)?,
+                    date: r.get(1)?,
+                    name: r.get(2)?,
+                    amount: amount.zip(currency).map(|(a, c)| Money::new(a, &c)),
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(OpenList { count, items })
     };
-    let bank_count = count(
+    let bank_lines = open(
+        "bank_lines",
         "SELECT count(*) FROM bank_lines WHERE company_id = ?1 AND environment = ?2
          AND state IN ('unmatched', 'suggested') AND coalesce(booked_on, value_on) <= ?3",
+        "SELECT id, coalesce(booked_on, value_on), coalesce(nullif(counterparty_name, ''), remittance),
+                amount, currency
+         FROM bank_lines WHERE company_id = ?1 AND environment = ?2
+         AND state IN ('unmatched', 'suggested') AND coalesce(booked_on, value_on) <= ?3
+         ORDER BY coalesce(booked_on, value_on), seq LIMIT ?4",
         true,
     )?;
-    let bank_lines = conn
-        .prepare_cached(
-            "SELECT id, coalesce(booked_on, value_on), coalesce(nullif(counterparty_name, ''), remittance),
-                    amount, currency
-             FROM bank_lines WHERE company_id = ?1 AND environment = ?2
-             AND state IN ('unmatched', 'suggested') AND coalesce(booked_on, value_on) <= ?3
-             ORDER BY coalesce(booked_on, value_on), seq LIMIT ?4",
-        )?
-        .query_map(params![t.0, t.1, through, PER_KIND], |row| {
-            let r = Row::new(row, "bank_lines");
-            Ok(Open {
-                id: r.get(0)?,
-                date: r.get(1)?,
-                name: r.get(2)?,
-                amount: Some(Money::new(r.get(3)?, &r.get(4)?)),
-            })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    let draft_count = count(
+    // A draft's day is the day of its creation moment.
+    let drafts = open(
+        "drafts",
         "SELECT count(*) FROM drafts WHERE company_id = ?1 AND environment = ?2
          AND state = 'DRAFT' AND document_type = 'INVOICE'",
+        "SELECT d.id, substr(d.created_at, 1, 10), c.name, NULL, NULL
+         FROM drafts d JOIN customers c ON c.id = d.customer_id
+         WHERE d.company_id = ?1 AND d.environment = ?2 AND d.state = 'DRAFT' AND d.document_type = 'INVOICE'
+         ORDER BY d.seq LIMIT ?4",
         false,
     )?;
-    let drafts = conn
-        .prepare_cached(
-            "SELECT d.id, d.created_at, c.name FROM drafts d JOIN customers c ON c.id = d.customer_id
-             WHERE d.company_id = ?1 AND d.environment = ?2 AND d.state = 'DRAFT' AND d.document_type = 'INVOICE'
-             ORDER BY d.seq LIMIT ?3",
-        )?
-        .query_map(params![t.0, t.1, PER_KIND], |row| {
-            let r = Row::new(row, "drafts");
-            let created: String = r.get(1)?;
-            Ok(Open {
-                id: r.get(0)?,
-                date: day_of(&created),
-                name: r.get(2)?,
-                amount: None,
-            })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    let bill_count = count(
+    let received_bills = open(
+        "bills",
         "SELECT count(*) FROM bills WHERE company_id = ?1 AND environment = ?2
          AND state = 'received' AND issued_on <= ?3",
+        "SELECT id, issued_on, supplier_name || ' ' || document_number, payable, currency
+         FROM bills WHERE company_id = ?1 AND environment = ?2 AND state = 'received' AND issued_on <= ?3
+         ORDER BY issued_on, seq LIMIT ?4",
         true,
     )?;
-    let received_bills = conn
-        .prepare_cached(
-            "SELECT id, issued_on, supplier_name || ' ' || document_number, payable, currency
-             FROM bills WHERE company_id = ?1 AND environment = ?2 AND state = 'received' AND issued_on <= ?3
-             ORDER BY issued_on, seq LIMIT ?4",
-        )?
-        .query_map(params![t.0, t.1, through, PER_KIND], |row| {
-            let r = Row::new(row, "bills");
-            Ok(Open {
-                id: r.get(0)?,
-                date: r.get(1)?,
-                name: r.get(2)?,
-                amount: Some(Money::new(r.get(3)?, &r.get(4)?)),
-            })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
     let waiting = receipts::waiting(conn, tenant)?;
     let receipts = OpenList {
         count: i64::try_from(waiting.len()).unwrap_or(i64::MAX),
@@ -395,18 +379,9 @@ pub fn still_open(conn: &Connection, tenant: &Tenant, through: Date) -> Result<S
             .collect(),
     };
     Ok(StillOpen {
-        bank_lines: OpenList {
-            count: bank_count,
-            items: bank_lines,
-        },
-        drafts: OpenList {
-            count: draft_count,
-            items: drafts,
-        },
-        received_bills: OpenList {
-            count: bill_count,
-            items: received_bills,
-        },
+        bank_lines,
+        drafts,
+        received_bills,
         receipts,
     })
 }
