@@ -8,7 +8,6 @@
 //! delivers it. Sending raises no event (the contract has none) and books
 //! nothing.
 
-use jiff::Timestamp;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
@@ -306,20 +305,18 @@ pub fn send_invoice(
     ];
     let (subject, body) = template(tx, &tenant.company_id, Purpose::Invoice, lang)?.fill(&values);
     let letter = Letter {
-        to: to.clone(),
-        subject: subject.clone(),
+        to: to,
+        subject,
         body,
         attachments: attachments(tx, tenant, &invoice, &customer, pdf_with_xml)?,
     };
-    let composed = message::compose(&sender, &letter, Timestamp::now())?;
     let id = delivery::enqueue(
         tx,
         tenant,
         MailPurpose::Invoice,
         Some(&invoice.id),
-        &to,
-        &subject,
-        &composed,
+        &sender,
+        &letter,
     )?;
     audit::record(tx, tenant, actor, Act::InvoiceSent, &invoice.id)?;
     get_send(tx, tenant, &id)
@@ -350,21 +347,12 @@ pub fn send_test(tx: &Tx, tenant: &Tenant, actor: &Actor, to: Option<&str>) -> R
         )
         .to_string();
     let letter = Letter {
-        to: to.clone(),
-        subject: subject.clone(),
+        to: to,
+        subject,
         body,
         attachments: Vec::new(),
     };
-    let composed = message::compose(&sender, &letter, Timestamp::now())?;
-    let id = delivery::enqueue(
-        tx,
-        tenant,
-        MailPurpose::Test,
-        None,
-        &to,
-        &subject,
-        &composed,
-    )?;
+    let id = delivery::enqueue(tx, tenant, MailPurpose::Test, None, &sender, &letter)?;
     audit::record(tx, tenant, actor, Act::MailTestSent, &id)?;
     get_send(tx, tenant, &id)
 }
@@ -404,19 +392,10 @@ pub fn notify_two_factor_reset(
         .to_string();
     let letter = Letter {
         to: to.to_string(),
-        subject: subject.clone(),
+        subject,
         body,
         attachments: Vec::new(),
     };
-    let composed = message::compose(&sender, &letter, Timestamp::now())?;
-    let id = delivery::enqueue(
-        tx,
-        tenant,
-        MailPurpose::Notice,
-        None,
-        to,
-        &subject,
-        &composed,
-    )?;
+    let id = delivery::enqueue(tx, tenant, MailPurpose::Notice, None, &sender, &letter)?;
     Ok(Some(id))
 }

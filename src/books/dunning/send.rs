@@ -4,7 +4,6 @@
 //! with an audit row per reminder. What a person unticked stays out.
 
 use jiff::civil::Date;
-use jiff::Timestamp;
 use rusqlite::params;
 use serde::Serialize;
 
@@ -19,7 +18,7 @@ use crate::documents::reminder::{Reminder, StatedInterest};
 use crate::error::said::Dunning;
 use crate::error::{Error, Result, Said};
 use crate::outbox::mail::delivery::{self, MailPurpose};
-use crate::outbox::mail::message::{self, Attachment, Letter};
+use crate::outbox::mail::message::{Attachment, Letter};
 use crate::outbox::mail::settings;
 use crate::outbox::mail::templates::Purpose;
 use crate::rules::locale;
@@ -156,32 +155,27 @@ pub fn send(
                 }
             })
             .collect();
-        let composed = message::compose(
-            &sender,
-            &Letter {
-                to: to.clone(),
-                subject: subject.clone(),
-                body,
-                attachments: vec![Attachment {
-                    file_name: format!(
-                        "{file_stem}-{}-{}.pdf",
-                        lang.pick("reminder", "mahnung"),
-                        p.level.level
-                    ),
-                    media_type: "application/pdf".into(),
-                    bytes: document.clone(),
-                }],
-            },
-            Timestamp::now(),
-        )?;
+        let letter = Letter {
+            to,
+            subject,
+            body,
+            attachments: vec![Attachment {
+                file_name: format!(
+                    "{file_stem}-{}-{}.pdf",
+                    lang.pick("reminder", "mahnung"),
+                    p.level.level
+                ),
+                media_type: "application/pdf".into(),
+                bytes: document.clone(),
+            }],
+        };
         let mail_id = delivery::enqueue(
             tx,
             tenant,
             MailPurpose::Reminder,
             Some(&c.invoice.id),
-            &to,
-            &subject,
-            &composed,
+            &sender,
+            &letter,
         )?;
         let id = ids::new_id("rem_");
         let interest = p.interest.as_ref();

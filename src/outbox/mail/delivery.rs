@@ -18,7 +18,7 @@ use rusqlite::params;
 
 use crate::error::Result;
 use crate::outbox::dispatch::{self, Outbox};
-use crate::outbox::mail::message::Composed;
+use crate::outbox::mail::message::{self, Letter, Sender};
 use crate::outbox::mail::reach::MailAllow;
 use crate::outbox::mail::settings;
 use crate::outbox::mail::transport::{self, Outcome};
@@ -60,19 +60,21 @@ crate::stored_enum! {
     }
 }
 
-/// Writes `composed` to the outbox in the act's transaction, due now;
-/// returns the mail's id.
+/// Composes `letter` from `sender` now and writes it to the outbox in the
+/// act's transaction, due now; returns the mail's id.
 ///
-/// Fails only on a storage error.
+/// Fails with `Invalid` naming `from` or `to` for an address that is no
+/// address (`message::compose`), else only on a storage error.
 pub fn enqueue(
     tx: &Tx,
     tenant: &Tenant,
     purpose: MailPurpose,
     invoice_id: Option<&str>,
-    recipient: &str,
-    subject: &str,
-    composed: &Composed,
+    sender: &Sender,
+    letter: &Letter,
 ) -> Result<String> {
+    let composed = message::compose(sender, letter, Timestamp::now())?;
+    let (recipient, subject) = (&letter.to, &letter.subject);
     let id = ids::new_id("mal_");
     let now = clock::now();
     let to = serde_json::to_string(&composed.envelope_to).map_err(crate::error::Error::internal)?;
