@@ -78,6 +78,17 @@ impl FiscalYearStart {
     pub fn first_in(self, year: i16) -> Option<Date> {
         Date::new(year, self.month, self.day).ok()
     }
+
+    /// The first and last day of the fiscal year that starts in the
+    /// calendar year `year`, for a year from 1900 to 9998 (the years a
+    /// person may ask the books for); `None` for any other.
+    pub fn bounds_in(self, year: i32) -> Option<(Date, Date)> {
+        i16::try_from(year)
+            .ok()
+            .filter(|y| (1900..=9998).contains(y))
+            .and_then(|y| self.first_in(y))
+            .map(|first| (first, self.end_of(first)))
+    }
 }
 
 #[cfg(test)]

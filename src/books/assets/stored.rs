@@ -175,19 +175,10 @@ pub(crate) fn fiscal_start(conn: &Connection, tenant: &Tenant) -> Result<FiscalY
 ///
 /// Fails with `Invalid` naming `year` outside 1900–9998.
 pub(crate) fn year_bounds(start: FiscalYearStart, year: i32) -> Result<(Date, Date)> {
-    let first = i16::try_from(year)
-        .ok()
-        .filter(|y| (1900..=9998).contains(y))
-        .and_then(|y| start.first_in(y))
-        .ok_or_else(|| {
-            Error::invalid(
-                "year",
-                Input::YearRange {
-                    got: year.to_string(),
-                },
-            )
-        })?;
-    Ok((first, start.end_of(first)))
+    let got = year.to_string();
+    start
+        .bounds_in(year)
+        .ok_or_else(|| Error::invalid("year", Input::YearRange { got }))
 }
 
 /// The fiscal year (the calendar year it starts in) `day` lies in.

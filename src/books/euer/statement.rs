@@ -145,19 +145,10 @@ impl Serialize for Statement {
 /// Fails with `Invalid` naming `year` outside 1900–9998.
 fn bounds(conn: &Connection, company_id: &str, year: i32) -> Result<(Date, Date)> {
     let start = settings::get(conn, company_id)?.fiscal_year_start;
-    let first = i16::try_from(year)
-        .ok()
-        .filter(|y| (1900..=9998).contains(y))
-        .and_then(|y| start.first_in(y))
-        .ok_or_else(|| {
-            Error::invalid(
-                "year",
-                Methods::YearRange {
-                    got: year.to_string(),
-                },
-            )
-        })?;
-    Ok((first, start.end_of(first)))
+    let got = year.to_string();
+    start
+        .bounds_in(year)
+        .ok_or_else(|| Error::invalid("year", Methods::YearRange { got }))
 }
 
 /// The figure a year's depreciation of an asset goes to.
