@@ -148,6 +148,8 @@ pub struct Posting {
 }
 
 impl Posting {
+    /// `amount` on the debit side of `account` (a negative one on the
+    /// credit side).
     pub fn debit(account: Account, amount: i64) -> Posting {
         let (debit, credit) = if amount < 0 {
             (0, -amount)
@@ -163,19 +165,10 @@ impl Posting {
         }
     }
 
+    /// `amount` on the credit side of `account` (a negative one on the
+    /// debit side).
     pub fn credit(account: Account, amount: i64) -> Posting {
-        let (debit, credit) = if amount < 0 {
-            (-amount, 0)
-        } else {
-            (0, amount)
-        };
-        Posting {
-            account,
-            detail: String::new(),
-            debit,
-            credit,
-            chart: String::new(),
-        }
+        Posting::debit(account, -amount)
     }
 
     /// The posting on the chart's account `chart` a person chose.

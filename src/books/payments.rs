@@ -151,15 +151,8 @@ pub fn invoice_payments(
     tenant: &Tenant,
     invoice_id: &str,
 ) -> Result<Vec<PaymentView>> {
-    let mut stmt = conn.prepare_cached(&format!(
-        "SELECT {COLUMNS} FROM payments
-         WHERE invoice_id = ?1 AND company_id = ?2 AND environment = ?3 ORDER BY seq"
-    ))?;
-    let rows = stmt.query_map(
-        params![invoice_id, tenant.company_id, tenant.environment],
-        |row| recorded_from(row).map(|p| p.view),
-    )?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let recorded = of_document(conn, tenant, "invoice_id", invoice_id)?;
+    Ok(recorded.into_iter().map(|p| p.view).collect())
 }
 
 /// The payments recorded against the bill `purchase_id` of the tenant, in
@@ -173,12 +166,24 @@ pub fn bill_payments(
     tenant: &Tenant,
     purchase_id: &str,
 ) -> Result<Vec<Recorded>> {
+    of_document(conn, tenant, "purchase_id", purchase_id)
+}
+
+/// The payments recorded against the document `id` named by the column
+/// `column` (`invoice_id` or `purchase_id`), in the order they were
+/// recorded.
+fn of_document(
+    conn: &Connection,
+    tenant: &Tenant,
+    column: &str,
+    id: &str,
+) -> Result<Vec<Recorded>> {
     let mut stmt = conn.prepare_cached(&format!(
         "SELECT {COLUMNS} FROM payments
-         WHERE purchase_id = ?1 AND company_id = ?2 AND environment = ?3 ORDER BY seq"
+         WHERE {column} = ?1 AND company_id = ?2 AND environment = ?3 ORDER BY seq"
     ))?;
     let rows = stmt.query_map(
-        params![purchase_id, tenant.company_id, tenant.environment],
+        params![id, tenant.company_id, tenant.environment],
         recorded_from,
     )?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)

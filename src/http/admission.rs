@@ -76,11 +76,7 @@ pub fn admit_kept(app: &App, req: &Request) -> Gate {
             Ok(admitted) => Gate::Passed(admitted),
             Err(turned) => Gate::Turned(turned),
         },
-        Lookup::Refused => Gate::Turned(Turned {
-            error: Error::Unauthenticated,
-            key: None,
-            lang: req.lang,
-        }),
+        Lookup::Refused => Gate::Turned(keyless(req, Error::Unauthenticated)),
         Lookup::Unknown => Gate::Unknown,
     }
 }
@@ -94,15 +90,26 @@ pub fn admit_stored(
     conn: &Connection,
     req: &Request,
 ) -> std::result::Result<Admitted, Turned> {
-    let key = app
-        .keys
-        .load(conn, authorization(req))
-        .map_err(|error| Turned {
-            error,
-            key: None,
-            lang: req.lang,
-        })?;
+    let key = load(app, conn, req)?;
     pass(app, req, key)
+}
+
+/// A refusal before a key is known, in the request's language.
+fn keyless(req: &Request, error: Error) -> Turned {
+    Turned {
+        error,
+        key: None,
+        lang: req.lang,
+    }
+}
+
+/// The request's key read from the data file.
+///
+/// Fails with `Unauthenticated` (or a storage error), as `Turned`.
+fn load(app: &App, conn: &Connection, req: &Request) -> std::result::Result<AuthedKey, Turned> {
+    app.keys
+        .load(conn, authorization(req))
+        .map_err(|e| keyless(req, e))
 }
 
 /// The plan and the rate budget of an authenticated key; notes its use.
@@ -139,22 +146,11 @@ pub fn confirm(
     req: &Request,
     admitted: Admitted,
 ) -> std::result::Result<Admitted, Turned> {
-    let current = app.keys.current(conn).map_err(|error| Turned {
-        error,
-        key: None,
-        lang: req.lang,
-    })?;
+    let current = app.keys.current(conn).map_err(|e| keyless(req, e))?;
     if current {
         return Ok(admitted);
     }
-    let mut key = app
-        .keys
-        .load(conn, authorization(req))
-        .map_err(|error| Turned {
-            error,
-            key: None,
-            lang: req.lang,
-        })?;
+    let mut key = load(app, conn, req)?;
     key.last_used_at = admitted.key.last_used_at;
     if !key.plan.includes_api() {
         return Err(Turned {

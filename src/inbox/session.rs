@@ -193,32 +193,23 @@ impl ImapSession {
     ///
     /// Fails with `Refused` when the server does not answer.
     pub fn fetch(&mut self, uid: u32) -> Result<Option<Vec<u8>>> {
-        let sizes = self
-            .imap
-            .uid_fetch(uid.to_string(), "RFC822.SIZE")
-            .map_err(|e| {
+        let limit = self.limit;
+        let mut read = |items: &str| {
+            self.imap.uid_fetch(uid.to_string(), items).map_err(|e| {
                 unanswered(
                     "cannot be read",
                     "did not answer the reading of a message",
                     e,
-                    self.limit,
+                    limit,
                 )
-            })?;
+            })
+        };
+        let sizes = read("RFC822.SIZE")?;
         let size = sizes.iter().find_map(|f| f.size);
         if size.is_none_or(|s| s > MAX_MESSAGE) {
             return Ok(None);
         }
-        let fetched = self
-            .imap
-            .uid_fetch(uid.to_string(), "BODY.PEEK[]")
-            .map_err(|e| {
-                unanswered(
-                    "cannot be read",
-                    "did not answer the reading of a message",
-                    e,
-                    self.limit,
-                )
-            })?;
+        let fetched = read("BODY.PEEK[]")?;
         Ok(fetched.iter().find_map(|f| f.body().map(<[u8]>::to_vec)))
     }
 

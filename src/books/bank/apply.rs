@@ -156,17 +156,13 @@ fn advance(
         &id,
     )
     .map_err(in_line_words)?;
-    lines::record_settlement(
+    record_difference(
         tx,
         tenant,
         &id,
-        &line.id,
-        SettlementKind::Difference,
-        None,
-        Some(target),
-        Some(Account::CustomerCredits.as_str()),
-        "",
-        target.amount,
+        line,
+        target,
+        Account::CustomerCredits,
         applied_on,
     )
 }
@@ -300,10 +296,24 @@ pub fn difference(
         account,
         &id,
     )?;
+    record_difference(tx, tenant, &id, line, target, account, on)
+}
+
+/// Notes on the line that settlement `id` settled `target`'s amount as a
+/// difference booked on `account`.
+fn record_difference(
+    tx: &Tx,
+    tenant: &Tenant,
+    id: &str,
+    line: &Stored,
+    target: &Target,
+    account: Account,
+    on: Date,
+) -> Result<()> {
     lines::record_settlement(
         tx,
         tenant,
-        &id,
+        id,
         &line.id,
         SettlementKind::Difference,
         None,
@@ -312,8 +322,7 @@ pub fn difference(
         "",
         target.amount,
         on,
-    )?;
-    Ok(())
+    )
 }
 
 /// A returned direct debit (a reversed debit) takes back what its original

@@ -5,7 +5,7 @@
 //! shown, the lines read in order, and the acts that add, change and remove
 //! a line of an open draft.
 
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, Connection, OptionalExtension, ToSql};
 use serde::{Deserialize, Serialize};
 
 use super::stored::open;
@@ -288,6 +288,14 @@ impl NewDraftLine {
             other => (other, exemption_reason),
         };
         let zero_rated = vat_category.as_ref().is_some_and(|c| c.zero_rated());
+        // The category as a refusal names it ('' for none).
+        let category = || {
+            vat_category
+                .as_ref()
+                .map(Category::code)
+                .unwrap_or_default()
+                .to_string()
+        };
         if (exemption_reason.is_some() || exemption_code.is_some())
             && vat_category.as_ref().is_some_and(|c| !c.zero_rated())
         {
@@ -312,11 +320,7 @@ impl NewDraftLine {
                                 "taxRatePercent",
                                 Draft::RateWithZeroRated {
                                     rate: rate.to_string(),
-                                    category: vat_category
-                                        .as_ref()
-                                        .map(Category::code)
-                                        .unwrap_or_default()
-                                        .to_string(),
+                                    category: category(),
                                 },
                             );
                             Vec::new()
@@ -341,11 +345,7 @@ impl NewDraftLine {
                                     v.refused(
                                         "exemptionReason",
                                         Draft::ReasonNeeded {
-                                            category: vat_category
-                                                .as_ref()
-                                                .map(Category::code)
-                                                .unwrap_or_default()
-                                                .to_string(),
+                                            category: category(),
                                         },
                                     );
                                     Vec::new()
@@ -428,12 +428,21 @@ impl NewDraftLine {
 }
 
 pub(super) fn insert_line(tx: &Tx, draft_id: &str, line: &NewDraftLine) -> Result<()> {
-    tx.prepare_cached(
+    write_line(
+        tx,
         "INSERT INTO draft_lines (draft_id, description, quantity, unit_price, taxes, unit, vat_category, exemption_code)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-    )?
-    .execute(params![
-        draft_id,
+        &draft_id,
+        line,
+    )
+}
+
+/// Runs `sql` with `key` as ?1 and the line's columns as ?2 to ?8
+/// (description, quantity, unit price, taxes, unit, VAT category,
+/// exemption code): the one place a line's columns are written.
+fn write_line(tx: &Tx, sql: &str, key: &dyn ToSql, line: &NewDraftLine) -> Result<()> {
+    tx.prepare_cached(sql)?.execute(params![
+        key,
         line.description,
         line.quantity,
         line.unit_price,
@@ -508,21 +517,14 @@ pub fn change_line(
 ) -> Result<()> {
     open(tx, tenant, id)?;
     let seq = line_row(tx, id, number)?;
-    tx.prepare_cached(
+    write_line(
+        tx,
         "UPDATE draft_lines SET description = ?2, quantity = ?3, unit_price = ?4, taxes = ?5, unit = ?6,
              vat_category = ?7, exemption_code = ?8
          WHERE seq = ?1",
-    )?
-    .execute(params![
-        seq,
-        line.description,
-        line.quantity,
-        line.unit_price,
-        encode_taxes(&line.taxes)?,
-        line.unit,
-        line.vat_category.as_ref().map(Category::code),
-        line.exemption_code
-    ])?;
+        &seq,
+        line,
+    )?;
     audit::record(tx, tenant, actor, Act::DraftLineChanged, id)
 }
 

@@ -64,6 +64,24 @@ pub struct Settling<'a> {
     pub on: Date,
 }
 
+impl Settling<'_> {
+    /// The register's move of this settlement on `key`, as `kind` (`base`
+    /// and `tax` signed as the register counts them).
+    fn moved(&self, kind: Kind, key: String, base: i64, tax: i64) -> Move {
+        Move {
+            side: side_of(self.side),
+            entry: self.entry.to_string(),
+            document: self.document.to_string(),
+            payment: self.payment.map(str::to_string),
+            on: self.on,
+            kind,
+            key,
+            base,
+            tax,
+        }
+    }
+}
+
 fn side_of(owed: Owed) -> Side {
     match owed {
         Owed::Receivable => Side::Sale,
@@ -259,21 +277,7 @@ pub fn money(tx: &Tx, tenant: &Tenant, s: &Settling) -> Result<Vec<Posting>> {
             continue;
         }
         lines.extend(postings::to_due(side, &m.key, base, tax));
-        register::insert(
-            tx,
-            tenant,
-            &Move {
-                side,
-                entry: s.entry.to_string(),
-                document: s.document.to_string(),
-                payment: s.payment.map(str::to_string),
-                on: s.on,
-                kind: Kind::Received,
-                key: m.key,
-                base: -base,
-                tax: -tax,
-            },
-        )?;
+        register::insert(tx, tenant, &s.moved(Kind::Received, m.key, -base, -tax))?;
     }
     after(tx, tenant, side, s.document)?;
     Ok(lines)
@@ -383,21 +387,11 @@ pub fn difference(
             Owed::Payable => Posting::credit(waiting_account, tax).of(&key),
         });
         released_total += tax;
-        register::insert(
-            tx,
-            tenant,
-            &Move {
-                side,
-                entry: s.entry.to_string(),
-                document: s.document.to_string(),
-                payment: None,
-                on: s.on,
-                kind: Kind::Released,
-                key,
-                base: -base,
-                tax: -tax,
-            },
-        )?;
+        let released = Move {
+            payment: None,
+            ..s.moved(Kind::Released, key, -base, -tax)
+        };
+        register::insert(tx, tenant, &released)?;
     }
     if !discounting {
         // The fee (or loss) is what is left after the tax that never falls due.

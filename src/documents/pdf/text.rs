@@ -100,11 +100,7 @@ pub(super) fn parts(
     let mut lines: Vec<String> = Vec::new();
     let mut line = String::new();
     for part in &parts {
-        let joined = if line.is_empty() {
-            part.clone()
-        } else {
-            format!("{line}{sep}{part}")
-        };
+        let joined = joined(&line, sep, part);
         if face.width(&joined, size) <= width {
             line = joined;
             continue;
@@ -129,6 +125,15 @@ pub(super) fn parts(
     (lines.len() <= max_lines).then_some(lines)
 }
 
+/// `part` after `line`, `sep` between them when the line holds anything.
+fn joined(line: &str, sep: &str, part: &str) -> String {
+    if line.is_empty() {
+        part.to_string()
+    } else {
+        format!("{line}{sep}{part}")
+    }
+}
+
 /// Appends `units` joined by `sep` as lines of at most `width`; `None`
 /// when a unit alone is wider.
 fn fill<'t>(
@@ -144,11 +149,7 @@ fn fill<'t>(
         if face.width(unit, size) > width {
             return None;
         }
-        let joined = if line.is_empty() {
-            unit.to_string()
-        } else {
-            format!("{line}{sep}{unit}")
-        };
+        let joined = joined(&line, sep, unit);
         if face.width(&joined, size) <= width {
             line = joined;
         } else {

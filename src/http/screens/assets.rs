@@ -182,24 +182,20 @@ fn page(
         )),
         _ => None,
     };
-    let headings = [
-        th(lang.pick("Asset", "Anlagegut")),
-        th_amount(lang.pick("Cost at the start", "AK zu Beginn")),
-        th_amount(lang.pick("Additions", "Zugänge")),
-        th_amount(lang.pick("Disposals", "Abgänge")),
-        th_amount(lang.pick("Depreciation", "Abschreibungen")),
-        th_amount(lang.pick("Book value at the start", "Buchwert zu Beginn")),
-        th_amount(lang.pick("Book value at the end", "Buchwert am Ende")),
-    ];
-    let class_headings = [
-        th(lang.pick("Class", "Anlagenklasse")),
-        th_amount(lang.pick("Cost at the start", "AK zu Beginn")),
-        th_amount(lang.pick("Additions", "Zugänge")),
-        th_amount(lang.pick("Disposals", "Abgänge")),
-        th_amount(lang.pick("Depreciation", "Abschreibungen")),
-        th_amount(lang.pick("Book value at the start", "Buchwert zu Beginn")),
-        th_amount(lang.pick("Book value at the end", "Buchwert am Ende")),
-    ];
+    // The register's columns: an asset's or a class's, then its figures.
+    let columns = |first: &'static str| {
+        [
+            th(first),
+            th_amount(lang.pick("Cost at the start", "AK zu Beginn")),
+            th_amount(lang.pick("Additions", "Zugänge")),
+            th_amount(lang.pick("Disposals", "Abgänge")),
+            th_amount(lang.pick("Depreciation", "Abschreibungen")),
+            th_amount(lang.pick("Book value at the start", "Buchwert zu Beginn")),
+            th_amount(lang.pick("Book value at the end", "Buchwert am Ende")),
+        ]
+    };
+    let headings = columns(lang.pick("Asset", "Anlagegut"));
+    let class_headings = columns(lang.pick("Class", "Anlagenklasse"));
     let content = html! {
         (links(lang))
         @if let Some(notice) = notice.filter(|_| problems.list.is_empty()) {
