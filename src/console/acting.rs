@@ -11,7 +11,7 @@ use crate::books::audit::Actor;
 use crate::books::tenancy;
 use crate::books::tenancy::Owned;
 use crate::error::{Error, Result};
-use crate::store::db::Tx;
+use crate::store::db::{Db, Tx};
 use crate::store::tenant::{Environment, Tenant};
 
 /// Prints a record as pretty JSON on stdout. A reader that stopped reading
@@ -72,4 +72,46 @@ pub fn books_of(
 /// the company's live books.
 pub fn company_books(company_id: &str) -> Tenant {
     Tenant::new(company_id, Environment::Production)
+}
+
+/// Runs `act` in one `Db::write` in `company`'s books, as the person
+/// `--as` names (who must be able to act) or the system, and prints its
+/// answer.
+///
+/// Fails with `NotFound` for an unknown company, `Refused` naming `as`, or
+/// as `act` refuses.
+pub fn act_in<T: Serialize>(
+    db: &Db,
+    acting: Option<&str>,
+    company: &str,
+    environment: Environment,
+    act: impl FnOnce(&Tx, &Tenant, &Actor) -> Result<T>,
+) -> Result<()> {
+    print(&db.write(|tx| {
+        let t = tenancy::tenant(tx, company, environment)?;
+        let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
+        act(tx, &t, &actor)
+    })?);
+    Ok(())
+}
+
+/// Runs `read` over `company`'s books and prints its answer; `--as` is
+/// refused, as `command` (the command in backticks) only reads.
+///
+/// Fails with `Invalid` naming `as`, `NotFound` for an unknown company, or
+/// as `read` refuses.
+pub fn read_in<T: Serialize>(
+    db: &Db,
+    acting: Option<&str>,
+    command: &str,
+    company: &str,
+    environment: Environment,
+    read: impl FnOnce(&Connection, &Tenant) -> Result<T>,
+) -> Result<()> {
+    print(&db.read(|conn| {
+        no_actor(acting, &format!("{command} only reads"))?;
+        let t = tenancy::tenant(conn, company, environment)?;
+        read(conn, &t)
+    })?);
+    Ok(())
 }

@@ -4,11 +4,10 @@
 //! cash-basis profit statement (with its PDF written to `--pdf`), and the
 //! fixed assets' year: its depreciation posted, its register, its choices.
 
-use crate::access::people::Capability;
 use crate::books::assets::{self, RuleInput};
 use crate::books::tenancy;
 use crate::books::{euer, ledger, statements};
-use crate::console::acting::{actor, no_actor, print};
+use crate::console::acting::{act_in, no_actor, print, read_in};
 use crate::console::args::BooksCommand;
 use crate::error::{Error, Result};
 use crate::store::db::Db;
@@ -24,32 +23,38 @@ pub fn run(db: &Db, cmd: &BooksCommand, acting: Option<&str>) -> Result<()> {
             company,
             through,
             mode,
-        } => print(&db.write(|tx| {
-            let t = tenancy::tenant(tx, company, mode.environment())?;
-            let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-            ledger::close(tx, &t, &actor, through)
-        })?),
+        } => act_in(db, acting, company, mode.environment(), |tx, t, actor| {
+            ledger::close(tx, t, actor, through)
+        }),
         BooksCommand::TrialBalance {
             company,
             as_of,
             from,
             mode,
-        } => print(&db.read(|conn| {
-            no_actor(acting, "`books trial-balance` only reads")?;
-            let t = tenancy::tenant(conn, company, mode.environment())?;
-            statements::trial_balance(conn, &t, as_of.as_deref(), from.as_deref())
-        })?),
+        } => read_in(
+            db,
+            acting,
+            "`books trial-balance`",
+            company,
+            mode.environment(),
+            |conn, t| statements::trial_balance(conn, t, as_of.as_deref(), from.as_deref()),
+        ),
         BooksCommand::ProfitAndLoss {
             company,
             from,
             to,
             compare,
             mode,
-        } => print(&db.read(|conn| {
-            no_actor(acting, "`books profit-and-loss` only reads")?;
-            let t = tenancy::tenant(conn, company, mode.environment())?;
-            statements::profit_and_loss(conn, &t, from.as_deref(), to.as_deref(), *compare)
-        })?),
+        } => read_in(
+            db,
+            acting,
+            "`books profit-and-loss`",
+            company,
+            mode.environment(),
+            |conn, t| {
+                statements::profit_and_loss(conn, t, from.as_deref(), to.as_deref(), *compare)
+            },
+        ),
         BooksCommand::Euer {
             company,
             year,
@@ -78,64 +83,66 @@ pub fn run(db: &Db, cmd: &BooksCommand, acting: Option<&str>) -> Result<()> {
                 })?;
             }
             print(&statement);
+            Ok(())
         }
         BooksCommand::Depreciate {
             company,
             year,
             mode,
-        } => print(&db.write(|tx| {
-            let t = tenancy::tenant(tx, company, mode.environment())?;
-            let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
-            assets::depreciate(tx, &t, &actor, *year)
-        })?),
+        } => act_in(db, acting, company, mode.environment(), |tx, t, actor| {
+            assets::depreciate(tx, t, actor, *year)
+        }),
         BooksCommand::Assets {
             company,
             year,
             mode,
-        } => print(&db.read(|conn| {
-            no_actor(acting, "`books assets` only reads")?;
-            let t = tenancy::tenant(conn, company, mode.environment())?;
-            assets::register(conn, &t, *year)
-        })?),
+        } => read_in(
+            db,
+            acting,
+            "`books assets`",
+            company,
+            mode.environment(),
+            |conn, t| assets::register(conn, t, *year),
+        ),
         BooksCommand::DepreciationRule {
             company,
             year,
             pool,
             low_value,
             mode,
-        } if pool.is_none() && low_value.is_none() => print(&db.read(|conn| {
-            no_actor(
-                acting,
-                "`books depreciation-rule` without a choice only reads",
-            )?;
-            let t = tenancy::tenant(conn, company, mode.environment())?;
-            assets::rule_of(conn, &t, *year)
-        })?),
+        } if pool.is_none() && low_value.is_none() => read_in(
+            db,
+            acting,
+            "`books depreciation-rule` without a choice",
+            company,
+            mode.environment(),
+            |conn, t| assets::rule_of(conn, t, *year),
+        ),
         BooksCommand::DepreciationRule {
             company,
             year,
             pool,
             low_value,
             mode,
-        } => print(&db.write(|tx| {
-            let t = tenancy::tenant(tx, company, mode.environment())?;
-            let actor = actor(tx, acting, &t.company_id, Capability::Act)?;
+        } => act_in(db, acting, company, mode.environment(), |tx, t, actor| {
             let input = RuleInput {
                 pool: pool.clone(),
                 low_value: low_value.clone(),
             };
-            assets::set_rule(tx, &t, &actor, *year, &input)
-        })?),
+            assets::set_rule(tx, t, actor, *year, &input)
+        }),
         BooksCommand::BalanceSheet {
             company,
             as_of,
             compare,
             mode,
-        } => print(&db.read(|conn| {
-            no_actor(acting, "`books balance-sheet` only reads")?;
-            let t = tenancy::tenant(conn, company, mode.environment())?;
-            statements::balance_sheet(conn, &t, as_of.as_deref(), *compare)
-        })?),
+        } => read_in(
+            db,
+            acting,
+            "`books balance-sheet`",
+            company,
+            mode.environment(),
+            |conn, t| statements::balance_sheet(conn, t, as_of.as_deref(), *compare),
+        ),
     }
-    Ok(())
 }
