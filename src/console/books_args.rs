@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use clap::Subcommand;
+use clap::{Args, Subcommand};
 
 use crate::console::mode::Mode;
 
@@ -70,42 +70,27 @@ pub enum BooksCommand {
     /// asset and year (running it again posts only for assets recorded
     /// since).
     Depreciate {
-        #[arg(long)]
-        company: String,
-        /// The calendar year the fiscal year starts in.
-        #[arg(long)]
-        year: i32,
         #[command(flatten)]
-        mode: Mode,
+        of: FiscalYear,
     },
     /// The register of fixed assets (Anlagenspiegel) of a fiscal year: cost,
     /// additions, disposals, depreciation and book values per asset and
     /// class.
     Assets {
-        #[arg(long)]
-        company: String,
-        /// The calendar year the fiscal year starts in.
-        #[arg(long)]
-        year: i32,
         #[command(flatten)]
-        mode: Mode,
+        of: FiscalYear,
     },
     /// A fiscal year's choices of the low-value rule (§ 6 (2) EStG) and the
     /// pool (§ 6 (2a) EStG); without either, shows them.
     DepreciationRule {
-        #[arg(long)]
-        company: String,
-        /// The calendar year the fiscal year starts in.
-        #[arg(long)]
-        year: i32,
+        #[command(flatten)]
+        of: FiscalYear,
         /// Keep the pool of € 250.01 to € 1,000 for the year: yes or no.
         #[arg(long)]
         pool: Option<String>,
         /// Write off assets of at most € 800 at once: yes or no.
         #[arg(long)]
         low_value: Option<String>,
-        #[command(flatten)]
-        mode: Mode,
     },
     /// The balance sheet by § 266 HGB (the short form), each line with its
     /// accounts.
@@ -121,6 +106,18 @@ pub enum BooksCommand {
         #[command(flatten)]
         mode: Mode,
     },
+}
+
+/// A company's fiscal year, as the fixed assets' commands name it.
+#[derive(Args, Debug)]
+pub struct FiscalYear {
+    #[arg(long)]
+    pub company: String,
+    /// The calendar year the fiscal year starts in.
+    #[arg(long)]
+    pub year: i32,
+    #[command(flatten)]
+    pub mode: Mode,
 }
 
 #[derive(Subcommand, Debug)]

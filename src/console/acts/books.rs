@@ -85,52 +85,50 @@ pub fn run(db: &Db, cmd: &BooksCommand, acting: Option<&str>) -> Result<()> {
             print(&statement);
             Ok(())
         }
-        BooksCommand::Depreciate {
-            company,
-            year,
-            mode,
-        } => act_in(db, acting, company, mode.environment(), |tx, t, actor| {
-            assets::depreciate(tx, t, actor, *year)
-        }),
-        BooksCommand::Assets {
-            company,
-            year,
-            mode,
-        } => read_in(
+        BooksCommand::Depreciate { of } => act_in(
+            db,
+            acting,
+            &of.company,
+            of.mode.environment(),
+            |tx, t, actor| assets::depreciate(tx, t, actor, of.year),
+        ),
+        BooksCommand::Assets { of } => read_in(
             db,
             acting,
             "`books assets`",
-            company,
-            mode.environment(),
-            |conn, t| assets::register(conn, t, *year),
+            &of.company,
+            of.mode.environment(),
+            |conn, t| assets::register(conn, t, of.year),
         ),
         BooksCommand::DepreciationRule {
-            company,
-            year,
+            of,
             pool,
             low_value,
-            mode,
-        } if pool.is_none() && low_value.is_none() => read_in(
-            db,
-            acting,
-            "`books depreciation-rule` without a choice",
-            company,
-            mode.environment(),
-            |conn, t| assets::rule_of(conn, t, *year),
-        ),
-        BooksCommand::DepreciationRule {
-            company,
-            year,
-            pool,
-            low_value,
-            mode,
-        } => act_in(db, acting, company, mode.environment(), |tx, t, actor| {
-            let input = RuleInput {
-                pool: pool.clone(),
-                low_value: low_value.clone(),
-            };
-            assets::set_rule(tx, t, actor, *year, &input)
-        }),
+        } => {
+            if pool.is_none() && low_value.is_none() {
+                return read_in(
+                    db,
+                    acting,
+                    "`books depreciation-rule` without a choice",
+                    &of.company,
+                    of.mode.environment(),
+                    |conn, t| assets::rule_of(conn, t, of.year),
+                );
+            }
+            act_in(
+                db,
+                acting,
+                &of.company,
+                of.mode.environment(),
+                |tx, t, actor| {
+                    let input = RuleInput {
+                        pool: pool.clone(),
+                        low_value: low_value.clone(),
+                    };
+                    assets::set_rule(tx, t, actor, of.year, &input)
+                },
+            )
+        }
         BooksCommand::BalanceSheet {
             company,
             as_of,
