@@ -13,7 +13,7 @@ use hyper::StatusCode;
 use maud::{html, Markup};
 
 use super::context::Ctx;
-use super::form::{sentence, FormField, Problems};
+use super::form::{sentence, FormField, Problems, APP_CODE as CODE};
 use super::frame::{
     act_button, csrf, json_answer, running_own_script, screen_with, see_other, shown_once, th,
     Screen, Table,
@@ -28,11 +28,6 @@ use crate::http::app::Answer;
 use crate::rules::locale::{self, Lang};
 use crate::store::sealed::Secret;
 
-/// The first code of the app being set up.
-const CODE: FormField = FormField::text("code", "Code from the app", "Code aus der App", 12)
-    .required()
-    .autocomplete("one-time-code")
-    .hint("6 digits", "6 Ziffern");
 /// A new passkey's name.
 const PASSKEY_NAME: FormField = FormField::text(
     "name",

@@ -157,6 +157,14 @@ impl Problems {
     }
 }
 
+/// The code an authenticator app shows: asked when one is set up and at
+/// sign-in.
+pub const APP_CODE: FormField =
+    FormField::text("code", "Code from the app", "Code aus der App", 12)
+        .required()
+        .autocomplete("one-time-code")
+        .hint("6 digits", "6 Ziffern");
+
 /// One text field of a form: the API's name of the field (or the console
 /// flag's), its labels, the longest text it takes (the books' own limit
 /// where the books check one), its input kind, and a hint beside it.

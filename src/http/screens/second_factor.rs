@@ -13,7 +13,7 @@ use std::time::Instant;
 use hyper::StatusCode;
 use maud::html;
 
-use super::form::{sentence, FormField, Problems};
+use super::form::{sentence, FormField, Problems, APP_CODE as CODE};
 use super::frame::{bare, failure, json_answer, running_own_script, see_other};
 use super::login::{start_session, too_many_failures};
 use super::visit::{cookie, same_origin, Visit, STEP_COOKIE};
@@ -26,11 +26,6 @@ use crate::error::{Error, Result};
 use crate::http::app::{in_store, Answer, App};
 use crate::rules::locale::Lang;
 
-/// The code of the authenticator app.
-const CODE: FormField = FormField::text("code", "Code from the app", "Code aus der App", 12)
-    .required()
-    .autocomplete("one-time-code")
-    .hint("6 digits", "6 Ziffern");
 /// A recovery code.
 const RECOVERY_CODE: FormField = FormField::text(
     "recoveryCode",
