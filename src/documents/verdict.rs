@@ -754,46 +754,55 @@ fn xrechnung(doc: &Document, f: &mut Findings) {
             "the payment instructions are missing: the seller has no IBAN",
         );
     }
-    if missing(&doc.seller.contact.name) {
-        f.add(
+    // The parties' particulars XRechnung requires, in the order of its rules.
+    let particulars = [
+        (
+            &doc.seller.contact.name,
             "BR-DE-5",
             Seller("--contact-name"),
             "the seller's contact name is missing",
-        );
-    }
-    if missing(&doc.seller.contact.phone) {
-        f.add(
+        ),
+        (
+            &doc.seller.contact.phone,
             "BR-DE-6",
             Seller("--contact-phone"),
             "the seller's contact telephone is missing",
-        );
-    }
-    if missing(&doc.seller.contact.email) {
-        f.add(
+        ),
+        (
+            &doc.seller.contact.email,
             "BR-DE-7",
             Seller("--contact-email"),
             "the seller's contact e-mail is missing",
-        );
-    }
-    if missing(&doc.seller.address.city) {
-        f.add("BR-DE-3", Seller("--city"), "the seller's city is missing");
-    }
-    if missing(&doc.seller.address.postal_code) {
-        f.add(
+        ),
+        (
+            &doc.seller.address.city,
+            "BR-DE-3",
+            Seller("--city"),
+            "the seller's city is missing",
+        ),
+        (
+            &doc.seller.address.postal_code,
             "BR-DE-4",
             Seller("--postal-code"),
             "the seller's postal code is missing",
-        );
-    }
-    if missing(&doc.buyer.address.city) {
-        f.add("BR-DE-8", Buyer("--city"), "the buyer's city is missing");
-    }
-    if missing(&doc.buyer.address.postal_code) {
-        f.add(
+        ),
+        (
+            &doc.buyer.address.city,
+            "BR-DE-8",
+            Buyer("--city"),
+            "the buyer's city is missing",
+        ),
+        (
+            &doc.buyer.address.postal_code,
             "BR-DE-9",
             Buyer("--postal-code"),
             "the buyer's postal code is missing",
-        );
+        ),
+    ];
+    for (value, rule, subject, problem) in particulars {
+        if missing(value) {
+            f.add(rule, subject, problem);
+        }
     }
     if doc.seller.vat_id.is_none()
         && doc.seller.tax_number.is_none()
