@@ -154,24 +154,29 @@ impl ServerLock {
 }
 
 impl ServerLock {
+    /// The lock for `purpose`; when another process holds it, a refusal in
+    /// the words `held` gives (who holds it, whether it is migrating the
+    /// file, the file).
+    fn take(
+        data: &Path,
+        purpose: Purpose,
+        held: impl FnOnce(&str, bool, &str) -> String,
+    ) -> Result<ServerLock> {
+        ServerLock::acquire(data, purpose).map_err(|e| {
+            e.into_error(|who, migrating| held(who, migrating, &data.display().to_string()))
+        })
+    }
+
     /// The lock of a server about to serve the data file at `data`.
     ///
     /// Fails naming the holder when another process holds it.
     pub fn serve(data: &Path) -> Result<ServerLock> {
-        ServerLock::acquire(data, Purpose::Serving).map_err(|e| {
-            e.into_error(|who, migrating| {
-                if migrating {
-                    format!(
-                        "A kontor process ({who}) is bringing {} to the current schema; start the server when it is done.",
-                        data.display()
-                    )
-                } else {
-                    format!(
-                        "Another kontor server ({who}) serves {}; stop it first, or name another data file.",
-                        data.display()
-                    )
-                }
-            })
+        ServerLock::take(data, Purpose::Serving, |who, migrating, file| {
+            if migrating {
+                format!("A kontor process ({who}) is bringing {file} to the current schema; start the server when it is done.")
+            } else {
+                format!("Another kontor server ({who}) serves {file}; stop it first, or name another data file.")
+            }
         })
     }
 
@@ -179,13 +184,8 @@ impl ServerLock {
     ///
     /// Fails naming the holder when another process holds it.
     pub fn replace_demo(data: &Path) -> Result<ServerLock> {
-        ServerLock::acquire(data, Purpose::Serving).map_err(|e| {
-            e.into_error(|who, _| {
-                format!(
-                    "A kontor process ({who}) uses {}, so the demo does not replace it; stop that process first, or name another data file with --data.",
-                    data.display()
-                )
-            })
+        ServerLock::take(data, Purpose::Serving, |who, _, file| {
+            format!("A kontor process ({who}) uses {file}, so the demo does not replace it; stop that process first, or name another data file with --data.")
         })
     }
 
@@ -194,13 +194,8 @@ impl ServerLock {
     ///
     /// Fails naming the holder when another process (a server) holds it.
     pub fn restore(data: &Path) -> Result<ServerLock> {
-        ServerLock::acquire(data, Purpose::Restoring).map_err(|e| {
-            e.into_error(|who, _| {
-                format!(
-                    "A kontor process ({who}) uses {}, so nothing was restored; stop it first, then restore.",
-                    data.display()
-                )
-            })
+        ServerLock::take(data, Purpose::Restoring, |who, _, file| {
+            format!("A kontor process ({who}) uses {file}, so nothing was restored; stop it first, then restore.")
         })
     }
 
@@ -209,45 +204,24 @@ impl ServerLock {
     ///
     /// Fails naming the holder when another process (a server) holds it.
     pub fn migrate(data: &Path, from: i64, to: i64) -> Result<ServerLock> {
-        ServerLock::acquire(data, Purpose::Migrating).map_err(|e| {
-            e.into_error(|who, migrating| {
-                if migrating {
-                    format!(
-                        "The data file {} has schema version {from} and needs version {to}, and another kontor process ({who}) is bringing it up now; run the command again when it is done.",
-                        data.display()
-                    )
-                } else {
-                    format!(
-                        "The data file {} has schema version {from} and needs version {to}, but a kontor server ({who}) serves this file; stop it, then run the command again.",
-                        data.display()
-                    )
-                }
-            })
+        ServerLock::take(data, Purpose::Migrating, |who, migrating, file| {
+            if migrating {
+                format!("The data file {file} has schema version {from} and needs version {to}, and another kontor process ({who}) is bringing it up now; run the command again when it is done.")
+            } else {
+                format!("The data file {file} has schema version {from} and needs version {to}, but a kontor server ({who}) serves this file; stop it, then run the command again.")
+            }
         })
     }
 }
 
-#[cfg(unix)]
+/// Opens (or creates) the lock file, never truncating it: the holder's
+/// description is in it. Only its owner may read it, on unix.
 fn open(path: &Path) -> std::io::Result<File> {
-    use std::os::unix::fs::OpenOptionsExt;
-    // Never truncate here: the holder's description is in it.
-    OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .mode(0o600)
-        .open(path)
-}
-
-#[cfg(not(unix))]
-fn open(path: &Path) -> std::io::Result<File> {
-    OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
+    let mut options = OpenOptions::new();
+    options.read(true).write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)
 }
 
 /// Reads the holder's description; the holder writes it just after taking
