@@ -25,6 +25,15 @@ fn lines(statements: &[Statement]) -> Vec<&Line> {
         .collect()
 }
 
+/// A line's counterparty: its name and IBAN.
+fn party<'l>(line: &'l Line) -> (Option<&'l str>, Option<&'l str>) {
+    let party = &line.counterparty;
+    (
+        party.name.as_deref(),
+        party.iban.as_ref().map(|i| i.as_str()),
+    )
+}
+
 fn refused(name: &str, bytes: &[u8]) -> String {
     read(name, bytes).unwrap_err().sentence()
 }
@@ -61,11 +70,7 @@ fn camt053_v2_minimal() {
     let l = lines(&s);
     assert_eq!(l.len(), 1);
     assert_eq!(l[0].amount, 885);
-    assert_eq!(l[0].counterparty.name.as_deref(), Some("NAME NAME"));
-    assert_eq!(
-        l[0].counterparty.iban.as_ref().unwrap().as_str(),
-        "NL56AGDH9619008421"
-    );
+    assert_eq!(party(l[0]), (Some("NAME NAME"), Some("NL56AGDH9619008421")));
     assert_eq!(l[0].remittance, "4654654654654654");
     assert_eq!(l[0].creditor_references, ["4654654654654654"]);
     assert_eq!(l[0].end_to_end_id, None);
@@ -94,11 +99,7 @@ fn camt053_v8() {
     // The transaction's 0 SEK does not replace the entry's 8.85 EUR.
     assert_eq!(l.len(), 1);
     assert_eq!(l[0].amount, 885);
-    assert_eq!(l[0].counterparty.name.as_deref(), Some("NAME NAME"));
-    assert_eq!(
-        l[0].counterparty.iban.as_ref().unwrap().as_str(),
-        "NL56AGDH9619008421"
-    );
+    assert_eq!(party(l[0]), (Some("NAME NAME"), Some("NL56AGDH9619008421")));
     assert_eq!(l[0].end_to_end_id.as_deref(), Some("MUELL/FINP/RA12345"));
     assert_eq!(l[0].remittance, "4654654654654654");
 }
@@ -185,10 +186,9 @@ fn camt053_v2_with_two_statements() {
     assert_eq!(l[0].counterparty.name, None);
     assert_eq!(l[0].end_to_end_id.as_deref(), Some("000000001"));
     assert_eq!(l[0].remittance, "Transaction Description 1");
-    assert_eq!(l[1].counterparty.name.as_deref(), Some("Company Name 2"));
     assert_eq!(
-        l[1].counterparty.iban.as_ref().unwrap().as_str(),
-        "NL56AGDH9619008421"
+        party(l[1]),
+        (Some("Company Name 2"), Some("NL56AGDH9619008421"))
     );
     assert_eq!(l[1].end_to_end_id.as_deref(), Some("000000002"));
     assert_eq!(l[1].remittance, "Transaction Description 2");
