@@ -857,26 +857,49 @@ fn typed_parts(
             Some((c, r)) if c == "AE" => money::percent_of(base_book, *r)?,
             _ => 0,
         };
-        parts.push(Part {
-            costs: costs(&key_lines, base_book)?,
-            lines: key_lines,
+        parts.push(part(
             key,
             vat,
-            base,
-            amount,
-            base_book,
-            amount_book,
+            key_lines,
+            (base, amount),
+            (base_book, amount_book),
             reverse_book,
-        });
+        )?);
     }
     Ok(parts)
+}
+
+/// One tax key's part of a purchase: its `lines` (account, net), its base
+/// and VAT as `stated` and in the `book` currency, its reverse charge's
+/// VAT; the book base split over the lines' accounts by `costs`.
+///
+/// Fails only as `costs` fails.
+pub(crate) fn part(
+    key: String,
+    vat: Option<(String, Decimal)>,
+    lines: Vec<(String, i64)>,
+    (base, amount): (i64, i64),
+    (base_book, amount_book): (i64, i64),
+    reverse_book: i64,
+) -> Result<Part> {
+    Ok(Part {
+        costs: costs(&lines, base_book)?,
+        lines,
+        key,
+        vat,
+        base,
+        amount,
+        base_book,
+        amount_book,
+        reverse_book,
+    })
 }
 
 /// `base_book` split over `lines` (account, net) in proportion to their
 /// nets, the rest of the rounding to the largest; a line on entertainment
 /// into its deductible 70 % and its non-deductible 30 % (§ 4 (5) no. 2
 /// EStG), each on its own account. Accounts repeated are summed.
-pub(crate) fn costs(lines: &[(String, i64)], base_book: i64) -> Result<Vec<(String, i64)>> {
+fn costs(lines: &[(String, i64)], base_book: i64) -> Result<Vec<(String, i64)>> {
     let whole: i64 = lines.iter().map(|l| l.1).sum();
     let largest = (0..lines.len())
         .max_by_key(|i| (lines[*i].1.abs(), std::cmp::Reverse(*i)))

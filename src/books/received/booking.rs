@@ -12,7 +12,7 @@
 
 use crate::books::document_kinds::PurchaseKind;
 use crate::books::ledger;
-use crate::books::purchases::{costs, EntryLine, Part};
+use crate::books::purchases::{part, EntryLine, Part};
 use crate::books::suppliers::SupplierParticulars;
 use crate::documents::read::Received;
 use crate::documents::{Category, Document};
@@ -145,17 +145,14 @@ pub(super) fn plan(
             _ => 0,
         };
         let lines = vec![(account.to_string(), base)];
-        parts.push(Part {
-            costs: costs(&lines, base_book)?,
-            lines,
+        parts.push(part(
             key,
             vat,
-            base,
-            amount,
-            base_book,
-            amount_book,
+            lines,
+            (base, amount),
+            (base_book, amount_book),
             reverse_book,
-        });
+        )?);
     }
     let lines = doc
         .lines
