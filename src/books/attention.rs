@@ -23,7 +23,7 @@ use crate::outbox::endpoints::DeliveryState;
 use crate::rules::iso::Currency;
 use crate::rules::money::Money;
 use crate::store::clock;
-use crate::store::row::Row;
+use crate::store::row::{self, Row};
 use crate::store::tenant::Tenant;
 
 /// One thing to look at.
@@ -317,20 +317,17 @@ pub fn still_open(conn: &Connection, tenant: &Tenant, through: Date) -> Result<S
         } else {
             stmt.query_row(params![t.0, t.1], |r| r.get(0))?
         };
-        let items = conn
-            .prepare_cached(list)?
-            .query_map(params![t.0, t.1, through, PER_KIND], |row| {
-                let r = Row::new(row, table);
-                let amount: Option<i64> = r.get(3)?;
-                let currency: Option<Currency> = r.get(4)?;
-                Ok(Open {
-                    id: r.get(0)?,
-                    date: r.get(1)?,
-                    name: r.get(2)?,
-                    amount: amount.zip(currency).map(|(a, c)| Money::new(a, &c)),
-                })
-            })?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
+        let keys = params![t.0, t.1, through, PER_KIND];
+        let items = row::all(conn, list, keys, table, |r| {
+            let amount: Option<i64> = r.get(3)?;
+            let currency: Option<Currency> = r.get(4)?;
+            Ok(Open {
+                id: r.get(0)?,
+                date: r.get(1)?,
+                name: r.get(2)?,
+                amount: amount.zip(currency).map(|(a, c)| Money::new(a, &c)),
+            })
+        })?;
         Ok(OpenList { count, items })
     };
     let bank_lines = open(

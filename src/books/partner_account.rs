@@ -14,7 +14,7 @@ use crate::books::customers;
 use crate::books::ledger::Account;
 use crate::error::Result;
 use crate::rules::iso::Currency;
-use crate::store::row::Row;
+use crate::store::row::{self, Row};
 use crate::store::tenant::Tenant;
 
 /// The most items of each list.
@@ -109,54 +109,54 @@ pub fn account(conn: &Connection, tenant: &Tenant, partner_id: &str) -> Result<P
     let company = company::get(conn, &tenant.company_id)?;
     let today = company.today();
     let keys = params![tenant.company_id, tenant.environment, partner_id, LIMIT];
-    let issued = conn
-        .prepare_cached(
-            "SELECT number, document_type, issued_on, due_on, gross, outstanding, currency FROM invoices
+    let issued = row::all(
+        conn,
+        "SELECT number, document_type, issued_on, due_on, gross, outstanding, currency FROM invoices
              WHERE company_id = ?1 AND environment = ?2 AND customer_id = ?3
              ORDER BY issued_on DESC, seq DESC LIMIT ?4",
-        )?
-        .query_map(keys, |r| {
-            let row = Row::new(r, "invoices");
-            let due_on: Date = row.get(3)?;
-            let outstanding: i64 = row.get(5)?;
-            Ok(Issued {
-                number: row.get(0)?,
-                correction: row.get::<String>(1)? == "CORRECTION",
-                issued_on: row.get(2)?,
-                due_on,
-                gross: row.get(4)?,
-                outstanding,
-                currency: row.get(6)?,
-                overdue_days: overdue(today, due_on, outstanding),
-            })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    let received = conn
-        .prepare_cached(
-            "SELECT id, document_number, kind, document_date, due_on, gross, outstanding, currency FROM purchases
+        keys,
+        "invoices",
+        |row| {
+        let due_on: Date = row.get(3)?;
+        let outstanding: i64 = row.get(5)?;
+        Ok(Issued {
+            number: row.get(0)?,
+            correction: row.get::<String>(1)? == "CORRECTION",
+            issued_on: row.get(2)?,
+            due_on,
+            gross: row.get(4)?,
+            outstanding,
+            currency: row.get(6)?,
+            overdue_days: overdue(today, due_on, outstanding),
+        })
+        },
+    )?;
+    let received = row::all(
+        conn,
+        "SELECT id, document_number, kind, document_date, due_on, gross, outstanding, currency FROM purchases
              WHERE company_id = ?1 AND environment = ?2 AND supplier_id = ?3
              ORDER BY document_date DESC, seq DESC LIMIT ?4",
-        )?
-        .query_map(keys, |r| {
-            let row = Row::new(r, "purchases");
-            let due_on: Date = row.get(4)?;
-            let outstanding: i64 = row.get(6)?;
-            Ok(Received {
-                id: row.get(0)?,
-                number: row.get(1)?,
-                credit: row.get::<String>(2)? == "credit",
-                document_date: row.get(3)?,
-                due_on,
-                gross: row.get(5)?,
-                outstanding,
-                currency: row.get(7)?,
-                overdue_days: overdue(today, due_on, outstanding),
-            })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    let payments = conn
-        .prepare_cached(
-            "SELECT p.paid_on, p.direction, p.amount, p.currency, coalesce(i.number, b.document_number),
+        keys,
+        "purchases",
+        |row| {
+        let due_on: Date = row.get(4)?;
+        let outstanding: i64 = row.get(6)?;
+        Ok(Received {
+            id: row.get(0)?,
+            number: row.get(1)?,
+            credit: row.get::<String>(2)? == "credit",
+            document_date: row.get(3)?,
+            due_on,
+            gross: row.get(5)?,
+            outstanding,
+            currency: row.get(7)?,
+            overdue_days: overdue(today, due_on, outstanding),
+        })
+        },
+    )?;
+    let payments = row::all(
+        conn,
+        "SELECT p.paid_on, p.direction, p.amount, p.currency, coalesce(i.number, b.document_number),
                     b.id, p.method, p.reversed_on
              FROM payments p
              LEFT JOIN invoices i ON i.id = p.invoice_id
@@ -164,30 +164,30 @@ pub fn account(conn: &Connection, tenant: &Tenant, partner_id: &str) -> Result<P
              WHERE p.company_id = ?1 AND p.environment = ?2
                AND (i.customer_id = ?3 OR b.supplier_id = ?3)
              ORDER BY p.paid_on DESC, p.seq DESC LIMIT ?4",
-        )?
-        .query_map(keys, |r| {
-            let row = Row::new(r, "payments");
-            Ok(Paid {
-                paid_on: row.get(0)?,
-                incoming: row.get::<String>(1)? == "in",
-                amount: row.get(2)?,
-                currency: row.get(3)?,
-                document: row.get(4)?,
-                bill_id: row.get(5)?,
-                method: row.get(6)?,
-                reversed_on: row.get(7)?,
-            })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
-    let reminders = conn
-        .prepare_cached(
-            "SELECT m.on_day, m.level, i.number, m.open, m.fee, m.interest, i.currency
+        keys,
+        "payments",
+        |row| {
+        Ok(Paid {
+            paid_on: row.get(0)?,
+            incoming: row.get::<String>(1)? == "in",
+            amount: row.get(2)?,
+            currency: row.get(3)?,
+            document: row.get(4)?,
+            bill_id: row.get(5)?,
+            method: row.get(6)?,
+            reversed_on: row.get(7)?,
+        })
+        },
+    )?;
+    let reminders = row::all(
+        conn,
+        "SELECT m.on_day, m.level, i.number, m.open, m.fee, m.interest, i.currency
              FROM reminders m JOIN invoices i ON i.id = m.invoice_id
              WHERE m.company_id = ?1 AND m.environment = ?2 AND i.customer_id = ?3
              ORDER BY m.on_day DESC, m.seq DESC LIMIT ?4",
-        )?
-        .query_map(keys, |r| {
-            let row = Row::new(r, "reminders");
+        keys,
+        "reminders",
+        |row| {
             Ok(Reminded {
                 on_day: row.get(0)?,
                 level: row.get(1)?,
@@ -197,8 +197,8 @@ pub fn account(conn: &Connection, tenant: &Tenant, partner_id: &str) -> Result<P
                 interest: row.get(5)?,
                 currency: row.get(6)?,
             })
-        })?
-        .collect::<rusqlite::Result<Vec<_>>>()?;
+        },
+    )?;
     let balance = |account: Account| -> Result<i64> {
         Ok(conn
             .prepare_cached(

@@ -5,6 +5,9 @@
 //! and read.
 
 use rusqlite::types::{FromSql, Type};
+use rusqlite::{Connection, Params};
+
+use crate::error::Result;
 
 /// A value that could not be read: where it is and why.
 #[derive(Debug)]
@@ -26,6 +29,22 @@ impl std::fmt::Display for Unreadable {
 }
 
 impl std::error::Error for Unreadable {}
+
+/// Every row `sql` answers for `params`, in its order, each read by `read`
+/// as a row of `table`.
+///
+/// Fails on a storage error or a value `read` cannot read.
+pub fn all<T>(
+    conn: &Connection,
+    sql: &str,
+    params: impl Params,
+    table: &'static str,
+    mut read: impl FnMut(&Row<'_, '_>) -> rusqlite::Result<T>,
+) -> Result<Vec<T>> {
+    let mut stmt = conn.prepare_cached(sql)?;
+    let rows = stmt.query_map(params, |r| read(&Row::new(r, table)))?;
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
 
 /// One stored row of `table`, whose first column is its id.
 pub struct Row<'a, 'b> {
