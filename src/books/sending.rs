@@ -305,7 +305,7 @@ pub fn send_invoice(
     ];
     let (subject, body) = template(tx, &tenant.company_id, Purpose::Invoice, lang)?.fill(&values);
     let letter = Letter {
-        to: to,
+        to,
         subject,
         body,
         attachments: attachments(tx, tenant, &invoice, &customer, pdf_with_xml)?,
@@ -347,7 +347,7 @@ pub fn send_test(tx: &Tx, tenant: &Tenant, actor: &Actor, to: Option<&str>) -> R
         )
         .to_string();
     let letter = Letter {
-        to: to,
+        to,
         subject,
         body,
         attachments: Vec::new(),

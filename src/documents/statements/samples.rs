@@ -26,7 +26,7 @@ fn lines(statements: &[Statement]) -> Vec<&Line> {
 }
 
 /// A line's counterparty: its name and IBAN.
-fn party<'l>(line: &'l Line) -> (Option<&'l str>, Option<&'l str>) {
+fn party(line: &Line) -> (Option<&str>, Option<&str>) {
     let party = &line.counterparty;
     (
         party.name.as_deref(),
