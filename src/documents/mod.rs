@@ -35,7 +35,8 @@
 //! - `verdict.rs`: the EN 16931 rules (mandatory terms, the BR-CO sums,
 //!   allowances and charges, each VAT category's rules) that hold for what
 //!   kontor writes and what it receives alike, and the rules of XRechnung
-//!   and Peppol for kontor's own; each finding names its rule id.
+//!   and Peppol for kontor's own (Peppol's schemes in the data file
+//!   `peppol_schemes.txt`); each finding names its rule id.
 //! - `reminder.rs`: a reminder's letter as a model: the invoice's
 //!   `Document`, the level, title and text, and what it claims.
 //! - `euer.rs`: a cash-basis profit statement as the document a person

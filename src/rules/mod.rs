@@ -30,9 +30,11 @@
 //! - `countries.rs`: a country's name in English or German as an address
 //!   line writes it (`countries::name`).
 //! - `units.rs`: the UN/ECE Recommendation 20/21 unit codes EN 16931 accepts
-//!   (`known`), and the common ones' names in English and German.
+//!   (`known`, the list itself in the data file `units.txt`), and the
+//!   common ones' names in English and German.
 //! - `vatex.rs`: the VATEX exemption codes EN 16931 accepts.
-//! - `eas.rs`: the EAS code list of electronic addresses.
+//! - `eas.rs`: the EAS code list of electronic addresses (the list in
+//!   `eas.txt`).
 //! - `bank.rs`: IBANs (registry lengths, mod 97), BICs, a German IBAN from
 //!   bank code and account number, and `AccountId`, an account as a
 //!   statement names it.
