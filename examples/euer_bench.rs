@@ -228,9 +228,9 @@ fn child(what: &str, data: &str, company: &str) {
                 let s = euer::statement(conn, &tenant, 2026)?;
                 let json = serde_json::to_string(&s).unwrap_or_default();
                 Ok(format!(
-                    "{} postings, profit {:.2}, JSON {:.1} MB",
+                    "{} postings, profit {}, JSON {:.1} MB",
                     s.postings(),
-                    s.profit as f64 / 100.0,
+                    kontor::rules::money::minor_text(s.profit, 2, '.'),
                     json.len() as f64 / 1e6
                 ))
             }

@@ -107,7 +107,7 @@ class Run:
         self.spoken = set()
         # Texts of the records the test makes that a page shows as they
         # are (a bank's remittance text), in whatever language they were written.
-        self.data = set()
+        self.written = set()
         self.passed = 0
         self.failed = 0
 
@@ -272,7 +272,7 @@ class Run:
         driver = self.driver
         lang = driver.execute_script("return document.documentElement.lang")
         text = driver.execute_script(language.TEXT_OF_PAGE)
-        for o in language.offences(text, lang, self.data):
+        for o in language.offences(text, lang, self.written):
             self.foreign.append(f"{name} [{lang}]: {o}")
         self.spoken.add(f"{name} [{lang}]")
         follows_browser = driver.execute_script(
@@ -302,7 +302,7 @@ class Run:
             return
         if asked[0] == "POST" and answer["status"] != status:
             self.foreign.append(f"{name} [{other}]: posted again, answered {answer['status']}, not {status}")
-        for o in language.offences(answer["text"], other, self.data):
+        for o in language.offences(answer["text"], other, self.written):
             self.foreign.append(f"{name} [{other}]: {o}")
         self.spoken.add(f"{name} [{other}]")
 
@@ -1108,7 +1108,7 @@ class Run:
             credit = "CRDT" if minor > 0 else "DBIT"
             amount = f"{abs(minor) // 100}.{abs(minor) % 100:02d}"
             role = "Dbtr" if minor > 0 else "Cdtr"
-            self.data.update(t for t in (name, remittance) if t)
+            self.written.update(t for t in (name, remittance) if t)
             return (f"<Ntry><Amt Ccy=\"EUR\">{amount}</Amt><CdtDbtInd>{credit}</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>"
                     f"<BookgDt><Dt>{day}</Dt></BookgDt><ValDt><Dt>{day}</Dt></ValDt><AcctSvcrRef>{ref}</AcctSvcrRef>"
                     f"<NtryDtls><TxDtls><RltdPties><{role}><Pty><Nm>{name}</Nm></Pty></{role}></RltdPties>"
