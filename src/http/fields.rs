@@ -5,8 +5,11 @@
 //! types only: whether a value is missing, too long or malformed is the
 //! books' to say.
 
+use std::borrow::Cow;
+
 use serde_json::{Map, Value};
 
+use crate::books::transactions::TransactionInput;
 use crate::error::said::{Json, Request};
 use crate::error::{Error, Result};
 use crate::rules::text::Patch;
@@ -258,4 +261,45 @@ impl JsonFields {
             names: names.iter().map(|n| n.to_string()).collect(),
         }))
     }
+}
+
+/// How a surface spells a field's name of more than one word: REST in
+/// camelCase (`dueOn`), the agent tools in snake_case (`due_on`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Naming {
+    Camel,
+    Snake,
+}
+
+impl Naming {
+    /// The field `snake` (its name in snake_case) as this naming spells it.
+    pub fn spell(self, snake: &'static str) -> Cow<'static, str> {
+        match self {
+            Naming::Snake => Cow::Borrowed(snake),
+            Naming::Camel => {
+                let mut words = snake.split('_');
+                let mut camel = words.next().unwrap_or_default().to_string();
+                for word in words {
+                    let mut letters = word.chars();
+                    camel.extend(letters.next().map(|c| c.to_ascii_uppercase()));
+                    camel.push_str(letters.as_str());
+                }
+                Cow::Owned(camel)
+            }
+        }
+    }
+}
+
+/// A new transaction's fields (`title`, `description`, `customer_id`,
+/// `due_on`, `stage`), as REST's POST and the agent's tool both take them.
+///
+/// Fails with `Invalid` naming a field of the wrong type.
+pub fn transaction_input(f: &mut JsonFields, naming: Naming) -> Result<TransactionInput> {
+    Ok(TransactionInput {
+        title: f.text("title")?,
+        description: f.text("description")?,
+        customer_id: f.text(&naming.spell("customer_id"))?,
+        due_on: f.text(&naming.spell("due_on"))?,
+        stage: f.text("stage")?,
+    })
 }

@@ -14,16 +14,17 @@ use super::schemas;
 use crate::access::idempotency;
 use crate::access::keys::AuthedKey;
 use crate::access::scopes::{Operation, Scope};
+use crate::books::audit::Actor;
 use crate::books::company;
 use crate::books::drafts::{self, DraftInput, DraftKind, DraftLineInput, NewDraft, TaxInput};
 use crate::books::invoices::{self, Status};
 use crate::books::report::{self, Side};
-use crate::books::transactions::{self, NewNote, NewTransaction, NoteInput, TransactionInput};
+use crate::books::transactions::{self, NewNote, NewTransaction, NoteInput};
 use crate::books::{attention, customers, statements};
 use crate::error::{Error, Result};
 use crate::http::app::App;
 use crate::http::error::RpcFault;
-use crate::http::fields::JsonFields;
+use crate::http::fields::{self, JsonFields, Naming};
 use crate::rules::locale::Lang;
 use crate::rules::text;
 use crate::store::db::Tx;
@@ -350,15 +351,21 @@ fn fingerprint_of(f: &JsonFields) -> Value {
     args
 }
 
-/// Runs `create` once per `idempotency_key` (when given), as REST does for a POST.
+/// Runs `create` once per `idempotency_key` (when given), as REST does for
+/// a POST: it writes in the key's company as the key (its actor) and
+/// returns the new id, which `read` reads back in the key's company.
 fn create_once<T: Serialize>(
     c: &Context,
     tool: &str,
     key: Option<String>,
     arguments: Value,
-    create: impl FnOnce(&Tx) -> Result<String>,
-    read: impl Fn(&Connection, &str) -> Result<T>,
+    create: impl FnOnce(&Tx, &Tenant, &Actor) -> Result<String>,
+    read: impl Fn(&Connection, &Tenant, &str) -> Result<T>,
 ) -> Result<Value> {
+    let tenant = c.tenant();
+    let actor = c.key.actor();
+    let create = |tx: &Tx| create(tx, tenant, &actor);
+    let read = |conn: &Connection, id: &str| read(conn, tenant, id);
     match key {
         Some(key) => {
             let key = idempotency::check_key(Some(&key))?.to_string();
@@ -366,7 +373,7 @@ fn create_once<T: Serialize>(
             let outcome = idempotency::run(
                 &c.app.db,
                 c.conn,
-                c.tenant(),
+                tenant,
                 &key,
                 &fingerprint,
                 |tx| Ok((201, create(tx)?)),
@@ -445,15 +452,13 @@ fn create_draft(c: &Context, mut f: JsonFields, kind: DraftKind, tool: &str) -> 
     f.finish()?;
     let company = company::get(c.conn, &c.tenant().company_id)?;
     let new = NewDraft::whole(input, kind, lines, &company)?;
-    let tenant = c.tenant();
-    let actor = c.key.actor();
     create_once(
         c,
         tool,
         key,
         arguments,
-        |tx| drafts::create(tx, tenant, &actor, &new),
-        |conn, id| drafts::get(conn, tenant, id),
+        |tx, tenant, actor| drafts::create(tx, tenant, actor, &new),
+        drafts::get,
     )
 }
 
@@ -468,24 +473,16 @@ fn create_quote_draft(c: &Context, f: JsonFields) -> Result<Value> {
 fn create_transaction(c: &Context, mut f: JsonFields) -> Result<Value> {
     let arguments = fingerprint_of(&f);
     let key = idempotency_key(&mut f)?;
-    let input = TransactionInput {
-        title: f.text("title")?,
-        description: f.text("description")?,
-        customer_id: f.text("customer_id")?,
-        due_on: f.text("due_on")?,
-        stage: f.text("stage")?,
-    };
+    let input = fields::transaction_input(&mut f, Naming::Snake)?;
     f.finish()?;
     let new = NewTransaction::check(input)?;
-    let tenant = c.tenant();
-    let actor = c.key.actor();
     create_once(
         c,
         "create_transaction",
         key,
         arguments,
-        |tx| transactions::create(tx, tenant, &actor, &new),
-        |conn, id| transactions::get(conn, tenant, id),
+        |tx, tenant, actor| transactions::create(tx, tenant, actor, &new),
+        transactions::get,
     )
 }
 
@@ -498,18 +495,16 @@ fn add_transaction_note(c: &Context, mut f: JsonFields) -> Result<Value> {
     };
     f.finish()?;
     let note = NewNote::check(input)?;
-    let tenant = c.tenant();
     let author = c.key.name.as_str();
-    let actor = c.key.actor();
     let made = create_once(
         c,
         "add_transaction_note",
         key,
         arguments,
-        |tx| transactions::add_note(tx, tenant, &actor, &note, author),
-        |conn, id| transactions::note(conn, tenant, id),
+        |tx, tenant, actor| transactions::add_note(tx, tenant, actor, &note, author),
+        transactions::note,
     )?;
-    let transaction = transactions::get_with_notes(c.conn, tenant, note.transaction_id())?;
+    let transaction = transactions::get_with_notes(c.conn, c.tenant(), note.transaction_id())?;
     Ok(json!({ "note": made, "transaction": transaction }))
 }
 

@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use crate::access::idempotency::{self, Outcome};
 use crate::access::keys::AuthedKey;
+use crate::books::audit::Actor;
 use crate::error::{Error, Result};
 use crate::http::app::{json_bytes, App};
 use crate::http::fields::{self, JsonFields};
@@ -90,15 +91,17 @@ impl Call<'_> {
     }
 
     /// Creates a record once per Idempotency-Key: 201 with the record read
-    /// back, or the replay of the first answer. `create` returns the new id.
+    /// back, or the replay of the first answer. `create` writes in the key's
+    /// company as the key (its actor) and returns the new id; `read` reads
+    /// it back in the key's company.
     ///
     /// Fails with what `create` or `read` fail with, or `IdempotencyConflict`.
     pub fn create_once<T: Serialize>(
         &self,
         key: &str,
         fingerprint: &str,
-        create: impl FnOnce(&Tx) -> Result<String>,
-        read: impl Fn(&Connection, &str) -> Result<T>,
+        create: impl FnOnce(&Tx, &Tenant, &Actor) -> Result<String>,
+        read: impl Fn(&Connection, &Tenant, &str) -> Result<T>,
     ) -> Result<Reply> {
         self.act_once(key, fingerprint, 201, create, read)
     }
@@ -111,17 +114,19 @@ impl Call<'_> {
         key: &str,
         fingerprint: &str,
         status: u16,
-        create: impl FnOnce(&Tx) -> Result<String>,
-        read: impl Fn(&Connection, &str) -> Result<T>,
+        create: impl FnOnce(&Tx, &Tenant, &Actor) -> Result<String>,
+        read: impl Fn(&Connection, &Tenant, &str) -> Result<T>,
     ) -> Result<Reply> {
+        let tenant = self.tenant();
+        let actor = self.key.actor();
         let outcome = idempotency::run(
             &self.app.db,
             self.conn,
-            self.tenant(),
+            tenant,
             key,
             fingerprint,
-            |tx| Ok((status, create(tx)?)),
-            read,
+            |tx| Ok((status, create(tx, tenant, &actor)?)),
+            |conn, id| read(conn, tenant, id),
         )?;
         Ok(Reply::from(outcome))
     }

@@ -53,11 +53,10 @@ pub fn create(call: &Call) -> Result<Reply> {
     let tenant = call.tenant();
     let company = company::get(call.conn, &tenant.company_id)?;
     let new = NewCustomer::check(input, &company)?;
-    let actor = call.key.actor();
     call.create_once(
         key,
         &fingerprint,
-        |tx| customers::create(tx, tenant, &actor, &new),
-        |conn, id| customers::get(conn, tenant, id),
+        |tx, tenant, actor| customers::create(tx, tenant, actor, &new),
+        customers::get,
     )
 }

@@ -12,12 +12,10 @@ pub fn create(call: &Call) -> Result<Reply> {
     };
     f.finish()?;
     let new = NewDraft::empty(input, DraftKind::Invoice)?;
-    let tenant = call.tenant();
-    let actor = call.key.actor();
     call.create_once(
         key,
         &fingerprint,
-        |tx| drafts::create(tx, tenant, &actor, &new),
-        |conn, id| drafts::get(conn, tenant, id),
+        |tx, tenant, actor| drafts::create(tx, tenant, actor, &new),
+        drafts::get,
     )
 }

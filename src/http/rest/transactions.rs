@@ -2,11 +2,9 @@
 //! and partial updates.
 
 use super::call::{Call, Reply};
-use crate::books::transactions::{
-    self, Change, Filter, FilterInput, NewTransaction, PatchInput, TransactionInput,
-};
+use crate::books::transactions::{self, Change, Filter, FilterInput, NewTransaction, PatchInput};
 use crate::error::Result;
-use crate::http::fields::JsonFields;
+use crate::http::fields::{self, JsonFields, Naming};
 
 /// GET /v1/transactions
 pub fn list(call: &Call) -> Result<Reply> {
@@ -32,22 +30,14 @@ pub fn get(call: &Call, id: &str) -> Result<Reply> {
 /// POST /v1/transactions
 pub fn create(call: &Call) -> Result<Reply> {
     let (key, fingerprint, mut f) = call.idempotent_body()?;
-    let input = TransactionInput {
-        title: f.text("title")?,
-        description: f.text("description")?,
-        customer_id: f.text("customerId")?,
-        due_on: f.text("dueOn")?,
-        stage: f.text("stage")?,
-    };
+    let input = fields::transaction_input(&mut f, Naming::Camel)?;
     f.finish()?;
     let new = NewTransaction::check(input)?;
-    let tenant = call.tenant();
-    let actor = call.key.actor();
     call.create_once(
         key,
         &fingerprint,
-        |tx| transactions::create(tx, tenant, &actor, &new),
-        |conn, id| transactions::get(conn, tenant, id),
+        |tx, tenant, actor| transactions::create(tx, tenant, actor, &new),
+        transactions::get,
     )
 }
 

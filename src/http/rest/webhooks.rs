@@ -20,16 +20,14 @@ pub fn create(call: &Call) -> Result<Reply> {
     };
     f.finish()?;
     let new = NewEndpoint::check(input, call.app.webhook_policy)?;
-    let tenant = call.tenant();
     // The answer to a registration carries the secret for the key that
     // registered it (its replays too, while the endpoint is enabled).
     let caller = call.key.id.as_str();
-    let actor = call.key.actor();
     call.create_once(
         key,
         &fingerprint,
-        |tx| webhooks::register(tx, tenant, &actor, &new),
-        |conn, id| endpoints::as_registered(conn, tenant, id, caller),
+        |tx, tenant, actor| webhooks::register(tx, tenant, actor, &new),
+        |conn, tenant, id| endpoints::as_registered(conn, tenant, id, caller),
     )
 }
 
@@ -83,12 +81,11 @@ pub fn redeliver(call: &Call, endpoint: &str, delivery_id: &str) -> Result<Reply
     let fingerprint = idempotency::fingerprint(call.method.as_str(), call.path, &body);
     let tenant = call.tenant();
     endpoints::delivery_to(call.conn, tenant, endpoint, delivery_id)?;
-    let actor = call.key.actor();
     call.act_once(
         key,
         &fingerprint,
         202,
-        |tx| webhooks::redeliver(tx, tenant, &actor, delivery_id),
-        |conn, id| endpoints::delivery(conn, tenant, id),
+        |tx, tenant, actor| webhooks::redeliver(tx, tenant, actor, delivery_id),
+        endpoints::delivery,
     )
 }
