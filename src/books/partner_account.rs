@@ -7,7 +7,7 @@
 //! holds the newest `LIMIT` items.
 
 use jiff::civil::Date;
-use rusqlite::{params, Connection};
+use rusqlite::{params, Connection, Params};
 
 use crate::books::company;
 use crate::books::customers;
@@ -20,32 +20,23 @@ use crate::store::tenant::Tenant;
 /// The most items of each list.
 pub const LIMIT: i64 = 100;
 
-/// A document issued to the partner.
+/// A document between the company and the partner: an invoice or a
+/// correction issued to them, or a bill or a supplier's credit they sent.
 #[derive(Debug, Clone)]
-pub struct Issued {
+pub struct Document {
+    pub id: String,
+    /// The number as printed (a bill's: the supplier's document number).
     pub number: String,
-    /// A correction (credit note) rather than an invoice.
-    pub correction: bool,
-    pub issued_on: Date,
+    /// A correction (credit note) or a supplier's credit rather than an
+    /// invoice or a bill.
+    pub credit: bool,
+    /// The day it is dated: issued on, or the bill's document date.
+    pub dated: Date,
     pub due_on: Date,
     pub gross: i64,
     pub outstanding: i64,
     pub currency: Currency,
     /// Days past its due date while open (0 when not overdue).
-    pub overdue_days: i64,
-}
-
-/// A bill (or a supplier's credit) the partner sent.
-#[derive(Debug, Clone)]
-pub struct Received {
-    pub id: String,
-    pub number: String,
-    pub credit: bool,
-    pub document_date: Date,
-    pub due_on: Date,
-    pub gross: i64,
-    pub outstanding: i64,
-    pub currency: Currency,
     pub overdue_days: i64,
 }
 
@@ -81,8 +72,10 @@ pub struct Reminded {
 /// The partner's account.
 #[derive(Debug, Clone)]
 pub struct PartnerAccount {
-    pub issued: Vec<Issued>,
-    pub received: Vec<Received>,
+    /// The invoices and corrections issued to the partner.
+    pub issued: Vec<Document>,
+    /// The bills and credits the partner sent.
+    pub received: Vec<Document>,
     pub payments: Vec<Paid>,
     pub reminders: Vec<Reminded>,
     /// What the partner owes (receivables, debit balance), in the books' currency.
@@ -100,6 +93,35 @@ fn overdue(today: Date, due_on: Date, outstanding: i64) -> i64 {
     }
 }
 
+/// The documents `sql` answers for `keys`, each a row of `table` with the
+/// columns of a `Document` in its order (up to its overdue days, reckoned
+/// here as of `today`).
+///
+/// Fails only on a storage error.
+fn documents(
+    conn: &Connection,
+    sql: &str,
+    keys: impl Params,
+    table: &'static str,
+    today: Date,
+) -> Result<Vec<Document>> {
+    row::all(conn, sql, keys, table, |row| {
+        let due_on: Date = row.get(4)?;
+        let outstanding: i64 = row.get(6)?;
+        Ok(Document {
+            id: row.get(0)?,
+            number: row.get(1)?,
+            credit: row.get(2)?,
+            dated: row.get(3)?,
+            due_on,
+            gross: row.get(5)?,
+            outstanding,
+            currency: row.get(7)?,
+            overdue_days: overdue(today, due_on, outstanding),
+        })
+    })
+}
+
 /// The account of the tenant's partner `partner_id` as of `today`.
 ///
 /// Fails with `NotFound` for a partner the tenant does not have, else only
@@ -109,50 +131,25 @@ pub fn account(conn: &Connection, tenant: &Tenant, partner_id: &str) -> Result<P
     let company = company::get(conn, &tenant.company_id)?;
     let today = company.today();
     let keys = params![tenant.company_id, tenant.environment, partner_id, LIMIT];
-    let issued = row::all(
+    let issued = documents(
         conn,
-        "SELECT number, document_type, issued_on, due_on, gross, outstanding, currency FROM invoices
+        "SELECT id, number, document_type = 'CORRECTION', issued_on, due_on, gross, outstanding, currency
+             FROM invoices
              WHERE company_id = ?1 AND environment = ?2 AND customer_id = ?3
              ORDER BY issued_on DESC, seq DESC LIMIT ?4",
         keys,
         "invoices",
-        |row| {
-        let due_on: Date = row.get(3)?;
-        let outstanding: i64 = row.get(5)?;
-        Ok(Issued {
-            number: row.get(0)?,
-            correction: row.get::<String>(1)? == "CORRECTION",
-            issued_on: row.get(2)?,
-            due_on,
-            gross: row.get(4)?,
-            outstanding,
-            currency: row.get(6)?,
-            overdue_days: overdue(today, due_on, outstanding),
-        })
-        },
+        today,
     )?;
-    let received = row::all(
+    let received = documents(
         conn,
-        "SELECT id, document_number, kind, document_date, due_on, gross, outstanding, currency FROM purchases
+        "SELECT id, document_number, kind = 'credit', document_date, due_on, gross, outstanding, currency
+             FROM purchases
              WHERE company_id = ?1 AND environment = ?2 AND supplier_id = ?3
              ORDER BY document_date DESC, seq DESC LIMIT ?4",
         keys,
         "purchases",
-        |row| {
-        let due_on: Date = row.get(4)?;
-        let outstanding: i64 = row.get(6)?;
-        Ok(Received {
-            id: row.get(0)?,
-            number: row.get(1)?,
-            credit: row.get::<String>(2)? == "credit",
-            document_date: row.get(3)?,
-            due_on,
-            gross: row.get(5)?,
-            outstanding,
-            currency: row.get(7)?,
-            overdue_days: overdue(today, due_on, outstanding),
-        })
-        },
+        today,
     )?;
     let payments = row::all(
         conn,

@@ -585,9 +585,9 @@ fn account_section(lang: Lang, a: &PartnerAccount) -> Markup {
                 .rows(&a.issued, |d| html! {
                     td {
                         a href=(invoice_href(&d.number, "")) { (d.number) }
-                        @if d.correction { " (" (lang.pick("credit note", "Gutschrift")) ")" }
+                        @if d.credit { " (" (lang.pick("credit note", "Gutschrift")) ")" }
                     }
-                    td { (locale::date(lang, d.issued_on)) }
+                    td { (locale::date(lang, d.dated)) }
                     td { (locale::date(lang, d.due_on)) }
                     td class="num" { (amount(d.gross, &d.currency)) }
                     td class="num" { (amount(d.outstanding, &d.currency)) }
@@ -607,7 +607,7 @@ fn account_section(lang: Lang, a: &PartnerAccount) -> Markup {
                         a href=(format!("/bills/{}", b.id)) { (b.number) }
                         @if b.credit { " (" (lang.pick("credit", "Gutschrift")) ")" }
                     }
-                    td { (locale::date(lang, b.document_date)) }
+                    td { (locale::date(lang, b.dated)) }
                     td { (locale::date(lang, b.due_on)) }
                     td class="num" { (amount(b.gross, &b.currency)) }
                     td class="num" { (amount(b.outstanding, &b.currency)) }
