@@ -887,6 +887,24 @@ pub fn pay_bill(
     payment_of(settled)
 }
 
+/// Whether the purchase `id`, of `kind`, can take part in applying a credit
+/// as the `wanted` kind (the credit, or the bill it goes to): of that kind,
+/// with something left.
+///
+/// Fails with `WrongState` saying which: a bill where a credit was named or
+/// the other way round, a credit used up, a bill paid in full.
+fn open_as(id: &str, kind: PurchaseKind, wanted: PurchaseKind, outstanding: i64) -> Result<()> {
+    let id = id.to_string();
+    let refusal = match (wanted, kind == wanted, outstanding == 0) {
+        (_, true, false) => return Ok(()),
+        (PurchaseKind::Credit, false, _) => Settle::BillNotCredit { id },
+        (PurchaseKind::Credit, true, true) => Settle::CreditUsedUp { id },
+        (PurchaseKind::Bill, false, _) => Settle::CreditNotBill { id },
+        (PurchaseKind::Bill, true, true) => Settle::PaidInFull { number: id },
+    };
+    Err(Error::wrong_state(refusal))
+}
+
 /// Applies a supplier's credit to a bill of the same supplier: the bill owes
 /// less and the credit has less left; no money moves, so no payment is
 /// recorded and no event raised. Both must be in the book currency (kontor
@@ -908,26 +926,13 @@ pub fn apply_credit(
     let company = company::get(tx, &tenant.company_id)?;
     let (credit, credit_kind, credit_supplier) = open_purchase(tx, tenant, credit_id)?;
     let (bill, bill_kind, bill_supplier) = open_purchase(tx, tenant, bill_id)?;
-    if credit_kind != PurchaseKind::Credit {
-        return Err(Error::wrong_state(Settle::BillNotCredit {
-            id: credit_id.to_string(),
-        }));
-    }
-    if credit.outstanding == 0 {
-        return Err(Error::wrong_state(Settle::CreditUsedUp {
-            id: credit_id.to_string(),
-        }));
-    }
-    if bill_kind != PurchaseKind::Bill {
-        return Err(Error::wrong_state(Settle::CreditNotBill {
-            id: bill_id.to_string(),
-        }));
-    }
-    if bill.outstanding == 0 {
-        return Err(Error::wrong_state(Settle::PaidInFull {
-            number: bill_id.to_string(),
-        }));
-    }
+    open_as(
+        credit_id,
+        credit_kind,
+        PurchaseKind::Credit,
+        credit.outstanding,
+    )?;
+    open_as(bill_id, bill_kind, PurchaseKind::Bill, bill.outstanding)?;
     let left = -credit.outstanding;
     let amount = request.amount.unwrap_or(left.min(bill.outstanding));
     let mut verdict = Violations::new();
