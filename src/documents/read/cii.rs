@@ -26,7 +26,9 @@
 
 use jiff::civil::Date;
 
-use super::terms::{accounting_tax, compact, text, type_code, AllowanceParts, Terms};
+use super::terms::{
+    accounting_tax, compact, text, type_code, AllowanceParts, Terms, TotalNames, Totals,
+};
 use super::tree::{Node, Refusal};
 use crate::documents::verdict::Finding;
 use crate::documents::{
@@ -245,37 +247,16 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
 
     let tax_currency = text(settlement, &["TaxCurrencyCode"]).filter(|c| *c != currency);
     let (tax, accounting_tax) = tax_totals(&mut t, summation, &currency, tax_currency.as_deref());
-    let amount = |t: &mut Terms, name: &str, term: &'static str| {
-        t.amount(summation.and_then(|s| s.child(name)), term)
-    };
-    let line_total = t.required_amount(
-        summation.and_then(|s| s.child("LineTotalAmount")),
-        "BT-106",
-        "BR-12",
-        "the sum of the line nets",
-    );
-    let net = t.required_amount(
-        summation.and_then(|s| s.child("TaxBasisTotalAmount")),
-        "BT-109",
-        "BR-13",
-        "the total without VAT",
-    );
-    let gross = t.required_amount(
-        summation.and_then(|s| s.child("GrandTotalAmount")),
-        "BT-112",
-        "BR-14",
-        "the total with VAT",
-    );
-    let due = t.required_amount(
-        summation.and_then(|s| s.child("DuePayableAmount")),
-        "BT-115",
-        "BR-15",
-        "the amount due",
-    );
-    let allowance_total = amount(&mut t, "AllowanceTotalAmount", "BT-107").unwrap_or(0);
-    let charge_total = amount(&mut t, "ChargeTotalAmount", "BT-108").unwrap_or(0);
-    let paid = amount(&mut t, "TotalPrepaidAmount", "BT-113").unwrap_or(0);
-    let rounding = amount(&mut t, "RoundingAmount", "BT-114").unwrap_or(0);
+    let Totals {
+        line_total,
+        allowance_total,
+        charge_total,
+        net,
+        gross,
+        paid,
+        rounding,
+        due,
+    } = t.totals(|name| summation.and_then(|s| s.child(name)), &TOTALS);
 
     let preceding = settlement
         .and_then(|s| s.child("InvoiceReferencedDocument"))
@@ -371,6 +352,18 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
     };
     Ok((document, t.finish()))
 }
+
+/// The document totals' elements in `SpecifiedTradeSettlementHeaderMonetarySummation`.
+const TOTALS: TotalNames = TotalNames {
+    line_total: "LineTotalAmount",
+    allowance_total: "AllowanceTotalAmount",
+    charge_total: "ChargeTotalAmount",
+    net: "TaxBasisTotalAmount",
+    gross: "GrandTotalAmount",
+    paid: "TotalPrepaidAmount",
+    rounding: "RoundingAmount",
+    due: "DuePayableAmount",
+};
 
 /// BT-110 in the document's currency and BT-111 in the tax currency, told
 /// apart by their `currencyID`.

@@ -15,6 +15,33 @@ use crate::documents::{
 use crate::rules::iso::Currency;
 use crate::rules::money::Decimal;
 
+/// A syntax's element names of the document totals: the sum of the line
+/// nets (BT-106), the allowances' and charges' sums (BT-107, BT-108), the
+/// totals without and with VAT (BT-109, BT-112), what was paid before
+/// (BT-113), the rounding (BT-114) and the amount due (BT-115).
+pub struct TotalNames {
+    pub line_total: &'static str,
+    pub allowance_total: &'static str,
+    pub charge_total: &'static str,
+    pub net: &'static str,
+    pub gross: &'static str,
+    pub paid: &'static str,
+    pub rounding: &'static str,
+    pub due: &'static str,
+}
+
+/// The document totals as read, in minor units of the document currency.
+pub struct Totals {
+    pub line_total: i64,
+    pub allowance_total: i64,
+    pub charge_total: i64,
+    pub net: i64,
+    pub gross: i64,
+    pub paid: i64,
+    pub rounding: i64,
+    pub due: i64,
+}
+
 /// The reading of one document: its currency's exponent and what was found
 /// wrong on the way.
 pub struct Terms {
@@ -78,6 +105,40 @@ impl Terms {
                 );
                 rounded
             }
+        }
+    }
+
+    /// The document totals (BG-22) but the VAT total, `total(name)` being
+    /// the element `name` among them and `names` the syntax's names of the
+    /// terms: the four a document must give (BR-12 to BR-15) first, then
+    /// the four that read 0 when absent.
+    pub fn totals<'a>(
+        &mut self,
+        total: impl Fn(&str) -> Option<&'a Node>,
+        names: &TotalNames,
+    ) -> Totals {
+        let line_total = self.required_amount(
+            total(names.line_total),
+            "BT-106",
+            "BR-12",
+            "the sum of the line nets",
+        );
+        let net =
+            self.required_amount(total(names.net), "BT-109", "BR-13", "the total without VAT");
+        let gross =
+            self.required_amount(total(names.gross), "BT-112", "BR-14", "the total with VAT");
+        let due = self.required_amount(total(names.due), "BT-115", "BR-15", "the amount due");
+        let mut optional =
+            |name: &str, term: &'static str| self.amount(total(name), term).unwrap_or(0);
+        Totals {
+            line_total,
+            allowance_total: optional(names.allowance_total, "BT-107"),
+            charge_total: optional(names.charge_total, "BT-108"),
+            net,
+            gross,
+            paid: optional(names.paid, "BT-113"),
+            rounding: optional(names.rounding, "BT-114"),
+            due,
         }
     }
 

@@ -9,7 +9,9 @@
 
 use jiff::civil::Date;
 
-use super::terms::{accounting_tax, compact, text, type_code, AllowanceParts, Terms};
+use super::terms::{
+    accounting_tax, compact, text, type_code, AllowanceParts, Terms, TotalNames, Totals,
+};
 use super::tree::{Node, Refusal};
 use crate::documents::verdict::Finding;
 use crate::documents::{
@@ -158,35 +160,17 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
             t.allowance_charge(parts, "the document")
         })
         .collect();
-    let totals = root.child("LegalMonetaryTotal");
-    let total = |name: &str| totals.and_then(|m| m.child(name));
-    let line_total = t.required_amount(
-        total("LineExtensionAmount"),
-        "BT-106",
-        "BR-12",
-        "the sum of the line nets",
-    );
-    let net = t.required_amount(
-        total("TaxExclusiveAmount"),
-        "BT-109",
-        "BR-13",
-        "the total without VAT",
-    );
-    let gross = t.required_amount(
-        total("TaxInclusiveAmount"),
-        "BT-112",
-        "BR-14",
-        "the total with VAT",
-    );
-    let due = t.required_amount(total("PayableAmount"), "BT-115", "BR-15", "the amount due");
-    let allowance_total = t
-        .amount(total("AllowanceTotalAmount"), "BT-107")
-        .unwrap_or(0);
-    let charge_total = t.amount(total("ChargeTotalAmount"), "BT-108").unwrap_or(0);
-    let paid = t.amount(total("PrepaidAmount"), "BT-113").unwrap_or(0);
-    let rounding = t
-        .amount(total("PayableRoundingAmount"), "BT-114")
-        .unwrap_or(0);
+    let monetary = root.child("LegalMonetaryTotal");
+    let Totals {
+        line_total,
+        allowance_total,
+        charge_total,
+        net,
+        gross,
+        paid,
+        rounding,
+        due,
+    } = t.totals(|name| monetary.and_then(|m| m.child(name)), &TOTALS);
 
     let preceding = root
         .at(&["BillingReference", "InvoiceDocumentReference"])
@@ -276,6 +260,18 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
     };
     Ok((document, t.finish()))
 }
+
+/// The document totals' elements in `cac:LegalMonetaryTotal`.
+const TOTALS: TotalNames = TotalNames {
+    line_total: "LineExtensionAmount",
+    allowance_total: "AllowanceTotalAmount",
+    charge_total: "ChargeTotalAmount",
+    net: "TaxExclusiveAmount",
+    gross: "TaxInclusiveAmount",
+    paid: "PrepaidAmount",
+    rounding: "PayableRoundingAmount",
+    due: "PayableAmount",
+};
 
 /// A note, with its subject code when written `#AAI#text`.
 fn note(text: &str) -> Note {
