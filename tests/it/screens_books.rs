@@ -1138,6 +1138,12 @@ fn the_chart_of_accounts_screen_adds_and_removes_an_own_account() {
         .redirects_to("/books/accounts?done=added");
     let added = accountant.get("/books/accounts?done=added");
     assert!(added.body.contains("Das Konto ist angelegt."));
+    // The notice is the one its value names, and none for a value it does not know.
+    let removed = accountant.get("/books/accounts?done=removed");
+    assert!(removed.body.contains("Das Konto ist entfernt."));
+    assert!(!removed.body.contains("Das Konto ist angelegt."));
+    let unknown = accountant.get("/books/accounts?done=elsewhere");
+    assert!(!unknown.body.contains("Das Konto ist"));
     assert!(added.body.contains("Vereinskosten"));
     let listed = office.data.ok(&["account", "list", "--company", &office.a]);
     assert!(listed.to_string().contains("\"4711\""), "{listed}");

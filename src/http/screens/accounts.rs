@@ -92,11 +92,17 @@ fn page(
         .filter(|l| **l != Line::NetIncome)
         .map(|l| (l.key(), line_name(lang, *l)))
         .collect();
-    let notice = match ctx.query.get("done") {
-        Some("added") => Some(lang.pick("The account is added.", "Das Konto ist angelegt.")),
-        Some("removed") => Some(lang.pick("The account is removed.", "Das Konto ist entfernt.")),
-        _ => None,
-    };
+    let notice = ctx.notice(
+        "done",
+        &[
+            ("added", "The account is added.", "Das Konto ist angelegt."),
+            (
+                "removed",
+                "The account is removed.",
+                "Das Konto ist entfernt.",
+            ),
+        ],
+    );
     let english = lang == Lang::En;
     let content = html! {
         (links(lang))

@@ -171,17 +171,21 @@ fn page(
         Some(r) => Some(assets::rule_of(ctx.conn, tenant, r.year)?),
         None => None,
     };
-    let notice = match ctx.query.get("done") {
-        Some("depreciated") => Some(lang.pick(
-            "The year's depreciation is posted.",
-            "Die Abschreibungen des Jahres sind gebucht.",
-        )),
-        Some("chosen") => Some(lang.pick(
-            "The year's choices are saved.",
-            "Die Wahl für das Jahr ist gespeichert.",
-        )),
-        _ => None,
-    };
+    let notice = ctx.notice(
+        "done",
+        &[
+            (
+                "depreciated",
+                "The year's depreciation is posted.",
+                "Die Abschreibungen des Jahres sind gebucht.",
+            ),
+            (
+                "chosen",
+                "The year's choices are saved.",
+                "Die Wahl für das Jahr ist gespeichert.",
+            ),
+        ],
+    );
     // The register's columns: an asset's or a class's, then its figures.
     let columns = |first: &'static str| {
         [
@@ -491,14 +495,21 @@ fn asset_page(
             "Linear, monatsgenau (§ 7 Abs. 1 EStG)",
         ),
     };
-    let notice = match ctx.query.get("done") {
-        Some("recorded") => Some(lang.pick("The asset is recorded.", "Das Anlagegut ist erfasst.")),
-        Some("disposed") => Some(lang.pick(
-            "The asset has left the books.",
-            "Das Anlagegut ist abgegangen.",
-        )),
-        _ => None,
-    };
+    let notice = ctx.notice(
+        "done",
+        &[
+            (
+                "recorded",
+                "The asset is recorded.",
+                "Das Anlagegut ist erfasst.",
+            ),
+            (
+                "disposed",
+                "The asset has left the books.",
+                "Das Anlagegut ist abgegangen.",
+            ),
+        ],
+    );
     let m = |minor: i64| money(lang, &Money::new(minor, &a.cost.currency));
     let content = html! {
         (links(lang))

@@ -255,11 +255,17 @@ fn bill_page(
     let history = audit::history(ctx.conn, tenant, &bill.id)?;
     let history_section = history::section(ctx, &history)?;
     let id = &bill.id;
-    let notice = match ctx.query.get("done") {
-        Some("booked") => Some(lang.pick("The bill is booked.", "Die Rechnung ist gebucht.")),
-        Some("refused") => Some(lang.pick("The bill is refused.", "Die Rechnung ist abgelehnt.")),
-        _ => None,
-    };
+    let notice = ctx.notice(
+        "done",
+        &[
+            ("booked", "The bill is booked.", "Die Rechnung ist gebucht."),
+            (
+                "refused",
+                "The bill is refused.",
+                "Die Rechnung ist abgelehnt.",
+            ),
+        ],
+    );
     let attachment = |n: usize| format!("/bills/received/{id}/attachments/{n}");
     // A VAT category outside EN 16931's list is booked as the one a person
     // names; the books refuse the booking without it.

@@ -2,7 +2,8 @@
 //! the request's connection (inside one read snapshot for a GET), the
 //! visit, its session and language, the query and the form; and what it
 //! asks of them: the person acting, whether their role may do a thing, what
-//! a field was typed as (a yes-or-no field too), the list's paging, and the write of an act that
+//! a field was typed as (a yes-or-no field too), the list's paging, the
+//! sentence confirming what an act just did, and the write of an act that
 //! has no form.
 
 use rusqlite::Connection;
@@ -94,6 +95,20 @@ impl Ctx<'_> {
             page: 0,
             size: DEFAULT_SIZE,
         })
+    }
+
+    /// The sentence that confirms what was just done: the query's `key`
+    /// (an act sends the person back with it, as `?done=saved`) looked up
+    /// among `notices`, each that value and the sentence in English and in
+    /// German; `None` for no value or another.
+    pub fn notice(
+        &self,
+        key: &str,
+        notices: &[(&str, &'static str, &'static str)],
+    ) -> Option<&'static str> {
+        let done = self.query.get(key)?;
+        let (_, en, de) = notices.iter().find(|(value, ..)| *value == done)?;
+        Some(self.lang.pick(en, de))
     }
 
     /// An act without a form to show a refusal beside (a button): the

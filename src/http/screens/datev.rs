@@ -94,17 +94,21 @@ fn page(ctx: &Ctx, status: StatusCode, refused: Option<(Part, &Problems)>) -> Re
         Some((Part::Settings, _)) => ctx.typed("chart"),
         _ => s.chart.as_str().to_string(),
     };
-    let saved = match ctx.query.get("saved") {
-        Some("settings") => Some(lang.pick(
-            "The DATEV settings are saved.",
-            "Die DATEV-Einstellungen sind gespeichert.",
-        )),
-        Some("number") => Some(lang.pick(
-            "The account number is given.",
-            "Die Kontonummer ist vergeben.",
-        )),
-        _ => None,
-    };
+    let saved = ctx.notice(
+        "saved",
+        &[
+            (
+                "settings",
+                "The DATEV settings are saved.",
+                "Die DATEV-Einstellungen sind gespeichert.",
+            ),
+            (
+                "number",
+                "The account number is given.",
+                "Die Kontonummer ist vergeben.",
+            ),
+        ],
+    );
     let content = html! {
         p { a href="/settings" { (lang.pick("Back to the settings", "Zurück zu den Einstellungen")) } }
         @if let Some(saved) = saved.filter(|_| refused.is_none()) {

@@ -236,10 +236,14 @@ fn overview(
     let listed = keys::list(ctx.conn, &tenant.company_id)?;
     let keys: Vec<Value> = listed["data"].as_array().cloned().unwrap_or_default();
     let page = endpoints::list(ctx.conn, tenant, ctx.paging())?;
-    let notice = match ctx.query.get("done") {
-        Some("revoked") => Some(lang.pick("The key is revoked.", "Der Schlüssel ist widerrufen.")),
-        _ => None,
-    };
+    let notice = ctx.notice(
+        "done",
+        &[(
+            "revoked",
+            "The key is revoked.",
+            "Der Schlüssel ist widerrufen.",
+        )],
+    );
     let content = html! {
         @if let Some(notice) = notice {
             p.notice role="status" { (notice) }
@@ -421,17 +425,21 @@ pub fn endpoint(ctx: &Ctx, id: &str) -> Result<Answer> {
     let endpoint = endpoints::get(ctx.conn, tenant, id)?;
     let zone = history::zone(ctx)?;
     let log = endpoints::deliveries(ctx.conn, tenant, Some(id), ctx.paging())?;
-    let notice = match ctx.query.get("done") {
-        Some("disabled") => Some(lang.pick(
-            "The endpoint is disabled; nothing more is sent to it.",
-            "Der Endpunkt ist abgeschaltet; es wird nichts mehr dorthin gesendet.",
-        )),
-        Some("redelivered") => Some(lang.pick(
-            "The event will be sent again.",
-            "Das Ereignis wird erneut gesendet.",
-        )),
-        _ => None,
-    };
+    let notice = ctx.notice(
+        "done",
+        &[
+            (
+                "disabled",
+                "The endpoint is disabled; nothing more is sent to it.",
+                "Der Endpunkt ist abgeschaltet; es wird nichts mehr dorthin gesendet.",
+            ),
+            (
+                "redelivered",
+                "The event will be sent again.",
+                "Das Ereignis wird erneut gesendet.",
+            ),
+        ],
+    );
     let content = html! {
         @if let Some(notice) = notice {
             p.notice role="status" { (notice) }

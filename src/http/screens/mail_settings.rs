@@ -122,17 +122,21 @@ fn page(
     };
     let test = sending::last_test(ctx.conn, tenant)?;
     let zone = history::zone(ctx)?;
-    let notice = match ctx.query.get("done") {
-        Some("saved") => Some(lang.pick(
-            "The mail settings are saved.",
-            "Die E-Mail-Einstellungen sind gespeichert.",
-        )),
-        Some("test") => Some(lang.pick(
-            "The test mail is on its way; its state shows below.",
-            "Die Testnachricht ist unterwegs; ihr Stand steht unten.",
-        )),
-        _ => None,
-    };
+    let notice = ctx.notice(
+        "done",
+        &[
+            (
+                "saved",
+                "The mail settings are saved.",
+                "Die E-Mail-Einstellungen sind gespeichert.",
+            ),
+            (
+                "test",
+                "The test mail is on its way; its state shows below.",
+                "Die Testnachricht ist unterwegs; ihr Stand steht unten.",
+            ),
+        ],
+    );
     let securities = [
         (
             "starttls".to_string(),

@@ -213,21 +213,26 @@ fn page(ctx: &Ctx, status: StatusCode, refusal: Option<Refused>) -> Result<Answe
         Some(r) if r.part == Part::Particulars => ctx.yes_no("smallBusiness") == Some(true),
         _ => company.particulars.small_business,
     };
-    let notice = match ctx.query.get("saved") {
-        Some("particulars") => Some(lang.pick(
-            "The particulars are saved; documents issued from now on carry them.",
-            "Die Angaben sind gespeichert; ab jetzt ausgestellte Belege tragen sie.",
-        )),
-        Some("paymentDays") => Some(lang.pick(
-            "The payment days are saved.",
-            "Das Zahlungsziel ist gespeichert.",
-        )),
-        Some("workflow") => Some(lang.pick(
-            "The workflow is saved.",
-            "Der Arbeitsablauf ist gespeichert.",
-        )),
-        _ => None,
-    };
+    let notice = ctx.notice(
+        "saved",
+        &[
+            (
+                "particulars",
+                "The particulars are saved; documents issued from now on carry them.",
+                "Die Angaben sind gespeichert; ab jetzt ausgestellte Belege tragen sie.",
+            ),
+            (
+                "paymentDays",
+                "The payment days are saved.",
+                "Das Zahlungsziel ist gespeichert.",
+            ),
+            (
+                "workflow",
+                "The workflow is saved.",
+                "Der Arbeitsablauf ist gespeichert.",
+            ),
+        ],
+    );
     let country_days = jurisdiction::default_payment_days(company.country.as_str());
     let content = html! {
         @if let Some(notice) = notice.filter(|_| refusal.is_none()) {

@@ -132,17 +132,21 @@ fn overview(ctx: &Ctx, status: StatusCode, typed: &Typed, problems: &Problems) -
     let company_id = &ctx.session.tenant.company_id;
     let people = people::page(ctx.conn, company_id, ctx.paging())?;
     let pending = links::pending(ctx.conn, company_id, jiff::Timestamp::now())?;
-    let notice = match ctx.query.get("done") {
-        Some("disabled") => Some(lang.pick(
-            "The person is disabled in this company.",
-            "Die Person ist in dieser Firma gesperrt.",
-        )),
-        Some("two-factor") => Some(lang.pick(
-            "The requirement of two-factor sign-in is saved.",
-            "Die Vorgabe zur Zwei-Faktor-Anmeldung ist gespeichert.",
-        )),
-        _ => None,
-    };
+    let notice = ctx.notice(
+        "done",
+        &[
+            (
+                "disabled",
+                "The person is disabled in this company.",
+                "Die Person ist in dieser Firma gesperrt.",
+            ),
+            (
+                "two-factor",
+                "The requirement of two-factor sign-in is saved.",
+                "Die Vorgabe zur Zwei-Faktor-Anmeldung ist gespeichert.",
+            ),
+        ],
+    );
     let required = two_factor::required(ctx.conn, company_id)?;
     let content = html! {
         @if let Some(notice) = notice {
@@ -316,18 +320,14 @@ fn person_page(
     let lang = ctx.lang;
     let history = audit::history(ctx.conn, &ctx.session.tenant, &member.id)?;
     let history_section = history::section(ctx, &history)?;
-    let notice = match ctx.query.get("done") {
-        Some("role") => Some(lang.pick("The role is changed.", "Die Rolle ist geändert.")),
-        Some("enabled") => Some(lang.pick(
-            "The person is enabled again.",
-            "Die Person ist wieder freigegeben.",
-        )),
-        Some("two-factor-reset") => Some(lang.pick(
-            "The person's two-factor sign-in is reset: they sign in with their password alone, and set up a second factor again where this company requires it.",
-            "Die Zwei-Faktor-Anmeldung der Person ist zurückgesetzt: Sie meldet sich mit dem Passwort allein an und richtet einen zweiten Faktor neu ein, wo diese Firma ihn verlangt.",
-        )),
-        _ => None,
-    };
+    let notice = ctx.notice(
+        "done",
+        &[
+        ("role", "The role is changed.", "Die Rolle ist geändert."),
+        ("enabled", "The person is enabled again.", "Die Person ist wieder freigegeben."),
+        ("two-factor-reset", "The person's two-factor sign-in is reset: they sign in with their password alone, and set up a second factor again where this company requires it.", "Die Zwei-Faktor-Anmeldung der Person ist zurückgesetzt: Sie meldet sich mit dem Passwort allein an und richtet einen zweiten Faktor neu ein, wo diese Firma ihn verlangt."),
+        ],
+    );
     let factors = two_factor::factors(ctx.conn, &member.id)?;
     let base = format!("/settings/users/{}", member.id);
     let content = html! {
