@@ -15,31 +15,21 @@ use crate::documents::{
 use crate::rules::iso::Currency;
 use crate::rules::money::Decimal;
 
-/// A syntax's element names of the document totals: the sum of the line
-/// nets (BT-106), the allowances' and charges' sums (BT-107, BT-108), the
-/// totals without and with VAT (BT-109, BT-112), what was paid before
-/// (BT-113), the rounding (BT-114) and the amount due (BT-115).
-pub struct TotalNames {
-    pub line_total: &'static str,
-    pub allowance_total: &'static str,
-    pub charge_total: &'static str,
-    pub net: &'static str,
-    pub gross: &'static str,
-    pub paid: &'static str,
-    pub rounding: &'static str,
-    pub due: &'static str,
-}
-
-/// The document totals as read, in minor units of the document currency.
-pub struct Totals {
-    pub line_total: i64,
-    pub allowance_total: i64,
-    pub charge_total: i64,
-    pub net: i64,
-    pub gross: i64,
-    pub paid: i64,
-    pub rounding: i64,
-    pub due: i64,
+/// The document totals but the VAT total: the sum of the line nets
+/// (BT-106), the allowances' and charges' sums (BT-107, BT-108), the totals
+/// without and with VAT (BT-109, BT-112), what was paid before (BT-113),
+/// the rounding (BT-114) and the amount due (BT-115). Each is a `T`: a
+/// syntax's element name of the term, or its amount as read, in minor
+/// units of the document currency.
+pub struct Totals<T> {
+    pub line_total: T,
+    pub allowance_total: T,
+    pub charge_total: T,
+    pub net: T,
+    pub gross: T,
+    pub paid: T,
+    pub rounding: T,
+    pub due: T,
 }
 
 /// The reading of one document: its currency's exponent and what was found
@@ -115,8 +105,8 @@ impl Terms {
     pub fn totals<'a>(
         &mut self,
         total: impl Fn(&str) -> Option<&'a Node>,
-        names: &TotalNames,
-    ) -> Totals {
+        names: &Totals<&str>,
+    ) -> Totals<i64> {
         let line_total = self.required_amount(
             total(names.line_total),
             "BT-106",

@@ -9,9 +9,7 @@
 
 use jiff::civil::Date;
 
-use super::terms::{
-    accounting_tax, compact, text, type_code, AllowanceParts, Terms, TotalNames, Totals,
-};
+use super::terms::{accounting_tax, compact, text, type_code, AllowanceParts, Terms, Totals};
 use super::tree::{Node, Refusal};
 use crate::documents::verdict::Finding;
 use crate::documents::{
@@ -262,7 +260,7 @@ pub fn read(root: &Node, received_on: Date) -> Result<(Document, Vec<Finding>), 
 }
 
 /// The document totals' elements in `cac:LegalMonetaryTotal`.
-const TOTALS: TotalNames = TotalNames {
+const TOTALS: Totals<&str> = Totals {
     line_total: "LineExtensionAmount",
     allowance_total: "AllowanceTotalAmount",
     charge_total: "ChargeTotalAmount",
