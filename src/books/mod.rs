@@ -67,7 +67,8 @@
 //!   (`CreditRequest`). Names no act: recording and reversing are the
 //!   settlement's.
 //! - `partner_account.rs`: a partner's account for its page: the documents
-//!   issued to it and the bills it sent with what is open and overdue, the
+//!   issued to it and the bills it sent (each a `Document`, read by one
+//!   reader) with what is open and overdue, the
 //!   payments, the reminders, the ledger's balance of its personal accounts.
 //! - `account_sheet.rs`: one account's postings over a period
 //!   (*Kontoblatt*, `sheet`): what a statement's account opens to.

@@ -64,7 +64,9 @@
 //!   Nothing else in `http` writes a status for an error.
 //! - `fields.rs`: `JsonFields`: a JSON object's fields (a REST body, a tool's
 //!   arguments) read by name and JSON type into the books' input, unknown
-//!   ones and a repeated key refused. Checks JSON types only.
+//!   ones and a repeated key refused. Checks JSON types only. An input
+//!   both surfaces take (a new transaction) is read once, the surface's
+//!   `Naming` (camelCase, snake_case) a parameter.
 //! - `multipart.rs`: a `multipart/form-data` body taken apart, bounded (the
 //!   screens' uploads: received e-invoices, bank statements).
 //! - `query.rs`: the query string (`Query`: parameters by name, booleans,

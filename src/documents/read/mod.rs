@@ -18,7 +18,8 @@
 //! - `tree.rs`: the bounded XML tree (UTF-8 only, no DOCTYPE, only XML's own
 //!   entities, 64 levels, 250,000 elements).
 //! - `terms.rs`: single terms with their findings: amounts in the document's
-//!   currency, decimals, dates of either syntax, codes and texts.
+//!   currency, decimals, dates of either syntax, codes and texts; the
+//!   document totals (`Totals`), each syntax giving only its element names.
 //! - `profile.rs`: the profile a document's BT-24 names (`Profile`: MINIMUM …
 //!   EXTENDED, XRechnung, Peppol), and which are booking aids rather than
 //!   invoices.

@@ -34,8 +34,9 @@
 //!   (the server, the connection, the visit, the session, the language, the
 //!   query and the form) and what it asks of them: `actor` (the person, whom
 //!   the act records), `may` / `must` (the role's `Capability`), `typed`,
-//!   `patch`, `yes_no`, `paging`, and `write` (an act without a form, in one
-//!   `Db::write`).
+//!   `patch`, `yes_no`, `paging`, `notice` (the sentence confirming what an
+//!   act just did, named by the query), and `write` (an act without a form,
+//!   in one `Db::write`).
 //! - `frame.rs`: the frame of every screen (`screen`, `screen_with`,
 //!   `Screen`: head, skip link, company and environment, navigation,
 //!   switches, sign-out), the pages that say something went wrong
