@@ -947,6 +947,9 @@ fn jobs_are_listed_by_stage_moved_and_noted_as_the_api_reads_them() {
             &[("text", "Called the customer.")],
         )
         .redirects_to(&format!("/jobs/{first}?done=noted"));
+    let noted = accountant.get(&format!("/jobs/{first}?done=noted"));
+    assert!(noted.body.contains("The note is added."), "{}", noted.body);
+    assert!(!noted.body.contains("The stage is changed."));
     // The API reads the same stage and note.
     let api = office
         .api()

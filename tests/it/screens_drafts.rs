@@ -62,6 +62,13 @@ fn add_line(browser: &mut Browser, draft: &str, form: &[(&str, &str)]) {
         form,
     );
     page.redirects_to(&format!("/drafts/{draft}?done=line-added#lines"));
+    let added = browser.get(&format!("/drafts/{draft}?done=line-added"));
+    assert!(
+        added.body.contains("Die Position ist hinzugefügt.")
+            || added.body.contains("The line is added."),
+        "{}",
+        added.body
+    );
 }
 
 /// The text between `<tr id="{id}">` and its end, for a figure of the page.

@@ -173,15 +173,15 @@ fn job_page(
     let history_section = history::section(ctx, &history)?;
     let zone = history::zone(ctx)?;
     let chosen = typed_stage.unwrap_or(&job.stage);
-    let notice = match ctx.query.get("done") {
-        Some("moved") if problems.list.is_empty() => {
-            Some(lang.pick("The stage is changed.", "Die Phase ist geändert."))
-        }
-        Some("noted") if problems.list.is_empty() => {
-            Some(lang.pick("The note is added.", "Die Notiz ist hinzugefügt."))
-        }
-        _ => None,
-    };
+    let notice = ctx
+        .notice(
+            "done",
+            &[
+                ("moved", "The stage is changed.", "Die Phase ist geändert."),
+                ("noted", "The note is added.", "Die Notiz ist hinzugefügt."),
+            ],
+        )
+        .filter(|_| problems.list.is_empty());
     let stage_wrong = problems.at("stage");
     let note_wrong = problems.at("text");
     let content: Markup = html! {

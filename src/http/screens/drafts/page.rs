@@ -199,32 +199,38 @@ pub fn draft_page(
             _ => &nothing,
         }
     };
-    let notice = match ctx.query.get("done").filter(|_| refused.is_none()) {
-        Some("created") => Some(
-            lang.pick("The draft is created.", "Der Entwurf ist angelegt.")
-                .to_string(),
-        ),
-        Some("line-added") => Some(
-            lang.pick("The line is added.", "Die Position ist hinzugefügt.")
-                .to_string(),
-        ),
-        Some("line-changed") => Some(
-            lang.pick("The line is changed.", "Die Position ist geändert.")
-                .to_string(),
-        ),
-        Some("line-removed") => Some(
-            lang.pick("The line is removed.", "Die Position ist entfernt.")
-                .to_string(),
-        ),
-        Some("references") => Some(
-            lang.pick(
-                "The references are saved.",
-                "Die Referenzen sind gespeichert.",
-            )
-            .to_string(),
-        ),
-        _ => None,
-    };
+    let notice = ctx
+        .notice(
+            "done",
+            &[
+                (
+                    "created",
+                    "The draft is created.",
+                    "Der Entwurf ist angelegt.",
+                ),
+                (
+                    "line-added",
+                    "The line is added.",
+                    "Die Position ist hinzugefügt.",
+                ),
+                (
+                    "line-changed",
+                    "The line is changed.",
+                    "Die Position ist geändert.",
+                ),
+                (
+                    "line-removed",
+                    "The line is removed.",
+                    "Die Position ist entfernt.",
+                ),
+                (
+                    "references",
+                    "The references are saved.",
+                    "Die Referenzen sind gespeichert.",
+                ),
+            ],
+        )
+        .filter(|_| refused.is_none());
     let vats: Vec<std::result::Result<Option<drafts::LineVat>, Said>> = match &figures {
         Ok(f) => f.vats.clone(),
         Err(_) => vec![Err(Said::English(String::new())); draft.lines.len()],
