@@ -767,3 +767,35 @@ fn money_paid_before_its_invoice_counts_when_applied_and_stands_on_no_line_until
         ])
     );
 }
+
+#[test]
+fn the_vat_return_page_of_a_company_taxed_on_payments_names_each_payment_and_its_invoice() {
+    let f = Freelancer::owing("ist", "monthly", "no");
+    let number = f.invoice("2026-06-15", &[(100_000, "19")]);
+    let payment = f.paid(&number, 59_500, "2026-07-03");
+    person(&f.data, &f.company, "anna@berger-design.example", "viewer");
+    let mut browser = Browser::at(f.server.addr);
+    browser
+        .login("anna@berger-design.example", PASSWORD)
+        .redirects_to("/dashboard");
+    // June: issued, nothing paid, nothing due; July: half paid, half due.
+    let june = browser.get("/books/vat?period=2026-06");
+    assert_eq!(june.status, 200, "{}", june.body);
+    assert!(!june.body.contains(&payment), "{}", june.body);
+    let july = browser.get("/books/vat?period=2026-07");
+    assert_eq!(july.status, 200, "{}", july.body);
+    for needle in [
+        "<th scope=\"col\">Payment (VAT due on receipt)</th>".to_string(),
+        format!("<code>{payment}</code>"),
+        format!("<a href=\"/invoices/{number}\">{number}</a>"),
+    ] {
+        assert!(july.body.contains(&needle), "{needle}: {}", july.body);
+    }
+    browser.language = "de-DE,de;q=0.9";
+    let july = browser.get("/books/vat?period=2026-07");
+    assert!(
+        july.body.contains("Zahlung (Ist-Versteuerung)") && july.body.contains(&payment),
+        "{}",
+        july.body
+    );
+}

@@ -19,6 +19,7 @@ use crate::books::export::datev::{self, ExportInput, ExportRequest};
 use crate::books::export::made::ExportKind;
 use crate::books::export::settings;
 use crate::books::ledger;
+use crate::books::vat::figures::DocumentRef;
 use crate::books::vat::filing::{self, EcSales, VatReturn};
 use crate::books::vat::period::Period;
 use crate::error::Result;
@@ -365,12 +366,16 @@ fn vat_figures(lang: Lang, r: &VatReturn, ec: &EcSales) -> Markup {
                 summary { "Kz " (kz) ": " (lang.pick("postings", "Buchungen")) " (" (r.postings[*kz].len()) ")" }
                 (Table::new(&[
                     th(lang.pick("Date", "Datum")), th(lang.pick("Entry", "Vorgang")),
+                    th(lang.pick("Document", "Beleg")),
+                    th(lang.pick("Payment (VAT due on receipt)", "Zahlung (Ist-Versteuerung)")),
                     th(lang.pick("Account", "Konto")), th(lang.pick("Tax key", "Steuerschlüssel")),
                     th_number(lang.pick("Amount", "Betrag")),
                 ])
                 .rows(&r.postings[*kz], |p| html! {
                     td { (locale::date(lang, p.date)) }
                     td { code { (p.entry) } }
+                    td { (document_link(p.document.as_ref())) }
+                    td { @if let Some(payment) = &p.payment { code { (payment) } } @else { "–" } }
                     td { (p.account) }
                     td { code { (if p.key.is_empty() { "–" } else { p.key.as_str() }) } }
                     td class="num" { (locale::number(lang, p.amount, 2)) }
@@ -427,4 +432,16 @@ pub fn vat(ctx: &Ctx) -> Result<Answer> {
         &[(&PERIOD, &period_text)],
         figures,
     )
+}
+
+/// A posting's document as a link to its page: an invoice or credit note
+/// by its number, a bill or supplier credit by its id; a dash for none.
+fn document_link(document: Option<&DocumentRef>) -> Markup {
+    match document {
+        Some(d) if d.kind == "invoice" || d.kind == "creditNote" => {
+            html! { a href=(format!("/invoices/{}", d.number)) { (d.number) } }
+        }
+        Some(d) => html! { a href=(format!("/bills/{}", d.id)) { (d.number) } },
+        None => html! { "–" },
+    }
 }
