@@ -3,6 +3,9 @@
 //!
 //!   cargo run --release --example euer_bench            # 100,000 payments
 //!   cargo run --release --example euer_bench -- 20000   # another number
+//!   EUER_BENCH_KEEP=/tmp/b cargo run --release --example euer_bench
+//!       # keeps /tmp/b/bench.db; then, under perf say:
+//!       # target/release/examples/euer_bench --child vat /tmp/b/bench.db COMPANY
 //!
 //! Fills a fresh data file with a year (2026) of a freelancer's books (a
 //! sole proprietor determining its profit by the EÜR, owing VAT on payments
@@ -274,8 +277,22 @@ fn main() {
         return;
     }
     let payments: usize = args.get(1).and_then(|a| a.parse().ok()).unwrap_or(100_000);
+    // `EUER_BENCH_KEEP=DIR` keeps the data file as DIR/bench.db, so the
+    // children (`--child vat DATA COMPANY`) can be run again, under a
+    // profiler say; the company's id is printed.
     let dir = tempfile::tempdir().unwrap();
-    let data = dir.path().join("bench.db");
+    let kept = std::env::var_os("EUER_BENCH_KEEP").map(std::path::PathBuf::from);
+    let data = match &kept {
+        Some(k) => {
+            std::fs::create_dir_all(k).unwrap();
+            let data = k.join("bench.db");
+            for suffix in ["", "-wal", "-shm"] {
+                let _ = std::fs::remove_file(format!("{}{suffix}", data.display()));
+            }
+            data
+        }
+        None => dir.path().join("bench.db"),
+    };
     let db = Db::open(&data, 1).unwrap();
     let started = Instant::now();
     let company = fill(&db, payments);
@@ -295,6 +312,9 @@ fn main() {
         started.elapsed().as_secs_f64(),
         size as f64 / 1e6
     );
+    if kept.is_some() {
+        println!("kept {} (company {company})", data.display());
+    }
     for (what, name) in [("euer", "EÜR of 2026"), ("vat", "VAT returns of 2026")] {
         let [said, wall, cpu, rss] = measure(what, &data, &company);
         println!("{name}: {said}");

@@ -27,7 +27,7 @@ use crate::outbox::dispatch::Pulse;
 use crate::outbox::mail::reach::MailAllow;
 use crate::outbox::vat_register::Register;
 use crate::rules::locale::Lang;
-use crate::store::db::Db;
+use crate::store::db::{Db, ReadSnapshot};
 use crate::store::health::FileProbe;
 use crate::store::sealed::SealingKey;
 use crate::store::tenant::Tenant;
@@ -188,20 +188,6 @@ pub fn refusal(
     }
 }
 
-/// A read transaction that ends when dropped, also when a handler panics, so
-/// no pooled connection goes back to the pool inside a transaction.
-pub struct ReadSnapshot<'a>(&'a Connection);
-
-impl<'a> ReadSnapshot<'a> {
-    /// Begins one snapshot: every read until the drop sees the same data.
-    ///
-    /// Fails only on a storage error.
-    pub fn begin(conn: &'a Connection) -> Result<ReadSnapshot<'a>> {
-        conn.prepare_cached("BEGIN")?.execute([])?;
-        Ok(ReadSnapshot(conn))
-    }
-}
-
 /// One snapshot for a request that only `reads`, none for one that may write
 /// (it must see its own writes).
 ///
@@ -211,17 +197,6 @@ pub fn snapshot(conn: &Connection, reads: bool) -> Result<Option<ReadSnapshot<'_
         ReadSnapshot::begin(conn).map(Some)
     } else {
         Ok(None)
-    }
-}
-
-impl Drop for ReadSnapshot<'_> {
-    fn drop(&mut self) {
-        if !self.0.is_autocommit() {
-            let _ = self
-                .0
-                .prepare_cached("COMMIT")
-                .and_then(|mut s| s.execute([]));
-        }
     }
 }
 

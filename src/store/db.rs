@@ -190,6 +190,50 @@ impl Deref for Checkout {
     }
 }
 
+/// A read transaction that ends when dropped, also when a handler panics, so
+/// no pooled connection goes back to the pool inside a transaction.
+pub struct ReadSnapshot<'a> {
+    conn: &'a Connection,
+    /// Whether this snapshot began the transaction (and so ends it).
+    began: bool,
+}
+
+impl<'a> ReadSnapshot<'a> {
+    /// Begins one snapshot: every read until the drop sees the same data.
+    ///
+    /// Fails only on a storage error.
+    pub fn begin(conn: &'a Connection) -> Result<ReadSnapshot<'a>> {
+        conn.prepare_cached("BEGIN")?.execute([])?;
+        Ok(ReadSnapshot { conn, began: true })
+    }
+
+    /// One snapshot for a reader of many statements: begun here when `conn`
+    /// is in no transaction, else the one it is in (a request's snapshot, a
+    /// write) serves and is left as it is. Outside a transaction SQLite
+    /// takes and drops the file's read lock around every statement; within
+    /// one, once.
+    ///
+    /// Fails only on a storage error.
+    pub fn unless_within(conn: &'a Connection) -> Result<ReadSnapshot<'a>> {
+        if conn.is_autocommit() {
+            Self::begin(conn)
+        } else {
+            Ok(ReadSnapshot { conn, began: false })
+        }
+    }
+}
+
+impl Drop for ReadSnapshot<'_> {
+    fn drop(&mut self) {
+        if self.began && !self.conn.is_autocommit() {
+            let _ = self
+                .conn
+                .prepare_cached("COMMIT")
+                .and_then(|mut s| s.execute([]));
+        }
+    }
+}
+
 /// Page cache of a pooled read connection and of the writer, in KiB.
 const READER_CACHE_KIB: i64 = 8 * 1024;
 const WRITER_CACHE_KIB: i64 = 64 * 1024;

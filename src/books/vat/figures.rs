@@ -150,6 +150,12 @@ fn kz_of(account: &str, key: &str) -> Option<(&'static str, Counts, Shown)> {
     }
 }
 
+/// Whether a line of `account` with tax key `key` feeds any figure; the
+/// others `figures` passes over, so a reader may leave them out.
+pub fn feeds(account: &str, key: &str) -> bool {
+    kz_of(account, key).is_some()
+}
+
 /// Cents as euros with two decimals: `-1234.5` → `"-1234.50"`.
 pub fn euros(cents: i64) -> String {
     crate::rules::money::minor_text(cents, 2, '.')

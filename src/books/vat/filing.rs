@@ -4,6 +4,8 @@
 //! in another member state to `ec_sales` with the buyer's VAT id. Final
 //! when the books are closed through the period's last day. Reads only.
 
+use std::collections::HashMap;
+
 use jiff::civil::Date;
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
@@ -12,9 +14,10 @@ use crate::books::ledger;
 use crate::books::vat::ec_sales::{self, Supply, SupplyKind};
 use crate::books::vat::figures::{self, Behind, DocumentRef, Figures, Posting};
 use crate::books::vat::period::Period;
-use crate::books::vat_due::register::{self, Side};
-use crate::error::Result;
+use crate::books::vat_due::register::Side;
+use crate::error::{Error, Result};
 use crate::rules::skr;
+use crate::store::db::ReadSnapshot;
 use crate::store::row::Row;
 use crate::store::tenant::Tenant;
 
@@ -53,7 +56,10 @@ pub struct EcSales {
 }
 
 /// The tenant's journal lines with a tax key's meaning (revenue, the taxes,
-/// expenses) posted in `from..=to`, in order.
+/// expenses) posted in `from..=to` that feed a figure (`figures::feeds`),
+/// in order. The others (revenue not yet received, tax not yet due, a
+/// bill's expense) are most of a month's lines and are passed over before
+/// they are copied out.
 fn keyed_lines(conn: &Connection, tenant: &Tenant, from: Date, to: Date) -> Result<Vec<Posting>> {
     let accounts = skr::KEYED.map(|a| format!("'{a}'")).join(", ");
     let mut stmt = conn.prepare_cached(&format!(
@@ -62,27 +68,35 @@ fn keyed_lines(conn: &Connection, tenant: &Tenant, from: Date, to: Date) -> Resu
              AND account IN ({accounts})
          ORDER BY posted_on, seq"
     ))?;
-    let rows = stmt.query_map(
-        params![tenant.company_id, tenant.environment, from, to],
-        |row| {
-            let r = Row::new(row, "journal");
-            Ok(Posting {
-                entry: r.get(0)?,
-                date: r.get(1)?,
-                account: r.get(2)?,
-                key: r.get(3)?,
-                debit: r.get(4)?,
-                credit: r.get(5)?,
-            })
-        },
-    )?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let mut rows = stmt.query(params![tenant.company_id, tenant.environment, from, to])?;
+    let mut out = Vec::new();
+    while let Some(row) = rows.next()? {
+        // A line whose account or key is not text is read below and refused there.
+        let text = |i: usize| row.get_ref(i).ok().and_then(|v| v.as_str().ok());
+        if let (Some(account), Some(key)) = (text(2), text(3)) {
+            if !figures::feeds(account, key) {
+                continue;
+            }
+        }
+        let r = Row::new(row, "journal");
+        out.push(Posting {
+            entry: r.get(0)?,
+            date: r.get(1)?,
+            account: r.get(2)?,
+            key: r.get(3)?,
+            debit: r.get(4)?,
+            credit: r.get(5)?,
+        });
+    }
+    Ok(out)
 }
 
-/// The VAT return's figures of `period` in the tenant's books.
+/// The VAT return's figures of `period` in the tenant's books, read in one
+/// snapshot.
 ///
 /// Fails only on a storage error.
 pub fn vat_return(conn: &Connection, tenant: &Tenant, period: &Period) -> Result<VatReturn> {
+    let _snapshot = ReadSnapshot::unless_within(conn)?;
     let lines = keyed_lines(conn, tenant, period.from, period.to)?;
     let Figures {
         kz,
@@ -91,13 +105,16 @@ pub fn vat_return(conn: &Connection, tenant: &Tenant, period: &Period) -> Result
         booked_tax,
         difference,
     } = figures::figures(&lines);
-    type Named = (Option<DocumentRef>, Option<String>);
-    let mut known: std::collections::HashMap<String, Named> = std::collections::HashMap::new();
+    let mut entries: Vec<&str> = postings
+        .values()
+        .flatten()
+        .map(|b| b.entry.as_str())
+        .collect();
+    entries.sort_unstable();
+    entries.dedup();
+    let known = named(conn, tenant, &entries)?;
     for behind in postings.values_mut().flatten() {
-        if !known.contains_key(&behind.entry) {
-            known.insert(behind.entry.clone(), named(conn, tenant, &behind.entry)?);
-        }
-        (behind.document, behind.payment) = known[&behind.entry].clone();
+        (behind.document, behind.payment) = known.get(&behind.entry).cloned().unwrap_or_default();
     }
     Ok(VatReturn {
         period: period.label.clone(),
@@ -112,24 +129,70 @@ pub fn vat_return(conn: &Connection, tenant: &Tenant, period: &Period) -> Result
     })
 }
 
-/// The document and the payment behind a ledger entry: where the entry
-/// moved VAT that waited for the money, the document and payment the move
-/// names; else the entry's document (`document_of`) and no payment.
+/// The document and the payment named behind a ledger entry.
+type Named = (Option<DocumentRef>, Option<String>);
+
+/// The document and the payment behind each of the ledger entries
+/// `entries`: where an entry moved VAT that waited for the money, the
+/// document and payment its first move names; else the entry's document
+/// (`document_of`) and no payment. Looked up for all the entries at once
+/// (a month of a busy year names thousands).
 ///
 /// Fails only on a storage error.
-fn named(
-    conn: &Connection,
-    tenant: &Tenant,
-    entry: &str,
-) -> Result<(Option<DocumentRef>, Option<String>)> {
-    if let Some(m) = register::of_entry(conn, tenant, entry)?.into_iter().next() {
-        let kind = match m.side {
-            Side::Sale => "invoice",
-            Side::Purchase => "purchase",
-        };
-        return Ok((document_named(conn, tenant, kind, &m.document)?, m.payment));
+fn named(conn: &Connection, tenant: &Tenant, entries: &[&str]) -> Result<HashMap<String, Named>> {
+    let t = (&tenant.company_id, &tenant.environment);
+    let list = |ids: &[&str]| serde_json::to_string(ids).map_err(Error::internal);
+    // The first VAT move of each entry.
+    let mut moved: HashMap<String, (&'static str, String, Option<String>)> = HashMap::new();
+    {
+        let mut stmt = conn.prepare_cached(
+            "SELECT entry, side, document_id, payment_id FROM vat_moves INDEXED BY vat_moves_entry
+             WHERE entry IN (SELECT value FROM json_each(?1)) AND company_id = ?2 AND environment = ?3
+             ORDER BY seq",
+        )?;
+        let mut rows = stmt.query(params![list(entries)?, t.0, t.1])?;
+        while let Some(row) = rows.next()? {
+            let r = Row::new(row, "vat_moves");
+            let entry: String = r.get(0)?;
+            if moved.contains_key(&entry) {
+                continue;
+            }
+            let kind = match r.get::<Side>(1)? {
+                Side::Sale => "invoice",
+                Side::Purchase => "purchase",
+            };
+            moved.insert(entry, (kind, r.get(2)?, r.get(3)?));
+        }
     }
-    Ok((document_of(conn, tenant, entry)?, None))
+    let mut out: HashMap<String, Named> = HashMap::with_capacity(entries.len());
+    // The documents the moves name.
+    for kind in ["invoice", "purchase"] {
+        let ids: Vec<&str> = moved
+            .values()
+            .filter(|m| m.0 == kind)
+            .map(|m| m.1.as_str())
+            .collect();
+        let names = documents_named(conn, tenant, kind, &ids)?;
+        for (entry, m) in moved.iter().filter(|(_, m)| m.0 == kind) {
+            out.insert(entry.clone(), (names.get(&m.1).cloned(), m.2.clone()));
+        }
+    }
+    // The rest: an invoice or a bill posts as itself; any other entry
+    // belongs to the document `document_of` finds.
+    let mut rest: Vec<&str> = entries
+        .iter()
+        .copied()
+        .filter(|e| !moved.contains_key(*e))
+        .collect();
+    for kind in ["invoice", "purchase"] {
+        let names = documents_named(conn, tenant, kind, &rest)?;
+        rest.retain(|e| !names.contains_key(*e));
+        out.extend(names.into_iter().map(|(id, d)| (id, (Some(d), None))));
+    }
+    for entry in rest {
+        out.insert(entry.to_string(), (document_of(conn, tenant, entry)?, None));
+    }
+    Ok(out)
 }
 
 /// The document a ledger entry belongs to: an invoice or a bill posts as
@@ -181,28 +244,46 @@ fn document_named(
     kind: &str,
     id: &str,
 ) -> Result<Option<DocumentRef>> {
-    let t = (&tenant.company_id, &tenant.environment);
+    Ok(documents_named(conn, tenant, kind, &[id])?.remove(id))
+}
+
+/// The invoices (`kind` `invoice`) or purchases among `ids` as a figure's
+/// posting names them, by id; an id of none is left out.
+///
+/// Fails only on a storage error.
+fn documents_named(
+    conn: &Connection,
+    tenant: &Tenant,
+    kind: &str,
+    ids: &[&str],
+) -> Result<HashMap<String, DocumentRef>> {
+    if ids.is_empty() {
+        return Ok(HashMap::new());
+    }
     let sql = if kind == "invoice" {
-        "SELECT CASE document_type WHEN 'CORRECTION' THEN 'creditNote' ELSE 'invoice' END, number FROM invoices
-         WHERE id = ?1 AND company_id = ?2 AND environment = ?3"
+        "SELECT id, CASE document_type WHEN 'CORRECTION' THEN 'creditNote' ELSE 'invoice' END, number FROM invoices
+         WHERE id IN (SELECT value FROM json_each(?1)) AND company_id = ?2 AND environment = ?3"
     } else {
-        "SELECT CASE kind WHEN 'credit' THEN 'supplierCredit' ELSE 'bill' END, document_number FROM purchases
-         WHERE id = ?1 AND company_id = ?2 AND environment = ?3"
+        "SELECT id, CASE kind WHEN 'credit' THEN 'supplierCredit' ELSE 'bill' END, document_number FROM purchases
+         WHERE id IN (SELECT value FROM json_each(?1)) AND company_id = ?2 AND environment = ?3"
     };
-    let named: Option<(String, String)> = conn
-        .prepare_cached(sql)?
-        .query_row(params![id, t.0, t.1], |r| Ok((r.get(0)?, r.get(1)?)))
-        .optional()?;
-    Ok(named.map(|(kind, number)| DocumentRef {
-        kind: match kind.as_str() {
+    let list = serde_json::to_string(ids).map_err(Error::internal)?;
+    let mut stmt = conn.prepare_cached(sql)?;
+    let rows = stmt.query_map(params![list, tenant.company_id, tenant.environment], |r| {
+        Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get(2)?))
+    })?;
+    let mut out = HashMap::with_capacity(ids.len());
+    for row in rows {
+        let (id, kind, number) = row?;
+        let kind = match kind.as_str() {
             "creditNote" => "creditNote",
             "supplierCredit" => "supplierCredit",
             "bill" => "bill",
             _ => "invoice",
-        },
-        id: id.to_string(),
-        number,
-    }))
+        };
+        out.insert(id.clone(), DocumentRef { kind, id, number });
+    }
+    Ok(out)
 }
 
 /// The EC sales list of `period` in the tenant's books: the sales to
@@ -213,6 +294,7 @@ fn document_named(
 ///
 /// Fails only on a storage error.
 pub fn ec_sales_list(conn: &Connection, tenant: &Tenant, period: &Period) -> Result<EcSales> {
+    let _snapshot = ReadSnapshot::unless_within(conn)?;
     let mut stmt = conn.prepare_cached(
         "SELECT j.detail, j.debit, j.credit, coalesce(i.buyer_vat_id, ''), j.posted_on, j.seq FROM journal j
          JOIN invoices i ON i.id = j.entry AND i.company_id = j.company_id AND i.environment = j.environment
