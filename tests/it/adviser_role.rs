@@ -11,7 +11,8 @@ use rusqlite::Connection;
 
 use crate::support::screens::{invoice, person, Office};
 
-/// Every table's rows as text, but the sessions' (a visit touches its own).
+/// Every table's rows as text, but the sessions' (a visit touches its own)
+/// and a key's last use.
 fn snapshot(conn: &Connection) -> BTreeMap<String, Vec<String>> {
     let tables: Vec<String> = conn
         .prepare(
@@ -26,7 +27,20 @@ fn snapshot(conn: &Connection) -> BTreeMap<String, Vec<String>> {
     tables
         .into_iter()
         .map(|t| {
-            let mut stmt = conn.prepare(&format!("SELECT * FROM \"{t}\"")).unwrap();
+            // An API key's last use is written behind, by the usage flush,
+            // whenever it runs: not a change any form made.
+            let columns: Vec<String> = conn
+                .prepare(&format!("SELECT name FROM pragma_table_info('{t}')"))
+                .unwrap()
+                .query_map([], |r| r.get::<_, String>(0))
+                .unwrap()
+                .map(|c| c.unwrap())
+                .filter(|c| c != "last_used_at")
+                .map(|c| format!("\"{c}\""))
+                .collect();
+            let mut stmt = conn
+                .prepare(&format!("SELECT {} FROM \"{t}\"", columns.join(", ")))
+                .unwrap();
             let n = stmt.column_count();
             let rows = stmt
                 .query_map([], |r| {
