@@ -649,11 +649,7 @@ fn the_euer_page_shows_each_line_and_its_payments_in_english_and_german_and_hand
             "61": "12.50", "76": "3184.83"
         })
     );
-    person(&f.data, &f.company, "anna@berger-design.example", "viewer");
-    let mut browser = Browser::at(f.server.addr);
-    browser
-        .login("anna@berger-design.example", PASSWORD)
-        .redirects_to("/dashboard");
+    let mut browser = signed_in_viewer(f);
     let page = browser.get("/books/euer?year=2026");
     assert_eq!(page.status, 200, "{}", page.body);
     for needle in [
@@ -773,11 +769,7 @@ fn the_vat_return_page_of_a_company_taxed_on_payments_names_each_payment_and_its
     let f = Freelancer::owing("ist", "monthly", "no");
     let number = f.invoice("2026-06-15", &[(100_000, "19")]);
     let payment = f.paid(&number, 59_500, "2026-07-03");
-    person(&f.data, &f.company, "anna@berger-design.example", "viewer");
-    let mut browser = Browser::at(f.server.addr);
-    browser
-        .login("anna@berger-design.example", PASSWORD)
-        .redirects_to("/dashboard");
+    let mut browser = signed_in_viewer(&f);
     // June: issued, nothing paid, nothing due; July: half paid, half due.
     let june = browser.get("/books/vat?period=2026-06");
     assert_eq!(june.status, 200, "{}", june.body);
@@ -798,4 +790,14 @@ fn the_vat_return_page_of_a_company_taxed_on_payments_names_each_payment_and_its
         "{}",
         july.body
     );
+}
+
+/// Anna as a viewer of the freelancer's books, signed in on the screens.
+fn signed_in_viewer(f: &Freelancer) -> Browser {
+    person(&f.data, &f.company, "anna@berger-design.example", "viewer");
+    let mut browser = Browser::at(f.server.addr);
+    browser
+        .login("anna@berger-design.example", PASSWORD)
+        .redirects_to("/dashboard");
+    browser
 }
