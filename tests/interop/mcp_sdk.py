@@ -29,7 +29,7 @@ from mcp.client.streamable_http import streamable_http_client
 EXPECTED_TOOLS = {
     "get_customer", "search_customers", "get_invoice", "list_invoices", "get_transaction",
     "list_transactions", "list_receivables", "list_payables", "get_profit_and_loss",
-    "get_balance_sheet", "get_business_attention", "create_invoice_draft", "create_quote_draft",
+    "get_balance_sheet", "get_vat_return", "get_business_attention", "create_invoice_draft", "create_quote_draft",
     "create_transaction", "add_transaction_note",
 }
 MODES = ("legacy", "2026-07-28")
@@ -161,6 +161,10 @@ def calls(base, key, mode, earlier):
         expect(accounts_of(r["lines"]), {8400: REVENUE, 4900: EXPENSES}, "accounts by number")
         expect(r["is_final"], False, "is_final (no books are closed)")
 
+    def get_vat_return(r):
+        expect((r["period"], r["from"], r["to"]), ("2026-11", "2026-11-01", "2026-11-30"), "the period")
+        expect("83" in r["kz"] and isinstance(r["postings"], dict), True, "Kz 83 and the postings behind each Kz")
+
     def get_balance_sheet(r):
         expect(r["balanced"], True, "balanced")
         # By § 266 HGB: the input tax netted with the output tax owed, one debt under C.
@@ -226,6 +230,7 @@ def calls(base, key, mode, earlier):
         ("list_payables", {}, list_payables),
         ("get_profit_and_loss", {"from": "2000-01-01"}, get_profit_and_loss),
         ("get_balance_sheet", {}, get_balance_sheet),
+        ("get_vat_return", {"period": "2026-11"}, get_vat_return),
         ("get_business_attention", {}, get_business_attention),
         ("create_invoice_draft", draft_arguments, create_invoice_draft),
         ("create_invoice_draft", draft_arguments, replayed_invoice_draft),

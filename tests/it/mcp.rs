@@ -218,6 +218,7 @@ fn tools_are_listed_by_scope_and_read_only_the_keys_company() {
             "list_payables",
             "get_profit_and_loss",
             "get_balance_sheet",
+            "get_vat_return",
             "get_business_attention",
             "create_invoice_draft",
             "create_quote_draft",
@@ -563,6 +564,47 @@ fn report_tools_read_the_ledger_and_draft_tools_create_through_the_domain() {
     )["structuredContent"]
         .clone();
     assert_eq!(later["is_final"], json!(false));
+    // The VAT return of the closed January: the invoice's base in Kz 81, the
+    // bill's input tax in Kz 66, the rest owed in Kz 83, each Kz with the
+    // postings behind it; a period that is none is refused by its argument.
+    let vat = call(
+        &c,
+        &w.live,
+        6,
+        "get_vat_return",
+        json!({"period": "2026-01"}),
+    )["structuredContent"]
+        .clone();
+    assert_eq!(
+        (
+            vat["kz"]["81"].clone(),
+            vat["kz"]["66"].clone(),
+            vat["kz"]["83"].clone(),
+            vat["is_final"].clone()
+        ),
+        (json!("100"), json!("3.80"), json!("15.20"), json!(true)),
+        "{vat:#}"
+    );
+    assert_eq!(
+        vat["postings"]["81"][0]["document"]["kind"],
+        json!("invoice"),
+        "{vat:#}"
+    );
+    let refused = call(
+        &c,
+        &w.live,
+        6,
+        "get_vat_return",
+        json!({"period": "2026-13"}),
+    );
+    assert_eq!(
+        (
+            refused["isError"].clone(),
+            refused["structuredContent"]["code"].clone()
+        ),
+        (json!(true), json!("ANFRAGE")),
+        "{refused}"
+    );
     // The input tax (380) netted with the output tax owed (1900): one debt
     // to the tax office under C.
     assert_eq!(bs["total_assets"]["minor"], json!(7900 + 4000));
@@ -738,6 +780,7 @@ fn report_tools_read_the_ledger_and_draft_tools_create_through_the_domain() {
             "list_payables",
             "get_profit_and_loss",
             "get_balance_sheet",
+            "get_vat_return",
             "get_business_attention"
         ]
     );
@@ -795,7 +838,7 @@ fn revision_2026_07_28_is_served_per_request() {
     let list = modern(&c, &w.live, "tools/list", json!({}), &[]);
     assert_eq!(list.body["result"]["resultType"], json!("complete"));
     assert_eq!(list.body["result"]["cacheScope"], json!("private"));
-    assert_eq!(list.body["result"]["tools"].as_array().unwrap().len(), 15);
+    assert_eq!(list.body["result"]["tools"].as_array().unwrap().len(), 16);
     let customer = c.customer(&w.live, "Kunde");
     let call = modern(
         &c,
@@ -1259,7 +1302,7 @@ fn a_refusal_conforms_to_its_tools_output_schema() {
     )
     .body["result"]["tools"]
         .clone();
-    assert_eq!(tools.as_array().unwrap().len(), 15);
+    assert_eq!(tools.as_array().unwrap().len(), 16);
     for t in tools.as_array().unwrap() {
         let name = t["name"].as_str().unwrap();
         let refused = call(&c, &w.live, 2, name, json!({"zz_unknown": 1}));

@@ -64,7 +64,7 @@ async fn every_tool(
     );
     let client = ().serve_with_lifecycle(transport, lifecycle).await.expect("the client connects");
     let tools = client.list_all_tools().await.expect("tools/list");
-    assert_eq!(tools.len(), 15, "{label}");
+    assert_eq!(tools.len(), 16, "{label}");
     let line = json!({"description": "Beratung", "quantity": "2.5", "unit_price_minor": 9500, "tax_rate_percent": 19});
     let eur = |minor: i64| json!({"minor": minor, "currency": "EUR"});
     // Each tool, its arguments, and what its answer holds (JSON pointer, value):
@@ -128,6 +128,15 @@ async fn every_tool(
             "get_balance_sheet",
             json!({"as_of": "2026-01-31"}),
             vec![("/balanced", json!(true)), ("/total_assets", eur(11900))],
+        ),
+        (
+            "get_vat_return",
+            json!({"period": "2026-01"}),
+            vec![
+                ("/kz/81", json!("100")),
+                ("/kz/66", json!("3.80")),
+                ("/kz/83", json!("15.20")),
+            ],
         ),
         (
             "get_business_attention",

@@ -11,7 +11,7 @@
 //! checks before the key), `parse`, `may_write`, `handle` (through
 //! `admission::with_key_confirmed`), `refused`.
 //!
-//! - `tools.rs`: the fifteen tools: their table (name, annotations, the
+//! - `tools.rs`: the sixteen tools: their table (name, annotations, the
 //!   `Operation` they need, schemas), each tool's snake_case arguments read
 //!   into the books' input (`JsonFields`), one books call, the result; a
 //!   business refusal is a tool result with `isError: true`, a protocol fault

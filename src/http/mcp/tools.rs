@@ -1,4 +1,4 @@
-//! The fifteen tools: their table (name, annotations, the `Operation` of the
+//! The sixteen tools: their table (name, annotations, the `Operation` of the
 //! access table they need, schemas), and for each the translation of its
 //! snake_case arguments into the books' input types, one books call (an act
 //! given the key as who acts, which the books record in the audit), and the
@@ -20,7 +20,10 @@ use crate::books::drafts::{self, DraftInput, DraftKind, DraftLineInput, NewDraft
 use crate::books::invoices::{self, Status};
 use crate::books::report::{self, Side};
 use crate::books::transactions::{self, NewNote, NewTransaction, NoteInput};
+use crate::books::vat::filing;
+use crate::books::vat::period::Period;
 use crate::books::{attention, customers, statements};
+use crate::error::said::Input;
 use crate::error::{Error, Result};
 use crate::http::app::App;
 use crate::http::error::RpcFault;
@@ -337,6 +340,27 @@ fn get_balance_sheet(c: &Context, mut f: JsonFields) -> Result<Value> {
     )?))
 }
 
+fn get_vat_return(c: &Context, mut f: JsonFields) -> Result<Value> {
+    let period = f.text("period")?;
+    f.finish()?;
+    let period = match period.as_deref().map(str::trim) {
+        None | Some("") => return Err(Error::invalid("period", Input::Missing)),
+        Some(p) => Period::parse("period", p)?,
+    };
+    let r = filing::vat_return(c.conn, c.tenant(), &period)?;
+    Ok(json!({
+        "period": r.period,
+        "from": r.from,
+        "to": r.to,
+        "is_final": r.is_final,
+        "kz": r.kz,
+        "tax": r.tax,
+        "booked_tax": r.booked_tax,
+        "difference": r.difference,
+        "postings": r.postings,
+    }))
+}
+
 fn get_business_attention(c: &Context, f: JsonFields) -> Result<Value> {
     f.finish()?;
     Ok(to_value(&attention::list(c.conn, c.tenant())?))
@@ -632,6 +656,23 @@ const TOOLS: &[Tool] = &[
         input: || schemas::object(Value::Object(schemas::with_compare(schemas::dates(&["as_of"]))), &[]),
         output: schemas::any_object,
         run: get_balance_sheet,
+        renames: NO_RENAMES,
+    },
+    Tool {
+        read_only: true,
+        name: "get_vat_return",
+        title: "VAT return",
+        description: "The figures of the VAT return (Umsatzsteuer-Voranmeldung) of `period` (`YYYY-MM` or `YYYY-Qn`) as the form has them: each Kz (`kz`; bases in whole euros, taxes with cents, `83` what remains to pay), the tax of Kz 81 and 86 computed from their bases beside the output tax booked (`tax`, `booked_tax`, `difference`), and the postings behind each Kz with their document and, for a company taxed on payments received, the payment that made the VAT due; `is_final` when the books are closed through the period's last day. kontor computes the figures; filing them through ELSTER is done there.",
+        operation: Operation::OutstandingReport,
+        input: || {
+            schemas::object(
+                json!({"period": {"type": "string", "pattern": "^[0-9]{4}-(0[1-9]|1[0-2]|[Qq][1-4])$",
+                                  "description": "The return's period: a month `2026-10` or a quarter `2026-Q4`."}}),
+                &["period"],
+            )
+        },
+        output: schemas::any_object,
+        run: get_vat_return,
         renames: NO_RENAMES,
     },
     Tool {
