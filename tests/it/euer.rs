@@ -306,6 +306,50 @@ struct Year {
     computer: String,
 }
 
+/// The invoices and bills of the hand-worked year (below), each paid as
+/// it says: the invoices' numbers and the bills of the assets.
+pub struct Trade {
+    pub a: String,
+    pub b: String,
+    pub furniture: String,
+    pub laptop: String,
+}
+
+/// The year's invoices, bills and their payments on `f` (see `year`).
+pub fn trade(f: &Freelancer) -> Trade {
+    let a = f.invoice("2026-11-10", &[(100_000, "19")]);
+    let b = f.invoice("2026-12-01", &[(200_000, "19"), (50_000, "7")]);
+    f.invoice("2026-12-05", &[(30_000, "7")]);
+    f.paid(&a, 119_000, "2026-12-15");
+    f.paid(&b, 145_750, "2026-12-20");
+    f.paid(&b, 145_750, "2027-01-15");
+    let furniture = f.bill(
+        "M-2026-17",
+        "2026-03-17",
+        &["office_supplies=130000:19", "office_supplies=60000:19"],
+    );
+    f.pay_bill(&furniture, 226_100, "2026-03-20");
+    let laptop = f.bill("L-88", "2026-09-01", &["office_supplies=120000:19"]);
+    f.pay_bill(&laptop, 142_800, "2026-09-01");
+    let paper = f.bill("P-3", "2026-12-10", &["office_supplies=10000:19"]);
+    f.pay_bill(&paper, 11_900, "2027-01-12");
+    Trade {
+        a,
+        b,
+        furniture,
+        laptop,
+    }
+}
+
+/// The desk, the chair and the laptop recorded from their bills' lines.
+pub fn assets(f: &Freelancer, furniture: &str, laptop: &str) -> [String; 3] {
+    [
+        f.asset("Schreibtisch", "office_furniture", furniture, "1", false),
+        f.asset("Bürostuhl", "office_furniture", furniture, "2", false),
+        f.asset("Laptop", "computers", laptop, "1", true),
+    ]
+}
+
 /// The freelancer's year, VAT owed as `vat` says, monthly returns without
 /// the extension:
 ///
@@ -324,22 +368,12 @@ struct Year {
 ///   of 12.50 on 12-31.
 fn year(vat: &str) -> Year {
     let f = Freelancer::owing(vat, "monthly", "no");
-    let a = f.invoice("2026-11-10", &[(100_000, "19")]);
-    let b = f.invoice("2026-12-01", &[(200_000, "19"), (50_000, "7")]);
-    f.invoice("2026-12-05", &[(30_000, "7")]);
-    f.paid(&a, 119_000, "2026-12-15");
-    f.paid(&b, 145_750, "2026-12-20");
-    f.paid(&b, 145_750, "2027-01-15");
-    let furniture = f.bill(
-        "M-2026-17",
-        "2026-03-17",
-        &["office_supplies=130000:19", "office_supplies=60000:19"],
-    );
-    f.pay_bill(&furniture, 226_100, "2026-03-20");
-    let laptop = f.bill("L-88", "2026-09-01", &["office_supplies=120000:19"]);
-    f.pay_bill(&laptop, 142_800, "2026-09-01");
-    let paper = f.bill("P-3", "2026-12-10", &["office_supplies=10000:19"]);
-    f.pay_bill(&paper, 11_900, "2027-01-12");
+    let Trade {
+        a,
+        b,
+        furniture,
+        laptop,
+    } = trade(&f);
     let lines = f.bank(
         "S1",
         &[
@@ -352,9 +386,7 @@ fn year(vat: &str) -> Year {
     for (line, account) in lines.iter().zip(["tax", "tax", "fees", "tax"]) {
         f.book(line, account);
     }
-    let desk = f.asset("Schreibtisch", "office_furniture", &furniture, "1", false);
-    let chair = f.asset("Bürostuhl", "office_furniture", &furniture, "2", false);
-    let computer = f.asset("Laptop", "computers", &laptop, "1", true);
+    let [desk, chair, computer] = assets(&f, &furniture, &laptop);
     Year {
         f,
         a,

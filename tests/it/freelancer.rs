@@ -14,29 +14,12 @@ use std::collections::BTreeMap;
 use serde_json::{json, Value};
 
 use crate::adviser::kz;
-use crate::euer::Freelancer;
+use crate::euer::{assets, trade, Freelancer};
 
-/// The year's acts on `f`.
+/// The year's acts on `f`: the hand-worked year's trade and assets.
 fn year(f: &Freelancer) {
-    let a = f.invoice("2026-11-10", &[(100_000, "19")]);
-    let b = f.invoice("2026-12-01", &[(200_000, "19"), (50_000, "7")]);
-    f.invoice("2026-12-05", &[(30_000, "7")]);
-    f.paid(&a, 119_000, "2026-12-15");
-    f.paid(&b, 145_750, "2026-12-20");
-    f.paid(&b, 145_750, "2027-01-15");
-    let furniture = f.bill(
-        "M-2026-17",
-        "2026-03-17",
-        &["office_supplies=130000:19", "office_supplies=60000:19"],
-    );
-    f.pay_bill(&furniture, 226_100, "2026-03-20");
-    let laptop = f.bill("L-88", "2026-09-01", &["office_supplies=120000:19"]);
-    f.pay_bill(&laptop, 142_800, "2026-09-01");
-    let paper = f.bill("P-3", "2026-12-10", &["office_supplies=10000:19"]);
-    f.pay_bill(&paper, 11_900, "2027-01-12");
-    f.asset("Schreibtisch", "office_furniture", &furniture, "1", false);
-    f.asset("Bürostuhl", "office_furniture", &furniture, "2", false);
-    f.asset("Laptop", "computers", &laptop, "1", true);
+    let trade = trade(f);
+    assets(f, &trade.furniture, &trade.laptop);
 }
 
 fn vat(f: &Freelancer, period: &str) -> BTreeMap<String, String> {
