@@ -379,7 +379,9 @@ pub enum Dunning {
     /// A base rate outside -10 to 30 percent.
     RateRange,
     /// No reminder was sent: for each invoice, why.
-    NoneSent { missing: Vec<(String, Said)> },
+    NoneSent {
+        missing: Vec<(String, Vec<super::Violation>)>,
+    },
 }
 
 /// Received e-invoices: what their checks warn of, and what booking one

@@ -35,7 +35,7 @@ fn snapshot(conn: &Connection) -> BTreeMap<String, Vec<String>> {
                 .query_map([], |r| r.get::<_, String>(0))
                 .unwrap()
                 .map(|c| c.unwrap())
-                .filter(|c| c != "last_used_at")
+                .filter(|c| !(t == "api_keys" && c == "last_used_at"))
                 .map(|c| format!("\"{c}\""))
                 .collect();
             let mut stmt = conn

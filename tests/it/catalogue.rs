@@ -19,7 +19,7 @@ const ENGLISH_ONLY: &[(&str, usize)] = &[
     ("src/documents/mod.rs", 2),
     ("src/documents/statements/camt.rs", 7),
     ("src/documents/statements/model.rs", 1),
-    ("src/http/mcp/tools.rs", 2),
+    ("src/http/mcp/tools.rs", 1),
     ("src/http/rest/call.rs", 1),
     ("src/http/server.rs", 3),
     ("src/inbox/session.rs", 1),

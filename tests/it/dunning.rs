@@ -334,3 +334,38 @@ fn a_partial_payment_lowers_the_open_amount_and_a_cancellation_stops_the_ladder(
     assert_eq!(run["proposals"][0]["level"], 2);
     assert_eq!(run["proposals"][0]["open"]["minor"], 79_000);
 }
+
+#[test]
+fn a_run_that_cannot_reach_a_customer_sends_nothing_and_says_which_invoice_and_why() {
+    let smtp = SmtpServer::start(Security::StartTls, false);
+    let office = Office::new();
+    let api = office.api();
+    configure(&office.data, &office.a, &smtp, None);
+    let customer = api.customer(&office.key_a, "Kunde ohne Adresse GmbH");
+    let number = issue(&office, &customer, "2026-05-07");
+    let (ok, _, why) = office.data.console(&[
+        "dunning",
+        "send",
+        "--on",
+        "2026-05-28",
+        "--company",
+        &office.a,
+    ]);
+    assert!(!ok, "{why}");
+    assert!(
+        why.contains(&format!(
+            "No reminder was sent. {number}: Kunde ohne Adresse GmbH has no e-mail address"
+        )),
+        "{why}"
+    );
+    // Nothing was recorded: given an address, the same run sends the first.
+    office.data.ok(&[
+        "customer",
+        "set",
+        customer["id"].as_str().unwrap(),
+        "--invoice-email",
+        "einkauf@ohne-adresse.example",
+    ]);
+    let sent = dunning(&office, &["send", "--on", "2026-05-28"]);
+    assert_eq!(numbers(&sent["sent"]), vec![number]);
+}

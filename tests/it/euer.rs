@@ -664,7 +664,7 @@ fn a_year_without_its_form_and_a_balance_sheet_company_are_refused_with_a_senten
     let (ok, _, e) = f
         .data
         .console(&["books", "euer", "--company", &f.company, "--year", "99999"]);
-    assert!(!ok && e.contains("year"), "{e}");
+    assert!(!ok && e.contains("is a year from 1900 to 9998"), "{e}");
 }
 
 #[test]
@@ -801,6 +801,7 @@ fn the_vat_return_page_of_a_company_taxed_on_payments_names_each_payment_and_its
     let f = Freelancer::owing("ist", "monthly", "no");
     let number = f.invoice("2026-06-15", &[(100_000, "19")]);
     let payment = f.paid(&number, 59_500, "2026-07-03");
+    let bill = f.bill("B-7", "2026-07-10", &["office_supplies=10000:19"]);
     let mut browser = signed_in_viewer(&f);
     // June: issued, nothing paid, nothing due; July: half paid, half due.
     let june = browser.get("/books/vat?period=2026-06");
@@ -808,10 +809,13 @@ fn the_vat_return_page_of_a_company_taxed_on_payments_names_each_payment_and_its
     assert!(!june.body.contains(&payment), "{}", june.body);
     let july = browser.get("/books/vat?period=2026-07");
     assert_eq!(july.status, 200, "{}", july.body);
+    // Kz 81's posting: the invoice beside the payment that made its VAT
+    // due; Kz 66's: the bill, due on its receipt, by no payment.
     for needle in [
-        "<th scope=\"col\">Payment (VAT due on receipt)</th>".to_string(),
-        format!("<code>{payment}</code>"),
-        format!("<a href=\"/invoices/{number}\">{number}</a>"),
+        format!(
+            "<td><a href=\"/invoices/{number}\">{number}</a></td><td><code>{payment}</code></td>"
+        ),
+        format!("<td><a href=\"/bills/{bill}\">B-7</a></td><td>–</td>"),
     ] {
         assert!(july.body.contains(&needle), "{needle}: {}", july.body);
     }

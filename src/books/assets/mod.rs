@@ -47,4 +47,5 @@ pub use dispose::{dispose, Disposal, DisposalInput};
 pub use record::{record, AssetInput, NewAsset, MAX_NAME};
 pub use register::{register, Figures, Register, RegisterClass, RegisterRow};
 pub use run::{depreciate, of_year, schedule, Depreciated, PlannedYear, YearFigure};
+pub(crate) use stored::year_bounds;
 pub use stored::{get, list, this_year, Asset};

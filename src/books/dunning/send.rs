@@ -16,7 +16,7 @@ use crate::books::sending::{self, Send};
 use crate::documents::pdf;
 use crate::documents::reminder::{Reminder, StatedInterest};
 use crate::error::said::Dunning;
-use crate::error::{Error, Result, Said};
+use crate::error::{Error, Result};
 use crate::outbox::mail::delivery::{self, MailPurpose};
 use crate::outbox::mail::message::{Attachment, Letter};
 use crate::outbox::mail::settings;
@@ -108,11 +108,7 @@ pub fn send(
     let mut missing = Vec::new();
     for (c, _) in &chosen {
         if let Err(e) = sending::recipient(&c.customer, None) {
-            let why = match e.violations() {
-                [one] => one.message.clone(),
-                _ => Said::English(e.sentence()),
-            };
-            missing.push((c.invoice.number.clone(), why));
+            missing.push((c.invoice.number.clone(), e.violations().to_vec()));
         }
     }
     if !missing.is_empty() {

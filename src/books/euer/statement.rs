@@ -145,10 +145,7 @@ impl Serialize for Statement {
 /// Fails with `Invalid` naming `year` outside 1900–9998.
 fn bounds(conn: &Connection, company_id: &str, year: i32) -> Result<(Date, Date)> {
     let start = settings::get(conn, company_id)?.fiscal_year_start;
-    let got = year.to_string();
-    start
-        .bounds_in(year)
-        .ok_or_else(|| Error::invalid("year", Methods::YearRange { got }))
+    assets::year_bounds(start, year)
 }
 
 /// The figure a year's depreciation of an asset goes to.

@@ -157,14 +157,14 @@ fn to_value<T: Serialize>(v: &T) -> Value {
     serde_json::to_value(v).unwrap_or(Value::Null)
 }
 
-/// A required id argument.
+/// A required argument (an id, a period), trimmed.
 ///
 /// Fails with `Invalid` naming it when it is missing.
 fn id(f: &mut JsonFields, name: &str) -> Result<String> {
     f.text(name)?
         .map(|s| s.trim().to_string())
         .filter(|s| !s.is_empty())
-        .ok_or_else(|| Error::invalid(name, "is missing"))
+        .ok_or_else(|| Error::invalid(name, Input::Missing))
 }
 
 /// The optional `idempotency_key` of a create, trimmed.
@@ -341,12 +341,9 @@ fn get_balance_sheet(c: &Context, mut f: JsonFields) -> Result<Value> {
 }
 
 fn get_vat_return(c: &Context, mut f: JsonFields) -> Result<Value> {
-    let period = f.text("period")?;
+    let period = id(&mut f, "period")?;
     f.finish()?;
-    let period = match period.as_deref().map(str::trim) {
-        None | Some("") => return Err(Error::invalid("period", Input::Missing)),
-        Some(p) => Period::parse("period", p)?,
-    };
+    let period = Period::parse("period", &period)?;
     let r = filing::vat_return(c.conn, c.tenant(), &period)?;
     Ok(json!({
         "period": r.period,

@@ -11,7 +11,7 @@ use maud::{html, Markup};
 
 use super::context::Ctx;
 use super::form::{post, Acted, Form, FormField, Problems};
-use super::frame::{screen_with, security_headers, th, th_number, Screen, Table};
+use super::frame::{invoice_href, screen_with, security_headers, th, th_number, Screen, Table};
 use super::statements::{flag, links, statement};
 use crate::access::people::Capability;
 use crate::books::company;
@@ -439,7 +439,7 @@ pub fn vat(ctx: &Ctx) -> Result<Answer> {
 fn document_link(document: Option<&DocumentRef>) -> Markup {
     match document {
         Some(d) if d.kind == "invoice" || d.kind == "creditNote" => {
-            html! { a href=(format!("/invoices/{}", d.number)) { (d.number) } }
+            html! { a href=(invoice_href(&d.number, "")) { (d.number) } }
         }
         Some(d) => html! { a href=(format!("/bills/{}", d.id)) { (d.number) } },
         None => html! { "–" },

@@ -288,22 +288,29 @@ fn line_page(
     let standing = balances::of_lines(ctx.conn, tenant, std::slice::from_ref(&line.id))?;
     let statement = standing.statements.first();
     let notice = ctx
-        .query
-        .get("done")
-        .filter(|_| problems.list.is_empty())
-        .map(|done| match done {
-            "confirmed" => lang.pick(
-                "The suggestion is settled.",
-                "Der Vorschlag ist ausgeglichen.",
-            ),
-            "split" => lang.pick("The line is split.", "Die Buchung ist aufgeteilt."),
-            "booked" => lang.pick("The line is booked.", "Die Buchung ist verbucht."),
-            "ignored" => lang.pick("The line is ignored.", "Die Buchung wird ignoriert."),
-            _ => lang.pick(
-                "Undone by counter-postings.",
-                "Durch Gegenbuchungen rückgängig gemacht.",
-            ),
-        });
+        .notice(
+            "done",
+            &[
+                (
+                    "confirmed",
+                    "The suggestion is settled.",
+                    "Der Vorschlag ist ausgeglichen.",
+                ),
+                ("split", "The line is split.", "Die Buchung ist aufgeteilt."),
+                ("booked", "The line is booked.", "Die Buchung ist verbucht."),
+                (
+                    "ignored",
+                    "The line is ignored.",
+                    "Die Buchung wird ignoriert.",
+                ),
+                (
+                    "undone",
+                    "Undone by counter-postings.",
+                    "Durch Gegenbuchungen rückgängig gemacht.",
+                ),
+            ],
+        )
+        .filter(|_| problems.list.is_empty());
     let accounts: Vec<(String, String)> = apply::accounts_for(money_in)
         .iter()
         .map(|name| {

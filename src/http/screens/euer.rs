@@ -16,7 +16,7 @@ use super::form::{Form, Problems};
 use super::frame::{invoice_href, own_pdf, screen_with, th, th_amount, th_number, Screen, Table};
 use super::statements::{flag, links, YEAR};
 use crate::books::euer::{self, Figure, Posting, Statement};
-use crate::error::said::Methods;
+use crate::error::said::Input;
 use crate::error::{Error, Result};
 use crate::http::app::Answer;
 use crate::http::query::percent_encode;
@@ -47,7 +47,7 @@ fn year_of(ctx: &Ctx) -> Result<(String, std::result::Result<i32, Error>)> {
     let year = typed.parse::<i32>().map_err(|_| {
         Error::invalid(
             "year",
-            Methods::YearRange {
+            Input::NotYear {
                 got: typed.to_string(),
             },
         )

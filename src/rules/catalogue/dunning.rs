@@ -65,7 +65,11 @@ pub fn text(dunning: &Dunning, r: Reader) -> String {
         (Dunning::NoneSent { missing }, _) => {
             let each: Vec<String> = missing
                 .iter()
-                .map(|(number, why)| format!("{number}: {}", why.text(r)))
+                .map(|(number, why)| {
+                    let said: Vec<String> =
+                        why.iter().map(|v| v.sentence(r, &|f| r.the_field(f))).collect();
+                    format!("{number}: {}", said.join(" "))
+                })
                 .collect();
             format!(
                 "{} {}",

@@ -97,12 +97,6 @@ impl Said {
             Said::English(sentence) => sentence.clone(),
         }
     }
-
-    /// Whether the catalogue has the message in both languages (a
-    /// `Said::English` has not).
-    pub fn in_both(&self) -> bool {
-        !matches!(self, Said::English(_))
-    }
 }
 
 impl Violation {
