@@ -13,6 +13,7 @@ use super::{AllowanceCharge, Category, Document, Format, TaxRepresentative, Type
 use crate::error::said::{Issue, Particular, Party};
 use crate::error::Said;
 use crate::rules::money::{self, Decimal};
+use crate::rules::text::CodeList;
 
 /// What a finding is about, so the caller can say where to fix it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -832,7 +833,7 @@ fn peppol(doc: &Document, f: &mut Findings) {
         (&doc.buyer, Buyer("--electronic-address")),
     ] {
         if let Some(address) = &party.electronic_address {
-            if !PEPPOL_SCHEMES.lines().any(|s| s == address.scheme) {
+            if !PEPPOL_SCHEMES.contains(&address.scheme) {
                 f.add(
                     "PEPPOL-EN16931-CL008",
                     subject,
@@ -849,7 +850,7 @@ fn peppol(doc: &Document, f: &mut Findings) {
 /// The electronic address schemes Peppol BIS Billing 3.0.20 accepts
 /// (PEPPOL-EN16931-CL008): the EAS list without e-mail and the like, one a
 /// line (the list as published, kept as data beside this file).
-const PEPPOL_SCHEMES: &str = include_str!("peppol_schemes.txt");
+static PEPPOL_SCHEMES: CodeList = CodeList::new(include_str!("peppol_schemes.txt"));
 
 fn electronic_addresses(doc: &Document, f: &mut Findings) {
     if doc.seller.electronic_address.is_none() {
@@ -961,5 +962,12 @@ mod tests {
                 rules(&doc, &Format::ALL)
             );
         }
+    }
+
+    #[test]
+    fn the_peppol_schemes_are_sorted_for_their_lookup() {
+        let codes = PEPPOL_SCHEMES.codes();
+        assert!(codes.len() > 50 && codes.windows(2).all(|w| w[0] < w[1]));
+        assert!(PEPPOL_SCHEMES.contains("9930") && !PEPPOL_SCHEMES.contains("EM"));
     }
 }

@@ -14,14 +14,14 @@ use crate::rules::text;
 /// The codes of the CEF EAS code list, as the EN 16931 and XRechnung 3.0
 /// rules check them (BR-CL-25), sorted, one a line (the list as published,
 /// kept as data beside this file).
-const EAS_CODES: &str = include_str!("eas.txt");
+static EAS_CODES: text::CodeList = text::CodeList::new(include_str!("eas.txt"));
 
 /// The longest value of an electronic address.
 const MAX_VALUE: usize = 100;
 
 /// Whether `code` is on the EAS code list.
 pub fn is_scheme(code: &str) -> bool {
-    EAS_CODES.lines().any(|c| c == code)
+    EAS_CODES.contains(code)
 }
 
 /// Whether `digits` is a GS1 number (a GLN) whose last digit is its check
@@ -123,7 +123,7 @@ mod tests {
 
     #[test]
     fn the_list_is_sorted_and_without_repeats() {
-        let codes: Vec<&str> = EAS_CODES.lines().collect();
+        let codes = EAS_CODES.codes();
         assert!(codes.windows(2).all(|w| w[0] < w[1]));
         assert!(is_scheme("0204") && is_scheme("9930") && is_scheme("EM"));
         assert!(!is_scheme("9999") && !is_scheme("0001") && !is_scheme("em"));

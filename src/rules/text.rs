@@ -3,10 +3,38 @@
 //! out is absent; a field given blank is refused (for a required field it is
 //! missing), so "nothing" is never stored as an empty string by accident.
 //! Also the shape of an e-mail address, which several fields share, and a
-//! field's camelCase name spelled as a surface spells it.
+//! field's camelCase name spelled as a surface spells it; and a code list
+//! kept as data (`CodeList`), one code a line.
 
 use crate::error::said::Input;
 use crate::error::{Error, Result};
+
+/// A published code list kept as data beside its rule: one code a line,
+/// sorted (each list's test checks it), split once on first use and then
+/// looked up by binary search.
+pub struct CodeList {
+    text: &'static str,
+    codes: std::sync::OnceLock<Vec<&'static str>>,
+}
+
+impl CodeList {
+    pub const fn new(text: &'static str) -> CodeList {
+        CodeList {
+            text,
+            codes: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// Every code, in the list's order.
+    pub fn codes(&self) -> &[&'static str] {
+        self.codes.get_or_init(|| self.text.lines().collect())
+    }
+
+    /// Whether `code` (exactly as written) is on the list.
+    pub fn contains(&self, code: &str) -> bool {
+        self.codes().binary_search(&code).is_ok()
+    }
+}
 
 /// Checks an optional text field: absent stays absent.
 ///

@@ -4,19 +4,15 @@
 //! ones in English or German.
 
 use crate::rules::locale::Lang;
+use crate::rules::text::CodeList;
 
 /// Every code, sorted, one a line: the code list as published, kept as
 /// data beside this file.
-const CODES: &str = include_str!("units.txt");
-
-/// Every code, in the list's order.
-fn codes() -> impl Iterator<Item = &'static str> {
-    CODES.lines()
-}
+static CODES: CodeList = CodeList::new(include_str!("units.txt"));
 
 /// Whether `code` (exactly, upper case) is on the list.
 pub fn known(code: &str) -> bool {
-    codes().any(|c| c == code)
+    CODES.contains(code)
 }
 
 /// How a person reads a unit code; the code for the ones not listed.
@@ -58,7 +54,7 @@ mod tests {
 
     #[test]
     fn the_list_is_sorted_and_holds_its_codes() {
-        let codes: Vec<&str> = super::codes().collect();
+        let codes = super::CODES.codes();
         assert!(codes.windows(2).all(|w| w[0] < w[1]));
         assert!(codes.len() > 2000 && codes.iter().all(|c| super::known(c)));
         assert!(!super::known("c62") && !super::known(""));
