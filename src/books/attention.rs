@@ -309,8 +309,14 @@ pub fn still_open(conn: &Connection, tenant: &Tenant, through: Date) -> Result<S
     let t = (tenant.company_id.as_str(), tenant.environment);
     // Each kind counted, and its oldest read as (id, day, name, amount,
     // currency); `with_day` when the count binds the day as ?3 (a list
-    // binds ?1 to ?4 always, the limit as ?4).
-    let open = |table: &'static str, count: &str, list: &str, with_day: bool| -> Result<OpenList> {
+    // binds ?1 to ?4 always, the limit as ?4); `priced` when each row has
+    // an amount and a currency, read strictly (a draft has neither).
+    let open = |table: &'static str,
+                count: &str,
+                list: &str,
+                with_day: bool,
+                priced: bool|
+     -> Result<OpenList> {
         let mut stmt = conn.prepare_cached(count)?;
         let count = if with_day {
             stmt.query_row(params![t.0, t.1, through], |r| r.get(0))?
@@ -319,13 +325,17 @@ pub fn still_open(conn: &Connection, tenant: &Tenant, through: Date) -> Result<S
         };
         let keys = params![t.0, t.1, through, PER_KIND];
         let items = row::all(conn, list, keys, table, |r| {
-            let amount: Option<i64> = r.get(3)?;
-            let currency: Option<Currency> = r.get(4)?;
+            let amount = if priced {
+                let currency: Currency = r.get(4)?;
+                Some(Money::new(r.get(3)?, &currency))
+            } else {
+                None
+            };
             Ok(Open {
                 id: r.get(0)?,
                 date: r.get(1)?,
                 name: r.get(2)?,
-                amount: amount.zip(currency).map(|(a, c)| Money::new(a, &c)),
+                amount,
             })
         })?;
         Ok(OpenList { count, items })
@@ -340,6 +350,7 @@ pub fn still_open(conn: &Connection, tenant: &Tenant, through: Date) -> Result<S
          AND state IN ('unmatched', 'suggested') AND coalesce(booked_on, value_on) <= ?3
          ORDER BY coalesce(booked_on, value_on), seq LIMIT ?4",
         true,
+        true,
     )?;
     // A draft's day is the day of its creation moment.
     let drafts = open(
@@ -351,6 +362,7 @@ pub fn still_open(conn: &Connection, tenant: &Tenant, through: Date) -> Result<S
          WHERE d.company_id = ?1 AND d.environment = ?2 AND d.state = 'DRAFT' AND d.document_type = 'INVOICE'
          ORDER BY d.seq LIMIT ?4",
         false,
+        false,
     )?;
     let received_bills = open(
         "bills",
@@ -359,6 +371,7 @@ pub fn still_open(conn: &Connection, tenant: &Tenant, through: Date) -> Result<S
         "SELECT id, issued_on, supplier_name || ' ' || document_number, payable, currency
          FROM bills WHERE company_id = ?1 AND environment = ?2 AND state = 'received' AND issued_on <= ?3
          ORDER BY issued_on, seq LIMIT ?4",
+        true,
         true,
     )?;
     let waiting = receipts::waiting(conn, tenant)?;

@@ -11,6 +11,8 @@
 //! module does not decide *when* something is refused.
 //!
 //! - `said.rs`: `Said`, what a refusal or a note says as a value, by part,
+//!   and `Violation`, one thing wrong with an input (a reminder run that
+//!   reaches no customer carries them),
 //!   with the parts that carry other messages (bank, exports, received
 //!   e-invoices, issuing, drafts, reminders); every part is named there.
 //! - `params.rs`: the messages' typed parameters: the languages (`Lang`),
@@ -27,54 +29,7 @@ mod params;
 mod people;
 pub mod said;
 
-pub use said::{Lang, Said};
-
-/// One thing wrong with an input.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Violation {
-    /// The field, as the books name it; none when the violation concerns the whole.
-    pub field: Option<String>,
-    /// With a field: what is wrong with it, as a predicate ("is missing").
-    /// Without: a whole sentence.
-    pub message: Said,
-    /// What would be accepted, when that helps.
-    pub hint: Option<Said>,
-}
-
-impl Violation {
-    /// A violation of `field`: `message` is a predicate such as "is missing".
-    pub fn at(field: impl Into<String>, message: impl Into<Said>) -> Violation {
-        Violation {
-            field: Some(field.into()),
-            message: message.into(),
-            hint: None,
-        }
-    }
-
-    /// A violation of the whole input, in a sentence.
-    pub fn whole(sentence: impl Into<Said>) -> Violation {
-        Violation {
-            field: None,
-            message: sentence.into(),
-            hint: None,
-        }
-    }
-
-    /// The same violation with a hint.
-    pub fn hint(mut self, hint: impl Into<Said>) -> Violation {
-        self.hint = Some(hint.into());
-        self
-    }
-
-    /// The same violation, its field under `prefix` (`lines[2]` + `quantity`).
-    pub fn under(mut self, prefix: &str) -> Violation {
-        self.field = Some(match self.field {
-            Some(field) => format!("{prefix}.{field}"),
-            None => prefix.to_string(),
-        });
-        self
-    }
-}
+pub use said::{Lang, Said, Violation};
 
 /// Everything that can refuse a request or a console command.
 #[derive(Debug)]

@@ -18,6 +18,7 @@ use crate::books::payments::TargetKind;
 use crate::books::settling;
 use crate::error::said::{Bank, Record};
 use crate::error::{Error, Result, Said, Violations};
+use crate::rules::iso::Currency;
 use crate::rules::locale;
 use crate::rules::text;
 use crate::store::db::Tx;
@@ -240,22 +241,22 @@ fn document(
     tenant: &Tenant,
     number: &str,
     money_in: bool,
-) -> Result<(TargetKind, String, String, i64)> {
+) -> Result<(TargetKind, String, String, i64, Currency)> {
     let number = number.trim();
     let sql = if money_in {
-        "SELECT id, number, outstanding FROM invoices WHERE company_id = ?1 AND environment = ?2
+        "SELECT id, number, outstanding, currency FROM invoices WHERE company_id = ?1 AND environment = ?2
            AND (upper(number) = upper(?3) OR id = ?3) AND document_type = 'INVOICE'"
     } else {
         // A bill by its supplier's number, or by its id where two
         // suppliers' bills share that number.
-        "SELECT id, document_number, outstanding FROM purchases WHERE company_id = ?1 AND environment = ?2
+        "SELECT id, document_number, outstanding, currency FROM purchases WHERE company_id = ?1 AND environment = ?2
            AND (upper(document_number) = upper(?3) OR id = ?3) AND kind = 'bill' ORDER BY id = ?3 DESC, seq LIMIT 2"
     };
-    let found: Vec<(String, String, i64)> = tx
+    let found: Vec<(String, String, i64, Currency)> = tx
         .prepare_cached(sql)?
         .query_map(
             params![tenant.company_id, tenant.environment, number],
-            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
         )?
         .collect::<rusqlite::Result<_>>()?;
     let kind = if money_in {
@@ -268,12 +269,12 @@ fn document(
             number: number.to_string(),
             bill: !money_in,
         })),
-        [(id, _, _), (other, _, _)] if id != number => Err(Error::refused(Bank::TwoSuppliers {
+        [(id, ..), (other, ..)] if id != number => Err(Error::refused(Bank::TwoSuppliers {
             number: number.to_string(),
             a: id.clone(),
             b: other.clone(),
         })),
-        [(id, n, open), ..] => Ok((kind, id.clone(), n.clone(), *open)),
+        [(id, n, open, currency), ..] => Ok((kind, id.clone(), n.clone(), *open, currency.clone())),
     }
 }
 
@@ -306,19 +307,22 @@ pub fn split(
             v.invalid(format!("to[{i}]"), Bank::PositiveAmount);
             continue;
         }
-        if let Some((kind, target_id, number, open)) = v.take(
+        if let Some((kind, target_id, number, open, owed_in)) = v.take(
             document(tx, tenant, number, line.amount > 0).map_err(|e| match e {
                 Error::NotFound(what) => Error::refused_at(format!("to[{i}]"), Bank::Names(what)),
                 other => other,
             }),
         )? {
-            if *amount > open {
+            // A document owed in another currency than the line's is
+            // refused by the settlement act (kontor converts no bank money);
+            // its open amount is no measure of the line's.
+            if owed_in == line.currency && *amount > open {
                 v.refused(
                     format!("to[{i}]"),
                     Bank::PartAboveOpen {
                         number: number.clone(),
                         amount: locale::sum(*amount, &line.currency),
-                        open: locale::sum(open, &line.currency),
+                        open: locale::sum(open, &owed_in),
                     },
                 );
             }

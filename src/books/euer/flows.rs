@@ -342,8 +342,9 @@ struct Paid {
 }
 
 /// Every payment of an invoice or a bill made in `from..=to` and every
-/// one reversed in it (negative, on the reversal's day), split over its
-/// document. The document is named by the invoice's number or the bill's
+/// one reversed in it (negative, on the reversal's day), and every
+/// customer's credit applied to an invoice in it or undone in it, split
+/// over its document. The document is named by the invoice's number or the bill's
 /// id.
 pub(super) fn payments(
     conn: &Connection,
@@ -406,9 +407,10 @@ pub(super) fn payments(
          FROM bank_settlements s JOIN invoices i ON i.id = s.target_id
          WHERE s.company_id = ?1 AND s.environment = ?2 AND s.kind = 'difference'
            AND s.account = 'customer_credits' AND s.target_kind = 'invoice'
+           AND (s.on_day BETWEEN ?3 AND ?4 OR s.undone_by IS NOT NULL)
          ORDER BY s.seq",
     )?;
-    let mut rows = stmt.query(params![tenant.company_id, tenant.environment])?;
+    let mut rows = stmt.query(params![tenant.company_id, tenant.environment, from, to])?;
     while let Some(row) = rows.next()? {
         let r = Row::new(row, "bank_settlements");
         let id: String = r.get(1)?;

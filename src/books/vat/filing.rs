@@ -14,7 +14,7 @@ use crate::books::ledger;
 use crate::books::vat::ec_sales::{self, Supply, SupplyKind};
 use crate::books::vat::figures::{self, Behind, DocumentRef, Figures, Posting};
 use crate::books::vat::period::Period;
-use crate::books::vat_due::register::Side;
+use crate::books::vat_due::register::{self, Side};
 use crate::error::{Error, Result};
 use crate::rules::skr;
 use crate::store::db::ReadSnapshot;
@@ -134,36 +134,24 @@ type Named = (Option<DocumentRef>, Option<String>);
 
 /// The document and the payment behind each of the ledger entries
 /// `entries`: where an entry moved VAT that waited for the money, the
-/// document and payment its first move names; else the entry's document
-/// (`document_of`) and no payment. Looked up for all the entries at once
+/// document and payment its first move names; else the entry's own
+/// document (itself, or what it settled) and no payment. Looked up for all the entries at once
 /// (a month of a busy year names thousands).
 ///
 /// Fails only on a storage error.
 fn named(conn: &Connection, tenant: &Tenant, entries: &[&str]) -> Result<HashMap<String, Named>> {
-    let t = (&tenant.company_id, &tenant.environment);
-    let list = |ids: &[&str]| serde_json::to_string(ids).map_err(Error::internal);
-    // The first VAT move of each entry.
-    let mut moved: HashMap<String, (&'static str, String, Option<String>)> = HashMap::new();
-    {
-        let mut stmt = conn.prepare_cached(
-            "SELECT entry, side, document_id, payment_id FROM vat_moves INDEXED BY vat_moves_entry
-             WHERE entry IN (SELECT value FROM json_each(?1)) AND company_id = ?2 AND environment = ?3
-             ORDER BY seq",
-        )?;
-        let mut rows = stmt.query(params![list(entries)?, t.0, t.1])?;
-        while let Some(row) = rows.next()? {
-            let r = Row::new(row, "vat_moves");
-            let entry: String = r.get(0)?;
-            if moved.contains_key(&entry) {
-                continue;
-            }
-            let kind = match r.get::<Side>(1)? {
-                Side::Sale => "invoice",
-                Side::Purchase => "purchase",
-            };
-            moved.insert(entry, (kind, r.get(2)?, r.get(3)?));
-        }
-    }
+    // The first VAT move of each entry: (the document's kind, its id, the payment).
+    let moved: HashMap<String, (&'static str, String, Option<String>)> =
+        register::first_of_entries(conn, tenant, entries)?
+            .into_iter()
+            .map(|(entry, m)| {
+                let kind = match m.side {
+                    Side::Sale => "invoice",
+                    Side::Purchase => "purchase",
+                };
+                (entry, (kind, m.document, m.payment))
+            })
+            .collect();
     let mut out: HashMap<String, Named> = HashMap::with_capacity(entries.len());
     // The documents the moves name.
     for kind in ["invoice", "purchase"] {
@@ -178,7 +166,7 @@ fn named(conn: &Connection, tenant: &Tenant, entries: &[&str]) -> Result<HashMap
         }
     }
     // The rest: an invoice or a bill posts as itself; any other entry
-    // belongs to the document `document_of` finds.
+    // belongs to the document `settled_document` finds.
     let mut rest: Vec<&str> = entries
         .iter()
         .copied()
@@ -190,61 +178,48 @@ fn named(conn: &Connection, tenant: &Tenant, entries: &[&str]) -> Result<HashMap
         out.extend(names.into_iter().map(|(id, d)| (id, (Some(d), None))));
     }
     for entry in rest {
-        out.insert(entry.to_string(), (document_of(conn, tenant, entry)?, None));
+        out.insert(
+            entry.to_string(),
+            (settled_document(conn, tenant, entry)?, None),
+        );
     }
     Ok(out)
 }
 
-/// The document a ledger entry belongs to: an invoice or a bill posts as
-/// itself; a payment, a credit applied, a bank line's settlement (a
-/// discount, a difference) and the entry that undid one belong to the
-/// document they settled; an asset's sale to the invoice that sold it.
+/// The document an entry that is no invoice or bill belongs to: a
+/// payment, a credit applied, a bank line's settlement (a discount, a
+/// difference) and the entry that undid one belong to the document they
+/// settled; an asset's sale to the invoice that sold it. (An invoice or a
+/// bill posts as itself; `named` finds those first.)
 ///
 /// Fails only on a storage error.
-fn document_of(conn: &Connection, tenant: &Tenant, entry: &str) -> Result<Option<DocumentRef>> {
-    let t = (&tenant.company_id, &tenant.environment);
-    let target = |sql: &str| -> Result<Option<(String, String)>> {
-        Ok(conn
-            .prepare_cached(sql)?
-            .query_row(params![entry, t.0, t.1], |r| Ok((r.get(0)?, r.get(1)?)))
-            .optional()?)
-    };
-    let found = match target("SELECT 'invoice', id FROM invoices WHERE id = ?1 AND company_id = ?2 AND environment = ?3")? {
-        Some(f) => Some(f),
-        None => match target("SELECT 'purchase', id FROM purchases WHERE id = ?1 AND company_id = ?2 AND environment = ?3")? {
-            Some(f) => Some(f),
-            None => target(
-                "SELECT target_kind, target_id FROM bank_settlements
-                 WHERE (id = ?1 OR undone_by = ?1) AND company_id = ?2 AND environment = ?3 AND target_id IS NOT NULL
-                 UNION ALL
-                 SELECT CASE WHEN invoice_id IS NULL THEN 'purchase' ELSE 'invoice' END, coalesce(invoice_id, purchase_id)
-                 FROM payments WHERE id = ?1 AND company_id = ?2 AND environment = ?3
-                 UNION ALL
-                 SELECT 'purchase', bill_id FROM credit_applications WHERE id = ?1 AND company_id = ?2 AND environment = ?3
-                 UNION ALL
-                 SELECT 'invoice', invoice_id FROM assets
-                 WHERE sale_entry = ?1 AND company_id = ?2 AND environment = ?3 AND invoice_id IS NOT NULL
-                 LIMIT 1",
-            )?,
-        },
-    };
+fn settled_document(
+    conn: &Connection,
+    tenant: &Tenant,
+    entry: &str,
+) -> Result<Option<DocumentRef>> {
+    let found: Option<(String, String)> = conn
+        .prepare_cached(
+            "SELECT target_kind, target_id FROM bank_settlements
+             WHERE (id = ?1 OR undone_by = ?1) AND company_id = ?2 AND environment = ?3 AND target_id IS NOT NULL
+             UNION ALL
+             SELECT CASE WHEN invoice_id IS NULL THEN 'purchase' ELSE 'invoice' END, coalesce(invoice_id, purchase_id)
+             FROM payments WHERE id = ?1 AND company_id = ?2 AND environment = ?3
+             UNION ALL
+             SELECT 'purchase', bill_id FROM credit_applications WHERE id = ?1 AND company_id = ?2 AND environment = ?3
+             UNION ALL
+             SELECT 'invoice', invoice_id FROM assets
+             WHERE sale_entry = ?1 AND company_id = ?2 AND environment = ?3 AND invoice_id IS NOT NULL
+             LIMIT 1",
+        )?
+        .query_row(params![entry, tenant.company_id, tenant.environment], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .optional()?;
     let Some((kind, id)) = found else {
         return Ok(None);
     };
-    document_named(conn, tenant, &kind, &id)
-}
-
-/// The invoice (`kind` `invoice`) or purchase `id` as a figure's posting
-/// names it: its kind and number.
-///
-/// Fails only on a storage error.
-fn document_named(
-    conn: &Connection,
-    tenant: &Tenant,
-    kind: &str,
-    id: &str,
-) -> Result<Option<DocumentRef>> {
-    Ok(documents_named(conn, tenant, kind, &[id])?.remove(id))
+    Ok(documents_named(conn, tenant, &kind, &[&id])?.remove(&id))
 }
 
 /// The invoices (`kind` `invoice`) or purchases among `ids` as a figure's
