@@ -37,7 +37,7 @@ const REGISTRATION_LIFETIME: jiff::SignedDuration = jiff::SignedDuration::from_s
 
 /// The relying party of one server: its id and the origins it accepts.
 pub struct RelyingParty {
-    webauthn: std::result::Result<Webauthn, String>,
+    webauthn: std::result::Result<Webauthn, Access>,
     /// The relying party's id (a host name).
     pub id: String,
 }
@@ -57,11 +57,11 @@ impl RelyingParty {
             .and_then(|u| u.host_str().map(str::to_string))
             .unwrap_or_default();
         let webauthn = (|| {
-            let origin = Url::parse(&first).map_err(|e| e.to_string())?;
+            let unusable =
+                |e: &dyn std::fmt::Display| Access::PasskeysUnusable { why: e.to_string() };
+            let origin = Url::parse(&first).map_err(|e| unusable(&e))?;
             let mut builder = WebauthnBuilder::new(&id, &origin)
-                .map_err(|_| {
-                    format!("Passkeys need the screens reached at a host name; {first} names none (WebAuthn refuses IP addresses).")
-                })?
+                .map_err(|_| Access::PasskeysNeedHostName { url: first.clone() })?
                 .rp_name("kontor");
             if origins.is_empty() {
                 builder = builder.allow_any_port(true);
@@ -74,7 +74,7 @@ impl RelyingParty {
                     builder = builder.append_allowed_origin(&url);
                 }
             }
-            builder.build().map_err(|e| e.to_string())
+            builder.build().map_err(|e| unusable(&e))
         })();
         RelyingParty { webauthn, id }
     }
@@ -82,7 +82,7 @@ impl RelyingParty {
     fn usable(&self) -> Result<&Webauthn> {
         self.webauthn
             .as_ref()
-            .map_err(|why| Error::refused(Access::PasskeysUnusable { why: why.clone() }))
+            .map_err(|why| Error::refused(why.clone()))
     }
 }
 

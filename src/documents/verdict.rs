@@ -745,7 +745,10 @@ fn xrechnung(doc: &Document, f: &mut Findings) {
         f.add(
             "BR-DE-15",
             Draft("--buyer-reference"),
-            "the buyer reference is missing",
+            Issue::Missing {
+                whose: Party::Buyer,
+                what: Particular::Reference,
+            },
         );
     }
     if doc.type_code == TypeCode::Invoice && doc.transfer.is_none() {
@@ -761,43 +764,64 @@ fn xrechnung(doc: &Document, f: &mut Findings) {
             &doc.seller.contact.name,
             "BR-DE-5",
             Seller("--contact-name"),
-            "the seller's contact name is missing",
+            Issue::Missing {
+                whose: Party::Seller,
+                what: Particular::ContactName,
+            },
         ),
         (
             &doc.seller.contact.phone,
             "BR-DE-6",
             Seller("--contact-phone"),
-            "the seller's contact telephone is missing",
+            Issue::Missing {
+                whose: Party::Seller,
+                what: Particular::ContactPhone,
+            },
         ),
         (
             &doc.seller.contact.email,
             "BR-DE-7",
             Seller("--contact-email"),
-            "the seller's contact e-mail is missing",
+            Issue::Missing {
+                whose: Party::Seller,
+                what: Particular::ContactEmail,
+            },
         ),
         (
             &doc.seller.address.city,
             "BR-DE-3",
             Seller("--city"),
-            "the seller's city is missing",
+            Issue::Missing {
+                whose: Party::Seller,
+                what: Particular::City,
+            },
         ),
         (
             &doc.seller.address.postal_code,
             "BR-DE-4",
             Seller("--postal-code"),
-            "the seller's postal code is missing",
+            Issue::Missing {
+                whose: Party::Seller,
+                what: Particular::PostalCode,
+            },
         ),
         (
             &doc.buyer.address.city,
             "BR-DE-8",
             Buyer("--city"),
-            "the buyer's city is missing",
+            Issue::Missing {
+                whose: Party::Buyer,
+                what: Particular::City,
+            },
         ),
         (
             &doc.buyer.address.postal_code,
             "BR-DE-9",
             Buyer("--postal-code"),
-            "the buyer's postal code is missing",
+            Issue::Missing {
+                whose: Party::Buyer,
+                what: Particular::PostalCode,
+            },
         ),
     ];
     for (value, rule, subject, problem) in particulars {
@@ -812,7 +836,10 @@ fn xrechnung(doc: &Document, f: &mut Findings) {
         f.add(
             "BR-DE-16",
             Seller("--vat-id"),
-            "the seller's VAT id or tax number is missing",
+            Issue::Missing {
+                whose: Party::Seller,
+                what: Particular::VatIdOrTaxNumber,
+            },
         );
     }
     electronic_addresses(doc, f);

@@ -3,7 +3,7 @@
 
 use jiff::civil::Date;
 
-use super::params::{Figure, Json, Lang};
+use super::params::{Computed, Figure, Json, Lang};
 
 /// What is wrong with a field as typed or sent; each is a predicate on the
 /// field ("is missing"), or, without a field, on the whole input.
@@ -190,7 +190,7 @@ pub enum Code {
     },
     /// A total too large to be booked.
     TooLargeToBook {
-        what: String,
+        what: Computed,
     },
     /// A document's total too large to be booked.
     TotalTooLarge,

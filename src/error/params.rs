@@ -26,6 +26,15 @@ pub enum Figure {
     Number,
 }
 
+/// An amount kontor computes, as a refusal of one too large to book names it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Computed {
+    LineNet,
+    TaxAmount,
+    Interest,
+    Converted,
+}
+
 /// A JSON value's kind, as a refusal of a mistyped field names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Json {
@@ -66,4 +75,10 @@ pub enum Particular {
     City,
     Country,
     VatIdOrTaxNumber,
+    /// A contact's name, telephone and e-mail (XRechnung BR-DE-5 to 7).
+    ContactName,
+    ContactPhone,
+    ContactEmail,
+    /// The buyer's reference, the Leitweg-ID of a public buyer (BR-DE-15).
+    Reference,
 }

@@ -28,7 +28,10 @@ pub enum Access {
     KnownPerson,
     /// The link's person was disabled since.
     LinkPersonDisabled,
-    /// A passkey check that cannot be made.
+    /// Passkeys at a public URL without a host name (WebAuthn refuses IP
+    /// addresses).
+    PasskeysNeedHostName { url: String },
+    /// A passkey check that cannot be made: the WebAuthn library's reason.
     PasskeysUnusable { why: String },
     /// No passkey registration is open.
     NoPasskeyRegistration,

@@ -17,7 +17,7 @@ use jiff::civil::Date;
 
 pub use super::books::{Asset, Bill, Chart, Company, Job, Mail, Methods, PeriodUnit, Settle};
 pub use super::input::{Code, Input, Request};
-pub use super::params::{Figure, Json, Lang, Particular, Party, Settling, Sum};
+pub use super::params::{Computed, Figure, Json, Lang, Particular, Party, Settling, Sum};
 pub use super::people::{Access, Webhook};
 
 /// What a message says, by part, or a sentence in English alone. A part's

@@ -233,7 +233,8 @@ pub fn form(year: i32) -> Option<&'static Form> {
     FORMS.iter().find(|f| f.year == year)
 }
 
-/// The years whose forms kontor knows, as a sentence lists them (`2025 and 2026`).
+/// The years whose forms kontor knows, in order; a refusal lists them in
+/// its reader's words (`Methods::FormUnknown`).
 pub fn known_years() -> Vec<i32> {
     FORMS.iter().map(|f| f.year).collect()
 }

@@ -162,9 +162,11 @@ pub fn sum(minor: i64, currency: &Currency) -> Sum {
     }
 }
 
-/// An amount as a sentence of the books names it: `1,234.56 EUR` (grouped,
-/// in English notation, with its currency's code). Every amount inside a
-/// refusal or a note is written by this one function.
+/// An amount as the books' English texts kept with a record name it (a bank
+/// line's suggestion, an import's report): `1,234.56 EUR` (grouped, in
+/// English notation, with its currency's code). A refusal carries its
+/// amount as a `Sum` instead, which the catalogue writes in its reader's
+/// notation.
 pub fn in_sentence(minor: i64, currency: &Currency) -> String {
     format!(
         "{} {currency}",

@@ -9,7 +9,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use crate::error::said::{Code, Input};
+use crate::error::said::{Code, Computed, Input};
 use crate::error::{Error, Result, Violations};
 use crate::rules::iso::Currency;
 use crate::rules::text;
@@ -277,15 +277,11 @@ fn round_div(n: i128, d: i128) -> i128 {
     }
 }
 
-fn to_minor(value: Option<i128>, what: &str) -> Result<i64> {
+fn to_minor(value: Option<i128>, what: Computed) -> Result<i64> {
     value
         .and_then(|v| i64::try_from(v).ok())
         .filter(|v| v.unsigned_abs() <= MAX_AMOUNT as u64)
-        .ok_or_else(|| {
-            Error::refused(Code::TooLargeToBook {
-                what: what.to_string(),
-            })
-        })
+        .ok_or_else(|| Error::refused(Code::TooLargeToBook { what }))
 }
 
 /// Largest amount of minor units kontor books (10^15).
@@ -297,7 +293,7 @@ pub const MAX_AMOUNT: i64 = 1_000_000_000_000_000;
 pub fn line_net(quantity: Decimal, unit_price: i64) -> Result<i64> {
     to_minor(
         quantity.times_int_div(unit_price as i128, 1),
-        "A line's net",
+        Computed::LineNet,
     )
 }
 
@@ -305,7 +301,7 @@ pub fn line_net(quantity: Decimal, unit_price: i64) -> Result<i64> {
 ///
 /// Fails with `Refused` when the result exceeds the largest bookable amount.
 pub fn percent_of(base: i64, rate: Decimal) -> Result<i64> {
-    to_minor(rate.times_int_div(base as i128, 100), "A tax amount")
+    to_minor(rate.times_int_div(base as i128, 100), Computed::TaxAmount)
 }
 
 /// `rate` percent of `base` for `days` of a year of `year_days` days
@@ -320,7 +316,7 @@ pub fn interest(base: i64, rate: Decimal, days: i64, year_days: i64) -> Result<i
         numerator
             .zip(denominator)
             .and_then(|(n, d)| rate.times_int_div(n, d)),
-        "An interest amount",
+        Computed::Interest,
     )
 }
 
@@ -396,7 +392,7 @@ pub fn convert(amount: i64, rate: Decimal, from_exp: u8, to_exp: u8) -> Result<i
     let scaled = (amount as i128).checked_mul(factor);
     to_minor(
         scaled.and_then(|a| rate.times_int_div(a, divisor)),
-        "A converted amount",
+        Computed::Converted,
     )
 }
 

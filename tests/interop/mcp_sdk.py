@@ -21,6 +21,8 @@ import asyncio
 import json
 import sys
 import urllib.request
+from datetime import date, timedelta
+from decimal import Decimal
 
 import httpx2
 from mcp import Client
@@ -165,6 +167,22 @@ def calls(base, key, mode, earlier):
         expect((r["period"], r["from"], r["to"]), ("2026-11", "2026-11-01", "2026-11-30"), "the period")
         expect("83" in r["kz"] and isinstance(r["postings"], dict), True, "Kz 83 and the postings behind each Kz")
 
+    # The demo's bills are dated back from today (up to 35 days); the
+    # months around them hold all their input tax, in Kz 66, each cent
+    # behind it a posting of one of the bills.
+    months = sorted({(date.today() - timedelta(days=d)).strftime("%Y-%m") for d in range(0, 62)})
+    input_tax = []
+
+    def vat_return_of_a_month(r):
+        behind = r["postings"].get("66", [])
+        expect(sum(p["amount"] for p in behind), round(Decimal(r["kz"].get("66", "0")) * 100),
+               f"Kz 66 of {r['period']} is the sum of its postings")
+        expect({p["document"]["kind"] for p in behind} <= {"bill", "supplierCredit"}, True,
+               "each input-tax posting names its bill or supplier credit")
+        input_tax.append(Decimal(r["kz"].get("66", "0")))
+        if len(input_tax) == len(months):
+            expect(round(sum(input_tax) * 100), INPUT_TAX, "the input tax of the months around the bills")
+
     def get_balance_sheet(r):
         expect(r["balanced"], True, "balanced")
         # By § 266 HGB: the input tax netted with the output tax owed, one debt under C.
@@ -231,6 +249,7 @@ def calls(base, key, mode, earlier):
         ("get_profit_and_loss", {"from": "2000-01-01"}, get_profit_and_loss),
         ("get_balance_sheet", {}, get_balance_sheet),
         ("get_vat_return", {"period": "2026-11"}, get_vat_return),
+        *[("get_vat_return", {"period": month}, vat_return_of_a_month) for month in months],
         ("get_business_attention", {}, get_business_attention),
         ("create_invoice_draft", draft_arguments, create_invoice_draft),
         ("create_invoice_draft", draft_arguments, replayed_invoice_draft),

@@ -380,7 +380,7 @@ fn a_failed_verdict_refuses_the_issue_and_uses_no_number() {
     assert!(!ok);
     assert!(
         err.contains(&format!(
-            "BR-DE-15: the buyer reference is missing (set it with `kontor draft set {d} --buyer-reference …`)"
+            "BR-DE-15: the buyer's reference (Leitweg-ID) is missing (set it with `kontor draft set {d} --buyer-reference …`)"
         )),
         "{err}"
     );

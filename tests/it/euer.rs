@@ -794,6 +794,32 @@ fn money_paid_before_its_invoice_counts_when_applied_and_stands_on_no_line_until
             p("2026-06-15", &number, "-1190.00")
         ])
     );
+    // The line undone: the credit's application is taken back on the day it
+    // is undone (today), never rewritten, and the year of that day counts it.
+    f.data.ok(&["bank", "undo", &lines[0]]);
+    let undone = f.euer("2026");
+    let today = jiff::Zoned::now()
+        .in_tz("Europe/Berlin")
+        .unwrap()
+        .date()
+        .to_string();
+    if today.starts_with("2026-") {
+        assert_eq!(
+            undone["lines"],
+            json!({"15": "0.00", "17": "0.00", "23": "0.00", "76": "0.00"}),
+            "{undone:#}"
+        );
+        assert_eq!(
+            undone["postings"]["15"],
+            json!([
+                p("2026-06-15", &number, "1000.00"),
+                p(&today, &number, "-1000.00")
+            ])
+        );
+    } else {
+        // Undone in a later year, the year applied keeps its income.
+        assert_eq!(undone["lines"], s["lines"], "{undone:#}");
+    }
 }
 
 #[test]

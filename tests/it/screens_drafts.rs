@@ -63,12 +63,13 @@ fn add_line(browser: &mut Browser, draft: &str, form: &[(&str, &str)]) {
     );
     page.redirects_to(&format!("/drafts/{draft}?done=line-added#lines"));
     let added = browser.get(&format!("/drafts/{draft}?done=line-added"));
-    assert!(
-        added.body.contains("Die Position ist hinzugefügt.")
-            || added.body.contains("The line is added."),
-        "{}",
-        added.body
-    );
+    // Said in the page's language, which the browser asks for.
+    let notice = if browser.language == GERMAN {
+        "Die Position ist hinzugefügt."
+    } else {
+        "The line is added."
+    };
+    assert!(added.body.contains(notice), "{}", added.body);
 }
 
 /// The text between `<tr id="{id}">` and its end, for a figure of the page.

@@ -105,7 +105,9 @@ impl Serialize for Warning {
     fn serialize<S: Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
         let mut w = s.serialize_struct("Warning", 2)?;
         w.serialize_field("code", self.code())?;
-        w.serialize_field("sentence", &self.said().text(Reader::CONSOLE))?;
+        // Read by programs (REST, the agent tools) as part of a bill, which
+        // is serialized without its reader: in English, as a program reads it.
+        w.serialize_field("sentence", &self.said().text(Reader::api(Lang::En)))?;
         w.end()
     }
 }

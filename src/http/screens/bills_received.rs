@@ -344,7 +344,8 @@ fn bill_page(
                 h2 #findings-heading { (lang.pick("What the check found", "Was die Prüfung fand")) }
                 ul {
                     @for f in &bill.findings {
-                        li { code { (f.rule) } " " (f.sentence) }
+                        // Kept as the check worded it when the file came: in English.
+                        li { code { (f.rule) } " " span lang="en" { (f.sentence) } }
                     }
                 }
             }

@@ -283,54 +283,30 @@ fn failure_in(
     session: Option<&Session>,
     conn: Option<&Connection>,
 ) -> Answer {
-    let (title, sentence) = match error {
-        Error::NotFound(_) => (
-            lang.pick("Not found", "Nicht gefunden"),
-            lang.pick(
+    if let Error::Internal(detail) = error {
+        tracing::error!("{detail}");
+    }
+    let title = match error {
+        Error::NotFound(_) => lang.pick("Not found", "Nicht gefunden"),
+        Error::Forbidden => lang.pick("Not allowed", "Nicht erlaubt"),
+        Error::Internal(_) => lang.pick("Something went wrong", "Etwas ist schiefgegangen"),
+        Error::Busy => lang.pick("Busy", "Ausgelastet"),
+        Error::StorageFull => lang.pick("Nothing written", "Nichts gespeichert"),
+        _ => lang.pick("Refused", "Abgelehnt"),
+    };
+    // A page not found says no more: which record an address would have
+    // named is nobody's business who cannot see it.
+    let sentence = match error {
+        Error::NotFound(_) => lang
+            .pick(
                 "There is no such page or record here.",
                 "Diese Seite oder diesen Datensatz gibt es hier nicht.",
             )
             .to_string(),
-        ),
-        Error::Forbidden => (
-            lang.pick("Not allowed", "Nicht erlaubt"),
-            lang.pick(
-                "Your role in this company does not allow this; nothing was done.",
-                "Ihre Rolle in dieser Firma erlaubt das nicht; es wurde nichts geändert.",
-            )
-            .to_string(),
-        ),
-        Error::Internal(detail) => {
-            tracing::error!("{detail}");
-            (
-                lang.pick("Something went wrong", "Etwas ist schiefgegangen"),
-                lang.pick(
-                    "Something went wrong inside kontor; nothing was changed.",
-                    "In kontor ist etwas schiefgegangen; es wurde nichts geändert.",
-                )
-                .to_string(),
-            )
-        }
-        Error::Busy => (
-            lang.pick("Busy", "Ausgelastet"),
-            lang.pick(
-                "kontor is busy; nothing was done. Try again in a moment.",
-                "kontor ist ausgelastet; es wurde nichts getan. Bitte gleich noch einmal versuchen.",
-            )
-            .to_string(),
-        ),
-        Error::StorageFull => (
-            lang.pick("Nothing written", "Nichts gespeichert"),
-            lang.pick(
-                "The disk of kontor's data file is full, so nothing was written; reading goes on. Whoever runs kontor must free space; then try again.",
-                "Der Datenträger von kontors Datendatei ist voll, darum wurde nichts gespeichert; Lesen geht weiter. Wer kontor betreibt, muss Platz schaffen; dann bitte noch einmal versuchen.",
-            )
-            .to_string(),
-        ),
-        other => (lang.pick("Refused", "Abgelehnt"), {
+        other => {
             let reader = Reader::screens(lang);
             other.sentence_to(reader, &|f| reader.the_field(f))
-        }),
+        }
     };
     let content = html! {
         p.problem role="alert" { (sentence) }

@@ -16,7 +16,7 @@ use super::frame::{csrf, may_act, pager, screen_with, see_other, th, Noun, Scree
 use super::history;
 use crate::access::people::Capability;
 use crate::books::audit;
-use crate::books::company;
+use crate::books::company::{self, DEFAULT_WORKFLOW};
 use crate::books::transactions::{
     self, Change, Filter, FilterInput, NewNote, NoteInput, PatchInput, TransactionRecord,
 };
@@ -56,12 +56,17 @@ fn title(lang: Lang) -> &'static str {
 /// names in the page's language, a company's own stage by its key as the
 /// owner wrote it.
 fn stage_name(lang: Lang, key: &str) -> &str {
-    match key {
-        "NEU" => lang.pick("New", "Neu"),
-        "IN_ARBEIT" => lang.pick("In progress", "In Arbeit"),
-        "ERLEDIGT" => lang.pick("Done", "Erledigt"),
-        other => other,
-    }
+    /// The names of `DEFAULT_WORKFLOW`'s stages, in its order.
+    const NAMES: [(&str, &str); 3] = [
+        ("New", "Neu"),
+        ("In progress", "In Arbeit"),
+        ("Done", "Erledigt"),
+    ];
+    DEFAULT_WORKFLOW
+        .iter()
+        .zip(NAMES)
+        .find(|(stage, _)| **stage == key)
+        .map_or(key, |(_, (en, de))| lang.pick(en, de))
 }
 
 /// The address of the list with a stage, a search and a page.

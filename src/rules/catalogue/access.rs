@@ -85,7 +85,15 @@ pub fn text(access: &Access, r: Reader) -> String {
                 "Dieser Link funktioniert nicht mehr: Seine Person wurde gesperrt, seit er erstellt wurde.",
             )
             .into(),
-        (Access::PasskeysUnusable { why }, Lang::En) => why.clone(),
+        (Access::PasskeysNeedHostName { url }, Lang::En) => format!(
+            "Passkeys need the screens reached at a host name; {url} names none (WebAuthn refuses IP addresses)."
+        ),
+        (Access::PasskeysNeedHostName { url }, Lang::De) => format!(
+            "Passkeys brauchen die Bildschirme unter einem Hostnamen; {url} nennt keinen (WebAuthn lehnt IP-Adressen ab)."
+        ),
+        (Access::PasskeysUnusable { why }, Lang::En) => {
+            format!("Passkeys cannot be used here ({why}).")
+        }
         (Access::PasskeysUnusable { why }, Lang::De) => {
             format!("Passkeys sind hier nicht nutzbar ({why}).")
         }

@@ -13,7 +13,7 @@ pub fn text(bank: &Bank, r: Reader) -> String {
         (Bank::LineAmount(said), Lang::En) => format!("The amount {}", said.text(r)),
         (Bank::LineAmount(said), Lang::De) => format!("Der Betrag {}", said.text(r)),
         (Bank::Names(said), Lang::En) => format!("names {}", said.text(r)),
-        (Bank::Names(said), Lang::De) => format!("nennt {}", said.text(r)),
+        (Bank::Names(said), Lang::De) => format!("nennt, was es nicht gibt: {}", said.text(r)),
         (Bank::NoDocument { number, bill }, Lang::En) => format!(
             "{number}, which is no {} of the company",
             if *bill {
@@ -280,11 +280,11 @@ pub fn text(bank: &Bank, r: Reader) -> String {
             r.date(*on)
         ),
         (Bank::NoDocument { number, bill }, Lang::De) => format!(
-            "{number}, {} der Firma",
+            "{number} ist {}",
             if *bill {
-                "keine Eingangsrechnung"
+                "keine Eingangsrechnung der Firma"
             } else {
-                "keine Rechnung, die Zahlungen annimmt,"
+                "keine Rechnung der Firma, die Zahlungen annimmt"
             }
         ),
     }

@@ -2,7 +2,7 @@
 //! creditor references, countries, placeholders) and a tax's rate and
 //! reason, and an exchange rate (`Code`).
 
-use crate::error::said::Code;
+use crate::error::said::{Code, Computed};
 use crate::error::Lang;
 
 use super::reader::Reader;
@@ -144,26 +144,40 @@ pub fn text(code: &Code, r: Reader) -> String {
             .into(),
         (Code::ReasonWithCharge { tax, rate }, Lang::En) => format!(
             "goes only with a zero rate; {} at {} % is charged",
-            tax.as_deref().unwrap_or("The tax"),
+            tax.as_deref().unwrap_or("the tax"),
             r.decimal(rate)
         ),
         (Code::ReasonWithCharge { tax, rate }, Lang::De) => format!(
             "gehört nur zu einem Satz von null; {} zu {} % wird berechnet",
-            tax.as_deref().unwrap_or("Die Steuer"),
+            tax.as_deref().unwrap_or("die Steuer"),
             r.decimal(rate)
         ),
         (Code::ReasonNeeded { tax }, Lang::En) => format!(
             "is needed: {} at 0 % needs the seller's reason why nothing is charged (e.g. reverse charge)",
-            tax.as_deref().unwrap_or("The tax")
+            tax.as_deref().unwrap_or("the tax")
         ),
         (Code::ReasonNeeded { tax }, Lang::De) => format!(
             "wird gebraucht: {} zu 0 % braucht den Grund des Verkäufers, warum nichts berechnet wird (etwa Umkehr der Steuerschuld)",
-            tax.as_deref().unwrap_or("Die Steuer")
+            tax.as_deref().unwrap_or("die Steuer")
         ),
-        (Code::TooLargeToBook { what }, Lang::En) => format!("{what} is too large to be booked."),
-        (Code::TooLargeToBook { what }, Lang::De) => {
-            format!("{what} ist zu groß, um gebucht zu werden.")
-        }
+        (Code::TooLargeToBook { what }, Lang::En) => format!(
+            "{} is too large to be booked.",
+            match what {
+                Computed::LineNet => "A line's net",
+                Computed::TaxAmount => "A tax amount",
+                Computed::Interest => "An interest amount",
+                Computed::Converted => "A converted amount",
+            }
+        ),
+        (Code::TooLargeToBook { what }, Lang::De) => format!(
+            "{} ist zu groß, um gebucht zu werden.",
+            match what {
+                Computed::LineNet => "Der Nettobetrag einer Zeile",
+                Computed::TaxAmount => "Ein Steuerbetrag",
+                Computed::Interest => "Ein Zinsbetrag",
+                Computed::Converted => "Ein umgerechneter Betrag",
+            }
+        ),
         (Code::TotalTooLarge, _) => r
             .pick(
                 "The document's total is too large to be booked.",

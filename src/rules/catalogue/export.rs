@@ -61,7 +61,7 @@ pub fn text(export: &Export, r: Reader) -> String {
         (Export::NeededForDatev, _) => r
             .pick(
                 "is needed for a DATEV export; set it in the company's settings",
-                "wird für einen DATEV-Export gebraucht; tragen Sie sie in den Einstellungen der Firma ein",
+                "wird für einen DATEV-Export gebraucht; tragen Sie die Angabe in den Einstellungen der Firma ein",
             )
             .into(),
         (Export::NextFiscalYear { from, to }, Lang::En) => format!(

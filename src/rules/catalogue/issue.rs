@@ -27,6 +27,10 @@ pub fn text(issue: &Issue, r: Reader) -> String {
                 Particular::City => "city",
                 Particular::Country => "country",
                 Particular::VatIdOrTaxNumber => "VAT id or tax number",
+                Particular::ContactName => "contact name",
+                Particular::ContactPhone => "contact telephone",
+                Particular::ContactEmail => "contact e-mail",
+                Particular::Reference => "reference (Leitweg-ID)",
             }
         ),
         (Issue::Missing { whose, what }, Lang::De) => format!(
@@ -39,6 +43,10 @@ pub fn text(issue: &Issue, r: Reader) -> String {
                 Particular::City => "der Ort",
                 Particular::Country => "das Land",
                 Particular::VatIdOrTaxNumber => "die USt-IdNr. oder Steuernummer",
+                Particular::ContactName => "der Name des Ansprechpartners",
+                Particular::ContactPhone => "die Telefonnummer des Ansprechpartners",
+                Particular::ContactEmail => "die E-Mail-Adresse des Ansprechpartners",
+                Particular::Reference => "die Referenz (Leitweg-ID)",
             },
             match whose {
                 Party::Seller => "Verkäufers",
@@ -54,38 +62,38 @@ pub fn text(issue: &Issue, r: Reader) -> String {
         (Issue::FixSeller { .. }, _) if r.on_screens() => r
             .pick(
                 "set it in Settings, among the company's particulars",
-                "tragen Sie sie unter Einstellungen bei den Angaben der Firma ein",
+                "tragen Sie die Angabe unter Einstellungen bei den Angaben der Firma ein",
             )
             .into(),
         (Issue::FixSeller { company, flag }, Lang::En) => {
             format!("set it with `kontor company set {company} {flag} …`")
         }
         (Issue::FixSeller { company, flag }, Lang::De) => {
-            format!("setzen Sie sie mit `kontor company set {company} {flag} …`")
+            format!("setzen Sie die Angabe mit `kontor company set {company} {flag} …`")
         }
         (Issue::FixBuyer { .. }, _) if r.on_screens() => r
             .pick(
                 "set it on the customer's page",
-                "tragen Sie sie auf der Seite des Kunden ein",
+                "tragen Sie die Angabe auf der Seite des Kunden ein",
             )
             .into(),
         (Issue::FixBuyer { customer, flag }, Lang::En) => {
             format!("set it with `kontor customer set {customer} {flag} …`")
         }
         (Issue::FixBuyer { customer, flag }, Lang::De) => {
-            format!("setzen Sie sie mit `kontor customer set {customer} {flag} …`")
+            format!("setzen Sie die Angabe mit `kontor customer set {customer} {flag} …`")
         }
         (Issue::FixDraft { .. }, _) if r.on_screens() => r
             .pick(
                 "set it on the draft's page",
-                "tragen Sie sie auf der Seite des Entwurfs ein",
+                "tragen Sie die Angabe auf der Seite des Entwurfs ein",
             )
             .into(),
         (Issue::FixDraft { draft, flag }, Lang::En) => {
             format!("set it with `kontor draft set {draft} {flag} …`")
         }
         (Issue::FixDraft { draft, flag }, Lang::De) => {
-            format!("setzen Sie sie mit `kontor draft set {draft} {flag} …`")
+            format!("setzen Sie die Angabe mit `kontor draft set {draft} {flag} …`")
         }
         (Issue::FixLines { .. }, _) if r.on_screens() => r
             .pick(

@@ -36,7 +36,7 @@ pub fn text(methods: &Methods, r: Reader) -> String {
         (Methods::GroundWithoutIst, _) => r
             .pick(
                 "A ground of § 20 UStG goes with VAT on payments received only; the VAT method is on invoices issued.",
-                "Ein Grund nach § 20 UStG gehört nur zur Ist-Versteuerung; die Umsatzsteuer wird nach vereinbarten Entgelten versteuert.",
+                "Ein Grund nach § 20 UStG gehört nur zur Ist-Versteuerung; die Firma versteuert ihre Umsätze nach vereinbarten Entgelten (Soll-Versteuerung).",
             )
             .into(),
         (Methods::EuerNeedsLegalForm, _) => r

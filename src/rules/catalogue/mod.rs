@@ -165,6 +165,12 @@ impl Error {
                     "Das Anfragebudget dieses Schlüssels ist aufgebraucht; bitte in {wait_seconds} s noch einmal versuchen."
                 ),
             },
+            Error::Forbidden if r.on_screens() => r
+                .pick(
+                    "Your role in this company does not allow this; nothing was done.",
+                    "Ihre Rolle in dieser Firma erlaubt das nicht; es wurde nichts geändert.",
+                )
+                .into(),
             Error::Forbidden => r
                 .pick(
                     "The key lacks a scope this address needs.",

@@ -67,9 +67,13 @@ pub fn text(settle: &Settle, r: Reader) -> String {
             },
             Lang::De,
         ) => format!(
-            "ist der {}: Eine {} kann nicht vor {document} vom {} liegen",
+            "ist der {}: {} kann nicht vor {document} vom {} liegen",
             r.date(*on),
-            what(*w),
+            match w {
+                Settling::Payment => "Eine Zahlung",
+                Settling::CreditApplication => "Eine Gutschriftsverrechnung",
+                Settling::Settlement => "Ein Ausgleich",
+            },
             r.date(*dated)
         ),
         (Settle::AfterLastSettled { on, document, last }, Lang::En) => format!(
