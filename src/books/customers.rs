@@ -479,8 +479,8 @@ impl CustomerChange {
             Patch::Value(id) => {
                 let id = vat_ids::normalise(&id);
                 let country = country.as_ref().unwrap_or(&current.country);
-                if let Err(sentence) = vat_ids::check_by_prefix(country.as_str(), &id) {
-                    v.refuse(sentence);
+                if let Err(refusal) = vat_ids::check_by_prefix(country.as_str(), &id) {
+                    v.refuse(refusal);
                 }
                 Patch::Value(id)
             }

@@ -160,8 +160,8 @@ impl ParticularsChange {
         let vat_id = match vat_id {
             Patch::Value(id) => {
                 let id = vat_ids::normalise(&id);
-                if let Err(sentence) = vat_ids::check_by_prefix(country.as_str(), &id) {
-                    v.refuse(sentence);
+                if let Err(refusal) = vat_ids::check_by_prefix(country.as_str(), &id) {
+                    v.refuse(refusal);
                 }
                 Patch::Value(id)
             }

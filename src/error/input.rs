@@ -3,7 +3,7 @@
 
 use jiff::civil::Date;
 
-use super::params::{Computed, Figure, Json, Lang};
+use super::params::{Computed, Figure, Json, Lang, VatIdFault};
 
 /// What is wrong with a field as typed or sent; each is a predicate on the
 /// field ("is missing"), or, without a field, on the whole input.
@@ -187,6 +187,12 @@ pub enum Code {
     /// A tax at 0 % without its reason.
     ReasonNeeded {
         tax: Option<String>,
+    },
+    /// A VAT id that fails its state's rule (`rules::vat_ids` words it).
+    VatId {
+        compact: String,
+        prefix: String,
+        fault: VatIdFault,
     },
     /// A total too large to be booked.
     TooLargeToBook {

@@ -35,6 +35,18 @@ pub enum Computed {
     Converted,
 }
 
+/// What is wrong with a VAT id (`rules::vat_ids`): its state's format or
+/// check, the state's prefix missing, GR written for Greece's EL, or a
+/// prefix of no state whose ids are checked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VatIdFault {
+    Format,
+    CheckDigit,
+    NotPrefixed,
+    GreekPrefix,
+    Unchecked,
+}
+
 /// A JSON value's kind, as a refusal of a mistyped field names it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Json {

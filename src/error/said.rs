@@ -17,7 +17,9 @@ use jiff::civil::Date;
 
 pub use super::books::{Asset, Bill, Chart, Company, Job, Mail, Methods, PeriodUnit, Settle};
 pub use super::input::{Code, Input, Request};
-pub use super::params::{Computed, Figure, Json, Lang, Particular, Party, Settling, Sum};
+pub use super::params::{
+    Computed, Figure, Json, Lang, Particular, Party, Settling, Sum, VatIdFault,
+};
 pub use super::people::{Access, Webhook};
 
 /// What a message says, by part, or a sentence in English alone. A part's
@@ -315,7 +317,7 @@ pub enum Draft {
     /// The customer's VAT id changed while the register was asked.
     VatIdChanged,
     /// The customer's VAT id cannot be used.
-    VatIdUnusable { reason: String },
+    VatIdUnusable { reason: Box<Said> },
     /// A total of zero or less.
     NotPositiveTotal,
     /// At the rate given, nothing in the book currency.

@@ -999,6 +999,34 @@ fn changing_a_customer_goes_through_the_books_change_with_its_terms_and_e_invoic
     );
     let page = browser.act(&path, &path, &form("Kai 2", "DE 136 695 977", "30"));
     assert_eq!(page.status, 409, "{}", page.body);
+    assert!(
+        page.body
+            .contains("The VAT id DE136695977 fails the German check digit."),
+        "{}",
+        page.body
+    );
+    // In German, the rule's words are German, the state named as a German
+    // reads it.
+    browser.language = crate::support::screens::GERMAN;
+    let page = browser.act(&path, &path, &form("Kai 2", "ATU1234", "30"));
+    assert_eq!(page.status, 409, "{}", page.body);
+    assert!(
+        page.body.contains(
+            "Die USt-IdNr. ATU1234 hat nicht das Format für Österreich: ATU gefolgt von 8 Ziffern."
+        ),
+        "{}",
+        page.body
+    );
+    let page = browser.act(&path, &path, &form("Kai 2", "DE 136 695 977", "30"));
+    assert!(
+        page.body.contains(
+            "Die USt-IdNr. DE136695977 ist keine gültige Nummer für Deutschland: die Prüfziffer stimmt nicht."
+        ),
+        "{}",
+        page.body
+    );
+    assert!(!page.body.contains("VAT id"), "{}", page.body);
+    browser.language = crate::support::screens::ENGLISH;
     // An emptied VAT id clears it.
     browser
         .act(&path, &path, &form("Kai 2", "", "30"))

@@ -221,7 +221,9 @@ fn check(tx: &Tx, tenant: &Tenant, draft_id: &str, options: &IssueOptions) -> Re
     }
     if let Some(vat_id) = &customer.vat_id {
         if let Err(reason) = vat_ids::check_by_prefix(customer.country.as_str(), vat_id) {
-            verdict.refuse(Draft::VatIdUnusable { reason });
+            verdict.refuse(Draft::VatIdUnusable {
+                reason: Box::new(reason.into()),
+            });
         }
     }
     let rate = verdict.take(crate::rules::money::fixed_rate(

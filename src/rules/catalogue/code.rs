@@ -4,6 +4,7 @@
 
 use crate::error::said::{Code, Computed};
 use crate::error::Lang;
+use crate::rules::vat_ids;
 
 use super::reader::Reader;
 
@@ -160,6 +161,14 @@ pub fn text(code: &Code, r: Reader) -> String {
             "wird gebraucht: {} zu 0 % braucht den Grund des Verkäufers, warum nichts berechnet wird (etwa Umkehr der Steuerschuld)",
             tax.as_deref().unwrap_or("die Steuer")
         ),
+        (
+            Code::VatId {
+                compact,
+                prefix,
+                fault,
+            },
+            lang,
+        ) => vat_ids::sentence(compact, prefix, *fault, lang),
         (Code::TooLargeToBook { what }, Lang::En) => format!(
             "{} is too large to be booked.",
             match what {

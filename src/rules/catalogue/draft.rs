@@ -189,11 +189,13 @@ pub fn text(draft: &Draft, r: Reader) -> String {
                 "Die USt-IdNr. des Kunden hat sich geändert, während das Register gefragt wurde; stellen Sie erneut aus.",
             )
             .into(),
-        (Draft::VatIdUnusable { reason }, Lang::En) => {
-            format!("The customer's VAT id cannot be used on an invoice: {reason}")
-        }
+        (Draft::VatIdUnusable { reason }, Lang::En) => format!(
+            "The customer's VAT id cannot be used on an invoice: {}",
+            reason.text(r)
+        ),
         (Draft::VatIdUnusable { reason }, Lang::De) => format!(
-            "Die USt-IdNr. des Kunden kann auf einer Rechnung nicht verwendet werden: {reason}"
+            "Die USt-IdNr. des Kunden kann auf einer Rechnung nicht verwendet werden: {}",
+            reason.text(r)
         ),
         (Draft::NotPositiveTotal, _) => r
             .pick(

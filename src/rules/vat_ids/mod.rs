@@ -22,6 +22,11 @@ mod states;
 
 use states::Fault;
 
+use crate::error::said::{Code, VatIdFault};
+use crate::error::Said;
+use crate::rules::countries;
+use crate::rules::locale::Lang;
+
 /// How a state's shortened numbers are filled out to the compact form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Fill {
@@ -43,8 +48,9 @@ struct Rule {
     adjective: &'static str,
     /// What the check is called in a sentence ("check digit", "key").
     check_name: &'static str,
-    /// The format in words, for the refusal sentence.
+    /// The format in words, for the refusal sentence, in English and in German.
     format: &'static str,
+    format_de: &'static str,
     /// The characters removed from an id of the state.
     separators: &'static str,
     fill: Fill,
@@ -57,6 +63,7 @@ const fn rule(
     prefix: &'static str,
     adjective: &'static str,
     format: &'static str,
+    format_de: &'static str,
     separators: &'static str,
     check: fn(&str) -> Result<(), Fault>,
 ) -> Rule {
@@ -65,6 +72,7 @@ const fn rule(
         adjective,
         check_name: "check digit",
         format,
+        format_de,
         separators,
         fill: Fill::None,
         check,
@@ -89,6 +97,7 @@ const RULES: [Rule; 31] = [
         "AT",
         "Austrian",
         "ATU followed by 8 digits",
+        "ATU gefolgt von 8 Ziffern",
         " -./",
         states::austria,
     ),
@@ -96,6 +105,7 @@ const RULES: [Rule; 31] = [
         "BE",
         "Belgian",
         "BE followed by 10 digits starting 0 or 1 (an old number: 9 digits)",
+        "BE gefolgt von 10 Ziffern, beginnend mit 0 oder 1 (eine alte Nummer: 9 Ziffern)",
         " -./",
         states::belgium,
     )
@@ -105,6 +115,7 @@ const RULES: [Rule; 31] = [
         "BG",
         "Bulgarian",
         "BG followed by 9 or 10 digits",
+        "BG gefolgt von 9 oder 10 Ziffern",
         " -.",
         states::bulgaria,
     ),
@@ -112,6 +123,7 @@ const RULES: [Rule; 31] = [
         "CY",
         "Cypriot",
         "CY followed by 8 digits, not starting 12, and a letter",
+        "CY gefolgt von 8 Ziffern, nicht beginnend mit 12, und einem Buchstaben",
         " -",
         states::cyprus,
     )
@@ -121,6 +133,8 @@ const RULES: [Rule; 31] = [
         "Czech",
         "CZ followed by 8 digits not starting 9, 9 digits starting 6, \
          or a birth number of 9 or 10 digits",
+        "CZ gefolgt von 8 Ziffern, nicht beginnend mit 9, von 9 Ziffern, beginnend mit 6, \
+         oder einer Geburtsnummer aus 9 oder 10 Ziffern",
         " /",
         states::czechia,
     ),
@@ -128,6 +142,7 @@ const RULES: [Rule; 31] = [
         "DE",
         "German",
         "DE followed by 9 digits, the first not 0",
+        "DE gefolgt von 9 Ziffern, die erste nicht 0",
         " -./,",
         states::germany,
     ),
@@ -135,6 +150,7 @@ const RULES: [Rule; 31] = [
         "DK",
         "Danish",
         "DK followed by 8 digits, the first not 0",
+        "DK gefolgt von 8 Ziffern, die erste nicht 0",
         " -.,/:",
         states::denmark,
     ),
@@ -142,6 +158,7 @@ const RULES: [Rule; 31] = [
         "EE",
         "Estonian",
         "EE followed by 9 digits",
+        "EE gefolgt von 9 Ziffern",
         " ",
         states::estonia,
     ),
@@ -149,6 +166,7 @@ const RULES: [Rule; 31] = [
         "EL",
         "Greek",
         "EL followed by 9 digits (or 8)",
+        "EL gefolgt von 9 Ziffern (oder 8)",
         " -./:",
         states::greece,
     )
@@ -159,6 +177,10 @@ const RULES: [Rule; 31] = [
         "ES followed by a DNI (8 digits and a letter), a NIE (X, Y or Z, 7 digits \
          and a letter), K, L or M with 7 digits and a letter, or a CIF (one of the \
          letters A to H, J, N, P to S, U to W, 7 digits and a digit or letter)",
+        "ES gefolgt von einer DNI (8 Ziffern und ein Buchstabe), einer NIE (X, Y oder Z, \
+         7 Ziffern und ein Buchstabe), K, L oder M mit 7 Ziffern und einem Buchstaben oder \
+         einer CIF (einer der Buchstaben A bis H, J, N, P bis S, U bis W, 7 Ziffern und \
+         eine Ziffer oder ein Buchstabe)",
         " -",
         states::spain,
     )
@@ -167,6 +189,7 @@ const RULES: [Rule; 31] = [
         "FI",
         "Finnish",
         "FI followed by 8 digits",
+        "FI gefolgt von 8 Ziffern",
         " -",
         states::finland,
     ),
@@ -175,6 +198,8 @@ const RULES: [Rule; 31] = [
         "French",
         "FR followed by a 2-character key (digits and letters but I and O) \
          and the 9-digit SIREN",
+        "FR gefolgt von einem Schlüssel aus 2 Zeichen (Ziffern und Buchstaben außer I und O) \
+         und der 9-stelligen SIREN",
         " -.",
         states::france,
     )
@@ -183,6 +208,7 @@ const RULES: [Rule; 31] = [
         "HR",
         "Croatian",
         "HR followed by 11 digits",
+        "HR gefolgt von 11 Ziffern",
         " -",
         states::croatia,
     ),
@@ -190,6 +216,7 @@ const RULES: [Rule; 31] = [
         "HU",
         "Hungarian",
         "HU followed by 8 digits",
+        "HU gefolgt von 8 Ziffern",
         " -",
         states::hungary,
     ),
@@ -198,6 +225,8 @@ const RULES: [Rule; 31] = [
         "Irish",
         "IE followed by 7 digits and 1 or 2 letters, \
          or a digit, a letter, + or *, 5 digits and a letter",
+        "IE gefolgt von 7 Ziffern und 1 oder 2 Buchstaben \
+         oder von einer Ziffer, einem Buchstaben, + oder *, 5 Ziffern und einem Buchstaben",
         " -",
         states::ireland,
     )
@@ -207,6 +236,8 @@ const RULES: [Rule; 31] = [
         "Italian",
         "IT followed by 11 digits, the 8th to 10th an office code \
          (001 to 100, 120, 121, 888 or 999)",
+        "IT gefolgt von 11 Ziffern, die 8. bis 10. eine Amtskennziffer \
+         (001 bis 100, 120, 121, 888 oder 999)",
         " -:",
         states::italy,
     ),
@@ -214,6 +245,7 @@ const RULES: [Rule; 31] = [
         "LT",
         "Lithuanian",
         "LT followed by 9 digits with 1 as the 8th, or 12 digits with 1 as the 11th",
+        "LT gefolgt von 9 Ziffern mit 1 an 8. Stelle oder 12 Ziffern mit 1 an 11. Stelle",
         " -",
         states::lithuania,
     ),
@@ -221,6 +253,7 @@ const RULES: [Rule; 31] = [
         "LU",
         "Luxembourgish",
         "LU followed by 8 digits",
+        "LU gefolgt von 8 Ziffern",
         " :.-",
         states::luxembourg,
     )
@@ -229,6 +262,7 @@ const RULES: [Rule; 31] = [
         "LV",
         "Latvian",
         "LV followed by 11 digits (a person's starting with a birth date)",
+        "LV gefolgt von 11 Ziffern (die einer Person beginnen mit dem Geburtsdatum)",
         " -",
         states::latvia,
     ),
@@ -236,6 +270,7 @@ const RULES: [Rule; 31] = [
         "MT",
         "Maltese",
         "MT followed by 8 digits, the first not 0",
+        "MT gefolgt von 8 Ziffern, die erste nicht 0",
         " -",
         states::malta,
     ),
@@ -243,6 +278,7 @@ const RULES: [Rule; 31] = [
         "NL",
         "Dutch",
         "NL followed by 9 digits, B and 2 digits (not 00)",
+        "NL gefolgt von 9 Ziffern, B und 2 Ziffern (nicht 00)",
         " -.",
         states::netherlands,
     )
@@ -251,6 +287,7 @@ const RULES: [Rule; 31] = [
         "PL",
         "Polish",
         "PL followed by 10 digits",
+        "PL gefolgt von 10 Ziffern",
         " -",
         states::poland,
     ),
@@ -258,6 +295,7 @@ const RULES: [Rule; 31] = [
         "PT",
         "Portuguese",
         "PT followed by 9 digits, the first not 0",
+        "PT gefolgt von 9 Ziffern, die erste nicht 0",
         " -.",
         states::portugal,
     ),
@@ -265,6 +303,7 @@ const RULES: [Rule; 31] = [
         "RO",
         "Romanian",
         "RO followed by 2 to 10 digits, the first not 0, or a 13-digit CNP",
+        "RO gefolgt von 2 bis 10 Ziffern, die erste nicht 0, oder einer 13-stelligen CNP",
         " -",
         states::romania,
     ),
@@ -272,6 +311,7 @@ const RULES: [Rule; 31] = [
         "SE",
         "Swedish",
         "SE followed by 10 digits and 01",
+        "SE gefolgt von 10 Ziffern und 01",
         " -.",
         states::sweden,
     ),
@@ -279,6 +319,7 @@ const RULES: [Rule; 31] = [
         "SI",
         "Slovenian",
         "SI followed by 8 digits, the first not 0",
+        "SI gefolgt von 8 Ziffern, die erste nicht 0",
         " -",
         states::slovenia,
     ),
@@ -286,6 +327,7 @@ const RULES: [Rule; 31] = [
         "SK",
         "Slovak",
         "SK followed by 10 digits",
+        "SK gefolgt von 10 Ziffern",
         " -",
         states::slovakia,
     ),
@@ -294,6 +336,8 @@ const RULES: [Rule; 31] = [
         "Northern Irish",
         "XI followed by 9 or 12 digits, GD or HA and 3 digits, \
          or GD8888 or HA8888 and 5 digits",
+        "XI gefolgt von 9 oder 12 Ziffern, von GD oder HA und 3 Ziffern \
+         oder von GD8888 oder HA8888 und 5 Ziffern",
         " -.",
         states::united_kingdom,
     )
@@ -303,6 +347,8 @@ const RULES: [Rule; 31] = [
         "British",
         "GB followed by 9 or 12 digits, GD or HA and 3 digits, \
          or GD8888 or HA8888 and 5 digits",
+        "GB gefolgt von 9 oder 12 Ziffern, von GD oder HA und 3 Ziffern \
+         oder von GD8888 oder HA8888 und 5 Ziffern",
         " -.",
         states::united_kingdom,
     )
@@ -311,6 +357,7 @@ const RULES: [Rule; 31] = [
         "CH",
         "Swiss",
         "CHE followed by 9 digits and MWST, TVA, IVA or TPV",
+        "CHE gefolgt von 9 Ziffern und MWST, TVA, IVA oder TPV",
         " -.",
         states::switzerland,
     ),
@@ -318,6 +365,7 @@ const RULES: [Rule; 31] = [
         "NO",
         "Norwegian",
         "NO followed by 9 digits and MVA",
+        "NO gefolgt von 9 Ziffern und MVA",
         " ",
         states::norway,
     ),
@@ -421,20 +469,36 @@ fn compact_under(rule: &Rule, upper: &str) -> String {
 /// German check digit.") when not, or when it starts GR (Greek ids start
 /// EL); Unchecked when its first two characters are no prefix known here.
 pub fn judge(text: &str) -> Judged {
+    match judged(text) {
+        Ok(compact) => Judged::Valid(compact),
+        Err(refusal) if refusal.fault == VatIdFault::Unchecked => Judged::Unchecked {
+            sentence: refusal.english(),
+            compact: refusal.compact,
+        },
+        Err(refusal) => Judged::Invalid {
+            sentence: refusal.english(),
+            compact: refusal.compact,
+        },
+    }
+}
+
+/// An id's compact form, or why it fails (`Unchecked` for a prefix of no
+/// state here).
+fn judged(text: &str) -> Result<String, Refusal> {
     let upper = upper_trimmed(text);
     let prefix = prefix_of(&upper);
     let Some(rule) = rule_of_prefix(&prefix) else {
         let compact = without_white_space(&upper);
-        if prefix == "GR" {
-            let sentence =
-                format!("The VAT id {compact} starts with GR, but Greek VAT ids start with EL.");
-            return Judged::Invalid { compact, sentence };
-        }
-        let sentence = format!(
-            "The VAT id {compact} does not start with the prefix of a state whose \
-             VAT ids kontor checks (the EU's, XI, CH, GB and NO)."
-        );
-        return Judged::Unchecked { compact, sentence };
+        let (prefix, fault) = if prefix == "GR" {
+            ("EL", VatIdFault::GreekPrefix)
+        } else {
+            ("", VatIdFault::Unchecked)
+        };
+        return Err(Refusal {
+            compact,
+            prefix,
+            fault,
+        });
     };
     let compact = compact_under(rule, &upper);
     let number = compact.get(rule.prefix.len()..).unwrap_or("");
@@ -444,24 +508,102 @@ pub fn judge(text: &str) -> Judged {
         Err(Fault::Format)
     };
     match fault {
-        Ok(()) => Judged::Valid(compact),
-        Err(fault) => {
-            let sentence = refusal(rule, &compact, fault);
-            Judged::Invalid { compact, sentence }
-        }
+        Ok(()) => Ok(compact),
+        Err(fault) => Err(Refusal {
+            compact,
+            prefix: rule.prefix,
+            fault: match fault {
+                Fault::Format => VatIdFault::Format,
+                Fault::CheckDigit => VatIdFault::CheckDigit,
+            },
+        }),
     }
 }
 
-/// The sentence for an id that fails its state's rule.
-fn refusal(rule: &Rule, compact: &str, fault: Fault) -> String {
-    match fault {
-        Fault::Format => format!(
+/// Why a VAT id is refused: its compact form, the prefix of the state
+/// whose rule it fails (EL for a Greek id written GR; none when no state's
+/// rule applies), and how. A refusal of the books (`Code::VatId`), worded
+/// by `sentence` in English and German.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    pub compact: String,
+    pub prefix: &'static str,
+    pub fault: VatIdFault,
+}
+
+impl Refusal {
+    /// The refusal in English, as the console prints it.
+    pub fn english(&self) -> String {
+        sentence(&self.compact, self.prefix, self.fault, Lang::En)
+    }
+}
+
+impl From<Refusal> for Said {
+    fn from(r: Refusal) -> Said {
+        Code::VatId {
+            compact: r.compact,
+            prefix: r.prefix.to_string(),
+            fault: r.fault,
+        }
+        .into()
+    }
+}
+
+/// What is wrong with the VAT id `compact` under the rule of `prefix`, in
+/// `lang`: the state's format, its check, the prefix it lacks, GR for EL,
+/// or a prefix of no state here.
+pub fn sentence(compact: &str, prefix: &str, fault: VatIdFault, lang: Lang) -> String {
+    let rule = rule_of_prefix(prefix);
+    // A state by its name in German ("für Deutschland"); EL is Greece's.
+    let state =
+        |prefix: &'static str| countries::name(if prefix == "EL" { "GR" } else { prefix }, lang);
+    match (fault, rule, lang) {
+        (VatIdFault::GreekPrefix, _, Lang::En) => {
+            format!("The VAT id {compact} starts with GR, but Greek VAT ids start with EL.")
+        }
+        (VatIdFault::GreekPrefix, _, Lang::De) => format!(
+            "Die USt-IdNr. {compact} beginnt mit GR, griechische USt-IdNrn. beginnen aber mit EL."
+        ),
+        (VatIdFault::Format, Some(rule), Lang::En) => format!(
             "The VAT id {compact} is not in the {} format: {}.",
             rule.adjective, rule.format
         ),
-        Fault::CheckDigit => format!(
+        (VatIdFault::Format, Some(rule), Lang::De) => format!(
+            "Die USt-IdNr. {compact} hat nicht das Format für {}: {}.",
+            state(rule.prefix),
+            rule.format_de
+        ),
+        (VatIdFault::CheckDigit, Some(rule), Lang::En) => format!(
             "The VAT id {compact} fails the {} {}.",
             rule.adjective, rule.check_name
+        ),
+        (VatIdFault::CheckDigit, Some(rule), Lang::De) => format!(
+            "Die USt-IdNr. {compact} ist keine gültige Nummer für {}: {}.",
+            state(rule.prefix),
+            match rule.check_name {
+                "check digits" => "die Prüfziffern stimmen nicht",
+                "check letter" => "der Prüfbuchstabe stimmt nicht",
+                "control character" => "das Kontrollzeichen stimmt nicht",
+                "key" => "der Schlüssel stimmt nicht",
+                _ => "die Prüfziffer stimmt nicht",
+            }
+        ),
+        (VatIdFault::NotPrefixed, Some(rule), Lang::En) => format!(
+            "The VAT id {compact} does not start with {}, the prefix of {} VAT ids.",
+            rule.prefix, rule.adjective
+        ),
+        (VatIdFault::NotPrefixed, Some(rule), Lang::De) => format!(
+            "Die USt-IdNr. {compact} beginnt nicht mit {}, dem Präfix der USt-IdNrn. für {}.",
+            rule.prefix,
+            state(rule.prefix)
+        ),
+        (_, _, Lang::En) => format!(
+            "The VAT id {compact} does not start with the prefix of a state whose \
+             VAT ids kontor checks (the EU's, XI, CH, GB and NO)."
+        ),
+        (_, _, Lang::De) => format!(
+            "Die USt-IdNr. {compact} beginnt nicht mit dem Präfix eines Staates, dessen \
+             USt-IdNrn. kontor prüft (die der EU, XI, CH, GB und NO)."
         ),
     }
 }
@@ -475,19 +617,10 @@ fn without_white_space(text: &str) -> String {
 /// the module), or, for a prefix of no state here, upper case without
 /// white space. Never fails; checking is `check_by_prefix`'s.
 pub fn normalise(text: &str) -> String {
-    match judge(text) {
-        Judged::Valid(compact)
-        | Judged::Invalid { compact, .. }
-        | Judged::Unchecked { compact, .. } => compact,
+    match judged(text) {
+        Ok(compact) => compact,
+        Err(refusal) => refusal.compact,
     }
-}
-
-/// The sentence for an id without the prefix it needs.
-fn not_prefixed(rule: &Rule, compact: &str) -> String {
-    format!(
-        "The VAT id {compact} does not start with {}, the prefix of {} VAT ids.",
-        rule.prefix, rule.adjective
-    )
 }
 
 /// Checks a VAT id (as typed or stored) of a partner in `country` by the
@@ -495,26 +628,31 @@ fn not_prefixed(rule: &Rule, compact: &str) -> String {
 /// Austrian id). An id that starts with no two letters is judged as one of
 /// `country`, which must then have no VAT id rule here.
 ///
-/// Fails with a sentence as `judge` gives it, or when an id of a partner in
-/// a state with a rule lacks the state's prefix.
-pub fn check_by_prefix(country: &str, vat_id: &str) -> Result<(), String> {
+/// Fails with the refusal `judge` words, or when an id of a partner in a
+/// state with a rule lacks the state's prefix.
+pub fn check_by_prefix(country: &str, vat_id: &str) -> Result<(), Refusal> {
     compact_by_prefix(country, vat_id).map(drop)
 }
 
 /// As `check_by_prefix`, and gives the id's compact form, the one to store.
 ///
 /// Fails as `check_by_prefix` does.
-pub fn compact_by_prefix(country: &str, vat_id: &str) -> Result<String, String> {
+pub fn compact_by_prefix(country: &str, vat_id: &str) -> Result<String, Refusal> {
     let upper = upper_trimmed(vat_id);
     let lettered = upper.len() >= 2 && upper.bytes().take(2).all(|b| b.is_ascii_uppercase());
     if !lettered {
         if let Some(rule) = rule_of_country(country) {
-            return Err(not_prefixed(rule, &normalise(vat_id)));
+            return Err(Refusal {
+                compact: normalise(vat_id),
+                prefix: rule.prefix,
+                fault: VatIdFault::NotPrefixed,
+            });
         }
     }
-    match judge(vat_id) {
-        Judged::Valid(compact) | Judged::Unchecked { compact, .. } => Ok(compact),
-        Judged::Invalid { sentence, .. } => Err(sentence),
+    match judged(vat_id) {
+        Ok(compact) => Ok(compact),
+        Err(refusal) if refusal.fault == VatIdFault::Unchecked => Ok(refusal.compact),
+        Err(refusal) => Err(refusal),
     }
 }
 
@@ -699,7 +837,7 @@ mod tests {
             );
         }
         assert_eq!(
-            check_by_prefix("DE", "DE13669597"),
+            check_by_prefix("DE", "DE13669597").map_err(|r| r.english()),
             Err("The VAT id DE13669597 is not in the German format: \
                  DE followed by 9 digits, the first not 0."
                 .to_string())
@@ -712,7 +850,7 @@ mod tests {
         assert_eq!(check_by_prefix("DE", "ATU13585627"), Ok(()));
         assert_eq!(check_by_prefix("US", "DE136695976"), Ok(()));
         assert_eq!(
-            check_by_prefix("US", "DE136695975"),
+            check_by_prefix("US", "DE136695975").map_err(|r| r.english()),
             Err("The VAT id DE136695975 fails the German check digit.".to_string())
         );
         assert_eq!(check_by_prefix("GB", "XI980780684"), Ok(()));
@@ -720,7 +858,7 @@ mod tests {
         assert!(check_by_prefix("DE", "CHE123456789").is_err());
         // Greek ids start with EL.
         assert_eq!(
-            check_by_prefix("GR", "GR094259216"),
+            check_by_prefix("GR", "GR094259216").map_err(|r| r.english()),
             Err(
                 "The VAT id GR094259216 starts with GR, but Greek VAT ids start with EL."
                     .to_string()
@@ -728,7 +866,7 @@ mod tests {
         );
         // No prefix: the partner's country decides.
         assert_eq!(
-            check_by_prefix("DE", "136695976"),
+            check_by_prefix("DE", "136695976").map_err(|r| r.english()),
             Err(
                 "The VAT id 136695976 does not start with DE, the prefix of German VAT ids."
                     .to_string()
@@ -756,14 +894,14 @@ mod tests {
         // An id without a prefix, of a partner in a state with a rule, must
         // carry that state's prefix: EL for a Greek partner.
         assert_eq!(
-            check_by_prefix("AT", "1358 5627"),
+            check_by_prefix("AT", "1358 5627").map_err(|r| r.english()),
             Err(
                 "The VAT id 13585627 does not start with AT, the prefix of Austrian VAT ids."
                     .to_string()
             )
         );
         assert_eq!(
-            check_by_prefix("GR", "094259216"),
+            check_by_prefix("GR", "094259216").map_err(|r| r.english()),
             Err(
                 "The VAT id 094259216 does not start with EL, the prefix of Greek VAT ids."
                     .to_string()
@@ -772,7 +910,7 @@ mod tests {
         // An id with another state's prefix is that state's id.
         assert_eq!(check_by_prefix("AT", "DE136695976"), Ok(()));
         assert_eq!(
-            check_by_prefix("DE", "DE136695975"),
+            check_by_prefix("DE", "DE136695975").map_err(|r| r.english()),
             Err("The VAT id DE136695975 fails the German check digit.".to_string())
         );
         // A partner in a country without a rule here (EL and XI are
@@ -783,15 +921,49 @@ mod tests {
                 assert_eq!(check_by_prefix(country, id), Ok(()), "{country} {id}");
             }
             assert_eq!(
-                check_by_prefix(country, "DE136695975"),
+                check_by_prefix(country, "DE136695975").map_err(|r| r.english()),
                 Err("The VAT id DE136695975 fails the German check digit.".to_string()),
                 "{country}"
             );
             assert_eq!(
-                check_by_prefix(country, "CHE-123.456.789 MWST"),
+                check_by_prefix(country, "CHE-123.456.789 MWST").map_err(|r| r.english()),
                 Err("The VAT id CHE123456789MWST fails the Swiss check digit.".to_string()),
                 "{country}"
             );
+        }
+    }
+
+    #[test]
+    fn a_refusal_is_worded_in_german_too() {
+        let german = |country: &str, id: &str| {
+            let r = check_by_prefix(country, id).unwrap_err();
+            sentence(&r.compact, r.prefix, r.fault, Lang::De)
+        };
+        assert_eq!(
+            german("DE", "136695976"),
+            "Die USt-IdNr. 136695976 beginnt nicht mit DE, dem Präfix der USt-IdNrn. für Deutschland."
+        );
+        assert_eq!(
+            german("GR", "094259216"),
+            "Die USt-IdNr. 094259216 beginnt nicht mit EL, dem Präfix der USt-IdNrn. für Griechenland."
+        );
+        assert_eq!(
+            german("DE", "GR094259216"),
+            "Die USt-IdNr. GR094259216 beginnt mit GR, griechische USt-IdNrn. beginnen aber mit EL."
+        );
+        assert_eq!(
+            german("DE", "BE0428759498"),
+            "Die USt-IdNr. BE0428759498 ist keine gültige Nummer für Belgien: die Prüfziffern stimmen nicht."
+        );
+        // Every state has its format in German and a name a German reads.
+        for rule in &RULES {
+            assert!(rule.format_de.contains("gefolgt von"), "{}", rule.prefix);
+            let state = if rule.prefix == "EL" {
+                "GR"
+            } else {
+                rule.prefix
+            };
+            assert_ne!(countries::name(state, Lang::De), state, "{}", rule.prefix);
         }
     }
 
