@@ -445,6 +445,12 @@ pub enum Bank {
     NoDocument { number: String, bill: bool },
     /// A statement of an account the company does not have.
     NotOurAccount { file: String, account: String },
+    /// A file of no bytes.
+    FileEmpty { file: String },
+    /// A file that is neither camt XML, a ZIP of camt files, nor MT940.
+    FileNoStatement { file: String },
+    /// A file larger than kontor reads (`mb` megabytes; of a ZIP, `zip`).
+    FileTooLarge { file: String, mb: u64, zip: bool },
     /// A statement in another currency than its account's.
     StatementCurrency {
         file: String,

@@ -560,3 +560,46 @@ fn an_advance_payment_becomes_the_customers_credit_and_is_applied_when_confirmed
     assert_eq!(line["suggestions"][0]["advance"], json!(true), "{line}");
     let _ = invoice_id;
 }
+
+#[test]
+fn a_file_that_is_no_statement_is_refused_in_the_pages_language_and_nothing_is_stored() {
+    let o = Office::new();
+    let mut owner = o.signed_in("owner@alpha.de");
+    owner
+        .act(
+            "/settings/bank",
+            "/settings/bank/accounts",
+            &[("iban", "DE36 7602 6000 0123 4567 89"), ("name", "Konto")],
+        )
+        .redirects_to("/settings/bank?done=added");
+    let upload = |owner: &mut crate::support::screens::Browser, name: &str, bytes: &[u8]| {
+        let token = owner.get("/bank").csrf();
+        owner.upload("/bank/import", &[("csrf", &token)], &[(name, bytes)])
+    };
+    let english = upload(&mut owner, "notiz.txt", b"Bitte bis Freitag zahlen.");
+    assert!(
+        english
+            .body
+            .contains("The file notiz.txt is neither camt XML, a ZIP of camt files, nor MT940."),
+        "{}",
+        english.body
+    );
+    owner.language = crate::support::screens::GERMAN;
+    let german = upload(&mut owner, "notiz.txt", b"Bitte bis Freitag zahlen.");
+    assert!(
+        german.body.contains(
+            "Die Datei notiz.txt ist weder camt-XML noch ein ZIP mit camt-Dateien noch MT940."
+        ),
+        "{}",
+        german.body
+    );
+    let empty = upload(&mut owner, "leer.xml", b"");
+    assert!(
+        empty.body.contains("Die Datei leer.xml ist leer."),
+        "{}",
+        empty.body
+    );
+    assert!(!empty.body.contains("The file"), "{}", empty.body);
+    assert_eq!(o.count("SELECT count(*) FROM bank_lines"), 0);
+    assert_eq!(o.count("SELECT count(*) FROM bank_files"), 0);
+}

@@ -34,6 +34,7 @@ use crate::books::payments::TargetKind;
 use crate::documents::statements::{self, Message, Statement};
 use crate::error::said::Bank;
 use crate::error::{Error, Result};
+use crate::rules::catalogue::Reader;
 use crate::rules::iso::Currency;
 use crate::rules::locale;
 use crate::store::clock;
@@ -68,11 +69,11 @@ pub struct FileReport {
 }
 
 impl FileReport {
-    /// The report of a refused file.
-    pub fn refused(file: &str, why: &Error) -> FileReport {
+    /// The report of a refused file, its refusal worded for `reader`.
+    pub fn refused(file: &str, why: &Error, reader: Reader) -> FileReport {
         FileReport {
             file: file.to_string(),
-            refused: Some(why.sentence()),
+            refused: Some(why.sentence_to(reader, &|f| reader.the_field(f))),
             ..FileReport::default()
         }
     }

@@ -16,6 +16,7 @@ use crate::books::tenancy;
 use crate::console::acting::{actor, company_books, no_actor, print};
 use crate::console::args::{BankAccountCommand, BankCommand};
 use crate::error::{Error, Result};
+use crate::rules::catalogue::Reader;
 use crate::store::db::Db;
 
 /// Runs a `bank` command; answers exit code 1 (after printing the reports)
@@ -66,6 +67,7 @@ pub fn run(db: &Db, cmd: &BankCommand, acting: Option<&str>) -> Result<ExitCode>
                     Err(e) => FileReport::refused(
                         &name,
                         &Error::bad_request(format!("The file {name} cannot be read: {e}.")),
+                        Reader::CONSOLE,
                     ),
                     // Handed over, so the file's bytes are let go once stored.
                     Ok(bytes) => db
@@ -76,7 +78,7 @@ pub fn run(db: &Db, cmd: &BankCommand, acting: Option<&str>) -> Result<ExitCode>
                         })
                         .or_else(|e| match e {
                             Error::Internal(_) | Error::Busy | Error::StorageFull => Err(e),
-                            refusal => Ok(FileReport::refused(&name, &refusal)),
+                            refusal => Ok(FileReport::refused(&name, &refusal, Reader::CONSOLE)),
                         })?,
                 };
                 reports.push(report);

@@ -2,9 +2,10 @@
 //! XML (after a byte order mark and white space) to camt, a `:20:` field to
 //! MT940. A ZIP is not read here (`archive` reads its members through this).
 
-use crate::documents::statements::model::{check, refusal, Statement, MAX_FILE};
+use crate::documents::statements::model::{Statement, MAX_FILE};
 use crate::documents::statements::{camt, mt940};
-use crate::error::Result;
+use crate::error::said::Bank;
+use crate::error::{Error, Result};
 
 /// Whether the bytes start as a ZIP archive does.
 pub fn is_zip(bytes: &[u8]) -> bool {
@@ -15,12 +16,14 @@ pub fn is_zip(bytes: &[u8]) -> bool {
 ///
 /// Fails with a sentence naming `name`.
 pub fn check_size(name: &str, bytes: &[u8]) -> Result<()> {
-    check(bytes.len() as u64 <= MAX_FILE, name, || {
-        format!(
-            "is larger than {} MB, the most kontor reads of one statement file",
-            MAX_FILE / 1024 / 1024
-        )
-    })
+    if bytes.len() as u64 <= MAX_FILE {
+        return Ok(());
+    }
+    Err(Error::bad_request(Bank::FileTooLarge {
+        file: name.to_string(),
+        mb: MAX_FILE / 1024 / 1024,
+        zip: false,
+    }))
 }
 
 /// Reads one camt or MT940 file of at most `MAX_FILE` bytes.
@@ -40,11 +43,12 @@ pub fn read_one(name: &str, bytes: &[u8]) -> Result<Vec<Statement>> {
     } else if mt940::looks_like(body) || body.starts_with(b"-") || body.starts_with(b"{1:") {
         mt940::read(name, body)
     } else if body.is_empty() {
-        Err(refusal(name, "is empty"))
+        Err(Error::bad_request(Bank::FileEmpty {
+            file: name.to_string(),
+        }))
     } else {
-        Err(refusal(
-            name,
-            "is neither camt XML, a ZIP of camt files, nor MT940",
-        ))
+        Err(Error::bad_request(Bank::FileNoStatement {
+            file: name.to_string(),
+        }))
     }
 }

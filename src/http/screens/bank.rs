@@ -19,6 +19,7 @@ use crate::books::bank::lines::{self, Filter, LineView, State};
 use crate::error::said::Input;
 use crate::error::{Error, Result};
 use crate::http::app::Answer;
+use crate::rules::catalogue::Reader;
 use crate::rules::locale::{self, Lang};
 
 /// The states a person filters by, with their names.
@@ -186,7 +187,7 @@ pub fn import(ctx: &Ctx) -> Result<Answer> {
             })
             .or_else(|e| match e {
                 Error::Internal(_) | Error::Busy | Error::StorageFull => Err(e),
-                refusal => Ok(FileReport::refused(&name, &refusal)),
+                refusal => Ok(FileReport::refused(&name, &refusal, Reader::screens(lang))),
             })?;
         reports.push(report);
     }

@@ -22,6 +22,22 @@ pub fn text(bank: &Bank, r: Reader) -> String {
                 "invoice that takes payments"
             }
         ),
+        (Bank::FileEmpty { file }, Lang::En) => format!("The file {file} is empty."),
+        (Bank::FileEmpty { file }, Lang::De) => format!("Die Datei {file} ist leer."),
+        (Bank::FileNoStatement { file }, Lang::En) => format!(
+            "The file {file} is neither camt XML, a ZIP of camt files, nor MT940."
+        ),
+        (Bank::FileNoStatement { file }, Lang::De) => format!(
+            "Die Datei {file} ist weder camt-XML noch ein ZIP mit camt-Dateien noch MT940."
+        ),
+        (Bank::FileTooLarge { file, mb, zip }, Lang::En) => format!(
+            "The file {file} is larger than {mb} MB, the most kontor reads of one {}.",
+            if *zip { "ZIP" } else { "statement file" }
+        ),
+        (Bank::FileTooLarge { file, mb, zip }, Lang::De) => format!(
+            "Die Datei {file} ist größer als {mb} MB, das Höchste, was kontor {} liest.",
+            if *zip { "von einem ZIP" } else { "von einer Auszugsdatei" }
+        ),
         (Bank::NotOurAccount { file, account }, Lang::En) if r.on_screens() => format!(
             "The file {file} holds a statement of the account {account}, which is none of the company's bank accounts; add it first under Bank accounts."
         ),
