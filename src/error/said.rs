@@ -445,6 +445,34 @@ pub enum Bank {
     NoDocument { number: String, bill: bool },
     /// A statement of an account the company does not have.
     NotOurAccount { file: String, account: String },
+    /// An import's note: the same file was imported before, as `before`
+    /// on `on`; nothing of it again.
+    FileSeenBefore { before: String, on: Option<Date> },
+    /// An import's note: a statement imported before (`sequence`, if it
+    /// has one) of `account`.
+    StatementSeenBefore {
+        statement: String,
+        sequence: Option<String>,
+        account: String,
+    },
+    /// An import's note: the statement opens with another balance than the
+    /// one before it closed with.
+    ChainBreaks {
+        account: String,
+        statement: String,
+        opening: Sum,
+        closing: Sum,
+    },
+    /// An import's note: an entry of `lines` lines repeats one imported
+    /// before (`earlier`: its line, statement and file, when known).
+    EntryRepeats {
+        lines: usize,
+        on: Option<Date>,
+        amount: Sum,
+        reference: Option<String>,
+        statement: String,
+        earlier: Option<[String; 3]>,
+    },
     /// A file of no bytes.
     FileEmpty { file: String },
     /// A file that is neither camt XML, a ZIP of camt files, nor MT940.

@@ -602,4 +602,27 @@ fn a_file_that_is_no_statement_is_refused_in_the_pages_language_and_nothing_is_s
     assert!(!empty.body.contains("The file"), "{}", empty.body);
     assert_eq!(o.count("SELECT count(*) FROM bank_lines"), 0);
     assert_eq!(o.count("SELECT count(*) FROM bank_files"), 0);
+
+    // A statement imported twice: the second time, the note says so in
+    // German, its day in the German notation; nothing is stored twice.
+    let statement = camt053(
+        "DE36760260000123456789",
+        "S-1",
+        1,
+        50_000,
+        "2026-11-18",
+        &[one("R-1", "2026-11-18", 12_345, "Müller Bau GmbH", "Danke")],
+    );
+    let first = upload(&mut owner, "auszug.xml", statement.as_bytes());
+    assert_eq!(first.status, 200, "{}", first.body);
+    let again = upload(&mut owner, "nochmal.xml", statement.as_bytes());
+    assert!(
+        again
+            .body
+            .contains("Dieselbe Datei wurde schon importiert (als auszug.xml, am "),
+        "{}",
+        again.body
+    );
+    assert!(!again.body.contains("imported before"), "{}", again.body);
+    assert_eq!(o.count("SELECT count(*) FROM bank_lines"), 1);
 }

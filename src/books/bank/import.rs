@@ -33,8 +33,8 @@ use crate::books::ledger::Account;
 use crate::books::payments::TargetKind;
 use crate::documents::statements::{self, Message, Statement};
 use crate::error::said::Bank;
-use crate::error::{Error, Result};
-use crate::rules::catalogue::Reader;
+use crate::error::{Error, Result, Said};
+use crate::rules::catalogue::{self, Reader};
 use crate::rules::iso::Currency;
 use crate::rules::locale;
 use crate::store::clock;
@@ -61,8 +61,10 @@ pub struct FileReport {
     pub preliminary: usize,
     /// The sentence why the file was refused; nothing of it was stored.
     pub refused: Option<String>,
-    /// Breaks in the balance chain and other things a person should know.
-    pub notes: Vec<String>,
+    /// Breaks in the balance chain and other things a person should know;
+    /// the console's JSON carries them in English, a screen words them.
+    #[serde(serialize_with = "catalogue::in_english")]
+    pub notes: Vec<Said>,
     /// The stored file's id.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<String>,
@@ -123,9 +125,11 @@ pub fn file(
             statements: read.statements.len(),
             lines,
             duplicates: lines,
-            notes: vec![format!(
-                "The same file was imported before (as {before}, at {at}); nothing of it was imported again."
-            )],
+            notes: vec![Bank::FileSeenBefore {
+                before,
+                on: company.date_of(&at),
+            }
+            .into()],
             ..FileReport::default()
         });
     }
@@ -323,30 +327,16 @@ fn repeat_note(
     entry: &statements::Entry,
     statement: &str,
     earlier: Option<(String, String, String)>,
-) -> String {
-    let day = entry
-        .booked_on
-        .or(entry.value_on)
-        .map_or_else(|| "undated".to_string(), |d| format!("of {d}"));
-    let reference = entry
-        .bank_reference
-        .as_deref()
-        .map(|r| format!(", reference {r},"))
-        .unwrap_or_default();
-    let (what, verb) = match entry.lines.len() {
-        1 => ("The line".to_string(), "repeats"),
-        n => (format!("The {n} lines of the entry"), "repeat"),
-    };
-    let head = format!(
-        "{what} {day} over {}{reference} in the statement {statement}",
-        money(entry.amount, &entry.currency)
-    );
-    match earlier {
-        Some((line, before, file)) => {
-            format!("{head} {verb} the line {line} of the statement {before} (file {file}); not imported again.")
-        }
-        None => format!("{head} {verb} an entry imported before; not imported again."),
+) -> Said {
+    Bank::EntryRepeats {
+        lines: entry.lines.len(),
+        on: entry.booked_on.or(entry.value_on),
+        amount: locale::sum(entry.amount, &entry.currency),
+        reference: entry.bank_reference.clone(),
+        statement: statement.to_string(),
+        earlier: earlier.map(|(line, before, file)| [line, before, file]),
     }
+    .into()
 }
 
 /// Counts an entry of `statement` that repeats the stored entry
@@ -398,16 +388,14 @@ fn store_statement(
         .optional()?;
     if known.is_some() {
         report.duplicates += statement.line_count();
-        report.notes.push(format!(
-            "The statement {} ({}) of {} was imported before; its lines were not imported again.",
-            statement.id,
-            if sequence.is_empty() {
-                "no sequence number"
-            } else {
-                &sequence
-            },
-            account.shown()
-        ));
+        report.notes.push(
+            Bank::StatementSeenBefore {
+                statement: statement.id.clone(),
+                sequence: (!sequence.is_empty()).then(|| sequence.clone()),
+                account: account.shown(),
+            }
+            .into(),
+        );
         return Ok(());
     }
     // The balance chain: this opening against the last closing of the account.
@@ -425,13 +413,15 @@ fn store_statement(
             )
             .optional()?;
         if let Some(g) = gap(last.as_ref().map(|(a, c)| (*a, c.as_str())), &statement) {
-            report.notes.push(format!(
-                "The balance chain of {} breaks at the statement {}: it opens with {}, but the statement before closed with {}.",
-                account.shown(),
-                g.statement,
-                money(g.opening, &account.currency),
-                money(g.last_closing, &account.currency)
-            ));
+            report.notes.push(
+                Bank::ChainBreaks {
+                    account: account.shown(),
+                    statement: g.statement.to_string(),
+                    opening: locale::sum(g.opening, &account.currency),
+                    closing: locale::sum(g.last_closing, &account.currency),
+                }
+                .into(),
+            );
         }
     }
     let statement_row = ids::new_id("bst");
@@ -471,7 +461,7 @@ fn store_statement(
     report.notes.extend(
         statement_notes
             .into_iter()
-            .map(|n| format!("The statement {}: {n}", statement.id)),
+            .map(|n| Said::English(format!("The statement {}: {n}", statement.id))),
     );
     for (entry, key) in statement.entries.into_iter().zip(keys) {
         let booked = entry.booked;
@@ -491,14 +481,14 @@ fn store_statement(
                     }
                     Detailing::ActedOn => {
                         report.duplicates += entry.lines.len();
-                        report.notes.push(format!(
+                        report.notes.push(Said::English(format!(
                             "The entry {} of {} was acted on already (settled, in part, or ignored); the {} transactions \
                              the statement {} details it by were not imported (they would offer that money again).",
                             entry.bank_reference.as_deref().unwrap_or(&key.key),
                             account.shown(),
                             entry.lines.len(),
                             statement.id
-                        ));
+                        )));
                         continue;
                     }
                 }
@@ -585,11 +575,11 @@ fn store_statement(
                 .as_deref()
                 .map(|r| format!(" (reference {r})"))
                 .unwrap_or_default();
-            report.notes.push(format!(
+            report.notes.push(Said::English(format!(
                 "The entry over {}{reference} in the statement {}: {note}",
                 money(entry.amount, &entry.currency),
                 statement.id
-            ));
+            )));
         }
     }
     Ok(())
@@ -734,11 +724,11 @@ fn match_line(
             Ok(false) => report.unmatched += 1,
             Err(e @ (Error::Refused(_) | Error::WrongState(_) | Error::Invalid(_))) => {
                 report.unmatched += 1;
-                report.notes.push(format!(
+                report.notes.push(Said::English(format!(
                     "The returned direct debit {} could not take back what its original line settled: {}",
                     line.id,
                     e.sentence()
-                ));
+                )));
             }
             Err(other) => return Err(other),
         }
@@ -762,7 +752,7 @@ fn match_line(
                         report.suggested += 1;
                     }
                     Err(e @ (Error::Refused(_) | Error::WrongState(_) | Error::NotFound(_))) => {
-                        report.notes.push(format!(
+                        report.notes.push(Said::English(format!(
                             "{} The line {} is not suggested: {}",
                             p.reason.sentence(
                                 &p.allocations
@@ -773,7 +763,7 @@ fn match_line(
                             ),
                             line.id,
                             e.sentence()
-                        ));
+                        )));
                         report.unmatched += 1;
                     }
                     Err(other) => return Err(other),
@@ -813,12 +803,12 @@ fn match_line(
                     settled.extend(s.items.iter().map(|t| t.target_id.clone()));
                 }
                 Err(e @ (Error::Refused(_) | Error::WrongState(_) | Error::Invalid(_))) => {
-                    report.notes.push(format!(
+                    report.notes.push(Said::English(format!(
                         "{} The line {} could not be settled at import and is not suggested: {}",
                         s.reason,
                         line.id,
                         e.sentence()
-                    ));
+                    )));
                     report.unmatched += 1;
                     return Ok(());
                 }
@@ -832,12 +822,12 @@ fn match_line(
                 // The line paid more than the item owed: the rest waits
                 // for a person to book (as the customer's credit, or to
                 // an account), as what a split leaves does.
-                report.notes.push(format!(
+                report.notes.push(Said::English(format!(
                     "{} The line {} pays {} more than that; keep it as the customer's credit or book it.",
                     s.reason,
                     line.id,
                     money(line.amount.abs() - p.total(), &line.currency)
-                ));
+                )));
                 lines::set_state(tx, tenant, &line.id, State::Unmatched, &[], None)?;
                 report.unmatched += 1;
             }

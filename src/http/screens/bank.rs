@@ -211,7 +211,7 @@ pub fn import(ctx: &Ctx) -> Result<Answer> {
                 p.error role="alert" { (why) }
             }
             @for note in &r.notes {
-                p.notice { (note) }
+                p.notice { (note.text(Reader::screens(lang))) }
             }
         }
         p { a href="/bank?state=suggested" { (lang.pick("Lines with suggestions", "Buchungen mit Vorschlägen")) } " · " a href="/bank" { (lang.pick("All lines", "Alle Buchungen")) } }

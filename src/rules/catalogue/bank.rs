@@ -22,6 +22,128 @@ pub fn text(bank: &Bank, r: Reader) -> String {
                 "invoice that takes payments"
             }
         ),
+        (Bank::FileSeenBefore { before, on }, Lang::En) => format!(
+            "The same file was imported before (as {before}{}); nothing of it was imported again.",
+            on.map(|d| format!(", on {}", r.date(d))).unwrap_or_default()
+        ),
+        (Bank::FileSeenBefore { before, on }, Lang::De) => format!(
+            "Dieselbe Datei wurde schon importiert (als {before}{}); nichts davon wurde noch einmal importiert.",
+            on.map(|d| format!(", am {}", r.date(d))).unwrap_or_default()
+        ),
+        (
+            Bank::StatementSeenBefore {
+                statement,
+                sequence,
+                account,
+            },
+            Lang::En,
+        ) => format!(
+            "The statement {statement} ({}) of {account} was imported before; its lines were not imported again.",
+            sequence.as_deref().unwrap_or("no sequence number")
+        ),
+        (
+            Bank::StatementSeenBefore {
+                statement,
+                sequence,
+                account,
+            },
+            Lang::De,
+        ) => format!(
+            "Der Auszug {statement} ({}) von {account} wurde schon importiert; seine Buchungen wurden nicht noch einmal importiert.",
+            sequence.as_deref().unwrap_or("ohne Auszugsnummer")
+        ),
+        (
+            Bank::ChainBreaks {
+                account,
+                statement,
+                opening,
+                closing,
+            },
+            Lang::En,
+        ) => format!(
+            "The balance chain of {account} breaks at the statement {statement}: it opens with {}, but the statement before closed with {}.",
+            r.amount(opening),
+            r.amount(closing)
+        ),
+        (
+            Bank::ChainBreaks {
+                account,
+                statement,
+                opening,
+                closing,
+            },
+            Lang::De,
+        ) => format!(
+            "Die Saldenfolge von {account} reißt beim Auszug {statement}: Er beginnt mit {}, der Auszug davor schloss aber mit {}.",
+            r.amount(opening),
+            r.amount(closing)
+        ),
+        (
+            Bank::EntryRepeats {
+                lines,
+                on,
+                amount,
+                reference,
+                statement,
+                earlier,
+            },
+            Lang::En,
+        ) => {
+            let head = format!(
+                "{} {} over {}{} in the statement {statement}",
+                match lines {
+                    1 => "The line".to_string(),
+                    n => format!("The {n} lines of the entry"),
+                },
+                on.map_or_else(|| "undated".to_string(), |d| format!("of {}", r.date(d))),
+                r.amount(amount),
+                reference
+                    .as_deref()
+                    .map(|x| format!(", reference {x},"))
+                    .unwrap_or_default()
+            );
+            let verb = if *lines == 1 { "repeats" } else { "repeat" };
+            match earlier {
+                Some([line, before, file]) => format!(
+                    "{head} {verb} the line {line} of the statement {before} (file {file}); not imported again."
+                ),
+                None => format!("{head} {verb} an entry imported before; not imported again."),
+            }
+        }
+        (
+            Bank::EntryRepeats {
+                lines,
+                on,
+                amount,
+                reference,
+                statement,
+                earlier,
+            },
+            Lang::De,
+        ) => {
+            let head = format!(
+                "{} {} über {}{} im Auszug {statement}",
+                match lines {
+                    1 => "Die Buchung".to_string(),
+                    n => format!("Die {n} Buchungen des Umsatzes"),
+                },
+                on.map_or_else(|| "ohne Datum".to_string(), |d| format!("vom {}", r.date(d))),
+                r.amount(amount),
+                reference
+                    .as_deref()
+                    .map(|x| format!(", Referenz {x},"))
+                    .unwrap_or_default()
+            );
+            let verb = if *lines == 1 { "wiederholt" } else { "wiederholen" };
+            match earlier {
+                Some([line, before, file]) => format!(
+                    "{head} {verb} die Buchung {line} des Auszugs {before} (Datei {file}); nicht noch einmal importiert."
+                ),
+                None => format!(
+                    "{head} {verb} einen schon importierten Umsatz; nicht noch einmal importiert."
+                ),
+            }
+        }
         (Bank::FileEmpty { file }, Lang::En) => format!("The file {file} is empty."),
         (Bank::FileEmpty { file }, Lang::De) => format!("Die Datei {file} ist leer."),
         (Bank::FileNoStatement { file }, Lang::En) => format!(
