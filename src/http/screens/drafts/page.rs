@@ -142,21 +142,22 @@ pub fn figures_section(lang: Lang, figures: &Result<Figures>) -> Markup {
 fn line_vat(
     lang: Lang,
     line: &DraftLine,
-    vat: &std::result::Result<Option<drafts::LineVat>, Said>,
+    vat: Option<&std::result::Result<Option<drafts::LineVat>, Said>>,
 ) -> Markup {
     html! {
         @match vat {
-            Ok(Some(v)) => {
+            Some(Ok(Some(v))) => {
                 (percent(lang, &v.rate))
                 @if v.category != Category::S { " (" (v.category.code()) ")" }
             }
-            Ok(None) => {
+            Some(Ok(None)) => {
                 @for (i, t) in line.taxes.iter().enumerate() {
                     @if i > 0 { ", " }
                     (t.name) " " (percent(lang, &t.rate))
                 }
             }
-            Err(_) => span.error { (lang.pick("undecided", "offen")) }
+            // Its VAT refused, or the draft's figures not computed at all.
+            _ => span.error { (lang.pick("undecided", "offen")) }
         }
     }
 }
@@ -231,10 +232,7 @@ pub fn draft_page(
             ],
         )
         .filter(|_| refused.is_none());
-    let vats: Vec<std::result::Result<Option<drafts::LineVat>, Said>> = match &figures {
-        Ok(f) => f.vats.clone(),
-        Err(_) => vec![Err(Said::English(String::new())); draft.lines.len()],
-    };
+    let vats = figures.as_ref().ok().map(|f| f.vats.as_slice());
     let nets: Vec<Option<i64>> = match &figures {
         Ok(f) => f.totals.line_nets.iter().copied().map(Some).collect(),
         Err(_) => vec![None; draft.lines.len()],
@@ -293,7 +291,7 @@ pub fn draft_page(
                                 td.amount { (locale::decimal(lang, &line.quantity)) }
                                 td { (unit_label(lang, &line.unit)) }
                                 td.amount { (locale::amount(lang, line.unit_price_minor, &draft.currency)) }
-                                td { (line_vat(lang, line, &vats[i])) }
+                                td { (line_vat(lang, line, vats.and_then(|v| v.get(i)))) }
                                 td.amount { @if let Some(net) = nets[i] { (locale::amount(lang, net, &draft.currency)) } }
                                 @if acts {
                                     td {
