@@ -473,6 +473,14 @@ pub enum Bank {
         statement: String,
         earlier: Option<[String; 3]>,
     },
+    /// An import's note: an entry acted on already, whose `count`
+    /// transactions a later statement details were not imported.
+    DetailActedOn {
+        entry: String,
+        account: String,
+        count: usize,
+        statement: String,
+    },
     /// A file of no bytes.
     FileEmpty { file: String },
     /// A file that is neither camt XML, a ZIP of camt files, nor MT940.

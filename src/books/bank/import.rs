@@ -481,14 +481,18 @@ fn store_statement(
                     }
                     Detailing::ActedOn => {
                         report.duplicates += entry.lines.len();
-                        report.notes.push(Said::English(format!(
-                            "The entry {} of {} was acted on already (settled, in part, or ignored); the {} transactions \
-                             the statement {} details it by were not imported (they would offer that money again).",
-                            entry.bank_reference.as_deref().unwrap_or(&key.key),
-                            account.shown(),
-                            entry.lines.len(),
-                            statement.id
-                        )));
+                        report.notes.push(
+                            Bank::DetailActedOn {
+                                entry: entry
+                                    .bank_reference
+                                    .clone()
+                                    .unwrap_or_else(|| key.key.clone()),
+                                account: account.shown(),
+                                count: entry.lines.len(),
+                                statement: statement.id.clone(),
+                            }
+                            .into(),
+                        );
                         continue;
                     }
                 }

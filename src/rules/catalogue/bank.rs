@@ -144,6 +144,30 @@ pub fn text(bank: &Bank, r: Reader) -> String {
                 ),
             }
         }
+        (
+            Bank::DetailActedOn {
+                entry,
+                account,
+                count,
+                statement,
+            },
+            Lang::En,
+        ) => format!(
+            "The entry {entry} of {account} was acted on already (settled, in part, or ignored); the {count} transactions \
+             the statement {statement} details it by were not imported (they would offer that money again)."
+        ),
+        (
+            Bank::DetailActedOn {
+                entry,
+                account,
+                count,
+                statement,
+            },
+            Lang::De,
+        ) => format!(
+            "Der Umsatz {entry} von {account} ist schon bearbeitet (ausgeglichen, zum Teil oder ignoriert); die {count} \
+             Einzelumsätze, in die ihn der Auszug {statement} aufschlüsselt, wurden nicht importiert (sie böten dieses Geld noch einmal an)."
+        ),
         (Bank::FileEmpty { file }, Lang::En) => format!("The file {file} is empty."),
         (Bank::FileEmpty { file }, Lang::De) => format!("Die Datei {file} ist leer."),
         (Bank::FileNoStatement { file }, Lang::En) => format!(
