@@ -5,8 +5,6 @@
 //! types only: whether a value is missing, too long or malformed is the
 //! books' to say.
 
-use std::borrow::Cow;
-
 use serde_json::{Map, Value};
 
 use crate::books::transactions::TransactionInput;
@@ -272,20 +270,11 @@ pub enum Naming {
 }
 
 impl Naming {
-    /// The field `snake` (its name in snake_case) as this naming spells it.
-    pub fn spell(self, snake: &'static str) -> Cow<'static, str> {
+    /// A field's name as this naming spells it, given both spellings.
+    pub fn pick(self, camel: &'static str, snake: &'static str) -> &'static str {
         match self {
-            Naming::Snake => Cow::Borrowed(snake),
-            Naming::Camel => {
-                let mut words = snake.split('_');
-                let mut camel = words.next().unwrap_or_default().to_string();
-                for word in words {
-                    let mut letters = word.chars();
-                    camel.extend(letters.next().map(|c| c.to_ascii_uppercase()));
-                    camel.push_str(letters.as_str());
-                }
-                Cow::Owned(camel)
-            }
+            Naming::Camel => camel,
+            Naming::Snake => snake,
         }
     }
 }
@@ -298,8 +287,8 @@ pub fn transaction_input(f: &mut JsonFields, naming: Naming) -> Result<Transacti
     Ok(TransactionInput {
         title: f.text("title")?,
         description: f.text("description")?,
-        customer_id: f.text(&naming.spell("customer_id"))?,
-        due_on: f.text(&naming.spell("due_on"))?,
+        customer_id: f.text(naming.pick("customerId", "customer_id"))?,
+        due_on: f.text(naming.pick("dueOn", "due_on"))?,
         stage: f.text("stage")?,
     })
 }

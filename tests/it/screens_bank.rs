@@ -625,4 +625,23 @@ fn a_file_that_is_no_statement_is_refused_in_the_pages_language_and_nothing_is_s
     );
     assert!(!again.body.contains("imported before"), "{}", again.body);
     assert_eq!(o.count("SELECT count(*) FROM bank_lines"), 1);
+    // The same entry in the next statement: the line repeats, said in German
+    // with its day and amount in the German notation.
+    let next = camt053(
+        "DE36760260000123456789",
+        "S-2",
+        2,
+        62_345,
+        "2026-11-19",
+        &[one("R-1", "2026-11-18", 12_345, "Müller Bau GmbH", "Danke")],
+    );
+    let repeated = upload(&mut owner, "folgeauszug.xml", next.as_bytes());
+    assert!(
+        repeated.body.contains(
+            "Die Buchung vom 18.11.2026 über 123,45\u{a0}€, Referenz R-1, im Auszug S-2 wiederholt die Buchung "
+        ),
+        "{}",
+        repeated.body
+    );
+    assert_eq!(o.count("SELECT count(*) FROM bank_lines"), 1);
 }

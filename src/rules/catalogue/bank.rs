@@ -78,6 +78,7 @@ pub fn text(bank: &Bank, r: Reader) -> String {
             r.amount(opening),
             r.amount(closing)
         ),
+        // Both languages put the parts in the same order.
         (
             Bank::EntryRepeats {
                 lines,
@@ -87,62 +88,45 @@ pub fn text(bank: &Bank, r: Reader) -> String {
                 statement,
                 earlier,
             },
-            Lang::En,
+            _,
         ) => {
-            let head = format!(
-                "{} {} over {}{} in the statement {statement}",
-                match lines {
-                    1 => "The line".to_string(),
-                    n => format!("The {n} lines of the entry"),
+            let what = match lines {
+                1 => r.pick("The line", "Die Buchung").to_string(),
+                n => match r.lang {
+                    Lang::En => format!("The {n} lines of the entry"),
+                    Lang::De => format!("Die {n} Buchungen des Umsatzes"),
                 },
-                on.map_or_else(|| "undated".to_string(), |d| format!("of {}", r.date(d))),
-                r.amount(amount),
-                reference
-                    .as_deref()
-                    .map(|x| format!(", reference {x},"))
-                    .unwrap_or_default()
-            );
-            let verb = if *lines == 1 { "repeats" } else { "repeat" };
-            match earlier {
-                Some([line, before, file]) => format!(
-                    "{head} {verb} the line {line} of the statement {before} (file {file}); not imported again."
-                ),
-                None => format!("{head} {verb} an entry imported before; not imported again."),
-            }
-        }
-        (
-            Bank::EntryRepeats {
-                lines,
-                on,
-                amount,
-                reference,
-                statement,
-                earlier,
-            },
-            Lang::De,
-        ) => {
-            let head = format!(
-                "{} {} über {}{} im Auszug {statement}",
-                match lines {
-                    1 => "Die Buchung".to_string(),
-                    n => format!("Die {n} Buchungen des Umsatzes"),
+            };
+            let day = match on {
+                Some(d) => format!("{} {}", r.pick("of", "vom"), r.date(*d)),
+                None => r.pick("undated", "ohne Datum").to_string(),
+            };
+            let reference = reference
+                .as_deref()
+                .map(|x| format!(", {} {x},", r.pick("reference", "Referenz")))
+                .unwrap_or_default();
+            let verb = match (*lines == 1, r.lang) {
+                (true, Lang::En) => "repeats",
+                (false, Lang::En) => "repeat",
+                (true, Lang::De) => "wiederholt",
+                (false, Lang::De) => "wiederholen",
+            };
+            let repeated = match earlier {
+                Some([line, before, file]) => match r.lang {
+                    Lang::En => format!("the line {line} of the statement {before} (file {file})"),
+                    Lang::De => format!("die Buchung {line} des Auszugs {before} (Datei {file})"),
                 },
-                on.map_or_else(|| "ohne Datum".to_string(), |d| format!("vom {}", r.date(d))),
+                None => r
+                    .pick("an entry imported before", "einen schon importierten Umsatz")
+                    .to_string(),
+            };
+            format!(
+                "{what} {day} {} {}{reference} {} {statement} {verb} {repeated}; {}",
+                r.pick("over", "über"),
                 r.amount(amount),
-                reference
-                    .as_deref()
-                    .map(|x| format!(", Referenz {x},"))
-                    .unwrap_or_default()
-            );
-            let verb = if *lines == 1 { "wiederholt" } else { "wiederholen" };
-            match earlier {
-                Some([line, before, file]) => format!(
-                    "{head} {verb} die Buchung {line} des Auszugs {before} (Datei {file}); nicht noch einmal importiert."
-                ),
-                None => format!(
-                    "{head} {verb} einen schon importierten Umsatz; nicht noch einmal importiert."
-                ),
-            }
+                r.pick("in the statement", "im Auszug"),
+                r.pick("not imported again.", "nicht noch einmal importiert.")
+            )
         }
         (
             Bank::DetailActedOn {
