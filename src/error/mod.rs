@@ -106,6 +106,18 @@ impl Error {
         Error::Internal(detail.to_string())
     }
 
+    /// A refusal of an act (unreadable, refused, a record's state, a record
+    /// not found) as its violations, kept to be said later in the reader's
+    /// words (an import's notes); any other error as it is.
+    pub fn into_violations(self) -> std::result::Result<Vec<Violation>, Error> {
+        match self {
+            Error::Invalid(list) | Error::Refused(list) => Ok(list),
+            Error::WrongState(said) => Ok(vec![Violation::whole(*said)]),
+            Error::NotFound(what) => Ok(vec![Violation::whole(Said::NotFound(what))]),
+            other => Err(other),
+        }
+    }
+
     /// The violations of an unreadable or refused input (empty for other errors).
     pub fn violations(&self) -> &[Violation] {
         match self {

@@ -70,6 +70,8 @@ pub enum Said {
     /// A record within another (`Line 3 of draft D1`): its kind and name,
     /// the other's kind and name.
     RecordOf(Record, String, Record, String),
+    /// A record looked for and not found, as its name (`Record`) says it.
+    NotFound(Box<Said>),
     /// A sentence that is not yet in the catalogue: English on every surface.
     English(String),
 }
@@ -565,6 +567,42 @@ pub enum Bank {
         id: String,
         payment: String,
         on: Date,
+    },
+    /// Why the ladder matched a line, from its code (`number`, `partial`,
+    /// …, see `books::bank::matching::Reason::code`): the documents'
+    /// `numbers`, the `difference` to what they owe, the payer's `iban`;
+    /// an unknown code (a suggestion kept before codes were) says the
+    /// `stored` English sentence.
+    Reason {
+        code: Option<String>,
+        numbers: String,
+        difference: Sum,
+        iban: String,
+        stored: String,
+    },
+    /// An import's note: the returned direct debit `line` could not take
+    /// back what its original line settled, as `why` says.
+    ReturnKept { line: String, why: Vec<Violation> },
+    /// An import's note: the line, matched for `reason` but paid before an
+    /// invoice's date, is not suggested, as `why` says.
+    NotSuggested {
+        reason: Box<Said>,
+        line: String,
+        why: Vec<Violation>,
+    },
+    /// An import's note: the line, matched for `reason`, could not be
+    /// settled and is not suggested, as `why` says.
+    NotSettled {
+        reason: Box<Said>,
+        line: String,
+        why: Vec<Violation>,
+    },
+    /// An import's note: the line, matched for `reason`, pays `more` than
+    /// the documents owed; the rest waits for a person.
+    PaysMore {
+        reason: Box<Said>,
+        line: String,
+        more: Sum,
     },
 }
 

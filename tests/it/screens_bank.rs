@@ -3,10 +3,11 @@
 //! it, a viewer reads and is refused; the customer's page keeps an IBAN.
 //! Every act's audit row names the person.
 
+use kontor::rules::creditor_reference::CreditorReference;
 use serde_json::json;
 
 use crate::bank::{fixture, lines};
-use crate::support::screens::{invoice, people_audit, Office};
+use crate::support::screens::{invoice, people_audit, Browser, Office};
 use crate::support::statements::{camt053, Entry, Transfer};
 
 const IBAN: &str = "DE36760260000123456789";
@@ -561,9 +562,9 @@ fn an_advance_payment_becomes_the_customers_credit_and_is_applied_when_confirmed
     let _ = invoice_id;
 }
 
-#[test]
-fn a_file_that_is_no_statement_is_refused_in_the_pages_language_and_nothing_is_stored() {
-    let o = Office::new();
+/// The owner of the office's first company, signed in, having added the
+/// account `IBAN` under Settings → Bank.
+fn with_account(o: &Office) -> Browser {
     let mut owner = o.signed_in("owner@alpha.de");
     owner
         .act(
@@ -572,7 +573,14 @@ fn a_file_that_is_no_statement_is_refused_in_the_pages_language_and_nothing_is_s
             &[("iban", "DE36 7602 6000 0123 4567 89"), ("name", "Konto")],
         )
         .redirects_to("/settings/bank?done=added");
-    let upload = |owner: &mut crate::support::screens::Browser, name: &str, bytes: &[u8]| {
+    owner
+}
+
+#[test]
+fn a_file_that_is_no_statement_is_refused_in_the_pages_language_and_nothing_is_stored() {
+    let o = Office::new();
+    let mut owner = with_account(&o);
+    let upload = |owner: &mut Browser, name: &str, bytes: &[u8]| {
         let token = owner.get("/bank").csrf();
         owner.upload("/bank/import", &[("csrf", &token)], &[(name, bytes)])
     };
@@ -644,4 +652,81 @@ fn a_file_that_is_no_statement_is_refused_in_the_pages_language_and_nothing_is_s
         repeated.body
     );
     assert_eq!(o.count("SELECT count(*) FROM bank_lines"), 1);
+}
+
+#[test]
+fn an_import_that_leaves_part_of_a_line_says_so_in_the_pages_language() {
+    let o = Office::new();
+    let number = invoice(&o, &o.a, "Müller Bau GmbH", 100_000, "2026-11-02");
+    let (gross, _) = owed(&o, &number);
+    let mut owner = with_account(&o);
+    let rf = CreditorReference::of_number(&number).unwrap();
+    // The line pays 50.00 more than the invoice owes, naming it by its
+    // creditor reference: the invoice is settled, the rest waits.
+    let paying = |reference: &str, day: &str, rf: &CreditorReference| Entry {
+        bank_reference: reference.into(),
+        booked_on: day.into(),
+        reversal: false,
+        txs: vec![Transfer {
+            amount: gross + 5_000,
+            name: "Müller Bau GmbH".into(),
+            remittance: "Danke".into(),
+            reference: Some(rf.as_str().to_string()),
+            ..Transfer::default()
+        }],
+    };
+    owner.language = crate::support::screens::GERMAN;
+    let token = owner.get("/bank").csrf();
+    let statement = camt053(
+        IBAN,
+        "S-1",
+        1,
+        0,
+        "2026-11-18",
+        &[paying("R-1", "2026-11-18", &rf)],
+    );
+    let german = owner.upload(
+        "/bank/import",
+        &[("csrf", &token)],
+        &[("auszug.xml", statement.as_bytes())],
+    );
+    assert_eq!(german.status, 200, "{}", german.body);
+    for said in [
+        format!("Die Gläubigerreferenz ist die von {number}."),
+        "zahlt 50,00\u{a0}€ mehr; behalten Sie das als Guthaben des Kunden oder buchen Sie es."
+            .to_string(),
+    ] {
+        assert!(german.body.contains(&said), "{said}: {}", german.body);
+    }
+    assert!(!german.body.contains("more than that"), "{}", german.body);
+    assert_eq!(owed(&o, &number).0, 0, "the invoice is settled");
+
+    // The same in English, for a second invoice paid the same way.
+    let second = invoice(&o, &o.a, "Müller Bau GmbH", 100_000, "2026-11-03");
+    let rf = CreditorReference::of_number(&second).unwrap();
+    let next = camt053(
+        IBAN,
+        "S-2",
+        2,
+        gross + 5_000,
+        "2026-11-19",
+        &[paying("R-2", "2026-11-19", &rf)],
+    );
+    owner.language = crate::support::screens::ENGLISH;
+    let token = owner.get("/bank").csrf();
+    let english = owner.upload(
+        "/bank/import",
+        &[("csrf", &token)],
+        &[("next.xml", next.as_bytes())],
+    );
+    assert!(
+        english.body.contains(&format!(
+            "The creditor reference is the one of {second}. The line "
+        )) && english
+            .body
+            .contains(" pays €50.00 more than that; keep it as the customer"),
+        "{}",
+        english.body
+    );
+    assert_eq!(o.count("SELECT count(*) FROM bank_lines"), 2);
 }

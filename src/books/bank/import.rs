@@ -728,11 +728,13 @@ fn match_line(
             Ok(false) => report.unmatched += 1,
             Err(e @ (Error::Refused(_) | Error::WrongState(_) | Error::Invalid(_))) => {
                 report.unmatched += 1;
-                report.notes.push(Said::English(format!(
-                    "The returned direct debit {} could not take back what its original line settled: {}",
-                    line.id,
-                    e.sentence()
-                )));
+                report.notes.push(
+                    Bank::ReturnKept {
+                        line: line.id.clone(),
+                        why: e.into_violations()?,
+                    }
+                    .into(),
+                );
             }
             Err(other) => return Err(other),
         }
@@ -743,6 +745,7 @@ fn match_line(
     match ladder.judge(&facts) {
         Outcome::Certain(p) => {
             let s = suggest::stored(ladder, &p, line.amount, &line.currency);
+            let reason = s.reason_said(&line.currency, line.counterparty_iban.as_deref());
             // Money paid before its invoice waits for a person, offered
             // when the settlement act takes it; the ladder knows the dates.
             let advance = p.allocations.iter().any(|(i, _)| {
@@ -756,18 +759,14 @@ fn match_line(
                         report.suggested += 1;
                     }
                     Err(e @ (Error::Refused(_) | Error::WrongState(_) | Error::NotFound(_))) => {
-                        report.notes.push(Said::English(format!(
-                            "{} The line {} is not suggested: {}",
-                            p.reason.sentence(
-                                &p.allocations
-                                    .iter()
-                                    .map(|(i, _)| &ladder.items()[*i])
-                                    .collect::<Vec<_>>(),
-                                &|m| money(m, &line.currency)
-                            ),
-                            line.id,
-                            e.sentence()
-                        )));
+                        report.notes.push(
+                            Bank::NotSuggested {
+                                reason: Box::new(reason),
+                                line: line.id.clone(),
+                                why: e.into_violations()?,
+                            }
+                            .into(),
+                        );
                         report.unmatched += 1;
                     }
                     Err(other) => return Err(other),
@@ -807,12 +806,14 @@ fn match_line(
                     settled.extend(s.items.iter().map(|t| t.target_id.clone()));
                 }
                 Err(e @ (Error::Refused(_) | Error::WrongState(_) | Error::Invalid(_))) => {
-                    report.notes.push(Said::English(format!(
-                        "{} The line {} could not be settled at import and is not suggested: {}",
-                        s.reason,
-                        line.id,
-                        e.sentence()
-                    )));
+                    report.notes.push(
+                        Bank::NotSettled {
+                            reason: Box::new(reason),
+                            line: line.id.clone(),
+                            why: e.into_violations()?,
+                        }
+                        .into(),
+                    );
                     report.unmatched += 1;
                     return Ok(());
                 }
@@ -826,12 +827,14 @@ fn match_line(
                 // The line paid more than the item owed: the rest waits
                 // for a person to book (as the customer's credit, or to
                 // an account), as what a split leaves does.
-                report.notes.push(Said::English(format!(
-                    "{} The line {} pays {} more than that; keep it as the customer's credit or book it.",
-                    s.reason,
-                    line.id,
-                    money(line.amount.abs() - p.total(), &line.currency)
-                )));
+                report.notes.push(
+                    Bank::PaysMore {
+                        reason: Box::new(reason),
+                        line: line.id.clone(),
+                        more: locale::sum(line.amount.abs() - p.total(), &line.currency),
+                    }
+                    .into(),
+                );
                 lines::set_state(tx, tenant, &line.id, State::Unmatched, &[], None)?;
                 report.unmatched += 1;
             }

@@ -11,9 +11,10 @@ use serde::{Deserialize, Serialize};
 use crate::books::ledger;
 use crate::books::payments::TargetKind;
 use crate::documents::statements::Line;
-use crate::error::said::Record;
+use crate::error::said::{Bank, Record};
 use crate::error::{Error, Result, Said};
 use crate::rules::iso::Currency;
+use crate::rules::locale;
 use crate::rules::money::Money;
 use crate::store::db::Tx;
 use crate::store::ids;
@@ -81,6 +82,30 @@ pub struct Suggestion {
     /// customer's credit and applied to the invoice on its day.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub advance: bool,
+}
+
+impl Suggestion {
+    /// Its documents' numbers, as a list names them.
+    pub fn numbers(&self) -> String {
+        self.items
+            .iter()
+            .map(|t| t.number.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
+    /// Its reason as a message, worded from its code in the reader's
+    /// language (`currency` the line's, `iban` the payer's).
+    pub fn reason_said(&self, currency: &Currency, iban: Option<&str>) -> Said {
+        Bank::Reason {
+            code: self.code.clone(),
+            numbers: self.numbers(),
+            difference: locale::sum(self.difference.abs(), currency),
+            iban: iban.unwrap_or_default().to_string(),
+            stored: self.reason.clone(),
+        }
+        .into()
+    }
 }
 
 /// A suggestion as shown: its first item's kind, the numbers, the amount.
@@ -559,12 +584,7 @@ fn view(conn: &Connection, tenant: &Tenant, s: Stored) -> Result<LineView> {
         .filter(|g| !g.items.is_empty() && s.state != State::Settled && !closed)
         .map(|g| SuggestionView {
             target_kind: g.items[0].target_kind,
-            number: g
-                .items
-                .iter()
-                .map(|t| t.number.as_str())
-                .collect::<Vec<_>>()
-                .join(", "),
+            number: g.numbers(),
             amount: money(g.items.iter().map(|t| t.amount).sum()),
             reason: g.reason.clone(),
             items: g

@@ -23,12 +23,12 @@ use crate::books::bank::apply;
 use crate::books::bank::balances;
 use crate::books::bank::candidates::{self, AmountFit, Candidate, Search};
 use crate::books::bank::lines::{self, LineView, SettlementView, State, SuggestionView};
-use crate::error::said::Input;
-use crate::error::{Error, Result};
+use crate::error::said::{Bank, Input};
+use crate::error::{Error, Result, Said};
 use crate::http::app::Answer;
+use crate::rules::catalogue::Reader;
 use crate::rules::iso::Currency;
 use crate::rules::locale::{self, Lang};
-use crate::rules::money::Money;
 
 /// Most documents one split takes; what the line has left after it waits
 /// for another.
@@ -162,59 +162,14 @@ fn settled_what(lang: Lang, s: &SettlementView, money_in: bool) -> String {
 /// A suggestion's reason in the page's language, from its code; the
 /// books' sentence for a suggestion kept before codes were.
 fn reason(lang: Lang, s: &SuggestionView, line: &LineView) -> String {
-    let numbers = &s.number;
-    let d = money(
-        lang,
-        &Money::new(s.difference.minor.abs(), &s.difference.currency),
-    );
-    let iban = line.counterparty.iban.clone().unwrap_or_default();
-    let (en, de) = match s.code.as_deref() {
-        Some("creditorReference") => (
-            format!("The creditor reference is the one of {numbers}."),
-            format!("Die Gläubigerreferenz ist die von {numbers}."),
-        ),
-        Some("number") => (
-            format!("The remittance names {numbers} and the amount is its open amount."),
-            format!("Der Verwendungszweck nennt {numbers}, und der Betrag ist der offene Betrag."),
-        ),
-        Some("combined") => (
-            format!("The remittance names {numbers} and the amount is their open sum."),
-            format!("Der Verwendungszweck nennt {numbers}, und der Betrag ist ihre offene Summe."),
-        ),
-        Some("knownIban") => (
-            format!("The IBAN {iban} is known for the partner of {numbers}, and the amount is what is open."),
-            format!("Die IBAN {iban} ist vom Partner von {numbers} bekannt, und der Betrag ist der offene Betrag."),
-        ),
-        Some("feeReduced") => (
-            format!("The remittance names {numbers}; the amount is {d} less than open, within the fee tolerance."),
-            format!("Der Verwendungszweck nennt {numbers}; der Betrag ist {d} geringer als offen, innerhalb der Gebührentoleranz."),
-        ),
-        Some("partial") => (
-            format!("The remittance names {numbers}; the amount is {d} less than open (a partial payment)."),
-            format!("Der Verwendungszweck nennt {numbers}; der Betrag ist {d} geringer als offen (eine Teilzahlung)."),
-        ),
-        Some("overpaid") => (
-            format!("The remittance names {numbers}; the amount is {d} more than open (an overpayment)."),
-            format!("Der Verwendungszweck nennt {numbers}; der Betrag ist {d} höher als offen (eine Überzahlung)."),
-        ),
-        Some("oneOfSeveral") => (
-            format!("The remittance names several numbers; the amount is the open amount of {numbers}."),
-            format!("Der Verwendungszweck nennt mehrere Nummern; der Betrag ist der offene Betrag von {numbers}."),
-        ),
-        Some("nameAlike") => (
-            format!("The payer's name is alike the partner of {numbers}, and the amount is its open amount."),
-            format!("Der Name des Zahlers ähnelt dem Partner von {numbers}, und der Betrag ist dessen offener Betrag."),
-        ),
-        Some("cashDiscount") => (
-            format!("The remittance names {numbers}; the amount is its open amount less its cash discount of {d}, paid within the discount's period."),
-            format!("Der Verwendungszweck nennt {numbers}; der Betrag ist der offene Betrag abzüglich {d} Skonto, gezahlt innerhalb der Skontofrist."),
-        ),
-        _ => return s.reason.clone(),
-    };
-    match lang {
-        Lang::En => en,
-        Lang::De => de,
-    }
+    Said::from(Bank::Reason {
+        code: s.code.clone(),
+        numbers: s.number.clone(),
+        difference: locale::sum(s.difference.minor.abs(), &s.difference.currency),
+        iban: line.counterparty.iban.clone().unwrap_or_default(),
+        stored: s.reason.clone(),
+    })
+    .text(Reader::screens(lang))
 }
 
 /// What a suggestion's difference may become, with the one proposed.

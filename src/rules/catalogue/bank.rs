@@ -1,7 +1,7 @@
 //! Bank accounts, statements and their lines (`Bank`).
 
 use crate::error::said::Bank;
-use crate::error::Lang;
+use crate::error::{Lang, Violation};
 
 use super::reader::Reader;
 
@@ -433,5 +433,116 @@ pub fn text(bank: &Bank, r: Reader) -> String {
                 "keine Rechnung der Firma, die Zahlungen annimmt"
             }
         ),
+        (
+            Bank::Reason {
+                code,
+                numbers,
+                difference,
+                iban,
+                stored,
+            },
+            _,
+        ) => reason(code.as_deref(), numbers, &r.amount(difference), iban, r)
+            .unwrap_or_else(|| stored.clone()),
+        (Bank::ReturnKept { line, why }, Lang::En) => format!(
+            "The returned direct debit {line} could not take back what its original line settled: {}",
+            because(why, r)
+        ),
+        (Bank::ReturnKept { line, why }, Lang::De) => format!(
+            "Die zurückgegebene Lastschrift {line} konnte nicht zurücknehmen, was ihre ursprüngliche Bankzeile ausgeglichen hat: {}",
+            because(why, r)
+        ),
+        (Bank::NotSuggested { reason, line, why }, Lang::En) => format!(
+            "{} The line {line} is not suggested: {}",
+            reason.text(r),
+            because(why, r)
+        ),
+        (Bank::NotSuggested { reason, line, why }, Lang::De) => format!(
+            "{} Die Bankzeile {line} wird nicht vorgeschlagen: {}",
+            reason.text(r),
+            because(why, r)
+        ),
+        (Bank::NotSettled { reason, line, why }, Lang::En) => format!(
+            "{} The line {line} could not be settled at import and is not suggested: {}",
+            reason.text(r),
+            because(why, r)
+        ),
+        (Bank::NotSettled { reason, line, why }, Lang::De) => format!(
+            "{} Die Bankzeile {line} konnte beim Import nicht ausgeglichen werden und wird nicht vorgeschlagen: {}",
+            reason.text(r),
+            because(why, r)
+        ),
+        (Bank::PaysMore { reason, line, more }, Lang::En) => format!(
+            "{} The line {line} pays {} more than that; keep it as the customer's credit or book it.",
+            reason.text(r),
+            r.amount(more)
+        ),
+        (Bank::PaysMore { reason, line, more }, Lang::De) => format!(
+            "{} Die Bankzeile {line} zahlt {} mehr; behalten Sie das als Guthaben des Kunden oder buchen Sie es.",
+            reason.text(r),
+            r.amount(more)
+        ),
     }
+}
+
+/// The violations that refused an act, in the reader's words, fields named
+/// as the reader's surface names them.
+fn because(why: &[Violation], r: Reader) -> String {
+    why.iter()
+        .map(|v| v.sentence(r, &|f| r.the_field(f)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Why the ladder matched a line, from its reason's code
+/// (`books::bank::matching::Reason::code`): `numbers` the documents',
+/// `d` the difference to what they owe; `None` for an unknown code.
+fn reason(code: Option<&str>, numbers: &str, d: &str, iban: &str, r: Reader) -> Option<String> {
+    let (en, de) = match code? {
+        "creditorReference" => (
+            format!("The creditor reference is the one of {numbers}."),
+            format!("Die Gläubigerreferenz ist die von {numbers}."),
+        ),
+        "number" => (
+            format!("The remittance names {numbers} and the amount is its open amount."),
+            format!("Der Verwendungszweck nennt {numbers}, und der Betrag ist der offene Betrag."),
+        ),
+        "combined" => (
+            format!("The remittance names {numbers} and the amount is their open sum."),
+            format!("Der Verwendungszweck nennt {numbers}, und der Betrag ist ihre offene Summe."),
+        ),
+        "knownIban" => (
+            format!("The IBAN {iban} is known for the partner of {numbers}, and the amount is what is open."),
+            format!("Die IBAN {iban} ist vom Partner von {numbers} bekannt, und der Betrag ist der offene Betrag."),
+        ),
+        "feeReduced" => (
+            format!("The remittance names {numbers}; the amount is {d} less than open, within the fee tolerance."),
+            format!("Der Verwendungszweck nennt {numbers}; der Betrag ist {d} geringer als offen, innerhalb der Gebührentoleranz."),
+        ),
+        "partial" => (
+            format!("The remittance names {numbers}; the amount is {d} less than open (a partial payment)."),
+            format!("Der Verwendungszweck nennt {numbers}; der Betrag ist {d} geringer als offen (eine Teilzahlung)."),
+        ),
+        "overpaid" => (
+            format!("The remittance names {numbers}; the amount is {d} more than open (an overpayment)."),
+            format!("Der Verwendungszweck nennt {numbers}; der Betrag ist {d} höher als offen (eine Überzahlung)."),
+        ),
+        "oneOfSeveral" => (
+            format!("The remittance names several numbers; the amount is the open amount of {numbers}."),
+            format!("Der Verwendungszweck nennt mehrere Nummern; der Betrag ist der offene Betrag von {numbers}."),
+        ),
+        "nameAlike" => (
+            format!("The payer's name is alike the partner of {numbers}, and the amount is its open amount."),
+            format!("Der Name des Zahlers ähnelt dem Partner von {numbers}, und der Betrag ist dessen offener Betrag."),
+        ),
+        "cashDiscount" => (
+            format!("The remittance names {numbers}; the amount is its open amount less its cash discount of {d}, paid within the discount's period."),
+            format!("Der Verwendungszweck nennt {numbers}; der Betrag ist der offene Betrag abzüglich {d} Skonto, gezahlt innerhalb der Skontofrist."),
+        ),
+        _ => return None,
+    };
+    Some(match r.lang {
+        Lang::En => en,
+        Lang::De => de,
+    })
 }

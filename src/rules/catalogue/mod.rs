@@ -94,8 +94,17 @@ impl Said {
             Said::RecordOf(kind, named, of, of_named) => {
                 records::text_of(*kind, named, *of, of_named, reader)
             }
+            Said::NotFound(what) => not_found(what, reader),
             Said::English(sentence) => sentence.clone(),
         }
+    }
+}
+
+/// `what` was not found, in the reader's words.
+fn not_found(what: &Said, r: Reader) -> String {
+    match r.lang {
+        Lang::En => format!("{} was not found.", what.text(r)),
+        Lang::De => format!("{} wurde nicht gefunden.", what.text(r)),
     }
 }
 
@@ -193,10 +202,7 @@ impl Error {
                 Lang::En => format!("The request body did not arrive within {seconds} s."),
                 Lang::De => format!("Der Rumpf der Anfrage kam nicht innerhalb von {seconds} s an."),
             },
-            Error::NotFound(what) => match r.lang {
-                Lang::En => format!("{} was not found.", what.text(r)),
-                Lang::De => format!("{} wurde nicht gefunden.", what.text(r)),
-            },
+            Error::NotFound(what) => not_found(what, r),
             Error::MethodNotAllowed(allow) => match r.lang {
                 Lang::En => format!("This address does not answer this method; it answers {allow}."),
                 Lang::De => format!(
