@@ -597,6 +597,31 @@ pub enum Bank {
         line: String,
         why: Vec<Violation>,
     },
+    /// A reader's remark: an amount `written` with more decimals than its
+    /// currency has, read as `read`.
+    Rounded { written: String, read: Sum },
+    /// A reader's remark: a date `written` naming a day its month does not
+    /// have (30/360 interest days), read as `read`, the month's last day.
+    LastOfMonth { written: String, read: Date },
+    /// A reader's remark on the MT940 balance field `tag` on `line`.
+    BalanceRemark {
+        tag: String,
+        line: usize,
+        remark: Box<Said>,
+    },
+    /// An import's note: a reader's remark on the entry over `amount`
+    /// (the bank's `reference`) in `statement`.
+    EntryRemark {
+        amount: Sum,
+        reference: Option<String>,
+        statement: String,
+        remark: Box<Said>,
+    },
+    /// An import's note: a reader's remark on a balance of `statement`.
+    StatementRemark {
+        statement: String,
+        remark: Box<Said>,
+    },
     /// An import's note: the line, matched for `reason`, pays `more` than
     /// the documents owed; the rest waits for a person.
     PaysMore {

@@ -62,27 +62,40 @@ impl<'a, 'b> Row<'a, 'b> {
     /// Fails with a conversion error naming table, id and column when the
     /// stored value is not a `T`.
     pub fn get<T: FromSql>(&self, index: usize) -> rusqlite::Result<T> {
-        self.row.get(index).map_err(|e| {
-            let id = self
-                .row
-                .get::<_, String>(0)
-                .unwrap_or_else(|_| "(no id)".into());
-            let column = self
-                .row
-                .as_ref()
-                .column_name(index)
-                .map_or_else(|_| index.to_string(), str::to_string);
-            rusqlite::Error::FromSqlConversionFailure(
-                index,
-                Type::Text,
-                Box::new(Unreadable {
-                    table: self.table,
-                    id,
-                    column,
-                    detail: e.to_string(),
-                }),
-            )
-        })
+        self.row
+            .get(index)
+            .map_err(|e| self.unreadable(index, e.to_string()))
+    }
+
+    /// The JSON text of column `index` read as a `T`.
+    ///
+    /// Fails as `get` does when the text is not JSON of a `T`, never with
+    /// a default.
+    pub fn json<T: serde::de::DeserializeOwned>(&self, index: usize) -> rusqlite::Result<T> {
+        let text: String = self.get(index)?;
+        serde_json::from_str(&text).map_err(|e| self.unreadable(index, e.to_string()))
+    }
+
+    fn unreadable(&self, index: usize, detail: String) -> rusqlite::Error {
+        let id = self
+            .row
+            .get::<_, String>(0)
+            .unwrap_or_else(|_| "(no id)".into());
+        let column = self
+            .row
+            .as_ref()
+            .column_name(index)
+            .map_or_else(|_| index.to_string(), str::to_string);
+        rusqlite::Error::FromSqlConversionFailure(
+            index,
+            Type::Text,
+            Box::new(Unreadable {
+                table: self.table,
+                id,
+                column,
+                detail,
+            }),
+        )
     }
 }
 

@@ -730,3 +730,73 @@ fn an_import_that_leaves_part_of_a_line_says_so_in_the_pages_language() {
     );
     assert_eq!(o.count("SELECT count(*) FROM bank_lines"), 2);
 }
+
+#[test]
+fn a_readers_remark_is_said_in_the_pages_language_on_the_import_and_the_lines_page() {
+    let o = Office::new();
+    let mut owner = with_account(&o);
+    owner.language = crate::support::screens::GERMAN;
+    // The quarter's closing entry, interest computed on 30/360 days: the
+    // bank writes 30 February, which is read as the month's last day.
+    let text = ":20:STARTUMS\r\n:25:76026000/0123456789\r\n:28C:2/1\r\n:60F:C260227EUR1000,00\r\n\
+        :61:2602300302D4,50NMSCNONREF\r\n:86:805?00ABSCHLUSS?20Abschluss per 30.02.2026?21Zinsen und Entgelte\r\n\
+        :62F:C260302EUR995,50\r\n-\r\n";
+    let token = owner.get("/bank").csrf();
+    let page = owner.upload(
+        "/bank/import",
+        &[("csrf", &token)],
+        &[("abschluss.sta", text.as_bytes())],
+    );
+    assert_eq!(page.status, 200, "{}", page.body);
+    let said = "Das Datum 260230 der Buchung nennt einen Tag, den sein Monat nicht hat \
+                (Zinstage nach 30/360); es wurde als 28.02.2026 gelesen, der letzte Tag des Monats.";
+    assert!(
+        page.body.contains(&format!(
+            "Der Umsatz über -4,50\u{a0}€ im Auszug STARTUMS: {said}"
+        )),
+        "{}",
+        page.body
+    );
+    assert!(!page.body.contains("names a day"), "{}", page.body);
+    let line = lines(&o.data, &o.a, None)[0].clone();
+    assert!(
+        line["notes"][0]
+            .as_str()
+            .unwrap()
+            .contains("it was read as 2026-02-28"),
+        "the console and the API keep English: {line}"
+    );
+    let id = line["id"].as_str().unwrap();
+    let german = owner.get(&format!("/bank/lines/{id}"));
+    assert!(german.body.contains(said), "{}", german.body);
+    owner.language = crate::support::screens::ENGLISH;
+    let english = owner.get(&format!("/bank/lines/{id}"));
+    assert!(
+        english.body.contains(
+            "The line's date 260230 names a day its month does not have (30/360 interest days); \
+             it was read as 28 Feb 2026, the month's last day."
+        ),
+        "{}",
+        english.body
+    );
+    // A note kept by a data file of an earlier version, a sentence: shown
+    // as it was kept.
+    o.db()
+        .execute(
+            "UPDATE bank_lines SET notes = '[\"An earlier sentence.\"]' WHERE id = ?1",
+            [id],
+        )
+        .unwrap();
+    assert!(owner
+        .get(&format!("/bank/lines/{id}"))
+        .body
+        .contains("An earlier sentence."));
+    // One that cannot be read is refused, never shown as no note.
+    o.db()
+        .execute(
+            "UPDATE bank_lines SET notes = '{\"not\": \"a list\"}' WHERE id = ?1",
+            [id],
+        )
+        .unwrap();
+    assert_eq!(owner.get(&format!("/bank/lines/{id}")).status, 500);
+}

@@ -90,11 +90,6 @@ fn message_name(m: Message) -> &'static str {
     }
 }
 
-/// An amount as a sentence writes it: `1,190.00 EUR`.
-fn money(minor: i64, currency: &Currency) -> String {
-    locale::in_sentence(minor, currency)
-}
-
 /// Imports the statement file `name` into the tenant's bank accounts. The
 /// bytes are let go once stored and read (a caller that hands them over
 /// owned holds no copy of a large file while its lines are matched).
@@ -458,11 +453,12 @@ fn store_statement(
         )?;
     let keys = entry_keys(&statement, placeholders);
     let statement_notes = std::mem::take(&mut statement.notes);
-    report.notes.extend(
-        statement_notes
-            .into_iter()
-            .map(|n| Said::English(format!("The statement {}: {n}", statement.id))),
-    );
+    report.notes.extend(statement_notes.iter().map(|n| {
+        Said::from(Bank::StatementRemark {
+            statement: statement.id.clone(),
+            remark: Box::new(n.into()),
+        })
+    }));
     for (entry, key) in statement.entries.into_iter().zip(keys) {
         let booked = entry.booked;
         // A booked entry repeats a booked one that says the same, or bears
@@ -545,7 +541,7 @@ fn store_statement(
                 id
             }
         };
-        let notes = serde_json::Value::from(entry.notes.clone()).to_string();
+        let notes = serde_json::to_string(&entry.notes).map_err(Error::internal)?;
         for line in &entry.lines {
             let state = if booked {
                 State::Unmatched
@@ -574,16 +570,15 @@ fn store_statement(
             }
         }
         for note in &entry.notes {
-            let reference = entry
-                .bank_reference
-                .as_deref()
-                .map(|r| format!(" (reference {r})"))
-                .unwrap_or_default();
-            report.notes.push(Said::English(format!(
-                "The entry over {}{reference} in the statement {}: {note}",
-                money(entry.amount, &entry.currency),
-                statement.id
-            )));
+            report.notes.push(
+                Bank::EntryRemark {
+                    amount: locale::sum(entry.amount, &entry.currency),
+                    reference: entry.bank_reference.clone(),
+                    statement: statement.id.clone(),
+                    remark: Box::new(note.into()),
+                }
+                .into(),
+            );
         }
     }
     Ok(())

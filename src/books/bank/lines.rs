@@ -10,9 +10,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::books::ledger;
 use crate::books::payments::TargetKind;
-use crate::documents::statements::Line;
+use crate::documents::statements::{Line, Remark};
 use crate::error::said::{Bank, Record};
 use crate::error::{Error, Result, Said};
+use crate::rules::catalogue;
 use crate::rules::iso::Currency;
 use crate::rules::locale;
 use crate::rules::money::Money;
@@ -193,9 +194,13 @@ pub struct LineView {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ignored_reason: Option<String>,
     /// What the reader changed to read the line (a day its month does not
-    /// have, an amount with more decimals than its currency).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
+    /// have, an amount with more decimals than its currency), in English
+    /// as JSON.
+    #[serde(
+        skip_serializing_if = "Vec::is_empty",
+        serialize_with = "catalogue::in_english"
+    )]
+    pub notes: Vec<Said>,
     pub suggestions: Vec<SuggestionView>,
     pub settlements: Vec<SettlementView>,
 }
@@ -226,7 +231,25 @@ pub struct Stored {
     pub reversal: bool,
     pub ignored_reason: Option<String>,
     pub suggestions: Vec<Suggestion>,
-    pub notes: Vec<String>,
+    pub notes: Vec<Said>,
+}
+
+/// A note as a line keeps it: a reader's remark, or the English sentence a
+/// data file of an earlier version kept.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum KeptNote {
+    Remark(Remark),
+    Sentence(String),
+}
+
+impl From<KeptNote> for Said {
+    fn from(note: KeptNote) -> Said {
+        match note {
+            KeptNote::Remark(remark) => (&remark).into(),
+            KeptNote::Sentence(sentence) => Said::English(sentence),
+        }
+    }
 }
 
 impl Stored {
@@ -242,8 +265,7 @@ const COLUMNS: &str = "id, state, amount, currency, booked_on, value_on, bank_ac
 
 fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Stored> {
     let r = Row::new(row, "bank_lines");
-    let suggestions: String = r.get(18)?;
-    let notes: String = r.get(19)?;
+    let notes: Vec<KeptNote> = r.json(19)?;
     Ok(Stored {
         id: r.get(0)?,
         state: r.get(1)?,
@@ -263,8 +285,8 @@ fn from_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Stored> {
         charges: r.get(15)?,
         reversal: r.get::<i64>(16)? == 1,
         ignored_reason: r.get(17)?,
-        suggestions: serde_json::from_str(&suggestions).unwrap_or_default(),
-        notes: serde_json::from_str(&notes).unwrap_or_default(),
+        suggestions: r.json(18)?,
+        notes: notes.into_iter().map(Said::from).collect(),
     })
 }
 

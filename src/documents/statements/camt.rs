@@ -18,7 +18,7 @@ use quick_xml::Reader;
 
 use crate::documents::statements::model::{
     check, date, minor_rounded, reference, refusal, tidy, Balance, Entry, Line, Message, Party,
-    Statement, MAX_DEPTH, MAX_TEXT,
+    Remark, Statement, MAX_DEPTH, MAX_TEXT,
 };
 use crate::error::Result;
 use crate::rules::bank::{AccountId, Iban};
@@ -93,7 +93,7 @@ struct StmtDraft {
     opening: Option<Balance>,
     closing: Option<Balance>,
     entries: Vec<Entry>,
-    notes: Vec<String>,
+    notes: Vec<Remark>,
 }
 
 struct Parse<'n> {
@@ -111,7 +111,7 @@ struct Parse<'n> {
     entry: Option<NtryDraft>,
     tx: Option<TxDetails>,
     /// Notes of what was read since the last entry or statement began.
-    notes: Vec<String>,
+    notes: Vec<Remark>,
     done: Vec<Statement>,
     /// The line of the file being read, for the sentences.
     line: usize,

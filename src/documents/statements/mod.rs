@@ -26,7 +26,7 @@ pub mod mt940;
 #[cfg(test)]
 mod samples;
 
-pub use model::{Balance, Entry, Line, Message, Party, Statement};
+pub use model::{Balance, Entry, Line, Message, Party, Remark, Statement};
 
 use crate::error::Result;
 

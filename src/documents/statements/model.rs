@@ -8,9 +8,10 @@
 //! the readers share. Amounts are signed minor units: credits positive.
 
 use jiff::civil::Date;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-use crate::error::{Error, Result};
+use crate::error::said::{Bank, Sum};
+use crate::error::{Error, Result, Said};
 use crate::rules::bank::{AccountId, Iban};
 use crate::rules::iso::Currency;
 
@@ -109,9 +110,9 @@ pub struct Entry {
     pub batch: bool,
     pub lines: Vec<Line>,
     /// What the reader changed to read the entry at all (a 30 February read
-    /// as the month's last day, an amount rounded to the currency), each a
-    /// sentence kept with its lines.
-    pub notes: Vec<String>,
+    /// as the month's last day, an amount rounded to the currency), kept
+    /// with its lines.
+    pub notes: Vec<Remark>,
 }
 
 /// One statement (or report, or notification) of one account.
@@ -131,8 +132,8 @@ pub struct Statement {
     pub closing: Option<Balance>,
     pub entries: Vec<Entry>,
     /// What the reader changed to read a balance (an amount rounded to the
-    /// currency), each a sentence.
-    pub notes: Vec<String>,
+    /// currency).
+    pub notes: Vec<Remark>,
 }
 
 impl Statement {
@@ -145,6 +146,58 @@ impl Statement {
 /// A refusal of a statement file, in a sentence about `name`.
 pub fn refusal(name: &str, what: impl std::fmt::Display) -> Error {
     Error::bad_request(format!("The file {name} {what}"))
+}
+
+/// What a reader changed to read a statement as the bank wrote it: kept
+/// with the line (as JSON, in `bank_lines.notes`) and said in the reader's
+/// language (`Said` from it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum Remark {
+    /// An amount `written` with more decimals than its currency has, read
+    /// rounded to `read` minor units.
+    Rounded {
+        written: String,
+        read: i64,
+        currency: String,
+    },
+    /// A date `written` naming a day its month does not have (30/360
+    /// interest days), `read` as the month's last day.
+    LastOfMonth { written: String, read: Date },
+    /// A remark on the balance field `tag` (`60F`) on `line`.
+    Balance {
+        tag: String,
+        line: usize,
+        remark: Box<Remark>,
+    },
+}
+
+impl From<&Remark> for Said {
+    fn from(remark: &Remark) -> Said {
+        match remark {
+            Remark::Rounded {
+                written,
+                read,
+                currency,
+            } => Bank::Rounded {
+                written: written.clone(),
+                read: Sum {
+                    minor: *read,
+                    currency: currency.clone(),
+                },
+            },
+            Remark::LastOfMonth { written, read } => Bank::LastOfMonth {
+                written: written.clone(),
+                read: *read,
+            },
+            Remark::Balance { tag, line, remark } => Bank::BalanceRemark {
+                tag: tag.clone(),
+                line: *line,
+                remark: Box::new(remark.as_ref().into()),
+            },
+        }
+        .into()
+    }
 }
 
 /// Reads an amount as a statement writes it (`8.85`, MT940's `8,85` and
@@ -173,7 +226,7 @@ pub fn minor(text: &str, currency: &Currency) -> std::result::Result<i64, String
 pub fn minor_rounded(
     text: &str,
     currency: &Currency,
-) -> std::result::Result<(i64, Option<String>), String> {
+) -> std::result::Result<(i64, Option<Remark>), String> {
     let bad = || format!("{text:?} is not an amount of {currency}");
     let t = text.trim();
     let (int, frac) = match t.split_once(['.', ',']) {
@@ -203,11 +256,10 @@ pub fn minor_rounded(
         .and_then(|w| w.checked_add(fraction + i64::from(up)))
         .filter(|m| *m <= crate::rules::money::MAX_AMOUNT)
         .ok_or_else(bad)?;
-    let note = (!dropped.is_empty()).then(|| {
-        format!(
-            "The amount {t} has more decimals than {currency} has ({exponent}); it was read as {} {currency}.",
-            crate::rules::locale::number(crate::rules::locale::Lang::En, value, currency.exponent())
-        )
+    let note = (!dropped.is_empty()).then(|| Remark::Rounded {
+        written: t.to_string(),
+        read: value,
+        currency: currency.as_str().to_string(),
     });
     Ok((value, note))
 }
@@ -288,7 +340,14 @@ mod tests {
         );
         let (value, note) = minor_rounded("1234.5650000000001", &ccy("EUR")).unwrap();
         assert_eq!(value, 123457);
-        assert!(note.unwrap().contains("read as 1,234.57 EUR"));
+        assert_eq!(
+            note,
+            Some(Remark::Rounded {
+                written: "1234.5650000000001".into(),
+                read: 123457,
+                currency: "EUR".into()
+            })
+        );
         assert_eq!(minor_rounded("0.004", &ccy("EUR")).unwrap().0, 0);
         assert_eq!(minor_rounded("0.005", &ccy("EUR")).unwrap().0, 1);
         assert_eq!(minor_rounded("9.999", &ccy("EUR")).unwrap().0, 1000);

@@ -16,7 +16,7 @@
 use jiff::civil::Date;
 
 use crate::documents::statements::model::{
-    check, minor_rounded, reference, refusal, tidy, Balance, Entry, Line, Message, Party,
+    check, minor_rounded, reference, refusal, tidy, Balance, Entry, Line, Message, Party, Remark,
     Statement, MAX_TEXT,
 };
 use crate::error::Result;
@@ -119,7 +119,7 @@ fn yymmdd(text: &str) -> Option<Date> {
 /// A day of a `:61:` line: a day the month does not have (banks computing
 /// interest on 30/360 write 30 February on closing entries) is read as the
 /// month's last day, with a note saying so; days beyond 31 are no day.
-fn day_of(year: i16, month: i8, day: i8, written: &str) -> Option<(Date, Option<String>)> {
+fn day_of(year: i16, month: i8, day: i8, written: &str) -> Option<(Date, Option<Remark>)> {
     if let Ok(d) = Date::new(year, month, day) {
         return Some((d, None));
     }
@@ -129,15 +129,15 @@ fn day_of(year: i16, month: i8, day: i8, written: &str) -> Option<(Date, Option<
     let last = Date::new(year, month, 1).ok()?.last_of_month();
     Some((
         last,
-        Some(format!(
-            "The line's date {written} names a day its month does not have (30/360 interest \
-             days); it was read as {last}, the month's last day."
-        )),
+        Some(Remark::LastOfMonth {
+            written: written.to_string(),
+            read: last,
+        }),
     ))
 }
 
 /// A balance field: `C181126EUR13564,13`.
-fn balance(name: &str, field: &Field, notes: &mut Vec<String>) -> Result<Balance> {
+fn balance(name: &str, field: &Field, notes: &mut Vec<Remark>) -> Result<Balance> {
     let bad = |what: &str| {
         refusal(
             name,
@@ -162,7 +162,11 @@ fn balance(name: &str, field: &Field, notes: &mut Vec<String>) -> Result<Balance
     let currency = Currency::parse("currency", code)
         .map_err(|_| bad("no ISO 4217 currency after the date"))?;
     let (amount, note) = minor_rounded(&v[10..], &currency).map_err(|e| bad(&e))?;
-    notes.extend(note.map(|n| format!("The :{}: balance on line {}: {n}", field.tag, field.line)));
+    notes.extend(note.map(|n| Remark::Balance {
+        tag: field.tag.clone(),
+        line: field.line,
+        remark: Box::new(n),
+    }));
     Ok(Balance {
         amount: sign * amount,
         currency,
@@ -179,7 +183,7 @@ struct Booking {
     swift_code: String,
     bank_reference: Option<String>,
     /// What was changed to read the line (its day, its amount).
-    notes: Vec<String>,
+    notes: Vec<Remark>,
 }
 
 /// Reads `:61:` — `YYMMDD[MMDD](C|D|RC|RD)[funds code]amount(N|F|S)xxx

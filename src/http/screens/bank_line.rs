@@ -332,7 +332,7 @@ fn line_page(
                 div { dt { (lang.pick("Ignored because", "Ignoriert, weil")) } dd { (reason) } }
             }
             @for note in &line.notes {
-                div { dt { (lang.pick("Read with a change", "Beim Einlesen geändert")) } dd { (note) } }
+                div { dt { (lang.pick("Read with a change", "Beim Einlesen geändert")) } dd { (note.text(Reader::screens(lang))) } }
             }
         }
         @if !line.settlements.is_empty() {

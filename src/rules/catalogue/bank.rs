@@ -4,6 +4,7 @@ use crate::error::said::Bank;
 use crate::error::{Lang, Violation};
 
 use super::reader::Reader;
+use crate::rules::iso::Currency;
 
 /// The message in the reader's words.
 pub fn text(bank: &Bank, r: Reader) -> String {
@@ -482,7 +483,65 @@ pub fn text(bank: &Bank, r: Reader) -> String {
             reason.text(r),
             r.amount(more)
         ),
+        (Bank::Rounded { written, read }, Lang::En) => format!(
+            "The amount {written} has more decimals than {} has ({}); it was read as {}.",
+            read.currency,
+            decimals(&read.currency),
+            r.amount(read)
+        ),
+        (Bank::Rounded { written, read }, Lang::De) => format!(
+            "Der Betrag {written} hat mehr Nachkommastellen, als {} hat ({}); er wurde als {} gelesen.",
+            read.currency,
+            decimals(&read.currency),
+            r.amount(read)
+        ),
+        (Bank::LastOfMonth { written, read }, Lang::En) => format!(
+            "The line's date {written} names a day its month does not have (30/360 interest days); \
+             it was read as {}, the month's last day.",
+            r.date(*read)
+        ),
+        (Bank::LastOfMonth { written, read }, Lang::De) => format!(
+            "Das Datum {written} der Buchung nennt einen Tag, den sein Monat nicht hat (Zinstage nach 30/360); \
+             es wurde als {} gelesen, der letzte Tag des Monats.",
+            r.date(*read)
+        ),
+        (Bank::BalanceRemark { tag, line, remark }, Lang::En) => {
+            format!("The :{tag}: balance on line {line}: {}", remark.text(r))
+        }
+        (Bank::BalanceRemark { tag, line, remark }, Lang::De) => {
+            format!("Der Saldo :{tag}: in Zeile {line}: {}", remark.text(r))
+        }
+        (
+            Bank::EntryRemark {
+                amount,
+                reference,
+                statement,
+                remark,
+            },
+            _,
+        ) => format!(
+            "{} {}{} {} {statement}: {}",
+            r.pick("The entry over", "Der Umsatz über"),
+            r.amount(amount),
+            reference
+                .as_deref()
+                .map(|x| format!(" ({} {x})", r.pick("reference", "Referenz")))
+                .unwrap_or_default(),
+            r.pick("in the statement", "im Auszug"),
+            remark.text(r)
+        ),
+        (Bank::StatementRemark { statement, remark }, _) => format!(
+            "{} {statement}: {}",
+            r.pick("The statement", "Der Auszug"),
+            remark.text(r)
+        ),
     }
+}
+
+/// The number of decimals of the currency `code` (2 for one kontor does
+/// not know).
+fn decimals(code: &str) -> u8 {
+    Currency::parse("currency", code).map_or(2, |c| c.exponent())
 }
 
 /// The violations that refused an act, in the reader's words, fields named
