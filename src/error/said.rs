@@ -578,6 +578,8 @@ pub enum Bank {
         numbers: String,
         difference: Sum,
         iban: String,
+        /// The creditor reference matched, when known.
+        reference: Option<String>,
         stored: String,
     },
     /// An import's note: the returned direct debit `line` could not take

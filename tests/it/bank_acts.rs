@@ -520,7 +520,13 @@ fn an_overpayment_by_creditor_reference_leaves_the_rest_to_book() {
         (json!(0), json!(0), json!(1)),
         "{r}"
     );
-    assert!(r["notes"].to_string().contains("5.00 EUR more"), "{r}");
+    assert!(
+        r["notes"].to_string().contains(&format!(
+            "The creditor reference {} is the one of {number}.",
+            rf.as_str()
+        )) && r["notes"].to_string().contains("5.00 EUR more"),
+        "{r}"
+    );
     assert_eq!(outstanding(&w, &number), 0);
     let line = lines(&w.data, &w.company, None)[0].clone();
     assert_eq!(line["state"], json!("unmatched"), "{line}");

@@ -692,8 +692,8 @@ fn an_import_that_leaves_part_of_a_line_says_so_in_the_pages_language() {
     );
     assert_eq!(german.status, 200, "{}", german.body);
     for said in [
-        format!("Die Gläubigerreferenz ist die von {number}."),
-        "zahlt 50,00\u{a0}€ mehr; behalten Sie das als Guthaben des Kunden oder buchen Sie es."
+        format!("Die Gläubigerreferenz {} ist die von {number}.", rf.as_str()),
+        "zahlt 50,00\u{a0}€ mehr, als offen war; behalten Sie den Rest als Guthaben des Kunden oder buchen Sie ihn."
             .to_string(),
     ] {
         assert!(german.body.contains(&said), "{said}: {}", german.body);
@@ -721,7 +721,8 @@ fn an_import_that_leaves_part_of_a_line_says_so_in_the_pages_language() {
     );
     assert!(
         english.body.contains(&format!(
-            "The creditor reference is the one of {second}. The line "
+            "The creditor reference {} is the one of {second}. The line ",
+            rf.as_str()
         )) && english
             .body
             .contains(" pays €50.00 more than that; keep it as the customer"),
@@ -748,8 +749,8 @@ fn a_readers_remark_is_said_in_the_pages_language_on_the_import_and_the_lines_pa
         &[("abschluss.sta", text.as_bytes())],
     );
     assert_eq!(page.status, 200, "{}", page.body);
-    let said = "Das Datum 260230 der Buchung nennt einen Tag, den sein Monat nicht hat \
-                (Zinstage nach 30/360); es wurde als 28.02.2026 gelesen, der letzte Tag des Monats.";
+    let said = "Das Datum 260230 des Umsatzes nennt einen Tag, den es in diesem Monat nicht gibt \
+                (Zinstage nach 30/360); es wurde als letzter Tag des Monats gelesen (28.02.2026).";
     assert!(
         page.body.contains(&format!(
             "Der Umsatz über -4,50\u{a0}€ im Auszug STARTUMS: {said}"
@@ -799,4 +800,12 @@ fn a_readers_remark_is_said_in_the_pages_language_on_the_import_and_the_lines_pa
         )
         .unwrap();
     assert_eq!(owner.get(&format!("/bank/lines/{id}")).status, 500);
+    o.db()
+        .execute(
+            "UPDATE bank_lines SET notes = '[]', suggestions = 'none' WHERE id = ?1",
+            [id],
+        )
+        .unwrap();
+    assert_eq!(owner.get(&format!("/bank/lines/{id}")).status, 500);
+    assert_eq!(owner.get("/bank").status, 500, "a list is refused whole");
 }

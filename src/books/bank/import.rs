@@ -26,7 +26,7 @@ use crate::books::bank::accounts::{self, BankAccount};
 use crate::books::bank::apply;
 use crate::books::bank::entry_keys::{entry_keys, gap, EntryKey, Placeholders};
 use crate::books::bank::lines::{self, State, Suggestion, Target};
-use crate::books::bank::matching::{Ladder, Outcome};
+use crate::books::bank::matching::{Ladder, Outcome, Reason};
 use crate::books::bank::suggest;
 use crate::books::company;
 use crate::books::ledger::Account;
@@ -740,7 +740,12 @@ fn match_line(
     match ladder.judge(&facts) {
         Outcome::Certain(p) => {
             let s = suggest::stored(ladder, &p, line.amount, &line.currency);
-            let reason = s.reason_said(&line.currency, line.counterparty_iban.as_deref());
+            let reference = match &p.reason {
+                Reason::CreditorReference(rf) => Some(rf.as_str()),
+                _ => None,
+            };
+            let reason =
+                s.reason_said(&line.currency, line.counterparty_iban.as_deref(), reference);
             // Money paid before its invoice waits for a person, offered
             // when the settlement act takes it; the ladder knows the dates.
             let advance = p.allocations.iter().any(|(i, _)| {

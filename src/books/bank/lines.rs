@@ -96,13 +96,20 @@ impl Suggestion {
     }
 
     /// Its reason as a message, worded from its code in the reader's
-    /// language (`currency` the line's, `iban` the payer's).
-    pub fn reason_said(&self, currency: &Currency, iban: Option<&str>) -> Said {
+    /// language (`currency` the line's, `iban` the payer's, `reference`
+    /// the creditor reference matched).
+    pub fn reason_said(
+        &self,
+        currency: &Currency,
+        iban: Option<&str>,
+        reference: Option<&str>,
+    ) -> Said {
         Bank::Reason {
             code: self.code.clone(),
             numbers: self.numbers(),
             difference: locale::sum(self.difference.abs(), currency),
             iban: iban.unwrap_or_default().to_string(),
+            reference: reference.map(str::to_string),
             stored: self.reason.clone(),
         }
         .into()
@@ -757,4 +764,51 @@ pub fn counts(conn: &Connection, tenant: &Tenant) -> Result<Vec<(State, i64)>> {
         Ok((r.get(0)?, r.get(1)?))
     })?;
     Ok(rows.collect::<rusqlite::Result<_>>()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use jiff::civil::date;
+
+    use super::KeptNote;
+    use crate::documents::statements::Remark;
+    use crate::error::Said;
+
+    #[test]
+    fn a_lines_notes_read_back_as_they_were_kept() {
+        let remarks = vec![
+            Remark::Rounded {
+                written: "12.3450000000001".into(),
+                read: 1_235,
+                currency: "EUR".into(),
+            },
+            Remark::LastOfMonth {
+                written: "260230".into(),
+                read: date(2026, 2, 28),
+            },
+            Remark::Balance {
+                tag: "60F".into(),
+                line: 3,
+                remark: Box::new(Remark::Rounded {
+                    written: "1000,005".into(),
+                    read: 100_001,
+                    currency: "EUR".into(),
+                }),
+            },
+        ];
+        let text = serde_json::to_string(&remarks).unwrap();
+        let kept: Vec<KeptNote> = serde_json::from_str(&text).unwrap();
+        let read: Vec<Said> = kept.into_iter().map(Said::from).collect();
+        let expected: Vec<Said> = remarks.iter().map(Said::from).collect();
+        assert_eq!(read, expected);
+        // An earlier version kept sentences.
+        let kept: Vec<KeptNote> = serde_json::from_str(r#"["A sentence."]"#).unwrap();
+        assert_eq!(
+            kept.into_iter().map(Said::from).collect::<Vec<_>>(),
+            [Said::English("A sentence.".into())]
+        );
+        // Anything else is refused.
+        assert!(serde_json::from_str::<Vec<KeptNote>>(r#"[{"kind": "unknown"}]"#).is_err());
+        assert!(serde_json::from_str::<Vec<KeptNote>>(r#"{"not": "a list"}"#).is_err());
+    }
 }

@@ -167,6 +167,7 @@ fn reason(lang: Lang, s: &SuggestionView, line: &LineView) -> String {
         numbers: s.number.clone(),
         difference: locale::sum(s.difference.minor.abs(), &s.difference.currency),
         iban: line.counterparty.iban.clone().unwrap_or_default(),
+        reference: line.creditor_reference.clone(),
         stored: s.reason.clone(),
     })
     .text(Reader::screens(lang))

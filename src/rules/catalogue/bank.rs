@@ -440,11 +440,15 @@ pub fn text(bank: &Bank, r: Reader) -> String {
                 numbers,
                 difference,
                 iban,
+                reference,
                 stored,
             },
             _,
-        ) => reason(code.as_deref(), numbers, &r.amount(difference), iban, r)
-            .unwrap_or_else(|| stored.clone()),
+        ) => {
+            let reference = reference.as_deref().map(|x| format!(" {x}")).unwrap_or_default();
+            let d = r.amount(difference);
+            reason(code.as_deref(), numbers, &d, iban, &reference, r).unwrap_or_else(|| stored.clone())
+        }
         (Bank::ReturnKept { line, why }, Lang::En) => format!(
             "The returned direct debit {line} could not take back what its original line settled: {}",
             because(why, r)
@@ -479,7 +483,7 @@ pub fn text(bank: &Bank, r: Reader) -> String {
             r.amount(more)
         ),
         (Bank::PaysMore { reason, line, more }, Lang::De) => format!(
-            "{} Die Bankzeile {line} zahlt {} mehr; behalten Sie das als Guthaben des Kunden oder buchen Sie es.",
+            "{} Die Bankzeile {line} zahlt {} mehr, als offen war; behalten Sie den Rest als Guthaben des Kunden oder buchen Sie ihn.",
             reason.text(r),
             r.amount(more)
         ),
@@ -490,9 +494,9 @@ pub fn text(bank: &Bank, r: Reader) -> String {
             r.amount(read)
         ),
         (Bank::Rounded { written, read }, Lang::De) => format!(
-            "Der Betrag {written} hat mehr Nachkommastellen, als {} hat ({}); er wurde als {} gelesen.",
-            read.currency,
+            "Der Betrag {written} hat mehr Nachkommastellen als die {} von {}; er wurde als {} gelesen.",
             decimals(&read.currency),
+            read.currency,
             r.amount(read)
         ),
         (Bank::LastOfMonth { written, read }, Lang::En) => format!(
@@ -501,15 +505,15 @@ pub fn text(bank: &Bank, r: Reader) -> String {
             r.date(*read)
         ),
         (Bank::LastOfMonth { written, read }, Lang::De) => format!(
-            "Das Datum {written} der Buchung nennt einen Tag, den sein Monat nicht hat (Zinstage nach 30/360); \
-             es wurde als {} gelesen, der letzte Tag des Monats.",
+            "Das Datum {written} des Umsatzes nennt einen Tag, den es in diesem Monat nicht gibt (Zinstage nach 30/360); \
+             es wurde als letzter Tag des Monats gelesen ({}).",
             r.date(*read)
         ),
         (Bank::BalanceRemark { tag, line, remark }, Lang::En) => {
             format!("The :{tag}: balance on line {line}: {}", remark.text(r))
         }
         (Bank::BalanceRemark { tag, line, remark }, Lang::De) => {
-            format!("Der Saldo :{tag}: in Zeile {line}: {}", remark.text(r))
+            format!("Der Saldo :{tag}: in Zeile {line} der Datei: {}", remark.text(r))
         }
         (
             Bank::EntryRemark {
@@ -555,12 +559,21 @@ fn because(why: &[Violation], r: Reader) -> String {
 
 /// Why the ladder matched a line, from its reason's code
 /// (`books::bank::matching::Reason::code`): `numbers` the documents',
-/// `d` the difference to what they owe; `None` for an unknown code.
-fn reason(code: Option<&str>, numbers: &str, d: &str, iban: &str, r: Reader) -> Option<String> {
+/// `d` the difference to what they owe, `reference` the creditor
+/// reference with a space before it (or nothing); `None` for an unknown
+/// code.
+fn reason(
+    code: Option<&str>,
+    numbers: &str,
+    d: &str,
+    iban: &str,
+    reference: &str,
+    r: Reader,
+) -> Option<String> {
     let (en, de) = match code? {
         "creditorReference" => (
-            format!("The creditor reference is the one of {numbers}."),
-            format!("Die Gläubigerreferenz ist die von {numbers}."),
+            format!("The creditor reference{reference} is the one of {numbers}."),
+            format!("Die Gläubigerreferenz{reference} ist die von {numbers}."),
         ),
         "number" => (
             format!("The remittance names {numbers} and the amount is its open amount."),
@@ -604,4 +617,146 @@ fn reason(code: Option<&str>, numbers: &str, d: &str, iban: &str, r: Reader) -> 
         Lang::En => en,
         Lang::De => de,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use jiff::civil::date;
+
+    use crate::error::said::{Bank, Sum};
+    use crate::error::{Lang, Said, Violation};
+    use crate::rules::catalogue::reader::Reader;
+
+    fn said(bank: Bank, lang: Lang) -> String {
+        Said::from(bank).text(Reader::screens(lang))
+    }
+
+    fn sum(minor: i64) -> Sum {
+        Sum {
+            minor,
+            currency: "EUR".into(),
+        }
+    }
+
+    fn reason() -> Box<Said> {
+        Box::new(Said::from(Bank::Reason {
+            code: Some("number".into()),
+            numbers: "RE2026-00017".into(),
+            difference: sum(0),
+            iban: String::new(),
+            reference: None,
+            stored: "stored".into(),
+        }))
+    }
+
+    #[test]
+    fn an_imports_notes_are_worded_in_both_languages() {
+        let why = vec![Violation::whole(Said::English("closed".into()))];
+        let cases = [
+            (
+                Bank::ReturnKept {
+                    line: "bln_1".into(),
+                    why: why.clone(),
+                },
+                "Die zurückgegebene Lastschrift bln_1 konnte nicht zurücknehmen, was ihre ursprüngliche Bankzeile ausgeglichen hat: closed.",
+            ),
+            (
+                Bank::NotSuggested {
+                    reason: reason(),
+                    line: "bln_1".into(),
+                    why: why.clone(),
+                },
+                "Der Verwendungszweck nennt RE2026-00017, und der Betrag ist der offene Betrag. Die Bankzeile bln_1 wird nicht vorgeschlagen: closed.",
+            ),
+            (
+                Bank::NotSettled {
+                    reason: reason(),
+                    line: "bln_1".into(),
+                    why,
+                },
+                "Der Verwendungszweck nennt RE2026-00017, und der Betrag ist der offene Betrag. Die Bankzeile bln_1 konnte beim Import nicht ausgeglichen werden und wird nicht vorgeschlagen: closed.",
+            ),
+            (
+                Bank::StatementRemark {
+                    statement: "S-1".into(),
+                    remark: Box::new(
+                        Bank::BalanceRemark {
+                            tag: "60F".into(),
+                            line: 3,
+                            remark: Box::new(
+                                Bank::Rounded {
+                                    written: "1000,005".into(),
+                                    read: sum(100_001),
+                                }
+                                .into(),
+                            ),
+                        }
+                        .into(),
+                    ),
+                },
+                "Der Auszug S-1: Der Saldo :60F: in Zeile 3 der Datei: Der Betrag 1000,005 hat mehr Nachkommastellen als die 2 von EUR; er wurde als 1.000,01\u{a0}€ gelesen.",
+            ),
+            (
+                Bank::EntryRemark {
+                    amount: sum(-450),
+                    reference: Some("NONREF".into()),
+                    statement: "S-1".into(),
+                    remark: Box::new(
+                        Bank::LastOfMonth {
+                            written: "260230".into(),
+                            read: date(2026, 2, 28),
+                        }
+                        .into(),
+                    ),
+                },
+                "Der Umsatz über -4,50\u{a0}€ (Referenz NONREF) im Auszug S-1: Das Datum 260230 des Umsatzes nennt einen Tag, den es in diesem Monat nicht gibt (Zinstage nach 30/360); es wurde als letzter Tag des Monats gelesen (28.02.2026).",
+            ),
+        ];
+        for (bank, german) in cases {
+            assert_eq!(said(bank.clone(), Lang::De), german);
+            let english = said(bank, Lang::En);
+            assert!(english.is_ascii() || english.contains('€'), "{english}");
+            assert_ne!(english, german);
+        }
+    }
+
+    #[test]
+    fn a_creditor_reference_matched_is_named() {
+        let with = |reference: Option<&str>, lang| {
+            said(
+                Bank::Reason {
+                    code: Some("creditorReference".into()),
+                    numbers: "RE2026-00017".into(),
+                    difference: sum(0),
+                    iban: String::new(),
+                    reference: reference.map(str::to_string),
+                    stored: "stored".into(),
+                },
+                lang,
+            )
+        };
+        assert_eq!(
+            with(Some("RF18RE202600017"), Lang::En),
+            "The creditor reference RF18RE202600017 is the one of RE2026-00017."
+        );
+        assert_eq!(
+            with(None, Lang::De),
+            "Die Gläubigerreferenz ist die von RE2026-00017."
+        );
+        // A suggestion kept before codes were says its stored sentence.
+        assert_eq!(
+            said(
+                Bank::Reason {
+                    code: None,
+                    numbers: String::new(),
+                    difference: sum(0),
+                    iban: String::new(),
+                    reference: None,
+                    stored: "As it was kept.".into(),
+                },
+                Lang::De
+            ),
+            "As it was kept."
+        );
+    }
 }
