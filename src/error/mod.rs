@@ -22,12 +22,15 @@
 //! - `books.rs`: the books' parts that carry no other message (payments,
 //!   the company and jobs, bills, fixed assets, the chart, mail).
 //! - `people.rs`: people and sign-in (`Access`), webhooks (`Webhook`).
+//! - `statement.rs`: what reading a bank statement file finds wrong
+//!   (`FileFault`).
 
 mod books;
 mod input;
 mod params;
 mod people;
 pub mod said;
+mod statement;
 
 pub use said::{Lang, Said, Violation};
 

@@ -21,6 +21,7 @@ pub use super::params::{
     Computed, Figure, Json, Lang, Particular, Party, Settling, Sum, VatIdFault,
 };
 pub use super::people::{Access, Webhook};
+pub use super::statement::FileFault;
 
 /// What a message says, by part, or a sentence in English alone. A part's
 /// message is boxed, so a refusal stays as small as its list of them.
@@ -487,6 +488,8 @@ pub enum Bank {
     FileEmpty { file: String },
     /// A file that is neither camt XML, a ZIP of camt files, nor MT940.
     FileNoStatement { file: String },
+    /// A statement file its reader cannot read, and why.
+    FileUnreadable { file: String, fault: FileFault },
     /// A file larger than kontor reads (`mb` megabytes; of a ZIP, `zip`).
     FileTooLarge { file: String, mb: u64, zip: bool },
     /// A statement in another currency than its account's.

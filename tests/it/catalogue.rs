@@ -21,8 +21,6 @@ const ENGLISH_ONLY: &[(&str, usize)] = &[
     ("src/books/export/gobd.rs", 1),
     ("src/documents/mod.rs", 2),
     ("src/documents/read/check.rs", 8),
-    ("src/documents/statements/camt.rs", 7),
-    ("src/documents/statements/model.rs", 1),
     ("src/documents/verdict.rs", 48),
     ("src/http/mcp/tools.rs", 1),
     ("src/http/rest/call.rs", 1),

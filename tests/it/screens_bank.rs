@@ -576,14 +576,16 @@ fn with_account(o: &Office) -> Browser {
     owner
 }
 
+/// `bytes` uploaded as the file `name` on the Bank screen.
+fn upload(owner: &mut Browser, name: &str, bytes: &[u8]) -> crate::support::screens::Page {
+    let token = owner.get("/bank").csrf();
+    owner.upload("/bank/import", &[("csrf", &token)], &[(name, bytes)])
+}
+
 #[test]
 fn a_file_that_is_no_statement_is_refused_in_the_pages_language_and_nothing_is_stored() {
     let o = Office::new();
     let mut owner = with_account(&o);
-    let upload = |owner: &mut Browser, name: &str, bytes: &[u8]| {
-        let token = owner.get("/bank").csrf();
-        owner.upload("/bank/import", &[("csrf", &token)], &[(name, bytes)])
-    };
     let english = upload(&mut owner, "notiz.txt", b"Bitte bis Freitag zahlen.");
     assert!(
         english
@@ -808,4 +810,47 @@ fn a_readers_remark_is_said_in_the_pages_language_on_the_import_and_the_lines_pa
         .unwrap();
     assert_eq!(owner.get(&format!("/bank/lines/{id}")).status, 500);
     assert_eq!(owner.get("/bank").status, 500, "a list is refused whole");
+}
+
+#[test]
+fn a_statement_file_its_reader_cannot_read_is_refused_in_the_pages_language() {
+    let o = Office::new();
+    let mut owner = with_account(&o);
+    // A :61: line without its mark C or D.
+    let broken = ":20:STARTUMS\r\n:25:76026000/0123456789\r\n:28C:1/1\r\n:60F:C261117EUR500,00\r\n\
+        :61:2611181118X12,35NTRFNONREF\r\n:86:166?00GUTSCHRIFT\r\n:62F:C261118EUR512,35\r\n-\r\n";
+    // A camt file cut off inside its statement.
+    let cut = "<?xml version=\"1.0\"?><Document xmlns=\"urn:iso:std:iso:20022:tech:xsd:camt.053.001.08\">\
+               <BkToCstmrStmt><Stmt><Id>S-1</Id>";
+    owner.language = crate::support::screens::GERMAN;
+    for (name, bytes, said) in [
+        (
+            "kaputt.sta",
+            broken.as_bytes(),
+            "Die Datei kaputt.sta hat in Zeile 5 eine Buchung :61:, die nicht gelesen werden kann: \
+             kein Kennzeichen C, D, RC oder RD nach den Daten.",
+        ),
+        (
+            "halb.xml",
+            cut.as_bytes(),
+            "Die Datei halb.xml endet, bevor ihre Elemente geschlossen sind (in Zeile 1, in \
+             Document/BkToCstmrStmt/Stmt): sie scheint abgeschnitten.",
+        ),
+    ] {
+        let page = upload(&mut owner, name, bytes);
+        assert!(page.body.contains(said), "{said}: {}", page.body);
+        assert!(!page.body.contains("cannot be read"), "{}", page.body);
+    }
+    owner.language = crate::support::screens::ENGLISH;
+    let page = upload(&mut owner, "kaputt.sta", broken.as_bytes());
+    assert!(
+        page.body.contains(
+            "The file kaputt.sta has a :61: line on line 5 that cannot be read: \
+             no mark C, D, RC or RD after the dates."
+        ),
+        "{}",
+        page.body
+    );
+    assert_eq!(o.count("SELECT count(*) FROM bank_lines"), 0);
+    assert_eq!(o.count("SELECT count(*) FROM bank_files"), 0);
 }

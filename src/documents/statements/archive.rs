@@ -10,6 +10,7 @@ use std::io::{Cursor, Read};
 
 use crate::documents::statements::format::{is_zip, read_one};
 use crate::documents::statements::model::{refusal, Statement, MAX_ARCHIVE, MAX_FILE, MAX_MEMBERS};
+use crate::error::said::FileFault;
 use crate::error::Result;
 
 /// The statements of every member, in the archive's order, and the number
@@ -23,16 +24,18 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<(Vec<Statement>, usize)> {
     let mut archive = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|e| {
         refusal(
             name,
-            format_args!("is no ZIP archive that can be read ({e})"),
+            FileFault::NotZip {
+                detail: e.to_string(),
+            },
         )
     })?;
     if archive.len() > MAX_MEMBERS {
         return Err(refusal(
             name,
-            format_args!(
-                "holds {} members; kontor reads at most {MAX_MEMBERS}",
-                archive.len()
-            ),
+            FileFault::TooManyMembers {
+                count: archive.len(),
+                max: MAX_MEMBERS,
+            },
         ));
     }
     let mut total: u64 = 0;
@@ -42,7 +45,10 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<(Vec<Statement>, usize)> {
         let mut member = archive.by_index(i).map_err(|e| {
             refusal(
                 name,
-                format_args!("has a member (number {}) that cannot be read ({e})", i + 1),
+                FileFault::MemberUnreadable {
+                    number: i + 1,
+                    detail: e.to_string(),
+                },
             )
         })?;
         if member.is_dir() {
@@ -51,41 +57,43 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<(Vec<Statement>, usize)> {
         let member_name = member
             .name()
             .map(|n| n.into_owned())
-            .unwrap_or_else(|_| format!("number {}", i + 1));
-        let shown = format!("{name} (member {member_name})");
+            .unwrap_or_else(|_| format!("#{}", i + 1));
+        let shown = format!("{name}/{member_name}");
         if member.encrypted() {
-            return Err(refusal(
-                &shown,
-                "is encrypted; kontor reads no encrypted member",
-            ));
+            return Err(refusal(&shown, FileFault::Encrypted));
         }
         let mut content = Vec::new();
         let limit = MAX_FILE.min(MAX_ARCHIVE - total) + 1;
         (&mut member)
             .take(limit)
             .read_to_end(&mut content)
-            .map_err(|e| refusal(&shown, format_args!("cannot be decompressed ({e})")))?;
+            .map_err(|e| {
+                refusal(
+                    &shown,
+                    FileFault::NotDecompressed {
+                        detail: e.to_string(),
+                    },
+                )
+            })?;
         if content.len() as u64 > MAX_FILE {
             return Err(refusal(
                 &shown,
-                format_args!("is larger than {} MB once decompressed, the most kontor reads of one statement file", MAX_FILE / 1024 / 1024),
+                FileFault::MemberTooLarge {
+                    mb: MAX_FILE / 1024 / 1024,
+                },
             ));
         }
         total += content.len() as u64;
         if total > MAX_ARCHIVE {
             return Err(refusal(
                 name,
-                format_args!(
-                    "holds more than {} MB once decompressed, the most kontor reads of one ZIP",
-                    MAX_ARCHIVE / 1024 / 1024
-                ),
+                FileFault::ZipTooLarge {
+                    mb: MAX_ARCHIVE / 1024 / 1024,
+                },
             ));
         }
         if is_zip(&content) {
-            return Err(refusal(
-                &shown,
-                "is itself a ZIP; kontor reads no ZIP inside a ZIP",
-            ));
+            return Err(refusal(&shown, FileFault::ZipInZip));
         }
         statements.extend(read_one(&shown, &content)?);
         members += 1;

@@ -20,6 +20,7 @@ use crate::documents::statements::model::{
     check, date, minor_rounded, reference, refusal, tidy, Balance, Entry, Line, Message, Party,
     Remark, Statement, MAX_DEPTH, MAX_TEXT,
 };
+use crate::error::said::FileFault;
 use crate::error::Result;
 use crate::rules::bank::{AccountId, Iban};
 use crate::rules::iso::Currency;
@@ -134,10 +135,13 @@ fn flag(text: &str) -> Option<bool> {
 }
 
 impl Parse<'_> {
-    fn refuse(&self, what: impl std::fmt::Display) -> crate::error::Error {
+    fn refuse(&self, fault: FileFault) -> crate::error::Error {
         refusal(
             self.name,
-            format_args!("cannot be read at line {}: {what}", self.line),
+            FileFault::XmlLine {
+                line: self.line,
+                fault: Box::new(fault),
+            },
         )
     }
 
@@ -151,10 +155,10 @@ impl Parse<'_> {
         ) {
             (Some(code), _) => code.clone(),
             (None, Some(account)) => account.as_str().to_string(),
-            (None, None) => return Err(self.refuse("an amount names no currency (Ccy)")),
+            (None, None) => return Err(self.refuse(FileFault::NoCurrency)),
         };
         let currency = Currency::parse("Ccy", &code)
-            .map_err(|_| self.refuse(format_args!("{code:?} is no ISO 4217 currency")))?;
+            .map_err(|_| self.refuse(FileFault::NoIsoCurrency { code: code.clone() }))?;
         let (value, note) = minor_rounded(&self.text, &currency).map_err(|e| self.refuse(e))?;
         self.notes.extend(note);
         Ok((value, currency))
@@ -168,9 +172,9 @@ impl Parse<'_> {
         match self.text.trim() {
             "CRDT" => Ok(true),
             "DBIT" => Ok(false),
-            other => Err(self.refuse(format_args!(
-                "CdtDbtInd is {other:?}, neither CRDT nor DBIT"
-            ))),
+            other => Err(self.refuse(FileFault::CreditDebit {
+                got: other.to_string(),
+            })),
         }
     }
 
@@ -186,7 +190,7 @@ impl Parse<'_> {
         }
         self.path.push(local);
         if self.path.len() > MAX_DEPTH {
-            return Err(self.refuse(format_args!("its elements nest deeper than {MAX_DEPTH}")));
+            return Err(self.refuse(FileFault::TooDeep { max: MAX_DEPTH }));
         }
         self.text.clear();
         let p = &self.path;
@@ -387,7 +391,7 @@ impl Parse<'_> {
         } else if p.len() == 4 && p[3] == "Bal" {
             let draft = self.balance.take().expect("in a balance");
             let (Some((amount, currency)), Some(credit)) = (draft.amount, draft.credit) else {
-                return Err(self.refuse("a balance (Bal) lacks its amount or CdtDbtInd"));
+                return Err(self.refuse(FileFault::BalanceIncomplete));
             };
             let balance = Balance {
                 amount: if credit { amount } else { -amount },
@@ -419,19 +423,18 @@ impl Parse<'_> {
             self.statement.as_mut().expect("in a statement").account = Some(account);
         } else if at(&["Acct", "Ccy"]) {
             let currency = Currency::parse("Ccy", &self.text).map_err(|_| {
-                self.refuse(format_args!(
-                    "the account's currency {:?} is no ISO 4217 currency",
-                    self.text
-                ))
+                self.refuse(FileFault::AccountCurrency {
+                    code: self.text.clone(),
+                })
             })?;
             self.statement.as_mut().expect("in a statement").currency = Some(currency);
         } else if p.len() == 3 {
             let draft = self.statement.take().expect("in a statement");
             let Some(account) = draft.account else {
-                return Err(self.refuse("a statement names no account (Acct/Id)"));
+                return Err(self.refuse(FileFault::NoAccount));
             };
             let Some(id) = draft.id.filter(|id| !id.is_empty()) else {
-                return Err(self.refuse("a statement has no Id"));
+                return Err(self.refuse(FileFault::NoStatementId));
             };
             let mut notes = draft.notes;
             notes.append(&mut self.notes);
@@ -455,10 +458,10 @@ impl Parse<'_> {
     /// to the entry's (see `split`).
     fn finish_entry(&mut self, draft: NtryDraft) -> Result<Entry> {
         let Some((amount, currency)) = draft.amount.clone() else {
-            return Err(self.refuse("an entry (Ntry) has no amount"));
+            return Err(self.refuse(FileFault::EntryNoAmount));
         };
         let Some(credit) = draft.credit else {
-            return Err(self.refuse("an entry (Ntry) has no CdtDbtInd"));
+            return Err(self.refuse(FileFault::EntryNoSign));
         };
         let signed = if credit { amount } else { -amount };
         let booked = self.message != Message::Report && draft.status.as_deref() == Some("BOOK");
@@ -576,7 +579,9 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Vec<Statement>> {
     let text = std::str::from_utf8(bytes).map_err(|e| {
         refusal(
             name,
-            format_args!("is not UTF-8 (at byte {})", e.valid_up_to()),
+            FileFault::NotUtf8 {
+                at: e.valid_up_to(),
+            },
         )
     })?;
     let mut reader = Reader::from_str(text);
@@ -606,11 +611,14 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Vec<Statement>> {
             .filter(|b| **b == b'\n')
             .count();
         consumed = position;
-        let event =
-            event.map_err(|e| parse.refuse(format_args!("it is not well-formed XML ({e})")))?;
+        let event = event.map_err(|e| {
+            parse.refuse(FileFault::NotXml {
+                detail: e.to_string(),
+            })
+        })?;
         match event {
             Event::DocType(_) => {
-                return Err(parse.refuse("it declares a DTD (<!DOCTYPE>), which a statement never has; kontor reads none"));
+                return Err(parse.refuse(FileFault::Dtd));
             }
             Event::Start(e) => {
                 if !root_seen {
@@ -640,12 +648,16 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Vec<Statement>> {
                         "apos" => '\'',
                         "quot" => '"',
                         other => {
-                            return Err(parse.refuse(format_args!(
-                                "it names the entity &{other};, which XML does not define and kontor does not expand"
-                            )))
+                            return Err(parse.refuse(FileFault::Entity {
+                                name: other.to_string(),
+                            }))
                         }
                     },
-                    Err(e) => return Err(parse.refuse(format_args!("a character reference is wrong ({e})"))),
+                    Err(e) => {
+                        return Err(parse.refuse(FileFault::CharacterReference {
+                            detail: e.to_string(),
+                        }))
+                    }
                 };
                 parse.push_text(resolved.encode_utf8(&mut [0; 4]))?;
             }
@@ -656,13 +668,10 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Vec<Statement>> {
             break;
         }
     }
-    check(root_seen, name, || "holds no XML element".into())?;
-    check(parse.path.is_empty(), name, || {
-        format!(
-            "ends before its elements are closed (at line {}, inside {}): it looks truncated",
-            parse.line,
-            parse.path.join("/")
-        )
+    check(root_seen, name, || FileFault::NoElement)?;
+    check(parse.path.is_empty(), name, || FileFault::Truncated {
+        line: parse.line,
+        inside: parse.path.join("/"),
     })?;
     Ok(parse.done)
 }
@@ -685,9 +694,10 @@ impl Parse<'_> {
         else {
             return Err(refusal(
                 self.name,
-                format_args!(
-                    "is XML but no camt.052, camt.053 or camt.054 message of versions .001.02 to .001.13 (its root is {local:?} in the namespace {namespace:?})"
-                ),
+                FileFault::NotCamt {
+                    root: local,
+                    namespace,
+                },
             ));
         };
         self.message = message;
@@ -700,9 +710,7 @@ impl Parse<'_> {
             return Ok(());
         }
         if self.text.len() + text.len() > MAX_TEXT {
-            return Err(self.refuse(format_args!(
-                "an element holds more than {MAX_TEXT} characters of text"
-            )));
+            return Err(self.refuse(FileFault::TextTooLong { max: MAX_TEXT }));
         }
         self.text.push_str(text);
         Ok(())

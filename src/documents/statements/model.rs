@@ -10,7 +10,7 @@
 use jiff::civil::Date;
 use serde::{Deserialize, Serialize};
 
-use crate::error::said::{Bank, Sum};
+use crate::error::said::{Bank, FileFault, Sum};
 use crate::error::{Error, Result, Said};
 use crate::rules::bank::{AccountId, Iban};
 use crate::rules::iso::Currency;
@@ -143,9 +143,12 @@ impl Statement {
     }
 }
 
-/// A refusal of a statement file, in a sentence about `name`.
-pub fn refusal(name: &str, what: impl std::fmt::Display) -> Error {
-    Error::bad_request(format!("The file {name} {what}"))
+/// A refusal of the statement file `name`, for `fault`.
+pub fn refusal(name: &str, fault: FileFault) -> Error {
+    Error::bad_request(Bank::FileUnreadable {
+        file: name.to_string(),
+        fault,
+    })
 }
 
 /// What a reader changed to read a statement as the bank wrote it: kept
@@ -203,16 +206,17 @@ impl From<&Remark> for Said {
 /// Reads an amount as a statement writes it (`8.85`, MT940's `8,85` and
 /// `300,`) into minor units of `currency`.
 ///
-/// Fails with a sentence when it is no unsigned decimal, has more decimals
+/// Fails with its fault when it is no unsigned decimal, has more decimals
 /// than the currency's minor unit (other than trailing zeros), or is larger
 /// than 10^15 minor units.
-pub fn minor(text: &str, currency: &Currency) -> std::result::Result<i64, String> {
+pub fn minor(text: &str, currency: &Currency) -> std::result::Result<i64, FileFault> {
     match minor_rounded(text, currency)? {
         (value, None) => Ok(value),
-        (_, Some(_)) => Err(format!(
-            "{text:?} has more decimals than {currency} has ({})",
-            currency.exponent()
-        )),
+        (_, Some(_)) => Err(FileFault::TooManyDecimals {
+            text: text.to_string(),
+            currency: currency.as_str().to_string(),
+            decimals: currency.exponent(),
+        }),
     }
 }
 
@@ -221,13 +225,16 @@ pub fn minor(text: &str, currency: &Currency) -> std::result::Result<i64, String
 /// kontor rounds every amount), and comes with a sentence saying so; trailing
 /// zeros are no decimals (a direct bank writes `1234.5600000000000`).
 ///
-/// Fails with a sentence when it is no unsigned decimal or is larger than
+/// Fails with its fault when it is no unsigned decimal or is larger than
 /// 10^15 minor units.
 pub fn minor_rounded(
     text: &str,
     currency: &Currency,
-) -> std::result::Result<(i64, Option<Remark>), String> {
-    let bad = || format!("{text:?} is not an amount of {currency}");
+) -> std::result::Result<(i64, Option<Remark>), FileFault> {
+    let bad = || FileFault::NotAmount {
+        text: text.to_string(),
+        currency: currency.as_str().to_string(),
+    };
     let t = text.trim();
     let (int, frac) = match t.split_once(['.', ',']) {
         Some((i, f)) => (i, f),
@@ -266,12 +273,14 @@ pub fn minor_rounded(
 
 /// Reads a date (`2014-12-31`) or the date of a moment as the bank wrote it
 /// (`2014-12-31T13:15:00+01:00` is the 31st, the bank's own day).
-pub fn date(text: &str) -> std::result::Result<Date, String> {
+pub fn date(text: &str) -> std::result::Result<Date, FileFault> {
     let t = text.trim();
     t.get(..10)
         .filter(|_| t.len() == 10 || t.as_bytes()[10] == b'T')
         .and_then(|d| d.parse::<Date>().ok())
-        .ok_or_else(|| format!("{t:?} is not a date"))
+        .ok_or_else(|| FileFault::NotDate {
+            text: t.to_string(),
+        })
 }
 
 /// White space runs as one space, trimmed, and cut to `MAX_KEPT` characters.
@@ -296,8 +305,8 @@ pub fn reference(text: &str) -> Option<String> {
     (!none.iter().any(|n| t.eq_ignore_ascii_case(n))).then_some(t)
 }
 
-/// Checks a fact of the file or refuses it in a sentence.
-pub fn check(condition: bool, name: &str, what: impl FnOnce() -> String) -> Result<()> {
+/// Checks a fact of the file or refuses it for the fault `what` names.
+pub fn check(condition: bool, name: &str, what: impl FnOnce() -> FileFault) -> Result<()> {
     if condition {
         Ok(())
     } else {
@@ -322,9 +331,14 @@ mod tests {
         assert_eq!(minor("2700", &ccy("JPY")), Ok(2700));
         assert_eq!(minor("2700.00", &ccy("JPY")), Ok(2700));
         assert_eq!(minor("1.005", &ccy("BHD")), Ok(1005));
-        assert!(minor("8.851", &ccy("EUR"))
-            .unwrap_err()
-            .contains("more decimals"));
+        assert_eq!(
+            minor("8.851", &ccy("EUR")),
+            Err(FileFault::TooManyDecimals {
+                text: "8.851".into(),
+                currency: "EUR".into(),
+                decimals: 2
+            })
+        );
         assert_eq!(minor("1234.5600000000000", &ccy("EUR")), Ok(123456));
         for bad in ["", "-1", "1.2.3", "1e5", "x", ".5", "99999999999999999999"] {
             assert!(minor(bad, &ccy("EUR")).is_err(), "{bad}");

@@ -19,6 +19,7 @@ use crate::documents::statements::model::{
     check, minor_rounded, reference, refusal, tidy, Balance, Entry, Line, Message, Party, Remark,
     Statement, MAX_TEXT,
 };
+use crate::error::said::FileFault;
 use crate::error::Result;
 use crate::rules::bank::{AccountId, Iban};
 use crate::rules::iso::Currency;
@@ -93,10 +94,10 @@ fn fields(name: &str, text: &str) -> Result<Vec<Field>> {
             if last.value.len() + line.len() > MAX_TEXT {
                 return Err(refusal(
                     name,
-                    format_args!(
-                        "has a field longer than {MAX_TEXT} characters at line {}",
-                        i + 1
-                    ),
+                    FileFault::FieldTooLong {
+                        max: MAX_TEXT,
+                        line: i + 1,
+                    },
                 ));
             }
             last.value.push('\n');
@@ -138,13 +139,14 @@ fn day_of(year: i16, month: i8, day: i8, written: &str) -> Option<(Date, Option<
 
 /// A balance field: `C181126EUR13564,13`.
 fn balance(name: &str, field: &Field, notes: &mut Vec<Remark>) -> Result<Balance> {
-    let bad = |what: &str| {
+    let bad = |fault: FileFault| {
         refusal(
             name,
-            format_args!(
-                "has a :{}: balance on line {} that cannot be read: {what}",
-                field.tag, field.line
-            ),
+            FileFault::Mt940Balance {
+                tag: field.tag.clone(),
+                line: field.line,
+                fault: Box::new(fault),
+            },
         )
     };
     // A balance is one line; what a bank writes after it is none of it.
@@ -152,16 +154,18 @@ fn balance(name: &str, field: &Field, notes: &mut Vec<Remark>) -> Result<Balance
     let sign = match v.get(..1) {
         Some("C") => 1,
         Some("D") => -1,
-        _ => return Err(bad("it starts with neither C nor D")),
+        _ => return Err(bad(FileFault::NoSign)),
     };
     let on = v
         .get(1..7)
         .and_then(yymmdd)
-        .ok_or_else(|| bad("no date YYMMDD after the mark"))?;
-    let code = v.get(7..10).ok_or_else(|| bad("no currency"))?;
-    let currency = Currency::parse("currency", code)
-        .map_err(|_| bad("no ISO 4217 currency after the date"))?;
-    let (amount, note) = minor_rounded(&v[10..], &currency).map_err(|e| bad(&e))?;
+        .ok_or_else(|| bad(FileFault::NoBalanceDate))?;
+    let code = v
+        .get(7..10)
+        .ok_or_else(|| bad(FileFault::NoBalanceCurrency))?;
+    let currency =
+        Currency::parse("currency", code).map_err(|_| bad(FileFault::NoBalanceIsoCurrency))?;
+    let (amount, note) = minor_rounded(&v[10..], &currency).map_err(bad)?;
     notes.extend(note.map(|n| Remark::Balance {
         tag: field.tag.clone(),
         line: field.line,
@@ -189,13 +193,13 @@ struct Booking {
 /// Reads `:61:` — `YYMMDD[MMDD](C|D|RC|RD)[funds code]amount(N|F|S)xxx
 /// customer reference[//bank reference][\n supplementary details]`.
 fn booking(name: &str, field: &Field, currency: &Currency) -> Result<Booking> {
-    let bad = |what: &str| {
+    let bad = |fault: FileFault| {
         refusal(
             name,
-            format_args!(
-                "has a :61: line on line {} that cannot be read: {what}",
-                field.line
-            ),
+            FileFault::Mt940Booking {
+                line: field.line,
+                fault: Box::new(fault),
+            },
         )
     };
     let first = field.value.split('\n').next().unwrap_or("").trim_end();
@@ -204,27 +208,29 @@ fn booking(name: &str, field: &Field, currency: &Currency) -> Result<Booking> {
     let value = first
         .get(..6)
         .filter(|t| digits(t))
-        .ok_or_else(|| bad("it does not start with a value date YYMMDD"))?;
-    let yy: i16 = value[..2].parse().map_err(|_| bad("the value date"))?;
+        .ok_or_else(|| bad(FileFault::NoValueDate))?;
+    let yy: i16 = value[..2].parse().map_err(|_| bad(FileFault::ValueDate))?;
     let value_year = if yy >= 80 { 1900 + yy } else { 2000 + yy };
-    let month: i8 = value[2..4].parse().map_err(|_| bad("the value date"))?;
-    let day: i8 = value[4..6].parse().map_err(|_| bad("the value date"))?;
-    let (value_on, note) = day_of(value_year, month, day, value)
-        .ok_or_else(|| bad("the value date YYMMDD is no day"))?;
+    let month: i8 = value[2..4].parse().map_err(|_| bad(FileFault::ValueDate))?;
+    let day: i8 = value[4..6].parse().map_err(|_| bad(FileFault::ValueDate))?;
+    let (value_on, note) =
+        day_of(value_year, month, day, value).ok_or_else(|| bad(FileFault::ValueDateNoDay))?;
     notes.extend(note);
     let mut rest = &first[6..];
     let mut booked_on = value_on;
     if rest.len() >= 4 && digits(&rest[..4]) {
-        let month: i8 = rest[..2].parse().map_err(|_| bad("the booking date"))?;
-        let day: i8 = rest[2..4].parse().map_err(|_| bad("the booking date"))?;
+        let month: i8 = rest[..2].parse().map_err(|_| bad(FileFault::BookingDate))?;
+        let day: i8 = rest[2..4]
+            .parse()
+            .map_err(|_| bad(FileFault::BookingDate))?;
         let mut year = value_on.year();
         if month == 1 && value_on.month() == 12 {
             year += 1;
         } else if month == 12 && value_on.month() == 1 {
             year -= 1;
         }
-        let (d, note) = day_of(year, month, day, &rest[..4])
-            .ok_or_else(|| bad("the booking date MMDD is no day"))?;
+        let (d, note) =
+            day_of(year, month, day, &rest[..4]).ok_or_else(|| bad(FileFault::BookingDateNoDay))?;
         if note.is_some() && notes.is_empty() {
             notes.extend(note);
         }
@@ -240,7 +246,7 @@ fn booking(name: &str, field: &Field, currency: &Currency) -> Result<Booking> {
     } else if let Some(r) = rest.strip_prefix('D') {
         (false, false, r)
     } else {
-        return Err(bad("no mark C, D, RC or RD after the dates"));
+        return Err(bad(FileFault::NoMark));
     };
     // The funds code, the third letter of the currency, may follow.
     let after = match after.as_bytes().first() {
@@ -249,15 +255,14 @@ fn booking(name: &str, field: &Field, currency: &Currency) -> Result<Booking> {
     };
     let end = after
         .find(|c: char| !(c.is_ascii_digit() || c == ','))
-        .ok_or_else(|| bad("no transaction type after the amount"))?;
-    let (amount, note) = minor_rounded(&after[..end], currency).map_err(|e| bad(&e))?;
+        .ok_or_else(|| bad(FileFault::NoTypeAfterAmount))?;
+    let (amount, note) = minor_rounded(&after[..end], currency).map_err(bad)?;
     notes.extend(note);
     check(after[..end].contains(','), name, || {
-        format!(
-            "has a :61: line on line {} whose amount {:?} has no decimal comma",
-            field.line,
-            &after[..end]
-        )
+        FileFault::NoDecimalComma {
+            line: field.line,
+            amount: after[..end].to_string(),
+        }
     })?;
     // Some banks write a space between the amount and the type (`D12,35 NTRF`).
     let rest = after[end..].trim_start_matches(' ');
@@ -265,9 +270,7 @@ fn booking(name: &str, field: &Field, currency: &Currency) -> Result<Booking> {
         .get(..4)
         .filter(|c| matches!(c.as_bytes()[0], b'N' | b'F' | b'S'));
     let Some(swift_code) = swift_code else {
-        return Err(bad(
-            "no transaction type (N, F or S and three characters) after the amount",
-        ));
+        return Err(bad(FileFault::NoType));
     };
     let references = &rest[4..];
     // The account owner's reference comes first; the bank's follows `//`.
@@ -393,7 +396,7 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Vec<Statement>> {
     };
     let fields = fields(name, &text)?;
     check(fields.iter().any(|f| f.tag == "20"), name, || {
-        "is no MT940 statement: it has no :20: field".into()
+        FileFault::NotMt940
     })?;
     let mut out = Vec::new();
     let mut start = 0;
@@ -413,15 +416,8 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Vec<Statement>> {
 fn statement(name: &str, fields: &[Field]) -> Result<Statement> {
     let head = &fields[0];
     let find = |tag: &str| fields.iter().find(|f| f.tag == tag);
-    let account = find("25").ok_or_else(|| {
-        refusal(
-            name,
-            format_args!(
-                "has a statement (:20: on line {}) without its :25: account",
-                head.line
-            ),
-        )
-    })?;
+    let account =
+        find("25").ok_or_else(|| refusal(name, FileFault::NoAccountField { line: head.line }))?;
     let mut notes = Vec::new();
     let opening = fields
         .iter()
@@ -437,15 +433,7 @@ fn statement(name: &str, fields: &[Field]) -> Result<Statement> {
         .as_ref()
         .or(closing.as_ref())
         .map(|b| b.currency.clone())
-        .ok_or_else(|| {
-            refusal(
-                name,
-                format_args!(
-                    "has a statement (:20: on line {}) without an opening or closing balance",
-                    head.line
-                ),
-            )
-        })?;
+        .ok_or_else(|| refusal(name, FileFault::NoBalance { line: head.line }))?;
     let mut entries = Vec::new();
     for (i, field) in fields.iter().enumerate() {
         if field.tag != "61" {

@@ -153,6 +153,12 @@ pub fn text(bank: &Bank, r: Reader) -> String {
             "Der Umsatz {entry} von {account} ist schon bearbeitet (ausgeglichen, zum Teil oder ignoriert); die {count} \
              Einzelumsätze, in die ihn der Auszug {statement} aufschlüsselt, wurden nicht importiert (sie böten dieses Geld noch einmal an)."
         ),
+        (Bank::FileUnreadable { file, fault }, Lang::En) => {
+            format!("The file {file} {}", super::statement::text(fault, r))
+        }
+        (Bank::FileUnreadable { file, fault }, Lang::De) => {
+            format!("Die Datei {file} {}", super::statement::text(fault, r))
+        }
         (Bank::FileEmpty { file }, Lang::En) => format!("The file {file} is empty."),
         (Bank::FileEmpty { file }, Lang::De) => format!("Die Datei {file} ist leer."),
         (Bank::FileNoStatement { file }, Lang::En) => format!(

@@ -41,6 +41,8 @@
 //!   endpoints (`Webhook`).
 //! - `asset.rs`: fixed assets and their depreciation (`Asset`).
 //! - `bank.rs`: bank accounts, statements and their lines (`Bank`).
+//! - `statement.rs`: what reading a statement file finds wrong
+//!   (`FileFault`).
 //! - `export.rs`: the exports for the tax adviser (`Export`).
 //! - `access.rs`: people, sign-in, one-time links, second factors (`Access`).
 
@@ -62,6 +64,7 @@ mod received;
 mod records;
 mod request;
 mod settle;
+mod statement;
 
 pub use reader::{Reader, Surface};
 
