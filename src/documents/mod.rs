@@ -115,10 +115,9 @@ impl Format {
         let name = text.ok_or_else(|| {
             crate::error::Error::invalid(
                 "format",
-                format!(
-                    "is missing; give {}",
-                    crate::error::listed(&Format::ALL.map(Format::as_str))
-                ),
+                crate::error::said::Input::MissingOneOf {
+                    values: Format::ALL.map(|f| f.as_str().to_string()).to_vec(),
+                },
             )
         })?;
         Format::read(name).ok_or_else(|| {
@@ -306,7 +305,9 @@ impl Category {
         Category::read(&code.to_ascii_uppercase()).ok_or_else(|| {
             crate::error::Error::invalid(
                 field,
-                format!("{code:?} is not a VAT category: S, Z, E, AE, K, G, O, L or M"),
+                crate::error::said::Input::NotVatCategory {
+                    got: code.to_string(),
+                },
             )
         })
     }

@@ -96,6 +96,10 @@ pub enum Input {
     NotWholeNumber { got: String },
     /// Not a year.
     NotYear { got: String },
+    /// Missing: one of `values` is to be given.
+    MissingOneOf { values: Vec<String> },
+    /// Not a VAT category (UNTDID 5305, as EN 16931 lists them).
+    NotVatCategory { got: String },
     /// A year outside 1900 to 9998.
     YearRange { got: String },
     /// No statement file chosen.

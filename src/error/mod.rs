@@ -249,15 +249,6 @@ pub fn is_time_out(e: &(dyn std::error::Error + 'static)) -> bool {
     false
 }
 
-/// `a`, `a or b`, `a, b or c`: values as a sentence lists them.
-pub fn listed(values: &[&str]) -> String {
-    match values {
-        [] => String::new(),
-        [one] => one.to_string(),
-        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
-    }
-}
-
 /// What a refusal of `got` says when a field takes one of `values`:
 /// `is a, b or c, not "x"`. Every such refusal is made by this one
 /// function (the stored enums' `not_one_of` call it with their spellings).
@@ -271,13 +262,6 @@ pub fn not_one_of(values: &[&str], got: &str) -> Said {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn values_are_listed_once_whatever_their_number() {
-        assert_eq!(listed(&[]), "");
-        assert_eq!(listed(&["de"]), "de");
-        assert_eq!(listed(&["de", "en"]), "de or en");
-    }
 
     #[test]
     fn violations_collect_unreadable_fields_before_refused_ones() {

@@ -14,6 +14,8 @@ pub enum Access {
     IdempotencyKeyLength,
     /// An Idempotency-Key with control characters.
     IdempotencyKeyControl,
+    /// The Idempotency-Key header sent more than once.
+    IdempotencyKeyRepeated,
     /// An expiry that does not lie ahead.
     NotInFuture,
     /// An address of a person of this company already.

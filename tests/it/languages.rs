@@ -113,6 +113,46 @@ fn a_rest_refusal_is_german_when_asked_and_keeps_its_code() {
         de.starts_with("Diese Adresse beantwortet diese Methode nicht"),
         "{de}"
     );
+    // A query parameter missing, which takes one of a few values.
+    let (status, code, en, de) = both(
+        &c,
+        &w.live,
+        "GET",
+        "/v1/invoices/inv_unknown/document",
+        None,
+    );
+    assert_eq!((status, code.as_str()), (400, "ANFRAGE"));
+    assert!(en.contains("is missing; give "), "{en}");
+    assert!(
+        de.contains(" fehlt; geben Sie ") && de.contains(" oder "),
+        "{de}"
+    );
+    // The Idempotency-Key header twice.
+    let twice = |lang: &str| {
+        let auth = format!("Bearer {}", w.live);
+        c.send(
+            "POST",
+            "/v1/transactions",
+            &[
+                ("Authorization", auth.as_str()),
+                ("Accept-Language", lang),
+                ("Idempotency-Key", "a"),
+                ("Idempotency-Key", "b"),
+                ("Content-Type", "application/json"),
+            ],
+            Some(br#"{"title": "Dach"}"#),
+        )
+    };
+    let (english, german) = (twice("en"), twice("de"));
+    german.refused(400, "ANFRAGE");
+    assert_eq!(
+        english.body["fehler"],
+        json!("The Idempotency-Key header is sent more than once; send one.")
+    );
+    assert_eq!(
+        german.body["fehler"],
+        json!("Der Header Idempotency-Key wurde mehrfach gesendet; senden Sie ihn einmal.")
+    );
 }
 
 #[test]

@@ -20,6 +20,7 @@ use crate::books::export::numbers::Book;
 use crate::books::export::settings;
 use crate::books::ledger::Account;
 use crate::documents::gobd::{self, Column, ColumnKind, Supplier, Table, Value};
+use crate::error::said::Input;
 use crate::error::{Error, Result};
 use crate::rules::skr;
 use crate::store::db::Tx;
@@ -486,7 +487,12 @@ pub fn export(tx: &Tx, tenant: &Tenant, actor: &Actor, year: i16) -> Result<Medi
         .ok()
         .filter(|_| (1900..=9998).contains(&year))
         .ok_or_else(|| {
-            Error::invalid("year", format!("is a year from 1900 to 9998, not {year}"))
+            Error::invalid(
+                "year",
+                Input::YearRange {
+                    got: year.to_string(),
+                },
+            )
         })?;
     let to = start.end_of(from);
     let is_final = crate::books::ledger::is_final(tx, tenant, to)?;

@@ -11,6 +11,7 @@ use serde::Serialize;
 use crate::access::idempotency::{self, Outcome};
 use crate::access::keys::AuthedKey;
 use crate::books::audit::Actor;
+use crate::error::said::Access;
 use crate::error::{Error, Result};
 use crate::http::app::{json_bytes, App};
 use crate::http::fields::{self, JsonFields};
@@ -136,9 +137,7 @@ impl Call<'_> {
     /// Fails with `Invalid` for a missing, repeated or overlong key.
     pub fn idempotency_key(&self) -> Result<&str> {
         if self.idempotency_key_repeated {
-            return Err(Error::bad_request(
-                "The Idempotency-Key header is sent more than once; send one.",
-            ));
+            return Err(Error::bad_request(Access::IdempotencyKeyRepeated));
         }
         idempotency::check_key(self.idempotency_key)
     }

@@ -40,6 +40,12 @@ pub fn text(access: &Access, r: Reader) -> String {
                 "Der Idempotency-Key darf keine Steuerzeichen enthalten.",
             )
             .into(),
+        (Access::IdempotencyKeyRepeated, _) => r
+            .pick(
+                "The Idempotency-Key header is sent more than once; send one.",
+                "Der Header Idempotency-Key wurde mehrfach gesendet; senden Sie ihn einmal.",
+            )
+            .into(),
         (Access::NotInFuture, _) => r
             .pick("must lie in the future", "muss in der Zukunft liegen")
             .into(),

@@ -1,8 +1,8 @@
 //! Reminders, their ladder and the base-rate table (`Dunning`); mail sent
 //! to customers (`Mail`).
 
-use crate::error::said::{Dunning, Mail};
-use crate::error::Lang;
+use crate::error::said::{Dunning, Input, Mail};
+use crate::error::{Lang, Said};
 
 use super::reader::Reader;
 
@@ -117,12 +117,10 @@ pub fn mail(mail: &Mail, r: Reader) -> String {
                 "Die Firma hat noch keine E-Mail-Einstellungen; der Inhaber legt sie in den Einstellungen oder mit kontor company mail fest.",
             )
             .into(),
-        (Mail::SecurityMissing { values }, Lang::En) => {
-            format!("is missing; give {}", r.listed(values))
-        }
-        (Mail::SecurityMissing { values }, Lang::De) => {
-            format!("fehlt; geben Sie {} an", r.listed(values))
-        }
+        (Mail::SecurityMissing { values }, _) => Said::from(Input::MissingOneOf {
+            values: values.clone(),
+        })
+        .text(r),
         (Mail::NotPort { got }, Lang::En) => {
             format!("is a port from 1 to 65535, not {}", r.quoted(got))
         }

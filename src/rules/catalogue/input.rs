@@ -255,6 +255,19 @@ pub fn text(input: &Input, r: Reader) -> String {
             Lang::En => format!("is a year such as 2026, not {}", r.quoted(got)),
             Lang::De => format!("ist ein Jahr wie 2026, nicht {}", r.quoted(got)),
         },
+        Input::MissingOneOf { values } => match r.lang {
+            Lang::En => format!("is missing; give {}", r.listed(values)),
+            Lang::De => format!("fehlt; geben Sie {} an", r.listed(values)),
+        },
+        Input::NotVatCategory { got } => match r.lang {
+            Lang::En => format!(
+                "{got:?} is not a VAT category: S, Z, E, AE, K, G, O, L or M"
+            ),
+            Lang::De => format!(
+                "{} ist keine USt-Kategorie: S, Z, E, AE, K, G, O, L oder M",
+                r.quoted(got)
+            ),
+        },
         Input::YearRange { got } => match r.lang {
             Lang::En => format!("is a year from 1900 to 9998, not {got}"),
             Lang::De => format!("ist ein Jahr von 1900 bis 9998, nicht {got}"),

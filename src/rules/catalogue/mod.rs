@@ -266,6 +266,18 @@ mod tests {
     use jiff::civil::Date;
 
     #[test]
+    fn values_are_listed_once_whatever_their_number_in_each_language() {
+        let list = |values: &[&str], lang| {
+            let values: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+            Reader::screens(lang).listed(&values)
+        };
+        assert_eq!(list(&[], Lang::En), "");
+        assert_eq!(list(&["de"], Lang::En), "de");
+        assert_eq!(list(&["de", "en"], Lang::En), "de or en");
+        assert_eq!(list(&["a", "b", "c"], Lang::De), "a, b oder c");
+    }
+
+    #[test]
     fn violations_name_their_fields_in_a_surface_spelling_and_language() {
         let mut v = Violations::new();
         v.invalid("postalCode", Input::Missing);
