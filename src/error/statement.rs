@@ -19,12 +19,6 @@ pub enum FileFault {
     Mt940Booking { line: usize, fault: Box<FileFault> },
     /// `text` is no amount of `currency`.
     NotAmount { text: String, currency: String },
-    /// `text` has more decimals than `currency`'s `decimals`.
-    TooManyDecimals {
-        text: String,
-        currency: String,
-        decimals: u8,
-    },
     /// `text` is no date.
     NotDate { text: String },
     /// An amount names no currency (`Ccy`).

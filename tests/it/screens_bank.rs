@@ -828,13 +828,13 @@ fn a_statement_file_its_reader_cannot_read_is_refused_in_the_pages_language() {
             "kaputt.sta",
             broken.as_bytes(),
             "Die Datei kaputt.sta hat in Zeile 5 eine Buchung :61:, die nicht gelesen werden kann: \
-             kein Kennzeichen C, D, RC oder RD nach den Daten.",
+             kein Kennzeichen C, D, RC oder RD nach den Datumsangaben.",
         ),
         (
             "halb.xml",
             cut.as_bytes(),
-            "Die Datei halb.xml endet, bevor ihre Elemente geschlossen sind (in Zeile 1, in \
-             Document/BkToCstmrStmt/Stmt): sie scheint abgeschnitten.",
+            "Die Datei halb.xml endet, bevor ihre Elemente geschlossen sind (in Zeile 1, innerhalb von \
+             Document/BkToCstmrStmt/Stmt): sie ist wohl abgeschnitten.",
         ),
     ] {
         let page = upload(&mut owner, name, bytes);

@@ -204,23 +204,7 @@ impl From<&Remark> for Said {
 }
 
 /// Reads an amount as a statement writes it (`8.85`, MT940's `8,85` and
-/// `300,`) into minor units of `currency`.
-///
-/// Fails with its fault when it is no unsigned decimal, has more decimals
-/// than the currency's minor unit (other than trailing zeros), or is larger
-/// than 10^15 minor units.
-pub fn minor(text: &str, currency: &Currency) -> std::result::Result<i64, FileFault> {
-    match minor_rounded(text, currency)? {
-        (value, None) => Ok(value),
-        (_, Some(_)) => Err(FileFault::TooManyDecimals {
-            text: text.to_string(),
-            currency: currency.as_str().to_string(),
-            decimals: currency.exponent(),
-        }),
-    }
-}
-
-/// Reads an amount as `minor` does, but one with more decimals than the
+/// `300,`) into minor units of `currency`; one with more decimals than the
 /// currency has is rounded to its minor unit, half away from zero (as
 /// kontor rounds every amount), and comes with a sentence saying so; trailing
 /// zeros are no decimals (a direct bank writes `1234.5600000000000`).
@@ -324,24 +308,23 @@ mod tests {
 
     #[test]
     fn amounts_are_read_exactly_in_the_currencys_minor_units() {
-        assert_eq!(minor("8.85", &ccy("EUR")), Ok(885));
-        assert_eq!(minor("300,", &ccy("EUR")), Ok(30000));
-        assert_eq!(minor("125300,1", &ccy("EUR")), Ok(12530010));
-        assert_eq!(minor("0", &ccy("SEK")), Ok(0));
-        assert_eq!(minor("2700", &ccy("JPY")), Ok(2700));
-        assert_eq!(minor("2700.00", &ccy("JPY")), Ok(2700));
-        assert_eq!(minor("1.005", &ccy("BHD")), Ok(1005));
-        assert_eq!(
-            minor("8.851", &ccy("EUR")),
-            Err(FileFault::TooManyDecimals {
-                text: "8.851".into(),
-                currency: "EUR".into(),
-                decimals: 2
-            })
-        );
-        assert_eq!(minor("1234.5600000000000", &ccy("EUR")), Ok(123456));
+        let minor = |text: &str, code: &str| minor_rounded(text, &ccy(code));
+        assert_eq!(minor("8.85", "EUR"), Ok((885, None)));
+        assert_eq!(minor("300,", "EUR"), Ok((30000, None)));
+        assert_eq!(minor("125300,1", "EUR"), Ok((12530010, None)));
+        assert_eq!(minor("0", "SEK"), Ok((0, None)));
+        assert_eq!(minor("2700", "JPY"), Ok((2700, None)));
+        assert_eq!(minor("2700.00", "JPY"), Ok((2700, None)));
+        assert_eq!(minor("1.005", "BHD"), Ok((1005, None)));
         for bad in ["", "-1", "1.2.3", "1e5", "x", ".5", "99999999999999999999"] {
-            assert!(minor(bad, &ccy("EUR")).is_err(), "{bad}");
+            assert_eq!(
+                minor(bad, "EUR"),
+                Err(FileFault::NotAmount {
+                    text: bad.into(),
+                    currency: "EUR".into()
+                }),
+                "{bad}"
+            );
         }
     }
 

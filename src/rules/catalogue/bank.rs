@@ -500,9 +500,9 @@ pub fn text(bank: &Bank, r: Reader) -> String {
             r.amount(read)
         ),
         (Bank::Rounded { written, read }, Lang::De) => format!(
-            "Der Betrag {written} hat mehr Nachkommastellen als die {} von {}; er wurde als {} gelesen.",
-            decimals(&read.currency),
+            "Der Betrag {written} hat mehr Nachkommastellen, als {} hat ({}); er wurde als {} gelesen.",
             read.currency,
+            decimals(&read.currency),
             r.amount(read)
         ),
         (Bank::LastOfMonth { written, read }, Lang::En) => format!(
@@ -700,7 +700,7 @@ mod tests {
                         .into(),
                     ),
                 },
-                "Der Auszug S-1: Der Saldo :60F: in Zeile 3 der Datei: Der Betrag 1000,005 hat mehr Nachkommastellen als die 2 von EUR; er wurde als 1.000,01\u{a0}€ gelesen.",
+                "Der Auszug S-1: Der Saldo :60F: in Zeile 3 der Datei: Der Betrag 1000,005 hat mehr Nachkommastellen, als EUR hat (2); er wurde als 1.000,01\u{a0}€ gelesen.",
             ),
             (
                 Bank::EntryRemark {

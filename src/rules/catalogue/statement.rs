@@ -41,22 +41,6 @@ pub fn text(fault: &FileFault, r: Reader) -> String {
         FileFault::NotAmount { text, currency } => {
             format!("{} is not an amount of {currency}", q(text))
         }
-        FileFault::TooManyDecimals {
-            text,
-            currency,
-            decimals,
-        } if de => format!(
-            "{} hat mehr Nachkommastellen als die {decimals} von {currency}",
-            q(text)
-        ),
-        FileFault::TooManyDecimals {
-            text,
-            currency,
-            decimals,
-        } => format!(
-            "{} has more decimals than {currency} has ({decimals})",
-            q(text)
-        ),
         FileFault::NotDate { text } if de => format!("{} ist kein Datum", q(text)),
         FileFault::NotDate { text } => format!("{} is not a date", q(text)),
         FileFault::NoIsoCurrency { code } if de => {
@@ -86,13 +70,13 @@ pub fn text(fault: &FileFault, r: Reader) -> String {
         FileFault::NotXml { detail } if de => format!("sie ist kein wohlgeformtes XML ({detail})"),
         FileFault::NotXml { detail } => format!("it is not well-formed XML ({detail})"),
         FileFault::Entity { name } if de => format!(
-            "sie nennt die Entität &{name};, die XML nicht definiert und kontor nicht auflöst"
+            "sie verwendet die Entität &{name};, die in XML nicht definiert ist und die kontor nicht auflöst"
         ),
         FileFault::Entity { name } => format!(
             "it names the entity &{name};, which XML does not define and kontor does not expand"
         ),
         FileFault::CharacterReference { detail } if de => {
-            format!("ein Zeichenverweis ist falsch ({detail})")
+            format!("eine Zeichenreferenz ist falsch ({detail})")
         }
         FileFault::CharacterReference { detail } => {
             format!("a character reference is wrong ({detail})")
@@ -104,7 +88,7 @@ pub fn text(fault: &FileFault, r: Reader) -> String {
             format!("an element holds more than {max} characters of text")
         }
         FileFault::Truncated { line, inside } if de => format!(
-            "endet, bevor ihre Elemente geschlossen sind (in Zeile {line}, in {inside}): sie scheint abgeschnitten"
+            "endet, bevor ihre Elemente geschlossen sind (in Zeile {line}, innerhalb von {inside}): sie ist wohl abgeschnitten"
         ),
         FileFault::Truncated { line, inside } => format!(
             "ends before its elements are closed (at line {line}, inside {inside}): it looks truncated"
@@ -122,7 +106,7 @@ pub fn text(fault: &FileFault, r: Reader) -> String {
             q(namespace)
         ),
         FileFault::NotZip { detail } if de => {
-            format!("ist kein ZIP-Archiv, das gelesen werden kann ({detail})")
+            format!("ist kein lesbares ZIP-Archiv ({detail})")
         }
         FileFault::NotZip { detail } => format!("is no ZIP archive that can be read ({detail})"),
         FileFault::TooManyMembers { count, max } if de => {
@@ -142,13 +126,13 @@ pub fn text(fault: &FileFault, r: Reader) -> String {
         }
         FileFault::NotDecompressed { detail } => format!("cannot be decompressed ({detail})"),
         FileFault::MemberTooLarge { mb } if de => format!(
-            "ist entpackt größer als {mb} MB, das Meiste, was kontor von einer Auszugsdatei liest"
+            "ist entpackt größer als {mb} MB; mehr liest kontor von einer Auszugsdatei nicht"
         ),
         FileFault::MemberTooLarge { mb } => format!(
             "is larger than {mb} MB once decompressed, the most kontor reads of one statement file"
         ),
         FileFault::ZipTooLarge { mb } if de => format!(
-            "enthält entpackt mehr als {mb} MB, das Meiste, was kontor von einem ZIP liest"
+            "enthält entpackt mehr als {mb} MB; mehr liest kontor von einem ZIP nicht"
         ),
         FileFault::ZipTooLarge { mb } => format!(
             "holds more than {mb} MB once decompressed, the most kontor reads of one ZIP"
@@ -168,7 +152,7 @@ pub fn text(fault: &FileFault, r: Reader) -> String {
             q(amount)
         ),
         FileFault::NoAccountField { line } if de => {
-            format!("hat einen Auszug (:20: in Zeile {line}) ohne sein Konto :25:")
+            format!("hat einen Auszug (:20: in Zeile {line}) ohne Kontobezeichnung :25:")
         }
         FileFault::NoAccountField { line } => {
             format!("has a statement (:20: on line {line}) without its :25: account")
@@ -218,7 +202,7 @@ pub fn text(fault: &FileFault, r: Reader) -> String {
         FileFault::Dtd => r
             .pick(
                 "it declares a DTD (<!DOCTYPE>), which a statement never has; kontor reads none",
-                "sie deklariert eine DTD (<!DOCTYPE>), die ein Auszug nie hat; kontor liest keine",
+                "sie deklariert eine DTD (<!DOCTYPE>), die ein Auszug nie hat; kontor liest keine DTD",
             )
             .into(),
         FileFault::NoElement => r
@@ -260,7 +244,7 @@ pub fn text(fault: &FileFault, r: Reader) -> String {
         FileFault::NoBalanceIsoCurrency => r
             .pick(
                 "no ISO 4217 currency after the date",
-                "keine Währung nach ISO 4217 nach dem Datum",
+                "keine ISO-4217-Währung nach dem Datum",
             )
             .into(),
         FileFault::NoValueDate => r
@@ -278,7 +262,7 @@ pub fn text(fault: &FileFault, r: Reader) -> String {
         FileFault::ValueDateNoDay => r
             .pick(
                 "the value date YYMMDD is no day",
-                "das Valutadatum JJMMTT ist kein Tag",
+                "das Valutadatum JJMMTT ist kein gültiger Tag",
             )
             .into(),
         FileFault::BookingDate => r
@@ -290,25 +274,25 @@ pub fn text(fault: &FileFault, r: Reader) -> String {
         FileFault::BookingDateNoDay => r
             .pick(
                 "the booking date MMDD is no day",
-                "das Buchungsdatum MMTT ist kein Tag",
+                "das Buchungsdatum MMTT ist kein gültiger Tag",
             )
             .into(),
         FileFault::NoMark => r
             .pick(
                 "no mark C, D, RC or RD after the dates",
-                "kein Kennzeichen C, D, RC oder RD nach den Daten",
+                "kein Kennzeichen C, D, RC oder RD nach den Datumsangaben",
             )
             .into(),
         FileFault::NoTypeAfterAmount => r
             .pick(
                 "no transaction type after the amount",
-                "keine Buchungsart nach dem Betrag",
+                "kein Buchungsschlüssel nach dem Betrag",
             )
             .into(),
         FileFault::NoType => r
             .pick(
                 "no transaction type (N, F or S and three characters) after the amount",
-                "keine Buchungsart (N, F oder S und drei Zeichen) nach dem Betrag",
+                "kein Buchungsschlüssel (N, F oder S und drei Zeichen) nach dem Betrag",
             )
             .into(),
         FileFault::NotMt940 => r
