@@ -744,8 +744,14 @@ fn match_line(
                 Reason::CreditorReference(rf) => Some(rf.as_str()),
                 _ => None,
             };
-            let reason =
-                s.reason_said(&line.currency, line.counterparty_iban.as_deref(), reference);
+            // Why it matched, for a note; worded only when one is made.
+            let reason = |s: &Suggestion| {
+                Box::new(s.reason_said(
+                    &line.currency,
+                    line.counterparty_iban.as_deref(),
+                    reference,
+                ))
+            };
             // Money paid before its invoice waits for a person, offered
             // when the settlement act takes it; the ladder knows the dates.
             let advance = p.allocations.iter().any(|(i, _)| {
@@ -753,6 +759,7 @@ fn match_line(
                 item.kind == TargetKind::Invoice && item.dated > on
             });
             if advance {
+                let matched = reason(&s);
                 match suggest::offer(tx, tenant, &line_money, s) {
                     Ok(s) => {
                         lines::set_state(tx, tenant, &line.id, State::Suggested, &[s], None)?;
@@ -761,7 +768,7 @@ fn match_line(
                     Err(e @ (Error::Refused(_) | Error::WrongState(_) | Error::NotFound(_))) => {
                         report.notes.push(
                             Bank::NotSuggested {
-                                reason: Box::new(reason),
+                                reason: matched,
                                 line: line.id.clone(),
                                 why: e.into_violations()?,
                             }
@@ -808,7 +815,7 @@ fn match_line(
                 Err(e @ (Error::Refused(_) | Error::WrongState(_) | Error::Invalid(_))) => {
                     report.notes.push(
                         Bank::NotSettled {
-                            reason: Box::new(reason),
+                            reason: reason(&s),
                             line: line.id.clone(),
                             why: e.into_violations()?,
                         }
@@ -829,7 +836,7 @@ fn match_line(
                 // an account), as what a split leaves does.
                 report.notes.push(
                     Bank::PaysMore {
-                        reason: Box::new(reason),
+                        reason: reason(&s),
                         line: line.id.clone(),
                         more: locale::sum(line.amount.abs() - p.total(), &line.currency),
                     }
