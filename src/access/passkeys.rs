@@ -133,17 +133,9 @@ fn credentials(conn: &Connection, user_id: &str) -> Result<Vec<(String, Passkey)
         conn.prepare_cached("SELECT id, credential FROM passkeys WHERE user_id = ?1 ORDER BY seq")?;
     let rows = stmt.query_map([user_id], |row| {
         let r = Row::new(row, "passkeys");
-        Ok((r.get::<String>(0)?, r.get::<String>(1)?))
+        Ok((r.get::<String>(0)?, r.json::<Passkey>(1)?))
     })?;
-    let mut out = Vec::new();
-    for row in rows {
-        let (id, json) = row?;
-        let passkey: Passkey = serde_json::from_str(&json).map_err(|e| {
-            Error::internal(format!("passkeys {id}: the credential cannot be read: {e}"))
-        })?;
-        out.push((id, passkey));
-    }
-    Ok(out)
+    Ok(rows.collect::<rusqlite::Result<_>>()?)
 }
 
 /// Whether a person has a passkey.

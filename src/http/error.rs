@@ -57,7 +57,7 @@ impl Error {
     /// which is the books' own naming.
     pub fn rest_body(&self, lang: Lang) -> Value {
         let reader = Reader::api(lang);
-        let fehler = self.sentence_to(reader, &|f| reader.the_field(f));
+        let fehler = self.sentence_for(reader);
         let mut body = json!({ "fehler": fehler, "code": self.code() });
         if let Error::RateLimited { wait_seconds } = self {
             body["wartesekunden"] = json!(wait_seconds);

@@ -1177,3 +1177,32 @@ fn a_ubl_credit_note_without_a_type_code_is_booked_as_a_supplier_credit() {
     assert_eq!(account(&data, &company, "expenses"), (0, 5000));
     balanced(&data, &company);
 }
+
+#[test]
+fn a_bills_unreadable_findings_or_taxes_are_refused_naming_the_column() {
+    let data = DataFile::new();
+    let company = receiver(&data, "Empfänger GmbH");
+    let received = receive(&data, &company, &written("category-unlisted.ubl.xml"));
+    let id = received["id"].as_str().unwrap();
+    let conn = rusqlite::Connection::open(&data.path).unwrap();
+    for column in ["findings", "taxes"] {
+        conn.execute(
+            &format!("UPDATE bills SET {column} = 'not json' WHERE id = ?1"),
+            [id],
+        )
+        .unwrap();
+        let (ok, _, stderr) = data.console(&["purchase", "show", "--company", &company, id]);
+        assert!(
+            !ok && stderr.contains(&format!("bills row {id}")) && stderr.contains(column),
+            "{column}: {stderr}"
+        );
+        let (ok, _, _) = data.console(&["purchase", "list", "--company", &company]);
+        assert!(!ok, "a list is refused whole, not shown without the bill");
+        conn.execute(
+            &format!("UPDATE bills SET {column} = '[]' WHERE id = ?1"),
+            [id],
+        )
+        .unwrap();
+    }
+    data.ok(&["purchase", "show", "--company", &company, id]);
+}

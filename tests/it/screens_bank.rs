@@ -615,14 +615,12 @@ fn a_file_that_is_no_statement_is_refused_in_the_pages_language_and_nothing_is_s
 
     // A statement imported twice: the second time, the note says so in
     // German, its day in the German notation; nothing is stored twice.
-    let statement = camt053(
-        "DE36760260000123456789",
-        "S-1",
-        1,
-        50_000,
-        "2026-11-18",
-        &[one("R-1", "2026-11-18", 12_345, "Müller Bau GmbH", "Danke")],
-    );
+    // Each statement holds the same entry R-1 of 18 November.
+    let holding_r1 = |id: &str, sequence: u64, opening: i64, day: &str| {
+        let entry = one("R-1", "2026-11-18", 12_345, "Müller Bau GmbH", "Danke");
+        camt053(IBAN, id, sequence, opening, day, &[entry])
+    };
+    let statement = holding_r1("S-1", 1, 50_000, "2026-11-18");
     let first = upload(&mut owner, "auszug.xml", statement.as_bytes());
     assert_eq!(first.status, 200, "{}", first.body);
     let again = upload(&mut owner, "nochmal.xml", statement.as_bytes());
@@ -637,14 +635,7 @@ fn a_file_that_is_no_statement_is_refused_in_the_pages_language_and_nothing_is_s
     assert_eq!(o.count("SELECT count(*) FROM bank_lines"), 1);
     // The same entry in the next statement: the line repeats, said in German
     // with its day and amount in the German notation.
-    let next = camt053(
-        "DE36760260000123456789",
-        "S-2",
-        2,
-        62_345,
-        "2026-11-19",
-        &[one("R-1", "2026-11-18", 12_345, "Müller Bau GmbH", "Danke")],
-    );
+    let next = holding_r1("S-2", 2, 62_345, "2026-11-19");
     let repeated = upload(&mut owner, "folgeauszug.xml", next.as_bytes());
     assert!(
         repeated.body.contains(
@@ -678,7 +669,6 @@ fn an_import_that_leaves_part_of_a_line_says_so_in_the_pages_language() {
         }],
     };
     owner.language = crate::support::screens::GERMAN;
-    let token = owner.get("/bank").csrf();
     let statement = camt053(
         IBAN,
         "S-1",
@@ -687,11 +677,7 @@ fn an_import_that_leaves_part_of_a_line_says_so_in_the_pages_language() {
         "2026-11-18",
         &[paying("R-1", "2026-11-18", &rf)],
     );
-    let german = owner.upload(
-        "/bank/import",
-        &[("csrf", &token)],
-        &[("auszug.xml", statement.as_bytes())],
-    );
+    let german = upload(&mut owner, "auszug.xml", statement.as_bytes());
     assert_eq!(german.status, 200, "{}", german.body);
     for said in [
         format!("Die Gläubigerreferenz {} ist die von {number}.", rf.as_str()),
@@ -715,12 +701,7 @@ fn an_import_that_leaves_part_of_a_line_says_so_in_the_pages_language() {
         &[paying("R-2", "2026-11-19", &rf)],
     );
     owner.language = crate::support::screens::ENGLISH;
-    let token = owner.get("/bank").csrf();
-    let english = owner.upload(
-        "/bank/import",
-        &[("csrf", &token)],
-        &[("next.xml", next.as_bytes())],
-    );
+    let english = upload(&mut owner, "next.xml", next.as_bytes());
     assert!(
         english.body.contains(&format!(
             "The creditor reference {} is the one of {second}. The line ",
@@ -744,12 +725,7 @@ fn a_readers_remark_is_said_in_the_pages_language_on_the_import_and_the_lines_pa
     let text = ":20:STARTUMS\r\n:25:76026000/0123456789\r\n:28C:2/1\r\n:60F:C260227EUR1000,00\r\n\
         :61:2602300302D4,50NMSCNONREF\r\n:86:805?00ABSCHLUSS?20Abschluss per 30.02.2026?21Zinsen und Entgelte\r\n\
         :62F:C260302EUR995,50\r\n-\r\n";
-    let token = owner.get("/bank").csrf();
-    let page = owner.upload(
-        "/bank/import",
-        &[("csrf", &token)],
-        &[("abschluss.sta", text.as_bytes())],
-    );
+    let page = upload(&mut owner, "abschluss.sta", text.as_bytes());
     assert_eq!(page.status, 200, "{}", page.body);
     let said = "Das Datum 260230 des Umsatzes nennt einen Tag, den es in diesem Monat nicht gibt \
                 (Zinstage nach 30/360); es wurde als letzter Tag des Monats gelesen (28.02.2026).";
@@ -810,6 +786,11 @@ fn a_readers_remark_is_said_in_the_pages_language_on_the_import_and_the_lines_pa
         .unwrap();
     assert_eq!(owner.get(&format!("/bank/lines/{id}")).status, 500);
     assert_eq!(owner.get("/bank").status, 500, "a list is refused whole");
+    let (ok, _, err) = o.data.console(&["bank", "lines", "--company", &o.a]);
+    assert!(
+        !ok && err.contains(&format!("bank_lines row {id}")) && err.contains("suggestions"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -75,7 +75,7 @@ impl FileReport {
     pub fn refused(file: &str, why: &Error, reader: Reader) -> FileReport {
         FileReport {
             file: file.to_string(),
-            refused: Some(why.sentence_to(reader, &|f| reader.the_field(f))),
+            refused: Some(why.sentence_for(reader)),
             ..FileReport::default()
         }
     }

@@ -140,18 +140,8 @@ fn view(row: &rusqlite::Row) -> rusqlite::Result<BillView> {
     let r = Row::new(row, "bills");
     let currency: Currency = r.get(13)?;
     let money = |i: usize| -> rusqlite::Result<Money> { Ok(Money::new(r.get(i)?, &currency)) };
-    let findings: String = r.get(4)?;
-    let taxes: String = r.get(20)?;
-    let unreadable = |what: &str| {
-        rusqlite::Error::FromSqlConversionFailure(
-            4,
-            rusqlite::types::Type::Text,
-            format!("bills.{what} is not the JSON kontor writes").into(),
-        )
-    };
-    let findings: Vec<Finding> =
-        serde_json::from_str(&findings).map_err(|_| unreadable("findings"))?;
-    let taxes: Vec<StoredTax> = serde_json::from_str(&taxes).map_err(|_| unreadable("taxes"))?;
+    let findings: Vec<Finding> = r.json(4)?;
+    let taxes: Vec<StoredTax> = r.json(20)?;
     let state: BillState = r.get(2)?;
     Ok(BillView {
         id: r.get(0)?,

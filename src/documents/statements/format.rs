@@ -16,13 +16,18 @@ pub fn is_zip(bytes: &[u8]) -> bool {
 ///
 /// Fails with a sentence naming `name`.
 pub fn check_size(name: &str, bytes: &[u8]) -> Result<()> {
-    if bytes.len() as u64 <= MAX_FILE {
+    within(name, bytes, MAX_FILE, false)
+}
+
+/// Refuses the file `name` (a ZIP when `zip`) larger than `max` bytes.
+pub fn within(name: &str, bytes: &[u8], max: u64, zip: bool) -> Result<()> {
+    if bytes.len() as u64 <= max {
         return Ok(());
     }
     Err(Error::bad_request(Bank::FileTooLarge {
         file: name.to_string(),
-        mb: MAX_FILE / 1024 / 1024,
-        zip: false,
+        mb: max / 1024 / 1024,
+        zip,
     }))
 }
 

@@ -62,16 +62,7 @@ pub fn read(name: &str, bytes: &[u8]) -> Result<Read> {
 /// Fails with a sentence naming `name`.
 pub fn check_size(name: &str, bytes: &[u8]) -> Result<()> {
     if format::is_zip(bytes) {
-        if bytes.len() as u64 <= model::MAX_ARCHIVE {
-            return Ok(());
-        }
-        Err(crate::error::Error::bad_request(
-            crate::error::said::Bank::FileTooLarge {
-                file: name.to_string(),
-                mb: model::MAX_ARCHIVE / 1024 / 1024,
-                zip: true,
-            },
-        ))
+        format::within(name, bytes, model::MAX_ARCHIVE, true)
     } else {
         format::check_size(name, bytes)
     }

@@ -646,8 +646,7 @@ impl Refusal {
 /// An error in sentences in the page's language, for a page that shows it
 /// in one paragraph; fields named as the books name them.
 pub fn sentence(lang: Lang, e: &Error) -> String {
-    let reader = Reader::screens(lang);
-    e.sentence_to(reader, &|f| reader.the_field(f))
+    e.sentence_for(Reader::screens(lang))
 }
 
 /// A form's own reading of what was typed, before the books see it: an

@@ -303,10 +303,7 @@ fn failure_in(
                 "Diese Seite oder diesen Datensatz gibt es hier nicht.",
             )
             .to_string(),
-        other => {
-            let reader = Reader::screens(lang);
-            other.sentence_to(reader, &|f| reader.the_field(f))
-        }
+        other => other.sentence_for(Reader::screens(lang)),
     };
     let content = html! {
         p.problem role="alert" { (sentence) }

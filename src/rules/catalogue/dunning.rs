@@ -66,9 +66,7 @@ pub fn text(dunning: &Dunning, r: Reader) -> String {
             let each: Vec<String> = missing
                 .iter()
                 .map(|(number, why)| {
-                    let said: Vec<String> =
-                        why.iter().map(|v| v.sentence(r, &|f| r.the_field(f))).collect();
-                    format!("{number}: {}", said.join(" "))
+                    format!("{number}: {}", r.sentences(why, &|f| r.the_field(f)))
                 })
                 .collect();
             format!(

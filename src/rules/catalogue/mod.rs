@@ -143,7 +143,13 @@ impl Violation {
 impl Error {
     /// The console's sentence, in English, with the books' field names.
     pub fn sentence(&self) -> String {
-        self.sentence_with(&|f| Reader::CONSOLE.the_field(f))
+        self.sentence_for(Reader::CONSOLE)
+    }
+
+    /// The sentence for a reader, fields named as the reader names them
+    /// unless its surface says otherwise (`Reader::the_field`).
+    pub fn sentence_for(&self, reader: Reader) -> String {
+        self.sentence_to(reader, &|f| reader.the_field(f))
     }
 
     /// The console's sentence, in English, fields named by `name`.
@@ -189,11 +195,7 @@ impl Error {
                     "Dem Schlüssel fehlt eine Berechtigung, die diese Adresse braucht.",
                 )
                 .into(),
-            Error::Invalid(violations) | Error::Refused(violations) => violations
-                .iter()
-                .map(|v| v.sentence(r, name))
-                .collect::<Vec<_>>()
-                .join(" "),
+            Error::Invalid(violations) | Error::Refused(violations) => r.sentences(violations, name),
             Error::WrongState(said) => said.text(r),
             Error::PayloadTooLarge => r
                 .pick(
@@ -287,10 +289,7 @@ mod tests {
         let snake = |f: &str| format!("The field {}", f.replace("postalCode", "postal_code"));
         assert_eq!(e.sentence_with(&snake), "The field postal_code is missing.");
         let de = Reader::api(Lang::De);
-        assert_eq!(
-            e.sentence_to(de, &|f| de.the_field(f)),
-            "Das Feld postalCode fehlt."
-        );
+        assert_eq!(e.sentence_for(de), "Das Feld postalCode fehlt.");
         let nested = Error::invalid("quantity", Input::Missing).under("lines[2]");
         assert_eq!(nested.sentence(), "The field lines[2].quantity is missing.");
         let hinted = Violation::at("dueOn", Input::NotDate).hint("such as 2026-11-23");
@@ -393,9 +392,6 @@ mod tests {
         let e = Error::not_found(Said::Record(Record::Customer, "K1".into()));
         assert_eq!(e.sentence(), "Customer K1 was not found.");
         let de = Reader::api(Lang::De);
-        assert_eq!(
-            e.sentence_to(de, &|f| de.the_field(f)),
-            "Kunde K1 wurde nicht gefunden."
-        );
+        assert_eq!(e.sentence_for(de), "Kunde K1 wurde nicht gefunden.");
     }
 }

@@ -5,7 +5,7 @@
 use jiff::civil::Date;
 
 use crate::error::said::Sum;
-use crate::error::Lang;
+use crate::error::{Lang, Violation};
 use crate::rules::iso::Currency;
 use crate::rules::locale;
 
@@ -119,6 +119,16 @@ impl Reader {
             [one] => one.clone(),
             [rest @ .., last] => format!("{} {} {last}", rest.join(", "), self.pick("or", "oder")),
         }
+    }
+
+    /// Violations in sentences one after another, fields named by `name`
+    /// (`Violation::sentence`).
+    pub fn sentences(self, violations: &[Violation], name: &dyn Fn(&str) -> String) -> String {
+        violations
+            .iter()
+            .map(|v| v.sentence(self, name))
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     /// How a refusal names a field unless its surface names it otherwise:

@@ -47,7 +47,7 @@ struct Rule {
     /// The state's adjective, for sentences ("the German check digit").
     adjective: &'static str,
     /// What the check is called in a sentence ("check digit", "key").
-    check_name: &'static str,
+    check_name: Check,
     /// The format in words, for the refusal sentence, in English and in German.
     format: &'static str,
     format_de: &'static str,
@@ -70,7 +70,7 @@ const fn rule(
     Rule {
         prefix,
         adjective,
-        check_name: "check digit",
+        check_name: Check::Digit,
         format,
         format_de,
         separators,
@@ -85,9 +85,43 @@ impl Rule {
         self
     }
 
-    const fn called(mut self, check_name: &'static str) -> Rule {
+    const fn called(mut self, check_name: Check) -> Rule {
         self.check_name = check_name;
         self
+    }
+}
+
+/// What a state's check of its ids is called.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Check {
+    Digit,
+    Digits,
+    Letter,
+    ControlCharacter,
+    Key,
+}
+
+impl Check {
+    /// Its name in an English sentence ("fails the German check digit").
+    fn english(self) -> &'static str {
+        match self {
+            Check::Digit => "check digit",
+            Check::Digits => "check digits",
+            Check::Letter => "check letter",
+            Check::ControlCharacter => "control character",
+            Check::Key => "key",
+        }
+    }
+
+    /// What a German sentence says of it failing.
+    fn fails_in_german(self) -> &'static str {
+        match self {
+            Check::Digit => "die Prüfziffer stimmt nicht",
+            Check::Digits => "die Prüfziffern stimmen nicht",
+            Check::Letter => "der Prüfbuchstabe stimmt nicht",
+            Check::ControlCharacter => "das Kontrollzeichen stimmt nicht",
+            Check::Key => "der Schlüssel stimmt nicht",
+        }
     }
 }
 
@@ -110,7 +144,7 @@ const RULES: [Rule; 31] = [
         states::belgium,
     )
     .filled(Fill::Belgium)
-    .called("check digits"),
+    .called(Check::Digits),
     rule(
         "BG",
         "Bulgarian",
@@ -127,7 +161,7 @@ const RULES: [Rule; 31] = [
         " -",
         states::cyprus,
     )
-    .called("check letter"),
+    .called(Check::Letter),
     rule(
         "CZ",
         "Czech",
@@ -184,7 +218,7 @@ const RULES: [Rule; 31] = [
         " -",
         states::spain,
     )
-    .called("control character"),
+    .called(Check::ControlCharacter),
     rule(
         "FI",
         "Finnish",
@@ -203,7 +237,7 @@ const RULES: [Rule; 31] = [
         " -.",
         states::france,
     )
-    .called("key"),
+    .called(Check::Key),
     rule(
         "HR",
         "Croatian",
@@ -230,7 +264,7 @@ const RULES: [Rule; 31] = [
         " -",
         states::ireland,
     )
-    .called("check letter"),
+    .called(Check::Letter),
     rule(
         "IT",
         "Italian",
@@ -257,7 +291,7 @@ const RULES: [Rule; 31] = [
         " :.-",
         states::luxembourg,
     )
-    .called("check digits"),
+    .called(Check::Digits),
     rule(
         "LV",
         "Latvian",
@@ -341,7 +375,7 @@ const RULES: [Rule; 31] = [
         " -.",
         states::united_kingdom,
     )
-    .called("check digits"),
+    .called(Check::Digits),
     rule(
         "GB",
         "British",
@@ -352,7 +386,7 @@ const RULES: [Rule; 31] = [
         " -.",
         states::united_kingdom,
     )
-    .called("check digits"),
+    .called(Check::Digits),
     rule(
         "CH",
         "Swiss",
@@ -575,18 +609,13 @@ pub fn sentence(compact: &str, prefix: &str, fault: VatIdFault, lang: Lang) -> S
         ),
         (VatIdFault::CheckDigit, Some(rule), Lang::En) => format!(
             "The VAT id {compact} fails the {} {}.",
-            rule.adjective, rule.check_name
+            rule.adjective,
+            rule.check_name.english()
         ),
         (VatIdFault::CheckDigit, Some(rule), Lang::De) => format!(
             "Die USt-IdNr. {compact} ist keine gültige Nummer für {}: {}.",
             state(rule.prefix),
-            match rule.check_name {
-                "check digits" => "die Prüfziffern stimmen nicht",
-                "check letter" => "der Prüfbuchstabe stimmt nicht",
-                "control character" => "das Kontrollzeichen stimmt nicht",
-                "key" => "der Schlüssel stimmt nicht",
-                _ => "die Prüfziffer stimmt nicht",
-            }
+            rule.check_name.fails_in_german()
         ),
         (VatIdFault::NotPrefixed, Some(rule), Lang::En) => format!(
             "The VAT id {compact} does not start with {}, the prefix of {} VAT ids.",
@@ -711,7 +740,8 @@ mod tests {
                     compact: invalid.to_string(),
                     sentence: format!(
                         "The VAT id {invalid} fails the {} {}.",
-                        rule.adjective, rule.check_name
+                        rule.adjective,
+                        rule.check_name.english()
                     ),
                 },
                 "{invalid}"
@@ -954,6 +984,10 @@ mod tests {
         assert_eq!(
             german("DE", "BE0428759498"),
             "Die USt-IdNr. BE0428759498 ist keine gültige Nummer für Belgien: die Prüfziffern stimmen nicht."
+        );
+        assert_eq!(
+            german("DE", "ESB64717839"),
+            "Die USt-IdNr. ESB64717839 ist keine gültige Nummer für Spanien: das Kontrollzeichen stimmt nicht."
         );
         // Every state has its format in German and a name a German reads.
         for rule in &RULES {
